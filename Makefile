@@ -1,0 +1,93 @@
+# onnxop: make builds build/onnxop; make check runs every test; make demo runs the
+# bundled example. Both install missing Debian packages first when run as root.
+
+PROTO_DIR ?= /usr/lib/python3/dist-packages
+PREFIX    ?= /usr/local
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+WARN      := -Wall -Wextra -Wno-unused-parameter
+BASEFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 -pthread
+DEPS_CFLAGS := $(shell pkg-config --cflags libprotobuf-c libcjson 2>/dev/null)
+LIBS      := $(shell pkg-config --libs libprotobuf-c libcjson 2>/dev/null || echo -lprotobuf-c -lcjson) -lm -pthread
+SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+# Debian packages: to build, and (TEST_DEBS) to run the conformance suites.
+DEBS      := gcc make pkg-config libprotobuf-c-dev protobuf-c-compiler libcjson-dev python3-onnx
+TEST_DEBS := libonnx-testdata
+DEBIAN_SUITE := /usr/share/libonnx-testdata/data/node
+SHARED_SUITE ?= $(wildcard ../shared/onnx-node-tests)
+
+B      := build
+GEN    := $(B)/onnx/onnx-ml.pb-c.c $(B)/onnx/onnx-data.pb-c.c
+SRCS   := $(wildcard core/*.c io/*.c proto/*.c ops/*.c ops/ml/*.c)
+CLI    := $(wildcard cli/*.c)
+UNIT   := $(wildcard tests/unit/test_*.c)
+
+OBJ      = $(patsubst %.c,$(1)/obj/%.o,$(SRCS) $(GEN:$(B)/%=%)) 
+CPPFLAGS := -I. -I$(B) $(DEPS_CFLAGS)
+
+.PHONY: all check demo deps test-deps install clean unit cli-tests suites asan xfail-update
+all: $(B)/onnxop
+
+# ---- protobuf-c code, generated from the installed .proto files ----
+$(B)/onnx/%.pb-c.c $(B)/onnx/%.pb-c.h: $(PROTO_DIR)/onnx/%.proto
+	@mkdir -p $(B)
+	protoc-c --c_out=$(B) -I$(PROTO_DIR) onnx/$*.proto
+$(B)/onnx/onnx-data.pb-c.c: $(B)/onnx/onnx-ml.pb-c.h
+
+HDRS := $(wildcard core/*.h io/*.h proto/*.h ops/*.h cli/*.h) $(B)/onnx/onnx-ml.pb-c.h $(B)/onnx/onnx-data.pb-c.h
+
+# ---- two builds: plain (build/) and sanitized (build/asan/) ----
+define BUILD
+$(1)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) -c $$< -o $$@
+$(1)/obj/onnx/%.o: $(B)/onnx/%.c $(HDRS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) -c $$< -o $$@
+$(1)/libonnxop.a: $$(patsubst %.c,$(1)/obj/%.o,$$(SRCS)) $$(patsubst $(B)/%.c,$(1)/obj/%.o,$$(GEN))
+	@rm -f $$@
+	ar rcs $$@ $$^
+$(1)/onnxop: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI)) $(1)/libonnxop.a
+	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LIBS)
+$(1)/unit/%: tests/unit/%.c tests/unit/check.h $(1)/libonnxop.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) -o $$@ $$< $(1)/libonnxop.a $$(LIBS)
+endef
+$(eval $(call BUILD,$(B),))
+$(eval $(call BUILD,$(B)/asan,$(SAN)))
+
+UNIT_BINS      := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT))
+UNIT_BINS_ASAN := $(patsubst tests/unit/%.c,$(B)/asan/unit/%,$(UNIT))
+
+# ---- Debian packages ----
+deps:
+	@sh tests/deps.sh $(DEBS)
+test-deps:
+	@sh tests/deps.sh $(DEBS) $(TEST_DEBS)
+
+# ---- the bundled example: the SequenceAt seed page, from .pb and from JSON ----
+demo: deps
+	@$(MAKE) --no-print-directory $(B)/onnxop
+	./$(B)/onnxop run tests/cases/test_cc_sequence_at_neg/model.onnx \
+	    --in tests/cases/test_cc_sequence_at_neg/test_data_set_0/input_0.pb \
+	    --in tests/cases/test_cc_sequence_at_neg/test_data_set_0/input_1.pb
+	./$(B)/onnxop run tests/cases/test_cc_optional_get_element_optional_sequence/model.onnx \
+	    --in tests/json/optional_sequence.json
+
+# ---- tests ----
+check: test-deps
+	@$(MAKE) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN)
+	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_SUITE)
+
+# Regenerate the expected-failure lists from the current failures (then review the diff).
+xfail-update: $(B)/onnxop
+	@sh tests/xfail-update.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_SUITE)
+
+install: $(B)/onnxop
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(B)/onnxop $(DESTDIR)$(PREFIX)/bin/onnxop
+	install -m 644 man/onnxop.1 $(DESTDIR)$(PREFIX)/share/man/man1/onnxop.1
+
+clean:
+	rm -rf $(B)

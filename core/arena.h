@@ -1,0 +1,28 @@
+/* core/arena.h: one arena per run; everything a run allocates is released at once.
+ *
+ * Small allocations come from chunks; large ones (>= 64 KiB) are separate
+ * blocks on a list, so a mark/release (used by Loop and Scan bodies) can give
+ * them back. Memory is zeroed and 64-byte aligned. NULL means out of memory or
+ * a size that overflows. */
+#ifndef OX_ARENA_H
+#define OX_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ox_arena ox_arena;
+typedef struct { void *chunk; size_t used; void *big; } ox_mark;
+
+ox_arena *ox_arena_new(void);
+void ox_arena_free(ox_arena *a);
+void *ox_alloc(ox_arena *a, size_t n);
+/* count * size with overflow checks; count < 0 gives NULL. */
+void *ox_alloc_array(ox_arena *a, int64_t count, size_t size);
+char *ox_strndup(ox_arena *a, const char *s, size_t n);
+char *ox_strdup(ox_arena *a, const char *s);
+char *ox_sprintf(ox_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+ox_mark ox_arena_mark(ox_arena *a);
+void ox_arena_release(ox_arena *a, ox_mark m);
+size_t ox_arena_bytes(const ox_arena *a); /* bytes currently held */
+
+#endif

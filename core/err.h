@@ -1,0 +1,34 @@
+/* core/err.h: errors are return codes (never longjmp).
+ *
+ * The innermost code says what it knows (ox_fail); each caller on the way out
+ * may add its context in front (ox_prefix): the evaluator adds the node, op and
+ * version, the CLI adds the file. The code is the process exit status. */
+#ifndef OX_ERR_H
+#define OX_ERR_H
+
+enum {
+  OX_OK = 0,
+  OX_EINPUT = 1,       /* a model, an input or an evaluation was rejected */
+  OX_EUSAGE = 2,       /* bad command line */
+  OX_EUNSUPPORTED = 3, /* an operator, version or type onnxop does not implement */
+};
+
+typedef struct ox_err {
+  int code;
+  char msg[1536];
+} ox_err;
+
+/* Record an error (the first one wins) and return its code. */
+int ox_fail(ox_err *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Put context in front of the message: "node 'n0' SequenceAt-11: " + msg. */
+void ox_prefix(ox_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void ox_err_clear(ox_err *e) { e->code = 0; e->msg[0] = 0; }
+
+#define OX_TRY(x)                                                                     \
+  do {                                                                                \
+    int ox_rc_ = (x);                                                                 \
+    if (ox_rc_) return ox_rc_;                                                        \
+  } while (0)
+
+#endif

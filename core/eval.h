@@ -1,0 +1,23 @@
+/* core/eval.h: the graph evaluator. */
+#ifndef OX_EVAL_H
+#define OX_EVAL_H
+
+#include "registry.h"
+
+/* Resolve every node's kernel from the opset imports and check the graph
+ * (recursively into subgraphs). An op or version without a row fails here,
+ * with OX_EUNSUPPORTED: "unsupported operator X (ai.onnx, opset 10)". */
+int ox_prepare(ox_arena *a, ox_model *m, ox_err *e);
+
+/* Run the main graph. inputs[i] is the value of g->in[i] (NULL: not given;
+ * allowed for initializers and optional-typed inputs). outputs receive
+ * g->nout values. */
+int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e);
+
+/* ---- for ops with subgraphs (If, Loop, Scan, SequenceMap) ---- */
+typedef struct ox_scope ox_scope;
+/* Run g inside the caller's scope: outer names are visible; ins bind g->in. */
+int ox_run_subgraph(ox_ctx *c, const ox_graph *g, int nin, ox_value **ins,
+                    ox_value **outs, ox_err *e);
+
+#endif

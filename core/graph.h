@@ -1,0 +1,114 @@
+/* core/graph.h: a loaded model, independent of protobuf-c.
+ *
+ * proto/model.c fills these from ModelProto; the evaluator reads them. All of
+ * it lives in one arena. Names are NUL-terminated; an empty input name means a
+ * missing optional input. */
+#ifndef OX_GRAPH_H
+#define OX_GRAPH_H
+
+#include "value.h"
+
+struct ox_graph;
+struct ox_kernel;
+
+/* AttributeProto.AttributeType ids */
+typedef enum {
+  OX_ATTR_UNDEFINED = 0, OX_ATTR_FLOAT = 1, OX_ATTR_INT = 2, OX_ATTR_STRING = 3,
+  OX_ATTR_TENSOR = 4, OX_ATTR_GRAPH = 5, OX_ATTR_FLOATS = 6, OX_ATTR_INTS = 7,
+  OX_ATTR_STRINGS = 8, OX_ATTR_TENSORS = 9, OX_ATTR_GRAPHS = 10,
+  OX_ATTR_SPARSE_TENSOR = 11, OX_ATTR_SPARSE_TENSORS = 12,
+  OX_ATTR_TYPE_PROTO = 13, OX_ATTR_TYPE_PROTOS = 14
+} ox_attr_type;
+
+typedef struct ox_attr {
+  const char *name;
+  ox_attr_type type;
+  const char *ref_attr_name; /* non-NULL inside a function body: take the caller's */
+  float f;
+  int64_t i;
+  ox_str s;
+  ox_value *t;               /* TENSOR (and SPARSE_TENSOR once densified) */
+  struct ox_graph *g;
+  const ox_type *tp;
+  int64_t n;                 /* length of the list forms below */
+  float *floats;
+  int64_t *ints;
+  ox_str *strings;
+  ox_value **tensors;
+  struct ox_graph **graphs;
+  const ox_type **tps;
+} ox_attr;
+
+typedef struct ox_node {
+  const char *name;   /* may be "" */
+  const char *op;
+  const char *domain; /* "" for ai.onnx */
+  const char *overload;
+  int nin, nout;
+  const char **in, **out;
+  int nattr;
+  ox_attr *attr;
+  /* set when the evaluator prepares the graph */
+  int version;                  /* the opset version of the node's domain */
+  const struct ox_kernel *k;    /* NULL for a call to a model-local function */
+  const struct ox_function *fn; /* that function */
+} ox_node;
+
+typedef struct ox_valueinfo {
+  const char *name;
+  const ox_type *type; /* NULL: not declared */
+  int rank;            /* tensors: declared rank, -1 if no shape */
+  int64_t *dims;       /* -1 for a symbolic or unknown dim */
+} ox_valueinfo;
+
+typedef struct ox_graph {
+  const char *name;
+  int nnode;
+  ox_node *node;
+  int nin;
+  ox_valueinfo *in;   /* as declared, initializers included (old IR) */
+  int nout;
+  ox_valueinfo *out;
+  int ninit;
+  const char **init_name;
+  ox_value **init;
+  int nvi;
+  ox_valueinfo *vi;
+} ox_graph;
+
+typedef struct ox_opset { const char *domain; int64_t version; } ox_opset;
+
+typedef struct ox_function {
+  const char *name, *domain, *overload;
+  int nin, nout;
+  const char **in, **out;
+  int nattr;
+  const char **attr_name;  /* attribute names the body may reference */
+  int ndefault;
+  ox_attr *attr_default;   /* attribute_proto (defaults), when present */
+  int nnode;
+  ox_node *node;
+  int nopset;
+  ox_opset *opset;
+} ox_function;
+
+typedef struct ox_model {
+  const char *path;  /* as given */
+  const char *dir;   /* its folder: external data is read relative to it */
+  int64_t ir_version;
+  int nopset;
+  ox_opset *opset;
+  ox_graph *graph;
+  int nfunc;
+  ox_function *func;
+} ox_model;
+
+/* "" and "ai.onnx" are the same domain. */
+int ox_domain_eq(const char *a, const char *b);
+/* The version imported for domain, or -1. */
+int64_t ox_opset_of(int n, const ox_opset *ops, const char *domain);
+/* The graph inputs that are not initializers, in order (for positional --in). */
+int ox_graph_real_inputs(const ox_graph *g, int *idx_out /* g->nin entries */);
+const ox_attr *ox_node_attr(const ox_node *n, const char *name);
+
+#endif

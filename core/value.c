@@ -1,0 +1,257 @@
+/* core/value.c: building, copying and describing values and types. */
+#include <stdio.h>
+#include <string.h>
+
+#include "value.h"
+
+/* ---- types ---- */
+
+static const ox_type tensor_types[OX_DTYPE_MAX] = {
+#define X(NAME, id, on, nn, st, bits) [id] = {OX_TENSOR, (ox_dtype)id, NULL},
+    OX_DTYPES(X)
+#undef X
+};
+
+const ox_type *ox_type_tensor(ox_dtype dt) {
+  return ox_dtype_valid((int)dt) ? &tensor_types[dt] : NULL;
+}
+
+static const ox_type *mk(ox_arena *a, ox_kind k, ox_dtype dt, const ox_type *inner) {
+  ox_type *t = ox_alloc(a, sizeof *t);
+  if (!t) return NULL;
+  t->kind = k;
+  t->elem = dt;
+  t->inner = inner;
+  return t;
+}
+const ox_type *ox_type_seq(ox_arena *a, const ox_type *elem) { return mk(a, OX_SEQUENCE, 0, elem); }
+const ox_type *ox_type_opt(ox_arena *a, const ox_type *elem) { return mk(a, OX_OPTIONAL, 0, elem); }
+const ox_type *ox_type_map(ox_arena *a, ox_dtype key, const ox_type *val) {
+  return mk(a, OX_MAP, key, val);
+}
+
+int ox_type_eq(const ox_type *x, const ox_type *y) {
+  if (x == y) return 1;
+  if (!x || !y || x->kind != y->kind) return 0;
+  if (x->kind == OX_TENSOR) return x->elem == y->elem;
+  if (x->kind == OX_MAP && x->elem != y->elem) return 0;
+  return ox_type_eq(x->inner, y->inner);
+}
+
+static size_t put(char *buf, size_t n, size_t at, const char *s) {
+  size_t l = strlen(s);
+  if (at < n) {
+    size_t room = n - at - 1;
+    memcpy(buf + at, s, l < room ? l : room);
+    buf[at + (l < room ? l : room)] = 0;
+  }
+  return at + l;
+}
+
+static size_t type_str(const ox_type *t, char *buf, size_t n, size_t at) {
+  if (!t) return put(buf, n, at, "?");
+  switch (t->kind) {
+  case OX_TENSOR:
+    at = put(buf, n, at, "tensor(");
+    at = put(buf, n, at, ox_dtype_valid((int)t->elem) ? ox_dtypes[t->elem].onnx_name : "?");
+    return put(buf, n, at, ")");
+  case OX_SEQUENCE:
+    at = put(buf, n, at, "seq(");
+    at = type_str(t->inner, buf, n, at);
+    return put(buf, n, at, ")");
+  case OX_OPTIONAL:
+    at = put(buf, n, at, "optional(");
+    at = type_str(t->inner, buf, n, at);
+    return put(buf, n, at, ")");
+  case OX_MAP:
+    at = put(buf, n, at, "map(");
+    at = put(buf, n, at, ox_dtype_valid((int)t->elem) ? ox_dtypes[t->elem].onnx_name : "?");
+    at = put(buf, n, at, ", ");
+    at = type_str(t->inner, buf, n, at);
+    return put(buf, n, at, ")");
+  default:
+    return put(buf, n, at, "?");
+  }
+}
+
+const char *ox_type_str(const ox_type *t, char *buf, size_t n) {
+  if (n) buf[0] = 0;
+  type_str(t, buf, n, 0);
+  return buf;
+}
+
+ox_dtype ox_type_leaf(const ox_type *t) {
+  while (t && t->kind != OX_TENSOR) t = t->inner;
+  return t ? t->elem : OX_UNDEFINED;
+}
+
+/* ---- values ---- */
+
+int64_t ox_numel(int rank, const int64_t *dims, size_t elsize) {
+  int64_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] < 0) return -1;
+    if (dims[i] && n > INT64_MAX / dims[i]) return -1;
+    n *= dims[i];
+  }
+  if (elsize && n > (int64_t)(INT64_MAX / (int64_t)elsize)) return -1;
+  return n;
+}
+
+int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_value **out,
+                  ox_err *e) {
+  if (!ox_dtype_valid((int)dt)) return ox_fail(e, OX_EINPUT, "unknown data type %d", (int)dt);
+  if (rank < 0) return ox_fail(e, OX_EINPUT, "negative rank %d", rank);
+  size_t es = ox_dtype_size(dt);
+  int64_t n = ox_numel(rank, dims, es);
+  if (n < 0) {
+    char sb[256];
+    for (int i = 0; i < rank; i++)
+      if (dims[i] < 0) return ox_fail(e, OX_EINPUT, "negative dimension %lld in shape %s",
+                                      (long long)dims[i], ox_shape_str(rank, dims, sb, sizeof sb));
+    return ox_fail(e, OX_EINPUT, "shape %s is too large", ox_shape_str(rank, dims, sb, sizeof sb));
+  }
+  ox_value *v = ox_alloc(a, sizeof *v);
+  int64_t *d = ox_alloc_array(a, rank, sizeof *d);
+  void *data = ox_alloc(a, (size_t)n * es);
+  if (!v || !d || !data) {
+    char sb[256];
+    return ox_fail(e, OX_EINPUT, "out of memory for a %s tensor of shape %s (%lld bytes)",
+                   ox_dtype_name(dt), ox_shape_str(rank, dims, sb, sizeof sb),
+                   (long long)(n * (int64_t)es));
+  }
+  if (rank) memcpy(d, dims, (size_t)rank * sizeof *d);
+  v->kind = OX_TENSOR;
+  v->type = ox_type_tensor(dt);
+  v->u.t.dt = dt;
+  v->u.t.rank = rank;
+  v->u.t.dims = d;
+  v->u.t.n = n;
+  v->u.t.data = data;
+  *out = v;
+  return 0;
+}
+
+int ox_scalar_new(ox_arena *a, ox_dtype dt, ox_value **out, ox_err *e) {
+  return ox_tensor_new(a, dt, 0, NULL, out, e);
+}
+
+int ox_seq_new(ox_arena *a, const ox_type *elem, int64_t n, ox_value **out, ox_err *e) {
+  ox_value *v = ox_alloc(a, sizeof *v);
+  ox_value **els = ox_alloc_array(a, n, sizeof *els);
+  const ox_type *t = ox_type_seq(a, elem);
+  if (!v || !els || !t) return ox_fail(e, OX_EINPUT, "out of memory for a sequence of %lld", (long long)n);
+  v->kind = OX_SEQUENCE;
+  v->type = t;
+  v->u.seq.v = els;
+  v->u.seq.n = n;
+  *out = v;
+  return 0;
+}
+
+int ox_opt_new(ox_arena *a, const ox_type *elem, ox_value *x, ox_value **out, ox_err *e) {
+  ox_value *v = ox_alloc(a, sizeof *v);
+  const ox_type *t = ox_type_opt(a, elem);
+  if (!v || !t) return ox_fail(e, OX_EINPUT, "out of memory");
+  v->kind = OX_OPTIONAL;
+  v->type = t;
+  v->u.opt = x;
+  *out = v;
+  return 0;
+}
+
+ox_value *ox_tensor_view(ox_arena *a, const ox_value *src) {
+  ox_value *v = ox_alloc(a, sizeof *v);
+  if (v) *v = *src;
+  return v;
+}
+
+int ox_value_copy(ox_arena *a, const ox_value *v, ox_value **out, ox_err *e) {
+  switch (v->kind) {
+  case OX_TENSOR: {
+    const ox_tensor *t = &v->u.t;
+    OX_TRY(ox_tensor_new(a, t->dt, t->rank, t->dims, out, e));
+    ox_tensor *o = &(*out)->u.t;
+    if (t->dt == OX_STRING) {
+      const ox_str *s = t->data;
+      ox_str *d = o->data;
+      for (int64_t i = 0; i < t->n; i++) {
+        d[i].p = ox_strndup(a, s[i].p ? s[i].p : "", (size_t)s[i].n);
+        if (!d[i].p) return ox_fail(e, OX_EINPUT, "out of memory");
+        d[i].n = s[i].n;
+      }
+    } else if (t->n) {
+      memcpy(o->data, t->data, (size_t)t->n * ox_dtype_size(t->dt));
+    }
+    return 0;
+  }
+  case OX_SEQUENCE: {
+    OX_TRY(ox_seq_new(a, v->type->inner, v->u.seq.n, out, e));
+    for (int64_t i = 0; i < v->u.seq.n; i++)
+      OX_TRY(ox_value_copy(a, v->u.seq.v[i], &(*out)->u.seq.v[i], e));
+    return 0;
+  }
+  case OX_OPTIONAL: {
+    ox_value *x = NULL;
+    if (v->u.opt) OX_TRY(ox_value_copy(a, v->u.opt, &x, e));
+    return ox_opt_new(a, v->type->inner, x, out, e);
+  }
+  case OX_MAP: {
+    ox_value *m = ox_alloc(a, sizeof *m);
+    if (!m) return ox_fail(e, OX_EINPUT, "out of memory");
+    *m = *v;
+    OX_TRY(ox_value_copy(a, v->u.map.keys, &m->u.map.keys, e));
+    OX_TRY(ox_value_copy(a, v->u.map.values, &m->u.map.values, e));
+    *out = m;
+    return 0;
+  }
+  default:
+    return ox_fail(e, OX_EINPUT, "cannot copy a value of unknown kind");
+  }
+}
+
+const ox_type *ox_value_type(ox_arena *a, const ox_value *v) {
+  if (!v) return NULL;
+  if (v->type) return v->type;
+  if (v->kind == OX_TENSOR) return ox_type_tensor(v->u.t.dt);
+  return NULL;
+}
+
+const char *ox_value_desc(const ox_value *v, char *buf, size_t n) {
+  if (!v) {
+    snprintf(buf, n, "missing");
+    return buf;
+  }
+  if (v->kind == OX_TENSOR) {
+    ox_type t = {OX_TENSOR, v->u.t.dt, NULL};
+    return ox_type_str(&t, buf, n);
+  }
+  return ox_type_str(v->type, buf, n);
+}
+
+const char *ox_shape_str(int rank, const int64_t *dims, char *buf, size_t n) {
+  size_t at = 0;
+  at = put(buf, n, at, "(");
+  for (int i = 0; i < rank; i++) {
+    char d[32];
+    snprintf(d, sizeof d, i ? ", %lld" : "%lld", (long long)dims[i]);
+    at = put(buf, n, at, d);
+  }
+  put(buf, n, at, rank == 1 ? ",)" : ")");
+  return buf;
+}
+
+int ox_value_fits(const ox_value *v, const ox_type *t) {
+  if (!v || !t) return 0;
+  if (v->kind != t->kind) return 0;
+  switch (v->kind) {
+  case OX_TENSOR:
+    return v->u.t.dt == t->elem;
+  case OX_SEQUENCE:
+  case OX_OPTIONAL:
+  case OX_MAP:
+    return ox_type_eq(v->type, t);
+  default:
+    return 0;
+  }
+}

@@ -1,0 +1,86 @@
+/* core/value.h: values of every kind, and their types.
+ *
+ * A value is a tagged union (as in Lua): a tensor, a sequence, an optional or a
+ * map. Values and their data live in the run's arena and are never freed one
+ * by one. Kernels never write into their inputs, so moving ops (Identity,
+ * SequenceAt, OptionalGetElement) may return a value that shares its input's
+ * data. */
+#ifndef OX_VALUE_H
+#define OX_VALUE_H
+
+#include "arena.h"
+#include "dtype.h"
+#include "err.h"
+
+typedef enum { OX_KIND_NONE = 0, OX_TENSOR, OX_SEQUENCE, OX_OPTIONAL, OX_MAP } ox_kind;
+
+/* A type as in ONNX's TypeProto: tensor(T), seq(X), optional(X), map(K, X).
+ * Shapes are not part of it; a declared shape is in ox_valueinfo. */
+typedef struct ox_type {
+  ox_kind kind;
+  ox_dtype elem;              /* TENSOR: element type; MAP: key type */
+  const struct ox_type *inner; /* SEQUENCE, OPTIONAL: element type; MAP: value type */
+} ox_type;
+
+typedef struct ox_tensor {
+  ox_dtype dt;
+  int rank;       /* 0 for a scalar */
+  int64_t *dims;  /* rank entries, each >= 0 */
+  int64_t n;      /* number of elements: the product of dims (1 for a scalar) */
+  void *data;     /* n * ox_dtype_size(dt) bytes, row-major */
+} ox_tensor;
+
+typedef struct ox_value {
+  ox_kind kind;
+  /* The value's own type. Always set for sequences, optionals and maps (an
+   * empty sequence or an absent optional still knows its element type); may be
+   * NULL for tensors, whose t.dt says it all. Use ox_value_type(). */
+  const ox_type *type;
+  union {
+    ox_tensor t;
+    struct { struct ox_value **v; int64_t n; } seq;
+    struct ox_value *opt; /* NULL: the optional has no element */
+    struct {
+      struct ox_value *keys;   /* 1-D tensor of the key type */
+      struct ox_value *values; /* a sequence of as many values */
+    } map;
+  } u;
+} ox_value;
+
+/* ---- types ---- */
+const ox_type *ox_type_tensor(ox_dtype dt); /* static, never NULL for a valid dt */
+const ox_type *ox_type_seq(ox_arena *a, const ox_type *elem);
+const ox_type *ox_type_opt(ox_arena *a, const ox_type *elem);
+const ox_type *ox_type_map(ox_arena *a, ox_dtype key, const ox_type *val);
+int ox_type_eq(const ox_type *x, const ox_type *y);
+/* "seq(tensor(float))", "optional(tensor(int64))", "map(string,tensor(float))" */
+const char *ox_type_str(const ox_type *t, char *buf, size_t n);
+/* The innermost tensor element type (through seq/optional/map values), or 0. */
+ox_dtype ox_type_leaf(const ox_type *t);
+
+/* ---- values ---- */
+/* Product of dims; -1 if a dim is negative or the product or its byte size
+ * overflows (elsize 0 skips the byte check). */
+int64_t ox_numel(int rank, const int64_t *dims, size_t elsize);
+/* A new zeroed tensor. Fails with a clear message on bad or huge dims. */
+int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
+                  ox_value **out, ox_err *e);
+int ox_scalar_new(ox_arena *a, ox_dtype dt, ox_value **out, ox_err *e);
+/* A sequence of n values (elements set by the caller), of type seq(elem). */
+int ox_seq_new(ox_arena *a, const ox_type *elem, int64_t n, ox_value **out, ox_err *e);
+/* An optional of type optional(elem) holding v (NULL: absent). */
+int ox_opt_new(ox_arena *a, const ox_type *elem, ox_value *v, ox_value **out, ox_err *e);
+/* A copy of the tensor header sharing the data. */
+ox_value *ox_tensor_view(ox_arena *a, const ox_value *v);
+/* A deep copy (strings too). */
+int ox_value_copy(ox_arena *a, const ox_value *v, ox_value **out, ox_err *e);
+/* The type of v (built in the arena for tensors). */
+const ox_type *ox_value_type(ox_arena *a, const ox_value *v);
+/* Value kind and dtype for messages: "tensor(float)", "seq(tensor(int64))"... */
+const char *ox_value_desc(const ox_value *v, char *buf, size_t n);
+/* "(2, 3)" as numpy prints shapes; "()" for scalars, "(4,)" for rank 1. */
+const char *ox_shape_str(int rank, const int64_t *dims, char *buf, size_t n);
+/* Does v fit the type t (kinds and dtypes, recursively)? */
+int ox_value_fits(const ox_value *v, const ox_type *t);
+
+#endif

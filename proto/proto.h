@@ -1,0 +1,42 @@
+/* proto/proto.h: thin adapters between protobuf-c structs and core values.
+ *
+ * The protobuf-c code is generated at build time from the onnx-ml.proto and
+ * onnx-data.proto that Debian's python3-onnx installs (see the Makefile). */
+#ifndef OX_PROTO_H
+#define OX_PROTO_H
+
+#include "onnx/onnx-ml.pb-c.h"
+#include "onnx/onnx-data.pb-c.h"
+#include "../core/ox.h"
+
+/* TensorProto -> tensor value. basedir: where external data is read from
+ * (absolute paths and paths leaving it are refused); NULL refuses external data. */
+int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir,
+                         ox_value **out, ox_err *e);
+int ox_from_sequence_proto(ox_arena *a, const Onnx__SequenceProto *sp, const char *basedir,
+                           ox_value **out, ox_err *e);
+int ox_from_optional_proto(ox_arena *a, const Onnx__OptionalProto *op, const char *basedir,
+                           ox_value **out, ox_err *e);
+int ox_from_map_proto(ox_arena *a, const Onnx__MapProto *mp, const char *basedir,
+                      ox_value **out, ox_err *e);
+/* TypeProto -> type; NULL (no error) for a type onnxop does not model (opaque,
+ * sparse) or an absent one. */
+const ox_type *ox_from_type_proto(ox_arena *a, const Onnx__TypeProto *tp);
+
+/* core values -> protobuf-c structs, allocated in the arena (pack them, then
+ * drop the arena). raw_data is used for every fixed-size type. */
+int ox_to_tensor_proto(ox_arena *a, const ox_value *v, const char *name,
+                       Onnx__TensorProto **out, ox_err *e);
+int ox_to_sequence_proto(ox_arena *a, const ox_value *v, const char *name,
+                         Onnx__SequenceProto **out, ox_err *e);
+int ox_to_optional_proto(ox_arena *a, const ox_value *v, const char *name,
+                         Onnx__OptionalProto **out, ox_err *e);
+int ox_to_map_proto(ox_arena *a, const ox_value *v, const char *name,
+                    Onnx__MapProto **out, ox_err *e);
+
+/* Load a model file into a core model (proto/model.c). */
+int ox_model_load(ox_arena *a, const char *path, ox_model **out, ox_err *e);
+int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *path,
+                    ox_model **out, ox_err *e);
+
+#endif

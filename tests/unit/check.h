@@ -1,0 +1,38 @@
+/* tests/unit/check.h: a minimal unit-test harness.
+ *
+ *   CHECK(cond)            counts a pass or prints the failing line
+ *   CHECK_EQ_I(a, b)       integers, both printed on failure
+ *   CHECK_EQ_S(a, b)       strings
+ *   return check_done("dtype");   prints "dtype: N passed, M failed" */
+#ifndef OX_CHECK_H
+#define OX_CHECK_H
+#include <stdio.h>
+#include <string.h>
+
+static int check_pass_, check_fail_;
+
+#define CHECK(c)                                                                      \
+  do {                                                                                \
+    if (c) check_pass_++;                                                             \
+    else { check_fail_++; fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #c); } \
+  } while (0)
+#define CHECK_EQ_I(a, b)                                                              \
+  do {                                                                                \
+    long long a_ = (long long)(a), b_ = (long long)(b);                               \
+    if (a_ == b_) check_pass_++;                                                      \
+    else { check_fail_++; fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n",   \
+                                  __FILE__, __LINE__, #a, #b, a_, b_); }              \
+  } while (0)
+#define CHECK_EQ_S(a, b)                                                              \
+  do {                                                                                \
+    const char *a_ = (a), *b_ = (b);                                                  \
+    if (a_ && b_ && !strcmp(a_, b_)) check_pass_++;                                   \
+    else { check_fail_++; fprintf(stderr, "%s:%d: %s == %s failed:\n  got:  %s\n  want: %s\n", \
+                                  __FILE__, __LINE__, #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } \
+  } while (0)
+
+static inline int check_done(const char *name) {
+  printf("%s: %d passed, %d failed\n", name, check_pass_, check_fail_);
+  return check_fail_ ? 1 : 0;
+}
+#endif
