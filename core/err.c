@@ -24,5 +24,10 @@ void ox_prefix(ox_err *e, const char *fmt, ...) {
   vsnprintf(pre, sizeof pre, fmt, ap);
   va_end(ap);
   memcpy(old, e->msg, sizeof old);
-  snprintf(e->msg, sizeof e->msg, "%s%s", pre, old);
+  size_t lp = strlen(pre), lo = strlen(old);
+  if (lp > sizeof e->msg - 1) lp = sizeof e->msg - 1;
+  if (lo > sizeof e->msg - 1 - lp) lo = sizeof e->msg - 1 - lp; /* keep the context, cut the tail */
+  memcpy(e->msg, pre, lp);
+  memcpy(e->msg + lp, old, lo);
+  e->msg[lp + lo] = 0;
 }

@@ -90,6 +90,7 @@ typedef struct ox_function {
   ox_node *node;
   int nopset;
   ox_opset *opset;
+  int prepared; /* evaluator: 0 not yet, 1 in progress (a call cycle), 2 done */
 } ox_function;
 
 typedef struct ox_model {

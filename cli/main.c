@@ -1,0 +1,56 @@
+/* cli/main.c: onnxop's entry point and subcommand dispatch. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/ox.h"
+#include "cli.h"
+
+static const char usage[] =
+    "usage: onnxop COMMAND [ARGS]\n"
+    "\n"
+    "Evaluate ONNX models and operators, and check them against test data.\n"
+    "\n"
+    "commands:\n"
+    "  run MODEL [--in [NAME=]FILE]... [--out [NAME=]FILE]... [--out-dir DIR]\n"
+    "            [--format pb|json]\n"
+    "                      evaluate a model on inputs from .pb or .json files\n"
+    "  test PATH...        run ONNX test cases (a case folder or a folder of cases)\n"
+    "  ops [OP]            list the operators onnxop implements, from its registry\n"
+    "\n"
+    "  onnxop COMMAND --help   help on one command\n"
+    "  onnxop --version        print the version\n"
+    "\n"
+    "exit status: 0 success, 1 a model or input was rejected or evaluation failed,\n"
+    "2 usage error, 3 unsupported operator.\n";
+
+int ox_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "onnxop %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry 'onnxop %s --help'.\n", cmd);
+  return OX_EUSAGE;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return OX_EUSAGE;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+    printf("onnxop %s\n", OX_VERSION);
+    return 0;
+  }
+  if (!strcmp(cmd, "run")) return ox_cmd_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "test")) return ox_cmd_test(argc - 1, argv + 1);
+  if (!strcmp(cmd, "ops")) return ox_cmd_ops(argc - 1, argv + 1);
+  fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
+  return OX_EUSAGE;
+}

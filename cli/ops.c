@@ -1,0 +1,58 @@
+/* cli/ops.c: onnxop ops [OP] prints the registry itself, so what is
+ * supported is never a hand-kept list. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/ox.h"
+#include "cli.h"
+
+static void types_str(uint64_t mask, char *buf, size_t n) {
+  size_t at = 0;
+  buf[0] = 0;
+  if (!mask) {
+    snprintf(buf, n, "any");
+    return;
+  }
+  for (int d = 1; d < OX_DTYPE_MAX && at + 1 < n; d++)
+    if (mask & (UINT64_C(1) << d))
+      at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "", ox_dtypes[d].onnx_name);
+}
+
+int ox_cmd_ops(int argc, char **argv) {
+  const char *want = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      puts("usage: onnxop ops [OP]\n\n"
+           "List every operator onnxop implements: domain, name, the opset versions each\n"
+           "implementation covers, and the element types it takes. With OP, only that\n"
+           "operator. Printed from the registry itself.");
+      return 0;
+    }
+    if (argv[i][0] == '-') return ox_usage_error("ops", "unknown option '%s'", argv[i]);
+    if (want) return ox_usage_error("ops", "give at most one OP");
+    want = argv[i];
+  }
+  int shown = 0;
+  if (!want) printf("%-10s %-22s %-9s %-8s %s\n", "domain", "operator", "versions", "family", "types");
+  for (const ox_family *f = ox_families; f->family; f++)
+    for (const ox_kernel *k = f->rows; k->op; k++) {
+      if (want && strcmp(k->op, want)) continue;
+      char ver[32], ty[1024];
+      if (k->until >= OX_LATEST) snprintf(ver, sizeof ver, "%d+", k->since);
+      else if (k->until == k->since) snprintf(ver, sizeof ver, "%d", k->since);
+      else snprintf(ver, sizeof ver, "%d-%d", k->since, k->until);
+      types_str(k->types, ty, sizeof ty);
+      if (want)
+        printf("%s %s %s (family %s)\n  input %d element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
+               k->op, ver, f->family, k->tin, ty);
+      else
+        printf("%-10s %-22s %-9s %-8s %s\n", k->domain[0] ? k->domain : "ai.onnx", k->op, ver,
+               f->family, ty);
+      shown++;
+    }
+  if (want && !shown) {
+    fprintf(stderr, "onnxop ops: no operator '%s' is implemented\n", want);
+    return OX_EUNSUPPORTED;
+  }
+  return 0;
+}

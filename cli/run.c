@@ -1,0 +1,194 @@
+/* cli/run.c: onnxop run MODEL [--in [NAME=]FILE]... [--out [NAME=]FILE]...
+ *            [--out-dir DIR] [--format pb|json] */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../io/io.h"
+#include "../proto/proto.h"
+#include "cli.h"
+
+static const char run_help[] =
+    "usage: onnxop run MODEL [--in [NAME=]FILE]... [--out [NAME=]FILE]...\n"
+    "                  [--out-dir DIR] [--format pb|json]\n"
+    "\n"
+    "Evaluate MODEL (a single node or a whole graph) and write or print its outputs.\n"
+    "\n"
+    "  --in [NAME=]FILE   an input value (.pb or .json). Without NAME=, inputs go by\n"
+    "                     position: the graph's inputs in order, initializers left out.\n"
+    "  --out [NAME=]FILE  write an output (format from the extension); without NAME=,\n"
+    "                     outputs go by position.\n"
+    "  --out-dir DIR      write every output as DIR/output_K.pb (the ONNX test layout)\n"
+    "  --format pb|json   the format for --out-dir (default pb)\n"
+    "\n"
+    "With no --out and no --out-dir the outputs are printed, numpy style.\n"
+    "A failed run writes no output file.\n"
+    "\n"
+    "exit status: 0 success, 1 model or input rejected or evaluation failed,\n"
+    "2 usage error, 3 unsupported operator.\n";
+
+typedef struct { const char *name; const char *file; } binding;
+
+/* "NAME=FILE" when NAME is one of names[]; otherwise the whole arg is a file. */
+static binding split_binding(const char *arg, int n, const char **names) {
+  binding b = {NULL, arg};
+  const char *eq = strchr(arg, '=');
+  if (eq)
+    for (int i = 0; i < n; i++)
+      if (strlen(names[i]) == (size_t)(eq - arg) && !strncmp(arg, names[i], (size_t)(eq - arg))) {
+        b.name = names[i];
+        b.file = eq + 1;
+      }
+  return b;
+}
+
+static int fail_file(const char *file, const char *what, ox_err *e) {
+  fprintf(stderr, "onnxop: %s%s: %s\n", file, what ? what : "", e->msg);
+  return e->code ? e->code : OX_EINPUT;
+}
+
+int ox_cmd_run(int argc, char **argv) {
+  const char *model_path = NULL, *out_dir = NULL;
+  ox_format dir_fmt = OX_FMT_PB;
+  int nin = 0, nout = 0;
+  const char **ins = calloc((size_t)argc, sizeof *ins), **outs = calloc((size_t)argc, sizeof *outs);
+  if (!ins || !outs) return OX_EINPUT;
+  int rc = 0;
+  for (int i = 1; i < argc && !rc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(run_help, stdout);
+      free(ins);
+      free(outs);
+      return 0;
+    } else if (!strcmp(a, "--in") || !strcmp(a, "-i")) {
+      if (++i >= argc) rc = ox_usage_error("run", "--in needs a FILE");
+      else ins[nin++] = argv[i];
+    } else if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
+      if (++i >= argc) rc = ox_usage_error("run", "--out needs a FILE");
+      else outs[nout++] = argv[i];
+    } else if (!strcmp(a, "--out-dir")) {
+      if (++i >= argc) rc = ox_usage_error("run", "--out-dir needs a DIR");
+      else out_dir = argv[i];
+    } else if (!strcmp(a, "--format")) {
+      if (++i >= argc) rc = ox_usage_error("run", "--format needs pb or json");
+      else if (!strcmp(argv[i], "pb")) dir_fmt = OX_FMT_PB;
+      else if (!strcmp(argv[i], "json")) dir_fmt = OX_FMT_JSON;
+      else rc = ox_usage_error("run", "unknown format '%s' (pb or json)", argv[i]);
+    } else if (a[0] == '-' && a[1]) {
+      rc = ox_usage_error("run", "unknown option '%s'", a);
+    } else if (!model_path) {
+      model_path = a;
+    } else {
+      rc = ox_usage_error("run", "unexpected argument '%s' (inputs go with --in)", a);
+    }
+  }
+  if (!rc && !model_path) rc = ox_usage_error("run", "no MODEL given");
+  if (!rc && out_dir && nout) rc = ox_usage_error("run", "use either --out or --out-dir, not both");
+  for (int i = 0; !rc && i < nout; i++) {
+    const char *eq = strchr(outs[i], '=');
+    const char *f = eq ? eq + 1 : outs[i];
+    if (ox_format_of(f) == OX_FMT_UNKNOWN && ox_format_of(outs[i]) == OX_FMT_UNKNOWN)
+      rc = ox_usage_error("run", "cannot tell the format of '%s' (use .pb or .json)", outs[i]);
+  }
+  if (rc) {
+    free(ins);
+    free(outs);
+    return rc;
+  }
+
+  ox_arena *A = ox_arena_new();
+  ox_err e = {0};
+  ox_model *m = NULL;
+  if (!A) return OX_EINPUT;
+  if ((rc = ox_model_load(A, model_path, &m, &e)) || (rc = ox_prepare(A, m, &e))) {
+    rc = fail_file(model_path, NULL, &e);
+    goto done;
+  }
+  const ox_graph *g = m->graph;
+
+  /* inputs: by name or by position among the real (non-initializer) inputs */
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  const char **in_names = ox_alloc_array(A, g->nin + 1, sizeof *in_names);
+  ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
+  int nreal = ox_graph_real_inputs(g, real);
+  for (int i = 0; i < g->nin; i++) in_names[i] = g->in[i].name;
+  int pos = 0;
+  for (int i = 0; i < nin; i++) {
+    binding b = split_binding(ins[i], g->nin, in_names);
+    int slot = -1;
+    if (b.name) {
+      for (int j = 0; j < g->nin; j++)
+        if (!strcmp(g->in[j].name, b.name)) slot = j;
+    } else {
+      if (pos >= nreal) {
+        rc = ox_usage_error("run", "too many inputs: the model takes %d (%s is extra)", nreal, ins[i]);
+        goto done;
+      }
+      slot = real[pos++];
+    }
+    if (in_vals[slot]) {
+      rc = ox_usage_error("run", "input '%s' is given twice", g->in[slot].name);
+      goto done;
+    }
+    const char *nm = NULL;
+    if ((rc = ox_load_value(A, b.file, g->in[slot].type, m->dir, &in_vals[slot], &nm, &e))) {
+      char what[300];
+      snprintf(what, sizeof what, " (input '%s')", g->in[slot].name);
+      rc = fail_file(b.file, what, &e);
+      goto done;
+    }
+  }
+
+  ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
+  if ((rc = ox_run(A, m, in_vals, out_vals, &e))) {
+    rc = fail_file(model_path, NULL, &e);
+    goto done;
+  }
+
+  if (!nout && !out_dir) {
+    for (int i = 0; i < g->nout; i++) ox_text_print(stdout, g->out[i].name, out_vals[i], 0);
+    goto done;
+  }
+  if (out_dir) {
+    struct stat st;
+    if (stat(out_dir, &st) && mkdir(out_dir, 0777) && errno != EEXIST) {
+      fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno));
+      rc = OX_EINPUT;
+      goto done;
+    }
+    for (int i = 0; i < g->nout && !rc; i++) {
+      char *path = ox_sprintf(A, "%s/output_%d.%s", out_dir, i, dir_fmt == OX_FMT_JSON ? "json" : "pb");
+      if ((rc = ox_save_value(path, dir_fmt, out_vals[i], g->out[i].name, &e)))
+        rc = fail_file(path, NULL, &e);
+    }
+  } else {
+    const char **out_names = ox_alloc_array(A, g->nout + 1, sizeof *out_names);
+    for (int i = 0; i < g->nout; i++) out_names[i] = g->out[i].name;
+    int opos = 0;
+    for (int i = 0; i < nout && !rc; i++) {
+      binding b = split_binding(outs[i], g->nout, out_names);
+      int slot = -1;
+      if (b.name) {
+        for (int j = 0; j < g->nout; j++)
+          if (!strcmp(g->out[j].name, b.name)) slot = j;
+      } else if (opos < g->nout) {
+        slot = opos++;
+      } else {
+        rc = ox_usage_error("run", "too many outputs: the model has %d (%s is extra)", g->nout, outs[i]);
+        break;
+      }
+      if ((rc = ox_save_value(b.file, ox_format_of(b.file), out_vals[slot], g->out[slot].name, &e)))
+        rc = fail_file(b.file, NULL, &e);
+    }
+  }
+  if (!rc && (rc = ox_commit_files(&e))) fprintf(stderr, "onnxop: %s\n", e.msg);
+done:
+  if (rc) ox_discard_files();
+  ox_arena_free(A);
+  free(ins);
+  free(outs);
+  return rc;
+}

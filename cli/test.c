@@ -1,0 +1,470 @@
+/* cli/test.c: onnxop test PATH... runs ONNX test cases.
+ *
+ * A case is a folder with model.onnx and test_data_set_N/{input,output}_K.pb.
+ * Each case runs in a child process, so a crash or a hang in one case is
+ * reported as that case's failure and the run goes on. With --xfail FILE the
+ * listed cases are expected to fail: the run fails on a failure that is not
+ * listed and on a listed case that passes, so the list stays true. */
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/compare.h"
+#include "../io/io.h"
+#include "../proto/proto.h"
+#include "cli.h"
+
+static const char test_help[] =
+    "usage: onnxop test [--xfail FILE] [--failures] [-j N] [--timeout S] [-v] PATH...\n"
+    "\n"
+    "Run ONNX test cases and compare with their expected outputs. PATH is a case\n"
+    "folder (model.onnx and test_data_set_N/) or a folder of such cases.\n"
+    "Comparison: |got - expected| <= atol + rtol * |expected| for floats (rtol 1e-3,\n"
+    "atol 1e-7 unless the case's data.json gives \"rtol\"/\"atol\"); NaN equals NaN;\n"
+    "integers, bools and strings exactly; dtype and shape exactly.\n"
+    "\n"
+    "  --xfail FILE   cases expected to fail, one per line: NAME: reason\n"
+    "                 (the run fails if a listed case passes)\n"
+    "  --failures     print only the failing cases, in the --xfail format\n"
+    "  -j N           run N cases at once (default: the number of CPUs)\n"
+    "  --timeout S    a case taking longer than S seconds fails (default 120)\n"
+    "  -v             also print passing and expected-failing cases\n"
+    "\n"
+    "The last line is 'N passed, M failed'. Exit status 0 when every case passed\n"
+    "(or failed as listed), 1 otherwise, 2 on a usage error.\n";
+
+typedef struct {
+  char *path, *name;
+  int done, passed;
+  char *why;
+} tcase;
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_dir(const char *p) {
+  struct stat st;
+  return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+static int has_model(const char *dir) {
+  char p[4096];
+  if (snprintf(p, sizeof p, "%s/model.onnx", dir) >= (int)sizeof p) return 0;
+  return !access(p, R_OK);
+}
+
+/* Sorted entries of a folder whose names start with prefix (NULL: all). */
+static int list_dir(const char *dir, const char *prefix, char ***out) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int n = 0, cap = 64;
+  char **v = malloc((size_t)cap * sizeof *v);
+  struct dirent *de;
+  while (v && (de = readdir(d))) {
+    if (de->d_name[0] == '.') continue;
+    if (prefix && strncmp(de->d_name, prefix, strlen(prefix))) continue;
+    if (n == cap) {
+      char **nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+      if (!nv) break;
+      v = nv;
+    }
+    v[n++] = strdup(de->d_name);
+  }
+  closedir(d);
+  if (v) qsort(v, (size_t)n, sizeof *v, cmp_str);
+  *out = v;
+  return n;
+}
+
+static void free_list(char **v, int n) {
+  for (int i = 0; i < n; i++) free(v[i]);
+  free(v);
+}
+
+static const char *base_name(const char *p) {
+  size_t l = strlen(p);
+  while (l > 1 && p[l - 1] == '/') l--;
+  const char *s = p + l;
+  while (s > p && s[-1] != '/') s--;
+  return s;
+}
+
+/* ---- running one case (in the child) ---- */
+
+static void read_tolerances(ox_arena *A, const char *dir, double *rtol, double *atol) {
+  char p[4096];
+  snprintf(p, sizeof p, "%s/data.json", dir);
+  uint8_t *data;
+  size_t len;
+  ox_err e = {0};
+  if (access(p, R_OK) || ox_read_file(A, p, &data, &len, &e)) return;
+  const char *r = strstr((const char *)data, "\"rtol\""), *a = strstr((const char *)data, "\"atol\"");
+  if (r && (r = strchr(r, ':'))) *rtol = strtod(r + 1, NULL);
+  if (a && (a = strchr(a, ':'))) *atol = strtod(a + 1, NULL);
+}
+
+/* Returns 0 on pass; else writes the reason into why. */
+static int run_case(const char *dir, char *why, size_t n) {
+  ox_arena *A = ox_arena_new();
+  ox_err e = {0};
+  ox_model *m = NULL;
+  char p[4096];
+  int fail = 1;
+  double rtol = 1e-3, atol = 1e-7;
+  char **sets = NULL;
+  int nsets = 0;
+  if (!A) {
+    snprintf(why, n, "out of memory");
+    return 1;
+  }
+  snprintf(p, sizeof p, "%s/model.onnx", dir);
+  if (ox_model_load(A, p, &m, &e) || ox_prepare(A, m, &e)) {
+    snprintf(why, n, "%s", e.msg);
+    goto out;
+  }
+  read_tolerances(A, dir, &rtol, &atol);
+  nsets = list_dir(dir, "test_data_set_", &sets);
+  if (nsets <= 0) {
+    snprintf(why, n, "no test_data_set_N folder");
+    goto out;
+  }
+  const ox_graph *g = m->graph;
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  int nreal = ox_graph_real_inputs(g, real);
+  for (int s = 0; s < nsets; s++) {
+    ox_mark mark = ox_arena_mark(A);
+    ox_value **in = ox_alloc_array(A, g->nin + 1, sizeof *in);
+    ox_value **got = ox_alloc_array(A, g->nout + 1, sizeof *got);
+    /* input_K.pb binds to the K-th real input, unless its stored name says
+     * otherwise (cases may leave optional inputs out). */
+    for (int k = 0;; k++) {
+      snprintf(p, sizeof p, "%s/%s/input_%d.pb", dir, sets[s], k);
+      if (access(p, R_OK)) break;
+      if (k >= nreal) {
+        snprintf(why, n, "%s: input_%d.pb but the model has %d inputs", sets[s], k, nreal);
+        goto out;
+      }
+      int slot = real[k];
+      const char *nm = NULL;
+      ox_value *v = NULL;
+      int rc = ox_load_value(A, p, g->in[slot].type, m->dir, &v, &nm, &e);
+      if (!rc && nm && strcmp(nm, g->in[slot].name)) {
+        /* the file names another input: load it again with that one's type */
+        for (int j = 0; j < g->nin; j++)
+          if (!strcmp(g->in[j].name, nm) && j != slot) {
+            slot = j;
+            rc = ox_load_value(A, p, g->in[slot].type, m->dir, &v, NULL, &e);
+            break;
+          }
+      }
+      if (rc) {
+        snprintf(why, n, "%s/input_%d.pb: %s", sets[s], k, e.msg);
+        goto out;
+      }
+      in[slot] = v;
+    }
+    if (ox_run(A, m, in, got, &e)) {
+      snprintf(why, n, "%s", e.msg);
+      goto out;
+    }
+    for (int k = 0; k < g->nout; k++) {
+      snprintf(p, sizeof p, "%s/%s/output_%d.pb", dir, sets[s], k);
+      if (access(p, R_OK)) continue; /* no expected value for this output */
+      ox_value *want = NULL;
+      if (ox_load_value(A, p, g->out[k].type, m->dir, &want, NULL, &e)) {
+        snprintf(why, n, "%s/output_%d.pb: %s", sets[s], k, e.msg);
+        goto out;
+      }
+      char d[1200];
+      if (ox_compare(got[k], want, rtol, atol, d, sizeof d)) {
+        snprintf(why, n, "%s output %d '%s': %s", sets[s], k, g->out[k].name, d);
+        goto out;
+      }
+    }
+    ox_arena_release(A, mark);
+  }
+  fail = 0;
+out:
+  free_list(sets, nsets > 0 ? nsets : 0);
+  ox_arena_free(A);
+  return fail;
+}
+
+/* ---- the driver ---- */
+
+typedef struct { pid_t pid; int fd; int idx; time_t start; char buf[2048]; size_t len; } child;
+
+static void start_child(tcase *c, int idx, child *ch) {
+  int fds[2];
+  ch->idx = -1;
+  if (pipe(fds)) {
+    c->done = 1;
+    c->why = strdup("cannot create a pipe");
+    return;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    c->done = 1;
+    c->why = strdup("cannot fork");
+    return;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    char why[2000] = "";
+    int fail = run_case(c->path, why, sizeof why);
+    char msg[2048];
+    int l = snprintf(msg, sizeof msg, "%s%s", fail ? "F" : "P", why);
+    if (write(fds[1], msg, (size_t)(l < (int)sizeof msg ? l : (int)sizeof msg - 1)) < 0) _exit(3);
+    _exit(0);
+  }
+  close(fds[1]);
+  ch->pid = pid;
+  ch->fd = fds[0];
+  ch->idx = idx;
+  ch->start = time(NULL);
+  ch->len = 0;
+}
+
+static void finish_child(tcase *cases, child *ch, int timed_out) {
+  tcase *c = &cases[ch->idx];
+  int st = 0;
+  if (timed_out) kill(ch->pid, SIGKILL);
+  waitpid(ch->pid, &st, 0);
+  close(ch->fd);
+  ch->buf[ch->len] = 0;
+  c->done = 1;
+  char msg[256];
+  if (timed_out) {
+    c->why = strdup("timed out");
+  } else if (WIFSIGNALED(st)) {
+    snprintf(msg, sizeof msg, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    c->why = strdup(msg);
+  } else if (ch->len == 0 || (WIFEXITED(st) && WEXITSTATUS(st))) {
+    snprintf(msg, sizeof msg, "the case's process exited with status %d", WEXITSTATUS(st));
+    c->why = strdup(msg);
+  } else if (ch->buf[0] == 'P') {
+    c->passed = 1;
+  } else {
+    c->why = strdup(ch->buf + 1);
+  }
+  ch->idx = -1;
+}
+
+static void run_all(tcase *cases, int n, int jobs, int timeout) {
+  child *kids = calloc((size_t)jobs, sizeof *kids);
+  if (!kids) return;
+  for (int j = 0; j < jobs; j++) kids[j].idx = -1;
+  int next = 0, running = 0;
+  for (;;) {
+    for (int j = 0; j < jobs && next < n; j++)
+      if (kids[j].idx < 0) {
+        start_child(&cases[next], next, &kids[j]);
+        next++;
+        if (kids[j].idx >= 0) running++;
+      }
+    if (!running) break;
+    struct pollfd pf[64];
+    int map[64], np = 0;
+    for (int j = 0; j < jobs && np < 64; j++)
+      if (kids[j].idx >= 0) {
+        pf[np].fd = kids[j].fd;
+        pf[np].events = POLLIN;
+        map[np++] = j;
+      }
+    poll(pf, (nfds_t)np, 1000);
+    time_t now = time(NULL);
+    for (int q = 0; q < np; q++) {
+      child *ch = &kids[map[q]];
+      if (pf[q].revents & (POLLIN | POLLHUP | POLLERR)) {
+        ssize_t r = read(ch->fd, ch->buf + ch->len, sizeof ch->buf - 1 - ch->len);
+        if (r > 0) {
+          ch->len += (size_t)r;
+          continue;
+        }
+        finish_child(cases, ch, 0);
+        running--;
+      } else if (now - ch->start > timeout) {
+        finish_child(cases, ch, 1);
+        running--;
+      }
+    }
+  }
+  free(kids);
+}
+
+/* Collect the cases under a path. */
+static int collect(const char *path, tcase **cases, int *n, int *cap) {
+  if (!is_dir(path)) return -1;
+  char **names = NULL;
+  int nn = 0;
+  const char *one = path;
+  if (!has_model(path)) {
+    nn = list_dir(path, NULL, &names);
+    if (nn < 0) return -1;
+  }
+  for (int i = 0; i < (names ? nn : 1); i++) {
+    char p[4096];
+    if (names) snprintf(p, sizeof p, "%s/%s", path, names[i]);
+    else snprintf(p, sizeof p, "%s", one);
+    if (names && !has_model(p)) continue;
+    if (*n == *cap) {
+      *cap = *cap ? *cap * 2 : 256;
+      tcase *nc = realloc(*cases, (size_t)*cap * sizeof **cases);
+      if (!nc) break;
+      *cases = nc;
+    }
+    tcase *c = &(*cases)[(*n)++];
+    memset(c, 0, sizeof *c);
+    c->path = strdup(p);
+    c->name = strdup(base_name(p));
+  }
+  free_list(names, nn > 0 ? nn : 0);
+  return 0;
+}
+
+typedef struct { char *name, *reason; int seen; } xline;
+
+static int load_xfail(const char *file, xline **out) {
+  FILE *f = fopen(file, "r");
+  if (!f) return -1;
+  int n = 0, cap = 0;
+  xline *v = NULL;
+  char line[4096];
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = 0;
+    char *s = line;
+    while (*s == ' ' || *s == '\t') s++;
+    if (!*s || *s == '#') continue;
+    char *colon = strchr(s, ':');
+    if (colon) *colon = 0;
+    char *r = colon ? colon + 1 : "";
+    while (*r == ' ') r++;
+    size_t l = strlen(s);
+    while (l && (s[l - 1] == ' ' || s[l - 1] == '\t')) s[--l] = 0;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 256;
+      xline *nv = realloc(v, (size_t)cap * sizeof *v);
+      if (!nv) break;
+      v = nv;
+    }
+    v[n].name = strdup(s);
+    v[n].reason = strdup(r);
+    v[n].seen = 0;
+    n++;
+  }
+  fclose(f);
+  *out = v;
+  return n;
+}
+
+int ox_cmd_test(int argc, char **argv) {
+  const char *xfile = NULL;
+  int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0;
+  tcase *cases = NULL;
+  int n = 0, cap = 0, npaths = 0;
+  if (jobs < 1) jobs = 1;
+  if (jobs > 64) jobs = 64;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(test_help, stdout);
+      return 0;
+    } else if (!strcmp(a, "--xfail")) {
+      if (++i >= argc) return ox_usage_error("test", "--xfail needs a FILE");
+      xfile = argv[i];
+    } else if (!strcmp(a, "-j")) {
+      if (++i >= argc || (jobs = atoi(argv[i])) < 1 || jobs > 64)
+        return ox_usage_error("test", "-j needs a number from 1 to 64");
+    } else if (!strcmp(a, "--timeout")) {
+      if (++i >= argc || (timeout = atoi(argv[i])) < 1)
+        return ox_usage_error("test", "--timeout needs a number of seconds");
+    } else if (!strcmp(a, "-v")) {
+      verbose = 1;
+    } else if (!strcmp(a, "--failures")) {
+      failures = 1;
+    } else if (a[0] == '-') {
+      return ox_usage_error("test", "unknown option '%s'", a);
+    } else {
+      npaths++;
+      if (collect(a, &cases, &n, &cap))
+        return ox_usage_error("test", "'%s' is not a folder", a);
+    }
+  }
+  if (!npaths) return ox_usage_error("test", "no PATH given");
+  xline *xl = NULL;
+  int nx = 0;
+  if (xfile && (nx = load_xfail(xfile, &xl)) < 0)
+    return ox_usage_error("test", "cannot read the expected-failure list '%s'", xfile);
+
+  run_all(cases, n, jobs, timeout);
+
+  int passed = 0, failed = 0, xfailed = 0, xpassed = 0;
+  for (int i = 0; i < n; i++) {
+    tcase *c = &cases[i];
+    xline *x = NULL;
+    for (int j = 0; j < nx && !x; j++)
+      if (!strcmp(xl[j].name, c->name)) x = &xl[j];
+    if (x) x->seen = 1;
+    if (failures) {
+      if (!c->passed) printf("%s: %s\n", c->name, c->why ? c->why : "?");
+      continue;
+    }
+    if (c->passed && x) {
+      xpassed++;
+      printf("XPASS %s: passes, but %s lists it as failing (%s); remove the line\n", c->name,
+             xfile, x->reason);
+    } else if (c->passed) {
+      passed++;
+      if (verbose) printf("PASS %s\n", c->name);
+    } else if (x) {
+      xfailed++;
+      if (verbose) printf("XFAIL %s: %s\n", c->name, c->why ? c->why : "?");
+    } else {
+      failed++;
+      printf("FAIL %s: %s\n", c->name, c->why ? c->why : "?");
+    }
+  }
+  int stale = 0;
+  for (int j = 0; j < nx; j++)
+    if (!xl[j].seen) {
+      stale++;
+      printf("STALE %s: listed in %s but no such case was run\n", xl[j].name, xfile);
+    }
+  int rc = 0;
+  if (!failures) {
+    if (xfile) {
+      printf("%d expected failures (listed in %s), %d unexpected passes, %d stale lines\n", xfailed,
+             xfile, xpassed, stale);
+      printf("%d passed, %d failed\n", passed, failed + xpassed + stale);
+      rc = failed + xpassed + stale ? 1 : 0;
+    } else {
+      printf("%d passed, %d failed\n", passed, failed);
+      rc = failed ? 1 : 0;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    free(cases[i].path);
+    free(cases[i].name);
+    free(cases[i].why);
+  }
+  free(cases);
+  for (int j = 0; j < nx; j++) {
+    free(xl[j].name);
+    free(xl[j].reason);
+  }
+  free(xl);
+  return rc;
+}

@@ -1,0 +1,364 @@
+/* core/eval.c: preparing a model (kernel resolution) and running graphs.
+ *
+ * Values are bound to names in scopes: a graph run has its own scope, whose
+ * parent is the scope of the node that runs it (If, Loop, Scan), so a subgraph
+ * reads outer names and its own names shadow them. Nodes run in the order the
+ * model lists them, which the ONNX IR requires to be topological. */
+#include <stdio.h>
+#include <string.h>
+
+#include "eval.h"
+
+/* ---- scopes: open-addressing hash tables from name to value ---- */
+
+struct ox_scope {
+  ox_scope *parent;
+  int cap, n;
+  const char **key;
+  ox_value **val;
+};
+
+static uint64_t hash(const char *s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  while (*s) h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+  return h;
+}
+
+static int scope_init(ox_arena *a, ox_scope *sc, ox_scope *parent, int expect) {
+  int cap = 16;
+  while (cap < expect * 2) cap *= 2;
+  sc->parent = parent;
+  sc->cap = cap;
+  sc->n = 0;
+  sc->key = ox_alloc_array(a, cap, sizeof *sc->key);
+  sc->val = ox_alloc_array(a, cap, sizeof *sc->val);
+  return sc->key && sc->val;
+}
+
+static int scope_set(ox_arena *a, ox_scope *sc, const char *name, ox_value *v) {
+  if ((sc->n + 1) * 2 > sc->cap) { /* grow */
+    ox_scope big;
+    if (!scope_init(a, &big, sc->parent, sc->cap)) return 0;
+    for (int i = 0; i < sc->cap; i++)
+      if (sc->key[i]) scope_set(a, &big, sc->key[i], sc->val[i]);
+    *sc = big;
+  }
+  uint64_t m = (uint64_t)sc->cap - 1;
+  for (uint64_t i = hash(name) & m;; i = (i + 1) & m) {
+    if (!sc->key[i]) {
+      sc->key[i] = name;
+      sc->val[i] = v;
+      sc->n++;
+      return 1;
+    }
+    if (!strcmp(sc->key[i], name)) {
+      sc->val[i] = v;
+      return 1;
+    }
+  }
+}
+
+static ox_value *scope_get(const ox_scope *sc, const char *name) {
+  for (; sc; sc = sc->parent) {
+    uint64_t m = (uint64_t)sc->cap - 1;
+    for (uint64_t i = hash(name) & m; sc->key[i]; i = (i + 1) & m)
+      if (!strcmp(sc->key[i], name)) return sc->val[i];
+  }
+  return NULL;
+}
+
+/* ---- preparation ---- */
+
+static const char *domain_label(const char *d) { return d && *d ? d : "ai.onnx"; }
+
+static const ox_function *find_function(const ox_model *m, const ox_node *n) {
+  for (int i = 0; i < m->nfunc; i++) {
+    const ox_function *f = &m->func[i];
+    if (!strcmp(f->name, n->op) && ox_domain_eq(f->domain, n->domain) &&
+        !strcmp(f->overload ? f->overload : "", n->overload ? n->overload : ""))
+      return f;
+  }
+  return NULL;
+}
+
+static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
+                         const ox_opset *ops, int depth, ox_err *e);
+
+static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth, ox_err *e) {
+  if (f->prepared == 2) return 0;
+  if (f->prepared == 1) /* its body calls back into itself */
+    return ox_fail(e, OX_EINPUT, "function '%s' calls itself (recursion is not allowed)", f->name);
+  f->prepared = 1;
+  /* A function body resolves ops with its own opset imports, falling back to
+   * the model's for domains it does not import. */
+  int n = f->nopset + m->nopset;
+  ox_opset *ops = ox_alloc_array(a, n, sizeof *ops);
+  if (!ops) return ox_fail(e, OX_EINPUT, "out of memory");
+  memcpy(ops, f->opset, (size_t)f->nopset * sizeof *ops);
+  memcpy(ops + f->nopset, m->opset, (size_t)m->nopset * sizeof *ops);
+  int rc = prepare_nodes(a, m, f->nnode, f->node, n, ops, depth + 1, e);
+  if (rc) ox_prefix(e, "function '%s': ", f->name);
+  else f->prepared = 2;
+  return rc;
+}
+
+static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
+                         const ox_opset *ops, int depth, ox_err *e) {
+  if (depth > 64)
+    return ox_fail(e, OX_EINPUT, "functions or subgraphs nest more than 64 deep (recursion?)");
+  for (int i = 0; i < nnode; i++) {
+    ox_node *n = &nodes[i];
+    const ox_function *fn = find_function(m, n);
+    if (fn) {
+      /* Calls are expanded at run time; a function that (indirectly) calls
+       * itself would never end, so refuse it here. */
+      n->fn = fn;
+      n->version = 1;
+      OX_TRY(prepare_function(a, m, (ox_function *)fn, depth, e));
+      continue;
+    }
+    int64_t v = ox_opset_of(nops, ops, n->domain);
+    if (v < 0)
+      return ox_fail(e, OX_EUNSUPPORTED, "node '%s' %s: the model imports no opset for domain '%s'",
+                     n->name, n->op, domain_label(n->domain));
+    const ox_kernel *k = ox_registry_find(n->domain, n->op, v);
+    if (!k)
+      return ox_fail(e, OX_EUNSUPPORTED, "unsupported operator %s (%s, opset %lld)%s", n->op,
+                     domain_label(n->domain), (long long)v,
+                     ox_registry_has_op(n->domain, n->op) ? ": no implementation for this version" : "");
+    n->k = k;
+    n->version = k->since;
+    for (int j = 0; j < n->nattr; j++) {
+      ox_attr *at = &n->attr[j];
+      if (at->g) {
+        int rc = prepare_nodes(a, m, at->g->nnode, at->g->node, nops, ops, depth + 1, e);
+        if (rc) {
+          ox_prefix(e, "node '%s' %s-%d > %s: ", n->name, n->op, n->version, at->name);
+          return rc;
+        }
+      }
+      for (int64_t g = 0; g < at->n && at->graphs; g++) {
+        int rc = prepare_nodes(a, m, at->graphs[g]->nnode, at->graphs[g]->node, nops, ops,
+                               depth + 1, e);
+        if (rc) return rc;
+      }
+    }
+  }
+  return 0;
+}
+
+int ox_prepare(ox_arena *a, ox_model *m, ox_err *e) {
+  return prepare_nodes(a, m, m->graph->nnode, m->graph->node, m->nopset, m->opset, 0, e);
+}
+
+/* ---- running ---- */
+
+static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *nodes,
+                     ox_scope *sc, int depth, ox_err *e);
+
+static void mask_names(uint64_t mask, char *buf, size_t n) {
+  size_t at = 0;
+  buf[0] = 0;
+  for (int d = 1; d < OX_DTYPE_MAX && at + 1 < n; d++)
+    if (mask & (UINT64_C(1) << d))
+      at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "", ox_dtypes[d].onnx_name);
+}
+
+/* The checks every kernel would otherwise repeat: input count and T. */
+static int check_inputs(const ox_node *n, int nin, ox_value **in, ox_err *e) {
+  const ox_kernel *k = n->k;
+  int given = nin;
+  while (given > 0 && !in[given - 1]) given--; /* trailing missing optionals */
+  if (given < k->min_in || (k->max_in >= 0 && given > k->max_in)) {
+    if (k->max_in < 0)
+      return ox_fail(e, OX_EINPUT, "takes at least %d inputs, got %d", k->min_in, given);
+    if (k->min_in == k->max_in)
+      return ox_fail(e, OX_EINPUT, "takes %d input%s, got %d", k->min_in, k->min_in == 1 ? "" : "s", given);
+    return ox_fail(e, OX_EINPUT, "takes %d to %d inputs, got %d", k->min_in, k->max_in, given);
+  }
+  for (int i = 0; i < k->min_in && i < nin; i++)
+    if (!in[i]) return ox_fail(e, OX_EINPUT, "input %d is required but missing", i);
+  if (k->types && k->tin >= 0 && k->tin < nin && in[k->tin]) {
+    const ox_value *v = in[k->tin];
+    ox_dtype dt = v->kind == OX_TENSOR ? v->u.t.dt : ox_type_leaf(v->type);
+    if (dt && !(k->types & (UINT64_C(1) << dt))) {
+      char allowed[1024], desc[128];
+      mask_names(k->types, allowed, sizeof allowed);
+      return ox_fail(e, OX_EINPUT, "input %d '%s' is %s; its element type must be one of %s",
+                     k->tin, n->in[k->tin], ox_value_desc(v, desc, sizeof desc), allowed);
+    }
+  }
+  return 0;
+}
+
+/* A call to a model-local function: a fresh scope (functions see no outer
+ * names), formal inputs bound to the actual ones, attribute references
+ * (ref_attr_name) replaced by the caller's attributes or the defaults. */
+static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, ox_value **in,
+                        ox_value **out, int depth, ox_err *e) {
+  const ox_function *f = call->fn;
+  if (depth > 64) return ox_fail(e, OX_EINPUT, "function calls nest more than 64 deep");
+  ox_scope sc;
+  if (!scope_init(a, &sc, NULL, f->nnode * 2 + f->nin))
+    return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < f->nin; i++)
+    if (i < call->nin && in[i] && !scope_set(a, &sc, f->in[i], in[i]))
+      return ox_fail(e, OX_EINPUT, "out of memory");
+  ox_node *body = ox_alloc_array(a, f->nnode, sizeof *body);
+  if (!body && f->nnode) return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < f->nnode; i++) {
+    body[i] = f->node[i];
+    ox_attr *at = ox_alloc_array(a, body[i].nattr, sizeof *at);
+    int na = 0;
+    for (int j = 0; j < body[i].nattr; j++) {
+      const ox_attr *src = &body[i].attr[j];
+      if (!src->ref_attr_name) {
+        at[na++] = *src;
+        continue;
+      }
+      const ox_attr *got = ox_node_attr(call, src->ref_attr_name);
+      for (int d = 0; !got && d < f->ndefault; d++)
+        if (!strcmp(f->attr_default[d].name, src->ref_attr_name)) got = &f->attr_default[d];
+      if (got) {
+        at[na] = *got;
+        at[na++].name = src->name;
+      }
+    }
+    body[i].attr = at;
+    body[i].nattr = na;
+  }
+  int rc = run_nodes(a, m, f->nnode, body, &sc, depth + 1, e);
+  if (rc) return rc;
+  for (int i = 0; i < f->nout && i < call->nout; i++) {
+    out[i] = scope_get(&sc, f->out[i]);
+    if (!out[i] && call->out[i][0])
+      return ox_fail(e, OX_EINPUT, "function '%s' did not produce its output '%s'", f->name, f->out[i]);
+  }
+  return 0;
+}
+
+static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *sc, int depth,
+                    ox_err *e) {
+  ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
+  ox_value **out = ox_alloc_array(a, n->nout ? n->nout : 1, sizeof *out);
+  if (!in || !out) return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < n->nin; i++) {
+    if (!n->in[i][0]) continue; /* a missing optional input */
+    in[i] = scope_get(sc, n->in[i]);
+    if (!in[i])
+      return ox_fail(e, OX_EINPUT, "input %d '%s' has no value (not a graph input, an "
+                     "initializer or an earlier node's output)", i, n->in[i]);
+  }
+  int rc;
+  if (n->fn) {
+    rc = run_function(a, m, n, in, out, depth, e);
+  } else {
+    rc = check_inputs(n, n->nin, in, e);
+    if (!rc) {
+      ox_ctx c = {a, e, n, n->version, m, sc};
+      rc = n->k->fn(&c, n->nin, in, n->nout, out);
+      if (!rc && e->code) rc = e->code; /* an attribute getter complained */
+    }
+  }
+  if (rc) return rc;
+  for (int i = 0; i < n->nout; i++) {
+    if (!n->out[i][0]) continue;
+    if (!out[i]) return ox_fail(e, OX_EINPUT, "produced no value for output %d '%s'", i, n->out[i]);
+    if (!scope_set(a, sc, n->out[i], out[i])) return ox_fail(e, OX_EINPUT, "out of memory");
+  }
+  return 0;
+}
+
+static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *nodes,
+                     ox_scope *sc, int depth, ox_err *e) {
+  for (int i = 0; i < nnode; i++) {
+    const ox_node *n = &nodes[i];
+    int rc = run_node(a, m, n, sc, depth, e);
+    if (rc) {
+      if (n->fn) ox_prefix(e, "node '%s' %s (function): ", n->name, n->op);
+      else ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
+      return rc;
+    }
+  }
+  return 0;
+}
+
+/* Declared type and shape against the value given. */
+static int check_declared(const ox_valueinfo *vi, const ox_value *v, ox_err *e) {
+  char want[160], got[160];
+  if (vi->type && !ox_value_fits(v, vi->type))
+    return ox_fail(e, OX_EINPUT, "input '%s' is %s; the model declares %s", vi->name,
+                   ox_value_desc(v, got, sizeof got), ox_type_str(vi->type, want, sizeof want));
+  if (v->kind == OX_TENSOR && vi->rank >= 0) {
+    const ox_tensor *t = &v->u.t;
+    if (t->rank != vi->rank)
+      return ox_fail(e, OX_EINPUT, "input '%s' has rank %d (shape %s); the model declares rank %d",
+                     vi->name, t->rank, ox_shape_str(t->rank, t->dims, got, sizeof got), vi->rank);
+    for (int d = 0; d < t->rank; d++)
+      if (vi->dims[d] >= 0 && vi->dims[d] != t->dims[d])
+        return ox_fail(e, OX_EINPUT, "input '%s' has shape %s; the model declares %s", vi->name,
+                       ox_shape_str(t->rank, t->dims, got, sizeof got),
+                       ox_shape_str(vi->rank, vi->dims, want, sizeof want));
+  }
+  return 0;
+}
+
+static int bind_graph(ox_arena *a, const ox_graph *g, ox_scope *sc, ox_value **inputs, ox_err *e) {
+  for (int i = 0; i < g->ninit; i++)
+    if (!scope_set(a, sc, g->init_name[i], g->init[i])) return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < g->nin; i++) {
+    ox_value *v = inputs ? inputs[i] : NULL;
+    if (!v) {
+      if (scope_get(sc, g->in[i].name)) continue; /* an initializer (or outer value) */
+      /* An optional-typed input may be left out: it is an empty optional. */
+      if (g->in[i].type && g->in[i].type->kind == OX_OPTIONAL) {
+        OX_TRY(ox_opt_new(a, g->in[i].type->inner, NULL, &v, e));
+      } else {
+        return ox_fail(e, OX_EINPUT, "input '%s' was not given", g->in[i].name);
+      }
+    } else {
+      OX_TRY(check_declared(&g->in[i], v, e));
+    }
+    if (!scope_set(a, sc, g->in[i].name, v)) return ox_fail(e, OX_EINPUT, "out of memory");
+  }
+  return 0;
+}
+
+static int collect_outputs(const ox_graph *g, ox_scope *sc, ox_value **outputs, ox_err *e) {
+  for (int i = 0; i < g->nout; i++) {
+    outputs[i] = scope_get(sc, g->out[i].name);
+    if (!outputs[i])
+      return ox_fail(e, OX_EINPUT, "graph output '%s' was not produced", g->out[i].name);
+  }
+  return 0;
+}
+
+int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e) {
+  const ox_graph *g = m->graph;
+  ox_scope sc;
+  if (!scope_init(a, &sc, NULL, g->nnode * 2 + g->nin + g->ninit))
+    return ox_fail(e, OX_EINPUT, "out of memory");
+  OX_TRY(bind_graph(a, g, &sc, inputs, e));
+  OX_TRY(run_nodes(a, m, g->nnode, g->node, &sc, 0, e));
+  return collect_outputs(g, &sc, outputs, e);
+}
+
+int ox_run_subgraph(ox_ctx *c, const ox_graph *g, int nin, ox_value **ins, ox_value **outs,
+                    ox_err *e) {
+  if (nin != g->nin)
+    return ox_fail(e, OX_EINPUT, "subgraph '%s' takes %d inputs, got %d", g->name, g->nin, nin);
+  ox_scope sc;
+  if (!scope_init(c->a, &sc, c->scope, g->nnode * 2 + g->nin + g->ninit))
+    return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < g->ninit; i++)
+    if (!scope_set(c->a, &sc, g->init_name[i], g->init[i])) return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < nin; i++)
+    if (ins[i] && !scope_set(c->a, &sc, g->in[i].name, ins[i]))
+      return ox_fail(e, OX_EINPUT, "out of memory");
+  int rc = run_nodes(c->a, c->model, g->nnode, g->node, &sc, 1, e);
+  if (rc) {
+    ox_prefix(e, "> ");
+    return rc;
+  }
+  return collect_outputs(g, &sc, outs, e);
+}

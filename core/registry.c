@@ -1,0 +1,81 @@
+/* core/registry.c: the families of kernels, listed once, and lookup. */
+#include <stdio.h>
+#include <string.h>
+
+#include "registry.h"
+
+extern const ox_kernel ox_sequence_kernels[], ox_optional_kernels[], ox_shape_kernels[];
+
+/* Every op family, in the order `onnxop ops` prints them. */
+const ox_family ox_families[] = {
+    {"shape", ox_shape_kernels},
+    {"sequence", ox_sequence_kernels},
+    {"optional", ox_optional_kernels},
+    {NULL, NULL},
+};
+
+const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset) {
+  for (const ox_family *f = ox_families; f->family; f++)
+    for (const ox_kernel *k = f->rows; k->op; k++)
+      if (!strcmp(k->op, op) && ox_domain_eq(k->domain, domain) && k->since <= opset &&
+          opset <= k->until)
+        return k;
+  return NULL;
+}
+
+int ox_registry_has_op(const char *domain, const char *op) {
+  for (const ox_family *f = ox_families; f->family; f++)
+    for (const ox_kernel *k = f->rows; k->op; k++)
+      if (!strcmp(k->op, op) && ox_domain_eq(k->domain, domain)) return 1;
+  return 0;
+}
+
+/* ---- attributes ---- */
+
+const ox_attr *ox_attr_find(ox_ctx *c, const char *name) { return ox_node_attr(c->node, name); }
+
+static const char *attr_type_name(ox_attr_type t) {
+  static const char *names[] = {"undefined", "float", "int", "string", "tensor", "graph",
+                                "floats", "ints", "strings", "tensors", "graphs",
+                                "sparse_tensor", "sparse_tensors", "type_proto", "type_protos"};
+  return (unsigned)t < sizeof names / sizeof *names ? names[t] : "unknown";
+}
+
+static const ox_attr *typed(ox_ctx *c, const char *name, ox_attr_type want) {
+  const ox_attr *at = ox_attr_find(c, name);
+  if (!at) return NULL;
+  if (at->type != want) {
+    ox_fail(c->err, OX_EINPUT, "attribute '%s' is of type %s; expected %s", name,
+            attr_type_name(at->type), attr_type_name(want));
+    return NULL;
+  }
+  return at;
+}
+
+int64_t ox_attr_int(ox_ctx *c, const char *name, int64_t def) {
+  const ox_attr *at = typed(c, name, OX_ATTR_INT);
+  return at ? at->i : def;
+}
+
+float ox_attr_float(ox_ctx *c, const char *name, float def) {
+  const ox_attr *at = typed(c, name, OX_ATTR_FLOAT);
+  return at ? at->f : def;
+}
+
+const char *ox_attr_string(ox_ctx *c, const char *name, const char *def) {
+  const ox_attr *at = typed(c, name, OX_ATTR_STRING);
+  return at ? at->s.p : def;
+}
+
+const int64_t *ox_attr_ints(ox_ctx *c, const char *name, int64_t *n) {
+  const ox_attr *at = typed(c, name, OX_ATTR_INTS);
+  *n = at ? at->n : -1;
+  return at ? at->ints : NULL;
+}
+
+const char *ox_input_name(ox_ctx *c, int i) {
+  static _Thread_local char buf[300];
+  const char *nm = c->node && i < c->node->nin ? c->node->in[i] : "";
+  snprintf(buf, sizeof buf, "input %d '%s'", i, nm);
+  return buf;
+}

@@ -1,0 +1,131 @@
+/* io/file.c: reading whole files, writing outputs all-or-nothing, and
+ * dispatching value files to their format by extension.
+ *
+ * Outputs are written to "<path>.tmp.<pid>" and renamed only when the whole
+ * run has succeeded (ox_commit_files), so a failed run leaves no output file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io.h"
+
+int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_err *e) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return ox_fail(e, OX_EINPUT, "cannot open: %s", strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    return ox_fail(e, OX_EINPUT, "not a regular file");
+  }
+  size_t n = (size_t)st.st_size;
+  uint8_t *p = ox_alloc(a, n + 1);
+  if (!p) {
+    fclose(f);
+    return ox_fail(e, OX_EINPUT, "out of memory reading %zu bytes", n);
+  }
+  size_t got = n ? fread(p, 1, n, f) : 0;
+  int err = ferror(f);
+  fclose(f);
+  if (err || got != n) return ox_fail(e, OX_EINPUT, "read error");
+  p[n] = 0;
+  *data = p;
+  *len = n;
+  return 0;
+}
+
+/* ---- all-or-nothing outputs ---- */
+
+typedef struct { char *tmp, *final; } pending;
+static pending *pend;
+static int npend;
+
+int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e) {
+  char *tmp = malloc(strlen(path) + 32), *fin = strdup(path);
+  pending *np = realloc(pend, (size_t)(npend + 1) * sizeof *pend);
+  if (!tmp || !fin || !np) {
+    free(tmp);
+    free(fin);
+    if (np) pend = np;
+    return ox_fail(e, OX_EINPUT, "out of memory");
+  }
+  pend = np;
+  sprintf(tmp, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    int er = errno;
+    free(tmp);
+    free(fin);
+    return ox_fail(e, OX_EINPUT, "cannot write: %s", strerror(er));
+  }
+  pend[npend].tmp = tmp;
+  pend[npend].final = fin;
+  npend++;
+  size_t put = b->n ? fwrite(b->p, 1, b->n, f) : 0;
+  int bad = put != b->n;
+  if (fclose(f)) bad = 1;
+  if (bad) return ox_fail(e, OX_EINPUT, "write error: %s", strerror(errno));
+  return 0;
+}
+
+static void forget(void) {
+  for (int i = 0; i < npend; i++) {
+    free(pend[i].tmp);
+    free(pend[i].final);
+  }
+  free(pend);
+  pend = NULL;
+  npend = 0;
+}
+
+int ox_commit_files(ox_err *e) {
+  for (int i = 0; i < npend; i++)
+    if (rename(pend[i].tmp, pend[i].final)) {
+      int er = errno;
+      ox_fail(e, OX_EINPUT, "%s: cannot rename into place: %s", pend[i].final, strerror(er));
+      for (int j = i; j < npend; j++) remove(pend[j].tmp);
+      forget();
+      return OX_EINPUT;
+    }
+  forget();
+  return 0;
+}
+
+void ox_discard_files(void) {
+  for (int i = 0; i < npend; i++) remove(pend[i].tmp);
+  forget();
+}
+
+/* ---- formats ---- */
+
+ox_format ox_format_of(const char *path) {
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  if (!dot || (slash && dot < slash)) return OX_FMT_UNKNOWN;
+  if (!strcasecmp(dot, ".pb")) return OX_FMT_PB;
+  if (!strcasecmp(dot, ".json")) return OX_FMT_JSON;
+  return OX_FMT_UNKNOWN;
+}
+
+int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char *basedir,
+                  ox_value **out, const char **name_out, ox_err *e) {
+  ox_format f = ox_format_of(path);
+  if (f == OX_FMT_UNKNOWN)
+    return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb or .json file)");
+  uint8_t *data;
+  size_t len;
+  OX_TRY(ox_read_file(a, path, &data, &len, e));
+  if (f == OX_FMT_PB) return ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
+  return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
+}
+
+int ox_save_value(const char *path, ox_format f, const ox_value *v, const char *name, ox_err *e) {
+  ox_buf b = {0};
+  int rc = f == OX_FMT_JSON ? ox_json_encode(v, name, &b, e) : ox_pb_encode(v, name, &b, e);
+  if (!rc) rc = ox_write_file_tmp(path, &b, e);
+  ox_buf_free(&b);
+  return rc;
+}
