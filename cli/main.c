@@ -17,6 +17,8 @@ static const char usage[] =
     "                      evaluate a model on inputs from .pb or .json files\n"
     "  test PATH...        run ONNX test cases (a case folder or a folder of cases)\n"
     "  ops [OP]            list the operators onnxop implements, from its registry\n"
+    "  make OP ...         build a one-node model, or a whole test case (--case)\n"
+    "  convert IN OUT      convert a value file between .pb and .json\n"
     "\n"
     "  onnxop COMMAND --help   help on one command\n"
     "  onnxop --version        print the version\n"
@@ -51,6 +53,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) return ox_cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "test")) return ox_cmd_test(argc - 1, argv + 1);
   if (!strcmp(cmd, "ops")) return ox_cmd_ops(argc - 1, argv + 1);
+  if (!strcmp(cmd, "make")) return ox_cmd_make(argc - 1, argv + 1);
+  if (!strcmp(cmd, "convert")) return ox_cmd_convert(argc - 1, argv + 1);
   fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
   return OX_EUSAGE;
 }

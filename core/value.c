@@ -80,6 +80,63 @@ const char *ox_type_str(const ox_type *t, char *buf, size_t n) {
   return buf;
 }
 
+/* Recursive descent over the type grammar; *s advances past what was read. */
+static const ox_type *parse_type(ox_arena *a, const char **s, int depth) {
+  const char *p = *s;
+  while (*p == ' ') p++;
+  size_t n = 0;
+  while (p[n] && p[n] != '(' && p[n] != ')' && p[n] != ',' && p[n] != ' ') n++;
+  char word[32];
+  if (n == 0 || n >= sizeof word || depth > 32) return NULL;
+  memcpy(word, p, n);
+  word[n] = 0;
+  p += n;
+  const ox_type *t = NULL;
+  if (*p != '(') { /* a bare dtype */
+    t = ox_type_tensor(ox_dtype_from_name(word));
+  } else {
+    p++;
+    if (!strcmp(word, "tensor")) {
+      size_t m = strcspn(p, ")");
+      char dt[32];
+      if (m >= sizeof dt) return NULL;
+      memcpy(dt, p, m);
+      dt[m] = 0;
+      t = ox_type_tensor(ox_dtype_from_name(dt));
+      p += m;
+    } else if (!strcmp(word, "seq") || !strcmp(word, "sequence") || !strcmp(word, "optional")) {
+      const ox_type *in = parse_type(a, &p, depth + 1);
+      if (!in) return NULL;
+      t = word[0] == 'o' ? ox_type_opt(a, in) : ox_type_seq(a, in);
+    } else if (!strcmp(word, "map")) {
+      size_t m = strcspn(p, ",");
+      char kt[32];
+      if (m >= sizeof kt || !p[m]) return NULL;
+      memcpy(kt, p, m);
+      kt[m] = 0;
+      ox_dtype k = ox_dtype_from_name(kt);
+      p += m + 1;
+      const ox_type *v = parse_type(a, &p, depth + 1);
+      if (!k || !v) return NULL;
+      t = ox_type_map(a, k, v);
+    } else {
+      return NULL;
+    }
+    while (*p == ' ') p++;
+    if (*p != ')') return NULL;
+    p++;
+  }
+  *s = p;
+  return t;
+}
+
+const ox_type *ox_type_parse(ox_arena *a, const char *s) {
+  if (!s) return NULL;
+  const ox_type *t = parse_type(a, &s, 0);
+  while (t && *s == ' ') s++;
+  return t && !*s ? t : NULL;
+}
+
 ox_dtype ox_type_leaf(const ox_type *t) {
   while (t && t->kind != OX_TENSOR) t = t->inner;
   return t ? t->elem : OX_UNDEFINED;

@@ -55,6 +55,10 @@ const ox_type *ox_type_map(ox_arena *a, ox_dtype key, const ox_type *val);
 int ox_type_eq(const ox_type *x, const ox_type *y);
 /* "seq(tensor(float))", "optional(tensor(int64))", "map(string,tensor(float))" */
 const char *ox_type_str(const ox_type *t, char *buf, size_t n);
+/* Parse an ONNX type string: "tensor(float)", "seq(tensor(int64))",
+ * "optional(seq(tensor(uint8)))", "map(string, tensor(float))"; a bare dtype
+ * name ("float32", "float") means a tensor of it. NULL if malformed. */
+const ox_type *ox_type_parse(ox_arena *a, const char *s);
 /* The innermost tensor element type (through seq/optional/map values), or 0. */
 ox_dtype ox_type_leaf(const ox_type *t);
 

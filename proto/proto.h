@@ -39,4 +39,9 @@ int ox_model_load(ox_arena *a, const char *path, ox_model **out, ox_err *e);
 int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *path,
                     ox_model **out, ox_err *e);
 
+/* Encode a core model as a ModelProto (proto/write.c): used by `onnxop make`. */
+int ox_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e);
+const Onnx__TypeProto *ox_to_type_proto(ox_arena *a, const ox_type *t, int rank,
+                                        const int64_t *dims);
+
 #endif

@@ -1,0 +1,37 @@
+/* cli/convert.c: onnxop convert IN OUT converts a value between formats,
+ * chosen by the file extensions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../io/io.h"
+#include "cli.h"
+
+int ox_cmd_convert(int argc, char **argv) {
+  const char *in = NULL, *out = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      puts("usage: onnxop convert IN OUT\n\n"
+           "Convert a value file (tensor, sequence, optional or map) between .pb and\n"
+           ".json; the formats come from the extensions.");
+      return 0;
+    }
+    if (argv[i][0] == '-' && argv[i][1]) return ox_usage_error("convert", "unknown option '%s'", argv[i]);
+    if (!in) in = argv[i];
+    else if (!out) out = argv[i];
+    else return ox_usage_error("convert", "unexpected argument '%s'", argv[i]);
+  }
+  if (!out) return ox_usage_error("convert", "give IN and OUT files");
+  ox_format f = ox_format_of(out);
+  if (f == OX_FMT_UNKNOWN) return ox_usage_error("convert", "cannot tell the format of '%s' (use .pb or .json)", out);
+  ox_arena *A = ox_arena_new();
+  ox_err e = {0};
+  ox_value *v = NULL;
+  const char *name = NULL;
+  int rc = ox_load_value(A, in, NULL, NULL, &v, &name, &e);
+  if (rc) fprintf(stderr, "onnxop: %s: %s\n", in, e.msg);
+  else if ((rc = ox_save_value(out, f, v, name, &e)) || (rc = ox_commit_files(&e)))
+    fprintf(stderr, "onnxop: %s: %s\n", out, e.msg);
+  if (rc) ox_discard_files();
+  ox_arena_free(A);
+  return rc;
+}
