@@ -1,0 +1,67 @@
+#!/bin/sh
+# tests/check.sh BUILD SHARED_SUITE DEBIAN_SUITE: everything `make check` runs.
+#   1. the unit tests, plain and under ASan+UBSan
+#   2. the CLI tests
+#   3. the conformance suites with their expected-failure lists, plain and
+#      under ASan+UBSan
+# Prints one line per part, then the totals as "N passed, M failed".
+B=$1
+SHARED=$2
+DEBIAN=$3
+status=0
+tp=0
+tf=0
+log="$B/check.log"
+: >"$log"
+
+count() { # add a "...: N passed, M failed" line to the totals
+  line=$(printf '%s\n' "$1" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+  p=$(printf '%s' "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed.*/\2/')
+  f=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+  tp=$((tp + ${p:-0}))
+  tf=$((tf + ${f:-0}))
+}
+
+run() { # NAME CMD...
+  name=$1
+  shift
+  out=$("$@" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" >>"$log"
+  last=$(printf '%s\n' "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+  if [ $rc -ne 0 ]; then
+    status=1
+    printf '%s\n' "$out" | grep -E '^(FAIL|XPASS|STALE)|failed$|: CHECK|==[0-9]+==|runtime error' | head -40
+    [ -n "$last" ] || tf=$((tf + 1))
+  fi
+  count "$out"
+  echo "$name: ${last:-exit status $rc}"
+}
+
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+
+for t in "$B"/unit/test_*; do run "unit $(basename "$t")" "$t"; done
+for t in "$B"/asan/unit/test_*; do run "unit (asan) $(basename "$t")" "$t"; done
+run "cli" sh tests/cli/run.sh "$B"
+run "cli (asan)" sh tests/cli/run.sh "$B/asan"
+
+suite() { # NAME PATH XFAIL
+  if [ ! -d "$2" ]; then
+    echo "$1: $2 is missing"
+    status=1
+    return
+  fi
+  run "$1" "$B/onnxop" test --xfail "$3" "$2"
+  run "$1 (asan)" "$B/asan/onnxop" test --timeout 600 --xfail "$3" "$2"
+}
+if [ -n "$SHARED" ]; then
+  suite "onnx-node-tests" "$SHARED" tests/xfail/onnx-node-tests.txt
+else
+  echo "onnx-node-tests: ../shared/onnx-node-tests is not here; not run"
+fi
+suite "debian-node" "$DEBIAN" tests/xfail/debian-node.txt
+
+echo "check (all of the above; log in $log):"
+echo "$tp passed, $tf failed"
+[ $status = 0 ] && [ $tf = 0 ]

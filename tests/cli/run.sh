@@ -1,0 +1,163 @@
+#!/bin/sh
+# tests/cli/run.sh BUILD: golden tests of the command line (stdout, stderr, exit codes).
+# The seed pages' examples run from .pb and from JSON and must print what the
+# pages show; each error case must give its exit code, a message naming the
+# file/node/input, and no output file.
+B=${1:-build}
+X="$B/onnxop"
+S=tests/seeds
+G=tests/cli/golden
+T="$B/cli-tests"
+rm -rf "$T" && mkdir -p "$T" || exit 1
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect CODE NAME CMD...: run CMD, keep stdout/stderr in $T/NAME.{out,err}, check the code
+expect() {
+  code=$1 name=$2
+  shift 2
+  "$@" >"$T/$name.out" 2>"$T/$name.err"
+  got=$?
+  if [ "$got" = "$code" ]; then ok; else bad "$name: exit $got, expected $code: $(head -c 400 "$T/$name.err")"; fi
+}
+# same_text NAME GOLDEN: stdout of NAME equals the golden file
+same_text() {
+  if cmp -s "$T/$1.out" "$2"; then ok; else bad "$1: stdout differs from $2:"; diff "$2" "$T/$1.out" | head -20; fi
+}
+# err_has NAME TEXT: stderr of NAME contains TEXT
+err_has() {
+  if grep -qF -- "$2" "$T/$1.err"; then ok; else bad "$1: stderr lacks '$2': $(head -c 400 "$T/$1.err")"; fi
+}
+out_has() {
+  if grep -qF -- "$2" "$T/$1.out"; then ok; else bad "$1: stdout lacks '$2': $(head -c 400 "$T/$1.out")"; fi
+}
+no_file() {
+  if [ -e "$1" ] || ls "$1".tmp.* >/dev/null 2>&1; then bad "$1 exists after a failed run"; else ok; fi
+}
+
+# ---- the seed examples: models ----
+expect 0 make_seqat "$X" make SequenceAt --opset 11 --input 'input_seq:seq(tensor(float))' \
+  --input 'position:tensor(int64)' --output output_tensor -o "$T/sequence_at.onnx"
+expect 0 make_oge_seq "$X" make OptionalGetElement --opset 15 \
+  --input 'opt_seq:optional(seq(tensor(int32)))' --output output_sequence -o "$T/oge_seq.onnx"
+expect 0 make_oge_t "$X" make OptionalGetElement --opset 18 \
+  --input 'opt_value:optional(tensor(float))' --output output -o "$T/oge_tensor.onnx"
+expect 0 make_id "$X" make Identity --opset 21 --input 'x' --output output_tensor -o "$T/identity.onnx"
+
+# JSON inputs -> .pb inputs
+for f in seq3 pos_neg pos0 pos2 opt_seq opt_tensor; do
+  expect 0 "convert_$f" "$X" convert "$S/$f.json" "$T/$f.pb"
+done
+
+# ---- the seed examples print what the pages show, from JSON and from .pb ----
+for p in neg pos0 pos2; do
+  for ext in json pb; do
+    d="$S"
+    [ $ext = pb ] && d="$T"
+    expect 0 "seqat_${p}_$ext" "$X" run "$T/sequence_at.onnx" --in "$d/seq3.$ext" --in "$d/pos_$p.$ext"
+    same_text "seqat_${p}_$ext" "$G/sequence_at_$p.txt"
+  done
+done
+for ext in json pb; do
+  d="$S"
+  [ $ext = pb ] && d="$T"
+  expect 0 "oge_seq_$ext" "$X" run "$T/oge_seq.onnx" --in "$d/opt_seq.$ext"
+  same_text "oge_seq_$ext" "$G/optional_get_element_optional_sequence.txt"
+  expect 0 "oge_t_$ext" "$X" run "$T/oge_tensor.onnx" --in "opt_value=$d/opt_tensor.$ext"
+  same_text "oge_t_$ext" "$G/optional_get_element_optional_tensor.txt"
+done
+
+# ---- the seed examples as ONNX test cases, expected outputs from the pages ----
+mkcase() { # NAME MODEL WANT INPUT...
+  c="$T/cases/$1" model=$2 want=$3
+  shift 3
+  mkdir -p "$c/test_data_set_0" && cp "$model" "$c/model.onnx"
+  k=0
+  for i in "$@"; do cp "$i" "$c/test_data_set_0/input_$k.pb"; k=$((k + 1)); done
+  "$X" convert "$want" "$c/test_data_set_0/output_0.pb"
+}
+mkcase test_cc_sequence_at_neg "$T/sequence_at.onnx" "$S/want_neg.json" "$T/seq3.pb" "$T/pos_neg.pb"
+mkcase test_cc_sequence_at_pos0 "$T/sequence_at.onnx" "$S/want_pos0.json" "$T/seq3.pb" "$T/pos0.pb"
+mkcase test_cc_sequence_at_pos2 "$T/sequence_at.onnx" "$S/want_pos2.json" "$T/seq3.pb" "$T/pos2.pb"
+mkcase test_cc_optional_get_element_optional_sequence "$T/oge_seq.onnx" "$S/want_opt_seq.json" "$T/opt_seq.pb"
+mkcase test_cc_optional_get_element_optional_tensor "$T/oge_tensor.onnx" "$S/want_opt_tensor.json" "$T/opt_tensor.pb"
+expect 0 seed_cases "$X" test "$T/cases"
+out_has seed_cases "5 passed, 0 failed"
+# a wrong expected value is caught, with the index and both values
+mkcase wrong "$T/sequence_at.onnx" "$S/want_pos0.json" "$T/seq3.pb" "$T/pos2.pb"
+expect 1 wrong_case "$X" test "$T/cases/wrong"
+out_has wrong_case "FAIL wrong: test_data_set_0 output 0 'output_tensor': element [0, 0]: expected -1, got 6"
+out_has wrong_case "0 passed, 1 failed"
+
+# --out-dir writes the ONNX test layout; the file reads back to the same value
+expect 0 outdir "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos2.pb" --out-dir "$T/od"
+expect 0 outdir_back "$X" run "$T/identity.onnx" --in "$T/od/output_0.pb"
+same_text outdir_back "$G/sequence_at_pos2.txt"
+expect 0 outdir_json "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos2.pb" --out-dir "$T/odj" --format json
+expect 0 outdir_json_back "$X" run "$T/identity.onnx" --in "$T/odj/output_0.json"
+same_text outdir_json_back "$G/sequence_at_pos2.txt"
+expect 0 out_named "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos2.pb" --out "output_tensor=$T/named.pb"
+expect 0 out_named_back "$X" run "$T/identity.onnx" --in "$T/named.pb"
+same_text out_named_back "$G/sequence_at_pos2.txt"
+# make --case writes a whole case that onnxop test accepts
+expect 0 make_case "$X" make SequenceAt --opset 11 --case "$T/made" --in "$S/seq3.json" --in "$S/pos2.json"
+expect 0 made_case "$X" test "$T/made"
+
+# ---- errors: exit codes, messages, no output file ----
+echo '{"dtype": "int64", "shape": [], "data": 3}' >"$T/pos3.json"
+expect 1 out_of_range "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$T/pos3.json" --out "$T/never.pb"
+err_has out_of_range "node 'node' SequenceAt-11: position 3 is out of range [-3, 2] for a sequence of 3 tensors"
+no_file "$T/never.pb"
+echo '{"dtype": "int64", "shape": [2], "data": [0, 1]}' >"$T/pos_vec.json"
+expect 1 pos_not_scalar "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$T/pos_vec.json"
+err_has pos_not_scalar "SequenceAt-11"
+expect 1 wrong_kind "$X" run "$T/sequence_at.onnx" --in "$S/want_pos0.json" --in "$S/pos0.json" --out-dir "$T/never_dir"
+err_has wrong_kind "input 'input_seq'"
+no_file "$T/never_dir/output_0.pb"
+head -c 20 "$T/seq3.pb" >"$T/trunc.pb"
+expect 1 truncated_input "$X" run "$T/sequence_at.onnx" --in "$T/trunc.pb" --in "$T/pos0.pb"
+err_has truncated_input "trunc.pb"
+echo '{"optional": null, "elem_type": "tensor(float)"}' >"$T/empty_opt.json"
+expect 1 empty_optional "$X" run "$T/oge_tensor.onnx" --in "$T/empty_opt.json"
+err_has empty_optional "OptionalGetElement-18"
+expect 1 missing_model "$X" run "$T/nope.onnx"
+err_has missing_model "nope.onnx"
+head -c 30 "$T/sequence_at.onnx" >"$T/trunc.onnx"
+expect 1 truncated_model "$X" run "$T/trunc.onnx"
+err_has truncated_model "trunc.onnx"
+expect 0 make_abs "$X" make Abs --opset 13 --input x:float32[2] -o "$T/abs.onnx"
+expect 3 unsupported "$X" run "$T/abs.onnx" --in "$S/pos0.json"
+err_has unsupported "unsupported operator Abs (ai.onnx, opset 13)"
+expect 0 make_seqat10 "$X" make SequenceAt --opset 10 --input 's:seq(tensor(float))' --input 'p:tensor(int64)' -o "$T/sequence_at10.onnx"
+expect 3 unsupported_version "$X" run "$T/sequence_at10.onnx" --in "$S/seq3.json" --in "$S/pos0.json"
+err_has unsupported_version "unsupported operator SequenceAt (ai.onnx, opset 10)"
+expect 2 too_many_inputs "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos0.json" --in "$S/pos0.json"
+expect 1 missing_input "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json"
+err_has missing_input "input 'position' was not given"
+
+# ---- usage ----
+expect 2 no_args "$X"
+expect 2 unknown_cmd "$X" frobnicate
+err_has unknown_cmd "unknown command 'frobnicate'"
+expect 2 run_no_model "$X" run
+expect 2 run_bad_opt "$X" run "$T/sequence_at.onnx" --bogus
+err_has run_bad_opt "unknown option '--bogus'"
+expect 0 help "$X" --help
+out_has help "usage: onnxop COMMAND"
+expect 0 run_help "$X" run --help
+out_has run_help "--out-dir DIR"
+expect 0 version "$X" --version
+out_has version "onnxop "
+expect 0 ops "$X" ops
+out_has ops "SequenceAt"
+out_has ops "OptionalGetElement"
+expect 0 ops_one "$X" ops SequenceAt
+out_has ops_one "ai.onnx SequenceAt 11+"
+expect 3 ops_none "$X" ops NoSuchOp
+expect 2 test_no_path "$X" test
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
