@@ -66,14 +66,16 @@ deps:
 test-deps:
 	@sh tests/deps.sh $(DEBS) $(TEST_DEBS)
 
-# ---- the bundled example: the SequenceAt seed page, from .pb and from JSON ----
+# ---- the bundled example: the seed pages' SequenceAt and OptionalGetElement ----
 demo: deps
 	@$(MAKE) --no-print-directory $(B)/onnxop
-	./$(B)/onnxop run tests/cases/test_cc_sequence_at_neg/model.onnx \
-	    --in tests/cases/test_cc_sequence_at_neg/test_data_set_0/input_0.pb \
-	    --in tests/cases/test_cc_sequence_at_neg/test_data_set_0/input_1.pb
-	./$(B)/onnxop run tests/cases/test_cc_optional_get_element_optional_sequence/model.onnx \
-	    --in tests/json/optional_sequence.json
+	@mkdir -p $(B)/demo
+	./$(B)/onnxop make SequenceAt --opset 11 --input 'input_seq:seq(tensor(float))' \
+	    --input 'position:tensor(int64)' --output output_tensor -o $(B)/demo/sequence_at.onnx
+	./$(B)/onnxop run $(B)/demo/sequence_at.onnx --in tests/seeds/seq3.json --in tests/seeds/pos_neg.json
+	./$(B)/onnxop make OptionalGetElement --opset 18 --input 'opt_seq:optional(seq(tensor(int32)))' \
+	    --output output_sequence -o $(B)/demo/optional_get_element.onnx
+	./$(B)/onnxop run $(B)/demo/optional_get_element.onnx --in tests/seeds/opt_seq.json
 
 # ---- tests ----
 check: test-deps
