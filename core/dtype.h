@@ -97,10 +97,12 @@ int ox_dtype_is_unsigned_int(ox_dtype dt); /* includes uint4/uint2, not bool */
 
 /* ---- scalar conversions (core/convert.c) ----
  * Narrowing float conversions round to nearest, ties to even. NaN and Inf are
- * kept where the format has them; formats without Inf (e4m3fn, the fnuz types,
- * e8m0, float4) take the `saturate` rule of Cast-19 when saturate != 0
- * (clamp to the largest finite value) and NaN (or the max for float4, which
- * has no NaN) otherwise. */
+ * kept where the format has them. Overflow follows Cast-25's saturate table:
+ * with saturate != 0, values beyond the range (Inf included) clamp to the
+ * largest finite value; without it they become NaN (e4m3fn, fnuz types) or
+ * Inf (e5m2). float4e2m1 has neither and always saturates; NaN becomes 0x8
+ * there, as ml_dtypes (which made the ONNX test data) does. e8m0 rounds "up",
+ * Cast-25's default. */
 float ox_f16_to_f32(uint16_t h);
 uint16_t ox_f32_to_f16(float f);
 float ox_bf16_to_f32(uint16_t h);

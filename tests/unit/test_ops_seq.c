@@ -139,9 +139,16 @@ static void test_sequence_at(void) {
   CHECK_EQ_S(E.msg, "position 3 is out of range [-3, 2] for a sequence of 3 tensors");
   CHECK_FAILS(run("SequenceAt", 11, 0, NULL, 2, (ox_value *[]){s, i64(-4)}, &y),
               "position -4 is out of range [-3, 2]");
-  ox_value *pos1 = tensor(OX_INT64, 1, (int64_t[]){1}, (int64_t[]){0});
-  CHECK_EQ_I(run("SequenceAt", 11, 0, NULL, 2, (ox_value *[]){s, pos1}, &y), OX_EINPUT);
-  CHECK_EQ_S(E.msg, "input 1 'x1' (the position) must be a scalar; it has shape (1,)");
+  ox_value *pos2 = tensor(OX_INT64, 1, (int64_t[]){2}, (int64_t[]){0, 1});
+  CHECK_EQ_I(run("SequenceAt", 11, 0, NULL, 2, (ox_value *[]){s, pos2}, &y), OX_EINPUT);
+  CHECK_EQ_S(E.msg, "input 1 'x1' (the position) must be a scalar; it has shape (2,)");
+  ox_value *pos11 = tensor(OX_INT64, 2, (int64_t[]){1, 1}, (int64_t[]){0});
+  CHECK_FAILS(run("SequenceAt", 11, 0, NULL, 2, (ox_value *[]){s, pos11}, &y),
+              "must be a scalar; it has shape (1, 1)");
+  /* shape (1,) is taken, as ONNX's test_sequence_insert_at_front needs */
+  ox_value *pos1 = tensor(OX_INT64, 1, (int64_t[]){1}, (int64_t[]){-2});
+  CHECK_EQ_I(run("SequenceAt", 11, 0, NULL, 2, (ox_value *[]){s, pos1}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(2), {10, 11}));
   ox_value *posf = F32(0, DIMS(0), {0});
   CHECK_FAILS(run("SequenceAt", 11, 0, NULL, 2, (ox_value *[]){s, posf}, &y),
               "(the position) is float; it must be int32 or int64");
