@@ -149,7 +149,7 @@ int ox_cmd_run(int argc, char **argv) {
   }
 
   if (!nout && !out_dir) {
-    for (int i = 0; i < g->nout; i++) ox_text_print(stdout, g->out[i].name, out_vals[i], 0);
+    for (int i = 0; i < g->nout; i++) ox_text_print(stdout, g->out[i].name, out_vals[i], 2);
     goto done;
   }
   if (out_dir) {

@@ -50,9 +50,12 @@ int ox_json_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e);
 
 /* ---- text, numpy style (io/text.c) ----
  * name: shape=(2, 3), dtype=float32
- *     [[-1.  ,  0.  ,  1.5 ],
- *      [-2.25,  3.5 , -4.75]]
- * `indent` spaces before the header line; values are indented 4 more. */
+ *   [[-1.  ,  0.  ,  1.5 ],
+ *    [-2.25,  3.5 , -4.75]]
+ * `indent` spaces before the header line; values are indented 2 more, as on
+ * the ONNX operator pages (the CLI prints with indent 2, so its lines are
+ * those of the pages' "Outputs:" blocks). */
+extern int ox_text_full; /* 1: print every element, never summarise with ... */
 int ox_text_print(FILE *f, const char *name, const ox_value *v, int indent);
 /* Just the numpy-style body of a tensor, continuation lines indented by
  * `indent` spaces (the first line is not). */
