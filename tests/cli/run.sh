@@ -40,15 +40,15 @@ no_file() {
 
 # ---- the seed examples: models ----
 expect 0 make_seqat "$X" make SequenceAt --opset 11 --input 'input_seq:seq(tensor(float))' \
-  --input 'position:tensor(int64)' --output output_tensor -o "$T/sequence_at.onnx"
+  --input 'position:tensor(int64)' --output 'output_tensor:tensor(float)' -o "$T/sequence_at.onnx"
 expect 0 make_oge_seq "$X" make OptionalGetElement --opset 15 \
-  --input 'opt_seq:optional(seq(tensor(int32)))' --output output_sequence -o "$T/oge_seq.onnx"
+  --input 'opt_seq:optional(seq(tensor(int32)))' --output 'output_sequence:seq(tensor(int32))' -o "$T/oge_seq.onnx"
 expect 0 make_oge_t "$X" make OptionalGetElement --opset 18 \
-  --input 'opt_value:optional(tensor(float))' --output output -o "$T/oge_tensor.onnx"
+  --input 'opt_value:optional(tensor(float))' --output 'output:tensor(float)' -o "$T/oge_tensor.onnx"
 expect 0 make_id "$X" make Identity --opset 21 --input 'x' --output output_tensor -o "$T/identity.onnx"
 
 # JSON inputs -> .pb inputs
-for f in seq3 pos_neg pos0 pos2 opt_seq opt_tensor; do
+for f in seq3 pos_neg pos_pos0 pos_pos2 opt_seq opt_tensor; do
   expect 0 "convert_$f" "$X" convert "$S/$f.json" "$T/$f.pb"
 done
 
@@ -80,30 +80,30 @@ mkcase() { # NAME MODEL WANT INPUT...
   "$X" convert "$want" "$c/test_data_set_0/output_0.pb"
 }
 mkcase test_cc_sequence_at_neg "$T/sequence_at.onnx" "$S/want_neg.json" "$T/seq3.pb" "$T/pos_neg.pb"
-mkcase test_cc_sequence_at_pos0 "$T/sequence_at.onnx" "$S/want_pos0.json" "$T/seq3.pb" "$T/pos0.pb"
-mkcase test_cc_sequence_at_pos2 "$T/sequence_at.onnx" "$S/want_pos2.json" "$T/seq3.pb" "$T/pos2.pb"
+mkcase test_cc_sequence_at_pos0 "$T/sequence_at.onnx" "$S/want_pos0.json" "$T/seq3.pb" "$T/pos_pos0.pb"
+mkcase test_cc_sequence_at_pos2 "$T/sequence_at.onnx" "$S/want_pos2.json" "$T/seq3.pb" "$T/pos_pos2.pb"
 mkcase test_cc_optional_get_element_optional_sequence "$T/oge_seq.onnx" "$S/want_opt_seq.json" "$T/opt_seq.pb"
 mkcase test_cc_optional_get_element_optional_tensor "$T/oge_tensor.onnx" "$S/want_opt_tensor.json" "$T/opt_tensor.pb"
 expect 0 seed_cases "$X" test "$T/cases"
 out_has seed_cases "5 passed, 0 failed"
 # a wrong expected value is caught, with the index and both values
-mkcase wrong "$T/sequence_at.onnx" "$S/want_pos0.json" "$T/seq3.pb" "$T/pos2.pb"
+mkcase wrong "$T/sequence_at.onnx" "$S/want_pos0.json" "$T/seq3.pb" "$T/pos_pos2.pb"
 expect 1 wrong_case "$X" test "$T/cases/wrong"
 out_has wrong_case "FAIL wrong: test_data_set_0 output 0 'output_tensor': element [0, 0]: expected -1, got 6"
 out_has wrong_case "0 passed, 1 failed"
 
 # --out-dir writes the ONNX test layout; the file reads back to the same value
-expect 0 outdir "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos2.pb" --out-dir "$T/od"
+expect 0 outdir "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos_pos2.pb" --out-dir "$T/od"
 expect 0 outdir_back "$X" run "$T/identity.onnx" --in "$T/od/output_0.pb"
 same_text outdir_back "$G/sequence_at_pos2.txt"
-expect 0 outdir_json "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos2.pb" --out-dir "$T/odj" --format json
+expect 0 outdir_json "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos_pos2.pb" --out-dir "$T/odj" --format json
 expect 0 outdir_json_back "$X" run "$T/identity.onnx" --in "$T/odj/output_0.json"
 same_text outdir_json_back "$G/sequence_at_pos2.txt"
-expect 0 out_named "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos2.pb" --out "output_tensor=$T/named.pb"
+expect 0 out_named "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos_pos2.pb" --out "output_tensor=$T/named.pb"
 expect 0 out_named_back "$X" run "$T/identity.onnx" --in "$T/named.pb"
 same_text out_named_back "$G/sequence_at_pos2.txt"
 # make --case writes a whole case that onnxop test accepts
-expect 0 make_case "$X" make SequenceAt --opset 11 --case "$T/made" --in "$S/seq3.json" --in "$S/pos2.json"
+expect 0 make_case "$X" make SequenceAt --opset 11 --case "$T/made" --in "$S/seq3.json" --in "$S/pos_pos2.json"
 expect 0 made_case "$X" test "$T/made"
 
 # ---- errors: exit codes, messages, no output file ----
@@ -114,11 +114,11 @@ no_file "$T/never.pb"
 echo '{"dtype": "int64", "shape": [2], "data": [0, 1]}' >"$T/pos_vec.json"
 expect 1 pos_not_scalar "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$T/pos_vec.json"
 err_has pos_not_scalar "SequenceAt-11"
-expect 1 wrong_kind "$X" run "$T/sequence_at.onnx" --in "$S/want_pos0.json" --in "$S/pos0.json" --out-dir "$T/never_dir"
+expect 1 wrong_kind "$X" run "$T/sequence_at.onnx" --in "$S/want_pos0.json" --in "$S/pos_pos0.json" --out-dir "$T/never_dir"
 err_has wrong_kind "input 'input_seq'"
 no_file "$T/never_dir/output_0.pb"
 head -c 20 "$T/seq3.pb" >"$T/trunc.pb"
-expect 1 truncated_input "$X" run "$T/sequence_at.onnx" --in "$T/trunc.pb" --in "$T/pos0.pb"
+expect 1 truncated_input "$X" run "$T/sequence_at.onnx" --in "$T/trunc.pb" --in "$T/pos_pos0.pb"
 err_has truncated_input "trunc.pb"
 echo '{"optional": null, "elem_type": "tensor(float)"}' >"$T/empty_opt.json"
 expect 1 empty_optional "$X" run "$T/oge_tensor.onnx" --in "$T/empty_opt.json"
@@ -129,12 +129,12 @@ head -c 30 "$T/sequence_at.onnx" >"$T/trunc.onnx"
 expect 1 truncated_model "$X" run "$T/trunc.onnx"
 err_has truncated_model "trunc.onnx"
 expect 0 make_abs "$X" make Abs --opset 13 --input x:float32[2] -o "$T/abs.onnx"
-expect 3 unsupported "$X" run "$T/abs.onnx" --in "$S/pos0.json"
+expect 3 unsupported "$X" run "$T/abs.onnx" --in "$S/pos_pos0.json"
 err_has unsupported "unsupported operator Abs (ai.onnx, opset 13)"
 expect 0 make_seqat10 "$X" make SequenceAt --opset 10 --input 's:seq(tensor(float))' --input 'p:tensor(int64)' -o "$T/sequence_at10.onnx"
-expect 3 unsupported_version "$X" run "$T/sequence_at10.onnx" --in "$S/seq3.json" --in "$S/pos0.json"
+expect 3 unsupported_version "$X" run "$T/sequence_at10.onnx" --in "$S/seq3.json" --in "$S/pos_pos0.json"
 err_has unsupported_version "unsupported operator SequenceAt (ai.onnx, opset 10)"
-expect 2 too_many_inputs "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos0.json" --in "$S/pos0.json"
+expect 2 too_many_inputs "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos0.json" --in "$S/pos_pos0.json"
 expect 1 missing_input "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json"
 err_has missing_input "input 'position' was not given"
 
