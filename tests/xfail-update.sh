@@ -3,6 +3,13 @@
 # expected-failure lists from what fails now. Review `git diff tests/xfail`
 # afterwards: a line may only go away (a case fixed) or state a true reason.
 B=$1
-[ -n "$2" ] && "$B/onnxop" test --failures "$2" >tests/xfail/onnx-node-tests.txt
-"$B/onnxop" test --failures "$3" >tests/xfail/debian-node.txt
+header() {
+  echo "# Expected failures of $1, one case per line: NAME: the reason it fails."
+  echo "# \`make check\` fails when a case not listed here fails, and when a listed case"
+  echo "# passes. Regenerate with \`make xfail-update\`; lines should only go away."
+}
+if [ -n "$2" ]; then
+  { header "$2"; "$B/onnxop" test --failures "$2"; } >tests/xfail/onnx-node-tests.txt
+fi
+{ header "$3"; "$B/onnxop" test --failures "$3"; } >tests/xfail/debian-node.txt
 wc -l tests/xfail/*.txt
