@@ -34,7 +34,8 @@ static const char *shape(int rank, const int64_t *dims) {
 
 /* ---- building protobuf messages ---- */
 
-static Onnx__TypeProto *type_tensor(int elem, int rank, const int64_t *dims, const char *const *params) {
+static Onnx__TypeProto *type_tensor(int elem, int rank, const int64_t *dims,
+                                    const char *const *params) {
   Onnx__TypeProto *tp = talloc(sizeof *tp);
   Onnx__TypeProto__Tensor *tt = talloc(sizeof *tt);
   onnx__type_proto__init(tp);
@@ -635,6 +636,12 @@ static void test_built_model(void) {
   bytes = pack(&mp->base, &len);
   CHECK_EQ_I(decode(bytes, len, &e), OX_EINPUT);
   CHECK(strstr(e.msg, "indices have shape (3,)") != NULL);
+  static const int64_t huge[] = {100000, 100000};
+  g->sparse_initializer[0]->dims = (int64_t *)huge; /* 40 GB dense */
+  bytes = pack(&mp->base, &len);
+  CHECK_EQ_I(decode(bytes, len, &e), OX_EINPUT);
+  CHECK(strstr(e.msg, "too large to densify") != NULL);
+  g->sparse_initializer[0]->dims = (int64_t *)d23;
   g->sparse_initializer[0]->indices = tensor_i64(NULL, 1, d2, 2, si);
 
   at[0]->has_type = 0, at[0]->has_f = 0; /* no type, no value */
