@@ -27,7 +27,9 @@ typedef struct ox_kernel {
   const char *domain; /* "" for ai.onnx */
   const char *op;
   int since, until;   /* inclusive; until = OX_LATEST for the current row */
-  int tin;            /* the input whose (leaf) dtype `types` constrains; -1: none */
+  int tin;            /* the input whose (leaf) dtype `types` constrains; -1: no input
+                       * is checked (for ops without inputs, types lists the output
+                       * types the kernel can make, for `onnxop ops`) */
   uint64_t types;     /* OX_T() bits; 0: no constraint */
   int min_in, max_in; /* input count range; max_in -1: variadic */
   ox_kernel_fn fn;
