@@ -1,0 +1,100 @@
+/* core/kernel.c: shared helpers for kernels (see kernel.h). */
+#include <stdio.h>
+
+#include "kernel.h"
+
+int ox_dtype_is_small_float(ox_dtype dt) {
+  return ox_dtype_is_float(dt) && dt != OX_FLOAT && dt != OX_DOUBLE;
+}
+
+float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e) {
+  float *f = ox_alloc_array(a, t->n, sizeof *f);
+  if (!f) {
+    ox_fail(e, OX_EINPUT, "out of memory for %lld floats", (long long)t->n);
+    return NULL;
+  }
+  switch (t->dt) {
+  case OX_FLOAT16: {
+    const uint16_t *h = t->data;
+    for (int64_t i = 0; i < t->n; i++) f[i] = ox_f16_to_f32(h[i]);
+    break;
+  }
+  case OX_BFLOAT16: {
+    const uint16_t *h = t->data;
+    for (int64_t i = 0; i < t->n; i++) f[i] = ox_bf16_to_f32(h[i]);
+    break;
+  }
+  default:
+    for (int64_t i = 0; i < t->n; i++) f[i] = (float)ox_load_f64(t->dt, t->data, i);
+  }
+  return f;
+}
+
+void ox_narrow_f32(const float *src, ox_tensor *dst) {
+  switch (dst->dt) {
+  case OX_FLOAT16: {
+    uint16_t *h = dst->data;
+    for (int64_t i = 0; i < dst->n; i++) h[i] = ox_f32_to_f16(src[i]);
+    break;
+  }
+  case OX_BFLOAT16: {
+    uint16_t *h = dst->data;
+    for (int64_t i = 0; i < dst->n; i++) h[i] = ox_f32_to_bf16(src[i]);
+    break;
+  }
+  default:
+    for (int64_t i = 0; i < dst->n; i++) ox_store_f64(dst->dt, dst->data, i, src[i]);
+  }
+}
+
+int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt,
+                       ox_value **out, ox_bcast *b) {
+  int rank;
+  int64_t dims[OX_BCAST_MAX_RANK];
+  OX_TRY(ox_broadcast_shape(n, ins, &rank, dims, c->err));
+  OX_TRY(ox_tensor_new(c->a, dt, rank, dims, out, c->err));
+  return ox_bcast_init(b, n, ins, rank, dims, c->err);
+}
+
+int ox_scalar_i64(ox_ctx *c, int input, const ox_value *v, int64_t *out) {
+  char sb[128];
+  if (!v || v->kind != OX_TENSOR)
+    return ox_fail(c->err, OX_EINPUT, "%s must be a tensor", ox_input_name(c, input));
+  const ox_tensor *t = &v->u.t;
+  if (t->n != 1 || t->rank > 1)
+    return ox_fail(c->err, OX_EINPUT, "%s must be a scalar; it has shape %s", ox_input_name(c, input),
+                   ox_shape_str(t->rank, t->dims, sb, sizeof sb));
+  if (!ox_dtype_is_signed_int(t->dt) && !ox_dtype_is_unsigned_int(t->dt))
+    return ox_fail(c->err, OX_EINPUT, "%s must be an integer; it is %s", ox_input_name(c, input),
+                   ox_dtype_name(t->dt));
+  *out = ox_load_i64(t->dt, t->data, 0);
+  return 0;
+}
+
+int ox_ints_of(ox_ctx *c, int input, const ox_value *v, int64_t **vals, int64_t *n) {
+  char sb[128];
+  if (!v || v->kind != OX_TENSOR)
+    return ox_fail(c->err, OX_EINPUT, "%s must be a tensor", ox_input_name(c, input));
+  const ox_tensor *t = &v->u.t;
+  if (t->rank > 1)
+    return ox_fail(c->err, OX_EINPUT, "%s must be 1-D; it has shape %s", ox_input_name(c, input),
+                   ox_shape_str(t->rank, t->dims, sb, sizeof sb));
+  if (t->dt != OX_INT64 && t->dt != OX_INT32)
+    return ox_fail(c->err, OX_EINPUT, "%s must be int64 or int32; it is %s", ox_input_name(c, input),
+                   ox_dtype_name(t->dt));
+  int64_t *p = ox_alloc_array(c->a, t->n + 1, sizeof *p);
+  if (!p) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int64_t i = 0; i < t->n; i++) p[i] = ox_load_i64(t->dt, t->data, i);
+  *vals = p;
+  *n = t->n;
+  return 0;
+}
+
+int ox_axis(ox_ctx *c, int64_t axis, int rank, int extra, const char *what, int *out) {
+  int64_t r = rank + (extra ? 1 : 0);
+  if (axis < -r || axis >= r)
+    return ox_fail(c->err, OX_EINPUT, "%s %lld is out of range [%lld, %lld] for rank %d", what,
+                   (long long)axis, (long long)-r, (long long)(r - 1), rank);
+  *out = (int)(axis < 0 ? axis + r : axis);
+  return 0;
+}

@@ -1,0 +1,66 @@
+/* core/kernel.h: helpers for writing a kernel body once for many dtypes.
+ *
+ * - Native types compute in their own C type: expand a body with the X-macro
+ *   lists below inside a switch on the dtype.
+ * - The small floats (float16, bfloat16, the float8s, float4e2m1, float8e8m0)
+ *   compute in float: widen the input once, run the float body, narrow the
+ *   result once on store (round to nearest even; Cast's saturate default).
+ *
+ *   switch (dt) {
+ *   #define CASE(NAME, T) case OX_##NAME: { const T *x = in; T *y = out; \
+ *       for (int64_t i = 0; i < n; i++) y[i] = (T)fabs((double)x[i]); } break;
+ *     OX_NATIVE_TYPES(CASE)
+ *   #undef CASE
+ *   }
+ */
+#ifndef OX_KERNEL_H
+#define OX_KERNEL_H
+
+#include "registry.h"
+#include "broadcast.h"
+
+/* X(NAME, C type) */
+#define OX_NATIVE_FLOATS(X) X(FLOAT, float) X(DOUBLE, double)
+#define OX_NATIVE_SINTS(X) X(INT8, int8_t) X(INT16, int16_t) X(INT32, int32_t) X(INT64, int64_t)
+#define OX_NATIVE_UINTS(X) X(UINT8, uint8_t) X(UINT16, uint16_t) X(UINT32, uint32_t) X(UINT64, uint64_t)
+#define OX_NATIVE_INTS(X) OX_NATIVE_SINTS(X) OX_NATIVE_UINTS(X)
+#define OX_NATIVE_TYPES(X) OX_NATIVE_FLOATS(X) OX_NATIVE_INTS(X)
+
+/* Type sets for registry rows */
+#define OX_TS_SMALL_FLOATS                                                            \
+  (OX_T(FLOAT16) | OX_T(BFLOAT16) | OX_T(FLOAT8E4M3FN) | OX_T(FLOAT8E4M3FNUZ) |      \
+   OX_T(FLOAT8E5M2) | OX_T(FLOAT8E5M2FNUZ) | OX_T(FLOAT4E2M1) | OX_T(FLOAT8E8M0))
+#define OX_TS_FLOAT3 (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16))        /* before opset 13 */
+#define OX_TS_FLOAT4 (OX_TS_FLOAT3 | OX_T(BFLOAT16))                     /* 13 on */
+#define OX_TS_NUM (OX_TS_INTS | OX_TS_FLOAT3)                             /* "all numeric" */
+#define OX_TS_NUM13 (OX_TS_NUM | OX_T(BFLOAT16))
+#define OX_TS_SINTS (OX_T(INT8) | OX_T(INT16) | OX_T(INT32) | OX_T(INT64))
+#define OX_TS_UINTS (OX_T(UINT8) | OX_T(UINT16) | OX_T(UINT32) | OX_T(UINT64))
+#define OX_TS_4BIT (OX_T(INT4) | OX_T(UINT4))
+
+/* float16, bfloat16, the float8s, float4e2m1, float8e8m0 */
+int ox_dtype_is_small_float(ox_dtype dt);
+
+/* A float32 copy of a small-float (or any real numeric) tensor's data, in the
+ * arena; NULL (with e set) when out of memory. */
+float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e);
+/* Store float32 values into a tensor of any real numeric dtype, rounding once
+ * (RNE; float8 saturating as Cast's default). */
+void ox_narrow_f32(const float *src, ox_tensor *dst);
+
+/* The common preamble of an elementwise op: the broadcast output shape of the
+ * inputs, a new output tensor of dtype `dt`, and the iterator over them. */
+int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt,
+                       ox_value **out, ox_bcast *b);
+
+/* An int64 read of a tensor that must be a scalar or 1-element tensor of an
+ * integer type (positions, axes, counts); the message names the input. */
+int ox_scalar_i64(ox_ctx *c, int input, const ox_value *v, int64_t *out);
+/* The values of a 1-D (or scalar) int32/int64 tensor as int64 (axes, shapes,
+ * pads); *n receives the count. Arena memory. */
+int ox_ints_of(ox_ctx *c, int input, const ox_value *v, int64_t **vals, int64_t *n);
+/* Normalise an axis in [-rank, rank-1] (or [-rank-1, rank] when `extra`);
+ * the message names the attribute or input. */
+int ox_axis(ox_ctx *c, int64_t axis, int rank, int extra, const char *what, int *out);
+
+#endif
