@@ -524,6 +524,8 @@ static void test_type_proto(void) {
   CHECK(ox_from_type_proto(A, &t_map) == NULL);
 }
 
+static const ox_type *of_float(void) { return ox_type_opt(A, ox_type_tensor(OX_FLOAT)); }
+
 static void test_errors(void) {
   ox_err e = {0};
   ox_value *r;
@@ -573,6 +575,34 @@ static void test_errors(void) {
   CHECK(ox_pb_decode(A, junk, sizeof junk, NULL, NULL, &r, NULL, &e));
   ox_err_clear(&e);
   CHECK(ox_pb_decode(A, junk, 0, NULL, NULL, &r, NULL, &e));
+
+  /* nesting deep enough to overflow protobuf-c's recursive unpacker: 200000
+   * OptionalProtos, each holding the next in optional_value (field 7) */
+  size_t cap = 200000 * 4, at = cap;
+  uint8_t *deep = malloc(cap);
+  for (int i = 0; i < 200000; i++) {
+    size_t inner = cap - at;
+    uint8_t len[5];
+    int nl = 0;
+    do len[nl++] = (uint8_t)((inner & 0x7f) | (inner >> 7 ? 0x80 : 0)); while (inner >>= 7);
+    at -= (size_t)nl;
+    memcpy(deep + at, len, (size_t)nl);
+    deep[--at] = 0x3a; /* field 7, length-delimited */
+  }
+  ox_err_clear(&e);
+  CHECK(ox_pb_decode(A, deep + at, cap - at, of_float(), NULL, &r, NULL, &e));
+  CHECK_EQ_S(e.msg, "OptionalProto nests messages more than 100 deep");
+  ox_err_clear(&e);
+  CHECK(ox_pb_decode(A, deep + at, cap - at, NULL, NULL, &r, NULL, &e));
+  CHECK(strstr(e.msg, "more than 100 deep") != NULL);
+  /* 60 levels are fine */
+  ox_err_clear(&e);
+  CHECK(!ox_pb_decode(A, deep + cap - 120, 120, NULL, NULL, &r, NULL, &e));
+  free(deep);
+  /* fields no message knows are not read as an empty container */
+  uint8_t unknown[] = {0xC2, 0x01, 0x00}; /* field 24, empty */
+  ox_err_clear(&e);
+  CHECK(ox_pb_decode(A, unknown, sizeof unknown, NULL, NULL, &r, NULL, &e));
 
   /* raw_data size */
   Onnx__TensorProto t = ONNX__TENSOR_PROTO__INIT;
