@@ -275,8 +275,11 @@ static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *n
     const ox_node *n = &nodes[i];
     int rc = run_node(a, m, n, sc, depth, e);
     if (rc) {
-      if (n->fn) ox_prefix(e, "node '%s' %s (function): ", n->name, n->op);
-      else ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
+      /* a message from inside a subgraph already reads "> body node ...": join
+       * it as "node 'loop0' Loop-16 > body node 'add1' Add-14: ..." */
+      const char *sep = e->msg[0] == '>' ? " " : ": ";
+      if (n->fn) ox_prefix(e, "node '%s' %s (function)%s", n->name, n->op, sep);
+      else ox_prefix(e, "node '%s' %s-%d%s", n->name, n->op, n->version, sep);
       return rc;
     }
   }
@@ -343,8 +346,9 @@ int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs
   return collect_outputs(g, &sc, outputs, e);
 }
 
-int ox_run_subgraph(ox_ctx *c, const ox_graph *g, int nin, ox_value **ins, ox_value **outs,
-                    ox_err *e) {
+int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox_value **ins,
+                    ox_value **outs) {
+  ox_err *e = c->err;
   if (nin != g->nin)
     return ox_fail(e, OX_EINPUT, "subgraph '%s' takes %d inputs, got %d", g->name, g->nin, nin);
   ox_scope sc;
@@ -357,7 +361,7 @@ int ox_run_subgraph(ox_ctx *c, const ox_graph *g, int nin, ox_value **ins, ox_va
       return ox_fail(e, OX_EINPUT, "out of memory");
   int rc = run_nodes(c->a, c->model, g->nnode, g->node, &sc, 1, e);
   if (rc) {
-    ox_prefix(e, "> ");
+    ox_prefix(e, "> %s ", label);
     return rc;
   }
   return collect_outputs(g, &sc, outs, e);

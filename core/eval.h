@@ -16,8 +16,11 @@ int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs
 
 /* ---- for ops with subgraphs (If, Loop, Scan, SequenceMap) ---- */
 typedef struct ox_scope ox_scope;
-/* Run g inside the caller's scope: outer names are visible; ins bind g->in. */
-int ox_run_subgraph(ox_ctx *c, const ox_graph *g, int nin, ox_value **ins,
-                    ox_value **outs, ox_err *e);
+/* Run g inside the caller's scope: outer names are visible; ins bind g->in.
+ * Values are allocated in c->a (a kernel may pass a ctx whose arena is a
+ * per-iteration scratch arena). `label` names the graph in messages:
+ * "node 'loop0' Loop-16 > body node 'add1' Add-14: ...". */
+int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox_value **ins,
+                    ox_value **outs);
 
 #endif

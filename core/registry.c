@@ -5,12 +5,14 @@
 #include "registry.h"
 
 extern const ox_kernel ox_sequence_kernels[], ox_optional_kernels[], ox_shape_kernels[];
+extern const ox_kernel ox_control_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
     {"shape", ox_shape_kernels},
     {"sequence", ox_sequence_kernels},
     {"optional", ox_optional_kernels},
+    {"control", ox_control_kernels},
     {NULL, NULL},
 };
 

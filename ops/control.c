@@ -1,0 +1,423 @@
+/* ops/control.c: If, Loop, Scan and SequenceMap: ops that run subgraphs.
+ *
+ * A body runs through ox_run_subgraph, so it reads outer-scope values by name
+ * and its own names shadow them. Loop and Scan run each iteration in a scratch
+ * arena that is reset every time; loop-carried values are copied into one of
+ * two ping-pong arenas, so memory does not grow with the iteration count
+ * beyond what the outputs (the scan outputs) need. */
+#include <string.h>
+
+#include "../core/eval.h"
+#include "../core/kernel.h"
+
+/* ---- helpers ---- */
+
+static const ox_graph *graph_attr(ox_ctx *c, const char *name) {
+  const ox_attr *at = ox_attr_find(c, name);
+  if (!at || at->type != OX_ATTR_GRAPH || !at->g) {
+    ox_fail(c->err, OX_EINPUT, "attribute '%s' (a graph) is missing", name);
+    return NULL;
+  }
+  return at->g;
+}
+
+static int cond_of(ox_ctx *c, const ox_value *v, const char *what, int *out) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.n != 1)
+    return ox_fail(c->err, OX_EINPUT, "%s must be a tensor with one element", what);
+  const ox_tensor *t = &v->u.t;
+  *out = t->dt == OX_BOOL ? ((const uint8_t *)t->data)[0] != 0 : ox_load_f64(t->dt, t->data, 0) != 0;
+  return 0;
+}
+
+/* t with `axis` removed, at index k along it: x (..., A, ...) -> (..., ...) */
+static int slice_axis(ox_arena *a, const ox_tensor *t, int axis, int64_t k, ox_value **out, ox_err *e) {
+  int64_t dims[OX_BCAST_MAX_RANK];
+  int r = 0;
+  for (int d = 0; d < t->rank; d++)
+    if (d != axis) dims[r++] = t->dims[d];
+  OX_TRY(ox_tensor_new(a, t->dt, r, dims, out, e));
+  size_t es = ox_dtype_size(t->dt);
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; d++) outer *= t->dims[d];
+  for (int d = axis + 1; d < t->rank; d++) inner *= t->dims[d];
+  size_t run = (size_t)inner * es;
+  const char *src = (const char *)t->data + (size_t)k * run;
+  char *dst = (*out)->u.t.data;
+  for (int64_t o = 0; o < outer; o++)
+    memcpy(dst + (size_t)o * run, src + (size_t)o * run * (size_t)t->dims[axis], run);
+  return 0;
+}
+
+/* Stack n tensors of one shape along a new axis: (s...) x n -> (..., n, ...).
+ * reverse: element i goes to position n-1-i. `shape_hint` gives the element
+ * shape when n == 0 (may be NULL: then the result is (0,)). */
+static int stack(ox_ctx *c, ox_value **vs, int64_t n, int axis, int reverse,
+                 const ox_valueinfo *shape_hint, ox_value **out) {
+  int64_t dims[OX_BCAST_MAX_RANK];
+  char s1[128], s2[128];
+  if (n == 0) {
+    int r = 0;
+    dims[r++] = 0;
+    if (shape_hint && shape_hint->rank >= 0)
+      for (int d = 0; d < shape_hint->rank && r < OX_BCAST_MAX_RANK; d++)
+        dims[r++] = shape_hint->dims[d] >= 0 ? shape_hint->dims[d] : 0;
+    ox_dtype dt = shape_hint && shape_hint->type ? ox_type_leaf(shape_hint->type) : OX_FLOAT;
+    return ox_tensor_new(c->a, dt ? dt : OX_FLOAT, r, dims, out, c->err);
+  }
+  const ox_tensor *t0 = &vs[0]->u.t;
+  for (int64_t i = 0; i < n; i++) {
+    const ox_tensor *t = &vs[i]->u.t;
+    if (vs[i]->kind != OX_TENSOR)
+      return ox_fail(c->err, OX_EINPUT, "scan outputs must be tensors");
+    if (t->dt != t0->dt || t->rank != t0->rank ||
+        memcmp(t->dims, t0->dims, sizeof(int64_t) * (size_t)t->rank))
+      return ox_fail(c->err, OX_EINPUT, "scan output changes from %s %s to %s %s between iterations",
+                     ox_dtype_name(t0->dt), ox_shape_str(t0->rank, t0->dims, s1, sizeof s1),
+                     ox_dtype_name(t->dt), ox_shape_str(t->rank, t->dims, s2, sizeof s2));
+  }
+  if (t0->rank + 1 > OX_BCAST_MAX_RANK) return ox_fail(c->err, OX_EUNSUPPORTED, "rank too large");
+  if (axis < 0 || axis > t0->rank)
+    return ox_fail(c->err, OX_EINPUT, "scan output axis %d is out of range for rank %d", axis, t0->rank + 1);
+  for (int d = 0, r = 0; d <= t0->rank; d++) dims[d] = d == axis ? n : t0->dims[r++];
+  OX_TRY(ox_tensor_new(c->a, t0->dt, t0->rank + 1, dims, out, c->err));
+  /* out: (outer, n, inner) */
+  size_t es = ox_dtype_size(t0->dt);
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; d++) outer *= t0->dims[d];
+  for (int d = axis; d < t0->rank; d++) inner *= t0->dims[d];
+  size_t run = (size_t)inner * es;
+  char *dst = (*out)->u.t.data;
+  for (int64_t i = 0; i < n; i++) {
+    const char *src = vs[reverse ? n - 1 - i : i]->u.t.data;
+    for (int64_t o = 0; o < outer; o++) memcpy(dst + ((size_t)o * (size_t)n + (size_t)i) * run, src + (size_t)o * run, run);
+  }
+  return 0;
+}
+
+/* ---- If (1, 11, 13, 16, 19, 21, 23, 24, 25) ---- */
+
+static int if_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  int cond;
+  OX_TRY(cond_of(c, in[0], "the condition", &cond));
+  const char *which = cond ? "then_branch" : "else_branch";
+  const ox_graph *g = graph_attr(c, which);
+  if (!g) return c->err->code;
+  if (g->nout != nout)
+    return ox_fail(c->err, OX_EINPUT, "%s has %d outputs; the node has %d", which, g->nout, nout);
+  return ox_run_subgraph(c, which, g, 0, NULL, out);
+}
+
+/* ---- Loop (1, 11, 13, 16, 19, 21, 23, 24, 25) ---- */
+
+/* Copy values into arena `a` (so the scratch arena can be reset). */
+static int keep(ox_arena *a, int n, ox_value **v, ox_err *e) {
+  for (int i = 0; i < n; i++)
+    if (v[i]) OX_TRY(ox_value_copy(a, v[i], &v[i], e));
+  return 0;
+}
+
+static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_graph *body = graph_attr(c, "body");
+  if (!body) return c->err->code;
+  /* Loop(M?, cond?, v_initial...) -> (v_final..., scan_outputs...)
+   * body(iteration_num, cond_in, v...) -> (cond_out, v..., scan...) */
+  int nv = nin - 2;
+  if (nv < 0) nv = 0;
+  int nscan = body->nout - 1 - nv;
+  if (body->nin != nv + 2 || nscan < 0 || nout != nv + nscan)
+    return ox_fail(c->err, OX_EINPUT,
+                   "the body takes %d inputs and gives %d outputs; with %d loop-carried values it "
+                   "must take %d and give %d, and the node must have %d outputs (it has %d)",
+                   body->nin, body->nout, nv, nv + 2, nv + 1 + (nscan > 0 ? nscan : 0),
+                   nv + (nscan > 0 ? nscan : 0), nout);
+  int64_t trip = INT64_MAX;
+  int cond = 1;
+  if (nin > 0 && in[0]) OX_TRY(ox_scalar_i64(c, 0, in[0], &trip));
+  if (nin > 1 && in[1]) OX_TRY(cond_of(c, in[1], "input 1 (cond)", &cond));
+
+  ox_err *e = c->err;
+  ox_arena *scratch = ox_arena_new(), *carry[2] = {ox_arena_new(), ox_arena_new()};
+  ox_value **v = ox_alloc_array(c->a, nv + 1, sizeof *v);
+  ox_value **bin = ox_alloc_array(c->a, nv + 2, sizeof *bin);
+  ox_value **bout = ox_alloc_array(c->a, body->nout + 1, sizeof *bout);
+  int64_t cap = 16, n = 0;
+  ox_value ***scans = ox_alloc_array(c->a, nscan + 1, sizeof *scans);
+  int rc = 0;
+  if (!scratch || !carry[0] || !carry[1] || !v || !bin || !bout || !scans) {
+    rc = ox_fail(e, OX_EINPUT, "out of memory");
+    goto done;
+  }
+  for (int i = 0; i < nv; i++) v[i] = in[2 + i];
+  for (int k = 0; k < nscan; k++) scans[k] = ox_alloc_array(c->a, cap, sizeof **scans);
+  ox_ctx bc = *c;
+  bc.a = scratch;
+  ox_mark m0 = ox_arena_mark(scratch);
+  for (int64_t it = 0; it < trip && cond; it++) {
+    ox_arena_release(scratch, m0);
+    if ((rc = ox_scalar_new(scratch, OX_INT64, &bin[0], e)) || (rc = ox_scalar_new(scratch, OX_BOOL, &bin[1], e)))
+      goto done;
+    *(int64_t *)bin[0]->u.t.data = it;
+    *(uint8_t *)bin[1]->u.t.data = (uint8_t)cond;
+    for (int i = 0; i < nv; i++) bin[2 + i] = v[i];
+    if ((rc = ox_run_subgraph(&bc, "body", body, nv + 2, bin, bout))) goto done;
+    if ((rc = cond_of(c, bout[0], "the body's condition output", &cond))) goto done;
+    /* carried values: into the arena not holding the current ones */
+    ox_arena *ca = carry[it & 1];
+    ox_arena_release(ca, (ox_mark){0});
+    for (int i = 0; i < nv; i++) v[i] = bout[1 + i];
+    if ((rc = keep(ca, nv, v, e))) goto done;
+    /* scan outputs: kept for the result */
+    if (n == cap) {
+      cap *= 2;
+      for (int k = 0; k < nscan; k++) {
+        ox_value **g = ox_alloc_array(c->a, cap, sizeof *g);
+        if (!g) {
+          rc = ox_fail(e, OX_EINPUT, "out of memory");
+          goto done;
+        }
+        memcpy(g, scans[k], sizeof *g * (size_t)n);
+        scans[k] = g;
+      }
+    }
+    for (int k = 0; k < nscan; k++) {
+      if ((rc = ox_value_copy(c->a, bout[1 + nv + k], &scans[k][n], e))) goto done;
+    }
+    n++;
+  }
+  if ((rc = keep(c->a, nv, v, e))) goto done;
+  for (int i = 0; i < nv; i++) out[i] = v[i];
+  for (int k = 0; k < nscan; k++)
+    if ((rc = stack(c, scans[k], n, 0, 0, &body->out[1 + nv + k], &out[nv + k]))) goto done;
+done:
+  ox_arena_free(scratch);
+  ox_arena_free(carry[0]);
+  ox_arena_free(carry[1]);
+  return rc;
+}
+
+/* ---- Scan (8; 9, 11, 16, 19, 21, 23, 24, 25) ---- */
+
+/* One scan over states[ns] and scan inputs xs[m] along their axes.
+ * len: iterations (<= the axis size; Scan-8 sequence_lens). */
+static int scan_run(ox_ctx *c, const ox_graph *body, int ns, ox_value **states, int m, ox_value **xs,
+                    const int *in_axis, const int *in_rev, int64_t len, int nk, const int *out_axis,
+                    const int *out_rev, ox_value **out) {
+  ox_err *e = c->err;
+  ox_arena *scratch = ox_arena_new(), *carry[2] = {ox_arena_new(), ox_arena_new()};
+  ox_value **v = ox_alloc_array(c->a, ns + 1, sizeof *v);
+  ox_value **bin = ox_alloc_array(c->a, ns + m + 1, sizeof *bin);
+  ox_value **bout = ox_alloc_array(c->a, body->nout + 1, sizeof *bout);
+  ox_value ***scans = ox_alloc_array(c->a, nk + 1, sizeof *scans);
+  int rc = 0;
+  if (!scratch || !carry[0] || !carry[1] || !v || !bin || !bout || !scans) {
+    rc = ox_fail(e, OX_EINPUT, "out of memory");
+    goto done;
+  }
+  for (int k = 0; k < nk; k++)
+    if (!(scans[k] = ox_alloc_array(c->a, len + 1, sizeof **scans))) {
+      rc = ox_fail(e, OX_EINPUT, "out of memory");
+      goto done;
+    }
+  for (int i = 0; i < ns; i++) v[i] = states[i];
+  ox_ctx bc = *c;
+  bc.a = scratch;
+  for (int64_t it = 0; it < len; it++) {
+    ox_arena_release(scratch, (ox_mark){0});
+    for (int i = 0; i < ns; i++) bin[i] = v[i];
+    for (int j = 0; j < m; j++) {
+      const ox_tensor *t = &xs[j]->u.t;
+      int64_t k = in_rev[j] ? len - 1 - it : it;
+      if ((rc = slice_axis(scratch, t, in_axis[j], k, &bin[ns + j], e))) goto done;
+    }
+    if ((rc = ox_run_subgraph(&bc, "body", body, ns + m, bin, bout))) goto done;
+    ox_arena *ca = carry[it & 1];
+    ox_arena_release(ca, (ox_mark){0});
+    for (int i = 0; i < ns; i++) v[i] = bout[i];
+    if ((rc = keep(ca, ns, v, e))) goto done;
+    for (int k = 0; k < nk; k++)
+      if ((rc = ox_value_copy(c->a, bout[ns + k], &scans[k][it], e))) goto done;
+  }
+  if ((rc = keep(c->a, ns, v, e))) goto done;
+  for (int i = 0; i < ns; i++) out[i] = v[i];
+  for (int k = 0; k < nk; k++) {
+    int axis = out_axis[k];
+    int r = len > 0 ? scans[k][0]->u.t.rank + 1 : 1;
+    if (axis < 0) axis += r;
+    if ((rc = stack(c, scans[k], len, axis, out_rev[k], &body->out[ns + k], &out[ns + k]))) goto done;
+  }
+done:
+  ox_arena_free(scratch);
+  ox_arena_free(carry[0]);
+  ox_arena_free(carry[1]);
+  return rc;
+}
+
+/* list attribute with default 0 for each of n */
+static int *int_list(ox_ctx *c, const char *name, int n) {
+  int *v = ox_alloc_array(c->a, n + 1, sizeof *v);
+  int64_t cnt;
+  const int64_t *a = ox_attr_ints(c, name, &cnt);
+  if (!v) return NULL;
+  if (a && cnt != n) {
+    ox_fail(c->err, OX_EINPUT, "attribute '%s' has %lld entries; expected %d", name, (long long)cnt, n);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) v[i] = a ? (int)a[i] : 0;
+  return v;
+}
+
+static int scan9_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_graph *body = graph_attr(c, "body");
+  if (!body) return c->err->code;
+  int m = (int)ox_attr_int(c, "num_scan_inputs", -1);
+  int ns = nin - m;
+  if (m < 1 || ns < 0) return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %d does not fit %d inputs", m, nin);
+  int nk = nout - ns;
+  if (nk < 0 || body->nin != ns + m || body->nout != nout)
+    return ox_fail(c->err, OX_EINPUT, "the body takes %d inputs and gives %d outputs; expected %d and %d",
+                   body->nin, body->nout, ns + m, nout);
+  int *in_axis = int_list(c, "scan_input_axes", m), *in_rev = int_list(c, "scan_input_directions", m);
+  int *out_axis = int_list(c, "scan_output_axes", nk), *out_rev = int_list(c, "scan_output_directions", nk);
+  if (!in_axis || !in_rev || !out_axis || !out_rev) return c->err->code ? c->err->code : ox_fail(c->err, OX_EINPUT, "out of memory");
+  int64_t len = -1;
+  for (int j = 0; j < m; j++) {
+    ox_value *x = in[ns + j];
+    if (!x || x->kind != OX_TENSOR) return ox_fail(c->err, OX_EINPUT, "scan input %d must be a tensor", j);
+    OX_TRY(ox_axis(c, in_axis[j], x->u.t.rank, 0, "scan_input_axes entry", &in_axis[j]));
+    int64_t l = x->u.t.dims[in_axis[j]];
+    if (len >= 0 && l != len)
+      return ox_fail(c->err, OX_EINPUT, "scan inputs have different lengths (%lld and %lld)", (long long)len, (long long)l);
+    len = l;
+  }
+  return scan_run(c, body, ns, in, m, in + ns, in_axis, in_rev, len, nk, out_axis, out_rev, out);
+}
+
+/* Scan-8: a batch axis 0 in front of everything; the scan axis is 1 */
+static int scan8_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_graph *body = graph_attr(c, "body");
+  if (!body) return c->err->code;
+  int m = (int)ox_attr_int(c, "num_scan_inputs", -1);
+  int ns = nin - 1 - m, nk = nout - ns;
+  if (m < 1 || ns < 0 || nk < 0 || body->nin != ns + m || body->nout != nout)
+    return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %d does not fit the %d inputs and the body", m, nin);
+  int *dirs = int_list(c, "directions", m);
+  if (!dirs) return c->err->code;
+  int64_t batch = -1, maxlen = -1;
+  for (int j = 0; j < m; j++) {
+    ox_value *x = in[1 + ns + j];
+    if (!x || x->kind != OX_TENSOR || x->u.t.rank < 2)
+      return ox_fail(c->err, OX_EINPUT, "scan input %d must be a tensor of rank >= 2 (batch, sequence, ...)", j);
+    if (batch >= 0 && (x->u.t.dims[0] != batch || x->u.t.dims[1] != maxlen))
+      return ox_fail(c->err, OX_EINPUT, "scan inputs differ in batch size or sequence length");
+    batch = x->u.t.dims[0];
+    maxlen = x->u.t.dims[1];
+  }
+  int *zero = ox_alloc_array(c->a, nk + m + 1, sizeof *zero), *axis0 = ox_alloc_array(c->a, m + 1, sizeof *axis0);
+  ox_value **bs = ox_alloc_array(c->a, ns + m + 1, sizeof *bs);
+  ox_value **bo = ox_alloc_array(c->a, nout + 1, sizeof *bo);
+  ox_value ***per = ox_alloc_array(c->a, nout + 1, sizeof *per);
+  if (!zero || !axis0 || !bs || !bo || !per) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int i = 0; i < nout; i++)
+    if (!(per[i] = ox_alloc_array(c->a, batch + 1, sizeof **per))) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int64_t b = 0; b < batch; b++) {
+    int64_t len = maxlen;
+    if (in[0]) {
+      const ox_tensor *sl = &in[0]->u.t;
+      if (sl->n != batch) return ox_fail(c->err, OX_EINPUT, "sequence_lens has %lld entries for a batch of %lld", (long long)sl->n, (long long)batch);
+      len = ox_load_i64(sl->dt, sl->data, b);
+      if (len < 0 || len > maxlen) return ox_fail(c->err, OX_EINPUT, "sequence_lens[%lld] = %lld is out of range [0, %lld]", (long long)b, (long long)len, (long long)maxlen);
+    }
+    for (int i = 0; i < ns; i++) OX_TRY(slice_axis(c->a, &in[1 + i]->u.t, 0, b, &bs[i], c->err));
+    for (int j = 0; j < m; j++) {
+      OX_TRY(slice_axis(c->a, &in[1 + ns + j]->u.t, 0, b, &bs[ns + j], c->err));
+      /* only the first len steps take part */
+      ox_tensor *t = &bs[ns + j]->u.t;
+      t->n = t->dims[0] ? t->n / t->dims[0] * len : 0;
+      t->dims[0] = len;
+    }
+    OX_TRY(scan_run(c, body, ns, bs, m, bs + ns, axis0, dirs, len, nk, zero, zero, bo));
+    for (int k = 0; k < nk; k++) { /* pad scan outputs to maxlen with zeros */
+      ox_tensor *t = &bo[ns + k]->u.t;
+      if (len < maxlen) {
+        int64_t dims[OX_BCAST_MAX_RANK];
+        memcpy(dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+        dims[0] = maxlen;
+        ox_value *p;
+        OX_TRY(ox_tensor_new(c->a, t->dt, t->rank, dims, &p, c->err));
+        memcpy(p->u.t.data, t->data, (size_t)t->n * ox_dtype_size(t->dt));
+        bo[ns + k] = p;
+      }
+    }
+    for (int i = 0; i < nout; i++) per[i][b] = bo[i];
+  }
+  for (int i = 0; i < nout; i++) OX_TRY(stack(c, per[i], batch, 0, 0, NULL, &out[i]));
+  return 0;
+}
+
+/* ---- SequenceMap (17) ---- */
+
+static int seqmap_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_graph *body = graph_attr(c, "body");
+  if (!body) return c->err->code;
+  if (!in[0] || in[0]->kind != OX_SEQUENCE)
+    return ox_fail(c->err, OX_EINPUT, "input 0 must be a sequence");
+  if (body->nin != nin || body->nout != nout)
+    return ox_fail(c->err, OX_EINPUT, "the body takes %d inputs and gives %d outputs; the node has %d and %d",
+                   body->nin, body->nout, nin, nout);
+  int64_t n = in[0]->u.seq.n;
+  for (int i = 1; i < nin; i++)
+    if (in[i] && in[i]->kind == OX_SEQUENCE && in[i]->u.seq.n != n)
+      return ox_fail(c->err, OX_EINPUT, "input %d is a sequence of %lld; input 0 has %lld", i,
+                     (long long)in[i]->u.seq.n, (long long)n);
+  ox_value **bin = ox_alloc_array(c->a, nin + 1, sizeof *bin), **bout = ox_alloc_array(c->a, nout + 1, sizeof *bout);
+  if (!bin || !bout) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int k = 0; k < nout; k++) {
+    /* the element type: from the body's declared output, else the first result */
+    const ox_type *et = body->out[k].type;
+    OX_TRY(ox_seq_new(c->a, et ? et : ox_type_tensor(OX_FLOAT), n, &out[k], c->err));
+  }
+  for (int64_t s = 0; s < n; s++) {
+    for (int i = 0; i < nin; i++)
+      bin[i] = in[i] && in[i]->kind == OX_SEQUENCE ? in[i]->u.seq.v[s] : in[i];
+    OX_TRY(ox_run_subgraph(c, "body", body, nin, bin, bout));
+    for (int k = 0; k < nout; k++) {
+      out[k]->u.seq.v[s] = bout[k];
+      if (s == 0 && !body->out[k].type)
+        out[k]->type = ox_type_seq(c->a, ox_value_type(c->a, bout[k]));
+    }
+  }
+  return 0;
+}
+
+#define ANY 0
+const ox_kernel ox_control_kernels[] = {
+    {"", "If", 1, 10, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "If", 11, 12, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "If", 13, 15, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "If", 16, 18, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "If", 19, 20, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "If", 21, 22, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "If", 23, 23, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "If", 24, 24, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "If", 25, OX_LATEST, 0, OX_T(BOOL), 1, 1, if_k},
+    {"", "Loop", 1, 10, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 11, 12, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 13, 15, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 16, 18, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 19, 20, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 21, 22, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 23, 23, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 24, 24, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 25, OX_LATEST, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Scan", 8, 8, 0, OX_T(INT64), 1, -1, scan8_k},
+    {"", "Scan", 9, 10, -1, ANY, 1, -1, scan9_k},
+    {"", "Scan", 11, 15, -1, ANY, 1, -1, scan9_k},
+    {"", "Scan", 16, 18, -1, ANY, 1, -1, scan9_k},
+    {"", "Scan", 19, 20, -1, ANY, 1, -1, scan9_k},
+    {"", "Scan", 21, 22, -1, ANY, 1, -1, scan9_k},
+    {"", "Scan", 23, 23, -1, ANY, 1, -1, scan9_k},
+    {"", "Scan", 24, 24, -1, ANY, 1, -1, scan9_k},
+    {"", "Scan", 25, OX_LATEST, -1, ANY, 1, -1, scan9_k},
+    {"", "SequenceMap", 17, OX_LATEST, 0, OX_TS_CLASSIC, 1, -1, seqmap_k},
+    {0},
+};
