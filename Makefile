@@ -14,7 +14,7 @@ SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 # Debian packages: to build, and (TEST_DEBS) to run the conformance suites.
 DEBS      := gcc make pkg-config libprotobuf-c-dev protobuf-c-compiler libcjson-dev python3-onnx
 TEST_DEBS := libonnx-testdata
-DEBIAN_SUITE := /usr/share/libonnx-testdata/data/node
+DEBIAN_DATA  := /usr/share/libonnx-testdata/data
 SHARED_SUITE ?= $(wildcard ../shared/onnx-node-tests)
 
 B      := build
@@ -80,11 +80,11 @@ demo: deps
 # ---- tests ----
 check: test-deps
 	@$(MAKE) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN)
-	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_SUITE)
+	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
 
 # Regenerate the expected-failure lists from the current failures (then review the diff).
 xfail-update: $(B)/onnxop
-	@sh tests/xfail-update.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_SUITE)
+	@sh tests/xfail-update.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
 
 install: $(B)/onnxop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/check.sh BUILD SHARED_SUITE DEBIAN_SUITE: everything `make check` runs.
+# tests/check.sh BUILD SHARED_SUITE DEBIAN_DATA: everything `make check` runs.
 #   1. the unit tests, plain and under ASan+UBSan
 #   2. the CLI tests
 #   3. the conformance suites with their expected-failure lists, plain and
@@ -7,7 +7,7 @@
 # Prints one line per part, then the totals as "N passed, M failed".
 B=$1
 SHARED=$2
-DEBIAN=$3
+DEBIAN=$3 # /usr/share/libonnx-testdata/data: node, simple, pytorch-operator, pytorch-converted
 status=0
 tp=0
 tf=0
@@ -60,7 +60,9 @@ if [ -n "$SHARED" ]; then
 else
   echo "onnx-node-tests: ../shared/onnx-node-tests is not here; not run"
 fi
-suite "debian-node" "$DEBIAN" tests/xfail/debian-node.txt
+for d in node simple pytorch-operator pytorch-converted; do
+  suite "debian-$d" "$DEBIAN/$d" "tests/xfail/debian-$d.txt"
+done
 
 echo "check (all of the above; log in $log):"
 echo "$tp passed, $tf failed"

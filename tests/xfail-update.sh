@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/xfail-update.sh BUILD SHARED_SUITE DEBIAN_SUITE: rewrite the
+# tests/xfail-update.sh BUILD SHARED_SUITE DEBIAN_DATA: rewrite the
 # expected-failure lists from what fails now. Review `git diff tests/xfail`
 # afterwards: a line may only go away (a case fixed) or state a true reason.
 B=$1
@@ -11,5 +11,7 @@ header() {
 if [ -n "$2" ]; then
   { header "$2"; "$B/onnxop" test --failures "$2"; } >tests/xfail/onnx-node-tests.txt
 fi
-{ header "$3"; "$B/onnxop" test --failures "$3"; } >tests/xfail/debian-node.txt
+for d in node simple pytorch-operator pytorch-converted; do
+  { header "$3/$d"; "$B/onnxop" test --failures "$3/$d"; } >"tests/xfail/debian-$d.txt"
+done
 wc -l tests/xfail/*.txt
