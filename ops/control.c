@@ -121,8 +121,10 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!body) return c->err->code;
   /* Loop(M?, cond?, v_initial...) -> (v_final..., scan_outputs...)
    * body(iteration_num, cond_in, v...) -> (cond_out, v..., scan...) */
+  /* M and cond are optional but hold their places: the node lists them,
+   * possibly with empty names (so min_in is 0 in the table) */
+  if (nin < 2) return ox_fail(c->err, OX_EINPUT, "takes M and cond (each may be empty), then the loop-carried values");
   int nv = nin - 2;
-  if (nv < 0) nv = 0;
   int nscan = body->nout - 1 - nv;
   if (body->nin != nv + 2 || nscan < 0 || nout != nv + nscan)
     return ox_fail(c->err, OX_EINPUT,
@@ -400,15 +402,15 @@ const ox_kernel ox_control_kernels[] = {
     {"", "If", 23, 23, 0, OX_T(BOOL), 1, 1, if_k},
     {"", "If", 24, 24, 0, OX_T(BOOL), 1, 1, if_k},
     {"", "If", 25, OX_LATEST, 0, OX_T(BOOL), 1, 1, if_k},
-    {"", "Loop", 1, 10, 0, OX_T(INT64), 2, -1, loop_k},
-    {"", "Loop", 11, 12, 0, OX_T(INT64), 2, -1, loop_k},
-    {"", "Loop", 13, 15, 0, OX_T(INT64), 2, -1, loop_k},
-    {"", "Loop", 16, 18, 0, OX_T(INT64), 2, -1, loop_k},
-    {"", "Loop", 19, 20, 0, OX_T(INT64), 2, -1, loop_k},
-    {"", "Loop", 21, 22, 0, OX_T(INT64), 2, -1, loop_k},
-    {"", "Loop", 23, 23, 0, OX_T(INT64), 2, -1, loop_k},
-    {"", "Loop", 24, 24, 0, OX_T(INT64), 2, -1, loop_k},
-    {"", "Loop", 25, OX_LATEST, 0, OX_T(INT64), 2, -1, loop_k},
+    {"", "Loop", 1, 10, 0, OX_T(INT64), 0, -1, loop_k},
+    {"", "Loop", 11, 12, 0, OX_T(INT64), 0, -1, loop_k},
+    {"", "Loop", 13, 15, 0, OX_T(INT64), 0, -1, loop_k},
+    {"", "Loop", 16, 18, 0, OX_T(INT64), 0, -1, loop_k},
+    {"", "Loop", 19, 20, 0, OX_T(INT64), 0, -1, loop_k},
+    {"", "Loop", 21, 22, 0, OX_T(INT64), 0, -1, loop_k},
+    {"", "Loop", 23, 23, 0, OX_T(INT64), 0, -1, loop_k},
+    {"", "Loop", 24, 24, 0, OX_T(INT64), 0, -1, loop_k},
+    {"", "Loop", 25, OX_LATEST, 0, OX_T(INT64), 0, -1, loop_k},
     {"", "Scan", 8, 8, 0, OX_T(INT64), 1, -1, scan8_k},
     {"", "Scan", 9, 10, -1, ANY, 1, -1, scan9_k},
     {"", "Scan", 11, 15, -1, ANY, 1, -1, scan9_k},
