@@ -102,10 +102,167 @@ static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth,
   return rc;
 }
 
+/* ---- topological order ----
+ * The IR requires nodes in topological order; models in the wild are not
+ * always so. Kahn's algorithm, always taking the lowest-index ready node, so a
+ * sorted graph keeps its order. A node that runs a subgraph depends on every
+ * node of this graph producing a name the subgraph reads. */
+
+typedef struct { int cap; const char **key; int *val; } name_map;
+
+static int nm_init(ox_arena *a, name_map *nm, int expect) {
+  nm->cap = 16;
+  while (nm->cap < expect * 2) nm->cap *= 2;
+  nm->key = ox_alloc_array(a, nm->cap, sizeof *nm->key);
+  nm->val = ox_alloc_array(a, nm->cap, sizeof *nm->val);
+  return nm->key && nm->val;
+}
+static int *nm_slot(name_map *nm, const char *k) {
+  uint64_t m = (uint64_t)nm->cap - 1;
+  for (uint64_t i = hash(k) & m;; i = (i + 1) & m) {
+    if (!nm->key[i]) {
+      nm->key[i] = k;
+      nm->val[i] = -1;
+      return &nm->val[i];
+    }
+    if (!strcmp(nm->key[i], k)) return &nm->val[i];
+  }
+}
+static int nm_get(const name_map *nm, const char *k) {
+  uint64_t m = (uint64_t)nm->cap - 1;
+  for (uint64_t i = hash(k) & m; nm->key[i]; i = (i + 1) & m)
+    if (!strcmp(nm->key[i], k)) return nm->val[i];
+  return -1;
+}
+
+/* Call f for each name node n reads: its inputs, and every input of every
+ * node in its subgraphs (recursively). */
+typedef struct { const name_map *prod; int self; int *deps; int ndeps, cap; } dep_acc;
+static void add_dep(dep_acc *d, const char *name) {
+  if (!name[0]) return;
+  int j = nm_get(d->prod, name);
+  if (j < 0 || j == d->self) return;
+  if (d->deps && d->ndeps < d->cap) d->deps[d->ndeps] = j;
+  d->ndeps++;
+}
+static void graph_reads(const ox_graph *g, dep_acc *d, int depth) {
+  if (depth > 64) return;
+  for (int i = 0; i < g->nnode; i++) {
+    const ox_node *n = &g->node[i];
+    for (int k = 0; k < n->nin; k++) add_dep(d, n->in[k]);
+    for (int j = 0; j < n->nattr; j++) {
+      if (n->attr[j].g) graph_reads(n->attr[j].g, d, depth + 1);
+      for (int64_t q = 0; n->attr[j].graphs && q < n->attr[j].n; q++) graph_reads(n->attr[j].graphs[q], d, depth + 1);
+    }
+  }
+  for (int i = 0; i < g->nout; i++) add_dep(d, g->out[i].name);
+}
+static void node_reads(const ox_node *n, dep_acc *d) {
+  for (int k = 0; k < n->nin; k++) add_dep(d, n->in[k]);
+  for (int j = 0; j < n->nattr; j++) {
+    if (n->attr[j].g) graph_reads(n->attr[j].g, d, 0);
+    for (int64_t q = 0; n->attr[j].graphs && q < n->attr[j].n; q++) graph_reads(n->attr[j].graphs[q], d, 0);
+  }
+}
+
+static void heap_push(int *h, int *n, int v) {
+  int i = (*n)++;
+  h[i] = v;
+  while (i && h[(i - 1) / 2] > h[i]) {
+    int p = (i - 1) / 2, t = h[p];
+    h[p] = h[i];
+    h[i] = t;
+    i = p;
+  }
+}
+static int heap_pop(int *h, int *n) {
+  int top = h[0];
+  h[0] = h[--(*n)];
+  for (int i = 0;;) {
+    int l = 2 * i + 1, r = l + 1, m = i;
+    if (l < *n && h[l] < h[m]) m = l;
+    if (r < *n && h[r] < h[m]) m = r;
+    if (m == i) break;
+    int t = h[m];
+    h[m] = h[i];
+    h[i] = t;
+    i = m;
+  }
+  return top;
+}
+
+static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
+  if (nnode < 2) return 0;
+  ox_mark mk = ox_arena_mark(a);
+  name_map prod;
+  int *start = ox_alloc_array(a, nnode + 1, sizeof *start), *indeg = ox_alloc_array(a, nnode, sizeof *indeg);
+  int *heap = ox_alloc_array(a, nnode, sizeof *heap), *order = ox_alloc_array(a, nnode, sizeof *order);
+  int total = 0;
+  if (!start || !indeg || !heap || !order || !nm_init(a, &prod, nnode * 2))
+    return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < nnode; i++)
+    for (int k = 0; k < nodes[i].nout; k++) {
+      if (!nodes[i].out[k][0]) continue;
+      int *slot = nm_slot(&prod, nodes[i].out[k]);
+      if (*slot >= 0 && *slot != i)
+        return ox_fail(e, OX_EINPUT, "nodes '%s' and '%s' both write '%s'", nodes[*slot].name,
+                       nodes[i].name, nodes[i].out[k]);
+      *slot = i;
+    }
+  /* count the edges, then fill them (j -> i for each j that i reads from) */
+  for (int i = 0; i < nnode; i++) {
+    dep_acc d = {&prod, i, NULL, 0, 0};
+    node_reads(&nodes[i], &d);
+    start[i] = total;
+    total += d.ndeps;
+  }
+  start[nnode] = total;
+  int *from = ox_alloc_array(a, total + 1, sizeof *from);
+  if (!from) return ox_fail(e, OX_EINPUT, "out of memory");
+  int sorted = 1;
+  for (int i = 0; i < nnode; i++) {
+    dep_acc d = {&prod, i, from + start[i], 0, start[i + 1] - start[i]};
+    node_reads(&nodes[i], &d);
+    indeg[i] = d.ndeps;
+    for (int q = 0; q < d.ndeps; q++) if (d.deps[q] > i) sorted = 0;
+  }
+  if (sorted) { /* the usual case: nothing to do */
+    ox_arena_release(a, mk);
+    return 0;
+  }
+  /* reverse edges: for each j, the nodes that read from it */
+  int *ostart = ox_alloc_array(a, nnode + 1, sizeof *ostart), *to = ox_alloc_array(a, total + 1, sizeof *to);
+  int *fill = ox_alloc_array(a, nnode + 1, sizeof *fill);
+  if (!ostart || !to || !fill) return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int q = 0; q < total; q++) ostart[from[q] + 1]++;
+  for (int j = 0; j < nnode; j++) ostart[j + 1] += ostart[j];
+  for (int i = 0; i < nnode; i++)
+    for (int q = start[i]; q < start[i + 1]; q++) to[ostart[from[q]] + fill[from[q]]++] = i;
+  int nh = 0, no = 0;
+  for (int i = 0; i < nnode; i++)
+    if (!indeg[i]) heap_push(heap, &nh, i);
+  while (nh) {
+    int j = heap_pop(heap, &nh);
+    order[no++] = j;
+    for (int q = ostart[j]; q < ostart[j + 1]; q++)
+      if (--indeg[to[q]] == 0) heap_push(heap, &nh, to[q]);
+  }
+  if (no < nnode) {
+    for (int i = 0; i < nnode; i++)
+      if (indeg[i]) return ox_fail(e, OX_EINPUT, "the graph has a cycle through node '%s' (%s)", nodes[i].name, nodes[i].op);
+  }
+  ox_node *copy = ox_alloc_array(a, nnode, sizeof *copy);
+  if (!copy) return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < nnode; i++) copy[i] = nodes[order[i]];
+  memcpy(nodes, copy, sizeof *copy * (size_t)nnode);
+  return 0;
+}
+
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
                          const ox_opset *ops, int depth, ox_err *e) {
   if (depth > 64)
     return ox_fail(e, OX_EINPUT, "functions or subgraphs nest more than 64 deep (recursion?)");
+  OX_TRY(sort_nodes(a, nnode, nodes, e));
   for (int i = 0; i < nnode; i++) {
     ox_node *n = &nodes[i];
     const ox_function *fn = find_function(m, n);

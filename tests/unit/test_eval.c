@@ -127,6 +127,45 @@ int main(void) {
     CHECK(*(int64_t *)res[0]->u.t.data == 10);
   }
 
+  /* ---- order: an unsorted chain runs; a cycle and two writers of one name are refused ---- */
+  {
+    ox_err_clear(&e);
+    static const char *a_in[] = {"t"}, *a_out[] = {"y"}, *b_in[] = {"x"}, *b_out[] = {"t"};
+    ox_node n[2];
+    n[0] = node("second", "Identity", "", 1, a_in, 1, a_out);
+    n[1] = node("first", "Identity", "", 1, b_in, 1, b_out);
+    ox_valueinfo gi[] = {vi("x", NULL)}, go[] = {vi("y", NULL)};
+    ox_graph g = {"g", 2, n, 1, gi, 1, go, 0, NULL, NULL, 0, NULL};
+    ox_opset ops[] = {{"", 21}};
+    ox_model m = {"mem", ".", 10, 1, ops, &g, 0, NULL};
+    CHECK_EQ_I(ox_prepare(A, &m, &e), 0);
+    CHECK_EQ_S(g.node[0].name, "first");
+    ox_value *in[] = {i64(42)}, *out[1] = {0};
+    CHECK_EQ_I(ox_run(A, &m, in, out, &e), 0);
+    CHECK(out[0] && *(int64_t *)out[0]->u.t.data == 42);
+
+    static const char *c1_in[] = {"u"}, *c1_out[] = {"v"}, *c2_in[] = {"v"}, *c2_out[] = {"u"};
+    ox_node cyc[2];
+    cyc[0] = node("c1", "Identity", "", 1, c1_in, 1, c1_out);
+    cyc[1] = node("c2", "Identity", "", 1, c2_in, 1, c2_out);
+    ox_valueinfo co[] = {vi("v", NULL)};
+    ox_graph cg = {"g", 2, cyc, 0, NULL, 1, co, 0, NULL, NULL, 0, NULL};
+    ox_model cm = {"mem", ".", 10, 1, ops, &cg, 0, NULL};
+    ox_err_clear(&e);
+    CHECK_EQ_I(ox_prepare(A, &cm, &e), OX_EINPUT);
+    CHECK(strstr(e.msg, "the graph has a cycle through node 'c1'") != NULL);
+
+    static const char *d_out[] = {"t"};
+    ox_node dup[2];
+    dup[0] = node("w1", "Identity", "", 1, b_in, 1, d_out);
+    dup[1] = node("w2", "Identity", "", 1, b_in, 1, d_out);
+    ox_graph dg = {"g", 2, dup, 1, gi, 1, go, 0, NULL, NULL, 0, NULL};
+    ox_model dm = {"mem", ".", 10, 1, ops, &dg, 0, NULL};
+    ox_err_clear(&e);
+    CHECK_EQ_I(ox_prepare(A, &dm, &e), OX_EINPUT);
+    CHECK_EQ_S(e.msg, "nodes 'w1' and 'w2' both write 't'");
+  }
+
   /* ---- Loop: 20000 iterations carrying a sequence; memory stays flat ---- */
   {
     ox_err_clear(&e);
