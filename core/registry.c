@@ -6,6 +6,7 @@
 
 extern const ox_kernel ox_sequence_kernels[], ox_optional_kernels[], ox_shape_kernels[];
 extern const ox_kernel ox_control_kernels[];
+extern const ox_kernel ox_unary_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -13,6 +14,7 @@ const ox_family ox_families[] = {
     {"sequence", ox_sequence_kernels},
     {"optional", ox_optional_kernels},
     {"control", ox_control_kernels},
+    {"unary", ox_unary_kernels},
     {NULL, NULL},
 };
 

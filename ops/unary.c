@@ -1,0 +1,422 @@
+/* ops/unary.c: the elementwise unary ops and activations (Abs ... Atanh, IsNaN,
+ * IsInf, Not, BitwiseNot, Relu ... Swish, Clip), every version.
+ *
+ * One driver, unary(), holds the only switch over the dtype. Each dtype case
+ * (from the X-macro lists of core/kernel.h) expands, through the op lists
+ * below, one tight loop per op whose body is the op's per-element macro:
+ *
+ *   <Op>_F(E, v)  float and double in their own precision (tgmath picks
+ *                 expf or exp from E); the small floats (float16, bfloat16,
+ *                 float8) widen to float, run the float body and round once
+ *                 on store
+ *   <Op>_S(E, v)  signed integers, in their own width
+ *   <Op>_U(E, v)  unsigned integers
+ *   <Op>_B(E, v)  float in, bool out (IsNaN, IsInf)
+ *
+ * `q` is the op's parameters (attributes, Clip's bounds), read once before
+ * the loop into a local the compiler keeps in registers. */
+#include <float.h>
+#include <stdint.h>
+#include <string.h>
+#include <tgmath.h>
+
+#include "core/kernel.h"
+
+/* ---- the ops ---- */
+
+/* X(Op): ops with a float body (GeluTanh is Gelu with approximate="tanh") */
+#define F_OPS(X) F_KOPS(X) X(GeluTanh)
+#define F_KOPS(X)                                                                     \
+  X(Abs) X(Neg) X(Reciprocal) X(Sqrt) X(Exp) X(Log) X(Ceil) X(Floor) X(Round)         \
+  X(Sign) X(Erf) X(Sin) X(Cos) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh) \
+  X(Asinh) X(Acosh) X(Atanh) X(Relu) X(LeakyRelu) X(Elu) X(Selu) X(Celu) X(Gelu)      \
+  X(Sigmoid) X(HardSigmoid) X(HardSwish) X(Softplus) X(Softsign) X(Mish)  \
+  X(ThresholdedRelu) X(Shrink) X(Swish) X(Clip)
+/* ops with a float input and a bool output */
+#define B_OPS(X) X(IsNaN) X(IsInf)
+/* ops with signed / unsigned integer bodies */
+#define S_OPS(X) X(Abs) X(Neg) X(Sign) X(Erf) X(Relu) X(Shrink) X(Clip) X(BitwiseNot)
+#define U_OPS(X) X(Abs) X(Sign) X(Erf) X(Shrink) X(Clip) X(BitwiseNot)
+
+enum {
+#define X(Op) OP_##Op,
+  F_OPS(X) B_OPS(X)
+#undef X
+  OP_BitwiseNot, OP_Not,
+};
+
+typedef struct {
+  float alpha, beta, gamma;  /* activations' attributes; Shrink: alpha lambd, beta bias */
+  int neg, pos;              /* IsInf: detect_negative, detect_positive */
+  double lo, hi;             /* Clip on floats */
+  int64_t ilo, ihi;          /* Clip on integers (the bits of the value, for uint64) */
+  int64_t sb_int;            /* Shrink on integers: floor(bias) ... */
+  int sb_frac;               /* ... and whether bias has a fraction */
+} prm;
+
+/* -- float bodies: E is float or double, v one element -- */
+#define CLAMP01(E, t) ((t) < 0 ? (E)0 : (t) > 1 ? (E)1 : (t)) /* keeps NaN */
+/* 1/(1+e^-t), without overflow for large |t| */
+#define SIGMOID(E, t) ((t) >= 0 ? (E)1 / ((E)1 + exp(-(t))) : exp(t) / ((E)1 + exp(t)))
+/* ln(1+e^t), without overflow for large t */
+#define SOFTPLUS(E, t) ((t) > 0 ? (t) + log1p(exp(-(t))) : log1p(exp(t)))
+
+#define Abs_F(E, v) fabs(v)
+#define Neg_F(E, v) (-(v))
+#define Reciprocal_F(E, v) ((E)1 / (v))
+#define Sqrt_F(E, v) sqrt(v)
+#define Exp_F(E, v) exp(v)
+#define Log_F(E, v) log(v)
+#define Ceil_F(E, v) ceil(v)
+#define Floor_F(E, v) floor(v)
+#define Round_F(E, v) rint(v) /* Round-11: halves to even (the default rounding mode) */
+#define Sign_F(E, v) ((v) > 0 ? (E)1 : (v) < 0 ? (E)-1 : (v)) /* 0, -0 and NaN stay */
+#define Erf_F(E, v) erf(v)
+#define Sin_F(E, v) sin(v)
+#define Cos_F(E, v) cos(v)
+#define Tan_F(E, v) tan(v)
+#define Asin_F(E, v) asin(v)
+#define Acos_F(E, v) acos(v)
+#define Atan_F(E, v) atan(v)
+#define Sinh_F(E, v) sinh(v)
+#define Cosh_F(E, v) cosh(v)
+#define Tanh_F(E, v) tanh(v)
+#define Asinh_F(E, v) asinh(v)
+#define Acosh_F(E, v) acosh(v)
+#define Atanh_F(E, v) atanh(v)
+#define Relu_F(E, v) ((v) < 0 ? (E)0 : (v)) /* NaN stays, as np.maximum */
+#define LeakyRelu_F(E, v) ((v) < 0 ? (E)q.alpha * (v) : (v))
+#define Elu_F(E, v) ((v) < 0 ? (E)q.alpha * expm1(v) : (v))
+#define Selu_F(E, v) ((v) > 0 ? (E)q.gamma * (v) : (E)q.gamma * (E)q.alpha * expm1(v))
+/* Celu-12: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) */
+#define Celu_F(E, v) ((v) > 0 ? (v) : (E)q.alpha * expm1((v) / (E)q.alpha))
+/* Gelu-20: 0.5 x (1 + erf(x / sqrt 2)); "tanh": 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+#define Gelu_F(E, v) ((E)0.5 * (v) * ((E)1 + erf((v) * (E)0.70710678118654752440)))
+#define GeluTanh_F(E, v)                                                              \
+  ((E)0.5 * (v) *                                                                     \
+   ((E)1 + tanh((E)0.79788456080286535588 * ((v) + (E)0.044715 * (v) * (v) * (v)))))
+#define Sigmoid_F(E, v) SIGMOID(E, v)
+#define HardSigmoid_F(E, v) CLAMP01(E, (E)q.alpha * (v) + (E)q.beta)
+/* HardSwish-14: x * HardSigmoid(x) with alpha = 1/6, beta = 0.5 */
+#define HardSwish_F(E, v) ((v) * CLAMP01(E, (v) * (E)(1.0f / 6) + (E)0.5))
+#define Softplus_F(E, v) SOFTPLUS(E, v)
+#define Softsign_F(E, v) ((v) / ((E)1 + fabs(v)))
+#define Mish_F(E, v) ((v) * tanh(SOFTPLUS(E, v)))
+#define ThresholdedRelu_F(E, v) ((v) > (E)q.alpha ? (v) : (E)0)
+/* Shrink-9: x < -lambd: x + bias; x > lambd: x - bias; else 0 */
+#define Shrink_F(E, v)                                                                \
+  ((v) < -(E)q.alpha ? (v) + (E)q.beta : (v) > (E)q.alpha ? (v) - (E)q.beta : (E)0)
+#define Swish_F(E, v) ((v) * SIGMOID(E, (E)q.alpha * (v)))
+/* Clip = min(max(x, lo), hi): all hi when lo > hi (Clip-13's text); NaN stays */
+#define CLIP(E, v, lo, hi) (((v) < (lo) ? (lo) : (v)) > (hi) ? (hi) : ((v) < (lo) ? (lo) : (v)))
+#define Clip_F(E, v) CLIP(E, v, (E)q.lo, (E)q.hi)
+
+#define IsNaN_B(E, v) ((uint8_t)isnan(v))
+#define IsInf_B(E, v) ((uint8_t)(isinf(v) && ((v) > 0 ? q.pos : q.neg)))
+
+/* -- integer bodies -- */
+/* -x wrapping (Neg(-128) is -128 in int8), without signed overflow */
+#define NEG_S(E, v) ((E)(UINT64_C(0) - (uint64_t)(v)))
+#define Abs_S(E, v) ((v) < 0 ? NEG_S(E, v) : (v))
+#define Abs_U(E, v) (v)
+#define Neg_S(E, v) NEG_S(E, v)
+#define Sign_S(E, v) ((E)(((v) > 0) - ((v) < 0)))
+#define Sign_U(E, v) ((E)((v) > 0))
+/* Erf-9 on integers: erf(x) truncated, so -1, 0 or 1; the double is exact enough */
+#define Erf_S(E, v) ((E)erf((double)(v)))
+#define Erf_U(E, v) ((E)erf((double)(v)))
+#define Relu_S(E, v) ((v) < 0 ? (E)0 : (v)) /* Relu-14 */
+#define Shrink_S(E, v) ((E)shrink_int((double)(v), (int64_t)(v), q))
+#define Shrink_U(E, v) Shrink_S(E, v)
+#define Clip_S(E, v) CLIP(E, v, (E)q.ilo, (E)q.ihi)
+#define Clip_U(E, v) Clip_S(E, v)
+#define BitwiseNot_S(E, v) ((E)~(v))
+#define BitwiseNot_U(E, v) ((E)~(v))
+
+/* Shrink on an integer x (as numpy: the float result truncated toward zero).
+ * The comparisons are in double (x's rounding matters only beyond 2^53); the
+ * result is exact: x + bias = (x + floor(bias)) + frac, truncated. */
+static inline int64_t shrink_int(double d, int64_t x, prm q) {
+  uint64_t s;
+  if (d < -(double)q.alpha) s = (uint64_t)x + (uint64_t)q.sb_int;      /* x + bias */
+  else if (d > (double)q.alpha) s = (uint64_t)x - (uint64_t)q.sb_int - (uint64_t)q.sb_frac;
+  else return 0;                                                          /* x - bias */
+  /* s is floor(result); truncation toward zero adds 1 to a negative s when
+   * the result had a fraction */
+  int64_t r = (int64_t)s;
+  return q.sb_frac && r < 0 ? r + 1 : r;
+}
+
+/* ---- parameters ---- */
+
+static int need_tensor(ox_ctx *c, const ox_value *v, int i) {
+  if (v->kind == OX_TENSOR) return 0;
+  char desc[128];
+  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                 ox_value_desc(v, desc, sizeof desc));
+}
+
+/* The largest finite value of a float dtype Clip takes. */
+static double float_max(ox_dtype dt) {
+  switch (dt) {
+  case OX_DOUBLE: return DBL_MAX;
+  case OX_FLOAT16: return 65504.0;
+  case OX_BFLOAT16: return ox_bf16_to_f32(0x7F7F);
+  default: return FLT_MAX;
+  }
+}
+
+/* Clip's bounds. Absent ones are the type's lowest and largest values, which
+ * is what Clip's text says ("numeric_limits::lowest() and max()"): -Inf and
+ * Inf become the largest finite values, as in onnxruntime. */
+static int clip_bounds(ox_ctx *c, int nin, ox_value **in, prm *q) {
+  ox_dtype dt = in[0]->u.t.dt;
+  int isint = !ox_dtype_is_float(dt);
+  if (isint) {
+    int bits = (int)ox_dtype_size(dt) * 8;
+    if (ox_dtype_is_signed_int(dt)) {
+      q->ihi = (int64_t)((UINT64_C(1) << (bits - 1)) - 1);
+      q->ilo = -q->ihi - 1;
+    } else {
+      q->ilo = 0;
+      q->ihi = (int64_t)(bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
+    }
+  } else {
+    q->hi = float_max(dt);
+    q->lo = -q->hi;
+  }
+  if (c->version < 11) { /* Clip-1, -6: float attributes (consumed_inputs is ignored) */
+    const ox_attr *mn = ox_attr_find(c, "min"), *mx = ox_attr_find(c, "max");
+    if (mn) q->lo = ox_attr_float(c, "min", 0);
+    if (mx) q->hi = ox_attr_float(c, "max", 0);
+    return c->err->code;
+  }
+  /* Clip-11 on: optional inputs min and max, scalars of the input's type */
+  for (int i = 1; i < nin && i < 3; i++) {
+    const ox_value *v = in[i];
+    if (!v) continue;
+    OX_TRY(need_tensor(c, v, i));
+    const ox_tensor *t = &v->u.t;
+    if (t->dt != dt)
+      return ox_fail(c->err, OX_EINPUT, "%s (%s) is %s; it must have the input's type %s",
+                     ox_input_name(c, i), i == 1 ? "min" : "max", ox_dtype_name(t->dt),
+                     ox_dtype_name(dt));
+    if (t->n != 1 || t->rank > 1) {
+      char sb[128];
+      return ox_fail(c->err, OX_EINPUT, "%s (%s) must be a scalar; it has shape %s",
+                     ox_input_name(c, i), i == 1 ? "min" : "max",
+                     ox_shape_str(t->rank, t->dims, sb, sizeof sb));
+    }
+    if (isint) {
+      /* the exact value (its bits, for uint64): int64 never goes through double */
+      int64_t b = ox_dtype_is_signed_int(dt) ? ox_load_i64(dt, t->data, 0)
+                                             : (int64_t)ox_load_u64(dt, t->data, 0);
+      *(i == 1 ? &q->ilo : &q->ihi) = b;
+    } else {
+      *(i == 1 ? &q->lo : &q->hi) = ox_load_f64(dt, t->data, 0);
+    }
+  }
+  return 0;
+}
+
+/* Read op's attributes into q; may switch *op (Gelu's approximation). */
+static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
+  switch (*op) {
+  case OP_LeakyRelu: q->alpha = ox_attr_float(c, "alpha", 0.01f); break;
+  case OP_Elu:
+  case OP_Celu:
+  case OP_ThresholdedRelu:
+  case OP_Swish: q->alpha = ox_attr_float(c, "alpha", 1.0f); break;
+  case OP_Selu:
+    /* Selu-6 made the defaults the float32 values of the exact constants */
+    q->alpha = ox_attr_float(c, "alpha", c->version < 6 ? 1.6732f : 1.67326319217681884765625f);
+    q->gamma = ox_attr_float(c, "gamma", c->version < 6 ? 1.0507f : 1.05070102214813232421875f);
+    break;
+  case OP_HardSigmoid:
+    q->alpha = ox_attr_float(c, "alpha", 0.2f);
+    q->beta = ox_attr_float(c, "beta", 0.5f);
+    break;
+  case OP_Shrink: {
+    q->alpha = ox_attr_float(c, "lambd", 0.5f);
+    q->beta = ox_attr_float(c, "bias", 0.0f);
+    double fl = floor((double)q->beta);
+    if (ox_dtype_is_float(in[0]->u.t.dt)) break;
+    if (!(fabs(fl) < 9.2e18))
+      return ox_fail(c->err, OX_EINPUT, "bias %g is out of range for %s", (double)q->beta,
+                     ox_dtype_name(in[0]->u.t.dt));
+    q->sb_int = (int64_t)fl;
+    q->sb_frac = fl != (double)q->beta;
+    break;
+  }
+  case OP_IsInf:
+    q->neg = ox_attr_int(c, "detect_negative", 1) != 0;
+    q->pos = ox_attr_int(c, "detect_positive", 1) != 0;
+    break;
+  case OP_Gelu: {
+    const char *a = ox_attr_string(c, "approximate", "none");
+    if (!strcmp(a, "tanh")) *op = OP_GeluTanh;
+    else if (strcmp(a, "none"))
+      return ox_fail(c->err, OX_EINPUT, "attribute 'approximate' is \"%s\"; it must be "
+                     "\"none\" or \"tanh\"", a);
+    break;
+  }
+  case OP_Clip: return clip_bounds(c, nin, in, q);
+  }
+  return c->err->code;
+}
+
+/* ---- the driver ---- */
+
+/* One loop per op for the element type E (a typedef in each dtype case). */
+#define LOOP(Op, BODY) \
+  case OP_##Op: for (int64_t i = 0; i < n; i++) ys[i] = BODY(E, xs[i]); break;
+#define F_CASE(Op) LOOP(Op, Op##_F)
+#define S_CASE(Op) LOOP(Op, Op##_S)
+#define U_CASE(Op) LOOP(Op, Op##_U)
+#define B_CASE(Op) \
+  case OP_##Op: for (int64_t i = 0; i < n; i++) bs[i] = Op##_B(E, xs[i]); break;
+
+/* x: any shape; y: the same shape, of x's type (bool for IsNaN, IsInf) */
+#define FLOAT_TYPE(NAME, T)                                                           \
+  case OX_##NAME: {                                                                   \
+    typedef T E;                                                                      \
+    const E *xs = x->data;                                                            \
+    E *ys = y->data;                                                                  \
+    uint8_t *bs = y->data;                                                            \
+    switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: goto bad; }                   \
+  } break;
+#define SINT_TYPE(NAME, T)                                                            \
+  case OX_##NAME: {                                                                   \
+    typedef T E;                                                                      \
+    const E *xs = x->data;                                                            \
+    E *ys = y->data;                                                                  \
+    switch (op) { S_OPS(S_CASE) default: goto bad; }                                  \
+  } break;
+#define UINT_TYPE(NAME, T)                                                            \
+  case OX_##NAME: {                                                                   \
+    typedef T E;                                                                      \
+    const E *xs = x->data;                                                            \
+    E *ys = y->data;                                                                  \
+    switch (op) { U_OPS(U_CASE) default: goto bad; }                                  \
+  } break;
+
+static int unary(ox_ctx *c, int op, int nin, ox_value **in, ox_value **out) {
+  OX_TRY(need_tensor(c, in[0], 0));
+  const ox_tensor *x = &in[0]->u.t;
+  prm p = {0};
+  OX_TRY(params(c, &op, nin, in, &p));
+  const prm q = p;
+  int pred = op == OP_IsNaN || op == OP_IsInf;
+  OX_TRY(ox_tensor_new(c->a, pred ? OX_BOOL : x->dt, x->rank, x->dims, &out[0], c->err));
+  ox_tensor *y = &out[0]->u.t;
+  const int64_t n = x->n;
+  if (n == 0) return 0;
+  switch (x->dt) {
+    OX_NATIVE_FLOATS(FLOAT_TYPE)
+    OX_NATIVE_SINTS(SINT_TYPE)
+    OX_NATIVE_UINTS(UINT_TYPE)
+  case OX_BOOL: {
+    const uint8_t *xs = x->data;
+    uint8_t *ys = y->data;
+    if (op != OP_Not) goto bad;
+    for (int64_t i = 0; i < n; i++) ys[i] = !xs[i];
+  } break;
+  default: {
+    if (!ox_dtype_is_small_float(x->dt)) goto bad;
+    /* float16, bfloat16, float8: in float, rounded once on store */
+    float *f = ox_widen_f32(c->a, x, c->err);
+    if (!f) return c->err->code;
+    typedef float E;
+    const E *xs = f;
+    E *ys = f;
+    uint8_t *bs = y->data;
+    switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: goto bad; }
+    if (!pred) ox_narrow_f32(f, y);
+  } break;
+  }
+  return 0;
+bad:
+  return ox_fail(c->err, OX_EUNSUPPORTED, "%s is %s, which this op does not take",
+                 ox_input_name(c, 0), ox_dtype_name(x->dt));
+}
+
+/* One kernel per op, each a call of the driver. */
+#define KERNEL(Op)                                                                    \
+  static int Op##_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {    \
+    return unary(c, OP_##Op, nin, in, out);                                           \
+  }
+F_KOPS(KERNEL)
+B_OPS(KERNEL)
+KERNEL(BitwiseNot)
+KERNEL(Not)
+
+/* ---- the table ---- */
+
+#define F3 OX_TS_FLOAT3                       /* float16, float, double */
+#define F4 OX_TS_FLOAT4                       /* and bfloat16 */
+#define F8 (OX_T(FLOAT8E4M3FN) | OX_T(FLOAT8E4M3FNUZ) | OX_T(FLOAT8E5M2) | OX_T(FLOAT8E5M2FNUZ))
+#define L OX_LATEST
+/* One row: one input of type set `types` (the -1 rows' consumed_inputs is ignored). */
+#define R(Op, since, until, types) {"", #Op, since, until, 0, types, 1, 1, Op##_k}
+/* Ops that went from F3 at 1 and 6 to F4 at 13 */
+#define R13(Op) R(Op, 1, 5, F3), R(Op, 6, 12, F3), R(Op, 13, L, F4)
+/* Ops whose types grew from F3 to F4 at `v` (bfloat16 added, opset 16 or 22) */
+#define RV(Op, since, v) R(Op, since, v - 1, F3), R(Op, v, L, F4)
+
+const ox_kernel ox_unary_kernels[] = {
+/*  op                   since until types */
+  R(Abs,                 1,  5,  F3),
+  R(Abs,                 6,  12, OX_TS_NUM),
+  R(Abs,                 13, L,  OX_TS_NUM13),
+  R(Neg,                 1,  5,  F3),
+  R(Neg,                 6,  12, F3 | OX_TS_SINTS),
+  R(Neg,                 13, L,  F4 | OX_TS_SINTS),
+  R13(Reciprocal), R13(Sqrt), R13(Exp), R13(Log), R13(Ceil), R13(Floor), R13(Tanh),
+  R13(Sigmoid),
+  R(Round,               11, 21, F3),
+  R(Round,               22, L,  F4),
+  R(Sign,                9,  12, OX_TS_NUM),
+  R(Sign,                13, L,  OX_TS_NUM13),
+  R(Erf,                 9,  12, OX_TS_NUM),
+  R(Erf,                 13, L,  F4),
+  RV(Sin, 7, 22), RV(Cos, 7, 22), RV(Tan, 7, 22),
+  RV(Asin, 7, 22), RV(Acos, 7, 22), RV(Atan, 7, 22),
+  RV(Sinh, 9, 22), RV(Cosh, 9, 22),
+  RV(Asinh, 9, 22), RV(Acosh, 9, 22), RV(Atanh, 9, 22),
+  R(IsNaN,               9,  12, F3),
+  R(IsNaN,               13, 19, F4),
+  R(IsNaN,               20, L,  F4 | F8),
+  R(IsInf,               10, 19, OX_T(FLOAT) | OX_T(DOUBLE)),
+  R(IsInf,               20, L,  F4 | F8),
+  R(Not,                 1,  L,  OX_T(BOOL)),
+  R(BitwiseNot,          18, L,  OX_TS_INTS),
+  R(Relu,                1,  5,  F3),
+  R(Relu,                6,  12, F3),
+  R(Relu,                13, 13, F4),
+  R(Relu,                14, L,  F4 | OX_TS_SINTS),
+  R(LeakyRelu,           1,  5,  F3),
+  RV(LeakyRelu, 6, 16),
+  R(Elu,                 1,  5,  F3),
+  RV(Elu, 6, 22),
+  R(Selu,                1,  5,  F3),
+  RV(Selu, 6, 22),
+  R(HardSigmoid,         1,  5,  F3),
+  RV(HardSigmoid, 6, 22),
+  R(Celu,                12, 27, OX_T(FLOAT)),
+  R(Celu,                28, L,  F4),
+  R(Gelu,                20, L,  F4),
+  RV(HardSwish, 14, 22),
+  RV(Softplus, 1, 22),
+  RV(Softsign, 1, 22),
+  RV(Mish, 18, 22),
+  RV(ThresholdedRelu, 10, 22),
+  R(Shrink,              9,  L,  OX_TS_NUM),
+  R(Swish,               24, L,  F4),
+  /* Clip-1, -6: min and max attributes; 11 on: optional min and max inputs */
+  R(Clip,                1,  5,  F3),
+  R(Clip,                6,  10, F3),
+  {"", "Clip",           11, 11, 0, F3,          1, 3, Clip_k},
+  {"", "Clip",           12, 12, 0, OX_TS_NUM,   1, 3, Clip_k},
+  {"", "Clip",           13, L,  0, OX_TS_NUM13, 1, 3, Clip_k},
+  {NULL, NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
