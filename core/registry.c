@@ -5,6 +5,7 @@
 #include "registry.h"
 
 extern const ox_kernel ox_sequence_kernels[], ox_optional_kernels[], ox_shape_kernels[];
+extern const ox_kernel ox_index_kernels[];
 extern const ox_kernel ox_control_kernels[];
 extern const ox_kernel ox_unary_kernels[];
 
@@ -13,6 +14,7 @@ const ox_family ox_families[] = {
     {"shape", ox_shape_kernels},
     {"sequence", ox_sequence_kernels},
     {"optional", ox_optional_kernels},
+    {"index", ox_index_kernels},
     {"control", ox_control_kernels},
     {"unary", ox_unary_kernels},
     {NULL, NULL},
