@@ -11,8 +11,6 @@
 #include "proto/proto.h"
 
 /* In proto/tensor.c (merging types with unknown parts, see there). */
-const ox_type *ox_proto_type_unify(ox_arena *a, const ox_type *x, const ox_type *y);
-void ox_proto_value_refine(ox_arena *a, ox_value *v, const ox_type *t);
 
 enum { MSG_TENSOR, MSG_SEQUENCE, MSG_OPTIONAL, MSG_MAP, NMSG };
 
