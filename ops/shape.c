@@ -1,12 +1,21 @@
-/* ops/shape.c: Identity and Constant.
+/* ops/shape.c: ops that hand values over, reshape them or make them from a
+ * shape: Identity, Constant, Reshape, Flatten, Squeeze, Unsqueeze, Shape,
+ * Size, ConstantOfShape, EyeLike, Range, Trilu, OneHot and Transpose.
  *
- * Both only hand values over: Identity returns its input (sharing the data)
- * and Constant returns its attribute's tensor, or builds a small one from
- * value_float(s), value_int(s) or value_string(s). */
+ * Identity returns its input (sharing the data) and Constant returns its
+ * attribute's tensor, or builds a small one from value_float(s), value_int(s)
+ * or value_string(s). Reshape, Flatten, Squeeze and Unsqueeze share their
+ * input's data under a new header (values are never mutated). The ops that
+ * move data copy elements as ox_dtype_size() bytes, with no per-type code
+ * (strings copy their ox_str struct, sharing the bytes). */
 #include <stdio.h>
 #include <string.h>
 
-#include "core/registry.h"
+#include <math.h>
+
+#include "core/kernel.h"
+
+#define T_BIT(dt) (UINT64_C(1) << (dt))
 
 /* The tensor types, as each version grew them. */
 #define TS_13 (OX_TS_CLASSIC | OX_T(BFLOAT16))
@@ -151,31 +160,793 @@ static int constant(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   }
 }
 
+/* ---- helpers shared by the ops below ---- */
+
+/* Input i must be a tensor (the registry checks only its element type). */
+static int tensor_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
+  if (in[i] && in[i]->kind == OX_TENSOR) {
+    *t = &in[i]->u.t;
+    return 0;
+  }
+  char desc[128];
+  if (!in[i]) return ox_fail(c->err, OX_EINPUT, "input %d is missing", i);
+  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                 ox_value_desc(in[i], desc, sizeof desc));
+}
+
+/* A new header for x's data with another shape (values are never mutated, so
+ * Reshape, Flatten, Squeeze and Unsqueeze share the data). The element count
+ * must be unchanged; the callers check it. */
+static int view_as(ox_ctx *c, const ox_value *x, int rank, const int64_t *dims, ox_value **out) {
+  ox_value *v = ox_tensor_view(c->a, x);
+  int64_t *d = ox_alloc_array(c->a, rank + 1, sizeof *d);
+  if (!v || !d) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (rank) memcpy(d, dims, (size_t)rank * sizeof *d);
+  v->u.t.rank = rank;
+  v->u.t.dims = d;
+  *out = v;
+  return 0;
+}
+
+/* Fill n elements of `size` bytes at dst with copies of *elem (doubling
+ * memcpys: no per-type code). */
+static void fill(void *dst, int64_t n, const void *elem, size_t size) {
+  if (n <= 0) return;
+  char *d = dst;
+  size_t done = size, total = (size_t)n * size;
+  memcpy(d, elem, size);
+  while (done < total) {
+    size_t k = done < total - done ? done : total - done;
+    memcpy(d + done, d, k);
+    done += k;
+  }
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* ---- Reshape ---- */
+
+/* The output shape of Reshape from the requested one, want[0..n-1]:
+ * -1 (at most once) is inferred from the element count; 0 copies the input's
+ * dim at that index, unless allowzero (Reshape-14) makes it a real 0. Any
+ * other negative value is an error. */
+static int reshape_dims(ox_ctx *c, const ox_tensor *x, int64_t n, const int64_t *want,
+                        int allowzero, int64_t *dims) {
+  char sb[256], sx[256];
+  int64_t infer = -1, known = 1; /* the product of the dims other than -1 */
+  int zero = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t d = want[i];
+    if (d == -1) {
+      if (infer >= 0)
+        return ox_fail(c->err, OX_EINPUT, "shape %s has more than one -1",
+                       ox_shape_str((int)n, want, sb, sizeof sb));
+      infer = i;
+      dims[i] = 1;
+      continue;
+    }
+    if (d < -1)
+      return ox_fail(c->err, OX_EINPUT, "shape %s has the negative dimension %lld at index "
+                     "%lld; only -1 (inferred) is allowed",
+                     ox_shape_str((int)n, want, sb, sizeof sb), (long long)d, (long long)i);
+    if (d == 0 && !allowzero) {
+      if (i >= x->rank)
+        return ox_fail(c->err, OX_EINPUT, "shape %s has 0 (copy the input's dimension) at "
+                       "index %lld, but the input has rank %d",
+                       ox_shape_str((int)n, want, sb, sizeof sb), (long long)i, x->rank);
+      d = x->dims[i];
+    }
+    if (d == 0) zero = 1;
+    if (d && known > INT64_MAX / d)
+      return ox_fail(c->err, OX_EINPUT, "shape %s is too large",
+                     ox_shape_str((int)n, want, sb, sizeof sb));
+    known *= d;
+    dims[i] = d;
+  }
+  if (infer >= 0) {
+    /* Reshape-14: with allowzero = 1, a shape holding both 0 and -1 is invalid. */
+    if (allowzero && zero)
+      return ox_fail(c->err, OX_EINPUT, "shape %s holds both 0 and -1, which allowzero = 1 "
+                     "does not allow", ox_shape_str((int)n, want, sb, sizeof sb));
+    if (known == 0 || x->n % known)
+      return ox_fail(c->err, OX_EINPUT, "cannot reshape a tensor of shape %s (%lld elements) "
+                     "into %s: the -1 cannot be inferred",
+                     ox_shape_str(x->rank, x->dims, sx, sizeof sx), (long long)x->n,
+                     ox_shape_str((int)n, want, sb, sizeof sb));
+    dims[infer] = x->n / known;
+  } else if (known != x->n) {
+    return ox_fail(c->err, OX_EINPUT, "cannot reshape a tensor of shape %s (%lld elements) "
+                   "into %s (%lld elements)",
+                   ox_shape_str(x->rank, x->dims, sx, sizeof sx), (long long)x->n,
+                   ox_shape_str((int)n, dims, sb, sizeof sb), (long long)known);
+  }
+  return 0;
+}
+
+/* Reshape-1 takes the shape as an attribute; from 5 it is input 1 (int64);
+ * allowzero arrives in 14. */
+static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  const int64_t *want;
+  int64_t n;
+  if (c->version < 5) {
+    want = ox_attr_ints(c, "shape", &n);
+    if (c->err->code) return c->err->code;
+    if (!want) return ox_fail(c->err, OX_EINPUT, "the attribute 'shape' is required");
+  } else {
+    int64_t *w;
+    OX_TRY(ox_ints_of(c, 1, in[1], &w, &n));
+    want = w;
+  }
+  int allowzero = c->version >= 14 ? (int)ox_attr_int(c, "allowzero", 0) : 0;
+  if (c->err->code) return c->err->code;
+  if (n > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "shape has %lld entries", (long long)n);
+  int64_t *dims = ox_alloc_array(c->a, n + 1, sizeof *dims);
+  if (!dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  OX_TRY(reshape_dims(c, x, n, want, allowzero, dims));
+  return view_as(c, in[0], (int)n, dims, &out[0]);
+}
+
+/* ---- Flatten ---- */
+
+/* x: (d0, ..., d[axis-1], d[axis], ..., d[r-1]) -> (d0 * ... * d[axis-1], d[axis] * ... * d[r-1])
+ * axis lies in [0, r]; from Flatten-11 also [-r, -1], counting from the back. */
+static int flatten(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  int64_t axis = ox_attr_int(c, "axis", 1);
+  if (c->err->code) return c->err->code;
+  int r = x->rank;
+  int64_t lo = c->version >= 11 ? -r : 0;
+  if (axis < lo || axis > r)
+    return ox_fail(c->err, OX_EINPUT, "axis %lld is out of range [%lld, %d] for rank %d",
+                   (long long)axis, (long long)lo, r, r);
+  if (axis < 0) axis += r;
+  int64_t dims[2] = {ox_numel((int)axis, x->dims, 0), ox_numel(r - (int)axis, x->dims + axis, 0)};
+  if (dims[0] < 0 || dims[1] < 0) return ox_fail(c->err, OX_EINPUT, "the flattened shape is too large");
+  return view_as(c, in[0], 2, dims, &out[0]);
+}
+
+/* ---- Squeeze and Unsqueeze ---- */
+
+/* The axes: an attribute before opset 13, input 1 from 13. *n = -1 when absent. */
+static int get_axes(ox_ctx *c, int nin, ox_value **in, const int64_t **axes, int64_t *n) {
+  *axes = NULL;
+  *n = -1;
+  if (c->version < 13) {
+    *axes = ox_attr_ints(c, "axes", n);
+    return c->err->code;
+  }
+  if (nin > 1 && in[1]) {
+    int64_t *v;
+    OX_TRY(ox_ints_of(c, 1, in[1], &v, n));
+    *axes = v;
+  }
+  return 0;
+}
+
+/* Normalise axes[0..n-1] against `rank` into mark[] (1 = named); negative
+ * axes count from the back from opset 11; repeats are errors. */
+static int mark_axes(ox_ctx *c, const int64_t *axes, int64_t n, int rank, char *mark) {
+  for (int64_t i = 0; i < n; i++) {
+    int64_t a = axes[i];
+    if (a < 0 && c->version < 11)
+      return ox_fail(c->err, OX_EINPUT, "axis %lld is negative; negative axes are allowed "
+                     "from opset 11", (long long)a);
+    if (a < -rank || a >= rank)
+      return ox_fail(c->err, OX_EINPUT, "axis %lld is out of range [%d, %d]", (long long)a,
+                     -rank, rank - 1);
+    if (a < 0) a += rank;
+    if (mark[a])
+      return ox_fail(c->err, OX_EINPUT, "axis %lld is given more than once", (long long)axes[i]);
+    mark[a] = 1;
+  }
+  return 0;
+}
+
+/* Without axes every dim of size 1 goes. (Squeeze-13 with an empty axes
+ * tensor squeezes nothing, as the reference's np.squeeze(x, axis=()) does;
+ * before 13 an empty list counts as absent.) */
+static int squeeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  const int64_t *axes;
+  int64_t n;
+  OX_TRY(get_axes(c, nin, in, &axes, &n));
+  if (c->version < 13 && n == 0) n = -1;
+  int r = x->rank;
+  char *mark = ox_alloc(c->a, (size_t)r + 1);
+  int64_t *dims = ox_alloc_array(c->a, r + 1, sizeof *dims);
+  if (!mark || !dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (n < 0) {
+    for (int i = 0; i < r; i++) mark[i] = x->dims[i] == 1;
+  } else {
+    OX_TRY(mark_axes(c, axes, n, r, mark));
+    for (int i = 0; i < r; i++)
+      if (mark[i] && x->dims[i] != 1) {
+        char sb[256];
+        return ox_fail(c->err, OX_EINPUT, "cannot squeeze axis %d of shape %s: its dimension "
+                       "is %lld, not 1", i, ox_shape_str(r, x->dims, sb, sizeof sb),
+                       (long long)x->dims[i]);
+      }
+  }
+  int k = 0;
+  for (int i = 0; i < r; i++)
+    if (!mark[i]) dims[k++] = x->dims[i];
+  return view_as(c, in[0], k, dims, &out[0]);
+}
+
+/* Axes name positions in the output, of rank r + len(axes) (Unsqueeze-1 says
+ * "as seen in the output tensor"), so their order does not matter. */
+static int unsqueeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  const int64_t *axes;
+  int64_t n;
+  OX_TRY(get_axes(c, nin, in, &axes, &n));
+  if (n < 0) return ox_fail(c->err, OX_EINPUT, "the axes are required");
+  if (n > INT32_MAX - x->rank) return ox_fail(c->err, OX_EINPUT, "too many axes");
+  int r = x->rank + (int)n;
+  char *mark = ox_alloc(c->a, (size_t)r + 1);
+  int64_t *dims = ox_alloc_array(c->a, r + 1, sizeof *dims);
+  if (!mark || !dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  OX_TRY(mark_axes(c, axes, n, r, mark));
+  for (int i = 0, k = 0; i < r; i++) dims[i] = mark[i] ? 1 : x->dims[k++];
+  return view_as(c, in[0], r, dims, &out[0]);
+}
+
+/* ---- Shape and Size ---- */
+
+/* Shape-15: start and end slice the shape; negative values count from the
+ * back, and both are clamped to [0, r]. */
+static int shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  int64_t r = x->rank, start = 0, end = r;
+  if (c->version >= 15) {
+    start = ox_attr_int(c, "start", 0);
+    end = ox_attr_int(c, "end", r);
+    if (c->err->code) return c->err->code;
+  }
+  start = clamp64(start < 0 ? start + r : start, 0, r);
+  end = clamp64(end < 0 ? end + r : end, 0, r);
+  int64_t n = end > start ? end - start : 0;
+  OX_TRY(ox_tensor_new(c->a, OX_INT64, 1, &n, &out[0], c->err));
+  if (n) memcpy(out[0]->u.t.data, x->dims + start, (size_t)n * sizeof(int64_t));
+  return 0;
+}
+
+static int size(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_scalar_new(c->a, OX_INT64, &out[0], c->err));
+  *(int64_t *)out[0]->u.t.data = x->n;
+  return 0;
+}
+
+/* ---- ConstantOfShape ---- */
+
+#define TS_COS9 (OX_TS_INTS | OX_TS_FLOAT3 | OX_T(BOOL))
+#define TS_COS20 (TS_COS9 | OX_T(BFLOAT16) | OX_T(FLOAT8E4M3FN) | OX_T(FLOAT8E4M3FNUZ) |     \
+                  OX_T(FLOAT8E5M2) | OX_T(FLOAT8E5M2FNUZ))
+#define TS_COS21 (TS_COS20 | OX_TS_4BIT)
+#define TS_COS23 (TS_COS21 | OX_T(FLOAT4E2M1))
+#define TS_COS24 (TS_COS23 | OX_T(FLOAT8E8M0))
+#define TS_COS25 (TS_COS24 | OX_T(UINT2) | OX_T(INT2))
+
+/* The output types (T2) each version allows; the registry's mask constrains
+ * the shape input. */
+static uint64_t cos_types(int version) {
+  return version >= 25 ? TS_COS25 : version >= 24 ? TS_COS24 : version >= 23 ? TS_COS23
+       : version >= 21 ? TS_COS21 : version >= 20 ? TS_COS20 : TS_COS9;
+}
+
+/* input: (r,) int64, the output shape; empty gives a scalar. The value
+ * attribute (one element) gives the dtype and value; default float 0. */
+static int constant_of_shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  int64_t *dims, r;
+  OX_TRY(ox_ints_of(c, 0, in[0], &dims, &r));
+  const ox_attr *at = ox_attr_find(c, "value");
+  const ox_tensor *v = NULL;
+  if (at) {
+    if (!at->t || at->t->kind != OX_TENSOR)
+      return ox_fail(c->err, OX_EINPUT, "attribute 'value' must be a tensor");
+    v = &at->t->u.t;
+    if (v->n != 1)
+      return ox_fail(c->err, OX_EINPUT, "attribute 'value' must hold one element; it has %lld",
+                     (long long)v->n);
+    if (!(cos_types(c->version) & T_BIT(v->dt)))
+      return ox_fail(c->err, OX_EINPUT, "attribute 'value' is %s; ConstantOfShape-%d does not "
+                     "make that type", ox_dtypes[v->dt].onnx_name, c->version);
+  }
+  if (r > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "shape has %lld entries", (long long)r);
+  OX_TRY(ox_tensor_new(c->a, v ? v->dt : OX_FLOAT, (int)r, dims, &out[0], c->err));
+  if (v) fill(out[0]->u.t.data, out[0]->u.t.n, v->data, ox_dtype_size(v->dt));
+  return 0; /* else float zeros: the new tensor is zeroed */
+}
+
+/* ---- EyeLike ---- */
+
+#define TS_EYE9 (OX_TS_INTS | OX_TS_FLOAT3 | OX_T(BOOL))
+#define TS_EYE22 (TS_EYE9 | OX_T(BFLOAT16))
+
+/* x: (N, M) -> y: (N, M), y[i, i + k] = 1 and 0 elsewhere; dtype (default:
+ * x's type) picks the output type. */
+static int eye_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  int64_t dt = ox_attr_int(c, "dtype", x->dt), k = ox_attr_int(c, "k", 0);
+  if (c->err->code) return c->err->code;
+  uint64_t allowed = c->version >= 22 ? TS_EYE22 : TS_EYE9;
+  if (dt <= 0 || dt >= OX_DTYPE_MAX || !(allowed & T_BIT(dt)))
+    return ox_fail(c->err, OX_EINPUT, "dtype %lld%s%s%s is not allowed: the output must be a "
+                   "real number or bool type", (long long)dt,
+                   ox_dtype_valid((int)dt) ? " (" : "",
+                   ox_dtype_valid((int)dt) ? ox_dtypes[dt].onnx_name : "",
+                   ox_dtype_valid((int)dt) ? ")" : "");
+  if (x->rank != 2) {
+    char sb[256];
+    return ox_fail(c->err, OX_EINPUT, "the input must be 2-D; it has shape %s",
+                   ox_shape_str(x->rank, x->dims, sb, sizeof sb));
+  }
+  OX_TRY(ox_tensor_new(c->a, (ox_dtype)dt, 2, x->dims, &out[0], c->err));
+  int64_t n = x->dims[0], m = x->dims[1];
+  size_t es = ox_dtype_size((ox_dtype)dt);
+  unsigned char one[16];
+  ox_store_f64((ox_dtype)dt, one, 0, 1.0);
+  k = clamp64(k, -n, m); /* beyond these no diagonal element is inside */
+  char *y = out[0]->u.t.data;
+  /* rows i with 0 <= i + k < m */
+  for (int64_t i = k < 0 ? -k : 0; i < n && i + k < m; i++)
+    memcpy(y + (size_t)(i * m + i + k) * es, one, es);
+  return 0;
+}
+
+/* ---- Range ---- */
+
+/* Same dtype scalars start, limit, delta -> (count,), y[i] = start + i * delta,
+ * count = max(ceil((limit - start) / delta), 0). Integers compute exactly in
+ * 64 bits; float and double in double (the reference's np.arange). Range-27
+ * adds float16 and bfloat16, computed in stash_type (float by default, or
+ * double) and rounded once on store. */
+static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *t[3];
+  static const char *what[3] = {"start", "limit", "delta"};
+  for (int i = 0; i < 3; i++) {
+    OX_TRY(tensor_in(c, in, i, &t[i]));
+    if (t[i]->n != 1 || t[i]->rank > 1) {
+      char sb[256];
+      return ox_fail(c->err, OX_EINPUT, "%s (%s) must be a scalar; it has shape %s",
+                     ox_input_name(c, i), what[i], ox_shape_str(t[i]->rank, t[i]->dims, sb, sizeof sb));
+    }
+    if (t[i]->dt != t[0]->dt)
+      return ox_fail(c->err, OX_EINPUT, "%s (%s) is %s but start is %s; all three must have "
+                     "the same type", ox_input_name(c, i), what[i],
+                     ox_dtypes[t[i]->dt].onnx_name, ox_dtypes[t[0]->dt].onnx_name);
+  }
+  ox_dtype dt = t[0]->dt;
+  int64_t count;
+  if (!ox_dtype_is_float(dt)) {
+    int64_t s = ox_load_i64(dt, t[0]->data, 0), l = ox_load_i64(dt, t[1]->data, 0),
+            d = ox_load_i64(dt, t[2]->data, 0);
+    if (d == 0) return ox_fail(c->err, OX_EINPUT, "delta is 0");
+    /* |limit - start| and |delta| as unsigned: exact even across the whole int64 range */
+    uint64_t span = d > 0 ? (l > s ? (uint64_t)l - (uint64_t)s : 0)
+                          : (s > l ? (uint64_t)s - (uint64_t)l : 0);
+    uint64_t step = d > 0 ? (uint64_t)d : 0 - (uint64_t)d;
+    uint64_t cnt = span / step + (span % step != 0);
+    if (cnt > INT64_MAX) return ox_fail(c->err, OX_EINPUT, "the range is too long");
+    count = (int64_t)cnt;
+    OX_TRY(ox_tensor_new(c->a, dt, 1, &count, &out[0], c->err));
+    void *y = out[0]->u.t.data;
+    /* start + i * delta in wrapping unsigned arithmetic: every result fits T */
+    uint64_t us = (uint64_t)s, ud = (uint64_t)d;
+    switch (dt) {
+#define CASE(NAME, T)                                                                     \
+    case OX_##NAME: {                                                                     \
+      T *p = y;                                                                           \
+      for (int64_t i = 0; i < count; i++) p[i] = (T)(int64_t)(us + (uint64_t)i * ud);      \
+      break;                                                                              \
+    }
+      OX_NATIVE_INTS(CASE)
+#undef CASE
+    default:
+      for (int64_t i = 0; i < count; i++) ox_store_i64(dt, y, i, (int64_t)(us + (uint64_t)i * ud));
+    }
+    return 0;
+  }
+  double s = ox_load_f64(dt, t[0]->data, 0), l = ox_load_f64(dt, t[1]->data, 0),
+         d = ox_load_f64(dt, t[2]->data, 0);
+  if (d == 0) return ox_fail(c->err, OX_EINPUT, "delta is 0");
+  double q = ceil((l - s) / d);
+  if (q != q || q > 9.0e18)
+    return ox_fail(c->err, OX_EINPUT, "range(%g, %g, %g) has no finite length", s, l, d);
+  count = q > 0 ? (int64_t)q : 0;
+  OX_TRY(ox_tensor_new(c->a, dt, 1, &count, &out[0], c->err));
+  ox_tensor *y = &out[0]->u.t;
+  int64_t stash = ox_attr_int(c, "stash_type", OX_FLOAT);
+  if (c->err->code) return c->err->code;
+  if (dt == OX_DOUBLE || (ox_dtype_is_small_float(dt) && stash == OX_DOUBLE)) {
+    if (dt == OX_DOUBLE) {
+      double *p = y->data;
+      for (int64_t i = 0; i < count; i++) p[i] = s + (double)i * d;
+    } else {
+      for (int64_t i = 0; i < count; i++) ox_store_f64(dt, y->data, i, s + (double)i * d);
+    }
+  } else if (dt == OX_FLOAT) {
+    float *p = y->data;
+    for (int64_t i = 0; i < count; i++) p[i] = (float)(s + (double)i * d);
+  } else {
+    if (stash != OX_FLOAT)
+      return ox_fail(c->err, OX_EINPUT, "stash_type %lld is not supported; it must be 1 (float) "
+                     "or 11 (double)", (long long)stash);
+    float *f = ox_alloc_array(c->a, count, sizeof *f);
+    if (!f && count) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    float fs = (float)s, fd = (float)d;
+    for (int64_t i = 0; i < count; i++) f[i] = fs + (float)i * fd;
+    ox_narrow_f32(f, y);
+  }
+  return 0;
+}
+
+/* ---- Trilu ---- */
+
+/* x: (*, N, M). upper keeps j >= i + k, lower keeps j <= i + k; the rest is
+ * zero (the empty string for strings). k is input 1, a scalar, default 0. */
+static int trilu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  int64_t k = 0, upper = ox_attr_int(c, "upper", 1);
+  if (c->err->code) return c->err->code;
+  if (nin > 1 && in[1]) OX_TRY(ox_scalar_i64(c, 1, in[1], &k));
+  if (x->rank < 2) {
+    char sb[256];
+    return ox_fail(c->err, OX_EINPUT, "the input must have rank 2 or more; it has shape %s",
+                   ox_shape_str(x->rank, x->dims, sb, sizeof sb));
+  }
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
+  if (!x->n) return 0;
+  size_t es = ox_dtype_size(x->dt);
+  if (x->dt == OX_STRING) fill(out[0]->u.t.data, x->n, &(ox_str){"", 0}, es);
+  int64_t n = x->dims[x->rank - 2], m = x->dims[x->rank - 1], batch = x->n / (n * m);
+  k = clamp64(k, -n - 1, m + 1); /* beyond these the result no longer changes */
+  const char *src = x->data;
+  char *dst = out[0]->u.t.data;
+  for (int64_t b = 0; b < batch; b++)
+    for (int64_t i = 0; i < n; i++) {
+      /* the kept columns [lo, hi) of row i */
+      int64_t lo = upper ? clamp64(i + k, 0, m) : 0, hi = upper ? m : clamp64(i + k + 1, 0, m);
+      size_t row = (size_t)((b * n + i) * m);
+      if (hi > lo) memcpy(dst + (row + (size_t)lo) * es, src + (row + (size_t)lo) * es,
+                          (size_t)(hi - lo) * es);
+    }
+  return 0;
+}
+
+/* ---- OneHot ---- */
+
+/* indices: (l..., r...) -> y: (l..., depth, r...) with depth at `axis`;
+ * y = values[1] (on) where the index along depth equals indices, values[0]
+ * (off) elsewhere. Non-integer indices and depth are truncated to int64.
+ * OneHot-11 wraps indices in [-depth, -1]; OneHot-9 treats any index outside
+ * [0, depth) as all off. */
+static int one_hot(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x, *dep, *val;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(tensor_in(c, in, 1, &dep));
+  OX_TRY(tensor_in(c, in, 2, &val));
+  char sb[256];
+  if (!(OX_TS_NUM & T_BIT(dep->dt)))
+    return ox_fail(c->err, OX_EINPUT, "%s (depth) is %s; it must be a number",
+                   ox_input_name(c, 1), ox_dtypes[dep->dt].onnx_name);
+  if (dep->n != 1 || dep->rank > 1)
+    return ox_fail(c->err, OX_EINPUT, "%s (depth) must hold one element; it has shape %s",
+                   ox_input_name(c, 1), ox_shape_str(dep->rank, dep->dims, sb, sizeof sb));
+  if (val->rank != 1 || val->n != 2)
+    return ox_fail(c->err, OX_EINPUT, "%s (values) must have shape (2,): [off, on]; it has "
+                   "shape %s", ox_input_name(c, 2), ox_shape_str(val->rank, val->dims, sb, sizeof sb));
+  if (!(OX_TS_CLASSIC & T_BIT(val->dt)))
+    return ox_fail(c->err, OX_EINPUT, "%s (values) is %s, which OneHot does not allow",
+                   ox_input_name(c, 2), ox_dtypes[val->dt].onnx_name);
+  if (ox_dtype_is_float(dep->dt)) {
+    double d = ox_load_f64(dep->dt, dep->data, 0);
+    if (!(d >= 0 && d < 9.0e18))
+      return ox_fail(c->err, OX_EINPUT, "depth %g must be a non-negative number", d);
+  }
+  int64_t depth = ox_load_i64(dep->dt, dep->data, 0);
+  if (depth < 0 || (dep->dt == OX_UINT64 && ox_load_u64(dep->dt, dep->data, 0) > INT64_MAX))
+    return ox_fail(c->err, OX_EINPUT, "depth %lld must not be negative", (long long)depth);
+  int64_t ax = ox_attr_int(c, "axis", -1);
+  if (c->err->code) return c->err->code;
+  int axis, r = x->rank;
+  OX_TRY(ox_axis(c, ax, r, 1, "axis", &axis));
+
+  int64_t *dims = ox_alloc_array(c->a, r + 1, sizeof *dims);
+  if (!dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int i = 0, j = 0; i <= r; i++) dims[i] = i == axis ? depth : x->dims[j++];
+  OX_TRY(ox_tensor_new(c->a, val->dt, r + 1, dims, &out[0], c->err));
+  size_t es = ox_dtype_size(val->dt);
+  const char *off = val->data, *on = off + es;
+  char *y = out[0]->u.t.data;
+  fill(y, out[0]->u.t.n, off, es);
+  if (!out[0]->u.t.n) return 0;
+  int64_t inner = ox_numel(r - axis, x->dims + axis, 0), outer = inner ? x->n / inner : 0;
+  int wrap = c->version >= 11, fl = ox_dtype_is_float(x->dt);
+  for (int64_t o = 0, e = 0; o < outer; o++)
+    for (int64_t i = 0; i < inner; i++, e++) {
+      int64_t v;
+      if (fl) { /* truncate; NaN and huge values are out of range */
+        double d = ox_load_f64(x->dt, x->data, e);
+        v = d > -9.0e18 && d < 9.0e18 ? (int64_t)d : -1 - depth;
+      } else {
+        v = ox_load_i64(x->dt, x->data, e);
+        if (x->dt == OX_UINT64 && ox_load_u64(x->dt, x->data, e) > INT64_MAX) v = -1 - depth;
+      }
+      if (v < 0 && wrap) v += depth;
+      if (v >= 0 && v < depth) memcpy(y + (size_t)((o * depth + v) * inner + i) * es, on, es);
+    }
+  return 0;
+}
+
+/* ---- Transpose ---- */
+
+/* A 16-byte element (complex128, ox_str) copied as one unit. */
+typedef struct { uint64_t lo, hi; } elem16;
+
+enum { TILE = 32 };
+
+/* One (nb, na) block of the output: y[j * ys + i] = x[j + i * xs] (element
+ * offsets) for j < nb, i < na: output rows are contiguous; the input's
+ * contiguous dim is j. Tiled TILE x TILE so that the TILE input lines a tile
+ * reads stay in cache while the tile's output rows are written. */
+#define TILE_COPY(T)                                                                     \
+  static void tile_##T(char *yb, const char *xb, int64_t nb, int64_t na, int64_t ys,    \
+                       int64_t xs) {                                                     \
+    T *y = (T *)yb;                                                                      \
+    const T *x = (const T *)xb;                                                          \
+    for (int64_t jb = 0; jb < nb; jb += TILE)                                            \
+      for (int64_t ib = 0; ib < na; ib += TILE) {                                        \
+        int64_t je = jb + TILE < nb ? jb + TILE : nb, ie = ib + TILE < na ? ib + TILE : na; \
+        for (int64_t j = jb; j < je; j++) {                                              \
+          T *yr = y + j * ys;                                                            \
+          const T *xc = x + j;                                                           \
+          for (int64_t i = ib; i < ie; i++) memcpy(&yr[i], &xc[i * xs], sizeof(T));      \
+        }                                                                                \
+      }                                                                                  \
+  }
+TILE_COPY(uint8_t)
+TILE_COPY(uint16_t)
+TILE_COPY(uint32_t)
+TILE_COPY(uint64_t)
+TILE_COPY(elem16)
+#undef TILE_COPY
+
+typedef void (*tile_fn)(char *, const char *, int64_t, int64_t, int64_t, int64_t);
+
+/* Permute x (dims, data, element size es) by perm into y (already shaped).
+ * Dims of size 1 are dropped and runs of input dims that stay adjacent and
+ * in order are merged first; then either the innermost output dim is
+ * contiguous in the input (copy rows with memcpy) or the two dims that move
+ * (the output's innermost, and the input's innermost) are copied in tiles.
+ * The other dims are walked with an odometer: no div/mod per element. */
+static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, char *y, size_t es) {
+  int r = x->rank;
+  if (!x->n) return 0;
+  /* input strides (elements) of each input axis */
+  int64_t *xstr = ox_alloc_array(c->a, 5 * (int64_t)r + 5, sizeof(int64_t));
+  if (!xstr) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  int64_t *od = xstr + r + 1, *is = od + r + 1, *os = is + r + 1, *idx = os + r + 1;
+  int64_t s = 1;
+  for (int i = r - 1; i >= 0; i--) {
+    xstr[i] = s;
+    s *= x->dims[i];
+  }
+  /* merged output dims: od[k] with input stride is[k] */
+  int m = 0;
+  for (int i = 0; i < r; i++) {
+    int64_t d = x->dims[perm[i]];
+    if (d == 1) continue;
+    if (m && is[m - 1] == xstr[perm[i]] * d) { /* input axis perm[i] directly follows the previous one */
+      od[m - 1] *= d;
+      is[m - 1] = xstr[perm[i]];
+      continue;
+    }
+    od[m] = d;
+    is[m] = xstr[perm[i]];
+    m++;
+  }
+  if (m <= 1) { /* at most one dim of size > 1: nothing moves */
+    memcpy(y, x->data, (size_t)x->n * es);
+    return 0;
+  }
+  s = 1;
+  for (int k = m - 1; k >= 0; k--) {
+    os[k] = s;
+    s *= od[k];
+  }
+  const char *xd = x->data;
+  if (is[m - 1] == 1) {
+    /* rows of od[m-1] contiguous elements in both */
+    size_t row = (size_t)od[m - 1] * es;
+    int64_t xo = 0, yo = 0;
+    for (int k = 0; k < m; k++) idx[k] = 0;
+    for (;;) {
+      memcpy(y + (size_t)yo * es, xd + (size_t)xo * es, row);
+      int k = m - 2;
+      for (; k >= 0; k--) {
+        xo += is[k];
+        yo += os[k];
+        if (++idx[k] < od[k]) break;
+        xo -= is[k] * od[k];
+        yo -= os[k] * od[k];
+        idx[k] = 0;
+      }
+      if (k < 0) break;
+    }
+    return 0;
+  }
+  /* the output dim b that is the input's innermost (stride 1) and a = m - 1 */
+  int b = 0;
+  while (is[b] != 1) b++;
+  int64_t na = od[m - 1], xs = is[m - 1], nb = od[b], ys = os[b];
+  tile_fn tile;
+  switch (es) {
+  case 1: tile = tile_uint8_t; break;
+  case 2: tile = tile_uint16_t; break;
+  case 4: tile = tile_uint32_t; break;
+  case 8: tile = tile_uint64_t; break;
+  case 16: tile = tile_elem16; break;
+  default: return ox_fail(c->err, OX_EINPUT, "internal error: element size %zu", es);
+  }
+  /* the odometer over the other dims (od[b] and od[m-1] set to 1) */
+  od[b] = 1;
+  od[m - 1] = 1;
+  int64_t xo = 0, yo = 0;
+  for (int k = 0; k < m; k++) idx[k] = 0;
+  for (;;) {
+    tile(y + (size_t)yo * es, xd + (size_t)xo * es, nb, na, ys, xs);
+    int k = m - 2;
+    for (; k >= 0; k--) {
+      xo += is[k];
+      yo += os[k];
+      if (++idx[k] < od[k]) break;
+      xo -= is[k] * od[k];
+      yo -= os[k] * od[k];
+      idx[k] = 0;
+    }
+    if (k < 0) break;
+  }
+  return 0;
+}
+
+/* perm (default: reversed axes) must be a permutation of 0..r-1;
+ * y.dims[i] = x.dims[perm[i]]. */
+static int transpose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  int64_t np;
+  const int64_t *p = ox_attr_ints(c, "perm", &np);
+  if (c->err->code) return c->err->code;
+  int r = x->rank;
+  int64_t *perm = ox_alloc_array(c->a, 2 * (int64_t)r + 2, sizeof *perm), *dims = perm + r + 1;
+  char *seen = ox_alloc(c->a, (size_t)r + 1);
+  if (!perm || !seen) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!p) {
+    for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
+  } else {
+    if (np != r)
+      return ox_fail(c->err, OX_EINPUT, "perm has %lld entries; the input has rank %d",
+                     (long long)np, r);
+    for (int i = 0; i < r; i++) {
+      if (p[i] < 0 || p[i] >= r || seen[p[i]])
+        return ox_fail(c->err, OX_EINPUT, "perm is not a permutation of 0..%d: entry %d is %lld",
+                       r - 1, i, (long long)p[i]);
+      seen[p[i]] = 1;
+      perm[i] = p[i];
+    }
+  }
+  for (int i = 0; i < r; i++) dims[i] = x->dims[perm[i]];
+  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  return transpose_data(c, x, perm, out[0]->u.t.data, ox_dtype_size(x->dt));
+}
+
+#define TS_RANGE (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(INT16) | OX_T(INT32) | OX_T(INT64))
+
 /* Identity constrains input 0; Constant has no input, so its `types` column
  * says which dtypes its value tensor may have (the kernel checks them).
  * Constant-1 lists only float16, float and double, but exporters of the
  * opset 1-8 era wrote int64 constants (Reshape shapes) that runtimes accept,
- * so we take the classic 15 there as Constant-9 does. */
+ * so we take the classic 15 there as Constant-9 does.
+ * ConstantOfShape constrains its shape input (int64); the kernel checks the
+ * value's type (cos_types). OneHot constrains indices; the kernel checks
+ * depth and values. */
 const ox_kernel ox_shape_kernels[] = {
-/*  domain  op          since until      tin types           in     fn */
-  { "", "Identity",        1, 12,         0, OX_TS_CLASSIC,   1, 1,  identity },
-  { "", "Identity",       13, 13,         0, TS_13,           1, 1,  identity },
-  { "", "Identity",       14, 15,         0, TS_13,           1, 1,  identity }, /* + sequences */
-  { "", "Identity",       16, 18,         0, TS_13,           1, 1,  identity }, /* + optionals */
-  { "", "Identity",       19, 20,         0, TS_19,           1, 1,  identity },
-  { "", "Identity",       21, 22,         0, TS_21,           1, 1,  identity },
-  { "", "Identity",       23, 23,         0, TS_23,           1, 1,  identity },
-  { "", "Identity",       24, 24,         0, TS_24,           1, 1,  identity },
-  { "", "Identity",       25, OX_LATEST,  0, TS_25,           1, 1,  identity },
-  { "", "Constant",        1, 8,         -1, OX_TS_CLASSIC,   0, 0,  constant },
-  { "", "Constant",        9, 10,        -1, OX_TS_CLASSIC,   0, 0,  constant },
-  { "", "Constant",       11, 11,        -1, OX_TS_CLASSIC,   0, 0,  constant }, /* + sparse_value */
-  { "", "Constant",       12, 12,        -1, OX_TS_CLASSIC,   0, 0,  constant }, /* + value_* */
-  { "", "Constant",       13, 18,        -1, TS_13,           0, 0,  constant },
-  { "", "Constant",       19, 20,        -1, TS_19,           0, 0,  constant },
-  { "", "Constant",       21, 22,        -1, TS_21,           0, 0,  constant },
-  { "", "Constant",       23, 23,        -1, TS_23,           0, 0,  constant },
-  { "", "Constant",       24, 24,        -1, TS_24,           0, 0,  constant },
-  { "", "Constant",       25, OX_LATEST, -1, TS_25,           0, 0,  constant },
+/*  domain  op               since until     tin types              in     fn */
+  { "", "Identity",             1, 12,         0, OX_TS_CLASSIC,      1, 1,  identity },
+  { "", "Identity",            13, 13,         0, TS_13,              1, 1,  identity },
+  { "", "Identity",            14, 15,         0, TS_13,              1, 1,  identity }, /* + sequences */
+  { "", "Identity",            16, 18,         0, TS_13,              1, 1,  identity }, /* + optionals */
+  { "", "Identity",            19, 20,         0, TS_19,              1, 1,  identity },
+  { "", "Identity",            21, 22,         0, TS_21,              1, 1,  identity },
+  { "", "Identity",            23, 23,         0, TS_23,              1, 1,  identity },
+  { "", "Identity",            24, 24,         0, TS_24,              1, 1,  identity },
+  { "", "Identity",            25, OX_LATEST,  0, TS_25,              1, 1,  identity },
+  { "", "Constant",             1, 8,         -1, OX_TS_CLASSIC,      0, 0,  constant },
+  { "", "Constant",             9, 10,        -1, OX_TS_CLASSIC,      0, 0,  constant },
+  { "", "Constant",            11, 11,        -1, OX_TS_CLASSIC,      0, 0,  constant }, /* + sparse_value */
+  { "", "Constant",            12, 12,        -1, OX_TS_CLASSIC,      0, 0,  constant }, /* + value_* */
+  { "", "Constant",            13, 18,        -1, TS_13,              0, 0,  constant },
+  { "", "Constant",            19, 20,        -1, TS_19,              0, 0,  constant },
+  { "", "Constant",            21, 22,        -1, TS_21,              0, 0,  constant },
+  { "", "Constant",            23, 23,        -1, TS_23,              0, 0,  constant },
+  { "", "Constant",            24, 24,        -1, TS_24,              0, 0,  constant },
+  { "", "Constant",            25, OX_LATEST, -1, TS_25,              0, 0,  constant },
+  { "", "Reshape",              1, 4,          0, OX_TS_FLOAT3,       1, 1,  reshape }, /* shape attribute */
+  { "", "Reshape",              5, 12,         0, OX_TS_CLASSIC,      2, 2,  reshape }, /* shape input */
+  { "", "Reshape",             13, 13,         0, TS_13,              2, 2,  reshape },
+  { "", "Reshape",             14, 18,         0, TS_13,              2, 2,  reshape }, /* + allowzero */
+  { "", "Reshape",             19, 20,         0, TS_19,              2, 2,  reshape },
+  { "", "Reshape",             21, 22,         0, TS_21,              2, 2,  reshape },
+  { "", "Reshape",             23, 23,         0, TS_23,              2, 2,  reshape },
+  { "", "Reshape",             24, 24,         0, TS_24,              2, 2,  reshape },
+  { "", "Reshape",             25, OX_LATEST,  0, TS_25,              2, 2,  reshape },
+  { "", "Flatten",              1, 8,          0, OX_TS_FLOAT3,       1, 1,  flatten },
+  { "", "Flatten",              9, 10,         0, OX_TS_CLASSIC,      1, 1,  flatten },
+  { "", "Flatten",             11, 12,         0, OX_TS_CLASSIC,      1, 1,  flatten }, /* + negative axis */
+  { "", "Flatten",             13, 20,         0, TS_13,              1, 1,  flatten },
+  { "", "Flatten",             21, 22,         0, TS_21,              1, 1,  flatten },
+  { "", "Flatten",             23, 23,         0, TS_23,              1, 1,  flatten },
+  { "", "Flatten",             24, 24,         0, TS_24,              1, 1,  flatten },
+  { "", "Flatten",             25, OX_LATEST,  0, TS_25,              1, 1,  flatten },
+  { "", "Squeeze",              1, 10,         0, OX_TS_CLASSIC,      1, 1,  squeeze }, /* axes attribute */
+  { "", "Squeeze",             11, 12,         0, OX_TS_CLASSIC,      1, 1,  squeeze }, /* + negative axes */
+  { "", "Squeeze",             13, 20,         0, TS_13,              1, 2,  squeeze }, /* axes input */
+  { "", "Squeeze",             21, 22,         0, TS_21,              1, 2,  squeeze },
+  { "", "Squeeze",             23, 23,         0, TS_23,              1, 2,  squeeze },
+  { "", "Squeeze",             24, 24,         0, TS_24,              1, 2,  squeeze },
+  { "", "Squeeze",             25, OX_LATEST,  0, TS_25,              1, 2,  squeeze },
+  { "", "Unsqueeze",            1, 10,         0, OX_TS_CLASSIC,      1, 1,  unsqueeze },
+  { "", "Unsqueeze",           11, 12,         0, OX_TS_CLASSIC,      1, 1,  unsqueeze },
+  { "", "Unsqueeze",           13, 20,         0, TS_13,              2, 2,  unsqueeze },
+  { "", "Unsqueeze",           21, 22,         0, TS_21,              2, 2,  unsqueeze },
+  { "", "Unsqueeze",           23, 23,         0, TS_23,              2, 2,  unsqueeze },
+  { "", "Unsqueeze",           24, 24,         0, TS_24,              2, 2,  unsqueeze },
+  { "", "Unsqueeze",           25, OX_LATEST,  0, TS_25,              2, 2,  unsqueeze },
+  { "", "Shape",                1, 12,         0, OX_TS_CLASSIC,      1, 1,  shape },
+  { "", "Shape",               13, 14,         0, TS_13,              1, 1,  shape },
+  { "", "Shape",               15, 18,         0, TS_13,              1, 1,  shape }, /* + start, end */
+  { "", "Shape",               19, 20,         0, TS_19,              1, 1,  shape },
+  { "", "Shape",               21, 22,         0, TS_21,              1, 1,  shape },
+  { "", "Shape",               23, 23,         0, TS_23,              1, 1,  shape },
+  { "", "Shape",               24, 24,         0, TS_24,              1, 1,  shape },
+  { "", "Shape",               25, OX_LATEST,  0, TS_25,              1, 1,  shape },
+  { "", "Size",                 1, 12,         0, OX_TS_CLASSIC,      1, 1,  size },
+  { "", "Size",                13, 18,         0, TS_13,              1, 1,  size },
+  { "", "Size",                19, 20,         0, TS_19,              1, 1,  size },
+  { "", "Size",                21, 22,         0, TS_21,              1, 1,  size },
+  { "", "Size",                23, 23,         0, TS_23,              1, 1,  size },
+  { "", "Size",                24, 24,         0, TS_24,              1, 1,  size },
+  { "", "Size",                25, OX_LATEST,  0, TS_25,              1, 1,  size },
+  { "", "ConstantOfShape",      9, 19,         0, OX_T(INT64),        1, 1,  constant_of_shape },
+  { "", "ConstantOfShape",     20, 20,         0, OX_T(INT64),        1, 1,  constant_of_shape },
+  { "", "ConstantOfShape",     21, 22,         0, OX_T(INT64),        1, 1,  constant_of_shape },
+  { "", "ConstantOfShape",     23, 23,         0, OX_T(INT64),        1, 1,  constant_of_shape },
+  { "", "ConstantOfShape",     24, 24,         0, OX_T(INT64),        1, 1,  constant_of_shape },
+  { "", "ConstantOfShape",     25, OX_LATEST,  0, OX_T(INT64),        1, 1,  constant_of_shape },
+  { "", "EyeLike",              9, 21,         0, TS_EYE9,            1, 1,  eye_like },
+  { "", "EyeLike",             22, OX_LATEST,  0, TS_EYE22,           1, 1,  eye_like },
+  { "", "Range",               11, 26,         0, TS_RANGE,           3, 3,  range },
+  { "", "Range",               27, OX_LATEST,  0, TS_RANGE | OX_T(FLOAT16) | OX_T(BFLOAT16),
+                                                                      3, 3,  range }, /* + stash_type */
+  { "", "Trilu",               14, OX_LATEST,  0, TS_13,              1, 2,  trilu },
+  { "", "OneHot",               9, 10,         0, OX_TS_NUM,          3, 3,  one_hot },
+  { "", "OneHot",              11, OX_LATEST,  0, OX_TS_NUM,          3, 3,  one_hot }, /* + negative indices */
+  { "", "Transpose",            1, 12,         0, OX_TS_CLASSIC,      1, 1,  transpose },
+  { "", "Transpose",           13, 20,         0, TS_13,              1, 1,  transpose },
+  { "", "Transpose",           21, 22,         0, TS_21,              1, 1,  transpose },
+  { "", "Transpose",           23, 23,         0, TS_23,              1, 1,  transpose },
+  { "", "Transpose",           24, 24,         0, TS_24,              1, 1,  transpose },
+  { "", "Transpose",           25, OX_LATEST,  0, TS_25,              1, 1,  transpose },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };
