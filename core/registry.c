@@ -8,6 +8,7 @@ extern const ox_kernel ox_sequence_kernels[], ox_optional_kernels[], ox_shape_ke
 extern const ox_kernel ox_index_kernels[];
 extern const ox_kernel ox_control_kernels[];
 extern const ox_kernel ox_unary_kernels[];
+extern const ox_kernel ox_cast_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -17,6 +18,7 @@ const ox_family ox_families[] = {
     {"index", ox_index_kernels},
     {"control", ox_control_kernels},
     {"unary", ox_unary_kernels},
+    {"cast", ox_cast_kernels},
     {NULL, NULL},
 };
 
