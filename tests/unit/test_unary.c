@@ -1,0 +1,348 @@
+/* tests/unit/test_unary.c: the unary ops and activations (ops/unary.c), called
+ * through the registry with a hand-made node. Expected values are worked out
+ * by hand or with Python's math module, not by the code under test. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+/* A 1-D tensor of n elements of type dt copied from data (rank 0 if n < 0). */
+static ox_value *tensor(ox_dtype dt, int64_t n, const void *data) {
+  ox_value *v = NULL;
+  int64_t d = n < 0 ? 1 : n;
+  if (ox_tensor_new(A, dt, n < 0 ? 0 : 1, &d, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    return NULL;
+  }
+  if (v->u.t.n) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
+  return v;
+}
+#define N_(...) (int64_t)(sizeof((__VA_ARGS__)) / sizeof((__VA_ARGS__)[0]))
+#define VEC(dt, T, ...) tensor(dt, N_((T[])__VA_ARGS__), (T[])__VA_ARGS__)
+#define SCALAR(dt, T, x) tensor(dt, -1, (T[]){x})
+
+static ox_attr attr_f(const char *name, float f) {
+  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
+}
+static ox_attr attr_i(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_s(const char *name, const char *s) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
+}
+
+/* Run op at `opset` on nin inputs (NULL: absent) with nattr attributes; *out
+ * gets the result. Returns the kernel's code (E holds the message). */
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               ox_value **out) {
+  static const char *in_names[] = {"x", "min", "max"};
+  static const char *out_names[] = {"y"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
+  /* the evaluator checks input 0's type against the row */
+  CHECK(!k->types || (k->types & (UINT64_C(1) << in[0]->u.t.dt)));
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
+  ox_err_clear(&E);
+  *out = NULL;
+  int rc = k->fn(&c, nin, in, 1, out);
+  if (!rc && E.code) rc = E.code;
+  if (!rc) CHECK(*out != NULL);
+  return rc;
+}
+#define RUN1(op, opset, x, y) run(op, opset, 0, NULL, 1, (ox_value *[]){x}, y)
+
+/* Does v hold exactly these elements of type dt (bitwise, so NaN == NaN and
+ * -0 != 0)? */
+static int same(const ox_value *v, ox_dtype dt, int64_t n, const void *want) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.dt != dt || v->u.t.n != n) return 0;
+  return !n || !memcmp(v->u.t.data, want, (size_t)n * ox_dtype_size(dt));
+}
+#define IS(v, dt, T, ...) same(v, dt, N_((T[])__VA_ARGS__), (T[])__VA_ARGS__)
+
+/* Are v's float elements within tol (relative) of want? */
+static int near_f(const ox_value *v, int64_t n, const double *want, double tol) {
+  if (!v || v->u.t.dt != OX_FLOAT || v->u.t.n != n) return 0;
+  const float *y = v->u.t.data;
+  for (int64_t i = 0; i < n; i++) {
+    double d = fabs((double)y[i] - want[i]);
+    if (!(d <= tol * fmax(1.0, fabs(want[i])))) {
+      fprintf(stderr, "  element %lld: %.9g, want %.9g\n", (long long)i, y[i], want[i]);
+      return 0;
+    }
+  }
+  return 1;
+}
+#define NEAR(v, ...) near_f(v, N_((double[])__VA_ARGS__), (double[])__VA_ARGS__, 1e-6)
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK(rc_ != 0);                                                                  \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+/* ---- the table ---- */
+
+static void test_table(void) {
+  extern const ox_kernel ox_unary_kernels[];
+  for (const ox_kernel *k = ox_unary_kernels; k->op; k++) {
+    CHECK(k->since <= k->until);
+    const ox_kernel *next = NULL;
+    for (const ox_kernel *j = k + 1; j->op && !next; j++)
+      if (!strcmp(j->op, k->op)) next = j;
+    if (next) CHECK_EQ_I(next->since, k->until + 1);
+    else CHECK_EQ_I(k->until, OX_LATEST);
+  }
+  const ox_kernel *k;
+  CHECK((k = ox_registry_find("", "Clip", 11)) && !(k->types & OX_T(INT8)) && k->max_in == 3);
+  CHECK((k = ox_registry_find("", "Clip", 12)) && (k->types & OX_T(INT8)));
+  CHECK((k = ox_registry_find("", "Clip", 10)) && k->max_in == 1);
+  CHECK((k = ox_registry_find("", "Celu", 12)) && k->types == OX_T(FLOAT));
+  CHECK((k = ox_registry_find("", "Celu", 28)) && (k->types & OX_T(BFLOAT16)));
+  CHECK((k = ox_registry_find("", "IsInf", 10)) && !(k->types & OX_T(FLOAT16)));
+  CHECK((k = ox_registry_find("", "IsNaN", 20)) && (k->types & OX_T(FLOAT8E5M2)));
+  CHECK((k = ox_registry_find("", "Relu", 13)) && !(k->types & OX_T(INT32)));
+  CHECK((k = ox_registry_find("", "Relu", 14)) && (k->types & OX_T(INT32)));
+  CHECK((k = ox_registry_find("", "Neg", 6)) && !(k->types & OX_T(UINT8)));
+  CHECK((k = ox_registry_find("", "Erf", 12)) && (k->types & OX_T(INT32)));
+  CHECK((k = ox_registry_find("", "Erf", 13)) && !(k->types & OX_T(INT32)));
+  CHECK(ox_registry_find("", "Swish", 23) == NULL);
+  CHECK(ox_registry_find("", "Gelu", 19) == NULL);
+  CHECK(ox_registry_find("", "Round", 10) == NULL);
+  CHECK_EQ_I(ox_registry_find("", "Sin", 21)->since, 7);
+  CHECK_EQ_I(ox_registry_find("", "LeakyRelu", 16)->since, 16);
+}
+
+/* ---- rounding and signs ---- */
+
+static void test_round_sign(void) {
+  ox_value *y;
+  /* Round-11: halves go to the even neighbour; -0 and NaN stay */
+  CHECK_EQ_I(RUN1("Round", 11, VEC(OX_FLOAT, float, {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, -4.5f,
+                                                      2.3f, 0.9f, -0.0f, NAN}), &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {0.0f, 2.0f, 2.0f, -0.0f, -2.0f, -4.0f, 2.0f, 1.0f, -0.0f, NAN}));
+  CHECK_EQ_I(RUN1("Round", 22, VEC(OX_DOUBLE, double, {3.5, -3.5, 1e300}), &y), 0);
+  CHECK(IS(y, OX_DOUBLE, double, {4.0, -4.0, 1e300}));
+  CHECK_EQ_I(RUN1("Sign", 13, VEC(OX_FLOAT, float, {-3.0f, 0.0f, 7.5f, NAN}), &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {-1.0f, 0.0f, 1.0f, NAN}));
+  CHECK_EQ_I(RUN1("Sign", 9, VEC(OX_INT16, int16_t, {-7, 0, 3, INT16_MIN}), &y), 0);
+  CHECK(IS(y, OX_INT16, int16_t, {-1, 0, 1, -1}));
+  CHECK_EQ_I(RUN1("Sign", 13, VEC(OX_UINT8, uint8_t, {0, 5, 255}), &y), 0);
+  CHECK(IS(y, OX_UINT8, uint8_t, {0, 1, 1}));
+  CHECK_EQ_I(RUN1("Ceil", 13, VEC(OX_FLOAT, float, {-1.5f, 1.2f}), &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {-1.0f, 2.0f}));
+  CHECK_EQ_I(RUN1("Floor", 13, VEC(OX_FLOAT, float, {-1.5f, 1.2f}), &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {-2.0f, 1.0f}));
+}
+
+/* ---- integers in their own width ---- */
+
+static void test_integers(void) {
+  ox_value *y;
+  /* Neg and Abs of the most negative value wrap, as numpy does */
+  CHECK_EQ_I(RUN1("Neg", 13, VEC(OX_INT8, int8_t, {-128, -5, 0, 127}), &y), 0);
+  CHECK(IS(y, OX_INT8, int8_t, {-128, 5, 0, -127}));
+  CHECK_EQ_I(RUN1("Neg", 13, VEC(OX_INT32, int32_t, {INT32_MIN, 1}), &y), 0);
+  CHECK(IS(y, OX_INT32, int32_t, {INT32_MIN, -1}));
+  CHECK_EQ_I(RUN1("Abs", 13, VEC(OX_INT64, int64_t, {INT64_MIN + 1, -3, INT64_MAX}), &y), 0);
+  CHECK(IS(y, OX_INT64, int64_t, {INT64_MAX, 3, INT64_MAX}));
+  CHECK_EQ_I(RUN1("Abs", 6, VEC(OX_UINT64, uint64_t, {UINT64_MAX, 0}), &y), 0);
+  CHECK(IS(y, OX_UINT64, uint64_t, {UINT64_MAX, 0}));
+  CHECK_EQ_I(RUN1("Relu", 14, VEC(OX_INT8, int8_t, {-3, 0, 4}), &y), 0);
+  CHECK(IS(y, OX_INT8, int8_t, {0, 0, 4}));
+  CHECK_EQ_I(RUN1("BitwiseNot", 18, VEC(OX_UINT8, uint8_t, {0, 0x0F}), &y), 0);
+  CHECK(IS(y, OX_UINT8, uint8_t, {0xFF, 0xF0}));
+  CHECK_EQ_I(RUN1("BitwiseNot", 18, VEC(OX_INT32, int32_t, {0, -1, 5}), &y), 0);
+  CHECK(IS(y, OX_INT32, int32_t, {-1, 0, -6}));
+  CHECK_EQ_I(RUN1("Not", 1, VEC(OX_BOOL, uint8_t, {0, 1, 1}), &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {1, 0, 0}));
+  /* Erf-9 on integers: erf(x) truncated toward zero */
+  CHECK_EQ_I(RUN1("Erf", 9, VEC(OX_INT32, int32_t, {-10, -1, 0, 1, 10}), &y), 0);
+  CHECK(IS(y, OX_INT32, int32_t, {-1, 0, 0, 0, 1}));
+  /* Shrink on int32: -5 + 0.5 = -4.5 and 5 - 0.5 = 4.5 truncate to -4 and 4 */
+  ox_attr sa[] = {attr_f("lambd", 1.5f), attr_f("bias", 0.5f)};
+  CHECK_EQ_I(run("Shrink", 9, 2, sa, 1, (ox_value *[]){VEC(OX_INT32, int32_t, {-5, -1, 0, 1, 5})},
+                 &y), 0);
+  CHECK(IS(y, OX_INT32, int32_t, {-4, 0, 0, 0, 4}));
+  /* an integral bias, on int64 values a double cannot hold */
+  ox_attr sb[] = {attr_f("lambd", 0.5f), attr_f("bias", 1.0f)};
+  CHECK_EQ_I(run("Shrink", 9, 2, sb, 1,
+                 (ox_value *[]){VEC(OX_INT64, int64_t, {INT64_MAX, -INT64_MAX, 0})}, &y), 0);
+  CHECK(IS(y, OX_INT64, int64_t, {INT64_MAX - 1, -INT64_MAX + 1, 0}));
+}
+
+/* ---- Clip ---- */
+
+static void test_clip(void) {
+  ox_value *y;
+  ox_value *x = VEC(OX_FLOAT, float, {-2.0f, 0.0f, 3.0f, NAN});
+  /* Clip-13: min > max makes every value max; NaN stays */
+  CHECK_EQ_I(run("Clip", 13, 0, NULL, 3, (ox_value *[]){x, SCALAR(OX_FLOAT, float, 2.0f),
+                                                         SCALAR(OX_FLOAT, float, 1.0f)}, &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {1.0f, 1.0f, 1.0f, NAN}));
+  /* only max (min absent) */
+  CHECK_EQ_I(run("Clip", 11, 0, NULL, 3, (ox_value *[]){x, NULL, SCALAR(OX_FLOAT, float, 1.0f)},
+                 &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {-2.0f, 0.0f, 1.0f, NAN}));
+  /* no bounds: the float's own limits, so Inf becomes the largest float */
+  CHECK_EQ_I(RUN1("Clip", 13, VEC(OX_FLOAT, float, {-INFINITY, 5.0f, INFINITY}), &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {-3.40282346638528859811704183484516925440e+38f, 5.0f,
+                                3.40282346638528859811704183484516925440e+38f}));
+  /* Clip-6 and Clip-1: attributes */
+  ox_attr a6[] = {attr_f("min", -1.0f), attr_f("max", 1.0f)};
+  CHECK_EQ_I(run("Clip", 6, 2, a6, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {-1.0f, 0.0f, 1.0f, NAN}));
+  ox_attr a1[] = {attr_f("max", 0.5f)};
+  CHECK_EQ_I(run("Clip", 1, 1, a1, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {-2.0f, 0.0f, 0.5f, NAN}));
+  /* int64 bounds next to the limits (a double would round INT64_MAX - 1 up) */
+  CHECK_EQ_I(run("Clip", 12, 0, NULL, 3,
+                 (ox_value *[]){VEC(OX_INT64, int64_t, {INT64_MAX, INT64_MAX - 1, INT64_MIN}),
+                                NULL, SCALAR(OX_INT64, int64_t, INT64_MAX - 1)}, &y), 0);
+  CHECK(IS(y, OX_INT64, int64_t, {INT64_MAX - 1, INT64_MAX - 1, INT64_MIN}));
+  CHECK_EQ_I(run("Clip", 13, 0, NULL, 3,
+                 (ox_value *[]){VEC(OX_UINT64, uint64_t, {UINT64_MAX, 5}),
+                                SCALAR(OX_UINT64, uint64_t, 6), SCALAR(OX_UINT64, uint64_t,
+                                                                       UINT64_MAX - 1)}, &y), 0);
+  CHECK(IS(y, OX_UINT64, uint64_t, {UINT64_MAX - 1, 6}));
+  CHECK_EQ_I(run("Clip", 12, 0, NULL, 2,
+                 (ox_value *[]){VEC(OX_INT8, int8_t, {-128, 0, 127}), SCALAR(OX_INT8, int8_t, -5)},
+                 &y), 0);
+  CHECK(IS(y, OX_INT8, int8_t, {-5, 0, 127}));
+  CHECK_EQ_I(RUN1("Clip", 13, VEC(OX_UINT8, uint8_t, {0, 255}), &y), 0);
+  CHECK(IS(y, OX_UINT8, uint8_t, {0, 255}));
+  /* errors */
+  CHECK_FAILS(run("Clip", 13, 0, NULL, 2, (ox_value *[]){x, SCALAR(OX_DOUBLE, double, 1.0)}, &y),
+              "input 1 'min' (min) is float64; it must have the input's type float32");
+  CHECK_FAILS(run("Clip", 13, 0, NULL, 3,
+                  (ox_value *[]){x, NULL, VEC(OX_FLOAT, float, {1.0f, 2.0f})}, &y),
+              "input 2 'max' (max) must be a scalar; it has shape (2,)");
+}
+
+/* ---- floats: activations and predicates ---- */
+
+static void test_activations(void) {
+  ox_value *y;
+  ox_value *x = VEC(OX_FLOAT, float, {-1.0f, 0.0f, 1.0f});
+  /* Selu-1's defaults (1.6732, 1.0507) differ from Selu-6's float32 constants */
+  CHECK_EQ_I(RUN1("Selu", 1, x, &y), 0);
+  CHECK(NEAR(y, {-1.1112876898668622, 0.0, 1.0507}));
+  CHECK_EQ_I(RUN1("Selu", 6, x, &y), 0);
+  CHECK(NEAR(y, {-1.1113307412864784, 0.0, 1.05070102214813232421875}));
+  /* Gelu-20, exact and tanh */
+  CHECK_EQ_I(RUN1("Gelu", 20, x, &y), 0);
+  CHECK(NEAR(y, {-0.15865525393145707, 0.0, 0.8413447460685429}));
+  ox_attr gt[] = {attr_s("approximate", "tanh")};
+  CHECK_EQ_I(run("Gelu", 20, 1, gt, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(NEAR(y, {-0.15880800939172324, 0.0, 0.8411919906082768}));
+  ox_attr gb[] = {attr_s("approximate", "erf")};
+  CHECK_FAILS(run("Gelu", 20, 1, gb, 1, (ox_value *[]){x}, &y),
+              "attribute 'approximate' is \"erf\"; it must be \"none\" or \"tanh\"");
+  /* large arguments neither overflow nor give NaN */
+  ox_value *big = VEC(OX_FLOAT, float, {-100.0f, 0.0f, 100.0f});
+  CHECK_EQ_I(RUN1("Softplus", 1, big, &y), 0);
+  CHECK(NEAR(y, {0.0, 0.6931471805599453, 100.0}));
+  CHECK_EQ_I(RUN1("Sigmoid", 13, big, &y), 0);
+  CHECK(NEAR(y, {0.0, 0.5, 1.0}));
+  CHECK_EQ_I(RUN1("Mish", 18, x, &y), 0);
+  CHECK(NEAR(y, {-0.30340146137410895, 0.0, 0.8650983882673103}));
+  ox_value *h = VEC(OX_FLOAT, float, {-3.0f, -1.0f, 1.0f, 3.0f});
+  CHECK_EQ_I(RUN1("HardSwish", 14, h, &y), 0);
+  CHECK(NEAR(y, {0.0, -1.0 / 3, 2.0 / 3, 3.0}));
+  CHECK_EQ_I(RUN1("HardSigmoid", 6, h, &y), 0); /* alpha 0.2, beta 0.5 */
+  CHECK(NEAR(y, {0.0, 0.3, 0.7, 1.0}));
+  ox_attr ca[] = {attr_f("alpha", 2.0f)};
+  CHECK_EQ_I(run("Celu", 12, 1, ca, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(NEAR(y, {-0.7869386805747332, 0.0, 1.0}));
+  CHECK_EQ_I(RUN1("Swish", 24, x, &y), 0);
+  CHECK(NEAR(y, {-0.2689414213699951, 0.0, 0.7310585786300049}));
+  CHECK_EQ_I(RUN1("Softsign", 1, h, &y), 0);
+  CHECK(NEAR(y, {-0.75, -0.5, 0.5, 0.75}));
+  CHECK_EQ_I(RUN1("ThresholdedRelu", 10, VEC(OX_FLOAT, float, {1.0f, 1.5f}), &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {0.0f, 1.5f}));
+  CHECK_EQ_I(RUN1("LeakyRelu", 16, x, &y), 0);
+  CHECK(NEAR(y, {-0.01, 0.0, 1.0}));
+  CHECK_EQ_I(RUN1("Elu", 6, x, &y), 0);
+  CHECK(NEAR(y, {-0.6321205588285577, 0.0, 1.0}));
+  CHECK_EQ_I(RUN1("Relu", 6, VEC(OX_FLOAT, float, {-1.0f, NAN}), &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {0.0f, NAN}));
+  ox_attr sh[] = {attr_f("lambd", 1.5f), attr_f("bias", 0.5f)};
+  CHECK_EQ_I(run("Shrink", 9, 2, sh, 1, (ox_value *[]){VEC(OX_FLOAT, float, {-2.0f, 1.0f, 2.0f})},
+                 &y), 0);
+  CHECK(IS(y, OX_FLOAT, float, {-1.5f, 0.0f, 1.5f}));
+  /* doubles compute in double */
+  CHECK_EQ_I(RUN1("Exp", 13, VEC(OX_DOUBLE, double, {1.0}), &y), 0);
+  CHECK(y && fabs(((double *)y->u.t.data)[0] - 2.718281828459045) < 1e-15);
+}
+
+static void test_predicates(void) {
+  ox_value *y;
+  ox_value *x = VEC(OX_FLOAT, float, {-INFINITY, INFINITY, NAN, 1.0f});
+  CHECK_EQ_I(RUN1("IsInf", 10, x, &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {1, 1, 0, 0}));
+  ox_attr pos[] = {attr_i("detect_negative", 0)};
+  CHECK_EQ_I(run("IsInf", 10, 1, pos, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {0, 1, 0, 0}));
+  ox_attr neg[] = {attr_i("detect_positive", 0)};
+  CHECK_EQ_I(run("IsInf", 20, 1, neg, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {1, 0, 0, 0}));
+  CHECK_EQ_I(RUN1("IsNaN", 9, x, &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {0, 0, 1, 0}));
+  /* float16 bits: NaN, -Inf, 1 */
+  CHECK_EQ_I(RUN1("IsNaN", 13, VEC(OX_FLOAT16, uint16_t, {0x7E00, 0xFC00, 0x3C00}), &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {1, 0, 0}));
+  CHECK_EQ_I(RUN1("IsInf", 20, VEC(OX_FLOAT16, uint16_t, {0x7E00, 0xFC00, 0x3C00}), &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {0, 1, 0}));
+}
+
+/* ---- small floats round once on store ---- */
+
+static void test_small_floats(void) {
+  ox_value *y;
+  /* sqrt(2) = 1.41421356 -> float16 1.4140625 (0x3DA8); sqrt(4) = 2 (0x4000) */
+  CHECK_EQ_I(RUN1("Sqrt", 13, VEC(OX_FLOAT16, uint16_t, {0x4000, 0x4400}), &y), 0);
+  CHECK(IS(y, OX_FLOAT16, uint16_t, {0x3DA8, 0x4000}));
+  /* e = 2.71828 -> bfloat16 2.71875 (0x402E) */
+  CHECK_EQ_I(RUN1("Exp", 13, VEC(OX_BFLOAT16, uint16_t, {0x3F80}), &y), 0);
+  CHECK(IS(y, OX_BFLOAT16, uint16_t, {0x402E}));
+  /* Clip-13 on bfloat16: bounds 0.5 (0x3F00) and 1 (0x3F80); 2 (0x4000) -> 1 */
+  CHECK_EQ_I(run("Clip", 13, 0, NULL, 3,
+                 (ox_value *[]){VEC(OX_BFLOAT16, uint16_t, {0x0000, 0x4000}),
+                                SCALAR(OX_BFLOAT16, uint16_t, 0x3F00),
+                                SCALAR(OX_BFLOAT16, uint16_t, 0x3F80)}, &y), 0);
+  CHECK(IS(y, OX_BFLOAT16, uint16_t, {0x3F00, 0x3F80}));
+  /* an empty tensor keeps its shape */
+  ox_value *e = NULL;
+  int64_t d[2] = {0, 3};
+  CHECK_EQ_I(ox_tensor_new(A, OX_FLOAT16, 2, d, &e, &E), 0);
+  CHECK_EQ_I(RUN1("Tanh", 13, e, &y), 0);
+  CHECK(y && y->u.t.rank == 2 && y->u.t.dims[0] == 0 && y->u.t.dims[1] == 3 && y->u.t.n == 0);
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_table();
+  test_round_sign();
+  test_integers();
+  test_clip();
+  test_activations();
+  test_predicates();
+  test_small_floats();
+  ox_arena_free(A);
+  return check_done("unary");
+}
