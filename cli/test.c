@@ -201,108 +201,163 @@ out:
 
 /* ---- the driver ---- */
 
-typedef struct { pid_t pid; int fd; int idx; time_t start; char buf[2048]; size_t len; } child;
+/* Workers: each is a forked process that runs the cases it is sent, one at a
+ * time, and answers with "P" or "F<reason>" (length-prefixed, one write, so
+ * the parent reads it whole). A worker that crashes or hangs takes only its
+ * current case down: the parent records why and starts a new worker. Reusing
+ * workers saves a fork and an exit per case. */
+typedef struct { pid_t pid; int to, from; int idx; time_t start; } worker;
 
-static void start_child(tcase *c, int idx, child *ch) {
-  int fds[2];
-  ch->idx = -1;
-  if (pipe(fds)) {
-    c->done = 1;
-    c->why = strdup("cannot create a pipe");
-    return;
+static void worker_loop(tcase *cases, int to, int from) {
+  int idx;
+  while (read(to, &idx, sizeof idx) == (ssize_t)sizeof idx) {
+    char msg[3000];
+    uint32_t len;
+    /* test hook: the CLI tests check that a crashing case is reported and
+     * does not stop the run */
+    const char *crash = getenv("ONNXOP_TEST_CRASH");
+    if (crash && !strcmp(crash, cases[idx].name)) raise(SIGSEGV);
+    int fail = run_case(cases[idx].path, msg + 5, sizeof msg - 5);
+    msg[4] = fail ? 'F' : 'P';
+    len = fail ? (uint32_t)strlen(msg + 5) + 1 : 1;
+    memcpy(msg, &len, 4);
+    if (write(from, msg, 4 + len) != (ssize_t)(4 + len)) _exit(3);
+  }
+  _exit(0);
+}
+
+static int start_worker(tcase *cases, worker *ws, int nw, worker *w) {
+  int to[2], from[2];
+  w->pid = -1;
+  w->idx = -1;
+  if (pipe(to)) return -1;
+  if (pipe(from)) {
+    close(to[0]);
+    close(to[1]);
+    return -1;
   }
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
   if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    c->done = 1;
-    c->why = strdup("cannot fork");
-    return;
+    close(to[0]); close(to[1]); close(from[0]); close(from[1]);
+    return -1;
   }
   if (pid == 0) {
-    close(fds[0]);
-    char why[2000] = "";
-    int fail = run_case(c->path, why, sizeof why);
-    char msg[2048];
-    int l = snprintf(msg, sizeof msg, "%s%s", fail ? "F" : "P", why);
-    if (write(fds[1], msg, (size_t)(l < (int)sizeof msg ? l : (int)sizeof msg - 1)) < 0) _exit(3);
-    _exit(0);
+    close(to[1]);
+    close(from[0]);
+    /* the other workers' pipes: holding their ends would keep them from
+     * seeing EOF when the parent closes them */
+    for (int j = 0; j < nw; j++)
+      if (&ws[j] != w && ws[j].pid > 0) {
+        close(ws[j].to);
+        close(ws[j].from);
+      }
+    worker_loop(cases, to[0], from[1]);
   }
-  close(fds[1]);
-  ch->pid = pid;
-  ch->fd = fds[0];
-  ch->idx = idx;
-  ch->start = time(NULL);
-  ch->len = 0;
+  close(to[0]);
+  close(from[1]);
+  w->pid = pid;
+  w->to = to[1];
+  w->from = from[0];
+  return 0;
 }
 
-static void finish_child(tcase *cases, child *ch, int timed_out) {
-  tcase *c = &cases[ch->idx];
+static void stop_worker(worker *w, int kill_it) {
+  int st;
+  if (w->pid < 0) return;
+  close(w->to);
+  close(w->from);
+  if (kill_it) kill(w->pid, SIGKILL);
+  waitpid(w->pid, &st, 0);
+  w->pid = -1;
+}
+
+/* The worker died or hung while running its case: say why, start anew. */
+static void worker_lost(tcase *cases, worker *w, int timed_out) {
+  tcase *c = &cases[w->idx];
   int st = 0;
-  if (timed_out) kill(ch->pid, SIGKILL);
-  waitpid(ch->pid, &st, 0);
-  close(ch->fd);
-  ch->buf[ch->len] = 0;
-  c->done = 1;
   char msg[256];
-  if (timed_out) {
-    c->why = strdup("timed out");
-  } else if (WIFSIGNALED(st)) {
-    snprintf(msg, sizeof msg, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-    c->why = strdup(msg);
-  } else if (ch->len == 0 || (WIFEXITED(st) && WEXITSTATUS(st))) {
-    snprintf(msg, sizeof msg, "the case's process exited with status %d", WEXITSTATUS(st));
-    c->why = strdup(msg);
-  } else if (ch->buf[0] == 'P') {
-    c->passed = 1;
-  } else {
-    c->why = strdup(ch->buf + 1);
-  }
-  ch->idx = -1;
+  close(w->to);
+  close(w->from);
+  if (timed_out) kill(w->pid, SIGKILL);
+  waitpid(w->pid, &st, 0);
+  w->pid = -1;
+  if (timed_out) snprintf(msg, sizeof msg, "timed out");
+  else if (WIFSIGNALED(st)) snprintf(msg, sizeof msg, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+  else snprintf(msg, sizeof msg, "the case's process exited with status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+  c->done = 1;
+  c->why = strdup(msg);
+  w->idx = -1;
 }
 
 static void run_all(tcase *cases, int n, int jobs, int timeout) {
-  child *kids = calloc((size_t)jobs, sizeof *kids);
-  if (!kids) return;
-  for (int j = 0; j < jobs; j++) kids[j].idx = -1;
+  if (jobs > n) jobs = n ? n : 1;
+  worker *ws = calloc((size_t)jobs, sizeof *ws);
+  if (!ws) return;
+  for (int j = 0; j < jobs; j++) {
+    ws[j].pid = -1;
+    ws[j].idx = -1;
+  }
   int next = 0, running = 0;
+  signal(SIGPIPE, SIG_IGN);
   for (;;) {
-    for (int j = 0; j < jobs && next < n; j++)
-      if (kids[j].idx < 0) {
-        start_child(&cases[next], next, &kids[j]);
+    for (int j = 0; j < jobs && next < n; j++) {
+      worker *w = &ws[j];
+      if (w->idx >= 0) continue;
+      if (w->pid < 0 && start_worker(cases, ws, jobs, w)) {
+        cases[next].done = 1;
+        cases[next].why = strdup("cannot start a worker process");
         next++;
-        if (kids[j].idx >= 0) running++;
+        continue;
       }
+      if (write(w->to, &next, sizeof next) != (ssize_t)sizeof next) {
+        stop_worker(w, 1);
+        continue; /* retried with a new worker */
+      }
+      w->idx = next++;
+      w->start = time(NULL);
+      running++;
+    }
     if (!running) break;
     struct pollfd pf[64];
     int map[64], np = 0;
     for (int j = 0; j < jobs && np < 64; j++)
-      if (kids[j].idx >= 0) {
-        pf[np].fd = kids[j].fd;
+      if (ws[j].idx >= 0) {
+        pf[np].fd = ws[j].from;
         pf[np].events = POLLIN;
         map[np++] = j;
       }
     poll(pf, (nfds_t)np, 1000);
     time_t now = time(NULL);
     for (int q = 0; q < np; q++) {
-      child *ch = &kids[map[q]];
-      if (pf[q].revents & (POLLIN | POLLHUP | POLLERR)) {
-        ssize_t r = read(ch->fd, ch->buf + ch->len, sizeof ch->buf - 1 - ch->len);
-        if (r > 0) {
-          ch->len += (size_t)r;
-          continue;
+      worker *w = &ws[map[q]];
+      if (pf[q].revents & POLLIN) {
+        char buf[4096];
+        ssize_t r = read(w->from, buf, sizeof buf);
+        uint32_t len = 0;
+        if (r >= 5) memcpy(&len, buf, 4);
+        if (r >= 5 && (ssize_t)(4 + len) == r) {
+          tcase *c = &cases[w->idx];
+          c->done = 1;
+          if (buf[4] == 'P') c->passed = 1;
+          else c->why = strndup(buf + 5, len - 1);
+          w->idx = -1;
+        } else {
+          worker_lost(cases, w, 0);
         }
-        finish_child(cases, ch, 0);
         running--;
-      } else if (now - ch->start > timeout) {
-        finish_child(cases, ch, 1);
+      } else if (pf[q].revents & (POLLHUP | POLLERR)) {
+        worker_lost(cases, w, 0);
+        running--;
+      } else if (now - w->start > timeout) {
+        worker_lost(cases, w, 1);
         running--;
       }
     }
   }
-  free(kids);
+  for (int j = 0; j < jobs; j++) stop_worker(&ws[j], 0);
+  free(ws);
 }
 
 /* Collect the cases under a path. */
@@ -385,9 +440,9 @@ int ox_cmd_test(int argc, char **argv) {
     } else if (!strcmp(a, "--xfail")) {
       if (++i >= argc) return ox_usage_error("test", "--xfail needs a FILE");
       xfile = argv[i];
-    } else if (!strcmp(a, "-j")) {
-      if (++i >= argc || (jobs = atoi(argv[i])) < 1 || jobs > 64)
-        return ox_usage_error("test", "-j needs a number from 1 to 64");
+    } else if (!strncmp(a, "-j", 2)) {
+      const char *v = a[2] ? a + 2 : (++i < argc ? argv[i] : "");
+      if ((jobs = atoi(v)) < 1 || jobs > 64) return ox_usage_error("test", "-j needs a number from 1 to 64");
     } else if (!strcmp(a, "--timeout")) {
       if (++i >= argc || (timeout = atoi(argv[i])) < 1)
         return ox_usage_error("test", "--timeout needs a number of seconds");
