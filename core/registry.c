@@ -10,6 +10,8 @@ extern const ox_kernel ox_control_kernels[];
 extern const ox_kernel ox_unary_kernels[];
 extern const ox_kernel ox_cast_kernels[];
 
+extern const ox_kernel ox_tensor_kernels[];
+
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
     {"shape", ox_shape_kernels},
@@ -19,6 +21,7 @@ const ox_family ox_families[] = {
     {"control", ox_control_kernels},
     {"unary", ox_unary_kernels},
     {"cast", ox_cast_kernels},
+    {"tensor", ox_tensor_kernels},
     {NULL, NULL},
 };
 

@@ -1,0 +1,876 @@
+/* ops/tensor.c: the data-movement ops: Concat, Split, Slice, Expand, Tile, Pad,
+ * CenterCropPad, DepthToSpace, SpaceToDepth and ReverseSequence.
+ *
+ * They only move elements, so there is no per-type code: an element is
+ * ox_dtype_size() bytes (a string is its {ptr, len} struct, sharing the bytes).
+ * Three copy engines serve them all, each an odometer over the outer dims with
+ * contiguous runs copied by memcpy (no div/mod per element):
+ *   - block copies along one axis (Concat, Split, ReverseSequence);
+ *   - remap(): y[o0..ok] = x[map0[o0], ..., mapk[ok]] with per-dim index maps,
+ *     -1 meaning "the fill value" (Slice, Tile, Pad, CenterCropPad);
+ *   - permute(): a transpose of a reshaped view (DepthToSpace, SpaceToDepth);
+ * and Expand uses the broadcasting iterator of core/broadcast.h. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/kernel.h"
+
+/* The tensor types, as the versions grew them. */
+#define TS_13 (OX_TS_CLASSIC | OX_T(BFLOAT16))
+#define TS_PAD11 (OX_TS_NUM)                       /* Pad-11: numeric, no bfloat16 */
+#define TS_21 (TS_13 | OX_T(FLOAT8E4M3FN) | OX_T(FLOAT8E4M3FNUZ) | OX_T(FLOAT8E5M2) |      \
+               OX_T(FLOAT8E5M2FNUZ) | OX_T(UINT4) | OX_T(INT4))
+#define TS_23 (TS_21 | OX_T(FLOAT4E2M1))
+#define TS_24 (TS_23 | OX_T(FLOAT8E8M0))
+#define TS_25 (TS_24 | OX_T(UINT2) | OX_T(INT2))
+
+/* ---- small helpers ---- */
+
+static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
+
+static int64_t *ints_new(ox_ctx *c, int64_t n) { return ox_alloc_array(c->a, n + 1, sizeof(int64_t)); }
+
+/* Input i must be a tensor (the evaluator checks only its element type). */
+static int tensor_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
+  if (!in[i] || in[i]->kind != OX_TENSOR) {
+    char desc[128];
+    if (!in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                   ox_value_desc(in[i], desc, sizeof desc));
+  }
+  *t = &in[i]->u.t;
+  return 0;
+}
+
+/* Inputs other than the checked one must have its dtype. */
+static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
+  if (t->dt == want) return 0;
+  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
+                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
+}
+
+/* Input i (present, a tensor) as a list of int64 (1-D int32 or int64). */
+static int ints_in(ox_ctx *c, ox_value **in, int i, int64_t **v, int64_t *n) {
+  const ox_tensor *t;
+  OX_TRY(tensor_in(c, in, i, &t));
+  return ox_ints_of(c, i, in[i], v, n);
+}
+
+/* Fill n elements of es bytes at dst with *one (doubling memcpy). */
+static void fill_elems(char *dst, int64_t n, const void *one, size_t es) {
+  if (n <= 0) return;
+  memcpy(dst, one, es);
+  size_t done = es, total = (size_t)n * es;
+  while (done < total) {
+    size_t k = done < total - done ? done : total - done;
+    memcpy(dst + done, dst, k);
+    done += k;
+  }
+}
+
+/* The zero of a dtype as the fill of Pad and CenterCropPad: 0, False, or the
+ * empty string (not a NULL pointer). */
+static void zero_elem(ox_dtype dt, void *buf) {
+  memset(buf, 0, 16);
+  if (dt == OX_STRING) ((ox_str *)buf)->p = "";
+}
+
+/* n elements of es bytes, src elements `stride` bytes apart, to contiguous dst. */
+static void copy_strided(char *dst, const char *src, int64_t n, int64_t stride, size_t es) {
+  switch (es) {
+#define CASE(T)                                                                       \
+  case sizeof(T):                                                                     \
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * (int64_t)sizeof(T), src + i * stride, sizeof(T)); \
+    break;
+    CASE(uint8_t)
+    CASE(uint16_t)
+    CASE(uint32_t)
+    CASE(uint64_t)
+#undef CASE
+  default:
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * (int64_t)es, src + i * stride, es);
+  }
+}
+
+/* ---- remap: y[o_0, ..., o_k] = x[map_0[o_0], ..., map_k[o_k]] ----
+ *
+ * y's dims say how long each map is; a map entry of -1 selects *fill (which
+ * may then not be NULL). Trailing dims whose maps are the identity merge into
+ * one contiguous block; the last other dim is cut into runs of consecutive
+ * source indices, each one memcpy per row. */
+static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *map,
+                 const void *fill) {
+  size_t es = ox_dtype_size(x->dt);
+  int r = y->rank;
+  if (y->n == 0) return 0;
+  if (r == 0) {
+    memcpy(y->data, x->data, es);
+    return 0;
+  }
+  /* dims k.. are the identity: one block of `blk` bytes */
+  int k = r;
+  for (; k > 0; k--) {
+    int d = k - 1, id = x->dims[d] == y->dims[d];
+    for (int64_t o = 0; id && o < y->dims[d]; o++) id = map[d][o] == o;
+    if (!id) break;
+  }
+  int64_t blk = (int64_t)es;
+  for (int d = k; d < r; d++) blk *= x->dims[d];
+  if (k == 0) {
+    memcpy(y->data, x->data, (size_t)y->n * es);
+    return 0;
+  }
+  /* xs[d]: byte stride of x along d */
+  int64_t *xs = ints_new(c, r), *idx = ints_new(c, r), *off = ints_new(c, r);
+  const int64_t last = y->dims[k - 1], *lm = map[k - 1];
+  /* runs along dim k-1: (out start, source index or -1, length) */
+  int64_t *run = ox_alloc_array(c->a, 3 * last + 3, sizeof(int64_t));
+  if (!xs || !idx || !off || !run) return oom(c);
+  int64_t s = (int64_t)es;
+  for (int d = r - 1; d >= 0; d--) {
+    xs[d] = s;
+    s *= x->dims[d];
+  }
+  int64_t nrun = 0;
+  for (int64_t o = 0; o < last;) {
+    int64_t o2 = o + 1;
+    if (lm[o] < 0)
+      while (o2 < last && lm[o2] < 0) o2++;
+    else
+      while (o2 < last && lm[o2] == lm[o2 - 1] + 1) o2++;
+    run[3 * nrun] = o;
+    run[3 * nrun + 1] = lm[o];
+    run[3 * nrun + 2] = o2 - o;
+    nrun++;
+    o = o2;
+  }
+  const char *src = x->data;
+  char *dst = y->data;
+  int64_t rowbytes = last * blk, blkel = blk / (int64_t)es, xsl = xs[k - 1];
+  /* the odometer over dims 0..k-2; off[d] is the byte offset of x's row
+   * prefix through dim d, -1 when some map says "fill" */
+  int outer = k - 1;
+  for (int d = 0; d < outer; d++) {
+    int64_t prev = d ? off[d - 1] : 0, m = map[d][0];
+    off[d] = prev < 0 || m < 0 ? -1 : prev + m * xs[d];
+  }
+  for (;;) {
+    int64_t base = outer ? off[outer - 1] : 0;
+    if (base < 0) {
+      fill_elems(dst, last * blkel, fill, es);
+    } else {
+      for (int64_t j = 0; j < nrun; j++) {
+        int64_t *rj = run + 3 * j;
+        char *d = dst + rj[0] * blk;
+        if (rj[1] < 0) fill_elems(d, rj[2] * blkel, fill, es);
+        else memcpy(d, src + base + rj[1] * xsl, (size_t)(rj[2] * blk));
+      }
+    }
+    dst += rowbytes;
+    int d = outer - 1;
+    while (d >= 0 && ++idx[d] == y->dims[d]) idx[d--] = 0;
+    if (d < 0) break;
+    for (; d < outer; d++) {
+      int64_t prev = d ? off[d - 1] : 0, m = map[d][idx[d]];
+      off[d] = prev < 0 || m < 0 ? -1 : prev + m * xs[d];
+    }
+  }
+  return 0;
+}
+
+/* ---- permute: y = transpose(reshape(x, shape), perm), rank <= 6 ---- */
+#define PERM_MAX 6
+static void permute(const ox_tensor *x, ox_tensor *y, int r, const int64_t *shape,
+                    const int *perm) {
+  size_t es = ox_dtype_size(x->dt);
+  if (y->n == 0) return;
+  int64_t st[PERM_MAX], od[PERM_MAX], os[PERM_MAX], idx[PERM_MAX] = {0};
+  int64_t s = (int64_t)es;
+  for (int d = r - 1; d >= 0; d--) {
+    st[d] = s;
+    s *= shape[d];
+  }
+  for (int i = 0; i < r; i++) {
+    od[i] = shape[perm[i]];
+    os[i] = st[perm[i]];
+  }
+  const char *src = x->data;
+  char *dst = y->data;
+  int64_t inner = od[r - 1], istride = os[r - 1], off = 0;
+  for (;;) {
+    if (istride == (int64_t)es) memcpy(dst, src + off, (size_t)inner * es);
+    else copy_strided(dst, src + off, inner, istride, es);
+    dst += inner * (int64_t)es;
+    int d = r - 2;
+    for (; d >= 0; d--) {
+      off += os[d];
+      if (++idx[d] < od[d]) break;
+      off -= os[d] * od[d];
+      idx[d] = 0;
+    }
+    if (d < 0) break;
+  }
+}
+
+/* ---- Concat ---- */
+
+/* Concat-1: axis defaults to 1; 4: axis required; 11: negative axes. */
+static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *t0;
+  OX_TRY(tensor_in(c, in, 0, &t0));
+  const ox_attr *at = ox_attr_find(c, "axis");
+  if (!at && c->version >= 4) return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
+  int64_t a = ox_attr_int(c, "axis", 1);
+  if (a < 0 && c->version < 11)
+    return ox_fail(c->err, OX_EINPUT, "axis %lld is negative; negative axes need opset 11 or later",
+                   (long long)a);
+  int axis;
+  OX_TRY(ox_axis(c, a, t0->rank, 0, "axis", &axis));
+  int r = t0->rank;
+  int64_t *dims = ints_new(c, r), *chunk = ints_new(c, nin);
+  if (!dims || !chunk) return oom(c);
+  memcpy(dims, t0->dims, (size_t)r * sizeof *dims);
+  dims[axis] = 0;
+  size_t es = ox_dtype_size(t0->dt);
+  int64_t inner = (int64_t)es, outer = 1;
+  for (int d = axis + 1; d < r; d++) inner *= t0->dims[d];
+  for (int d = 0; d < axis; d++) outer *= t0->dims[d];
+  for (int i = 0; i < nin; i++) {
+    const ox_tensor *t;
+    OX_TRY(tensor_in(c, in, i, &t));
+    OX_TRY(same_dtype(c, i, t, t0->dt));
+    int same = t->rank == r;
+    for (int d = 0; same && d < r; d++) same = d == axis || t->dims[d] == t0->dims[d];
+    if (!same) {
+      char s0[256], s1[256];
+      return ox_fail(c->err, OX_EINPUT, "%s has shape %s and input 0 has %s; all dims but "
+                     "axis %d must match", ox_input_name(c, i),
+                     ox_shape_str(t->rank, t->dims, s1, sizeof s1),
+                     ox_shape_str(r, t0->dims, s0, sizeof s0), axis);
+    }
+    if (dims[axis] > INT64_MAX - t->dims[axis])
+      return ox_fail(c->err, OX_EINPUT, "the concatenated axis is too long");
+    dims[axis] += t->dims[axis];
+  }
+  OX_TRY(ox_tensor_new(c->a, t0->dt, r, dims, &out[0], c->err));
+  if (out[0]->u.t.n == 0) return 0;
+  /* outer > 0 and inner > 0 here, so each chunk is within its input's size */
+  for (int i = 0; i < nin; i++) chunk[i] = in[i]->u.t.dims[axis] * inner;
+  /* x_i: (outer, dims_i[axis] * inner) -> y: (outer, sum of them) */
+  char *dst = out[0]->u.t.data;
+  for (int64_t o = 0; o < outer; o++)
+    for (int i = 0; i < nin; i++) {
+      memcpy(dst, (const char *)in[i]->u.t.data + o * chunk[i], (size_t)chunk[i]);
+      dst += chunk[i];
+    }
+  return 0;
+}
+
+/* ---- Split ---- */
+
+/* The lengths come from (by version):
+ *   1:      the attribute 'split' or the optional input 'split' (of type T);
+ *   2, 11:  the attribute 'split';
+ *   13:     the optional input 'split' (int64);
+ *   18:     that input, or the attribute 'num_outputs' (the last part may be
+ *           smaller: parts of ceil(dim / num_outputs));
+ * otherwise equal parts, one per output. */
+static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  int64_t a = ox_attr_int(c, "axis", 0);
+  int axis;
+  if (a < 0 && c->version < 11)
+    return ox_fail(c->err, OX_EINPUT, "axis %lld is negative; negative axes need opset 11 or later",
+                   (long long)a);
+  OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
+  int64_t dim = x->dims[axis], nsplit = -1, *sp = NULL;
+  if (c->version < 13) {
+    const int64_t *a = ox_attr_ints(c, "split", &nsplit);
+    if (a) {
+      sp = ints_new(c, nsplit);
+      if (!sp) return oom(c);
+      memcpy(sp, a, (size_t)nsplit * sizeof *sp);
+    }
+  }
+  if (nin > 1 && in[1]) {
+    if (c->version < 13 && sp)
+      return ox_fail(c->err, OX_EINPUT, "split lengths are given both as attribute and input");
+    const ox_tensor *s;
+    OX_TRY(tensor_in(c, in, 1, &s));
+    if (c->version < 13) { /* Split-1: the input is of type T (floats) */
+      char sb[128];
+      if (s->rank > 1)
+        return ox_fail(c->err, OX_EINPUT, "%s must be 1-D; it has shape %s", ox_input_name(c, 1),
+                       ox_shape_str(s->rank, s->dims, sb, sizeof sb));
+      nsplit = s->n;
+      sp = ints_new(c, nsplit);
+      if (!sp) return oom(c);
+      for (int64_t i = 0; i < nsplit; i++) sp[i] = (int64_t)ox_load_f64(s->dt, s->data, i);
+    } else {
+      if (s->dt != OX_INT64)
+        return ox_fail(c->err, OX_EINPUT, "%s (split) must be int64; it is %s",
+                       ox_input_name(c, 1), ox_dtypes[s->dt].onnx_name);
+      OX_TRY(ox_ints_of(c, 1, in[1], &sp, &nsplit));
+    }
+  }
+  const ox_attr *na = c->version >= 18 ? ox_attr_find(c, "num_outputs") : NULL;
+  if (na) {
+    int64_t k = ox_attr_int(c, "num_outputs", 0);
+    if (sp)
+      return ox_fail(c->err, OX_EINPUT, "both the input 'split' and the attribute "
+                     "'num_outputs' are given; give one");
+    if (k < 1) return ox_fail(c->err, OX_EINPUT, "num_outputs = %lld; it must be positive", (long long)k);
+    if (k != nout)
+      return ox_fail(c->err, OX_EINPUT, "num_outputs = %lld but the node has %d outputs",
+                     (long long)k, nout);
+    /* Split-18: parts of ceil(dim / k), the last one smaller */
+    int64_t part = dim / k + (dim % k != 0);
+    if (part * (k - 1) > dim)
+      return ox_fail(c->err, OX_EINPUT, "a dimension of %lld cannot be split into %lld parts "
+                     "of %lld and a smaller last one", (long long)dim, (long long)k, (long long)part);
+    nsplit = k;
+    sp = ints_new(c, k);
+    if (!sp) return oom(c);
+    for (int64_t i = 0; i < k; i++) sp[i] = i < k - 1 ? part : dim - part * (k - 1);
+  }
+  if (!sp) {
+    if (dim % nout)
+      return ox_fail(c->err, OX_EINPUT, "a dimension of %lld cannot be split into %d equal parts",
+                     (long long)dim, nout);
+    nsplit = nout;
+    sp = ints_new(c, nout);
+    if (!sp) return oom(c);
+    for (int i = 0; i < nout; i++) sp[i] = dim / nout;
+  }
+  if (nsplit != nout)
+    return ox_fail(c->err, OX_EINPUT, "split has %lld lengths but the node has %d outputs",
+                   (long long)nsplit, nout);
+  for (int64_t i = 0; i < nsplit; i++)
+    if (sp[i] < 0)
+      return ox_fail(c->err, OX_EINPUT, "split[%lld] = %lld is negative", (long long)i, (long long)sp[i]);
+  int64_t sum = 0;
+  for (int64_t i = 0; i < nsplit; i++) {
+    if (sp[i] > dim - sum) {
+      sum = dim + 1;
+      break;
+    }
+    sum += sp[i];
+  }
+  if (sum != dim) {
+    char sb[256];
+    return ox_fail(c->err, OX_EINPUT, "the split lengths do not add up to %lld, the length of "
+                   "axis %d of shape %s", (long long)dim, axis,
+                   ox_shape_str(x->rank, x->dims, sb, sizeof sb));
+  }
+  size_t es = ox_dtype_size(x->dt);
+  int64_t inner = (int64_t)es, outer = 1;
+  for (int d = axis + 1; d < x->rank; d++) inner *= x->dims[d];
+  for (int d = 0; d < axis; d++) outer *= x->dims[d];
+  int64_t *dims = ints_new(c, x->rank);
+  if (!dims) return oom(c);
+  memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
+  for (int i = 0; i < nout; i++) {
+    dims[axis] = sp[i];
+    OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, dims, &out[i], c->err));
+  }
+  if (x->n == 0) return 0;
+  /* x: (outer, dim * inner) -> y_i: (outer, sp[i] * inner) */
+  const char *src = x->data;
+  for (int64_t o = 0; o < outer; o++)
+    for (int i = 0; i < nout; i++) {
+      int64_t n = sp[i] * inner;
+      memcpy((char *)out[i]->u.t.data + o * n, src, (size_t)n);
+      src += n;
+    }
+  return 0;
+}
+
+/* ---- Slice ---- */
+
+/* The count and first index of a slice of a dim of length n (Slice-13's
+ * rules, which state what earlier versions meant): negative starts and ends
+ * count from the back; then starts clamp to [0, n] (step > 0) or [0, n-1]
+ * (step < 0), ends to [0, n] or [-1, n-1]. INT64_MAX and INT64_MIN work. */
+static int64_t slice_dim(int64_t n, int64_t start, int64_t end, int64_t step, int64_t *first) {
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  int64_t lo = 0, hi = step > 0 ? n : n - 1;
+  start = start < lo ? lo : start > hi ? hi : start;
+  lo = step > 0 ? 0 : -1;
+  end = end < lo ? lo : end > hi ? hi : end;
+  *first = start;
+  if (n == 0) return 0;
+  /* both within [-1, n]: no overflow; step = INT64_MIN handled unsigned */
+  if (step > 0) return end > start ? 1 + (end - start - 1) / step : 0;
+  uint64_t s = (uint64_t)0 - (uint64_t)step;
+  return start > end ? 1 + (int64_t)((uint64_t)(start - end - 1) / s) : 0;
+}
+
+/* Slice-1: attributes starts, ends, axes. Slice-10 on: inputs starts, ends,
+ * axes, steps (steps from 10, negative axes documented from 11). */
+static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  int r = x->rank;
+  int64_t *starts, *ends, *axes = NULL, *steps = NULL, ns, ne, na = -1, nst = -1;
+  if (c->version < 10) {
+    const int64_t *s = ox_attr_ints(c, "starts", &ns), *e = ox_attr_ints(c, "ends", &ne);
+    const int64_t *a = ox_attr_ints(c, "axes", &na);
+    if (a && na == 0) a = NULL; /* an empty list: all axes */
+    if (!s || !e)
+      return ox_fail(c->err, OX_EINPUT, "the attributes 'starts' and 'ends' are required");
+    starts = (int64_t *)s;
+    ends = (int64_t *)e;
+    axes = (int64_t *)a;
+  } else {
+    OX_TRY(ints_in(c, in, 1, &starts, &ns));
+    OX_TRY(ints_in(c, in, 2, &ends, &ne));
+    if (nin > 3 && in[3]) OX_TRY(ints_in(c, in, 3, &axes, &na));
+    if (nin > 4 && in[4]) OX_TRY(ints_in(c, in, 4, &steps, &nst));
+  }
+  if (ne != ns)
+    return ox_fail(c->err, OX_EINPUT, "starts has %lld values and ends %lld; they must match",
+                   (long long)ns, (long long)ne);
+  if (axes && na != ns)
+    return ox_fail(c->err, OX_EINPUT, "axes has %lld values and starts %lld; they must match",
+                   (long long)na, (long long)ns);
+  if (steps && nst != ns)
+    return ox_fail(c->err, OX_EINPUT, "steps has %lld values and starts %lld; they must match",
+                   (long long)nst, (long long)ns);
+  if (!axes && ns > r)
+    return ox_fail(c->err, OX_EINPUT, "starts has %lld values but the input has rank %d",
+                   (long long)ns, r);
+  int64_t *dims = ints_new(c, r);
+  int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
+  unsigned char *seen = ox_alloc(c->a, (size_t)r + 1);
+  int64_t *first = ints_new(c, r), *step = ints_new(c, r);
+  if (!dims || !map || !seen || !first || !step) return oom(c);
+  for (int d = 0; d < r; d++) {
+    dims[d] = x->dims[d];
+    first[d] = 0;
+    step[d] = 1;
+  }
+  for (int64_t i = 0; i < ns; i++) {
+    int a = (int)i;
+    if (axes) OX_TRY(ox_axis(c, axes[i], r, 0, "axis", &a));
+    if (seen[a]) return ox_fail(c->err, OX_EINPUT, "axis %d is repeated in axes", a);
+    seen[a] = 1;
+    int64_t st = steps ? steps[i] : 1;
+    if (st == 0) return ox_fail(c->err, OX_EINPUT, "steps[%lld] is 0", (long long)i);
+    step[a] = st;
+    dims[a] = slice_dim(x->dims[a], starts[i], ends[i], st, &first[a]);
+  }
+  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  for (int d = 0; d < r; d++) {
+    map[d] = ints_new(c, dims[d]);
+    if (!map[d]) return oom(c);
+    for (int64_t o = 0, v = first[d]; o < dims[d]; o++, v += step[d]) map[d][o] = v;
+  }
+  return remap(c, x, &out[0]->u.t, map, NULL);
+}
+
+/* ---- Expand ---- */
+
+/* Expand-8, -13: y = x * ones(shape) in numpy: bidirectional broadcasting, so
+ * a 1 in shape keeps x's dim and shape may have fewer dims than x. */
+static int expand(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  int64_t *shape, n;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ints_in(c, in, 1, &shape, &n));
+  for (int64_t i = 0; i < n; i++)
+    if (shape[i] < 0)
+      return ox_fail(c->err, OX_EINPUT, "shape[%lld] = %lld is negative", (long long)i,
+                     (long long)shape[i]);
+  if (n > OX_BCAST_MAX_RANK)
+    return ox_fail(c->err, OX_EUNSUPPORTED, "shape has %lld dims; at most %d are supported",
+                   (long long)n, OX_BCAST_MAX_RANK);
+  ox_tensor want = {.dt = x->dt, .rank = (int)n, .dims = shape};
+  const ox_tensor *ts[2] = {x, &want};
+  int rank;
+  int64_t dims[OX_BCAST_MAX_RANK];
+  OX_TRY(ox_broadcast_shape(2, ts, &rank, dims, c->err));
+  OX_TRY(ox_tensor_new(c->a, x->dt, rank, dims, &out[0], c->err));
+  ox_tensor *y = &out[0]->u.t;
+  if (y->n == 0) return 0;
+  ox_bcast b1;
+  OX_TRY(ox_bcast_init(&b1, 1, ts, rank, dims, c->err));
+  size_t es = ox_dtype_size(x->dt);
+  const char *src = x->data;
+  char *dst = y->data;
+  do {
+    char *d = dst + b1.out * (int64_t)es;
+    const char *s = src + b1.off[0] * (int64_t)es;
+    if (b1.step[0]) memcpy(d, s, (size_t)b1.inner * es);
+    else fill_elems(d, b1.inner, s, es);
+  } while (ox_bcast_next(&b1));
+  return 0;
+}
+
+/* ---- Tile ---- */
+
+/* y = np.tile(x, reps): y[o] = x[o mod dim] along each dim. */
+static int tile_by(ox_ctx *c, const ox_tensor *x, const int64_t *reps, ox_value **out) {
+  int r = x->rank;
+  int64_t *dims = ints_new(c, r);
+  int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
+  if (!dims || !map) return oom(c);
+  for (int d = 0; d < r; d++) {
+    if (reps[d] < 0)
+      return ox_fail(c->err, OX_EINPUT, "repeats[%d] = %lld is negative", d, (long long)reps[d]);
+    if (__builtin_mul_overflow(x->dims[d], reps[d], &dims[d]))
+      return ox_fail(c->err, OX_EINPUT, "dim %d: %lld * %lld repeats is too large", d,
+                     (long long)x->dims[d], (long long)reps[d]);
+  }
+  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  if (out[0]->u.t.n == 0) return 0;
+  for (int d = 0; d < r; d++) {
+    map[d] = ints_new(c, dims[d]);
+    if (!map[d]) return oom(c);
+    for (int64_t o = 0, i = 0; o < dims[d]; o++) {
+      map[d][o] = i;
+      if (++i == x->dims[d]) i = 0;
+    }
+  }
+  return remap(c, x, &out[0]->u.t, map, NULL);
+}
+
+/* Tile-6, -13: repeats is 1-D int64 with one count per dim. */
+static int tile(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  int64_t *reps, n;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ints_in(c, in, 1, &reps, &n));
+  if (n != x->rank) {
+    char sb[256];
+    return ox_fail(c->err, OX_EINPUT, "repeats has %lld values for an input of shape %s; it "
+                   "needs one per dim", (long long)n, ox_shape_str(x->rank, x->dims, sb, sizeof sb));
+  }
+  return tile_by(c, x, reps, out);
+}
+
+/* Tile-1: inputs (input, tiles, axis): `tiles` copies along `axis`. */
+static int tile1(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  int64_t tiles, a;
+  int axis;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_scalar_i64(c, 1, in[1], &tiles));
+  OX_TRY(ox_scalar_i64(c, 2, in[2], &a));
+  OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
+  int64_t *reps = ints_new(c, x->rank);
+  if (!reps) return oom(c);
+  for (int d = 0; d < x->rank; d++) reps[d] = d == axis ? tiles : 1;
+  return tile_by(c, x, reps, out);
+}
+
+/* ---- Pad ---- */
+
+enum { PAD_CONSTANT, PAD_REFLECT, PAD_EDGE, PAD_WRAP };
+
+/* The source index of output index o of a dim of length n padded by `before`
+ * (-1: the constant). As numpy.pad: reflect mirrors about the edges without
+ * repeating them (period 2n-2), wrap is periodic (19+), edge repeats the end
+ * values. Negative pads crop: o - before then starts inside the dim. */
+static int64_t pad_src(int mode, int64_t o, int64_t before, int64_t n) {
+  int64_t i = o - before;
+  if (i >= 0 && i < n) return i;
+  switch (mode) {
+  case PAD_EDGE: return i < 0 ? 0 : n - 1;
+  case PAD_WRAP: i %= n; return i < 0 ? i + n : i;
+  case PAD_REFLECT: {
+    if (n == 1) return 0;
+    int64_t p = 2 * (n - 1);
+    i %= p;
+    if (i < 0) i += p;
+    return i < n ? i : p - i;
+  }
+  default: return -1;
+  }
+}
+
+/* Pad-1: attribute 'paddings'; 2: 'pads'; both with the float 'value'.
+ * Pad-11: inputs pads (int64) and constant_value; 13: all tensor types;
+ * 18: input axes (pads then has 2 values per axis); 19: mode wrap. */
+static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  int r = x->rank;
+  size_t es = ox_dtype_size(x->dt);
+  const char *ms = ox_attr_string(c, "mode", "constant");
+  int mode;
+  if (!strcmp(ms, "constant")) mode = PAD_CONSTANT;
+  else if (!strcmp(ms, "reflect")) mode = PAD_REFLECT;
+  else if (!strcmp(ms, "edge")) mode = PAD_EDGE;
+  else if (!strcmp(ms, "wrap") && c->version >= 19) mode = PAD_WRAP;
+  else
+    return ox_fail(c->err, OX_EINPUT, "mode '%s' is not one of constant, reflect, edge%s", ms,
+                   c->version >= 19 ? ", wrap" : " (wrap needs opset 19)");
+
+  /* pads, axes, the fill */
+  unsigned char fill[16];
+  zero_elem(x->dt, fill);
+  int64_t *pads, np, *axes = NULL, na = r;
+  if (c->version < 11) {
+    const char *name = c->version < 2 ? "paddings" : "pads";
+    const int64_t *p = ox_attr_ints(c, name, &np);
+    if (!p) return ox_fail(c->err, OX_EINPUT, "the attribute '%s' is required", name);
+    pads = (int64_t *)p;
+    ox_store_f64(x->dt, fill, 0, ox_attr_float(c, "value", 0.0f));
+  } else {
+    const ox_tensor *pt;
+    OX_TRY(tensor_in(c, in, 1, &pt));
+    if (pt->dt != OX_INT64)
+      return ox_fail(c->err, OX_EINPUT, "%s (pads) must be int64; it is %s", ox_input_name(c, 1),
+                     ox_dtypes[pt->dt].onnx_name);
+    OX_TRY(ox_ints_of(c, 1, in[1], &pads, &np));
+    if (nin > 2 && in[2]) {
+      const ox_tensor *v;
+      OX_TRY(tensor_in(c, in, 2, &v));
+      OX_TRY(same_dtype(c, 2, v, x->dt));
+      if (v->n > 1) {
+        char sb[128];
+        return ox_fail(c->err, OX_EINPUT, "%s (constant_value) must be a scalar; it has shape %s",
+                       ox_input_name(c, 2), ox_shape_str(v->rank, v->dims, sb, sizeof sb));
+      }
+      if (v->n == 1) memcpy(fill, v->data, es);
+    }
+    if (nin > 3 && in[3]) OX_TRY(ints_in(c, in, 3, &axes, &na));
+  }
+  if (np != 2 * na)
+    return ox_fail(c->err, OX_EINPUT, "pads has %lld values; it needs 2 per %s (%lld)",
+                   (long long)np, axes ? "axis in axes" : "dim of the input", (long long)(2 * na));
+  int64_t *before = ints_new(c, r), *dims = ints_new(c, r);
+  int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
+  unsigned char *seen = ox_alloc(c->a, (size_t)r + 1);
+  if (!before || !dims || !map || !seen) return oom(c);
+  for (int d = 0; d < r; d++) {
+    before[d] = 0;
+    dims[d] = x->dims[d];
+  }
+  for (int64_t i = 0; i < na; i++) {
+    int a = (int)i;
+    if (axes) OX_TRY(ox_axis(c, axes[i], r, 0, "axis", &a));
+    if (seen[a]) return ox_fail(c->err, OX_EINPUT, "axis %d is repeated in axes", a);
+    seen[a] = 1;
+    int64_t b = pads[i], e = pads[na + i], n = x->dims[a];
+    if (b < -n || e < -n || b + e < -n)
+      return ox_fail(c->err, OX_EINPUT, "pads %lld and %lld remove more than the %lld elements "
+                     "of axis %d", (long long)b, (long long)e, (long long)n, a);
+    if (__builtin_add_overflow(n, b, &dims[a]) || __builtin_add_overflow(dims[a], e, &dims[a]))
+      return ox_fail(c->err, OX_EINPUT, "pads %lld and %lld on axis %d are too large",
+                     (long long)b, (long long)e, a);
+    before[a] = b;
+    if (n == 0 && dims[a] > 0 && mode != PAD_CONSTANT)
+      return ox_fail(c->err, OX_EINPUT, "axis %d is empty; %s padding needs elements to copy",
+                     a, ms);
+  }
+  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  if (out[0]->u.t.n == 0) return 0;
+  for (int d = 0; d < r; d++) {
+    map[d] = ints_new(c, dims[d]);
+    if (!map[d]) return oom(c);
+    for (int64_t o = 0; o < dims[d]; o++) map[d][o] = pad_src(mode, o, before[d], x->dims[d]);
+  }
+  return remap(c, x, &out[0]->u.t, map, fill);
+}
+
+/* ---- CenterCropPad ---- */
+
+/* CenterCropPad-18: per axis, crop a centred window (its start rounded down)
+ * or pad with zeros on both sides (an odd extra element on the right). */
+static int center_crop_pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  int64_t *shape, n, na;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ints_in(c, in, 1, &shape, &n));
+  int r = x->rank;
+  const int64_t *axes = ox_attr_ints(c, "axes", &na);
+  if (!axes) na = r;
+  if (n != na)
+    return ox_fail(c->err, OX_EINPUT, "shape has %lld values; it needs one per %s (%lld)",
+                   (long long)n, axes ? "axis in axes" : "dim of the input", (long long)na);
+  int64_t *dims = ints_new(c, r), *off = ints_new(c, r);
+  int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
+  unsigned char *seen = ox_alloc(c->a, (size_t)r + 1);
+  if (!dims || !off || !map || !seen) return oom(c);
+  for (int d = 0; d < r; d++) {
+    dims[d] = x->dims[d];
+    off[d] = 0;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    int a = (int)i;
+    if (axes) OX_TRY(ox_axis(c, axes[i], r, 0, "axis", &a));
+    if (seen[a]) return ox_fail(c->err, OX_EINPUT, "axis %d is repeated in axes", a);
+    seen[a] = 1;
+    if (shape[i] < 0)
+      return ox_fail(c->err, OX_EINPUT, "shape[%lld] = %lld is negative", (long long)i,
+                     (long long)shape[i]);
+    dims[a] = shape[i];
+    /* y[o] = x[o + off]: off > 0 crops, off < 0 pads */
+    off[a] = shape[i] <= x->dims[a] ? (x->dims[a] - shape[i]) / 2 : -((shape[i] - x->dims[a]) / 2);
+  }
+  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  if (out[0]->u.t.n == 0) return 0;
+  for (int d = 0; d < r; d++) {
+    map[d] = ints_new(c, dims[d]);
+    if (!map[d]) return oom(c);
+    for (int64_t o = 0; o < dims[d]; o++) {
+      int64_t i = o + off[d];
+      map[d][o] = i >= 0 && i < x->dims[d] ? i : -1;
+    }
+  }
+  unsigned char fill[16];
+  zero_elem(x->dt, fill);
+  return remap(c, x, &out[0]->u.t, map, fill);
+}
+
+/* ---- DepthToSpace, SpaceToDepth ---- */
+
+static int block_input(ox_ctx *c, ox_value **in, const ox_tensor **x, int64_t *bs) {
+  OX_TRY(tensor_in(c, in, 0, x));
+  if ((*x)->rank != 4) {
+    char sb[256];
+    return ox_fail(c->err, OX_EINPUT, "the input must have rank 4 (N, C, H, W); it has shape %s",
+                   ox_shape_str((*x)->rank, (*x)->dims, sb, sizeof sb));
+  }
+  if (!ox_attr_find(c, "blocksize"))
+    return ox_fail(c->err, OX_EINPUT, "the attribute 'blocksize' is required");
+  *bs = ox_attr_int(c, "blocksize", 0);
+  if (*bs < 1 || *bs > 0x7fffffff)
+    return ox_fail(c->err, OX_EINPUT, "blocksize = %lld; it must be positive", (long long)*bs);
+  return 0;
+}
+
+/* DepthToSpace-1 is DCR; 11 adds mode CRD. */
+static int depth_to_space(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  int64_t b;
+  OX_TRY(block_input(c, in, &x, &b));
+  const char *mode = c->version >= 11 ? ox_attr_string(c, "mode", "DCR") : "DCR";
+  int crd = !strcmp(mode, "CRD");
+  if (!crd && strcmp(mode, "DCR"))
+    return ox_fail(c->err, OX_EINPUT, "mode '%s' is not DCR or CRD", mode);
+  /* x: (N, C, H, W) */
+  int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];
+  if (C % (b * b))
+    return ox_fail(c->err, OX_EINPUT, "channels (%lld) are not a multiple of blocksize^2 (%lld)",
+                   (long long)C, (long long)(b * b));
+  int64_t Cb = C / (b * b), Hb, Wb;
+  if (__builtin_mul_overflow(H, b, &Hb) || __builtin_mul_overflow(W, b, &Wb))
+    return ox_fail(c->err, OX_EINPUT, "the output is too large");
+  OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){N, Cb, Hb, Wb}, &out[0], c->err));
+  if (crd) { /* (N, C', b, b, H, W) -> (N, C', H, b, W, b) */
+    static const int perm[] = {0, 1, 4, 2, 5, 3};
+    permute(x, &out[0]->u.t, 6, (int64_t[]){N, Cb, b, b, H, W}, perm);
+  } else { /* (N, b, b, C', H, W) -> (N, C', H, b, W, b) */
+    static const int perm[] = {0, 3, 4, 1, 5, 2};
+    permute(x, &out[0]->u.t, 6, (int64_t[]){N, b, b, Cb, H, W}, perm);
+  }
+  return 0;
+}
+
+static int space_to_depth(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  int64_t b;
+  OX_TRY(block_input(c, in, &x, &b));
+  /* x: (N, C, H, W) */
+  int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], Cb;
+  if (H % b || W % b)
+    return ox_fail(c->err, OX_EINPUT, "height %lld and width %lld must be multiples of "
+                   "blocksize %lld", (long long)H, (long long)W, (long long)b);
+  if (__builtin_mul_overflow(C, b * b, &Cb))
+    return ox_fail(c->err, OX_EINPUT, "the output is too large");
+  OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){N, Cb, H / b, W / b}, &out[0], c->err));
+  /* (N, C, H/b, b, W/b, b) -> (N, b, b, C, H/b, W/b) */
+  static const int perm[] = {0, 3, 5, 1, 2, 4};
+  permute(x, &out[0]->u.t, 6, (int64_t[]){N, C, H / b, b, W / b, b}, perm);
+  return 0;
+}
+
+/* ---- ReverseSequence ---- */
+
+/* ReverseSequence-10: for batch i, the first sequence_lens[i] steps along the
+ * time axis are reversed; the rest are copied. The axes are 0 and 1. */
+static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x, *lt;
+  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(tensor_in(c, in, 1, &lt));
+  int64_t ba = ox_attr_int(c, "batch_axis", 1), ta = ox_attr_int(c, "time_axis", 0);
+  if (x->rank < 2) return ox_fail(c->err, OX_EINPUT, "the input must have rank 2 or more; it has rank %d", x->rank);
+  if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta)
+    return ox_fail(c->err, OX_EINPUT, "batch_axis = %lld and time_axis = %lld; they must be 0 "
+                   "and 1 in some order", (long long)ba, (long long)ta);
+  if (lt->dt != OX_INT64)
+    return ox_fail(c->err, OX_EINPUT, "%s (sequence_lens) must be int64; it is %s",
+                   ox_input_name(c, 1), ox_dtypes[lt->dt].onnx_name);
+  int64_t B = x->dims[ba], T = x->dims[ta];
+  if (lt->rank != 1 || lt->n != B) {
+    char sb[128];
+    return ox_fail(c->err, OX_EINPUT, "sequence_lens has shape %s; it must be (%lld,), one "
+                   "length per batch", ox_shape_str(lt->rank, lt->dims, sb, sizeof sb), (long long)B);
+  }
+  const int64_t *lens = lt->data;
+  for (int64_t i = 0; i < B; i++)
+    if (lens[i] < 0 || lens[i] > T)
+      return ox_fail(c->err, OX_EINPUT, "sequence_lens[%lld] = %lld is out of range [0, %lld]",
+                     (long long)i, (long long)lens[i], (long long)T);
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
+  if (x->n == 0) return 0;
+  /* x: (A0, A1, inner...); block: the contiguous bytes of one (a0, a1) */
+  int64_t blk = (int64_t)ox_dtype_size(x->dt);
+  for (int d = 2; d < x->rank; d++) blk *= x->dims[d];
+  int64_t sb = ba == 0 ? x->dims[1] * blk : blk, st = ta == 0 ? x->dims[1] * blk : blk;
+  const char *src = x->data;
+  char *dst = out[0]->u.t.data;
+  for (int64_t i = 0; i < B; i++)
+    for (int64_t t = 0; t < T; t++) {
+      int64_t s = t < lens[i] ? lens[i] - 1 - t : t;
+      memcpy(dst + i * sb + t * st, src + i * sb + s * st, (size_t)blk);
+    }
+  return 0;
+}
+
+/* ---- the table ---- */
+
+const ox_kernel ox_tensor_kernels[] = {
+/*  domain  op               since until      tin types           in       fn */
+  { "", "Concat",               1, 3,         0, OX_TS_FLOAT3,    1, -1,   concat },
+  { "", "Concat",               4, 10,        0, OX_TS_CLASSIC,   1, -1,   concat },
+  { "", "Concat",              11, 12,        0, OX_TS_CLASSIC,   1, -1,   concat }, /* negative axis */
+  { "", "Concat",              13, OX_LATEST, 0, TS_13,           1, -1,   concat },
+  { "", "Split",                1, 1,         0, OX_TS_FLOAT3,    1, 2,    split },
+  { "", "Split",                2, 10,        0, OX_TS_CLASSIC,   1, 1,    split },
+  { "", "Split",               11, 12,        0, OX_TS_CLASSIC,   1, 1,    split }, /* negative axis */
+  { "", "Split",               13, 17,        0, TS_13,           1, 2,    split }, /* split input */
+  { "", "Split",               18, OX_LATEST, 0, TS_13,           1, 2,    split }, /* num_outputs */
+  { "", "Slice",                1, 9,         0, OX_TS_CLASSIC,   1, 1,    slice },
+  { "", "Slice",               10, 10,        0, OX_TS_CLASSIC,   3, 5,    slice },
+  { "", "Slice",               11, 12,        0, OX_TS_CLASSIC,   3, 5,    slice },
+  { "", "Slice",               13, OX_LATEST, 0, TS_13,           3, 5,    slice },
+  { "", "Expand",               8, 12,        0, OX_TS_CLASSIC,   2, 2,    expand },
+  { "", "Expand",              13, OX_LATEST, 0, TS_13,           2, 2,    expand },
+  { "", "Tile",                 1, 5,         0, OX_TS_FLOAT3,    3, 3,    tile1 },
+  { "", "Tile",                 6, 12,        0, OX_TS_CLASSIC,   2, 2,    tile },
+  { "", "Tile",                13, OX_LATEST, 0, TS_13,           2, 2,    tile },
+  { "", "Pad",                  1, 1,         0, OX_TS_FLOAT3,    1, 1,    pad },
+  { "", "Pad",                  2, 10,        0, OX_TS_FLOAT3,    1, 1,    pad },
+  { "", "Pad",                 11, 12,        0, TS_PAD11,        2, 3,    pad },
+  { "", "Pad",                 13, 17,        0, TS_13,           2, 3,    pad },
+  { "", "Pad",                 18, 18,        0, TS_13,           2, 4,    pad }, /* axes */
+  { "", "Pad",                 19, 20,        0, TS_13,           2, 4,    pad }, /* wrap */
+  { "", "Pad",                 21, 22,        0, TS_21,           2, 4,    pad },
+  { "", "Pad",                 23, 23,        0, TS_23,           2, 4,    pad },
+  { "", "Pad",                 24, 24,        0, TS_24,           2, 4,    pad },
+  { "", "Pad",                 25, OX_LATEST, 0, TS_25,           2, 4,    pad },
+  { "", "CenterCropPad",       18, OX_LATEST, 0, TS_13,           2, 2,    center_crop_pad },
+  { "", "DepthToSpace",         1, 10,        0, OX_TS_CLASSIC,   1, 1,    depth_to_space },
+  { "", "DepthToSpace",        11, 12,        0, OX_TS_CLASSIC,   1, 1,    depth_to_space }, /* mode */
+  { "", "DepthToSpace",        13, OX_LATEST, 0, TS_13,           1, 1,    depth_to_space },
+  { "", "SpaceToDepth",         1, 12,        0, OX_TS_CLASSIC,   1, 1,    space_to_depth },
+  { "", "SpaceToDepth",        13, OX_LATEST, 0, TS_13,           1, 1,    space_to_depth },
+  { "", "ReverseSequence",     10, OX_LATEST, 0, OX_TS_CLASSIC,   2, 2,    reverse_sequence },
+  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+};

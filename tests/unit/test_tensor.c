@@ -1,0 +1,390 @@
+/* tests/unit/test_tensor.c: the data-movement kernels of ops/tensor.c (Concat,
+ * Split, Slice, Expand, Tile, Pad, CenterCropPad, DepthToSpace, SpaceToDepth,
+ * ReverseSequence), called through the registry with a hand-made node.
+ * Expected values are written out by hand or computed by naive indexing. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+/* ---- building values ---- */
+
+static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    return NULL;
+  }
+  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
+  return v;
+}
+#define DIMS(...) {__VA_ARGS__}
+#define F32(rank, dims, ...) tensor(OX_FLOAT, rank, (int64_t[])dims, (float[])__VA_ARGS__)
+#define I64V(n, ...) tensor(OX_INT64, 1, (int64_t[]){n}, (int64_t[])__VA_ARGS__)
+
+/* 0, 1, ..., n-1 as floats in the given shape. */
+static ox_value *iota(int rank, const int64_t *dims) {
+  ox_value *v = tensor(OX_FLOAT, rank, dims, NULL);
+  float *p = v->u.t.data;
+  for (int64_t i = 0; i < v->u.t.n; i++) p[i] = (float)i;
+  return v;
+}
+
+static int is_f32(const ox_value *v, int rank, const int64_t *dims, const float *want) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.dt != OX_FLOAT || v->u.t.rank != rank) return 0;
+  for (int i = 0; i < rank; i++)
+    if (v->u.t.dims[i] != dims[i]) return 0;
+  const float *p = v->u.t.data;
+  for (int64_t i = 0; i < v->u.t.n; i++)
+    if (p[i] != want[i]) {
+      fprintf(stderr, "  element %lld: %g != %g\n", (long long)i, p[i], want[i]);
+      return 0;
+    }
+  return 1;
+}
+#define IS_F32(v, rank, dims, ...) is_f32(v, rank, (int64_t[])dims, (float[])__VA_ARGS__)
+
+/* ---- attributes ---- */
+
+static ox_attr attr_int(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_float(const char *name, float f) {
+  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
+}
+static ox_attr attr_str(const char *name, const char *s) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
+}
+#define ATTR_INTS(nm, cnt, ...) ((ox_attr){.name = nm, .type = OX_ATTR_INTS, .n = cnt, .ints = (int64_t[])__VA_ARGS__})
+
+/* ---- running one node ---- */
+
+/* Run op at `opset` (the node's version; the row is the registry's) with nout
+ * outputs. Returns the kernel's code (E holds the message). */
+static int runn(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+                int nout, ox_value **out) {
+  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4"};
+  static const char *out_names[] = {"y0", "y1", "y2", "y3", "y4", "y5"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
+  ox_err_clear(&E);
+  for (int i = 0; i < nout; i++) out[i] = NULL;
+  int rc = k->fn(&c, nin, in, nout, out);
+  if (!rc && E.code) rc = E.code;
+  if (!rc)
+    for (int i = 0; i < nout; i++) CHECK(out[i] != NULL);
+  return rc;
+}
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               ox_value **out) {
+  return runn(op, opset, nattr, attr, nin, in, 1, out);
+}
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+/* ---- the table ---- */
+
+static void test_table(void) {
+  extern const ox_kernel ox_tensor_kernels[];
+  for (const ox_kernel *k = ox_tensor_kernels; k->op; k++) {
+    CHECK(k->since <= k->until);
+    const ox_kernel *next = NULL;
+    for (const ox_kernel *j = k + 1; j->op && !next; j++)
+      if (!strcmp(j->op, k->op)) next = j;
+    if (next) CHECK_EQ_I(next->since, k->until + 1);
+    else CHECK_EQ_I(k->until, OX_LATEST);
+  }
+  CHECK(ox_registry_find("", "Expand", 7) == NULL);
+  CHECK_EQ_I(ox_registry_find("", "Pad", 20)->since, 19);
+  CHECK_EQ_I(ox_registry_find("", "Split", 17)->since, 13);
+  CHECK(ox_registry_find("", "Pad", 25)->types & OX_T(INT2));
+  CHECK(!(ox_registry_find("", "Pad", 12)->types & OX_T(STRING)));
+}
+
+/* ---- Concat, Split ---- */
+
+static void test_concat(void) {
+  ox_value *a = F32(2, DIMS(2, 1), {1, 2}), *b = F32(2, DIMS(2, 2), {3, 4, 5, 6}), *y;
+  ox_attr ax = attr_int("axis", -1);
+  CHECK_EQ_I(run("Concat", 13, 1, &ax, 2, (ox_value *[]){a, b}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(2, 3), {1, 3, 4, 2, 5, 6}));
+  CHECK_FAILS(run("Concat", 4, 1, &ax, 2, (ox_value *[]){a, b}, &y),
+              "axis -1 is negative; negative axes need opset 11");
+  ax.i = 0;
+  CHECK_FAILS(run("Concat", 13, 1, &ax, 2, (ox_value *[]){a, b}, &y),
+              "input 1 'x1' has shape (2, 2) and input 0 has (2, 1); all dims but axis 0 must match");
+  CHECK_FAILS(run("Concat", 13, 0, NULL, 2, (ox_value *[]){a, b}, &y), "'axis' is required");
+  /* Concat-1: axis defaults to 1 */
+  CHECK_EQ_I(run("Concat", 1, 0, NULL, 2, (ox_value *[]){b, a}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(2, 3), {3, 4, 1, 5, 6, 2}));
+  /* an empty input along the axis */
+  ox_value *e = tensor(OX_FLOAT, 2, (int64_t[]){2, 0}, NULL);
+  ax.i = 1;
+  CHECK_EQ_I(run("Concat", 13, 1, &ax, 3, (ox_value *[]){e, a, e}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(2, 1), {1, 2}));
+}
+
+static void test_split(void) {
+  ox_value *x = iota(1, (int64_t[]){7}), *y[4];
+  /* Split-18 num_outputs: parts of ceil(7/3) = 3, the last one 1 */
+  ox_attr no = attr_int("num_outputs", 3);
+  CHECK_EQ_I(runn("Split", 18, 1, &no, 1, (ox_value *[]){x}, 3, y), 0);
+  CHECK(IS_F32(y[0], 1, DIMS(3), {0, 1, 2}));
+  CHECK(IS_F32(y[1], 1, DIMS(3), {3, 4, 5}));
+  CHECK(IS_F32(y[2], 1, DIMS(1), {6}));
+  CHECK_FAILS(runn("Split", 18, 1, &no, 1, (ox_value *[]){x}, 2, y),
+              "num_outputs = 3 but the node has 2 outputs");
+  /* 5 into 4 parts of 2 cannot be done */
+  ox_value *x5 = iota(1, (int64_t[]){5});
+  no.i = 4;
+  CHECK_FAILS(runn("Split", 18, 1, &no, 1, (ox_value *[]){x5}, 4, y), "cannot be split into 4 parts");
+  /* without lengths, equal parts only */
+  CHECK_FAILS(runn("Split", 13, 0, NULL, 1, (ox_value *[]){x}, 2, y),
+              "a dimension of 7 cannot be split into 2 equal parts");
+  /* Split-13: the input; zero-length parts */
+  CHECK_EQ_I(runn("Split", 13, 0, NULL, 2, (ox_value *[]){x, I64V(3, {0, 7, 0})}, 3, y), 0);
+  CHECK(y[0]->u.t.dims[0] == 0 && y[2]->u.t.dims[0] == 0);
+  CHECK(IS_F32(y[1], 1, DIMS(7), {0, 1, 2, 3, 4, 5, 6}));
+  CHECK_FAILS(runn("Split", 13, 0, NULL, 2, (ox_value *[]){x, I64V(2, {3, 3})}, 2, y),
+              "do not add up to 7");
+  CHECK_FAILS(runn("Split", 13, 0, NULL, 2, (ox_value *[]){x, I64V(2, {8, -1})}, 2, y),
+              "split[1] = -1 is negative");
+  /* Split-2 attribute along axis 1 of (2, 3) */
+  ox_value *m = iota(2, (int64_t[]){2, 3});
+  ox_attr at[2] = {attr_int("axis", 1), ATTR_INTS("split", 2, {1, 2})};
+  CHECK_EQ_I(runn("Split", 2, 2, at, 1, (ox_value *[]){m}, 2, y), 0);
+  CHECK(IS_F32(y[0], 2, DIMS(2, 1), {0, 3}));
+  CHECK(IS_F32(y[1], 2, DIMS(2, 2), {1, 2, 4, 5}));
+  /* Split-1: lengths as a second input of type T */
+  CHECK_EQ_I(runn("Split", 1, 1, at, 2, (ox_value *[]){m, F32(1, DIMS(2), {2, 1})}, 2, y), 0);
+  CHECK(IS_F32(y[0], 2, DIMS(2, 2), {0, 1, 3, 4}));
+  CHECK(IS_F32(y[1], 2, DIMS(2, 1), {2, 5}));
+}
+
+/* ---- Slice ---- */
+
+static void test_slice(void) {
+  ox_value *x = iota(1, (int64_t[]){5}), *y;
+  /* negative step from the end to the front: INT64_MAX start, INT64_MIN end */
+  CHECK_EQ_I(run("Slice", 13, 0, NULL, 5,
+                 (ox_value *[]){x, I64V(1, {INT64_MAX}), I64V(1, {INT64_MIN}), I64V(1, {0}),
+                                I64V(1, {-1})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(5), {4, 3, 2, 1, 0}));
+  /* step -2 from -1 to -5 (exclusive): 4, 2 */
+  CHECK_EQ_I(run("Slice", 13, 0, NULL, 5,
+                 (ox_value *[]){x, I64V(1, {-1}), I64V(1, {-5}), I64V(1, {0}), I64V(1, {-2})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(2), {4, 2}));
+  /* a step of INT64_MIN takes one element */
+  CHECK_EQ_I(run("Slice", 13, 0, NULL, 5,
+                 (ox_value *[]){x, I64V(1, {3}), I64V(1, {INT64_MIN}), I64V(1, {0}),
+                                I64V(1, {INT64_MIN})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(1), {3}));
+  /* out-of-range starts clamp: start 10 with step 1 is empty, start -10 is 0 */
+  CHECK_EQ_I(run("Slice", 13, 0, NULL, 3, (ox_value *[]){x, I64V(1, {10}), I64V(1, {20})}, &y), 0);
+  CHECK_EQ_I(y->u.t.dims[0], 0);
+  CHECK_EQ_I(run("Slice", 13, 0, NULL, 3, (ox_value *[]){x, I64V(1, {-10}), I64V(1, {2})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(2), {0, 1}));
+  /* 2-D: rows reversed, every other column, with negative axes */
+  ox_value *m = iota(2, (int64_t[]){3, 4});
+  CHECK_EQ_I(run("Slice", 13, 0, NULL, 5,
+                 (ox_value *[]){m, I64V(2, {-1, 1}), I64V(2, {INT64_MIN, 100}), I64V(2, {-2, -1}),
+                                I64V(2, {-1, 2})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(3, 2), {9, 11, 5, 7, 1, 3}));
+  CHECK_FAILS(run("Slice", 13, 0, NULL, 5,
+                  (ox_value *[]){m, I64V(1, {0}), I64V(1, {1}), I64V(1, {0}), I64V(1, {0})}, &y),
+              "steps[0] is 0");
+  CHECK_FAILS(run("Slice", 13, 0, NULL, 4,
+                  (ox_value *[]){m, I64V(2, {0, 0}), I64V(2, {1, 1}), I64V(2, {1, -1})}, &y),
+              "axis 1 is repeated");
+  CHECK_FAILS(run("Slice", 13, 0, NULL, 4,
+                  (ox_value *[]){m, I64V(1, {0}), I64V(1, {1}), I64V(1, {2})}, &y),
+              "axis 2 is out of range [-2, 1]");
+  /* Slice-1: attributes */
+  ox_attr at[3] = {ATTR_INTS("starts", 1, {1}), ATTR_INTS("ends", 1, {-1}), ATTR_INTS("axes", 1, {1})};
+  CHECK_EQ_I(run("Slice", 1, 3, at, 1, (ox_value *[]){m}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(3, 2), {1, 2, 5, 6, 9, 10}));
+}
+
+/* ---- Expand, Tile ---- */
+
+static void test_expand_tile(void) {
+  ox_value *x = F32(2, DIMS(3, 1), {1, 2, 3}), *y;
+  /* bidirectional: (3, 1) with shape (2, 1, 2) -> (2, 3, 2) */
+  CHECK_EQ_I(run("Expand", 13, 0, NULL, 2, (ox_value *[]){x, I64V(3, {2, 1, 2})}, &y), 0);
+  CHECK(IS_F32(y, 3, DIMS(2, 3, 2), {1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
+  /* a shape shorter than the input keeps the input's dims */
+  CHECK_EQ_I(run("Expand", 8, 0, NULL, 2, (ox_value *[]){x, I64V(1, {1})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(3, 1), {1, 2, 3}));
+  /* (3, 1) against (2,) is (3, 2) */
+  CHECK_EQ_I(run("Expand", 13, 0, NULL, 2, (ox_value *[]){x, I64V(1, {2})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(3, 2), {1, 1, 2, 2, 3, 3}));
+  CHECK_FAILS(run("Expand", 13, 0, NULL, 2, (ox_value *[]){x, I64V(2, {2, 1})}, &y),
+              "cannot be broadcast");
+  CHECK_FAILS(run("Expand", 13, 0, NULL, 2, (ox_value *[]){x, I64V(1, {-1})}, &y),
+              "shape[0] = -1 is negative");
+
+  ox_value *m = F32(2, DIMS(2, 2), {1, 2, 3, 4});
+  CHECK_EQ_I(run("Tile", 13, 0, NULL, 2, (ox_value *[]){m, I64V(2, {2, 3})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(4, 6), {1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4,
+                                  1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4}));
+  CHECK_EQ_I(run("Tile", 6, 0, NULL, 2, (ox_value *[]){m, I64V(2, {1, 0})}, &y), 0);
+  CHECK(y->u.t.n == 0 && y->u.t.dims[0] == 2 && y->u.t.dims[1] == 0);
+  CHECK_FAILS(run("Tile", 13, 0, NULL, 2, (ox_value *[]){m, I64V(2, {1, -2})}, &y),
+              "repeats[1] = -2 is negative");
+  CHECK_FAILS(run("Tile", 13, 0, NULL, 2, (ox_value *[]){m, I64V(1, {2})}, &y),
+              "repeats has 1 values for an input of shape (2, 2)");
+  /* Tile-1: tiles along one axis */
+  int64_t t = 2, a = 0;
+  CHECK_EQ_I(run("Tile", 1, 0, NULL, 3,
+                 (ox_value *[]){m, tensor(OX_INT64, 0, NULL, &t), tensor(OX_INT64, 0, NULL, &a)}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(4, 2), {1, 2, 3, 4, 1, 2, 3, 4}));
+}
+
+/* ---- Pad, CenterCropPad ---- */
+
+static void test_pad(void) {
+  ox_value *x = F32(1, DIMS(3), {1, 2, 3}), *y;
+  /* reflect beyond the length: numpy.pad's period 2n-2 = 4 */
+  ox_attr md = attr_str("mode", "reflect");
+  CHECK_EQ_I(run("Pad", 13, 1, &md, 2, (ox_value *[]){x, I64V(2, {5, 4})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(12), {2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3}));
+  md = attr_str("mode", "wrap");
+  CHECK_EQ_I(run("Pad", 19, 1, &md, 2, (ox_value *[]){x, I64V(2, {4, 2})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(9), {3, 1, 2, 3, 1, 2, 3, 1, 2}));
+  CHECK_FAILS(run("Pad", 18, 1, &md, 2, (ox_value *[]){x, I64V(2, {1, 1})}, &y),
+              "wrap needs opset 19");
+  md = attr_str("mode", "edge");
+  CHECK_EQ_I(run("Pad", 13, 1, &md, 2, (ox_value *[]){x, I64V(2, {2, 1})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(6), {1, 1, 1, 2, 3, 3}));
+  /* constant with a value, negative pads crop */
+  CHECK_EQ_I(run("Pad", 11, 0, NULL, 3,
+                 (ox_value *[]){x, I64V(2, {-1, 2}), F32(0, DIMS(0), {9})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(4), {2, 3, 9, 9}));
+  CHECK_FAILS(run("Pad", 11, 0, NULL, 2, (ox_value *[]){x, I64V(2, {-2, -2})}, &y),
+              "remove more than the 3 elements");
+  CHECK_FAILS(run("Pad", 11, 0, NULL, 2, (ox_value *[]){x, I64V(1, {1})}, &y),
+              "pads has 1 values; it needs 2 per dim of the input (2)");
+  /* Pad-18 axes: pad only the last axis of (2, 2) */
+  ox_value *m = F32(2, DIMS(2, 2), {1, 2, 3, 4});
+  CHECK_EQ_I(run("Pad", 18, 0, NULL, 4,
+                 (ox_value *[]){m, I64V(2, {1, 0}), NULL, I64V(1, {-1})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(2, 3), {0, 1, 2, 0, 3, 4}));
+  /* Pad-2: attributes pads and value; reflect in 2-D */
+  ox_attr at[3] = {ATTR_INTS("pads", 4, {1, 0, 0, 1}), attr_float("value", 1.5f), attr_str("mode", "constant")};
+  CHECK_EQ_I(run("Pad", 2, 3, at, 1, (ox_value *[]){m}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(3, 3), {1.5f, 1.5f, 1.5f, 1, 2, 1.5f, 3, 4, 1.5f}));
+  at[0].name = "paddings"; /* Pad-1 names it paddings */
+  CHECK_EQ_I(run("Pad", 1, 3, at, 1, (ox_value *[]){m}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(3, 3), {1.5f, 1.5f, 1.5f, 1, 2, 1.5f, 3, 4, 1.5f}));
+  /* strings: the default constant is "" */
+  ox_str s[2] = {{"a", 1}, {"bc", 2}};
+  ox_value *xs = tensor(OX_STRING, 1, (int64_t[]){2}, s);
+  CHECK_EQ_I(run("Pad", 13, 0, NULL, 2, (ox_value *[]){xs, I64V(2, {1, 1})}, &y), 0);
+  const ox_str *ys = y->u.t.data;
+  CHECK(y->u.t.n == 4 && ys[0].p && ys[0].n == 0 && !strcmp(ys[1].p, "a") && !strcmp(ys[2].p, "bc") &&
+        ys[3].n == 0);
+}
+
+static void test_center_crop_pad(void) {
+  ox_value *x = iota(2, (int64_t[]){5, 2}), *y;
+  /* crop 5 -> 2 starts at (5-2)/2 = 1; pad 2 -> 5 puts 1 left, 2 right */
+  CHECK_EQ_I(run("CenterCropPad", 18, 0, NULL, 2, (ox_value *[]){x, I64V(2, {2, 5})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(2, 5), {0, 2, 3, 0, 0, 0, 4, 5, 0, 0}));
+  ox_attr ax = ATTR_INTS("axes", 1, {-2});
+  CHECK_EQ_I(run("CenterCropPad", 18, 1, &ax, 2, (ox_value *[]){x, I64V(1, {4})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(4, 2), {0, 1, 2, 3, 4, 5, 6, 7}));
+  CHECK_FAILS(run("CenterCropPad", 18, 1, &ax, 2, (ox_value *[]){x, I64V(2, {1, 1})}, &y),
+              "shape has 2 values; it needs one per axis in axes (1)");
+}
+
+/* ---- DepthToSpace, SpaceToDepth ---- */
+
+static void test_depth_space(void) {
+  enum { N = 2, C = 8, H = 2, W = 3, B = 2, Cb = C / (B * B) };
+  ox_value *x = iota(4, (int64_t[]){N, C, H, W}), *y, *z;
+  float want[N * C * H * W];
+  /* DCR: y[n, c, h*B + i, w*B + j] = x[n, (i*B + j)*Cb + c, h, w] */
+  ox_attr md = attr_int("blocksize", B);
+  CHECK_EQ_I(run("DepthToSpace", 13, 1, &md, 1, (ox_value *[]){x}, &y), 0);
+  for (int n = 0; n < N; n++)
+    for (int c = 0; c < Cb; c++)
+      for (int h = 0; h < H * B; h++)
+        for (int w = 0; w < W * B; w++) {
+          int i = h % B, j = w % B, src = ((n * C + (i * B + j) * Cb + c) * H + h / B) * W + w / B;
+          want[((n * Cb + c) * H * B + h) * W * B + w] = (float)src;
+        }
+  CHECK(is_f32(y, 4, (int64_t[]){N, Cb, H * B, W * B}, want));
+  /* SpaceToDepth undoes DCR */
+  CHECK_EQ_I(run("SpaceToDepth", 13, 1, &md, 1, (ox_value *[]){y}, &z), 0);
+  CHECK(memcmp(z->u.t.data, x->u.t.data, sizeof want) == 0 && z->u.t.dims[1] == C);
+  /* CRD: y[n, c, h*B + i, w*B + j] = x[n, c*B*B + i*B + j, h, w] */
+  ox_attr at[2] = {md, attr_str("mode", "CRD")};
+  CHECK_EQ_I(run("DepthToSpace", 11, 2, at, 1, (ox_value *[]){x}, &y), 0);
+  for (int n = 0; n < N; n++)
+    for (int c = 0; c < Cb; c++)
+      for (int h = 0; h < H * B; h++)
+        for (int w = 0; w < W * B; w++) {
+          int i = h % B, j = w % B, src = ((n * C + c * B * B + i * B + j) * H + h / B) * W + w / B;
+          want[((n * Cb + c) * H * B + h) * W * B + w] = (float)src;
+        }
+  CHECK(is_f32(y, 4, (int64_t[]){N, Cb, H * B, W * B}, want));
+  md.i = 3;
+  CHECK_FAILS(run("DepthToSpace", 13, 1, &md, 1, (ox_value *[]){x}, &y),
+              "channels (8) are not a multiple of blocksize^2 (9)");
+  CHECK_FAILS(run("SpaceToDepth", 13, 1, &md, 1, (ox_value *[]){x}, &y),
+              "height 2 and width 3 must be multiples of blocksize 3");
+  md.i = 0;
+  CHECK_FAILS(run("SpaceToDepth", 13, 1, &md, 1, (ox_value *[]){x}, &y), "blocksize = 0");
+}
+
+/* ---- ReverseSequence ---- */
+
+static void test_reverse_sequence(void) {
+  /* x: (T=3, B=2, 2) */
+  ox_value *x = iota(3, (int64_t[]){3, 2, 2}), *y;
+  CHECK_EQ_I(run("ReverseSequence", 10, 0, NULL, 2, (ox_value *[]){x, I64V(2, {3, 2})}, &y), 0);
+  CHECK(IS_F32(y, 3, DIMS(3, 2, 2), {8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 10, 11}));
+  ox_attr at[2] = {attr_int("batch_axis", 0), attr_int("time_axis", 1)};
+  /* x: (B=3, T=2, 2) */
+  CHECK_EQ_I(run("ReverseSequence", 10, 2, at, 2, (ox_value *[]){x, I64V(3, {0, 1, 2})}, &y), 0);
+  CHECK(IS_F32(y, 3, DIMS(3, 2, 2), {0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 8, 9}));
+  CHECK_FAILS(run("ReverseSequence", 10, 2, at, 2, (ox_value *[]){x, I64V(3, {0, 3, 2})}, &y),
+              "sequence_lens[1] = 3 is out of range [0, 2]");
+  CHECK_FAILS(run("ReverseSequence", 10, 2, at, 2, (ox_value *[]){x, I64V(2, {0, 1})}, &y),
+              "sequence_lens has shape (2,); it must be (3,)");
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_table();
+  test_concat();
+  test_split();
+  test_slice();
+  test_expand_tile();
+  test_pad();
+  test_center_crop_pad();
+  test_depth_space();
+  test_reverse_sequence();
+  ox_arena_free(A);
+  return check_done("tensor");
+}
