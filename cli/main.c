@@ -19,6 +19,7 @@ static const char usage[] =
     "  ops [OP]            list the operators onnxop implements, from its registry\n"
     "  make OP ...         build a one-node model, or a whole test case (--case)\n"
     "  convert IN OUT      convert a value file between .pb and .json\n"
+    "  compare GOT EXPECTED  compare values or output folders (exit 1 if they differ)\n"
     "\n"
     "  onnxop COMMAND --help   help on one command\n"
     "  onnxop --version        print the version\n"
@@ -55,6 +56,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "ops")) return ox_cmd_ops(argc - 1, argv + 1);
   if (!strcmp(cmd, "make")) return ox_cmd_make(argc - 1, argv + 1);
   if (!strcmp(cmd, "convert")) return ox_cmd_convert(argc - 1, argv + 1);
+  if (!strcmp(cmd, "compare")) return ox_cmd_compare(argc - 1, argv + 1);
   fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
   return OX_EUSAGE;
 }

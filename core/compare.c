@@ -1,23 +1,29 @@
-/* core/compare.c: value comparison for `onnxop test` (and later `compare`). */
+/* core/compare.c: value comparison for `onnxop test` and `onnxop compare`. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "compare.h"
 
-/* "[1, 2]" from a flat index */
-static void index_str(const ox_tensor *t, int64_t i, char *buf, size_t n) {
-  int64_t idx[64];
+const char *ox_cmp_at_str(const ox_cmp_at *at, char *buf, size_t n) {
+  char pre[40] = "";
+  if (at->seq >= 0) snprintf(pre, sizeof pre, "seq[%lld]", (long long)at->seq);
+  const ox_tensor *t = at->t;
+  if (!t) {
+    snprintf(buf, n, "%s", pre);
+    return buf;
+  }
+  int64_t idx[64], i = at->i;
   int r = t->rank < 64 ? t->rank : 64;
   for (int d = r - 1; d >= 0; d--) {
     idx[d] = t->dims[d] ? i % t->dims[d] : 0;
     i = t->dims[d] ? i / t->dims[d] : 0;
   }
-  ox_shape_str(r, idx, buf, n);
-  buf[0] = '[';
-  size_t l = strlen(buf);
-  if (l >= 2 && buf[l - 2] == ',') { buf[l - 2] = ']'; buf[l - 1] = 0; } /* "(4,)" -> "[4]" */
-  else if (l) buf[l - 1] = ']';
+  size_t at_ = (size_t)snprintf(buf, n, "%s[", pre);
+  for (int d = 0; d < r && at_ < n; d++)
+    at_ += (size_t)snprintf(buf + at_, n - at_, d ? ", %lld" : "%lld", (long long)idx[d]);
+  if (at_ < n) snprintf(buf + at_, n - at_, "]");
+  return buf;
 }
 
 static int close_enough(double g, double w, double rtol, double atol) {
@@ -26,120 +32,198 @@ static int close_enough(double g, double w, double rtol, double atol) {
   return fabs(g - w) <= atol + rtol * fabs(w);
 }
 
-static int cmp_tensor(const ox_tensor *g, const ox_tensor *w, double rtol, double atol,
-                      char *why, size_t n) {
-  char a[256], b[256];
+/* The element's bit pattern as an ordered integer (sign-magnitude to a line),
+ * so that neighbours in the format differ by 1. */
+static int64_t ordered_bits(ox_dtype dt, const void *data, int64_t i) {
+  uint64_t u = 0;
+  int bits;
+  switch (ox_dtype_size(dt)) {
+  case 8: u = ((const uint64_t *)data)[i]; bits = 64; break;
+  case 4: u = ((const uint32_t *)data)[i]; bits = 32; break;
+  case 2: u = ((const uint16_t *)data)[i]; bits = 16; break;
+  default: u = ((const uint8_t *)data)[i]; bits = dt == OX_FLOAT4E2M1 ? 4 : 8; break;
+  }
+  if (dt == OX_FLOAT8E8M0) return (int64_t)u; /* no sign bit */
+  uint64_t sign = UINT64_C(1) << (bits - 1);
+  int64_t mag = (int64_t)(u & (sign - 1));
+  return (u & sign) ? -mag : mag;
+}
+
+/* "element [0, 1] (imaginary): expected 0.5, got 0.75 (rtol 0.001, atol 1e-07)" */
+static void fail_first(ox_cmp *r, const ox_cmp_at *at, const char *fmt_got, const char *fmt_want,
+                       const char *part, const char *tol) {
+  if (r->differ) return;
+  char ix[256];
+  r->differ = 1;
+  snprintf(r->why, sizeof r->why, "element %s%s: expected %s, got %s%s", ox_cmp_at_str(at, ix, sizeof ix),
+           part, fmt_want, fmt_got, tol);
+}
+
+static void cmp_tensor(const ox_tensor *g, const ox_tensor *w, int64_t seq, double rtol, double atol, ox_cmp *r) {
+  char a[256], b[256], pre[48] = "";
+  if (seq >= 0) snprintf(pre, sizeof pre, "sequence element %lld: ", (long long)seq);
   if (g->dt != w->dt) {
-    snprintf(why, n, "dtype: expected %s, got %s", ox_dtype_name(w->dt), ox_dtype_name(g->dt));
-    return 1;
+    r->differ = r->structural = 1;
+    snprintf(r->why, sizeof r->why, "%sdtype: expected %s, got %s", pre, ox_dtype_name(w->dt), ox_dtype_name(g->dt));
+    return;
   }
   if (g->rank != w->rank || memcmp(g->dims, w->dims, (size_t)g->rank * sizeof *g->dims)) {
-    snprintf(why, n, "shape: expected %s, got %s", ox_shape_str(w->rank, w->dims, a, sizeof a),
+    r->differ = r->structural = 1;
+    snprintf(r->why, sizeof r->why, "%sshape: expected %s, got %s", pre, ox_shape_str(w->rank, w->dims, a, sizeof a),
              ox_shape_str(g->rank, g->dims, b, sizeof b));
-    return 1;
+    return;
   }
   ox_dtype dt = g->dt;
+  r->total += g->n;
   for (int64_t i = 0; i < g->n; i++) {
-    char ix[256];
+    ox_cmp_at at = {g, seq, i};
     if (dt == OX_STRING) {
       const ox_str *x = (const ox_str *)g->data + i, *y = (const ox_str *)w->data + i;
       if (x->n != y->n || memcmp(x->p, y->p, (size_t)x->n)) {
-        index_str(g, i, ix, sizeof ix);
-        snprintf(why, n, "element %s: expected '%.60s', got '%.60s'", ix, y->p, x->p);
-        return 1;
+        r->bad++;
+        snprintf(a, sizeof a, "'%.60s'", x->p);
+        snprintf(b, sizeof b, "'%.60s'", y->p);
+        fail_first(r, &at, a, b, "", "");
       }
-    } else if (ox_dtype_is_float(dt) || ox_dtype_is_complex(dt)) {
-      int parts = ox_dtype_is_complex(dt) ? 2 : 1;
-      for (int p = 0; p < parts; p++) {
-        double gv, wv;
-        if (dt == OX_COMPLEX64) {
-          gv = ((const float *)g->data)[2 * i + p];
-          wv = ((const float *)w->data)[2 * i + p];
-        } else if (dt == OX_COMPLEX128) {
-          gv = ((const double *)g->data)[2 * i + p];
-          wv = ((const double *)w->data)[2 * i + p];
+      continue;
+    }
+    int isf = ox_dtype_is_float(dt) || ox_dtype_is_complex(dt);
+    int parts = ox_dtype_is_complex(dt) ? 2 : 1;
+    for (int p = 0; p < parts; p++) {
+      double gv, wv;
+      int ok;
+      if (dt == OX_COMPLEX64) {
+        gv = ((const float *)g->data)[2 * i + p];
+        wv = ((const float *)w->data)[2 * i + p];
+      } else if (dt == OX_COMPLEX128) {
+        gv = ((const double *)g->data)[2 * i + p];
+        wv = ((const double *)w->data)[2 * i + p];
+      } else if (!isf) {
+        /* integers and bool compare exactly, in their own width */
+        if (dt == OX_UINT64) {
+          uint64_t x = ox_load_u64(dt, g->data, i), y = ox_load_u64(dt, w->data, i);
+          ok = x == y;
+          gv = (double)x;
+          wv = (double)y;
+          snprintf(a, sizeof a, "%llu", (unsigned long long)x);
+          snprintf(b, sizeof b, "%llu", (unsigned long long)y);
         } else {
-          gv = ox_load_f64(dt, g->data, i);
-          wv = ox_load_f64(dt, w->data, i);
+          int64_t x = ox_load_i64(dt, g->data, i), y = ox_load_i64(dt, w->data, i);
+          ok = x == y;
+          gv = (double)x;
+          wv = (double)y;
+          snprintf(a, sizeof a, "%lld", (long long)x);
+          snprintf(b, sizeof b, "%lld", (long long)y);
         }
-        if (!close_enough(gv, wv, rtol, atol)) {
-          index_str(g, i, ix, sizeof ix);
-          snprintf(why, n, "element %s%s: expected %.9g, got %.9g (rtol %g, atol %g)", ix,
-                   parts == 2 ? (p ? " (imaginary)" : " (real)") : "", wv, gv, rtol, atol);
-          return 1;
+        goto stats;
+      } else {
+        gv = ox_load_f64(dt, g->data, i);
+        wv = ox_load_f64(dt, w->data, i);
+      }
+      ok = close_enough(gv, wv, rtol, atol);
+      snprintf(a, sizeof a, "%.9g", gv);
+      snprintf(b, sizeof b, "%.9g", wv);
+      if (isf && !ox_dtype_is_complex(dt) && isfinite(gv) && isfinite(wv)) {
+        int64_t d = ordered_bits(dt, g->data, i) - ordered_bits(dt, w->data, i);
+        uint64_t ulp = (uint64_t)(d < 0 ? -d : d);
+        r->floats = 1;
+        if (ulp > r->max_ulp) r->max_ulp = ulp;
+      }
+    stats:
+      r->numeric = 1;
+      if (!(isnan(gv) && isnan(wv)) && !(gv == wv)) {
+        double ad = fabs(gv - wv), rd = wv != 0 ? ad / fabs(wv) : (ad ? INFINITY : 0);
+        if (isnan(ad)) ad = INFINITY, rd = INFINITY;
+        if (ad > r->max_abs || !r->abs_at.t) {
+          r->max_abs = ad;
+          r->abs_at = at;
+          r->abs_got = gv;
+          r->abs_want = wv;
+        }
+        if (rd > r->max_rel || !r->rel_at.t) {
+          r->max_rel = rd;
+          r->rel_at = at;
+          r->rel_got = gv;
+          r->rel_want = wv;
         }
       }
-    } else if (dt == OX_UINT64) {
-      uint64_t x = ox_load_u64(dt, g->data, i), y = ox_load_u64(dt, w->data, i);
-      if (x != y) {
-        index_str(g, i, ix, sizeof ix);
-        snprintf(why, n, "element %s: expected %llu, got %llu", ix, (unsigned long long)y,
-                 (unsigned long long)x);
-        return 1;
-      }
-    } else {
-      int64_t x = ox_load_i64(dt, g->data, i), y = ox_load_i64(dt, w->data, i);
-      if (x != y) {
-        index_str(g, i, ix, sizeof ix);
-        snprintf(why, n, "element %s: expected %lld, got %lld", ix, (long long)y, (long long)x);
-        return 1;
+      if (!ok) {
+        char part[32] = "", tol[64] = "";
+        if (parts == 2) snprintf(part, sizeof part, " (%s)", p ? "imaginary" : "real");
+        if (isf) snprintf(tol, sizeof tol, " (rtol %g, atol %g)", rtol, atol);
+        r->bad++;
+        fail_first(r, &at, a, b, part, tol);
+        break; /* one count per element */
       }
     }
   }
-  return 0;
 }
 
-int ox_compare(const ox_value *got, const ox_value *want, double rtol, double atol, char *why,
-               size_t n) {
-  char a[160], b[160];
+static void structural(ox_cmp *r, const char *fmt, const ox_value *got, const ox_value *want, int64_t seq) {
+  char a[160], b[160], pre[48] = "";
+  if (seq >= 0) snprintf(pre, sizeof pre, "sequence element %lld: ", (long long)seq);
+  r->differ = r->structural = 1;
+  snprintf(r->why, sizeof r->why, "%s%s: expected %s, got %s", pre, fmt, ox_value_desc(want, a, sizeof a),
+           ox_value_desc(got, b, sizeof b));
+}
+
+static void cmp_value(const ox_value *got, const ox_value *want, int64_t seq, double rtol, double atol, ox_cmp *r) {
+  if (r->structural) return;
   if (!got || !want || got->kind != want->kind) {
-    snprintf(why, n, "kind: expected %s, got %s", ox_value_desc(want, a, sizeof a),
-             ox_value_desc(got, b, sizeof b));
-    return 1;
+    structural(r, "kind", got, want, seq);
+    return;
   }
   switch (got->kind) {
   case OX_TENSOR:
-    return cmp_tensor(&got->u.t, &want->u.t, rtol, atol, why, n);
+    cmp_tensor(&got->u.t, &want->u.t, seq, rtol, atol, r);
+    return;
   case OX_SEQUENCE:
     if (got->u.seq.n != want->u.seq.n) {
-      snprintf(why, n, "sequence length: expected %lld, got %lld", (long long)want->u.seq.n,
+      r->differ = r->structural = 1;
+      snprintf(r->why, sizeof r->why, "sequence length: expected %lld, got %lld", (long long)want->u.seq.n,
                (long long)got->u.seq.n);
-      return 1;
+      return;
     }
     if (!ox_type_eq(got->type, want->type)) {
-      snprintf(why, n, "type: expected %s, got %s", ox_value_desc(want, a, sizeof a),
-               ox_value_desc(got, b, sizeof b));
-      return 1;
+      structural(r, "type", got, want, seq);
+      return;
     }
-    for (int64_t i = 0; i < got->u.seq.n; i++) {
-      if (ox_compare(got->u.seq.v[i], want->u.seq.v[i], rtol, atol, why, n)) {
-        char tail[1024];
-        snprintf(tail, sizeof tail, "%s", why);
-        snprintf(why, n, "sequence element %lld: %s", (long long)i, tail);
-        return 1;
-      }
-    }
-    return 0;
+    for (int64_t i = 0; i < got->u.seq.n && !r->structural; i++)
+      cmp_value(got->u.seq.v[i], want->u.seq.v[i], i, rtol, atol, r);
+    return;
   case OX_OPTIONAL:
     if (!got->u.opt != !want->u.opt) {
-      snprintf(why, n, "optional: expected %s, got %s", want->u.opt ? "an element" : "none",
+      r->differ = r->structural = 1;
+      snprintf(r->why, sizeof r->why, "optional: expected %s, got %s", want->u.opt ? "an element" : "none",
                got->u.opt ? "an element" : "none");
-      return 1;
+      return;
     }
     if (!got->u.opt) {
-      if (!ox_type_eq(got->type, want->type)) {
-        snprintf(why, n, "type: expected %s, got %s", ox_value_desc(want, a, sizeof a),
-                 ox_value_desc(got, b, sizeof b));
-        return 1;
-      }
-      return 0;
+      if (!ox_type_eq(got->type, want->type)) structural(r, "type", got, want, seq);
+      return;
     }
-    return ox_compare(got->u.opt, want->u.opt, rtol, atol, why, n);
+    cmp_value(got->u.opt, want->u.opt, seq, rtol, atol, r);
+    return;
   case OX_MAP:
-    if (ox_compare(got->u.map.keys, want->u.map.keys, 0, 0, why, n)) return 1;
-    return ox_compare(got->u.map.values, want->u.map.values, rtol, atol, why, n);
+    cmp_value(got->u.map.keys, want->u.map.keys, seq, 0, 0, r);
+    cmp_value(got->u.map.values, want->u.map.values, seq, rtol, atol, r);
+    return;
   default:
-    snprintf(why, n, "unknown value kind");
-    return 1;
+    r->differ = r->structural = 1;
+    snprintf(r->why, sizeof r->why, "unknown value kind");
   }
+}
+
+int ox_compare_full(const ox_value *got, const ox_value *want, double rtol, double atol, ox_cmp *r) {
+  memset(r, 0, sizeof *r);
+  r->abs_at.seq = r->rel_at.seq = -1;
+  cmp_value(got, want, -1, rtol, atol, r);
+  return r->differ;
+}
+
+int ox_compare(const ox_value *got, const ox_value *want, double rtol, double atol, char *why, size_t n) {
+  ox_cmp r;
+  if (!ox_compare_full(got, want, rtol, atol, &r)) return 0;
+  snprintf(why, n, "%s", r.why);
+  return 1;
 }

@@ -110,6 +110,27 @@ same_text out_named_back "$G/sequence_at_pos2.txt"
 expect 0 make_case "$X" make SequenceAt --opset 11 --case "$T/made" --in "$S/seq3.json" --in "$S/pos_pos2.json"
 expect 0 made_case "$X" test "$T/made"
 
+# ---- compare ----
+expect 0 cmp_match "$X" compare "$T/od/output_0.pb" "$S/want_pos2.json"
+out_has cmp_match "match (6 elements"
+expect 1 cmp_differ "$X" compare "$T/od/output_0.pb" "$S/want_pos0.json"
+out_has cmp_differ "6 of 6 elements differ (rtol 0.001, atol 1e-07)"
+out_has cmp_differ "worst absolute error 15.75 at [1, 2]: expected -4.75, got 11"
+out_has cmp_differ "max ULP distance"
+expect 1 cmp_json "$X" compare --json "$T/od/output_0.pb" "$S/want_pos0.json"
+out_has cmp_json '"match":false,"elements":6,"mismatches":6,"max_abs":{"error":15.75,"index":"[1, 2]","expected":-4.75,"got":11}'
+out_has cmp_json '"max_rel":{"error":"inf"'
+expect 0 cmp_loose "$X" compare --atol 16 "$T/od/output_0.pb" "$S/want_pos0.json"
+expect 1 cmp_kind "$X" compare "$T/od/output_0.pb" "$S/seq3.json"
+out_has cmp_kind "differs: kind: expected seq(tensor(float)), got tensor(float)"
+expect 0 cmp_dirs "$X" compare "$T/odj" "$T/od"
+out_has cmp_dirs "output_0: match"
+expect 1 cmp_dirs_differ "$X" compare "$T/cases/test_cc_sequence_at_neg/test_data_set_0" "$T/cases/test_cc_sequence_at_pos0/test_data_set_0"
+expect 2 cmp_missing "$X" compare "$T/nope.pb" "$S/want_pos0.json"
+err_has cmp_missing "nope.pb"
+expect 2 cmp_usage "$X" compare "$T/od/output_0.pb"
+expect 2 cmp_bad_tol "$X" compare --rtol x "$T/od/output_0.pb" "$S/want_pos0.json"
+
 # ---- errors: exit codes, messages, no output file ----
 echo '{"dtype": "int64", "shape": [], "data": 3}' >"$T/pos3.json"
 expect 1 out_of_range "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$T/pos3.json" --out "$T/never.pb"
