@@ -9,6 +9,8 @@ int ox_cmd_ops(int argc, char **argv);
 int ox_cmd_make(int argc, char **argv);
 int ox_cmd_convert(int argc, char **argv);
 int ox_cmd_compare(int argc, char **argv);
+int ox_cmd_show(int argc, char **argv);
+int ox_cmd_info(int argc, char **argv);
 
 /* "onnxop run: <msg>" + the hint, exit code 2 */
 int ox_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -20,6 +20,8 @@ static const char usage[] =
     "  make OP ...         build a one-node model, or a whole test case (--case)\n"
     "  convert IN OUT      convert a value file between .pb and .json\n"
     "  compare GOT EXPECTED  compare values or output folders (exit 1 if they differ)\n"
+    "  show FILE...        print values numpy style (--full, --stats)\n"
+    "  info MODEL          describe a model and say which nodes this build can run\n"
     "\n"
     "  onnxop COMMAND --help   help on one command\n"
     "  onnxop --version        print the version\n"
@@ -57,6 +59,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "make")) return ox_cmd_make(argc - 1, argv + 1);
   if (!strcmp(cmd, "convert")) return ox_cmd_convert(argc - 1, argv + 1);
   if (!strcmp(cmd, "compare")) return ox_cmd_compare(argc - 1, argv + 1);
+  if (!strcmp(cmd, "show")) return ox_cmd_show(argc - 1, argv + 1);
+  if (!strcmp(cmd, "info")) return ox_cmd_info(argc - 1, argv + 1);
   fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
   return OX_EUSAGE;
 }
