@@ -97,8 +97,9 @@ static void copy_strided(char *dst, const char *src, int64_t n, int64_t stride, 
  *
  * y's dims say how long each map is; a map entry of -1 selects *fill (which
  * may then not be NULL). Trailing dims whose maps are the identity merge into
- * one contiguous block; the last other dim is cut into runs of consecutive
- * source indices, each one memcpy per row. */
+ * one contiguous block; the last other dim is cut, once, into runs of a
+ * constant source step: one memcpy per row for step 1 (Slice, Tile, the body
+ * of Pad), a strided copy otherwise (negative steps, reflect, edge). */
 static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *map,
                  const void *fill) {
   size_t es = ox_dtype_size(x->dt);
@@ -124,8 +125,8 @@ static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *ma
   /* xs[d]: byte stride of x along d */
   int64_t *xs = ints_new(c, r), *idx = ints_new(c, r), *off = ints_new(c, r);
   const int64_t last = y->dims[k - 1], *lm = map[k - 1];
-  /* runs along dim k-1: (out start, source index or -1, length) */
-  int64_t *run = ox_alloc_array(c->a, 3 * last + 3, sizeof(int64_t));
+  /* runs along dim k-1: (out start, source index or -1, length, source step) */
+  int64_t *run = ox_alloc_array(c->a, 4 * last + 4, sizeof(int64_t));
   if (!xs || !idx || !off || !run) return oom(c);
   int64_t s = (int64_t)es;
   for (int d = r - 1; d >= 0; d--) {
@@ -134,14 +135,17 @@ static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *ma
   }
   int64_t nrun = 0;
   for (int64_t o = 0; o < last;) {
-    int64_t o2 = o + 1;
-    if (lm[o] < 0)
+    int64_t o2 = o + 1, step = 1;
+    if (lm[o] < 0) {
       while (o2 < last && lm[o2] < 0) o2++;
-    else
-      while (o2 < last && lm[o2] == lm[o2 - 1] + 1) o2++;
-    run[3 * nrun] = o;
-    run[3 * nrun + 1] = lm[o];
-    run[3 * nrun + 2] = o2 - o;
+    } else if (o2 < last && lm[o2] >= 0) { /* a constant step: 1, 0 (edge), -1 (reflect) ... */
+      step = lm[o2] - lm[o];
+      while (o2 < last && lm[o2] >= 0 && lm[o2] - lm[o2 - 1] == step) o2++;
+    }
+    run[4 * nrun] = o;
+    run[4 * nrun + 1] = lm[o];
+    run[4 * nrun + 2] = o2 - o;
+    run[4 * nrun + 3] = step;
     nrun++;
     o = o2;
   }
@@ -161,10 +165,11 @@ static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *ma
       fill_elems(dst, last * blkel, fill, es);
     } else {
       for (int64_t j = 0; j < nrun; j++) {
-        int64_t *rj = run + 3 * j;
+        const int64_t *rj = run + 4 * j;
         char *d = dst + rj[0] * blk;
         if (rj[1] < 0) fill_elems(d, rj[2] * blkel, fill, es);
-        else memcpy(d, src + base + rj[1] * xsl, (size_t)(rj[2] * blk));
+        else if (rj[3] == 1) memcpy(d, src + base + rj[1] * xsl, (size_t)(rj[2] * blk));
+        else copy_strided(d, src + base + rj[1] * xsl, rj[2], rj[3] * xsl, (size_t)blk);
       }
     }
     dst += rowbytes;
@@ -279,6 +284,7 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(tensor_in(c, in, 0, &x));
+  if (nout < 1) return ox_fail(c->err, OX_EINPUT, "the node has no outputs");
   int64_t a = ox_attr_int(c, "axis", 0);
   int axis;
   if (a < 0 && c->version < 11)

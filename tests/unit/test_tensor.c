@@ -374,6 +374,142 @@ static void test_reverse_sequence(void) {
               "sequence_lens has shape (2,); it must be (3,)");
 }
 
+
+/* ---- against naive indexing ---- */
+
+static uint64_t rng = 88172645463325252u;
+static int64_t rnd(int64_t n) { /* xorshift64, in [0, n) */
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (int64_t)(rng % (uint64_t)n);
+}
+
+/* Random 4-D Slices and Pads (every mode) checked element by element against
+ * the index formulas, with float32 and float64 data (blocks of 4 and 8 bytes
+ * go through different copy paths). */
+static void test_random(void) {
+  for (int iter = 0; iter < 300; iter++) {
+    int64_t d[4], n = 1;
+    for (int i = 0; i < 4; i++) n *= d[i] = 1 + rnd(4);
+    ox_dtype dt = iter & 1 ? OX_DOUBLE : OX_FLOAT;
+    ox_value *x = tensor(dt, 4, d, NULL), *y;
+    for (int64_t i = 0; i < n; i++) ox_store_f64(dt, x->u.t.data, i, (double)i);
+    /* Slice with random starts, ends and steps (some huge) on every axis */
+    int64_t st[4], en[4], sp[4], ax[4] = {0, 1, 2, 3};
+    for (int i = 0; i < 4; i++) {
+      st[i] = rnd(2 * d[i] + 3) - d[i] - 1;
+      en[i] = rnd(5) == 0 ? (rnd(2) ? INT64_MAX : INT64_MIN) : rnd(2 * d[i] + 3) - d[i] - 1;
+      sp[i] = rnd(7) - 3;
+      if (sp[i] == 0) sp[i] = 1;
+    }
+    ox_value *in[5] = {x, I64V(4, {st[0], st[1], st[2], st[3]}), I64V(4, {en[0], en[1], en[2], en[3]}),
+                       I64V(4, {ax[0], ax[1], ax[2], ax[3]}), I64V(4, {sp[0], sp[1], sp[2], sp[3]})};
+    CHECK_EQ_I(run("Slice", 13, 0, NULL, 5, in, &y), 0);
+    /* the effective start of each axis and the source index of output index o */
+    int64_t first[4], cnt[4];
+    int ok = 1;
+    for (int i = 0; i < 4; i++) {
+      int64_t s0 = st[i] < 0 ? st[i] + d[i] : st[i], e0 = en[i] < 0 && en[i] != INT64_MIN ? en[i] + d[i] : en[i];
+      if (en[i] == INT64_MIN) e0 = -1;
+      if (sp[i] > 0) {
+        s0 = s0 < 0 ? 0 : s0 > d[i] ? d[i] : s0;
+        e0 = e0 < 0 ? 0 : e0 > d[i] ? d[i] : e0;
+      } else {
+        s0 = s0 < 0 ? 0 : s0 > d[i] - 1 ? d[i] - 1 : s0;
+        e0 = e0 < -1 ? -1 : e0 > d[i] - 1 ? d[i] - 1 : e0;
+      }
+      cnt[i] = 0;
+      for (int64_t v = s0; sp[i] > 0 ? v < e0 : v > e0; v += sp[i]) cnt[i]++;
+      first[i] = s0;
+      ok &= y->u.t.dims[i] == cnt[i];
+    }
+    CHECK(ok);
+    for (int64_t i0 = 0; ok && i0 < cnt[0]; i0++)
+      for (int64_t i1 = 0; i1 < cnt[1]; i1++)
+        for (int64_t i2 = 0; i2 < cnt[2]; i2++)
+          for (int64_t i3 = 0; i3 < cnt[3]; i3++) {
+            int64_t o = ((i0 * cnt[1] + i1) * cnt[2] + i2) * cnt[3] + i3;
+            int64_t s = (((first[0] + i0 * sp[0]) * d[1] + first[1] + i1 * sp[1]) * d[2] +
+                         first[2] + i2 * sp[2]) * d[3] + first[3] + i3 * sp[3];
+            if (ox_load_f64(dt, y->u.t.data, o) != (double)s) ok = 0;
+          }
+    CHECK(ok);
+
+    /* Pad: random pads in [-1, 6] per side, each mode */
+    static const char *modes[] = {"constant", "reflect", "edge", "wrap"};
+    const char *mode = modes[iter % 4];
+    int64_t pb[4], pe[4], od[4];
+    for (int i = 0; i < 4; i++) {
+      pb[i] = rnd(8) - 1;
+      pe[i] = rnd(8) - 1;
+      if (d[i] + pb[i] + pe[i] < 0) pb[i] = pe[i] = 0;
+      od[i] = d[i] + pb[i] + pe[i];
+    }
+    ox_attr md = attr_str("mode", mode);
+    ox_value *cv = tensor(dt, 0, NULL, NULL);
+    ox_store_f64(dt, cv->u.t.data, 0, -7);
+    ox_value *pin[3] = {x, I64V(8, {pb[0], pb[1], pb[2], pb[3], pe[0], pe[1], pe[2], pe[3]}), cv};
+    CHECK_EQ_I(run("Pad", 19, 1, &md, 3, pin, &y), 0);
+    ok = 1;
+    for (int i = 0; i < 4; i++) ok &= y->u.t.dims[i] == od[i];
+    int64_t o = 0, id[4];
+    for (id[0] = 0; ok && id[0] < od[0]; id[0]++)
+      for (id[1] = 0; id[1] < od[1]; id[1]++)
+        for (id[2] = 0; id[2] < od[2]; id[2]++)
+          for (id[3] = 0; id[3] < od[3]; id[3]++, o++) {
+            int64_t s = 0, fillv = 0;
+            for (int i = 0; i < 4; i++) {
+              int64_t j = id[i] - pb[i], m = d[i];
+              if (j < 0 || j >= m) {
+                if (iter % 4 == 0) fillv = 1;
+                else if (iter % 4 == 2) j = j < 0 ? 0 : m - 1;
+                else if (iter % 4 == 3) j = ((j % m) + m) % m;
+                else if (m == 1) j = 0;
+                else /* reflect by unfolding, one bounce at a time */
+                  while (j < 0 || j >= m) j = j < 0 ? -j : 2 * (m - 1) - j;
+              }
+              s = s * m + j;
+            }
+            if (ox_load_f64(dt, y->u.t.data, o) != (fillv ? -7.0 : (double)s)) ok = 0;
+          }
+    if (!ok) fprintf(stderr, "Pad %s of (%lld, %lld, %lld, %lld) differs\n", mode, (long long)d[0],
+                     (long long)d[1], (long long)d[2], (long long)d[3]);
+    CHECK(ok);
+  }
+}
+
+/* Scalars, strings, bool. */
+static void test_small_cases(void) {
+  float v = 5;
+  ox_value *s = tensor(OX_FLOAT, 0, NULL, &v), *y;
+  CHECK_EQ_I(run("Expand", 13, 0, NULL, 2, (ox_value *[]){s, tensor(OX_INT64, 1, (int64_t[]){0}, NULL)}, &y), 0);
+  CHECK(y->u.t.rank == 0 && *(float *)y->u.t.data == 5);
+  CHECK_EQ_I(run("Expand", 13, 0, NULL, 2, (ox_value *[]){s, I64V(2, {2, 2})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(2, 2), {5, 5, 5, 5}));
+  CHECK_EQ_I(run("Pad", 13, 0, NULL, 2, (ox_value *[]){s, tensor(OX_INT64, 1, (int64_t[]){0}, NULL)}, &y), 0);
+  CHECK(y->u.t.rank == 0 && *(float *)y->u.t.data == 5);
+  CHECK_EQ_I(run("Tile", 13, 0, NULL, 2, (ox_value *[]){s, tensor(OX_INT64, 1, (int64_t[]){0}, NULL)}, &y), 0);
+  CHECK(y->u.t.rank == 0 && *(float *)y->u.t.data == 5);
+  ox_attr ax = attr_int("axis", 0);
+  CHECK_FAILS(run("Concat", 13, 1, &ax, 1, (ox_value *[]){s}, &y), "axis 0 is out of range");
+
+  ox_str a[2] = {{"x", 1}, {"yz", 2}}, b[1] = {{"w", 1}};
+  ox_value *sa = tensor(OX_STRING, 1, (int64_t[]){2}, a), *sb = tensor(OX_STRING, 1, (int64_t[]){1}, b);
+  CHECK_EQ_I(run("Concat", 13, 1, &ax, 2, (ox_value *[]){sb, sa}, &y), 0);
+  const ox_str *ys = y->u.t.data;
+  CHECK(y->u.t.n == 3 && !strcmp(ys[0].p, "w") && !strcmp(ys[1].p, "x") && !strcmp(ys[2].p, "yz"));
+  CHECK_FAILS(run("Concat", 13, 1, &ax, 2, (ox_value *[]){sb, F32(1, DIMS(1), {1})}, &y),
+              "input 1 'x1' is float but input 0 is string");
+  CHECK_EQ_I(run("Tile", 13, 0, NULL, 2, (ox_value *[]){sa, I64V(1, {2})}, &y), 0);
+  ys = y->u.t.data;
+  CHECK(y->u.t.n == 4 && !strcmp(ys[2].p, "x") && !strcmp(ys[3].p, "yz"));
+  /* a sequence where a tensor is expected */
+  ox_value *seq = NULL;
+  ox_seq_new(A, ox_type_tensor(OX_FLOAT), 0, &seq, &E);
+  CHECK_FAILS(run("Concat", 13, 1, &ax, 1, (ox_value *[]){seq}, &y), "expected a tensor");
+}
+
 int main(void) {
   A = ox_arena_new();
   test_table();
@@ -385,6 +521,8 @@ int main(void) {
   test_center_crop_pad();
   test_depth_space();
   test_reverse_sequence();
+  test_random();
+  test_small_cases();
   ox_arena_free(A);
   return check_done("tensor");
 }
