@@ -12,7 +12,7 @@
 
 static const char run_help[] =
     "usage: onnxop run MODEL [--in [NAME=]FILE]... [--out [NAME=]FILE]...\n"
-    "                  [--out-dir DIR] [--format pb|json]\n"
+    "                  [--out-dir DIR] [--format pb|json] [--trace] [--time]\n"
     "\n"
     "Evaluate MODEL (a single node or a whole graph) and write or print its outputs.\n"
     "\n"
@@ -22,6 +22,12 @@ static const char run_help[] =
     "                     outputs go by position.\n"
     "  --out-dir DIR      write every output as DIR/output_K.pb (the ONNX test layout)\n"
     "  --format pb|json   the format for --out-dir (default pb)\n"
+    "  --trace            print each node as it runs, with its inputs and outputs\n"
+    "                     summarised (dtype, shape, min/max, first values), on stderr\n"
+    "  --time             print each node's time on stderr\n"
+    "\n"
+    "FILE may also be '-' (standard input, .pb or JSON), an inline value such as\n"
+    "'float32[2,3]:1,2,3,4,5,6' (DTYPE[SHAPE]:values), or a JSON literal '{...}'.\n"
     "\n"
     "With no --out and no --out-dir the outputs are printed, numpy style.\n"
     "A failed run writes no output file.\n"
@@ -72,6 +78,10 @@ int ox_cmd_run(int argc, char **argv) {
     } else if (!strcmp(a, "--out-dir")) {
       if (++i >= argc) rc = ox_usage_error("run", "--out-dir needs a DIR");
       else out_dir = argv[i];
+    } else if (!strcmp(a, "--trace")) {
+      ox_trace_flags |= OX_TRACE_NODES;
+    } else if (!strcmp(a, "--time")) {
+      ox_trace_flags |= OX_TRACE_TIME;
     } else if (!strcmp(a, "--format")) {
       if (++i >= argc) rc = ox_usage_error("run", "--format needs pb or json");
       else if (!strcmp(argv[i], "pb")) dir_fmt = OX_FMT_PB;

@@ -6,6 +6,7 @@
  * model lists them, which the ONNX IR requires to be topological. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "eval.h"
 
@@ -394,6 +395,38 @@ static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, ox_
   return 0;
 }
 
+/* ---- --trace and --time ---- */
+
+int ox_trace_flags;
+FILE *ox_trace_file;
+
+static void trace_value(FILE *f, const char *name, const ox_value *v) {
+  char d[128], sh[128];
+  fprintf(f, "%s: %s", name, ox_value_desc(v, d, sizeof d));
+  if (!v) return;
+  if (v->kind == OX_SEQUENCE) fprintf(f, " len %lld", (long long)v->u.seq.n);
+  if (v->kind == OX_OPTIONAL) fprintf(f, v->u.opt ? " present" : " empty");
+  if (v->kind != OX_TENSOR) return;
+  const ox_tensor *t = &v->u.t;
+  fprintf(f, " %s", ox_shape_str(t->rank, t->dims, sh, sizeof sh));
+  if (t->dt == OX_STRING || !t->n) return;
+  double mn = 0, mx = 0;
+  for (int64_t i = 0; i < t->n; i++) {
+    double x = ox_load_f64(t->dt, t->data, i);
+    if (!i || x < mn) mn = x;
+    if (!i || x > mx) mx = x;
+  }
+  fprintf(f, " min %.6g max %.6g [", mn, mx);
+  for (int64_t i = 0; i < t->n && i < 4; i++) fprintf(f, "%s%.6g", i ? ", " : "", ox_load_f64(t->dt, t->data, i));
+  fprintf(f, "%s]", t->n > 4 ? ", ..." : "");
+}
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
 static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *sc, int depth,
                     ox_err *e) {
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
@@ -413,8 +446,27 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     rc = check_inputs(n, n->nin, in, e);
     if (!rc) {
       ox_ctx c = {a, e, n, n->version, m, sc};
+      double t0 = ox_trace_flags ? now_us() : 0;
       rc = n->k->fn(&c, n->nin, in, n->nout, out);
       if (!rc && e->code) rc = e->code; /* an attribute getter complained */
+      FILE *f = ox_trace_file ? ox_trace_file : stderr;
+      if (ox_trace_flags & OX_TRACE_TIME)
+        fprintf(f, "%*s%10.1f us  node '%s' %s-%d\n", depth * 2, "", now_us() - t0, n->name, n->op, n->version);
+      if ((ox_trace_flags & OX_TRACE_NODES) && !rc) {
+        fprintf(f, "%*snode '%s' %s-%d\n", depth * 2, "", n->name, n->op, n->version);
+        for (int i = 0; i < n->nin; i++)
+          if (in[i]) {
+            fprintf(f, "%*s  in  ", depth * 2, "");
+            trace_value(f, n->in[i], in[i]);
+            fputc('\n', f);
+          }
+        for (int i = 0; i < n->nout; i++)
+          if (n->out[i][0]) {
+            fprintf(f, "%*s  out ", depth * 2, "");
+            trace_value(f, n->out[i], out[i]);
+            fputc('\n', f);
+          }
+      }
     }
   }
   if (rc) return rc;

@@ -14,6 +14,13 @@ int ox_prepare(ox_arena *a, ox_model *m, ox_err *e);
  * g->nout values. */
 int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e);
 
+/* --trace and --time: each node as it runs (inputs and outputs summarised),
+ * and its time, to ox_trace_file (stderr if NULL). */
+#include <stdio.h>
+enum { OX_TRACE_NODES = 1, OX_TRACE_TIME = 2 };
+extern int ox_trace_flags;
+extern FILE *ox_trace_file;
+
 /* ---- for ops with subgraphs (If, Loop, Scan, SequenceMap) ---- */
 typedef struct ox_scope ox_scope;
 /* Run g inside the caller's scope: outer names are visible; ins bind g->in.

@@ -110,8 +110,97 @@ ox_format ox_format_of(const char *path) {
   return OX_FMT_UNKNOWN;
 }
 
+/* DTYPE[SHAPE]:v,v,... e.g. float32[2,3]:1,2,3,4,5,6 (no '/' can appear
+ * before the ':', so no path looks like this) */
+static int is_inline(const char *s) {
+  size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+  if (!n || s[n] != '[') return 0;
+  size_t m = strspn(s + n + 1, "0123456789, ");
+  return s[n + 1 + m] == ']' && s[n + 2 + m] == ':';
+}
+
+/* The inline form, rewritten as the JSON form and parsed by io/json.c. */
+static int load_inline(ox_arena *a, const char *s, const ox_type *want, ox_value **out, ox_err *e) {
+  ox_buf b = {0};
+  const char *br = strchr(s, '['), *colon = strstr(s, "]:");
+  int is_str = 0;
+  char dt[32];
+  size_t dl = (size_t)(br - s) < sizeof dt ? (size_t)(br - s) : sizeof dt - 1;
+  memcpy(dt, s, dl);
+  dt[dl] = 0;
+  is_str = ox_dtype_from_name(dt) == OX_STRING;
+  int ok = ox_buf_printf(&b, "{\"dtype\": \"%s\", \"shape\": [%.*s], \"data\": [", dt,
+                         (int)(colon - br - 1), br + 1) == 0;
+  const char *p = colon + 2;
+  for (int first = 1; ok && *p;) {
+    size_t l = strcspn(p, ",");
+    while (l && p[0] == ' ') p++, l--;
+    size_t t = l;
+    while (t && p[t - 1] == ' ') t--;
+    char *end;
+    char tok[128];
+    snprintf(tok, sizeof tok, "%.*s", (int)(t < sizeof tok ? t : sizeof tok - 1), p);
+    strtod(tok, &end);
+    int number = !is_str && *tok && !*end && strcmp(tok, "nan") && strcmp(tok, "inf") && strcmp(tok, "-inf");
+    int literal = !is_str && (!strcmp(tok, "true") || !strcmp(tok, "false"));
+    ok = ox_buf_printf(&b, "%s", first ? "" : ", ") == 0;
+    if (number || literal) ok = ok && ox_buf_printf(&b, "%s", tok) == 0;
+    else {
+      ok = ok && ox_buf_put(&b, "\"", 1) == 0;
+      for (size_t i = 0; ok && i < t; i++) {
+        char c = p[i];
+        if (c == '"' || c == '\\') ok = ox_buf_put(&b, "\\", 1) == 0;
+        ok = ok && ox_buf_put(&b, &c, 1) == 0;
+      }
+      ok = ok && ox_buf_put(&b, "\"", 1) == 0;
+    }
+    first = 0;
+    p += l;
+    if (*p == ',') p++;
+  }
+  ok = ok && ox_buf_printf(&b, "]}") == 0;
+  int rc = ok ? ox_json_decode(a, (const char *)b.p, b.n, want, out, NULL, e)
+              : ox_fail(e, OX_EINPUT, "out of memory");
+  ox_buf_free(&b);
+  if (rc) ox_prefix(e, "inline value: ");
+  return rc;
+}
+
+static int read_stdin(ox_arena *a, uint8_t **data, size_t *len, ox_err *e) {
+  ox_buf b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+    if (ox_buf_put(&b, chunk, n)) {
+      ox_buf_free(&b);
+      return ox_fail(e, OX_EINPUT, "out of memory reading standard input");
+    }
+  uint8_t *p = ox_alloc(a, b.n + 1);
+  if (!p) {
+    ox_buf_free(&b);
+    return ox_fail(e, OX_EINPUT, "out of memory reading standard input");
+  }
+  if (b.n) memcpy(p, b.p, b.n);
+  *data = p;
+  *len = b.n;
+  ox_buf_free(&b);
+  return 0;
+}
+
 int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char *basedir,
                   ox_value **out, const char **name_out, ox_err *e) {
+  if (name_out) *name_out = NULL;
+  if (is_inline(path)) return load_inline(a, path, want, out, e);
+  if (path[0] == '{') /* a JSON literal */
+    return ox_json_decode(a, path, strlen(path), want, out, name_out, e);
+  if (!strcmp(path, "-")) { /* standard input: JSON if it starts with '{', else .pb */
+    uint8_t *data;
+    size_t len, i = 0;
+    OX_TRY(read_stdin(a, &data, &len, e));
+    while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r')) i++;
+    if (i < len && data[i] == '{') return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
+    return ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
+  }
   ox_format f = ox_format_of(path);
   if (f == OX_FMT_UNKNOWN)
     return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb or .json file)");

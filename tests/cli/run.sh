@@ -110,6 +110,24 @@ same_text out_named_back "$G/sequence_at_pos2.txt"
 expect 0 make_case "$X" make SequenceAt --opset 11 --case "$T/made" --in "$S/seq3.json" --in "$S/pos_pos2.json"
 expect 0 made_case "$X" test "$T/made"
 
+# ---- inputs from the shell: inline values, JSON literals, stdin; --trace/--time on stderr ----
+expect 0 inline "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'position=int64[]:-2'
+same_text inline "$G/sequence_at_neg.txt"
+expect 0 json_literal "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in '{"dtype": "int64", "shape": [], "data": 2}'
+same_text json_literal "$G/sequence_at_pos2.txt"
+"$X" run "$T/sequence_at.onnx" --in input_seq=- --in "$S/pos_pos0.json" <"$T/seq3.pb" >"$T/stdin_pb.out" 2>"$T/stdin_pb.err"
+same_text stdin_pb "$G/sequence_at_pos0.txt"
+"$X" run "$T/sequence_at.onnx" --in - --in "$S/pos_pos2.json" <"$S/seq3.json" >"$T/stdin_json.out" 2>"$T/stdin_json.err"
+same_text stdin_json "$G/sequence_at_pos2.txt"
+expect 1 inline_bad "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'position=int64[2]:1'
+err_has inline_bad "inline value: data has 1 element; shape (2,) needs 2"
+expect 0 trace "$X" run --trace --time "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2'
+same_text trace "$G/sequence_at_neg.txt"
+err_has trace "node 'node' SequenceAt-11"
+err_has trace "in  position: tensor(int64) () min -2 max -2 [-2]"
+err_has trace "out output_tensor: tensor(float) (2, 3) min 0 max 5 [0, 1, 2, 3, ...]"
+err_has trace " us  node 'node' SequenceAt-11"
+
 # ---- compare ----
 expect 0 cmp_match "$X" compare "$T/od/output_0.pb" "$S/want_pos2.json"
 out_has cmp_match "match (6 elements"
