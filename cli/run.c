@@ -125,24 +125,33 @@ int ox_cmd_run(int argc, char **argv) {
   ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
   int nreal = ox_graph_real_inputs(g, real);
   for (int i = 0; i < g->nin; i++) in_names[i] = g->in[i].name;
-  int pos = 0;
+  /* bind the named inputs first; the positional ones then take the real
+   * inputs left, in order */
+  int *slot_of = ox_alloc_array(A, nin + 1, sizeof *slot_of);
+  char *taken = ox_alloc_array(A, g->nin + 1, 1);
   for (int i = 0; i < nin; i++) {
     binding b = split_binding(ins[i], g->nin, in_names);
-    int slot = -1;
-    if (b.name) {
-      for (int j = 0; j < g->nin; j++)
-        if (!strcmp(g->in[j].name, b.name)) slot = j;
-    } else {
-      if (pos >= nreal) {
-        rc = ox_usage_error("run", "too many inputs: the model takes %d (%s is extra)", nreal, ins[i]);
-        goto done;
-      }
-      slot = real[pos++];
-    }
-    if (in_vals[slot]) {
-      rc = ox_usage_error("run", "input '%s' is given twice", g->in[slot].name);
+    slot_of[i] = -1;
+    for (int j = 0; b.name && j < g->nin; j++)
+      if (!strcmp(g->in[j].name, b.name)) slot_of[i] = j;
+    if (slot_of[i] >= 0 && taken[slot_of[i]]++) {
+      rc = ox_usage_error("run", "input '%s' is given twice", b.name);
       goto done;
     }
+  }
+  for (int i = 0, pos = 0; i < nin; i++) {
+    if (slot_of[i] >= 0) continue;
+    while (pos < nreal && taken[real[pos]]) pos++;
+    if (pos >= nreal) {
+      rc = ox_usage_error("run", "too many inputs: the model takes %d (%s is extra)", nreal, ins[i]);
+      goto done;
+    }
+    slot_of[i] = real[pos];
+    taken[real[pos++]] = 1;
+  }
+  for (int i = 0; i < nin; i++) {
+    binding b = split_binding(ins[i], g->nin, in_names);
+    int slot = slot_of[i];
     const char *nm = NULL;
     if ((rc = ox_load_value(A, b.file, g->in[slot].type, m->dir, &in_vals[slot], &nm, &e))) {
       char what[300];
