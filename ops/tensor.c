@@ -579,7 +579,7 @@ enum { PAD_CONSTANT, PAD_REFLECT, PAD_EDGE, PAD_WRAP };
 /* The source index of output index o of a dim of length n padded by `before`
  * (-1: the constant). As numpy.pad: reflect mirrors about the edges without
  * repeating them (period 2n-2), wrap is periodic (19+), edge repeats the end
- * values. Negative pads crop: o - before then starts inside the dim. */
+ * values; pads longer than the dim keep going the same way. */
 static int64_t pad_src(int mode, int64_t o, int64_t before, int64_t n) {
   int64_t i = o - before;
   if (i >= 0 && i < n) return i;
@@ -648,13 +648,17 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (np != 2 * na)
     return ox_fail(c->err, OX_EINPUT, "pads has %lld values; it needs 2 per %s (%lld)",
                    (long long)np, axes ? "axis in axes" : "dim of the input", (long long)(2 * na));
-  int64_t *before = ints_new(c, r), *dims = ints_new(c, r);
+  /* Negative pads remove elements first (as onnxruntime does); the other
+   * modes then pad from what is left: axis d keeps x's [lo, lo + len), and
+   * gets `before` new elements in front. */
+  int64_t *lo = ints_new(c, r), *len = ints_new(c, r), *before = ints_new(c, r);
+  int64_t *dims = ints_new(c, r);
   int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
   unsigned char *seen = ox_alloc(c->a, (size_t)r + 1);
-  if (!before || !dims || !map || !seen) return oom(c);
+  if (!lo || !len || !before || !dims || !map || !seen) return oom(c);
   for (int d = 0; d < r; d++) {
-    before[d] = 0;
-    dims[d] = x->dims[d];
+    lo[d] = before[d] = 0;
+    len[d] = dims[d] = x->dims[d];
   }
   for (int64_t i = 0; i < na; i++) {
     int a = (int)i;
@@ -662,23 +666,30 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     if (seen[a]) return ox_fail(c->err, OX_EINPUT, "axis %d is repeated in axes", a);
     seen[a] = 1;
     int64_t b = pads[i], e = pads[na + i], n = x->dims[a];
-    if (b < -n || e < -n || b + e < -n)
+    int64_t cb = b < -n ? n + 1 : b < 0 ? -b : 0, ce = e < -n ? n + 1 : e < 0 ? -e : 0;
+    if (cb > n || ce > n - cb)
       return ox_fail(c->err, OX_EINPUT, "pads %lld and %lld remove more than the %lld elements "
                      "of axis %d", (long long)b, (long long)e, (long long)n, a);
-    if (__builtin_add_overflow(n, b, &dims[a]) || __builtin_add_overflow(dims[a], e, &dims[a]))
+    lo[a] = cb;
+    len[a] = n - cb - ce;
+    before[a] = b > 0 ? b : 0;
+    if (__builtin_add_overflow(len[a], before[a], &dims[a]) ||
+        __builtin_add_overflow(dims[a], e > 0 ? e : 0, &dims[a]))
       return ox_fail(c->err, OX_EINPUT, "pads %lld and %lld on axis %d are too large",
                      (long long)b, (long long)e, a);
-    before[a] = b;
-    if (n == 0 && dims[a] > 0 && mode != PAD_CONSTANT)
-      return ox_fail(c->err, OX_EINPUT, "axis %d is empty; %s padding needs elements to copy",
-                     a, ms);
+    if (len[a] == 0 && dims[a] > 0 && mode != PAD_CONSTANT)
+      return ox_fail(c->err, OX_EINPUT, "axis %d has no elements %s; %s padding needs some to "
+                     "copy", a, n ? "left after the negative pads" : "", ms);
   }
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0;
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
     if (!map[d]) return oom(c);
-    for (int64_t o = 0; o < dims[d]; o++) map[d][o] = pad_src(mode, o, before[d], x->dims[d]);
+    for (int64_t o = 0; o < dims[d]; o++) {
+      int64_t i = pad_src(mode, o, before[d], len[d]);
+      map[d][o] = i < 0 ? -1 : lo[d] + i;
+    }
   }
   return remap(c, x, &out[0]->u.t, map, fill);
 }

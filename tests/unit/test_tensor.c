@@ -273,6 +273,12 @@ static void test_pad(void) {
   CHECK(IS_F32(y, 1, DIMS(9), {3, 1, 2, 3, 1, 2, 3, 1, 2}));
   CHECK_FAILS(run("Pad", 18, 1, &md, 2, (ox_value *[]){x, I64V(2, {1, 1})}, &y),
               "wrap needs opset 19");
+  /* negative pads crop first: [1, 2, 3, 4] -> [1, 2, 3], then wrap 2 in front */
+  ox_value *x4 = F32(1, DIMS(4), {1, 2, 3, 4});
+  CHECK_EQ_I(run("Pad", 19, 1, &md, 2, (ox_value *[]){x4, I64V(2, {2, -1})}, &y), 0);
+  CHECK(IS_F32(y, 1, DIMS(5), {2, 3, 1, 2, 3}));
+  CHECK_FAILS(run("Pad", 19, 1, &md, 2, (ox_value *[]){x4, I64V(2, {1, -4})}, &y),
+              "axis 0 has no elements left after the negative pads");
   md = attr_str("mode", "edge");
   CHECK_EQ_I(run("Pad", 13, 1, &md, 2, (ox_value *[]){x, I64V(2, {2, 1})}, &y), 0);
   CHECK(IS_F32(y, 1, DIMS(6), {1, 1, 1, 2, 3, 3}));
@@ -443,7 +449,7 @@ static void test_random(void) {
     for (int i = 0; i < 4; i++) {
       pb[i] = rnd(8) - 1;
       pe[i] = rnd(8) - 1;
-      if (d[i] + pb[i] + pe[i] < 0) pb[i] = pe[i] = 0;
+      if ((pb[i] < 0) + (pe[i] < 0) >= d[i]) pb[i] = pe[i] = 0; /* keep an element */
       od[i] = d[i] + pb[i] + pe[i];
     }
     ox_attr md = attr_str("mode", mode);
@@ -460,7 +466,9 @@ static void test_random(void) {
           for (id[3] = 0; id[3] < od[3]; id[3]++, o++) {
             int64_t s = 0, fillv = 0;
             for (int i = 0; i < 4; i++) {
-              int64_t j = id[i] - pb[i], m = d[i];
+              /* negative pads crop first; the modes pad what is left */
+              int64_t lo = pb[i] < 0 ? -pb[i] : 0, m = d[i] - lo - (pe[i] < 0 ? -pe[i] : 0);
+              int64_t j = id[i] - (pb[i] > 0 ? pb[i] : 0);
               if (j < 0 || j >= m) {
                 if (iter % 4 == 0) fillv = 1;
                 else if (iter % 4 == 2) j = j < 0 ? 0 : m - 1;
@@ -469,7 +477,7 @@ static void test_random(void) {
                 else /* reflect by unfolding, one bounce at a time */
                   while (j < 0 || j >= m) j = j < 0 ? -j : 2 * (m - 1) - j;
               }
-              s = s * m + j;
+              s = s * d[i] + lo + j;
             }
             if (ox_load_f64(dt, y->u.t.data, o) != (fillv ? -7.0 : (double)s)) ok = 0;
           }
