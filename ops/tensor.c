@@ -220,16 +220,15 @@ static void permute(const ox_tensor *x, ox_tensor *y, int r, const int64_t *shap
 
 /* ---- Concat ---- */
 
-/* Concat-1: axis defaults to 1; 4: axis required; 11: negative axes. */
+/* Concat-1: axis defaults to 1; 4: axis required; 11: negative axes documented. */
 static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t0;
   OX_TRY(tensor_in(c, in, 0, &t0));
   const ox_attr *at = ox_attr_find(c, "axis");
   if (!at && c->version >= 4) return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
+  /* Negative axes are documented from 11 but taken at every version, as
+   * onnxruntime does (PyTorch's opset-6 exports write them, e.g. GLU's Split). */
   int64_t a = ox_attr_int(c, "axis", 1);
-  if (a < 0 && c->version < 11)
-    return ox_fail(c->err, OX_EINPUT, "axis %lld is negative; negative axes need opset 11 or later",
-                   (long long)a);
   int axis;
   OX_TRY(ox_axis(c, a, t0->rank, 0, "axis", &axis));
   int r = t0->rank;
@@ -286,10 +285,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(tensor_in(c, in, 0, &x));
   if (nout < 1) return ox_fail(c->err, OX_EINPUT, "the node has no outputs");
   int64_t a = ox_attr_int(c, "axis", 0);
-  int axis;
-  if (a < 0 && c->version < 11)
-    return ox_fail(c->err, OX_EINPUT, "axis %lld is negative; negative axes need opset 11 or later",
-                   (long long)a);
+  int axis; /* negative axes at every version: see concat() */
   OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
   int64_t dim = x->dims[axis], nsplit = -1, *sp = NULL;
   if (c->version < 13) {
