@@ -11,6 +11,7 @@ extern const ox_kernel ox_unary_kernels[];
 extern const ox_kernel ox_cast_kernels[];
 
 extern const ox_kernel ox_tensor_kernels[];
+extern const ox_kernel ox_reduce_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -22,6 +23,7 @@ const ox_family ox_families[] = {
     {"unary", ox_unary_kernels},
     {"cast", ox_cast_kernels},
     {"tensor", ox_tensor_kernels},
+    {"reduce", ox_reduce_kernels},
     {NULL, NULL},
 };
 

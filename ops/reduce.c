@@ -1,0 +1,582 @@
+/* ops/reduce.c: the reductions (ReduceSum, ReduceMean, ReduceMax, ReduceMin,
+ * ReduceProd, ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp,
+ * ReduceSumSquare), ArgMax and ArgMin, and the softmax family (Softmax,
+ * LogSoftmax, Hardmax).
+ *
+ * Reductions: adjacent dims that are both reduced or both kept are merged
+ * (dims of 1 dropped), so x is a row-major walk over `runs` contiguous runs of
+ * the last merged group. Each output element owns one 8-byte accumulator; one
+ * pass over x adds every run into them: a reduced run folds into a scalar, a
+ * kept run adds elementwise into a row of accumulators. An odometer over the
+ * outer groups gives each run's accumulator offset, so no element pays a
+ * div/mod. Each op is written once as (accumulator type, init, accumulate,
+ * finish) and expanded per type with the lists of core/kernel.h:
+ *   floats accumulate in double; signed ints in int64 and unsigned ints in
+ *   uint64, wrapping as numpy's sum in the type's own width does; the
+ *   non-integral ops (L2, LogSum, LogSumExp) accumulate in double for every
+ *   type. Small floats are widened to float once and narrowed once on store. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/kernel.h"
+
+/* ---- scalar helpers, picked per accumulator type with _Generic ---- */
+
+static inline int64_t add_i(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline uint64_t add_u(uint64_t a, uint64_t b) { return a + b; }
+static inline double add_d(double a, double b) { return a + b; }
+static inline int64_t mul_i(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+static inline uint64_t mul_u(uint64_t a, uint64_t b) { return a * b; }
+static inline double mul_d(double a, double b) { return a * b; }
+static inline int64_t abs_i(int64_t a) { return a < 0 ? (int64_t)(0 - (uint64_t)a) : a; }
+static inline uint64_t abs_u(uint64_t a) { return a; }
+static inline double abs_d(double a) { return fabs(a); }
+static inline int nan_f(float v) { return v != v; }
+static inline int nan_d(double v) { return v != v; }
+static inline int nan_i(int64_t v) { (void)v; return 0; }
+
+/* Wrapping integer arithmetic (signed overflow would be undefined). */
+#define ADD(a, b) _Generic((a), int64_t: add_i, uint64_t: add_u, default: add_d)(a, b)
+#define MUL(a, b) _Generic((a), int64_t: mul_i, uint64_t: mul_u, default: mul_d)(a, b)
+#define ABS(a) _Generic((a), int64_t: abs_i, uint64_t: abs_u, default: abs_d)(a)
+#define ISNAN(v) _Generic((v), float: nan_f, double: nan_d, default: nan_i)(v)
+
+/* The lowest and highest value of T: the identities of Max and Min (-inf and
+ * +inf for floats, the type's min and max for integers). */
+#define LOWEST(T)                                                                    \
+  _Generic((T)0, float: -INFINITY, double: -INFINITY, int8_t: INT8_MIN,              \
+           int16_t: INT16_MIN, int32_t: INT32_MIN, int64_t: INT64_MIN, default: 0)
+#define HIGHEST(T)                                                                   \
+  _Generic((T)0, float: INFINITY, double: INFINITY, int8_t: INT8_MAX,                \
+           int16_t: INT16_MAX, int32_t: INT32_MAX, int64_t: INT64_MAX,               \
+           uint8_t: UINT8_MAX, uint16_t: UINT16_MAX, uint32_t: UINT32_MAX,           \
+           uint64_t: UINT64_MAX)
+
+/* A double result stored into an integer type saturates (NaN gives 0) rather
+ * than being undefined. */
+static inline int64_t d2i(double d) {
+  return d != d ? 0 : d <= -0x1p63 ? INT64_MIN : d >= 0x1p63 ? INT64_MAX : (int64_t)d;
+}
+static inline uint64_t d2u(double d) {
+  return d != d || d <= 0 ? 0 : d >= 0x1p64 ? UINT64_MAX : (uint64_t)d;
+}
+/* Store v (an accumulator or a double result) as a T. */
+#define STORE(T, v)                                                                  \
+  _Generic((v), double: _Generic((T)0, float: (T)(v), double: (T)(v),                \
+                                 uint64_t: (T)d2u(v), default: (T)d2i(v)),           \
+           default: (T)(v))
+
+/* ---- the reductions: (accumulator type, init, accumulate, finish) ----
+ * A: the type's accumulator (double, int64 or uint64); a: the accumulator; v:
+ * an element as an A; n: the number of elements reduced into a; m: the
+ * per-output maximum of LogSumExp's first pass. */
+#define SUM_ACCT(A) A
+#define SUM_INIT(T) 0
+#define SUM_ACC(a, v, m) ADD(a, v)
+#define SUM_FIN(a, n, m) (a)
+
+/* Mean over an empty set is undefined (numpy: NaN); integers give 0. */
+#define MEAN_ACCT(A) A
+#define MEAN_INIT(T) 0
+#define MEAN_ACC(a, v, m) ADD(a, v)
+#define MEAN_FIN(a, n, m) ((n) ? (a) / (n) : _Generic((a), double: NAN, default: 0))
+
+/* NaN propagates, as numpy's maximum does. */
+#define MAX_ACCT(A) A
+#define MAX_INIT(T) LOWEST(T)
+#define MAX_ACC(a, v, m) ((v) > (a) || ISNAN(v) ? (v) : (a))
+#define MAX_FIN(a, n, m) (a)
+
+#define MIN_ACCT(A) A
+#define MIN_INIT(T) HIGHEST(T)
+#define MIN_ACC(a, v, m) ((v) < (a) || ISNAN(v) ? (v) : (a))
+#define MIN_FIN(a, n, m) (a)
+
+#define PROD_ACCT(A) A
+#define PROD_INIT(T) 1
+#define PROD_ACC(a, v, m) MUL(a, v)
+#define PROD_FIN(a, n, m) (a)
+
+#define L1_ACCT(A) A
+#define L1_INIT(T) 0
+#define L1_ACC(a, v, m) ADD(a, ABS(v))
+#define L1_FIN(a, n, m) (a)
+
+#define SUMSQ_ACCT(A) A
+#define SUMSQ_INIT(T) 0
+#define SUMSQ_ACC(a, v, m) ADD(a, MUL(v, v))
+#define SUMSQ_FIN(a, n, m) (a)
+
+#define L2_ACCT(A) double
+#define L2_INIT(T) 0
+#define L2_ACC(a, v, m) ((a) + (v) * (v))
+#define L2_FIN(a, n, m) sqrt(a)
+
+/* An empty set gives log(0) = -inf, as the spec says. */
+#define LOGSUM_ACCT(A) double
+#define LOGSUM_INIT(T) 0
+#define LOGSUM_ACC(a, v, m) ((a) + (v))
+#define LOGSUM_FIN(a, n, m) log(a)
+
+/* log(sum(exp(v - m))) + m, m the largest finite element (0 if none); an
+ * empty set gives log(0) = -inf. */
+#define LSE_ACCT(A) double
+#define LSE_INIT(T) 0
+#define LSE_ACC(a, v, m) ((a) + exp((v) - (m)))
+#define LSE_FIN(a, n, m) (log(a) + (m))
+/* LogSumExp's first pass: the maximum over the finite elements (NaN kept). */
+#define FMAX_ACC(a, v, m) (ISNAN(v) || (!isinf(v) && (v) > (a)) ? (v) : (a))
+
+#define REDUCE_OPS(X) X(SUM) X(MEAN) X(MAX) X(MIN) X(PROD) X(L1) X(L2) X(LOGSUM) X(LSE) X(SUMSQ)
+
+enum {
+#define ENUM(OP) R_##OP,
+  REDUCE_OPS(ENUM)
+#undef ENUM
+};
+
+/* x: (d0, ..., d[r-1]) merged into groups of alternating reduced/kept dims;
+ * the last group is the contiguous run. */
+typedef struct {
+  int ng;           /* groups */
+  int64_t *dim;     /* per group: its size */
+  int64_t *ost;     /* per group: output stride (0 for a reduced group) */
+  int64_t *idx;     /* odometer over groups 0..ng-2 */
+  int64_t runs, len; /* x is `runs` runs of `len` elements */
+  int red_last;     /* the run is reduced */
+  int64_t out_n;    /* output elements */
+  int64_t count;    /* elements reduced into each output element */
+} plan;
+
+/* The accumulator offset of the next run. */
+static inline int64_t next_run(plan *p, int64_t yo) {
+  for (int g = p->ng - 2; g >= 0; g--) {
+    yo += p->ost[g];
+    if (++p->idx[g] < p->dim[g]) return yo;
+    yo -= p->ost[g] * p->dim[g];
+    p->idx[g] = 0;
+  }
+  return yo;
+}
+
+/* acc[o] = ACC(acc[o], x) over every element x reduced into output o. */
+#define PASS(T, A, ACC, acc, aux)                                                    \
+  do {                                                                               \
+    memset(p->idx, 0, (size_t)p->ng * sizeof *p->idx);                               \
+    int64_t yo = 0, len = p->len;                                                    \
+    for (int64_t r = 0; r < p->runs; r++, yo = next_run(p, yo)) {                    \
+      const T *xr = x + r * len;                                                     \
+      if (p->red_last) { /* fold the run into one accumulator */                     \
+        A a = acc[yo];                                                               \
+        for (int64_t j = 0; j < len; j++) {                                          \
+          A v = (A)xr[j];                                                            \
+          a = ACC(a, v, aux[yo]);                                                    \
+        }                                                                            \
+        acc[yo] = a;                                                                 \
+      } else { /* add the run into a row of accumulators */                          \
+        A *ar = acc + yo;                                                            \
+        for (int64_t j = 0; j < len; j++) {                                          \
+          A v = (A)xr[j];                                                            \
+          ar[j] = ACC(ar[j], v, aux[yo + j]);                                        \
+        }                                                                            \
+      }                                                                              \
+    }                                                                                \
+  } while (0)
+
+/* One op for the type T_ (accumulator A_) of the enclosing function. */
+#define OP_CASE(OP)                                                                  \
+  case R_##OP: {                                                                     \
+    typedef OP##_ACCT(A_) acc_t;                                                     \
+    acc_t *acc = accv;                                                               \
+    double *aux = auxv;                                                              \
+    for (int64_t i = 0; i < p->out_n; i++) acc[i] = (acc_t)OP##_INIT(T_);            \
+    if (R_##OP == R_LSE) {                                                           \
+      for (int64_t i = 0; i < p->out_n; i++) aux[i] = -INFINITY;                     \
+      PASS(T_, double, FMAX_ACC, aux, aux);                                          \
+      for (int64_t i = 0; i < p->out_n; i++)                                         \
+        if (isinf(aux[i])) aux[i] = 0; /* no finite element */                       \
+    }                                                                                \
+    PASS(T_, acc_t, OP##_ACC, acc, aux);                                             \
+    for (int64_t i = 0; i < p->out_n; i++)                                           \
+      y[i] = STORE(T_, OP##_FIN(acc[i], p->count, aux[i]));                          \
+  } break;
+
+/* reduce_<NAME>(op, ...): every op for one type. */
+#define TYPE_FN(NAME, T, A)                                                          \
+  static void reduce_##NAME(int op, plan *p, const void *xv, void *yv, void *accv,  \
+                            void *auxv) {                                            \
+    typedef T T_;                                                                    \
+    typedef A A_;                                                                    \
+    const T_ *x = xv;                                                                \
+    T_ *y = yv;                                                                      \
+    switch (op) { REDUCE_OPS(OP_CASE) }                                              \
+  }
+#define FLOAT_FN(NAME, T) TYPE_FN(NAME, T, double)
+#define SINT_FN(NAME, T) TYPE_FN(NAME, T, int64_t)
+#define UINT_FN(NAME, T) TYPE_FN(NAME, T, uint64_t)
+OX_NATIVE_FLOATS(FLOAT_FN)
+OX_NATIVE_SINTS(SINT_FN)
+OX_NATIVE_UINTS(UINT_FN)
+
+/* ---- axes ---- */
+
+/* Which of x's `rank` dims are reduced (red[d] = 1): from the `axes`
+ * attribute before opset 18 (ReduceSum: 13), from input 1 after. No axes, or
+ * empty ones, mean all dims, or none when noop_with_empty_axes is set. */
+static int get_axes(ox_ctx *c, int nin, ox_value **in, int rank, int axes_input,
+                    uint8_t *red) {
+  const int64_t *axes = NULL;
+  int64_t n = -1;
+  int noop = 0;
+  if (axes_input) {
+    if (ox_attr_find(c, "axes"))
+      return ox_fail(c->err, OX_EINPUT, "attribute 'axes' is not allowed from this version on; "
+                     "axes are input 1");
+    noop = ox_attr_int(c, "noop_with_empty_axes", 0) != 0;
+    if (nin > 1 && in[1]) {
+      int64_t *v;
+      OX_TRY(ox_ints_of(c, 1, in[1], &v, &n));
+      axes = v;
+    }
+  } else {
+    axes = ox_attr_ints(c, "axes", &n);
+  }
+  if (c->err->code) return c->err->code;
+  if (n <= 0) { /* absent or empty */
+    memset(red, !noop, (size_t)rank);
+    return 0;
+  }
+  memset(red, 0, (size_t)rank);
+  for (int64_t i = 0; i < n; i++) {
+    int d;
+    OX_TRY(ox_axis(c, axes[i], rank, 0, "axis", &d));
+    if (red[d])
+      return ox_fail(c->err, OX_EINPUT, "axis %lld appears twice in axes (dim %d)",
+                     (long long)axes[i], d);
+    red[d] = 1;
+  }
+  return 0;
+}
+
+/* The output shape, and the merged view of x. */
+static int make_plan(ox_ctx *c, const ox_tensor *x, const uint8_t *red, int keepdims,
+                     plan *p, int *orank, int64_t *odims) {
+  int r = x->rank;
+  p->dim = ox_alloc_array(c->a, r + 1, sizeof *p->dim);
+  p->ost = ox_alloc_array(c->a, r + 1, sizeof *p->ost);
+  p->idx = ox_alloc_array(c->a, r + 1, sizeof *p->idx);
+  uint8_t *gred = ox_alloc_array(c->a, r + 1, 1);
+  if (!p->dim || !p->ost || !p->idx || !gred) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  int ng = 0, k = 0;
+  p->count = 1;
+  for (int d = 0; d < r; d++) {
+    if (red[d]) p->count *= x->dims[d];
+    if (!red[d] || keepdims) odims[k++] = red[d] ? 1 : x->dims[d];
+    if (x->dims[d] == 1) continue;
+    if (ng && gred[ng - 1] == red[d]) p->dim[ng - 1] *= x->dims[d];
+    else p->dim[ng] = x->dims[d], gred[ng++] = red[d];
+  }
+  *orank = k;
+  if (!ng) p->dim[0] = 1, gred[0] = 0, ng = 1;
+  int64_t s = 1;
+  for (int g = ng - 1; g >= 0; g--) {
+    p->ost[g] = gred[g] ? 0 : s;
+    if (!gred[g]) s *= p->dim[g];
+  }
+  p->ng = ng;
+  p->out_n = s;
+  p->len = p->dim[ng - 1];
+  p->red_last = gred[ng - 1];
+  p->runs = x->n ? x->n / p->len : 0;
+  return 0;
+}
+
+static void reduce_native(ox_dtype dt, int op, plan *p, const void *x, void *y, void *acc,
+                          void *aux) {
+  switch (dt) {
+#define CASE(NAME, T) case OX_##NAME: reduce_##NAME(op, p, x, y, acc, aux); break;
+    OX_NATIVE_TYPES(CASE)
+#undef CASE
+  case OX_BOOL: reduce_UINT8(op, p, x, y, acc, aux); break; /* Max and Min only */
+  default: break;
+  }
+}
+
+static int reduce(ox_ctx *c, int nin, ox_value **in, ox_value **out, int op, int axes_input) {
+  const ox_tensor *x = &in[0]->u.t; /* x: (d0, ..., d[r-1]) */
+  int r = x->rank, orank = 0;
+  int64_t keepdims = ox_attr_int(c, "keepdims", 1);
+  if (c->err->code) return c->err->code;
+  uint8_t *red = ox_alloc_array(c->a, r + 1, 1);
+  int64_t *odims = ox_alloc_array(c->a, r + 1, sizeof *odims);
+  if (!red || !odims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  OX_TRY(get_axes(c, nin, in, r, axes_input, red));
+  plan p;
+  OX_TRY(make_plan(c, x, red, keepdims != 0, &p, &orank, odims));
+  /* y: x's shape with the reduced dims set to 1 (keepdims) or dropped */
+  OX_TRY(ox_tensor_new(c->a, x->dt, orank, odims, &out[0], c->err));
+  ox_tensor *y = &out[0]->u.t;
+  void *acc = ox_alloc_array(c->a, p.out_n + 1, 8), *aux = ox_alloc_array(c->a, p.out_n + 1, 8);
+  if (!acc || !aux) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (ox_dtype_is_small_float(x->dt)) { /* in float, rounded once on store */
+    float *xf = ox_widen_f32(c->a, x, c->err);
+    float *yf = ox_alloc_array(c->a, y->n + 1, sizeof *yf);
+    if (!xf) return c->err->code;
+    if (!yf) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    reduce_native(OX_FLOAT, op, &p, xf, yf, acc, aux);
+    ox_narrow_f32(yf, y);
+  } else {
+    reduce_native(x->dt, op, &p, x->data, y->data, acc, aux);
+  }
+  /* bool (Max/Min-20): Min over an empty set is True, not uint8's 255 */
+  if (x->dt == OX_BOOL && op == R_MIN && p.count == 0) memset(y->data, 1, (size_t)y->n);
+  return 0;
+}
+
+/* Axes come from input 1 from opset 18 (ReduceSum: 13); c->version is the
+ * row's since-version. */
+#define REDUCE_KERNEL(fn, OP, AXES_INPUT_FROM)                                       \
+  static int fn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {       \
+    return reduce(c, nin, in, out, R_##OP, c->version >= AXES_INPUT_FROM);           \
+  }
+REDUCE_KERNEL(reduce_sum, SUM, 13)
+REDUCE_KERNEL(reduce_mean, MEAN, 18)
+REDUCE_KERNEL(reduce_max, MAX, 18)
+REDUCE_KERNEL(reduce_min, MIN, 18)
+REDUCE_KERNEL(reduce_prod, PROD, 18)
+REDUCE_KERNEL(reduce_l1, L1, 18)
+REDUCE_KERNEL(reduce_l2, L2, 18)
+REDUCE_KERNEL(reduce_log_sum, LOGSUM, 18)
+REDUCE_KERNEL(reduce_log_sum_exp, LSE, 18)
+REDUCE_KERNEL(reduce_sum_square, SUMSQ, 18)
+
+/* ---- ArgMax, ArgMin ---- */
+
+/* Is v a better pick than the current best b? NaN counts as the extreme (as
+ * numpy's argmax/argmin); `last` picks the last of equal values. */
+#define ARG_BETTER(CMP, v, b, last)                                                  \
+  (ISNAN(v) ? ((last) || !ISNAN(b)) : !ISNAN(b) && ((v)CMP(b) || ((last) && (v) == (b))))
+
+#define ARG_CASE(NAME, T)                                                            \
+  case OX_##NAME: {                                                                  \
+    const T *x = xv;                                                                 \
+    T *best = bestv;                                                                 \
+    for (int64_t o = 0; o < outer; o++) {                                            \
+      const T *xo = x + o * d * inner;                                               \
+      int64_t *yo = y + o * inner;                                                   \
+      for (int64_t j = 0; j < inner; j++) best[j] = xo[j], yo[j] = 0;                \
+      for (int64_t k = 1; k < d; k++) {                                              \
+        const T *xk = xo + k * inner;                                                \
+        if (is_max) {                                                                \
+          for (int64_t j = 0; j < inner; j++)                                        \
+            if (ARG_BETTER(>, xk[j], best[j], last)) best[j] = xk[j], yo[j] = k;     \
+        } else {                                                                     \
+          for (int64_t j = 0; j < inner; j++)                                        \
+            if (ARG_BETTER(<, xk[j], best[j], last)) best[j] = xk[j], yo[j] = k;     \
+        }                                                                            \
+      }                                                                              \
+    }                                                                                \
+  } break;
+
+/* x: (outer, d, inner) -> y: (outer, inner), the index along d. */
+static void arg_native(ox_dtype dt, int is_max, int last, const void *xv, int64_t *y,
+                       int64_t outer, int64_t d, int64_t inner, void *bestv) {
+  switch (dt) {
+    OX_NATIVE_TYPES(ARG_CASE)
+  default: break;
+  }
+}
+
+/* The (outer, d, inner) view of x around `axis`. */
+static void split_at(const ox_tensor *x, int axis, int64_t *outer, int64_t *d, int64_t *inner) {
+  *outer = *inner = 1;
+  for (int i = 0; i < axis; i++) *outer *= x->dims[i];
+  *d = axis < x->rank ? x->dims[axis] : 1;
+  for (int i = axis + 1; i < x->rank; i++) *inner *= x->dims[i];
+}
+
+static int arg_reduce(ox_ctx *c, ox_value **in, ox_value **out, int is_max) {
+  const ox_tensor *x = &in[0]->u.t;
+  int64_t axis_attr = ox_attr_int(c, "axis", 0), keepdims = ox_attr_int(c, "keepdims", 1);
+  int64_t last = c->version >= 12 ? ox_attr_int(c, "select_last_index", 0) : 0;
+  if (c->err->code) return c->err->code;
+  int r = x->rank, axis;
+  if (r == 0) return ox_fail(c->err, OX_EINPUT, "the input is a scalar; it has no axis to search");
+  OX_TRY(ox_axis(c, axis_attr, r, 0, "axis", &axis));
+  int64_t outer, d, inner, *odims = ox_alloc_array(c->a, r, sizeof *odims);
+  if (!odims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  split_at(x, axis, &outer, &d, &inner);
+  int k = 0;
+  for (int i = 0; i < r; i++)
+    if (i != axis || keepdims) odims[k++] = i == axis ? 1 : x->dims[i];
+  /* y: x's shape with dim `axis` set to 1 (keepdims) or dropped */
+  OX_TRY(ox_tensor_new(c->a, OX_INT64, k, odims, &out[0], c->err));
+  if (!out[0]->u.t.n) return 0;
+  if (d == 0)
+    return ox_fail(c->err, OX_EINPUT, "axis %d has size 0; there is no element to pick", axis);
+  void *best = ox_alloc_array(c->a, inner, 8);
+  if (!best) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  const void *xd = x->data;
+  ox_dtype dt = x->dt;
+  if (ox_dtype_is_small_float(dt)) {
+    if (!(xd = ox_widen_f32(c->a, x, c->err))) return c->err->code;
+    dt = OX_FLOAT;
+  }
+  arg_native(dt, is_max, last != 0, xd, out[0]->u.t.data, outer, d, inner, best);
+  return 0;
+}
+
+static int argmax(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return arg_reduce(c, in, out, 1);
+}
+static int argmin(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return arg_reduce(c, in, out, 0);
+}
+
+/* ---- Softmax, LogSoftmax, Hardmax ---- */
+
+enum { SOFTMAX, LOGSOFTMAX, HARDMAX };
+
+/* x, y: (outer, d, inner); m, s: (inner) scratch. Computed in double. */
+#define SOFT_CASE(NAME, T)                                                           \
+  case OX_##NAME: {                                                                  \
+    const T *x = xv;                                                                 \
+    T *y = yv;                                                                       \
+    for (int64_t o = 0; o < outer; o++) {                                            \
+      const T *xo = x + o * d * inner;                                               \
+      T *yo = y + o * d * inner;                                                     \
+      if (kind == HARDMAX) { /* 1 at the first maximum, as ArgMax */                 \
+        for (int64_t j = 0; j < inner; j++) m[j] = xo[j], s[j] = 0;                  \
+        for (int64_t k = 1; k < d; k++)                                              \
+          for (int64_t j = 0; j < inner; j++)                                        \
+            if (ARG_BETTER(>, (double)xo[k * inner + j], m[j], 0))                   \
+              m[j] = xo[k * inner + j], s[j] = (double)k;                            \
+        for (int64_t k = 0; k < d; k++)                                              \
+          for (int64_t j = 0; j < inner; j++) yo[k * inner + j] = (T)(s[j] == (double)k); \
+        continue;                                                                    \
+      }                                                                              \
+      for (int64_t j = 0; j < inner; j++) m[j] = -INFINITY, s[j] = 0;                \
+      for (int64_t k = 0; k < d; k++)                                                \
+        for (int64_t j = 0; j < inner; j++) m[j] = MAX_ACC(m[j], (double)xo[k * inner + j], 0); \
+      for (int64_t k = 0; k < d; k++)                                                \
+        for (int64_t j = 0; j < inner; j++) {                                        \
+          double e = exp((double)xo[k * inner + j] - m[j]);                          \
+          s[j] += e;                                                                 \
+          if (kind == SOFTMAX) yo[k * inner + j] = (T)e;                             \
+        }                                                                            \
+      for (int64_t k = 0; k < d; k++)                                                \
+        for (int64_t j = 0; j < inner; j++) {                                        \
+          int64_t i = k * inner + j;                                                 \
+          yo[i] = kind == SOFTMAX ? (T)(yo[i] / s[j]) : (T)(xo[i] - m[j] - log(s[j])); \
+        }                                                                            \
+    }                                                                                \
+  } break;
+
+static void soft_native(ox_dtype dt, int kind, const void *xv, void *yv, int64_t outer,
+                        int64_t d, int64_t inner, double *m, double *s) {
+  switch (dt) {
+    OX_NATIVE_FLOATS(SOFT_CASE)
+  default: break;
+  }
+}
+
+/* Before opset 13, x is coerced to 2-D at `axis` (default 1):
+ * (d0 * ... * d[axis-1], d[axis] * ... * d[r-1]), and the op works on its rows.
+ * From 13 it works along the single dim `axis` (default -1). */
+static int softmax_family(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
+  const ox_tensor *x = &in[0]->u.t;
+  int v13 = c->version >= 13;
+  int64_t axis_attr = ox_attr_int(c, "axis", v13 ? -1 : 1);
+  if (c->err->code) return c->err->code;
+  int r = x->rank, axis;
+  if (r == 0) return ox_fail(c->err, OX_EINPUT, "the input is a scalar; it needs rank >= 1");
+  OX_TRY(ox_axis(c, axis_attr, r, 0, "axis", &axis));
+  int64_t outer, d, inner;
+  split_at(x, axis, &outer, &d, &inner);
+  if (!v13) d *= inner, inner = 1; /* (N, D) */
+  OX_TRY(ox_tensor_new(c->a, x->dt, r, x->dims, &out[0], c->err));
+  ox_tensor *y = &out[0]->u.t;
+  if (!y->n) return 0;
+  double *m = ox_alloc_array(c->a, inner, sizeof *m), *s = ox_alloc_array(c->a, inner, sizeof *s);
+  if (!m || !s) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (ox_dtype_is_small_float(x->dt)) {
+    float *xf = ox_widen_f32(c->a, x, c->err);
+    float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
+    if (!xf) return c->err->code;
+    if (!yf) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    soft_native(OX_FLOAT, kind, xf, yf, outer, d, inner, m, s);
+    ox_narrow_f32(yf, y);
+  } else {
+    soft_native(x->dt, kind, x->data, y->data, outer, d, inner, m, s);
+  }
+  return 0;
+}
+
+static int softmax(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return softmax_family(c, in, out, SOFTMAX);
+}
+static int log_softmax(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return softmax_family(c, in, out, LOGSOFTMAX);
+}
+static int hardmax(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return softmax_family(c, in, out, HARDMAX);
+}
+
+/* ---- the table ---- */
+
+/* "high-precision numeric": uint32, uint64, int32, int64, float16, float, double */
+#define TS_HP (OX_T(UINT32) | OX_T(UINT64) | OX_T(INT32) | OX_T(INT64) | OX_TS_FLOAT3)
+#define TS_HP13 (TS_HP | OX_T(BFLOAT16))
+#define TS_MM12 (TS_HP | OX_T(UINT8) | OX_T(INT8))  /* ReduceMax/Min-12: + 8-bit ints */
+#define TS_MM13 (TS_MM12 | OX_T(BFLOAT16))
+#define TS_MM20 (TS_MM13 | OX_T(BOOL))               /* ReduceMax/Min-20: + bool */
+
+/* The ops of the common version history: 1, 11 (negative axes), 13 (+
+ * bfloat16), 18 (axes as input 1). */
+#define REDUCE_ROWS(OP, fn)                                                          \
+  { "", OP,  1, 10,        0, TS_HP,   1, 1, fn },                                   \
+  { "", OP, 11, 12,        0, TS_HP,   1, 1, fn },                                   \
+  { "", OP, 13, 17,        0, TS_HP13, 1, 1, fn },                                   \
+  { "", OP, 18, OX_LATEST, 0, TS_HP13, 1, 2, fn }
+/* ReduceMax/Min: also 12 (+ int8, uint8) and 20 (+ bool). */
+#define MINMAX_ROWS(OP, fn)                                                          \
+  { "", OP,  1, 10,        0, TS_HP,   1, 1, fn },                                   \
+  { "", OP, 11, 11,        0, TS_HP,   1, 1, fn },                                   \
+  { "", OP, 12, 12,        0, TS_MM12, 1, 1, fn },                                   \
+  { "", OP, 13, 17,        0, TS_MM13, 1, 1, fn },                                   \
+  { "", OP, 18, 19,        0, TS_MM13, 1, 2, fn },                                   \
+  { "", OP, 20, OX_LATEST, 0, TS_MM20, 1, 2, fn }
+/* ArgMax/Min: 1, 11 (negative axis), 12 (select_last_index), 13 (+ bfloat16). */
+#define ARG_ROWS(OP, fn)                                                             \
+  { "", OP,  1, 10,        0, OX_TS_NUM,   1, 1, fn },                               \
+  { "", OP, 11, 11,        0, OX_TS_NUM,   1, 1, fn },                               \
+  { "", OP, 12, 12,        0, OX_TS_NUM,   1, 1, fn },                               \
+  { "", OP, 13, OX_LATEST, 0, OX_TS_NUM13, 1, 1, fn }
+/* Softmax family: 1, 11 (negative axis), 13 (one axis, default -1; + bfloat16). */
+#define SOFT_ROWS(OP, fn)                                                            \
+  { "", OP,  1, 10,        0, OX_TS_FLOAT3, 1, 1, fn },                              \
+  { "", OP, 11, 12,        0, OX_TS_FLOAT3, 1, 1, fn },                              \
+  { "", OP, 13, OX_LATEST, 0, OX_TS_FLOAT4, 1, 1, fn }
+
+const ox_kernel ox_reduce_kernels[] = {
+/*  domain op                since until  tin types     in    fn */
+  { "", "ReduceSum",           1, 10,        0, TS_HP,   1, 1, reduce_sum },
+  { "", "ReduceSum",          11, 12,        0, TS_HP,   1, 1, reduce_sum },
+  { "", "ReduceSum",          13, OX_LATEST, 0, TS_HP13, 1, 2, reduce_sum }, /* axes input */
+  REDUCE_ROWS("ReduceMean", reduce_mean),
+  MINMAX_ROWS("ReduceMax", reduce_max),
+  MINMAX_ROWS("ReduceMin", reduce_min),
+  REDUCE_ROWS("ReduceProd", reduce_prod),
+  REDUCE_ROWS("ReduceL1", reduce_l1),
+  REDUCE_ROWS("ReduceL2", reduce_l2),
+  REDUCE_ROWS("ReduceLogSum", reduce_log_sum),
+  REDUCE_ROWS("ReduceLogSumExp", reduce_log_sum_exp),
+  REDUCE_ROWS("ReduceSumSquare", reduce_sum_square),
+  ARG_ROWS("ArgMax", argmax),
+  ARG_ROWS("ArgMin", argmin),
+  SOFT_ROWS("Softmax", softmax),
+  SOFT_ROWS("LogSoftmax", log_softmax),
+  SOFT_ROWS("Hardmax", hardmax),
+  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+};

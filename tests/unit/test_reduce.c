@@ -1,0 +1,328 @@
+/* tests/unit/test_reduce.c: the reductions, ArgMax/ArgMin and the softmax
+ * family, called through the registry with a hand-made node. Expected values
+ * are computed here independently (naive loops, hand arithmetic). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    return NULL;
+  }
+  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
+  return v;
+}
+#define DIMS(...) (int64_t[]){__VA_ARGS__}
+#define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
+#define I64V(n, ...) tensor(OX_INT64, 1, DIMS(n), (int64_t[])__VA_ARGS__)
+
+static ox_attr attr_int(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_ints(const char *name, int64_t n, int64_t *v) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = v};
+}
+
+/* Run op at `opset` (the row's since-version is what the kernel sees). */
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               ox_value **out) {
+  static const char *in_names[] = {"x", "axes"};
+  static const char *out_names[] = {"y"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
+  ox_err_clear(&E);
+  out[0] = NULL;
+  int rc = k->fn(&c, nin, in, 1, out);
+  if (!rc && E.code) rc = E.code;
+  return rc;
+}
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+static int shape_is(const ox_value *v, int rank, const int64_t *dims) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.rank != rank) return 0;
+  for (int i = 0; i < rank; i++)
+    if (v->u.t.dims[i] != dims[i]) return 0;
+  return 1;
+}
+
+/* Float elements within a relative tolerance (NaN equals NaN, inf exact). */
+static int close_f32(const ox_value *v, int64_t n, const float *want, double rtol) {
+  if (!v || v->u.t.dt != OX_FLOAT || v->u.t.n != n) return 0;
+  const float *g = v->u.t.data;
+  for (int64_t i = 0; i < n; i++) {
+    if (isnan(want[i]) ? !isnan(g[i]) : isinf(want[i]) ? g[i] != want[i]
+        : fabs((double)g[i] - want[i]) > rtol * fabs((double)want[i]) + 1e-7) {
+      fprintf(stderr, "element %lld: got %.9g want %.9g\n", (long long)i, g[i], want[i]);
+      return 0;
+    }
+  }
+  return 1;
+}
+#define CLOSE(v, n, ...) close_f32(v, n, (float[])__VA_ARGS__, 1e-6)
+
+/* x: (2, 3, 4) = 0 .. 23 */
+static ox_value *x234(void) {
+  float d[24];
+  for (int i = 0; i < 24; i++) d[i] = (float)i;
+  return tensor(OX_FLOAT, 3, DIMS(2, 3, 4), d);
+}
+
+/* Non-contiguous axes {0, 2} against a naive triple loop, every op that is a
+ * plain fold; and the shape with and without keepdims. */
+static void test_axes_odometer(void) {
+  ox_value *y;
+  int64_t ax[] = {0, 2};
+  ox_attr at[] = {attr_ints("axes", 2, ax), attr_int("keepdims", 1)};
+  CHECK_EQ_I(run("ReduceSum", 11, 2, at, 1, (ox_value *[]){x234()}, &y), 0);
+  CHECK(shape_is(y, 3, DIMS(1, 3, 1)));
+  float want[3] = {0};
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 4; k++) want[j] += (float)(i * 12 + j * 4 + k);
+  CHECK(close_f32(y, 3, want, 1e-6));
+
+  /* the same axes as input 1 at opset 18, keepdims 0, negative axis */
+  ox_attr kd0 = attr_int("keepdims", 0);
+  CHECK_EQ_I(run("ReduceMax", 18, 1, &kd0, 2, (ox_value *[]){x234(), I64V(2, {-1, 0})}, &y), 0);
+  CHECK(shape_is(y, 1, DIMS(3)));
+  CHECK(CLOSE(y, 3, {15, 19, 23}));
+
+  /* middle axis only: the run (inner 4) is kept, accumulated row-wise */
+  int64_t ax1[] = {1};
+  ox_attr a1 = attr_ints("axes", 1, ax1);
+  CHECK_EQ_I(run("ReduceMean", 13, 1, &a1, 1, (ox_value *[]){x234()}, &y), 0);
+  CHECK(shape_is(y, 3, DIMS(2, 1, 4)));
+  CHECK(CLOSE(y, 8, {4, 5, 6, 7, 16, 17, 18, 19}));
+
+  /* ReduceProd over the last axis of row 0: 0*1*2*3, 4*5*6*7, 8*9*10*11 */
+  int64_t ax2[] = {2};
+  ox_attr a2 = attr_ints("axes", 1, ax2);
+  CHECK_EQ_I(run("ReduceProd", 13, 1, &a2, 1, (ox_value *[]){x234()}, &y), 0);
+  CHECK(CLOSE(y, 6, {0, 840, 7920, 32760, 93024, 212520}));
+
+  /* default: all axes */
+  CHECK_EQ_I(run("ReduceL1", 1, 0, NULL, 1, (ox_value *[]){x234()}, &y), 0);
+  CHECK(shape_is(y, 3, DIMS(1, 1, 1)));
+  CHECK(CLOSE(y, 1, {276}));
+  CHECK_EQ_I(run("ReduceSumSquare", 13, 0, NULL, 1, (ox_value *[]){x234()}, &y), 0);
+  CHECK(CLOSE(y, 1, {4324})); /* sum of i^2, i < 24 = 23*24*47/6 */
+  CHECK_EQ_I(run("ReduceL2", 18, 0, NULL, 1, (ox_value *[]){x234()}, &y), 0);
+  CHECK(CLOSE(y, 1, {65.757128}));
+}
+
+/* noop_with_empty_axes: an empty (or absent) axes input reduces nothing, but
+ * the composite ops still apply their elementwise steps. */
+static void test_noop(void) {
+  ox_value *y, *x = F32(1, DIMS(3), {1, 4, 9});
+  ox_value *empty = tensor(OX_INT64, 1, DIMS(0), NULL);
+  ox_attr noop = attr_int("noop_with_empty_axes", 1);
+  CHECK_EQ_I(run("ReduceSum", 13, 1, &noop, 2, (ox_value *[]){x, empty}, &y), 0);
+  CHECK(shape_is(y, 1, DIMS(3)) && CLOSE(y, 3, {1, 4, 9}));
+  CHECK_EQ_I(run("ReduceSum", 13, 1, &noop, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(CLOSE(y, 3, {1, 4, 9}));
+  CHECK_EQ_I(run("ReduceSumSquare", 18, 1, &noop, 2, (ox_value *[]){x, empty}, &y), 0);
+  CHECK(CLOSE(y, 3, {1, 16, 81}));
+  CHECK_EQ_I(run("ReduceLogSum", 18, 1, &noop, 2, (ox_value *[]){x, empty}, &y), 0);
+  CHECK(CLOSE(y, 3, {0, 1.3862944f, 2.1972246f}));
+  CHECK_EQ_I(run("ReduceL2", 18, 1, &noop, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(CLOSE(y, 3, {1, 4, 9}));
+  /* without noop, empty axes mean all axes */
+  CHECK_EQ_I(run("ReduceSum", 13, 0, NULL, 2, (ox_value *[]){x, empty}, &y), 0);
+  CHECK(shape_is(y, 1, DIMS(1)) && CLOSE(y, 1, {14}));
+}
+
+/* Reductions over an empty set give the op's identity. */
+static void test_empty_set(void) {
+  ox_value *y;
+  int64_t ax[] = {1};
+  ox_attr a = attr_ints("axes", 1, ax);
+  ox_value *xf = tensor(OX_FLOAT, 2, DIMS(2, 0), NULL);
+  CHECK_EQ_I(run("ReduceSum", 11, 1, &a, 1, (ox_value *[]){xf}, &y), 0);
+  CHECK(shape_is(y, 2, DIMS(2, 1)) && CLOSE(y, 2, {0, 0}));
+  CHECK_EQ_I(run("ReduceProd", 11, 1, &a, 1, (ox_value *[]){xf}, &y), 0);
+  CHECK(CLOSE(y, 2, {1, 1}));
+  CHECK_EQ_I(run("ReduceMax", 13, 1, &a, 1, (ox_value *[]){xf}, &y), 0);
+  CHECK(CLOSE(y, 2, {-INFINITY, -INFINITY}));
+  CHECK_EQ_I(run("ReduceMin", 13, 1, &a, 1, (ox_value *[]){xf}, &y), 0);
+  CHECK(CLOSE(y, 2, {INFINITY, INFINITY}));
+  CHECK_EQ_I(run("ReduceLogSum", 13, 1, &a, 1, (ox_value *[]){xf}, &y), 0);
+  CHECK(CLOSE(y, 2, {-INFINITY, -INFINITY}));
+  CHECK_EQ_I(run("ReduceLogSumExp", 13, 1, &a, 1, (ox_value *[]){xf}, &y), 0);
+  CHECK(CLOSE(y, 2, {-INFINITY, -INFINITY}));
+  CHECK_EQ_I(run("ReduceMean", 13, 1, &a, 1, (ox_value *[]){xf}, &y), 0);
+  CHECK(CLOSE(y, 2, {NAN, NAN}));
+
+  /* integers: the type's min for Max, its max for Min */
+  ox_value *xi = tensor(OX_INT32, 2, DIMS(2, 0), NULL);
+  CHECK_EQ_I(run("ReduceMax", 13, 1, &a, 1, (ox_value *[]){xi}, &y), 0);
+  CHECK_EQ_I(((int32_t *)y->u.t.data)[1], INT32_MIN);
+  ox_value *xu = tensor(OX_UINT8, 2, DIMS(2, 0), NULL);
+  CHECK_EQ_I(run("ReduceMin", 13, 1, &a, 1, (ox_value *[]){xu}, &y), 0);
+  CHECK_EQ_I(((uint8_t *)y->u.t.data)[0], 255);
+  /* bool (from 20): Min over nothing is True, Max is False */
+  ox_value *xb = tensor(OX_BOOL, 2, DIMS(2, 0), NULL);
+  CHECK_EQ_I(run("ReduceMin", 20, 0, NULL, 2, (ox_value *[]){xb, I64V(1, {1})}, &y), 0);
+  CHECK(y->u.t.dt == OX_BOOL && ((uint8_t *)y->u.t.data)[0] == 1);
+  CHECK_EQ_I(run("ReduceMax", 20, 0, NULL, 2, (ox_value *[]){xb, I64V(1, {1})}, &y), 0);
+  CHECK_EQ_I(((uint8_t *)y->u.t.data)[0], 0);
+  /* bool values: Max is any, Min is all */
+  ox_value *b = tensor(OX_BOOL, 2, DIMS(2, 2), (uint8_t[]){1, 0, 1, 1});
+  CHECK_EQ_I(run("ReduceMin", 20, 0, NULL, 2, (ox_value *[]){b, I64V(1, {1})}, &y), 0);
+  CHECK(((uint8_t *)y->u.t.data)[0] == 0 && ((uint8_t *)y->u.t.data)[1] == 1);
+}
+
+static void test_precision(void) {
+  ox_value *y;
+  /* int64 sums stay exact past 2^53 */
+  int64_t big = (INT64_C(1) << 53) + 1;
+  ox_value *xi = tensor(OX_INT64, 1, DIMS(3), (int64_t[]){big, 2, big});
+  CHECK_EQ_I(run("ReduceSum", 1, 0, NULL, 1, (ox_value *[]){xi}, &y), 0);
+  CHECK_EQ_I(*(int64_t *)y->u.t.data, 2 * big + 2);
+  /* integer Mean truncates toward zero: (-7 + 0) / 2 = -3 */
+  ox_value *x32 = tensor(OX_INT32, 1, DIMS(2), (int32_t[]){-7, 0});
+  CHECK_EQ_I(run("ReduceMean", 1, 0, NULL, 1, (ox_value *[]){x32}, &y), 0);
+  CHECK_EQ_I(*(int32_t *)y->u.t.data, -3);
+  /* a float sum of 2^24 + 4 ones: float accumulation would stop at 2^24 */
+  int64_t n = (1 << 24) + 4;
+  ox_value *x = tensor(OX_FLOAT, 1, &n, NULL);
+  for (int64_t i = 0; i < n; i++) ((float *)x->u.t.data)[i] = 1.0f;
+  CHECK_EQ_I(run("ReduceSum", 13, 0, NULL, 1, (ox_value *[]){x}, &y), 0);
+  CHECK_EQ_I((int64_t)*(float *)y->u.t.data, n);
+  /* LogSumExp of large values does not overflow: log(e^1000 + e^1000) */
+  ox_value *xl = F32(1, DIMS(3), {1000, 1000, -INFINITY});
+  CHECK_EQ_I(run("ReduceLogSumExp", 13, 0, NULL, 1, (ox_value *[]){xl}, &y), 0);
+  CHECK(CLOSE(y, 1, {1000.6931472f}));
+  /* float16: 0.1 + 0.2 + 0.9 summed in float, rounded once: 0x3CCD = 1.2001953 */
+  ox_value *xh = tensor(OX_FLOAT16, 1, DIMS(3),
+                        (uint16_t[]){ox_f32_to_f16(0.1f), ox_f32_to_f16(0.2f), ox_f32_to_f16(0.9f)});
+  CHECK_EQ_I(run("ReduceSum", 13, 0, NULL, 1, (ox_value *[]){xh}, &y), 0);
+  CHECK(y->u.t.dt == OX_FLOAT16);
+  CHECK_EQ_I(*(uint16_t *)y->u.t.data, 0x3CCD);
+  /* NaN propagates through Max */
+  ox_value *xn = F32(1, DIMS(3), {1, NAN, 3});
+  CHECK_EQ_I(run("ReduceMax", 13, 0, NULL, 1, (ox_value *[]){xn}, &y), 0);
+  CHECK(isnan(*(float *)y->u.t.data));
+}
+
+static void test_errors(void) {
+  ox_value *y;
+  int64_t dup[] = {1, -2};
+  ox_attr a = attr_ints("axes", 2, dup);
+  CHECK_FAILS(run("ReduceSum", 11, 1, &a, 1, (ox_value *[]){x234()}, &y), "twice");
+  int64_t oob[] = {3};
+  ox_attr b = attr_ints("axes", 1, oob);
+  CHECK_FAILS(run("ReduceMin", 11, 1, &b, 1, (ox_value *[]){x234()}, &y), "out of range");
+  CHECK_FAILS(run("ReduceMean", 18, 0, NULL, 2, (ox_value *[]){x234(), I64V(1, {-4})}, &y),
+              "out of range");
+  CHECK_FAILS(run("ReduceMean", 18, 1, &b, 1, (ox_value *[]){x234()}, &y), "axes");
+  ox_attr ax = attr_int("axis", 2);
+  CHECK_FAILS(run("ArgMax", 13, 1, &ax, 1, (ox_value *[]){F32(1, DIMS(2), {1, 2})}, &y),
+              "out of range");
+  ox_attr ax1 = attr_int("axis", 1);
+  CHECK_FAILS(run("ArgMin", 13, 1, &ax1, 1, (ox_value *[]){tensor(OX_FLOAT, 2, DIMS(2, 0), NULL)}, &y),
+              "size 0");
+}
+
+static void test_arg(void) {
+  ox_value *y, *x = F32(2, DIMS(2, 3), {2, 5, 5, 7, 1, 7});
+  ox_attr at[] = {attr_int("axis", 1), attr_int("keepdims", 0), attr_int("select_last_index", 1)};
+  CHECK_EQ_I(run("ArgMax", 13, 2, at, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(shape_is(y, 1, DIMS(2)));
+  CHECK(((int64_t *)y->u.t.data)[0] == 1 && ((int64_t *)y->u.t.data)[1] == 0);
+  CHECK_EQ_I(run("ArgMax", 13, 3, at, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(((int64_t *)y->u.t.data)[0] == 2 && ((int64_t *)y->u.t.data)[1] == 2);
+  /* axis 0 (default), keepdims: (1, 3) */
+  CHECK_EQ_I(run("ArgMin", 11, 0, NULL, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(shape_is(y, 2, DIMS(1, 3)));
+  int64_t *r = y->u.t.data;
+  CHECK(r[0] == 0 && r[1] == 1 && r[2] == 0);
+  /* NaN is the extreme for both, the first one found */
+  ox_value *xn = F32(1, DIMS(4), {1, NAN, 9, NAN});
+  CHECK_EQ_I(run("ArgMin", 13, 0, NULL, 1, (ox_value *[]){xn}, &y), 0);
+  CHECK_EQ_I(*(int64_t *)y->u.t.data, 1);
+  /* uint64 beyond double's precision */
+  ox_value *xu = tensor(OX_UINT64, 1, DIMS(2), (uint64_t[]){UINT64_MAX - 1, UINT64_MAX});
+  CHECK_EQ_I(run("ArgMax", 13, 0, NULL, 1, (ox_value *[]){xu}, &y), 0);
+  CHECK_EQ_I(*(int64_t *)y->u.t.data, 1);
+}
+
+/* Before 13, x is coerced to 2-D at axis; from 13, axis is one dim. */
+static void test_softmax_axis(void) {
+  ox_value *y, *x = F32(3, DIMS(1, 2, 2), {0, 1, 2, 3});
+  ox_attr ax = attr_int("axis", 1);
+  double e0 = 1, e1 = exp(1.0), e2 = exp(2.0), e3 = exp(3.0), s = e0 + e1 + e2 + e3;
+  CHECK_EQ_I(run("Softmax", 11, 1, &ax, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(shape_is(y, 3, DIMS(1, 2, 2)));
+  CHECK(close_f32(y, 4, (float[]){(float)(e0 / s), (float)(e1 / s), (float)(e2 / s), (float)(e3 / s)}, 1e-6));
+  CHECK_EQ_I(run("Softmax", 13, 1, &ax, 1, (ox_value *[]){x}, &y), 0);
+  float a = (float)(1 / (1 + e2)), b = (float)(e2 / (1 + e2));
+  CHECK(close_f32(y, 4, (float[]){a, a, b, b}, 1e-6));
+  /* default axis: 1 before 13 (rows of 4), -1 from 13 (pairs) */
+  CHECK_EQ_I(run("LogSoftmax", 1, 0, NULL, 1, (ox_value *[]){x}, &y), 0);
+  CHECK(close_f32(y, 4, (float[]){(float)-log(s), (float)(1 - log(s)), (float)(2 - log(s)),
+                                  (float)(3 - log(s))}, 1e-6));
+  CHECK_EQ_I(run("LogSoftmax", 13, 0, NULL, 1, (ox_value *[]){x}, &y), 0);
+  float l = (float)-log(1 + e1);
+  CHECK(close_f32(y, 4, (float[]){l, 1 + l, l, 1 + l}, 1e-6));
+  /* large values: no overflow */
+  CHECK_EQ_I(run("LogSoftmax", 13, 0, NULL, 1, (ox_value *[]){F32(1, DIMS(2), {1000, 1000})}, &y), 0);
+  CHECK(CLOSE(y, 2, {-0.6931472f, -0.6931472f}));
+  /* Hardmax: 1 at the first maximum only */
+  ox_value *xh = F32(2, DIMS(2, 3), {3, 7, 7, 1, 0, -1});
+  CHECK_EQ_I(run("Hardmax", 13, 0, NULL, 1, (ox_value *[]){xh}, &y), 0);
+  CHECK(CLOSE(y, 6, {0, 1, 0, 1, 0, 0}));
+  ox_attr ax0 = attr_int("axis", 0);
+  CHECK_EQ_I(run("Hardmax", 11, 1, &ax0, 1, (ox_value *[]){xh}, &y), 0); /* all 6 as one row */
+  CHECK(CLOSE(y, 6, {0, 1, 0, 0, 0, 0}));
+}
+
+static void test_table(void) {
+  CHECK_EQ_I(ox_registry_find("", "ReduceSum", 12)->since, 11);
+  CHECK_EQ_I(ox_registry_find("", "ReduceSum", 25)->max_in, 2);
+  CHECK_EQ_I(ox_registry_find("", "ReduceMean", 17)->max_in, 1);
+  CHECK_EQ_I(ox_registry_find("", "ReduceMax", 19)->since, 18);
+  CHECK(ox_registry_find("", "ReduceMax", 20)->types & OX_T(BOOL));
+  CHECK(!(ox_registry_find("", "ReduceMax", 19)->types & OX_T(BOOL)));
+  CHECK(!(ox_registry_find("", "ReduceSum", 12)->types & OX_T(BFLOAT16)));
+  CHECK_EQ_I(ox_registry_find("", "ArgMax", 12)->since, 12);
+  CHECK_EQ_I(ox_registry_find("", "Softmax", 12)->since, 11);
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_axes_odometer();
+  test_noop();
+  test_empty_set();
+  test_precision();
+  test_errors();
+  test_arg();
+  test_softmax_axis();
+  test_table();
+  ox_arena_free(A);
+  return check_done("reduce");
+}
