@@ -71,7 +71,9 @@ enum { RM_UP, RM_DOWN, RM_NEAREST }; /* float8e8m0 round_mode (Cast-24) */
 typedef struct {
   int saturate;   /* float8 (and from 24 e8m0) out of range: clamp, or NaN/Inf */
   int round_mode; /* RM_* */
-  int fnuz_inf;   /* Cast-19..23: with saturate, +-Inf still gives NaN in the fnuz types */
+  /* Cast-19..23's table: with saturate, +-Inf still gives NaN in the fnuz
+   * types; Cast-24 changed it to +-FLT_MAX (onnx PR #7130), core's default. */
+  int fnuz_inf;
 } cast_opts;
 
 /* float -> float8e8m0. core's conversion rounds "up"; for "down" and
