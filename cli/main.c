@@ -1,6 +1,7 @@
 /* cli/main.c: onnxop's entry point and subcommand dispatch. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/ox.h"
@@ -26,6 +27,10 @@ static const char usage[] =
     "  onnxop COMMAND --help   help on one command\n"
     "  onnxop --version        print the version\n"
     "\n"
+    "options for every command:\n"
+    "  --max-memory SIZE   refuse to hold more than SIZE (e.g. 512M, 4G; default:\n"
+    "                      three quarters of physical memory; also ONNXOP_MAX_MEMORY)\n"
+    "\n"
     "exit status: 0 success, 1 a model or input was rejected or evaluation failed,\n"
     "2 usage error, 3 unsupported operator.\n";
 
@@ -39,7 +44,37 @@ int ox_usage_error(const char *cmd, const char *fmt, ...) {
   return OX_EUSAGE;
 }
 
+/* "512M", "2G", "100000" -> bytes; 0 if malformed */
+static size_t parse_size(const char *s) {
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v <= 0) return 0;
+  switch (*end) {
+  case 'k': case 'K': v *= 1024.0; end++; break;
+  case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
+  case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
+  case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
+  }
+  if (*end == 'B' || *end == 'b') end++;
+  return *end || v >= 1.8e19 ? 0 : (size_t)v;
+}
+
 int main(int argc, char **argv) {
+  /* --max-memory SIZE (or ONNXOP_MAX_MEMORY), for every command */
+  const char *mm = getenv("ONNXOP_MAX_MEMORY");
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--max-memory")) {
+      if (i + 1 >= argc) return ox_usage_error(argv[1], "--max-memory needs a size such as 512M or 4G");
+      mm = argv[i + 1];
+      memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2 + 1) * sizeof *argv);
+      argc -= 2;
+      i--;
+    }
+  if (mm) {
+    size_t lim = parse_size(mm);
+    if (!lim) return ox_usage_error(argc > 1 ? argv[1] : "", "--max-memory: '%s' is not a size such as 512M or 4G", mm);
+    ox_set_memory_limit(lim);
+  }
   if (argc < 2) {
     fputs(usage, stderr);
     return OX_EUSAGE;

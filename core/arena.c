@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arena.h"
 
@@ -23,6 +24,23 @@ struct ox_arena {
   size_t held;
 };
 
+/* Every arena's bytes count against one limit (--max-memory), so a tiny file
+ * claiming terabytes is refused with a clear message instead of meeting the
+ * kernel's OOM killer. Default: three quarters of physical memory. */
+static size_t in_use, limit;
+
+size_t ox_memory_limit(void) {
+  if (!limit) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    limit = pages > 0 && page > 0 ? (size_t)pages / 4 * 3 * (size_t)page : (size_t)1 << 34;
+  }
+  return limit;
+}
+void ox_set_memory_limit(size_t bytes) { limit = bytes; }
+size_t ox_memory_in_use(void) { return in_use; }
+
+static int over(size_t n) { return n > ox_memory_limit() || in_use > ox_memory_limit() - n; }
+
 ox_arena *ox_arena_new(void) { return calloc(1, sizeof(ox_arena)); }
 
 static size_t hdr(size_t s) { return (s + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
@@ -36,7 +54,7 @@ void ox_arena_free(ox_arena *a) {
 
 static void *big_alloc(ox_arena *a, size_t n) {
   size_t h = hdr(sizeof(big));
-  if (n > SIZE_MAX - h) return NULL;
+  if (n > SIZE_MAX - h || over(h + n)) return NULL;
   void *p = NULL;
   if (posix_memalign(&p, ALIGN, h + n)) return NULL;
   memset(p, 0, h + n);
@@ -55,13 +73,14 @@ void *ox_alloc(ox_arena *a, size_t n) {
   size_t h = hdr(sizeof(chunk));
   if (!a->cur || a->cur->used + n > a->cur->size) {
     void *p = NULL;
-    if (posix_memalign(&p, ALIGN, h + CHUNK)) return NULL;
+    if (over(h + CHUNK) || posix_memalign(&p, ALIGN, h + CHUNK)) return NULL;
     chunk *c = p;
     c->prev = a->cur;
     c->size = CHUNK;
     c->used = 0;
     a->cur = c;
     a->held += h + CHUNK;
+    in_use += h + CHUNK;
   }
   char *p = (char *)a->cur + h + a->cur->used;
   a->cur->used += n;
@@ -108,12 +127,14 @@ void ox_arena_release(ox_arena *a, ox_mark m) {
     big *b = a->bigs;
     a->bigs = b->prev;
     a->held -= b->size;
+    in_use -= b->size;
     free(b);
   }
   while (a->cur && a->cur != (chunk *)m.chunk) {
     chunk *c = a->cur;
     a->cur = c->prev;
     a->held -= hdr(sizeof(chunk)) + c->size;
+    in_use -= hdr(sizeof(chunk)) + c->size;
     free(c);
   }
   if (a->cur) a->cur->used = m.used;

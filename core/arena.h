@@ -25,4 +25,10 @@ ox_mark ox_arena_mark(ox_arena *a);
 void ox_arena_release(ox_arena *a, ox_mark m);
 size_t ox_arena_bytes(const ox_arena *a); /* bytes currently held */
 
+/* One limit for all arenas together (--max-memory); allocations past it fail.
+ * The default is three quarters of physical memory. */
+size_t ox_memory_limit(void);
+void ox_set_memory_limit(size_t bytes);
+size_t ox_memory_in_use(void);
+
 #endif

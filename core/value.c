@@ -168,6 +168,14 @@ int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_va
                                       (long long)dims[i], ox_shape_str(rank, dims, sb, sizeof sb));
     return ox_fail(e, OX_EINPUT, "shape %s is too large", ox_shape_str(rank, dims, sb, sizeof sb));
   }
+  uint64_t bytes = (uint64_t)n * es;
+  if (bytes > ox_memory_limit() - ox_memory_in_use()) {
+    char sb[256];
+    return ox_fail(e, OX_EINPUT, "a %s tensor of shape %s needs %llu bytes, more than the memory "
+                   "limit allows (%llu bytes; see --max-memory)", ox_dtype_name(dt),
+                   ox_shape_str(rank, dims, sb, sizeof sb), (unsigned long long)bytes,
+                   (unsigned long long)ox_memory_limit());
+  }
   ox_value *v = ox_alloc(a, sizeof *v);
   int64_t *d = ox_alloc_array(a, rank, sizeof *d);
   void *data = ox_alloc(a, (size_t)n * es);

@@ -200,6 +200,19 @@ expect 2 too_many_inputs "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in
 expect 1 missing_input "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json"
 err_has missing_input "input 'position' was not given"
 
+# huge sizes are refused before allocation, by the memory limit
+expect 0 make_cos "$X" make ConstantOfShape --opset 21 --input 's:int64[2]' -o "$T/cos.onnx"
+expect 1 huge "$X" run "$T/cos.onnx" --in 'int64[2]:1000000,1000000' --out "$T/never_huge.pb"
+err_has huge "node 'node' ConstantOfShape-21: a float32 tensor of shape (1000000, 1000000) needs 4000000000000 bytes, more than the memory limit allows"
+no_file "$T/never_huge.pb"
+expect 1 max_memory "$X" run --max-memory 1M "$T/cos.onnx" --in 'int64[2]:1000,1000'
+err_has max_memory "(1048576 bytes; see --max-memory)"
+expect 0 max_memory_ok "$X" run --max-memory 64M "$T/cos.onnx" --in 'int64[2]:1000,1000' --out "$T/cos_out.pb"
+expect 2 max_memory_bad "$X" run --max-memory lots "$T/cos.onnx"
+err_has max_memory_bad "--max-memory: 'lots' is not a size"
+expect 2 given_twice "$X" run "$T/sequence_at.onnx" --in "input_seq=$S/seq3.json" --in "input_seq=$S/seq3.json"
+err_has given_twice "input 'input_seq' is given twice"
+
 # ---- usage ----
 expect 2 no_args "$X"
 expect 2 unknown_cmd "$X" frobnicate
