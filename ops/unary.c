@@ -22,6 +22,13 @@
 
 #include "core/kernel.h"
 
+/* gcc's -O2 vectorises only loops whose trip count needs no scalar epilogue
+ * (its "very cheap" cost model), which is none of the loops below; the cheap
+ * model vectorises the loops of the simple ops (Abs, Neg, Relu, Clip, ...). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=cheap")
+#endif
+
 /* ---- the ops ---- */
 
 /* X(Op): ops with a float body (GeluTanh is Gelu with approximate="tanh") */
