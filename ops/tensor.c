@@ -76,12 +76,12 @@ static void zero_elem(ox_dtype dt, void *buf) {
   if (dt == OX_STRING) ((ox_str *)buf)->p = "";
 }
 
-/* n elements of es bytes, src elements `stride` bytes apart, to contiguous dst. */
-static void copy_strided(char *dst, const char *src, int64_t n, int64_t stride, size_t es) {
+/* n elements of es bytes from src, `ss` bytes apart, to dst, `ds` bytes apart. */
+static void copy_strided(char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, size_t es) {
   switch (es) {
 #define CASE(T)                                                                       \
   case sizeof(T):                                                                     \
-    for (int64_t i = 0; i < n; i++) memcpy(dst + i * (int64_t)sizeof(T), src + i * stride, sizeof(T)); \
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, sizeof(T));    \
     break;
     CASE(uint8_t)
     CASE(uint16_t)
@@ -89,7 +89,7 @@ static void copy_strided(char *dst, const char *src, int64_t n, int64_t stride, 
     CASE(uint64_t)
 #undef CASE
   default:
-    for (int64_t i = 0; i < n; i++) memcpy(dst + i * (int64_t)es, src + i * stride, es);
+    for (int64_t i = 0; i < n; i++) memcpy(dst + i * ds, src + i * ss, es);
   }
 }
 
@@ -169,7 +169,7 @@ static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *ma
         char *d = dst + rj[0] * blk;
         if (rj[1] < 0) fill_elems(d, rj[2] * blkel, fill, es);
         else if (rj[3] == 1) memcpy(d, src + base + rj[1] * xsl, (size_t)(rj[2] * blk));
-        else copy_strided(d, src + base + rj[1] * xsl, rj[2], rj[3] * xsl, (size_t)blk);
+        else copy_strided(d, blk, src + base + rj[1] * xsl, rj[3] * xsl, rj[2], (size_t)blk);
       }
     }
     dst += rowbytes;
@@ -184,14 +184,19 @@ static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *ma
   return 0;
 }
 
-/* ---- permute: y = transpose(reshape(x, shape), perm), rank <= 6 ---- */
+/* ---- permute: y = transpose(reshape(x, shape), perm), rank <= 6 ----
+ *
+ * The inner loop runs along one output dim: the last one when it reads x
+ * contiguously (a memcpy), else the longer of the last one (strided reads) and
+ * the one that reads x contiguously (strided writes): for DepthToSpace that is
+ * W, not the blocksize. */
 #define PERM_MAX 6
 static void permute(const ox_tensor *x, ox_tensor *y, int r, const int64_t *shape,
                     const int *perm) {
-  size_t es = ox_dtype_size(x->dt);
+  int64_t es = (int64_t)ox_dtype_size(x->dt);
   if (y->n == 0) return;
-  int64_t st[PERM_MAX], od[PERM_MAX], os[PERM_MAX], idx[PERM_MAX] = {0};
-  int64_t s = (int64_t)es;
+  int64_t st[PERM_MAX], od[PERM_MAX], os[PERM_MAX], ys[PERM_MAX], idx[PERM_MAX] = {0};
+  int64_t s = es;
   for (int d = r - 1; d >= 0; d--) {
     st[d] = s;
     s *= shape[d];
@@ -200,18 +205,28 @@ static void permute(const ox_tensor *x, ox_tensor *y, int r, const int64_t *shap
     od[i] = shape[perm[i]];
     os[i] = st[perm[i]];
   }
+  s = es;
+  for (int d = r - 1; d >= 0; d--) {
+    ys[d] = s;
+    s *= od[d];
+  }
+  int ci = r - 1;
+  for (int d = 0; d < r; d++)
+    if (os[d] == es && os[ci] != es && od[d] > od[ci]) ci = d;
   const char *src = x->data;
   char *dst = y->data;
-  int64_t inner = od[r - 1], istride = os[r - 1], off = 0;
+  int64_t n = od[ci], ss = os[ci], ds = ys[ci], xo = 0, yo = 0;
   for (;;) {
-    if (istride == (int64_t)es) memcpy(dst, src + off, (size_t)inner * es);
-    else copy_strided(dst, src + off, inner, istride, es);
-    dst += inner * (int64_t)es;
-    int d = r - 2;
+    if (ss == es && ds == es) memcpy(dst + yo, src + xo, (size_t)(n * es));
+    else copy_strided(dst + yo, ds, src + xo, ss, n, (size_t)es);
+    int d = r - 1;
     for (; d >= 0; d--) {
-      off += os[d];
+      if (d == ci) continue;
+      xo += os[d];
+      yo += ys[d];
       if (++idx[d] < od[d]) break;
-      off -= os[d] * od[d];
+      xo -= os[d] * od[d];
+      yo -= ys[d] * od[d];
       idx[d] = 0;
     }
     if (d < 0) break;

@@ -326,36 +326,41 @@ static void test_center_crop_pad(void) {
 
 /* ---- DepthToSpace, SpaceToDepth ---- */
 
-static void test_depth_space(void) {
-  enum { N = 2, C = 8, H = 2, W = 3, B = 2, Cb = C / (B * B) };
+/* DepthToSpace (both modes) against their index formulas, and SpaceToDepth
+ * as the inverse of DCR, for x: (N, C, H, W) and blocksize B. */
+static void depth_space_case(int N, int C, int H, int W, int B) {
+  int Cb = C / (B * B), total = N * C * H * W;
   ox_value *x = iota(4, (int64_t[]){N, C, H, W}), *y, *z;
-  float want[N * C * H * W];
-  /* DCR: y[n, c, h*B + i, w*B + j] = x[n, (i*B + j)*Cb + c, h, w] */
-  ox_attr md = attr_int("blocksize", B);
-  CHECK_EQ_I(run("DepthToSpace", 13, 1, &md, 1, (ox_value *[]){x}, &y), 0);
-  for (int n = 0; n < N; n++)
-    for (int c = 0; c < Cb; c++)
-      for (int h = 0; h < H * B; h++)
-        for (int w = 0; w < W * B; w++) {
-          int i = h % B, j = w % B, src = ((n * C + (i * B + j) * Cb + c) * H + h / B) * W + w / B;
-          want[((n * Cb + c) * H * B + h) * W * B + w] = (float)src;
-        }
-  CHECK(is_f32(y, 4, (int64_t[]){N, Cb, H * B, W * B}, want));
-  /* SpaceToDepth undoes DCR */
-  CHECK_EQ_I(run("SpaceToDepth", 13, 1, &md, 1, (ox_value *[]){y}, &z), 0);
-  CHECK(memcmp(z->u.t.data, x->u.t.data, sizeof want) == 0 && z->u.t.dims[1] == C);
-  /* CRD: y[n, c, h*B + i, w*B + j] = x[n, c*B*B + i*B + j, h, w] */
-  ox_attr at[2] = {md, attr_str("mode", "CRD")};
-  CHECK_EQ_I(run("DepthToSpace", 11, 2, at, 1, (ox_value *[]){x}, &y), 0);
-  for (int n = 0; n < N; n++)
-    for (int c = 0; c < Cb; c++)
-      for (int h = 0; h < H * B; h++)
-        for (int w = 0; w < W * B; w++) {
-          int i = h % B, j = w % B, src = ((n * C + c * B * B + i * B + j) * H + h / B) * W + w / B;
-          want[((n * Cb + c) * H * B + h) * W * B + w] = (float)src;
-        }
-  CHECK(is_f32(y, 4, (int64_t[]){N, Cb, H * B, W * B}, want));
-  md.i = 3;
+  float *want = ox_alloc(A, (size_t)total * sizeof *want);
+  for (int crd = 0; crd < 2; crd++) {
+    /* DCR: y[n, c, h*B + i, w*B + j] = x[n, (i*B + j)*Cb + c, h, w]
+     * CRD: y[n, c, h*B + i, w*B + j] = x[n, c*B*B + i*B + j, h, w] */
+    ox_attr at[2] = {attr_int("blocksize", B), attr_str("mode", crd ? "CRD" : "DCR")};
+    CHECK_EQ_I(run("DepthToSpace", crd ? 11 : 13, crd ? 2 : 1, at, 1, (ox_value *[]){x}, &y), 0);
+    for (int n = 0; n < N; n++)
+      for (int c = 0; c < Cb; c++)
+        for (int h = 0; h < H * B; h++)
+          for (int w = 0; w < W * B; w++) {
+            int i = h % B, j = w % B, ch = crd ? c * B * B + i * B + j : (i * B + j) * Cb + c;
+            want[((n * Cb + c) * H * B + h) * W * B + w] = (float)(((n * C + ch) * H + h / B) * W + w / B);
+          }
+    CHECK(is_f32(y, 4, (int64_t[]){N, Cb, H * B, W * B}, want));
+    if (crd) continue;
+    /* SpaceToDepth undoes DCR */
+    CHECK_EQ_I(run("SpaceToDepth", 13, 1, at, 1, (ox_value *[]){y}, &z), 0);
+    CHECK(z->u.t.dims[1] == C && z->u.t.dims[2] == H && z->u.t.dims[3] == W);
+    CHECK(memcmp(z->u.t.data, x->u.t.data, (size_t)total * sizeof *want) == 0);
+  }
+}
+
+static void test_depth_space(void) {
+  depth_space_case(2, 8, 2, 3, 2);
+  depth_space_case(1, 4, 3, 1, 2); /* W = 1: the blocksize is the longer inner dim */
+  depth_space_case(2, 18, 1, 5, 3);
+  depth_space_case(1, 1, 2, 2, 1);
+  depth_space_case(3, 32, 2, 2, 4);
+  ox_value *x = iota(4, (int64_t[]){2, 8, 2, 3}), *y;
+  ox_attr md = attr_int("blocksize", 3);
   CHECK_FAILS(run("DepthToSpace", 13, 1, &md, 1, (ox_value *[]){x}, &y),
               "channels (8) are not a multiple of blocksize^2 (9)");
   CHECK_FAILS(run("SpaceToDepth", 13, 1, &md, 1, (ox_value *[]){x}, &y),
