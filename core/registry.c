@@ -12,6 +12,7 @@ extern const ox_kernel ox_cast_kernels[];
 
 extern const ox_kernel ox_tensor_kernels[];
 extern const ox_kernel ox_reduce_kernels[];
+extern const ox_kernel ox_matmul_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -24,6 +25,7 @@ const ox_family ox_families[] = {
     {"cast", ox_cast_kernels},
     {"tensor", ox_tensor_kernels},
     {"reduce", ox_reduce_kernels},
+    {"matmul", ox_matmul_kernels},
     {NULL, NULL},
 };
 

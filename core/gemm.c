@@ -1,0 +1,363 @@
+/* core/gemm.c: blocked, packed GEMM for float and double (see gemm.h).
+ *
+ * The BLIS/GotoBLAS scheme: for each (KC x NC) block of op(B), packed into
+ * NR-wide column slivers, and each (MC x KC) block of op(A), packed into
+ * MR-tall row slivers, a micro-kernel keeps an (MR x NR) tile of C in
+ * registers while it walks the K dimension of one A sliver and one B sliver:
+ *
+ *   pa: (MR, kc) sliver stored k-major, pa[k * MR + r] = op(A)(i + r, k)
+ *   pb: (kc, NR) sliver stored k-major, pb[k * NR + j] = op(B)(k, j0 + j)
+ *
+ * Slivers are zero-padded to whole tiles, so the kernel has no edge cases in
+ * its inner loop; partial tiles are written back through a small buffer.
+ *
+ * The code below the "template" line is written once and instantiated four
+ * times by including this file into itself: float and double, each as a
+ * portable build (16-byte vectors: SSE2 on x86-64, NEON on ARM), and on
+ * x86-64 an AVX2+FMA build (32-byte vectors, 16 registers) and an AVX-512
+ * build (64-byte vectors, 32 registers), the best the CPU has picked at run
+ * time. Vector
+ * extensions (`a[r] * b0` with b0 a vector) let GCC and clang pick the
+ * instructions; fp-contract turns the multiply-adds into FMAs where the
+ * target has them (the result may then differ from a plain loop by rounding,
+ * as with every BLAS). */
+#ifndef GEMM_T /* ---- the file proper ---- */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm.h"
+
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=fast")
+#endif
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef double v2d __attribute__((vector_size(16)));
+typedef double v4d __attribute__((vector_size(32)));
+typedef float v16f __attribute__((vector_size(64)));
+typedef double v8d __attribute__((vector_size(64)));
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_X86_DISPATCH 1
+#define TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#else
+#define HAVE_X86_DISPATCH 0
+#endif
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
+
+/* 64-byte aligned scratch for n elements of `size` bytes; NULL if too big. */
+static void *scratch(int64_t n, size_t size) {
+  if (n <= 0 || (uint64_t)n > SIZE_MAX / 2 / size) return NULL;
+  return aligned_alloc(64, (size_t)round_up((int64_t)(n * size), 64));
+}
+
+/* float, portable: 6 x 8 tile of 4-float vectors (12 accumulators) */
+#define GEMM_T float
+#define GEMM_V v4f
+#define GEMM_MR 6
+#define GEMM_NV 2
+#define GEMM_KC 256
+#define GEMM_MC 96
+#define GEMM_NC 2048
+#define GEMM_NAME(x) x##_s_generic
+#define GEMM_TARGET
+#include "gemm.c"
+
+/* double, portable: 6 x 4 tile of 2-double vectors */
+#define GEMM_T double
+#define GEMM_V v2d
+#define GEMM_MR 6
+#define GEMM_NV 2
+#define GEMM_KC 256
+#define GEMM_MC 72
+#define GEMM_NC 1024
+#define GEMM_NAME(x) x##_d_generic
+#define GEMM_TARGET
+#include "gemm.c"
+
+#if HAVE_X86_DISPATCH
+/* float, AVX2+FMA: 6 x 16 tile of 8-float vectors (12 ymm accumulators) */
+#define GEMM_T float
+#define GEMM_V v8f
+#define GEMM_MR 6
+#define GEMM_NV 2
+#define GEMM_KC 256
+#define GEMM_MC 120
+#define GEMM_NC 3072
+#define GEMM_NAME(x) x##_s_avx2
+#define GEMM_TARGET TARGET_AVX2
+#include "gemm.c"
+
+/* double, AVX2+FMA: 6 x 8 tile of 4-double vectors */
+#define GEMM_T double
+#define GEMM_V v4d
+#define GEMM_MR 6
+#define GEMM_NV 2
+#define GEMM_KC 256
+#define GEMM_MC 72
+#define GEMM_NC 1536
+#define GEMM_NAME(x) x##_d_avx2
+#define GEMM_TARGET TARGET_AVX2
+#include "gemm.c"
+
+/* float, AVX-512: 8 x 48 tile of 16-float vectors (24 of the 32 zmm registers) */
+#define GEMM_T float
+#define GEMM_V v16f
+#define GEMM_MR 8
+#define GEMM_NV 3
+#define GEMM_KC 256
+#define GEMM_MC 128
+#define GEMM_NC 1536
+#define GEMM_NAME(x) x##_s_avx512
+#define GEMM_TARGET TARGET_AVX512
+#include "gemm.c"
+
+/* double, AVX-512: 8 x 24 tile of 8-double vectors */
+#define GEMM_T double
+#define GEMM_V v8d
+#define GEMM_MR 8
+#define GEMM_NV 3
+#define GEMM_KC 256
+#define GEMM_MC 64
+#define GEMM_NC 768
+#define GEMM_NAME(x) x##_d_avx512
+#define GEMM_TARGET TARGET_AVX512
+#include "gemm.c"
+#endif
+
+/* ---- dispatch ---- */
+
+enum { ISA_GENERIC, ISA_AVX2, ISA_AVX512 };
+static int isa_limit = ISA_AVX512;
+
+void ox_gemm_max_isa(int level) { isa_limit = level < 0 || level > ISA_AVX512 ? ISA_AVX512 : level; }
+
+/* The best micro-kernel the CPU runs, within the limit. */
+static int isa(void) {
+#if HAVE_X86_DISPATCH
+  static int have = -1; /* a benign race: every thread computes the same value */
+  if (have < 0) {
+    __builtin_cpu_init();
+    have = __builtin_cpu_supports("avx512f") ? ISA_AVX512
+           : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? ISA_AVX2
+                                                                            : ISA_GENERIC;
+  }
+  return have < isa_limit ? have : isa_limit;
+#else
+  return ISA_GENERIC;
+#endif
+}
+
+const char *ox_gemm_isa(void) {
+  static const char *names[] = {"generic", "avx2+fma", "avx512f"};
+  return names[isa()];
+}
+
+/* The body of ox_sgemm and ox_dgemm: trivial shapes first, then the blocked
+ * product, then (only if its buffers could not be allocated) a plain loop. */
+#define GEMM_ENTRY(T, SUF)                                                            \
+  if (M <= 0 || N <= 0) return;                                                       \
+  if (K <= 0) { /* C = beta * C */                                                    \
+    for (int64_t i = 0; i < M; i++)                                                   \
+      for (int64_t j = 0; j < N; j++)                                                 \
+        C[i * ldc + j] = beta == 0 ? (T)0 : beta * C[i * ldc + j];                    \
+    return;                                                                           \
+  }                                                                                   \
+  int level = isa();                                                                  \
+  if (level == ISA_AVX512 &&                                                          \
+      gemm_##SUF##_avx512(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+    return;                                                                           \
+  if (level == ISA_AVX2 &&                                                            \
+      gemm_##SUF##_avx2(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+    return;                                                                           \
+  if (gemm_##SUF##_generic(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+    return;                                                                           \
+  for (int64_t i = 0; i < M; i++)                                                     \
+    for (int64_t j = 0; j < N; j++) {                                                 \
+      T s = 0;                                                                        \
+      for (int64_t k = 0; k < K; k++)                                                 \
+        s += (transA ? A[k * lda + i] : A[i * lda + k]) *                             \
+             (transB ? B[j * ldb + k] : B[k * ldb + j]);                              \
+      T *c = &C[i * ldc + j];                                                         \
+      *c = beta == 0 ? alpha * s : alpha * s + beta * *c;                             \
+    }
+
+#if !HAVE_X86_DISPATCH
+#define gemm_s_avx2 gemm_s_generic
+#define gemm_d_avx2 gemm_d_generic
+#define gemm_s_avx512 gemm_s_generic
+#define gemm_d_avx512 gemm_d_generic
+#endif
+
+void ox_sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+              const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
+              float beta) {
+  GEMM_ENTRY(float, s)
+}
+
+void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+              const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
+              double beta) {
+  GEMM_ENTRY(double, d)
+}
+
+#else /* ---- the template: one instance per (type, target) ---- */
+
+#define T GEMM_T
+#define V GEMM_V
+#define MR GEMM_MR
+#define NV GEMM_NV
+#define VL ((int)(sizeof(V) / sizeof(T)))
+#define NR (NV * VL)
+
+/* pa <- op(A)(i0 : i0 + mc, k0 : k0 + kc) as MR-row slivers, zero-padded. */
+GEMM_TARGET static void GEMM_NAME(pack_a)(int64_t mc, int64_t kc, const T *A, int64_t lda,
+                                          int trans, int64_t i0, int64_t k0, T *pa) {
+  for (int64_t ip = 0; ip < mc; ip += MR, pa += MR * kc) {
+    int64_t mr = min64(MR, mc - ip);
+    if (!trans) { /* A(i, k) = A[i * lda + k]: each row is contiguous */
+      for (int64_t r = 0; r < mr; r++) {
+        const T *src = A + (i0 + ip + r) * lda + k0;
+        for (int64_t k = 0; k < kc; k++) pa[k * MR + r] = src[k];
+      }
+    } else { /* A(i, k) = A[k * lda + i]: each k gives mr contiguous rows */
+      for (int64_t k = 0; k < kc; k++) {
+        const T *src = A + (k0 + k) * lda + i0 + ip;
+        for (int64_t r = 0; r < mr; r++) pa[k * MR + r] = src[r];
+      }
+    }
+    for (int64_t r = mr; r < MR; r++)
+      for (int64_t k = 0; k < kc; k++) pa[k * MR + r] = 0;
+  }
+}
+
+/* pb <- op(B)(k0 : k0 + kc, j0 : j0 + nc) as NR-column slivers, zero-padded. */
+GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, int64_t ldb,
+                                          int trans, int64_t k0, int64_t j0, T *pb) {
+  for (int64_t jp = 0; jp < nc; jp += NR, pb += NR * kc) {
+    int64_t nr = min64(NR, nc - jp);
+    if (!trans) { /* B(k, j) = B[k * ldb + j] */
+      for (int64_t k = 0; k < kc; k++) {
+        const T *src = B + (k0 + k) * ldb + j0 + jp;
+        T *dst = pb + k * NR;
+        int64_t j = 0;
+        for (; j < nr; j++) dst[j] = src[j];
+        for (; j < NR; j++) dst[j] = 0;
+      }
+    } else { /* B(k, j) = B[j * ldb + k] */
+      for (int64_t j = 0; j < nr; j++) {
+        const T *src = B + (j0 + jp + j) * ldb + k0;
+        for (int64_t k = 0; k < kc; k++) pb[k * NR + j] = src[k];
+      }
+      for (int64_t j = nr; j < NR; j++)
+        for (int64_t k = 0; k < kc; k++) pb[k * NR + j] = 0;
+    }
+  }
+}
+
+/* c: (mr, nr) tile of C <- alpha * pa * pb + beta * c (beta 0: c not read),
+ * ab = {alpha, beta}. (Passed by address: as values, GCC keeps alpha in a
+ * register through the loop and spills an accumulator on AVX2.) */
+GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
+                                          const T *restrict pb, T *c, int64_t ldc, int64_t mr,
+                                          int64_t nr, const T *ab) {
+  V acc[MR][NV];
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; r++)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; v++) acc[r][v] = (V){0};
+  for (int64_t k = 0; k < kc; k++, pa += MR, pb += NR) {
+    V b[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; v++) b[v] = *(const V *)(pb + v * VL);
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; r++) {
+      T a = pa[r];
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; v++) acc[r][v] += a * b[v];
+    }
+  }
+  T alpha = ab[0], beta = ab[1];
+  if (mr == MR && nr == NR) {
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; r++)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; v++) {
+        T *p = c + r * ldc + v * VL;
+        V y = alpha * acc[r][v];
+        if (beta != 0) {
+          V old;
+          memcpy(&old, p, sizeof old);
+          y += beta * old;
+        }
+        memcpy(p, &y, sizeof y);
+      }
+    return;
+  }
+  T tile[MR][NR] __attribute__((aligned(64)));
+  for (int r = 0; r < MR; r++)
+    for (int v = 0; v < NV; v++) *(V *)&tile[r][v * VL] = acc[r][v];
+  for (int64_t r = 0; r < mr; r++)
+    for (int64_t j = 0; j < nr; j++) {
+      T *p = c + r * ldc + j;
+      *p = beta == 0 ? alpha * tile[r][j] : alpha * tile[r][j] + beta * *p;
+    }
+}
+
+/* The blocked product; -1 if the packing buffers cannot be allocated. */
+GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T *A,
+                                       int64_t lda, int transA, const T *B, int64_t ldb,
+                                       int transB, T *C, int64_t ldc, T alpha, T beta) {
+  int64_t kcmax = min64(K, GEMM_KC);
+  T *pa = scratch(round_up(min64(M, GEMM_MC), MR) * kcmax, sizeof(T));
+  T *pb = scratch(round_up(min64(N, GEMM_NC), NR) * kcmax, sizeof(T));
+  if (!pa || !pb) {
+    free(pa);
+    free(pb);
+    return -1;
+  }
+  for (int64_t jc = 0; jc < N; jc += GEMM_NC) {
+    int64_t nc = min64(GEMM_NC, N - jc);
+    for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
+      int64_t kc = min64(GEMM_KC, K - pc);
+      T ab[2] = {alpha, pc == 0 ? beta : (T)1}; /* later K blocks add to the first's */
+      GEMM_NAME(pack_b)(kc, nc, B, ldb, transB, pc, jc, pb);
+      for (int64_t ic = 0; ic < M; ic += GEMM_MC) {
+        int64_t mc = min64(GEMM_MC, M - ic);
+        GEMM_NAME(pack_a)(mc, kc, A, lda, transA, ic, pc, pa);
+        for (int64_t jr = 0; jr < nc; jr += NR)
+          for (int64_t ir = 0; ir < mc; ir += MR)
+            GEMM_NAME(kernel)(kc, pa + ir * kc, pb + jr * kc, C + (ic + ir) * ldc + jc + jr,
+                              ldc, min64(MR, mc - ir), min64(NR, nc - jr), ab);
+      }
+    }
+  }
+  free(pa);
+  free(pb);
+  return 0;
+}
+
+#undef T
+#undef V
+#undef MR
+#undef NV
+#undef VL
+#undef NR
+#undef GEMM_T
+#undef GEMM_V
+#undef GEMM_MR
+#undef GEMM_NV
+#undef GEMM_KC
+#undef GEMM_MC
+#undef GEMM_NC
+#undef GEMM_NAME
+#undef GEMM_TARGET
+
+#endif

@@ -1,0 +1,33 @@
+/* core/gemm.h: dense matrix products for MatMul, Gemm, Einsum and (through
+ * im2col) Conv.
+ *
+ *   C = alpha * op(A) * op(B) + beta * C
+ *   op(A): (M, K), A[i * lda + k], or A[k * lda + i] when transA
+ *   op(B): (K, N), B[k * ldb + j], or B[j * ldb + k] when transB
+ *   C:     (M, N), C[i * ldc + j]
+ *
+ * beta == 0 means C is only written (not read: NaN in C does not leak).
+ * Float accumulates in float, double in double. The product is cache-blocked:
+ * panels of A and B are packed and a register-tiled micro-kernel written with
+ * GCC vector extensions runs over them; on x86-64 AVX2+FMA and AVX-512 builds
+ * of the same code are chosen at run time when the CPU has them. Never fails: if the
+ * packing buffers cannot be allocated, a plain loop computes the result. */
+#ifndef OX_GEMM_H
+#define OX_GEMM_H
+
+#include <stdint.h>
+
+void ox_sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+              const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
+              float beta);
+void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+              const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
+              double beta);
+
+/* For tests and benchmarks: use at most this micro-kernel (0 portable,
+ * 1 AVX2+FMA, 2 AVX-512; -1 the best the CPU has, the default). */
+void ox_gemm_max_isa(int level);
+/* The micro-kernel ox_sgemm uses now: "generic", "avx2+fma" or "avx512f". */
+const char *ox_gemm_isa(void);
+
+#endif

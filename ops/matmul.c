@@ -1,0 +1,736 @@
+/* ops/matmul.c: matrix products: MatMul, Gemm, MatMulInteger, Einsum and Det.
+ *
+ * float and double go through the blocked GEMM of core/gemm.h (accumulating in
+ * their own type, as onnxruntime does); float16 and bfloat16 are widened to
+ * float, multiplied, and rounded once on store. Integer products accumulate in
+ * their own width with wrap-around (computed in the unsigned type of that
+ * width, so overflow is defined), which is exact whenever the result fits. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gemm.h"
+#include "core/kernel.h"
+
+/* Type sets as the versions grew them. */
+#define TS_MM9 (OX_TS_FLOAT3 | OX_T(UINT32) | OX_T(UINT64) | OX_T(INT32) | OX_T(INT64))
+#define TS_MM13 (TS_MM9 | OX_T(BFLOAT16))
+#define TS_EINSUM (OX_TS_INTS | OX_TS_FLOAT3)
+#define TS_I8 (OX_T(INT8) | OX_T(UINT8))
+
+/* X(NAME, C type, unsigned type of its width: the integer accumulator) */
+#define INT_ACC_TYPES(X)                                                              \
+  X(INT8, int8_t, uint32_t) X(INT16, int16_t, uint32_t) X(INT32, int32_t, uint32_t)    \
+  X(INT64, int64_t, uint64_t) X(UINT8, uint8_t, uint32_t) X(UINT16, uint16_t, uint32_t) \
+  X(UINT32, uint32_t, uint32_t) X(UINT64, uint64_t, uint64_t)
+
+/* ---- small helpers ---- */
+
+static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
+
+static int tensor_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
+  if (!in[i] || in[i]->kind != OX_TENSOR) {
+    char desc[128];
+    if (!in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                   ox_value_desc(in[i], desc, sizeof desc));
+  }
+  *t = &in[i]->u.t;
+  return 0;
+}
+
+static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
+  if (t->dt == want) return 0;
+  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
+                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
+}
+
+/* A float32 copy of t as a tensor header (same shape), for float16/bfloat16. */
+static int widen(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
+  *f = *t;
+  f->dt = OX_FLOAT;
+  f->data = ox_widen_f32(c->a, t, c->err);
+  return f->data ? 0 : c->err->code;
+}
+
+/* ---- batched products: the numpy.matmul part shared by MatMul,
+ * MatMulInteger and Einsum ---- */
+
+typedef struct {
+  int64_t M, N, K;   /* each product: (M, K) x (K, N) */
+  int64_t nbatch;    /* number of products */
+  int64_t *aoff, *boff; /* per product: element offset of its matrices in a and b */
+  int rank;          /* the output's */
+  int64_t *dims;
+} mm_plan;
+
+/* numpy.matmul shapes: a (..., M, K) or (K,), b (..., K, N) or (K,); the
+ * leading (batch) dims broadcast; a 1-D operand gets a dim of 1 added (in
+ * front for a, behind for b) that the output then drops. */
+static int mm_plan_make(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, mm_plan *p) {
+  char s1[256], s2[256];
+  if (a->rank < 1 || b->rank < 1)
+    return ox_fail(c->err, OX_EINPUT, "MatMul takes tensors of rank 1 or more; %s is a scalar",
+                   a->rank < 1 ? "a" : "b");
+  int ra = a->rank, rb = b->rank;
+  p->M = ra >= 2 ? a->dims[ra - 2] : 1;
+  p->K = a->dims[ra - 1];
+  int64_t kb = rb >= 2 ? b->dims[rb - 2] : b->dims[0];
+  p->N = rb >= 2 ? b->dims[rb - 1] : 1;
+  if (p->K != kb)
+    return ox_fail(c->err, OX_EINPUT, "inner dimensions differ: a is %s, b is %s",
+                   ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
+  /* batch dims: a's first ra - 2, b's first rb - 2, right-aligned */
+  int na = ra > 2 ? ra - 2 : 0, nb = rb > 2 ? rb - 2 : 0, nbd = na > nb ? na : nb;
+  p->rank = nbd + (ra >= 2) + (rb >= 2);
+  p->dims = ox_alloc_array(c->a, p->rank + 1, sizeof *p->dims);
+  int64_t *sa = ox_alloc_array(c->a, nbd + 1, sizeof *sa), *sb = ox_alloc_array(c->a, nbd + 1, sizeof *sb);
+  if (!p->dims || !sa || !sb) return oom(c);
+  int64_t stra = p->M * p->K, strb = p->K * p->N; /* element strides of the batch dims */
+  for (int d = nbd - 1; d >= 0; d--) {
+    int da = d - (nbd - na), db = d - (nbd - nb);
+    int64_t x = da >= 0 ? a->dims[da] : 1, y = db >= 0 ? b->dims[db] : 1;
+    if (x != y && x != 1 && y != 1)
+      return ox_fail(c->err, OX_EINPUT, "batch dimensions do not broadcast: a is %s, b is %s",
+                     ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
+    p->dims[d] = x == 1 ? y : x;
+    sa[d] = x == 1 ? 0 : stra;
+    sb[d] = y == 1 ? 0 : strb;
+    stra *= x;
+    strb *= y;
+  }
+  int r = nbd;
+  if (ra >= 2) p->dims[r++] = p->M;
+  if (rb >= 2) p->dims[r++] = p->N;
+  int64_t nbatch = ox_numel(nbd, p->dims, 0);
+  if (nbatch < 0 || ox_numel(p->rank, p->dims, 8) < 0)
+    return ox_fail(c->err, OX_EINPUT, "the product of %s and %s is too large",
+                   ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
+  /* b without batch dims: a's batches are one tall product (M * batch, K) x (K, N) */
+  if (nb == 0 && nbatch > 0) {
+    p->M *= nbatch;
+    nbatch = 1;
+    nbd = 0;
+  }
+  p->nbatch = nbatch;
+  p->aoff = ox_alloc_array(c->a, nbatch + 1, sizeof *p->aoff);
+  p->boff = ox_alloc_array(c->a, nbatch + 1, sizeof *p->boff);
+  int64_t *idx = ox_alloc_array(c->a, nbd + 1, sizeof *idx);
+  if (!p->aoff || !p->boff || !idx) return oom(c);
+  int64_t oa = 0, ob = 0;
+  for (int64_t i = 0; i < nbatch; i++) { /* odometer over the batch dims */
+    p->aoff[i] = oa;
+    p->boff[i] = ob;
+    for (int d = nbd - 1; d >= 0; d--) {
+      oa += sa[d];
+      ob += sb[d];
+      if (++idx[d] < p->dims[d]) break;
+      oa -= sa[d] * p->dims[d];
+      ob -= sb[d] * p->dims[d];
+      idx[d] = 0;
+    }
+  }
+  return 0;
+}
+
+/* y = a x b for every product of the plan; y is zeroed and of a's type.
+ * Small floats come here already widened to float. */
+static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tensor *b, void *y) {
+  int64_t M = p->M, N = p->N, K = p->K, MN = M * N;
+  switch (a->dt) {
+  case OX_FLOAT:
+    for (int64_t i = 0; i < p->nbatch; i++)
+      ox_sgemm(M, N, K, (const float *)a->data + p->aoff[i], K, 0,
+               (const float *)b->data + p->boff[i], N, 0, (float *)y + i * MN, N, 1, 0);
+    return 0;
+  case OX_DOUBLE:
+    for (int64_t i = 0; i < p->nbatch; i++)
+      ox_dgemm(M, N, K, (const double *)a->data + p->aoff[i], K, 0,
+               (const double *)b->data + p->boff[i], N, 0, (double *)y + i * MN, N, 1, 0);
+    return 0;
+#define CASE(NAME, T, U)                                                              \
+  case OX_##NAME: {                                                                   \
+    U *acc = ox_alloc_array(c->a, N + 1, sizeof *acc); /* one row of y */             \
+    if (!acc) return oom(c);                                                          \
+    for (int64_t bt = 0; bt < p->nbatch; bt++) {                                      \
+      const T *A = (const T *)a->data + p->aoff[bt], *B = (const T *)b->data + p->boff[bt]; \
+      T *Y = (T *)y + bt * MN;                                                        \
+      for (int64_t i = 0; i < M; i++) {                                               \
+        memset(acc, 0, (size_t)N * sizeof *acc);                                      \
+        for (int64_t k = 0; k < K; k++) {                                             \
+          U aik = (U)A[i * K + k];                                                    \
+          const T *brow = B + k * N;                                                  \
+          for (int64_t j = 0; j < N; j++) acc[j] += aik * (U)brow[j];                 \
+        }                                                                             \
+        for (int64_t j = 0; j < N; j++) Y[i * N + j] = (T)acc[j];                     \
+      }                                                                               \
+    }                                                                                 \
+    return 0;                                                                         \
+  }
+    INT_ACC_TYPES(CASE)
+#undef CASE
+  default:
+    return ox_fail(c->err, OX_EUNSUPPORTED, "internal error: no product for %s",
+                   ox_dtypes[a->dt].onnx_name);
+  }
+}
+
+/* out = a x b (numpy.matmul) of any type MatMul or Einsum takes. */
+static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_value **out) {
+  mm_plan p;
+  OX_TRY(mm_plan_make(c, a, b, &p));
+  OX_TRY(ox_tensor_new(c->a, a->dt, p.rank, p.dims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  if (!ox_dtype_is_small_float(a->dt)) return mm_run(c, &p, a, b, y->data);
+  ox_tensor af, bf;
+  OX_TRY(widen(c, a, &af));
+  OX_TRY(widen(c, b, &bf));
+  float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
+  if (!yf) return oom(c);
+  OX_TRY(mm_run(c, &p, &af, &bf, yf));
+  ox_narrow_f32(yf, y);
+  return 0;
+}
+
+/* ---- MatMul-1, -9, -13 ---- */
+
+static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *a, *b;
+  OX_TRY(tensor_in(c, in, 0, &a));
+  OX_TRY(tensor_in(c, in, 1, &b));
+  OX_TRY(same_dtype(c, 1, b, a->dt));
+  return matmul_tensors(c, a, b, out);
+}
+
+/* ---- MatMulInteger-10 ---- */
+
+/* x - zp as int32, zp broadcast numpy-style against x (already reshaped by
+ * the caller where the spec's per-row form needs it). */
+static int minus_zero_point(ox_ctx *c, const ox_tensor *x, const ox_tensor *zp, ox_tensor *r) {
+  *r = *x;
+  r->dt = OX_INT32;
+  int32_t *d = ox_alloc_array(c->a, x->n + 1, sizeof *d);
+  if (!d) return oom(c);
+  r->data = d;
+  if (!zp) {
+    for (int64_t i = 0; i < x->n; i++) d[i] = (int32_t)ox_load_i64(x->dt, x->data, i);
+    return 0;
+  }
+  if (x->n == 0) return 0;
+  ox_bcast it;
+  OX_TRY(ox_bcast_init(&it, 2, (const ox_tensor *[]){x, zp}, x->rank, x->dims, c->err));
+  do {
+    for (int64_t i = 0; i < it.inner; i++)
+      d[it.out + i] = (int32_t)(ox_load_i64(x->dt, x->data, it.off[0] + i * it.step[0]) -
+                                ox_load_i64(zp->dt, zp->data, it.off[1] + i * it.step[1]));
+  } while (ox_bcast_next(&it));
+  return 0;
+}
+
+static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *a, *b, *zp[2] = {NULL, NULL};
+  char s1[256], s2[256];
+  OX_TRY(tensor_in(c, in, 0, &a));
+  OX_TRY(tensor_in(c, in, 1, &b));
+  if (!(TS_I8 & (UINT64_C(1) << b->dt)))
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; T2 must be int8 or uint8", ox_input_name(c, 1),
+                   ox_dtypes[b->dt].onnx_name);
+  for (int k = 0; k < 2; k++) {
+    if (nin <= 2 + k || !in[2 + k]) continue;
+    OX_TRY(tensor_in(c, in, 2 + k, &zp[k]));
+    ox_dtype want = k ? b->dt : a->dt;
+    if (zp[k]->dt != want)
+      return ox_fail(c->err, OX_EINPUT, "%s is %s; it must have the type of %s (%s)",
+                     ox_input_name(c, 2 + k), ox_dtypes[zp[k]->dt].onnx_name, k ? "B" : "A",
+                     ox_dtypes[want].onnx_name);
+  }
+  /* a_zero_point per row: (M,) for a 2-D A means (M, 1); N-D forms such as
+   * (D1, D2, M, 1) and b_zero_point's (N,) and (D1, D2, 1, N) broadcast as
+   * they are. */
+  ox_tensor zpa;
+  int64_t zpa_dims[2];
+  if (zp[0] && zp[0]->rank == 1 && zp[0]->n > 1 && a->rank >= 2 &&
+      zp[0]->dims[0] == a->dims[a->rank - 2]) {
+    zpa = *zp[0];
+    zpa.rank = 2;
+    zpa_dims[0] = zp[0]->dims[0];
+    zpa_dims[1] = 1;
+    zpa.dims = zpa_dims;
+    zp[0] = &zpa;
+  }
+  for (int k = 0; k < 2; k++) {
+    const ox_tensor *x = k ? b : a;
+    if (!zp[k]) continue;
+    int ok = zp[k]->rank <= x->rank;
+    for (int d = 0; ok && d < zp[k]->rank; d++) {
+      int64_t z = zp[k]->dims[zp[k]->rank - 1 - d], v = x->dims[x->rank - 1 - d];
+      ok = z == 1 || z == v;
+    }
+    if (!ok)
+      return ox_fail(c->err, OX_EINPUT, "%s has shape %s, which does not fit %s of shape %s",
+                     ox_input_name(c, 2 + k), ox_shape_str(zp[k]->rank, zp[k]->dims, s1, sizeof s1),
+                     k ? "B" : "A", ox_shape_str(x->rank, x->dims, s2, sizeof s2));
+  }
+  ox_tensor a32, b32;
+  OX_TRY(minus_zero_point(c, a, zp[0], &a32));
+  OX_TRY(minus_zero_point(c, b, zp[1], &b32));
+  return matmul_tensors(c, &a32, &b32, out);
+}
+
+/* ---- Gemm-1, -6, -7, -9, -11, -13 ---- */
+
+/* C's element strides over Y's (M, N), 0 where it is broadcast; C must be
+ * unidirectionally broadcastable to (M, N). Before Gemm-7 without broadcast=1
+ * it must be (M, N) itself. */
+static int gemm_c_strides(ox_ctx *c, const ox_tensor *ct, int64_t M, int64_t N, int64_t *si,
+                          int64_t *sj) {
+  char s1[256];
+  int bcast = c->version >= 7 || ox_attr_int(c, "broadcast", 0) != 0;
+  int64_t cm = ct->rank == 2 ? ct->dims[0] : 1, cn = ct->rank >= 1 ? ct->dims[ct->rank - 1] : 1;
+  int ok = ct->rank <= 2 && (cm == M || cm == 1) && (cn == N || cn == 1);
+  if (!bcast) ok = ct->rank == 2 && cm == M && cn == N;
+  if (!ok)
+    return ox_fail(c->err, OX_EINPUT, "C has shape %s; it must %s (M, N) = (%lld, %lld)",
+                   ox_shape_str(ct->rank, ct->dims, s1, sizeof s1),
+                   bcast ? "broadcast to" : "be (without broadcast=1)", (long long)M, (long long)N);
+  *si = cm == 1 ? 0 : cn;
+  *sj = cn == 1 ? 0 : 1;
+  return 0;
+}
+
+/* y[i] = v truncated toward zero, saturating at the type's limits (NaN: the
+ * minimum, as numpy's astype gives on x86). */
+static void store_trunc(ox_dtype dt, void *y, int64_t i, double v) {
+  switch (dt) {
+#define CASE(NAME, T, U)                                                              \
+  case OX_##NAME: {                                                                   \
+    int sgn = ox_dtype_is_signed_int(OX_##NAME), bits = (int)sizeof(T) * 8;           \
+    double lo = sgn ? -ldexp(1, bits - 1) : 0, hi = ldexp(1, bits - sgn);             \
+    T min = sgn ? (T)((U)1 << (bits - 1)) : 0;                                        \
+    T max = sgn ? (T)(((U)1 << (bits - 1)) - 1) : (T)~(U)0;                           \
+    v = trunc(v);                                                                     \
+    ((T *)y)[i] = !(v >= lo) ? min : v >= hi ? max : (T)v;                            \
+    break;                                                                            \
+  }
+    INT_ACC_TYPES(CASE)
+#undef CASE
+  default: ox_store_f64(dt, y, i, v);
+  }
+}
+
+/* Y = alpha * A' B' + beta * C in float or double: Y <- C (broadcast), then
+ * the GEMM with beta (beta 0: C is not read, so NaN in C does not leak). */
+#define GEMM_FLOAT(T, FN)                                                             \
+  static void gemm_##T(int64_t M, int64_t N, int64_t K, const T *A, int ta, const T *B,  \
+                       int tb, const T *C, int64_t si, int64_t sj, T *Y, T alpha, T beta) { \
+    if (!C) beta = 0;                                                                 \
+    if (beta != 0)                                                                    \
+      for (int64_t i = 0; i < M; i++)                                                 \
+        for (int64_t j = 0; j < N; j++) Y[i * N + j] = C[i * si + j * sj];            \
+    FN(M, N, K, A, ta ? M : K, ta, B, tb ? K : N, tb, Y, N, alpha, beta);             \
+  }
+GEMM_FLOAT(float, ox_sgemm)
+GEMM_FLOAT(double, ox_dgemm)
+
+static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *a, *b, *ct = NULL;
+  char s1[256], s2[256];
+  OX_TRY(tensor_in(c, in, 0, &a));
+  OX_TRY(tensor_in(c, in, 1, &b));
+  OX_TRY(same_dtype(c, 1, b, a->dt));
+  if (nin > 2 && in[2]) {
+    OX_TRY(tensor_in(c, in, 2, &ct));
+    OX_TRY(same_dtype(c, 2, ct, a->dt));
+  }
+  int ta = ox_attr_int(c, "transA", 0) != 0, tb = ox_attr_int(c, "transB", 0) != 0;
+  float alpha = ox_attr_float(c, "alpha", 1.0f), beta = ox_attr_float(c, "beta", 1.0f);
+  if (c->err->code) return c->err->code;
+  if (a->rank != 2 || b->rank != 2)
+    return ox_fail(c->err, OX_EINPUT, "A and B must be 2-D; A is %s, B is %s",
+                   ox_shape_str(a->rank, a->dims, s1, sizeof s1), ox_shape_str(b->rank, b->dims, s2, sizeof s2));
+  /* A': (M, K), B': (K, N) */
+  int64_t M = a->dims[ta], K = a->dims[!ta], kb = b->dims[tb], N = b->dims[!tb];
+  if (K != kb)
+    return ox_fail(c->err, OX_EINPUT, "inner dimensions differ: A%s is %s, B%s is %s",
+                   ta ? " (transposed)" : "", ox_shape_str(2, a->dims, s1, sizeof s1),
+                   tb ? " (transposed)" : "", ox_shape_str(2, b->dims, s2, sizeof s2));
+  int64_t si = 0, sj = 0;
+  if (ct) OX_TRY(gemm_c_strides(c, ct, M, N, &si, &sj));
+  int64_t dims[2] = {M, N};
+  OX_TRY(ox_tensor_new(c->a, a->dt, 2, dims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  switch (a->dt) {
+  case OX_FLOAT:
+    gemm_float(M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha, beta);
+    return 0;
+  case OX_DOUBLE:
+    gemm_double(M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha,
+                beta);
+    return 0;
+  case OX_FLOAT16:
+  case OX_BFLOAT16: {
+    ox_tensor af, bf, cf;
+    OX_TRY(widen(c, a, &af));
+    OX_TRY(widen(c, b, &bf));
+    if (ct) OX_TRY(widen(c, ct, &cf));
+    float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
+    if (!yf) return oom(c);
+    gemm_float(M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
+    ox_narrow_f32(yf, y);
+    return 0;
+  }
+  default: break;
+  }
+  /* Integers (Gemm-9 on): the product is exact in its own width; alpha and
+   * beta other than 1 scale in double, as the reference's numpy does, and
+   * the result is truncated back to the type. */
+  mm_plan p = {.M = M, .N = N, .K = K, .nbatch = 1};
+  int64_t zero = 0;
+  p.aoff = p.boff = &zero;
+  ox_tensor a2 = *a, b2 = *b; /* untransposed copies */
+  if (ta || tb) {
+    size_t es = ox_dtype_size(a->dt);
+    for (int k = 0; k < 2; k++) {
+      const ox_tensor *x = k ? b : a;
+      if (!(k ? tb : ta)) continue;
+      char *d = ox_alloc_array(c->a, x->n, es);
+      if (!d) return oom(c);
+      int64_t R = x->dims[0], C = x->dims[1];
+      for (int64_t i = 0; i < R; i++)
+        for (int64_t j = 0; j < C; j++)
+          memcpy(d + (j * R + i) * es, (const char *)x->data + (i * C + j) * es, es);
+      *(k ? &b2 : &a2) = *x;
+      (k ? &b2 : &a2)->data = d;
+    }
+  }
+  OX_TRY(mm_run(c, &p, &a2, &b2, y->data));
+  int use_c = ct && beta != 0;
+  if (alpha == 1 && (!use_c || beta == 1)) {
+    if (!use_c) return 0;
+    switch (a->dt) {
+#define CASE(NAME, T, U)                                                              \
+  case OX_##NAME: {                                                                   \
+    T *Y = y->data;                                                                   \
+    const T *C = ct->data;                                                            \
+    for (int64_t i = 0; i < M; i++)                                                   \
+      for (int64_t j = 0; j < N; j++)                                                 \
+        Y[i * N + j] = (T)((U)Y[i * N + j] + (U)C[i * si + j * sj]);                 \
+    return 0;                                                                         \
+  }
+      INT_ACC_TYPES(CASE)
+#undef CASE
+    default: break;
+    }
+  }
+  for (int64_t i = 0; i < M; i++)
+    for (int64_t j = 0; j < N; j++) {
+      double v = (double)alpha * ox_load_f64(a->dt, y->data, i * N + j);
+      if (use_c) v += (double)beta * ox_load_f64(a->dt, ct->data, i * si + j * sj);
+      store_trunc(a->dt, y->data, i * N + j, v);
+    }
+  return 0;
+}
+
+/* ---- Det-11, -22 ---- */
+
+/* det of the (n, n) matrix m (overwritten): LU with partial pivoting. */
+static double det_lu(double *m, int64_t n) {
+  double det = 1;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t piv = k;
+    for (int64_t i = k + 1; i < n; i++)
+      if (fabs(m[i * n + k]) > fabs(m[piv * n + k])) piv = i;
+    if (m[piv * n + k] == 0) return 0 * det; /* singular (keeps NaN) */
+    if (piv != k) {
+      for (int64_t j = 0; j < n; j++) {
+        double t = m[k * n + j];
+        m[k * n + j] = m[piv * n + j];
+        m[piv * n + j] = t;
+      }
+      det = -det;
+    }
+    double p = m[k * n + k];
+    det *= p;
+    for (int64_t i = k + 1; i < n; i++) {
+      double f = m[i * n + k] / p;
+      if (f == 0) continue;
+      for (int64_t j = k + 1; j < n; j++) m[i * n + j] -= f * m[k * n + j];
+    }
+  }
+  return det;
+}
+
+static int det(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  char s1[256];
+  OX_TRY(tensor_in(c, in, 0, &x));
+  /* x: (*, n, n) -> y: (*) */
+  if (x->rank < 2 || x->dims[x->rank - 1] != x->dims[x->rank - 2])
+    return ox_fail(c->err, OX_EINPUT, "X has shape %s; it must be (..., n, n)",
+                   ox_shape_str(x->rank, x->dims, s1, sizeof s1));
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank - 2, x->dims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  int64_t n = x->dims[x->rank - 1];
+  double *m = ox_alloc_array(c->a, n * n + 1, sizeof *m);
+  if (!m) return oom(c);
+  for (int64_t b = 0; b < y->n; b++) {
+    for (int64_t i = 0; i < n * n; i++) m[i] = ox_load_f64(x->dt, x->data, b * n * n + i);
+    ox_store_f64(y->dt, y->data, b, det_lu(m, n));
+  }
+  return 0;
+}
+
+/* ---- Einsum-12 ---- */
+
+/* Labels: 'A'..'Z' are 0..25, 'a'..'z' 26..51, the ellipsis dims 52 on
+ * (right-aligned: the last ellipsis dim of every operand is the same label). */
+enum { NLETTERS = 52, MAXLABELS = NLETTERS + 64 };
+
+static int letter(char ch) {
+  if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+  if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+  return -1;
+}
+
+typedef struct {
+  int nlab;                 /* labels of the operand's dims, in order */
+  int lab[OX_BCAST_MAX_RANK * 4];
+} term;
+
+/* Parse one term of the equation (s[0..len)) for an operand of rank `rank`
+ * (-1: the output, whose ellipsis stands for all `nell` ellipsis labels). */
+static int parse_term(ox_ctx *c, const char *s, size_t len, int rank, int *nell, term *t,
+                      const char *what) {
+  int nlet = 0, ell = -1;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == ' ') continue;
+    if (s[i] == '.') {
+      if (ell >= 0 || i + 2 >= len || s[i + 1] != '.' || s[i + 2] != '.')
+        return ox_fail(c->err, OX_EINPUT, "equation: %s has a malformed or second ellipsis", what);
+      ell = nlet;
+      i += 2;
+      continue;
+    }
+    if (letter(s[i]) < 0)
+      return ox_fail(c->err, OX_EINPUT, "equation: %s has '%c'; labels are letters", what, s[i]);
+    nlet++;
+  }
+  int ne = 0;
+  if (rank >= 0) {
+    if (nlet > rank || (ell < 0 && nlet != rank))
+      return ox_fail(c->err, OX_EINPUT, "equation: %s has %d labels but its operand has rank %d",
+                     what, nlet, rank);
+    ne = ell >= 0 ? rank - nlet : 0;
+    if (ne > 64) return ox_fail(c->err, OX_EUNSUPPORTED, "equation: ellipsis of more than 64 dims");
+    if (ne > *nell) *nell = ne;
+  } else {
+    ne = ell >= 0 ? *nell : 0;
+  }
+  if (nlet + ne > (int)(sizeof t->lab / sizeof t->lab[0]))
+    return ox_fail(c->err, OX_EUNSUPPORTED, "equation: %s has too many labels", what);
+  t->nlab = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == ' ') continue;
+    if (s[i] == '.') {
+      for (int e = 0; e < ne; e++) t->lab[t->nlab++] = -(ne - e); /* -ne..-1: fixed up later */
+      i += 2;
+      continue;
+    }
+    t->lab[t->nlab++] = letter(s[i]);
+  }
+  return 0;
+}
+
+static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const char *eq = ox_attr_string(c, "equation", NULL);
+  if (c->err->code) return c->err->code;
+  if (!eq) return ox_fail(c->err, OX_EINPUT, "attribute 'equation' is required");
+  const ox_tensor *x[64];
+  if (nin > 64) return ox_fail(c->err, OX_EUNSUPPORTED, "Einsum of more than 64 operands");
+  for (int i = 0; i < nin; i++) {
+    OX_TRY(tensor_in(c, in, i, &x[i]));
+    OX_TRY(same_dtype(c, i, x[i], x[0]->dt));
+  }
+  /* split "lhs->rhs" and the lhs terms at commas */
+  const char *arrow = strstr(eq, "->"), *lhs_end = arrow ? arrow : eq + strlen(eq);
+  term *terms = ox_alloc_array(c->a, nin + 1, sizeof *terms);
+  if (!terms) return oom(c);
+  int nell = 0, nt = 0;
+  for (const char *p = eq;; p++) {
+    const char *comma = memchr(p, ',', (size_t)(lhs_end - p));
+    const char *end = comma ? comma : lhs_end;
+    if (nt < nin) {
+      char what[32];
+      snprintf(what, sizeof what, "term %d", nt);
+      OX_TRY(parse_term(c, p, (size_t)(end - p), x[nt]->rank, &nell, &terms[nt], what));
+    }
+    nt++;
+    if (!comma) break;
+    p = comma;
+  }
+  if (nt != nin)
+    return ox_fail(c->err, OX_EINPUT, "equation '%s' has %d terms for %d inputs", eq, nt, nin);
+  /* ellipsis labels: an operand with e ellipsis dims uses the last e of nell */
+  for (int i = 0; i < nin; i++)
+    for (int k = 0; k < terms[i].nlab; k++)
+      if (terms[i].lab[k] < 0) terms[i].lab[k] = NLETTERS + nell + terms[i].lab[k];
+  /* label sizes and counts */
+  int64_t size[MAXLABELS];
+  int count[MAXLABELS] = {0};
+  for (int l = 0; l < MAXLABELS; l++) size[l] = -1;
+  for (int i = 0; i < nin; i++)
+    for (int k = 0; k < terms[i].nlab; k++) {
+      int l = terms[i].lab[k];
+      int64_t d = x[i]->dims[k];
+      count[l]++;
+      if (size[l] < 0 || (l >= NLETTERS && size[l] == 1)) size[l] = d;
+      else if (d != size[l] && !(l >= NLETTERS && d == 1)) {
+        if (l < NLETTERS)
+          return ox_fail(c->err, OX_EINPUT, "equation: label '%c' is %lld in one place and %lld in "
+                         "another (input %d)", l < 26 ? 'A' + l : 'a' + l - 26, (long long)size[l],
+                         (long long)d, i);
+        return ox_fail(c->err, OX_EINPUT, "equation: the ellipsis dims of input %d do not "
+                       "broadcast with the others", i);
+      }
+    }
+  /* output labels */
+  term ot;
+  if (arrow) {
+    OX_TRY(parse_term(c, arrow + 2, strlen(arrow + 2), -1, &nell, &ot, "the output"));
+    for (int k = 0; k < ot.nlab; k++) {
+      if (ot.lab[k] < 0) ot.lab[k] = NLETTERS + nell + ot.lab[k];
+      int l = ot.lab[k];
+      if (l < NLETTERS && !count[l])
+        return ox_fail(c->err, OX_EINPUT, "equation: output label '%c' is not in any input",
+                       l < 26 ? 'A' + l : 'a' + l - 26);
+      for (int j = 0; j < k; j++)
+        if (ot.lab[j] == l)
+          return ox_fail(c->err, OX_EINPUT, "equation: output label '%c' appears twice",
+                         l < 26 ? 'A' + l : 'a' + l - 26);
+    }
+  } else { /* implicit: the ellipsis dims, then letters seen once, in ASCII order */
+    ot.nlab = 0;
+    for (int e = 0; e < nell; e++) ot.lab[ot.nlab++] = NLETTERS + e;
+    for (int l = 0; l < NLETTERS; l++)
+      if (count[l] == 1) ot.lab[ot.nlab++] = l;
+  }
+  for (int e = 0; e < nell; e++)
+    if (size[NLETTERS + e] < 0) size[NLETTERS + e] = 1;
+  /* loop order: output labels, then the summed ones */
+  int order[MAXLABELS], nloop = 0, inout[MAXLABELS] = {0};
+  for (int k = 0; k < ot.nlab; k++) {
+    order[nloop++] = ot.lab[k];
+    inout[ot.lab[k]] = 1;
+  }
+  int nouter = nloop;
+  for (int l = 0; l < MAXLABELS; l++)
+    if (count[l] && !inout[l]) order[nloop++] = l;
+  int64_t odims[MAXLABELS], ldims[MAXLABELS];
+  for (int k = 0; k < nloop; k++) ldims[k] = size[order[k]];
+  for (int k = 0; k < nouter; k++) odims[k] = ldims[k];
+  OX_TRY(ox_tensor_new(c->a, x[0]->dt, nouter, odims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  int64_t ninner = ox_numel(nloop - nouter, ldims + nouter, 0);
+  if (y->n == 0 || ninner <= 0) return 0; /* empty, or sums over nothing: zeros */
+  /* st[i][k]: input i's element stride along loop label k (repeated labels in
+   * one term add up: a diagonal; broadcast ellipsis dims of 1 get 0) */
+  int64_t (*st)[MAXLABELS] = ox_alloc_array(c->a, nin, sizeof *st);
+  int64_t *idx = ox_alloc_array(c->a, nloop + 1, sizeof *idx), *off = ox_alloc_array(c->a, nin, sizeof *off);
+  const void **src = ox_alloc_array(c->a, nin, sizeof *src);
+  if (!st || !idx || !off || !src) return oom(c);
+  for (int i = 0; i < nin; i++) {
+    int64_t s = 1;
+    for (int k = terms[i].nlab - 1; k >= 0; k--) {
+      int l = terms[i].lab[k];
+      for (int j = 0; j < nloop; j++)
+        if (order[j] == l && x[i]->dims[k] != 1) st[i][j] += s;
+      s *= x[i]->dims[k];
+    }
+  }
+  /* small floats compute in float */
+  ox_dtype dt = x[0]->dt;
+  float *yf = NULL;
+  for (int i = 0; i < nin; i++) {
+    src[i] = x[i]->data;
+    if (ox_dtype_is_small_float(dt)) {
+      ox_tensor f;
+      OX_TRY(widen(c, x[i], &f));
+      src[i] = f.data;
+    }
+  }
+  if (ox_dtype_is_small_float(dt)) {
+    if (!(yf = ox_alloc_array(c->a, y->n, sizeof *yf))) return oom(c);
+  }
+  /* y[o] = sum over the summed labels of prod_i x_i[off_i]: one odometer over
+   * all loop labels, output labels outermost, so y is written in order */
+#define EINSUM_LOOP(T, ACC, Y)                                                        \
+  do {                                                                                \
+    for (int64_t o = 0; o < y->n; o++) {                                              \
+      ACC acc = 0;                                                                    \
+      for (int64_t s = 0; s < ninner; s++) {                                          \
+        ACC prod = 1;                                                                 \
+        for (int i = 0; i < nin; i++) prod *= (ACC)((const T *)src[i])[off[i]];       \
+        acc += prod;                                                                  \
+        for (int k = nloop - 1; k >= 0; k--) {                                        \
+          for (int i = 0; i < nin; i++) off[i] += st[i][k];                           \
+          if (++idx[k] < ldims[k]) break;                                             \
+          for (int i = 0; i < nin; i++) off[i] -= st[i][k] * ldims[k];                \
+          idx[k] = 0;                                                                 \
+        }                                                                             \
+      }                                                                               \
+      (Y)[o] = acc;                                                                   \
+    }                                                                                 \
+  } while (0)
+  switch (dt) {
+  case OX_FLOAT: EINSUM_LOOP(float, double, (float *)y->data); break;
+  case OX_DOUBLE: EINSUM_LOOP(double, double, (double *)y->data); break;
+#define CASE(NAME, T, U)                                                              \
+  case OX_##NAME: {                                                                   \
+    T *Y = y->data;                                                                   \
+    for (int64_t o = 0; o < y->n; o++) { /* wrap-around in U, stored as T */          \
+      U acc = 0;                                                                      \
+      for (int64_t s = 0; s < ninner; s++) {                                          \
+        U prod = 1;                                                                   \
+        for (int i = 0; i < nin; i++) prod *= (U)((const T *)src[i])[off[i]];         \
+        acc += prod;                                                                  \
+        for (int k = nloop - 1; k >= 0; k--) {                                        \
+          for (int i = 0; i < nin; i++) off[i] += st[i][k];                           \
+          if (++idx[k] < ldims[k]) break;                                             \
+          for (int i = 0; i < nin; i++) off[i] -= st[i][k] * ldims[k];                \
+          idx[k] = 0;                                                                 \
+        }                                                                             \
+      }                                                                               \
+      Y[o] = (T)acc;                                                                  \
+    }                                                                                 \
+    break;                                                                            \
+  }
+    INT_ACC_TYPES(CASE)
+#undef CASE
+  default:
+    if (!yf) return ox_fail(c->err, OX_EUNSUPPORTED, "Einsum of %s", ox_dtypes[dt].onnx_name);
+    EINSUM_LOOP(float, double, yf);
+    ox_narrow_f32(yf, y);
+  }
+#undef EINSUM_LOOP
+  return 0;
+}
+
+const ox_kernel ox_matmul_kernels[] = {
+/*  domain  op             since until      tin types           in     fn */
+  { "", "MatMul",           1,   8,         0, OX_TS_FLOAT3,    2, 2,  matmul },
+  { "", "MatMul",           9,  12,         0, TS_MM9,          2, 2,  matmul },
+  { "", "MatMul",          13,  OX_LATEST,  0, TS_MM13,         2, 2,  matmul },
+  { "", "Gemm",             1,   5,         0, OX_TS_FLOAT3,    3, 3,  gemm }, /* broadcast attr */
+  { "", "Gemm",             6,   6,         0, OX_TS_FLOAT3,    3, 3,  gemm },
+  { "", "Gemm",             7,   8,         0, OX_TS_FLOAT3,    3, 3,  gemm }, /* numpy-style C */
+  { "", "Gemm",             9,  10,         0, TS_MM9,          3, 3,  gemm },
+  { "", "Gemm",            11,  12,         0, TS_MM9,          2, 3,  gemm }, /* C optional */
+  { "", "Gemm",            13,  OX_LATEST,  0, TS_MM13,         2, 3,  gemm },
+  { "", "MatMulInteger",   10,  OX_LATEST,  0, TS_I8,           2, 4,  matmul_integer },
+  { "", "Einsum",          12,  OX_LATEST,  0, TS_EINSUM,       1, -1, einsum },
+  { "", "Det",             11,  21,         0, OX_TS_FLOAT3,    1, 1,  det },
+  { "", "Det",             22,  OX_LATEST,  0, OX_TS_FLOAT4,    1, 1,  det },
+  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+};

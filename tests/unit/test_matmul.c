@@ -1,0 +1,471 @@
+/* tests/unit/test_matmul.c: the GEMM of core/gemm.c against a plain triple
+ * loop (every micro-kernel the CPU has, odd shapes, transposes, strides,
+ * alpha/beta), and the MatMul, Gemm, MatMulInteger, Einsum and Det kernels
+ * called through the registry with a hand-made node. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/gemm.h"
+#include "core/kernel.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+/* ---- the GEMM against a triple loop ---- */
+
+static unsigned rng = 12345;
+static double rnd(void) { /* in [-1, 1) */
+  rng = rng * 1103515245u + 12345u;
+  return (double)((rng >> 8) & 0xffff) / 32768.0 - 1.0;
+}
+
+/* Compare ox_sgemm / ox_dgemm on (M, N, K) with transposes, leading
+ * dimensions padded by `pad`, alpha and beta, against a double (long double
+ * for double) triple loop. The bound scales with K: each term adds at most
+ * one rounding of the accumulator. Returns the number of bad elements. */
+static int gemm_case(int dbl, int64_t M, int64_t N, int64_t K, int ta, int tb, int64_t pad,
+                     double alpha, double beta) {
+  int64_t lda = (ta ? M : K) + pad, ldb = (tb ? K : N) + pad, ldc = N + pad;
+  int64_t na = (ta ? K : M) * lda, nb = (tb ? N : K) * ldb, nc = M * ldc;
+  double *a = malloc(sizeof(double) * (size_t)(na + 1)), *b = malloc(sizeof(double) * (size_t)(nb + 1));
+  double *c0 = malloc(sizeof(double) * (size_t)(nc + 1));
+  void *cv = malloc(sizeof(double) * (size_t)(nc + 1));
+  void *av = malloc(sizeof(double) * (size_t)(na + 1)), *bv = malloc(sizeof(double) * (size_t)(nb + 1));
+  for (int64_t i = 0; i < na; i++) a[i] = rnd();
+  for (int64_t i = 0; i < nb; i++) b[i] = rnd();
+  for (int64_t i = 0; i < nc; i++) c0[i] = rnd();
+  for (int64_t i = 0; i < na; i++) dbl ? (((double *)av)[i] = a[i]) : (((float *)av)[i] = (float)a[i]);
+  for (int64_t i = 0; i < nb; i++) dbl ? (((double *)bv)[i] = b[i]) : (((float *)bv)[i] = (float)b[i]);
+  for (int64_t i = 0; i < nc; i++) dbl ? (((double *)cv)[i] = c0[i]) : (((float *)cv)[i] = (float)c0[i]);
+  if (dbl)
+    ox_dgemm(M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, alpha, beta);
+  else
+    ox_sgemm(M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, (float)alpha, (float)beta);
+  double eps = dbl ? 1.1e-16 : 6e-8;
+  int bad = 0;
+  for (int64_t i = 0; i < M; i++)
+    for (int64_t j = 0; j < ldc; j++) {
+      double got = dbl ? ((double *)cv)[i * ldc + j] : ((float *)cv)[i * ldc + j];
+      double c = dbl ? c0[i * ldc + j] : (float)c0[i * ldc + j];
+      if (j >= N) { /* padding is never written */
+        bad += got != c;
+        continue;
+      }
+      long double s = 0, mag = 0;
+      for (int64_t k = 0; k < K; k++) {
+        double x = dbl ? (ta ? a[k * lda + i] : a[i * lda + k]) : (float)(ta ? a[k * lda + i] : a[i * lda + k]);
+        double y = dbl ? (tb ? b[j * ldb + k] : b[k * ldb + j]) : (float)(tb ? b[j * ldb + k] : b[k * ldb + j]);
+        s += (long double)x * y;
+        mag += fabs(x * y);
+      }
+      double want = (double)(alpha * s + (beta == 0 ? 0 : beta * c));
+      double tol = 2 * eps * ((double)(K + 2) * fabs(alpha) * (double)mag + fabs(beta * c) + fabs(want));
+      if (!(fabs(got - want) <= tol)) {
+        if (bad < 3)
+          fprintf(stderr, "gemm %s %s M=%lld N=%lld K=%lld ta=%d tb=%d: (%lld,%lld) got %.9g want %.9g\n",
+                  dbl ? "double" : "float", ox_gemm_isa(), (long long)M, (long long)N, (long long)K,
+                  ta, tb, (long long)i, (long long)j, got, want);
+        bad++;
+      }
+    }
+  free(a), free(b), free(c0), free(cv), free(av), free(bv);
+  return bad;
+}
+
+static void test_gemm(void) {
+  static const int64_t sizes[] = {1, 2, 3, 5, 8, 17, 33, 65, 130};
+  enum { NS = sizeof sizes / sizeof *sizes };
+  for (int isa = 0; isa <= 2; isa++) {
+    ox_gemm_max_isa(isa);
+    int bad = 0, cases = 0;
+    for (int dbl = 0; dbl < 2; dbl++)
+      for (int mi = 0; mi < NS; mi++)
+        for (int ni = 0; ni < NS; ni++)
+          for (int ki = 0; ki < NS; ki++) {
+            if ((mi + 2 * ni + 3 * ki + dbl) % 3) continue; /* a third of the shapes */
+            int t = (mi + ni + ki) % 4;
+            double alpha = (mi + ki) % 3 == 0 ? 1 : -0.75, beta = ni % 3 == 0 ? 0 : (ni % 3 == 1 ? 1 : 0.5);
+            bad += gemm_case(dbl, sizes[mi], sizes[ni], sizes[ki], t & 1, t >> 1, (mi + ni) % 2 * 3,
+                             alpha, beta);
+            cases++;
+          }
+    /* shapes that cross the K, M and N blocks (256, 72..128, 768..3072) */
+    bad += gemm_case(0, 131, 3100, 300, 0, 0, 0, 1, 0);
+    bad += gemm_case(0, 300, 70, 520, 1, 1, 1, 0.5, 1);
+    bad += gemm_case(1, 150, 800, 260, 0, 1, 0, 1, 1);
+    bad += gemm_case(1, 70, 1600, 40, 1, 0, 2, 2, 0);
+    CHECK(cases > 400);
+    CHECK_EQ_I(bad, 0);
+  }
+  ox_gemm_max_isa(-1);
+  CHECK(ox_gemm_isa() != NULL);
+
+  /* beta = 0: C is not read, so NaN there does not leak; K = 0: C = beta * C */
+  float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4] = {NAN, NAN, NAN, NAN};
+  ox_sgemm(2, 2, 3, a, 3, 0, b, 2, 0, c, 2, 1, 0); /* (2,3) x (3,2) */
+  CHECK(c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11);
+  float d[4] = {1, 2, NAN, 4};
+  ox_sgemm(2, 2, 0, a, 1, 0, b, 2, 0, d, 2, 1, 2);
+  CHECK(d[0] == 2 && d[1] == 4 && isnan(d[2]) && d[3] == 8);
+  ox_sgemm(2, 2, 0, a, 1, 0, b, 2, 0, d, 2, 1, 0);
+  CHECK(d[0] == 0 && d[2] == 0);
+  double x[2] = {3, 4}, y[1] = {0};
+  ox_dgemm(1, 1, 2, x, 2, 0, x, 1, 0, y, 1, 1, 0); /* a dot product */
+  CHECK(y[0] == 25);
+}
+
+/* ---- running one node ---- */
+
+static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    return NULL;
+  }
+  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
+  return v;
+}
+#define T_(dt, ctype, rank, dims, ...) tensor(dt, rank, dims, (ctype[])__VA_ARGS__)
+#define F32(rank, dims, ...) T_(OX_FLOAT, float, rank, dims, __VA_ARGS__)
+#define DIMS(...) ((int64_t[]){__VA_ARGS__})
+
+static ox_attr attr_int(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_float(const char *name, float f) {
+  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
+}
+static ox_attr attr_str(const char *name, const char *s) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
+}
+
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               ox_value **out) {
+  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4", "x5"};
+  static const char *out_names[] = {"y"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
+  ox_err_clear(&E);
+  out[0] = NULL;
+  int rc = k->fn(&c, nin, in, 1, out);
+  if (!rc && E.code) rc = E.code;
+  if (rc && rc != OX_EINPUT) fprintf(stderr, "%s: %s\n", op, E.msg);
+  return rc;
+}
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+/* Shape and elements (as doubles, within tol) of a tensor. */
+static int is(const ox_value *v, ox_dtype dt, int rank, const int64_t *dims, const double *want,
+              double tol) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.dt != dt || v->u.t.rank != rank) return 0;
+  for (int i = 0; i < rank; i++)
+    if (v->u.t.dims[i] != dims[i]) return 0;
+  for (int64_t i = 0; i < v->u.t.n; i++)
+    if (!(fabs(ox_load_f64(dt, v->u.t.data, i) - want[i]) <= tol)) {
+      fprintf(stderr, "element %lld: %.9g, want %.9g\n", (long long)i,
+              ox_load_f64(dt, v->u.t.data, i), want[i]);
+      return 0;
+    }
+  return 1;
+}
+#define IS(v, dt, rank, dims, ...) is(v, dt, rank, dims, (double[])__VA_ARGS__, 1e-5)
+
+/* ---- MatMul ---- */
+
+static void test_matmul_op(void) {
+  ox_value *y, *in[4];
+  /* 1-D x 1-D: a scalar */
+  in[0] = F32(1, DIMS(3), {1, 2, 3});
+  in[1] = F32(1, DIMS(3), {4, 5, 6});
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 0, DIMS(0), {32}));
+  /* (2, 2, 3) x (3,): (2, 2) */
+  in[0] = F32(3, DIMS(2, 2, 3), {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1});
+  CHECK_EQ_I(run("MatMul", 1, 0, NULL, 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {4, 5, 6, 15}));
+  /* (3,) x (2, 3, 2): (2, 2) */
+  in[0] = F32(1, DIMS(3), {1, 2, 3});
+  in[1] = F32(3, DIMS(2, 3, 2), {1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1});
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {1, 2, 3, 3}));
+  /* batch broadcasting: (2, 1, 1, 2) x (3, 2, 1): (2, 3, 1, 1) */
+  in[0] = F32(4, DIMS(2, 1, 1, 2), {1, 2, 3, 4});
+  in[1] = F32(3, DIMS(3, 2, 1), {1, 1, 1, 0, 0, 1});
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 4, DIMS(2, 3, 1, 1), {3, 1, 2, 7, 3, 4}));
+  /* double and float16 */
+  in[0] = T_(OX_DOUBLE, double, 2, DIMS(1, 2), {0.1, 0.2});
+  in[1] = T_(OX_DOUBLE, double, 2, DIMS(2, 1), {3, 4});
+  CHECK_EQ_I(run("MatMul", 9, 0, NULL, 2, in, &y), 0);
+  CHECK(IS(y, OX_DOUBLE, 2, DIMS(1, 1), {0.1 * 3 + 0.2 * 4}));
+  in[0] = T_(OX_FLOAT16, uint16_t, 2, DIMS(1, 2), {0x3c00, 0x4000}); /* 1, 2 */
+  in[1] = T_(OX_FLOAT16, uint16_t, 2, DIMS(2, 1), {0x4200, 0x3800}); /* 3, 0.5 */
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT16, 2, DIMS(1, 1), {4}));
+  /* int32 wraps around in its own width; int64 is exact past 2^53 */
+  in[0] = T_(OX_INT32, int32_t, 2, DIMS(1, 2), {65536, -3});
+  in[1] = T_(OX_INT32, int32_t, 2, DIMS(2, 1), {65536, 7});
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK_EQ_I(((int32_t *)y->u.t.data)[0], -21);
+  in[0] = T_(OX_INT64, int64_t, 2, DIMS(1, 2), {INT64_C(1) << 60, 3});
+  in[1] = T_(OX_INT64, int64_t, 2, DIMS(2, 1), {2, 1});
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(((int64_t *)y->u.t.data)[0] == (INT64_C(1) << 61) + 3);
+  in[0] = T_(OX_UINT64, uint64_t, 1, DIMS(2), {UINT64_MAX, 2});
+  in[1] = T_(OX_UINT64, uint64_t, 1, DIMS(2), {1, 3});
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(((uint64_t *)y->u.t.data)[0] == 5);
+  /* empty dims */
+  in[0] = tensor(OX_FLOAT, 2, (int64_t[]){0, 3}, NULL);
+  in[1] = tensor(OX_FLOAT, 2, (int64_t[]){3, 2}, NULL);
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(y->u.t.rank == 2 && y->u.t.dims[0] == 0 && y->u.t.dims[1] == 2);
+  in[0] = tensor(OX_FLOAT, 2, (int64_t[]){2, 0}, NULL);
+  in[1] = tensor(OX_FLOAT, 2, (int64_t[]){0, 2}, NULL);
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {0, 0, 0, 0}));
+  /* errors */
+  in[0] = tensor(OX_FLOAT, 2, (int64_t[]){2, 3}, NULL);
+  in[1] = tensor(OX_FLOAT, 2, (int64_t[]){4, 5}, NULL);
+  CHECK_FAILS(run("MatMul", 13, 0, NULL, 2, in, &y), "inner dimensions differ: a is (2, 3), b is (4, 5)");
+  in[0] = tensor(OX_FLOAT, 3, (int64_t[]){2, 2, 3}, NULL);
+  in[1] = tensor(OX_FLOAT, 3, (int64_t[]){3, 3, 1}, NULL);
+  CHECK_FAILS(run("MatMul", 13, 0, NULL, 2, in, &y), "batch dimensions do not broadcast");
+  in[0] = tensor(OX_FLOAT, 0, NULL, NULL);
+  CHECK_FAILS(run("MatMul", 13, 0, NULL, 2, in, &y), "scalar");
+  in[0] = tensor(OX_DOUBLE, 2, (int64_t[]){2, 3}, NULL);
+  in[1] = tensor(OX_FLOAT, 2, (int64_t[]){3, 3}, NULL);
+  CHECK_FAILS(run("MatMul", 13, 0, NULL, 2, in, &y), "same type");
+
+  /* a bigger product against a naive loop, batched on both sides */
+  int64_t M = 37, K = 70, N = 19;
+  ox_value *a = tensor(OX_FLOAT, 3, (int64_t[]){3, M, K}, NULL);
+  ox_value *b = tensor(OX_FLOAT, 4, (int64_t[]){2, 1, K, N}, NULL);
+  float *ad = a->u.t.data, *bd = b->u.t.data;
+  for (int64_t i = 0; i < a->u.t.n; i++) ad[i] = (float)rnd();
+  for (int64_t i = 0; i < b->u.t.n; i++) bd[i] = (float)rnd();
+  in[0] = a;
+  in[1] = b;
+  CHECK_EQ_I(run("MatMul", 13, 0, NULL, 2, in, &y), 0);
+  int bad = 0;
+  CHECK(y && y->u.t.rank == 4 && y->u.t.dims[0] == 2 && y->u.t.dims[1] == 3);
+  for (int64_t p = 0; y && p < 2; p++)
+    for (int64_t q = 0; q < 3; q++)
+      for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+          double s = 0;
+          for (int64_t k = 0; k < K; k++) s += (double)ad[(q * M + i) * K + k] * bd[(p * K + k) * N + j];
+          bad += fabs(((float *)y->u.t.data)[((p * 3 + q) * M + i) * N + j] - s) > 1e-4;
+        }
+  CHECK_EQ_I(bad, 0);
+}
+
+/* ---- Gemm ---- */
+
+static void test_gemm_op(void) {
+  ox_value *y, *in[3];
+  /* A' = A^T: (2, 3) -> (3, 2); B: (2, 2); C: (2,) broadcast over rows */
+  in[0] = F32(2, DIMS(2, 3), {1, 2, 3, 4, 5, 6});
+  in[1] = F32(2, DIMS(2, 2), {1, 0, 0, 1});
+  in[2] = F32(1, DIMS(2), {10, 20});
+  ox_attr at[4] = {attr_int("transA", 1), attr_float("alpha", 2), attr_float("beta", 0.5f)};
+  CHECK_EQ_I(run("Gemm", 13, 3, at, 3, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(3, 2), {7, 18, 9, 20, 11, 22}));
+  /* transB, no C (Gemm-11 on) */
+  ox_attr tb[1] = {attr_int("transB", 1)};
+  in[1] = F32(2, DIMS(1, 3), {1, 1, 1});
+  CHECK_EQ_I(run("Gemm", 11, 1, tb, 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 1), {6, 15}));
+  /* C: (2, 1) broadcast over columns; beta 0 ignores NaN in C */
+  in[1] = F32(2, DIMS(3, 2), {1, 0, 0, 1, 0, 0});
+  in[2] = F32(2, DIMS(2, 1), {100, 200});
+  CHECK_EQ_I(run("Gemm", 7, 0, NULL, 3, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {101, 102, 204, 205}));
+  in[2] = F32(0, DIMS(0), {NAN});
+  ox_attr b0[1] = {attr_float("beta", 0)};
+  CHECK_EQ_I(run("Gemm", 13, 1, b0, 3, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {1, 2, 4, 5}));
+  /* Gemm-6: C must be (M, N) unless broadcast = 1 */
+  in[2] = F32(1, DIMS(2), {1, 2});
+  CHECK_FAILS(run("Gemm", 6, 0, NULL, 3, in, &y), "C has shape (2,)");
+  ox_attr bc[1] = {attr_int("broadcast", 1)};
+  CHECK_EQ_I(run("Gemm", 6, 1, bc, 3, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {2, 4, 5, 7}));
+  /* errors */
+  in[2] = F32(1, DIMS(3), {1, 2, 3});
+  CHECK_FAILS(run("Gemm", 13, 0, NULL, 3, in, &y), "C has shape (3,); it must broadcast to (M, N) = (2, 2)");
+  in[1] = F32(2, DIMS(2, 2), {1, 0, 0, 1});
+  CHECK_FAILS(run("Gemm", 13, 0, NULL, 2, in, &y), "inner dimensions differ");
+  in[1] = F32(1, DIMS(3), {1, 0, 0});
+  CHECK_FAILS(run("Gemm", 13, 0, NULL, 2, in, &y), "must be 2-D");
+  /* integers: exact product, alpha scales and truncates */
+  in[0] = T_(OX_INT64, int64_t, 2, DIMS(1, 2), {INT64_C(1) << 55, 1});
+  in[1] = T_(OX_INT64, int64_t, 2, DIMS(2, 1), {1, 1});
+  in[2] = T_(OX_INT64, int64_t, 0, DIMS(0), {5});
+  CHECK_EQ_I(run("Gemm", 13, 0, NULL, 3, in, &y), 0);
+  CHECK(((int64_t *)y->u.t.data)[0] == (INT64_C(1) << 55) + 6);
+  in[0] = T_(OX_INT32, int32_t, 2, DIMS(1, 2), {3, 4});
+  in[1] = T_(OX_INT32, int32_t, 2, DIMS(2, 2), {1, -1, 1, -1});
+  in[2] = T_(OX_INT32, int32_t, 1, DIMS(2), {1, 1});
+  ox_attr al[1] = {attr_float("alpha", 0.5f)};
+  CHECK_EQ_I(run("Gemm", 13, 1, al, 3, in, &y), 0);
+  CHECK(IS(y, OX_INT32, 2, DIMS(1, 2), {4, -2})); /* 3.5 + 1 -> 4, -3.5 + 1 -> -2 */
+  /* bfloat16 from Gemm-13 */
+  in[0] = T_(OX_BFLOAT16, uint16_t, 2, DIMS(1, 1), {0x4040}); /* 3 */
+  in[1] = T_(OX_BFLOAT16, uint16_t, 2, DIMS(1, 1), {0x4000}); /* 2 */
+  CHECK_EQ_I(run("Gemm", 13, 0, NULL, 2, in, &y), 0);
+  CHECK(IS(y, OX_BFLOAT16, 2, DIMS(1, 1), {6}));
+}
+
+/* ---- MatMulInteger ---- */
+
+static void test_matmul_integer(void) {
+  ox_value *y, *in[4];
+  /* A: (2, 3) uint8, a_zero_point per row (2,); B: (3, 2) int8, b_zero_point per column (2,) */
+  in[0] = T_(OX_UINT8, uint8_t, 2, DIMS(2, 3), {10, 11, 12, 255, 0, 1});
+  in[1] = T_(OX_INT8, int8_t, 2, DIMS(3, 2), {1, -128, 2, 127, 3, 0});
+  in[2] = T_(OX_UINT8, uint8_t, 1, DIMS(2), {10, 1});
+  in[3] = T_(OX_INT8, int8_t, 1, DIMS(2), {1, -1});
+  CHECK_EQ_I(run("MatMulInteger", 10, 0, NULL, 4, in, &y), 0);
+  /* A - zp: {0,1,2},{254,-1,0}; B - zp: {0,-127},{1,128},{2,1} */
+  CHECK(IS(y, OX_INT32, 2, DIMS(2, 2), {5, 130, -1, 254 * -127 - 128}));
+  in[2] = T_(OX_UINT8, uint8_t, 0, DIMS(0), {1});
+  CHECK_EQ_I(run("MatMulInteger", 10, 0, NULL, 3, in, &y), 0);
+  CHECK(IS(y, OX_INT32, 2, DIMS(2, 2), {9 + 20 + 33, -9 * 128 + 10 * 127, 254 - 2, 254 * -128 - 127}));
+  in[2] = T_(OX_INT8, int8_t, 0, DIMS(0), {1});
+  CHECK_FAILS(run("MatMulInteger", 10, 0, NULL, 3, in, &y), "must have the type of A");
+  in[2] = T_(OX_UINT8, uint8_t, 1, DIMS(4), {1, 2, 3, 4});
+  CHECK_FAILS(run("MatMulInteger", 10, 0, NULL, 3, in, &y), "does not fit A");
+}
+
+/* ---- Einsum ---- */
+
+static int einsum(const char *eq, int nin, ox_value **in, ox_value **y) {
+  ox_attr at[1] = {attr_str("equation", eq)};
+  return run("Einsum", 12, 1, at, nin, in, y);
+}
+
+static void test_einsum(void) {
+  ox_value *y, *in[3];
+  ox_value *m = F32(2, DIMS(2, 3), {1, 2, 3, 4, 5, 6});
+  ox_value *sq = F32(2, DIMS(2, 2), {1, 2, 3, 4});
+  in[0] = m;
+  in[1] = F32(2, DIMS(3, 1), {1, 1, 2});
+  CHECK_EQ_I(einsum("ij,jk->ik", 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 1), {9, 21}));
+  CHECK_EQ_I(einsum("ij,jk", 2, in, &y), 0); /* implicit: i, k */
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 1), {9, 21}));
+  CHECK_EQ_I(einsum("ij->ji", 1, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(3, 2), {1, 4, 2, 5, 3, 6}));
+  CHECK_EQ_I(einsum("ba", 1, in, &y), 0); /* implicit: a, b, so a transpose */
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(3, 2), {1, 4, 2, 5, 3, 6}));
+  CHECK_EQ_I(einsum("ij->", 1, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 0, DIMS(0), {21}));
+  CHECK_EQ_I(einsum(" i j -> j ", 1, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 1, DIMS(3), {5, 7, 9}));
+  in[0] = sq;
+  CHECK_EQ_I(einsum("ii", 1, in, &y), 0); /* trace */
+  CHECK(IS(y, OX_FLOAT, 0, DIMS(0), {5}));
+  CHECK_EQ_I(einsum("ii->i", 1, in, &y), 0); /* diagonal */
+  CHECK(IS(y, OX_FLOAT, 1, DIMS(2), {1, 4}));
+  /* ellipsis, broadcast against a shorter ellipsis */
+  in[0] = F32(3, DIMS(2, 1, 2), {1, 2, 3, 4});
+  in[1] = F32(2, DIMS(3, 2), {1, 0, 0, 1, 1, 1});
+  CHECK_EQ_I(einsum("...i,...i->...", 2, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 3), {1, 2, 3, 3, 4, 7}));
+  CHECK_EQ_I(einsum("...i,...i", 2, in, &y), 0); /* implicit: the ellipsis dims */
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 3), {1, 2, 3, 3, 4, 7}));
+  in[0] = F32(3, DIMS(2, 2, 2), {1, 2, 3, 4, 5, 6, 7, 8});
+  CHECK_EQ_I(einsum("...ij->...ji", 1, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 3, DIMS(2, 2, 2), {1, 3, 2, 4, 5, 7, 6, 8}));
+  CHECK_EQ_I(einsum("bij,bjk->bik", 2, (ox_value *[]){in[0], in[0]}, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 3, DIMS(2, 2, 2), {7, 10, 15, 22, 67, 78, 91, 106}));
+  /* three operands, and integers */
+  in[0] = T_(OX_INT32, int32_t, 1, DIMS(2), {1, 2});
+  in[1] = T_(OX_INT32, int32_t, 1, DIMS(3), {1, 10, 100});
+  in[2] = T_(OX_INT32, int32_t, 1, DIMS(2), {3, 4});
+  CHECK_EQ_I(einsum("i,j,i->j", 3, in, &y), 0);
+  CHECK(IS(y, OX_INT32, 1, DIMS(3), {11, 110, 1100}));
+  in[0] = T_(OX_UINT8, uint8_t, 1, DIMS(2), {200, 100});
+  CHECK_EQ_I(einsum("i->", 1, in, &y), 0);
+  CHECK(IS(y, OX_UINT8, 0, DIMS(0), {44})); /* 300 mod 256 */
+  /* errors */
+  in[0] = m;
+  CHECK_FAILS(einsum("ijk->i", 1, in, &y), "3 labels but its operand has rank 2");
+  CHECK_FAILS(einsum("ij->k", 1, in, &y), "output label 'k' is not in any input");
+  CHECK_FAILS(einsum("ij,ij->i", 1, in, &y), "2 terms for 1 inputs");
+  CHECK_FAILS(einsum("i1->i", 1, in, &y), "labels are letters");
+  in[1] = sq;
+  CHECK_FAILS(einsum("ij,jk->ik", 2, in, &y), "label 'j' is 3 in one place and 2 in another");
+}
+
+/* ---- Det ---- */
+
+static void test_det(void) {
+  ox_value *y, *in[1];
+  in[0] = F32(2, DIMS(2, 2), {1, 2, 3, 4});
+  CHECK_EQ_I(run("Det", 11, 0, NULL, 1, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 0, DIMS(0), {-2}));
+  /* batch of (3, 3): a permutation (pivoting needed), a singular one */
+  in[0] = F32(3, DIMS(2, 3, 3), {0, 1, 0, 0, 0, 2, 3, 0, 0, 1, 2, 3, 2, 4, 6, 0, 1, 1});
+  CHECK_EQ_I(run("Det", 22, 0, NULL, 1, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 1, DIMS(2), {6, 0}));
+  in[0] = T_(OX_DOUBLE, double, 2, DIMS(3, 3), {2, -1, 0, -1, 2, -1, 0, -1, 2});
+  CHECK_EQ_I(run("Det", 11, 0, NULL, 1, in, &y), 0);
+  CHECK(IS(y, OX_DOUBLE, 0, DIMS(0), {4}));
+  in[0] = F32(2, DIMS(2, 3), {1, 2, 3, 4, 5, 6});
+  CHECK_FAILS(run("Det", 11, 0, NULL, 1, in, &y), "X has shape (2, 3); it must be (..., n, n)");
+}
+
+/* ---- the table ---- */
+
+static void test_table(void) {
+  extern const ox_kernel ox_matmul_kernels[];
+  for (const ox_kernel *k = ox_matmul_kernels; k->op; k++) {
+    CHECK(k->since <= k->until && k->fn);
+    for (const ox_kernel *j = k + 1; j->op; j++)
+      if (!strcmp(j->op, k->op)) {
+        CHECK(j->since == k->until + 1); /* ordered, no gaps, no overlaps */
+        break;
+      }
+  }
+  CHECK(ox_registry_find("", "Gemm", 12)->min_in == 2);
+  CHECK(ox_registry_find("", "Gemm", 10)->min_in == 3);
+  CHECK(ox_registry_find("", "MatMul", 8)->types & OX_T(FLOAT16));
+  CHECK(!(ox_registry_find("", "MatMul", 12)->types & OX_T(BFLOAT16)));
+  CHECK(ox_registry_find("", "Det", 22)->types & OX_T(BFLOAT16));
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_gemm();
+  test_matmul_op();
+  test_gemm_op();
+  test_matmul_integer();
+  test_einsum();
+  test_det();
+  test_table();
+  ox_arena_free(A);
+  return check_done("matmul");
+}
