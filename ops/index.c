@@ -94,6 +94,12 @@ static int bad_index(ox_ctx *c, int64_t v, int axis, int64_t size) {
                  (long long)v, (long long)-size, (long long)(size - 1), axis, (long long)size);
 }
 
+/* An attribute that the node's version does not have yet is an error. */
+static int not_before(ox_ctx *c, const char *name, int since) {
+  if (c->version >= since || !ox_attr_find(c, name)) return 0;
+  return ox_fail(c->err, OX_EINPUT, "attribute '%s' needs opset %d or later", name, since);
+}
+
 /* A shape in a message. */
 static const char *shp(const ox_tensor *t, char *buf, size_t n) {
   return ox_shape_str(t->rank, t->dims, buf, n);
@@ -250,7 +256,7 @@ static const char *const red_names[] = {"none", "add", "mul", "max", "min"};
  * none, add, mul; from 18 also max, min. */
 static int get_reduction(ox_ctx *c, int *red) {
   *red = RED_NONE;
-  if (c->version < 16) return 0;
+  if (c->version < 16) return not_before(c, "reduction", 16);
   const char *s = ox_attr_string(c, "reduction", "none");
   int n = c->version >= 18 ? 5 : 3;
   for (int i = 0; i < n; i++)
@@ -445,7 +451,8 @@ static int gather_nd(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t;
   OX_TRY(need_rank1(c, x));
-  int64_t b = c->version >= 12 ? ox_attr_int(c, "batch_dims", 0) : 0;
+  OX_TRY(not_before(c, "batch_dims", 12));
+  int64_t b = ox_attr_int(c, "batch_dims", 0);
   if (b < 0 || b > 64) return ox_fail(c->err, OX_EINPUT, "batch_dims %lld is out of range", (long long)b);
   int64_t *off, ntup, slice;
   OX_TRY(tuple_offsets(c, x, 1, it, (int)b, &off, &ntup, &slice));
@@ -719,6 +726,44 @@ static void msort(int64_t *idx, int64_t *tmp, int64_t n, const sort_key *k) {
 
 /* ---- TopK ---- */
 
+/* a before b: by key, then the lower position (a total order) */
+static int before(const sort_key *k, int64_t a, int64_t b) {
+  int r = key_cmp(k, a, b);
+  return r < 0 || (r == 0 && a < b);
+}
+
+/* h[0..n) is a heap whose root comes last in the order (the worst kept). */
+static void sift_down(int64_t *h, int64_t n, int64_t i, const sort_key *k) {
+  for (;;) {
+    int64_t l = 2 * i + 1, w = i;
+    if (l < n && before(k, h[w], h[l])) w = l;
+    if (l + 1 < n && before(k, h[w], h[l + 1])) w = l + 1;
+    if (w == i) return;
+    int64_t t = h[i];
+    h[i] = h[w];
+    h[w] = t;
+    i = w;
+  }
+}
+
+/* The first kk (>= 1) of positions 0..s-1 in order, into idx[0..kk): a heap
+ * of the best kk seen, O(s log kk), then sorted in place. For small k. */
+static void select_first(int64_t *idx, int64_t s, int64_t kk, const sort_key *k) {
+  for (int64_t i = 0; i < kk; i++) idx[i] = i;
+  for (int64_t i = kk / 2 - 1; i >= 0; i--) sift_down(idx, kk, i, k);
+  for (int64_t i = kk; i < s; i++)
+    if (before(k, i, idx[0])) {
+      idx[0] = i;
+      sift_down(idx, kk, 0, k);
+    }
+  for (int64_t n = kk; n > 1; n--) { /* heap sort: the worst goes to the end */
+    int64_t t = idx[0];
+    idx[0] = idx[n - 1];
+    idx[n - 1] = t;
+    sift_down(idx, n - 1, 0, k);
+  }
+}
+
 /* TopK-1 (k an attribute, float types), -10 (K an input), -11 (largest,
  * sorted; integer types), -24 (bfloat16). Equal values keep the lower index
  * first; NaN is larger than every number (numpy's order, which the reference
@@ -737,7 +782,9 @@ static int topk(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                      ox_dtypes[in[1]->u.t.dt].onnx_name);
     OX_TRY(ox_scalar_i64(c, 1, in[1], &k));
   }
-  int axis, largest = c->version >= 11 ? ox_attr_int(c, "largest", 1) != 0 : 1;
+  OX_TRY(not_before(c, "largest", 11));
+  OX_TRY(not_before(c, "sorted", 11));
+  int axis, largest = ox_attr_int(c, "largest", 1) != 0;
   OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -1), x->rank, 0, "axis", &axis));
   int64_t s = x->dims[axis], outer, inner;
   if (k < 0 || k > s)
@@ -769,8 +816,11 @@ static int topk(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   for (int64_t o = 0; o < outer; o++)
     for (int64_t j = 0; j < inner; j++) {
       key.base = o * s * inner + j;
-      for (int64_t i = 0; i < s; i++) idx[i] = i;
-      msort(idx, tmp, s, &key);
+      if (k <= s / 4) select_first(idx, s, k, &key);
+      else {
+        for (int64_t i = 0; i < s; i++) idx[i] = i;
+        msort(idx, tmp, s, &key);
+      }
       for (int64_t t = 0; t < k; t++) {
         int64_t at = (o * k + t) * inner + j;
         yi[at] = idx[t];

@@ -191,6 +191,8 @@ static void test_gather_nd(void) {
               "differ in batch dim 0");
   CHECK_FAILS(run("GatherND", 13, NOATTR, IN(x, I64(2, DIMS(1, 2), {0, 2})), 1, y),
               "index 2 is out of range [-2, 1] for axis 1 of size 2");
+  CHECK_FAILS(run("GatherND", 11, ATTRS(attr_int("batch_dims", 1)), IN(x, I64(2, DIMS(2, 1), {1, 0})), 1, y),
+              "attribute 'batch_dims' needs opset 12 or later");
   CHECK_FAILS(run("GatherND", 13, NOATTR, IN(x, I32(2, DIMS(1, 1), {0})), 1, y),
               "is int32; it must be int64");
 }
@@ -228,6 +230,8 @@ static void test_scatter_elements(void) {
   CHECK(IS_F32(y[0], 2, DIMS(1, 5), {1, 2, 3, 4, 3}));
   CHECK_FAILS(run("ScatterElements", 16, ATTRS(ax1, attr_str("reduction", "max")), IN(d, di, du), 1, y),
               "reduction 'max' is not one of none, add, mul (max and min need opset 18)");
+  CHECK_FAILS(run("ScatterElements", 13, ATTRS(ax1, attr_str("reduction", "add")), IN(d, di, du), 1, y),
+              "attribute 'reduction' needs opset 16 or later");
   CHECK_FAILS(run("ScatterElements", 18, ATTRS(ax1, attr_str("reduction", "sum")), IN(d, di, du), 1, y),
               "reduction 'sum' is not one of none, add, mul, max, min");
 
@@ -339,6 +343,8 @@ static void test_topk(void) {
   CHECK(IS_F32(y[0], 1, DIMS(2), {4, 4}));
   CHECK(IS_I64(y[1], 1, DIMS(2), {1, 2}));
   CHECK_FAILS(run("TopK", 1, NOATTR, IN(x), 2, y), "the attribute 'k' is required");
+  CHECK_FAILS(run("TopK", 10, ATTRS(attr_int("largest", 0)), IN(x, k2), 2, y),
+              "attribute 'largest' needs opset 11 or later");
   /* float16 compares as float, values keep their bits: -0 and +0 tie */
   ox_value *h = U16(OX_FLOAT16, 1, DIMS(4), {0x8000, 0x3c00, 0x0000, 0xbc00}); /* -0, 1, 0, -1 */
   CHECK_EQ_I(run("TopK", 11, NOATTR, IN(h, k3), 2, y), 0);
@@ -361,6 +367,24 @@ static void test_topk(void) {
   /* 9 occurs at i with 7i % 10 == 9: i = 7, 17, 27, 37; then 8 at i = 4 */
   CHECK(IS_F32(y[0], 1, DIMS(5), {9, 9, 9, 9, 8}));
   CHECK(IS_I64(y[1], 1, DIMS(5), {7, 17, 27, 37, 4}));
+  /* the heap (k <= s / 4) and the full sort agree, ties and all, either way */
+  for (int largest = 0; largest < 2; largest++) {
+    ox_value *yh[2], *ys[2], *xb = tensor(OX_FLOAT, 1, DIMS(40), big);
+    CHECK_EQ_I(run("TopK", 11, ATTRS(attr_int("largest", largest)), IN(xb, I64(1, DIMS(1), {10})), 2, yh), 0);
+    CHECK_EQ_I(run("TopK", 11, ATTRS(attr_int("largest", largest)), IN(xb, I64(1, DIMS(1), {40})), 2, ys), 0);
+    CHECK(!memcmp(yh[1]->u.t.data, ys[1]->u.t.data, 10 * sizeof(int64_t)));
+    CHECK(!memcmp(yh[0]->u.t.data, ys[0]->u.t.data, 10 * sizeof(float)));
+    int64_t *si = ys[1]->u.t.data;
+    float *sv = ys[0]->u.t.data;
+    int ok = 1; /* the full sort is ordered, ties by the lower index */
+    for (int i = 1; i < 40; i++)
+      ok &= largest ? (sv[i - 1] > sv[i] || (sv[i - 1] == sv[i] && si[i - 1] < si[i]))
+                    : (sv[i - 1] < sv[i] || (sv[i - 1] == sv[i] && si[i - 1] < si[i]));
+    CHECK(ok);
+  }
+  /* smallest 4 of the 40: the four 0s at i = 0, 10, 20, 30 */
+  CHECK_EQ_I(run("TopK", 11, ATTRS(attr_int("largest", 0)), IN(tensor(OX_FLOAT, 1, DIMS(40), big), I64(1, DIMS(1), {4})), 2, y), 0);
+  CHECK(IS_I64(y[1], 1, DIMS(4), {0, 10, 20, 30}));
 }
 
 /* ---- Unique ---- */
