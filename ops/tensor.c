@@ -609,6 +609,9 @@ static int64_t pad_src(int mode, int64_t o, int64_t before, int64_t n) {
 }
 
 /* Pad-1: attribute 'paddings'; 2: 'pads'; both with the float 'value'.
+ * (Pad-1's example reads paddings as [x1_begin, x1_end, ...], but its
+ * attribute text and ONNX's reference implementation use the layout of every
+ * later version, [x1_begin, x2_begin, ..., x1_end, x2_end, ...]; so do we.)
  * Pad-11: inputs pads (int64) and constant_value; 13: all tensor types;
  * 18: input axes (pads then has 2 values per axis); 19: mode wrap. */
 static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
