@@ -6,10 +6,10 @@
 
 extern const ox_kernel ox_sequence_kernels[], ox_optional_kernels[], ox_shape_kernels[];
 extern const ox_kernel ox_index_kernels[];
+extern const ox_kernel ox_binary_kernels[];
 extern const ox_kernel ox_control_kernels[];
 extern const ox_kernel ox_unary_kernels[];
 extern const ox_kernel ox_cast_kernels[];
-
 extern const ox_kernel ox_tensor_kernels[];
 extern const ox_kernel ox_reduce_kernels[];
 extern const ox_kernel ox_matmul_kernels[];
@@ -20,6 +20,7 @@ const ox_family ox_families[] = {
     {"sequence", ox_sequence_kernels},
     {"optional", ox_optional_kernels},
     {"index", ox_index_kernels},
+    {"binary", ox_binary_kernels},
     {"control", ox_control_kernels},
     {"unary", ox_unary_kernels},
     {"cast", ox_cast_kernels},
