@@ -766,9 +766,20 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
     s *= od[k];
   }
   const char *xd = x->data;
-  if (is[m - 1] == 1) {
+  size_t row = (size_t)od[m - 1] * es;
+  if (is[m - 1] == 1 && (row == 2 || row == 4 || row == 8 || row == 16)) {
+    /* Short rows contiguous in both, e.g. (N, M, 4) floats -> (M, N, 4): make
+     * each row one element of `row` bytes (the other strides are multiples
+     * of its length) and tile the remaining dims. */
+    int64_t len = od[m - 1];
+    m--;
+    for (int k = 0; k < m; k++) {
+      is[k] /= len;
+      os[k] /= len;
+    }
+    es = row;
+  } else if (is[m - 1] == 1) {
     /* rows of od[m-1] contiguous elements in both */
-    size_t row = (size_t)od[m - 1] * es;
     int64_t xo = 0, yo = 0;
     for (int k = 0; k < m; k++) idx[k] = 0;
     for (;;) {
@@ -786,9 +797,12 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
     }
     return 0;
   }
-  /* the output dim b that is the input's innermost (stride 1) and a = m - 1 */
+  /* the output dim b that is the input's innermost (stride 1) and a = m - 1;
+   * the merging above leaves is[m-1] != 1 here */
   int b = 0;
-  while (is[b] != 1) b++;
+  while (b < m - 1 && is[b] != 1) b++;
+  if (m < 2 || is[b] != 1 || is[m - 1] == 1)
+    return ox_fail(c->err, OX_EINPUT, "internal error: transpose strides");
   int64_t na = od[m - 1], xs = is[m - 1], nb = od[b], ys = os[b];
   tile_fn tile;
   switch (es) {

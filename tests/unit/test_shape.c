@@ -548,6 +548,12 @@ static void test_transpose(void) {
   all_perms(OX_INT64, 4, (int64_t[]){5, 1, 33, 7});
   all_perms(OX_UINT16, 4, (int64_t[]){2, 3, 4, 5});
   all_perms(OX_COMPLEX128, 4, (int64_t[]){3, 2, 1, 35});
+  /* short rows kept whole (2 to 16 bytes) become one wider element */
+  all_perms(OX_UINT16, 4, (int64_t[]){3, 5, 7, 4});
+  all_perms(OX_FLOAT, 4, (int64_t[]){6, 9, 2, 2});
+  all_perms(OX_UINT8, 4, (int64_t[]){33, 5, 3, 2});
+  check_transpose(OX_FLOAT, 3, (int64_t[]){37, 41, 2}, (int64_t[]){1, 0, 2});
+  check_transpose(OX_FLOAT, 3, (int64_t[]){37, 41, 3}, (int64_t[]){1, 0, 2});
   /* bigger than one tile on both moved dims, and the default (reversed) perm */
   check_transpose(OX_FLOAT, 2, (int64_t[]){70, 90}, NULL);
   check_transpose(OX_DOUBLE, 3, (int64_t[]){65, 2, 67}, NULL);
