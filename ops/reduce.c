@@ -70,53 +70,64 @@ static inline uint64_t d2u(double d) {
 /* ---- the reductions: (accumulator type, init, accumulate, finish) ----
  * A: the type's accumulator (double, int64 or uint64); a: the accumulator; v:
  * an element as an A; n: the number of elements reduced into a; m: the
- * per-output maximum of LogSumExp's first pass. */
+ * per-output maximum of LogSumExp's first pass. COMB(a, b) merges two partial
+ * accumulators (a reduced run is folded into four, to break the dependency
+ * chain). */
 #define SUM_ACCT(A) A
 #define SUM_INIT(T) 0
 #define SUM_ACC(a, v, m) ADD(a, v)
+#define SUM_COMB(a, b) ADD(a, b)
 #define SUM_FIN(a, n, m) (a)
 
 /* Mean over an empty set is undefined (numpy: NaN); integers give 0. */
 #define MEAN_ACCT(A) A
 #define MEAN_INIT(T) 0
 #define MEAN_ACC(a, v, m) ADD(a, v)
+#define MEAN_COMB(a, b) ADD(a, b)
 #define MEAN_FIN(a, n, m) ((n) ? (a) / (n) : _Generic((a), double: NAN, default: 0))
 
 /* NaN propagates, as numpy's maximum does. */
 #define MAX_ACCT(A) A
 #define MAX_INIT(T) LOWEST(T)
 #define MAX_ACC(a, v, m) ((v) > (a) || ISNAN(v) ? (v) : (a))
+#define MAX_COMB(a, b) MAX_ACC(a, b, 0)
 #define MAX_FIN(a, n, m) (a)
 
 #define MIN_ACCT(A) A
 #define MIN_INIT(T) HIGHEST(T)
 #define MIN_ACC(a, v, m) ((v) < (a) || ISNAN(v) ? (v) : (a))
+#define MIN_COMB(a, b) MIN_ACC(a, b, 0)
 #define MIN_FIN(a, n, m) (a)
 
 #define PROD_ACCT(A) A
 #define PROD_INIT(T) 1
 #define PROD_ACC(a, v, m) MUL(a, v)
+#define PROD_COMB(a, b) MUL(a, b)
 #define PROD_FIN(a, n, m) (a)
 
 #define L1_ACCT(A) A
 #define L1_INIT(T) 0
 #define L1_ACC(a, v, m) ADD(a, ABS(v))
+#define L1_COMB(a, b) ADD(a, b)
 #define L1_FIN(a, n, m) (a)
 
 #define SUMSQ_ACCT(A) A
 #define SUMSQ_INIT(T) 0
 #define SUMSQ_ACC(a, v, m) ADD(a, MUL(v, v))
+#define SUMSQ_COMB(a, b) ADD(a, b)
 #define SUMSQ_FIN(a, n, m) (a)
 
 #define L2_ACCT(A) double
 #define L2_INIT(T) 0
 #define L2_ACC(a, v, m) ((a) + (v) * (v))
+#define L2_COMB(a, b) ((a) + (b))
 #define L2_FIN(a, n, m) sqrt(a)
 
 /* An empty set gives log(0) = -inf, as the spec says. */
 #define LOGSUM_ACCT(A) double
 #define LOGSUM_INIT(T) 0
 #define LOGSUM_ACC(a, v, m) ((a) + (v))
+#define LOGSUM_COMB(a, b) ((a) + (b))
 #define LOGSUM_FIN(a, n, m) log(a)
 
 /* log(sum(exp(v - m))) + m, m the largest finite element (0 if none); an
@@ -124,9 +135,11 @@ static inline uint64_t d2u(double d) {
 #define LSE_ACCT(A) double
 #define LSE_INIT(T) 0
 #define LSE_ACC(a, v, m) ((a) + exp((v) - (m)))
+#define LSE_COMB(a, b) ((a) + (b))
 #define LSE_FIN(a, n, m) (log(a) + (m))
 /* LogSumExp's first pass: the maximum over the finite elements (NaN kept). */
 #define FMAX_ACC(a, v, m) (ISNAN(v) || (!isinf(v) && (v) > (a)) ? (v) : (a))
+#define FMAX_COMB(a, b) FMAX_ACC(a, b, 0)
 
 #define REDUCE_OPS(X) X(SUM) X(MEAN) X(MAX) X(MIN) X(PROD) X(L1) X(L2) X(LOGSUM) X(LSE) X(SUMSQ)
 
@@ -161,19 +174,29 @@ static inline int64_t next_run(plan *p, int64_t yo) {
 }
 
 /* acc[o] = ACC(acc[o], x) over every element x reduced into output o. */
-#define PASS(T, A, ACC, acc, aux)                                                    \
+#define PASS(T, A, ACC, COMB, INIT, acc, aux)                                       \
   do {                                                                               \
     memset(p->idx, 0, (size_t)p->ng * sizeof *p->idx);                               \
     int64_t yo = 0, len = p->len;                                                    \
     for (int64_t r = 0; r < p->runs; r++, yo = next_run(p, yo)) {                    \
       const T *xr = x + r * len;                                                     \
-      if (p->red_last) { /* fold the run into one accumulator */                     \
-        A a = acc[yo];                                                               \
-        for (int64_t j = 0; j < len; j++) {                                          \
-          A v = (A)xr[j];                                                            \
-          a = ACC(a, v, aux[yo]);                                                    \
+      if (p->red_last) { /* fold the run into one accumulator, in four parts */      \
+        A a0 = acc[yo], a1 = (A)(INIT), a2 = a1, a3 = a1;                            \
+        int64_t j = 0;                                                               \
+        for (; j + 4 <= len; j += 4) {                                               \
+          A v0 = (A)xr[j], v1 = (A)xr[j + 1], v2 = (A)xr[j + 2], v3 = (A)xr[j + 3];  \
+          a0 = ACC(a0, v0, aux[yo]);                                                 \
+          a1 = ACC(a1, v1, aux[yo]);                                                 \
+          a2 = ACC(a2, v2, aux[yo]);                                                 \
+          a3 = ACC(a3, v3, aux[yo]);                                                 \
         }                                                                            \
-        acc[yo] = a;                                                                 \
+        for (; j < len; j++) {                                                       \
+          A v = (A)xr[j];                                                            \
+          a0 = ACC(a0, v, aux[yo]);                                                  \
+        }                                                                            \
+        a0 = COMB(a0, a1);                                                           \
+        a2 = COMB(a2, a3);                                                           \
+        acc[yo] = COMB(a0, a2);                                                      \
       } else { /* add the run into a row of accumulators */                          \
         A *ar = acc + yo;                                                            \
         for (int64_t j = 0; j < len; j++) {                                          \
@@ -193,11 +216,11 @@ static inline int64_t next_run(plan *p, int64_t yo) {
     for (int64_t i = 0; i < p->out_n; i++) acc[i] = (acc_t)OP##_INIT(T_);            \
     if (R_##OP == R_LSE) {                                                           \
       for (int64_t i = 0; i < p->out_n; i++) aux[i] = -INFINITY;                     \
-      PASS(T_, double, FMAX_ACC, aux, aux);                                          \
+      PASS(T_, double, FMAX_ACC, FMAX_COMB, -INFINITY, aux, aux);                  \
       for (int64_t i = 0; i < p->out_n; i++)                                         \
         if (isinf(aux[i])) aux[i] = 0; /* no finite element */                       \
     }                                                                                \
-    PASS(T_, acc_t, OP##_ACC, acc, aux);                                             \
+    PASS(T_, acc_t, OP##_ACC, OP##_COMB, OP##_INIT(T_), acc, aux);                 \
     for (int64_t i = 0; i < p->out_n; i++)                                           \
       y[i] = STORE(T_, OP##_FIN(acc[i], p->count, aux[i]));                          \
   } break;
@@ -438,7 +461,11 @@ static int argmin(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 enum { SOFTMAX, LOGSOFTMAX, HARDMAX };
 
-/* x, y: (outer, d, inner); m, s: (inner) scratch. Computed in double. */
+/* exp in T's own precision (expf for float: the output is float anyway). */
+#define EXP(v) _Generic((v), float: expf, default: exp)(v)
+
+/* x, y: (outer, d, inner); m, s: (inner) scratch: the maximum (exact in T)
+ * and the sum of exp(x - m) (in double). */
 #define SOFT_CASE(NAME, T)                                                           \
   case OX_##NAME: {                                                                  \
     const T *x = xv;                                                                 \
@@ -461,15 +488,20 @@ enum { SOFTMAX, LOGSOFTMAX, HARDMAX };
         for (int64_t j = 0; j < inner; j++) m[j] = MAX_ACC(m[j], (double)xo[k * inner + j], 0); \
       for (int64_t k = 0; k < d; k++)                                                \
         for (int64_t j = 0; j < inner; j++) {                                        \
-          double e = exp((double)xo[k * inner + j] - m[j]);                          \
+          T e = EXP((T)(xo[k * inner + j] - (T)m[j]));                               \
           s[j] += e;                                                                 \
-          if (kind == SOFTMAX) yo[k * inner + j] = (T)e;                             \
+          if (kind == SOFTMAX) yo[k * inner + j] = e;                                \
         }                                                                            \
-      for (int64_t k = 0; k < d; k++)                                                \
-        for (int64_t j = 0; j < inner; j++) {                                        \
-          int64_t i = k * inner + j;                                                 \
-          yo[i] = kind == SOFTMAX ? (T)(yo[i] / s[j]) : (T)(xo[i] - m[j] - log(s[j])); \
-        }                                                                            \
+      /* softmax: e / s; log-softmax: x - (m + log s) */                            \
+      for (int64_t j = 0; j < inner; j++) s[j] = kind == SOFTMAX ? 1 / s[j] : m[j] + log(s[j]); \
+      for (int64_t k = 0; k < d; k++) {                                              \
+        T *yk = yo + k * inner;                                                      \
+        const T *xk = xo + k * inner;                                                \
+        if (kind == SOFTMAX)                                                         \
+          for (int64_t j = 0; j < inner; j++) yk[j] = (T)(yk[j] * s[j]);             \
+        else                                                                         \
+          for (int64_t j = 0; j < inner; j++) yk[j] = (T)(xk[j] - s[j]);             \
+      }                                                                              \
     }                                                                                \
   } break;
 
