@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "arena.h"
@@ -16,7 +17,7 @@
 #define BIG (64 * 1024)
 
 typedef struct chunk { struct chunk *prev; size_t size, used; } chunk;
-typedef struct big { struct big *prev; size_t size; } big; /* header padded to ALIGN */
+typedef struct big { struct big *prev; size_t size; int mapped; } big; /* header padded to ALIGN */
 
 struct ox_arena {
   chunk *cur;
@@ -52,13 +53,24 @@ void ox_arena_free(ox_arena *a) {
   free(a);
 }
 
+/* Blocks of 1 MiB and more come straight from mmap: the kernel hands out
+ * zeroed pages as they are first touched, so nothing is written twice. */
+#define MAP_MIN (1024 * 1024)
+
 static void *big_alloc(ox_arena *a, size_t n) {
   size_t h = hdr(sizeof(big));
   if (n > SIZE_MAX - h || over(h + n)) return NULL;
   void *p = NULL;
-  if (posix_memalign(&p, ALIGN, h + n)) return NULL;
-  memset(p, 0, h + n);
+  int mapped = h + n >= MAP_MIN;
+  if (mapped) {
+    p = mmap(NULL, h + n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+  } else {
+    if (posix_memalign(&p, ALIGN, h + n)) return NULL;
+    memset(p, 0, h + n);
+  }
   big *b = p;
+  b->mapped = mapped;
   b->prev = a->bigs;
   b->size = h + n;
   a->bigs = b;
@@ -128,7 +140,8 @@ void ox_arena_release(ox_arena *a, ox_mark m) {
     a->bigs = b->prev;
     a->held -= b->size;
     in_use -= b->size;
-    free(b);
+    if (b->mapped) munmap(b, b->size);
+    else free(b);
   }
   while (a->cur && a->cur != (chunk *)m.chunk) {
     chunk *c = a->cur;
