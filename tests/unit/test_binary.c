@@ -1,0 +1,328 @@
+/* tests/unit/test_binary.c: the binary family (ops/binary.c), called through
+ * the registry with a hand-made node. Expected values are worked out by hand
+ * from the spec (Python's % for Mod, C's truncation for Div, ...). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/kernel.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    return NULL;
+  }
+  if (v->u.t.n) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
+  return v;
+}
+#define DIMS(...) {__VA_ARGS__}
+#define T(dt, ctype, rank, dims, ...) tensor(OX_##dt, rank, (int64_t[])dims, (ctype[])__VA_ARGS__)
+
+static ox_attr attr_int(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_str(const char *name, const char *s) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
+}
+
+/* Run op at `opset`; out gets the result; returns the kernel's code. */
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               ox_value **out) {
+  static const char *in_names[] = {"x0", "x1", "x2", "x3"};
+  static const char *out_names[] = {"y"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
+  ox_err_clear(&E);
+  *out = NULL;
+  int rc = k->fn(&c, nin, in, 1, out);
+  if (!rc && E.code) rc = E.code;
+  if (!rc) CHECK(*out != NULL);
+  return rc;
+}
+#define RUN(op, opset, out, ...)                                                      \
+  run(op, opset, 0, NULL, sizeof((ox_value *[]){__VA_ARGS__}) / sizeof(ox_value *),   \
+      (ox_value *[]){__VA_ARGS__}, out)
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK(rc_ != 0);                                                                  \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+/* Does v have dtype dt, this shape and these bytes? */
+static int is(const ox_value *v, ox_dtype dt, int rank, const int64_t *dims, const void *want) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.dt != dt || v->u.t.rank != rank) return 0;
+  for (int i = 0; i < rank; i++)
+    if (v->u.t.dims[i] != dims[i]) return 0;
+  return !v->u.t.n || !memcmp(v->u.t.data, want, (size_t)v->u.t.n * ox_dtype_size(dt));
+}
+#define IS(v, dt, ctype, rank, dims, ...) is(v, OX_##dt, rank, (int64_t[])dims, (ctype[])__VA_ARGS__)
+
+static void test_arith_broadcast(void) {
+  ox_value *r;
+  /* (2, 3) + (3,) and (2, 1) * (1, 3) */
+  ox_value *a = T(FLOAT, float, 2, DIMS(2, 3), {1, 2, 3, 4, 5, 6});
+  CHECK_EQ_I(RUN("Add", 14, &r, a, T(FLOAT, float, 1, DIMS(3), {10, 20, 30})), 0);
+  CHECK(IS(r, FLOAT, float, 2, DIMS(2, 3), {11, 22, 33, 14, 25, 36}));
+  CHECK_EQ_I(RUN("Mul", 14, &r, T(INT32, int32_t, 2, DIMS(2, 1), {2, 3}),
+                 T(INT32, int32_t, 2, DIMS(1, 3), {1, 10, 100})), 0);
+  CHECK(IS(r, INT32, int32_t, 2, DIMS(2, 3), {2, 20, 200, 3, 30, 300}));
+  /* scalar on the left */
+  CHECK_EQ_I(RUN("Sub", 14, &r, T(DOUBLE, double, 0, DIMS(0), {1}), a ? T(DOUBLE, double, 1, DIMS(2), {0.5, 4}) : NULL), 0);
+  CHECK(IS(r, DOUBLE, double, 1, DIMS(2), {0.5, -3}));
+  /* int8 wraps: 100 + 100 = 200 - 256 = -56; uint16 65535 * 65535 = 1 mod 2^16 */
+  CHECK_EQ_I(RUN("Add", 14, &r, T(INT8, int8_t, 1, DIMS(1), {100}), T(INT8, int8_t, 1, DIMS(1), {100})), 0);
+  CHECK(IS(r, INT8, int8_t, 1, DIMS(1), {-56}));
+  CHECK_EQ_I(RUN("Mul", 14, &r, T(UINT16, uint16_t, 1, DIMS(1), {65535}), T(UINT16, uint16_t, 1, DIMS(1), {65535})), 0);
+  CHECK(IS(r, UINT16, uint16_t, 1, DIMS(1), {1}));
+  /* shapes that do not broadcast */
+  CHECK_FAILS(RUN("Add", 14, &r, T(FLOAT, float, 1, DIMS(2), {1, 2}), T(FLOAT, float, 1, DIMS(3), {1, 2, 3})),
+              "cannot be broadcast");
+  /* mixed types */
+  CHECK_FAILS(RUN("Add", 14, &r, a, T(INT32, int32_t, 1, DIMS(1), {1})), "same type");
+  /* empty output */
+  CHECK_EQ_I(RUN("Add", 14, &r, T(FLOAT, float, 2, DIMS(0, 3), {0}), T(FLOAT, float, 1, DIMS(3), {1, 2, 3})), 0);
+  CHECK(r && r->u.t.n == 0 && r->u.t.rank == 2 && r->u.t.dims[1] == 3);
+}
+
+/* Add-1..6: no numpy broadcasting; broadcast=1 with axis matches B at a run of A's dims. */
+static void test_legacy_broadcast(void) {
+  ox_value *r;
+  ox_value *a = T(FLOAT, float, 3, DIMS(2, 3, 2), {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1});
+  ox_value *b = T(FLOAT, float, 1, DIMS(3), {10, 20, 30});
+  ox_attr at[2] = {attr_int("broadcast", 1), attr_int("axis", 1)};
+  CHECK_EQ_I(run("Add", 6, 2, at, 2, (ox_value *[]){a, b}, &r), 0);
+  CHECK(IS(r, FLOAT, float, 3, DIMS(2, 3, 2), {10, 10, 20, 20, 30, 30, 11, 11, 21, 21, 31, 31}));
+  /* without axis, suffix matching: B (2,) on A's last dim */
+  ox_value *b2 = T(FLOAT, float, 1, DIMS(2), {1, 2});
+  CHECK_EQ_I(run("Sub", 1, 1, at, 2, (ox_value *[]){a, b2}, &r), 0);
+  CHECK(IS(r, FLOAT, float, 3, DIMS(2, 3, 2), {-1, -2, -1, -2, -1, -2, 0, -1, 0, -1, 0, -1}));
+  /* without broadcast=1 the shapes must be equal */
+  CHECK_FAILS(run("Add", 6, 0, NULL, 2, (ox_value *[]){a, b2}, &r), "broadcast is not set");
+  /* B of the wrong dims for the axis */
+  ox_attr at0[2] = {attr_int("broadcast", 1), attr_int("axis", 0)};
+  CHECK_FAILS(run("Mul", 6, 2, at0, 2, (ox_value *[]){a, b}, &r), "does not match");
+  /* a 1-element B of rank 2 is shared */
+  CHECK_EQ_I(run("Mul", 6, 1, at, 2, (ox_value *[]){a, T(FLOAT, float, 2, DIMS(1, 1), {3})}, &r), 0);
+  CHECK(IS(r, FLOAT, float, 3, DIMS(2, 3, 2), {0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3}));
+}
+
+static void test_div_mod(void) {
+  ox_value *r;
+  /* integer Div truncates toward zero: -7/2 = -3, 7/-2 = -3 */
+  CHECK_EQ_I(RUN("Div", 14, &r, T(INT32, int32_t, 1, DIMS(3), {-7, 7, 9}), T(INT32, int32_t, 1, DIMS(3), {2, -2, 3})), 0);
+  CHECK(IS(r, INT32, int32_t, 1, DIMS(3), {-3, -3, 3}));
+  /* INT64_MIN / -1 wraps to INT64_MIN instead of trapping */
+  CHECK_EQ_I(RUN("Div", 14, &r, T(INT64, int64_t, 1, DIMS(1), {INT64_MIN}), T(INT64, int64_t, 1, DIMS(1), {-1})), 0);
+  CHECK(IS(r, INT64, int64_t, 1, DIMS(1), {INT64_MIN}));
+  CHECK_FAILS(RUN("Div", 14, &r, T(INT32, int32_t, 1, DIMS(2), {1, 2}), T(INT32, int32_t, 1, DIMS(2), {1, 0})),
+              "division by zero");
+  /* float division by zero is IEEE */
+  CHECK_EQ_I(RUN("Div", 14, &r, T(FLOAT, float, 1, DIMS(1), {1}), T(FLOAT, float, 1, DIMS(1), {0})), 0);
+  CHECK(r && isinf(((float *)r->u.t.data)[0]));
+
+  /* Mod fmod=0: Python's %, the sign of the divisor */
+  ox_value *x = T(INT32, int32_t, 1, DIMS(4), {-7, 7, -7, 7}), *y = T(INT32, int32_t, 1, DIMS(4), {3, -3, -3, 3});
+  CHECK_EQ_I(RUN("Mod", 13, &r, x, y), 0);
+  CHECK(IS(r, INT32, int32_t, 1, DIMS(4), {2, -2, -1, 1}));
+  /* fmod=1: C's fmod, the sign of the dividend */
+  ox_attr f1 = attr_int("fmod", 1);
+  CHECK_EQ_I(run("Mod", 13, 1, &f1, 2, (ox_value *[]){x, y}, &r), 0);
+  CHECK(IS(r, INT32, int32_t, 1, DIMS(4), {-1, 1, -1, 1}));
+  CHECK_EQ_I(run("Mod", 13, 1, &f1, 2,
+                 (ox_value *[]){T(DOUBLE, double, 1, DIMS(2), {-7.5, 7.5}), T(DOUBLE, double, 1, DIMS(1), {2})}, &r), 0);
+  CHECK(IS(r, DOUBLE, double, 1, DIMS(2), {-1.5, 1.5}));
+  /* int8 -128 mod -1 = 0 without trapping; uint8 mod */
+  CHECK_EQ_I(RUN("Mod", 13, &r, T(INT8, int8_t, 1, DIMS(1), {-128}), T(INT8, int8_t, 1, DIMS(1), {-1})), 0);
+  CHECK(IS(r, INT8, int8_t, 1, DIMS(1), {0}));
+  CHECK_EQ_I(RUN("Mod", 13, &r, T(UINT8, uint8_t, 1, DIMS(2), {250, 7}), T(UINT8, uint8_t, 1, DIMS(1), {7})), 0);
+  CHECK(IS(r, UINT8, uint8_t, 1, DIMS(2), {5, 0}));
+  CHECK_FAILS(RUN("Mod", 13, &r, x, T(INT32, int32_t, 1, DIMS(1), {0})), "modulus by zero");
+  CHECK_FAILS(RUN("Mod", 13, &r, T(FLOAT, float, 1, DIMS(1), {1}), T(FLOAT, float, 1, DIMS(1), {2})),
+              "fmod must be 1");
+}
+
+static void test_compare(void) {
+  ox_value *r;
+  /* int64 exact: 2^53 + 1 > 2^53 (equal as doubles) */
+  int64_t big = (int64_t)1 << 53;
+  CHECK_EQ_I(RUN("Greater", 13, &r, T(INT64, int64_t, 1, DIMS(2), {big + 1, big}), T(INT64, int64_t, 1, DIMS(1), {big})), 0);
+  CHECK(IS(r, BOOL, uint8_t, 1, DIMS(2), {1, 0}));
+  CHECK_EQ_I(RUN("Equal", 13, &r, T(UINT64, uint64_t, 1, DIMS(2), {UINT64_MAX, UINT64_MAX - 1}),
+                 T(UINT64, uint64_t, 0, DIMS(0), {UINT64_MAX})), 0);
+  CHECK(IS(r, BOOL, uint8_t, 1, DIMS(2), {1, 0}));
+  CHECK_EQ_I(RUN("LessOrEqual", 16, &r, T(INT8, int8_t, 1, DIMS(3), {-1, 0, 1}), T(INT8, int8_t, 0, DIMS(0), {0})), 0);
+  CHECK(IS(r, BOOL, uint8_t, 1, DIMS(3), {1, 1, 0}));
+  /* NaN compares false, also for !=-like ops */
+  CHECK_EQ_I(RUN("GreaterOrEqual", 16, &r, T(FLOAT, float, 1, DIMS(2), {NAN, 1}), T(FLOAT, float, 1, DIMS(2), {NAN, 1})), 0);
+  CHECK(IS(r, BOOL, uint8_t, 1, DIMS(2), {0, 1}));
+  /* Equal on strings (opset 19), with broadcasting */
+  ox_value *s = T(STRING, ox_str, 1, DIMS(3), {{"ab", 2}, {"a", 1}, {"", 0}});
+  CHECK_EQ_I(RUN("Equal", 19, &r, s, T(STRING, ox_str, 0, DIMS(0), {{"a", 1}})), 0);
+  CHECK(IS(r, BOOL, uint8_t, 1, DIMS(3), {0, 1, 0}));
+  /* logic */
+  ox_value *p = T(BOOL, uint8_t, 1, DIMS(4), {0, 0, 1, 1}), *q = T(BOOL, uint8_t, 1, DIMS(4), {0, 1, 0, 1});
+  CHECK_EQ_I(RUN("And", 7, &r, p, q), 0);
+  CHECK(IS(r, BOOL, uint8_t, 1, DIMS(4), {0, 0, 0, 1}));
+  CHECK_EQ_I(RUN("Or", 7, &r, p, q), 0);
+  CHECK(IS(r, BOOL, uint8_t, 1, DIMS(4), {0, 1, 1, 1}));
+  CHECK_EQ_I(RUN("Xor", 7, &r, p, q), 0);
+  CHECK(IS(r, BOOL, uint8_t, 1, DIMS(4), {0, 1, 1, 0}));
+}
+
+static void test_bits(void) {
+  ox_value *r;
+  ox_attr left = attr_str("direction", "LEFT"), right = attr_str("direction", "RIGHT");
+  ox_value *x = T(UINT8, uint8_t, 1, DIMS(4), {1, 1, 0x80, 0xff}), *s = T(UINT8, uint8_t, 1, DIMS(4), {1, 7, 1, 8});
+  CHECK_EQ_I(run("BitShift", 11, 1, &left, 2, (ox_value *[]){x, s}, &r), 0);
+  CHECK(IS(r, UINT8, uint8_t, 1, DIMS(4), {2, 0x80, 0, 0})); /* shifted out; by 8: 0 */
+  CHECK_EQ_I(run("BitShift", 11, 1, &right, 2, (ox_value *[]){x, s}, &r), 0);
+  CHECK(IS(r, UINT8, uint8_t, 1, DIMS(4), {0, 0, 0x40, 0}));
+  ox_value *x64 = T(UINT64, uint64_t, 1, DIMS(2), {1, 1}), *s64 = T(UINT64, uint64_t, 1, DIMS(2), {63, 64});
+  CHECK_EQ_I(run("BitShift", 11, 1, &left, 2, (ox_value *[]){x64, s64}, &r), 0);
+  CHECK(IS(r, UINT64, uint64_t, 1, DIMS(2), {(uint64_t)1 << 63, 0}));
+  ox_attr bad = attr_str("direction", "UP");
+  CHECK_FAILS(run("BitShift", 11, 1, &bad, 2, (ox_value *[]){x, s}, &r), "LEFT");
+  CHECK_FAILS(run("BitShift", 11, 0, NULL, 2, (ox_value *[]){x, s}, &r), "direction");
+  CHECK_EQ_I(RUN("BitwiseAnd", 18, &r, T(INT16, int16_t, 1, DIMS(2), {-1, 0x0f0f}), T(INT16, int16_t, 0, DIMS(0), {0x00ff})), 0);
+  CHECK(IS(r, INT16, int16_t, 1, DIMS(2), {0x00ff, 0x000f}));
+  CHECK_EQ_I(RUN("BitwiseXor", 18, &r, T(INT32, int32_t, 1, DIMS(1), {-1}), T(INT32, int32_t, 1, DIMS(1), {5})), 0);
+  CHECK(IS(r, INT32, int32_t, 1, DIMS(1), {~5}));
+}
+
+static void test_pow(void) {
+  ox_value *r;
+  /* int base, int exponent: exact (3^39 = 4052555153018976267 does not fit a double) */
+  CHECK_EQ_I(RUN("Pow", 15, &r, T(INT64, int64_t, 1, DIMS(2), {3, -2}), T(INT64, int64_t, 1, DIMS(2), {39, 3})), 0);
+  CHECK(IS(r, INT64, int64_t, 1, DIMS(2), {INT64_C(4052555153018976267), -8}));
+  /* int base, float exponent: in double, truncated: 2^0.5 = 1.41 -> 1, 10^1.5 = 31.6 -> 31 */
+  CHECK_EQ_I(RUN("Pow", 15, &r, T(INT32, int32_t, 1, DIMS(2), {2, 10}), T(FLOAT, float, 1, DIMS(2), {0.5f, 1.5f})), 0);
+  CHECK(IS(r, INT32, int32_t, 1, DIMS(2), {1, 31}));
+  /* float base, uint8 exponent */
+  CHECK_EQ_I(RUN("Pow", 15, &r, T(FLOAT, float, 1, DIMS(2), {2, -3}), T(UINT8, uint8_t, 0, DIMS(0), {3})), 0);
+  CHECK(IS(r, FLOAT, float, 1, DIMS(2), {8, -27}));
+  /* before opset 12 both must have one type */
+  CHECK_FAILS(RUN("Pow", 7, &r, T(FLOAT, float, 1, DIMS(1), {2}), T(DOUBLE, double, 1, DIMS(1), {2})), "same type");
+  CHECK_FAILS(RUN("Pow", 15, &r, T(INT32, int32_t, 1, DIMS(1), {2}), T(INT32, int32_t, 1, DIMS(1), {-1})),
+              "negative");
+}
+
+static void test_variadic(void) {
+  ox_value *r;
+  ox_value *a = T(FLOAT, float, 2, DIMS(2, 1), {1, 2}), *b = T(FLOAT, float, 1, DIMS(3), {10, 20, 30}),
+           *c = T(FLOAT, float, 0, DIMS(0), {100});
+  CHECK_EQ_I(RUN("Sum", 13, &r, a, b, c), 0);
+  CHECK(IS(r, FLOAT, float, 2, DIMS(2, 3), {111, 121, 131, 112, 122, 132}));
+  CHECK_EQ_I(RUN("Mean", 13, &r, T(DOUBLE, double, 1, DIMS(1), {1}), T(DOUBLE, double, 1, DIMS(1), {2}),
+                 T(DOUBLE, double, 1, DIMS(1), {4})), 0);
+  CHECK(IS(r, DOUBLE, double, 1, DIMS(1), {7.0 / 3}));
+  /* Max/Min propagate NaN from either side */
+  ox_value *x = T(FLOAT, float, 1, DIMS(3), {NAN, 1, 5}), *y = T(FLOAT, float, 1, DIMS(3), {1, NAN, 2});
+  CHECK_EQ_I(RUN("Max", 13, &r, x, y), 0);
+  float *m = r ? r->u.t.data : NULL;
+  CHECK(m && isnan(m[0]) && isnan(m[1]) && m[2] == 5);
+  CHECK_EQ_I(RUN("Min", 13, &r, x, y), 0);
+  m = r ? r->u.t.data : NULL;
+  CHECK(m && isnan(m[0]) && isnan(m[1]) && m[2] == 2);
+  /* uint64 extremes, exact */
+  CHECK_EQ_I(RUN("Max", 13, &r, T(UINT64, uint64_t, 1, DIMS(2), {UINT64_MAX - 1, 0}),
+                 T(UINT64, uint64_t, 1, DIMS(2), {UINT64_MAX, 1})), 0);
+  CHECK(IS(r, UINT64, uint64_t, 1, DIMS(2), {UINT64_MAX, 1}));
+  /* one input: itself */
+  CHECK_EQ_I(RUN("Min", 13, &r, b), 0);
+  CHECK(IS(r, FLOAT, float, 1, DIMS(3), {10, 20, 30}));
+  /* before opset 8 the shapes must be equal */
+  CHECK_FAILS(RUN("Sum", 6, &r, a, b), "shapes must be equal");
+  /* float16: computed in float and rounded once: 0.1 + 0.2 + 0.3 -> 0.6 (0x38cd) */
+  uint16_t h1 = ox_f32_to_f16(0.1f), h2 = ox_f32_to_f16(0.2f), h3 = ox_f32_to_f16(0.3f);
+  CHECK_EQ_I(RUN("Sum", 13, &r, T(FLOAT16, uint16_t, 1, DIMS(1), {h1}), T(FLOAT16, uint16_t, 1, DIMS(1), {h2}),
+                 T(FLOAT16, uint16_t, 1, DIMS(1), {h3})), 0);
+  float want = ox_f16_to_f32(h1) + ox_f16_to_f32(h2) + ox_f16_to_f32(h3);
+  CHECK(IS(r, FLOAT16, uint16_t, 1, DIMS(1), {ox_f32_to_f16(want)}));
+  CHECK_EQ_I(((uint16_t *)r->u.t.data)[0], 0x38cd);
+}
+
+static void test_prelu_where(void) {
+  ox_value *r;
+  /* slope (3,) broadcasts to X (2, 3) */
+  ox_value *x = T(FLOAT, float, 2, DIMS(2, 3), {-1, 2, -3, 4, -5, 6});
+  CHECK_EQ_I(RUN("PRelu", 16, &r, x, T(FLOAT, float, 1, DIMS(3), {0.5f, 0.25f, 2})), 0);
+  CHECK(IS(r, FLOAT, float, 2, DIMS(2, 3), {-0.5f, 2, -6, 4, -1.25f, 6}));
+  /* slope (2,): not numpy-broadcastable, taken along X's dim of length 2 (channel) */
+  CHECK_EQ_I(RUN("PRelu", 6, &r, x, T(FLOAT, float, 1, DIMS(2), {0.5f, 0.25f})), 0);
+  CHECK(IS(r, FLOAT, float, 2, DIMS(2, 3), {-0.5f, 2, -1.5f, 4, -1.25f, 6}));
+  /* slope may not grow X */
+  CHECK_FAILS(RUN("PRelu", 16, &r, T(FLOAT, float, 1, DIMS(1), {-1}), T(FLOAT, float, 1, DIMS(4), {1, 2, 3, 4})),
+              "does not broadcast");
+  /* int32 PRelu */
+  CHECK_EQ_I(RUN("PRelu", 16, &r, T(INT32, int32_t, 1, DIMS(2), {-3, 3}), T(INT32, int32_t, 1, DIMS(1), {2})), 0);
+  CHECK(IS(r, INT32, int32_t, 1, DIMS(2), {-6, 3}));
+
+  /* Where: cond (2, 1), X (1, 2) strings, Y scalar */
+  ox_value *cond = T(BOOL, uint8_t, 2, DIMS(2, 1), {1, 0});
+  ox_value *xs = T(STRING, ox_str, 2, DIMS(1, 2), {{"a", 1}, {"bc", 2}});
+  ox_value *ys = T(STRING, ox_str, 0, DIMS(0), {{"z", 1}});
+  CHECK_EQ_I(RUN("Where", 16, &r, cond, xs, ys), 0);
+  ox_str *o = r ? r->u.t.data : NULL;
+  CHECK(r && r->u.t.rank == 2 && r->u.t.dims[0] == 2 && r->u.t.dims[1] == 2);
+  CHECK(o && !strcmp(o[0].p, "a") && !strcmp(o[1].p, "bc") && !strcmp(o[2].p, "z") && !strcmp(o[3].p, "z"));
+  /* complex128 (16 bytes) and int8, all steps 1 */
+  ox_value *c3 = T(BOOL, uint8_t, 1, DIMS(3), {0, 1, 0});
+  CHECK_EQ_I(RUN("Where", 16, &r, c3, T(INT8, int8_t, 1, DIMS(3), {1, 2, 3}), T(INT8, int8_t, 1, DIMS(3), {-1, -2, -3})), 0);
+  CHECK(IS(r, INT8, int8_t, 1, DIMS(3), {-1, 2, -3}));
+  CHECK_EQ_I(RUN("Where", 16, &r, c3, T(COMPLEX128, ox_c128, 0, DIMS(0), {{1, 2}}),
+                 T(COMPLEX128, ox_c128, 1, DIMS(3), {{3, 4}, {5, 6}, {7, 8}})), 0);
+  CHECK(IS(r, COMPLEX128, ox_c128, 1, DIMS(3), {{3, 4}, {1, 2}, {7, 8}}));
+  CHECK_FAILS(RUN("Where", 16, &r, T(INT32, int32_t, 1, DIMS(1), {1}), xs, ys), "must be bool");
+  CHECK_FAILS(RUN("Where", 16, &r, cond, xs, T(FLOAT, float, 1, DIMS(1), {1})), "same type");
+}
+
+/* Rows of each op are ordered, without gaps or overlaps. */
+static void test_table(void) {
+  extern const ox_kernel ox_binary_kernels[];
+  for (const ox_kernel *k = ox_binary_kernels; k->op; k++) {
+    CHECK(k->since <= k->until);
+    const ox_kernel *next = NULL;
+    for (const ox_kernel *j = k + 1; j->op && !next; j++)
+      if (!strcmp(j->op, k->op)) next = j;
+    if (next) CHECK_EQ_I(next->since, k->until + 1);
+    else CHECK_EQ_I(k->until, OX_LATEST);
+  }
+  CHECK_EQ_I(ox_registry_find("", "Add", 13)->since, 13);
+  CHECK(ox_registry_find("", "Mod", 9) == NULL);
+  CHECK(ox_registry_find("", "Equal", 19)->types & OX_T(STRING));
+  CHECK(!(ox_registry_find("", "Equal", 18)->types & OX_T(STRING)));
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_table();
+  test_arith_broadcast();
+  test_legacy_broadcast();
+  test_div_mod();
+  test_compare();
+  test_bits();
+  test_pow();
+  test_variadic();
+  test_prelu_where();
+  ox_arena_free(A);
+  return check_done("binary");
+}
