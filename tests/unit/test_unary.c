@@ -308,6 +308,14 @@ static void test_predicates(void) {
   CHECK(IS(y, OX_BOOL, uint8_t, {1, 0, 0}));
   CHECK_EQ_I(RUN1("IsInf", 20, VEC(OX_FLOAT16, uint16_t, {0x7E00, 0xFC00, 0x3C00}), &y), 0);
   CHECK(IS(y, OX_BOOL, uint8_t, {0, 1, 0}));
+  /* IsNaN-20, IsInf-20 on float8: e4m3fn 0x7F is NaN, 0x7E is 448 (it has no
+   * Inf); e5m2 0x7C is Inf, 0x7E NaN */
+  CHECK_EQ_I(RUN1("IsNaN", 20, VEC(OX_FLOAT8E4M3FN, uint8_t, {0x7F, 0x7E, 0x00}), &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {1, 0, 0}));
+  CHECK_EQ_I(RUN1("IsInf", 20, VEC(OX_FLOAT8E4M3FN, uint8_t, {0x7F, 0x7E}), &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {0, 0}));
+  CHECK_EQ_I(RUN1("IsInf", 20, VEC(OX_FLOAT8E5M2, uint8_t, {0x7C, 0xFC, 0x7E, 0x3C}), &y), 0);
+  CHECK(IS(y, OX_BOOL, uint8_t, {1, 1, 0, 0}));
 }
 
 /* ---- small floats round once on store ---- */
