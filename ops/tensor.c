@@ -105,6 +105,10 @@ static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *ma
   size_t es = ox_dtype_size(x->dt);
   int r = y->rank;
   if (y->n == 0) return 0;
+  if (x->n == 0) { /* every output element is padding */
+    if (fill) fill_elems(y->data, y->n, fill, es);
+    return 0;
+  }
   if (r == 0) {
     memcpy(y->data, x->data, es);
     return 0;
@@ -251,10 +255,6 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!dims || !chunk) return oom(c);
   memcpy(dims, t0->dims, (size_t)r * sizeof *dims);
   dims[axis] = 0;
-  size_t es = ox_dtype_size(t0->dt);
-  int64_t inner = (int64_t)es, outer = 1;
-  for (int d = axis + 1; d < r; d++) inner *= t0->dims[d];
-  for (int d = 0; d < axis; d++) outer *= t0->dims[d];
   for (int i = 0; i < nin; i++) {
     const ox_tensor *t;
     OX_TRY(tensor_in(c, in, i, &t));
@@ -274,7 +274,10 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   }
   OX_TRY(ox_tensor_new(c->a, t0->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0;
-  /* outer > 0 and inner > 0 here, so each chunk is within its input's size */
+  /* the output is not empty, so these products are within its size */
+  int64_t inner = (int64_t)ox_dtype_size(t0->dt), outer = 1;
+  for (int d = axis + 1; d < r; d++) inner *= t0->dims[d];
+  for (int d = 0; d < axis; d++) outer *= t0->dims[d];
   for (int i = 0; i < nin; i++) chunk[i] = in[i]->u.t.dims[axis] * inner;
   /* x_i: (outer, dims_i[axis] * inner) -> y: (outer, sum of them) */
   char *dst = out[0]->u.t.data;
@@ -381,10 +384,6 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                    "axis %d of shape %s", (long long)dim, axis,
                    ox_shape_str(x->rank, x->dims, sb, sizeof sb));
   }
-  size_t es = ox_dtype_size(x->dt);
-  int64_t inner = (int64_t)es, outer = 1;
-  for (int d = axis + 1; d < x->rank; d++) inner *= x->dims[d];
-  for (int d = 0; d < axis; d++) outer *= x->dims[d];
   int64_t *dims = ints_new(c, x->rank);
   if (!dims) return oom(c);
   memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
@@ -393,6 +392,9 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, dims, &out[i], c->err));
   }
   if (x->n == 0) return 0;
+  int64_t inner = (int64_t)ox_dtype_size(x->dt), outer = 1;
+  for (int d = axis + 1; d < x->rank; d++) inner *= x->dims[d];
+  for (int d = 0; d < axis; d++) outer *= x->dims[d];
   /* x: (outer, dim * inner) -> y_i: (outer, sp[i] * inner) */
   const char *src = x->data;
   for (int64_t o = 0; o < outer; o++)
@@ -692,8 +694,8 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       return ox_fail(c->err, OX_EINPUT, "pads %lld and %lld on axis %d are too large",
                      (long long)b, (long long)e, a);
     if (len[a] == 0 && dims[a] > 0 && mode != PAD_CONSTANT)
-      return ox_fail(c->err, OX_EINPUT, "axis %d has no elements %s; %s padding needs some to "
-                     "copy", a, n ? "left after the negative pads" : "", ms);
+      return ox_fail(c->err, OX_EINPUT, "axis %d %s; %s padding needs elements to copy", a,
+                     n ? "has no elements left after the negative pads" : "is empty", ms);
   }
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0;

@@ -518,6 +518,23 @@ static void test_small_cases(void) {
   CHECK_EQ_I(run("Tile", 13, 0, NULL, 2, (ox_value *[]){sa, I64V(1, {2})}, &y), 0);
   ys = y->u.t.data;
   CHECK(y->u.t.n == 4 && !strcmp(ys[2].p, "x") && !strcmp(ys[3].p, "yz"));
+  /* empty inputs: padding an empty axis gives all fill; the rest stay empty */
+  ox_value *e = tensor(OX_FLOAT, 2, (int64_t[]){0, 2}, NULL);
+  CHECK_EQ_I(run("Pad", 11, 0, NULL, 3, (ox_value *[]){e, I64V(4, {1, 0, 0, 1}), F32(0, DIMS(0), {4})}, &y), 0);
+  CHECK(IS_F32(y, 2, DIMS(1, 3), {4, 4, 4}));
+  ox_attr edge = attr_str("mode", "edge");
+  CHECK_FAILS(run("Pad", 11, 1, &edge, 2, (ox_value *[]){e, I64V(4, {1, 0, 0, 0})}, &y),
+              "axis 0 is empty; edge padding needs elements to copy");
+  CHECK_EQ_I(run("Slice", 13, 0, NULL, 5, (ox_value *[]){e, I64V(1, {-1}), I64V(1, {INT64_MIN}),
+                                                         I64V(1, {0}), I64V(1, {-1})}, &y), 0);
+  CHECK(y->u.t.n == 0 && y->u.t.dims[0] == 0 && y->u.t.dims[1] == 2);
+  ox_value *ys2[2];
+  ox_attr ax1 = attr_int("axis", 1);
+  CHECK_EQ_I(runn("Split", 13, 1, &ax1, 1, (ox_value *[]){e}, 2, ys2), 0);
+  CHECK(ys2[0]->u.t.dims[0] == 0 && ys2[1]->u.t.dims[1] == 1);
+  ox_attr bsz = attr_int("blocksize", 2);
+  CHECK_EQ_I(run("DepthToSpace", 13, 1, &bsz, 1, (ox_value *[]){tensor(OX_FLOAT, 4, (int64_t[]){0, 4, 1, 1}, NULL)}, &y), 0);
+  CHECK(y->u.t.n == 0 && y->u.t.dims[1] == 1 && y->u.t.dims[2] == 2);
   /* a sequence where a tensor is expected */
   ox_value *seq = NULL;
   ox_seq_new(A, ox_type_tensor(OX_FLOAT), 0, &seq, &E);
