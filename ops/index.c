@@ -1,5 +1,6 @@
 /* ops/index.c: indexing ops: Gather, GatherElements, GatherND, Scatter,
- * ScatterElements, ScatterND, Compress, NonZero, TopK, Unique, CumSum, CumProd.
+ * ScatterElements, ScatterND, TensorScatter, Compress, NonZero, TopK, Unique,
+ * CumSum, CumProd.
  *
  * Gathers, scatters (without reduction) and Compress only move elements: they
  * copy ox_dtype_size() bytes (a string element is its ox_str struct, sharing
@@ -20,6 +21,9 @@
 /* The tensor types, as the versions grew them. */
 #define TS_ALL OX_TS_CLASSIC                        /* the 15 classic types */
 #define TS_ALL13 (OX_TS_CLASSIC | OX_T(BFLOAT16))   /* opset 13 added bfloat16 */
+#define TS_ALL24 (TS_ALL13 | OX_T(FLOAT8E4M3FN) | OX_T(FLOAT8E4M3FNUZ) | OX_T(FLOAT8E5M2) | \
+                  OX_T(FLOAT8E5M2FNUZ) | OX_T(UINT4) | OX_T(INT4) | OX_T(FLOAT4E2M1) |      \
+                  OX_T(FLOAT8E8M0))
 #define TS_CUM11 (OX_T(INT32) | OX_T(INT64) | OX_T(UINT32) | OX_T(UINT64) | OX_T(FLOAT) | \
                   OX_T(DOUBLE))
 #define TS_CUM14 (TS_CUM11 | OX_T(FLOAT16) | OX_T(BFLOAT16))
@@ -495,6 +499,77 @@ static int scatter_nd(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   }
   OX_TRY(copy_of(c, x, &out[0]));
   return scatter_apply(c, x->dt, red, out[0]->u.t.data, off, ntup, slice, u->data);
+}
+
+/* ---- TensorScatter ---- */
+
+/* TensorScatter-24: a KV-cache update. past: (B, ..., M, inner...) with M
+ * along axis (not 0); update: (B, ..., S, inner...), S <= M; each batch b
+ * writes its S rows at write_indices[b] + 0..S-1 (0 when absent), modulo M
+ * in circular mode, or all inside [0, M) in linear mode. */
+static int tensor_scatter(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  OX_TRY(need_tensors(c, nin, in));
+  const ox_tensor *x = &in[0]->u.t, *u = &in[1]->u.t;
+  char sa[256], sb[256];
+  OX_TRY(same_type(c, 1, x, u));
+  if (x->rank < 2)
+    return ox_fail(c->err, OX_EINPUT, "%s (the past cache) must have rank >= 2; it has shape %s",
+                   ox_input_name(c, 0), shp(x, sa, sizeof sa));
+  int axis;
+  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -2), x->rank, 0, "axis", &axis));
+  if (axis == 0) return ox_fail(c->err, OX_EINPUT, "axis may not be 0 (the batch dimension)");
+  const char *mode = ox_attr_string(c, "mode", "linear");
+  int circular = !strcmp(mode, "circular");
+  if (!circular && strcmp(mode, "linear"))
+    return ox_fail(c->err, OX_EINPUT, "mode '%s' is not one of linear, circular", mode);
+  int ok = u->rank == x->rank;
+  for (int d = 0; ok && d < x->rank; d++)
+    ok = d == axis ? u->dims[d] <= x->dims[d] : u->dims[d] == x->dims[d];
+  if (!ok)
+    return ox_fail(c->err, OX_EINPUT, "%s (the update) has shape %s; it must match the past "
+                   "cache %s except along axis %d, where it may not be longer",
+                   ox_input_name(c, 1), shp(u, sa, sizeof sa), shp(x, sb, sizeof sb), axis);
+  int64_t nb = x->dims[0], m = x->dims[axis], sl = u->dims[axis], per, inner;
+  const int64_t *w = NULL;
+  if (nin > 2 && in[2]) {
+    const ox_tensor *wt = &in[2]->u.t;
+    if (wt->dt != OX_INT64 || wt->rank != 1 || wt->dims[0] != nb)
+      return ox_fail(c->err, OX_EINPUT, "%s (the write indices) is %s of shape %s; it must be "
+                     "int64 of shape (%lld,)", ox_input_name(c, 2), ox_dtypes[wt->dt].onnx_name,
+                     shp(wt, sa, sizeof sa), (long long)nb);
+    w = wt->data;
+  }
+  OX_TRY(span(c, x, 1, axis, &per));
+  OX_TRY(span(c, x, axis + 1, x->rank, &inner));
+  if (!circular && sl)
+    for (int64_t b = 0; b < nb; b++) {
+      int64_t w0 = w ? w[b] : 0;
+      if (w0 < 0 || w0 > m - sl)
+        return ox_fail(c->err, OX_EINPUT, "write index %lld of batch %lld with %lld updates "
+                       "leaves the cache's axis of size %lld (linear mode)", (long long)w0,
+                       (long long)b, (long long)sl, (long long)m);
+    }
+  if (circular && sl && !m)
+    return ox_fail(c->err, OX_EINPUT, "the cache's axis %d has size 0", axis);
+  OX_TRY(copy_of(c, x, &out[0]));
+  if (!u->n) return 0;
+
+  /* y: (nb, per, m, inner); update: (nb, per, sl, inner) */
+  size_t row = (size_t)inner * ox_dtype_size(x->dt);
+  char *y = out[0]->u.t.data;
+  const char *src = u->data;
+  for (int64_t b = 0; b < nb; b++) {
+    int64_t w0 = w ? w[b] : 0;
+    if (circular) w0 = ((w0 % m) + m) % m;
+    for (int64_t p = 0; p < per; p++) {
+      char *yo = y + (size_t)((b * per + p) * m) * row;
+      for (int64_t t = 0, at = w0; t < sl; t++, src += row) {
+        memcpy(yo + (size_t)at * row, src, row);
+        if (++at == m) at = 0; /* only reached in circular mode */
+      }
+    }
+  }
+  return 0;
 }
 
 /* ---- Compress ---- */
@@ -1014,6 +1089,7 @@ const ox_kernel ox_index_kernels[] = {
   { "", "ScatterND",            13, 15,         0, TS_ALL13,   3, 3,  scatter_nd },
   { "", "ScatterND",            16, 17,         0, TS_ALL13,   3, 3,  scatter_nd },
   { "", "ScatterND",            18, OX_LATEST,  0, TS_ALL13,   3, 3,  scatter_nd },
+  { "", "TensorScatter",        24, OX_LATEST,  0, TS_ALL24,   2, 3,  tensor_scatter },
   { "", "Compress",              9, 10,         0, TS_ALL,     2, 2,  compress },
   { "", "Compress",             11, OX_LATEST,  0, TS_ALL,     2, 2,  compress },
   { "", "NonZero",               9, 12,         0, TS_ALL,     1, 1,  nonzero },

@@ -284,6 +284,34 @@ static void test_scatter_nd(void) {
               "index 2 is out of range [-2, 1] for axis 1 of size 2");
 }
 
+static void test_tensor_scatter(void) {
+  ox_value *y[1];
+  /* past (2, 4, 1), update (2, 2, 1) along axis -2 */
+  ox_value *past = I32(3, DIMS(2, 4, 1), {0, 1, 2, 3, 10, 11, 12, 13});
+  ox_value *upd = I32(3, DIMS(2, 2, 1), {7, 8, 9, 6});
+  CHECK_EQ_I(run("TensorScatter", 24, NOATTR, IN(past, upd), 1, y), 0);
+  CHECK(IS_I32(y[0], 3, DIMS(2, 4, 1), {7, 8, 2, 3, 9, 6, 12, 13}));
+  CHECK_EQ_I(run("TensorScatter", 24, NOATTR, IN(past, upd, I64(1, DIMS(2), {2, 1})), 1, y), 0);
+  CHECK(IS_I32(y[0], 3, DIMS(2, 4, 1), {0, 1, 7, 8, 10, 9, 6, 13}));
+  /* circular: batch 0 writes at 3 then wraps to 0; -1 means 3 too */
+  ox_attr circ = attr_str("mode", "circular");
+  CHECK_EQ_I(run("TensorScatter", 24, ATTRS(circ), IN(past, upd, I64(1, DIMS(2), {3, -1})), 1, y), 0);
+  CHECK(IS_I32(y[0], 3, DIMS(2, 4, 1), {8, 1, 2, 7, 6, 11, 12, 9}));
+  /* axis 1 of (1, 3, 2): rows of 2 */
+  ox_value *p2 = I32(3, DIMS(1, 3, 2), {1, 2, 3, 4, 5, 6});
+  CHECK_EQ_I(run("TensorScatter", 24, ATTRS(attr_int("axis", 1)),
+                 IN(p2, I32(3, DIMS(1, 1, 2), {9, 9}), I64(1, DIMS(1), {2})), 1, y), 0);
+  CHECK(IS_I32(y[0], 3, DIMS(1, 3, 2), {1, 2, 3, 4, 9, 9}));
+  CHECK_FAILS(run("TensorScatter", 24, NOATTR, IN(past, upd, I64(1, DIMS(2), {3, 0})), 1, y),
+              "write index 3 of batch 0 with 2 updates leaves the cache's axis of size 4 (linear mode)");
+  CHECK_FAILS(run("TensorScatter", 24, ATTRS(attr_int("axis", 0)), IN(past, upd), 1, y),
+              "axis may not be 0");
+  CHECK_FAILS(run("TensorScatter", 24, NOATTR, IN(past, I32(3, DIMS(2, 5, 1), {0, 0, 0, 0, 0, 0, 0, 0, 0, 0})), 1, y),
+              "it must match the past cache (2, 4, 1) except along axis 1, where it may not be longer");
+  CHECK_FAILS(run("TensorScatter", 24, ATTRS(attr_str("mode", "ring")), IN(past, upd), 1, y),
+              "mode 'ring' is not one of linear, circular");
+}
+
 /* ---- Compress, NonZero ---- */
 
 static void test_compress(void) {
@@ -481,6 +509,7 @@ int main(void) {
   test_gather_nd();
   test_scatter_elements();
   test_scatter_nd();
+  test_tensor_scatter();
   test_compress();
   test_nonzero();
   test_topk();
