@@ -161,7 +161,8 @@ const char *ox_gemm_isa(void) {
 }
 
 /* The body of ox_sgemm and ox_dgemm: trivial shapes first, then the blocked
- * product, then (only if its buffers could not be allocated) a plain loop. */
+ * product, then (for tiny products, or if the packing buffers could not be
+ * allocated) a plain loop. */
 #define GEMM_ENTRY(T, SUF)                                                            \
   if (M <= 0 || N <= 0) return;                                                       \
   if (K <= 0) { /* C = beta * C */                                                    \
@@ -170,15 +171,19 @@ const char *ox_gemm_isa(void) {
         C[i * ldc + j] = beta == 0 ? (T)0 : beta * C[i * ldc + j];                    \
     return;                                                                           \
   }                                                                                   \
-  int level = isa();                                                                  \
-  if (level == ISA_AVX512 &&                                                          \
-      gemm_##SUF##_avx512(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
-    return;                                                                           \
-  if (level == ISA_AVX2 &&                                                            \
-      gemm_##SUF##_avx2(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
-    return;                                                                           \
-  if (gemm_##SUF##_generic(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
-    return;                                                                           \
+  /* tiny products (batches of 2 x 2 ...) would pay more for packing and padded \
+   * tiles than they compute: the plain loop below serves them */                    \
+  if ((double)M * (double)N * (double)K > 4096) {                                     \
+    int level = isa();                                                                \
+    if (level == ISA_AVX512 &&                                                        \
+        gemm_##SUF##_avx512(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+      return;                                                                         \
+    if (level == ISA_AVX2 &&                                                          \
+        gemm_##SUF##_avx2(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+      return;                                                                         \
+    if (gemm_##SUF##_generic(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+      return;                                                                         \
+  }                                                                                   \
   for (int64_t i = 0; i < M; i++)                                                     \
     for (int64_t j = 0; j < N; j++) {                                                 \
       T s = 0;                                                                        \

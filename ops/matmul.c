@@ -543,6 +543,93 @@ static int parse_term(ox_ctx *c, const char *s, size_t len, int rank, int *nell,
   return 0;
 }
 
+/* dst[0..) = the elements of src (float or double: es 4 or 8) met walking
+ * dims[0..nd) (outermost first) with the given element strides. */
+static void gather(void *dst, const void *src, size_t es, int nd, const int64_t *dims,
+                   const int64_t *strides) {
+  int64_t idx[MAXLABELS] = {0}, off = 0, n = ox_numel(nd, dims, 0);
+  int64_t inner = nd ? dims[nd - 1] : 1, step = nd ? strides[nd - 1] : 0;
+  for (int64_t o = 0; o < n; o += inner) {
+    if (es == 4)
+      for (int64_t i = 0; i < inner; i++) ((float *)dst)[o + i] = ((const float *)src)[off + i * step];
+    else
+      for (int64_t i = 0; i < inner; i++) ((double *)dst)[o + i] = ((const double *)src)[off + i * step];
+    for (int d = nd - 2; d >= 0; d--) {
+      off += strides[d];
+      if (++idx[d] < dims[d]) break;
+      off -= strides[d] * dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/* Einsum of two float (es 4) or double (es 8) operands as a batched GEMM:
+ *   a: (batch, m, k) <- x0, b: (batch, k, n) <- x1, r = a b: (batch, m, n) -> y
+ * where batch are the labels in both operands and the output, k those in
+ * both and not the output, m those in x0 and the output only, n likewise for
+ * x1. Leaves *done 0 (for the general loop) on diagonals, on labels summed
+ * within one operand, and on broadcast ellipsis dims. */
+static int einsum_gemm(ox_ctx *c, const ox_tensor *const *x, const term *terms, int nloop,
+                       int nouter, const int *order, const int64_t *ldims,
+                       const int64_t (*st)[MAXLABELS], const void *const *src, size_t es,
+                       void *y, int *done) {
+  int in[2][MAXLABELS] = {{0}};
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < terms[i].nlab; k++) {
+      int l = terms[i].lab[k], j = 0;
+      while (order[j] != l) j++;
+      if (in[i][j] || x[i]->dims[k] != ldims[j]) return 0; /* a diagonal, or broadcast */
+      in[i][j] = 1;
+    }
+  /* the groups, as loop-label positions */
+  int bt[MAXLABELS], ms[MAXLABELS], ns[MAXLABELS], ks[MAXLABELS], nbt = 0, nm = 0, nn = 0, nk = 0;
+  for (int j = 0; j < nloop; j++) {
+    int out = j < nouter;
+    if (in[0][j] && in[1][j] && out) bt[nbt++] = j;
+    else if (in[0][j] && in[1][j]) ks[nk++] = j;
+    else if (!out) return 0; /* summed within one operand */
+    else if (in[0][j]) ms[nm++] = j;
+    else if (in[1][j]) ns[nn++] = j;
+    else return 0;
+  }
+  int64_t NB = 1, M = 1, N = 1, K = 1;
+  for (int q = 0; q < nbt; q++) NB *= ldims[bt[q]];
+  for (int q = 0; q < nm; q++) M *= ldims[ms[q]];
+  for (int q = 0; q < nn; q++) N *= ldims[ns[q]];
+  for (int q = 0; q < nk; q++) K *= ldims[ks[q]];
+  /* a: batch, m, k from x0; b: batch, k, n from x1 */
+  int64_t dims[MAXLABELS], str[MAXLABELS];
+  int nd = 0;
+  void *a = ox_alloc_array(c->a, NB * M * K + 1, es), *b = ox_alloc_array(c->a, NB * K * N + 1, es);
+  void *r = ox_alloc_array(c->a, NB * M * N + 1, es);
+  if (!a || !b || !r) return oom(c);
+#define ADD(list, cnt, op)                                                            \
+  for (int q = 0; q < cnt; q++) dims[nd] = ldims[list[q]], str[nd++] = st[op][list[q]];
+  ADD(bt, nbt, 0) ADD(ms, nm, 0) ADD(ks, nk, 0)
+  gather(a, src[0], es, nd, dims, str);
+  nd = 0;
+  ADD(bt, nbt, 1) ADD(ks, nk, 1) ADD(ns, nn, 1)
+  gather(b, src[1], es, nd, dims, str);
+#undef ADD
+  for (int64_t i = 0; i < NB; i++) {
+    if (es == 4)
+      ox_sgemm(M, N, K, (float *)a + i * M * K, K, 0, (float *)b + i * K * N, N, 0,
+               (float *)r + i * M * N, N, 1, 0);
+    else
+      ox_dgemm(M, N, K, (double *)a + i * M * K, K, 0, (double *)b + i * K * N, N, 0,
+               (double *)r + i * M * N, N, 1, 0);
+  }
+  /* y in output-label order: each output label's stride in r (batch, m, n) */
+  int64_t rs[MAXLABELS], s = 1;
+  for (int q = nn - 1; q >= 0; q--) rs[ns[q]] = s, s *= ldims[ns[q]];
+  for (int q = nm - 1; q >= 0; q--) rs[ms[q]] = s, s *= ldims[ms[q]];
+  for (int q = nbt - 1; q >= 0; q--) rs[bt[q]] = s, s *= ldims[bt[q]];
+  for (int j = 0; j < nouter; j++) str[j] = rs[j];
+  gather(y, r, es, nouter, ldims, str);
+  *done = 1;
+  return 0;
+}
+
 static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const char *eq = ox_attr_string(c, "equation", NULL);
   if (c->err->code) return c->err->code;
@@ -662,6 +749,16 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   }
   if (ox_dtype_is_small_float(dt)) {
     if (!(yf = ox_alloc_array(c->a, y->n, sizeof *yf))) return oom(c);
+  }
+  /* two float operands: a batched GEMM when the equation allows one */
+  if (nin == 2 && (dt == OX_FLOAT || dt == OX_DOUBLE || yf)) {
+    int done = 0;
+    OX_TRY(einsum_gemm(c, x, terms, nloop, nouter, order, ldims, st, src,
+                       dt == OX_DOUBLE ? 8 : 4, yf ? (void *)yf : y->data, &done));
+    if (done) {
+      if (yf) ox_narrow_f32(yf, y);
+      return 0;
+    }
   }
   /* y[o] = sum over the summed labels of prod_i x_i[off_i]: one odometer over
    * all loop labels, output labels outermost, so y is written in order */

@@ -401,6 +401,50 @@ static void test_einsum(void) {
   CHECK(IS(y, OX_FLOAT, 3, DIMS(2, 2, 2), {1, 3, 2, 4, 5, 7, 6, 8}));
   CHECK_EQ_I(einsum("bij,bjk->bik", 2, (ox_value *[]){in[0], in[0]}, &y), 0);
   CHECK(IS(y, OX_FLOAT, 3, DIMS(2, 2, 2), {7, 10, 15, 22, 67, 78, 91, 106}));
+  /* attention-style, through the batched GEMM: batch b, h; m q; n k; summed d */
+  {
+    int64_t B = 2, H = 3, Q = 4, D = 5, K = 6;
+    ox_value *q = tensor(OX_FLOAT, 4, DIMS(B, H, Q, D), NULL), *k = tensor(OX_FLOAT, 4, DIMS(B, K, H, D), NULL);
+    float *qd = q->u.t.data, *kd = k->u.t.data;
+    for (int64_t i = 0; i < q->u.t.n; i++) qd[i] = (float)rnd();
+    for (int64_t i = 0; i < k->u.t.n; i++) kd[i] = (float)rnd();
+    for (int dbl = 0; dbl < 2; dbl++) {
+      ox_value *pair[2] = {q, k};
+      if (dbl) { /* the same values as double */
+        for (int i = 0; i < 2; i++) {
+          ox_value *v = tensor(OX_DOUBLE, 4, pair[i]->u.t.dims, NULL);
+          for (int64_t j = 0; j < v->u.t.n; j++) ((double *)v->u.t.data)[j] = ((float *)pair[i]->u.t.data)[j];
+          pair[i] = v;
+        }
+      }
+      CHECK_EQ_I(einsum("bhqd,bkhd->bhqk", 2, pair, &y), 0);
+      int bad = 0;
+      CHECK(y && y->u.t.rank == 4 && y->u.t.dims[3] == K && y->u.t.dt == (dbl ? OX_DOUBLE : OX_FLOAT));
+      for (int64_t b = 0; y && b < B; b++)
+        for (int64_t h = 0; h < H; h++)
+          for (int64_t i = 0; i < Q; i++)
+            for (int64_t j = 0; j < K; j++) {
+              double sum = 0;
+              for (int64_t d = 0; d < D; d++)
+                sum += (double)qd[((b * H + h) * Q + i) * D + d] * kd[((b * K + j) * H + h) * D + d];
+              bad += fabs(ox_load_f64(y->u.t.dt, y->u.t.data, ((b * H + h) * Q + i) * K + j) - sum) > 1e-5;
+            }
+      CHECK_EQ_I(bad, 0);
+    }
+    /* output labels in another order than (batch, m, n) */
+    in[0] = m;
+    in[1] = F32(2, DIMS(3, 2), {1, 0, 0, 1, 1, 1});
+    CHECK_EQ_I(einsum("ij,jk->ki", 2, in, &y), 0);
+    CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {4, 10, 5, 11}));
+    CHECK_EQ_I(einsum("ij,kl->ljki", 2, (ox_value *[]){sq, sq}, &y), 0); /* an outer product */
+    /* y[l][j][k][i] = sq[i][j] * sq[k][l] */
+    CHECK(y && y->u.t.rank == 4 && ((float *)y->u.t.data)[1] == 3 * 1 &&
+          ((float *)y->u.t.data)[4] == 2 * 1 && ((float *)y->u.t.data)[15] == 4 * 4 &&
+          ((float *)y->u.t.data)[8] == 1 * 2);
+    /* a label summed in one operand only goes the general way */
+    CHECK_EQ_I(einsum("ij,jk->k", 2, in, &y), 0);
+    CHECK(IS(y, OX_FLOAT, 1, DIMS(2), {14, 16}));
+  }
   /* three operands, and integers */
   in[0] = T_(OX_INT32, int32_t, 1, DIMS(2), {1, 2});
   in[1] = T_(OX_INT32, int32_t, 1, DIMS(3), {1, 10, 100});
