@@ -481,6 +481,7 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     step[a] = st;
     dims[a] = slice_dim(x->dims[a], starts[i], ends[i], st, &first[a]);
   }
+  /* x: (d_0, ..., d_r-1) -> y: (count_0, ...); y[.., o, ..] = x[.., first + o * step, ..] */
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
@@ -543,12 +544,13 @@ static int tile_by(ox_ctx *c, const ox_tensor *x, const int64_t *reps, ox_value 
       return ox_fail(c->err, OX_EINPUT, "dim %d: %lld * %lld repeats is too large", d,
                      (long long)x->dims[d], (long long)reps[d]);
   }
+  /* x: (d_0, ..., d_r-1) -> y: (d_0 * reps_0, ..., d_r-1 * reps_r-1) */
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0;
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
     if (!map[d]) return oom(c);
-    for (int64_t o = 0, i = 0; o < dims[d]; o++) {
+    for (int64_t o = 0, i = 0; o < dims[d]; o++) { /* i = o mod d_d, without dividing */
       map[d][o] = i;
       if (++i == x->dims[d]) i = 0;
     }
@@ -697,6 +699,7 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       return ox_fail(c->err, OX_EINPUT, "axis %d %s; %s padding needs elements to copy", a,
                      n ? "has no elements left after the negative pads" : "is empty", ms);
   }
+  /* x: (d_0, ...) -> y: (len_0 + before_0 + after_0, ...) */
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0;
   for (int d = 0; d < r; d++) {
