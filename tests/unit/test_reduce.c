@@ -229,6 +229,46 @@ static void test_precision(void) {
   CHECK(isnan(*(float *)y->u.t.data));
 }
 
+/* Odd corners: a full reduction without keepdims is a scalar; LogSumExp of
+ * infinities; integer L2 and LogSum truncate; a scalar input reduces to
+ * itself. */
+static void test_corners(void) {
+  ox_value *y;
+  ox_attr kd0 = attr_int("keepdims", 0);
+  CHECK_EQ_I(run("ReduceSum", 11, 1, &kd0, 1, (ox_value *[]){x234()}, &y), 0);
+  CHECK(shape_is(y, 0, NULL) && CLOSE(y, 1, {276}));
+  CHECK_EQ_I(run("ReduceLogSumExp", 18, 0, NULL, 1,
+                 (ox_value *[]){F32(1, DIMS(2), {INFINITY, 1})}, &y), 0);
+  CHECK(CLOSE(y, 1, {INFINITY}));
+  CHECK_EQ_I(run("ReduceLogSumExp", 18, 0, NULL, 1,
+                 (ox_value *[]){F32(1, DIMS(2), {-INFINITY, -INFINITY})}, &y), 0);
+  CHECK(CLOSE(y, 1, {-INFINITY}));
+  /* sqrt(3^2 + 4^2 + 1) = 5.099 -> 5 */
+  ox_value *xi = tensor(OX_INT32, 1, DIMS(3), (int32_t[]){3, -4, 1});
+  CHECK_EQ_I(run("ReduceL2", 13, 0, NULL, 1, (ox_value *[]){xi}, &y), 0);
+  CHECK_EQ_I(*(int32_t *)y->u.t.data, 5);
+  CHECK_EQ_I(run("ReduceL1", 13, 0, NULL, 1, (ox_value *[]){xi}, &y), 0);
+  CHECK_EQ_I(*(int32_t *)y->u.t.data, 8);
+  /* int64 min: |x| wraps as numpy's abs does, no undefined behaviour */
+  ox_value *xm = tensor(OX_INT64, 1, DIMS(2), (int64_t[]){INT64_MIN, 5});
+  CHECK_EQ_I(run("ReduceMin", 13, 0, NULL, 1, (ox_value *[]){xm}, &y), 0);
+  CHECK(*(int64_t *)y->u.t.data == INT64_MIN);
+  CHECK_EQ_I(run("ReduceProd", 13, 0, NULL, 1, (ox_value *[]){xm}, &y), 0);
+  CHECK(*(int64_t *)y->u.t.data == INT64_MIN); /* -2^63 * 5 wraps to -2^63 */
+  /* a scalar: no axes to reduce, the value comes back (squared here) */
+  CHECK_EQ_I(run("ReduceSumSquare", 13, 0, NULL, 1, (ox_value *[]){tensor(OX_FLOAT, 0, NULL, (float[]){3})}, &y), 0);
+  CHECK(shape_is(y, 0, NULL) && CLOSE(y, 1, {9}));
+  /* a long reduced run with a tail (len % 4 != 0) and per-row outputs */
+  float d[2 * 7];
+  for (int i = 0; i < 14; i++) d[i] = (float)(i % 7 == 3 ? 50 + i : i);
+  int64_t ax[] = {1};
+  ox_attr a = attr_ints("axes", 1, ax);
+  CHECK_EQ_I(run("ReduceMax", 13, 1, &a, 1, (ox_value *[]){tensor(OX_FLOAT, 2, DIMS(2, 7), d)}, &y), 0);
+  CHECK(CLOSE(y, 2, {53, 60}));
+  CHECK_EQ_I(run("ReduceSum", 11, 1, &a, 1, (ox_value *[]){tensor(OX_FLOAT, 2, DIMS(2, 7), d)}, &y), 0);
+  CHECK(CLOSE(y, 2, {0 + 1 + 2 + 53 + 4 + 5 + 6, 7 + 8 + 9 + 60 + 11 + 12 + 13}));
+}
+
 static void test_errors(void) {
   ox_value *y;
   int64_t dup[] = {1, -2};
@@ -319,6 +359,7 @@ int main(void) {
   test_noop();
   test_empty_set();
   test_precision();
+  test_corners();
   test_errors();
   test_arg();
   test_softmax_axis();
