@@ -79,8 +79,14 @@ demo: deps
 
 # ---- tests ----
 check: test-deps
-	@$(MAKE) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN)
+	@$(MAKE) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(B)/bad-gen $(B)/asan/bad-gen
 	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
+
+# The generator of tests/bad's hostile inputs (plain C, no onnxop code), one
+# next to each onnxop that tests/bad/run.sh BUILD runs.
+$(B)/bad-gen $(B)/asan/bad-gen: tests/bad/gen.c
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(CFLAGS) $(WARN) -o $@ tests/bad/gen.c
 
 # Regenerate the expected-failure lists from the current failures (then review the diff).
 xfail-update: $(B)/onnxop

@@ -45,6 +45,8 @@ for t in "$B"/unit/test_*; do run "unit $(basename "$t")" "$t"; done
 for t in "$B"/asan/unit/test_*; do run "unit (asan) $(basename "$t")" "$t"; done
 run "cli" sh tests/cli/run.sh "$B"
 run "cli (asan)" sh tests/cli/run.sh "$B/asan"
+run "bad" sh tests/bad/run.sh "$B"
+run "bad (asan)" sh tests/bad/run.sh "$B/asan"
 
 suite() { # NAME PATH XFAIL
   if [ ! -d "$2" ]; then
