@@ -297,7 +297,9 @@ static int legacy_view(ox_ctx *c, const ox_tensor *A, const ox_tensor *B, const 
   int64_t start = ax ? ax->i : A->rank - B->rank;
   if (ax && start < 0) start += A->rank;
   int ok = start >= 0 && start + B->rank <= A->rank;
-  for (int d = 0; ok && d < B->rank; d++) ok = B->dims[d] == A->dims[start + d];
+  /* The spec's "1-dim expansion doesn't work yet" aside, PyTorch exported
+   * B of shape (2, 1) against A (2, 3) at opset 6; a dim of 1 stretches. */
+  for (int d = 0; ok && d < B->rank; d++) ok = B->dims[d] == A->dims[start + d] || B->dims[d] == 1;
   if (!ok)
     return ox_fail(c->err, OX_EINPUT, "B of shape %s does not match the dims of A %s at axis "
                    "%lld (legacy broadcast of opset < 7)", s2, s1, (long long)start);
