@@ -307,11 +307,11 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
   int64_t dim = x->dims[axis], nsplit = -1, *sp = NULL;
   if (c->version < 13) {
-    const int64_t *a = ox_attr_ints(c, "split", &nsplit);
-    if (a) {
+    const int64_t *sa = ox_attr_ints(c, "split", &nsplit);
+    if (sa) {
       sp = ints_new(c, nsplit);
       if (!sp) return oom(c);
-      memcpy(sp, a, (size_t)nsplit * sizeof *sp);
+      memcpy(sp, sa, (size_t)nsplit * sizeof *sp);
     }
   }
   if (nin > 1 && in[1]) {
