@@ -13,6 +13,8 @@ extern const ox_kernel ox_cast_kernels[];
 extern const ox_kernel ox_tensor_kernels[];
 extern const ox_kernel ox_reduce_kernels[];
 extern const ox_kernel ox_matmul_kernels[];
+extern const ox_kernel ox_conv_kernels[];
+extern const ox_kernel ox_pool_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -27,6 +29,8 @@ const ox_family ox_families[] = {
     {"tensor", ox_tensor_kernels},
     {"reduce", ox_reduce_kernels},
     {"matmul", ox_matmul_kernels},
+    {"conv", ox_conv_kernels},
+    {"pool", ox_pool_kernels},
     {NULL, NULL},
 };
 

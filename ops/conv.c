@@ -1,0 +1,639 @@
+/* ops/conv.c: convolutions: Conv, ConvTranspose, ConvInteger, DeformConv, Col2Im.
+ *
+ * Conv is im2col feeding the blocked GEMM of core/gemm.h, one product per
+ * (image, group): Y_g (M/g, out) = W_g (M/g, C/g * K) x col (C/g * K, out).
+ * A 1x1 convolution with unit strides and no padding multiplies the input
+ * directly. ConvTranspose is the reverse: col = W_g^T x X_g, then col2im adds
+ * the columns into the output; Col2Im is that last step alone. float16 and
+ * bfloat16 are widened to float once and the result rounded once on store.
+ * ConvInteger subtracts the zero points into int32 and accumulates in 32 bits
+ * (wrapping, as the spec allows). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gemm.h"
+#include "core/kernel.h"
+
+#define MAXSP 8 /* spatial dimensions supported */
+
+static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
+
+static int tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
+  if (i >= nin || !in[i] || in[i]->kind != OX_TENSOR) {
+    char desc[128];
+    if (i >= nin || !in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                   ox_value_desc(in[i], desc, sizeof desc));
+  }
+  *t = &in[i]->u.t;
+  return 0;
+}
+
+static int opt_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
+  *t = NULL;
+  if (i >= nin || !in[i]) return 0;
+  return tensor_in(c, in, nin, i, t);
+}
+
+static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
+  if (t->dt == want) return 0;
+  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
+                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
+}
+
+/* ---- window geometry ----
+ * An "image" of spatial dims img[] and a grid of window positions pos[]:
+ * window p covers img index p * s + k * d - pb for k in [0, ker). For Conv the
+ * image is X and the positions are Y; for ConvTranspose and Col2Im the image
+ * is the output and the positions are the input. */
+typedef struct {
+  int nd;
+  int64_t img[MAXSP], pos[MAXSP], ker[MAXSP], s[MAXSP], d[MAXSP], pb[MAXSP], pe[MAXSP];
+  int64_t nimg, npos, nker; /* products */
+} geom;
+
+enum { PAD_NOTSET, PAD_SAME_UPPER, PAD_SAME_LOWER, PAD_VALID };
+
+static int auto_pad_of(ox_ctx *c, int *mode) {
+  const char *s = ox_attr_string(c, "auto_pad", "NOTSET");
+  if (!strcmp(s, "NOTSET")) *mode = PAD_NOTSET;
+  else if (!strcmp(s, "SAME_UPPER")) *mode = PAD_SAME_UPPER;
+  else if (!strcmp(s, "SAME_LOWER")) *mode = PAD_SAME_LOWER;
+  else if (!strcmp(s, "VALID")) *mode = PAD_VALID;
+  else
+    return ox_fail(c->err, OX_EINPUT,
+                   "auto_pad is '%s'; it must be NOTSET, SAME_UPPER, SAME_LOWER or VALID", s);
+  return 0;
+}
+
+/* An ints attribute of n values each >= lo; def when absent. */
+static int ints_attr(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
+  int64_t cnt;
+  const int64_t *v = ox_attr_ints(c, name, &cnt);
+  if (!v) {
+    for (int i = 0; i < n; i++) out[i] = def;
+    return 0;
+  }
+  if (cnt != n)
+    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
+                   n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
+  for (int i = 0; i < n; i++) {
+    if (v[i] < lo || v[i] > (INT64_C(1) << 40))
+      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^40]", name, i,
+                     (long long)v[i], (long long)lo);
+    out[i] = v[i];
+  }
+  return 0;
+}
+
+/* strides, dilations and pads (begin, end) for nd spatial axes */
+static int window_attrs(ox_ctx *c, int nd, geom *g) {
+  int64_t pads[2 * MAXSP];
+  g->nd = nd;
+  OX_TRY(ints_attr(c, "strides", nd, 1, 1, g->s));
+  OX_TRY(ints_attr(c, "dilations", nd, 1, 1, g->d));
+  OX_TRY(ints_attr(c, "pads", 2 * nd, 0, 0, pads));
+  for (int i = 0; i < nd; i++) g->pb[i] = pads[i], g->pe[i] = pads[nd + i];
+  return 0;
+}
+
+static int geom_products(ox_ctx *c, geom *g) {
+  g->nimg = ox_numel(g->nd, g->img, 8);
+  g->npos = ox_numel(g->nd, g->pos, 8);
+  g->nker = ox_numel(g->nd, g->ker, 8);
+  if (g->nimg < 0 || g->npos < 0 || g->nker < 0)
+    return ox_fail(c->err, OX_EINPUT, "the convolution's shapes are too large");
+  return 0;
+}
+
+/* Conv and ConvInteger: output positions from image, kernel and attributes.
+ * Conv-11: SAME_* pads so that out = ceil(in / stride), the odd pixel at the
+ * end for SAME_UPPER and at the beginning for SAME_LOWER. */
+static int conv_positions(ox_ctx *c, geom *g) {
+  int mode;
+  OX_TRY(auto_pad_of(c, &mode));
+  for (int i = 0; i < g->nd; i++) {
+    int64_t dk = (g->ker[i] - 1) * g->d[i] + 1, in = g->img[i];
+    if (mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+      int64_t out = (in + g->s[i] - 1) / g->s[i];
+      int64_t total = (out - 1) * g->s[i] + dk - in;
+      if (total < 0) total = 0;
+      g->pb[i] = mode == PAD_SAME_UPPER ? total / 2 : total - total / 2;
+      g->pe[i] = total - g->pb[i];
+    } else if (mode == PAD_VALID) {
+      g->pb[i] = g->pe[i] = 0;
+    }
+    int64_t padded = in + g->pb[i] + g->pe[i];
+    if (padded < dk)
+      return ox_fail(c->err, OX_EINPUT,
+                     "the kernel (%lld with dilation) is larger than the padded input (%lld) "
+                     "along spatial axis %d",
+                     (long long)dk, (long long)padded, i);
+    g->pos[i] = (padded - dk) / g->s[i] + 1;
+  }
+  return geom_products(c, g);
+}
+
+/* ceil(a / b) for b > 0 and any a */
+static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+/* The positions p in [lo, hi) of the last axis whose image index
+ * p * s + off falls in [0, n). */
+static void valid_range(int64_t off, int64_t s, int64_t n, int64_t npos, int64_t *lo, int64_t *hi) {
+  int64_t a = ceil_div(-off, s), b = ceil_div(n - off, s);
+  if (a < 0) a = 0;
+  if (b > npos) b = npos;
+  if (b < a) b = a;
+  *lo = a;
+  *hi = b;
+}
+
+/* im2col: col (C * nker, npos) from img (C, img...); padding reads as zero.
+ * col2im: img (C, img...) += col, skipping what falls in the padding.
+ * Rows run over (channel, kernel position), the last spatial axis is the inner
+ * loop with its valid range precomputed per kernel column. */
+/* One walker for both directions, over elements of size es: the per-element
+ * work is a plain copy (im2col) or an add (col2im, typed below). */
+typedef void (*row_add_fn)(void *dst, const void *src, int64_t n, int64_t s);
+
+/* Only the outer positions [o0, o1) (over all axes but the last) take part:
+ * col then has (o1 - o0) * pos[last] columns. */
+static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *col, int add,
+                          row_add_fn addfn, int64_t o0, int64_t o1) {
+  int nd = g->nd, L = nd - 1;
+  int64_t kidx[MAXSP] = {0}, oidx[MAXSP], ostart[MAXSP], istr[MAXSP];
+  istr[L] = 1;
+  for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];
+  int64_t W = g->pos[L], s = g->s[L];
+  for (int j = L - 1, r = o0; j >= 0; j--) ostart[j] = r % g->pos[j], r /= g->pos[j];
+  char *cp = col;
+  for (int64_t ch = 0; ch < C; ch++) {
+    char *ip = (char *)img + (size_t)(ch * g->nimg) * es;
+    for (int64_t kp = 0; kp < g->nker; kp++) {
+      int64_t off = kidx[L] * g->d[L] - g->pb[L], lo, hi;
+      valid_range(off, s, g->img[L], W, &lo, &hi);
+      for (int j = 0; j < L; j++) oidx[j] = ostart[j];
+      for (int64_t o = o0; o < o1; o++, cp += (size_t)W * es) {
+        int64_t base = 0;
+        int ok = 1;
+        for (int j = 0; j < L; j++) {
+          int64_t i = oidx[j] * g->s[j] + kidx[j] * g->d[j] - g->pb[j];
+          if (i < 0 || i >= g->img[j]) { ok = 0; break; }
+          base += i * istr[j];
+        }
+        if (ok && hi > lo) {
+          char *src = ip + (size_t)(base + lo * s + off) * es;
+          if (add) {
+            addfn(src, cp + (size_t)lo * es, hi - lo, s);
+          } else {
+            memset(cp, 0, (size_t)lo * es);
+            if (s == 1) memcpy(cp + (size_t)lo * es, src, (size_t)(hi - lo) * es);
+            else if (es == 4)
+              for (int64_t p = lo; p < hi; p++)
+                memcpy(cp + (size_t)p * 4, src + (size_t)((p - lo) * s) * 4, 4);
+            else
+              for (int64_t p = lo; p < hi; p++)
+                memcpy(cp + (size_t)p * es, src + (size_t)((p - lo) * s) * es, es);
+            memset(cp + (size_t)hi * es, 0, (size_t)(W - hi) * es);
+          }
+        } else if (!add) {
+          memset(cp, 0, (size_t)W * es);
+        }
+        for (int j = L - 1; j >= 0; j--) { /* odometer over the outer positions */
+          if (++oidx[j] < g->pos[j]) break;
+          oidx[j] = 0;
+        }
+      }
+      for (int j = L; j >= 0; j--) { /* odometer over the kernel */
+        if (++kidx[j] < g->ker[j]) break;
+        kidx[j] = 0;
+      }
+    }
+  }
+}
+
+/* col (C * nker, (o1 - o0) * pos[last]) from img (C, img...) */
+static void im2col(const void *img, int64_t C, const geom *g, size_t es, void *col, int64_t o0,
+                   int64_t o1) {
+  win_walk_impl(g, C, es, (void *)img, col, 0, NULL, o0, o1);
+}
+
+/* dst[p * s] += src[p] for p < n, per native type */
+#define ROW_ADD(NAME, T)                                                              \
+  static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
+    T *d = dst;                                                                       \
+    const T *x = src;                                                                 \
+    for (int64_t p = 0; p < n; p++) d[p * s] += x[p];                                 \
+  }
+OX_NATIVE_TYPES(ROW_ADD)
+#undef ROW_ADD
+
+static row_add_fn row_add_of(ox_dtype dt) {
+  switch (dt) {
+#define CASE(NAME, T) case OX_##NAME: return row_add_##NAME;
+    OX_NATIVE_TYPES(CASE)
+#undef CASE
+  default: return NULL;
+  }
+}
+
+/* img (C, img...) += col (C * nker, npos) */
+static void col2im(ox_dtype dt, const void *col, int64_t C, const geom *g, void *img) {
+  win_walk_impl(g, C, ox_dtype_size(dt), img, (void *)col, 1, row_add_of(dt), 0,
+                g->npos / g->pos[g->nd - 1]);
+}
+
+/* A float32 copy of t (for float16/bfloat16), same shape. */
+static int widen(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
+  if (!t) return 0;
+  *f = *t;
+  f->dt = OX_FLOAT;
+  f->data = ox_widen_f32(c->a, t, c->err);
+  return f->data ? 0 : c->err->code;
+}
+
+/* ---- Conv-1, -11, -22 ---- */
+
+/* Shapes and geometry of Conv and ConvInteger.
+ * x: (N, C, D1..Dn), w: (M, C/group, k1..kn) */
+static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t *group, geom *g,
+                       int64_t *ydims) {
+  char s1[256], s2[256];
+  if (x->rank < 3 || x->rank - 2 > MAXSP)
+    return ox_fail(c->err, OX_EINPUT, "X has shape %s; expected (N, C, D1, ...) with 1 to %d spatial axes",
+                   ox_shape_str(x->rank, x->dims, s1, sizeof s1), MAXSP);
+  if (w->rank != x->rank)
+    return ox_fail(c->err, OX_EINPUT, "W has shape %s but X has shape %s; W must be (M, C/group, k1, ...) of X's rank",
+                   ox_shape_str(w->rank, w->dims, s1, sizeof s1), ox_shape_str(x->rank, x->dims, s2, sizeof s2));
+  int nd = x->rank - 2;
+  *group = ox_attr_int(c, "group", 1);
+  int64_t G = *group, C = x->dims[1], M = w->dims[0];
+  if (G < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)G);
+  if (C % G || w->dims[1] * G != C)
+    return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels but W has %lld per group x %lld groups",
+                   (long long)C, (long long)w->dims[1], (long long)G);
+  if (M % G)
+    return ox_fail(c->err, OX_EINPUT, "W has %lld output channels, not a multiple of group %lld",
+                   (long long)M, (long long)G);
+  OX_TRY(window_attrs(c, nd, g));
+  int64_t ks[MAXSP];
+  OX_TRY(ints_attr(c, "kernel_shape", nd, -1, 0, ks));
+  for (int i = 0; i < nd; i++) {
+    if (ks[i] >= 0 && ks[i] != w->dims[2 + i])
+      return ox_fail(c->err, OX_EINPUT, "kernel_shape[%d] is %lld but W has shape %s", i,
+                     (long long)ks[i], ox_shape_str(w->rank, w->dims, s1, sizeof s1));
+    g->ker[i] = w->dims[2 + i];
+    g->img[i] = x->dims[2 + i];
+    if (g->ker[i] < 1) return ox_fail(c->err, OX_EINPUT, "W has an empty kernel axis");
+  }
+  OX_TRY(conv_positions(c, g));
+  ydims[0] = x->dims[0];
+  ydims[1] = M;
+  for (int i = 0; i < nd; i++) ydims[2 + i] = g->pos[i];
+  return 0;
+}
+
+static int is_pointwise(const geom *g) {
+  for (int i = 0; i < g->nd; i++)
+    if (g->ker[i] != 1 || g->s[i] != 1 || g->pb[i] || g->pe[i]) return 0;
+  return 1;
+}
+
+/* Columns per im2col tile: about this many bytes of col, so that the tile
+ * stays in cache between im2col and the GEMM's packing. */
+#define TILE_BYTES (256 * 1024)
+
+/* y = conv(x, w) + b for float or double (x, w, b of type dt, y zeroed). */
+static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
+                      int64_t G, const geom *g, void *y) {
+  int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G;
+  int64_t Kg = Cg * g->nker, P = g->npos; /* each product: (Mg, Kg) x (Kg, P) */
+  int64_t W = g->pos[g->nd - 1], rows = P / W; /* P = rows x W: outer positions x last axis */
+  size_t es = ox_dtype_size(dt);
+  int direct = is_pointwise(g);
+  int64_t trows = rows; /* outer positions per tile */
+  void *col = NULL;
+  if (!direct) {
+    int64_t rowbytes = Kg * W * (int64_t)es;
+    trows = rowbytes > 0 ? TILE_BYTES / rowbytes : rows;
+    if (trows < 1) trows = 1;
+    if (trows > rows) trows = rows;
+    if (ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
+      return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+    col = ox_alloc_array(c->a, Kg * trows * W, es);
+    if (!col) return oom(c);
+  }
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t gi = 0; gi < G; gi++) {
+      const char *xg = (const char *)x->data + (size_t)((n * C + gi * Cg) * g->nimg) * es;
+      const char *wg = (const char *)w->data + (size_t)(gi * Mg * Kg) * es;
+      char *yg = (char *)y + (size_t)((n * M + gi * Mg) * P) * es;
+      /* the bias first, then Y += W x col */
+      for (int64_t m = 0; b && m < Mg; m++) {
+        if (dt == OX_FLOAT) {
+          float v = ((const float *)b->data)[gi * Mg + m], *r = (float *)yg + m * P;
+          for (int64_t p = 0; p < P; p++) r[p] = v;
+        } else {
+          double v = ((const double *)b->data)[gi * Mg + m], *r = (double *)yg + m * P;
+          for (int64_t p = 0; p < P; p++) r[p] = v;
+        }
+      }
+      for (int64_t r0 = 0; r0 < rows; r0 += trows) {
+        int64_t r1 = r0 + trows < rows ? r0 + trows : rows, cols = (r1 - r0) * W;
+        const void *B = xg; /* pointwise: X_g (Cg, P) is the matrix */
+        int64_t ldb = P;
+        char *yt = yg + (size_t)(r0 * W) * es;
+        if (!direct) {
+          im2col(xg, Cg, g, es, col, r0, r1);
+          B = col;
+          ldb = cols;
+        }
+        if (dt == OX_FLOAT)
+          ox_sgemm(Mg, cols, Kg, (const float *)wg, Kg, 0, B, ldb, 0, (float *)yt, P, 1, b ? 1 : 0);
+        else
+          ox_dgemm(Mg, cols, Kg, (const double *)wg, Kg, 0, B, ldb, 0, (double *)yt, P, 1, b ? 1 : 0);
+      }
+    }
+  return 0;
+}
+
+static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
+  char s1[128];
+  if (!b) return 0;
+  OX_TRY(same_dtype(c, 2, b, dt));
+  if (b->n != M || b->rank != 1)
+    return ox_fail(c->err, OX_EINPUT, "B has shape %s; expected (%lld,), one per output channel",
+                   ox_shape_str(b->rank, b->dims, s1, sizeof s1), (long long)M);
+  return 0;
+}
+
+/* Run a float body on float/double directly, or on float copies of small floats. */
+typedef int (*float_body)(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w,
+                          const ox_tensor *b, int64_t G, const geom *g, void *y);
+
+static int run_float(ox_ctx *c, float_body fn, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
+                     int64_t G, const geom *g, ox_tensor *y) {
+  if (y->n == 0) return 0;
+  if (x->dt == OX_FLOAT || x->dt == OX_DOUBLE) return fn(c, x->dt, x, w, b, G, g, y->data);
+  ox_tensor xf, wf, bf;
+  OX_TRY(widen(c, x, &xf));
+  OX_TRY(widen(c, w, &wf));
+  OX_TRY(widen(c, b, &bf));
+  float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
+  if (!yf) return oom(c);
+  OX_TRY(fn(c, OX_FLOAT, &xf, &wf, b ? &bf : NULL, G, g, yf));
+  ox_narrow_f32(yf, y);
+  return 0;
+}
+
+static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x, *w, *b;
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(tensor_in(c, in, nin, 1, &w));
+  OX_TRY(opt_in(c, in, nin, 2, &b));
+  OX_TRY(same_dtype(c, 1, w, x->dt));
+  int64_t G = 1, ydims[MAXSP + 2];
+  geom g;
+  OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
+  OX_TRY(check_bias(c, b, w->dims[0], x->dt));
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, ydims, out, c->err));
+  return run_float(c, conv_float, x, w, b, G, &g, &(*out)->u.t);
+}
+
+/* ---- ConvInteger-10 ---- */
+
+static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x, *w, *xz, *wz;
+  char s1[128];
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(tensor_in(c, in, nin, 1, &w));
+  OX_TRY(opt_in(c, in, nin, 2, &xz));
+  OX_TRY(opt_in(c, in, nin, 3, &wz));
+  if (w->dt != OX_INT8 && w->dt != OX_UINT8)
+    return ox_fail(c->err, OX_EINPUT, "w is %s; T2 must be int8 or uint8", ox_dtypes[w->dt].onnx_name);
+  int64_t G = 1, ydims[MAXSP + 2];
+  geom g;
+  OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
+  int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G;
+  /* x_zero_point: a scalar; w_zero_point: a scalar or one per output channel */
+  if (xz && (xz->dt != x->dt || xz->n != 1))
+    return ox_fail(c->err, OX_EINPUT, "x_zero_point must be one %s value; it is %s of shape %s",
+                   ox_dtypes[x->dt].onnx_name, ox_dtypes[xz->dt].onnx_name,
+                   ox_shape_str(xz->rank, xz->dims, s1, sizeof s1));
+  if (wz && (wz->dt != w->dt || (wz->n != 1 && wz->n != M) || wz->rank > 1))
+    return ox_fail(c->err, OX_EINPUT, "w_zero_point must be a %s scalar or have %lld values (one per "
+                   "output channel); it is %s of shape %s", ox_dtypes[w->dt].onnx_name, (long long)M,
+                   ox_dtypes[wz->dt].onnx_name, ox_shape_str(wz->rank, wz->dims, s1, sizeof s1));
+  OX_TRY(ox_tensor_new(c->a, OX_INT32, x->rank, ydims, out, c->err));
+  int32_t *y = (*out)->u.t.data;
+  if ((*out)->u.t.n == 0) return 0;
+  int64_t Kg = Cg * g.nker, P = g.npos, wn = ox_numel(2, (int64_t[]){M, Kg}, 4);
+  int32_t *xs = ox_alloc_array(c->a, x->n, 4), *ws = ox_alloc_array(c->a, wn, 4);
+  int32_t *col = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){Kg, P}, 4), 4);
+  if (!xs || !ws || !col) return oom(c);
+  int64_t xzv = xz ? ox_load_i64(xz->dt, xz->data, 0) : 0;
+  for (int64_t i = 0; i < x->n; i++) xs[i] = (int32_t)(ox_load_i64(x->dt, x->data, i) - xzv);
+  for (int64_t m = 0; m < M; m++) {
+    int64_t wzv = wz ? ox_load_i64(wz->dt, wz->data, wz->n == 1 ? 0 : m) : 0;
+    for (int64_t k = 0; k < Kg; k++) ws[m * Kg + k] = (int32_t)(ox_load_i64(w->dt, w->data, m * Kg + k) - wzv);
+  }
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t gi = 0; gi < G; gi++) {
+      im2col(xs + (n * C + gi * Cg) * g.nimg, Cg, &g, 4, col, 0, P / g.pos[g.nd - 1]);
+      for (int64_t m = 0; m < Mg; m++) {
+        uint32_t *yr = (uint32_t *)y + (n * M + gi * Mg + m) * P; /* wraps in 32 bits */
+        const int32_t *wr = ws + (gi * Mg + m) * Kg;
+        for (int64_t k = 0; k < Kg; k++) {
+          uint32_t a = (uint32_t)wr[k];
+          const int32_t *cr = col + k * P;
+          if (a)
+            for (int64_t p = 0; p < P; p++) yr[p] += a * (uint32_t)cr[p];
+        }
+      }
+    }
+  return 0;
+}
+
+/* ---- ConvTranspose-1, -11, -22 ---- */
+
+/* x: (N, C, D1..Dn), w: (C, M/group, k1..kn), y: (N, M, O1..On) */
+static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t *group,
+                                geom *g, int64_t *ydims) {
+  char s1[256], s2[256];
+  if (x->rank < 3 || x->rank - 2 > MAXSP)
+    return ox_fail(c->err, OX_EINPUT, "X has shape %s; expected (N, C, D1, ...) with 1 to %d spatial axes",
+                   ox_shape_str(x->rank, x->dims, s1, sizeof s1), MAXSP);
+  if (w->rank != x->rank)
+    return ox_fail(c->err, OX_EINPUT, "W has shape %s but X has shape %s; W must be (C, M/group, k1, ...) of X's rank",
+                   ox_shape_str(w->rank, w->dims, s1, sizeof s1), ox_shape_str(x->rank, x->dims, s2, sizeof s2));
+  int nd = x->rank - 2, mode;
+  *group = ox_attr_int(c, "group", 1);
+  int64_t G = *group, C = x->dims[1];
+  if (G < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)G);
+  if (w->dims[0] != C || C % G)
+    return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels, W has %lld input channels, group %lld",
+                   (long long)C, (long long)w->dims[0], (long long)G);
+  OX_TRY(window_attrs(c, nd, g));
+  OX_TRY(auto_pad_of(c, &mode));
+  int64_t ks[MAXSP], op[MAXSP], os[MAXSP], cnt;
+  OX_TRY(ints_attr(c, "kernel_shape", nd, -1, 0, ks));
+  OX_TRY(ints_attr(c, "output_padding", nd, 0, 0, op));
+  const int64_t *osv = ox_attr_ints(c, "output_shape", &cnt);
+  if (osv) { /* (O1..On), or (N, M, O1..On) as some exporters write it */
+    if (cnt != nd && cnt != nd + 2)
+      return ox_fail(c->err, OX_EINPUT, "output_shape has %lld values; expected %d", (long long)cnt, nd);
+    for (int i = 0; i < nd; i++) os[i] = osv[cnt - nd + i];
+  }
+  for (int i = 0; i < nd; i++) {
+    if (ks[i] >= 0 && ks[i] != w->dims[2 + i])
+      return ox_fail(c->err, OX_EINPUT, "kernel_shape[%d] is %lld but W has shape %s", i,
+                     (long long)ks[i], ox_shape_str(w->rank, w->dims, s1, sizeof s1));
+    g->ker[i] = w->dims[2 + i];
+    g->pos[i] = x->dims[2 + i];
+    if (g->ker[i] < 1) return ox_fail(c->err, OX_EINPUT, "W has an empty kernel axis");
+    int64_t full = g->s[i] * (g->pos[i] - 1) + op[i] + (g->ker[i] - 1) * g->d[i] + 1;
+    int64_t o;
+    if (osv || mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+      o = osv ? os[i] : g->pos[i] * g->s[i];
+      int64_t total = full - o, t = total > 0 ? total : 0;
+      /* ConvTranspose-11: SAME_UPPER puts total/2 at the beginning; other modes
+       * total - total/2. ConvTranspose-1 words it the other way round. */
+      int upper_half = c->version >= 11 ? mode == PAD_SAME_UPPER : mode != PAD_SAME_UPPER;
+      g->pb[i] = upper_half ? t / 2 : t - t / 2;
+      g->pe[i] = total - g->pb[i]; /* negative when output_shape is larger: zeros at the end */
+    } else {
+      if (mode == PAD_VALID) g->pb[i] = g->pe[i] = 0;
+      o = full - g->pb[i] - g->pe[i];
+    }
+    if (o < 0)
+      return ox_fail(c->err, OX_EINPUT, "the output along spatial axis %d would be %lld long", i, (long long)o);
+    g->img[i] = o;
+  }
+  OX_TRY(geom_products(c, g));
+  ydims[0] = x->dims[0];
+  ydims[1] = w->dims[1] * G;
+  for (int i = 0; i < nd; i++) ydims[2 + i] = g->img[i];
+  return 0;
+}
+
+static int convtranspose_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w,
+                               const ox_tensor *b, int64_t G, const geom *g, void *y) {
+  int64_t N = x->dims[0], C = x->dims[1], Cg = C / G, Mg = w->dims[1], M = Mg * G;
+  int64_t R = Mg * g->nker, P = g->npos; /* col (R, P) = W_g^T (R, Cg) x X_g (Cg, P) */
+  size_t es = ox_dtype_size(dt);
+  if (ox_numel(2, (int64_t[]){R, P}, es) < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  void *col = ox_alloc_array(c->a, R * P + 1, es);
+  if (!col) return oom(c);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t gi = 0; gi < G; gi++) {
+      const char *xg = (const char *)x->data + (size_t)((n * C + gi * Cg) * P) * es;
+      const char *wg = (const char *)w->data + (size_t)(gi * Cg * R) * es;
+      char *yg = (char *)y + (size_t)((n * M + gi * Mg) * g->nimg) * es;
+      if (dt == OX_FLOAT)
+        ox_sgemm(R, P, Cg, (const float *)wg, R, 1, (const float *)xg, P, 0, col, P, 1, 0);
+      else
+        ox_dgemm(R, P, Cg, (const double *)wg, R, 1, (const double *)xg, P, 0, col, P, 1, 0);
+      col2im(dt, col, Mg, g, yg);
+    }
+  if (b)
+    for (int64_t n = 0; n < N; n++)
+      for (int64_t m = 0; m < M; m++) {
+        char *r = (char *)y + (size_t)((n * M + m) * g->nimg) * es;
+        for (int64_t p = 0; p < g->nimg; p++)
+          if (dt == OX_FLOAT) ((float *)r)[p] += ((const float *)b->data)[m];
+          else ((double *)r)[p] += ((const double *)b->data)[m];
+      }
+  return 0;
+}
+
+static int convtranspose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x, *w, *b;
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(tensor_in(c, in, nin, 1, &w));
+  OX_TRY(opt_in(c, in, nin, 2, &b));
+  OX_TRY(same_dtype(c, 1, w, x->dt));
+  int64_t G = 1, ydims[MAXSP + 2];
+  geom g;
+  OX_TRY(convtranspose_shapes(c, x, w, &G, &g, ydims));
+  OX_TRY(check_bias(c, b, ydims[1], x->dt));
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, ydims, out, c->err));
+  return run_float(c, convtranspose_float, x, w, b, G, &g, &(*out)->u.t);
+}
+
+/* ---- Col2Im-18 ---- */
+
+/* input: (N, C * prod(block_shape), L), image_shape (n,), block_shape (n,)
+ * -> (N, C, image_shape...); L must be the number of block positions. */
+static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  char s1[128];
+  int64_t *img, *blk, ni, nb;
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_ints_of(c, 1, in[1], &img, &ni));
+  OX_TRY(ox_ints_of(c, 2, in[2], &blk, &nb));
+  if (ni != nb || ni < 1 || ni > MAXSP)
+    return ox_fail(c->err, OX_EINPUT, "image_shape has %lld values and block_shape %lld; they must "
+                   "match (1 to %d)", (long long)ni, (long long)nb, MAXSP);
+  if (x->rank != 3)
+    return ox_fail(c->err, OX_EINPUT, "input has shape %s; expected (N, C * prod(block_shape), L)",
+                   ox_shape_str(x->rank, x->dims, s1, sizeof s1));
+  int nd = (int)ni;
+  geom g;
+  OX_TRY(window_attrs(c, nd, &g));
+  for (int i = 0; i < nd; i++) {
+    if (img[i] < 0 || blk[i] < 1)
+      return ox_fail(c->err, OX_EINPUT, "image_shape[%d] is %lld and block_shape[%d] %lld", i,
+                     (long long)img[i], i, (long long)blk[i]);
+    g.img[i] = img[i];
+    g.ker[i] = blk[i];
+    int64_t dk = (blk[i] - 1) * g.d[i] + 1, padded = img[i] + g.pb[i] + g.pe[i];
+    if (padded < dk)
+      return ox_fail(c->err, OX_EINPUT, "the block (%lld with dilation) is larger than the padded "
+                     "image (%lld) along axis %d", (long long)dk, (long long)padded, i);
+    g.pos[i] = (padded - dk) / g.s[i] + 1;
+  }
+  OX_TRY(geom_products(c, &g));
+  if (x->dims[1] % g.nker || x->dims[2] != g.npos)
+    return ox_fail(c->err, OX_EINPUT, "input has shape %s; expected (N, C * %lld, %lld) for these "
+                   "image and block shapes", ox_shape_str(x->rank, x->dims, s1, sizeof s1),
+                   (long long)g.nker, (long long)g.npos);
+  int64_t N = x->dims[0], C = x->dims[1] / g.nker, ydims[MAXSP + 2] = {N, C};
+  for (int i = 0; i < nd; i++) ydims[2 + i] = img[i];
+  OX_TRY(ox_tensor_new(c->a, x->dt, nd + 2, ydims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0 || x->n == 0) return 0;
+  ox_dtype dt = x->dt;
+  const void *xd = x->data;
+  void *yd = y->data;
+  if (ox_dtype_is_small_float(dt)) {
+    xd = ox_widen_f32(c->a, x, c->err);
+    yd = ox_alloc_array(c->a, y->n, 4);
+    if (!xd || !yd) return oom(c);
+    dt = OX_FLOAT;
+  } else if (!row_add_of(dt)) {
+    return ox_fail(c->err, OX_EUNSUPPORTED, "Col2Im of %s is not supported (it sums overlapping blocks)",
+                   ox_dtypes[dt].onnx_name);
+  }
+  size_t es = ox_dtype_size(dt);
+  for (int64_t n = 0; n < N; n++)
+    col2im(dt, (const char *)xd + (size_t)(n * x->dims[1] * g.npos) * es, C, &g,
+           (char *)yd + (size_t)(n * C * g.nimg) * es);
+  if (yd != y->data) ox_narrow_f32(yd, y);
+  return 0;
+}
+
+#define TS_COL2IM (OX_TS_CLASSIC | OX_T(BFLOAT16))
+
+const ox_kernel ox_conv_kernels[] = {
+/*  domain  op              since until      tin types          in     fn */
+  { "", "Conv",              1,  10,         0, OX_TS_FLOAT3,   2, 3,  conv },
+  { "", "Conv",             11,  21,         0, OX_TS_FLOAT3,   2, 3,  conv },
+  { "", "Conv",             22,  OX_LATEST,  0, OX_TS_FLOAT4,   2, 3,  conv },
+  { "", "ConvTranspose",     1,  10,         0, OX_TS_FLOAT3,   2, 3,  convtranspose },
+  { "", "ConvTranspose",    11,  21,         0, OX_TS_FLOAT3,   2, 3,  convtranspose },
+  { "", "ConvTranspose",    22,  OX_LATEST,  0, OX_TS_FLOAT4,   2, 3,  convtranspose },
+  { "", "ConvInteger",      10,  OX_LATEST,  0, OX_T(INT8) | OX_T(UINT8), 2, 4, conv_integer },
+  { "", "Col2Im",           18,  OX_LATEST,  0, TS_COL2IM,      3, 3,  col2im_op },
+  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+};
