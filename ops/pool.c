@@ -1,6 +1,644 @@
-/* ops/pool.c: pooling. */
+/* ops/pool.c: pooling: MaxPool, AveragePool, LpPool, their Global forms,
+ * MaxUnpool, MaxRoiPool and RoiAlign.
+ *
+ * A pooling window is the product of one tap range per spatial axis. The
+ * ranges are computed once per output index of each axis (first input index,
+ * number of valid taps, taps counted with padding), so the loops over a window
+ * do no division and no bounds tests: the last axis reads a contiguous input
+ * row (stride = dilation). Floats accumulate averages and Lp sums in double;
+ * float16 and bfloat16 are widened to float once and rounded once on store. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "core/kernel.h"
 
+#define MAXSP 8 /* spatial dimensions supported */
+
+static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
+
+static int tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
+  if (i >= nin || !in[i] || in[i]->kind != OX_TENSOR) {
+    char desc[128];
+    if (i >= nin || !in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                   ox_value_desc(in[i], desc, sizeof desc));
+  }
+  *t = &in[i]->u.t;
+  return 0;
+}
+
+/* x must be (N, C, D1, ...) with 1 to MAXSP spatial axes (0 allowed for the
+ * Global pools when allow0). */
+static int check_nc(ox_ctx *c, const ox_tensor *x, int allow0) {
+  char s1[128];
+  if (x->rank < (allow0 ? 2 : 3) || x->rank - 2 > MAXSP)
+    return ox_fail(c->err, OX_EINPUT, "X has shape %s; expected (N, C, D1, ...) with %d to %d spatial axes",
+                   ox_shape_str(x->rank, x->dims, s1, sizeof s1), allow0 ? 0 : 1, MAXSP);
+  return 0;
+}
+
+/* ---- window geometry ---- */
+
+typedef struct {
+  int nd;
+  int64_t in[MAXSP], out[MAXSP], k[MAXSP], s[MAXSP], d[MAXSP], pb[MAXSP], pe[MAXSP];
+  int64_t nin, nout; /* spatial products */
+  /* per axis j and output index o: the first input index of the window's
+   * valid taps, their count, and the taps counted with padding */
+  int64_t *first[MAXSP], *ntap[MAXSP], *npad[MAXSP];
+} pgeom;
+
+enum { PAD_NOTSET, PAD_SAME_UPPER, PAD_SAME_LOWER, PAD_VALID };
+
+static int ints_attr(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
+  int64_t cnt;
+  const int64_t *v = ox_attr_ints(c, name, &cnt);
+  if (!v) {
+    for (int i = 0; i < n; i++) out[i] = def;
+    return 0;
+  }
+  if (cnt != n)
+    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
+                   n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
+  for (int i = 0; i < n; i++) {
+    if (v[i] < lo || v[i] > (INT64_C(1) << 40))
+      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^40]", name, i,
+                     (long long)v[i], (long long)lo);
+    out[i] = v[i];
+  }
+  return 0;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+/* The tap tables of every axis, from in, out, k, s, d, pb, pe. */
+static int pgeom_tables(ox_ctx *c, pgeom *g) {
+  g->nin = ox_numel(g->nd, g->in, 8);
+  g->nout = ox_numel(g->nd, g->out, 8);
+  if (g->nin < 0 || g->nout < 0) return ox_fail(c->err, OX_EINPUT, "the pooling's shapes are too large");
+  for (int j = 0; j < g->nd; j++) {
+    int64_t n = g->out[j] + 1;
+    g->first[j] = ox_alloc_array(c->a, n, sizeof(int64_t));
+    g->ntap[j] = ox_alloc_array(c->a, n, sizeof(int64_t));
+    g->npad[j] = ox_alloc_array(c->a, n, sizeof(int64_t));
+    if (!g->first[j] || !g->ntap[j] || !g->npad[j]) return oom(c);
+    for (int64_t o = 0; o < g->out[j]; o++) {
+      int64_t start = o * g->s[j] - g->pb[j], d = g->d[j], k = g->k[j];
+      int64_t lo = start < 0 ? ceil_div(-start, d) : 0, hi = ceil_div(g->in[j] - start, d);
+      int64_t hp = ceil_div(g->in[j] + g->pe[j] - start, d); /* taps inside the explicit pads */
+      if (hi > k) hi = k;
+      if (hp > k) hp = k;
+      if (hi < lo) hi = lo;
+      if (hp < 0) hp = 0;
+      g->first[j][o] = start + lo * d;
+      g->ntap[j][o] = hi - lo;
+      g->npad[j][o] = hp;
+    }
+  }
+  return 0;
+}
+
+/* kernel_shape, strides, dilations, pads, auto_pad and ceil_mode of a pooling
+ * op on x: (N, C, D1..Dn). Output length along an axis (AveragePool-19,
+ * MaxPool-12): floor or ceil((in + pads - ((k - 1) * d + 1)) / s + 1), where
+ * with ceil_mode a last window starting in the end padding is dropped;
+ * SAME_*: ceil(in / s) with the odd padding at the end (UPPER) or beginning
+ * (LOWER); VALID: floor((in - ((k - 1) * d + 1)) / s) + 1. */
+static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
+  int nd = x->rank - 2;
+  int64_t pads[2 * MAXSP], cnt;
+  g->nd = nd;
+  const int64_t *ks = ox_attr_ints(c, "kernel_shape", &cnt);
+  if (!ks) return ox_fail(c->err, OX_EINPUT, "kernel_shape is required");
+  OX_TRY(ints_attr(c, "kernel_shape", nd, 1, 1, g->k));
+  OX_TRY(ints_attr(c, "strides", nd, 1, 1, g->s));
+  OX_TRY(ints_attr(c, "dilations", nd, 1, 1, g->d));
+  OX_TRY(ints_attr(c, "pads", 2 * nd, 0, 0, pads));
+  int ceil_mode = ox_attr_int(c, "ceil_mode", 0) != 0, mode;
+  const char *ap = ox_attr_string(c, "auto_pad", "NOTSET");
+  if (!strcmp(ap, "NOTSET")) mode = PAD_NOTSET;
+  else if (!strcmp(ap, "SAME_UPPER")) mode = PAD_SAME_UPPER;
+  else if (!strcmp(ap, "SAME_LOWER")) mode = PAD_SAME_LOWER;
+  else if (!strcmp(ap, "VALID")) mode = PAD_VALID;
+  else
+    return ox_fail(c->err, OX_EINPUT,
+                   "auto_pad is '%s'; it must be NOTSET, SAME_UPPER, SAME_LOWER or VALID", ap);
+  for (int j = 0; j < nd; j++) {
+    int64_t in = x->dims[2 + j], dk = (g->k[j] - 1) * g->d[j] + 1, s = g->s[j];
+    g->in[j] = in;
+    g->pb[j] = pads[j];
+    g->pe[j] = pads[nd + j];
+    if (mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+      g->out[j] = ceil_div(in, s);
+      int64_t total = (g->out[j] - 1) * s + dk - in;
+      if (total < 0) total = 0;
+      g->pb[j] = mode == PAD_SAME_UPPER ? total / 2 : total - total / 2;
+      g->pe[j] = total - g->pb[j];
+      continue;
+    }
+    if (mode == PAD_VALID) g->pb[j] = g->pe[j] = 0;
+    int64_t span = in + g->pb[j] + g->pe[j] - dk;
+    if (span < 0)
+      return ox_fail(c->err, OX_EINPUT,
+                     "the kernel (%lld with dilation) is larger than the padded input (%lld) "
+                     "along spatial axis %d",
+                     (long long)dk, (long long)(in + g->pb[j] + g->pe[j]), j);
+    if (g->pb[j] >= dk || g->pe[j] >= dk)
+      return ox_fail(c->err, OX_EINPUT, "pads along spatial axis %d (%lld, %lld) must be smaller "
+                     "than the kernel (%lld with dilation)", j, (long long)g->pb[j],
+                     (long long)g->pe[j], (long long)dk);
+    g->out[j] = (ceil_mode && mode == PAD_NOTSET ? ceil_div(span, s) : span / s) + 1;
+    if (ceil_mode && mode == PAD_NOTSET && (g->out[j] - 1) * s >= in + g->pb[j]) g->out[j]--;
+  }
+  return pgeom_tables(c, g);
+}
+
+/* The whole spatial extent as one window (the Global pools). */
+static int global_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
+  g->nd = x->rank - 2;
+  for (int j = 0; j < g->nd; j++) {
+    g->in[j] = g->k[j] = x->dims[2 + j];
+    g->out[j] = g->s[j] = g->d[j] = 1;
+    g->pb[j] = g->pe[j] = 0;
+  }
+  return pgeom_tables(c, g);
+}
+
+/* ---- the pooling loop, once per type ---- */
+
+enum { POOL_MAX, POOL_AVG, POOL_LP };
+
+typedef struct {
+  int kind;
+  int count_pad;   /* AVG: divide by the taps inside the explicit pads */
+  double p;        /* LP */
+  int64_t *idx;    /* MAX: the Indices output (NULL: not wanted) */
+  int col_major;   /* MAX: storage_order 1 */
+} pool_opts;
+
+/* Row-major spatial index r of g->in as storage_order 1 (column-major) wants. */
+static int64_t col_major_index(const pgeom *g, int64_t r) {
+  int64_t out = 0, str = 1, coord[MAXSP];
+  for (int j = g->nd - 1; j >= 0; j--) coord[j] = r % g->in[j], r /= g->in[j];
+  for (int j = 0; j < g->nd; j++) out += coord[j] * str, str *= g->in[j];
+  return out;
+}
+
+static double lp_term(double v, double p) {
+  v = fabs(v);
+  return p == 2 ? v * v : p == 1 ? v : pow(v, p);
+}
+
+/* x: (planes, in...), y: (planes, out...). For every output point: an
+ * odometer over the outer axes' taps, the last axis a contiguous row. */
+#define POOL_FN(SUF, T)                                                               \
+  static void pool_##SUF(const pgeom *g, const pool_opts *po, int64_t planes, const T *x, T *y) { \
+    int nd = g->nd, L = nd - 1;                                                       \
+    int64_t istr[MAXSP], oidx[MAXSP] = {0}, tidx[MAXSP];                              \
+    istr[L] = 1;                                                                      \
+    for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->in[j + 1];            \
+    int64_t W = g->out[L], rows = g->nout / W, dL = g->d[L];                          \
+    for (int64_t pl = 0; pl < planes; pl++) {                                         \
+      const T *xp = x + pl * g->nin;                                                  \
+      for (int64_t r = 0; r < rows; r++) {                                            \
+        /* the outer axes of this output row: their base offset and tap counts */    \
+        int64_t base = 0, outer_taps = 1, outer_pad = 1;                              \
+        for (int j = 0; j < L; j++) {                                                 \
+          base += g->first[j][oidx[j]] * istr[j];                                     \
+          outer_taps *= g->ntap[j][oidx[j]];                                          \
+          outer_pad *= g->npad[j][oidx[j]];                                           \
+        }                                                                             \
+        T *yr = y + (pl * rows + r) * W;                                              \
+        for (int64_t ow = 0; ow < W; ow++) {                                          \
+          int64_t nt = g->ntap[L][ow], f = g->first[L][ow];                           \
+          int64_t cnt = outer_taps * nt;                                              \
+          double acc = 0;                                                             \
+          T best = 0;                                                                 \
+          int64_t arg = -1;                                                           \
+          for (int j = 0; j < L; j++) tidx[j] = 0;                                    \
+          for (int64_t o = 0; cnt > 0 && o < outer_taps; o++) {                       \
+            int64_t off = base + f;                                                   \
+            for (int j = 0; j < L; j++) off += tidx[j] * g->d[j] * istr[j];           \
+            const T *row = xp + off;                                                  \
+            if (po->kind == POOL_MAX) {                                               \
+              for (int64_t t = 0; t < nt; t++)                                        \
+                if (arg < 0 || row[t * dL] > best) best = row[t * dL], arg = off + t * dL; \
+            } else if (po->kind == POOL_AVG) {                                        \
+              for (int64_t t = 0; t < nt; t++) acc += (double)row[t * dL];            \
+            } else {                                                                  \
+              for (int64_t t = 0; t < nt; t++) acc += lp_term((double)row[t * dL], po->p); \
+            }                                                                         \
+            for (int j = L - 1; j >= 0; j--) {                                        \
+              if (++tidx[j] < g->ntap[j][oidx[j]]) break;                             \
+              tidx[j] = 0;                                                            \
+            }                                                                         \
+          }                                                                           \
+          if (po->kind == POOL_MAX) {                                                 \
+            yr[ow] = best;                                                            \
+            if (po->idx)                                                              \
+              po->idx[(pl * rows + r) * W + ow] =                                     \
+                  pl * g->nin + (arg < 0 ? 0 : po->col_major ? col_major_index(g, arg) : arg); \
+          } else if (po->kind == POOL_AVG) {                                          \
+            int64_t div = po->count_pad ? outer_pad * g->npad[L][ow] : cnt;           \
+            yr[ow] = (T)(div > 0 ? acc / (double)div : 0);                            \
+          } else {                                                                    \
+            yr[ow] = (T)pow(acc, 1.0 / po->p);                                        \
+          }                                                                           \
+        }                                                                             \
+        for (int j = L - 1; j >= 0; j--) {                                            \
+          if (++oidx[j] < g->out[j]) break;                                           \
+          oidx[j] = 0;                                                                \
+        }                                                                             \
+      }                                                                               \
+    }                                                                                 \
+  }
+POOL_FN(f32, float)
+POOL_FN(f64, double)
+POOL_FN(i8, int8_t)
+POOL_FN(u8, uint8_t)
+#undef POOL_FN
+
+/* y (N, C, out...) = pool(x); small floats through float. */
+static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_opts *po, ox_tensor *y) {
+  int64_t planes = x->dims[0] * x->dims[1];
+  if (y->n == 0) return 0;
+  if (g->nd == 0) { /* Global pools of (N, C): each value is its own window */
+    pgeom g1 = *g;
+    int64_t one = 1, zero = 0;
+    g1.nd = 1;
+    g1.in[0] = g1.out[0] = g1.k[0] = g1.s[0] = g1.d[0] = 1;
+    g1.pb[0] = g1.pe[0] = 0;
+    g1.nin = g1.nout = 1;
+    g1.first[0] = &zero;
+    g1.ntap[0] = g1.npad[0] = &one;
+    return run_pool(c, x, &g1, po, y);
+  }
+  switch (x->dt) {
+  case OX_FLOAT: pool_f32(g, po, planes, x->data, y->data); return 0;
+  case OX_DOUBLE: pool_f64(g, po, planes, x->data, y->data); return 0;
+  case OX_INT8: pool_i8(g, po, planes, x->data, y->data); return 0;
+  case OX_UINT8: pool_u8(g, po, planes, x->data, y->data); return 0;
+  default: break;
+  }
+  float *xf = ox_widen_f32(c->a, x, c->err), *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
+  if (!xf || !yf) return oom(c);
+  pool_f32(g, po, planes, xf, yf);
+  ox_narrow_f32(yf, y);
+  return 0;
+}
+
+static int new_out(ox_ctx *c, const ox_tensor *x, const pgeom *g, ox_dtype dt, ox_value **out) {
+  int64_t dims[MAXSP + 2] = {x->dims[0], x->dims[1]};
+  for (int j = 0; j < g->nd; j++) dims[2 + j] = g->out[j];
+  return ox_tensor_new(c->a, dt, x->rank, dims, out, c->err);
+}
+
+/* ---- MaxPool-1, -8, -10, -11, -12, -22 ---- */
+
+static int maxpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  pgeom g;
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(check_nc(c, x, 0));
+  OX_TRY(pool_geom(c, x, &g));
+  int64_t so = ox_attr_int(c, "storage_order", 0);
+  if (so != 0 && so != 1)
+    return ox_fail(c->err, OX_EINPUT, "storage_order is %lld; it must be 0 (row major) or 1 (column major)", (long long)so);
+  pool_opts po = {POOL_MAX, 0, 0, NULL, (int)so};
+  OX_TRY(new_out(c, x, &g, x->dt, &out[0]));
+  if (nout > 1) { /* Indices (MaxPool-8) */
+    OX_TRY(new_out(c, x, &g, OX_INT64, &out[1]));
+    po.idx = out[1]->u.t.data;
+  }
+  return run_pool(c, x, &g, &po, &out[0]->u.t);
+}
+
+/* ---- AveragePool-1, -7, -10, -11, -19, -22 ---- */
+
+static int avgpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  pgeom g;
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(check_nc(c, x, 0));
+  OX_TRY(pool_geom(c, x, &g));
+  /* count_include_pad (AveragePool-7): padding counts, but not the part of a
+   * ceil_mode window past the end padding */
+  pool_opts po = {POOL_AVG, ox_attr_int(c, "count_include_pad", 0) != 0, 0, NULL, 0};
+  OX_TRY(new_out(c, x, &g, x->dt, &out[0]));
+  return run_pool(c, x, &g, &po, &out[0]->u.t);
+}
+
+/* p: a float attribute in LpPool-1 and GlobalLpPool-1, an int from -2 on. */
+static int lp_p(ox_ctx *c, double *p) {
+  const ox_attr *a = ox_attr_find(c, "p");
+  *p = !a ? 2 : c->version < 2 ? (double)ox_attr_float(c, "p", 2) : (double)ox_attr_int(c, "p", 2);
+  if (!(*p > 0) || !isfinite(*p)) return ox_fail(c->err, OX_EINPUT, "p is %g; it must be positive", *p);
+  return 0;
+}
+
+/* ---- LpPool-1, -2, -11, -18, -22 ---- */
+
+static int lppool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  pgeom g;
+  pool_opts po = {POOL_LP, 0, 2, NULL, 0};
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(check_nc(c, x, 0));
+  OX_TRY(lp_p(c, &po.p));
+  OX_TRY(pool_geom(c, x, &g));
+  OX_TRY(new_out(c, x, &g, x->dt, &out[0]));
+  return run_pool(c, x, &g, &po, &out[0]->u.t);
+}
+
+/* ---- GlobalAveragePool, GlobalMaxPool, GlobalLpPool: (N, C, D...) -> (N, C, 1...) ---- */
+
+static int global_pool(ox_ctx *c, int nin, ox_value **in, int kind, ox_value **out) {
+  const ox_tensor *x;
+  pgeom g;
+  pool_opts po = {kind, 0, 2, NULL, 0};
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(check_nc(c, x, 1));
+  if (kind == POOL_LP) OX_TRY(lp_p(c, &po.p));
+  OX_TRY(global_geom(c, x, &g));
+  OX_TRY(new_out(c, x, &g, x->dt, &out[0]));
+  return run_pool(c, x, &g, &po, &out[0]->u.t);
+}
+
+static int global_avg(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return global_pool(c, nin, in, POOL_AVG, out);
+}
+static int global_max(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return global_pool(c, nin, in, POOL_MAX, out);
+}
+static int global_lp(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return global_pool(c, nin, in, POOL_LP, out);
+}
+
+/* ---- MaxUnpool-9, -11, -22 ---- */
+
+/* X, I: (N, C, D1..Dn); the default output is (N, C, (D - 1) * s + k - pads);
+ * I indexes that shape flattened (as MaxPool made it). A larger output_shape
+ * keeps it in its leading corner and fills the rest with zeros. */
+static int maxunpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x, *ix;
+  char s1[128], s2[128];
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(tensor_in(c, in, nin, 1, &ix));
+  OX_TRY(check_nc(c, x, 0));
+  if (ix->dt != OX_INT64)
+    return ox_fail(c->err, OX_EINPUT, "I is %s; it must be int64", ox_dtypes[ix->dt].onnx_name);
+  if (ix->rank != x->rank || memcmp(ix->dims, x->dims, sizeof *x->dims * (size_t)x->rank))
+    return ox_fail(c->err, OX_EINPUT, "I has shape %s but X has shape %s; they must match",
+                   ox_shape_str(ix->rank, ix->dims, s1, sizeof s1), ox_shape_str(x->rank, x->dims, s2, sizeof s2));
+  int nd = x->rank - 2;
+  int64_t k[MAXSP], s[MAXSP], pads[2 * MAXSP], inf[MAXSP + 2] = {x->dims[0], x->dims[1]}, od[MAXSP + 2];
+  int64_t cnt;
+  if (!ox_attr_ints(c, "kernel_shape", &cnt)) return ox_fail(c->err, OX_EINPUT, "kernel_shape is required");
+  OX_TRY(ints_attr(c, "kernel_shape", nd, 1, 1, k));
+  OX_TRY(ints_attr(c, "strides", nd, 1, 1, s));
+  OX_TRY(ints_attr(c, "pads", 2 * nd, 0, 0, pads));
+  for (int j = 0; j < nd; j++) {
+    inf[2 + j] = (x->dims[2 + j] - 1) * s[j] + k[j] - pads[j] - pads[nd + j];
+    if (inf[2 + j] < 0)
+      return ox_fail(c->err, OX_EINPUT, "the output along spatial axis %d would be %lld long", j, (long long)inf[2 + j]);
+  }
+  memcpy(od, inf, sizeof od);
+  if (nin > 2 && in[2]) {
+    int64_t *sh, n;
+    OX_TRY(ox_ints_of(c, 2, in[2], &sh, &n));
+    if (n != x->rank)
+      return ox_fail(c->err, OX_EINPUT, "output_shape has %lld values; expected %d (the rank of X)", (long long)n, x->rank);
+    for (int j = 0; j < x->rank; j++) {
+      if (sh[j] < inf[j])
+        return ox_fail(c->err, OX_EINPUT, "output_shape %s is smaller than the unpooled shape %s",
+                       ox_shape_str(x->rank, sh, s1, sizeof s1), ox_shape_str(x->rank, inf, s2, sizeof s2));
+      od[j] = sh[j];
+    }
+  }
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, od, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  int64_t total = ox_numel(x->rank, inf, 0), es = (int64_t)ox_dtype_size(x->dt);
+  const int64_t *I = ix->data;
+  for (int64_t i = 0; i < x->n; i++) {
+    int64_t r = I[i];
+    if (r < 0 || r >= total)
+      return ox_fail(c->err, OX_EINPUT, "I[%lld] is %lld; it must be in [0, %lld)", (long long)i,
+                     (long long)r, (long long)total);
+    int64_t o = 0; /* r in the unpooled shape -> the same point of the output */
+    for (int j = x->rank - 1, str = 1; j >= 0; j--) {
+      o += (r % inf[j]) * str;
+      r /= inf[j];
+      str *= od[j];
+    }
+    memcpy((char *)y->data + o * es, (const char *)x->data + i * es, (size_t)es);
+  }
+  return 0;
+}
+
+/* ---- MaxRoiPool-1, -22 ---- */
+
+/* x: (N, C, H, W), rois: (R, 5) of [batch, x1, y1, x2, y2] -> (R, C, ph, pw).
+ * As Caffe's RoIPool: corners scaled and rounded, bins of (size + 1) / pooled
+ * cells, floor/ceil at their edges, an empty bin gives 0. */
+static int maxroipool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x, *rois;
+  char s1[128];
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(tensor_in(c, in, nin, 1, &rois));
+  if (x->rank != 4)
+    return ox_fail(c->err, OX_EINPUT, "X has shape %s; expected (N, C, H, W)", ox_shape_str(x->rank, x->dims, s1, sizeof s1));
+  if (rois->dt != x->dt || rois->rank != 2 || rois->dims[1] != 5)
+    return ox_fail(c->err, OX_EINPUT, "rois is %s of shape %s; expected (num_rois, 5) of X's type",
+                   ox_dtypes[rois->dt].onnx_name, ox_shape_str(rois->rank, rois->dims, s1, sizeof s1));
+  int64_t ps[2], cnt;
+  if (!ox_attr_ints(c, "pooled_shape", &cnt)) return ox_fail(c->err, OX_EINPUT, "pooled_shape is required");
+  OX_TRY(ints_attr(c, "pooled_shape", 2, 1, 1, ps));
+  double scale = ox_attr_float(c, "spatial_scale", 1);
+  int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], R = rois->dims[0];
+  OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){R, C, ps[0], ps[1]}, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  double *yd = ox_alloc_array(c->a, y->n, sizeof *yd);
+  if (!yd) return oom(c);
+  for (int64_t r = 0; r < R; r++) {
+    double roi[5];
+    for (int i = 0; i < 5; i++) roi[i] = ox_load_f64(rois->dt, rois->data, r * 5 + i);
+    if (!(roi[0] >= 0 && roi[0] < (double)N))
+      return ox_fail(c->err, OX_EINPUT, "rois[%lld] has batch index %g; X has %lld images", (long long)r, roi[0], (long long)N);
+    int64_t bi = (int64_t)roi[0];
+    int64_t x1 = (int64_t)round(roi[1] * scale), y1 = (int64_t)round(roi[2] * scale);
+    int64_t x2 = (int64_t)round(roi[3] * scale), y2 = (int64_t)round(roi[4] * scale);
+    int64_t rw = x2 - x1 + 1 > 1 ? x2 - x1 + 1 : 1, rh = y2 - y1 + 1 > 1 ? y2 - y1 + 1 : 1;
+    double bh = (double)rh / (double)ps[0], bw = (double)rw / (double)ps[1];
+    for (int64_t ch = 0; ch < C; ch++) {
+      int64_t plane = (bi * C + ch) * H * W;
+      double *yp = yd + (r * C + ch) * ps[0] * ps[1];
+      for (int64_t ph = 0; ph < ps[0]; ph++) {
+        int64_t hs = (int64_t)floor(ph * bh) + y1, he = (int64_t)ceil((ph + 1) * bh) + y1;
+        hs = hs < 0 ? 0 : hs > H ? H : hs;
+        he = he < 0 ? 0 : he > H ? H : he;
+        for (int64_t pw = 0; pw < ps[1]; pw++) {
+          int64_t ws = (int64_t)floor(pw * bw) + x1, we = (int64_t)ceil((pw + 1) * bw) + x1;
+          ws = ws < 0 ? 0 : ws > W ? W : ws;
+          we = we < 0 ? 0 : we > W ? W : we;
+          double m = (he <= hs || we <= ws) ? 0 : -DBL_MAX;
+          for (int64_t h = hs; h < he; h++)
+            for (int64_t w = ws; w < we; w++)
+              if (ox_load_f64(x->dt, x->data, plane + h * W + w) > m) m = ox_load_f64(x->dt, x->data, plane + h * W + w);
+          yp[ph * ps[1] + pw] = m;
+        }
+      }
+    }
+  }
+  for (int64_t i = 0; i < y->n; i++) ox_store_f64(y->dt, y->data, i, yd[i]);
+  return 0;
+}
+
+/* ---- RoiAlign-10, -16, -22 ---- */
+
+/* x: (N, C, H, W), rois: (R, 4) of [x1, y1, x2, y2], batch_indices: (R,)
+ * -> (R, C, output_height, output_width). Each bin averages (or, mode max,
+ * takes the largest of) bilinear samples on a sampling_ratio grid (adaptive:
+ * ceil(roi size / output size)). RoiAlign-16 half_pixel shifts the scaled
+ * corners by -0.5; RoiAlign-10 (output_half_pixel) does not and makes each
+ * roi at least 1x1. Mode max takes the largest weighted corner, as
+ * onnxruntime and the reference implementation do. */
+static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x, *rois, *bix;
+  char s1[128];
+  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(tensor_in(c, in, nin, 1, &rois));
+  OX_TRY(tensor_in(c, in, nin, 2, &bix));
+  if (x->rank != 4)
+    return ox_fail(c->err, OX_EINPUT, "X has shape %s; expected (N, C, H, W)", ox_shape_str(x->rank, x->dims, s1, sizeof s1));
+  if (rois->dt != x->dt || rois->rank != 2 || rois->dims[1] != 4)
+    return ox_fail(c->err, OX_EINPUT, "rois is %s of shape %s; expected (num_rois, 4) of X's type",
+                   ox_dtypes[rois->dt].onnx_name, ox_shape_str(rois->rank, rois->dims, s1, sizeof s1));
+  int64_t R = rois->dims[0];
+  if (bix->dt != OX_INT64 || bix->rank != 1 || bix->dims[0] != R)
+    return ox_fail(c->err, OX_EINPUT, "batch_indices is %s of shape %s; expected (%lld,) int64",
+                   ox_dtypes[bix->dt].onnx_name, ox_shape_str(bix->rank, bix->dims, s1, sizeof s1), (long long)R);
+  const char *mode = ox_attr_string(c, "mode", "avg");
+  int is_max = !strcmp(mode, "max");
+  if (!is_max && strcmp(mode, "avg")) return ox_fail(c->err, OX_EINPUT, "mode is '%s'; it must be avg or max", mode);
+  const char *ctm = c->version >= 16 ? ox_attr_string(c, "coordinate_transformation_mode", "half_pixel") : "output_half_pixel";
+  int half = !strcmp(ctm, "half_pixel");
+  if (!half && strcmp(ctm, "output_half_pixel"))
+    return ox_fail(c->err, OX_EINPUT, "coordinate_transformation_mode is '%s'; it must be half_pixel or output_half_pixel", ctm);
+  int64_t oh = ox_attr_int(c, "output_height", 1), ow = ox_attr_int(c, "output_width", 1);
+  int64_t sr = ox_attr_int(c, "sampling_ratio", 0);
+  double scale = ox_attr_float(c, "spatial_scale", 1);
+  if (oh < 1 || ow < 1 || sr < 0)
+    return ox_fail(c->err, OX_EINPUT, "output_height %lld, output_width %lld and sampling_ratio %lld must be positive (sampling_ratio may be 0)",
+                   (long long)oh, (long long)ow, (long long)sr);
+  int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];
+  OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){R, C, oh, ow}, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  double *yd = ox_alloc_array(c->a, y->n, sizeof *yd);
+  if (!yd) return oom(c);
+  const int64_t *bi = bix->data;
+  for (int64_t r = 0; r < R; r++) {
+    if (bi[r] < 0 || bi[r] >= N)
+      return ox_fail(c->err, OX_EINPUT, "batch_indices[%lld] is %lld; X has %lld images", (long long)r, (long long)bi[r], (long long)N);
+    double off = half ? 0.5 : 0;
+    double x1 = ox_load_f64(rois->dt, rois->data, r * 4) * scale - off;
+    double y1 = ox_load_f64(rois->dt, rois->data, r * 4 + 1) * scale - off;
+    double x2 = ox_load_f64(rois->dt, rois->data, r * 4 + 2) * scale - off;
+    double y2 = ox_load_f64(rois->dt, rois->data, r * 4 + 3) * scale - off;
+    double rw = x2 - x1, rh = y2 - y1;
+    if (!half) {
+      if (rw < 1) rw = 1;
+      if (rh < 1) rh = 1;
+    }
+    double bh = rh / (double)oh, bw = rw / (double)ow;
+    int64_t gh = sr > 0 ? sr : (int64_t)ceil(rh / (double)oh), gw = sr > 0 ? sr : (int64_t)ceil(rw / (double)ow);
+    if (gh < 0) gh = 0;
+    if (gw < 0) gw = 0;
+    if (gh > (1 << 20) || gw > (1 << 20))
+      return ox_fail(c->err, OX_EINPUT, "roi %lld needs a %lld x %lld sampling grid; too large", (long long)r, (long long)gh, (long long)gw);
+    double count = gh * gw > 1 ? (double)(gh * gw) : 1;
+    for (int64_t ch = 0; ch < C; ch++) {
+      int64_t pbase = (bi[r] * C + ch) * H * W;
+      for (int64_t ph = 0; ph < oh; ph++)
+        for (int64_t pw = 0; pw < ow; pw++) {
+          double acc = 0;
+          int first = 1;
+          for (int64_t iy = 0; iy < gh; iy++) {
+            double yy = y1 + ph * bh + (iy + 0.5) * bh / (double)gh;
+            for (int64_t ix = 0; ix < gw; ix++) {
+              double xx = x1 + pw * bw + (ix + 0.5) * bw / (double)gw;
+              double v = 0;
+              if (!(yy < -1.0 || yy > (double)H || xx < -1.0 || xx > (double)W)) {
+                double sy = yy < 0 ? 0 : yy, sx = xx < 0 ? 0 : xx;
+                int64_t yl = (int64_t)sy, xl = (int64_t)sx, yh, xh;
+                if (yl >= H - 1) yh = yl = H - 1, sy = (double)yl;
+                else yh = yl + 1;
+                if (xl >= W - 1) xh = xl = W - 1, sx = (double)xl;
+                else xh = xl + 1;
+                double ly = sy - (double)yl, lx = sx - (double)xl, hy = 1 - ly, hx = 1 - lx;
+                double v1 = ox_load_f64(x->dt, x->data, pbase + yl * W + xl) * hy * hx;
+                double v2 = ox_load_f64(x->dt, x->data, pbase + yl * W + xh) * hy * lx;
+                double v3 = ox_load_f64(x->dt, x->data, pbase + yh * W + xl) * ly * hx;
+                double v4 = ox_load_f64(x->dt, x->data, pbase + yh * W + xh) * ly * lx;
+                if (is_max) {
+                  v = v1 > v2 ? v1 : v2;
+                  v = v > v3 ? v : v3;
+                  v = v > v4 ? v : v4;
+                } else {
+                  v = v1 + v2 + v3 + v4;
+                }
+              }
+              if (is_max) acc = first || v > acc ? v : acc;
+              else acc += v;
+              first = 0;
+            }
+          }
+          yd[((r * C + ch) * oh + ph) * ow + pw] = is_max ? acc : acc / count;
+        }
+    }
+  }
+  for (int64_t i = 0; i < y->n; i++) ox_store_f64(y->dt, y->data, i, yd[i]);
+  return 0;
+}
+
+#define TS_MAXPOOL12 (OX_TS_FLOAT3 | OX_T(INT8) | OX_T(UINT8))
+
 const ox_kernel ox_pool_kernels[] = {
+/*  domain  op                  since until      tin types             in     fn */
+  { "", "MaxPool",               1,   7,         0, OX_TS_FLOAT3,      1, 1,  maxpool },
+  { "", "MaxPool",               8,   9,         0, OX_TS_FLOAT3,      1, 1,  maxpool }, /* Indices */
+  { "", "MaxPool",              10,  10,         0, OX_TS_FLOAT3,      1, 1,  maxpool }, /* ceil_mode, dilations */
+  { "", "MaxPool",              11,  11,         0, OX_TS_FLOAT3,      1, 1,  maxpool },
+  { "", "MaxPool",              12,  21,         0, TS_MAXPOOL12,      1, 1,  maxpool }, /* int8, uint8 */
+  { "", "MaxPool",              22,  OX_LATEST,  0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool },
+  { "", "AveragePool",           1,   6,         0, OX_TS_FLOAT3,      1, 1,  avgpool },
+  { "", "AveragePool",           7,   9,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* count_include_pad */
+  { "", "AveragePool",          10,  10,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* ceil_mode */
+  { "", "AveragePool",          11,  18,         0, OX_TS_FLOAT3,      1, 1,  avgpool },
+  { "", "AveragePool",          19,  21,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* dilations */
+  { "", "AveragePool",          22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  avgpool },
+  { "", "LpPool",                1,   1,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* p float */
+  { "", "LpPool",                2,  10,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* p int */
+  { "", "LpPool",               11,  17,         0, OX_TS_FLOAT3,      1, 1,  lppool },
+  { "", "LpPool",               18,  21,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* ceil_mode, dilations */
+  { "", "LpPool",               22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  lppool },
+  { "", "GlobalAveragePool",     1,  21,         0, OX_TS_FLOAT3,      1, 1,  global_avg },
+  { "", "GlobalAveragePool",    22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  global_avg },
+  { "", "GlobalMaxPool",         1,  21,         0, OX_TS_FLOAT3,      1, 1,  global_max },
+  { "", "GlobalMaxPool",        22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  global_max },
+  { "", "GlobalLpPool",          1,   1,         0, OX_TS_FLOAT3,      1, 1,  global_lp }, /* p float */
+  { "", "GlobalLpPool",          2,  21,         0, OX_TS_FLOAT3,      1, 1,  global_lp },
+  { "", "GlobalLpPool",         22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  global_lp },
+  { "", "MaxUnpool",             9,  10,         0, OX_TS_FLOAT3,      2, 3,  maxunpool },
+  { "", "MaxUnpool",            11,  21,         0, OX_TS_FLOAT3,      2, 3,  maxunpool },
+  { "", "MaxUnpool",            22,  OX_LATEST,  0, OX_TS_FLOAT4,      2, 3,  maxunpool },
+  { "", "MaxRoiPool",            1,  21,         0, OX_TS_FLOAT3,      2, 2,  maxroipool },
+  { "", "MaxRoiPool",           22,  OX_LATEST,  0, OX_TS_FLOAT4,      2, 2,  maxroipool },
+  { "", "RoiAlign",             10,  15,         0, OX_TS_FLOAT3,      3, 3,  roialign },
+  { "", "RoiAlign",             16,  21,         0, OX_TS_FLOAT3,      3, 3,  roialign }, /* half_pixel */
+  { "", "RoiAlign",             22,  OX_LATEST,  0, OX_TS_FLOAT4,      3, 3,  roialign },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };
