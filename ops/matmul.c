@@ -630,6 +630,94 @@ static int einsum_gemm(ox_ctx *c, const ox_tensor *const *x, const term *terms, 
   return 0;
 }
 
+/* out = the einsum of nin operands x (their labels in terms) with output
+ * labels ot, in x's dtype: native types compute in their own (integers wrap
+ * in their width, floats accumulate in double in the general loop), small
+ * floats come here widened to float. Sizes were checked by the caller. */
+static int einsum_core(ox_ctx *c, int nin, const ox_tensor *const *x, const term *terms,
+                       const term *ot, ox_value **out) {
+  int64_t size[MAXLABELS];
+  int count[MAXLABELS] = {0}, inout[MAXLABELS] = {0};
+  for (int l = 0; l < MAXLABELS; l++) size[l] = 1;
+  for (int i = 0; i < nin; i++)
+    for (int k = 0; k < terms[i].nlab; k++) {
+      int l = terms[i].lab[k];
+      count[l]++;
+      if (x[i]->dims[k] != 1) size[l] = x[i]->dims[k]; /* dims of 1 broadcast */
+    }
+  /* loop order: output labels, then the summed ones */
+  int order[MAXLABELS], nloop = 0;
+  for (int k = 0; k < ot->nlab; k++) {
+    order[nloop++] = ot->lab[k];
+    inout[ot->lab[k]] = 1;
+  }
+  int nouter = nloop;
+  for (int l = 0; l < MAXLABELS; l++)
+    if (count[l] && !inout[l]) order[nloop++] = l;
+  int64_t ldims[MAXLABELS];
+  for (int k = 0; k < nloop; k++) ldims[k] = size[order[k]];
+  OX_TRY(ox_tensor_new(c->a, x[0]->dt, nouter, ldims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  int64_t ninner = ox_numel(nloop - nouter, ldims + nouter, 0);
+  if (y->n == 0 || ninner <= 0) return 0; /* empty, or sums over nothing: zeros */
+  /* st[i][k]: input i's element stride along loop label k (repeated labels in
+   * one term add up: a diagonal; broadcast dims of 1 get 0) */
+  int64_t (*st)[MAXLABELS] = ox_alloc_array(c->a, nin, sizeof *st);
+  int64_t *idx = ox_alloc_array(c->a, nloop + 1, sizeof *idx), *off = ox_alloc_array(c->a, nin, sizeof *off);
+  const void **src = ox_alloc_array(c->a, nin, sizeof *src);
+  if (!st || !idx || !off || !src) return oom(c);
+  for (int i = 0; i < nin; i++) {
+    int64_t s = 1;
+    for (int k = terms[i].nlab - 1; k >= 0; k--) {
+      int l = terms[i].lab[k];
+      for (int j = 0; j < nloop; j++)
+        if (order[j] == l && x[i]->dims[k] != 1) st[i][j] += s;
+      s *= x[i]->dims[k];
+    }
+    src[i] = x[i]->data;
+  }
+  ox_dtype dt = x[0]->dt;
+  /* two float operands: a batched GEMM when the equation allows one */
+  if (nin == 2 && (dt == OX_FLOAT || dt == OX_DOUBLE)) {
+    int done = 0;
+    OX_TRY(einsum_gemm(c, x, terms, nloop, nouter, order, ldims, (const int64_t(*)[MAXLABELS])st,
+                       src, dt == OX_DOUBLE ? 8 : 4, y->data, &done));
+    if (done) return 0;
+  }
+  /* y[o] = sum over the summed labels of prod_i x_i[off_i]: one odometer over
+   * all loop labels, output labels outermost, so y is written in order */
+#define EINSUM_LOOP(T, ACC)                                                           \
+  do {                                                                                \
+    T *Y = y->data;                                                                   \
+    for (int64_t o = 0; o < y->n; o++) {                                              \
+      ACC acc = 0;                                                                    \
+      for (int64_t s = 0; s < ninner; s++) {                                          \
+        ACC prod = 1;                                                                 \
+        for (int i = 0; i < nin; i++) prod *= (ACC)((const T *)src[i])[off[i]];       \
+        acc += prod;                                                                  \
+        for (int k = nloop - 1; k >= 0; k--) {                                        \
+          for (int i = 0; i < nin; i++) off[i] += st[i][k];                           \
+          if (++idx[k] < ldims[k]) break;                                             \
+          for (int i = 0; i < nin; i++) off[i] -= st[i][k] * ldims[k];                \
+          idx[k] = 0;                                                                 \
+        }                                                                             \
+      }                                                                               \
+      Y[o] = (T)acc;                                                                  \
+    }                                                                                 \
+  } while (0)
+  switch (dt) {
+  case OX_FLOAT: EINSUM_LOOP(float, double); break;
+  case OX_DOUBLE: EINSUM_LOOP(double, double); break;
+#define CASE(NAME, T, U)                                                              \
+  case OX_##NAME: EINSUM_LOOP(T, U); break; /* wrap-around in U, stored as T */
+    INT_ACC_TYPES(CASE)
+#undef CASE
+  default: return ox_fail(c->err, OX_EUNSUPPORTED, "Einsum of %s", ox_dtypes[dt].onnx_name);
+  }
+#undef EINSUM_LOOP
+  return 0;
+}
+
 static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const char *eq = ox_attr_string(c, "equation", NULL);
   if (c->err->code) return c->err->code;
@@ -663,7 +751,7 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   for (int i = 0; i < nin; i++)
     for (int k = 0; k < terms[i].nlab; k++)
       if (terms[i].lab[k] < 0) terms[i].lab[k] = NLETTERS + nell + terms[i].lab[k];
-  /* label sizes and counts */
+  /* label sizes must agree (ellipsis dims of 1 broadcast) */
   int64_t size[MAXLABELS];
   int count[MAXLABELS] = {0};
   for (int l = 0; l < MAXLABELS; l++) size[l] = -1;
@@ -703,114 +791,44 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     for (int l = 0; l < NLETTERS; l++)
       if (count[l] == 1) ot.lab[ot.nlab++] = l;
   }
-  for (int e = 0; e < nell; e++)
-    if (size[NLETTERS + e] < 0) size[NLETTERS + e] = 1;
-  /* loop order: output labels, then the summed ones */
-  int order[MAXLABELS], nloop = 0, inout[MAXLABELS] = {0};
-  for (int k = 0; k < ot.nlab; k++) {
-    order[nloop++] = ot.lab[k];
-    inout[ot.lab[k]] = 1;
-  }
-  int nouter = nloop;
-  for (int l = 0; l < MAXLABELS; l++)
-    if (count[l] && !inout[l]) order[nloop++] = l;
-  int64_t odims[MAXLABELS], ldims[MAXLABELS];
-  for (int k = 0; k < nloop; k++) ldims[k] = size[order[k]];
-  for (int k = 0; k < nouter; k++) odims[k] = ldims[k];
-  OX_TRY(ox_tensor_new(c->a, x[0]->dt, nouter, odims, out, c->err));
-  ox_tensor *y = &(*out)->u.t;
-  int64_t ninner = ox_numel(nloop - nouter, ldims + nouter, 0);
-  if (y->n == 0 || ninner <= 0) return 0; /* empty, or sums over nothing: zeros */
-  /* st[i][k]: input i's element stride along loop label k (repeated labels in
-   * one term add up: a diagonal; broadcast ellipsis dims of 1 get 0) */
-  int64_t (*st)[MAXLABELS] = ox_alloc_array(c->a, nin, sizeof *st);
-  int64_t *idx = ox_alloc_array(c->a, nloop + 1, sizeof *idx), *off = ox_alloc_array(c->a, nin, sizeof *off);
-  const void **src = ox_alloc_array(c->a, nin, sizeof *src);
-  if (!st || !idx || !off || !src) return oom(c);
-  for (int i = 0; i < nin; i++) {
-    int64_t s = 1;
-    for (int k = terms[i].nlab - 1; k >= 0; k--) {
-      int l = terms[i].lab[k];
-      for (int j = 0; j < nloop; j++)
-        if (order[j] == l && x[i]->dims[k] != 1) st[i][j] += s;
-      s *= x[i]->dims[k];
-    }
-  }
-  /* small floats compute in float */
   ox_dtype dt = x[0]->dt;
-  float *yf = NULL;
-  for (int i = 0; i < nin; i++) {
-    src[i] = x[i]->data;
-    if (ox_dtype_is_small_float(dt)) {
-      ox_tensor f;
-      OX_TRY(widen(c, x[i], &f));
-      src[i] = f.data;
+  int small = ox_dtype_is_small_float(dt);
+  ox_tensor *wide = NULL;
+  if (small) { /* small floats compute in float, rounded once at the end */
+    if (!(wide = ox_alloc_array(c->a, nin, sizeof *wide))) return oom(c);
+    for (int i = 0; i < nin; i++) {
+      OX_TRY(widen(c, x[i], &wide[i]));
+      x[i] = &wide[i];
     }
   }
-  if (ox_dtype_is_small_float(dt)) {
-    if (!(yf = ox_alloc_array(c->a, y->n, sizeof *yf))) return oom(c);
+  /* three or more float operands: contract the first two into one operand
+   * keeping the labels that the others or the output still need, and again,
+   * so that each step is a (batched GEMM) product of two */
+  ox_dtype ct = small ? OX_FLOAT : dt;
+  int n = nin;
+  while (n > 2 && (ct == OX_FLOAT || ct == OX_DOUBLE)) {
+    term keep = {.nlab = 0};
+    int seen[MAXLABELS] = {0};
+    for (int i = 0; i < 2; i++)
+      for (int k = 0; k < terms[i].nlab; k++) {
+        int l = terms[i].lab[k], needed = 0;
+        for (int j = 2; j < n && !needed; j++)
+          for (int q = 0; q < terms[j].nlab; q++) needed |= terms[j].lab[q] == l;
+        for (int q = 0; q < ot.nlab; q++) needed |= ot.lab[q] == l;
+        if (needed && !seen[l]) keep.lab[keep.nlab++] = l, seen[l] = 1;
+      }
+    ox_value *r;
+    OX_TRY(einsum_core(c, 2, x, terms, &keep, &r));
+    x[1] = &r->u.t;
+    terms[1] = keep;
+    for (int j = 1; j < n; j++) x[j - 1] = x[j], terms[j - 1] = terms[j];
+    n--;
   }
-  /* two float operands: a batched GEMM when the equation allows one */
-  if (nin == 2 && (dt == OX_FLOAT || dt == OX_DOUBLE || yf)) {
-    int done = 0;
-    OX_TRY(einsum_gemm(c, x, terms, nloop, nouter, order, ldims, st, src,
-                       dt == OX_DOUBLE ? 8 : 4, yf ? (void *)yf : y->data, &done));
-    if (done) {
-      if (yf) ox_narrow_f32(yf, y);
-      return 0;
-    }
-  }
-  /* y[o] = sum over the summed labels of prod_i x_i[off_i]: one odometer over
-   * all loop labels, output labels outermost, so y is written in order */
-#define EINSUM_LOOP(T, ACC, Y)                                                        \
-  do {                                                                                \
-    for (int64_t o = 0; o < y->n; o++) {                                              \
-      ACC acc = 0;                                                                    \
-      for (int64_t s = 0; s < ninner; s++) {                                          \
-        ACC prod = 1;                                                                 \
-        for (int i = 0; i < nin; i++) prod *= (ACC)((const T *)src[i])[off[i]];       \
-        acc += prod;                                                                  \
-        for (int k = nloop - 1; k >= 0; k--) {                                        \
-          for (int i = 0; i < nin; i++) off[i] += st[i][k];                           \
-          if (++idx[k] < ldims[k]) break;                                             \
-          for (int i = 0; i < nin; i++) off[i] -= st[i][k] * ldims[k];                \
-          idx[k] = 0;                                                                 \
-        }                                                                             \
-      }                                                                               \
-      (Y)[o] = acc;                                                                   \
-    }                                                                                 \
-  } while (0)
-  switch (dt) {
-  case OX_FLOAT: EINSUM_LOOP(float, double, (float *)y->data); break;
-  case OX_DOUBLE: EINSUM_LOOP(double, double, (double *)y->data); break;
-#define CASE(NAME, T, U)                                                              \
-  case OX_##NAME: {                                                                   \
-    T *Y = y->data;                                                                   \
-    for (int64_t o = 0; o < y->n; o++) { /* wrap-around in U, stored as T */          \
-      U acc = 0;                                                                      \
-      for (int64_t s = 0; s < ninner; s++) {                                          \
-        U prod = 1;                                                                   \
-        for (int i = 0; i < nin; i++) prod *= (U)((const T *)src[i])[off[i]];         \
-        acc += prod;                                                                  \
-        for (int k = nloop - 1; k >= 0; k--) {                                        \
-          for (int i = 0; i < nin; i++) off[i] += st[i][k];                           \
-          if (++idx[k] < ldims[k]) break;                                             \
-          for (int i = 0; i < nin; i++) off[i] -= st[i][k] * ldims[k];                \
-          idx[k] = 0;                                                                 \
-        }                                                                             \
-      }                                                                               \
-      Y[o] = (T)acc;                                                                  \
-    }                                                                                 \
-    break;                                                                            \
-  }
-    INT_ACC_TYPES(CASE)
-#undef CASE
-  default:
-    if (!yf) return ox_fail(c->err, OX_EUNSUPPORTED, "Einsum of %s", ox_dtypes[dt].onnx_name);
-    EINSUM_LOOP(float, double, yf);
-    ox_narrow_f32(yf, y);
-  }
-#undef EINSUM_LOOP
+  if (!small) return einsum_core(c, n, x, terms, &ot, out);
+  ox_value *r;
+  OX_TRY(einsum_core(c, n, x, terms, &ot, &r));
+  OX_TRY(ox_tensor_new(c->a, dt, r->u.t.rank, r->u.t.dims, out, c->err));
+  ox_narrow_f32(r->u.t.data, &(*out)->u.t);
   return 0;
 }
 

@@ -445,6 +445,26 @@ static void test_einsum(void) {
     CHECK_EQ_I(einsum("ij,jk->k", 2, in, &y), 0);
     CHECK(IS(y, OX_FLOAT, 1, DIMS(2), {14, 16}));
   }
+  /* three float operands: contracted two at a time */
+  in[0] = m;                                        /* (2, 3) */
+  in[1] = F32(2, DIMS(3, 2), {1, 0, 0, 1, 1, 1});   /* (3, 2) */
+  in[2] = F32(2, DIMS(2, 2), {1, 2, 3, 4});         /* (2, 2) */
+  CHECK_EQ_I(einsum("ij,jk,kl->il", 3, in, &y), 0); /* (m in[1]) = {{4, 5}, {10, 11}} */
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {19, 28, 43, 64}));
+  CHECK_EQ_I(einsum("ij,jk,kl->li", 3, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {19, 43, 28, 64}));
+  CHECK_EQ_I(einsum("ij,jk,kl", 3, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 2), {19, 28, 43, 64}));
+  CHECK_EQ_I(einsum("ij,jk,kl->l", 3, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 1, DIMS(2), {62, 92}));
+  in[2] = F32(1, DIMS(2), {1, -1});
+  CHECK_EQ_I(einsum("ij,ab,k->k", 3, in, &y), 0); /* 21 * 4 * in[2] */
+  CHECK(IS(y, OX_FLOAT, 1, DIMS(2), {84, -84}));
+  in[0] = T_(OX_FLOAT16, uint16_t, 1, DIMS(2), {0x3c00, 0x4000}); /* 1, 2 */
+  in[1] = T_(OX_FLOAT16, uint16_t, 1, DIMS(2), {0x4000, 0x4000}); /* 2, 2 */
+  in[2] = T_(OX_FLOAT16, uint16_t, 1, DIMS(2), {0x3800, 0x3800}); /* 0.5, 0.5 */
+  CHECK_EQ_I(einsum("i,i,i->i", 3, in, &y), 0);
+  CHECK(IS(y, OX_FLOAT16, 1, DIMS(2), {1, 2}));
   /* three operands, and integers */
   in[0] = T_(OX_INT32, int32_t, 1, DIMS(2), {1, 2});
   in[1] = T_(OX_INT32, int32_t, 1, DIMS(3), {1, 10, 100});
