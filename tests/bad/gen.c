@@ -547,6 +547,12 @@ static void json(void) {
   for (int i = 0; i < 100000; i++) put(&b, "]", 1);
   put(&b, "}", 1);
   save("j_deep_array.json", &b);
+  /* a shape of 100000 ones */
+  head = "{\"dtype\": \"float32\", \"data\": [1], \"shape\": [1";
+  put(&b, head, strlen(head));
+  for (int i = 1; i < 100000; i++) put(&b, ", 1", 3);
+  put(&b, "]}", 2);
+  save("j_rank_100k.json", &b);
   /* optionals 500 deep (inside cJSON's limit of 1000) */
   for (int i = 0; i < 500; i++) {
     const char *o = "{\"optional\": ";
@@ -841,6 +847,94 @@ static void models(void) {
   f_msg(&g, GRAPH_OUTPUT, &b);
   m = model(g);
   save("g_typed_seq.onnx", &m);
+
+  /* sparse initializers: SparseTensorProto{values, indices, dims}, y = Identity(w) */
+  {
+    static const int64_t one[] = {1}, two[] = {2}, coord[] = {1, 2};
+    struct {
+      const char *file;
+      int nvals, idx_dt, idx_rank, nidx, rank;
+      const int64_t *idx_dims, idx[2], dims[2];
+    } sp[] = {
+        {"sp_huge.onnx", 1, DT_INT64, 1, 1, 2, one, {0}, {1000000, 1000000}},
+        {"sp_2gib.onnx", 1, DT_INT64, 1, 1, 1, one, {0}, {500000000}},
+        {"sp_index_range.onnx", 1, DT_INT64, 1, 1, 1, one, {7}, {4}},
+        {"sp_index_negative.onnx", 1, DT_INT64, 1, 1, 1, one, {-1}, {4}},
+        {"sp_coord_range.onnx", 1, DT_INT64, 2, 2, 2, coord, {0, 5}, {2, 2}},
+        {"sp_indices_shape.onnx", 2, DT_INT64, 1, 1, 1, one, {0}, {4}},
+        {"sp_indices_int32.onnx", 1, DT_INT32, 1, 1, 1, one, {0}, {4}},
+        {"sp_dims_negative.onnx", 1, DT_INT64, 1, 1, 1, one, {0}, {-4}},
+        {"sp_no_values.onnx", 0, DT_INT64, 1, 1, 1, one, {0}, {4}},
+    };
+    (void)two;
+    for (size_t k = 0; k < sizeof sp / sizeof *sp; k++) {
+      buf st = {0}, v, ix;
+      if (sp[k].nvals) {
+        int64_t nv = sp[k].nvals;
+        v = float_tensor(1, &nv, "w");
+        f_msg(&st, 1, &v);
+      }
+      ix = tensor(sp[k].idx_dt, sp[k].idx_rank, sp[k].idx_dims, NULL);
+      for (int i = 0; i < sp[k].nidx; i++)
+        f_int(&ix, sp[k].idx_dt == DT_INT64 ? T_INT64 : T_INT32, sp[k].idx[i]);
+      f_msg(&st, 2, &ix);
+      for (int i = 0; i < sp[k].rank; i++) f_int(&st, 3, sp[k].dims[i]);
+      g = (buf){0};
+      n = node("Identity", "w", "y", "n0");
+      f_msg(&g, GRAPH_NODE, &n);
+      f_str(&g, GRAPH_NAME, "g");
+      b = vi_float("y");
+      f_msg(&g, GRAPH_OUTPUT, &b);
+      f_msg(&g, 15, &st); /* GraphProto.sparse_initializer */
+      m = model(g);
+      save(sp[k].file, &m);
+    }
+  }
+
+  /* a Loop of M iterations whose scan output grows by ConstantOfShape(s) each
+   * time: inputs M (int64), c (bool), s (int64[1]) */
+  {
+    buf body = {0};
+    n = node("Identity", "cond_in", "cond_out", "keep_going");
+    f_msg(&body, GRAPH_NODE, &n);
+    n = node("ConstantOfShape", "s", "piece", "grow");
+    f_msg(&body, GRAPH_NODE, &n);
+    f_str(&body, GRAPH_NAME, "body");
+    a = value_info("i", type_tensor(DT_INT64, 0, NULL));
+    f_msg(&body, GRAPH_INPUT, &a);
+    a = value_info("cond_in", type_tensor(9, 0, NULL));
+    f_msg(&body, GRAPH_INPUT, &a);
+    b = value_info("cond_out", type_tensor(9, 0, NULL));
+    f_msg(&body, GRAPH_OUTPUT, &b);
+    b = vi_float("piece");
+    f_msg(&body, GRAPH_OUTPUT, &b);
+    g = (buf){0};
+    n = node("Loop", "M,c", "pieces", "loop");
+    attr_graph(&n, "body", body);
+    f_msg(&g, GRAPH_NODE, &n);
+    f_str(&g, GRAPH_NAME, "g");
+    a = value_info("M", type_tensor(DT_INT64, 0, NULL));
+    f_msg(&g, GRAPH_INPUT, &a);
+    a = value_info("c", type_tensor(9, 0, NULL));
+    f_msg(&g, GRAPH_INPUT, &a);
+    static const int64_t d1[] = {1};
+    a = value_info("s", type_tensor(DT_INT64, 1, d1));
+    f_msg(&g, GRAPH_INPUT, &a);
+    b = vi_float("pieces");
+    f_msg(&g, GRAPH_OUTPUT, &b);
+    m = model(g);
+    save("loop_grow.onnx", &m);
+  }
+
+  /* a float tensor of rank 100000 (every dim 1), and the same as an initializer */
+  {
+    static int64_t ones[100000];
+    for (int i = 0; i < 100000; i++) ones[i] = 1;
+    buf t = float_tensor(100000, ones, "x");
+    save("t_rank_100k.pb", &t);
+    t = float_tensor(100000, ones, "w");
+    init_model("m_init_rank_100k.onnx", t);
+  }
 
   /* nesting bombs in models */
   /* TypeProto 100000 deep: seq(seq(...(tensor(float)))) as the input's type */
