@@ -75,6 +75,7 @@ static void *big_alloc(ox_arena *a, size_t n) {
   b->size = h + n;
   a->bigs = b;
   a->held += h + n;
+  in_use += h + n;
   return (char *)p + h;
 }
 

@@ -206,6 +206,28 @@ int main(void) {
     if (grown >= 1024 * 1024) fprintf(stderr, "Loop grew the arena by %zu bytes\n", grown);
   }
 
+  /* ---- the memory limit's accounting returns to where it was ---- */
+  {
+    size_t base = ox_memory_in_use();
+    ox_arena *b = ox_arena_new();
+    ox_mark m0 = ox_arena_mark(b);
+    CHECK(ox_alloc(b, 100) != NULL);            /* a chunk */
+    CHECK(ox_alloc(b, 200 * 1024) != NULL);     /* a malloc'd big block */
+    CHECK(ox_alloc(b, 8 * 1024 * 1024) != NULL); /* an mmap'd big block */
+    CHECK(ox_memory_in_use() >= base + 8 * 1024 * 1024);
+    ox_arena_release(b, m0);
+    CHECK(ox_alloc(b, 3 * 1024 * 1024) != NULL);
+    ox_arena_free(b);
+    CHECK_EQ_I(ox_memory_in_use(), base);
+    size_t lim = ox_memory_limit();
+    ox_set_memory_limit(base + 1024 * 1024);
+    ox_arena *c = ox_arena_new();
+    CHECK(ox_alloc(c, 4 * 1024 * 1024) == NULL); /* past the limit */
+    ox_arena_free(c);
+    ox_set_memory_limit(lim);
+    CHECK_EQ_I(ox_memory_in_use(), base);
+  }
+
   ox_arena_free(A);
   return check_done("eval");
 }
