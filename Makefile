@@ -26,7 +26,7 @@ UNIT   := $(wildcard tests/unit/test_*.c)
 OBJ      = $(patsubst %.c,$(1)/obj/%.o,$(SRCS) $(GEN:$(B)/%=%)) 
 CPPFLAGS := -I. -I$(B) $(DEPS_CFLAGS)
 
-.PHONY: all check demo deps test-deps install clean unit cli-tests suites asan xfail-update
+.PHONY: all check demo deps test-deps install clean xfail-update fuzz
 all: $(B)/onnxop
 
 # ---- protobuf-c code, generated from the installed .proto files ----
@@ -56,9 +56,23 @@ $(1)/unit/%: tests/unit/%.c tests/unit/check.h $(1)/libonnxop.a
 endef
 $(eval $(call BUILD,$(B),))
 $(eval $(call BUILD,$(B)/asan,$(SAN)))
+$(eval $(call BUILD,$(B)/fuzz,-fsanitize=fuzzer-no-link,address,undefined))
+
+# ---- fuzzing: libFuzzer harnesses (clang); `make check` replays the regression corpus ----
+FUZZERS := model pb json
+FUZZ_SECONDS ?= 60
+$(B)/asan/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/asan/libonnxop.a
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN) $(WARN) -o $@ $^ $(LIBS)
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c
+	@$(MAKE) --no-print-directory CC=clang CFLAGS="-O1 -g" $(B)/fuzz/libonnxop.a
+	clang $(BASEFLAGS) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/libonnxop.a $(LIBS)
+fuzz: deps
+	@sh tests/fuzz/run.sh $(B) $(FUZZ_SECONDS) "$(SHARED_SUITE)" $(FUZZERS)
 
 UNIT_BINS      := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT))
 UNIT_BINS_ASAN := $(patsubst tests/unit/%.c,$(B)/asan/unit/%,$(UNIT))
+REPLAY_BINS    := $(patsubst %,$(B)/asan/fuzz-replay-%,$(FUZZERS))
 
 # ---- Debian packages ----
 deps:
@@ -79,7 +93,7 @@ demo: deps
 
 # ---- tests ----
 check: test-deps
-	@$(MAKE) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(B)/bad-gen $(B)/asan/bad-gen
+	@$(MAKE) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen
 	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
 
 # The generator of tests/bad's hostile inputs (plain C, no onnxop code), one
