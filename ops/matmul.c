@@ -4,7 +4,15 @@
  * their own type, as onnxruntime does); float16 and bfloat16 are widened to
  * float, multiplied, and rounded once on store. Integer products accumulate in
  * their own width with wrap-around (computed in the unsigned type of that
- * width, so overflow is defined), which is exact whenever the result fits. */
+ * width, so overflow is defined), which is exact whenever the result fits.
+ *
+ * Einsum parses the equation into integer labels (ellipsis dims included),
+ * contracts three or more float operands two at a time, and evaluates a pair
+ * as a batched GEMM after gathering each operand into (batch, m, k) and
+ * (batch, k, n) order; what a GEMM cannot express (diagonals, a label summed
+ * within one operand, broadcast ellipsis dims, integer types) runs one
+ * odometer over every label with per-operand strides. Det is LU with partial
+ * pivoting in double. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
