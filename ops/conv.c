@@ -561,6 +561,143 @@ static int convtranspose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
   return run_float(c, convtranspose_float, x, w, b, G, &g, &(*out)->u.t);
 }
 
+/* ---- DeformConv-19, -22 ---- */
+
+/* The value of a (dims...) plane at real coordinates p: multilinear between
+ * the 2^nd neighbours, neighbours outside the image reading as zero (as
+ * GridSample with align_corners and zero padding). */
+#define SAMPLE_FN(SUF, T)                                                             \
+  static double sample_##SUF(const T *plane, int nd, const int64_t *dims, const double *p) { \
+    int64_t lo[MAXSP];                                                                \
+    double fr[MAXSP], acc = 0;                                                        \
+    for (int j = 0; j < nd; j++) {                                                    \
+      if (!(p[j] > -1 && p[j] < (double)dims[j])) return 0;                           \
+      double f = floor(p[j]);                                                         \
+      lo[j] = (int64_t)f;                                                             \
+      fr[j] = p[j] - f;                                                               \
+    }                                                                                 \
+    for (int corner = 0; corner < (1 << nd); corner++) {                              \
+      double wgt = 1;                                                                 \
+      int64_t off = 0;                                                                \
+      int ok = 1;                                                                     \
+      for (int j = 0; j < nd; j++) {                                                  \
+        int up = corner >> j & 1;                                                     \
+        int64_t i = lo[j] + up;                                                       \
+        wgt *= up ? fr[j] : 1 - fr[j];                                                \
+        if (i < 0 || i >= dims[j]) ok = 0;                                            \
+        off = off * dims[j] + i;                                                      \
+      }                                                                               \
+      if (ok && wgt != 0) acc += wgt * (double)plane[off];                            \
+    }                                                                                 \
+    return acc;                                                                       \
+  }
+SAMPLE_FN(f32, float)
+SAMPLE_FN(f64, double)
+#undef SAMPLE_FN
+
+/* x: (N, C, D1..Dn), w: (oC, C/group, k1..kn), offset: (N, og * K * n, o1..on)
+ * laid out (N, og, k1..kn, n, o1..on), mask: (N, og * K, o1..on).
+ * col (C/group * K, P) of one image and group holds mask * x sampled at
+ * o * s - pb + k * d + offset; then Y_g = W_g x col as in Conv. */
+static int deform_float(ox_ctx *c, ox_dtype dt, const ox_tensor *const *t, int64_t G, int64_t OG,
+                        const geom *g, void *y) {
+  const ox_tensor *x = t[0], *w = t[1], *off = t[2], *b = t[3], *mask = t[4];
+  int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G, Cog = C / OG;
+  int64_t K = g->nker, Kg = Cg * K, P = g->npos;
+  int nd = g->nd;
+  size_t es = ox_dtype_size(dt);
+  if (ox_numel(2, (int64_t[]){Kg, P}, es) < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  void *col = ox_alloc_array(c->a, Kg * P + 1, es);
+  if (!col) return oom(c);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t gi = 0; gi < G; gi++) {
+      for (int64_t ci = 0; ci < Cg; ci++) {
+        int64_t ch = gi * Cg + ci, og = ch / Cog;
+        const char *plane = (const char *)x->data + (size_t)((n * C + ch) * g->nimg) * es;
+        int64_t kidx[MAXSP] = {0};
+        for (int64_t kp = 0; kp < K; kp++) {
+          int64_t oidx[MAXSP] = {0};
+          int64_t obase = ((n * OG + og) * K + kp) * nd * P, mbase = ((n * OG + og) * K + kp) * P;
+          for (int64_t p = 0; p < P; p++) {
+            double pt[MAXSP];
+            for (int j = 0; j < nd; j++)
+              pt[j] = (double)(oidx[j] * g->s[j] - g->pb[j] + kidx[j] * g->d[j]) +
+                      ox_load_f64(dt, off->data, obase + j * P + p);
+            double v = dt == OX_FLOAT ? sample_f32((const float *)plane, nd, g->img, pt)
+                                      : sample_f64((const double *)plane, nd, g->img, pt);
+            if (mask) v *= ox_load_f64(dt, mask->data, mbase + p);
+            ox_store_f64(dt, col, (ci * K + kp) * P + p, v);
+            for (int j = nd - 1; j >= 0; j--) {
+              if (++oidx[j] < g->pos[j]) break;
+              oidx[j] = 0;
+            }
+          }
+          for (int j = nd - 1; j >= 0; j--) {
+            if (++kidx[j] < g->ker[j]) break;
+            kidx[j] = 0;
+          }
+        }
+      }
+      const char *wg = (const char *)w->data + (size_t)(gi * Mg * Kg) * es;
+      char *yg = (char *)y + (size_t)((n * M + gi * Mg) * P) * es;
+      for (int64_t m = 0; b && m < Mg; m++)
+        for (int64_t p = 0; p < P; p++)
+          ox_store_f64(dt, yg, m * P + p, ox_load_f64(dt, b->data, gi * Mg + m));
+      if (dt == OX_FLOAT)
+        ox_sgemm(Mg, P, Kg, (const float *)wg, Kg, 0, col, P, 0, (float *)yg, P, 1, b ? 1 : 0);
+      else
+        ox_dgemm(Mg, P, Kg, (const double *)wg, Kg, 0, col, P, 0, (double *)yg, P, 1, b ? 1 : 0);
+    }
+  return 0;
+}
+
+static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *t[5];
+  char s1[256], s2[256];
+  OX_TRY(tensor_in(c, in, nin, 0, &t[0]));
+  OX_TRY(tensor_in(c, in, nin, 1, &t[1]));
+  OX_TRY(tensor_in(c, in, nin, 2, &t[2]));
+  OX_TRY(opt_in(c, in, nin, 3, &t[3]));
+  OX_TRY(opt_in(c, in, nin, 4, &t[4]));
+  const ox_tensor *x = t[0], *w = t[1], *off = t[2], *mask = t[4];
+  for (int i = 1; i < 5; i++)
+    if (t[i]) OX_TRY(same_dtype(c, i, t[i], x->dt));
+  int64_t G = 1, OG = ox_attr_int(c, "offset_group", 1), ydims[MAXSP + 2];
+  geom g;
+  OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
+  OX_TRY(check_bias(c, t[3], w->dims[0], x->dt));
+  int nd = g.nd;
+  if (OG < 1 || x->dims[1] % OG)
+    return ox_fail(c->err, OX_EINPUT, "offset_group is %lld; it must be positive and divide the %lld input channels",
+                   (long long)OG, (long long)x->dims[1]);
+  /* offset: (N, og * K * n, o...), mask: (N, og * K, o...) */
+  int64_t want[MAXSP + 2];
+  memcpy(want, ydims, sizeof want);
+  want[1] = OG * g.nker * nd;
+  if (off->rank != x->rank || memcmp(off->dims, want, sizeof *want * (size_t)x->rank))
+    return ox_fail(c->err, OX_EINPUT, "offset has shape %s; expected %s", ox_shape_str(off->rank, off->dims, s1, sizeof s1),
+                   ox_shape_str(x->rank, want, s2, sizeof s2));
+  want[1] = OG * g.nker;
+  if (mask && (mask->rank != x->rank || memcmp(mask->dims, want, sizeof *want * (size_t)x->rank)))
+    return ox_fail(c->err, OX_EINPUT, "mask has shape %s; expected %s", ox_shape_str(mask->rank, mask->dims, s1, sizeof s1),
+                   ox_shape_str(x->rank, want, s2, sizeof s2));
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, ydims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  if (x->dt == OX_FLOAT || x->dt == OX_DOUBLE) return deform_float(c, x->dt, t, G, OG, &g, y->data);
+  ox_tensor f[5];
+  const ox_tensor *tf[5];
+  for (int i = 0; i < 5; i++) {
+    OX_TRY(widen(c, t[i], &f[i]));
+    tf[i] = t[i] ? &f[i] : NULL;
+  }
+  float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
+  if (!yf) return oom(c);
+  OX_TRY(deform_float(c, OX_FLOAT, tf, G, OG, &g, yf));
+  ox_narrow_f32(yf, y);
+  return 0;
+}
+
 /* ---- Col2Im-18 ---- */
 
 /* input: (N, C * prod(block_shape), L), image_shape (n,), block_shape (n,)
@@ -634,6 +771,8 @@ const ox_kernel ox_conv_kernels[] = {
   { "", "ConvTranspose",    11,  21,         0, OX_TS_FLOAT3,   2, 3,  convtranspose },
   { "", "ConvTranspose",    22,  OX_LATEST,  0, OX_TS_FLOAT4,   2, 3,  convtranspose },
   { "", "ConvInteger",      10,  OX_LATEST,  0, OX_T(INT8) | OX_T(UINT8), 2, 4, conv_integer },
+  { "", "DeformConv",       19,  21,         0, OX_TS_FLOAT3,   3, 5,  deform_conv },
+  { "", "DeformConv",       22,  OX_LATEST,  0, OX_TS_FLOAT4,   3, 5,  deform_conv },
   { "", "Col2Im",           18,  OX_LATEST,  0, TS_COL2IM,      3, 3,  col2im_op },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };
