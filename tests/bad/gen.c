@@ -934,7 +934,25 @@ static void models(void) {
     save("t_rank_100k.pb", &t);
     t = float_tensor(100000, ones, "w");
     init_model("m_init_rank_100k.onnx", t);
+    int64_t *many = malloc(1000000 * sizeof *many);
+    if (!many) die("malloc");
+    for (int i = 0; i < 1000000; i++) many[i] = 1;
+    t = float_tensor(1000000, many, "x");
+    save("t_rank_1m.pb", &t);
+    free(many);
   }
+
+  /* printf directives in names: a Cast without 'to' in a graph named "%n%s" */
+  g = (buf){0};
+  n = node("Cast", "x", "y", "%s%n%s%n%p");
+  f_msg(&g, GRAPH_NODE, &n);
+  f_str(&g, GRAPH_NAME, "%n%s");
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("g_format_names.onnx", &m);
 
   /* nesting bombs in models */
   /* TypeProto 100000 deep: seq(seq(...(tensor(float)))) as the input's type */
