@@ -21,6 +21,13 @@
 
 #include "core/kernel.h"
 
+/* gcc's -O2 vectorises only loops that need no scalar epilogue (its "very
+ * cheap" cost model), which is none of WALK2's; the cheap model vectorises
+ * them (as in ops/unary.c). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=cheap")
+#endif
+
 typedef enum {
   ADD, SUB, MUL, DIV, MOD, FMOD, POW, MIN, MAX, PRELU, BAND, BOR, BXOR, SHL, SHR,
   /* bool results from here on */
@@ -478,6 +485,28 @@ static int prelu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   return binary(c, PRELU, X, S, out);
 }
 
+/* Does t broadcast to z's shape (unidirectionally)? */
+static int fits(const ox_tensor *t, const ox_tensor *z) {
+  if (t->rank > z->rank) return 0;
+  for (int d = 0; d < t->rank; d++) {
+    int64_t v = t->dims[d], w = z->dims[z->rank - t->rank + d];
+    if (v != w && v != 1) return 0;
+  }
+  return 1;
+}
+
+/* Z = A op B into an existing Z of their broadcast shape. Z may be A: each
+ * element of A is read before the same element of Z is written. */
+static int apply_into(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *B, ox_tensor *Z) {
+  ox_bcast it;
+  OX_TRY(ox_bcast_init(&it, 2, (const ox_tensor *[]){A, B}, Z->rank, Z->dims, c->err));
+  if (it.n == 0) return 0;
+  if (native(op, A, B, Z, &it))
+    return ox_fail(c->err, OX_EUNSUPPORTED, "%s is not implemented for %s", op_names[op],
+                   ox_dtypes[A->dt].onnx_name);
+  return 0;
+}
+
 /* Sum, Mean, Min, Max: a fold of the binary op over 1..n inputs, numpy
  * broadcasting from opset 8 (before that, all shapes must be equal). The
  * small floats are widened once and rounded once at the end; Mean divides the
@@ -506,6 +535,10 @@ static int variadic(ox_ctx *c, binop op, int mean, int nin, ox_value **in, ox_va
   for (int i = 1; i < nin; i++) {
     const ox_tensor *t = small ? convert(c, &in[i]->u.t, OX_FLOAT) : &in[i]->u.t;
     if (!t) return c->err->code;
+    if (r && fits(t, &r->u.t)) { /* in place: no new tensor per input */
+      OX_TRY(apply_into(c, op, acc, t, &r->u.t));
+      continue;
+    }
     OX_TRY(apply(c, op, acc, t, &r));
     acc = &r->u.t;
   }
@@ -513,8 +546,7 @@ static int variadic(ox_ctx *c, binop op, int mean, int nin, ox_value **in, ox_va
     ox_value *n;
     OX_TRY(ox_scalar_new(c->a, acc->dt, &n, c->err));
     ox_store_f64(acc->dt, n->u.t.data, 0, nin);
-    OX_TRY(apply(c, DIV, acc, &n->u.t, &r));
-    acc = &r->u.t;
+    OX_TRY(apply_into(c, DIV, acc, &n->u.t, &r->u.t));
   }
   if (small) return narrow(c, acc, dt, out);
   if (!r) { /* one input: its value */
