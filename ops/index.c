@@ -770,6 +770,10 @@ typedef struct {
 
 static int key_cmp(const sort_key *k, int64_t a, int64_t b) {
   int64_t pa = k->base + a * k->stride, pb = k->base + b * k->stride;
+  if (k->outer == 1 && k->inner == 1) { /* TopK, flat Unique: one element */
+    int r = k->cmp(k->x, pa, pb);
+    return k->desc ? -r : r;
+  }
   for (int64_t o = 0; o < k->outer; o++, pa += k->ostride, pb += k->ostride)
     for (int64_t j = 0; j < k->inner; j++) {
       int r = k->cmp(k->x, pa + j, pb + j);
