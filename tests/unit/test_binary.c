@@ -120,6 +120,11 @@ static void test_legacy_broadcast(void) {
   /* B of the wrong dims for the axis */
   ox_attr at0[2] = {attr_int("broadcast", 1), attr_int("axis", 0)};
   CHECK_FAILS(run("Mul", 6, 2, at0, 2, (ox_value *[]){a, b}, &r), "does not match");
+  /* a dim of 1 in B stretches (PyTorch's opset-6 exports): (2, 1) against (2, 3) */
+  ox_attr bc1 = attr_int("broadcast", 1);
+  CHECK_EQ_I(run("Add", 6, 1, &bc1, 2, (ox_value *[]){T(FLOAT, float, 2, DIMS(2, 3), {0, 1, 2, 3, 4, 5}),
+                                                      T(FLOAT, float, 2, DIMS(2, 1), {10, 20})}, &r), 0);
+  CHECK(IS(r, FLOAT, float, 2, DIMS(2, 3), {10, 11, 12, 23, 24, 25}));
   /* a 1-element B of rank 2 is shared */
   CHECK_EQ_I(run("Mul", 6, 1, at, 2, (ox_value *[]){a, T(FLOAT, float, 2, DIMS(1, 1), {3})}, &r), 0);
   CHECK(IS(r, FLOAT, float, 3, DIMS(2, 3, 2), {0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3}));
