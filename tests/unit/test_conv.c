@@ -1,0 +1,449 @@
+/* tests/unit/test_conv.c: Conv, ConvTranspose, ConvInteger and the pools of
+ * ops/conv.c and ops/pool.c against naive reference loops written here
+ * (1-D, 2-D and 3-D; groups, strides, dilations, pads, auto_pad, bias;
+ * im2col tiles; count_include_pad, ceil_mode, Indices), called through the
+ * registry with a hand-made node; and the error messages. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/kernel.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+static unsigned rng = 2024;
+static double rnd(void) { /* in [-1, 1) */
+  rng = rng * 1103515245u + 12345u;
+  return (double)((rng >> 8) & 0xffff) / 32768.0 - 1.0;
+}
+
+static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    exit(1);
+  }
+  return v;
+}
+static ox_value *random_tensor(ox_dtype dt, int rank, const int64_t *dims) {
+  ox_value *v = tensor(dt, rank, dims);
+  for (int64_t i = 0; i < v->u.t.n; i++) ox_store_f64(dt, v->u.t.data, i, rnd());
+  return v;
+}
+static double at(const ox_value *v, int64_t i) { return ox_load_f64(v->u.t.dt, v->u.t.data, i); }
+
+static ox_attr attr_int(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_str(const char *name, const char *s) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
+}
+static ox_attr attr_ints(const char *name, int n, const int64_t *v) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = (int64_t *)v};
+}
+
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in, int nout,
+               ox_value **out) {
+  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4"};
+  static const char *out_names[] = {"y0", "y1"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
+  ox_err_clear(&E);
+  out[0] = NULL;
+  int rc = k->fn(&c, nin, in, nout, out);
+  if (!rc && E.code) rc = E.code;
+  if (rc && rc != OX_EINPUT) fprintf(stderr, "%s: %s\n", op, E.msg);
+  return rc;
+}
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+/* Does y have dims and values want (within tol relative to magnitude)? */
+static int close_to(const ox_value *y, int rank, const int64_t *dims, const double *want, double tol,
+                    const char *what) {
+  if (!y || y->u.t.rank != rank) {
+    fprintf(stderr, "%s: wrong rank\n", what);
+    return 0;
+  }
+  for (int i = 0; i < rank; i++)
+    if (y->u.t.dims[i] != dims[i]) {
+      fprintf(stderr, "%s: dim %d is %lld, want %lld\n", what, i, (long long)y->u.t.dims[i], (long long)dims[i]);
+      return 0;
+    }
+  for (int64_t i = 0; i < y->u.t.n; i++)
+    if (!(fabs(at(y, i) - want[i]) <= tol * (1 + fabs(want[i])))) {
+      fprintf(stderr, "%s: element %lld is %.9g, want %.9g\n", what, (long long)i, at(y, i), want[i]);
+      return 0;
+    }
+  return 1;
+}
+
+/* ---- a naive N-D convolution ---- */
+
+typedef struct {
+  int nd;
+  int64_t N, C, M, G;
+  int64_t in[3], k[3], s[3], d[3], pads[6];
+  const char *auto_pad; /* NULL: explicit pads */
+  int bias;
+} conv_case;
+
+/* Output dims and the begin pads the case implies (Conv-11 rules). */
+static void conv_out(const conv_case *cc, int64_t *out, int64_t *pb) {
+  for (int j = 0; j < cc->nd; j++) {
+    int64_t dk = (cc->k[j] - 1) * cc->d[j] + 1;
+    if (cc->auto_pad && strncmp(cc->auto_pad, "SAME", 4) == 0) {
+      out[j] = (cc->in[j] + cc->s[j] - 1) / cc->s[j];
+      int64_t tot = (out[j] - 1) * cc->s[j] + dk - cc->in[j];
+      if (tot < 0) tot = 0;
+      pb[j] = strcmp(cc->auto_pad, "SAME_UPPER") == 0 ? tot / 2 : tot - tot / 2;
+    } else if (cc->auto_pad) { /* VALID */
+      out[j] = (cc->in[j] - dk) / cc->s[j] + 1;
+      pb[j] = 0;
+    } else {
+      out[j] = (cc->in[j] + cc->pads[j] + cc->pads[cc->nd + j] - dk) / cc->s[j] + 1;
+      pb[j] = cc->pads[j];
+    }
+  }
+}
+
+static void run_conv_case(const conv_case *cc, ox_dtype dt, const char *label) {
+  int nd = cc->nd;
+  int64_t xd[5] = {cc->N, cc->C}, wd[5] = {cc->M, cc->C / cc->G}, out[3], pb[3], yd[5] = {cc->N, cc->M};
+  for (int j = 0; j < nd; j++) xd[2 + j] = cc->in[j], wd[2 + j] = cc->k[j];
+  conv_out(cc, out, pb);
+  for (int j = 0; j < nd; j++) yd[2 + j] = out[j];
+  ox_value *in[3] = {random_tensor(dt, nd + 2, xd), random_tensor(dt, nd + 2, wd),
+                     cc->bias ? random_tensor(dt, 1, (int64_t[]){cc->M}) : NULL};
+  int64_t Cg = cc->C / cc->G, Mg = cc->M / cc->G, nout = 1, nin = 1, nk = 1;
+  for (int j = 0; j < nd; j++) nout *= out[j], nin *= cc->in[j], nk *= cc->k[j];
+  double *want = calloc((size_t)(cc->N * cc->M * nout), sizeof *want);
+  for (int64_t n = 0; n < cc->N; n++)
+    for (int64_t m = 0; m < cc->M; m++)
+      for (int64_t o = 0; o < nout; o++) {
+        double acc = cc->bias ? at(in[2], m) : 0;
+        int64_t oi[3], r = o;
+        for (int j = nd - 1; j >= 0; j--) oi[j] = r % out[j], r /= out[j];
+        for (int64_t ci = 0; ci < Cg; ci++)
+          for (int64_t kk = 0; kk < nk; kk++) {
+            int64_t ki[3], q = kk, xi = 0, ok = 1;
+            for (int j = nd - 1; j >= 0; j--) ki[j] = q % cc->k[j], q /= cc->k[j];
+            for (int j = 0; j < nd; j++) {
+              int64_t i = oi[j] * cc->s[j] + ki[j] * cc->d[j] - pb[j];
+              if (i < 0 || i >= cc->in[j]) ok = 0;
+              xi = xi * cc->in[j] + i;
+            }
+            if (!ok) continue;
+            int64_t c = (m / Mg) * Cg + ci;
+            acc += at(in[0], (n * cc->C + c) * nin + xi) * at(in[1], (m * Cg + ci) * nk + kk);
+          }
+        want[(n * cc->M + m) * nout + o] = acc;
+      }
+  ox_attr at_[6];
+  int na = 0;
+  at_[na++] = attr_int("group", cc->G);
+  at_[na++] = attr_ints("strides", nd, cc->s);
+  at_[na++] = attr_ints("dilations", nd, cc->d);
+  at_[na++] = attr_ints("kernel_shape", nd, cc->k);
+  if (cc->auto_pad) at_[na++] = attr_str("auto_pad", cc->auto_pad);
+  else at_[na++] = attr_ints("pads", 2 * nd, cc->pads);
+  ox_value *y;
+  CHECK_EQ_I(run("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, cc->bias ? 3 : 2, in, 1, &y), 0);
+  double tol = dt == OX_DOUBLE ? 1e-12 : dt == OX_FLOAT ? 1e-5 : 2e-2;
+  CHECK(close_to(y, nd + 2, yd, want, tol * (double)(Cg * nk), label));
+  free(want);
+}
+
+static void test_conv(void) {
+  conv_case cases[] = {
+      /* 2-D: plain, pads, strides, dilations, asymmetric pads, bias */
+      {2, 1, 3, 4, 1, {5, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1},
+      {2, 2, 4, 6, 2, {7, 5}, {3, 2}, {2, 1}, {1, 2}, {0, 1, 2, 0}, NULL, 1},
+      {2, 1, 6, 6, 6, {6, 6}, {3, 3}, {1, 2}, {2, 1}, {2, 1, 2, 1}, NULL, 0}, /* depthwise */
+      {2, 1, 4, 8, 2, {5, 5}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, /* 1x1 grouped */
+      {2, 2, 5, 3, 1, {4, 7}, {1, 1}, {2, 3}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, /* 1x1 strided */
+      /* auto_pad */
+      {2, 1, 2, 3, 1, {6, 7}, {3, 2}, {2, 2}, {1, 1}, {0}, "SAME_UPPER", 1}, /* odd total pads */
+      {2, 1, 2, 3, 1, {6, 7}, {3, 2}, {2, 2}, {1, 1}, {0}, "SAME_LOWER", 0},
+      {2, 1, 2, 3, 1, {5, 6}, {4, 2}, {1, 3}, {1, 2}, {0}, "VALID", 1},
+      /* 1-D and 3-D */
+      {1, 2, 3, 4, 1, {9}, {3}, {2}, {2}, {1, 2}, NULL, 1},
+      {1, 1, 4, 4, 4, {6}, {2}, {1}, {1}, {1, 0}, NULL, 0},
+      {3, 1, 2, 4, 2, {4, 5, 3}, {2, 3, 2}, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 0, 1, 1}, NULL, 1},
+      /* several im2col tiles: C/g * K * W * 4 > 256 KiB */
+      {2, 1, 64, 3, 1, {5, 300}, {3, 5}, {1, 1}, {1, 1}, {1, 2, 1, 2}, NULL, 1},
+  };
+  char label[64];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(label, sizeof label, "conv case %zu float", i);
+    run_conv_case(&cases[i], OX_FLOAT, label);
+    snprintf(label, sizeof label, "conv case %zu double", i);
+    run_conv_case(&cases[i], OX_DOUBLE, label);
+  }
+  snprintf(label, sizeof label, "conv case 1 float16");
+  run_conv_case(&cases[1], OX_FLOAT16, label);
+}
+
+static void test_conv_errors(void) {
+  ox_value *y, *in[3];
+  in[0] = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 3, 5, 5});
+  in[1] = random_tensor(OX_FLOAT, 4, (int64_t[]){2, 2, 3, 3});
+  CHECK_FAILS(run("Conv", 11, 0, NULL, 2, in, 1, &y), "channel mismatch");
+  in[1] = random_tensor(OX_FLOAT, 4, (int64_t[]){2, 3, 7, 3});
+  CHECK_FAILS(run("Conv", 11, 0, NULL, 2, in, 1, &y), "larger than the padded input");
+  in[1] = random_tensor(OX_FLOAT, 4, (int64_t[]){2, 3, 3, 3});
+  ox_attr bad[1] = {attr_ints("pads", 3, (int64_t[]){1, 1, 1})};
+  CHECK_FAILS(run("Conv", 11, 1, bad, 2, in, 1, &y), "pads has 3 values");
+  ox_attr ap[1] = {attr_str("auto_pad", "SAME")};
+  CHECK_FAILS(run("Conv", 11, 1, ap, 2, in, 1, &y), "auto_pad");
+  in[2] = random_tensor(OX_FLOAT, 1, (int64_t[]){3});
+  CHECK_FAILS(run("Conv", 11, 0, NULL, 3, in, 1, &y), "one per output channel");
+  ox_attr g[1] = {attr_int("group", 2)};
+  in[1] = random_tensor(OX_FLOAT, 4, (int64_t[]){2, 1, 3, 3});
+  CHECK_FAILS(run("Conv", 11, 1, g, 2, in, 1, &y), "channel mismatch");
+  in[0] = random_tensor(OX_FLOAT, 2, (int64_t[]){1, 3});
+  CHECK_FAILS(run("Conv", 11, 0, NULL, 2, in, 1, &y), "expected (N, C, D1, ...)");
+}
+
+/* ConvTranspose against scatter loops: y[n, m, i * s + k * d - pb] += x * w */
+static void test_convtranspose(void) {
+  int64_t N = 2, C = 4, G = 2, Mg = 3, H = 4, Wd = 3, kh = 3, kw = 2, s[2] = {2, 3}, d[2] = {1, 2};
+  int64_t pads[4] = {1, 0, 0, 2}, op[2] = {1, 0};
+  int64_t oh = s[0] * (H - 1) + op[0] + (kh - 1) * d[0] + 1 - pads[0] - pads[2];
+  int64_t ow = s[1] * (Wd - 1) + op[1] + (kw - 1) * d[1] + 1 - pads[1] - pads[3];
+  ox_value *in[3] = {random_tensor(OX_DOUBLE, 4, (int64_t[]){N, C, H, Wd}),
+                     random_tensor(OX_DOUBLE, 4, (int64_t[]){C, Mg, kh, kw}),
+                     random_tensor(OX_DOUBLE, 1, (int64_t[]){G * Mg})};
+  int64_t M = G * Mg, Cg = C / G;
+  double *want = calloc((size_t)(N * M * oh * ow), sizeof *want);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t m = 0; m < M; m++)
+      for (int64_t i = 0; i < oh * ow; i++) want[(n * M + m) * oh * ow + i] = at(in[2], m);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t c = 0; c < C; c++)
+      for (int64_t mg = 0; mg < Mg; mg++)
+        for (int64_t h = 0; h < H; h++)
+          for (int64_t w = 0; w < Wd; w++)
+            for (int64_t a = 0; a < kh; a++)
+              for (int64_t b = 0; b < kw; b++) {
+                int64_t yh = h * s[0] + a * d[0] - pads[0], yw = w * s[1] + b * d[1] - pads[1];
+                if (yh < 0 || yh >= oh || yw < 0 || yw >= ow) continue;
+                int64_t m = (c / Cg) * Mg + mg;
+                want[((n * M + m) * oh + yh) * ow + yw] +=
+                    at(in[0], ((n * C + c) * H + h) * Wd + w) * at(in[1], ((c * Mg + mg) * kh + a) * kw + b);
+              }
+  ox_attr at_[5] = {attr_int("group", G), attr_ints("strides", 2, s), attr_ints("dilations", 2, d),
+                    attr_ints("pads", 4, pads), attr_ints("output_padding", 2, op)};
+  ox_value *y;
+  CHECK_EQ_I(run("ConvTranspose", 11, 5, at_, 3, in, 1, &y), 0);
+  CHECK(close_to(y, 4, (int64_t[]){N, M, oh, ow}, want, 1e-12, "convtranspose"));
+  free(want);
+  /* output_shape larger than the full result: zeros (plus bias) at the end */
+  ox_value *x1 = random_tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 2}), *w1 = random_tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 2});
+  ox_value *in1[2] = {x1, w1};
+  ox_attr os[1] = {attr_ints("output_shape", 1, (int64_t[]){5})};
+  CHECK_EQ_I(run("ConvTranspose", 11, 1, os, 2, in1, 1, &y), 0);
+  double x0 = at(x1, 0), xx = at(x1, 1), w0 = at(w1, 0), ww = at(w1, 1);
+  CHECK(close_to(y, 3, (int64_t[]){1, 1, 5}, (double[]){x0 * w0, x0 * ww + xx * w0, xx * ww, 0, 0}, 1e-6, "convtranspose output_shape"));
+}
+
+static void test_conv_integer(void) {
+  /* x: uint8 (1, 1, 3, 3), zero point 1; w: int8 (2, 1, 2, 2), zero points per channel */
+  ox_value *in[4];
+  in[0] = tensor(OX_UINT8, 4, (int64_t[]){1, 1, 3, 3});
+  in[1] = tensor(OX_INT8, 4, (int64_t[]){2, 1, 2, 2});
+  in[2] = tensor(OX_UINT8, 0, NULL);
+  in[3] = tensor(OX_INT8, 1, (int64_t[]){2});
+  uint8_t xs[9] = {2, 3, 4, 5, 6, 7, 8, 9, 255};
+  int8_t ws[8] = {1, 1, 1, 1, -128, 0, 0, 127};
+  memcpy(in[0]->u.t.data, xs, 9);
+  memcpy(in[1]->u.t.data, ws, 8);
+  ((uint8_t *)in[2]->u.t.data)[0] = 1;
+  ((int8_t *)in[3]->u.t.data)[0] = 0;
+  ((int8_t *)in[3]->u.t.data)[1] = -1;
+  double want[8];
+  for (int m = 0; m < 2; m++)
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) {
+        double acc = 0;
+        for (int a = 0; a < 2; a++)
+          for (int b = 0; b < 2; b++)
+            acc += (xs[(i + a) * 3 + j + b] - 1.0) * (ws[m * 4 + a * 2 + b] - (m ? -1.0 : 0.0));
+        want[m * 4 + i * 2 + j] = acc;
+      }
+  ox_value *y;
+  CHECK_EQ_I(run("ConvInteger", 10, 0, NULL, 4, in, 1, &y), 0);
+  CHECK(y && y->u.t.dt == OX_INT32);
+  CHECK(close_to(y, 4, (int64_t[]){1, 2, 2, 2}, want, 0, "convinteger"));
+}
+
+/* ---- pools against naive loops ---- */
+
+typedef struct {
+  int nd;
+  int64_t in[3], k[3], s[3], d[3], pads[6];
+  int ceil_mode, count_pad;
+} pool_case;
+
+enum { P_MAX, P_AVG, P_LP };
+
+static void run_pool_case(const pool_case *pc, int kind, const char *label) {
+  int nd = pc->nd;
+  int64_t N = 2, C = 3, xd[5] = {N, C}, out[3], yd[5] = {N, C}, nin = 1, nout = 1;
+  for (int j = 0; j < nd; j++) {
+    int64_t dk = (pc->k[j] - 1) * pc->d[j] + 1, span = pc->in[j] + pc->pads[j] + pc->pads[nd + j] - dk;
+    out[j] = (pc->ceil_mode ? (span + pc->s[j] - 1) / pc->s[j] : span / pc->s[j]) + 1;
+    if (pc->ceil_mode && (out[j] - 1) * pc->s[j] >= pc->in[j] + pc->pads[j]) out[j]--;
+    xd[2 + j] = pc->in[j], yd[2 + j] = out[j];
+    nin *= pc->in[j], nout *= out[j];
+  }
+  ox_value *x = random_tensor(OX_FLOAT, nd + 2, xd);
+  double *want = calloc((size_t)(N * C * nout), sizeof *want), *wix = calloc((size_t)(N * C * nout), sizeof *wix);
+  for (int64_t pl = 0; pl < N * C; pl++)
+    for (int64_t o = 0; o < nout; o++) {
+      int64_t oi[3], r = o;
+      for (int j = nd - 1; j >= 0; j--) oi[j] = r % out[j], r /= out[j];
+      double acc = 0, best = -INFINITY;
+      int64_t cnt = 0, cntpad = 0, arg = -1;
+      int64_t nk = 1;
+      for (int j = 0; j < nd; j++) nk *= pc->k[j];
+      for (int64_t kk = 0; kk < nk; kk++) {
+        int64_t ki[3], q = kk, xi = 0, ok = 1, inpad = 1;
+        for (int j = nd - 1; j >= 0; j--) ki[j] = q % pc->k[j], q /= pc->k[j];
+        for (int j = 0; j < nd; j++) {
+          int64_t i = oi[j] * pc->s[j] + ki[j] * pc->d[j] - pc->pads[j];
+          if (i < 0 || i >= pc->in[j]) ok = 0;
+          if (i >= pc->in[j] + pc->pads[nd + j]) inpad = 0;
+          xi = xi * pc->in[j] + i;
+        }
+        cntpad += inpad;
+        if (!ok) continue;
+        double v = at(x, pl * nin + xi);
+        cnt++;
+        acc += kind == P_LP ? v * v : v;
+        if (v > best) best = v, arg = pl * nin + xi;
+      }
+      want[pl * nout + o] = kind == P_MAX ? best : kind == P_LP ? sqrt(acc) : acc / (double)(pc->count_pad ? cntpad : cnt);
+      wix[pl * nout + o] = (double)arg;
+    }
+  ox_attr at_[7];
+  int na = 0;
+  at_[na++] = attr_ints("kernel_shape", nd, pc->k);
+  at_[na++] = attr_ints("strides", nd, pc->s);
+  at_[na++] = attr_ints("dilations", nd, pc->d);
+  at_[na++] = attr_ints("pads", 2 * nd, pc->pads);
+  at_[na++] = attr_int("ceil_mode", pc->ceil_mode);
+  if (kind == P_AVG) at_[na++] = attr_int("count_include_pad", pc->count_pad);
+  ox_value *y[2], *in[1] = {x};
+  const char *op = kind == P_MAX ? "MaxPool" : kind == P_AVG ? "AveragePool" : "LpPool";
+  CHECK_EQ_I(run(op, kind == P_AVG ? 19 : 18, na, at_, 1, in, kind == P_MAX ? 2 : 1, y), 0);
+  CHECK(close_to(y[0], nd + 2, yd, want, 1e-5, label));
+  if (kind == P_MAX) CHECK(close_to(y[1], nd + 2, yd, wix, 0, label));
+  free(want);
+  free(wix);
+}
+
+static void test_pools(void) {
+  pool_case cases[] = {
+      {2, {5, 6}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 0, 0},
+      {2, {5, 6}, {3, 2}, {2, 2}, {1, 1}, {1, 1, 1, 0}, 0, 1},
+      {2, {5, 6}, {3, 2}, {2, 2}, {1, 1}, {1, 1, 1, 0}, 1, 1},
+      {2, {7, 7}, {2, 3}, {3, 2}, {2, 2}, {1, 0, 0, 2}, 1, 0},
+      {1, {9}, {4}, {3}, {1}, {2, 1}, 1, 1},
+      {1, {8}, {3}, {1}, {3}, {0, 0}, 0, 0},
+      {3, {4, 5, 6}, {2, 3, 2}, {2, 1, 3}, {1, 1, 2}, {1, 0, 1, 1, 2, 0}, 1, 1},
+  };
+  char label[64];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    for (int kind = 0; kind < 3; kind++) {
+      snprintf(label, sizeof label, "pool case %zu kind %d", i, kind);
+      run_pool_case(&cases[i], kind, label);
+    }
+}
+
+static void test_pool_misc(void) {
+  ox_value *y[2], *in[3];
+  /* storage_order 1: the index of element (h, w) is h + w * H */
+  in[0] = tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 2, 3});
+  float xs[6] = {1, 9, 2, 3, 4, 8};
+  memcpy(in[0]->u.t.data, xs, sizeof xs);
+  ox_attr so[2] = {attr_ints("kernel_shape", 2, (int64_t[]){2, 2}), attr_int("storage_order", 1)};
+  CHECK_EQ_I(run("MaxPool", 12, 2, so, 1, in, 2, y), 0);
+  CHECK(close_to(y[0], 4, (int64_t[]){1, 1, 1, 2}, (double[]){9, 9}, 0, "maxpool so"));
+  CHECK(close_to(y[1], 4, (int64_t[]){1, 1, 1, 2}, (double[]){2, 2}, 0, "maxpool so idx"));
+  /* int8 MaxPool-12 */
+  in[0] = tensor(OX_INT8, 3, (int64_t[]){1, 1, 4});
+  int8_t xi[4] = {-5, -128, 7, 3};
+  memcpy(in[0]->u.t.data, xi, 4);
+  ox_attr k2[1] = {attr_ints("kernel_shape", 1, (int64_t[]){2})};
+  CHECK_EQ_I(run("MaxPool", 12, 1, k2, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 3, (int64_t[]){1, 1, 3}, (double[]){-5, 7, 7}, 0, "maxpool int8"));
+  /* SAME_UPPER / SAME_LOWER: pads (0, 1) and (1, 0) for in 4, k 2, s 1 */
+  in[0] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 4});
+  float x4[4] = {1, 2, 3, 4};
+  memcpy(in[0]->u.t.data, x4, sizeof x4);
+  ox_attr su[2] = {attr_ints("kernel_shape", 1, (int64_t[]){2}), attr_str("auto_pad", "SAME_UPPER")};
+  CHECK_EQ_I(run("AveragePool", 11, 2, su, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 3, (int64_t[]){1, 1, 4}, (double[]){1.5, 2.5, 3.5, 4}, 1e-6, "avg same_upper"));
+  su[1] = attr_str("auto_pad", "SAME_LOWER");
+  CHECK_EQ_I(run("AveragePool", 11, 2, su, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 3, (int64_t[]){1, 1, 4}, (double[]){1, 1.5, 2.5, 3.5}, 1e-6, "avg same_lower"));
+  /* Global pools */
+  in[0] = tensor(OX_DOUBLE, 4, (int64_t[]){1, 2, 1, 2});
+  double g4[4] = {3, 4, -1, 2};
+  memcpy(in[0]->u.t.data, g4, sizeof g4);
+  CHECK_EQ_I(run("GlobalAveragePool", 1, 0, NULL, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 4, (int64_t[]){1, 2, 1, 1}, (double[]){3.5, 0.5}, 1e-12, "gap"));
+  CHECK_EQ_I(run("GlobalMaxPool", 1, 0, NULL, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 4, (int64_t[]){1, 2, 1, 1}, (double[]){4, 2}, 0, "gmp"));
+  CHECK_EQ_I(run("GlobalLpPool", 2, 0, NULL, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 4, (int64_t[]){1, 2, 1, 1}, (double[]){5, sqrt(5)}, 1e-12, "glp"));
+  /* MaxUnpool undoes MaxPool's Indices */
+  in[0] = tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 1, 2});
+  in[1] = tensor(OX_INT64, 4, (int64_t[]){1, 1, 1, 2});
+  ((float *)in[0]->u.t.data)[0] = 5, ((float *)in[0]->u.t.data)[1] = 6;
+  ((int64_t *)in[1]->u.t.data)[0] = 2, ((int64_t *)in[1]->u.t.data)[1] = 1;
+  ox_attr ku[2] = {attr_ints("kernel_shape", 2, (int64_t[]){2, 2}), attr_ints("strides", 2, (int64_t[]){2, 2})};
+  CHECK_EQ_I(run("MaxUnpool", 11, 2, ku, 2, in, 1, y), 0);
+  CHECK(close_to(y[0], 4, (int64_t[]){1, 1, 2, 4}, (double[]){0, 6, 5, 0, 0, 0, 0, 0}, 0, "maxunpool"));
+  ((int64_t *)in[1]->u.t.data)[1] = 8;
+  CHECK_FAILS(run("MaxUnpool", 11, 2, ku, 2, in, 1, y), "I[1] is 8");
+  /* errors */
+  in[0] = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 3, 3});
+  ox_attr big[1] = {attr_ints("kernel_shape", 2, (int64_t[]){4, 2})};
+  CHECK_FAILS(run("MaxPool", 12, 1, big, 1, in, 1, y), "larger than the padded input");
+  CHECK_FAILS(run("AveragePool", 11, 0, NULL, 1, in, 1, y), "kernel_shape is required");
+  ox_attr bp[2] = {attr_ints("kernel_shape", 2, (int64_t[]){2, 2}), attr_ints("pads", 2, (int64_t[]){1, 1})};
+  CHECK_FAILS(run("AveragePool", 11, 2, bp, 1, in, 1, y), "pads has 2 values");
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_conv();
+  test_conv_errors();
+  test_convtranspose();
+  test_conv_integer();
+  test_pools();
+  test_pool_misc();
+  ox_arena_free(A);
+  return check_done("conv");
+}
