@@ -302,23 +302,24 @@ static int is_pointwise(const geom *g) {
 
 /* Columns per im2col tile: about this many bytes of col, so that the tile
  * stays in cache between im2col and the GEMM's packing. */
-#define TILE_BYTES (256 * 1024)
+#define TILE_BYTES (512 * 1024)
 
 /* y = conv(x, w) + b for float or double (x, w, b of type dt, y zeroed). */
 static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
                       int64_t G, const geom *g, void *y) {
   int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G;
   int64_t Kg = Cg * g->nker, P = g->npos; /* each product: (Mg, Kg) x (Kg, P) */
-  int64_t W = g->pos[g->nd - 1], rows = P / W; /* P = rows x W: outer positions x last axis */
   size_t es = ox_dtype_size(dt);
   int direct = is_pointwise(g);
-  int64_t trows = rows; /* outer positions per tile */
+  /* Tiles of whole rows of the output (P = rows x W: outer positions x the
+   * last axis); a pointwise product tiles single columns of X_g itself. */
+  int64_t W = direct ? 1 : g->pos[g->nd - 1], rows = P / W;
+  int64_t rowbytes = Kg * W * (int64_t)es, trows = rowbytes > 0 ? TILE_BYTES / rowbytes : rows;
+  if (trows * W < 64) trows = (64 + W - 1) / W; /* not too thin for the GEMM */
+  if (trows < 1) trows = 1;
+  if (trows > rows) trows = rows;
   void *col = NULL;
   if (!direct) {
-    int64_t rowbytes = Kg * W * (int64_t)es;
-    trows = rowbytes > 0 ? TILE_BYTES / rowbytes : rows;
-    if (trows < 1) trows = 1;
-    if (trows > rows) trows = rows;
     if (ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
       return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
     col = ox_alloc_array(c->a, Kg * trows * W, es);
@@ -341,7 +342,7 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
       }
       for (int64_t r0 = 0; r0 < rows; r0 += trows) {
         int64_t r1 = r0 + trows < rows ? r0 + trows : rows, cols = (r1 - r0) * W;
-        const void *B = xg; /* pointwise: X_g (Cg, P) is the matrix */
+        const void *B = xg + (size_t)r0 * es; /* pointwise: X_g (Cg, P) is the matrix */
         int64_t ldb = P;
         char *yt = yg + (size_t)(r0 * W) * es;
         if (!direct) {

@@ -191,6 +191,8 @@ static void test_conv(void) {
       {3, 1, 2, 4, 2, {4, 5, 3}, {2, 3, 2}, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 0, 1, 1}, NULL, 1},
       /* several im2col tiles: C/g * K * W * 4 > 256 KiB */
       {2, 1, 64, 3, 1, {5, 300}, {3, 5}, {1, 1}, {1, 1}, {1, 2, 1, 2}, NULL, 1},
+      /* a pointwise product in several column tiles */
+      {2, 1, 64, 3, 1, {50, 50}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1},
   };
   char label[64];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
