@@ -228,11 +228,29 @@ static void im2col(const void *img, int64_t C, const geom *g, size_t es, void *c
   }
 OX_NATIVE_TYPES(ROW_ADD)
 #undef ROW_ADD
+/* Col2Im of complex adds both parts; of bool, a sum is true when any term is */
+#define ROW_ADD_C(NAME, T)                                                            \
+  static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
+    T *d = dst;                                                                       \
+    const T *x = src;                                                                 \
+    for (int64_t p = 0; p < n; p++) d[p * s].re += x[p].re, d[p * s].im += x[p].im;   \
+  }
+ROW_ADD_C(COMPLEX64, ox_c64)
+ROW_ADD_C(COMPLEX128, ox_c128)
+#undef ROW_ADD_C
+static void row_add_BOOL(void *dst, const void *src, int64_t n, int64_t s) {
+  uint8_t *d = dst;
+  const uint8_t *x = src;
+  for (int64_t p = 0; p < n; p++) d[p * s] |= x[p];
+}
 
 static row_add_fn row_add_of(ox_dtype dt) {
   switch (dt) {
 #define CASE(NAME, T) case OX_##NAME: return row_add_##NAME;
     OX_NATIVE_TYPES(CASE)
+    CASE(COMPLEX64, ox_c64)
+    CASE(COMPLEX128, ox_c128)
+    CASE(BOOL, uint8_t)
 #undef CASE
   default: return NULL;
   }
@@ -750,7 +768,7 @@ static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     if (!xd || !yd) return oom(c);
     dt = OX_FLOAT;
   } else if (!row_add_of(dt)) {
-    return ox_fail(c->err, OX_EUNSUPPORTED, "Col2Im of %s is not supported (it sums overlapping blocks)",
+    return ox_fail(c->err, OX_EUNSUPPORTED, "Col2Im of %s is not supported (overlapping blocks are summed)",
                    ox_dtypes[dt].onnx_name);
   }
   size_t es = ox_dtype_size(dt);

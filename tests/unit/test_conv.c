@@ -298,6 +298,22 @@ static void test_conv_integer(void) {
   CHECK(close_to(y, 4, (int64_t[]){1, 2, 2, 2}, want, 0, "convinteger"));
 }
 
+/* Col2Im: blocks (2, 2) over a (2, 3) image overlap in the middle column */
+static void test_col2im(void) {
+  ox_value *in[3], *y;
+  in[0] = tensor(OX_INT32, 3, (int64_t[]){1, 4, 2});
+  int32_t xs[8] = {1, 2, 1, 2, 1, 2, 1, 2};
+  memcpy(in[0]->u.t.data, xs, sizeof xs);
+  in[1] = tensor(OX_INT64, 1, (int64_t[]){2});
+  in[2] = tensor(OX_INT64, 1, (int64_t[]){2});
+  ((int64_t *)in[1]->u.t.data)[0] = 2, ((int64_t *)in[1]->u.t.data)[1] = 3;
+  ((int64_t *)in[2]->u.t.data)[0] = 2, ((int64_t *)in[2]->u.t.data)[1] = 2;
+  CHECK_EQ_I(run("Col2Im", 18, 0, NULL, 3, in, 1, &y), 0);
+  CHECK(close_to(y, 4, (int64_t[]){1, 1, 2, 3}, (double[]){1, 3, 2, 1, 3, 2}, 0, "col2im"));
+  ((int64_t *)in[1]->u.t.data)[1] = 4; /* 3 blocks now, the input has 2 */
+  CHECK_FAILS(run("Col2Im", 18, 0, NULL, 3, in, 1, &y), "expected (N, C * 4, 3)");
+}
+
 /* ---- pools against naive loops ---- */
 
 typedef struct {
@@ -444,6 +460,7 @@ int main(void) {
   test_conv_errors();
   test_convtranspose();
   test_conv_integer();
+  test_col2im();
   test_pools();
   test_pool_misc();
   ox_arena_free(A);
