@@ -892,8 +892,9 @@ static void models(void) {
   }
 
   /* a Loop of M iterations whose scan output grows by ConstantOfShape(s) each
-   * time: inputs M (int64), c (bool), s (int64[1]) */
-  {
+   * time: inputs M (int64), c (bool), s (int64[1]); and the same without M
+   * (no trip count: with c true it never ends) */
+  for (int forever = 0; forever < 2; forever++) {
     buf body = {0};
     n = node("Identity", "cond_in", "cond_out", "keep_going");
     f_msg(&body, GRAPH_NODE, &n);
@@ -909,12 +910,14 @@ static void models(void) {
     b = vi_float("piece");
     f_msg(&body, GRAPH_OUTPUT, &b);
     g = (buf){0};
-    n = node("Loop", "M,c", "pieces", "loop");
+    n = node("Loop", forever ? ",c" : "M,c", "pieces", "loop");
     attr_graph(&n, "body", body);
     f_msg(&g, GRAPH_NODE, &n);
     f_str(&g, GRAPH_NAME, "g");
-    a = value_info("M", type_tensor(DT_INT64, 0, NULL));
-    f_msg(&g, GRAPH_INPUT, &a);
+    if (!forever) {
+      a = value_info("M", type_tensor(DT_INT64, 0, NULL));
+      f_msg(&g, GRAPH_INPUT, &a);
+    }
     a = value_info("c", type_tensor(9, 0, NULL));
     f_msg(&g, GRAPH_INPUT, &a);
     static const int64_t d1[] = {1};
@@ -923,7 +926,7 @@ static void models(void) {
     b = vi_float("pieces");
     f_msg(&g, GRAPH_OUTPUT, &b);
     m = model(g);
-    save("loop_grow.onnx", &m);
+    save(forever ? "loop_forever.onnx" : "loop_grow.onnx", &m);
   }
 
   /* a float tensor of rank 100000 (every dim 1), and the same as an initializer */
