@@ -79,8 +79,8 @@ static int ints_attr(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo
     return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
                    n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
   for (int i = 0; i < n; i++) {
-    if (v[i] < lo || v[i] > (INT64_C(1) << 40))
-      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^40]", name, i,
+    if (v[i] < lo || v[i] > (INT64_C(1) << 24))
+      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
                      (long long)v[i], (long long)lo);
     out[i] = v[i];
   }

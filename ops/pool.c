@@ -63,12 +63,21 @@ static int ints_attr(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo
     return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
                    n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
   for (int i = 0; i < n; i++) {
-    if (v[i] < lo || v[i] > (INT64_C(1) << 40))
-      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^40]", name, i,
+    if (v[i] < lo || v[i] > (INT64_C(1) << 24))
+      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
                      (long long)v[i], (long long)lo);
     out[i] = v[i];
   }
   return 0;
+}
+
+/* A double as int64, NaN as 0 and the rest clamped to +-2^40 (no UB casts of
+ * hostile coordinates). */
+static int64_t to_i64(double v) {
+  if (!(v == v)) return 0;
+  if (v > 1099511627776.0) return INT64_C(1099511627776);
+  if (v < -1099511627776.0) return -INT64_C(1099511627776);
+  return (int64_t)v;
 }
 
 static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
@@ -468,19 +477,19 @@ static int maxroipool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
     if (!(roi[0] >= 0 && roi[0] < (double)N))
       return ox_fail(c->err, OX_EINPUT, "rois[%lld] has batch index %g; X has %lld images", (long long)r, roi[0], (long long)N);
     int64_t bi = (int64_t)roi[0];
-    int64_t x1 = (int64_t)round(roi[1] * scale), y1 = (int64_t)round(roi[2] * scale);
-    int64_t x2 = (int64_t)round(roi[3] * scale), y2 = (int64_t)round(roi[4] * scale);
+    int64_t x1 = to_i64(round(roi[1] * scale)), y1 = to_i64(round(roi[2] * scale));
+    int64_t x2 = to_i64(round(roi[3] * scale)), y2 = to_i64(round(roi[4] * scale));
     int64_t rw = x2 - x1 + 1 > 1 ? x2 - x1 + 1 : 1, rh = y2 - y1 + 1 > 1 ? y2 - y1 + 1 : 1;
     double bh = (double)rh / (double)ps[0], bw = (double)rw / (double)ps[1];
     for (int64_t ch = 0; ch < C; ch++) {
       int64_t plane = (bi * C + ch) * H * W;
       double *yp = yd + (r * C + ch) * ps[0] * ps[1];
       for (int64_t ph = 0; ph < ps[0]; ph++) {
-        int64_t hs = (int64_t)floor(ph * bh) + y1, he = (int64_t)ceil((ph + 1) * bh) + y1;
+        int64_t hs = to_i64(floor(ph * bh)) + y1, he = to_i64(ceil((ph + 1) * bh)) + y1;
         hs = hs < 0 ? 0 : hs > H ? H : hs;
         he = he < 0 ? 0 : he > H ? H : he;
         for (int64_t pw = 0; pw < ps[1]; pw++) {
-          int64_t ws = (int64_t)floor(pw * bw) + x1, we = (int64_t)ceil((pw + 1) * bw) + x1;
+          int64_t ws = to_i64(floor(pw * bw)) + x1, we = to_i64(ceil((pw + 1) * bw)) + x1;
           ws = ws < 0 ? 0 : ws > W ? W : ws;
           we = we < 0 ? 0 : we > W ? W : we;
           double m = (he <= hs || we <= ws) ? 0 : -DBL_MAX;
@@ -554,7 +563,7 @@ static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
       if (rh < 1) rh = 1;
     }
     double bh = rh / (double)oh, bw = rw / (double)ow;
-    int64_t gh = sr > 0 ? sr : (int64_t)ceil(rh / (double)oh), gw = sr > 0 ? sr : (int64_t)ceil(rw / (double)ow);
+    int64_t gh = sr > 0 ? sr : to_i64(ceil(rh / (double)oh)), gw = sr > 0 ? sr : to_i64(ceil(rw / (double)ow));
     if (gh < 0) gh = 0;
     if (gw < 0) gw = 0;
     if (gh > (1 << 20) || gw > (1 << 20))
