@@ -201,60 +201,62 @@ static double lp_term(double v, double p) {
 }
 
 /* x: (planes, in...), y: (planes, out...). For every output point: an
- * odometer over the outer axes' taps, the last axis a contiguous row. */
-#define POOL_FN(SUF, T)                                                               \
-  static void pool_##SUF(const pgeom *g, const pool_opts *po, int64_t planes, const T *x, T *y) { \
-    int nd = g->nd, L = nd - 1;                                                       \
-    int64_t istr[MAXSP], oidx[MAXSP] = {0}, tidx[MAXSP];                              \
+ * odometer over the outer axes' taps, the last axis a contiguous row read
+ * with stride dL. One function per (kind, type): INIT, STEP(v, at) and
+ * FINISH(div) are the kind's accumulator. */
+#define POOL_FN(NAME, T, ACC, INIT, STEP, FINISH)                                     \
+  static void NAME(const pgeom *g, const pool_opts *po, int64_t planes, const void *xv, void *yv) { \
+    const T *x = xv;                                                                  \
+    T *y = yv;                                                                        \
+    const int nd = g->nd, L = nd - 1, count_pad = po->count_pad, col_major = po->col_major; \
+    const double p = po->p;                                                           \
+    int64_t *const idx = po->idx;                                                     \
+    int64_t istr[MAXSP], oidx[MAXSP] = {0}, tidx[MAXSP], step[MAXSP], lim[MAXSP];     \
     istr[L] = 1;                                                                      \
     for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->in[j + 1];            \
-    int64_t W = g->out[L], rows = g->nout / W, dL = g->d[L];                          \
+    for (int j = 0; j < L; j++) step[j] = g->d[j] * istr[j];                          \
+    const int64_t W = g->out[L], rows = g->nout / W, dL = g->d[L];                    \
+    const int64_t *firstL = g->first[L], *ntapL = g->ntap[L], *npadL = g->npad[L];    \
+    (void)p, (void)idx, (void)col_major, (void)count_pad, (void)npadL;                \
     for (int64_t pl = 0; pl < planes; pl++) {                                         \
       const T *xp = x + pl * g->nin;                                                  \
       for (int64_t r = 0; r < rows; r++) {                                            \
-        /* the outer axes of this output row: their base offset and tap counts */    \
+        /* the outer axes of this output row: base offset and tap counts */          \
         int64_t base = 0, outer_taps = 1, outer_pad = 1;                              \
         for (int j = 0; j < L; j++) {                                                 \
           base += g->first[j][oidx[j]] * istr[j];                                     \
-          outer_taps *= g->ntap[j][oidx[j]];                                          \
+          lim[j] = g->ntap[j][oidx[j]];                                               \
+          outer_taps *= lim[j];                                                       \
           outer_pad *= g->npad[j][oidx[j]];                                           \
         }                                                                             \
+        (void)outer_pad;                                                              \
         T *yr = y + (pl * rows + r) * W;                                              \
+        int64_t *ir = idx ? idx + (pl * rows + r) * W : NULL;                         \
+        (void)ir;                                                                     \
         for (int64_t ow = 0; ow < W; ow++) {                                          \
-          int64_t nt = g->ntap[L][ow], f = g->first[L][ow];                           \
-          int64_t cnt = outer_taps * nt;                                              \
-          double acc = 0;                                                             \
-          T best = 0;                                                                 \
+          const int64_t nt = ntapL[ow];                                               \
+          const int64_t cnt = outer_taps * nt;                                        \
+          ACC acc;                                                                    \
           int64_t arg = -1;                                                           \
-          for (int j = 0; j < L; j++) tidx[j] = 0;                                    \
-          for (int64_t o = 0; cnt > 0 && o < outer_taps; o++) {                       \
-            int64_t off = base + f;                                                   \
-            for (int j = 0; j < L; j++) off += tidx[j] * g->d[j] * istr[j];           \
-            const T *row = xp + off;                                                  \
-            if (po->kind == POOL_MAX) {                                               \
-              for (int64_t t = 0; t < nt; t++)                                        \
-                if (arg < 0 || row[t * dL] > best) best = row[t * dL], arg = off + t * dL; \
-            } else if (po->kind == POOL_AVG) {                                        \
-              for (int64_t t = 0; t < nt; t++) acc += (double)row[t * dL];            \
-            } else {                                                                  \
-              for (int64_t t = 0; t < nt; t++) acc += lp_term((double)row[t * dL], po->p); \
-            }                                                                         \
-            for (int j = L - 1; j >= 0; j--) {                                        \
-              if (++tidx[j] < g->ntap[j][oidx[j]]) break;                             \
-              tidx[j] = 0;                                                            \
+          (void)arg;                                                                  \
+          INIT;                                                                       \
+          if (cnt > 0) {                                                              \
+            int64_t off = base + firstL[ow];                                          \
+            for (int j = 0; j < L; j++) tidx[j] = 0;                                  \
+            for (;;) {                                                                \
+              const T *row = xp + off;                                                \
+              for (int64_t t = 0; t < nt; t++) { STEP(row[t * dL], off + t * dL); }   \
+              int j = L - 1; /* odometer over the outer axes' taps */                 \
+              for (; j >= 0; j--) {                                                   \
+                off += step[j];                                                       \
+                if (++tidx[j] < lim[j]) break;                                        \
+                off -= step[j] * lim[j];                                              \
+                tidx[j] = 0;                                                          \
+              }                                                                       \
+              if (j < 0) break;                                                       \
             }                                                                         \
           }                                                                           \
-          if (po->kind == POOL_MAX) {                                                 \
-            yr[ow] = best;                                                            \
-            if (po->idx)                                                              \
-              po->idx[(pl * rows + r) * W + ow] =                                     \
-                  pl * g->nin + (arg < 0 ? 0 : po->col_major ? col_major_index(g, arg) : arg); \
-          } else if (po->kind == POOL_AVG) {                                          \
-            int64_t div = po->count_pad ? outer_pad * g->npad[L][ow] : cnt;           \
-            yr[ow] = (T)(div > 0 ? acc / (double)div : 0);                            \
-          } else {                                                                    \
-            yr[ow] = (T)pow(acc, 1.0 / po->p);                                        \
-          }                                                                           \
+          FINISH;                                                                     \
         }                                                                             \
         for (int j = L - 1; j >= 0; j--) {                                            \
           if (++oidx[j] < g->out[j]) break;                                           \
@@ -263,11 +265,48 @@ static double lp_term(double v, double p) {
       }                                                                               \
     }                                                                                 \
   }
-POOL_FN(f32, float)
-POOL_FN(f64, double)
-POOL_FN(i8, int8_t)
-POOL_FN(u8, uint8_t)
+
+/* MAX: the first largest value and its index (NaN never replaces a value) */
+#define MAX_INIT acc = 0
+#define MAX_STEP(v, at) if (arg < 0 || (v) > acc) acc = (v), arg = (at)
+#define MAX_FINISH                                                                    \
+  yr[ow] = acc;                                                                       \
+  if (ir) ir[ow] = pl * g->nin + (arg < 0 ? 0 : col_major ? col_major_index(g, arg) : arg)
+/* AVG: divided by the valid taps, or with count_include_pad by the taps
+ * inside the explicit padding */
+#define AVG_INIT acc = 0
+#define AVG_STEP(v, at) acc += (v)
+#define AVG_FINISH                                                                    \
+  do {                                                                                \
+    int64_t div = count_pad ? outer_pad * npadL[ow] : cnt;                            \
+    yr[ow] = div > 0 ? acc / div : 0;                                                 \
+  } while (0)
+#define LP_INIT acc = 0
+#define LP_STEP(v, at) acc += lp_term((v), p)
+#define LP_FINISH yr[ow] = pow(acc, 1.0 / p)
+
+POOL_FN(max_f32, float, float, MAX_INIT, MAX_STEP, MAX_FINISH)
+POOL_FN(max_f64, double, double, MAX_INIT, MAX_STEP, MAX_FINISH)
+POOL_FN(max_i8, int8_t, int8_t, MAX_INIT, MAX_STEP, MAX_FINISH)
+POOL_FN(max_u8, uint8_t, uint8_t, MAX_INIT, MAX_STEP, MAX_FINISH)
+POOL_FN(avg_f32, float, double, AVG_INIT, AVG_STEP, AVG_FINISH)
+POOL_FN(avg_f64, double, double, AVG_INIT, AVG_STEP, AVG_FINISH)
+POOL_FN(lp_f32, float, double, LP_INIT, LP_STEP, LP_FINISH)
+POOL_FN(lp_f64, double, double, LP_INIT, LP_STEP, LP_FINISH)
 #undef POOL_FN
+
+typedef void (*pool_fn)(const pgeom *g, const pool_opts *po, int64_t planes, const void *x, void *y);
+
+/* The loop for a kind and a (float or native) type; NULL if none. */
+static pool_fn pool_fn_of(int kind, ox_dtype dt) {
+  switch (dt) {
+  case OX_FLOAT: return kind == POOL_MAX ? max_f32 : kind == POOL_AVG ? avg_f32 : lp_f32;
+  case OX_DOUBLE: return kind == POOL_MAX ? max_f64 : kind == POOL_AVG ? avg_f64 : lp_f64;
+  case OX_INT8: return kind == POOL_MAX ? max_i8 : NULL;
+  case OX_UINT8: return kind == POOL_MAX ? max_u8 : NULL;
+  default: return NULL;
+  }
+}
 
 /* y (N, C, out...) = pool(x); small floats through float. */
 static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_opts *po, ox_tensor *y) {
@@ -284,16 +323,16 @@ static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_op
     g1.ntap[0] = g1.npad[0] = &one;
     return run_pool(c, x, &g1, po, y);
   }
-  switch (x->dt) {
-  case OX_FLOAT: pool_f32(g, po, planes, x->data, y->data); return 0;
-  case OX_DOUBLE: pool_f64(g, po, planes, x->data, y->data); return 0;
-  case OX_INT8: pool_i8(g, po, planes, x->data, y->data); return 0;
-  case OX_UINT8: pool_u8(g, po, planes, x->data, y->data); return 0;
-  default: break;
+  pool_fn fn = pool_fn_of(po->kind, x->dt);
+  if (fn) {
+    fn(g, po, planes, x->data, y->data);
+    return 0;
   }
+  if (!ox_dtype_is_small_float(x->dt))
+    return ox_fail(c->err, OX_EUNSUPPORTED, "this pooling of %s is not supported", ox_dtypes[x->dt].onnx_name);
   float *xf = ox_widen_f32(c->a, x, c->err), *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
   if (!xf || !yf) return oom(c);
-  pool_f32(g, po, planes, xf, yf);
+  pool_fn_of(po->kind, OX_FLOAT)(g, po, planes, xf, yf);
   ox_narrow_f32(yf, y);
   return 0;
 }
