@@ -285,10 +285,18 @@ static double lp_term(double v, double p) {
 #define LP_STEP(v, at) acc += lp_term((v), p)
 #define LP_FINISH yr[ow] = pow(acc, 1.0 / p)
 
+/* MAX without Indices: branch-free from the type's lowest value (NaN is
+ * skipped, as std::max in onnxruntime); an empty window gives 0 */
+#define MAXV_STEP(v, at) acc = (v) > acc ? (v) : acc
+#define MAXV_FINISH yr[ow] = cnt > 0 ? acc : 0
 POOL_FN(max_f32, float, float, MAX_INIT, MAX_STEP, MAX_FINISH)
 POOL_FN(max_f64, double, double, MAX_INIT, MAX_STEP, MAX_FINISH)
 POOL_FN(max_i8, int8_t, int8_t, MAX_INIT, MAX_STEP, MAX_FINISH)
 POOL_FN(max_u8, uint8_t, uint8_t, MAX_INIT, MAX_STEP, MAX_FINISH)
+POOL_FN(maxv_f32, float, float, acc = -INFINITY, MAXV_STEP, MAXV_FINISH)
+POOL_FN(maxv_f64, double, double, acc = -INFINITY, MAXV_STEP, MAXV_FINISH)
+POOL_FN(maxv_i8, int8_t, int8_t, acc = INT8_MIN, MAXV_STEP, MAXV_FINISH)
+POOL_FN(maxv_u8, uint8_t, uint8_t, acc = 0, MAXV_STEP, MAXV_FINISH)
 POOL_FN(avg_f32, float, double, AVG_INIT, AVG_STEP, AVG_FINISH)
 POOL_FN(avg_f64, double, double, AVG_INIT, AVG_STEP, AVG_FINISH)
 POOL_FN(lp_f32, float, double, LP_INIT, LP_STEP, LP_FINISH)
@@ -298,12 +306,12 @@ POOL_FN(lp_f64, double, double, LP_INIT, LP_STEP, LP_FINISH)
 typedef void (*pool_fn)(const pgeom *g, const pool_opts *po, int64_t planes, const void *x, void *y);
 
 /* The loop for a kind and a (float or native) type; NULL if none. */
-static pool_fn pool_fn_of(int kind, ox_dtype dt) {
+static pool_fn pool_fn_of(int kind, int with_idx, ox_dtype dt) {
   switch (dt) {
-  case OX_FLOAT: return kind == POOL_MAX ? max_f32 : kind == POOL_AVG ? avg_f32 : lp_f32;
-  case OX_DOUBLE: return kind == POOL_MAX ? max_f64 : kind == POOL_AVG ? avg_f64 : lp_f64;
-  case OX_INT8: return kind == POOL_MAX ? max_i8 : NULL;
-  case OX_UINT8: return kind == POOL_MAX ? max_u8 : NULL;
+  case OX_FLOAT: return kind == POOL_MAX ? (with_idx ? max_f32 : maxv_f32) : kind == POOL_AVG ? avg_f32 : lp_f32;
+  case OX_DOUBLE: return kind == POOL_MAX ? (with_idx ? max_f64 : maxv_f64) : kind == POOL_AVG ? avg_f64 : lp_f64;
+  case OX_INT8: return kind == POOL_MAX ? (with_idx ? max_i8 : maxv_i8) : NULL;
+  case OX_UINT8: return kind == POOL_MAX ? (with_idx ? max_u8 : maxv_u8) : NULL;
   default: return NULL;
   }
 }
@@ -323,7 +331,7 @@ static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_op
     g1.ntap[0] = g1.npad[0] = &one;
     return run_pool(c, x, &g1, po, y);
   }
-  pool_fn fn = pool_fn_of(po->kind, x->dt);
+  pool_fn fn = pool_fn_of(po->kind, po->idx != NULL, x->dt);
   if (fn) {
     fn(g, po, planes, x->data, y->data);
     return 0;
@@ -332,7 +340,7 @@ static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_op
     return ox_fail(c->err, OX_EUNSUPPORTED, "this pooling of %s is not supported", ox_dtypes[x->dt].onnx_name);
   float *xf = ox_widen_f32(c->a, x, c->err), *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
   if (!xf || !yf) return oom(c);
-  pool_fn_of(po->kind, OX_FLOAT)(g, po, planes, xf, yf);
+  pool_fn_of(po->kind, po->idx != NULL, OX_FLOAT)(g, po, planes, xf, yf);
   ox_narrow_f32(yf, y);
   return 0;
 }

@@ -375,7 +375,11 @@ static void run_pool_case(const pool_case *pc, int kind, const char *label) {
   const char *op = kind == P_MAX ? "MaxPool" : kind == P_AVG ? "AveragePool" : "LpPool";
   CHECK_EQ_I(run(op, kind == P_AVG ? 19 : 18, na, at_, 1, in, kind == P_MAX ? 2 : 1, y), 0);
   CHECK(close_to(y[0], nd + 2, yd, want, 1e-5, label));
-  if (kind == P_MAX) CHECK(close_to(y[1], nd + 2, yd, wix, 0, label));
+  if (kind == P_MAX) { /* with Indices, then without (another loop) */
+    CHECK(close_to(y[1], nd + 2, yd, wix, 0, label));
+    CHECK_EQ_I(run(op, 12, na, at_, 1, in, 1, y), 0);
+    CHECK(close_to(y[0], nd + 2, yd, want, 1e-5, label));
+  }
   free(want);
   free(wix);
 }
