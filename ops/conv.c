@@ -149,16 +149,16 @@ static void valid_range(int64_t off, int64_t s, int64_t n, int64_t npos, int64_t
   *hi = b;
 }
 
-/* im2col: col (C * nker, npos) from img (C, img...); padding reads as zero.
- * col2im: img (C, img...) += col, skipping what falls in the padding.
- * Rows run over (channel, kernel position), the last spatial axis is the inner
- * loop with its valid range precomputed per kernel column. */
-/* One walker for both directions, over elements of size es: the per-element
- * work is a plain copy (im2col) or an add (col2im, typed below). */
+/* dst[p * s] += src[p] for p < n, for one element type */
 typedef void (*row_add_fn)(void *dst, const void *src, int64_t n, int64_t s);
 
-/* Only the outer positions [o0, o1) (over all axes but the last) take part:
- * col then has (o1 - o0) * pos[last] columns. */
+/* One walker for both directions, over elements of size es:
+ * im2col (!add): col (C * nker, npos) from img (C, img...), padding as zero;
+ * col2im (add):  img (C, img...) += col, skipping what falls in the padding.
+ * Rows run over (channel, kernel position); the last spatial axis is the
+ * inner loop, its valid range computed once per kernel position. Only the
+ * outer positions [o0, o1) (over all axes but the last) take part: col then
+ * has (o1 - o0) * pos[last] columns. */
 static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *col, int add,
                           row_add_fn addfn, int64_t o0, int64_t o1) {
   int nd = g->nd, L = nd - 1;
@@ -166,7 +166,8 @@ static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *
   istr[L] = 1;
   for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];
   int64_t W = g->pos[L], s = g->s[L];
-  for (int j = L - 1, r = o0; j >= 0; j--) ostart[j] = r % g->pos[j], r /= g->pos[j];
+  int64_t r = o0;
+  for (int j = L - 1; j >= 0; j--) ostart[j] = r % g->pos[j], r /= g->pos[j];
   char *cp = col;
   for (int64_t ch = 0; ch < C; ch++) {
     char *ip = (char *)img + (size_t)(ch * g->nimg) * es;
@@ -189,9 +190,6 @@ static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *
           } else {
             memset(cp, 0, (size_t)lo * es);
             if (s == 1) memcpy(cp + (size_t)lo * es, src, (size_t)(hi - lo) * es);
-            else if (es == 4)
-              for (int64_t p = lo; p < hi; p++)
-                memcpy(cp + (size_t)p * 4, src + (size_t)((p - lo) * s) * 4, 4);
             else
               for (int64_t p = lo; p < hi; p++)
                 memcpy(cp + (size_t)p * es, src + (size_t)((p - lo) * s) * es, es);
@@ -219,14 +217,20 @@ static void im2col(const void *img, int64_t C, const geom *g, size_t es, void *c
   win_walk_impl(g, C, es, (void *)img, col, 0, NULL, o0, o1);
 }
 
-/* dst[p * s] += src[p] for p < n, per native type */
-#define ROW_ADD(NAME, T)                                                              \
+/* Per native type, summed in A: integers wrap (in their unsigned type, so
+ * hostile data cannot overflow a signed sum). */
+#define ROW_ADD_TYPES(X)                                                              \
+  X(FLOAT, float, float) X(DOUBLE, double, double) X(INT8, int8_t, uint8_t)           \
+  X(INT16, int16_t, uint16_t) X(INT32, int32_t, uint32_t) X(INT64, int64_t, uint64_t) \
+  X(UINT8, uint8_t, uint8_t) X(UINT16, uint16_t, uint16_t) X(UINT32, uint32_t, uint32_t) \
+  X(UINT64, uint64_t, uint64_t)
+#define ROW_ADD(NAME, T, A)                                                           \
   static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
     T *d = dst;                                                                       \
     const T *x = src;                                                                 \
-    for (int64_t p = 0; p < n; p++) d[p * s] += x[p];                                 \
+    for (int64_t p = 0; p < n; p++) d[p * s] = (T)((A)d[p * s] + (A)x[p]);            \
   }
-OX_NATIVE_TYPES(ROW_ADD)
+ROW_ADD_TYPES(ROW_ADD)
 #undef ROW_ADD
 /* Col2Im of complex adds both parts; of bool, a sum is true when any term is */
 #define ROW_ADD_C(NAME, T)                                                            \
@@ -246,11 +250,11 @@ static void row_add_BOOL(void *dst, const void *src, int64_t n, int64_t s) {
 
 static row_add_fn row_add_of(ox_dtype dt) {
   switch (dt) {
-#define CASE(NAME, T) case OX_##NAME: return row_add_##NAME;
-    OX_NATIVE_TYPES(CASE)
-    CASE(COMPLEX64, ox_c64)
-    CASE(COMPLEX128, ox_c128)
-    CASE(BOOL, uint8_t)
+#define CASE(NAME, T, A) case OX_##NAME: return row_add_##NAME;
+    ROW_ADD_TYPES(CASE)
+    CASE(COMPLEX64, ox_c64, ox_c64)
+    CASE(COMPLEX128, ox_c128, ox_c128)
+    CASE(BOOL, uint8_t, uint8_t)
 #undef CASE
   default: return NULL;
   }
