@@ -565,9 +565,16 @@ int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox
     return ox_fail(e, OX_EINPUT, "out of memory");
   for (int i = 0; i < g->ninit; i++)
     if (!scope_set(c->a, &sc, g->init_name[i], g->init[i])) return ox_fail(e, OX_EINPUT, "out of memory");
-  for (int i = 0; i < nin; i++)
-    if (ins[i] && !scope_set(c->a, &sc, g->in[i].name, ins[i]))
-      return ox_fail(e, OX_EINPUT, "out of memory");
+  for (int i = 0; i < nin; i++) {
+    ox_value *v = ins[i];
+    /* A plain value bound to an input declared optional(T) is that optional
+     * with an element: a Loop body may declare its carried value optional and
+     * produce the plain value (test_loop16_seq_none). */
+    const ox_type *t = g->in[i].type;
+    if (v && t && t->kind == OX_OPTIONAL && v->kind != OX_OPTIONAL)
+      OX_TRY(ox_opt_new(c->a, t->inner, v, &v, e));
+    if (v && !scope_set(c->a, &sc, g->in[i].name, v)) return ox_fail(e, OX_EINPUT, "out of memory");
+  }
   int rc = run_nodes(c->a, c->model, g->nnode, g->node, &sc, 1, e);
   if (rc) {
     ox_prefix(e, "> %s ", label);

@@ -300,6 +300,7 @@ static int scan8_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   if (!body) return c->err->code;
   int m = (int)ox_attr_int(c, "num_scan_inputs", -1);
   int ns = nin - 1 - m, nk = nout - ns;
+  if (nin < 2) return ox_fail(c->err, OX_EINPUT, "takes sequence_lens (may be empty), then the states and scan inputs");
   if (m < 1 || ns < 0 || nk < 0 || body->nin != ns + m || body->nout != nout)
     return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %d does not fit the %d inputs and the body", m, nin);
   int *dirs = int_list(c, "directions", m);
@@ -411,7 +412,7 @@ const ox_kernel ox_control_kernels[] = {
     {"", "Loop", 23, 23, 0, OX_T(INT64), 0, -1, loop_k},
     {"", "Loop", 24, 24, 0, OX_T(INT64), 0, -1, loop_k},
     {"", "Loop", 25, OX_LATEST, 0, OX_T(INT64), 0, -1, loop_k},
-    {"", "Scan", 8, 8, 0, OX_T(INT64), 1, -1, scan8_k},
+    {"", "Scan", 8, 8, 0, OX_T(INT64), 0, -1, scan8_k}, /* sequence_lens is optional */
     {"", "Scan", 9, 10, -1, ANY, 1, -1, scan9_k},
     {"", "Scan", 11, 15, -1, ANY, 1, -1, scan9_k},
     {"", "Scan", 16, 18, -1, ANY, 1, -1, scan9_k},
