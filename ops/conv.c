@@ -10,6 +10,7 @@
  * (wrapping, as the spec allows). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/gemm.h"
@@ -344,7 +345,8 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
   if (!direct) {
     if (ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
       return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-    col = ox_alloc_array(c->a, Kg * trows * W, es);
+    /* scratch rewritten by every tile: plain malloc, not the zeroing arena */
+    col = malloc((size_t)(Kg * trows * W) * es);
     if (!col) return oom(c);
   }
   for (int64_t n = 0; n < N; n++)
@@ -378,6 +380,7 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
           ox_dgemm(Mg, cols, Kg, (const double *)wg, Kg, 0, B, ldb, 0, (double *)yt, P, 1, b ? 1 : 0);
       }
     }
+  free(col);
   return 0;
 }
 
