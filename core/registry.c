@@ -15,6 +15,7 @@ extern const ox_kernel ox_reduce_kernels[];
 extern const ox_kernel ox_matmul_kernels[];
 extern const ox_kernel ox_conv_kernels[];
 extern const ox_kernel ox_pool_kernels[];
+extern const ox_kernel ox_rnn_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -31,6 +32,7 @@ const ox_family ox_families[] = {
     {"matmul", ox_matmul_kernels},
     {"conv", ox_conv_kernels},
     {"pool", ox_pool_kernels},
+    {"rnn", ox_rnn_kernels},
     {NULL, NULL},
 };
 

@@ -1,0 +1,453 @@
+/* ops/rnn.c: the recurrent layers RNN, GRU and LSTM (every version: 1, 7, 14, 22;
+ * GRU-3 too).
+ *
+ * One driver serves the three cells. Per direction, the input projection of
+ * every time step is one GEMM, xw = X W^T + Wb (+ Rb where it can be folded),
+ * over X as (seq_length * batch, input_size); each step then multiplies the
+ * hidden state by R^T (one GEMM for the batch) and runs the gate arithmetic
+ * row by row. float and double compute in their own type; float16 and
+ * bfloat16 are widened to float and rounded once on store.
+ *
+ * Semantics the spec leaves open follow onnxruntime:
+ * - sequence_lens: batch row b runs sequence_lens[b] steps; Y past them is
+ *   zero and Y_h / Y_c hold the state after the last valid step (the initial
+ *   state for a length of 0). The reverse direction walks each row from its
+ *   own last valid step back to 0.
+ * - clip bounds the input of the gate activations f and g (not LSTM's h).
+ * - activation names are case-insensitive; alpha and beta are consumed in
+ *   order by the functions that take them, defaults as the ONNX operators of
+ *   the same name (LeakyRelu 0.01, ThresholdedRelu 1, Elu 1, HardSigmoid 0.2
+ *   and 0.5, ScaledTanh and Affine 1 and 0... see act_parse). A list of one
+ *   direction's functions given for bidirectional is used for both.
+ * - LSTM input_forget couples the gates: f = 1 - i. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/gemm.h"
+#include "core/kernel.h"
+
+enum { CELL_RNN, CELL_GRU, CELL_LSTM };
+enum { A_RELU, A_TANH, A_SIGMOID, A_AFFINE, A_LEAKY, A_THRELU, A_STANH, A_HSIG, A_ELU,
+       A_SOFTSIGN, A_SOFTPLUS };
+
+typedef struct { int kind; double alpha, beta; } act;
+
+/* X(name, kind, uses alpha, default alpha, uses beta, default beta) */
+#define ACTS(X)                                                                       \
+  X("Relu", A_RELU, 0, 0, 0, 0) X("Tanh", A_TANH, 0, 0, 0, 0)                         \
+  X("Sigmoid", A_SIGMOID, 0, 0, 0, 0) X("Affine", A_AFFINE, 1, 1.0, 1, 0.0)           \
+  X("LeakyRelu", A_LEAKY, 1, 0.01, 0, 0) X("ThresholdedRelu", A_THRELU, 1, 1.0, 0, 0) \
+  X("ScaledTanh", A_STANH, 1, 1.0, 1, 1.0) X("HardSigmoid", A_HSIG, 1, 0.2, 1, 0.5)   \
+  X("Elu", A_ELU, 1, 1.0, 0, 0) X("Softsign", A_SOFTSIGN, 0, 0, 0, 0)                 \
+  X("Softplus", A_SOFTPLUS, 0, 0, 0, 0)
+
+/* Everything one run needs, inputs already seq-major in the work type
+ * (float or double). */
+typedef struct {
+  int cell, G;                /* gates per direction: 1, 3, 4 */
+  int64_t S, N, I, H, D;      /* seq_length, batch, input_size, hidden_size, directions */
+  int reverse;                /* direction == "reverse" (D == 1) */
+  int lbr, input_forget;      /* GRU linear_before_reset, LSTM input_forget */
+  int has_clip;
+  double clip;
+  act acts[2][3];             /* per direction: f (, g (, h)) */
+  const int64_t *len;         /* (N,) */
+  const void *x, *w, *r, *b, *h0, *c0, *p; /* x (S, N, I), w (D, G*H, I), r (D, G*H, H),
+                                              b (D, 2*G*H), h0 c0 (D, N, H), p (D, 3*H);
+                                              b h0 c0 p may be NULL */
+  void *y, *yh, *yc;          /* (S, D, N, H), (D, N, H), (D, N, H), zeroed */
+} job;
+
+static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
+
+/* The per-type parts: activations over a vector, clip, and the driver. */
+#define DEFINE_RNN(T, SUF, GEMM)                                                      \
+  static void act_##SUF(const act *a, T *x, int64_t n) {                              \
+    T al = (T)a->alpha, be = (T)a->beta;                                              \
+    switch (a->kind) {                                                                \
+    case A_RELU: for (int64_t i = 0; i < n; i++) x[i] = x[i] > 0 ? x[i] : 0; break;   \
+    case A_TANH: for (int64_t i = 0; i < n; i++) x[i] = (T)tanh((double)x[i]); break; \
+    case A_SIGMOID:                                                                   \
+      for (int64_t i = 0; i < n; i++) x[i] = (T)(1 / (1 + exp(-(double)x[i])));       \
+      break;                                                                          \
+    case A_AFFINE: for (int64_t i = 0; i < n; i++) x[i] = al * x[i] + be; break;      \
+    case A_LEAKY: for (int64_t i = 0; i < n; i++) x[i] = x[i] >= 0 ? x[i] : al * x[i]; break; \
+    case A_THRELU: for (int64_t i = 0; i < n; i++) x[i] = x[i] > al ? x[i] : 0; break; \
+    case A_STANH:                                                                     \
+      for (int64_t i = 0; i < n; i++) x[i] = al * (T)tanh((double)(be * x[i]));       \
+      break;                                                                          \
+    case A_HSIG:                                                                      \
+      for (int64_t i = 0; i < n; i++) {                                               \
+        T v = al * x[i] + be;                                                         \
+        x[i] = v < 0 ? 0 : v > 1 ? 1 : v;                                             \
+      }                                                                               \
+      break;                                                                          \
+    case A_ELU:                                                                       \
+      for (int64_t i = 0; i < n; i++)                                                 \
+        x[i] = x[i] >= 0 ? x[i] : al * (T)expm1((double)x[i]);                        \
+      break;                                                                          \
+    case A_SOFTSIGN: for (int64_t i = 0; i < n; i++) x[i] = x[i] / (1 + (T)fabs((double)x[i])); break; \
+    case A_SOFTPLUS:                                                                  \
+      for (int64_t i = 0; i < n; i++) x[i] = (T)log1p(exp((double)x[i]));             \
+      break;                                                                          \
+    }                                                                                 \
+  }                                                                                   \
+  /* f(clip(x)) */                                                                    \
+  static void gate_##SUF(const job *j, const act *a, T *x, int64_t n) {              \
+    if (j->has_clip) {                                                                \
+      T lo = (T)-j->clip, hi = (T)j->clip;                                            \
+      for (int64_t i = 0; i < n; i++) x[i] = x[i] < lo ? lo : x[i] > hi ? hi : x[i];  \
+    }                                                                                 \
+    act_##SUF(a, x, n);                                                               \
+  }                                                                                   \
+  static int run_##SUF(ox_ctx *c, const job *j) {                                     \
+    int64_t S = j->S, N = j->N, I = j->I, H = j->H, GH = j->G * H;                    \
+    /* xw: (S * N, G*H); hr: (N, G*H); h, cs, rh: (N, H); tmp: (4, H) */              \
+    T *xw = ox_alloc_array(c->a, ox_numel(3, (int64_t[]){S, N, GH}, sizeof(T)), sizeof(T)); \
+    T *hr = ox_alloc_array(c->a, N * GH + 1, sizeof(T));                              \
+    T *h = ox_alloc_array(c->a, N * H + 1, sizeof(T));                                \
+    T *cs = ox_alloc_array(c->a, N * H + 1, sizeof(T));                               \
+    T *rh = ox_alloc_array(c->a, N * H + 1, sizeof(T));                               \
+    T *tmp = ox_alloc_array(c->a, 4 * H + 1, sizeof(T));                              \
+    if (!xw || !hr || !h || !cs || !rh || !tmp) return oom(c);                        \
+    for (int64_t d = 0; d < j->D; d++) {                                              \
+      int rev = j->reverse || d == 1;                                                 \
+      const act *af = &j->acts[d][0], *ag = &j->acts[d][1], *ah = &j->acts[d][2];     \
+      const T *W = (const T *)j->w + d * GH * I, *R = (const T *)j->r + d * GH * H;   \
+      const T *Wb = j->b ? (const T *)j->b + d * 2 * GH : NULL, *Rb = Wb ? Wb + GH : NULL; \
+      const T *P = j->p ? (const T *)j->p + d * 3 * H : NULL;                         \
+      /* xw = x W^T + Wb + Rb (GRU with linear_before_reset keeps Rbh apart) */       \
+      GEMM(S * N, GH, I, (const T *)j->x, I, 0, W, I, 1, xw, GH, 1, 0);               \
+      if (Wb) {                                                                       \
+        int64_t fold = j->cell == CELL_GRU && j->lbr ? 2 * H : GH;                    \
+        for (int64_t row = 0; row < S * N; row++) {                                   \
+          T *x = xw + row * GH;                                                       \
+          for (int64_t k = 0; k < fold; k++) x[k] += Wb[k] + Rb[k];                   \
+          for (int64_t k = fold; k < GH; k++) x[k] += Wb[k];                          \
+        }                                                                             \
+      }                                                                               \
+      if (j->h0) memcpy(h, (const T *)j->h0 + d * N * H, (size_t)(N * H) * sizeof(T)); \
+      else memset(h, 0, (size_t)(N * H) * sizeof(T));                                 \
+      if (j->c0) memcpy(cs, (const T *)j->c0 + d * N * H, (size_t)(N * H) * sizeof(T)); \
+      else memset(cs, 0, (size_t)(N * H) * sizeof(T));                                \
+      int gru_split = j->cell == CELL_GRU && !j->lbr;                                 \
+      for (int64_t s = 0; s < S; s++) {                                               \
+        /* hr = h R^T: (N, G*H), GRU default: only the z and r parts here */          \
+        GEMM(N, gru_split ? 2 * H : GH, H, h, H, 0, R, H, 1, hr, GH, 1, 0);           \
+        if (gru_split) { /* hr_h = (r . h) Rh^T, r from this step's gates */          \
+          for (int64_t b = 0; b < N; b++) {                                           \
+            T *rrow = rh + b * H;                                                     \
+            if (s >= j->len[b]) { memset(rrow, 0, (size_t)H * sizeof(T)); continue; } \
+            int64_t t = rev ? j->len[b] - 1 - s : s;                                  \
+            const T *x = xw + (t * N + b) * GH + H, *q = hr + b * GH + H, *hb = h + b * H; \
+            for (int64_t k = 0; k < H; k++) rrow[k] = x[k] + q[k];                    \
+            gate_##SUF(j, af, rrow, H);                                               \
+            for (int64_t k = 0; k < H; k++) rrow[k] *= hb[k];                         \
+          }                                                                           \
+          GEMM(N, H, H, rh, H, 0, R + 2 * H * H, H, 1, hr + 2 * H, GH, 1, 0);         \
+        }                                                                             \
+        for (int64_t b = 0; b < N; b++) {                                             \
+          if (s >= j->len[b]) continue; /* state kept, Y stays zero */                \
+          int64_t t = rev ? j->len[b] - 1 - s : s;                                    \
+          const T *x = xw + (t * N + b) * GH, *q = hr + b * GH;                       \
+          T *hb = h + b * H, *cb = cs + b * H;                                        \
+          if (j->cell == CELL_RNN) { /* Ht = f(Xt Wi^T + Ht-1 Ri^T + Wbi + Rbi) */    \
+            for (int64_t k = 0; k < H; k++) hb[k] = x[k] + q[k];                      \
+            gate_##SUF(j, af, hb, H);                                                 \
+          } else if (j->cell == CELL_GRU) {                                           \
+            T *z = tmp, *r = tmp + H, *hh = tmp + 2 * H;                              \
+            for (int64_t k = 0; k < 2 * H; k++) z[k] = x[k] + q[k]; /* z, r */        \
+            gate_##SUF(j, af, z, 2 * H);                                              \
+            if (j->lbr) { /* ht = g(Xt Wh^T + rt . (Ht-1 Rh^T + Rbh) + Wbh) */        \
+              for (int64_t k = 0; k < H; k++)                                         \
+                hh[k] = x[2 * H + k] + r[k] * (q[2 * H + k] + (Rb ? Rb[2 * H + k] : 0)); \
+            } else { /* ht = g(Xt Wh^T + (rt . Ht-1) Rh^T + Rbh + Wbh) */             \
+              for (int64_t k = 0; k < H; k++) hh[k] = x[2 * H + k] + q[2 * H + k];    \
+            }                                                                         \
+            gate_##SUF(j, ag, hh, H);                                                 \
+            for (int64_t k = 0; k < H; k++) hb[k] = (1 - z[k]) * hh[k] + z[k] * hb[k]; \
+          } else { /* LSTM, gates i o f c */                                          \
+            T *gi = tmp, *go = tmp + H, *gf = tmp + 2 * H, *gc = tmp + 3 * H;         \
+            for (int64_t k = 0; k < 4 * H; k++) gi[k] = x[k] + q[k];                  \
+            if (P)                                                                    \
+              for (int64_t k = 0; k < H; k++) {                                       \
+                gi[k] += P[k] * cb[k];                                                \
+                gf[k] += P[2 * H + k] * cb[k];                                        \
+              }                                                                       \
+            gate_##SUF(j, af, gi, H);                                                 \
+            if (j->input_forget)                                                      \
+              for (int64_t k = 0; k < H; k++) gf[k] = 1 - gi[k];                      \
+            else                                                                      \
+              gate_##SUF(j, af, gf, H);                                               \
+            gate_##SUF(j, ag, gc, H);                                                 \
+            for (int64_t k = 0; k < H; k++) cb[k] = gf[k] * cb[k] + gi[k] * gc[k];    \
+            if (P) /* ot = f(... + Po . Ct): the new cell */                          \
+              for (int64_t k = 0; k < H; k++) go[k] += P[H + k] * cb[k];              \
+            gate_##SUF(j, af, go, H);                                                 \
+            memcpy(hb, cb, (size_t)H * sizeof(T));                                    \
+            act_##SUF(ah, hb, H);                                                     \
+            for (int64_t k = 0; k < H; k++) hb[k] *= go[k];                           \
+          }                                                                           \
+          if (j->y) /* Y: (S, D, N, H) */                                             \
+            memcpy((T *)j->y + ((t * j->D + d) * N + b) * H, hb, (size_t)H * sizeof(T)); \
+        }                                                                             \
+      }                                                                               \
+      if (j->yh) memcpy((T *)j->yh + d * N * H, h, (size_t)(N * H) * sizeof(T));      \
+      if (j->yc) memcpy((T *)j->yc + d * N * H, cs, (size_t)(N * H) * sizeof(T));     \
+    }                                                                                 \
+    return 0;                                                                         \
+  }
+
+DEFINE_RNN(float, f, ox_sgemm)
+DEFINE_RNN(double, d, ox_dgemm)
+
+/* ---- attributes ---- */
+
+static int act_parse(ox_ctx *c, const char *name, const float *alphas, int64_t nal, int64_t *ia,
+                     const float *betas, int64_t nbe, int64_t *ib, act *out) {
+#define X(NM, K, UA, DA, UB, DB)                                                      \
+  if (!strcasecmp(name, NM)) {                                                        \
+    out->kind = K;                                                                    \
+    out->alpha = DA;                                                                  \
+    out->beta = DB;                                                                   \
+    if (UA && *ia < nal) out->alpha = alphas[(*ia)++];                                \
+    if (UB && *ib < nbe) out->beta = betas[(*ib)++];                                  \
+    return 0;                                                                         \
+  }
+  ACTS(X)
+#undef X
+  return ox_fail(c->err, OX_EINPUT,
+                 "activation '%s' is not one of Relu, Tanh, Sigmoid, Affine, LeakyRelu, "
+                 "ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus", name);
+}
+
+/* activations, activation_alpha, activation_beta: nact functions per
+ * direction (RNN 1: f; GRU 2: f, g; LSTM 3: f, g, h). */
+static int acts_of(ox_ctx *c, job *j, int nact) {
+  static const char *defaults[3][3] = {{"Tanh"}, {"Sigmoid", "Tanh"}, {"Sigmoid", "Tanh", "Tanh"}};
+  const ox_attr *at = ox_attr_find(c, "activations");
+  const ox_attr *aa = ox_attr_find(c, "activation_alpha"), *ab = ox_attr_find(c, "activation_beta");
+  if (at && at->type != OX_ATTR_STRINGS)
+    return ox_fail(c->err, OX_EINPUT, "attribute 'activations' must be a list of strings");
+  if ((aa && aa->type != OX_ATTR_FLOATS) || (ab && ab->type != OX_ATTR_FLOATS))
+    return ox_fail(c->err, OX_EINPUT, "attributes 'activation_alpha' and 'activation_beta' must be lists of floats");
+  int64_t n = at ? at->n : 0, ia = 0, ib = 0;
+  if (at && n != nact && n != nact * j->D)
+    return ox_fail(c->err, OX_EINPUT, "'activations' lists %lld functions; %s takes %d per direction (%lld directions)",
+                   (long long)n, c->node->op, nact, (long long)j->D);
+  for (int64_t d = 0; d < j->D; d++)
+    for (int k = 0; k < nact; k++) {
+      if (!at) {
+        OX_TRY(act_parse(c, defaults[j->cell][k], NULL, 0, &ia, NULL, 0, &ib, &j->acts[d][k]));
+        continue;
+      }
+      if (n == nact && d == 1) { /* one list for both directions */
+        j->acts[1][k] = j->acts[0][k];
+        continue;
+      }
+      OX_TRY(act_parse(c, at->strings[d * nact + k].p, aa ? aa->floats : NULL, aa ? aa->n : 0, &ia,
+                       ab ? ab->floats : NULL, ab ? ab->n : 0, &ib, &j->acts[d][k]));
+    }
+  return 0;
+}
+
+/* ---- shapes and layout ---- */
+
+/* dst (B, A, inner) = src (A, B, inner) with axes 0 and 1 swapped. */
+static void swap01(const void *src, void *dst, int64_t A, int64_t B, size_t inner) {
+  const char *s = src;
+  char *o = dst;
+  for (int64_t a = 0; a < A; a++)
+    for (int64_t b = 0; b < B; b++) memcpy(o + (size_t)(b * A + a) * inner, s + (size_t)(a * B + b) * inner, inner);
+}
+
+static int want_shape(ox_ctx *c, int i, const ox_tensor *t, int rank, const int64_t *dims) {
+  int ok = t->rank == rank;
+  for (int k = 0; ok && k < rank; k++) ok = t->dims[k] == dims[k];
+  if (ok) return 0;
+  char s1[128], s2[128];
+  return ox_fail(c->err, OX_EINPUT, "%s has shape %s; expected %s", ox_input_name(c, i),
+                 ox_shape_str(t->rank, t->dims, s1, sizeof s1), ox_shape_str(rank, dims, s2, sizeof s2));
+}
+
+/* An optional input as a tensor of X's type (NULL when absent). */
+static int opt_in(ox_ctx *c, int nin, ox_value **in, int i, ox_dtype dt, const ox_tensor **t) {
+  *t = NULL;
+  if (i >= nin || !in[i]) return 0;
+  if (in[i]->kind != OX_TENSOR) return ox_fail(c->err, OX_EINPUT, "%s is not a tensor", ox_input_name(c, i));
+  if (in[i]->u.t.dt != dt && i != 4)
+    return ox_fail(c->err, OX_EINPUT, "%s is %s but X is %s; they must have the same type",
+                   ox_input_name(c, i), ox_dtypes[in[i]->u.t.dt].onnx_name, ox_dtypes[dt].onnx_name);
+  *t = &in[i]->u.t;
+  return 0;
+}
+
+/* t's data in the work type wt (float for the small floats), seq-major:
+ * with `swap`, axes 0 and 1 of a 3-D tensor are exchanged. */
+static const void *work_data(ox_ctx *c, const ox_tensor *t, ox_dtype wt, int swap) {
+  if (!t) return NULL;
+  const void *d = t->data;
+  if (t->dt != wt && !(d = ox_widen_f32(c->a, t, c->err))) return NULL;
+  if (!swap) return d;
+  void *o = ox_alloc_array(c->a, t->n + 1, ox_dtype_size(wt));
+  if (!o) return oom(c), NULL;
+  swap01(d, o, t->dims[0], t->dims[1], (size_t)t->dims[2] * ox_dtype_size(wt));
+  return o;
+}
+
+/* Output k of shape dims (layout-ordered) from the work buffer src
+ * (seq-major): swapped back for layout 1 and narrowed for small floats. */
+static int put_out(ox_ctx *c, ox_dtype dt, ox_dtype wt, int rank, const int64_t *dims,
+                   const void *src, int swap, int64_t A, int64_t B, int64_t inner, ox_value **out) {
+  OX_TRY(ox_tensor_new(c->a, dt, rank, dims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  const void *s = src;
+  if (swap) {
+    void *o = ox_alloc_array(c->a, y->n, ox_dtype_size(wt));
+    if (!o) return oom(c);
+    swap01(src, o, A, B, (size_t)inner * ox_dtype_size(wt));
+    s = o;
+  }
+  if (dt == wt) memcpy(y->data, s, (size_t)y->n * ox_dtype_size(wt));
+  else ox_narrow_f32(s, y);
+  return 0;
+}
+
+/* ---- the kernel ---- */
+
+static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_value **out) {
+  static const int gates[] = {1, 3, 4};
+  job j = {.cell = cell, .G = gates[cell]};
+  const ox_tensor *W, *R, *B, *L, *H0, *C0 = NULL, *P = NULL;
+  for (int i = 0; i < 3; i++)
+    if (!in[i] || in[i]->kind != OX_TENSOR)
+      return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                     in[i] ? "not a tensor" : "missing");
+  const ox_tensor *X = &in[0]->u.t;
+  ox_dtype dt = X->dt, wt = dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT;
+  OX_TRY(opt_in(c, nin, in, 1, dt, &W));
+  OX_TRY(opt_in(c, nin, in, 2, dt, &R));
+  OX_TRY(opt_in(c, nin, in, 3, dt, &B));
+  OX_TRY(opt_in(c, nin, in, 4, dt, &L));
+  OX_TRY(opt_in(c, nin, in, 5, dt, &H0));
+  if (cell == CELL_LSTM) {
+    OX_TRY(opt_in(c, nin, in, 6, dt, &C0));
+    OX_TRY(opt_in(c, nin, in, 7, dt, &P));
+  }
+  /* attributes */
+  const char *dir = ox_attr_string(c, "direction", "forward");
+  if (!strcmp(dir, "forward") || !strcmp(dir, "foward")) j.D = 1; /* -1's default is spelt "foward" */
+  else if (!strcmp(dir, "reverse")) j.D = 1, j.reverse = 1;
+  else if (!strcmp(dir, "bidirectional")) j.D = 2;
+  else return ox_fail(c->err, OX_EINPUT, "direction '%s' is not forward, reverse or bidirectional", dir);
+  int layout = c->version >= 14 ? (int)ox_attr_int(c, "layout", 0) : 0; /* layout: from -14 */
+  if (layout != 0 && layout != 1) return ox_fail(c->err, OX_EINPUT, "layout is %d; it must be 0 or 1", layout);
+  j.lbr = cell == CELL_GRU && c->version >= 3 && ox_attr_int(c, "linear_before_reset", 0) != 0;
+  j.input_forget = cell == CELL_LSTM && ox_attr_int(c, "input_forget", 0) != 0;
+  const ox_attr *clip = ox_attr_find(c, "clip");
+  if (clip) {
+    j.has_clip = 1;
+    j.clip = ox_attr_float(c, "clip", 0);
+    if (!(j.clip >= 0)) return ox_fail(c->err, OX_EINPUT, "clip is %g; it must be a threshold >= 0", j.clip);
+  }
+  if (c->err->code) return c->err->code;
+  /* shapes */
+  char s1[128];
+  if (X->rank != 3)
+    return ox_fail(c->err, OX_EINPUT, "X has shape %s; expected 3 dims (%s)", ox_shape_str(X->rank, X->dims, s1, sizeof s1),
+                   layout ? "batch_size, seq_length, input_size" : "seq_length, batch_size, input_size");
+  j.S = X->dims[layout ? 1 : 0];
+  j.N = X->dims[layout ? 0 : 1];
+  j.I = X->dims[2];
+  if (R->rank != 3) return ox_fail(c->err, OX_EINPUT, "R has shape %s; expected (num_directions, %d*hidden_size, hidden_size)",
+                                   ox_shape_str(R->rank, R->dims, s1, sizeof s1), j.G);
+  j.H = ox_attr_int(c, "hidden_size", R->dims[2]);
+  if (j.H <= 0 || j.H > INT64_MAX / 8) return ox_fail(c->err, OX_EINPUT, "hidden_size %lld is not valid", (long long)j.H);
+  int64_t GH = j.G * j.H, D = j.D, N = j.N, Hs = j.H;
+  if (ox_numel(3, (int64_t[]){j.S > 0 ? j.S : 1, N, GH}, 8) < 0)
+    return ox_fail(c->err, OX_EINPUT, "the gates of %lld steps x %lld batch rows x %lld are too many",
+                   (long long)j.S, (long long)N, (long long)GH);
+  OX_TRY(want_shape(c, 1, W, 3, (int64_t[]){D, GH, j.I}));
+  OX_TRY(want_shape(c, 2, R, 3, (int64_t[]){D, GH, Hs}));
+  if (B) OX_TRY(want_shape(c, 3, B, 2, (int64_t[]){D, 2 * GH}));
+  int64_t hd[3] = {layout ? N : D, layout ? D : N, Hs};
+  if (H0) OX_TRY(want_shape(c, 5, H0, 3, hd));
+  if (C0) OX_TRY(want_shape(c, 6, C0, 3, hd));
+  if (P) OX_TRY(want_shape(c, 7, P, 2, (int64_t[]){D, 3 * Hs}));
+  int64_t *len = ox_alloc_array(c->a, N + 1, sizeof *len);
+  if (!len) return oom(c);
+  for (int64_t b = 0; b < N; b++) len[b] = j.S;
+  if (L) {
+    if (L->dt != OX_INT32 && L->dt != OX_INT64)
+      return ox_fail(c->err, OX_EINPUT, "sequence_lens is %s; T1 must be int32", ox_dtypes[L->dt].onnx_name);
+    OX_TRY(want_shape(c, 4, L, 1, (int64_t[]){N}));
+    for (int64_t b = 0; b < N; b++) {
+      len[b] = L->dt == OX_INT32 ? ((const int32_t *)L->data)[b] : ((const int64_t *)L->data)[b];
+      if (len[b] < 0 || len[b] > j.S)
+        return ox_fail(c->err, OX_EINPUT, "sequence_lens[%lld] is %lld; it must be in [0, seq_length = %lld]",
+                       (long long)b, (long long)len[b], (long long)j.S);
+    }
+  }
+  j.len = len;
+  OX_TRY(acts_of(c, &j, cell + 1));
+  /* outputs: Y (S, D, N, H) or (N, S, D, H); Y_h, Y_c (D, N, H) or (N, D, H) */
+  int64_t ydims[4] = {j.S, D, N, Hs}, ylay[4] = {N, j.S, D, Hs};
+  if (ox_numel(4, ydims, 8) < 0) return ox_fail(c->err, OX_EINPUT, "the output Y is too large");
+  size_t es = ox_dtype_size(wt);
+  int want[3] = {0, 0, 0};
+  for (int k = 0; k < nout && k < 3; k++) want[k] = c->node->out[k] && c->node->out[k][0];
+  if (want[0] && !(j.y = ox_alloc_array(c->a, j.S * D * N * Hs + 1, es))) return oom(c);
+  if (want[1] && !(j.yh = ox_alloc_array(c->a, D * N * Hs + 1, es))) return oom(c);
+  if (want[2] && cell == CELL_LSTM && !(j.yc = ox_alloc_array(c->a, D * N * Hs + 1, es))) return oom(c);
+  /* inputs in the work type, seq-major */
+  if (!(j.x = work_data(c, X, wt, layout)) || !(j.w = work_data(c, W, wt, 0)) ||
+      !(j.r = work_data(c, R, wt, 0)))
+    return c->err->code ? c->err->code : oom(c);
+  if ((B && !(j.b = work_data(c, B, wt, 0))) || (H0 && !(j.h0 = work_data(c, H0, wt, layout))) ||
+      (C0 && !(j.c0 = work_data(c, C0, wt, layout))) || (P && !(j.p = work_data(c, P, wt, 0))))
+    return c->err->code ? c->err->code : oom(c);
+  if (j.S > 0 && N > 0) OX_TRY(wt == OX_DOUBLE ? run_d(c, &j) : run_f(c, &j));
+  else if (j.h0 || j.c0) { /* nothing to run: the state is the initial one */
+    if (j.yh && j.h0) memcpy(j.yh, j.h0, (size_t)(D * N * Hs) * es);
+    if (j.yc && j.c0) memcpy(j.yc, j.c0, (size_t)(D * N * Hs) * es);
+  }
+  for (int k = 0; k < nout; k++) out[k] = NULL;
+  if (want[0]) OX_TRY(put_out(c, dt, wt, 4, layout ? ylay : ydims, j.y, layout, j.S * D, N, Hs, &out[0]));
+  if (want[1]) OX_TRY(put_out(c, dt, wt, 3, hd, j.yh, layout, D, N, Hs, &out[1]));
+  if (want[2]) {
+    if (cell != CELL_LSTM) return ox_fail(c->err, OX_EINPUT, "%s has at most 2 outputs", c->node->op);
+    OX_TRY(put_out(c, dt, wt, 3, hd, j.yc, layout, D, N, Hs, &out[2]));
+  }
+  return 0;
+}
+
+static int rnn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return rnn_common(c, CELL_RNN, nin, in, nout, out);
+}
+static int gru(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return rnn_common(c, CELL_GRU, nin, in, nout, out);
+}
+static int lstm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return rnn_common(c, CELL_LSTM, nin, in, nout, out);
+}
+
+const ox_kernel ox_rnn_kernels[] = {
+/*  domain  op     since until      tin types          in     fn */
+  { "", "RNN",      1,   6,         0, OX_TS_FLOAT3,   3, 6,  rnn }, /* output_sequence */
+  { "", "RNN",      7,  13,         0, OX_TS_FLOAT3,   3, 6,  rnn },
+  { "", "RNN",     14,  21,         0, OX_TS_FLOAT3,   3, 6,  rnn }, /* layout */
+  { "", "RNN",     22,  OX_LATEST,  0, OX_TS_FLOAT4,   3, 6,  rnn }, /* bfloat16 */
+  { "", "GRU",      1,   2,         0, OX_TS_FLOAT3,   3, 6,  gru },
+  { "", "GRU",      3,   6,         0, OX_TS_FLOAT3,   3, 6,  gru }, /* linear_before_reset */
+  { "", "GRU",      7,  13,         0, OX_TS_FLOAT3,   3, 6,  gru },
+  { "", "GRU",     14,  21,         0, OX_TS_FLOAT3,   3, 6,  gru },
+  { "", "GRU",     22,  OX_LATEST,  0, OX_TS_FLOAT4,   3, 6,  gru },
+  { "", "LSTM",     1,   6,         0, OX_TS_FLOAT3,   3, 8,  lstm },
+  { "", "LSTM",     7,  13,         0, OX_TS_FLOAT3,   3, 8,  lstm },
+  { "", "LSTM",    14,  21,         0, OX_TS_FLOAT3,   3, 8,  lstm },
+  { "", "LSTM",    22,  OX_LATEST,  0, OX_TS_FLOAT4,   3, 8,  lstm },
+  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+};
