@@ -18,6 +18,7 @@ extern const ox_kernel ox_pool_kernels[];
 extern const ox_kernel ox_signal_kernels[];
 extern const ox_kernel ox_loss_kernels[];
 extern const ox_kernel ox_rnn_kernels[];
+extern const ox_kernel ox_image_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -37,6 +38,7 @@ const ox_family ox_families[] = {
     {"signal", ox_signal_kernels},
     {"loss", ox_loss_kernels},
     {"rnn", ox_rnn_kernels},
+    {"image", ox_image_kernels},
     {NULL, NULL},
 };
 

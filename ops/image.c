@@ -1,0 +1,495 @@
+/* ops/image.c: resampling and detection ops: Resize, Upsample, GridSample,
+ * AffineGrid, NonMaxSuppression.
+ *
+ * Resize is separable: each resized axis is one pass over (outer, in, inner)
+ * -> (outer, out, inner), with the source indices and weights of every output
+ * index computed once per axis (as the reference's _interpolate_1d_along_axis).
+ * nearest gathers bytes (any dtype, exact); linear and cubic compute in double
+ * and round once on store (integers: round half to even and saturate, as
+ * numpy_helper.saturate_cast). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/kernel.h"
+
+/* ---- double buffers of any real dtype ---- */
+
+static double *load_f64(ox_ctx *c, const ox_tensor *t) {
+  double *d = ox_alloc_array(c->a, t->n ? t->n : 1, sizeof *d);
+  if (!d) { ox_fail(c->err, OX_EINPUT, "out of memory"); return NULL; }
+  switch (t->dt) {
+#define CASE(NAME, T)                                                                \
+  case OX_##NAME: { const T *x = t->data;                                            \
+    for (int64_t i = 0; i < t->n; i++) d[i] = (double)x[i]; } break;
+    OX_NATIVE_TYPES(CASE)
+#undef CASE
+  default:
+    for (int64_t i = 0; i < t->n; i++) d[i] = ox_load_f64(t->dt, t->data, i);
+  }
+  return d;
+}
+
+/* Round half to even and clamp into [lo, hi] (NaN gives 0). */
+static inline double sat(double v, double lo, double hi) {
+  if (v != v) return 0;
+  v = nearbyint(v);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+#define TLO(T) _Generic((T)0, int8_t: -128.0, int16_t: -32768.0, int32_t: -2147483648.0,  \
+                        int64_t: -0x1p63, default: 0.0)
+#define THI(T) _Generic((T)0, int8_t: 127.0, int16_t: 32767.0, int32_t: 2147483647.0,     \
+                        int64_t: 0x1.fffffffffffffp62, uint8_t: 255.0, uint16_t: 65535.0,  \
+                        uint32_t: 4294967295.0, default: 0x1.fffffffffffffp63)
+
+/* y (any real dtype) = d, rounded once. */
+static int store_f64(ox_ctx *c, const double *d, ox_tensor *y) {
+  switch (y->dt) {
+#define CASE(NAME, T)                                                                \
+  case OX_##NAME: { T *o = y->data;                                                  \
+    for (int64_t i = 0; i < y->n; i++) o[i] = (T)d[i]; } break;
+    OX_NATIVE_FLOATS(CASE)
+#undef CASE
+#define CASE(NAME, T)                                                                \
+  case OX_##NAME: { T *o = y->data; const double lo = TLO(T), hi = THI(T);           \
+    for (int64_t i = 0; i < y->n; i++) o[i] = (T)sat(d[i], lo, hi); } break;
+    OX_NATIVE_INTS(CASE)
+#undef CASE
+  default:
+    if (ox_dtype_is_small_float(y->dt)) {
+      float *f = ox_alloc_array(c->a, y->n ? y->n : 1, sizeof *f);
+      if (!f) return ox_fail(c->err, OX_EINPUT, "out of memory");
+      for (int64_t i = 0; i < y->n; i++) f[i] = (float)d[i];
+      ox_narrow_f32(f, y);
+    } else if (y->dt == OX_BOOL) {
+      uint8_t *o = y->data;
+      for (int64_t i = 0; i < y->n; i++) o[i] = sat(d[i], 0, 1) != 0;
+    } else {
+      return ox_fail(c->err, OX_EINPUT, "cannot interpolate %s values",
+                     ox_dtype_name(y->dt));
+    }
+  }
+  return 0;
+}
+
+/* The float values of an optional 1-D input (roi, scales); n = 0 if absent. */
+static int floats_of(ox_ctx *c, const ox_value *v, double **vals, int64_t *n) {
+  *n = 0;
+  *vals = NULL;
+  if (!v) return 0;
+  if (v->kind != OX_TENSOR || !ox_dtype_is_float(v->u.t.dt) || v->u.t.rank > 1)
+    return ox_fail(c->err, OX_EINPUT, "%s must be a 1-D float tensor", "roi/scales");
+  *n = v->u.t.n;
+  *vals = load_f64(c, &v->u.t);
+  return *vals ? 0 : OX_EINPUT;
+}
+
+/* ---- Resize ---- */
+
+enum { CT_HALF, CT_HALF_SYM, CT_PYTORCH, CT_ALIGN, CT_ASYM, CT_TF_CROP, CT_TF_HALF_NN };
+enum { NM_FLOOR_PREF, NM_CEIL_PREF, NM_FLOOR, NM_CEIL, NM_SIMPLE };
+enum { M_NEAREST, M_LINEAR, M_CUBIC };
+
+typedef struct {
+  int mode, ct, nm, exclude, antialias;
+  double a; /* cubic_coeff_a */
+} rz_opts;
+
+/* One axis: K taps per output index. */
+typedef struct {
+  int K;
+  int64_t *idx; /* (O, K) source indices, clamped */
+  double *w;    /* (O, K) weights (absent for nearest) */
+  uint8_t *ext; /* (O) tf_crop_and_resize: extrapolated; NULL if none */
+} axis_taps;
+
+static double cubic_w(double x, double A) {
+  x = fabs(x);
+  if (x <= 1) return ((A + 2) * x - (A + 3)) * x * x + 1;
+  if (x < 2) return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+  return 0;
+}
+
+/* The source coordinate of output index o (W in, O out, s scale, roi lo/hi). */
+static double src_coord(int ct, double o, double s, int64_t W, int64_t O, double lo, double hi) {
+  double ow = s * (double)W; /* the real-valued output width */
+  switch (ct) {
+  case CT_ALIGN: return ow == 1 ? 0 : o * (double)(W - 1) / (ow - 1);
+  case CT_ASYM: return o / s;
+  case CT_TF_CROP:
+    return (ow == 1 ? (hi - lo) * (double)(W - 1) / 2
+                    : o * (hi - lo) * (double)(W - 1) / (ow - 1)) + lo * (double)(W - 1);
+  case CT_PYTORCH: return ow == 1 ? -0.5 : (o + 0.5) / s - 0.5;
+  case CT_HALF_SYM: { /* 19: centre the implicit roi on the output canvas */
+    double adj = (double)O / ow, off = (double)W / 2 * (1 - adj);
+    return off + (o + 0.5) / s - 0.5;
+  }
+  case CT_TF_HALF_NN: return (o + 0.5) / s; /* 11 only */
+  default: return (o + 0.5) / s - 0.5;
+  }
+}
+
+static int build_taps(ox_ctx *c, const rz_opts *p, int64_t W, int64_t O, double s, double lo,
+                      double hi, axis_taps *t) {
+  int K = 1;
+  double sc = s < 1 ? s : 1; /* antialias widens the kernel when downsampling (18) */
+  if (p->mode == M_LINEAR) K = p->antialias ? 2 - 2 * (int)(floor(-1 / sc) + 1) : 2;
+  if (p->mode == M_CUBIC) K = p->antialias ? 2 - 2 * (int)(floor(-2 / sc) + 1) : 4;
+  if (K > 4096) return ox_fail(c->err, OX_EINPUT, "scale %g is too small for antialias", s);
+  t->K = K;
+  t->idx = ox_alloc_array(c->a, O * K, sizeof *t->idx);
+  t->w = p->mode == M_NEAREST ? NULL : ox_alloc_array(c->a, O * K, sizeof *t->w);
+  t->ext = NULL;
+  if (!t->idx || (p->mode != M_NEAREST && !t->w))
+    return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int64_t o = 0; o < O; o++) {
+    double x = src_coord(p->ct, (double)o, s, W, O, lo, hi);
+    if (p->ct == CT_TF_CROP && (x < 0 || x > (double)(W - 1))) {
+      if (!t->ext && !(t->ext = ox_alloc(c->a, (size_t)O)))
+        return ox_fail(c->err, OX_EINPUT, "out of memory");
+      t->ext[o] = 1;
+    }
+    if (!isfinite(x) || fabs(x) > 0x1p52) x = 0;
+    double fl = floor(x);
+    /* the window prefers the pixel left of x: an integral x counts as ratio 1 */
+    int64_t xi = (int64_t)fl;
+    double r = x - fl;
+    if (r == 0) { xi--; r = 1; }
+    int64_t *id = t->idx + o * K;
+    if (p->mode == M_NEAREST) {
+      int up;
+      switch (p->nm) {
+      case NM_CEIL_PREF: up = r >= 0.5; break;
+      case NM_FLOOR: up = r == 1; break;
+      case NM_CEIL: up = 1; break;
+      case NM_SIMPLE: up = r == 1 || s < 1; break; /* 10: floor up, ceil down (as onnxruntime) */
+      default: up = r > 0.5;
+      }
+      int64_t j = xi + up;
+      id[0] = j < 0 ? 0 : j >= W ? W - 1 : j;
+      continue;
+    }
+    double *w = t->w + o * K, sum = 0;
+    for (int k = 0; k < K; k++) {
+      int64_t off = k - K / 2 + 1; /* taps xi - K/2 + 1 .. xi + K/2 */
+      double d = (double)off - r;
+      if (p->mode == M_LINEAR) w[k] = p->antialias ? fmax(0, 1 - fabs(d * sc)) : (k ? r : 1 - r);
+      else w[k] = cubic_w(p->antialias ? d * sc : d, p->a);
+      id[k] = xi + off;
+    }
+    if (p->antialias)
+      for (int k = 0; k < K; k++) sum += w[k];
+    if (p->antialias && sum != 0)
+      for (int k = 0; k < K; k++) w[k] /= sum;
+    if (p->exclude) { /* weights outside the input dropped and the rest renormalised */
+      sum = 0;
+      for (int k = 0; k < K; k++) {
+        if (id[k] < 0 || id[k] >= W) w[k] = 0;
+        sum += w[k];
+      }
+      if (sum != 0)
+        for (int k = 0; k < K; k++) w[k] /= sum;
+    }
+    for (int k = 0; k < K; k++) id[k] = id[k] < 0 ? 0 : id[k] >= W ? W - 1 : id[k];
+  }
+  return 0;
+}
+
+/* x: (outer, W, inner) -> y: (outer, O, inner), y[o] = sum_k w[o,k] x[idx[o,k]]. */
+static void interp_pass(const double *x, double *y, int64_t outer, int64_t W, int64_t O,
+                        int64_t inner, const axis_taps *t) {
+  int K = t->K;
+  for (int64_t u = 0; u < outer; u++) {
+    const double *xu = x + u * W * inner;
+    double *yu = y + u * O * inner;
+    if (inner == 1) {
+      for (int64_t o = 0; o < O; o++) {
+        const int64_t *id = t->idx + o * K;
+        const double *w = t->w + o * K;
+        double acc = 0;
+        for (int k = 0; k < K; k++) acc += w[k] * xu[id[k]];
+        yu[o] = acc;
+      }
+      continue;
+    }
+    for (int64_t o = 0; o < O; o++) {
+      double *yr = yu + o * inner;
+      for (int k = 0; k < K; k++) {
+        const double *xr = xu + t->idx[o * K + k] * inner;
+        double w = t->w[o * K + k];
+        for (int64_t i = 0; i < inner; i++) yr[i] += w * xr[i];
+      }
+    }
+  }
+}
+
+/* Nearest: x: (outer, W, inner) -> y: (outer, O, inner) by byte copies. */
+static void gather_pass(const char *x, char *y, int64_t outer, int64_t W, int64_t O,
+                        int64_t inner, size_t es, const axis_taps *t) {
+  size_t row = (size_t)inner * es;
+  for (int64_t u = 0; u < outer; u++) {
+    const char *xu = x + (size_t)(u * W) * row;
+    char *yu = y + (size_t)(u * O) * row;
+    switch (row) {
+#define COPY(N, T)                                                                   \
+    case N: for (int64_t o = 0; o < O; o++) ((T *)yu)[o] = ((const T *)xu)[t->idx[o]]; break;
+      COPY(1, uint8_t) COPY(2, uint16_t) COPY(4, uint32_t) COPY(8, uint64_t)
+#undef COPY
+    default:
+      for (int64_t o = 0; o < O; o++) memcpy(yu + (size_t)o * row, xu + (size_t)t->idx[o] * row, row);
+    }
+  }
+}
+
+/* Set every hyperplane of axis d whose index is extrapolated to the value `v`
+ * (es bytes). y: (outer, O, inner). */
+static void fill_ext(char *y, int64_t outer, int64_t O, int64_t inner, size_t es,
+                     const uint8_t *ext, const void *v) {
+  for (int64_t u = 0; u < outer; u++)
+    for (int64_t o = 0; o < O; o++) {
+      if (!ext[o]) continue;
+      char *p = y + (size_t)((u * O + o) * inner) * es;
+      for (int64_t i = 0; i < inner; i++) memcpy(p + (size_t)i * es, v, es);
+    }
+}
+
+static int parse_enum(ox_ctx *c, const char *attr, const char *val, const char *const *names,
+                      int n, int *out) {
+  for (int i = 0; i < n; i++)
+    if (names[i] && !strcmp(val, names[i])) { *out = i; return 0; }
+  return ox_fail(c->err, OX_EINPUT, "%s '%s' is not supported", attr, val);
+}
+
+/* The resize itself, after the output shape and per-axis scales are known.
+ * scale[d], roi[d], roi[r + d] per axis d; do[d]: axis d is resized. */
+static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int64_t *odims,
+                      const double *scale, const double *roi, const uint8_t *doax,
+                      double extrap, ox_value **out) {
+  int r = X->rank;
+  OX_TRY(ox_tensor_new(c->a, X->dt, r, odims, out, c->err));
+  ox_tensor *Y = &(*out)->u.t;
+  if (Y->n == 0) return 0;
+  if (X->n == 0) return ox_fail(c->err, OX_EINPUT, "cannot resize an empty input to a non-empty output");
+  size_t es = ox_dtype_size(X->dt);
+  int nearest = p->mode == M_NEAREST;
+  if (!nearest && (X->dt == OX_STRING || ox_dtype_is_complex(X->dt)))
+    return ox_fail(c->err, OX_EINPUT, "mode linear/cubic needs real numbers, not %s",
+                   ox_dtype_name(X->dt));
+  int64_t cur[16];
+  memcpy(cur, X->dims, (size_t)r * sizeof *cur);
+  axis_taps *taps = ox_alloc_array(c->a, r, sizeof *taps);
+  if (!taps) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  const void *src = nearest ? X->data : (const void *)load_f64(c, X);
+  if (!src) return OX_EINPUT;
+  int anyext = 0;
+  for (int d = 0; d < r; d++) {
+    if (!doax[d]) continue;
+    OX_TRY(build_taps(c, p, X->dims[d], odims[d], scale[d], roi[d], roi[r + d], &taps[d]));
+    int64_t outer = 1, inner = 1;
+    for (int k = 0; k < d; k++) outer *= cur[k];
+    for (int k = d + 1; k < r; k++) inner *= cur[k];
+    int64_t n = outer * odims[d] * inner; /* <= the output's count: no overflow */
+    void *dst = ox_alloc_array(c->a, n, nearest ? es : sizeof(double));
+    if (!dst) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (nearest) gather_pass(src, dst, outer, cur[d], odims[d], inner, es, &taps[d]);
+    else interp_pass(src, dst, outer, cur[d], odims[d], inner, &taps[d]);
+    cur[d] = odims[d];
+    src = dst;
+    anyext |= taps[d].ext != NULL;
+  }
+  char val[16] = {0}; /* the extrapolation value as one element */
+  if (anyext) {
+    if (!nearest) memcpy(val, &extrap, sizeof extrap);
+    else if (X->dt == OX_STRING || ox_dtype_is_complex(X->dt))
+      return ox_fail(c->err, OX_EINPUT, "extrapolation_value cannot be stored as %s",
+                     ox_dtype_name(X->dt));
+    else {
+      double one = extrap;
+      ox_tensor tmp = {.dt = X->dt, .rank = 0, .dims = NULL, .n = 1, .data = val};
+      OX_TRY(store_f64(c, &one, &tmp));
+    }
+    void *buf = (void *)src;
+    for (int d = 0; d < r; d++) {
+      if (!doax[d] || !taps[d].ext) continue;
+      int64_t outer = 1, inner = 1;
+      for (int k = 0; k < d; k++) outer *= cur[k];
+      for (int k = d + 1; k < r; k++) inner *= cur[k];
+      fill_ext(buf, outer, cur[d], inner, nearest ? es : sizeof(double), taps[d].ext, val);
+    }
+  }
+  if (nearest) {
+    memcpy(Y->data, src, (size_t)Y->n * es);
+    return 0;
+  }
+  return store_f64(c, src, Y);
+}
+
+static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nout;
+  const ox_tensor *X = &in[0]->u.t;
+  int r = X->rank, v = c->version;
+  if (r > 16) return ox_fail(c->err, OX_EINPUT, "rank %d is above 16", r);
+  static const char *const modes[] = {"nearest", "linear", "cubic"};
+  static const char *const cts[] = {"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+                                    "align_corners", "asymmetric", "tf_crop_and_resize",
+                                    "tf_half_pixel_for_nn"};
+  static const char *const nms[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+  rz_opts p = {0};
+  OX_TRY(parse_enum(c, "mode", ox_attr_string(c, "mode", "nearest"), modes, v >= 11 ? 3 : 2,
+                    &p.mode));
+  if (v >= 11) {
+    const char *ct = ox_attr_string(c, "coordinate_transformation_mode", "half_pixel");
+    if ((v < 19 && !strcmp(ct, "half_pixel_symmetric")) ||
+        (v >= 13 && !strcmp(ct, "tf_half_pixel_for_nn")))
+      return ox_fail(c->err, OX_EINPUT, "coordinate_transformation_mode '%s' is not in Resize-%d",
+                     ct, v);
+    OX_TRY(parse_enum(c, "coordinate_transformation_mode", ct, cts, 7, &p.ct));
+    OX_TRY(parse_enum(c, "nearest_mode", ox_attr_string(c, "nearest_mode", "round_prefer_floor"),
+                      nms, 4, &p.nm));
+    p.a = ox_attr_float(c, "cubic_coeff_a", -0.75f);
+    p.exclude = ox_attr_int(c, "exclude_outside", 0) != 0;
+  } else { /* Resize-10, Upsample: asymmetric */
+    p.ct = CT_ASYM;
+    p.nm = NM_SIMPLE;
+  }
+  double extrap = ox_attr_float(c, "extrapolation_value", 0.0f);
+  int keep = 0;
+  int64_t naxes = r, *axes = NULL;
+  if (v >= 18) {
+    p.antialias = ox_attr_int(c, "antialias", 0) != 0;
+    static const char *const kp[] = {"stretch", "not_larger", "not_smaller"};
+    OX_TRY(parse_enum(c, "keep_aspect_ratio_policy",
+                      ox_attr_string(c, "keep_aspect_ratio_policy", "stretch"), kp, 3, &keep));
+    const int64_t *ax = ox_attr_ints(c, "axes", &naxes);
+    if (ax) {
+      axes = ox_alloc_array(c->a, naxes ? naxes : 1, sizeof *axes);
+      if (!axes) return ox_fail(c->err, OX_EINPUT, "out of memory");
+      uint32_t seen = 0;
+      for (int64_t i = 0; i < naxes; i++) {
+        int a;
+        OX_TRY(ox_axis(c, ax[i], r, 0, "axes", &a));
+        if (seen >> a & 1) return ox_fail(c->err, OX_EINPUT, "axes repeats axis %d", a);
+        seen |= 1u << a;
+        axes[i] = a;
+      }
+    } else naxes = r;
+  }
+  if (!axes) {
+    axes = ox_alloc_array(c->a, r ? r : 1, sizeof *axes);
+    if (!axes) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    for (int i = 0; i < r; i++) axes[i] = i;
+  }
+  if (p.mode == M_NEAREST) p.antialias = 0;
+
+  /* inputs: 10: (X, scales); 11+: (X, roi, scales, sizes), empty = absent */
+  double *sv, *rv = NULL;
+  int64_t ns, nr = 0, nsz = 0, *sz = NULL;
+  if (v < 11) OX_TRY(floats_of(c, in[1], &sv, &ns));
+  else {
+    OX_TRY(floats_of(c, nin > 1 ? in[1] : NULL, &rv, &nr));
+    OX_TRY(floats_of(c, nin > 2 ? in[2] : NULL, &sv, &ns));
+    if (nin > 3 && in[3] && in[3]->u.t.n > 0) OX_TRY(ox_ints_of(c, 3, in[3], &sz, &nsz));
+  }
+  double scale[16], roi[32];
+  int64_t od[16];
+  uint8_t doax[16] = {0};
+  for (int d = 0; d < r; d++) { scale[d] = 1; od[d] = X->dims[d]; roi[d] = 0; roi[r + d] = 1; }
+  if (ns && nsz) return ox_fail(c->err, OX_EINPUT, "only one of scales and sizes may be given");
+  if (ns) {
+    if (ns != naxes)
+      return ox_fail(c->err, OX_EINPUT, "scales has %lld values for %lld axes", (long long)ns,
+                     (long long)naxes);
+    for (int64_t i = 0; i < ns; i++) {
+      double s = sv[i], o = s * (double)X->dims[axes[i]];
+      if (!(s > 0) || !(o < 0x1p62))
+        return ox_fail(c->err, OX_EINPUT, "scale %g is not a positive finite factor", s);
+      scale[axes[i]] = s;
+      od[axes[i]] = (int64_t)o;
+    }
+  } else if (nsz) {
+    if (nsz != naxes)
+      return ox_fail(c->err, OX_EINPUT, "sizes has %lld values for %lld axes", (long long)nsz,
+                     (long long)naxes);
+    for (int64_t i = 0; i < nsz; i++) {
+      int64_t d = axes[i];
+      if (sz[i] < 0) return ox_fail(c->err, OX_EINPUT, "sizes has a negative value");
+      if (X->dims[d] == 0 && sz[i]) return ox_fail(c->err, OX_EINPUT, "cannot resize an empty axis");
+      od[d] = sz[i];
+      scale[d] = X->dims[d] ? (double)sz[i] / (double)X->dims[d] : 1;
+    }
+    if (keep) { /* 18: one scale for the listed axes, sizes rounded half up */
+      double s = scale[axes[0]];
+      for (int64_t i = 1; i < naxes; i++)
+        s = keep == 1 ? fmin(s, scale[axes[i]]) : fmax(s, scale[axes[i]]);
+      for (int64_t i = 0; i < naxes; i++) {
+        scale[axes[i]] = s;
+        od[axes[i]] = (int64_t)(s * (double)X->dims[axes[i]] + 0.5);
+      }
+    }
+  } else return ox_fail(c->err, OX_EINPUT, "one of scales and sizes must be given");
+  if (p.ct == CT_TF_CROP && nr) {
+    if (nr != 2 * naxes)
+      return ox_fail(c->err, OX_EINPUT, "roi has %lld values; %lld expected", (long long)nr,
+                     (long long)(2 * naxes));
+    for (int64_t i = 0; i < naxes; i++) {
+      roi[axes[i]] = rv[i];
+      roi[r + axes[i]] = rv[naxes + i];
+    }
+  }
+  for (int d = 0; d < r; d++)
+    doax[d] = !(fabs(scale[d] - 1) < 1e-9 && od[d] == X->dims[d] &&
+                (p.ct != CT_TF_CROP || (roi[d] == 0 && roi[r + d] == 1)));
+  return resize_run(c, &p, X, od, scale, roi, doax, extrap, out);
+}
+
+/* Upsample-7 (scales attribute) and -9 (scales input): Resize-10's semantics. */
+static int upsample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nout;
+  const ox_tensor *X = &in[0]->u.t;
+  int r = X->rank;
+  if (r > 16) return ox_fail(c->err, OX_EINPUT, "rank %d is above 16", r);
+  double *sv, scale[16], roi[32];
+  int64_t ns, od[16];
+  uint8_t doax[16];
+  if (c->version < 9) {
+    const ox_attr *a = ox_attr_find(c, "scales");
+    if (!a || a->type != OX_ATTR_FLOATS)
+      return ox_fail(c->err, OX_EINPUT, "attribute 'scales' (floats) is required");
+    ns = a->n;
+    sv = ox_alloc_array(c->a, ns ? ns : 1, sizeof *sv);
+    if (!sv) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    for (int64_t i = 0; i < ns; i++) sv[i] = a->floats[i];
+  } else OX_TRY(floats_of(c, nin > 1 ? in[1] : NULL, &sv, &ns));
+  if (ns != r)
+    return ox_fail(c->err, OX_EINPUT, "scales has %lld values for rank %d", (long long)ns, r);
+  rz_opts p = {.ct = CT_ASYM, .nm = NM_SIMPLE};
+  static const char *const modes[] = {"nearest", "linear", "bilinear"};
+  OX_TRY(parse_enum(c, "mode", ox_attr_string(c, "mode", "nearest"), modes, 3, &p.mode));
+  if (p.mode == 2) p.mode = M_LINEAR;
+  for (int d = 0; d < r; d++) {
+    double o = sv[d] * (double)X->dims[d];
+    if (!(sv[d] >= 1) || !(o < 0x1p62))
+      return ox_fail(c->err, OX_EINPUT, "scale %g must be a finite factor >= 1", sv[d]);
+    scale[d] = sv[d];
+    od[d] = (int64_t)o;
+    roi[d] = 0;
+    roi[r + d] = 1;
+    doax[d] = !(scale[d] == 1 && od[d] == X->dims[d]);
+  }
+  return resize_run(c, &p, X, od, scale, roi, doax, 0, out);
+}
+
+#define TS_ALL10 (OX_TS_CLASSIC)
+#define TS_ALL13 (OX_TS_CLASSIC | OX_T(BFLOAT16))
+
+const ox_kernel ox_image_kernels[] = {
+/*  domain op                since until      tin types     in     fn */
+  { "", "Upsample",            7, 8,         0, TS_ALL10, 1, 1, upsample },
+  { "", "Upsample",            9, 9,         0, TS_ALL10, 2, 2, upsample },
+  { "", "Resize",             10, 10,        0, TS_ALL10, 2, 2, resize },
+  { "", "Resize",             11, 12,        0, TS_ALL10, 3, 4, resize },
+  { "", "Resize",             13, 17,        0, TS_ALL13, 1, 4, resize },
+  { "", "Resize",             18, 18,        0, TS_ALL13, 1, 4, resize },
+  { "", "Resize",             19, OX_LATEST, 0, TS_ALL13, 1, 4, resize },
+  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+};

@@ -1,0 +1,216 @@
+/* tests/unit/test_image.c: Resize, Upsample, GridSample, AffineGrid and
+ * NonMaxSuppression called through the registry with a hand-made node.
+ * Expected values are worked out by hand here (see the comments). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    return NULL;
+  }
+  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
+  return v;
+}
+#define DIMS(...) (int64_t[]){__VA_ARGS__}
+#define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
+#define I64V(n, ...) tensor(OX_INT64, 1, DIMS(n), (int64_t[])__VA_ARGS__)
+
+static ox_attr attr_int(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_float(const char *name, float f) {
+  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
+}
+static ox_attr attr_str(const char *name, const char *s) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
+}
+static ox_attr attr_floats(const char *name, int64_t n, float *v) {
+  return (ox_attr){.name = name, .type = OX_ATTR_FLOATS, .n = n, .floats = v};
+}
+
+static int run_n(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+                 int nout, ox_value **out) {
+  static const char *in_names[] = {"x", "a", "b", "c", "d"};
+  static const char *out_names[] = {"y", "z"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
+  ox_err_clear(&E);
+  out[0] = NULL;
+  int rc = k->fn(&c, nin, in, nout, out);
+  if (!rc && E.code) rc = E.code;
+  return rc;
+}
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               ox_value **out) {
+  return run_n(op, opset, nattr, attr, nin, in, 1, out);
+}
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+static int shape_is(const ox_value *v, int rank, const int64_t *dims) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.rank != rank) return 0;
+  for (int i = 0; i < rank; i++)
+    if (v->u.t.dims[i] != dims[i]) return 0;
+  return 1;
+}
+
+static int close_f32(const ox_value *v, int64_t n, const float *want, double tol) {
+  if (!v || v->u.t.dt != OX_FLOAT || v->u.t.n != n) return 0;
+  const float *g = v->u.t.data;
+  for (int64_t i = 0; i < n; i++)
+    if (fabs((double)g[i] - want[i]) > tol) {
+      fprintf(stderr, "element %lld: got %.9g want %.9g\n", (long long)i, g[i], want[i]);
+      return 0;
+    }
+  return 1;
+}
+#define CLOSE(v, n, ...) CHECK(close_f32(v, n, (float[])__VA_ARGS__, 1e-5))
+
+static void test_resize(void) {
+  ox_value *y = NULL;
+  /* linear, half_pixel, x = [1, 2] scaled by 2: source coords -0.25, 0.25,
+   * 0.75, 1.25 (the ends clamp): 1, 1.25, 1.75, 2 */
+  {
+    ox_attr at[] = {attr_str("mode", "linear")};
+    ox_value *in[] = {F32(1, DIMS(2), {1, 2}), NULL, F32(1, DIMS(1), {2})};
+    CHECK_EQ_I(run("Resize", 19, 1, at, 3, in, &y), 0);
+    CHECK(shape_is(y, 1, DIMS(4)));
+    CLOSE(y, 4, {1, 1.25f, 1.75f, 2});
+  }
+  /* scales give floor(in * scale): 3 * 0.6 = 1.8 -> 1; half_pixel nearest:
+   * (0 + 0.5) / 0.6 - 0.5 = 0.333 -> index 0 */
+  {
+    ox_value *in[] = {F32(1, DIMS(3), {5, 6, 7}), NULL, F32(1, DIMS(1), {0.6f})};
+    CHECK_EQ_I(run("Resize", 13, 0, NULL, 3, in, &y), 0);
+    CHECK(shape_is(y, 1, DIMS(1)));
+    CLOSE(y, 1, {5});
+  }
+  /* nearest_mode on a half: asymmetric, scale 2 on [10, 20] -> x = 0, 0.5, 1, 1.5;
+   * round_prefer_floor takes 0.5 -> 0, round_prefer_ceil 0.5 -> 1, ceil 1.5 -> 2 (clamped 1) */
+  {
+    int32_t x[] = {10, 20};
+    ox_value *in[] = {tensor(OX_INT32, 1, DIMS(2), x), NULL, F32(1, DIMS(1), {2})};
+    ox_attr at[] = {attr_str("coordinate_transformation_mode", "asymmetric"),
+                    attr_str("nearest_mode", "round_prefer_floor")};
+    CHECK_EQ_I(run("Resize", 13, 2, at, 3, in, &y), 0);
+    const int32_t *g = y->u.t.data;
+    CHECK(y->u.t.dt == OX_INT32 && g[0] == 10 && g[1] == 10 && g[2] == 20 && g[3] == 20);
+    at[1] = attr_str("nearest_mode", "round_prefer_ceil");
+    CHECK_EQ_I(run("Resize", 13, 2, at, 3, in, &y), 0);
+    g = y->u.t.data;
+    CHECK(g[0] == 10 && g[1] == 20 && g[2] == 20 && g[3] == 20);
+    at[1] = attr_str("nearest_mode", "floor");
+    CHECK_EQ_I(run("Resize", 13, 2, at, 3, in, &y), 0);
+    g = y->u.t.data;
+    CHECK(g[0] == 10 && g[1] == 10 && g[2] == 20 && g[3] == 20);
+  }
+  /* integers in linear mode round half to even: uint8 [1, 2] to 3 with
+   * align_corners -> 1, 1.5, 2 -> 1, 2, 2; [0, 1] -> 0, 0.5, 1 -> 0, 0, 1 */
+  {
+    uint8_t x[] = {1, 2, 0, 1};
+    ox_value *in[] = {tensor(OX_UINT8, 2, DIMS(2, 2), x), NULL, NULL, I64V(2, {2, 3})};
+    ox_attr at[] = {attr_str("mode", "linear"),
+                    attr_str("coordinate_transformation_mode", "align_corners")};
+    CHECK_EQ_I(run("Resize", 13, 2, at, 4, in, &y), 0);
+    CHECK(shape_is(y, 2, DIMS(2, 3)));
+    const uint8_t *g = y->u.t.data;
+    CHECK(g[0] == 1 && g[1] == 2 && g[2] == 2 && g[3] == 0 && g[4] == 0 && g[5] == 1);
+  }
+  /* tf_crop_and_resize: roi [0.5, 1.5] on 3 elements [0, 10, 20] to 3:
+   * x = o * 1 * 2 / 2 + 1 = 1, 2, 3 -> 10, 20, extrapolated (-1) */
+  {
+    ox_value *in[] = {F32(1, DIMS(3), {0, 10, 20}), F32(1, DIMS(2), {0.5f, 1.5f}), NULL,
+                      I64V(1, {3})};
+    ox_attr at[] = {attr_str("mode", "linear"),
+                    attr_str("coordinate_transformation_mode", "tf_crop_and_resize"),
+                    attr_float("extrapolation_value", -1)};
+    CHECK_EQ_I(run("Resize", 13, 3, at, 4, in, &y), 0);
+    CLOSE(y, 3, {10, 20, -1});
+  }
+  /* cubic with A = -0.5 at x = 0.5 between 4 points: weights -1/16, 9/16, 9/16, -1/16.
+   * [0, 0, 16, 0] align_corners 4 -> 7: o = 3 is x = 1.5 (16 * 9/16 = 9), o = 4 is x = 2 */
+  {
+    ox_value *in[] = {F32(1, DIMS(4), {0, 0, 16, 0}), NULL, NULL, I64V(1, {7})};
+    ox_attr at[] = {attr_str("mode", "cubic"), attr_float("cubic_coeff_a", -0.5f),
+                    attr_str("coordinate_transformation_mode", "align_corners")};
+    CHECK_EQ_I(run("Resize", 13, 3, at, 4, in, &y), 0);
+    CHECK(y && fabs(((float *)y->u.t.data)[3] - 9) < 1e-5 &&
+          fabs(((float *)y->u.t.data)[4] - 16) < 1e-5);
+  }
+  /* exclude_outside: [0, 16, 0] asymmetric scale 2, o = 1 is x = 0.5: taps -1..2
+   * weigh -1/16, 9/16, 9/16, -1/16 (A = -0.5); tap -1 dropped, the rest sum to
+   * 17/16: 16 * (9/16) / (17/16) = 144/17; kept (clamped) it is 9 */
+  {
+    ox_value *in[] = {F32(1, DIMS(3), {0, 16, 0}), NULL, F32(1, DIMS(1), {2})};
+    ox_attr at[] = {attr_str("mode", "cubic"), attr_float("cubic_coeff_a", -0.5f),
+                    attr_str("coordinate_transformation_mode", "asymmetric"),
+                    attr_int("exclude_outside", 1)};
+    CHECK_EQ_I(run("Resize", 13, 4, at, 3, in, &y), 0);
+    CHECK(y && fabs(((float *)y->u.t.data)[1] - 144.0 / 17) < 1e-5);
+    CHECK_EQ_I(run("Resize", 13, 3, at, 3, in, &y), 0);
+    CHECK(y && fabs(((float *)y->u.t.data)[1] - 9) < 1e-5);
+  }
+  /* 18: axes and keep_aspect_ratio_policy not_larger: (2, 4) to sizes (4, 4)
+   * on axes (0, 1) -> scale min(2, 1) = 1 -> (2, 4) unchanged */
+  {
+    ox_value *in[] = {F32(2, DIMS(2, 4), {1, 2, 3, 4, 5, 6, 7, 8}), NULL, NULL, I64V(2, {4, 4})};
+    ox_attr at[] = {attr_str("keep_aspect_ratio_policy", "not_larger")};
+    CHECK_EQ_I(run("Resize", 18, 1, at, 4, in, &y), 0);
+    CHECK(shape_is(y, 2, DIMS(2, 4)));
+    at[0] = attr_str("keep_aspect_ratio_policy", "not_smaller"); /* scale 2 -> (4, 8) */
+    CHECK_EQ_I(run("Resize", 18, 1, at, 4, in, &y), 0);
+    CHECK(shape_is(y, 2, DIMS(4, 8)));
+  }
+  /* errors */
+  {
+    ox_value *in[] = {F32(1, DIMS(2), {1, 2}), NULL, F32(1, DIMS(1), {2}), I64V(1, {4})};
+    CHECK_FAILS(run("Resize", 13, 0, NULL, 4, in, &y), "only one of scales and sizes");
+    ox_value *in2[] = {F32(1, DIMS(2), {1, 2}), NULL, F32(1, DIMS(2), {2, 2})};
+    CHECK_FAILS(run("Resize", 13, 0, NULL, 3, in2, &y), "scales has 2 values for 1 axes");
+    ox_value *in3[] = {F32(1, DIMS(2), {1, 2}), NULL, F32(1, DIMS(1), {-1})};
+    CHECK_FAILS(run("Resize", 13, 0, NULL, 3, in3, &y), "not a positive");
+    ox_attr at[] = {attr_str("mode", "area")};
+    CHECK_FAILS(run("Resize", 13, 1, at, 3, in2, &y), "mode 'area'");
+  }
+  /* Upsample-7: scales attribute, nearest repeats */
+  {
+    float sc[] = {1, 3};
+    ox_attr at[] = {attr_floats("scales", 2, sc)};
+    ox_value *in[] = {F32(2, DIMS(1, 2), {1, 2})};
+    CHECK_EQ_I(run("Upsample", 7, 1, at, 1, in, &y), 0);
+    CHECK(shape_is(y, 2, DIMS(1, 6)));
+    CLOSE(y, 6, {1, 1, 1, 2, 2, 2});
+  }
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_resize();
+  ox_arena_free(A);
+  return check_done("image");
+}
