@@ -1,0 +1,419 @@
+/* tests/unit/test_rnn.c: RNN, GRU and LSTM through the registry against a
+ * plain scalar reference written here from the spec's equations (one time
+ * step, one batch row, one hidden unit at a time, in double), over
+ * directions, sequence_lens, layout, clip, activation lists, peepholes,
+ * input_forget and linear_before_reset; a few values computed by hand; and
+ * the error messages. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "check.h"
+#include "core/kernel.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+static unsigned rng = 777;
+static double rnd(void) { /* in [-1, 1) */
+  rng = rng * 1103515245u + 12345u;
+  return (double)((rng >> 8) & 0xffff) / 32768.0 - 1.0;
+}
+
+/* ---- running one node ---- */
+
+static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const double *vals) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    return NULL;
+  }
+  for (int64_t i = 0; i < v->u.t.n; i++) ox_store_f64(dt, v->u.t.data, i, vals ? vals[i] : 0);
+  return v;
+}
+
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               int nout, ox_value **out) {
+  static const char *in_names[] = {"X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"};
+  static const char *out_names[] = {"Y", "Y_h", "Y_c"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  const char *names[8];
+  for (int i = 0; i < nin; i++) names[i] = in[i] ? in_names[i] : "";
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = names, .nout = nout,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
+  ox_err_clear(&E);
+  for (int i = 0; i < nout; i++) out[i] = NULL;
+  int rc = k->fn(&c, nin, in, nout, out);
+  if (!rc && E.code) rc = E.code;
+  if (rc && rc != OX_EINPUT) fprintf(stderr, "%s: %s\n", op, E.msg);
+  return rc;
+}
+
+/* ---- the reference ---- */
+
+typedef struct { const char *name; double alpha, beta; } ract;
+
+static double ract_apply(const ract *a, double x) {
+  const char *n = a->name;
+  if (!strcasecmp(n, "Relu")) return x > 0 ? x : 0;
+  if (!strcasecmp(n, "Tanh")) return tanh(x);
+  if (!strcasecmp(n, "Sigmoid")) return 1 / (1 + exp(-x));
+  if (!strcasecmp(n, "Affine")) return a->alpha * x + a->beta;
+  if (!strcasecmp(n, "LeakyRelu")) return x >= 0 ? x : a->alpha * x;
+  if (!strcasecmp(n, "ThresholdedRelu")) return x > a->alpha ? x : 0;
+  if (!strcasecmp(n, "ScaledTanh")) return a->alpha * tanh(a->beta * x);
+  if (!strcasecmp(n, "HardSigmoid")) return fmin(fmax(a->alpha * x + a->beta, 0), 1);
+  if (!strcasecmp(n, "Elu")) return x >= 0 ? x : a->alpha * (exp(x) - 1);
+  if (!strcasecmp(n, "Softsign")) return x / (1 + fabs(x));
+  if (!strcasecmp(n, "Softplus")) return log(1 + exp(x));
+  abort();
+}
+
+typedef struct {
+  const char *op;        /* "RNN", "GRU", "LSTM" */
+  const char *dir;       /* NULL: default */
+  int S, N, I, H, layout, lbr, input_forget, bias, init, peep;
+  const int *lens;       /* NULL: full */
+  double clip;           /* 0: none */
+  int nact;              /* activations given (0: default) */
+  ract acts[6];
+  int nalpha, nbeta;
+  float alphas[6], betas[6];
+  ox_dtype dt;
+} rcase;
+
+/* Element access in the layout-ordered tensors. */
+#define XI(l, t, b, i) ((l) ? (((int64_t)(b) * S + (t)) * I + (i)) : (((int64_t)(t) * N + (b)) * I + (i)))
+#define SI(l, d, b, k) ((l) ? (((int64_t)(b) * D + (d)) * H + (k)) : (((int64_t)(d) * N + (b)) * H + (k)))
+#define YI(l, t, d, b, k) ((l) ? ((((int64_t)(b) * S + (t)) * D + (d)) * H + (k)) : ((((int64_t)(t) * D + (d)) * N + (b)) * H + (k)))
+
+static double clipv(const rcase *rc, double v) {
+  return rc->clip > 0 ? fmin(fmax(v, -rc->clip), rc->clip) : v;
+}
+
+/* x: X, w: W, r: R, b: B, h0, c0, p as the op takes them (layout-ordered);
+ * outputs y, yh, yc likewise. */
+static void reference(const rcase *rc, const ract acts[2][3], const double *x, const double *w,
+                      const double *r, const double *b, const double *h0, const double *c0,
+                      const double *p, double *y, double *yh, double *yc) {
+  int S = rc->S, N = rc->N, I = rc->I, H = rc->H;
+  int bidi = rc->dir && !strcmp(rc->dir, "bidirectional"), D = bidi ? 2 : 1;
+  int cell = !strcmp(rc->op, "RNN") ? 0 : !strcmp(rc->op, "GRU") ? 1 : 2, G = cell == 0 ? 1 : cell == 1 ? 3 : 4;
+  int l = rc->layout;
+  memset(y, 0, sizeof(double) * (size_t)(S * D * N * H));
+  double *h = calloc((size_t)H, sizeof *h), *cc = calloc((size_t)H, sizeof *cc), *hn = calloc((size_t)H, sizeof *hn);
+  double *g = calloc((size_t)(G * H), sizeof *g), *rg = calloc((size_t)H, sizeof *rg);
+  for (int d = 0; d < D; d++) {
+    int rev = d == 1 || (rc->dir && !strcmp(rc->dir, "reverse"));
+    const double *Wd = w + (int64_t)d * G * H * I, *Rd = r + (int64_t)d * G * H * H;
+    const double *Bd = b ? b + (int64_t)d * 2 * G * H : NULL, *Pd = p ? p + (int64_t)d * 3 * H : NULL;
+    const ract *f = &acts[d][0], *gg = &acts[d][1], *hh = &acts[d][2];
+    for (int n = 0; n < N; n++) {
+      int len = rc->lens ? rc->lens[n] : S;
+      for (int k = 0; k < H; k++) {
+        h[k] = h0 ? h0[SI(l, d, n, k)] : 0;
+        cc[k] = c0 ? c0[SI(l, d, n, k)] : 0;
+      }
+      for (int s = 0; s < len; s++) {
+        int t = rev ? len - 1 - s : s;
+        /* g[q] = Xt W_q^T + Wb_q (+ Ht-1 R_q^T + Rb_q, except GRU's h gate) */
+        for (int q = 0; q < G * H; q++) {
+          double v = Bd ? Bd[q] : 0;
+          for (int i = 0; i < I; i++) v += x[XI(l, t, n, i)] * Wd[q * I + i];
+          if (!(cell == 1 && q >= 2 * H)) {
+            v += Bd ? Bd[G * H + q] : 0;
+            for (int k = 0; k < H; k++) v += h[k] * Rd[q * H + k];
+          }
+          g[q] = v;
+        }
+        if (cell == 0) {
+          for (int k = 0; k < H; k++) hn[k] = ract_apply(f, clipv(rc, g[k]));
+        } else if (cell == 1) {
+          for (int k = 0; k < H; k++) rg[k] = ract_apply(f, clipv(rc, g[H + k]));
+          for (int k = 0; k < H; k++) {
+            double z = ract_apply(f, clipv(rc, g[k])), rr = rg[k], hr = 0;
+            double rb = Bd ? Bd[G * H + 2 * H + k] : 0;
+            if (rc->lbr) {
+              for (int m = 0; m < H; m++) hr += h[m] * Rd[(2 * H + k) * H + m];
+              hr = rr * (hr + rb);
+            } else {
+              for (int m = 0; m < H; m++) hr += rg[m] * h[m] * Rd[(2 * H + k) * H + m];
+              hr += rb;
+            }
+            double ht = ract_apply(gg, clipv(rc, g[2 * H + k] + hr));
+            hn[k] = (1 - z) * ht + z * h[k];
+          }
+        } else {
+          for (int k = 0; k < H; k++) {
+            double pi = Pd ? Pd[k] : 0, po = Pd ? Pd[H + k] : 0, pf = Pd ? Pd[2 * H + k] : 0;
+            double it = ract_apply(f, clipv(rc, g[k] + pi * cc[k]));
+            double ft = rc->input_forget ? 1 - it : ract_apply(f, clipv(rc, g[2 * H + k] + pf * cc[k]));
+            double ct = ract_apply(gg, clipv(rc, g[3 * H + k]));
+            double C = ft * cc[k] + it * ct;
+            double ot = ract_apply(f, clipv(rc, g[H + k] + po * C));
+            cc[k] = C;
+            hn[k] = ot * ract_apply(hh, C);
+          }
+        }
+        for (int k = 0; k < H; k++) {
+          h[k] = hn[k];
+          y[YI(l, t, d, n, k)] = h[k];
+        }
+      }
+      for (int k = 0; k < H; k++) {
+        yh[SI(l, d, n, k)] = h[k];
+        if (yc) yc[SI(l, d, n, k)] = cc[k];
+      }
+    }
+  }
+  free(h), free(cc), free(hn), free(g), free(rg);
+}
+
+static int close_all(const char *what, const ox_value *v, const double *want, int64_t n, double tol) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.n != n) {
+    fprintf(stderr, "%s: missing or wrong size\n", what);
+    return 0;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    double got = ox_load_f64(v->u.t.dt, v->u.t.data, i);
+    if (!(fabs(got - want[i]) <= tol * (1 + fabs(want[i])))) {
+      fprintf(stderr, "%s element %lld: got %.9g want %.9g\n", what, (long long)i, got, want[i]);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Run one case through the kernel (at opset 22, or 14 for float16) and
+ * compare Y, Y_h (and Y_c) with the reference. */
+static void check_case(const char *label, rcase rc, int opset) {
+  int S = rc.S, N = rc.N, I = rc.I, H = rc.H, l = rc.layout;
+  int bidi = rc.dir && !strcmp(rc.dir, "bidirectional"), D = bidi ? 2 : 1;
+  int cell = !strcmp(rc.op, "RNN") ? 0 : !strcmp(rc.op, "GRU") ? 1 : 2, G = cell == 0 ? 1 : cell == 1 ? 3 : 4;
+  ox_dtype dt = rc.dt ? rc.dt : OX_FLOAT;
+  int64_t nx = (int64_t)S * N * I, nw = (int64_t)D * G * H * I, nr = (int64_t)D * G * H * H;
+  int64_t nb = (int64_t)D * 2 * G * H, ns = (int64_t)D * N * H, np = (int64_t)D * 3 * H, ny = (int64_t)S * D * N * H;
+  double *x = malloc(sizeof(double) * (size_t)(nx + nw + nr + nb + 2 * ns + np + ny + 2 * ns + 8));
+  double *w = x + nx, *r = w + nw, *b = r + nr, *h0 = b + nb, *c0 = h0 + ns, *p = c0 + ns;
+  double *y = p + np, *yh = y + ny, *yc = yh + ns;
+  double scale = dt == OX_FLOAT16 ? 1.0 : 1.5;
+  for (int64_t i = 0; i < nx + nw + nr + nb + 2 * ns + np; i++) {
+    double v = rnd() * scale;
+    if (dt == OX_FLOAT16) v = ox_f16_to_f32(ox_f32_to_f16((float)v)); /* exactly representable */
+    x[i] = v;
+  }
+  /* activations as the kernel reads them */
+  static const char *defs[3][3] = {{"Tanh"}, {"Sigmoid", "Tanh"}, {"Sigmoid", "Tanh", "Tanh"}};
+  ract acts[2][3];
+  int nf = cell + 1, ia = 0, ib = 0;
+  for (int d = 0; d < D; d++)
+    for (int k = 0; k < nf; k++) {
+      if (!rc.nact) {
+        acts[d][k] = (ract){defs[cell][k], 0, 0};
+        continue;
+      }
+      int idx = rc.nact == nf ? k : d * nf + k;
+      if (rc.nact == nf && d == 1) { acts[1][k] = acts[0][k]; continue; }
+      ract a = rc.acts[idx];
+      /* alpha and beta, consumed in order by the functions that take them */
+      const char *nm = a.name;
+      int ua = !strcasecmp(nm, "Affine") || !strcasecmp(nm, "LeakyRelu") || !strcasecmp(nm, "ThresholdedRelu") ||
+               !strcasecmp(nm, "ScaledTanh") || !strcasecmp(nm, "HardSigmoid") || !strcasecmp(nm, "Elu");
+      int ub = !strcasecmp(nm, "Affine") || !strcasecmp(nm, "ScaledTanh") || !strcasecmp(nm, "HardSigmoid");
+      if (ua && ia < rc.nalpha) a.alpha = rc.alphas[ia++];
+      if (ub && ib < rc.nbeta) a.beta = rc.betas[ib++];
+      acts[d][k] = a;
+    }
+  reference(&rc, (const ract(*)[3])acts, x, w, r, rc.bias ? b : NULL, rc.init ? h0 : NULL,
+            rc.init && cell == 2 ? c0 : NULL, rc.peep ? p : NULL, y, yh, cell == 2 ? yc : NULL);
+  /* the node */
+  ox_value *in[8] = {0};
+  int64_t xd[3] = {l ? N : S, l ? S : N, I}, sd[3] = {l ? N : D, l ? D : N, H};
+  in[0] = tensor(dt, 3, xd, x);
+  in[1] = tensor(dt, 3, (int64_t[]){D, G * H, I}, w);
+  in[2] = tensor(dt, 3, (int64_t[]){D, G * H, H}, r);
+  if (rc.bias) in[3] = tensor(dt, 2, (int64_t[]){D, 2 * G * H}, b);
+  if (rc.lens) {
+    double lv[16];
+    for (int n = 0; n < N; n++) lv[n] = rc.lens[n];
+    in[4] = tensor(OX_INT32, 1, (int64_t[]){N}, lv);
+  }
+  if (rc.init) in[5] = tensor(dt, 3, sd, h0);
+  if (rc.init && cell == 2) in[6] = tensor(dt, 3, sd, c0);
+  if (rc.peep) in[7] = tensor(dt, 2, (int64_t[]){D, 3 * H}, p);
+  int nin = cell == 2 ? 8 : 6;
+  while (nin > 3 && !in[nin - 1]) nin--;
+  ox_attr at[12];
+  int na = 0;
+  at[na++] = (ox_attr){.name = "hidden_size", .type = OX_ATTR_INT, .i = H};
+  if (rc.dir) at[na++] = (ox_attr){.name = "direction", .type = OX_ATTR_STRING, .s = {rc.dir, (int64_t)strlen(rc.dir)}};
+  if (l) at[na++] = (ox_attr){.name = "layout", .type = OX_ATTR_INT, .i = 1};
+  if (rc.lbr) at[na++] = (ox_attr){.name = "linear_before_reset", .type = OX_ATTR_INT, .i = 1};
+  if (rc.input_forget) at[na++] = (ox_attr){.name = "input_forget", .type = OX_ATTR_INT, .i = 1};
+  if (rc.clip > 0) at[na++] = (ox_attr){.name = "clip", .type = OX_ATTR_FLOAT, .f = (float)rc.clip};
+  ox_str names[6];
+  if (rc.nact) {
+    for (int i = 0; i < rc.nact; i++) names[i] = (ox_str){rc.acts[i].name, (int64_t)strlen(rc.acts[i].name)};
+    at[na++] = (ox_attr){.name = "activations", .type = OX_ATTR_STRINGS, .n = rc.nact, .strings = names};
+  }
+  if (rc.nalpha) at[na++] = (ox_attr){.name = "activation_alpha", .type = OX_ATTR_FLOATS, .n = rc.nalpha, .floats = rc.alphas};
+  if (rc.nbeta) at[na++] = (ox_attr){.name = "activation_beta", .type = OX_ATTR_FLOATS, .n = rc.nbeta, .floats = rc.betas};
+  ox_value *out[3];
+  int nout = cell == 2 ? 3 : 2;
+  int rcode = run(rc.op, opset, na, at, nin, in, nout, out);
+  CHECK_EQ_I(rcode, 0);
+  if (rcode) {
+    fprintf(stderr, "%s: %s\n", label, E.msg);
+    free(x);
+    return;
+  }
+  double tol = dt == OX_DOUBLE ? 1e-12 : dt == OX_FLOAT16 ? 4e-3 : 2e-5;
+  int ok = close_all("Y", out[0], y, ny, tol) && close_all("Y_h", out[1], yh, ns, tol) &&
+           (cell != 2 || close_all("Y_c", out[2], yc, ns, tol));
+  if (!ok) fprintf(stderr, "  in case %s\n", label);
+  CHECK(ok);
+  CHECK(out[0] && out[0]->u.t.rank == 4 && out[0]->u.t.dims[l ? 0 : 1] == (l ? N : D));
+  CHECK(out[0] && out[0]->u.t.dt == dt);
+  free(x);
+}
+
+static void test_against_reference(void) {
+  static const int lens3[] = {3, 1, 0}, lens2[] = {2, 4};
+  /* RNN */
+  check_case("rnn defaults", (rcase){.op = "RNN", .S = 4, .N = 3, .I = 5, .H = 6}, 22);
+  check_case("rnn bidi bias init", (rcase){.op = "RNN", .dir = "bidirectional", .S = 3, .N = 2, .I = 3, .H = 4, .bias = 1, .init = 1}, 7);
+  check_case("rnn reverse lens", (rcase){.op = "RNN", .dir = "reverse", .S = 3, .N = 3, .I = 2, .H = 3, .bias = 1, .lens = lens3}, 22);
+  check_case("rnn layout1 bidi lens", (rcase){.op = "RNN", .dir = "bidirectional", .S = 4, .N = 2, .I = 3, .H = 2, .layout = 1, .init = 1, .lens = lens2}, 14);
+  check_case("rnn relu clip", (rcase){.op = "RNN", .S = 5, .N = 2, .I = 3, .H = 3, .bias = 1, .clip = 0.5,
+                                      .nact = 1, .acts = {{"Relu"}}}, 22);
+  check_case("rnn affine/leaky bidi", (rcase){.op = "RNN", .dir = "bidirectional", .S = 3, .N = 2, .I = 3, .H = 3, .bias = 1,
+                                              .nact = 2, .acts = {{"Affine"}, {"LeakyRelu"}}, .nalpha = 2, .alphas = {0.5f, 0.2f},
+                                              .nbeta = 1, .betas = {0.25f}}, 22);
+  /* GRU */
+  check_case("gru defaults", (rcase){.op = "GRU", .S = 3, .N = 2, .I = 4, .H = 5}, 22);
+  check_case("gru bias init", (rcase){.op = "GRU", .S = 4, .N = 3, .I = 3, .H = 4, .bias = 1, .init = 1}, 7);
+  check_case("gru lbr bias", (rcase){.op = "GRU", .S = 4, .N = 3, .I = 3, .H = 4, .bias = 1, .init = 1, .lbr = 1}, 14);
+  check_case("gru lbr bidi lens", (rcase){.op = "GRU", .dir = "bidirectional", .S = 3, .N = 3, .I = 2, .H = 3, .bias = 1,
+                                          .lbr = 1, .lens = lens3}, 22);
+  check_case("gru reverse layout1 lens", (rcase){.op = "GRU", .dir = "reverse", .S = 4, .N = 2, .I = 3, .H = 2, .bias = 1,
+                                                 .layout = 1, .init = 1, .lens = lens2}, 22);
+  check_case("gru hardsigmoid/softsign clip", (rcase){.op = "GRU", .S = 3, .N = 2, .I = 3, .H = 3, .bias = 1, .clip = 0.7,
+                                                      .nact = 2, .acts = {{"HardSigmoid"}, {"Softsign"}},
+                                                      .nalpha = 1, .alphas = {0.3f}, .nbeta = 1, .betas = {0.4f}}, 22);
+  check_case("gru 4 acts bidi", (rcase){.op = "GRU", .dir = "bidirectional", .S = 3, .N = 2, .I = 2, .H = 3, .bias = 1,
+                                        .nact = 4, .acts = {{"Sigmoid"}, {"Elu"}, {"sigmoid"}, {"ScaledTanh"}},
+                                        .nalpha = 2, .alphas = {0.7f, 1.3f}, .nbeta = 1, .betas = {0.8f}}, 22);
+  /* LSTM */
+  check_case("lstm defaults", (rcase){.op = "LSTM", .S = 3, .N = 2, .I = 4, .H = 5}, 22);
+  check_case("lstm peepholes init", (rcase){.op = "LSTM", .S = 4, .N = 3, .I = 3, .H = 4, .bias = 1, .init = 1, .peep = 1}, 7);
+  check_case("lstm input_forget", (rcase){.op = "LSTM", .S = 3, .N = 2, .I = 3, .H = 3, .bias = 1, .init = 1, .peep = 1,
+                                          .input_forget = 1}, 22);
+  check_case("lstm bidi layout1 lens", (rcase){.op = "LSTM", .dir = "bidirectional", .S = 4, .N = 2, .I = 3, .H = 3, .bias = 1,
+                                               .init = 1, .peep = 1, .layout = 1, .lens = lens2}, 14);
+  check_case("lstm reverse lens0 clip", (rcase){.op = "LSTM", .dir = "reverse", .S = 3, .N = 3, .I = 2, .H = 2, .bias = 1,
+                                                .init = 1, .lens = lens3, .clip = 0.3}, 22);
+  check_case("lstm acts", (rcase){.op = "LSTM", .S = 3, .N = 2, .I = 2, .H = 3, .bias = 1,
+                                  .nact = 3, .acts = {{"Softplus"}, {"ThresholdedRelu"}, {"Relu"}},
+                                  .nalpha = 1, .alphas = {0.1f}}, 1);
+  /* double and float16 */
+  check_case("lstm double", (rcase){.op = "LSTM", .dir = "bidirectional", .S = 5, .N = 3, .I = 4, .H = 6, .bias = 1,
+                                    .init = 1, .peep = 1, .dt = OX_DOUBLE}, 22);
+  check_case("gru double", (rcase){.op = "GRU", .S = 5, .N = 3, .I = 4, .H = 6, .bias = 1, .dt = OX_DOUBLE}, 22);
+  check_case("rnn float16", (rcase){.op = "RNN", .S = 3, .N = 2, .I = 3, .H = 4, .bias = 1, .dt = OX_FLOAT16}, 14);
+  check_case("lstm 1x1x1", (rcase){.op = "LSTM", .S = 1, .N = 1, .I = 1, .H = 1}, 14);
+  /* bigger: the GEMM's blocked paths */
+  check_case("lstm large", (rcase){.op = "LSTM", .dir = "bidirectional", .S = 7, .N = 9, .I = 37, .H = 45, .bias = 1,
+                                   .init = 1, .peep = 1}, 22);
+}
+
+/* Values by hand: H = I = N = 1. */
+static void test_by_hand(void) {
+  ox_value *in[8] = {0}, *out[3];
+  ox_attr at[2] = {{.name = "hidden_size", .type = OX_ATTR_INT, .i = 1}};
+  /* RNN, f = Tanh: h1 = tanh(1 * 0.5) = 0.46211716, h2 = tanh(2 * 0.5 + 0.46211716 * 2) */
+  in[0] = tensor(OX_FLOAT, 3, (int64_t[]){2, 1, 1}, (double[]){1, 2});
+  in[1] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 1}, (double[]){0.5});
+  in[2] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 1}, (double[]){2});
+  CHECK_EQ_I(run("RNN", 14, 1, at, 3, in, 2, out), 0);
+  double h1 = tanh(0.5), h2 = tanh(1 + 2 * h1);
+  CHECK(out[0] && fabs(ox_load_f64(OX_FLOAT, out[0]->u.t.data, 0) - h1) < 1e-6);
+  CHECK(out[0] && fabs(ox_load_f64(OX_FLOAT, out[0]->u.t.data, 1) - h2) < 1e-6);
+  CHECK(out[1] && fabs(ox_load_f64(OX_FLOAT, out[1]->u.t.data, 0) - h2) < 1e-6);
+  /* sequence_lens 1 of 2: Y[1] is 0 and Y_h is h1 */
+  in[4] = tensor(OX_INT32, 1, (int64_t[]){1}, (double[]){1});
+  CHECK_EQ_I(run("RNN", 14, 1, at, 5, in, 2, out), 0);
+  CHECK(out[0] && ox_load_f64(OX_FLOAT, out[0]->u.t.data, 1) == 0);
+  CHECK(out[1] && fabs(ox_load_f64(OX_FLOAT, out[1]->u.t.data, 0) - h1) < 1e-6);
+  /* reverse, sequence_lens 1: the only step is t = 0, from the zero state */
+  at[1] = (ox_attr){.name = "direction", .type = OX_ATTR_STRING, .s = {"reverse", 7}};
+  CHECK_EQ_I(run("RNN", 14, 2, at, 5, in, 2, out), 0);
+  CHECK(out[0] && fabs(ox_load_f64(OX_FLOAT, out[0]->u.t.data, 0) - h1) < 1e-6);
+  CHECK(out[0] && ox_load_f64(OX_FLOAT, out[0]->u.t.data, 1) == 0);
+  /* LSTM with input_forget and every weight 0 but W_c = 1, x = 2:
+   * i = o = f(0) = 0.5, f = 1 - i = 0.5, c~ = tanh(2), C = 0.5 tanh(2), H = 0.5 tanh(C) */
+  in[4] = NULL;
+  double wl[4] = {0, 0, 0, 1};
+  in[0] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 1}, (double[]){2});
+  in[1] = tensor(OX_FLOAT, 3, (int64_t[]){1, 4, 1}, wl);
+  in[2] = tensor(OX_FLOAT, 3, (int64_t[]){1, 4, 1}, NULL);
+  in[6] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 1}, (double[]){4}); /* C0 = 4 */
+  ox_attr la[2] = {{.name = "hidden_size", .type = OX_ATTR_INT, .i = 1},
+                   {.name = "input_forget", .type = OX_ATTR_INT, .i = 1}};
+  CHECK_EQ_I(run("LSTM", 22, 2, la, 7, in, 3, out), 0);
+  double C = 0.5 * 4 + 0.5 * tanh(2), Hh = 0.5 * tanh(C);
+  CHECK(out[2] && fabs(ox_load_f64(OX_FLOAT, out[2]->u.t.data, 0) - C) < 1e-6);
+  CHECK(out[1] && fabs(ox_load_f64(OX_FLOAT, out[1]->u.t.data, 0) - Hh) < 1e-6);
+  in[6] = NULL;
+}
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+static void test_errors(void) {
+  ox_value *in[8] = {0}, *out[3];
+  ox_attr at[3] = {{.name = "hidden_size", .type = OX_ATTR_INT, .i = 2}};
+  in[0] = tensor(OX_FLOAT, 3, (int64_t[]){2, 1, 3}, NULL);
+  in[1] = tensor(OX_FLOAT, 3, (int64_t[]){1, 6, 3}, NULL);
+  in[2] = tensor(OX_FLOAT, 3, (int64_t[]){1, 6, 2}, NULL);
+  CHECK_EQ_I(run("GRU", 22, 1, at, 3, in, 2, out), 0);
+  CHECK_FAILS(run("RNN", 22, 1, at, 3, in, 2, out), "expected (1, 2, 3)");
+  in[4] = tensor(OX_INT32, 1, (int64_t[]){1}, (double[]){3});
+  CHECK_FAILS(run("GRU", 22, 1, at, 5, in, 2, out), "sequence_lens[0] is 3");
+  in[4] = NULL;
+  at[1] = (ox_attr){.name = "direction", .type = OX_ATTR_STRING, .s = {"sideways", 8}};
+  CHECK_FAILS(run("GRU", 22, 2, at, 3, in, 2, out), "direction 'sideways'");
+  ox_str acts[2] = {{"Sigmoid", 7}, {"Cosh", 4}};
+  at[1] = (ox_attr){.name = "activations", .type = OX_ATTR_STRINGS, .n = 2, .strings = acts};
+  CHECK_FAILS(run("GRU", 22, 2, at, 3, in, 2, out), "activation 'Cosh'");
+  at[1].n = 1;
+  CHECK_FAILS(run("GRU", 22, 2, at, 3, in, 2, out), "lists 1 functions");
+  in[5] = tensor(OX_FLOAT, 3, (int64_t[]){1, 2, 2}, NULL);
+  CHECK_FAILS(run("GRU", 22, 1, at, 6, in, 2, out), "input 5");
+  in[5] = tensor(OX_DOUBLE, 3, (int64_t[]){1, 1, 2}, NULL);
+  CHECK_FAILS(run("GRU", 22, 1, at, 6, in, 2, out), "same type");
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_by_hand();
+  test_against_reference();
+  test_errors();
+  ox_arena_free(A);
+  return check_done("rnn");
+}
