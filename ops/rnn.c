@@ -10,15 +10,15 @@
  *
  * Semantics the spec leaves open follow onnxruntime:
  * - sequence_lens: batch row b runs sequence_lens[b] steps; Y past them is
- *   zero and Y_h / Y_c hold the state after the last valid step (the initial
- *   state for a length of 0). The reverse direction walks each row from its
- *   own last valid step back to 0.
+ *   zero and Y_h / Y_c hold the state after the last valid step (zero for a
+ *   length of 0, as onnxruntime; the spec says nothing). The reverse
+ *   direction walks each row from its own last valid step back to 0.
  * - clip bounds the input of the gate activations f and g (not LSTM's h).
  * - activation names are case-insensitive; alpha and beta are consumed in
- *   order by the functions that take them, defaults as the ONNX operators of
- *   the same name (LeakyRelu 0.01, ThresholdedRelu 1, Elu 1, HardSigmoid 0.2
- *   and 0.5, ScaledTanh and Affine 1 and 0... see act_parse). A list of one
- *   direction's functions given for bidirectional is used for both.
+ *   order by the functions that take them (ACTS below), defaults as the ONNX
+ *   operators of the same name (LeakyRelu 0.01, ThresholdedRelu 1, Elu 1,
+ *   HardSigmoid 0.2 and 0.5; ScaledTanh 1 and 1, Affine 1 and 0). A list of
+ *   one direction's functions given for bidirectional serves both.
  * - LSTM input_forget couples the gates: f = 1 - i. */
 #include <math.h>
 #include <stdio.h>
@@ -194,6 +194,11 @@ static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); 
             memcpy((T *)j->y + ((t * j->D + d) * N + b) * H, hb, (size_t)H * sizeof(T)); \
         }                                                                             \
       }                                                                               \
+      for (int64_t b = 0; b < N; b++) /* a row of length 0 ends in a zero state */    \
+        if (!j->len[b]) {                                                             \
+          memset(h + b * H, 0, (size_t)H * sizeof(T));                                \
+          memset(cs + b * H, 0, (size_t)H * sizeof(T));                               \
+        }                                                                             \
       if (j->yh) memcpy((T *)j->yh + d * N * H, h, (size_t)(N * H) * sizeof(T));      \
       if (j->yc) memcpy((T *)j->yc + d * N * H, cs, (size_t)(N * H) * sizeof(T));     \
     }                                                                                 \
@@ -409,11 +414,8 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   if ((B && !(j.b = work_data(c, B, wt, 0))) || (H0 && !(j.h0 = work_data(c, H0, wt, layout))) ||
       (C0 && !(j.c0 = work_data(c, C0, wt, layout))) || (P && !(j.p = work_data(c, P, wt, 0))))
     return c->err->code ? c->err->code : oom(c);
+  /* seq_length 0: every row has length 0, outputs stay zero */
   if (j.S > 0 && N > 0) OX_TRY(wt == OX_DOUBLE ? run_d(c, &j) : run_f(c, &j));
-  else if (j.h0 || j.c0) { /* nothing to run: the state is the initial one */
-    if (j.yh && j.h0) memcpy(j.yh, j.h0, (size_t)(D * N * Hs) * es);
-    if (j.yc && j.c0) memcpy(j.yc, j.c0, (size_t)(D * N * Hs) * es);
-  }
   for (int k = 0; k < nout; k++) out[k] = NULL;
   if (want[0]) OX_TRY(put_out(c, dt, wt, 4, layout ? ylay : ydims, j.y, layout, j.S * D, N, Hs, &out[0]));
   if (want[1]) OX_TRY(put_out(c, dt, wt, 3, hd, j.yh, layout, D, N, Hs, &out[1]));

@@ -169,9 +169,9 @@ static void reference(const rcase *rc, const ract acts[2][3], const double *x, c
           y[YI(l, t, d, n, k)] = h[k];
         }
       }
-      for (int k = 0; k < H; k++) {
-        yh[SI(l, d, n, k)] = h[k];
-        if (yc) yc[SI(l, d, n, k)] = cc[k];
+      for (int k = 0; k < H; k++) { /* length 0: a zero state (onnxruntime) */
+        yh[SI(l, d, n, k)] = len ? h[k] : 0;
+        if (yc) yc[SI(l, d, n, k)] = len ? cc[k] : 0;
       }
     }
   }
