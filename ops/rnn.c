@@ -74,7 +74,9 @@ static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); 
       break;                                                                          \
     case A_AFFINE: for (int64_t i = 0; i < n; i++) x[i] = al * x[i] + be; break;      \
     case A_LEAKY: for (int64_t i = 0; i < n; i++) x[i] = x[i] >= 0 ? x[i] : al * x[i]; break; \
-    case A_THRELU: for (int64_t i = 0; i < n; i++) x[i] = x[i] > al ? x[i] : 0; break; \
+    case A_THRELU: /* the RNN ops' own text: x if x >= alpha */                      \
+      for (int64_t i = 0; i < n; i++) x[i] = x[i] >= al ? x[i] : 0;                   \
+      break;                                                                          \
     case A_STANH:                                                                     \
       for (int64_t i = 0; i < n; i++) x[i] = al * (T)tanh((double)(be * x[i]));       \
       break;                                                                          \
@@ -89,8 +91,11 @@ static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); 
         x[i] = x[i] >= 0 ? x[i] : al * (T)expm1((double)x[i]);                        \
       break;                                                                          \
     case A_SOFTSIGN: for (int64_t i = 0; i < n; i++) x[i] = x[i] / (1 + (T)fabs((double)x[i])); break; \
-    case A_SOFTPLUS:                                                                  \
-      for (int64_t i = 0; i < n; i++) x[i] = (T)log1p(exp((double)x[i]));             \
+    case A_SOFTPLUS: /* log(1 + e^x) = max(x, 0) + log1p(e^-|x|): no overflow */      \
+      for (int64_t i = 0; i < n; i++) {                                               \
+        double v = (double)x[i];                                                      \
+        x[i] = (T)((v > 0 ? v : 0) + log1p(exp(-fabs(v))));                            \
+      }                                                                               \
       break;                                                                          \
     }                                                                                 \
   }                                                                                   \

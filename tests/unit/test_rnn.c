@@ -69,7 +69,7 @@ static double ract_apply(const ract *a, double x) {
   if (!strcasecmp(n, "Sigmoid")) return 1 / (1 + exp(-x));
   if (!strcasecmp(n, "Affine")) return a->alpha * x + a->beta;
   if (!strcasecmp(n, "LeakyRelu")) return x >= 0 ? x : a->alpha * x;
-  if (!strcasecmp(n, "ThresholdedRelu")) return x > a->alpha ? x : 0;
+  if (!strcasecmp(n, "ThresholdedRelu")) return x >= a->alpha ? x : 0;
   if (!strcasecmp(n, "ScaledTanh")) return a->alpha * tanh(a->beta * x);
   if (!strcasecmp(n, "HardSigmoid")) return fmin(fmax(a->alpha * x + a->beta, 0), 1);
   if (!strcasecmp(n, "Elu")) return x >= 0 ? x : a->alpha * (exp(x) - 1);
@@ -358,6 +358,20 @@ static void test_by_hand(void) {
   CHECK_EQ_I(run("RNN", 14, 2, at, 5, in, 2, out), 0);
   CHECK(out[0] && fabs(ox_load_f64(OX_FLOAT, out[0]->u.t.data, 0) - h1) < 1e-6);
   CHECK(out[0] && ox_load_f64(OX_FLOAT, out[0]->u.t.data, 1) == 0);
+  /* Softplus far out: 100, not inf; ThresholdedRelu keeps x == alpha (x >= alpha) */
+  in[0] = tensor(OX_FLOAT, 3, (int64_t[]){2, 1, 1}, (double[]){100, 2});
+  in[1] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 1}, (double[]){1});
+  in[2] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 1}, (double[]){0});
+  in[4] = NULL;
+  ox_str sp = {"Softplus", 8}, tr = {"ThresholdedRelu", 15};
+  ox_attr aa[3] = {{.name = "hidden_size", .type = OX_ATTR_INT, .i = 1},
+                   {.name = "activations", .type = OX_ATTR_STRINGS, .n = 1, .strings = &sp},
+                   {.name = "activation_alpha", .type = OX_ATTR_FLOATS, .n = 1, .floats = (float[]){2}}};
+  CHECK_EQ_I(run("RNN", 22, 2, aa, 3, in, 2, out), 0);
+  CHECK(out[0] && ox_load_f64(OX_FLOAT, out[0]->u.t.data, 0) == 100);
+  aa[1].strings = &tr;
+  CHECK_EQ_I(run("RNN", 22, 3, aa, 3, in, 2, out), 0);
+  CHECK(out[0] && ox_load_f64(OX_FLOAT, out[0]->u.t.data, 1) == 2);
   /* LSTM with input_forget and every weight 0 but W_c = 1, x = 2:
    * i = o = f(0) = 0.5, f = 1 - i = 0.5, c~ = tanh(2), C = 0.5 tanh(2), H = 0.5 tanh(C) */
   in[4] = NULL;
