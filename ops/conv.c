@@ -323,6 +323,71 @@ static int is_pointwise(const geom *g) {
   return 1;
 }
 
+/* Depthwise (C/group == 1): y (Mg, P) of one group += w * x shifted, tap by
+ * tap, straight from x (C_g = 1, D...) without im2col; each output row of
+ * the last axis is one axpy over its valid range. */
+typedef float v8f __attribute__((vector_size(32)));
+typedef double v4d __attribute__((vector_size(32)));
+#define DEPTHWISE_FN(SUF, T, VT)                                                      \
+  static void depthwise_##SUF(const geom *g, const T *x, const T *w, int64_t Mg, T *y,  \
+                              int64_t *tap) {                                         \
+    const int64_t VL = (int64_t)(sizeof(VT) / sizeof(T));                             \
+    int nd = g->nd, L = nd - 1;                                                       \
+    int64_t kidx[MAXSP] = {0}, oidx[MAXSP] = {0}, istr[MAXSP];                        \
+    istr[L] = 1;                                                                      \
+    for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];            \
+    int64_t W = g->pos[L], s = g->s[L], rows = g->npos / W, P = g->npos, K = g->nker;  \
+    /* per tap: its kernel index on each axis, offset and valid range on the last */ \
+    for (int64_t kp = 0; kp < K; kp++) {                                              \
+      int64_t *t = tap + kp * (nd + 3);                                               \
+      for (int j = 0; j < nd; j++) t[j] = kidx[j];                                    \
+      t[nd] = kidx[L] * g->d[L] - g->pb[L];                                           \
+      valid_range(t[nd], s, g->img[L], W, &t[nd + 1], &t[nd + 2]);                     \
+      for (int j = L; j >= 0; j--) {                                                  \
+        if (++kidx[j] < g->ker[j]) break;                                             \
+        kidx[j] = 0;                                                                  \
+      }                                                                               \
+    }                                                                                 \
+    for (int64_t r = 0; r < rows; r++) { /* one output row, all taps, while in cache */ \
+      for (int64_t kp = 0; kp < K; kp++) {                                            \
+        const int64_t *t = tap + kp * (nd + 3);                                       \
+        int64_t base = 0, off = t[nd], lo = t[nd + 1], hi = t[nd + 2];                \
+        int ok = hi > lo;                                                             \
+        for (int j = 0; ok && j < L; j++) {                                           \
+          int64_t i = oidx[j] * g->s[j] + t[j] * g->d[j] - g->pb[j];                  \
+          if (i < 0 || i >= g->img[j]) ok = 0;                                        \
+          base += i * istr[j];                                                        \
+        }                                                                             \
+        if (!ok) continue;                                                            \
+        const T *src = x + base + off;                                                \
+        for (int64_t m = 0; m < Mg; m++) {                                            \
+          const T wv = w[m * K + kp];                                                 \
+          T *yr = y + m * P + r * W;                                                  \
+          if (s == 1) { /* yr[p] += wv * src[p], a vector at a time */                \
+            int64_t p = lo;                                                           \
+            for (; p + VL <= hi; p += VL) {                                           \
+              VT a, b;                                                                \
+              memcpy(&a, yr + p, sizeof a);                                           \
+              memcpy(&b, src + p, sizeof b);                                          \
+              a += wv * b;                                                            \
+              memcpy(yr + p, &a, sizeof a);                                           \
+            }                                                                         \
+            for (; p < hi; p++) yr[p] += wv * src[p];                                 \
+          } else {                                                                    \
+            for (int64_t p = lo; p < hi; p++) yr[p] += wv * src[p * s];               \
+          }                                                                           \
+        }                                                                             \
+      }                                                                               \
+      for (int j = L - 1; j >= 0; j--) {                                              \
+        if (++oidx[j] < g->pos[j]) break;                                             \
+        oidx[j] = 0;                                                                  \
+      }                                                                               \
+    }                                                                                 \
+  }
+DEPTHWISE_FN(f32, float, v8f)
+DEPTHWISE_FN(f64, double, v4d)
+#undef DEPTHWISE_FN
+
 /* Columns per im2col tile: about this many bytes of col, so that the tile
  * stays in cache between im2col and the GEMM's packing. */
 #define TILE_BYTES (512 * 1024)
@@ -333,7 +398,7 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
   int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G;
   int64_t Kg = Cg * g->nker, P = g->npos; /* each product: (Mg, Kg) x (Kg, P) */
   size_t es = ox_dtype_size(dt);
-  int direct = is_pointwise(g);
+  int direct = is_pointwise(g), depthwise = Cg == 1 && !direct;
   /* Tiles of whole rows of the output (P = rows x W: outer positions x the
    * last axis); a pointwise product tiles single columns of X_g itself. */
   int64_t W = direct ? 1 : g->pos[g->nd - 1], rows = P / W;
@@ -342,7 +407,9 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
   if (trows < 1) trows = 1;
   if (trows > rows) trows = rows;
   void *col = NULL;
-  if (!direct) {
+  int64_t *taps = NULL;
+  if (depthwise && !(taps = ox_alloc_array(c->a, g->nker * (g->nd + 3), sizeof *taps))) return oom(c);
+  if (!direct && !depthwise) {
     if (ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
       return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
     /* scratch rewritten by every tile: plain malloc, not the zeroing arena */
@@ -363,6 +430,11 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
           double v = ((const double *)b->data)[gi * Mg + m], *r = (double *)yg + m * P;
           for (int64_t p = 0; p < P; p++) r[p] = v;
         }
+      }
+      if (depthwise) {
+        if (dt == OX_FLOAT) depthwise_f32(g, (const float *)xg, (const float *)wg, Mg, (float *)yg, taps);
+        else depthwise_f64(g, (const double *)xg, (const double *)wg, Mg, (double *)yg, taps);
+        continue;
       }
       for (int64_t r0 = 0; r0 < rows; r0 += trows) {
         int64_t r1 = r0 + trows < rows ? r0 + trows : rows, cols = (r1 - r0) * W;

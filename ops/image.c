@@ -9,6 +9,7 @@
  * numpy_helper.saturate_cast). */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/kernel.h"
@@ -479,6 +480,305 @@ static int upsample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   return resize_run(c, &p, X, od, scale, roi, doax, 0, out);
 }
 
+
+/* ---- GridSample ---- */
+
+/* Reflect x into [lo, hi] by the near border until inside (16). */
+static double reflect(double x, double lo, double hi) {
+  double rng = hi - lo;
+  if (!(rng > 0)) return lo;
+  if (x < lo) {
+    double dx = lo - x, n = floor(dx / rng), r = dx - n * rng;
+    return fmod(n, 2) == 0 ? lo + r : hi - r;
+  }
+  if (x > hi) {
+    double dx = x - hi, n = floor(dx / rng), r = dx - n * rng;
+    return fmod(n, 2) == 0 ? hi - r : lo + r;
+  }
+  return x;
+}
+
+enum { PAD_ZEROS, PAD_BORDER, PAD_REFLECT };
+
+/* The source index of tap i along an axis of size D (-1: a zero of the
+ * zeros padding). */
+static inline int64_t gs_pixel(int64_t i, int64_t D, int pad, double lo, double hi) {
+  if (i >= 0 && i < D) return i;
+  if (pad == PAD_ZEROS) return -1;
+  if (pad == PAD_BORDER) return i < 0 ? 0 : D - 1;
+  int64_t j = (int64_t)reflect((double)i, lo, hi);
+  return j < 0 ? 0 : j >= D ? D - 1 : j;
+}
+
+static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin; (void)nout;
+  const ox_tensor *X = &in[0]->u.t, *G = &in[1]->u.t;
+  int v = c->version, k = X->rank - 2;
+  /* X: (N, C, D1..Dk); grid: (N, O1..Ok, k), grid[..., 0] indexing Dk (x) */
+  if (k < 1 || k > 8 || (v < 20 && k != 2))
+    return ox_fail(c->err, OX_EINPUT, "X has rank %d; GridSample-%d takes %s", X->rank, v,
+                   v < 20 ? "rank 4 (N, C, H, W)" : "rank 3 to 10 (N, C, D1, ...)");
+  if (G->rank != X->rank || G->dims[0] != X->dims[0] || G->dims[G->rank - 1] != k)
+    return ox_fail(c->err, OX_EINPUT, "grid must be (N, O1..O%d, %d) for X (N, C, ...); N and the last dim disagree",
+                   k, k);
+  static const char *const m16[] = {"bilinear", "nearest", "bicubic"};
+  static const char *const m20[] = {"linear", "nearest", "cubic"};
+  static const char *const pads[] = {"zeros", "border", "reflection"};
+  int mode = 0, pad = 0;
+  OX_TRY(parse_enum(c, "mode", ox_attr_string(c, "mode", v < 20 ? "bilinear" : "linear"),
+                    v < 20 ? m16 : m20, 3, &mode));
+  OX_TRY(parse_enum(c, "padding_mode", ox_attr_string(c, "padding_mode", "zeros"), pads, 3, &pad));
+  int align = ox_attr_int(c, "align_corners", 0) != 0;
+  int K = mode == 1 ? 1 : mode == 0 ? 2 : 4;
+  int64_t nt = 1; /* taps per output point: K^k */
+  for (int i = 0; i < k; i++) nt *= K;
+  if (nt > 65536) return ox_fail(c->err, OX_EINPUT, "too many interpolation taps");
+  int64_t N = X->dims[0], C = X->dims[1], yd[10], npt = 1, S = 1;
+  yd[0] = N;
+  yd[1] = C;
+  for (int i = 0; i < k; i++) {
+    yd[2 + i] = G->dims[1 + i];
+    npt *= G->dims[1 + i];
+    S *= X->dims[2 + i];
+  }
+  OX_TRY(ox_tensor_new(c->a, X->dt, X->rank, yd, out, c->err));
+  ox_tensor *Y = &(*out)->u.t;
+  if (Y->n == 0) return 0;
+  if (S == 0) return ox_fail(c->err, OX_EINPUT, "X has an empty spatial dim");
+  int bytes = mode == 1; /* nearest copies elements of any dtype */
+  if (!bytes && (X->dt == OX_STRING || ox_dtype_is_complex(X->dt)))
+    return ox_fail(c->err, OX_EINPUT, "modes linear/cubic need real numbers, not %s",
+                   ox_dtype_name(X->dt));
+  const double *g = load_f64(c, G), *x = bytes ? NULL : load_f64(c, X);
+  double *y = bytes ? NULL : ox_alloc_array(c->a, Y->n, sizeof *y);
+  int64_t *off = ox_alloc_array(c->a, nt, sizeof *off), idx[8][4], str[8];
+  double *w = ox_alloc_array(c->a, nt, sizeof *w), wt[8][4];
+  if (!g || (!bytes && (!x || !y)) || !off || !w) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  str[k - 1] = 1;
+  for (int i = k - 2; i >= 0; i--) str[i] = str[i + 1] * X->dims[3 + i];
+  size_t es = ox_dtype_size(X->dt);
+  static const ox_str empty = {"", 0};
+  char zero[16] = {0};
+  if (X->dt == OX_STRING) memcpy(zero, &empty, sizeof empty);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t p = 0; p < npt; p++) {
+      const double *gp = g + (n * npt + p) * k;
+      for (int i = 0; i < k; i++) { /* axis i of X is grid component k-1-i */
+        int64_t D = X->dims[2 + i];
+        double lo = align ? 0 : -0.5, hi = align ? (double)D - 1 : (double)D - 0.5;
+        double gv = gp[k - 1 - i];
+        float xf = (float)(align ? (gv + 1) / 2 * (double)(D - 1) : ((gv + 1) * (double)D - 1) / 2);
+        double xc = xf; /* the reference denormalises in float32 */
+        if (!isfinite(xc)) xc = -2.0 * (double)D - 8; /* NaN/inf: far outside */
+        if (mode == 1) xc = nearbyint(xc); /* ties to even, as PyTorch */
+        if (xc < lo || xc > hi) {
+          if (pad == PAD_BORDER) xc = xc < 0 ? 0 : xc > (double)(D - 1) ? (double)(D - 1) : xc;
+          else if (pad == PAD_REFLECT) xc = reflect(xc, lo, hi);
+        }
+        if (fabs(xc) > 0x1p40) xc = xc < 0 ? -0x1p40 : 0x1p40;
+        if (mode == 1) {
+          idx[i][0] = gs_pixel((int64_t)xc, D, pad, lo, hi); /* int cast truncates */
+          wt[i][0] = 1;
+          continue;
+        }
+        double fl = floor(xc), t = xc - fl;
+        int64_t x0 = (int64_t)fl;
+        if (mode == 0) {
+          wt[i][0] = 1 - t;
+          wt[i][1] = t;
+          idx[i][0] = gs_pixel(x0, D, pad, lo, hi);
+          idx[i][1] = gs_pixel(x0 + 1, D, pad, lo, hi);
+        } else {
+          for (int j = 0; j < 4; j++) {
+            wt[i][j] = cubic_w((double)(j - 1) - t, -0.75);
+            idx[i][j] = gs_pixel(x0 - 1 + j, D, pad, lo, hi);
+          }
+        }
+      }
+      /* the K^k taps: offsets and product weights (-1: a zero) */
+      int q[8] = {0}; /* an odometer over the taps of each axis */
+      for (int64_t j = 0; j < nt; j++) {
+        int64_t o = 0;
+        double ww = 1;
+        for (int i = 0; i < k; i++) {
+          int64_t id = idx[i][q[i]];
+          o = o < 0 || id < 0 ? -1 : o + id * str[i];
+          ww *= wt[i][q[i]];
+        }
+        off[j] = o;
+        w[j] = ww;
+        for (int i = k - 1; i >= 0 && ++q[i] == K; i--) q[i] = 0;
+      }
+      for (int64_t ch = 0; ch < C; ch++) {
+        int64_t base = (n * C + ch) * S, yo = (n * C + ch) * npt + p;
+        if (bytes) {
+          const char *src = off[0] < 0 ? zero : (const char *)X->data + (size_t)(base + off[0]) * es;
+          memcpy((char *)Y->data + (size_t)yo * es, src, es);
+          continue;
+        }
+        double acc = 0;
+        for (int64_t j = 0; j < nt; j++)
+          if (off[j] >= 0) acc += w[j] * x[base + off[j]];
+        y[yo] = acc;
+      }
+    }
+  return bytes ? 0 : store_f64(c, y, Y);
+}
+
+/* ---- AffineGrid-20 ---- */
+
+static int affine_grid(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin; (void)nout;
+  const ox_tensor *T = &in[0]->u.t;
+  int64_t *sz, ns;
+  OX_TRY(ox_ints_of(c, 1, in[1], &sz, &ns));
+  if (ns != 4 && ns != 5)
+    return ox_fail(c->err, OX_EINPUT, "size must be (N, C, H, W) or (N, C, D, H, W), not %lld values",
+                   (long long)ns);
+  int k = (int)ns - 2; /* 2-D or 3-D */
+  /* theta: (N, 2, 3) or (N, 3, 4) */
+  if (T->rank != 3 || T->dims[0] != sz[0] || T->dims[1] != k || T->dims[2] != k + 1)
+    return ox_fail(c->err, OX_EINPUT, "theta must be (N, %d, %d) with N = size[0] = %lld", k,
+                   k + 1, (long long)sz[0]);
+  int64_t gd[5], npt = 1;
+  gd[0] = sz[0];
+  for (int i = 0; i < k; i++) {
+    if (sz[2 + i] < 0) return ox_fail(c->err, OX_EINPUT, "size has a negative dim");
+    gd[1 + i] = sz[2 + i];
+  }
+  gd[1 + k] = k;
+  OX_TRY(ox_tensor_new(c->a, T->dt, k + 2, gd, out, c->err));
+  ox_tensor *Y = &(*out)->u.t;
+  if (Y->n == 0) return 0;
+  for (int i = 0; i < k; i++) npt *= gd[1 + i];
+  int align = ox_attr_int(c, "align_corners", 0) != 0;
+  const double *th = load_f64(c, T);
+  double *y = ox_alloc_array(c->a, Y->n, sizeof *y), *base[3];
+  if (!th || !y) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  /* base[i]: the normalised coordinates along spatial dim i (D, H, W order) */
+  for (int i = 0; i < k; i++) {
+    int64_t n = gd[1 + i];
+    if (!(base[i] = ox_alloc_array(c->a, n, sizeof(double))))
+      return ox_fail(c->err, OX_EINPUT, "out of memory");
+    for (int64_t j = 0; j < n; j++)
+      base[i][j] = align ? (n == 1 ? -1 : -1 + 2.0 * (double)j / (double)(n - 1))
+                         : -1 + (2.0 * (double)j + 1) / (double)n;
+  }
+  int64_t ix[3] = {0, 0, 0};
+  for (int64_t n = 0; n < gd[0]; n++) {
+    const double *t = th + n * k * (k + 1);
+    double *yn = y + n * npt * k;
+    memset(ix, 0, sizeof ix);
+    for (int64_t p = 0; p < npt; p++) {
+      double h[4]; /* (x, y[, z], 1): x along the last dim */
+      for (int i = 0; i < k; i++) h[i] = base[k - 1 - i][ix[k - 1 - i]];
+      h[k] = 1;
+      for (int r = 0; r < k; r++) {
+        double acc = 0;
+        for (int j = 0; j <= k; j++) acc += t[r * (k + 1) + j] * h[j];
+        yn[p * k + r] = acc;
+      }
+      for (int i = k - 1; i >= 0 && ++ix[i] == gd[1 + i]; i--) ix[i] = 0;
+    }
+  }
+  return store_f64(c, y, Y);
+}
+
+/* ---- NonMaxSuppression (10, 11) ---- */
+
+typedef struct { float s; int64_t i; } scored;
+
+/* Score descending, then index ascending (NaN last). */
+static int by_score(const void *a, const void *b) {
+  const scored *x = a, *y = b;
+  int xn = x->s != x->s, yn = y->s != y->s;
+  if (xn != yn) return xn - yn;
+  if (!xn && x->s != y->s) return x->s > y->s ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Box corners (x1, y1, x2, y2) with x1 <= x2, y1 <= y2. */
+static void corners(const float *b, int center, double *q) {
+  if (center) {
+    q[0] = b[0] - b[2] / 2.0; q[2] = b[0] + b[2] / 2.0;
+    q[1] = b[1] - b[3] / 2.0; q[3] = b[1] + b[3] / 2.0;
+  } else { /* [y1, x1, y2, x2], any diagonal pair */
+    q[0] = fmin(b[1], b[3]); q[2] = fmax(b[1], b[3]);
+    q[1] = fmin(b[0], b[2]); q[3] = fmax(b[0], b[2]);
+  }
+}
+
+static int suppresses(const double *a, const double *b, double thr) {
+  double ix0 = fmax(a[0], b[0]), ix1 = fmin(a[2], b[2]);
+  if (ix1 <= ix0) return 0;
+  double iy0 = fmax(a[1], b[1]), iy1 = fmin(a[3], b[3]);
+  if (iy1 <= iy0) return 0;
+  double inter = (ix1 - ix0) * (iy1 - iy0);
+  double a1 = (a[2] - a[0]) * (a[3] - a[1]), a2 = (b[2] - b[0]) * (b[3] - b[1]);
+  double uni = a1 + a2 - inter;
+  if (inter <= 0 || a1 <= 0 || a2 <= 0 || uni <= 0) return 0;
+  return inter / uni > thr;
+}
+
+static int nms(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nout;
+  const ox_tensor *B = &in[0]->u.t, *Sc = &in[1]->u.t;
+  /* boxes: (N, M, 4); scores: (N, C, M) */
+  if (B->rank != 3 || B->dims[2] != 4 || Sc->rank != 3 || Sc->dims[0] != B->dims[0] ||
+      Sc->dims[2] != B->dims[1])
+    return ox_fail(c->err, OX_EINPUT, "boxes must be (N, M, 4) and scores (N, C, M)");
+  if (Sc->dt != OX_FLOAT) return ox_fail(c->err, OX_EINPUT, "scores must be float");
+  int64_t maxout = 0;
+  double iou = 0, sth = 0;
+  int has_sth = 0;
+  if (nin > 2 && in[2] && in[2]->u.t.n) {
+    OX_TRY(ox_scalar_i64(c, 2, in[2], &maxout));
+    if (maxout < 0) maxout = 0;
+  }
+  for (int i = 3; i < nin && i < 5; i++) {
+    if (!in[i] || !in[i]->u.t.n) continue;
+    if (in[i]->u.t.dt != OX_FLOAT || in[i]->u.t.n != 1)
+      return ox_fail(c->err, OX_EINPUT, "%s must be a float scalar", ox_input_name(c, i));
+    double t = ((const float *)in[i]->u.t.data)[0];
+    if (i == 3) iou = t;
+    else { sth = t; has_sth = 1; }
+  }
+  int center = ox_attr_int(c, "center_point_box", 0) != 0;
+  int64_t N = B->dims[0], M = B->dims[1], C = Sc->dims[1];
+  int64_t keep = maxout < M ? maxout : M, cap = ox_numel(3, (int64_t[]){N, C, keep}, 3 * 8);
+  if (cap < 0) return ox_fail(c->err, OX_EINPUT, "too many boxes");
+  int64_t *sel = ox_alloc_array(c->a, cap ? cap * 3 : 3, sizeof *sel), ns = 0;
+  scored *cand = ox_alloc_array(c->a, M ? M : 1, sizeof *cand);
+  double *q = ox_alloc_array(c->a, M ? M * 4 : 4, sizeof *q);
+  int64_t *kept = ox_alloc_array(c->a, keep ? keep : 1, sizeof *kept);
+  if (!sel || !cand || !q || !kept) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  const float *bx = B->data, *sc = Sc->data;
+  for (int64_t n = 0; n < N && keep; n++) {
+    for (int64_t m = 0; m < M; m++) corners(bx + (n * M + m) * 4, center, q + m * 4);
+    for (int64_t cl = 0; cl < C; cl++) {
+      const float *s = sc + (n * C + cl) * M;
+      int64_t nc = 0, nk = 0;
+      for (int64_t m = 0; m < M; m++)
+        if (!has_sth || s[m] > sth) cand[nc++] = (scored){s[m], m};
+      qsort(cand, (size_t)nc, sizeof *cand, by_score);
+      for (int64_t j = 0; j < nc && nk < keep; j++) {
+        int ok = 1;
+        for (int64_t t = 0; t < nk && ok; t++)
+          ok = !suppresses(q + cand[j].i * 4, q + kept[t] * 4, iou);
+        if (!ok) continue;
+        kept[nk++] = cand[j].i;
+        sel[ns * 3] = n;
+        sel[ns * 3 + 1] = cl;
+        sel[ns * 3 + 2] = cand[j].i;
+        ns++;
+      }
+    }
+  }
+  OX_TRY(ox_tensor_new(c->a, OX_INT64, 2, (int64_t[]){ns, 3}, out, c->err));
+  if (ns) memcpy(out[0]->u.t.data, sel, (size_t)ns * 3 * sizeof *sel);
+  return 0;
+}
+
 #define TS_ALL10 (OX_TS_CLASSIC)
 #define TS_ALL13 (OX_TS_CLASSIC | OX_T(BFLOAT16))
 
@@ -491,5 +791,11 @@ const ox_kernel ox_image_kernels[] = {
   { "", "Resize",             13, 17,        0, TS_ALL13, 1, 4, resize },
   { "", "Resize",             18, 18,        0, TS_ALL13, 1, 4, resize },
   { "", "Resize",             19, OX_LATEST, 0, TS_ALL13, 1, 4, resize },
+  { "", "GridSample",         16, 19,        0, TS_ALL10, 2, 2, grid_sample },
+  { "", "GridSample",         20, 21,        0, TS_ALL10, 2, 2, grid_sample }, /* N-D; linear/cubic */
+  { "", "GridSample",         22, OX_LATEST, 0, TS_ALL13, 2, 2, grid_sample }, /* + bfloat16 */
+  { "", "AffineGrid",         20, OX_LATEST, 0, OX_TS_FLOAT4, 2, 2, affine_grid },
+  { "", "NonMaxSuppression",  10, 10,        0, OX_T(FLOAT), 2, 5, nms },
+  { "", "NonMaxSuppression",  11, OX_LATEST, 0, OX_T(FLOAT), 2, 5, nms },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };

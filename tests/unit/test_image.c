@@ -208,9 +208,100 @@ static void test_resize(void) {
   }
 }
 
+
+static void test_grid_sample(void) {
+  ox_value *y = NULL;
+  /* X: (1, 1, 2, 2) = [[1, 2], [3, 4]]; align_corners 0 maps -1..1 to -0.5..1.5:
+   * (0, 0) is the centre: 2.5; (x=-1, y=-1) is (-0.5, -0.5): zeros padding gives
+   * 1/4 of pixel (0, 0) = 0.25, border clamps to (0, 0) = 1 */
+  ox_value *x = F32(4, DIMS(1, 1, 2, 2), {1, 2, 3, 4});
+  ox_value *in[] = {x, F32(4, DIMS(1, 1, 2, 2), {0, 0, -1, -1})};
+  CHECK_EQ_I(run("GridSample", 16, 0, NULL, 2, in, &y), 0);
+  CHECK(shape_is(y, 4, DIMS(1, 1, 1, 2)));
+  CLOSE(y, 2, {2.5f, 0.25f});
+  ox_attr at[] = {attr_str("padding_mode", "border"), attr_str("mode", "bilinear")};
+  CHECK_EQ_I(run("GridSample", 16, 2, at, 2, in, &y), 0);
+  CLOSE(y, 2, {2.5f, 1});
+  /* 20 names the mode "linear": "bilinear" is refused there */
+  CHECK_FAILS(run("GridSample", 20, 2, at, 2, in, &y), "mode 'bilinear'");
+  /* nearest rounds half to even: x = 0 with align_corners 1 on width 2 is 0.5
+   * -> 0; grid (x=0.0, y=1) -> row 1, col 0 = 3 */
+  ox_attr an[] = {attr_str("mode", "nearest"), attr_int("align_corners", 1)};
+  ox_value *in2[] = {x, F32(4, DIMS(1, 1, 1, 2), {0, 1})};
+  CHECK_EQ_I(run("GridSample", 20, 2, an, 2, in2, &y), 0);
+  CLOSE(y, 1, {3});
+  /* reflection, align_corners 1, 1-D (20): X = [0, 10, 20], x = 1.5 (grid
+   * 2.0) -> 2 + 0.5 beyond the border 2 -> reflected to 1.5 -> 15 */
+  ox_attr ar[] = {attr_str("padding_mode", "reflection"), attr_int("align_corners", 1)};
+  ox_value *in3[] = {F32(3, DIMS(1, 1, 3), {0, 10, 20}), F32(3, DIMS(1, 1, 1), {1.5f})};
+  CHECK_EQ_I(run("GridSample", 20, 2, ar, 2, in3, &y), 0);
+  CLOSE(y, 1, {15});
+  /* errors: mismatched grid */
+  ox_value *bad[] = {x, F32(4, DIMS(1, 1, 1, 3), {0, 0, 0})};
+  CHECK_FAILS(run("GridSample", 16, 0, NULL, 2, bad, &y), "grid must be");
+}
+
+static void test_affine_grid(void) {
+  ox_value *y = NULL;
+  /* identity theta, size (1, 1, 2, 3), align_corners 0: x = -2/3, 0, 2/3 and
+   * y = -1/2, 1/2; the grid is (1, 2, 3, 2) of (x, y) */
+  ox_value *in[] = {F32(3, DIMS(1, 2, 3), {1, 0, 0, 0, 1, 0}), I64V(4, {1, 1, 2, 3})};
+  CHECK_EQ_I(run("AffineGrid", 20, 0, NULL, 2, in, &y), 0);
+  CHECK(shape_is(y, 4, DIMS(1, 2, 3, 2)));
+  float t = 2.0f / 3;
+  CLOSE(y, 12, {-t, -0.5f, 0, -0.5f, t, -0.5f, -t, 0.5f, 0, 0.5f, t, 0.5f});
+  /* align_corners 1 and a translation: x = -1, 0, 1 plus 0.5; y = -1, 1 times 2 */
+  ox_attr at[] = {attr_int("align_corners", 1)};
+  ox_value *in2[] = {F32(3, DIMS(1, 2, 3), {1, 0, 0.5f, 0, 2, 0}), I64V(4, {1, 1, 2, 3})};
+  CHECK_EQ_I(run("AffineGrid", 20, 1, at, 2, in2, &y), 0);
+  CLOSE(y, 12, {-0.5f, -2, 0.5f, -2, 1.5f, -2, -0.5f, 2, 0.5f, 2, 1.5f, 2});
+  ox_value *bad[] = {F32(3, DIMS(1, 2, 3), {1, 0, 0, 0, 1, 0}), I64V(5, {1, 1, 2, 3, 4})};
+  CHECK_FAILS(run("AffineGrid", 20, 0, NULL, 2, bad, &y), "theta must be (N, 3, 4)");
+}
+
+static void test_nms(void) {
+  ox_value *y = NULL;
+  /* boxes [y1, x1, y2, x2]: A = (0,0)-(1,1), B = (0,0.1)-(1,1.1) overlaps A with
+   * IoU 0.9 / 1.1 = 0.818, C = (0,2)-(1,3) apart. Scores 0.9, 0.95, 0.5. */
+  ox_value *boxes = F32(3, DIMS(1, 3, 4), {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, 2, 1, 3});
+  ox_value *scores = F32(3, DIMS(1, 1, 3), {0.9f, 0.95f, 0.5f});
+  ox_value *in[] = {boxes, scores, I64V(1, {3}), F32(1, DIMS(1), {0.5f}), NULL};
+  CHECK_EQ_I(run("NonMaxSuppression", 11, 0, NULL, 4, in, &y), 0);
+  CHECK(shape_is(y, 2, DIMS(2, 3)));
+  const int64_t *g = y->u.t.data;
+  CHECK(g[2] == 1 && g[5] == 2); /* B first (higher score), A suppressed, then C */
+  /* IoU 0.818 is not > 0.82: A is kept */
+  in[3] = F32(1, DIMS(1), {0.82f});
+  CHECK_EQ_I(run("NonMaxSuppression", 11, 0, NULL, 4, in, &y), 0);
+  CHECK(shape_is(y, 2, DIMS(3, 3)));
+  /* score_threshold is strict: 0.5 drops C; max_output 1 keeps only B */
+  in[3] = F32(1, DIMS(1), {0.5f});
+  in[4] = F32(1, DIMS(1), {0.5f});
+  CHECK_EQ_I(run("NonMaxSuppression", 11, 0, NULL, 5, in, &y), 0);
+  CHECK(shape_is(y, 2, DIMS(1, 3)) && ((int64_t *)y->u.t.data)[2] == 1);
+  in[2] = I64V(1, {1});
+  in[4] = NULL;
+  CHECK_EQ_I(run("NonMaxSuppression", 10, 0, NULL, 4, in, &y), 0);
+  CHECK(shape_is(y, 2, DIMS(1, 3)) && ((int64_t *)y->u.t.data)[2] == 1);
+  /* no max_output_boxes_per_class: nothing is selected */
+  CHECK_EQ_I(run("NonMaxSuppression", 11, 0, NULL, 2, in, &y), 0);
+  CHECK(shape_is(y, 2, DIMS(0, 3)));
+  /* center_point_box 1: [xc, yc, w, h]; equal scores keep the lower index */
+  ox_attr at[] = {attr_int("center_point_box", 1)};
+  ox_value *in2[] = {F32(3, DIMS(1, 2, 4), {0.5f, 0.5f, 1, 1, 0.5f, 0.5f, 1, 1}),
+                     F32(3, DIMS(1, 1, 2), {0.7f, 0.7f}), I64V(1, {5})};
+  CHECK_EQ_I(run("NonMaxSuppression", 11, 1, at, 3, in2, &y), 0);
+  CHECK(shape_is(y, 2, DIMS(1, 3)) && ((int64_t *)y->u.t.data)[2] == 0);
+  ox_value *bad[] = {F32(3, DIMS(1, 2, 3), {0, 0, 0, 0, 0, 0}), scores};
+  CHECK_FAILS(run("NonMaxSuppression", 11, 0, NULL, 2, bad, &y), "boxes must be");
+}
+
 int main(void) {
   A = ox_arena_new();
   test_resize();
+  test_grid_sample();
+  test_affine_grid();
+  test_nms();
   ox_arena_free(A);
   return check_done("image");
 }
