@@ -1,0 +1,387 @@
+/* ops/quant.c: linear quantization: QuantizeLinear, DequantizeLinear,
+ * DynamicQuantizeLinear, QLinearMatMul and QLinearConv.
+ *
+ * Quantize/Dequantize view x as (outer, D, inner) around the axis. A scale
+ * (and its zero point) is per tensor (one element), per axis (1-D of D) or
+ * blocked (x's shape with D replaced by ceil(D / block_size)); for each row
+ * (o, d) of `inner` elements the parameters are one value (step 0) or, when
+ * blocked, a contiguous row of `inner` values (step 1), so the inner loop has
+ * no div/mod. Parameters are read once into double arrays; the elements are
+ * computed in double, rounded once to the precision the spec names, and
+ * stored by an output loop written once per kind (integers clamp, float8s
+ * round with Cast's saturate rule, float4 always saturates).
+ *
+ * The quantized products (QLinearMatMul, QLinearConv) subtract the zero
+ * points exactly, multiply in double through the blocked GEMM (exact: every
+ * partial sum of 8-bit products is far below 2^53) and requantize with the
+ * multiplier a_scale * b_scale / y_scale computed in float, as the
+ * reference does. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gemm.h"
+#include "core/kernel.h"
+
+#define TS_F8                                                                         \
+  (OX_T(FLOAT8E4M3FN) | OX_T(FLOAT8E4M3FNUZ) | OX_T(FLOAT8E5M2) | OX_T(FLOAT8E5M2FNUZ))
+#define TS_I8 (OX_T(INT8) | OX_T(UINT8))
+#define TS_2BIT (OX_T(INT2) | OX_T(UINT2))
+/* DequantizeLinear's x (T1) as versions grew it; QuantizeLinear's y is the
+ * same set without int32. */
+#define TS_DQ10 (TS_I8 | OX_T(INT32))
+#define TS_DQ19 (TS_DQ10 | TS_F8)
+#define TS_DQ21 (TS_DQ19 | OX_T(INT16) | OX_T(UINT16) | OX_TS_4BIT)
+#define TS_DQ23 (TS_DQ21 | OX_T(FLOAT4E2M1))
+#define TS_DQ25 (TS_DQ23 | TS_2BIT)
+#define TS_Q10_X (OX_T(FLOAT) | OX_T(INT32))
+#define TS_Q19_X (TS_Q10_X | OX_T(FLOAT16) | OX_T(BFLOAT16))
+#define TS_FP3 (OX_T(FLOAT) | OX_T(FLOAT16) | OX_T(BFLOAT16))
+
+/* X(NAME, storage type, min, max): the integer outputs of QuantizeLinear
+ * (4-bit and 2-bit types one element per byte, see core/dtype.h). */
+#define QINT_TYPES(X)                                                                 \
+  X(UINT8, uint8_t, 0, 255) X(INT8, int8_t, -128, 127)                                \
+  X(UINT16, uint16_t, 0, 65535) X(INT16, int16_t, -32768, 32767)                      \
+  X(UINT4, uint8_t, 0, 15) X(INT4, int8_t, -8, 7)                                     \
+  X(UINT2, uint8_t, 0, 3) X(INT2, int8_t, -2, 1)
+
+static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
+
+static int tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t, int optional) {
+  if (i >= nin || !in[i]) {
+    *t = NULL;
+    if (optional) return 0;
+    return ox_fail(c->err, OX_EINPUT, "input %d is missing", i);
+  }
+  if (in[i]->kind != OX_TENSOR) {
+    char desc[128];
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                   ox_value_desc(in[i], desc, sizeof desc));
+  }
+  *t = &in[i]->u.t;
+  return 0;
+}
+
+static int type_in(ox_ctx *c, int i, const ox_tensor *t, uint64_t mask, const char *what) {
+  if (mask & (UINT64_C(1) << t->dt)) return 0;
+  char list[512] = "";
+  size_t n = 0;
+  for (int d = 1; d < OX_DTYPE_MAX && n < sizeof list - 32; d++)
+    if (mask & (UINT64_C(1) << d))
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", ox_dtypes[d].onnx_name);
+  return ox_fail(c->err, OX_EINPUT, "%s is %s; %s must be one of %s", ox_input_name(c, i),
+                 ox_dtypes[t->dt].onnx_name, what, list);
+}
+
+/* Every element of t as a double, in the arena (exact for every type here). */
+static double *to_f64(ox_ctx *c, const ox_tensor *t) {
+  double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
+  if (!d) {
+    oom(c);
+    return NULL;
+  }
+  switch (t->dt) {
+#define CASE(NAME, T)                                                                 \
+  case OX_##NAME: {                                                                   \
+    const T *s = t->data;                                                             \
+    for (int64_t i = 0; i < t->n; i++) d[i] = (double)s[i];                           \
+    break;                                                                            \
+  }
+    OX_NATIVE_TYPES(CASE)
+    CASE(INT4, int8_t) CASE(INT2, int8_t) CASE(UINT4, uint8_t) CASE(UINT2, uint8_t)
+#undef CASE
+  default:
+    for (int64_t i = 0; i < t->n; i++) d[i] = ox_load_f64(t->dt, t->data, i);
+  }
+  return d;
+}
+
+/* ---- the (outer, D, inner) layout of x and its parameters ---- */
+
+typedef struct {
+  int64_t outer, dim, inner; /* x: (outer, D, inner) around the axis */
+  int kind;                  /* 0 per tensor, 1 per axis, 2 blocked */
+  int64_t block, sdim;       /* blocked: scale (outer, sdim, inner), sdim = ceil(D / block) */
+} qlayout;
+
+static int qlayout_make(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                        int sidx, qlayout *L) {
+  char s1[256], s2[256];
+  int64_t axis = c->version >= 13 ? ox_attr_int(c, "axis", 1) : 1;
+  int64_t block = c->version >= 21 ? ox_attr_int(c, "block_size", 0) : 0;
+  if (c->err->code) return c->err->code;
+  if (zp) { /* zero point: the scale's shape */
+    int same = zp->rank == s->rank || (zp->n == 1 && s->n == 1);
+    for (int d = 0; same && d < zp->rank && zp->rank == s->rank; d++) same = zp->dims[d] == s->dims[d];
+    if (!same)
+      return ox_fail(c->err, OX_EINPUT, "the zero point has shape %s but the scale %s; they must match",
+                     ox_shape_str(zp->rank, zp->dims, s1, sizeof s1),
+                     ox_shape_str(s->rank, s->dims, s2, sizeof s2));
+  }
+  memset(L, 0, sizeof *L);
+  L->outer = 1, L->dim = 1, L->inner = x->n;
+  if (s->n == 1 && block == 0) return 0; /* per tensor (a scalar or a 1-element tensor) */
+  if (c->version < 13 || (c->version < 21 && s->rank > 1))
+    return ox_fail(c->err, OX_EINPUT, "%s has shape %s; at opset %d it must be a %s",
+                   ox_input_name(c, sidx), ox_shape_str(s->rank, s->dims, s1, sizeof s1), c->version,
+                   c->version < 13 ? "scalar" : "scalar or a 1-D tensor");
+  int ax;
+  OX_TRY(ox_axis(c, axis, x->rank, 0, "axis", &ax));
+  L->dim = x->dims[ax];
+  L->inner = 1;
+  for (int d = 0; d < ax; d++) L->outer *= x->dims[d];
+  for (int d = ax + 1; d < x->rank; d++) L->inner *= x->dims[d];
+  if (block == 0) { /* per axis */
+    if (s->rank != 1 || s->dims[0] != L->dim)
+      return ox_fail(c->err, OX_EINPUT, "%s has shape %s; per-axis quantization along axis %d of "
+                     "x %s needs (%lld,)", ox_input_name(c, sidx),
+                     ox_shape_str(s->rank, s->dims, s1, sizeof s1), ax,
+                     ox_shape_str(x->rank, x->dims, s2, sizeof s2), (long long)L->dim);
+    L->kind = 1;
+    return 0;
+  }
+  /* blocked (21): scale (D0, ..., ceil(Di / B), ..., Dn) */
+  if (block < 0)
+    return ox_fail(c->err, OX_EINPUT, "block_size is %lld; it must be positive", (long long)block);
+  int ok = s->rank == x->rank;
+  for (int d = 0; ok && d < x->rank; d++)
+    ok = d == ax ? s->dims[d] == (x->dims[d] + block - 1) / block : s->dims[d] == x->dims[d];
+  if (!ok)
+    return ox_fail(c->err, OX_EINPUT, "%s has shape %s; blocked quantization of x %s along axis %d "
+                   "with block_size %lld needs x's shape with dim %d = ceil(%lld / %lld)",
+                   ox_input_name(c, sidx), ox_shape_str(s->rank, s->dims, s1, sizeof s1),
+                   ox_shape_str(x->rank, x->dims, s2, sizeof s2), ax, (long long)block, ax,
+                   (long long)L->dim, (long long)block);
+  L->kind = 2;
+  L->block = block;
+  L->sdim = s->dims[ax];
+  return 0;
+}
+
+/* Visit every row (o, d) of x: BODY sees xo (element offset of the row), po
+ * (parameter offset) and ps (parameter step along the row, 0 or 1). */
+#define FOR_ROWS(L, ...)                                                             \
+  do {                                                                                \
+    int64_t xo = 0;                                                                   \
+    for (int64_t o = 0; o < (L).outer; o++)                                           \
+      for (int64_t d = 0, bi = 0, bk = 0; d < (L).dim; d++) {                         \
+        int64_t po = (L).kind == 0 ? 0 : (L).kind == 1 ? d : (o * (L).sdim + bi) * (L).inner; \
+        int64_t ps = (L).kind == 2;                                                   \
+        __VA_ARGS__;                                                                  \
+        xo += (L).inner;                                                              \
+        if (++bk == (L).block) bk = 0, bi++;                                          \
+      }                                                                               \
+  } while (0)
+
+/* ---- QuantizeLinear-10, -13, -19, -21, -23, -24, -25 ---- */
+
+/* Round q (already x / scale in double) to the precision of the division:
+ * y_scale's type, or `precision` (23). An int32 scale divides in double, as
+ * numpy's true division does. */
+static double round_to(ox_dtype p, double q) {
+  switch (p) {
+  case OX_FLOAT: return (float)q;
+  case OX_FLOAT16: return ox_f16_to_f32(ox_f32_to_f16((float)q));
+  case OX_BFLOAT16: return ox_bf16_to_f32(ox_f32_to_bf16((float)q));
+  default: return q;
+  }
+}
+
+static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nout;
+  const ox_tensor *x, *s, *zp;
+  OX_TRY(tensor_in(c, in, nin, 0, &x, 0));
+  OX_TRY(tensor_in(c, in, nin, 1, &s, 0));
+  OX_TRY(tensor_in(c, in, nin, 2, &zp, 1));
+  int v = c->version;
+  /* y_scale: float (10, 13); x's type (19, 21); T2 (23); e8m0 too (24) */
+  uint64_t ts = v < 19 ? OX_T(FLOAT) : v < 23 ? (UINT64_C(1) << x->dt)
+              : v < 24 ? TS_Q19_X : TS_Q19_X | OX_T(FLOAT8E8M0);
+  OX_TRY(type_in(c, 1, s, ts, v >= 19 && v < 23 ? "y_scale (T1, the type of x)" : "y_scale"));
+  uint64_t ty = v < 19 ? TS_I8 : v < 21 ? TS_I8 | TS_F8 : v < 23 ? (TS_DQ21 & ~OX_T(INT32))
+              : v < 25 ? (TS_DQ23 & ~OX_T(INT32)) : (TS_DQ25 & ~OX_T(INT32));
+  int64_t odt = v >= 21 ? ox_attr_int(c, "output_dtype", 0) : 0;
+  int saturate = v >= 19 ? (int)ox_attr_int(c, "saturate", 1) : 1;
+  int64_t prec = v >= 23 ? ox_attr_int(c, "precision", 0) : 0;
+  if (c->err->code) return c->err->code;
+  ox_dtype yt = OX_UINT8;
+  if (zp) {
+    OX_TRY(type_in(c, 2, zp, ty, "y_zero_point"));
+    if (odt && odt != zp->dt)
+      return ox_fail(c->err, OX_EINPUT, "output_dtype is %lld but y_zero_point is %s; they must agree",
+                     (long long)odt, ox_dtypes[zp->dt].onnx_name);
+    yt = zp->dt;
+  } else if (odt) {
+    if (!ox_dtype_valid((int)odt) || !(ty & (UINT64_C(1) << odt)))
+      return ox_fail(c->err, OX_EINPUT, "output_dtype %lld is not a type QuantizeLinear-%d makes",
+                     (long long)odt, v);
+    yt = (ox_dtype)odt;
+  }
+  ox_dtype pt = s->dt;
+  if (prec) {
+    if (prec != OX_FLOAT && prec != OX_FLOAT16 && prec != OX_BFLOAT16 && prec != OX_DOUBLE)
+      return ox_fail(c->err, OX_EINPUT, "precision %lld is not a float type", (long long)prec);
+    pt = (ox_dtype)prec;
+  }
+  qlayout L;
+  OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
+  OX_TRY(ox_tensor_new(c->a, yt, x->rank, x->dims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  double *xd = to_f64(c, x), *sd = to_f64(c, s), *zd = NULL;
+  if (!xd || !sd) return c->err->code;
+  if (zp && !(zd = to_f64(c, zp))) return c->err->code;
+  /* q = x / scale at the division's precision, then per output kind:
+   * integers: rint (ties to even) + zero point, clamped to the type's range
+   * (NaN to the minimum, as the reference's int32 cast gives);
+   * float8 (19): q + zero point, rounded with the saturate rule;
+   * float4e2m1 (23): q + zero point, always saturating. */
+  switch (yt) {
+#define CASE(NAME, T, LO, HI)                                                         \
+  case OX_##NAME: {                                                                   \
+    T *Y = y->data;                                                                   \
+    FOR_ROWS(L, {                                                                     \
+      const double *sp = sd + po, *zpp = zd ? zd + po : NULL;                         \
+      for (int64_t i = 0; i < L.inner; i++) {                                         \
+        double r = nearbyint(round_to(pt, xd[xo + i] / sp[i * ps]));                  \
+        if (zpp) r += zpp[i * ps];                                                    \
+        Y[xo + i] = !(r >= (LO)) ? (T)(LO) : r > (HI) ? (T)(HI) : (T)r;               \
+      }                                                                               \
+    });                                                                               \
+    break;                                                                            \
+  }
+    QINT_TYPES(CASE)
+#undef CASE
+  default: { /* float8s and float4e2m1 */
+    uint8_t *Y = y->data;
+    int f4 = yt == OX_FLOAT4E2M1;
+    FOR_ROWS(L, {
+      const double *sp = sd + po, *zpp = zd ? zd + po : NULL;
+      for (int64_t i = 0; i < L.inner; i++) {
+        double r = round_to(pt, xd[xo + i] / sp[i * ps]);
+        if (zpp && zpp[i * ps] != 0) r += zpp[i * ps]; /* a zero point of 0 keeps -0 */
+        Y[xo + i] = f4 ? ox_f32_to_f4((float)r) : ox_f32_to_f8(yt, (float)r, saturate);
+      }
+    });
+  }
+  }
+  return 0;
+}
+
+/* ---- DequantizeLinear-10, -13, -19, -21, -23, -24, -25 ---- */
+
+static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nout;
+  const ox_tensor *x, *s, *zp;
+  OX_TRY(tensor_in(c, in, nin, 0, &x, 0));
+  OX_TRY(tensor_in(c, in, nin, 1, &s, 0));
+  OX_TRY(tensor_in(c, in, nin, 2, &zp, 1));
+  int v = c->version;
+  uint64_t ts = v < 19 ? OX_T(FLOAT) : v < 24 ? TS_FP3 : TS_FP3 | OX_T(FLOAT8E8M0);
+  OX_TRY(type_in(c, 1, s, ts, "x_scale"));
+  if (zp && zp->dt != x->dt)
+    return ox_fail(c->err, OX_EINPUT, "x_zero_point is %s but x is %s; they must have the same type",
+                   ox_dtypes[zp->dt].onnx_name, ox_dtypes[x->dt].onnx_name);
+  int64_t odt = v >= 23 ? ox_attr_int(c, "output_dtype", 0) : 0;
+  if (c->err->code) return c->err->code;
+  ox_dtype yt = s->dt;
+  if (odt) {
+    if (odt != OX_FLOAT && odt != OX_FLOAT16 && odt != OX_BFLOAT16)
+      return ox_fail(c->err, OX_EINPUT, "output_dtype %lld must be float, float16 or bfloat16",
+                     (long long)odt);
+    yt = (ox_dtype)odt;
+  } else if (yt == OX_FLOAT8E8M0) {
+    return ox_fail(c->err, OX_EINPUT, "x_scale is float8e8m0; output_dtype must name the output type");
+  }
+  qlayout L;
+  OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
+  OX_TRY(ox_tensor_new(c->a, yt, x->rank, x->dims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  double *xd = to_f64(c, x), *sd = to_f64(c, s), *zd = NULL;
+  if (!xd || !sd) return c->err->code;
+  if (zp && !(zd = to_f64(c, zp))) return c->err->code;
+  /* y = (x - zero point) * scale: the difference is exact in double, the
+   * product rounds once to the output type (23: "the output type determines
+   * the precision of the multiplication"). */
+#define DQ_LOOP(T, STORE)                                                             \
+  do {                                                                                \
+    T *Y = y->data;                                                                   \
+    FOR_ROWS(L, {                                                                     \
+      const double *sp = sd + po, *zpp = zd ? zd + po : NULL;                         \
+      if (zpp)                                                                        \
+        for (int64_t i = 0; i < L.inner; i++)                                         \
+          Y[xo + i] = STORE((xd[xo + i] - zpp[i * ps]) * sp[i * ps]);                 \
+      else                                                                            \
+        for (int64_t i = 0; i < L.inner; i++) Y[xo + i] = STORE(xd[xo + i] * sp[i * ps]); \
+    });                                                                               \
+  } while (0)
+#define ST_F(r) ((float)(r))
+#define ST_H(r) ox_f32_to_f16((float)(r))
+#define ST_B(r) ox_f32_to_bf16((float)(r))
+  switch (yt) {
+  case OX_FLOAT: DQ_LOOP(float, ST_F); break;
+  case OX_FLOAT16: DQ_LOOP(uint16_t, ST_H); break;
+  default: DQ_LOOP(uint16_t, ST_B); break;
+  }
+#undef ST_F
+#undef ST_H
+#undef ST_B
+#undef DQ_LOOP
+  return 0;
+}
+
+/* ---- DynamicQuantizeLinear-11 ---- */
+
+/* uint8 only: the range [min(0, min x), max(0, max x)] maps onto [0, 255];
+ * scale and zero point in float as the spec's formulas (and the reference)
+ * compute them; NaN elements are skipped by the range. */
+static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x;
+  OX_TRY(tensor_in(c, in, nin, 0, &x, 0));
+  const float *X = x->data;
+  float lo = 0, hi = 0;
+  for (int64_t i = 0; i < x->n; i++) {
+    lo = fminf(lo, X[i]);
+    hi = fmaxf(hi, X[i]);
+  }
+  float scale = (hi == lo ? 1.0f : hi - lo) / 255.0f;
+  float zp0 = 0.0f - lo / scale;
+  float zp = nearbyintf(zp0 < 0 ? 0 : zp0 > 255 ? 255 : zp0);
+  ox_value *y, *ys, *yz;
+  OX_TRY(ox_tensor_new(c->a, OX_UINT8, x->rank, x->dims, &y, c->err));
+  OX_TRY(ox_scalar_new(c->a, OX_FLOAT, &ys, c->err));
+  OX_TRY(ox_scalar_new(c->a, OX_UINT8, &yz, c->err));
+  uint8_t *Y = y->u.t.data;
+  for (int64_t i = 0; i < x->n; i++) {
+    float r = nearbyintf(X[i] / scale) + zp;
+    Y[i] = !(r >= 0) ? 0 : r > 255 ? 255 : (uint8_t)r;
+  }
+  *(float *)ys->u.t.data = scale;
+  *(uint8_t *)yz->u.t.data = (uint8_t)zp;
+  ox_value *res[3] = {y, ys, yz};
+  for (int k = 0; k < nout && k < 3; k++) out[k] = res[k];
+  return 0;
+}
+
+const ox_kernel ox_quant_kernels[] = {
+/*  domain  op                 since until      tin types           in     fn */
+  { "", "QuantizeLinear",        10,  12,        0, TS_Q10_X,        2, 3,  quantize },
+  { "", "QuantizeLinear",        13,  18,        0, TS_Q10_X,        2, 3,  quantize }, /* axis */
+  { "", "QuantizeLinear",        19,  20,        0, TS_Q19_X,        2, 3,  quantize }, /* float8, saturate */
+  { "", "QuantizeLinear",        21,  22,        0, TS_Q19_X,        2, 3,  quantize }, /* blocked, 16/4-bit */
+  { "", "QuantizeLinear",        23,  23,        0, TS_Q19_X,        2, 3,  quantize }, /* float4, precision */
+  { "", "QuantizeLinear",        24,  24,        0, TS_Q19_X,        2, 3,  quantize }, /* e8m0 scale */
+  { "", "QuantizeLinear",        25,  OX_LATEST, 0, TS_Q19_X,        2, 3,  quantize }, /* 2-bit */
+  { "", "DequantizeLinear",      10,  12,        0, TS_DQ10,         2, 3,  dequantize },
+  { "", "DequantizeLinear",      13,  18,        0, TS_DQ10,         2, 3,  dequantize },
+  { "", "DequantizeLinear",      19,  20,        0, TS_DQ19,         2, 3,  dequantize },
+  { "", "DequantizeLinear",      21,  22,        0, TS_DQ21,         2, 3,  dequantize },
+  { "", "DequantizeLinear",      23,  23,        0, TS_DQ23,         2, 3,  dequantize },
+  { "", "DequantizeLinear",      24,  24,        0, TS_DQ23,         2, 3,  dequantize },
+  { "", "DequantizeLinear",      25,  OX_LATEST, 0, TS_DQ25,         2, 3,  dequantize },
+  { "", "DynamicQuantizeLinear", 11,  OX_LATEST, 0, OX_T(FLOAT),     1, 1,  dynamic_quantize },
+  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+};

@@ -1,0 +1,287 @@
+/* tests/unit/test_quant.c: QuantizeLinear, DequantizeLinear,
+ * DynamicQuantizeLinear, QLinearMatMul and QLinearConv called through the
+ * registry with a hand-made node; expected values worked out by hand. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/kernel.h"
+#include "core/ox.h"
+
+static ox_arena *A;
+static ox_err E;
+
+static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    return NULL;
+  }
+  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
+  return v;
+}
+#define T_(dt, ctype, rank, dims, ...) tensor(dt, rank, dims, (ctype[])__VA_ARGS__)
+#define F32(rank, dims, ...) T_(OX_FLOAT, float, rank, dims, __VA_ARGS__)
+#define DIMS(...) ((int64_t[]){__VA_ARGS__})
+#define SCALAR ((int64_t *)NULL)
+
+static ox_attr attr_int(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_ints(const char *name, int64_t n, int64_t *v) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = v};
+}
+
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               int nout, ox_value **out) {
+  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8"};
+  static const char *out_names[] = {"y0", "y1", "y2"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    return -1;
+  }
+  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
+  if (in[k->tin] && k->types && !(k->types & (UINT64_C(1) << in[k->tin]->u.t.dt))) {
+    ox_fail(&E, OX_EINPUT, "type not in the row's mask");
+    return OX_EINPUT;
+  }
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
+  ox_err_clear(&E);
+  for (int i = 0; i < nout; i++) out[i] = NULL;
+  int rc = k->fn(&c, nin, in, nout, out);
+  if (!rc && E.code) rc = E.code;
+  if (rc && rc != OX_EINPUT) fprintf(stderr, "%s: %s\n", op, E.msg);
+  return rc;
+}
+
+#define CHECK_FAILS(call, part)                                                       \
+  do {                                                                                \
+    int rc_ = (call);                                                                 \
+    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
+    if (!strstr(E.msg, part)) {                                                       \
+      check_fail_++;                                                                  \
+      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
+    } else check_pass_++;                                                             \
+  } while (0)
+
+/* dtype, shape and exact elements (read as doubles). */
+static int is(const ox_value *v, ox_dtype dt, int rank, const int64_t *dims, const double *want) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.dt != dt || v->u.t.rank != rank) {
+    fprintf(stderr, "wrong dtype or rank\n");
+    return 0;
+  }
+  for (int i = 0; i < rank; i++)
+    if (v->u.t.dims[i] != dims[i]) return 0;
+  for (int64_t i = 0; i < v->u.t.n; i++) {
+    double g = ox_load_f64(dt, v->u.t.data, i);
+    if (!(g == want[i] || (isnan(g) && isnan(want[i])))) {
+      fprintf(stderr, "element %lld: %.9g, want %.9g\n", (long long)i, g, want[i]);
+      return 0;
+    }
+  }
+  return 1;
+}
+#define IS(v, dt, rank, dims, ...) is(v, dt, rank, dims, (double[])__VA_ARGS__)
+
+static void test_quantize(void) {
+  ox_value *y[1], *in[3];
+  /* rounding is half to even; int8 saturates to [-128, 127] */
+  in[0] = F32(1, DIMS(8), {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 300, -300, NAN});
+  in[1] = F32(0, SCALAR, {1});
+  in[2] = T_(OX_INT8, int8_t, 0, SCALAR, {0});
+  CHECK(!run("QuantizeLinear", 10, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_INT8, 1, DIMS(8), {0, 2, 2, -0, -2, 127, -128, -128}));
+  /* no zero point: uint8, [0, 255]; zero point added after rounding */
+  in[0] = F32(1, DIMS(4), {-1, 510, 3, 2.5f});
+  in[1] = F32(0, SCALAR, {2});
+  CHECK(!run("QuantizeLinear", 13, 0, NULL, 2, in, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 1, DIMS(4), {0, 255, 2, 1}));
+  in[2] = T_(OX_UINT8, uint8_t, 0, SCALAR, {10});
+  CHECK(!run("QuantizeLinear", 13, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 1, DIMS(4), {10, 255, 12, 11})); /* 1.25 -> 1 (+10) */
+  /* per axis (13): x (2, 3), scale and zero point (3,) along axis 1 */
+  in[0] = F32(2, DIMS(2, 3), {4, 4, 4, 8, 8, 8});
+  in[1] = F32(1, DIMS(3), {1, 2, 4});
+  in[2] = T_(OX_UINT8, uint8_t, 1, DIMS(3), {0, 1, 2});
+  CHECK(!run("QuantizeLinear", 13, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 2, DIMS(2, 3), {4, 3, 3, 8, 5, 4}));
+  /* ... along axis 0 (negative axis -2) */
+  in[1] = F32(1, DIMS(2), {1, 4});
+  in[2] = T_(OX_UINT8, uint8_t, 1, DIMS(2), {1, 0});
+  ox_attr ax[1] = {attr_int("axis", -2)};
+  CHECK(!run("QuantizeLinear", 13, 1, ax, 3, in, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 2, DIMS(2, 3), {5, 5, 5, 2, 2, 2}));
+  /* opset 10 takes scalars only */
+  CHECK_FAILS(run("QuantizeLinear", 10, 0, NULL, 3, in, 1, y), "scalar");
+  /* a zero point that does not match the scale */
+  in[2] = T_(OX_UINT8, uint8_t, 1, DIMS(3), {1, 0, 0});
+  CHECK_FAILS(run("QuantizeLinear", 13, 1, ax, 3, in, 1, y), "must match");
+  /* blocked (21): x (2, 5), axis 1, block 2: scale (2, 3), the last block short */
+  in[0] = F32(2, DIMS(2, 5), {2, 2, 2, 2, 8, 1, 1, 9, 9, 9});
+  in[1] = F32(2, DIMS(2, 3), {1, 2, 4, 1, 3, 2});
+  in[2] = T_(OX_INT8, int8_t, 2, DIMS(2, 3), {0, 0, 1, 0, -1, 0});
+  ox_attr bl[2] = {attr_int("axis", 1), attr_int("block_size", 2)};
+  CHECK(!run("QuantizeLinear", 21, 2, bl, 3, in, 1, y));
+  CHECK(IS(y[0], OX_INT8, 2, DIMS(2, 5), {2, 2, 1, 1, 3, 1, 1, 2, 2, 4}));
+  /* ceil(5 / 2) = 3 blocks: a scale of 2 columns is wrong */
+  in[1] = F32(2, DIMS(2, 2), {1, 2, 4, 1});
+  in[2] = NULL;
+  CHECK_FAILS(run("QuantizeLinear", 21, 2, bl, 2, in, 1, y), "ceil(5 / 2)");
+  /* 4-bit and 2-bit outputs (one element per byte, signed ones sign-extended) */
+  in[0] = F32(1, DIMS(4), {-9, 8, 3.5f, -2.5f});
+  in[1] = F32(0, SCALAR, {1});
+  in[2] = T_(OX_INT4, int8_t, 0, SCALAR, {0});
+  CHECK(!run("QuantizeLinear", 21, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_INT4, 1, DIMS(4), {-8, 7, 4, -2}));
+  CHECK(((int8_t *)y[0]->u.t.data)[0] == -8);
+  in[2] = T_(OX_UINT4, uint8_t, 0, SCALAR, {1});
+  CHECK(!run("QuantizeLinear", 21, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_UINT4, 1, DIMS(4), {0, 9, 5, 0}));
+  ox_attr od[1] = {attr_int("output_dtype", OX_INT2)};
+  CHECK(!run("QuantizeLinear", 25, 1, od, 2, in, 1, y));
+  CHECK(IS(y[0], OX_INT2, 1, DIMS(4), {-2, 1, 1, -2}));
+  CHECK(((int8_t *)y[0]->u.t.data)[3] == -2);
+  od[0] = attr_int("output_dtype", OX_UINT2);
+  CHECK(!run("QuantizeLinear", 25, 1, od, 2, in, 1, y));
+  CHECK(IS(y[0], OX_UINT2, 1, DIMS(4), {0, 3, 3, 0}));
+  /* 2-bit types are new in 25; output_dtype must agree with the zero point */
+  CHECK_FAILS(run("QuantizeLinear", 24, 1, od, 2, in, 1, y), "output_dtype");
+  CHECK_FAILS(run("QuantizeLinear", 25, 1, od, 3, in, 1, y), "must agree");
+  /* int16 / uint16 (21) */
+  in[0] = F32(1, DIMS(3), {-40000, 40000, 70000});
+  in[2] = T_(OX_INT16, int16_t, 0, SCALAR, {0});
+  CHECK(!run("QuantizeLinear", 21, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_INT16, 1, DIMS(3), {-32768, 32767, 32767}));
+  in[2] = T_(OX_UINT16, uint16_t, 0, SCALAR, {0});
+  CHECK(!run("QuantizeLinear", 21, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_UINT16, 1, DIMS(3), {0, 40000, 65535}));
+  /* float8 (19): saturate=1 clamps to 448 (0x7E), saturate=0 gives NaN (0x7F) */
+  in[0] = F32(1, DIMS(3), {1000, -1000, 0.3f});
+  in[2] = T_(OX_FLOAT8E4M3FN, uint8_t, 0, SCALAR, {0});
+  CHECK(!run("QuantizeLinear", 19, 0, NULL, 3, in, 1, y));
+  CHECK(((uint8_t *)y[0]->u.t.data)[0] == 0x7E && ((uint8_t *)y[0]->u.t.data)[1] == 0xFE);
+  CHECK(ox_f8_to_f32(OX_FLOAT8E4M3FN, ((uint8_t *)y[0]->u.t.data)[2]) == 0.3125f);
+  ox_attr sat[1] = {attr_int("saturate", 0)};
+  CHECK(!run("QuantizeLinear", 19, 1, sat, 3, in, 1, y));
+  CHECK((((uint8_t *)y[0]->u.t.data)[0] & 0x7F) == 0x7F);
+  /* e5m2 without saturation: Inf */
+  in[2] = T_(OX_FLOAT8E5M2, uint8_t, 0, SCALAR, {0});
+  in[0] = F32(1, DIMS(1), {1e6f});
+  CHECK(!run("QuantizeLinear", 19, 1, sat, 3, in, 1, y));
+  CHECK(((uint8_t *)y[0]->u.t.data)[0] == 0x7C);
+  /* float4e2m1 (23): always saturates to 6 */
+  in[0] = F32(1, DIMS(3), {100, -2.4f, 1.25f});
+  od[0] = attr_int("output_dtype", OX_FLOAT4E2M1);
+  CHECK(!run("QuantizeLinear", 23, 1, od, 2, in, 1, y));
+  CHECK(IS(y[0], OX_FLOAT4E2M1, 1, DIMS(3), {6, -2, 1})); /* 1.25: tie to even (1.0) */
+  CHECK_FAILS(run("QuantizeLinear", 21, 1, od, 2, in, 1, y), "output_dtype");
+  /* the division rounds to y_scale's type before rint: 2047 / 585 =
+   * 3.49915 is 3.5 in float16 (grid 2^-9 there), so 4 (even); in float 3 */
+  in[0] = T_(OX_FLOAT16, uint16_t, 1, DIMS(1), {ox_f32_to_f16(2047)});
+  in[1] = T_(OX_FLOAT16, uint16_t, 0, SCALAR, {ox_f32_to_f16(585)});
+  CHECK(!run("QuantizeLinear", 19, 0, NULL, 2, in, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 1, DIMS(1), {4}));
+  ox_attr pr[1] = {attr_int("precision", OX_FLOAT)};
+  CHECK(!run("QuantizeLinear", 23, 1, pr, 2, in, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 1, DIMS(1), {3}));
+  /* 19-21: y_scale must have x's type */
+  in[1] = F32(0, SCALAR, {585});
+  CHECK_FAILS(run("QuantizeLinear", 21, 0, NULL, 2, in, 1, y), "y_scale");
+  /* int32 input */
+  in[0] = T_(OX_INT32, int32_t, 1, DIMS(3), {5, 7, -7});
+  in[1] = F32(0, SCALAR, {2});
+  in[2] = T_(OX_INT8, int8_t, 0, SCALAR, {0});
+  CHECK(!run("QuantizeLinear", 10, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_INT8, 1, DIMS(3), {2, 4, -4}));
+}
+
+static void test_dequantize(void) {
+  ox_value *y[1], *in[3];
+  in[0] = T_(OX_UINT8, uint8_t, 1, DIMS(4), {0, 3, 128, 255});
+  in[1] = F32(0, SCALAR, {2});
+  in[2] = T_(OX_UINT8, uint8_t, 0, SCALAR, {128});
+  CHECK(!run("DequantizeLinear", 10, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_FLOAT, 1, DIMS(4), {-256, -250, 0, 254}));
+  /* int32 (x - zero point) is exact: 16777217 - 1 = 2^24 (in float,
+   * x would round to 2^24 first and give 2^24 - 1) */
+  in[0] = T_(OX_INT32, int32_t, 1, DIMS(1), {16777217});
+  in[1] = F32(0, SCALAR, {1});
+  in[2] = T_(OX_INT32, int32_t, 0, SCALAR, {1});
+  CHECK(!run("DequantizeLinear", 13, 0, NULL, 3, in, 1, y));
+  CHECK(IS(y[0], OX_FLOAT, 1, DIMS(1), {16777216}));
+  in[2] = T_(OX_UINT8, uint8_t, 0, SCALAR, {1});
+  CHECK_FAILS(run("DequantizeLinear", 13, 0, NULL, 3, in, 1, y), "same type");
+  /* per axis, axis 0 of (2, 2) */
+  in[0] = T_(OX_INT8, int8_t, 2, DIMS(2, 2), {1, 2, 3, 4});
+  in[1] = F32(1, DIMS(2), {10, 0.5f});
+  in[2] = T_(OX_INT8, int8_t, 1, DIMS(2), {1, -4});
+  ox_attr ax[1] = {attr_int("axis", 0)};
+  CHECK(!run("DequantizeLinear", 13, 1, ax, 3, in, 1, y));
+  CHECK(IS(y[0], OX_FLOAT, 2, DIMS(2, 2), {0, 10, 3.5, 4}));
+  /* blocked (21), axis 0 of (3, 2), block 2: scale (2, 2) */
+  in[0] = T_(OX_INT4, int8_t, 2, DIMS(3, 2), {1, 2, 3, 4, -8, 7});
+  in[1] = F32(2, DIMS(2, 2), {1, 2, 3, 4});
+  in[2] = T_(OX_INT4, int8_t, 2, DIMS(2, 2), {0, 1, -1, 0});
+  ox_attr bl[2] = {attr_int("axis", 0), attr_int("block_size", 2)};
+  CHECK(!run("DequantizeLinear", 21, 2, bl, 3, in, 1, y));
+  CHECK(IS(y[0], OX_FLOAT, 2, DIMS(3, 2), {1, 2, 3, 6, -21, 28}));
+  /* float16 scale: float16 output, rounded once: 1/3 * 3 */
+  in[0] = T_(OX_UINT2, uint8_t, 1, DIMS(2), {3, 1});
+  in[1] = T_(OX_FLOAT16, uint16_t, 0, SCALAR, {ox_f32_to_f16(0.1f)});
+  in[2] = NULL;
+  CHECK(!run("DequantizeLinear", 25, 0, NULL, 2, in, 1, y));
+  CHECK(y[0]->u.t.dt == OX_FLOAT16);
+  CHECK(((uint16_t *)y[0]->u.t.data)[0] ==
+        ox_f32_to_f16((float)(3.0 * (double)ox_f16_to_f32(ox_f32_to_f16(0.1f)))));
+  CHECK_FAILS(run("DequantizeLinear", 24, 0, NULL, 2, in, 1, y), "type not in");
+  /* output_dtype (23) */
+  ox_attr od[1] = {attr_int("output_dtype", OX_FLOAT)};
+  CHECK(!run("DequantizeLinear", 25, 1, od, 2, in, 1, y));
+  CHECK(IS(y[0], OX_FLOAT, 1, DIMS(2), {(float)(3.0 * (double)ox_f16_to_f32(ox_f32_to_f16(0.1f))),
+                                         ox_f16_to_f32(ox_f32_to_f16(0.1f))}));
+  /* float8 and float4 inputs */
+  in[0] = T_(OX_FLOAT8E4M3FN, uint8_t, 1, DIMS(2), {0x7E, 0xB8}); /* 448, -1 */
+  in[1] = F32(0, SCALAR, {2});
+  CHECK(!run("DequantizeLinear", 19, 0, NULL, 2, in, 1, y));
+  CHECK(IS(y[0], OX_FLOAT, 1, DIMS(2), {896, -2}));
+  in[0] = T_(OX_FLOAT4E2M1, uint8_t, 1, DIMS(3), {0x7, 0xF, 0x1}); /* 6, -6, 0.5 */
+  CHECK(!run("DequantizeLinear", 23, 0, NULL, 2, in, 1, y));
+  CHECK(IS(y[0], OX_FLOAT, 1, DIMS(3), {12, -12, 1}));
+}
+
+static void test_dynamic(void) {
+  ox_value *y[3], *in[1];
+  /* the spec's example: range [-3, 2], scale 5/255, zero point rint(153);
+   * 0.5 / scale is 25.4999991 exactly but 25.5 once the float division
+   * rounds, so rint gives 26 (even), and 179 */
+  in[0] = F32(1, DIMS(6), {0, 2, -3, -2.5f, 1.34f, 0.5f});
+  CHECK(!run("DynamicQuantizeLinear", 11, 0, NULL, 1, in, 3, y));
+  CHECK(0.5f / (5.0f / 255.0f) == 25.5f);
+  CHECK(IS(y[0], OX_UINT8, 1, DIMS(6), {153, 255, 0, 26, 221, 179}));
+  CHECK(*(float *)y[1]->u.t.data == 5.0f / 255.0f);
+  CHECK(IS(y[2], OX_UINT8, 0, SCALAR, {153}));
+  /* all positive: the range is adjusted to include 0, zero point 0 */
+  in[0] = F32(1, DIMS(2), {1, 51});
+  CHECK(!run("DynamicQuantizeLinear", 11, 0, NULL, 1, in, 3, y));
+  CHECK(IS(y[0], OX_UINT8, 1, DIMS(2), {5, 255}));
+  CHECK(IS(y[2], OX_UINT8, 0, SCALAR, {0}));
+  /* all zero: scale 1/255 */
+  in[0] = F32(1, DIMS(1), {0});
+  CHECK(!run("DynamicQuantizeLinear", 11, 0, NULL, 1, in, 3, y));
+  CHECK(*(float *)y[1]->u.t.data == 1.0f / 255.0f);
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_quantize();
+  test_dequantize();
+  test_dynamic();
+  (void)attr_ints;
+  ox_arena_free(A);
+  return check_done("quant");
+}
