@@ -205,10 +205,11 @@ static void check_case(const char *label, rcase rc, int opset) {
   double *x = malloc(sizeof(double) * (size_t)(nx + nw + nr + nb + 2 * ns + np + ny + 2 * ns + 8));
   double *w = x + nx, *r = w + nw, *b = r + nr, *h0 = b + nb, *c0 = h0 + ns, *p = c0 + ns;
   double *y = p + np, *yh = y + ny, *yc = yh + ns;
-  double scale = dt == OX_FLOAT16 ? 1.0 : 1.5;
+  double scale = dt == OX_FLOAT16 || dt == OX_BFLOAT16 ? 1.0 : 1.5;
   for (int64_t i = 0; i < nx + nw + nr + nb + 2 * ns + np; i++) {
     double v = rnd() * scale;
     if (dt == OX_FLOAT16) v = ox_f16_to_f32(ox_f32_to_f16((float)v)); /* exactly representable */
+    if (dt == OX_BFLOAT16) v = ox_bf16_to_f32(ox_f32_to_bf16((float)v));
     x[i] = v;
   }
   /* activations as the kernel reads them */
@@ -276,7 +277,7 @@ static void check_case(const char *label, rcase rc, int opset) {
     free(x);
     return;
   }
-  double tol = dt == OX_DOUBLE ? 1e-12 : dt == OX_FLOAT16 ? 4e-3 : 2e-5;
+  double tol = dt == OX_DOUBLE ? 1e-12 : dt == OX_FLOAT16 ? 4e-3 : dt == OX_BFLOAT16 ? 1.6e-2 : 2e-5;
   int ok = close_all("Y", out[0], y, ny, tol) && close_all("Y_h", out[1], yh, ns, tol) &&
            (cell != 2 || close_all("Y_c", out[2], yc, ns, tol));
   if (!ok) fprintf(stderr, "  in case %s\n", label);
@@ -329,6 +330,8 @@ static void test_against_reference(void) {
                                     .init = 1, .peep = 1, .dt = OX_DOUBLE}, 22);
   check_case("gru double", (rcase){.op = "GRU", .S = 5, .N = 3, .I = 4, .H = 6, .bias = 1, .dt = OX_DOUBLE}, 22);
   check_case("rnn float16", (rcase){.op = "RNN", .S = 3, .N = 2, .I = 3, .H = 4, .bias = 1, .dt = OX_FLOAT16}, 14);
+  check_case("gru bfloat16", (rcase){.op = "GRU", .dir = "bidirectional", .S = 3, .N = 2, .I = 3, .H = 4, .bias = 1,
+                                    .dt = OX_BFLOAT16}, 22);
   check_case("lstm 1x1x1", (rcase){.op = "LSTM", .S = 1, .N = 1, .I = 1, .H = 1}, 14);
   /* bigger: the GEMM's blocked paths */
   check_case("lstm large", (rcase){.op = "LSTM", .dir = "bidirectional", .S = 7, .N = 9, .I = 37, .H = 45, .bias = 1,
