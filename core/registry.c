@@ -15,6 +15,7 @@ extern const ox_kernel ox_reduce_kernels[];
 extern const ox_kernel ox_matmul_kernels[];
 extern const ox_kernel ox_conv_kernels[];
 extern const ox_kernel ox_pool_kernels[];
+extern const ox_kernel ox_norm_kernels[];
 extern const ox_kernel ox_quant_kernels[];
 extern const ox_kernel ox_signal_kernels[];
 extern const ox_kernel ox_loss_kernels[];
@@ -36,6 +37,7 @@ const ox_family ox_families[] = {
     {"matmul", ox_matmul_kernels},
     {"conv", ox_conv_kernels},
     {"pool", ox_pool_kernels},
+    {"norm", ox_norm_kernels},
     {"quant", ox_quant_kernels},
     {"signal", ox_signal_kernels},
     {"loss", ox_loss_kernels},

@@ -1,0 +1,600 @@
+/* ops/norm.c: the normalizations (BatchNormalization, InstanceNormalization,
+ * LayerNormalization, GroupNormalization, RMSNormalization, LpNormalization,
+ * MeanVarianceNormalization, LRN) and Dropout.
+ *
+ * Every op here is memory-bound and its statistics need more precision than
+ * the element type, so each widens its inputs once to double (small floats
+ * through float), computes in double, and rounds once on store. There is no
+ * per-type code: the bodies are written once on doubles. Means and variances
+ * are two passes over each contiguous row (mean, then the sum of squared
+ * deviations), which keeps constant rows exactly at variance 0. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/kernel.h"
+
+/* ---- widening and narrowing ---- */
+
+/* A double copy of t's data (arena memory), NULL with c->err set. */
+static double *load_d(ox_ctx *c, const ox_tensor *t) {
+  double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
+  if (!d) {
+    ox_fail(c->err, OX_EINPUT, "out of memory");
+    return NULL;
+  }
+  switch (t->dt) {
+#define CASE(NAME, T)                                                                \
+  case OX_##NAME: {                                                                  \
+    const T *s = t->data;                                                            \
+    for (int64_t i = 0; i < t->n; i++) d[i] = (double)s[i];                          \
+  } break;
+    OX_NATIVE_TYPES(CASE)
+#undef CASE
+  default: { /* the small floats: exact in float */
+    const float *f = ox_widen_f32(c->a, t, c->err);
+    if (!f) return NULL;
+    for (int64_t i = 0; i < t->n; i++) d[i] = f[i];
+  }
+  }
+  return d;
+}
+
+/* Store src into t (rounding once for float and double; the small floats go
+ * through float, as every small-float kernel does). */
+static int store_d(ox_ctx *c, const double *src, ox_tensor *t) {
+  switch (t->dt) {
+  case OX_FLOAT: {
+    float *y = t->data;
+    for (int64_t i = 0; i < t->n; i++) y[i] = (float)src[i];
+  } break;
+  case OX_DOUBLE:
+    if (t->n) memcpy(t->data, src, (size_t)t->n * sizeof *src);
+    break;
+  default: {
+    float *f = ox_alloc_array(c->a, t->n + 1, sizeof *f);
+    if (!f) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    for (int64_t i = 0; i < t->n; i++) f[i] = (float)src[i];
+    ox_narrow_f32(f, t);
+  }
+  }
+  return 0;
+}
+
+/* A new tensor like x (dtype dt) holding y. */
+static int emit(ox_ctx *c, ox_dtype dt, int rank, const int64_t *dims, const double *y,
+                ox_value **out) {
+  OX_TRY(ox_tensor_new(c->a, dt, rank, dims, out, c->err));
+  return store_d(c, y, &(*out)->u.t);
+}
+
+static double *scratch(ox_ctx *c, int64_t n) {
+  double *d = ox_alloc_array(c->a, n + 1, sizeof *d);
+  if (!d) ox_fail(c->err, OX_EINPUT, "out of memory");
+  return d;
+}
+
+/* Is output i requested (listed with a non-empty name)? */
+static int wanted(ox_ctx *c, int nout, int i) {
+  return i < nout && c->node->out && c->node->out[i] && c->node->out[i][0];
+}
+
+/* x: (N, C, S...) as N, C and the product S of the spatial dims. */
+static int split_nc(ox_ctx *c, const ox_tensor *x, int64_t *N, int64_t *C, int64_t *S) {
+  if (x->rank < 2) return ox_fail(c->err, OX_EINPUT, "input 0 has rank %d; it must be (N, C, ...)", x->rank);
+  *N = x->dims[0];
+  *C = x->dims[1];
+  *S = 1;
+  for (int i = 2; i < x->rank; i++) *S *= x->dims[i]; /* x->n did not overflow */
+  return 0;
+}
+
+/* A per-channel parameter (input i) of n elements, as doubles. */
+static int param(ox_ctx *c, ox_value **in, int i, int64_t n, const char *what, double **out) {
+  const ox_tensor *p = &in[i]->u.t;
+  if (in[i]->kind != OX_TENSOR || !ox_dtype_is_float(p->dt))
+    return ox_fail(c->err, OX_EINPUT, "%s must be a float tensor", ox_input_name(c, i));
+  if (p->n != n) {
+    char b[96];
+    return ox_fail(c->err, OX_EINPUT, "%s has shape %s; it must hold %s: %lld elements",
+                   ox_input_name(c, i), ox_shape_str(p->rank, p->dims, b, sizeof b), what,
+                   (long long)n);
+  }
+  return (*out = load_d(c, p)) ? 0 : c->err->code;
+}
+
+/* ---- the row normalization every op builds on ----
+ * x, y: (rows, len). Per row: mean m (0 unless `center`), variance v (mean of
+ * squared deviations), inv = 1/sqrt(v + eps); y = (x - m) * inv. */
+static void norm_rows(const double *x, double *y, int64_t rows, int64_t len, double eps,
+                      int center, double *mean_out, double *inv_out) {
+  for (int64_t r = 0; r < rows; r++) {
+    const double *xr = x + r * len;
+    double *yr = y + r * len, m = 0, v = 0;
+    if (center && len) {
+      for (int64_t j = 0; j < len; j++) m += xr[j];
+      m /= (double)len;
+    }
+    for (int64_t j = 0; j < len; j++) {
+      double d = xr[j] - m;
+      v += d * d;
+    }
+    if (len) v /= (double)len;
+    double inv = 1.0 / sqrt(v + eps);
+    for (int64_t j = 0; j < len; j++) yr[j] = (xr[j] - m) * inv;
+    if (mean_out) mean_out[r] = m;
+    if (inv_out) inv_out[r] = inv;
+  }
+}
+
+/* y: (N, C, S) <- y * a[c] + b[c] */
+static void affine_nc(double *y, int64_t N, int64_t C, int64_t S, const double *a, const double *b) {
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t ch = 0; ch < C; ch++) {
+      double *yr = y + (n * C + ch) * S, ac = a[ch], bc = b ? b[ch] : 0;
+      for (int64_t s = 0; s < S; s++) yr[s] = yr[s] * ac + bc;
+    }
+}
+
+/* ---- BatchNormalization ---- */
+
+/* x: (N, K, L), statistics per k over N and L: mean[k], var[k] (population). */
+static void batch_stats(const double *x, int64_t N, int64_t K, int64_t L, double *mean, double *var) {
+  double cnt = (double)N * (double)L;
+  for (int64_t k = 0; k < K; k++) mean[k] = var[k] = 0;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t k = 0; k < K; k++) {
+      const double *xr = x + (n * K + k) * L;
+      double s = 0;
+      for (int64_t l = 0; l < L; l++) s += xr[l];
+      mean[k] += s;
+    }
+  for (int64_t k = 0; k < K; k++) mean[k] = cnt > 0 ? mean[k] / cnt : 0;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t k = 0; k < K; k++) {
+      const double *xr = x + (n * K + k) * L;
+      double s = 0, m = mean[k];
+      for (int64_t l = 0; l < L; l++) s += (xr[l] - m) * (xr[l] - m);
+      var[k] += s;
+    }
+  for (int64_t k = 0; k < K; k++) var[k] = cnt > 0 ? var[k] / cnt : 0;
+}
+
+/* BatchNormalization 1-15. Inference: y = (x - mean) / sqrt(var + eps) *
+ * scale + B per channel. Training (training_mode from 14; before 14, when
+ * is_test is 0 (1, 6) and more than Y is asked for): the batch's own mean and
+ * population variance normalize, and running = input * momentum + batch *
+ * (1 - momentum) are outputs 1 and 2; before 14, outputs 3 and 4 are the
+ * batch mean and variance (saved_mean, saved_var). spatial = 0 (1-7): the
+ * parameters are (C, D1, ..., Dn), one per feature, statistics over N only. */
+static int batchnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin;
+  const ox_tensor *x = &in[0]->u.t;
+  int64_t N = 0, C = 0, S = 0;
+  OX_TRY(split_nc(c, x, &N, &C, &S));
+  double eps = ox_attr_float(c, "epsilon", 1e-5f), mom = ox_attr_float(c, "momentum", 0.9f);
+  int train;
+  if (c->version >= 14) train = ox_attr_int(c, "training_mode", 0) != 0;
+  else train = (c->version >= 7 || !ox_attr_int(c, "is_test", 0)) && wanted(c, nout, 1);
+  int spatial = c->version >= 9 ? 1 : ox_attr_int(c, "spatial", 1) != 0;
+  /* x: (N, K, L): K features, each with L elements per instance */
+  int64_t K = spatial ? C : C * S, L = spatial ? S : 1;
+  const char *what = spatial ? "one per channel" : "one per feature (C x D1 x ... x Dn)";
+  double *sc, *b, *mean, *var;
+  OX_TRY(param(c, in, 1, K, what, &sc));
+  OX_TRY(param(c, in, 2, K, what, &b));
+  OX_TRY(param(c, in, 3, K, what, &mean));
+  OX_TRY(param(c, in, 4, K, what, &var));
+  double *xd = load_d(c, x), *y = scratch(c, x->n), *a = scratch(c, K), *sh = scratch(c, K);
+  double *bm = scratch(c, K), *bv = scratch(c, K);
+  if (!xd || !y || !a || !sh || !bm || !bv) return c->err->code;
+  if (train) batch_stats(xd, N, K, L, bm, bv);
+  const double *um = train ? bm : mean, *uv = train ? bv : var;
+  for (int64_t k = 0; k < K; k++) {
+    a[k] = sc[k] / sqrt(uv[k] + eps);
+    sh[k] = b[k] - um[k] * a[k];
+  }
+  memcpy(y, xd, (size_t)x->n * sizeof *y);
+  affine_nc(y, N, K, L, a, sh);
+  OX_TRY(emit(c, x->dt, x->rank, x->dims, y, &out[0]));
+  if (!train) {
+    if (c->version >= 14 && (wanted(c, nout, 1) || wanted(c, nout, 2)))
+      return ox_fail(c->err, OX_EINPUT, "running_mean and running_var are outputs only when training_mode is 1");
+    return 0;
+  }
+  for (int64_t k = 0; k < K; k++) { /* the running statistics */
+    a[k] = mean[k] * mom + bm[k] * (1 - mom);
+    sh[k] = var[k] * mom + bv[k] * (1 - mom);
+  }
+  const ox_tensor *im = &in[3]->u.t, *iv = &in[4]->u.t;
+  if (nout > 1) OX_TRY(emit(c, im->dt, im->rank, im->dims, a, &out[1]));
+  if (nout > 2) OX_TRY(emit(c, iv->dt, iv->rank, iv->dims, sh, &out[2]));
+  if (nout > 3) OX_TRY(emit(c, im->dt, im->rank, im->dims, bm, &out[3]));
+  if (nout > 4) OX_TRY(emit(c, iv->dt, iv->rank, iv->dims, bv, &out[4]));
+  return 0;
+}
+
+/* ---- InstanceNormalization, GroupNormalization ---- */
+
+/* x: (N, C, S) normalized per (n, group of C/G channels); scale and bias per
+ * channel (or per group: gscale). */
+static int group_norm(ox_ctx *c, ox_value **in, ox_value **out, int64_t G, int per_group) {
+  const ox_tensor *x = &in[0]->u.t;
+  int64_t N = 0, C = 0, S = 0;
+  OX_TRY(split_nc(c, x, &N, &C, &S));
+  double eps = ox_attr_float(c, "epsilon", 1e-5f);
+  if (G <= 0 || C % G)
+    return ox_fail(c->err, OX_EINPUT, "num_groups %lld must be positive and divide the %lld channels",
+                   (long long)G, (long long)C);
+  int64_t cpg = C / G; /* channels per group */
+  double *sc, *b, *ac = scratch(c, C), *bc = scratch(c, C);
+  if (!ac || !bc) return c->err->code;
+  const char *what = per_group ? "one per group" : "one per channel";
+  OX_TRY(param(c, in, 1, per_group ? G : C, what, &sc));
+  OX_TRY(param(c, in, 2, per_group ? G : C, what, &b));
+  for (int64_t g = 0, ch = 0; g < G; g++)
+    for (int64_t j = 0; j < cpg; j++, ch++) {
+      ac[ch] = per_group ? sc[g] : sc[ch];
+      bc[ch] = per_group ? b[g] : b[ch];
+    }
+  double *xd = load_d(c, x), *y = scratch(c, x->n);
+  if (!xd || !y) return c->err->code;
+  norm_rows(xd, y, N * G, cpg * S, eps, 1, NULL, NULL);
+  affine_nc(y, N, C, S, ac, bc);
+  return emit(c, x->dt, x->rank, x->dims, y, &out[0]);
+}
+
+static int instancenorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin, (void)nout;
+  const ox_tensor *x = &in[0]->u.t;
+  if (x->rank < 2) return ox_fail(c->err, OX_EINPUT, "input 0 has rank %d; it must be (N, C, ...)", x->rank);
+  return group_norm(c, in, out, x->dims[1] ? x->dims[1] : 1, 0);
+}
+
+/* GroupNormalization-18: scale and bias per group; 21: per channel. */
+static int groupnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin, (void)nout;
+  const ox_attr *ng = ox_attr_find(c, "num_groups");
+  if (!ng) return ox_fail(c->err, OX_EINPUT, "attribute 'num_groups' is required");
+  return group_norm(c, in, out, ox_attr_int(c, "num_groups", 1), c->version < 21);
+}
+
+/* ---- LayerNormalization, RMSNormalization ---- */
+
+/* Parameter input i unidirectionally broadcast to x (rank r), expanded to its
+ * period: the trailing dims of x it spans, at least the normalized ones from
+ * `axis`. *pat receives period doubles; x is a repetition of (x->n / period,
+ * period). */
+static int bcast_param(ox_ctx *c, ox_value **in, int i, const ox_tensor *x, int axis, double **pat,
+                       int64_t *period) {
+  const ox_tensor *p = &in[i]->u.t;
+  int r = x->rank, m = r - axis;
+  char b1[96], b2[96];
+  if (p->rank > r) goto bad;
+  if (p->rank > m) m = p->rank;
+  for (int k = 1; k <= p->rank; k++)
+    if (p->dims[p->rank - k] != 1 && p->dims[p->rank - k] != x->dims[r - k]) goto bad;
+  /* pattern: x's trailing m dims; the parameter's strides, 0 where broadcast */
+  int64_t per = 1, *st = ox_alloc_array(c->a, m + 1, sizeof *st), *idx = ox_alloc_array(c->a, m + 1, sizeof *idx);
+  if (!st || !idx) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  const int64_t *d = x->dims + (r - m);
+  for (int64_t k = m - 1, s = 1; k >= 0; k--) { /* the parameter's row-major strides */
+    int64_t pk = p->rank - (m - k);
+    st[k] = pk >= 0 && p->dims[pk] != 1 ? s : 0;
+    if (pk >= 0) s *= p->dims[pk];
+    idx[k] = 0;
+  }
+  for (int k = 0; k < m; k++) per *= d[k];
+  double *pv = load_d(c, p), *o = scratch(c, per);
+  if (!pv || !o) return c->err->code;
+  int64_t off = 0;
+  for (int64_t j = 0; j < per; j++) { /* odometer over the pattern */
+    o[j] = pv[off];
+    for (int k = m - 1; k >= 0; k--) {
+      off += st[k];
+      if (++idx[k] < d[k]) break;
+      off -= st[k] * d[k];
+      idx[k] = 0;
+    }
+  }
+  *pat = o;
+  *period = per;
+  return 0;
+bad:
+  return ox_fail(c->err, OX_EINPUT, "%s has shape %s; it does not broadcast to X's %s",
+                 ox_input_name(c, i), ox_shape_str(p->rank, p->dims, b1, sizeof b1),
+                 ox_shape_str(x->rank, x->dims, b2, sizeof b2));
+}
+
+/* y: (n / period, period) <- y * s + b, s and b of `period` elements. */
+static void affine_rep(double *y, int64_t n, const double *s, int64_t ps, const double *b, int64_t pb) {
+  for (int64_t o = 0; o < n; o += ps) {
+    double *yr = y + o;
+    for (int64_t j = 0; j < ps; j++) yr[j] *= s[j];
+  }
+  if (b)
+    for (int64_t o = 0; o < n; o += pb) {
+      double *yr = y + o;
+      for (int64_t j = 0; j < pb; j++) yr[j] += b[j];
+    }
+}
+
+/* LayerNormalization-17 (center = 1) and RMSNormalization-23 (center = 0):
+ * x: (outer, len) with len the product of dims axis..r-1. Mean and InvStdDev
+ * (LayerNormalization's outputs 1, 2) are (d0, ..., d[axis-1], 1, ..., 1) of
+ * the stash_type. RMSNormalization's Y has the scale's type (V). */
+static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out, int center) {
+  const ox_tensor *x = &in[0]->u.t;
+  int r = x->rank, axis;
+  if (r == 0) return ox_fail(c->err, OX_EINPUT, "input 0 is a scalar; it needs rank >= 1");
+  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -1), r, 0, "axis", &axis));
+  double eps = ox_attr_float(c, "epsilon", 1e-5f);
+  int64_t stash = ox_attr_int(c, "stash_type", 1);
+  if (stash != OX_FLOAT && stash != OX_BFLOAT16 && stash != OX_DOUBLE && stash != OX_FLOAT16)
+    return ox_fail(c->err, OX_EINPUT, "stash_type %lld is not a float type id", (long long)stash);
+  int64_t len = 1;
+  for (int i = axis; i < r; i++) len *= x->dims[i];
+  int64_t rows = ox_numel(axis, x->dims, 8);
+  if (rows < 0) return ox_fail(c->err, OX_EINPUT, "input 0's leading dims are too large");
+  const ox_tensor *st = &in[1]->u.t;
+  if (!center && !ox_dtype_is_float(st->dt))
+    return ox_fail(c->err, OX_EINPUT, "%s must be a float tensor", ox_input_name(c, 1));
+  double *s, *b = NULL, *xd = load_d(c, x), *y = scratch(c, x->n);
+  double *mean = scratch(c, rows), *inv = scratch(c, rows);
+  int64_t ps, pb = 1;
+  if (!xd || !y || !mean || !inv) return c->err->code;
+  OX_TRY(bcast_param(c, in, 1, x, axis, &s, &ps));
+  if (nin > 2 && in[2]) OX_TRY(bcast_param(c, in, 2, x, axis, &b, &pb));
+  norm_rows(xd, y, rows, len, eps, center, mean, inv);
+  if (x->n) affine_rep(y, x->n, s, ps, b, pb);
+  OX_TRY(emit(c, center ? x->dt : st->dt, r, x->dims, y, &out[0]));
+  if (nout > 1 && center) {
+    int64_t *sd = ox_alloc_array(c->a, r, sizeof *sd);
+    if (!sd) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    for (int i = 0; i < r; i++) sd[i] = i < axis ? x->dims[i] : 1;
+    OX_TRY(emit(c, (ox_dtype)stash, r, sd, mean, &out[1]));
+    if (nout > 2) OX_TRY(emit(c, (ox_dtype)stash, r, sd, inv, &out[2]));
+  }
+  return 0;
+}
+
+static int layernorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return layer_like(c, nin, in, nout, out, 1);
+}
+static int rmsnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return layer_like(c, nin, in, nout, out, 0);
+}
+
+/* ---- LpNormalization ---- */
+
+/* x: (outer, d, inner); y = x / ||x||_p along d; a zero norm gives 0. */
+static int lpnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin, (void)nout;
+  const ox_tensor *x = &in[0]->u.t;
+  int axis;
+  if (x->rank == 0) return ox_fail(c->err, OX_EINPUT, "input 0 is a scalar; it needs rank >= 1");
+  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -1), x->rank, 0, "axis", &axis));
+  int64_t p = ox_attr_int(c, "p", 2);
+  if (p != 1 && p != 2) return ox_fail(c->err, OX_EINPUT, "p is %lld; only 1 and 2 are supported", (long long)p);
+  int64_t outer = 1, d = x->dims[axis], inner = 1;
+  for (int i = 0; i < axis; i++) outer *= x->dims[i];
+  for (int i = axis + 1; i < x->rank; i++) inner *= x->dims[i];
+  double *xd = load_d(c, x), *y = scratch(c, x->n), *nr = scratch(c, inner);
+  if (!xd || !y || !nr) return c->err->code;
+  if (x->n)
+    for (int64_t o = 0; o < outer; o++) {
+      const double *xo = xd + o * d * inner;
+      double *yo = y + o * d * inner;
+      for (int64_t i = 0; i < inner; i++) nr[i] = 0;
+      for (int64_t k = 0; k < d; k++) {
+        const double *xr = xo + k * inner;
+        if (p == 1) for (int64_t i = 0; i < inner; i++) nr[i] += fabs(xr[i]);
+        else for (int64_t i = 0; i < inner; i++) nr[i] += xr[i] * xr[i];
+      }
+      for (int64_t i = 0; i < inner; i++) { /* reciprocal; 0 for a zero norm */
+        double n = p == 2 ? sqrt(nr[i]) : nr[i];
+        nr[i] = n == 0 ? 0 : 1 / n;
+      }
+      for (int64_t k = 0; k < d; k++)
+        for (int64_t i = 0; i < inner; i++) yo[k * inner + i] = xo[k * inner + i] * nr[i];
+    }
+  return emit(c, x->dt, x->rank, x->dims, y, &out[0]);
+}
+
+/* ---- MeanVarianceNormalization ---- */
+
+/* y = (x - mean) / (sqrt(var) + 1e-9) with mean and (population) variance
+ * over `axes` (default 0, 2, 3), as the function body of 9 and 13. x is walked
+ * as runs of its last dim; each run has a base slot in the statistics (the
+ * kept dims' index) and a step (1 if the last dim is kept, else 0). */
+static int mvn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin, (void)nout;
+  const ox_tensor *x = &in[0]->u.t;
+  int r = x->rank;
+  int64_t na, defaxes[] = {0, 2, 3};
+  const int64_t *axes = ox_attr_ints(c, "axes", &na);
+  if (!axes) axes = defaxes, na = 3;
+  uint8_t *red = ox_alloc_array(c->a, r + 1, 1);
+  int64_t *kst = ox_alloc_array(c->a, r + 1, sizeof *kst), *idx = ox_alloc_array(c->a, r + 1, sizeof *idx);
+  if (!red || !kst || !idx) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int64_t i = 0; i < na; i++) {
+    int a;
+    OX_TRY(ox_axis(c, axes[i], r, 0, "axis", &a));
+    red[a] = 1;
+  }
+  int64_t slots = 1;
+  for (int k = r - 1; k >= 0; k--) {
+    kst[k] = red[k] ? 0 : slots;
+    if (!red[k]) slots *= x->dims[k];
+  }
+  double *xd = load_d(c, x), *y = scratch(c, x->n), *m = scratch(c, slots), *v = scratch(c, slots);
+  double *cnt = scratch(c, slots);
+  if (!xd || !y || !m || !v || !cnt) return c->err->code;
+  int64_t last = r ? x->dims[r - 1] : 1, step = r ? kst[r - 1] : 0;
+  int64_t runs = last ? x->n / last : 0, *base = ox_alloc_array(c->a, runs + 1, sizeof *base);
+  if (!base) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int64_t q = 0, off = 0; q < runs; q++) { /* odometer over dims 0..r-2 */
+    base[q] = off;
+    for (int k = r - 2; k >= 0; k--) {
+      off += kst[k];
+      if (++idx[k] < x->dims[k]) break;
+      off -= kst[k] * x->dims[k];
+      idx[k] = 0;
+    }
+  }
+  for (int64_t s = 0; s < slots; s++) m[s] = v[s] = cnt[s] = 0;
+  for (int64_t q = 0; q < runs; q++) {
+    const double *xr = xd + q * last;
+    double *mr = m + base[q], *cr = cnt + base[q];
+    for (int64_t j = 0; j < last; j++) mr[j * step] += xr[j], cr[j * step] += 1;
+  }
+  for (int64_t s = 0; s < slots; s++) m[s] = cnt[s] ? m[s] / cnt[s] : 0;
+  for (int64_t q = 0; q < runs; q++) {
+    const double *xr = xd + q * last, *mr = m + base[q];
+    double *vr = v + base[q];
+    for (int64_t j = 0; j < last; j++) vr[j * step] += (xr[j] - mr[j * step]) * (xr[j] - mr[j * step]);
+  }
+  for (int64_t s = 0; s < slots; s++) v[s] = 1 / (sqrt(cnt[s] ? v[s] / cnt[s] : 0) + 1e-9);
+  for (int64_t q = 0; q < runs; q++) {
+    const double *xr = xd + q * last, *mr = m + base[q], *vr = v + base[q];
+    double *yr = y + q * last;
+    for (int64_t j = 0; j < last; j++) yr[j] = (xr[j] - mr[j * step]) * vr[j * step];
+  }
+  return emit(c, x->dt, r, x->dims, y, &out[0]);
+}
+
+/* ---- LRN ---- */
+
+/* x: (N, C, S). y = x / (bias + alpha / size * sum of x^2 over channels
+ * c - floor((size-1)/2) .. c + ceil((size-1)/2)) ^ beta. */
+static int lrn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin, (void)nout;
+  const ox_tensor *x = &in[0]->u.t;
+  int64_t N = 0, C = 0, S = 0;
+  OX_TRY(split_nc(c, x, &N, &C, &S));
+  if (!ox_attr_find(c, "size")) return ox_fail(c->err, OX_EINPUT, "attribute 'size' is required");
+  int64_t size = ox_attr_int(c, "size", 1);
+  if (size <= 0) return ox_fail(c->err, OX_EINPUT, "size is %lld; it must be positive", (long long)size);
+  double alpha = ox_attr_float(c, "alpha", 1e-4f), beta = ox_attr_float(c, "beta", 0.75f);
+  double bias = ox_attr_float(c, "bias", 1.0f), k = alpha / (double)size;
+  int64_t lo = (size - 1) / 2, hi = size / 2; /* floor and ceil of (size-1)/2 */
+  double *xd = load_d(c, x), *y = scratch(c, x->n), *sq = scratch(c, S);
+  if (!xd || !y || !sq) return c->err->code;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t ch = 0; ch < C; ch++) {
+      int64_t b = ch - lo < 0 ? 0 : ch - lo, e = ch > C - 1 - hi ? C - 1 : ch + hi;
+      for (int64_t s = 0; s < S; s++) sq[s] = 0;
+      for (int64_t i = b; i <= e; i++) {
+        const double *xr = xd + (n * C + i) * S;
+        for (int64_t s = 0; s < S; s++) sq[s] += xr[s] * xr[s];
+      }
+      const double *xr = xd + (n * C + ch) * S;
+      double *yr = y + (n * C + ch) * S;
+      for (int64_t s = 0; s < S; s++) yr[s] = xr[s] / pow(bias + k * sq[s], beta);
+    }
+  return emit(c, x->dt, x->rank, x->dims, y, &out[0]);
+}
+
+/* ---- Dropout ---- */
+
+static uint64_t splitmix(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+/* Inference (before 12 always; from 12 unless training_mode is true, or when
+ * ratio is 0): output = input, mask all true (of type T before 10, bool from
+ * 10). Training: mask = uniform >= ratio from a generator seeded by `seed`
+ * (0 if absent: runs are reproducible), output = x * mask / (1 - ratio). */
+static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *x = &in[0]->u.t;
+  double ratio = 0.5;
+  int train = 0;
+  if (c->version >= 12) {
+    if (nin > 1 && in[1]) {
+      const ox_tensor *rt = &in[1]->u.t;
+      if (in[1]->kind != OX_TENSOR || rt->n != 1 || !ox_dtype_is_float(rt->dt))
+        return ox_fail(c->err, OX_EINPUT, "%s must be a float scalar", ox_input_name(c, 1));
+      ratio = ox_load_f64(rt->dt, rt->data, 0);
+    }
+    if (nin > 2 && in[2]) {
+      const ox_tensor *tm = &in[2]->u.t;
+      if (in[2]->kind != OX_TENSOR || tm->n != 1 || tm->dt != OX_BOOL)
+        return ox_fail(c->err, OX_EINPUT, "%s must be a bool scalar", ox_input_name(c, 2));
+      train = ((const uint8_t *)tm->data)[0] != 0;
+    }
+  } else {
+    ratio = ox_attr_float(c, "ratio", 0.5f);
+  }
+  if (!(ratio >= 0 && ratio <= 1))
+    return ox_fail(c->err, OX_EINPUT, "ratio is %g; it must be in [0, 1]", ratio);
+  if (!train || ratio == 0) {
+    out[0] = ox_tensor_view(c->a, in[0]);
+    if (!out[0]) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (nout > 1) {
+      ox_dtype mt = c->version >= 10 ? OX_BOOL : x->dt;
+      OX_TRY(ox_tensor_new(c->a, mt, x->rank, x->dims, &out[1], c->err));
+      if (mt == OX_BOOL) {
+        if (x->n) memset(out[1]->u.t.data, 1, (size_t)x->n);
+      } else {
+        double *one = scratch(c, x->n);
+        if (!one) return c->err->code;
+        for (int64_t i = 0; i < x->n; i++) one[i] = 1;
+        OX_TRY(store_d(c, one, &out[1]->u.t));
+      }
+    }
+    return 0;
+  }
+  uint64_t state = (uint64_t)ox_attr_int(c, "seed", 0);
+  double scale = ratio < 1 ? 1 / (1 - ratio) : 0;
+  double *xd = load_d(c, x);
+  if (!xd) return c->err->code;
+  ox_value *mv = NULL;
+  OX_TRY(ox_tensor_new(c->a, OX_BOOL, x->rank, x->dims, &mv, c->err));
+  uint8_t *mask = mv->u.t.data;
+  for (int64_t i = 0; i < x->n; i++) {
+    double u = (double)(splitmix(&state) >> 11) * 0x1p-53;
+    mask[i] = u >= ratio;
+    xd[i] = mask[i] ? xd[i] * scale : 0;
+  }
+  OX_TRY(emit(c, x->dt, x->rank, x->dims, xd, &out[0]));
+  if (nout > 1) out[1] = mv;
+  return 0;
+}
+
+#define F3 OX_TS_FLOAT3
+#define F4 OX_TS_FLOAT4
+#define F8 (OX_T(FLOAT8E4M3FN) | OX_T(FLOAT8E4M3FNUZ) | OX_T(FLOAT8E5M2) | OX_T(FLOAT8E5M2FNUZ))
+
+const ox_kernel ox_norm_kernels[] = {
+  /* domain, op, since, until, tin, types, min_in, max_in, fn */
+  { "", "BatchNormalization",         1,  5,         0, F3,      5, 5, batchnorm },
+  { "", "BatchNormalization",         6,  6,         0, F3,      5, 5, batchnorm },
+  { "", "BatchNormalization",         7,  8,         0, F3,      5, 5, batchnorm },
+  { "", "BatchNormalization",         9,  13,        0, F3,      5, 5, batchnorm },
+  { "", "BatchNormalization",         14, 14,        0, F4,      5, 5, batchnorm },
+  { "", "BatchNormalization",         15, OX_LATEST, 0, F4,      5, 5, batchnorm },
+  { "", "InstanceNormalization",      1,  5,         0, F3,      3, 3, instancenorm },
+  { "", "InstanceNormalization",      6,  21,        0, F3,      3, 3, instancenorm },
+  { "", "InstanceNormalization",      22, OX_LATEST, 0, F4,      3, 3, instancenorm },
+  { "", "LayerNormalization",         17, OX_LATEST, 0, F4,      2, 3, layernorm },
+  { "", "GroupNormalization",         18, 20,        0, F4,      3, 3, groupnorm },
+  { "", "GroupNormalization",         21, OX_LATEST, 0, F4,      3, 3, groupnorm },
+  { "", "RMSNormalization",           23, OX_LATEST, 0, F4,      2, 2, rmsnorm },
+  { "", "LpNormalization",            1,  21,        0, F3,      1, 1, lpnorm },
+  { "", "LpNormalization",            22, OX_LATEST, 0, F4,      1, 1, lpnorm },
+  { "", "MeanVarianceNormalization",  9,  12,        0, F3,      1, 1, mvn },
+  { "", "MeanVarianceNormalization",  13, OX_LATEST, 0, F4,      1, 1, mvn },
+  { "", "LRN",                        1,  12,        0, F3,      1, 1, lrn },
+  { "", "LRN",                        13, OX_LATEST, 0, F4,      1, 1, lrn },
+  { "", "Dropout",                    1,  5,         0, F3,      1, 1, dropout },
+  { "", "Dropout",                    6,  6,         0, F3,      1, 1, dropout },
+  { "", "Dropout",                    7,  9,         0, F3,      1, 1, dropout },
+  { "", "Dropout",                    10, 11,        0, F3,      1, 1, dropout },
+  { "", "Dropout",                    12, 12,        0, F3,      1, 3, dropout },
+  { "", "Dropout",                    13, 21,        0, F4,      1, 3, dropout },
+  { "", "Dropout",                    22, OX_LATEST, 0, F4 | F8, 1, 3, dropout },
+  { 0 },
+};
