@@ -366,6 +366,155 @@ static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   return 0;
 }
 
+/* ---- the quantized products ---- */
+
+/* v - zp as doubles, zp broadcast against v (shape checked by the iterator);
+ * a per-row parameter of a matrix, (M,) for v (..., M, K), is viewed as
+ * (M, 1) first. */
+static int rows_view(const ox_tensor *p, const ox_tensor *v, ox_tensor *view, int64_t *dims2) {
+  *view = *p;
+  if (v->rank >= 2 && p->rank == 1 && p->n > 1 && p->dims[0] == v->dims[v->rank - 2]) {
+    dims2[0] = p->dims[0], dims2[1] = 1;
+    view->rank = 2;
+    view->dims = dims2;
+  }
+  return 0;
+}
+
+static double *minus_zp(ox_ctx *c, const ox_tensor *v, const ox_tensor *zp, const char *what) {
+  double *d = ox_alloc_array(c->a, v->n + 1, sizeof *d), *X = to_f64(c, v), *Z = to_f64(c, zp);
+  if (!d || !X || !Z) {
+    if (!c->err->code) oom(c);
+    return NULL;
+  }
+  if (v->n == 0) return d;
+  ox_bcast it;
+  if (ox_bcast_init(&it, 2, (const ox_tensor *[]){v, zp}, v->rank, v->dims, c->err)) {
+    ox_prefix(c->err, "%s: ", what);
+    return NULL;
+  }
+  do {
+    for (int64_t i = 0; i < it.inner; i++)
+      d[it.out + i] = X[it.off[0] + i * it.step[0]] - Z[it.off[1] + i * it.step[1]];
+  } while (ox_bcast_next(&it));
+  return d;
+}
+
+/* Store the requantized r = acc * multiplier + zero point into element i of
+ * y: integers rint (ties to even) and clamp, float8s round saturating. */
+static inline void store_q(ox_dtype dt, void *y, int64_t i, double r) {
+  switch (dt) {
+#define CASE(NAME, T, LO, HI)                                                         \
+  case OX_##NAME:                                                                     \
+    r = nearbyint(r);                                                                 \
+    ((T *)y)[i] = !(r >= (LO)) ? (T)(LO) : r > (HI) ? (T)(HI) : (T)r;                 \
+    break;
+    QINT_TYPES(CASE)
+#undef CASE
+  default: ((uint8_t *)y)[i] = ox_f32_to_f8(dt, (float)r, 1);
+  }
+}
+
+/* y = requant(acc): acc (full dims (..., M, N)), per element the multiplier
+ * a_scale * b_scale / y_scale computed in the scales' type (as the reference's
+ * numpy arithmetic does), then + y_zero_point. */
+static int requantize(ox_ctx *c, int rank, const int64_t *dims, const double *acc,
+                      const ox_tensor *as, const ox_tensor *bs, const ox_tensor *ys,
+                      const ox_tensor *yz, ox_tensor *y) {
+  double *AS = to_f64(c, as), *BS = to_f64(c, bs), *YS = to_f64(c, ys), *YZ = to_f64(c, yz);
+  if (!AS || !BS || !YS || !YZ) return c->err->code;
+  ox_dtype st = ys->dt;
+  ox_bcast it;
+  OX_TRY(ox_bcast_init(&it, 4, (const ox_tensor *[]){as, bs, ys, yz}, rank, dims, c->err));
+  if (it.n == 0) return 0;
+  do {
+    for (int64_t i = 0; i < it.inner; i++) {
+      double m = round_to(st, round_to(st, AS[it.off[0] + i * it.step[0]] * BS[it.off[1] + i * it.step[1]]) /
+                                  YS[it.off[2] + i * it.step[2]]);
+      store_q(y->dt, y->data, it.out + i, acc[it.out + i] * m + YZ[it.off[3] + i * it.step[3]]);
+    }
+  } while (ox_bcast_next(&it));
+  return 0;
+}
+
+/* ---- QLinearMatMul-10, -21 ---- */
+
+static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nout;
+  const ox_tensor *t[8];
+  char s1[256], s2[256];
+  for (int i = 0; i < 8; i++) OX_TRY(tensor_in(c, in, nin, i, &t[i], 0));
+  const ox_tensor *a = t[0], *as = t[1], *az = t[2], *b = t[3], *bs = t[4], *bz = t[5];
+  const ox_tensor *ys = t[6], *yz = t[7];
+  int v21 = c->version >= 21;
+  uint64_t tq = v21 ? TS_I8 | TS_F8 : TS_I8, tsc = v21 ? TS_FP3 : OX_T(FLOAT);
+  OX_TRY(type_in(c, 3, b, tq, "T2"));
+  OX_TRY(type_in(c, 7, yz, tq, "T3"));
+  for (int k = 0; k < 3; k++) { /* the scales: inputs 1, 4, 6 */
+    int i = k == 0 ? 1 : k == 1 ? 4 : 6;
+    OX_TRY(type_in(c, i, t[i], tsc, "the scale"));
+    if (t[i]->dt != as->dt)
+      return ox_fail(c->err, OX_EINPUT, "%s is %s but a_scale is %s; the scales share one type",
+                     ox_input_name(c, i), ox_dtypes[t[i]->dt].onnx_name, ox_dtypes[as->dt].onnx_name);
+  }
+  if (az->dt != a->dt || bz->dt != b->dt)
+    return ox_fail(c->err, OX_EINPUT, "%s must have the type of %s", az->dt != a->dt ? "a_zero_point" : "b_zero_point",
+                   az->dt != a->dt ? "a" : "b");
+  if (ys->n != 1 || yz->n != 1)
+    return ox_fail(c->err, OX_EINPUT, "y_scale and y_zero_point must be scalars (per tensor)");
+  if (a->rank < 1 || b->rank < 1)
+    return ox_fail(c->err, OX_EINPUT, "a and b must have rank 1 or more");
+  /* numpy.matmul shapes: a (..., M, K) or (K,), b (..., K, N) or (K,) */
+  int ra = a->rank, rb = b->rank;
+  int64_t M = ra >= 2 ? a->dims[ra - 2] : 1, K = a->dims[ra - 1];
+  int64_t N = rb >= 2 ? b->dims[rb - 1] : 1, Kb = rb >= 2 ? b->dims[rb - 2] : b->dims[0];
+  if (K != Kb)
+    return ox_fail(c->err, OX_EINPUT, "inner dimensions differ: a is %s, b is %s",
+                   ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
+  int na = ra > 2 ? ra - 2 : 0, nb = rb > 2 ? rb - 2 : 0, nbd = na > nb ? na : nb;
+  if (nbd + 2 > OX_BCAST_MAX_RANK) return ox_fail(c->err, OX_EUNSUPPORTED, "rank over %d", OX_BCAST_MAX_RANK);
+  int64_t full[OX_BCAST_MAX_RANK], sa[OX_BCAST_MAX_RANK], sb[OX_BCAST_MAX_RANK], odims[OX_BCAST_MAX_RANK];
+  int64_t stra = M * K, strb = K * N;
+  for (int d = nbd - 1; d >= 0; d--) {
+    int da = d - (nbd - na), db = d - (nbd - nb);
+    int64_t x = da >= 0 ? a->dims[da] : 1, z = db >= 0 ? b->dims[db] : 1;
+    if (x != z && x != 1 && z != 1)
+      return ox_fail(c->err, OX_EINPUT, "batch dimensions do not broadcast: a is %s, b is %s",
+                     ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
+    full[d] = x == 1 ? z : x;
+    sa[d] = x == 1 ? 0 : stra;
+    sb[d] = z == 1 ? 0 : strb;
+    stra *= x, strb *= z;
+  }
+  full[nbd] = M, full[nbd + 1] = N;
+  int orank = 0;
+  for (int d = 0; d < nbd; d++) odims[orank++] = full[d];
+  if (ra >= 2) odims[orank++] = M;
+  if (rb >= 2) odims[orank++] = N;
+  OX_TRY(ox_tensor_new(c->a, yz->dt, orank, odims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  /* a - a_zero_point (per row), b - b_zero_point (per column): exact */
+  ox_tensor azv, asv;
+  int64_t d2a[2], d2s[2];
+  rows_view(az, a, &azv, d2a);
+  rows_view(as, a, &asv, d2s);
+  double *A = minus_zp(c, a, &azv, "a_zero_point"), *B = A ? minus_zp(c, b, bz, "b_zero_point") : NULL;
+  if (!A || !B) return c->err->code;
+  double *acc = ox_alloc_array(c->a, y->n + 1, sizeof *acc);
+  if (!acc) return oom(c);
+  int64_t nbatch = y->n / (M * N > 0 ? M * N : 1), idx[OX_BCAST_MAX_RANK] = {0}, oa = 0, ob = 0;
+  for (int64_t bt = 0; bt < nbatch && M * N > 0; bt++) { /* odometer over the batch dims */
+    ox_dgemm(M, N, K, A + oa, K, 0, B + ob, N, 0, acc + bt * M * N, N, 1, 0);
+    for (int d = nbd - 1; d >= 0; d--) {
+      oa += sa[d], ob += sb[d];
+      if (++idx[d] < full[d]) break;
+      oa -= sa[d] * full[d], ob -= sb[d] * full[d];
+      idx[d] = 0;
+    }
+  }
+  return requantize(c, nbd + 2, full, acc, &asv, bs, ys, yz, y);
+}
+
 const ox_kernel ox_quant_kernels[] = {
 /*  domain  op                 since until      tin types           in     fn */
   { "", "QuantizeLinear",        10,  12,        0, TS_Q10_X,        2, 3,  quantize },
@@ -383,5 +532,7 @@ const ox_kernel ox_quant_kernels[] = {
   { "", "DequantizeLinear",      24,  24,        0, TS_DQ23,         2, 3,  dequantize },
   { "", "DequantizeLinear",      25,  OX_LATEST, 0, TS_DQ25,         2, 3,  dequantize },
   { "", "DynamicQuantizeLinear", 11,  OX_LATEST, 0, OX_T(FLOAT),     1, 1,  dynamic_quantize },
+  { "", "QLinearMatMul",        10,  20,        0, TS_I8,           8, 8,  qlinear_matmul },
+  { "", "QLinearMatMul",        21,  OX_LATEST, 0, TS_I8 | TS_F8,   8, 8,  qlinear_matmul }, /* float8, float16 scales */
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };

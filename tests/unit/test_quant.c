@@ -276,11 +276,45 @@ static void test_dynamic(void) {
   CHECK(*(float *)y[1]->u.t.data == 1.0f / 255.0f);
 }
 
+static void test_qlinear_matmul(void) {
+  ox_value *y[1], *in[8];
+  /* a per row ((M,) scale and zero point), b per column ((N,) scale) */
+  in[0] = T_(OX_UINT8, uint8_t, 2, DIMS(2, 2), {1, 2, 3, 4});
+  in[1] = F32(1, DIMS(2), {1, 2});
+  in[2] = T_(OX_UINT8, uint8_t, 1, DIMS(2), {1, 0});
+  in[3] = T_(OX_UINT8, uint8_t, 2, DIMS(2, 2), {1, 0, 0, 1}); /* identity */
+  in[4] = F32(1, DIMS(2), {1, 3});
+  in[5] = T_(OX_UINT8, uint8_t, 0, SCALAR, {0});
+  in[6] = F32(0, SCALAR, {2});
+  in[7] = T_(OX_UINT8, uint8_t, 0, SCALAR, {250});
+  /* (a - zp) = [[0, 1], [3, 4]]; times a_s * b_s / y_s = [[0.5, 1.5], [1, 3]]:
+   * [[0, 1.5 -> 2 (even)], [3, 12]] + 250, saturating at 255 */
+  CHECK(!run("QLinearMatMul", 10, 0, NULL, 8, in, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 2, DIMS(2, 2), {250, 252, 253, 255}));
+  /* batch dims broadcast: a (2, 1, 2) x b (2, 1) -> (2, 1) */
+  in[0] = T_(OX_INT8, int8_t, 3, DIMS(2, 1, 2), {1, 2, 3, -4});
+  in[1] = F32(0, SCALAR, {1});
+  in[2] = T_(OX_INT8, int8_t, 0, SCALAR, {0});
+  in[3] = T_(OX_INT8, int8_t, 2, DIMS(2, 1), {1, 1});
+  in[4] = F32(0, SCALAR, {1});
+  in[5] = T_(OX_INT8, int8_t, 0, SCALAR, {-1}); /* b - zp = 2 */
+  in[6] = F32(0, SCALAR, {0.25f});
+  in[7] = T_(OX_INT8, int8_t, 0, SCALAR, {-100});
+  CHECK(!run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y));
+  CHECK(IS(y[0], OX_INT8, 3, DIMS(2, 1, 1), {-76, -108})); /* 6 * 4 - 100, -2 * 4 - 100 */
+  /* mismatched inner dims and a zero point of another type */
+  in[3] = T_(OX_INT8, int8_t, 2, DIMS(3, 1), {1, 1, 1});
+  CHECK_FAILS(run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y), "inner dimensions");
+  in[2] = T_(OX_UINT8, uint8_t, 0, SCALAR, {0});
+  CHECK_FAILS(run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y), "a_zero_point");
+}
+
 int main(void) {
   A = ox_arena_new();
   test_quantize();
   test_dequantize();
   test_dynamic();
+  test_qlinear_matmul();
   (void)attr_ints;
   ox_arena_free(A);
   return check_done("quant");
