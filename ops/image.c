@@ -132,11 +132,12 @@ static double src_coord(int ct, double o, double s, int64_t W, int64_t O, double
 
 static int build_taps(ox_ctx *c, const rz_opts *p, int64_t W, int64_t O, double s, double lo,
                       double hi, axis_taps *t) {
-  int K = 1;
   double sc = s < 1 ? s : 1; /* antialias widens the kernel when downsampling (18) */
-  if (p->mode == M_LINEAR) K = p->antialias ? 2 - 2 * (int)(floor(-1 / sc) + 1) : 2;
-  if (p->mode == M_CUBIC) K = p->antialias ? 2 - 2 * (int)(floor(-2 / sc) + 1) : 4;
-  if (K > 4096) return ox_fail(c->err, OX_EINPUT, "scale %g is too small for antialias", s);
+  double kd = p->mode == M_NEAREST ? 1
+              : p->antialias ? 2 - 2 * (floor((p->mode == M_LINEAR ? -1 : -2) / sc) + 1)
+              : p->mode == M_LINEAR ? 2 : 4;
+  if (!(kd <= 4096)) return ox_fail(c->err, OX_EINPUT, "scale %g is too small for antialias", s);
+  int K = (int)kd;
   t->K = K;
   t->idx = ox_alloc_array(c->a, O * K, sizeof *t->idx);
   t->w = p->mode == M_NEAREST ? NULL : ox_alloc_array(c->a, O * K, sizeof *t->w);
@@ -424,7 +425,9 @@ static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
         s = keep == 1 ? fmin(s, scale[axes[i]]) : fmax(s, scale[axes[i]]);
       for (int64_t i = 0; i < naxes; i++) {
         scale[axes[i]] = s;
-        od[axes[i]] = (int64_t)(s * (double)X->dims[axes[i]] + 0.5);
+        double o = s * (double)X->dims[axes[i]] + 0.5;
+        if (!(o < 0x1p62)) return ox_fail(c->err, OX_EINPUT, "the output size overflows");
+        od[axes[i]] = (int64_t)o;
       }
     }
   } else return ox_fail(c->err, OX_EINPUT, "one of scales and sizes must be given");

@@ -194,6 +194,17 @@ static void test_resize(void) {
     CHECK_FAILS(run("Resize", 13, 0, NULL, 3, in2, &y), "scales has 2 values for 1 axes");
     ox_value *in3[] = {F32(1, DIMS(2), {1, 2}), NULL, F32(1, DIMS(1), {-1})};
     CHECK_FAILS(run("Resize", 13, 0, NULL, 3, in3, &y), "not a positive");
+    /* antialias at a tiny scale would need millions of taps */
+    ox_value *in4[] = {tensor(OX_FLOAT, 1, DIMS(10000), NULL), NULL, F32(1, DIMS(1), {2e-4f})};
+    ox_attr aa[] = {attr_str("mode", "linear"), attr_int("antialias", 1)};
+    CHECK_FAILS(run("Resize", 18, 2, aa, 3, in4, &y), "too small for antialias");
+    /* a huge scale is refused by the size checks, not crashed on */
+    ox_value *in5[] = {F32(1, DIMS(2), {1, 2}), NULL, F32(1, DIMS(1), {1e30f})};
+    CHECK_EQ_I(run("Resize", 13, 0, NULL, 3, in5, &y), OX_EINPUT);
+    /* sizes 0: an empty output */
+    ox_value *in6[] = {F32(1, DIMS(2), {1, 2}), NULL, NULL, I64V(1, {0})};
+    CHECK_EQ_I(run("Resize", 13, 0, NULL, 4, in6, &y), 0);
+    CHECK(shape_is(y, 1, DIMS(0)));
     ox_attr at[] = {attr_str("mode", "area")};
     CHECK_FAILS(run("Resize", 13, 1, at, 3, in2, &y), "mode 'area'");
   }
