@@ -515,6 +515,176 @@ static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   return requantize(c, nbd + 2, full, acc, &asv, bs, ys, yz, y);
 }
 
+/* ---- QLinearConv-10 ---- */
+
+#define QC_MAXSP 8 /* spatial dims */
+
+static int conv_ints(ox_ctx *c, const char *name, int ns, int64_t def, int64_t lo, int64_t *v) {
+  int64_t n;
+  const int64_t *a = ox_attr_ints(c, name, &n);
+  if (c->err->code) return c->err->code;
+  int want = !strcmp(name, "pads") ? 2 * ns : ns;
+  for (int i = 0; i < want; i++) v[i] = def;
+  if (!a) return 0;
+  if (n != want)
+    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; x has %d spatial dims, so it needs %d", name,
+                   (long long)n, ns, want);
+  for (int i = 0; i < want; i++) {
+    if (a[i] < lo || a[i] > (INT64_C(1) << 24))
+      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
+                     (long long)a[i], (long long)lo);
+    v[i] = a[i];
+  }
+  return 0;
+}
+
+static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nout;
+  const ox_tensor *t[9];
+  char s1[256], s2[256];
+  for (int i = 0; i < 9; i++) OX_TRY(tensor_in(c, in, nin, i, &t[i], i == 8));
+  const ox_tensor *x = t[0], *xs = t[1], *xz = t[2], *w = t[3], *ws = t[4], *wz = t[5];
+  const ox_tensor *ys = t[6], *yz = t[7], *bias = t[8];
+  OX_TRY(type_in(c, 3, w, TS_I8, "T2"));
+  OX_TRY(type_in(c, 7, yz, TS_I8, "T3"));
+  for (int k = 0; k < 3; k++) {
+    int i = k == 0 ? 1 : k == 1 ? 4 : 6;
+    OX_TRY(type_in(c, i, t[i], OX_T(FLOAT), "the scale"));
+  }
+  if (xz->dt != x->dt || wz->dt != w->dt)
+    return ox_fail(c->err, OX_EINPUT, "%s must have the type of %s",
+                   xz->dt != x->dt ? "x_zero_point" : "w_zero_point", xz->dt != x->dt ? "x" : "w");
+  if (bias) OX_TRY(type_in(c, 8, bias, OX_T(INT32), "B (T4)"));
+  if (xs->n != 1 || xz->n != 1 || ys->n != 1 || yz->n != 1)
+    return ox_fail(c->err, OX_EINPUT, "x_scale, x_zero_point, y_scale and y_zero_point must be scalars");
+  /* x: (N, C, D1, ..., Dn), w: (M, C / group, k1, ..., kn) */
+  int ns = x->rank - 2;
+  if (ns < 1 || ns > QC_MAXSP || w->rank != x->rank)
+    return ox_fail(c->err, OX_EINPUT, "x %s and w %s must both be (N, C, D1, ...) with 1 to %d spatial dims",
+                   ox_shape_str(x->rank, x->dims, s1, sizeof s1),
+                   ox_shape_str(w->rank, w->dims, s2, sizeof s2), QC_MAXSP);
+  int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = w->dims[1];
+  int64_t group = ox_attr_int(c, "group", 1);
+  const char *auto_pad = ox_attr_string(c, "auto_pad", "NOTSET");
+  if (c->err->code) return c->err->code;
+  if (group < 1 || C != Cg * group || M % group)
+    return ox_fail(c->err, OX_EINPUT, "x %s, w %s and group %lld do not fit: C must be w's dim 1 "
+                   "times group, and M a multiple of group", ox_shape_str(x->rank, x->dims, s1, sizeof s1),
+                   ox_shape_str(w->rank, w->dims, s2, sizeof s2), (long long)group);
+  for (int k = 0; k < 2; k++) { /* w_scale, w_zero_point: scalar or (M,) */
+    const ox_tensor *p = k ? wz : ws;
+    if (p->n != 1 && !(p->rank == 1 && p->dims[0] == M))
+      return ox_fail(c->err, OX_EINPUT, "%s has shape %s; it must be a scalar or (%lld,)",
+                     k ? "w_zero_point" : "w_scale", ox_shape_str(p->rank, p->dims, s1, sizeof s1), (long long)M);
+  }
+  if (bias && !(bias->rank == 1 && bias->dims[0] == M))
+    return ox_fail(c->err, OX_EINPUT, "B has shape %s; it must be (%lld,)",
+                   ox_shape_str(bias->rank, bias->dims, s1, sizeof s1), (long long)M);
+  int64_t ks[QC_MAXSP], st[QC_MAXSP], dl[QC_MAXSP], pd[2 * QC_MAXSP], od[QC_MAXSP];
+  OX_TRY(conv_ints(c, "kernel_shape", ns, 0, 1, ks));
+  OX_TRY(conv_ints(c, "strides", ns, 1, 1, st));
+  OX_TRY(conv_ints(c, "dilations", ns, 1, 1, dl));
+  OX_TRY(conv_ints(c, "pads", ns, 0, 0, pd));
+  int64_t K = 1, P = 1;
+  for (int i = 0; i < ns; i++) {
+    if (ks[i] == 0) ks[i] = w->dims[2 + i];
+    if (ks[i] != w->dims[2 + i])
+      return ox_fail(c->err, OX_EINPUT, "kernel_shape[%d] is %lld but w has %lld there", i,
+                     (long long)ks[i], (long long)w->dims[2 + i]);
+    int64_t Di = x->dims[2 + i], span = (ks[i] - 1) * dl[i] + 1;
+    if (!strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER")) {
+      od[i] = (Di + st[i] - 1) / st[i];
+      int64_t total = (od[i] - 1) * st[i] + span - Di;
+      if (total < 0) total = 0;
+      pd[i] = auto_pad[5] == 'U' ? total / 2 : total - total / 2;
+      pd[ns + i] = total - pd[i];
+    } else {
+      if (!strcmp(auto_pad, "VALID")) pd[i] = pd[ns + i] = 0;
+      else if (strcmp(auto_pad, "NOTSET"))
+        return ox_fail(c->err, OX_EINPUT, "auto_pad '%s' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID", auto_pad);
+      int64_t len = Di + pd[i] + pd[ns + i] - span;
+      if (len < 0)
+        return ox_fail(c->err, OX_EINPUT, "the kernel (extent %lld) is larger than the padded input (%lld) "
+                       "along spatial dim %d", (long long)span, (long long)(Di + pd[i] + pd[ns + i]), i);
+      od[i] = len / st[i] + 1;
+    }
+    K *= ks[i];
+    P *= od[i];
+  }
+  int64_t ydims[2 + QC_MAXSP] = {N, M};
+  memcpy(ydims + 2, od, sizeof(int64_t) * (size_t)ns);
+  OX_TRY(ox_tensor_new(c->a, yz->dt, x->rank, ydims, out, c->err));
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  int64_t rows = Cg * K; /* im2col: (Cg * K, P) per group */
+  if (ox_numel(2, (int64_t[]){rows, P}, sizeof(double)) < 0)
+    return ox_fail(c->err, OX_EINPUT, "the im2col buffer of this convolution is too large");
+  /* x - x_zero_point (padding is 0 there); w - w_zero_point per output channel */
+  double *X = to_f64(c, x), *W = to_f64(c, w), *WZ = to_f64(c, wz), *col, *acc;
+  if (!X || !W || !WZ) return c->err->code;
+  double xz0 = ox_load_f64(xz->dt, xz->data, 0);
+  for (int64_t i = 0; i < x->n; i++) X[i] -= xz0;
+  int64_t wrow = Cg * K;
+  for (int64_t m = 0; m < M; m++) {
+    double z = WZ[wz->n == 1 ? 0 : m];
+    for (int64_t i = 0; i < wrow; i++) W[m * wrow + i] -= z;
+  }
+  col = ox_alloc_array(c->a, rows * P + 1, sizeof *col);
+  acc = ox_alloc_array(c->a, y->n + 1, sizeof *acc);
+  if (!col || !acc) return oom(c);
+  int64_t S = 1; /* input spatial size */
+  for (int i = 0; i < ns; i++) S *= x->dims[2 + i];
+  int64_t Mg = M / group, last = ns - 1;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t g = 0; g < group; g++) {
+      /* col[(ci, k1..kn), (o1..on)] = X[n, g * Cg + ci, o * s - pad + k * d] */
+      double *cp = col;
+      for (int64_t ci = 0; ci < Cg; ci++) {
+        const double *xc = X + (n * C + g * Cg + ci) * S;
+        int64_t kk[QC_MAXSP] = {0};
+        for (int64_t r = 0; r < K; r++) {
+          int64_t oo[QC_MAXSP] = {0};
+          for (int64_t q = 0; q < P; q += od[last]) { /* one output row along the last dim */
+            int64_t off = 0, inside = 1;
+            for (int i = 0; i < last; i++) {
+              int64_t ix = oo[i] * st[i] - pd[i] + kk[i] * dl[i];
+              inside &= ix >= 0 && ix < x->dims[2 + i];
+              off = off * x->dims[2 + i] + ix;
+            }
+            int64_t DL = x->dims[2 + last], base = kk[last] * dl[last] - pd[last];
+            off *= DL;
+            for (int64_t o = 0; o < od[last]; o++) {
+              int64_t ix = o * st[last] + base;
+              cp[o] = inside && ix >= 0 && ix < DL ? xc[off + ix] : 0;
+            }
+            cp += od[last];
+            for (int i = last - 1; i >= 0; i--) { /* odometer over the outer output dims */
+              if (++oo[i] < od[i]) break;
+              oo[i] = 0;
+            }
+          }
+          for (int i = last; i >= 0; i--) { /* odometer over the kernel taps */
+            if (++kk[i] < ks[i]) break;
+            kk[i] = 0;
+          }
+        }
+      }
+      /* y[n, g * Mg .. , :] = W[g] (Mg, Cg * K) x col (Cg * K, P) */
+      ox_dgemm(Mg, P, rows, W + g * Mg * wrow, wrow, 0, col, P, 0, acc + (n * M + g * Mg) * P, P, 1, 0);
+    }
+  if (bias) {
+    const int32_t *Bv = bias->data;
+    for (int64_t n = 0; n < N; n++)
+      for (int64_t m = 0; m < M; m++)
+        for (int64_t p = 0; p < P; p++) acc[(n * M + m) * P + p] += Bv[m];
+  }
+  /* requantize over (N, M, P): w_scale per output channel, viewed as (M, 1) */
+  ox_tensor wsv = *ws;
+  int64_t wsd[2] = {M, 1};
+  if (ws->n != 1) wsv.rank = 2, wsv.dims = wsd;
+  return requantize(c, 3, (int64_t[]){N, M, P}, acc, xs, &wsv, ys, yz, y);
+}
+
 const ox_kernel ox_quant_kernels[] = {
 /*  domain  op                 since until      tin types           in     fn */
   { "", "QuantizeLinear",        10,  12,        0, TS_Q10_X,        2, 3,  quantize },
@@ -534,5 +704,6 @@ const ox_kernel ox_quant_kernels[] = {
   { "", "DynamicQuantizeLinear", 11,  OX_LATEST, 0, OX_T(FLOAT),     1, 1,  dynamic_quantize },
   { "", "QLinearMatMul",        10,  20,        0, TS_I8,           8, 8,  qlinear_matmul },
   { "", "QLinearMatMul",        21,  OX_LATEST, 0, TS_I8 | TS_F8,   8, 8,  qlinear_matmul }, /* float8, float16 scales */
+  { "", "QLinearConv",          10,  OX_LATEST, 0, TS_I8,           8, 9,  qlinear_conv },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };

@@ -309,13 +309,51 @@ static void test_qlinear_matmul(void) {
   CHECK_FAILS(run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y), "a_zero_point");
 }
 
+static ox_attr attr_str(const char *name, const char *v) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {v, (int64_t)strlen(v)}};
+}
+
+static void test_qlinear_conv(void) {
+  ox_value *y[1], *in[9];
+  /* 1-D: x - x_zp = [0, 1, 2, 3], left pad 1; w (2, 1, 2) = [1, 1] and
+   * [1, -1]; per-channel w_scale [1, 0.5]; bias [10, 3]:
+   * ch0 (0, 1, 3, 5) + 10, times 1 / 2: [5, 5.5, 6.5, 7.5] -> 6, 6, 8 (even)
+   * ch1 (0, -1, -1, -1) + 3, times 0.5 / 2: [0.75, 0.5, 0.5, 0.5] -> 1, 0 */
+  in[0] = T_(OX_UINT8, uint8_t, 3, DIMS(1, 1, 4), {1, 2, 3, 4});
+  in[1] = F32(0, SCALAR, {1});
+  in[2] = T_(OX_UINT8, uint8_t, 0, SCALAR, {1});
+  in[3] = T_(OX_INT8, int8_t, 3, DIMS(2, 1, 2), {1, 1, 1, -1});
+  in[4] = F32(1, DIMS(2), {1, 0.5f});
+  in[5] = T_(OX_INT8, int8_t, 0, SCALAR, {0});
+  in[6] = F32(0, SCALAR, {2});
+  in[7] = T_(OX_UINT8, uint8_t, 0, SCALAR, {100});
+  in[8] = T_(OX_INT32, int32_t, 1, DIMS(2), {10, 3});
+  ox_attr a1[1] = {attr_ints("pads", 2, (int64_t[]){1, 0})};
+  CHECK(!run("QLinearConv", 10, 1, a1, 9, in, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 3, DIMS(1, 2, 4), {105, 106, 106, 108, 101, 100, 100, 100}));
+  /* 2-D, group 2, stride 2, SAME_UPPER (total pad 1, at the end), w all ones */
+  in[0] = T_(OX_INT8, int8_t, 4, DIMS(1, 2, 3, 3), {1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+  in[2] = T_(OX_INT8, int8_t, 0, SCALAR, {0});
+  in[3] = T_(OX_INT8, int8_t, 4, DIMS(2, 1, 2, 2), {1, 1, 1, 1, 1, 1, 1, 1});
+  in[4] = F32(0, SCALAR, {1});
+  in[6] = F32(0, SCALAR, {1});
+  in[7] = T_(OX_INT8, int8_t, 0, SCALAR, {0});
+  ox_attr a2[3] = {attr_int("group", 2), attr_ints("strides", 2, (int64_t[]){2, 2}),
+                   attr_str("auto_pad", "SAME_UPPER")};
+  CHECK(!run("QLinearConv", 10, 3, a2, 8, in, 1, y));
+  CHECK(IS(y[0], OX_INT8, 4, DIMS(1, 2, 2, 2), {12, 9, 15, 9, 4, 2, 2, 1}));
+  /* channels that do not fit the group */
+  a2[0] = attr_int("group", 3);
+  CHECK_FAILS(run("QLinearConv", 10, 3, a2, 8, in, 1, y), "group");
+}
+
 int main(void) {
   A = ox_arena_new();
   test_quantize();
   test_dequantize();
   test_dynamic();
   test_qlinear_matmul();
-  (void)attr_ints;
+  test_qlinear_conv();
   ox_arena_free(A);
   return check_done("quant");
 }
