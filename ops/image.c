@@ -4,9 +4,11 @@
  * Resize is separable: each resized axis is one pass over (outer, in, inner)
  * -> (outer, out, inner), with the source indices and weights of every output
  * index computed once per axis (as the reference's _interpolate_1d_along_axis).
- * nearest gathers bytes (any dtype, exact); linear and cubic compute in double
- * and round once on store (integers: round half to even and saturate, as
- * numpy_helper.saturate_cast). */
+ * nearest gathers bytes (any dtype, exact); linear and cubic compute in float
+ * for float32 and the small floats (widened once, narrowed once on store) and
+ * in double for double and the integers, which round half to even and
+ * saturate on store, as numpy_helper.saturate_cast. The last pass writes
+ * straight into the output when it has the work type. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -197,33 +199,38 @@ static int build_taps(ox_ctx *c, const rz_opts *p, int64_t W, int64_t O, double 
   return 0;
 }
 
-/* x: (outer, W, inner) -> y: (outer, O, inner), y[o] = sum_k w[o,k] x[idx[o,k]]. */
-static void interp_pass(const double *x, double *y, int64_t outer, int64_t W, int64_t O,
-                        int64_t inner, const axis_taps *t) {
-  int K = t->K;
-  for (int64_t u = 0; u < outer; u++) {
-    const double *xu = x + u * W * inner;
-    double *yu = y + u * O * inner;
-    if (inner == 1) {
-      for (int64_t o = 0; o < O; o++) {
-        const int64_t *id = t->idx + o * K;
-        const double *w = t->w + o * K;
-        double acc = 0;
-        for (int k = 0; k < K; k++) acc += w[k] * xu[id[k]];
-        yu[o] = acc;
-      }
-      continue;
-    }
-    for (int64_t o = 0; o < O; o++) {
-      double *yr = yu + o * inner;
-      for (int k = 0; k < K; k++) {
-        const double *xr = xu + t->idx[o * K + k] * inner;
-        double w = t->w[o * K + k];
-        for (int64_t i = 0; i < inner; i++) yr[i] += w * xr[i];
-      }
-    }
+/* x: (outer, W, inner) -> y: (outer, O, inner), y[o] = sum_k w[o,k] x[idx[o,k]];
+ * y starts zeroed. T: float for the float32 and small-float types, double for
+ * the rest (the weights are double either way). */
+#define INTERP_PASS(NAME, T)                                                         \
+  static void NAME(const T *x, T *y, int64_t outer, int64_t W, int64_t O,            \
+                   int64_t inner, const axis_taps *t) {                              \
+    int K = t->K;                                                                    \
+    for (int64_t u = 0; u < outer; u++) {                                            \
+      const T *xu = x + u * W * inner;                                               \
+      T *yu = y + u * O * inner;                                                     \
+      if (inner == 1) {                                                              \
+        for (int64_t o = 0; o < O; o++) {                                            \
+          const int64_t *id = t->idx + o * K;                                        \
+          const double *w = t->w + o * K;                                            \
+          double acc = 0;                                                            \
+          for (int k = 0; k < K; k++) acc += w[k] * (double)xu[id[k]];               \
+          yu[o] = (T)acc;                                                            \
+        }                                                                            \
+        continue;                                                                    \
+      }                                                                              \
+      for (int64_t o = 0; o < O; o++) {                                              \
+        T *yr = yu + o * inner;                                                      \
+        for (int k = 0; k < K; k++) {                                                \
+          const T *xr = xu + t->idx[o * K + k] * inner;                              \
+          T w = (T)t->w[o * K + k];                                                  \
+          for (int64_t i = 0; i < inner; i++) yr[i] += w * xr[i];                    \
+        }                                                                            \
+      }                                                                              \
+    }                                                                                \
   }
-}
+INTERP_PASS(interp_f32, float)
+INTERP_PASS(interp_f64, double)
 
 /* Nearest: x: (outer, W, inner) -> y: (outer, O, inner) by byte copies. */
 static void gather_pass(const char *x, char *y, int64_t outer, int64_t W, int64_t O,
@@ -272,17 +279,26 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
   ox_tensor *Y = &(*out)->u.t;
   if (Y->n == 0) return 0;
   if (X->n == 0) return ox_fail(c->err, OX_EINPUT, "cannot resize an empty input to a non-empty output");
-  size_t es = ox_dtype_size(X->dt);
-  int nearest = p->mode == M_NEAREST;
-  if (!nearest && (X->dt == OX_STRING || ox_dtype_is_complex(X->dt)))
+  /* the work buffers: the elements themselves (nearest), float or double */
+  enum { W_BYTES, W_F32, W_F64 } wk = p->mode == M_NEAREST ? W_BYTES
+      : X->dt == OX_FLOAT || ox_dtype_is_small_float(X->dt) ? W_F32 : W_F64;
+  if (wk != W_BYTES && (X->dt == OX_STRING || ox_dtype_is_complex(X->dt)))
     return ox_fail(c->err, OX_EINPUT, "mode linear/cubic needs real numbers, not %s",
                    ox_dtype_name(X->dt));
+  size_t es = wk == W_BYTES ? ox_dtype_size(X->dt) : wk == W_F32 ? sizeof(float) : sizeof(double);
+  /* the last pass writes straight into y when y has the work type */
+  int direct = wk == W_BYTES || (wk == W_F32 && X->dt == OX_FLOAT) ||
+               (wk == W_F64 && X->dt == OX_DOUBLE), last = -1;
+  for (int d = 0; d < r; d++)
+    if (doax[d]) last = d;
   int64_t cur[16];
   memcpy(cur, X->dims, (size_t)r * sizeof *cur);
   axis_taps *taps = ox_alloc_array(c->a, r, sizeof *taps);
   if (!taps) return ox_fail(c->err, OX_EINPUT, "out of memory");
-  const void *src = nearest ? X->data : (const void *)load_f64(c, X);
-  if (!src) return OX_EINPUT;
+  const void *src = wk == W_BYTES || X->dt == OX_FLOAT ? X->data
+                    : wk == W_F32 ? (const void *)ox_widen_f32(c->a, X, c->err)
+                                  : (const void *)load_f64(c, X);
+  if (!src) return ox_fail(c->err, OX_EINPUT, "out of memory");
   int anyext = 0;
   for (int d = 0; d < r; d++) {
     if (!doax[d]) continue;
@@ -291,39 +307,40 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
     for (int k = 0; k < d; k++) outer *= cur[k];
     for (int k = d + 1; k < r; k++) inner *= cur[k];
     int64_t n = outer * odims[d] * inner; /* <= the output's count: no overflow */
-    void *dst = ox_alloc_array(c->a, n, nearest ? es : sizeof(double));
+    void *dst = d == last && direct ? Y->data : ox_alloc_array(c->a, n, es);
     if (!dst) return ox_fail(c->err, OX_EINPUT, "out of memory");
-    if (nearest) gather_pass(src, dst, outer, cur[d], odims[d], inner, es, &taps[d]);
-    else interp_pass(src, dst, outer, cur[d], odims[d], inner, &taps[d]);
+    if (wk == W_BYTES) gather_pass(src, dst, outer, cur[d], odims[d], inner, es, &taps[d]);
+    else if (wk == W_F32) interp_f32(src, dst, outer, cur[d], odims[d], inner, &taps[d]);
+    else interp_f64(src, dst, outer, cur[d], odims[d], inner, &taps[d]);
     cur[d] = odims[d];
     src = dst;
     anyext |= taps[d].ext != NULL;
   }
-  char val[16] = {0}; /* the extrapolation value as one element */
-  if (anyext) {
-    if (!nearest) memcpy(val, &extrap, sizeof extrap);
+  if (anyext) { /* tf_crop_and_resize: extrapolated positions get the value */
+    char val[16] = {0}; /* the value as one work element */
+    float vf = (float)extrap;
+    if (wk == W_F32) memcpy(val, &vf, sizeof vf);
+    else if (wk == W_F64) memcpy(val, &extrap, sizeof extrap);
     else if (X->dt == OX_STRING || ox_dtype_is_complex(X->dt))
       return ox_fail(c->err, OX_EINPUT, "extrapolation_value cannot be stored as %s",
                      ox_dtype_name(X->dt));
     else {
-      double one = extrap;
       ox_tensor tmp = {.dt = X->dt, .rank = 0, .dims = NULL, .n = 1, .data = val};
-      OX_TRY(store_f64(c, &one, &tmp));
+      OX_TRY(store_f64(c, &extrap, &tmp));
     }
-    void *buf = (void *)src;
     for (int d = 0; d < r; d++) {
       if (!doax[d] || !taps[d].ext) continue;
       int64_t outer = 1, inner = 1;
       for (int k = 0; k < d; k++) outer *= cur[k];
       for (int k = d + 1; k < r; k++) inner *= cur[k];
-      fill_ext(buf, outer, cur[d], inner, nearest ? es : sizeof(double), taps[d].ext, val);
+      fill_ext((void *)src, outer, cur[d], inner, es, taps[d].ext, val);
     }
   }
-  if (nearest) {
-    memcpy(Y->data, src, (size_t)Y->n * es);
-    return 0;
-  }
-  return store_f64(c, src, Y);
+  if (src == Y->data) return 0;
+  if (wk == W_BYTES) memcpy(Y->data, src, (size_t)Y->n * es);
+  else if (wk == W_F32) ox_narrow_f32(src, Y);
+  else return store_f64(c, src, Y);
+  return 0;
 }
 
 static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
@@ -521,9 +538,11 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   if (k < 1 || k > 8 || (v < 20 && k != 2))
     return ox_fail(c->err, OX_EINPUT, "X has rank %d; GridSample-%d takes %s", X->rank, v,
                    v < 20 ? "rank 4 (N, C, H, W)" : "rank 3 to 10 (N, C, D1, ...)");
+  if (!ox_dtype_is_float(G->dt))
+    return ox_fail(c->err, OX_EINPUT, "grid must be a float tensor, not %s", ox_dtype_name(G->dt));
   if (G->rank != X->rank || G->dims[0] != X->dims[0] || G->dims[G->rank - 1] != k)
-    return ox_fail(c->err, OX_EINPUT, "grid must be (N, O1..O%d, %d) for X (N, C, ...); N and the last dim disagree",
-                   k, k);
+    return ox_fail(c->err, OX_EINPUT,
+                   "grid must be (N, O1..O%d, %d) for X (N, C, ...); N or the last dim disagree", k, k);
   static const char *const m16[] = {"bilinear", "nearest", "bicubic"};
   static const char *const m20[] = {"linear", "nearest", "cubic"};
   static const char *const pads[] = {"zeros", "border", "reflection"};
