@@ -186,6 +186,35 @@ static void test_resize(void) {
     CHECK_EQ_I(run("Resize", 18, 1, at, 4, in, &y), 0);
     CHECK(shape_is(y, 2, DIMS(4, 8)));
   }
+  /* nearest copies int64 exactly (2^62 + 1 does not fit a double) */
+  {
+    ox_value *in[] = {I64V(2, {((int64_t)1 << 62) + 1, -3}), NULL, F32(1, DIMS(1), {2})};
+    CHECK_EQ_I(run("Resize", 19, 0, NULL, 3, in, &y), 0);
+    const int64_t *g = y->u.t.data;
+    CHECK(y->u.t.dt == OX_INT64 && g[0] == ((int64_t)1 << 62) + 1 && g[1] == g[0] && g[3] == -3);
+  }
+  /* float16 linear: [1, 2] (0x3C00, 0x4000) -> 1, 1.25, 1.75, 2 (0x3D00, 0x3F00
+   * are exact in float16) */
+  {
+    uint16_t h[] = {0x3C00, 0x4000};
+    ox_value *in[] = {tensor(OX_FLOAT16, 1, DIMS(2), h), NULL, F32(1, DIMS(1), {2})};
+    ox_attr at[] = {attr_str("mode", "linear")};
+    CHECK_EQ_I(run("Resize", 13, 1, at, 3, in, &y), 0);
+    const uint16_t *g = y->u.t.data;
+    CHECK(y->u.t.dt == OX_FLOAT16 && g[0] == 0x3C00 && g[1] == 0x3D00 && g[2] == 0x3F00 &&
+          g[3] == 0x4000);
+  }
+  /* int8 linear saturates nothing but rounds: [-3, 4] align_corners to 3 ->
+   * -3, 0.5, 4 -> -3, 0, 4 (half to even) */
+  {
+    int8_t x8[] = {-3, 4};
+    ox_value *in[] = {tensor(OX_INT8, 1, DIMS(2), x8), NULL, NULL, I64V(1, {3})};
+    ox_attr at[] = {attr_str("mode", "linear"),
+                    attr_str("coordinate_transformation_mode", "align_corners")};
+    CHECK_EQ_I(run("Resize", 13, 2, at, 4, in, &y), 0);
+    const int8_t *g = y->u.t.data;
+    CHECK(g[0] == -3 && g[1] == 0 && g[2] == 4);
+  }
   /* errors */
   {
     ox_value *in[] = {F32(1, DIMS(2), {1, 2}), NULL, F32(1, DIMS(1), {2}), I64V(1, {4})};
