@@ -122,7 +122,7 @@ static int qlayout_make(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const
   }
   memset(L, 0, sizeof *L);
   L->outer = 1, L->dim = 1, L->inner = x->n;
-  if (s->n == 1 && block == 0) return 0; /* per tensor (a scalar or a 1-element tensor) */
+  if (s->n == 1) return 0; /* per tensor: a scalar or a 1-element tensor (block_size unused) */
   if (c->version < 13 || (c->version < 21 && s->rank > 1))
     return ox_fail(c->err, OX_EINPUT, "%s has shape %s; at opset %d it must be a %s",
                    ox_input_name(c, sidx), ox_shape_str(s->rank, s->dims, s1, sizeof s1), c->version,
@@ -219,7 +219,7 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
                      (long long)odt, v);
     yt = (ox_dtype)odt;
   }
-  ox_dtype pt = s->dt;
+  ox_dtype pt = s->dt == OX_FLOAT8E8M0 ? OX_FLOAT : s->dt; /* e8m0 (24): powers of 2, divide in float */
   if (prec) {
     if (prec != OX_FLOAT && prec != OX_FLOAT16 && prec != OX_BFLOAT16 && prec != OX_DOUBLE)
       return ox_fail(c->err, OX_EINPUT, "precision %lld is not a float type", (long long)prec);
@@ -371,14 +371,13 @@ static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
 /* v - zp as doubles, zp broadcast against v (shape checked by the iterator);
  * a per-row parameter of a matrix, (M,) for v (..., M, K), is viewed as
  * (M, 1) first. */
-static int rows_view(const ox_tensor *p, const ox_tensor *v, ox_tensor *view, int64_t *dims2) {
+static void rows_view(const ox_tensor *p, const ox_tensor *v, ox_tensor *view, int64_t *dims2) {
   *view = *p;
   if (v->rank >= 2 && p->rank == 1 && p->n > 1 && p->dims[0] == v->dims[v->rank - 2]) {
     dims2[0] = p->dims[0], dims2[1] = 1;
     view->rank = 2;
     view->dims = dims2;
   }
-  return 0;
 }
 
 static double *minus_zp(ox_ctx *c, const ox_tensor *v, const ox_tensor *zp, const char *what) {
@@ -400,18 +399,23 @@ static double *minus_zp(ox_ctx *c, const ox_tensor *v, const ox_tensor *zp, cons
   return d;
 }
 
-/* Store the requantized r = acc * multiplier + zero point into element i of
- * y: integers rint (ties to even) and clamp, float8s round saturating. */
-static inline void store_q(ox_dtype dt, void *y, int64_t i, double r) {
+/* Store r[0..n) (acc * multiplier + zero point) into y from element o:
+ * integers rint (ties to even) and clamp, float8s round saturating. */
+static void store_q(ox_dtype dt, void *y, int64_t o, const double *r, int64_t n) {
   switch (dt) {
 #define CASE(NAME, T, LO, HI)                                                         \
-  case OX_##NAME:                                                                     \
-    r = nearbyint(r);                                                                 \
-    ((T *)y)[i] = !(r >= (LO)) ? (T)(LO) : r > (HI) ? (T)(HI) : (T)r;                 \
-    break;
+  case OX_##NAME: {                                                                   \
+    T *Y = (T *)y + o;                                                                \
+    for (int64_t i = 0; i < n; i++) {                                                 \
+      double v = nearbyint(r[i]);                                                     \
+      Y[i] = !(v >= (LO)) ? (T)(LO) : v > (HI) ? (T)(HI) : (T)v;                      \
+    }                                                                                 \
+    break;                                                                            \
+  }
     QINT_TYPES(CASE)
 #undef CASE
-  default: ((uint8_t *)y)[i] = ox_f32_to_f8(dt, (float)r, 1);
+  default:
+    for (int64_t i = 0; i < n; i++) ((uint8_t *)y)[o + i] = ox_f32_to_f8(dt, (float)r[i], 1);
   }
 }
 
@@ -427,12 +431,15 @@ static int requantize(ox_ctx *c, int rank, const int64_t *dims, const double *ac
   ox_bcast it;
   OX_TRY(ox_bcast_init(&it, 4, (const ox_tensor *[]){as, bs, ys, yz}, rank, dims, c->err));
   if (it.n == 0) return 0;
+  double *r = ox_alloc_array(c->a, it.inner + 1, sizeof *r);
+  if (!r) return oom(c);
   do {
     for (int64_t i = 0; i < it.inner; i++) {
       double m = round_to(st, round_to(st, AS[it.off[0] + i * it.step[0]] * BS[it.off[1] + i * it.step[1]]) /
                                   YS[it.off[2] + i * it.step[2]]);
-      store_q(y->dt, y->data, it.out + i, acc[it.out + i] * m + YZ[it.off[3] + i * it.step[3]]);
+      r[i] = acc[it.out + i] * m + YZ[it.off[3] + i * it.step[3]];
     }
+    store_q(y->dt, y->data, it.out, r, it.inner);
   } while (ox_bcast_next(&it));
   return 0;
 }
@@ -462,6 +469,15 @@ static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
                    az->dt != a->dt ? "a" : "b");
   if (ys->n != 1 || yz->n != 1)
     return ox_fail(c->err, OX_EINPUT, "y_scale and y_zero_point must be scalars (per tensor)");
+  for (int k = 0; k < 2; k++) { /* a scale and its zero point: the same shape */
+    const ox_tensor *sc = k ? bs : as, *zp = k ? bz : az;
+    int same = sc->rank == zp->rank || (sc->n == 1 && zp->n == 1);
+    for (int d = 0; same && sc->rank == zp->rank && d < sc->rank; d++) same = sc->dims[d] == zp->dims[d];
+    if (!same)
+      return ox_fail(c->err, OX_EINPUT, "%s_scale has shape %s but %s_zero_point %s; they must match",
+                     k ? "b" : "a", ox_shape_str(sc->rank, sc->dims, s1, sizeof s1), k ? "b" : "a",
+                     ox_shape_str(zp->rank, zp->dims, s2, sizeof s2));
+  }
   if (a->rank < 1 || b->rank < 1)
     return ox_fail(c->err, OX_EINPUT, "a and b must have rank 1 or more");
   /* numpy.matmul shapes: a (..., M, K) or (K,), b (..., K, N) or (K,) */

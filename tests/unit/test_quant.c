@@ -284,7 +284,7 @@ static void test_qlinear_matmul(void) {
   in[2] = T_(OX_UINT8, uint8_t, 1, DIMS(2), {1, 0});
   in[3] = T_(OX_UINT8, uint8_t, 2, DIMS(2, 2), {1, 0, 0, 1}); /* identity */
   in[4] = F32(1, DIMS(2), {1, 3});
-  in[5] = T_(OX_UINT8, uint8_t, 0, SCALAR, {0});
+  in[5] = T_(OX_UINT8, uint8_t, 1, DIMS(2), {0, 0});
   in[6] = F32(0, SCALAR, {2});
   in[7] = T_(OX_UINT8, uint8_t, 0, SCALAR, {250});
   /* (a - zp) = [[0, 1], [3, 4]]; times a_s * b_s / y_s = [[0.5, 1.5], [1, 3]]:
@@ -307,6 +307,9 @@ static void test_qlinear_matmul(void) {
   CHECK_FAILS(run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y), "inner dimensions");
   in[2] = T_(OX_UINT8, uint8_t, 0, SCALAR, {0});
   CHECK_FAILS(run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y), "a_zero_point");
+  /* a scale and its zero point must have the same shape */
+  in[2] = T_(OX_INT8, int8_t, 1, DIMS(2), {0, 0});
+  CHECK_FAILS(run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y), "must match");
 }
 
 static ox_attr attr_str(const char *name, const char *v) {
