@@ -79,13 +79,20 @@ static int wanted(ox_ctx *c, int nout, int i) {
   return i < nout && c->node->out && c->node->out[i] && c->node->out[i][0];
 }
 
+/* An empty x gives an empty y of its shape. Every op returns early this way,
+ * so that below, any product of some of x's dims is at most x->n (no
+ * overflow, no long loops over rows of nothing). */
+static int empty_out(ox_ctx *c, const ox_tensor *x, ox_dtype dt, ox_value **out) {
+  return ox_tensor_new(c->a, dt, x->rank, x->dims, out, c->err);
+}
+
 /* x: (N, C, S...) as N, C and the product S of the spatial dims. */
 static int split_nc(ox_ctx *c, const ox_tensor *x, int64_t *N, int64_t *C, int64_t *S) {
   if (x->rank < 2) return ox_fail(c->err, OX_EINPUT, "input 0 has rank %d; it must be (N, C, ...)", x->rank);
   *N = x->dims[0];
   *C = x->dims[1];
-  *S = 1;
-  for (int i = 2; i < x->rank; i++) *S *= x->dims[i]; /* x->n did not overflow */
+  *S = x->n ? 1 : 0;
+  for (int i = 2; i < x->rank && x->n; i++) *S *= x->dims[i]; /* <= x->n */
   return 0;
 }
 
@@ -138,6 +145,34 @@ static void affine_nc(double *y, int64_t N, int64_t C, int64_t S, const double *
 
 /* ---- BatchNormalization ---- */
 
+/* y = x * a[k] + b[k], x and y: (N, K, L), read and written in their own type
+ * (float and double directly, the small floats through double). */
+static int affine_typed(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t N, int64_t K,
+                        int64_t L, const double *a, const double *b) {
+  switch (x->dt) {
+#define CASE(NAME, T)                                                                \
+  case OX_##NAME: {                                                                  \
+    const T *xs = x->data;                                                           \
+    T *ys = y->data;                                                                 \
+    for (int64_t n = 0; n < N; n++)                                                  \
+      for (int64_t k = 0; k < K; k++) {                                              \
+        const T *xr = xs + (n * K + k) * L;                                          \
+        T *yr = ys + (n * K + k) * L;                                                \
+        double ak = a[k], bk = b[k];                                                 \
+        for (int64_t l = 0; l < L; l++) yr[l] = (T)(xr[l] * ak + bk);                \
+      }                                                                              \
+  } return 0;
+    OX_NATIVE_FLOATS(CASE)
+#undef CASE
+  default: {
+    double *xd = load_d(c, x);
+    if (!xd) return c->err->code;
+    affine_nc(xd, N, K, L, a, b);
+    return store_d(c, xd, y);
+  }
+  }
+}
+
 /* x: (N, K, L), statistics per k over N and L: mean[k], var[k] (population). */
 static void batch_stats(const double *x, int64_t N, int64_t K, int64_t L, double *mean, double *var) {
   double cnt = (double)N * (double)L;
@@ -172,6 +207,12 @@ static int batchnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   const ox_tensor *x = &in[0]->u.t;
   int64_t N = 0, C = 0, S = 0;
   OX_TRY(split_nc(c, x, &N, &C, &S));
+  if (!x->n) { /* Y empty; running statistics unchanged */
+    OX_TRY(empty_out(c, x, x->dt, &out[0]));
+    for (int i = 1; i < nout && i < 3; i++)
+      if (!(out[i] = ox_tensor_view(c->a, in[i + 2]))) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    return 0;
+  }
   double eps = ox_attr_float(c, "epsilon", 1e-5f), mom = ox_attr_float(c, "momentum", 0.9f);
   int train;
   if (c->version >= 14) train = ox_attr_int(c, "training_mode", 0) != 0;
@@ -185,18 +226,20 @@ static int batchnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   OX_TRY(param(c, in, 2, K, what, &b));
   OX_TRY(param(c, in, 3, K, what, &mean));
   OX_TRY(param(c, in, 4, K, what, &var));
-  double *xd = load_d(c, x), *y = scratch(c, x->n), *a = scratch(c, K), *sh = scratch(c, K);
-  double *bm = scratch(c, K), *bv = scratch(c, K);
-  if (!xd || !y || !a || !sh || !bm || !bv) return c->err->code;
-  if (train) batch_stats(xd, N, K, L, bm, bv);
+  double *a = scratch(c, K), *sh = scratch(c, K), *bm = scratch(c, K), *bv = scratch(c, K);
+  if (!a || !sh || !bm || !bv) return c->err->code;
+  if (train) {
+    double *xd = load_d(c, x);
+    if (!xd) return c->err->code;
+    batch_stats(xd, N, K, L, bm, bv);
+  }
   const double *um = train ? bm : mean, *uv = train ? bv : var;
-  for (int64_t k = 0; k < K; k++) {
+  for (int64_t k = 0; k < K; k++) { /* y = x * a + sh */
     a[k] = sc[k] / sqrt(uv[k] + eps);
     sh[k] = b[k] - um[k] * a[k];
   }
-  memcpy(y, xd, (size_t)x->n * sizeof *y);
-  affine_nc(y, N, K, L, a, sh);
-  OX_TRY(emit(c, x->dt, x->rank, x->dims, y, &out[0]));
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
+  OX_TRY(affine_typed(c, x, &out[0]->u.t, N, K, L, a, sh));
   if (!train) {
     if (c->version >= 14 && (wanted(c, nout, 1) || wanted(c, nout, 2)))
       return ox_fail(c->err, OX_EINPUT, "running_mean and running_var are outputs only when training_mode is 1");
@@ -222,6 +265,7 @@ static int group_norm(ox_ctx *c, ox_value **in, ox_value **out, int64_t G, int p
   const ox_tensor *x = &in[0]->u.t;
   int64_t N = 0, C = 0, S = 0;
   OX_TRY(split_nc(c, x, &N, &C, &S));
+  if (!x->n) return empty_out(c, x, x->dt, &out[0]);
   double eps = ox_attr_float(c, "epsilon", 1e-5f);
   if (G <= 0 || C % G)
     return ox_fail(c->err, OX_EINPUT, "num_groups %lld must be positive and divide the %lld channels",
@@ -332,6 +376,7 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   int64_t stash = ox_attr_int(c, "stash_type", 1);
   if (stash != OX_FLOAT && stash != OX_BFLOAT16 && stash != OX_DOUBLE && stash != OX_FLOAT16)
     return ox_fail(c->err, OX_EINPUT, "stash_type %lld is not a float type id", (long long)stash);
+  if (!x->n) return empty_out(c, x, center ? x->dt : in[1]->u.t.dt, &out[0]); /* Mean, InvStdDev: not made */
   int64_t len = 1;
   for (int i = axis; i < r; i++) len *= x->dims[i];
   int64_t rows = ox_numel(axis, x->dims, 8);
@@ -376,6 +421,7 @@ static int lpnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -1), x->rank, 0, "axis", &axis));
   int64_t p = ox_attr_int(c, "p", 2);
   if (p != 1 && p != 2) return ox_fail(c->err, OX_EINPUT, "p is %lld; only 1 and 2 are supported", (long long)p);
+  if (!x->n) return empty_out(c, x, x->dt, &out[0]);
   int64_t outer = 1, d = x->dims[axis], inner = 1;
   for (int i = 0; i < axis; i++) outer *= x->dims[i];
   for (int i = axis + 1; i < x->rank; i++) inner *= x->dims[i];
@@ -414,6 +460,7 @@ static int mvn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int64_t na, defaxes[] = {0, 2, 3};
   const int64_t *axes = ox_attr_ints(c, "axes", &na);
   if (!axes) axes = defaxes, na = 3;
+  if (!x->n) return empty_out(c, x, x->dt, &out[0]);
   uint8_t *red = ox_alloc_array(c->a, r + 1, 1);
   int64_t *kst = ox_alloc_array(c->a, r + 1, sizeof *kst), *idx = ox_alloc_array(c->a, r + 1, sizeof *idx);
   if (!red || !kst || !idx) return ox_fail(c->err, OX_EINPUT, "out of memory");
@@ -472,6 +519,7 @@ static int lrn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x = &in[0]->u.t;
   int64_t N = 0, C = 0, S = 0;
   OX_TRY(split_nc(c, x, &N, &C, &S));
+  if (!x->n) return empty_out(c, x, x->dt, &out[0]);
   if (!ox_attr_find(c, "size")) return ox_fail(c->err, OX_EINPUT, "attribute 'size' is required");
   int64_t size = ox_attr_int(c, "size", 1);
   if (size <= 0) return ox_fail(c->err, OX_EINPUT, "size is %lld; it must be positive", (long long)size);

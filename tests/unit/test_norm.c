@@ -228,6 +228,21 @@ static void test_dropout(void) {
   CHECK_F32(out[1], 4, {1, 1, 1, 1});
 }
 
+/* Empty inputs give empty outputs, whatever the other dims. */
+static void test_empty(void) {
+  ox_value *x = tensor(OX_FLOAT, 3, DIMS(0, 3, (int64_t)1 << 40), NULL), *out[3];
+  ox_value *p = F32(1, DIMS(3), {1, 1, 1});
+  ox_value *in[] = {x, p, p, p, p};
+  CHECK_EQ_I(run("BatchNormalization", 15, 0, NULL, 5, in, 1, out), 0);
+  CHECK(out[0] && out[0]->u.t.n == 0 && out[0]->u.t.rank == 3);
+  CHECK_EQ_I(run("InstanceNormalization", 22, 0, NULL, 3, in, 1, out), 0);
+  CHECK(out[0] && out[0]->u.t.n == 0);
+  CHECK_EQ_I(run("LRN", 13, 1, (ox_attr[]){attr_int("size", 3)}, 1, in, 1, out), 0);
+  CHECK(out[0] && out[0]->u.t.n == 0);
+  CHECK_EQ_I(run("MeanVarianceNormalization", 13, 0, NULL, 1, in, 1, out), 0);
+  CHECK(out[0] && out[0]->u.t.n == 0);
+}
+
 int main(void) {
   A = ox_arena_new();
   test_batchnorm();
@@ -235,6 +250,7 @@ int main(void) {
   test_layer_rms();
   test_lp_mvn_lrn();
   test_dropout();
+  test_empty();
   ox_arena_free(A);
   return check_done("norm");
 }
