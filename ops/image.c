@@ -571,11 +571,15 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   if (!bytes && (X->dt == OX_STRING || ox_dtype_is_complex(X->dt)))
     return ox_fail(c->err, OX_EINPUT, "modes linear/cubic need real numbers, not %s",
                    ox_dtype_name(X->dt));
-  const double *g = load_f64(c, G), *x = bytes ? NULL : load_f64(c, X);
-  double *y = bytes ? NULL : ox_alloc_array(c->a, Y->n, sizeof *y);
+  /* work in float for float32 and the small floats, in double otherwise */
+  int f32 = !bytes && (X->dt == OX_FLOAT || ox_dtype_is_small_float(X->dt));
+  const double *g = load_f64(c, G), *x = bytes || f32 ? NULL : load_f64(c, X);
+  const float *xf = !f32 ? NULL : X->dt == OX_FLOAT ? X->data : ox_widen_f32(c->a, X, c->err);
+  double *y = bytes || f32 ? NULL : ox_alloc_array(c->a, Y->n, sizeof *y);
+  float *yf = !f32 ? NULL : X->dt == OX_FLOAT ? Y->data : ox_alloc_array(c->a, Y->n, sizeof *yf);
   int64_t *off = ox_alloc_array(c->a, nt, sizeof *off), idx[8][4], str[8];
   double *w = ox_alloc_array(c->a, nt, sizeof *w), wt[8][4];
-  if (!g || (!bytes && (!x || !y)) || !off || !w) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!g || (!bytes && !f32 && (!x || !y)) || (f32 && (!xf || !yf)) || !off || !w) return ox_fail(c->err, OX_EINPUT, "out of memory");
   str[k - 1] = 1;
   for (int i = k - 2; i >= 0; i--) str[i] = str[i + 1] * X->dims[3 + i];
   size_t es = ox_dtype_size(X->dt);
@@ -639,12 +643,23 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
           continue;
         }
         double acc = 0;
+        if (f32) {
+          for (int64_t j = 0; j < nt; j++)
+            if (off[j] >= 0) acc += w[j] * xf[base + off[j]];
+          yf[yo] = (float)acc;
+          continue;
+        }
         for (int64_t j = 0; j < nt; j++)
           if (off[j] >= 0) acc += w[j] * x[base + off[j]];
         y[yo] = acc;
       }
     }
-  return bytes ? 0 : store_f64(c, y, Y);
+  if (bytes || (f32 && yf == Y->data)) return 0;
+  if (f32) {
+    ox_narrow_f32(yf, Y);
+    return 0;
+  }
+  return store_f64(c, y, Y);
 }
 
 /* ---- AffineGrid-20 ---- */
