@@ -159,6 +159,8 @@ int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_va
                   ox_err *e) {
   if (!ox_dtype_valid((int)dt)) return ox_fail(e, OX_EINPUT, "unknown data type %d", (int)dt);
   if (rank < 0) return ox_fail(e, OX_EINPUT, "negative rank %d", rank);
+  if (rank > OX_MAX_RANK)
+    return ox_fail(e, OX_EINPUT, "rank %d is more than onnxop supports (%d)", rank, OX_MAX_RANK);
   size_t es = ox_dtype_size(dt);
   int64_t n = ox_numel(rank, dims, es);
   if (n < 0) {

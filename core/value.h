@@ -22,6 +22,10 @@ typedef struct ox_type {
   const struct ox_type *inner; /* SEQUENCE, OPTIONAL: element type; MAP: value type */
 } ox_type;
 
+/* ONNX sets no limit on rank; onnxop refuses tensors of more than 64 dims
+ * (printers, iterators and file formats recurse or keep per-axis state). */
+#define OX_MAX_RANK 64
+
 typedef struct ox_tensor {
   ox_dtype dt;
   int rank;       /* 0 for a scalar */

@@ -44,6 +44,11 @@ static pending *pend;
 static int npend;
 
 int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e) {
+  /* refuse what the final rename would fail on, before anything is renamed */
+  struct stat st;
+  if (!stat(path, &st) && S_ISDIR(st.st_mode)) return ox_fail(e, OX_EINPUT, "is a folder");
+  for (int i = 0; i < npend; i++)
+    if (!strcmp(pend[i].final, path)) return ox_fail(e, OX_EUSAGE, "is given for two outputs");
   char *tmp = malloc(strlen(path) + 32), *fin = strdup(path);
   pending *np = realloc(pend, (size_t)(npend + 1) * sizeof *pend);
   if (!tmp || !fin || !np) {

@@ -295,9 +295,21 @@ static int external_open(ox_arena *a, const Onnx__TensorProto *tp, const ox_tens
 
   const char *path = ox_sprintf(a, "%s/%s", basedir, loc);
   if (!path) return ox_fail(e, OX_EINPUT, "out of memory");
+  /* A symlink may lead out of the model's folder: compare the resolved paths.
+   * And check the kind before opening: fopen on a FIFO would block. */
+  char *real_dir = realpath(basedir, NULL), *real = realpath(path, NULL);
+  int inside = real_dir && real && !strncmp(real, real_dir, strlen(real_dir)) &&
+               (real[strlen(real_dir)] == '/' || !strcmp(real_dir, "/"));
+  free(real_dir);
+  free(real);
+  struct stat st;
+  if (stat(path, &st)) return ox_fail(e, OX_EINPUT, "cannot open external data file '%s'", path);
+  if (!inside)
+    return ox_fail(e, OX_EINPUT, "external data file '%s' leads out of the model's folder (through a symlink)", path);
+  if (!S_ISREG(st.st_mode))
+    return ox_fail(e, OX_EINPUT, "external data file '%s' is not a regular file", path);
   FILE *f = fopen(path, "rb");
   if (!f) return ox_fail(e, OX_EINPUT, "cannot open external data file '%s'", path);
-  struct stat st;
   if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
     fclose(f);
     return ox_fail(e, OX_EINPUT, "external data file '%s' is not a regular file", path);
