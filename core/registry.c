@@ -17,6 +17,7 @@ extern const ox_kernel ox_conv_kernels[];
 extern const ox_kernel ox_pool_kernels[];
 extern const ox_kernel ox_norm_kernels[];
 extern const ox_kernel ox_quant_kernels[];
+extern const ox_kernel ox_training_kernels[];
 extern const ox_kernel ox_signal_kernels[];
 extern const ox_kernel ox_loss_kernels[];
 extern const ox_kernel ox_rnn_kernels[];
@@ -39,6 +40,7 @@ const ox_family ox_families[] = {
     {"pool", ox_pool_kernels},
     {"norm", ox_norm_kernels},
     {"quant", ox_quant_kernels},
+    {"training", ox_training_kernels},
     {"signal", ox_signal_kernels},
     {"loss", ox_loss_kernels},
     {"rnn", ox_rnn_kernels},
