@@ -211,13 +211,18 @@ typedef struct {
   int inverse, onesided;
 } dft_shape;
 
-static int dft_run(ox_ctx *c, const dft_shape *s, const double *x, double *y) {
-  plan p;
-  OX_TRY(plan_init(c, &p, s->n));
+typedef struct { plan p; cpx *line, *tmp; } dft_work;
+
+static int dft_prepare(ox_ctx *c, int64_t n, dft_work *w) {
+  OX_TRY(plan_init(c, &w->p, n));
+  w->line = ox_alloc_array(c->a, n + 1, sizeof *w->line);
+  w->tmp = ox_alloc_array(c->a, n + 1, sizeof *w->tmp);
+  return w->line && w->tmp ? 0 : NOMEM(c);
+}
+
+static void dft_run(const dft_work *w, const dft_shape *s, const double *x, double *y) {
   int64_t n = s->n;
-  cpx *line = ox_alloc_array(c->a, n + 1, sizeof *line);
-  cpx *tmp = ox_alloc_array(c->a, n + 1, sizeof *tmp);
-  if (!line || !tmp) return NOMEM(c);
+  cpx *line = w->line, *tmp = w->tmp;
   int irfft = s->inverse && s->onesided;
   /* IRFFT (DFT-20): numpy's irfft reads the first n/2+1 bins, extends them
    * Hermitian-symmetrically, and keeps the real part of the inverse. */
@@ -237,7 +242,7 @@ static int dft_run(ox_ctx *c, const dft_shape *s, const double *x, double *y) {
       for (; j < n; j++) line[j] = (cpx){0, 0};
       if (irfft)
         for (int64_t k = n / 2 + 1; k < n; k++) line[k] = (cpx){line[n - k].re, -line[n - k].im};
-      fft(&p, line, tmp, s->inverse);
+      fft(&w->p, line, tmp, s->inverse);
       if (s->oc == 2)
         for (int64_t k = 0; k < s->olen; k++) {
           yp[k * ys] = line[k].re * scale;
@@ -246,7 +251,6 @@ static int dft_run(ox_ctx *c, const dft_shape *s, const double *x, double *y) {
       else
         for (int64_t k = 0; k < s->olen; k++) yp[k * ys] = line[k].re * scale;
     }
-  return 0;
 }
 
 static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
@@ -287,7 +291,9 @@ static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   double *xd = load_f64(c, x), *yd = ox_alloc_array(c->a, y->n, sizeof *yd);
   if (!xd) return c->err->code;
   if (!yd) return NOMEM(c);
-  OX_TRY(dft_run(c, &s, xd, yd));
+  dft_work wk;
+  OX_TRY(dft_prepare(c, s.n, &wk));
+  dft_run(&wk, &s, xd, yd);
   return store_f64(c, yd, y);
 }
 
@@ -325,6 +331,8 @@ static int stft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!xd || (w && !wd)) return c->err->code;
   if (!fr || !yd) return NOMEM(c);
   dft_shape s = {.outer = 1, .inner = 1, .len = fl, .ic = ic, .n = fl, .olen = bins, .oc = 2};
+  dft_work wk; /* one plan for every frame */
+  OX_TRY(dft_prepare(c, fl, &wk));
   for (int64_t b = 0; b < B; b++)
     for (int64_t f = 0; f < frames; f++) {
       const double *xp = xd + (b * L + f * step) * ic; /* frame: (fl, ic) */
@@ -333,7 +341,7 @@ static int stft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
           for (int64_t k = 0; k < ic; k++) fr[t * ic + k] = xp[t * ic + k] * wd[t];
       else
         memcpy(fr, xp, (size_t)(fl * ic) * sizeof *fr);
-      OX_TRY(dft_run(c, &s, fr, yd + (b * frames + f) * bins * 2));
+      dft_run(&wk, &s, fr, yd + (b * frames + f) * bins * 2);
     }
   return store_f64(c, yd, y);
 }
