@@ -206,6 +206,36 @@ int main(void) {
     if (grown >= 1024 * 1024) fprintf(stderr, "Loop grew the arena by %zu bytes\n", grown);
   }
 
+  /* ---- an error inside a Loop body names the path to the node ---- */
+  {
+    ox_err_clear(&e);
+    static const char *bin0[] = {"cond_in"}, *bout0[] = {"cond_out"}, *bin1[] = {"nowhere"}, *bout1[] = {"v_out"};
+    ox_node bn[2];
+    bn[0] = node("c", "Identity", "", 1, bin0, 1, bout0);
+    bn[1] = node("add1", "Identity", "", 1, bin1, 1, bout1);
+    ox_valueinfo bi[] = {vi("i", NULL), vi("cond_in", NULL), vi("v_in", NULL)};
+    ox_valueinfo bo[] = {vi("cond_out", NULL), vi("v_out", NULL)};
+    ox_graph body = {"body", 2, bn, 3, bi, 2, bo, 0, NULL, NULL, 0, NULL};
+    static const char *lin[] = {"M", "", "v0"}, *lout[] = {"v_final"};
+    ox_node loop = node("loop0", "Loop", "", 3, lin, 1, lout);
+    ox_attr ba = {0};
+    ba.name = "body";
+    ba.type = OX_ATTR_GRAPH;
+    ba.g = &body;
+    loop.attr = &ba;
+    loop.nattr = 1;
+    ox_valueinfo gi[] = {vi("M", NULL), vi("v0", NULL)}, go[] = {vi("v_final", NULL)};
+    ox_graph g = {"g", 1, &loop, 2, gi, 1, go, 0, NULL, NULL, 0, NULL};
+    ox_opset ops[] = {{"", 16}};
+    ox_model m = {"mem", ".", 10, 1, ops, &g, 0, NULL};
+    CHECK_EQ_I(ox_prepare(A, &m, &e), 0);
+    ox_value *vals[] = {i64(3), i64(0)}, *res[1];
+    CHECK_EQ_I(ox_run(A, &m, vals, res, &e), OX_EINPUT);
+    CHECK(strncmp(e.msg, "node 'loop0' Loop-16 > body node 'add1' Identity-16: input 0 'nowhere' has no value", 83) == 0);
+    if (strncmp(e.msg, "node 'loop0' Loop-16 > body node 'add1' Identity-16: input 0 'nowhere' has no value", 83))
+      fprintf(stderr, "got: %s\n", e.msg);
+  }
+
   /* ---- the memory limit's accounting returns to where it was ---- */
   {
     size_t base = ox_memory_in_use();
