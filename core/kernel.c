@@ -1,5 +1,6 @@
 /* core/kernel.c: shared helpers for kernels (see kernel.h). */
 #include <stdio.h>
+#include <string.h>
 
 #include "kernel.h"
 
@@ -96,5 +97,36 @@ int ox_axis(ox_ctx *c, int64_t axis, int rank, int extra, const char *what, int 
     return ox_fail(c->err, OX_EINPUT, "%s %lld is out of range [%lld, %lld] for rank %d", what,
                    (long long)axis, (long long)-r, (long long)(r - 1), rank);
   *out = (int)(axis < 0 ? axis + r : axis);
+  return 0;
+}
+
+int ox_auto_pad(ox_ctx *c, int *mode) {
+  const char *s = ox_attr_string(c, "auto_pad", "NOTSET");
+  if (!strcmp(s, "NOTSET")) *mode = OX_PAD_NOTSET;
+  else if (!strcmp(s, "SAME_UPPER")) *mode = OX_PAD_SAME_UPPER;
+  else if (!strcmp(s, "SAME_LOWER")) *mode = OX_PAD_SAME_LOWER;
+  else if (!strcmp(s, "VALID")) *mode = OX_PAD_VALID;
+  else
+    return ox_fail(c->err, OX_EINPUT,
+                   "auto_pad is '%s'; it must be NOTSET, SAME_UPPER, SAME_LOWER or VALID", s);
+  return 0;
+}
+
+int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
+  int64_t cnt;
+  const int64_t *v = ox_attr_ints(c, name, &cnt);
+  if (!v) {
+    for (int i = 0; i < n; i++) out[i] = def;
+    return 0;
+  }
+  if (cnt != n)
+    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
+                   n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
+  for (int i = 0; i < n; i++) {
+    if (v[i] < lo || v[i] > (INT64_C(1) << 24))
+      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
+                     (long long)v[i], (long long)lo);
+    out[i] = v[i];
+  }
   return 0;
 }

@@ -63,4 +63,12 @@ int ox_ints_of(ox_ctx *c, int input, const ox_value *v, int64_t **vals, int64_t 
  * the message names the attribute or input. */
 int ox_axis(ox_ctx *c, int64_t axis, int rank, int extra, const char *what, int *out);
 
+/* ---- window ops (Conv, pools, QLinearConv) ---- */
+enum { OX_PAD_NOTSET, OX_PAD_SAME_UPPER, OX_PAD_SAME_LOWER, OX_PAD_VALID };
+/* The auto_pad attribute (default NOTSET); a bad value is an error. */
+int ox_auto_pad(ox_ctx *c, int *mode);
+/* An ints attribute of exactly n values, each in [lo, 2^24] (so window
+ * arithmetic cannot overflow); every value is `def` when absent. */
+int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out);
+
 #endif

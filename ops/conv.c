@@ -54,47 +54,16 @@ typedef struct {
   int64_t nimg, npos, nker; /* products */
 } geom;
 
-enum { PAD_NOTSET, PAD_SAME_UPPER, PAD_SAME_LOWER, PAD_VALID };
 
-static int auto_pad_of(ox_ctx *c, int *mode) {
-  const char *s = ox_attr_string(c, "auto_pad", "NOTSET");
-  if (!strcmp(s, "NOTSET")) *mode = PAD_NOTSET;
-  else if (!strcmp(s, "SAME_UPPER")) *mode = PAD_SAME_UPPER;
-  else if (!strcmp(s, "SAME_LOWER")) *mode = PAD_SAME_LOWER;
-  else if (!strcmp(s, "VALID")) *mode = PAD_VALID;
-  else
-    return ox_fail(c->err, OX_EINPUT,
-                   "auto_pad is '%s'; it must be NOTSET, SAME_UPPER, SAME_LOWER or VALID", s);
-  return 0;
-}
 
-/* An ints attribute of n values each >= lo; def when absent. */
-static int ints_attr(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
-  int64_t cnt;
-  const int64_t *v = ox_attr_ints(c, name, &cnt);
-  if (!v) {
-    for (int i = 0; i < n; i++) out[i] = def;
-    return 0;
-  }
-  if (cnt != n)
-    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
-                   n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
-  for (int i = 0; i < n; i++) {
-    if (v[i] < lo || v[i] > (INT64_C(1) << 24))
-      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
-                     (long long)v[i], (long long)lo);
-    out[i] = v[i];
-  }
-  return 0;
-}
 
 /* strides, dilations and pads (begin, end) for nd spatial axes */
 static int window_attrs(ox_ctx *c, int nd, geom *g) {
   int64_t pads[2 * MAXSP];
   g->nd = nd;
-  OX_TRY(ints_attr(c, "strides", nd, 1, 1, g->s));
-  OX_TRY(ints_attr(c, "dilations", nd, 1, 1, g->d));
-  OX_TRY(ints_attr(c, "pads", 2 * nd, 0, 0, pads));
+  OX_TRY(ox_window_ints(c, "strides", nd, 1, 1, g->s));
+  OX_TRY(ox_window_ints(c, "dilations", nd, 1, 1, g->d));
+  OX_TRY(ox_window_ints(c, "pads", 2 * nd, 0, 0, pads));
   for (int i = 0; i < nd; i++) g->pb[i] = pads[i], g->pe[i] = pads[nd + i];
   return 0;
 }
@@ -113,16 +82,16 @@ static int geom_products(ox_ctx *c, geom *g) {
  * end for SAME_UPPER and at the beginning for SAME_LOWER. */
 static int conv_positions(ox_ctx *c, geom *g) {
   int mode;
-  OX_TRY(auto_pad_of(c, &mode));
+  OX_TRY(ox_auto_pad(c, &mode));
   for (int i = 0; i < g->nd; i++) {
     int64_t dk = (g->ker[i] - 1) * g->d[i] + 1, in = g->img[i];
-    if (mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+    if (mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
       int64_t out = (in + g->s[i] - 1) / g->s[i];
       int64_t total = (out - 1) * g->s[i] + dk - in;
       if (total < 0) total = 0;
-      g->pb[i] = mode == PAD_SAME_UPPER ? total / 2 : total - total / 2;
+      g->pb[i] = mode == OX_PAD_SAME_UPPER ? total / 2 : total - total / 2;
       g->pe[i] = total - g->pb[i];
-    } else if (mode == PAD_VALID) {
+    } else if (mode == OX_PAD_VALID) {
       g->pb[i] = g->pe[i] = 0;
     }
     int64_t padded = in + g->pb[i] + g->pe[i];
@@ -301,7 +270,7 @@ static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_
                    (long long)M, (long long)G);
   OX_TRY(window_attrs(c, nd, g));
   int64_t ks[MAXSP];
-  OX_TRY(ints_attr(c, "kernel_shape", nd, -1, 0, ks));
+  OX_TRY(ox_window_ints(c, "kernel_shape", nd, -1, 0, ks));
   for (int i = 0; i < nd; i++) {
     if (ks[i] >= 0 && ks[i] != w->dims[2 + i])
       return ox_fail(c->err, OX_EINPUT, "kernel_shape[%d] is %lld but W has shape %s", i,
@@ -573,10 +542,10 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
     return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels, W has %lld input channels, group %lld",
                    (long long)C, (long long)w->dims[0], (long long)G);
   OX_TRY(window_attrs(c, nd, g));
-  OX_TRY(auto_pad_of(c, &mode));
+  OX_TRY(ox_auto_pad(c, &mode));
   int64_t ks[MAXSP], op[MAXSP], os[MAXSP], cnt;
-  OX_TRY(ints_attr(c, "kernel_shape", nd, -1, 0, ks));
-  OX_TRY(ints_attr(c, "output_padding", nd, 0, 0, op));
+  OX_TRY(ox_window_ints(c, "kernel_shape", nd, -1, 0, ks));
+  OX_TRY(ox_window_ints(c, "output_padding", nd, 0, 0, op));
   const int64_t *osv = ox_attr_ints(c, "output_shape", &cnt);
   if (osv) { /* (O1..On), or (N, M, O1..On) as some exporters write it */
     if (cnt != nd && cnt != nd + 2)
@@ -592,16 +561,16 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
     if (g->ker[i] < 1) return ox_fail(c->err, OX_EINPUT, "W has an empty kernel axis");
     int64_t full = g->s[i] * (g->pos[i] - 1) + op[i] + (g->ker[i] - 1) * g->d[i] + 1;
     int64_t o;
-    if (osv || mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+    if (osv || mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
       o = osv ? os[i] : g->pos[i] * g->s[i];
       int64_t total = full - o, t = total > 0 ? total : 0;
       /* ConvTranspose-11: SAME_UPPER puts total/2 at the beginning; other modes
        * total - total/2. ConvTranspose-1 words it the other way round. */
-      int upper_half = c->version >= 11 ? mode == PAD_SAME_UPPER : mode != PAD_SAME_UPPER;
+      int upper_half = c->version >= 11 ? mode == OX_PAD_SAME_UPPER : mode != OX_PAD_SAME_UPPER;
       g->pb[i] = upper_half ? t / 2 : t - t / 2;
       g->pe[i] = total - g->pb[i]; /* negative when output_shape is larger: zeros at the end */
     } else {
-      if (mode == PAD_VALID) g->pb[i] = g->pe[i] = 0;
+      if (mode == OX_PAD_VALID) g->pb[i] = g->pe[i] = 0;
       o = full - g->pb[i] - g->pe[i];
     }
     if (o < 0)

@@ -50,26 +50,7 @@ typedef struct {
   int64_t *first[MAXSP], *ntap[MAXSP], *npad[MAXSP];
 } pgeom;
 
-enum { PAD_NOTSET, PAD_SAME_UPPER, PAD_SAME_LOWER, PAD_VALID };
 
-static int ints_attr(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
-  int64_t cnt;
-  const int64_t *v = ox_attr_ints(c, name, &cnt);
-  if (!v) {
-    for (int i = 0; i < n; i++) out[i] = def;
-    return 0;
-  }
-  if (cnt != n)
-    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
-                   n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
-  for (int i = 0; i < n; i++) {
-    if (v[i] < lo || v[i] > (INT64_C(1) << 24))
-      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
-                     (long long)v[i], (long long)lo);
-    out[i] = v[i];
-  }
-  return 0;
-}
 
 /* A double as int64, NaN as 0 and the rest clamped to +-2^40 (no UB casts of
  * hostile coordinates). */
@@ -121,33 +102,26 @@ static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
   g->nd = nd;
   const int64_t *ks = ox_attr_ints(c, "kernel_shape", &cnt);
   if (!ks) return ox_fail(c->err, OX_EINPUT, "kernel_shape is required");
-  OX_TRY(ints_attr(c, "kernel_shape", nd, 1, 1, g->k));
-  OX_TRY(ints_attr(c, "strides", nd, 1, 1, g->s));
-  OX_TRY(ints_attr(c, "dilations", nd, 1, 1, g->d));
-  OX_TRY(ints_attr(c, "pads", 2 * nd, 0, 0, pads));
+  OX_TRY(ox_window_ints(c, "kernel_shape", nd, 1, 1, g->k));
+  OX_TRY(ox_window_ints(c, "strides", nd, 1, 1, g->s));
+  OX_TRY(ox_window_ints(c, "dilations", nd, 1, 1, g->d));
+  OX_TRY(ox_window_ints(c, "pads", 2 * nd, 0, 0, pads));
   int ceil_mode = ox_attr_int(c, "ceil_mode", 0) != 0, mode;
-  const char *ap = ox_attr_string(c, "auto_pad", "NOTSET");
-  if (!strcmp(ap, "NOTSET")) mode = PAD_NOTSET;
-  else if (!strcmp(ap, "SAME_UPPER")) mode = PAD_SAME_UPPER;
-  else if (!strcmp(ap, "SAME_LOWER")) mode = PAD_SAME_LOWER;
-  else if (!strcmp(ap, "VALID")) mode = PAD_VALID;
-  else
-    return ox_fail(c->err, OX_EINPUT,
-                   "auto_pad is '%s'; it must be NOTSET, SAME_UPPER, SAME_LOWER or VALID", ap);
+  OX_TRY(ox_auto_pad(c, &mode));
   for (int j = 0; j < nd; j++) {
     int64_t in = x->dims[2 + j], dk = (g->k[j] - 1) * g->d[j] + 1, s = g->s[j];
     g->in[j] = in;
     g->pb[j] = pads[j];
     g->pe[j] = pads[nd + j];
-    if (mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+    if (mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
       g->out[j] = ceil_div(in, s);
       int64_t total = (g->out[j] - 1) * s + dk - in;
       if (total < 0) total = 0;
-      g->pb[j] = mode == PAD_SAME_UPPER ? total / 2 : total - total / 2;
+      g->pb[j] = mode == OX_PAD_SAME_UPPER ? total / 2 : total - total / 2;
       g->pe[j] = total - g->pb[j];
       continue;
     }
-    if (mode == PAD_VALID) g->pb[j] = g->pe[j] = 0;
+    if (mode == OX_PAD_VALID) g->pb[j] = g->pe[j] = 0;
     int64_t span = in + g->pb[j] + g->pe[j] - dk;
     if (span < 0)
       return ox_fail(c->err, OX_EINPUT,
@@ -158,8 +132,8 @@ static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
       return ox_fail(c->err, OX_EINPUT, "pads along spatial axis %d (%lld, %lld) must be smaller "
                      "than the kernel (%lld with dilation)", j, (long long)g->pb[j],
                      (long long)g->pe[j], (long long)dk);
-    g->out[j] = (ceil_mode && mode == PAD_NOTSET ? ceil_div(span, s) : span / s) + 1;
-    if (ceil_mode && mode == PAD_NOTSET && (g->out[j] - 1) * s >= in + g->pb[j]) g->out[j]--;
+    g->out[j] = (ceil_mode && mode == OX_PAD_NOTSET ? ceil_div(span, s) : span / s) + 1;
+    if (ceil_mode && mode == OX_PAD_NOTSET && (g->out[j] - 1) * s >= in + g->pb[j]) g->out[j]--;
   }
   return pgeom_tables(c, g);
 }
@@ -452,9 +426,9 @@ static int maxunpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   int64_t k[MAXSP], s[MAXSP], pads[2 * MAXSP], inf[MAXSP + 2] = {x->dims[0], x->dims[1]}, od[MAXSP + 2];
   int64_t cnt;
   if (!ox_attr_ints(c, "kernel_shape", &cnt)) return ox_fail(c->err, OX_EINPUT, "kernel_shape is required");
-  OX_TRY(ints_attr(c, "kernel_shape", nd, 1, 1, k));
-  OX_TRY(ints_attr(c, "strides", nd, 1, 1, s));
-  OX_TRY(ints_attr(c, "pads", 2 * nd, 0, 0, pads));
+  OX_TRY(ox_window_ints(c, "kernel_shape", nd, 1, 1, k));
+  OX_TRY(ox_window_ints(c, "strides", nd, 1, 1, s));
+  OX_TRY(ox_window_ints(c, "pads", 2 * nd, 0, 0, pads));
   for (int j = 0; j < nd; j++) {
     inf[2 + j] = (x->dims[2 + j] - 1) * s[j] + k[j] - pads[j] - pads[nd + j];
     if (inf[2 + j] < 0)
@@ -510,7 +484,7 @@ static int maxroipool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
                    ox_dtypes[rois->dt].onnx_name, ox_shape_str(rois->rank, rois->dims, s1, sizeof s1));
   int64_t ps[2], cnt;
   if (!ox_attr_ints(c, "pooled_shape", &cnt)) return ox_fail(c->err, OX_EINPUT, "pooled_shape is required");
-  OX_TRY(ints_attr(c, "pooled_shape", 2, 1, 1, ps));
+  OX_TRY(ox_window_ints(c, "pooled_shape", 2, 1, 1, ps));
   double scale = ox_attr_float(c, "spatial_scale", 1);
   int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], R = rois->dims[0];
   OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){R, C, ps[0], ps[1]}, out, c->err));
