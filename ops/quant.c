@@ -535,24 +535,6 @@ static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 
 #define QC_MAXSP 8 /* spatial dims */
 
-static int conv_ints(ox_ctx *c, const char *name, int ns, int64_t def, int64_t lo, int64_t *v) {
-  int64_t n;
-  const int64_t *a = ox_attr_ints(c, name, &n);
-  if (c->err->code) return c->err->code;
-  int want = !strcmp(name, "pads") ? 2 * ns : ns;
-  for (int i = 0; i < want; i++) v[i] = def;
-  if (!a) return 0;
-  if (n != want)
-    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; x has %d spatial dims, so it needs %d", name,
-                   (long long)n, ns, want);
-  for (int i = 0; i < want; i++) {
-    if (a[i] < lo || a[i] > (INT64_C(1) << 24))
-      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
-                     (long long)a[i], (long long)lo);
-    v[i] = a[i];
-  }
-  return 0;
-}
 
 static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
@@ -581,8 +563,8 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
                    ox_shape_str(w->rank, w->dims, s2, sizeof s2), QC_MAXSP);
   int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = w->dims[1];
   int64_t group = ox_attr_int(c, "group", 1);
-  const char *auto_pad = ox_attr_string(c, "auto_pad", "NOTSET");
-  if (c->err->code) return c->err->code;
+  int mode;
+  OX_TRY(ox_auto_pad(c, &mode));
   if (group < 1 || C != Cg * group || M % group)
     return ox_fail(c->err, OX_EINPUT, "x %s, w %s and group %lld do not fit: C must be w's dim 1 "
                    "times group, and M a multiple of group", ox_shape_str(x->rank, x->dims, s1, sizeof s1),
@@ -597,10 +579,10 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
     return ox_fail(c->err, OX_EINPUT, "B has shape %s; it must be (%lld,)",
                    ox_shape_str(bias->rank, bias->dims, s1, sizeof s1), (long long)M);
   int64_t ks[QC_MAXSP], st[QC_MAXSP], dl[QC_MAXSP], pd[2 * QC_MAXSP], od[QC_MAXSP];
-  OX_TRY(conv_ints(c, "kernel_shape", ns, 0, 1, ks));
-  OX_TRY(conv_ints(c, "strides", ns, 1, 1, st));
-  OX_TRY(conv_ints(c, "dilations", ns, 1, 1, dl));
-  OX_TRY(conv_ints(c, "pads", ns, 0, 0, pd));
+  OX_TRY(ox_window_ints(c, "kernel_shape", ns, 0, 1, ks)); /* absent: 0, taken from w */
+  OX_TRY(ox_window_ints(c, "strides", ns, 1, 1, st));
+  OX_TRY(ox_window_ints(c, "dilations", ns, 1, 1, dl));
+  OX_TRY(ox_window_ints(c, "pads", 2 * ns, 0, 0, pd));
   int64_t K = 1, P = 1;
   for (int i = 0; i < ns; i++) {
     if (ks[i] == 0) ks[i] = w->dims[2 + i];
@@ -608,16 +590,14 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
       return ox_fail(c->err, OX_EINPUT, "kernel_shape[%d] is %lld but w has %lld there", i,
                      (long long)ks[i], (long long)w->dims[2 + i]);
     int64_t Di = x->dims[2 + i], span = (ks[i] - 1) * dl[i] + 1;
-    if (!strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER")) {
+    if (mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
       od[i] = (Di + st[i] - 1) / st[i];
       int64_t total = (od[i] - 1) * st[i] + span - Di;
       if (total < 0) total = 0;
-      pd[i] = auto_pad[5] == 'U' ? total / 2 : total - total / 2;
+      pd[i] = mode == OX_PAD_SAME_UPPER ? total / 2 : total - total / 2;
       pd[ns + i] = total - pd[i];
     } else {
-      if (!strcmp(auto_pad, "VALID")) pd[i] = pd[ns + i] = 0;
-      else if (strcmp(auto_pad, "NOTSET"))
-        return ox_fail(c->err, OX_EINPUT, "auto_pad '%s' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID", auto_pad);
+      if (mode == OX_PAD_VALID) pd[i] = pd[ns + i] = 0;
       int64_t len = Di + pd[i] + pd[ns + i] - span;
       if (len < 0)
         return ox_fail(c->err, OX_EINPUT, "the kernel (extent %lld) is larger than the padded input (%lld) "
