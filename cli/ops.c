@@ -1,6 +1,8 @@
 /* cli/ops.c: onnxop ops [OP] prints the registry itself, so what is
  * supported is never a hand-kept list. */
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/ox.h"
@@ -20,20 +22,26 @@ static void types_str(uint64_t mask, char *buf, size_t n) {
 
 int ox_cmd_ops(int argc, char **argv) {
   const char *want = NULL;
+  int json = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      puts("usage: onnxop ops [OP]\n\n"
+      puts("usage: onnxop ops [--json] [OP]\n\n"
            "List every operator onnxop implements: domain, name, the opset versions each\n"
            "implementation covers, and the element types it takes. With OP, only that\n"
-           "operator. Printed from the registry itself.");
+           "operator. Printed from the registry itself; --json gives one object per row.");
       return 0;
+    }
+    if (!strcmp(argv[i], "--json")) {
+      json = 1;
+      continue;
     }
     if (argv[i][0] == '-') return ox_usage_error("ops", "unknown option '%s'", argv[i]);
     if (want) return ox_usage_error("ops", "give at most one OP");
     want = argv[i];
   }
   int shown = 0;
-  if (!want) printf("%-10s %-22s %-9s %-8s %s\n", "domain", "operator", "versions", "family", "types");
+  cJSON *rows = json ? cJSON_CreateArray() : NULL;
+  if (!want && !json) printf("%-10s %-22s %-9s %-8s %s\n", "domain", "operator", "versions", "family", "types");
   for (const ox_family *f = ox_families; f->family; f++)
     for (const ox_kernel *k = f->rows; k->op; k++) {
       if (want && strcmp(k->op, want)) continue;
@@ -42,7 +50,19 @@ int ox_cmd_ops(int argc, char **argv) {
       else if (k->until == k->since) snprintf(ver, sizeof ver, "%d", k->since);
       else snprintf(ver, sizeof ver, "%d-%d", k->since, k->until);
       types_str(k->types, ty, sizeof ty);
-      if (want)
+      if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "domain", k->domain[0] ? k->domain : "ai.onnx");
+        cJSON_AddStringToObject(o, "op", k->op);
+        cJSON_AddNumberToObject(o, "since", k->since);
+        if (k->until < OX_LATEST) cJSON_AddNumberToObject(o, "until", k->until);
+        else cJSON_AddNullToObject(o, "until");
+        cJSON_AddStringToObject(o, "family", f->family);
+        cJSON *ts = cJSON_AddArrayToObject(o, "types");
+        for (int d = 1; d < OX_DTYPE_MAX; d++)
+          if (k->types & (UINT64_C(1) << d)) cJSON_AddItemToArray(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
+        cJSON_AddItemToArray(rows, o);
+      } else if (want)
         printf("%s %s %s (family %s)\n  input %d element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
                k->op, ver, f->family, k->tin, ty);
       else
@@ -50,6 +70,12 @@ int ox_cmd_ops(int argc, char **argv) {
                f->family, ty);
       shown++;
     }
+  if (json) {
+    char *out = cJSON_PrintUnformatted(rows);
+    if (out && (!want || shown)) puts(out);
+    free(out);
+    cJSON_Delete(rows);
+  }
   if (want && !shown) {
     fprintf(stderr, "onnxop ops: no operator '%s' is implemented\n", want);
     return OX_EUNSUPPORTED;
