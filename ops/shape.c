@@ -730,6 +730,22 @@ typedef void (*tile_fn)(char *, const char *, int64_t, int64_t, int64_t, int64_t
  * contiguous in the input (copy rows with memcpy) or the two dims that move
  * (the output's innermost, and the input's innermost) are copied in tiles.
  * The other dims are walked with an odometer: no div/mod per element. */
+
+/* Step the odometer over dims 0..n-1 (the last varies fastest), moving the
+ * input and output offsets by their strides; 0 when it wraps past the end. */
+static int odometer(int n, const int64_t *od, const int64_t *is, const int64_t *os, int64_t *idx,
+                    int64_t *xo, int64_t *yo) {
+  for (int k = n - 1; k >= 0; k--) {
+    *xo += is[k];
+    *yo += os[k];
+    if (++idx[k] < od[k]) return 1;
+    *xo -= is[k] * od[k];
+    *yo -= os[k] * od[k];
+    idx[k] = 0;
+  }
+  return 0;
+}
+
 static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, char *y, size_t es) {
   int r = x->rank;
   if (!x->n) return 0;
@@ -784,16 +800,7 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
     for (int k = 0; k < m; k++) idx[k] = 0;
     for (;;) {
       memcpy(y + (size_t)yo * es, xd + (size_t)xo * es, row);
-      int k = m - 2;
-      for (; k >= 0; k--) {
-        xo += is[k];
-        yo += os[k];
-        if (++idx[k] < od[k]) break;
-        xo -= is[k] * od[k];
-        yo -= os[k] * od[k];
-        idx[k] = 0;
-      }
-      if (k < 0) break;
+      if (!odometer(m - 1, od, is, os, idx, &xo, &yo)) break;
     }
     return 0;
   }
@@ -820,16 +827,7 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
   for (int k = 0; k < m; k++) idx[k] = 0;
   for (;;) {
     tile(y + (size_t)yo * es, xd + (size_t)xo * es, nb, na, ys, xs);
-    int k = m - 2;
-    for (; k >= 0; k--) {
-      xo += is[k];
-      yo += os[k];
-      if (++idx[k] < od[k]) break;
-      xo -= is[k] * od[k];
-      yo -= os[k] * od[k];
-      idx[k] = 0;
-    }
-    if (k < 0) break;
+    if (!odometer(m - 1, od, is, os, idx, &xo, &yo)) break;
   }
   return 0;
 }
