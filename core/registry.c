@@ -22,6 +22,15 @@ extern const ox_kernel ox_signal_kernels[];
 extern const ox_kernel ox_loss_kernels[];
 extern const ox_kernel ox_rnn_kernels[];
 extern const ox_kernel ox_image_kernels[];
+extern const ox_kernel ox_attention_kernels[];
+extern const ox_kernel ox_transformer_kernels[];
+extern const ox_kernel ox_random_kernels[];
+extern const ox_kernel ox_imagedecoder_kernels[];
+extern const ox_kernel ox_string_kernels[];
+extern const ox_kernel ox_ml_encode_kernels[];
+extern const ox_kernel ox_ml_linear_kernels[];
+extern const ox_kernel ox_ml_tree_kernels[];
+extern const ox_kernel ox_ml_svm_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -45,6 +54,15 @@ const ox_family ox_families[] = {
     {"loss", ox_loss_kernels},
     {"rnn", ox_rnn_kernels},
     {"image", ox_image_kernels},
+    {"attention", ox_attention_kernels},
+    {"transformer", ox_transformer_kernels},
+    {"random", ox_random_kernels},
+    {"imagedecoder", ox_imagedecoder_kernels},
+    {"string", ox_string_kernels},
+    {"ml-encode", ox_ml_encode_kernels},
+    {"ml-linear", ox_ml_linear_kernels},
+    {"ml-tree", ox_ml_tree_kernels},
+    {"ml-svm", ox_ml_svm_kernels},
     {NULL, NULL},
 };
 
