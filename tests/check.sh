@@ -63,6 +63,7 @@ if [ -n "$SHARED" ]; then
 else
   echo "onnx-node-tests: ../shared/onnx-node-tests is not here; not run"
 fi
+suite "own-cases" tests/cases tests/xfail/own-cases.txt
 for d in node simple pytorch-operator pytorch-converted; do
   suite "debian-$d" "$DEBIAN/$d" "tests/xfail/debian-$d.txt"
 done
