@@ -11,6 +11,7 @@ int ox_cmd_convert(int argc, char **argv);
 int ox_cmd_compare(int argc, char **argv);
 int ox_cmd_show(int argc, char **argv);
 int ox_cmd_info(int argc, char **argv);
+int ox_cmd_bench(int argc, char **argv);
 
 /* "onnxop run: <msg>" + the hint, exit code 2 */
 int ox_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -23,6 +23,8 @@ static const char usage[] =
     "  compare GOT EXPECTED  compare values or output folders (exit 1 if they differ)\n"
     "  show FILE...        print values numpy style (--full, --stats)\n"
     "  info MODEL          describe a model and say which nodes this build can run\n"
+    "  bench MODEL --in FILE... [--runs N] [--warmup N]\n"
+    "                      time the evaluation alone (median and minimum, in us)\n"
     "\n"
     "  onnxop COMMAND --help   help on one command\n"
     "  onnxop --version        print the version\n"
@@ -96,6 +98,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "compare")) return ox_cmd_compare(argc - 1, argv + 1);
   if (!strcmp(cmd, "show")) return ox_cmd_show(argc - 1, argv + 1);
   if (!strcmp(cmd, "info")) return ox_cmd_info(argc - 1, argv + 1);
+  if (!strcmp(cmd, "bench")) return ox_cmd_bench(argc - 1, argv + 1);
   fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
   return OX_EUSAGE;
 }

@@ -213,6 +213,26 @@ err_has max_memory_bad "--max-memory: 'lots' is not a size"
 expect 2 given_twice "$X" run "$T/sequence_at.onnx" --in "input_seq=$S/seq3.json" --in "input_seq=$S/seq3.json"
 err_has given_twice "input 'input_seq' is given twice"
 
+# ---- bench: times the evaluation alone; bad input and usage errors ----
+expect 0 bench "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos2.json" --runs 5 --warmup 1
+out_has bench "sequence_at.onnx: runs=5 median_us="
+out_has bench " bytes_in=80 bytes_out=24"
+expect 0 bench_named "$X" bench "$T/sequence_at.onnx" --in "position=int64[]:-2" --in "$S/seq3.json" --runs 1 --warmup 0
+expect 0 bench_help "$X" bench --help
+out_has bench_help "usage: onnxop bench MODEL"
+expect 1 bench_bad_input "$X" bench "$T/sequence_at.onnx" --in "$T/trunc.pb" --in "$S/pos_pos0.json"
+err_has bench_bad_input "trunc.pb"
+expect 1 bench_eval_fails "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$T/pos3.json"
+err_has bench_eval_fails "position 3 is out of range"
+expect 1 bench_missing_model "$X" bench "$T/nope.onnx"
+expect 3 bench_unsupported "$X" bench "$T/unknown.onnx" --in "$S/pos_pos0.json"
+expect 2 bench_no_model "$X" bench
+expect 2 bench_bad_runs "$X" bench "$T/sequence_at.onnx" --runs 0
+err_has bench_bad_runs "--runs must be at least 1"
+expect 2 bench_bad_warmup "$X" bench "$T/sequence_at.onnx" --warmup x
+err_has bench_bad_warmup "--warmup needs a count"
+expect 2 bench_too_many "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos0.json" --in "$S/pos_pos0.json"
+
 # ---- usage ----
 expect 2 no_args "$X"
 expect 2 unknown_cmd "$X" frobnicate

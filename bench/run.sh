@@ -1,0 +1,92 @@
+#!/bin/sh
+# bench/run.sh [BUILD]: the benchmark behind 'make bench' (not part of make check).
+#
+# Builds a fixed set of one-node models with 'onnxop make' (and bench/gen.py for
+# the two-node sequence case), seeded inputs into BUILD/bench/ (deterministic;
+# made once, kept), times 'onnxop bench' on each and, when ORT_DIR names a folder
+# with node_modules/onnxruntime-node, ONNX Runtime on the same models in the same
+# run (bench/ort.js: CPU, one thread, optimisation off). Prints a table: case,
+# onnxop median us, ORT median us, their ratio, and the ratio to reach.
+#
+#   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR   CASES='add matmul512' (a subset)
+B=${1:-build}
+X="$B/onnxop"
+D="$B/bench"
+RUNS=${RUNS:-20}
+WARMUP=${WARMUP:-3}
+PY=${PYTHON:-/usr/bin/python3}
+HERE=$(dirname "$0")
+mkdir -p "$D" || exit 1
+[ -x "$X" ] || { echo "bench/run.sh: $X not built" >&2; exit 1; }
+if [ -n "$ORT_DIR" ] && [ ! -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
+  echo "bench/run.sh: ORT_DIR=$ORT_DIR has no node_modules/onnxruntime-node" >&2
+  exit 1
+fi
+
+# input FILE SEED SHAPE: a seeded float32 tensor, made once
+input() {
+  [ -s "$1" ] || "$PY" "$HERE/gen.py" tensor "$1" "$2" "$3" || exit 1
+}
+
+# model NAME: build the model and inputs of case NAME into $D/NAME/
+model() {
+  c="$D/$1"
+  mkdir -p "$c"
+  m="$c/model.onnx"
+  case $1 in
+  add)
+    "$X" make Add --opset 14 --input 'A:float32[4194304]' --input 'B:float32[4194304]' --output C -o "$m"
+    input "$c/in0.pb" 1 4194304; input "$c/in1.pb" 2 4194304 ;;
+  reducesum)
+    "$X" make ReduceSum --opset 11 -a 'axes=[1]' -a keepdims=0 --input 'X:float32[1024,4096]' --output Y -o "$m"
+    input "$c/in0.pb" 3 1024,4096 ;;
+  softmax)
+    "$X" make Softmax --opset 13 -a axis=-1 --input 'X:float32[1024,1024]' --output Y -o "$m"
+    input "$c/in0.pb" 4 1024,1024 ;;
+  transpose)
+    "$X" make Transpose --opset 13 -a 'perm=[1, 0]' --input 'X:float32[1024,1024]' --output Y -o "$m"
+    input "$c/in0.pb" 5 1024,1024 ;;
+  seqat)
+    "$PY" "$HERE/gen.py" seqat "$m" 3 || exit 1
+    input "$c/in0.pb" 6 16777216; input "$c/in1.pb" 7 16777216; input "$c/in2.pb" 8 16777216 ;;
+  matmul512)
+    "$X" make MatMul --opset 13 --input 'A:float32[512,512]' --input 'B:float32[512,512]' --output Y -o "$m"
+    input "$c/in0.pb" 9 512,512; input "$c/in1.pb" 10 512,512 ;;
+  matmul1024)
+    "$X" make MatMul --opset 13 --input 'A:float32[1024,1024]' --input 'B:float32[1024,1024]' --output Y -o "$m"
+    input "$c/in0.pb" 11 1024,1024; input "$c/in1.pb" 12 1024,1024 ;;
+  conv)
+    "$X" make Conv --opset 11 -a 'kernel_shape=[3, 3]' -a 'pads=[1, 1, 1, 1]' \
+      --input 'X:float32[1,64,56,56]' --input 'W:float32[64,64,3,3]' --output Y -o "$m"
+    input "$c/in0.pb" 13 1,64,56,56; input "$c/in1.pb" 14 64,64,3,3 ;;
+  *) echo "bench/run.sh: unknown case $1" >&2; exit 2 ;;
+  esac
+}
+
+# the cases and the onnxop/ORT ratio each should reach (one thread)
+ALL="add:1.0 reducesum:1.0 softmax:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5"
+[ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
+
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+printf '%-12s %12s %12s %8s %8s\n' case onnxop_us ort_us ratio target
+miss=0
+for a in $ALL; do
+  name=${a%%:*} target=${a#*:}
+  model "$name" >/dev/null || exit 1
+  ins=$(ls "$D/$name"/in*.pb)
+  set --
+  for f in $ins; do set -- "$@" --in "$f"; done
+  line=$("$X" bench "$D/$name/model.onnx" --runs "$RUNS" --warmup "$WARMUP" "$@") || exit 1
+  ox=$(echo "$line" | field median_us)
+  ort=- ratio=-
+  if [ -n "$ORT_DIR" ]; then
+    oline=$(ORT_DIR="$ORT_DIR" node "$HERE/ort.js" "$D/$name/model.onnx" "$RUNS" "$WARMUP" $ins) || exit 1
+    ort=$(echo "$oline" | field median_us)
+    ratio=$(awk -v a="$ox" -v b="$ort" 'BEGIN { printf "%.3f", a / b }')
+    awk -v r="$ratio" -v t="$target" 'BEGIN { exit !(r > t) }' && miss=$((miss + 1)) && target="$target MISS"
+  fi
+  printf '%-12s %12s %12s %8s %8s\n' "$name" "$ox" "$ort" "$ratio" "$target"
+done
+[ -n "$ORT_DIR" ] || echo "(no ORT column: set ORT_DIR to a folder where 'npm install --ignore-scripts onnxruntime-node' ran)"
+[ "$miss" = 0 ] || echo "$miss case(s) above their target ratio"
+exit 0

@@ -1,0 +1,192 @@
+/* cli/bench.c: onnxop bench MODEL --in [NAME=]FILE... [--runs N] [--warmup N]
+ *
+ * Times the evaluation alone: the model and its inputs are loaded once, then
+ * each run evaluates into the same arena and releases what the run allocated
+ * (mark/release), so no file IO and no loading is timed. Prints the median and
+ * the minimum in microseconds, with the bytes in and out. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../io/io.h"
+#include "../proto/proto.h"
+#include "cli.h"
+
+static const char bench_help[] =
+    "usage: onnxop bench MODEL --in [NAME=]FILE... [--runs N] [--warmup N]\n"
+    "\n"
+    "Time the evaluation of MODEL on its inputs: the model and the inputs are\n"
+    "loaded once, then evaluated WARMUP times untimed and RUNS times timed (no file\n"
+    "IO; what a run allocates is released before the next). Prints one line:\n"
+    "\n"
+    "  MODEL: runs=N median_us=M min_us=M bytes_in=B bytes_out=B\n"
+    "\n"
+    "  --in [NAME=]FILE   an input value, as for 'onnxop run' (by name or position)\n"
+    "  --runs N           timed runs (default 20)\n"
+    "  --warmup N         untimed runs first (default 3)\n"
+    "\n"
+    "exit status: 0 success, 1 model or input rejected or evaluation failed,\n"
+    "2 usage error, 3 unsupported operator.\n";
+
+static int fail_file(const char *file, const char *what, ox_err *e) {
+  fprintf(stderr, "onnxop: %s%s: %s\n", file, what ? what : "", e->msg);
+  return e->code ? e->code : OX_EINPUT;
+}
+
+/* bytes of tensor data in v (through sequences, optionals and maps) */
+static int64_t value_bytes(const ox_value *v) {
+  if (!v) return 0;
+  switch (v->kind) {
+  case OX_TENSOR: return v->u.t.n * (int64_t)ox_dtype_size(v->u.t.dt);
+  case OX_SEQUENCE: {
+    int64_t s = 0;
+    for (int64_t i = 0; i < v->u.seq.n; i++) s += value_bytes(v->u.seq.v[i]);
+    return s;
+  }
+  case OX_OPTIONAL: return value_bytes(v->u.opt);
+  case OX_MAP: return value_bytes(v->u.map.keys) + value_bytes(v->u.map.values);
+  default: return 0;
+  }
+}
+
+static int parse_count(const char *s, long *out) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || v < 0 || v > 100000000) return -1;
+  *out = v;
+  return 0;
+}
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int ox_cmd_bench(int argc, char **argv) {
+  const char *model_path = NULL;
+  long runs = 20, warmup = 3;
+  int nin = 0, rc = 0;
+  const char **ins = calloc((size_t)argc, sizeof *ins);
+  if (!ins) return OX_EINPUT;
+  for (int i = 1; i < argc && !rc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(bench_help, stdout);
+      free(ins);
+      return 0;
+    } else if (!strcmp(a, "--in") || !strcmp(a, "-i")) {
+      if (++i >= argc) rc = ox_usage_error("bench", "--in needs a FILE");
+      else ins[nin++] = argv[i];
+    } else if (!strcmp(a, "--runs") || !strcmp(a, "--warmup")) {
+      long *dst = a[2] == 'r' ? &runs : &warmup;
+      if (++i >= argc || parse_count(argv[i], dst))
+        rc = ox_usage_error("bench", "%s needs a count (0 to 100000000)", a);
+      else if (dst == &runs && !runs) rc = ox_usage_error("bench", "--runs must be at least 1");
+    } else if (a[0] == '-' && a[1]) {
+      rc = ox_usage_error("bench", "unknown option '%s'", a);
+    } else if (!model_path) {
+      model_path = a;
+    } else {
+      rc = ox_usage_error("bench", "unexpected argument '%s' (inputs go with --in)", a);
+    }
+  }
+  if (!rc && !model_path) rc = ox_usage_error("bench", "no MODEL given");
+  if (rc) {
+    free(ins);
+    return rc;
+  }
+
+  ox_arena *A = ox_arena_new();
+  ox_err e = {0};
+  ox_model *m = NULL;
+  double *t = NULL;
+  if (!A) return OX_EINPUT;
+  if ((rc = ox_model_load(A, model_path, &m, &e)) || (rc = ox_prepare(A, m, &e))) {
+    rc = fail_file(model_path, NULL, &e);
+    goto done;
+  }
+  const ox_graph *g = m->graph;
+
+  /* inputs: NAME=FILE binds by name, the others take the real (non-initializer)
+   * inputs left, in order (as onnxop run does) */
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
+  int *slot_of = ox_alloc_array(A, nin + 1, sizeof *slot_of);
+  const char **file_of = ox_alloc_array(A, nin + 1, sizeof *file_of);
+  char *taken = ox_alloc_array(A, g->nin + 1, 1);
+  ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
+  t = calloc((size_t)runs, sizeof *t);
+  if (!real || !in_vals || !slot_of || !file_of || !taken || !out_vals || !t) {
+    fprintf(stderr, "onnxop: out of memory\n");
+    rc = OX_EINPUT;
+    goto done;
+  }
+  int nreal = ox_graph_real_inputs(g, real);
+  for (int i = 0; i < nin; i++) {
+    const char *eq = strchr(ins[i], '=');
+    slot_of[i] = -1;
+    file_of[i] = ins[i];
+    for (int j = 0; eq && j < g->nin; j++)
+      if (strlen(g->in[j].name) == (size_t)(eq - ins[i]) && !strncmp(ins[i], g->in[j].name, (size_t)(eq - ins[i]))) {
+        slot_of[i] = j;
+        file_of[i] = eq + 1;
+      }
+    if (slot_of[i] >= 0 && taken[slot_of[i]]++) {
+      rc = ox_usage_error("bench", "input '%s' is given twice", g->in[slot_of[i]].name);
+      goto done;
+    }
+  }
+  for (int i = 0, pos = 0; i < nin; i++) {
+    if (slot_of[i] >= 0) continue;
+    while (pos < nreal && taken[real[pos]]) pos++;
+    if (pos >= nreal) {
+      rc = ox_usage_error("bench", "too many inputs: the model takes %d (%s is extra)", nreal, ins[i]);
+      goto done;
+    }
+    slot_of[i] = real[pos];
+    taken[real[pos++]] = 1;
+  }
+  int64_t bytes_in = 0, bytes_out = 0;
+  for (int i = 0; i < nin; i++) {
+    int slot = slot_of[i];
+    if ((rc = ox_load_value(A, file_of[i], g->in[slot].type, m->dir, &in_vals[slot], NULL, &e))) {
+      char what[300];
+      snprintf(what, sizeof what, " (input '%s')", g->in[slot].name);
+      rc = fail_file(file_of[i], what, &e);
+      goto done;
+    }
+    bytes_in += value_bytes(in_vals[slot]);
+  }
+
+  /* warm-up and timed runs; each releases what it allocated */
+  for (long r = 0; r < warmup + runs; r++) {
+    ox_mark mk = ox_arena_mark(A);
+    double t0 = now_us();
+    rc = ox_run(A, m, in_vals, out_vals, &e);
+    double t1 = now_us();
+    if (rc) {
+      rc = fail_file(model_path, NULL, &e);
+      goto done;
+    }
+    if (r == 0)
+      for (int i = 0; i < g->nout; i++) bytes_out += value_bytes(out_vals[i]);
+    if (r >= warmup) t[r - warmup] = t1 - t0;
+    ox_arena_release(A, mk);
+  }
+  qsort(t, (size_t)runs, sizeof *t, cmp_double);
+  double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+  printf("%s: runs=%ld median_us=%.1f min_us=%.1f bytes_in=%lld bytes_out=%lld\n", model_path, runs, med,
+         t[0], (long long)bytes_in, (long long)bytes_out);
+done:
+  free(t);
+  ox_arena_free(A);
+  free(ins);
+  return rc;
+}
