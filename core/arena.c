@@ -57,14 +57,64 @@ void ox_arena_free(ox_arena *a) {
  * zeroed pages as they are first touched, so nothing is written twice. */
 #define MAP_MIN (1024 * 1024)
 
+/* Mapped blocks a release gave back are kept (up to SPARE_N blocks and
+ * SPARE_BYTES) and handed out again, zeroed with memset: a first touch of a
+ * fresh page costs a page fault (on virtual machines tens of microseconds per
+ * 4 KiB page, far more than writing it), and repeated runs, Loop and Scan
+ * bodies allocate the same sizes again and again. */
+#define SPARE_N 16
+#define SPARE_BYTES ((size_t)1 << 30)
+static struct { big *b[SPARE_N]; int n; size_t bytes; } spare;
+
+static void spare_drop(int i) {
+  big *b = spare.b[i];
+  spare.bytes -= b->size;
+  spare.b[i] = spare.b[--spare.n];
+  munmap(b, b->size);
+}
+
+/* the smallest spare block of at least `size` bytes and at most twice that */
+static big *spare_take(size_t size) {
+  int best = -1;
+  for (int i = 0; i < spare.n; i++)
+    if (spare.b[i]->size >= size && spare.b[i]->size / 2 <= size &&
+        (best < 0 || spare.b[i]->size < spare.b[best]->size))
+      best = i;
+  if (best < 0) return NULL;
+  big *b = spare.b[best];
+  spare.bytes -= b->size;
+  spare.b[best] = spare.b[--spare.n];
+  return b;
+}
+
+static void spare_give(big *b) {
+  if (b->size > SPARE_BYTES / 4 || b->size > ox_memory_limit() / 8) {
+    munmap(b, b->size);
+    return;
+  }
+  while (spare.n && (spare.n == SPARE_N || spare.bytes + b->size > SPARE_BYTES)) spare_drop(0);
+  spare.b[spare.n++] = b;
+  spare.bytes += b->size;
+}
+
 static void *big_alloc(ox_arena *a, size_t n) {
   size_t h = hdr(sizeof(big));
-  if (n > SIZE_MAX - h || over(h + n)) return NULL;
+  if (n > SIZE_MAX - h) return NULL;
+  while (spare.n && (over(h + n) || in_use + spare.bytes > ox_memory_limit() - (h + n))) spare_drop(0);
+  if (over(h + n)) return NULL;
   void *p = NULL;
   int mapped = h + n >= MAP_MIN;
+  size_t size = h + n;
   if (mapped) {
-    p = mmap(NULL, h + n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return NULL;
+    big *s = spare_take(h + n);
+    if (s) {
+      size = s->size;
+      memset(s, 0, h + n);
+      p = s;
+    } else {
+      p = mmap(NULL, h + n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) return NULL;
+    }
   } else {
     if (posix_memalign(&p, ALIGN, h + n)) return NULL;
     memset(p, 0, h + n);
@@ -72,10 +122,10 @@ static void *big_alloc(ox_arena *a, size_t n) {
   big *b = p;
   b->mapped = mapped;
   b->prev = a->bigs;
-  b->size = h + n;
+  b->size = size;
   a->bigs = b;
-  a->held += h + n;
-  in_use += h + n;
+  a->held += size;
+  in_use += size;
   return (char *)p + h;
 }
 
@@ -141,7 +191,7 @@ void ox_arena_release(ox_arena *a, ox_mark m) {
     a->bigs = b->prev;
     a->held -= b->size;
     in_use -= b->size;
-    if (b->mapped) munmap(b, b->size);
+    if (b->mapped) spare_give(b);
     else free(b);
   }
   while (a->cur && a->cur != (chunk *)m.chunk) {
