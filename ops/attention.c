@@ -1,7 +1,670 @@
-/* ops/attention.c: Attention (opset 23, 24) and FlexAttention (ai.onnx.preview). */
-#include "core/registry.h"
+/* ops/attention.c: Attention (opset 23, 24, 25) and FlexAttention (ai.onnx.preview 1).
+ *
+ * Both are computed one (batch, query head) at a time:
+ *
+ *   scores (S, T) = scale * Q (S, D) · K^T (D, T)      the blocked GEMM
+ *   a pass over each row: softcap, additive bias (mask, causal frontier,
+ *     window, padding), softmax                          (FlexAttention runs its
+ *     score_mod / prob_mod subgraphs on the whole (B, Hq, S, T) tensor instead)
+ *   Y (S, Dv) = P (S, T) · V (T, Dv)                     the blocked GEMM
+ *
+ * float, float16 and bfloat16 compute in float (inputs widened once, outputs
+ * rounded once on store), double in double; the body is written once and
+ * expanded for the two compute types. 3-D inputs (B, S, H * D) are read in
+ * place through row strides, so no transpose is ever materialized; the key and
+ * value caches are concatenated only when past_key/past_value are given or
+ * present_key/present_value are asked for.
+ *
+ * The scale is applied as GEMM's alpha (scale * Q·K^T) where the spec writes
+ * sqrt(scale) * Q · sqrt(scale) * K^T: the same value up to rounding. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/eval.h"
+#include "core/gemm.h"
+#include "core/kernel.h"
+
+/* ---- what the computing body needs ---- */
+
+typedef struct {
+  int64_t B, Hq, Hkv, S, T, D, Dv; /* T: keys attended (past + new) */
+  /* element strides of (batch, head, sequence) of each operand's rows; a row
+   * (one head of one position) is contiguous */
+  int64_t qs[3], ks[3], vs[3], ys[3];
+  double scale, softcap;           /* softcap 0: none */
+  int causal;
+  int64_t left, right;             /* window bounds (Attention-25), -1: unbounded */
+  int64_t past;                    /* internal cache length: the causal offset */
+  const int64_t *nonpad;           /* (B,) valid keys per batch, or NULL */
+  int has_mask;
+  int64_t ms[4], mlen;             /* mask strides for (b, h, i, j); keys j >= mlen are masked */
+  int mode;                        /* qk_matmul_output_mode */
+  ox_dtype smp;                    /* softmax precision */
+  int zero_masked_rows;            /* a row of only -inf softmaxes to zeros (Attention) */
+} att_p;
+
+static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
+
+/* x rounded to the softmax precision (Attention-23: "the precision used in
+ * softmax computation"; the scores are cast to it and the probabilities back). */
+static double round_to(ox_dtype dt, double x) {
+  switch (dt) {
+  case OX_FLOAT16: return ox_f16_to_f32(ox_f32_to_f16((float)x));
+  case OX_BFLOAT16: return ox_bf16_to_f32(ox_f32_to_bf16((float)x));
+  case OX_FLOAT: return (float)x;
+  default: return x;
+  }
+}
+
+/* Whether the softmax precision is narrower than the compute type. */
+static int narrower(ox_dtype smp, int dbl) {
+  return smp == OX_FLOAT16 || smp == OX_BFLOAT16 || (dbl && smp == OX_FLOAT);
+}
+
+/* The body, once per compute type F. */
+#define ATT_BODY(F, SUF, GEMM, EXP, TANH)                                             \
+  /* sc (S, T) = scale * Q[b, h] · K[b, h / group]^T */                              \
+  static void qk_##SUF(const att_p *p, const F *q, const F *k, int64_t b, int64_t h,  \
+                       F *sc) {                                                       \
+    if (!p->S || !p->T) return;                                                       \
+    int64_t hk = h / (p->Hq / p->Hkv); /* GQA: contiguous groups of query heads */   \
+    const F *qb = q + b * p->qs[0] + h * p->qs[1];                                    \
+    const F *kb = k + b * p->ks[0] + hk * p->ks[1];                                   \
+    if (p->D)                                                                         \
+      GEMM(p->S, p->T, p->D, qb, p->qs[2], 0, kb, p->ks[2], 1, sc, p->T, (F)p->scale, \
+           0);                                                                        \
+    else                                                                              \
+      memset(sc, 0, (size_t)(p->S * p->T) * sizeof(F));                               \
+  }                                                                                   \
+                                                                                      \
+  /* y[b, h] (S, Dv) = P (S, T) · V[b, h / group] (T, Dv) */                          \
+  static void pv_##SUF(const att_p *p, const F *v, int64_t b, int64_t h, const F *sc, \
+                       F *y) {                                                        \
+    if (!p->S || !p->Dv || !p->T) return; /* y is zeroed: T == 0 leaves zeros */      \
+    int64_t hk = h / (p->Hq / p->Hkv);                                                \
+    const F *vb = v + b * p->vs[0] + hk * p->vs[1];                                   \
+    F *yb = y + b * p->ys[0] + h * p->ys[1];                                          \
+    GEMM(p->S, p->Dv, p->T, sc, p->T, 0, vb, p->vs[2], 0, yb, p->ys[2], 1, 0);        \
+  }                                                                                   \
+                                                                                      \
+  /* Softmax of one row r (n) in place, in the softmax precision. */                  \
+  static void softmax_##SUF(const att_p *p, F *r, int64_t n, int rnd) {               \
+    F m = -INFINITY;                                                                  \
+    int nan = 0;                                                                      \
+    if (rnd)                                                                          \
+      for (int64_t j = 0; j < n; j++) r[j] = (F)round_to(p->smp, r[j]);               \
+    for (int64_t j = 0; j < n; j++) {                                                 \
+      if (r[j] != r[j]) nan = 1;                                                      \
+      else if (r[j] > m) m = r[j];                                                    \
+    }                                                                                 \
+    if (nan) { /* the max is NaN, and so is every exp(x - max) */                     \
+      for (int64_t j = 0; j < n; j++) r[j] = (F)NAN;                                  \
+      return;                                                                         \
+    }                                                                                 \
+    if (m == -INFINITY && p->zero_masked_rows) {                                      \
+      memset(r, 0, (size_t)n * sizeof(F));                                            \
+      return;                                                                         \
+    }                                                                                 \
+    double s = 0;                                                                     \
+    if (p->smp == OX_DOUBLE)                                                          \
+      for (int64_t j = 0; j < n; j++) s += (double)(r[j] = (F)exp((double)r[j] - m)); \
+    else                                                                              \
+      for (int64_t j = 0; j < n; j++) s += (double)(r[j] = EXP(r[j] - m));            \
+    F sf = (F)s;                                                                      \
+    for (int64_t j = 0; j < n; j++) r[j] /= sf;                                       \
+    if (rnd)                                                                          \
+      for (int64_t j = 0; j < n; j++) r[j] = (F)round_to(p->smp, r[j]);               \
+  }                                                                                   \
+                                                                                      \
+  /* Attention's pass over the rows of head (b, h): softcap, bias, softmax, and     \
+   * the qk_matmul_output of its mode. qk: (B, Hq, S, T) or NULL. */                 \
+  static void rows_##SUF(const att_p *p, const F *mask, int64_t b, int64_t h, F *sc,  \
+                         F *qk, int rnd) {                                            \
+    int64_t T = p->T;                                                                 \
+    size_t rowb = (size_t)T * sizeof(F);                                              \
+    /* the causal offset: past_sequence_length for the internal cache, else (24)    \
+     * nonpad_kv_seqlen[b] - q_sequence_length for an external one, else 0 */        \
+    int64_t off = p->nonpad ? p->nonpad[b] - p->S : p->past;                          \
+    int64_t npad = p->nonpad ? p->nonpad[b] : T;                                      \
+    for (int64_t i = 0; i < p->S; i++) {                                              \
+      F *r = sc + i * T;                                                              \
+      F *o = qk ? qk + ((b * p->Hq + h) * p->S + i) * T : NULL;                       \
+      if (o && p->mode == 0) memcpy(o, r, rowb);                                      \
+      if (p->softcap != 0) {                                                          \
+        F cap = (F)p->softcap;                                                        \
+        for (int64_t j = 0; j < T; j++) r[j] = cap * TANH(r[j] / cap);                \
+      }                                                                               \
+      if (o && p->mode == 1) memcpy(o, r, rowb);                                      \
+      /* The bias: mask, then -inf added where the causal frontier, the window or  \
+       * the padding excludes a key (added, not set: the spec composes the biases   \
+       * by summing them). A row whose bias is -inf everywhere is fully masked:   \
+       * its probabilities are zeros (23 and 24 errata), decided on the bias, not \
+       * on the scores. */                                                           \
+      const F *mrow = p->has_mask ? mask + b * p->ms[0] + h * p->ms[1] + i * p->ms[2] \
+                                  : NULL;                                             \
+      int64_t pos = i + off; /* the query's absolute position */                     \
+      F bmax = -INFINITY;                                                             \
+      int bnan = 0;                                                                   \
+      for (int64_t j = 0; j < T; j++) {                                               \
+        F bv = 0;                                                                     \
+        if (mrow) bv = j < p->mlen ? mrow[j * p->ms[3]] : (F)-INFINITY;               \
+        if ((p->causal && j > pos) || j >= npad ||                                    \
+            (p->right >= 0 && j - pos > p->right) || (p->left >= 0 && pos - j > p->left)) \
+          bv += (F)-INFINITY;                                                         \
+        if (bv != bv) bnan = 1;                                                       \
+        else if (bv > bmax) bmax = bv;                                                \
+        r[j] += bv;                                                                   \
+      }                                                                               \
+      if (o && p->mode == 2) memcpy(o, r, rowb);                                      \
+      if (!bnan && bmax == -INFINITY) memset(r, 0, rowb);                             \
+      else softmax_##SUF(p, r, T, rnd);                                               \
+      if (o && p->mode == 3) memcpy(o, r, rowb);                                      \
+    }                                                                                 \
+  }                                                                                   \
+                                                                                      \
+  static int attention_##SUF(ox_ctx *c, const att_p *p, const F *q, const F *k,       \
+                             const F *v, const F *mask, F *y, F *qk) {                \
+    if (!p->B || !p->Hq || !p->S) return 0;                                           \
+    int64_t dims[2] = {p->S, p->T};                                                   \
+    if (ox_numel(2, dims, sizeof(F)) < 0) return oom(c);                              \
+    F *sc = ox_alloc_array(c->a, p->S * p->T + 1, sizeof(F));                         \
+    if (!sc) return oom(c);                                                           \
+    int rnd = narrower(p->smp, sizeof(F) == sizeof(double));                          \
+    for (int64_t b = 0; b < p->B; b++)                                                \
+      for (int64_t h = 0; h < p->Hq; h++) {                                           \
+        qk_##SUF(p, q, k, b, h, sc);                                                  \
+        rows_##SUF(p, mask, b, h, sc, qk, rnd);                                       \
+        pv_##SUF(p, v, b, h, sc, y);                                                  \
+      }                                                                               \
+    return 0;                                                                         \
+  }
+
+ATT_BODY(float, f, ox_sgemm, expf, tanhf)
+ATT_BODY(double, d, ox_dgemm, exp, tanh)
+
+/* ---- conversions between tensors and the compute type ---- */
+
+/* t's data as float (dbl 0) or double (dbl 1): the tensor's own data when it
+ * already is that type, else a converted copy in the arena. NULL: out of memory. */
+static void *to_compute(ox_ctx *c, const ox_tensor *t, int dbl) {
+  if (t->dt == (dbl ? OX_DOUBLE : OX_FLOAT)) return t->data;
+  if (!dbl) {
+    float *f = ox_widen_f32(c->a, t, c->err);
+    if (!f) oom(c);
+    return f;
+  }
+  double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
+  if (!d) {
+    oom(c);
+    return NULL;
+  }
+  for (int64_t i = 0; i < t->n; i++) d[i] = ox_load_f64(t->dt, t->data, i);
+  return d;
+}
+
+/* Where the body writes output t: its own data when t has the compute type,
+ * else a zeroed scratch buffer that from_compute stores into t. */
+static void *out_buffer(ox_ctx *c, const ox_tensor *t, int dbl) {
+  if (t->dt == (dbl ? OX_DOUBLE : OX_FLOAT)) return t->data;
+  void *b = ox_alloc_array(c->a, t->n + 1, dbl ? sizeof(double) : sizeof(float));
+  if (!b) oom(c);
+  return b;
+}
+
+/* Round src (compute type) once into t, unless it already is t's data. */
+static void from_compute(const void *src, int dbl, ox_tensor *t) {
+  if (src == t->data) return;
+  if (!dbl) {
+    ox_narrow_f32(src, t);
+    return;
+  }
+  const double *d = src;
+  for (int64_t i = 0; i < t->n; i++) ox_store_f64(t->dt, t->data, i, d[i]);
+}
+
+/* ---- input checks ---- */
+
+static const ox_value *opt_in(int nin, ox_value **in, int i) { return i < nin ? in[i] : NULL; }
+
+static int want_out(ox_ctx *c, int nout, int i) {
+  return i < nout && c->node->out && c->node->out[i] && c->node->out[i][0];
+}
+
+static int tensor_of(ox_ctx *c, const ox_value *v, int i, const ox_tensor **t) {
+  if (v->kind != OX_TENSOR) {
+    char desc[128];
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                   ox_value_desc(v, desc, sizeof desc));
+  }
+  *t = &v->u.t;
+  return 0;
+}
+
+static int float_type(ox_ctx *c, int i, const ox_tensor *t, const char *what) {
+  if (t->dt == OX_FLOAT || t->dt == OX_DOUBLE || t->dt == OX_FLOAT16 || t->dt == OX_BFLOAT16)
+    return 0;
+  return ox_fail(c->err, OX_EINPUT, "%s is %s; %s must be float, double, float16 or bfloat16",
+                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, what);
+}
+
+static int same_type(ox_ctx *c, int i, const ox_tensor *t, int j, const ox_tensor *u) {
+  if (t->dt == u->dt) return 0;
+  char nj[160];
+  snprintf(nj, sizeof nj, "%s", ox_input_name(c, j));
+  return ox_fail(c->err, OX_EINPUT, "%s is %s but %s is %s; they must have the same type",
+                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, nj, ox_dtypes[u->dt].onnx_name);
+}
+
+static int bad_shape(ox_ctx *c, int i, const ox_tensor *t, const char *want) {
+  char b[128];
+  return ox_fail(c->err, OX_EINPUT, "%s has shape %s; it must be %s", ox_input_name(c, i),
+                 ox_shape_str(t->rank, t->dims, b, sizeof b), want);
+}
+
+/* softmax_precision: absent gives def; else one of float, float16, double, bfloat16. */
+static int softmax_precision(ox_ctx *c, ox_dtype def, ox_dtype *out) {
+  const ox_attr *at = ox_attr_find(c, "softmax_precision");
+  *out = def;
+  if (!at) return 0;
+  int64_t v = ox_attr_int(c, "softmax_precision", 0);
+  if (v != OX_FLOAT && v != OX_FLOAT16 && v != OX_DOUBLE && v != OX_BFLOAT16)
+    return ox_fail(c->err, OX_EINPUT,
+                   "attribute softmax_precision is %lld; it must be 1 (float), 10 (float16), "
+                   "11 (double) or 16 (bfloat16)",
+                   (long long)v);
+  *out = (ox_dtype)v;
+  return 0;
+}
+
+/* The scale attribute, or 1/sqrt(head_size). */
+static double scale_of(ox_ctx *c, int64_t D) {
+  if (ox_attr_find(c, "scale")) return ox_attr_float(c, "scale", 1);
+  return D > 0 ? 1.0 / sqrt((double)D) : 1.0;
+}
+
+/* out (B, H, P + L, Dh) = past (B, H, P, Dh) followed by x along the sequence:
+ * x is (B, H, L, Dh) or, 3-D, (B, L, H * Dh). Bytes are moved as they are. */
+static int kv_concat(ox_ctx *c, const ox_tensor *past, const ox_tensor *x, int64_t H,
+                     int64_t Dh, ox_value **out) {
+  int x3 = x->rank == 3;
+  int64_t B = x->dims[0], L = x->dims[x3 ? 1 : 2], P = past ? past->dims[2] : 0;
+  if (P > INT64_MAX - L) return oom(c);
+  int64_t dims[4] = {B, H, P + L, Dh};
+  OX_TRY(ox_tensor_new(c->a, x->dt, 4, dims, out, c->err));
+  size_t es = ox_dtype_size(x->dt), row = (size_t)Dh * es;
+  char *dst = (*out)->u.t.data;
+  if (!(*out)->u.t.n) return 0;
+  for (int64_t b = 0; b < B; b++)
+    for (int64_t h = 0; h < H; h++) {
+      if (P) {
+        memcpy(dst, (const char *)past->data + (size_t)((b * H + h) * P) * row, (size_t)P * row);
+        dst += (size_t)P * row;
+      }
+      for (int64_t l = 0; l < L; l++, dst += row) {
+        int64_t e = x3 ? (b * L + l) * H * Dh + h * Dh : ((b * H + h) * L + l) * Dh;
+        memcpy(dst, (const char *)x->data + (size_t)e * es, row);
+      }
+    }
+  return 0;
+}
+
+/* Row strides (batch, head, seq) of an operand (B, H, L, Dh), or 3-D (B, L, H * Dh). */
+static void strides(int three_d, int64_t H, int64_t L, int64_t Dh, int64_t s[3]) {
+  if (three_d) {
+    s[0] = L * H * Dh, s[1] = Dh, s[2] = H * Dh;
+  } else {
+    s[0] = H * L * Dh, s[1] = L * Dh, s[2] = Dh;
+  }
+}
+
+/* ---- Attention ---- */
+
+/* The mask, right-aligned to (B, Hq, S, T): each dim 1 (broadcast) or equal;
+ * from opset 24 the last may also be shorter, the missing keys masked. */
+static int mask_layout(ox_ctx *c, const ox_tensor *m, att_p *p) {
+  static const char *dn[4] = {"batch_size", "q_num_heads", "q_sequence_length",
+                              "total_sequence_length"};
+  int64_t want[4] = {p->B, p->Hq, p->S, p->T};
+  if (m->rank < 1 || m->rank > 4)
+    return bad_shape(c, 3, m, "broadcastable to (batch_size, q_num_heads, q_sequence_length, "
+                              "total_sequence_length) (rank 1 to 4)");
+  int64_t st = 1;
+  for (int a = 3; a >= 0; a--) {
+    int k = a - (4 - m->rank);
+    int64_t d = k >= 0 ? m->dims[k] : 1;
+    p->ms[a] = d == 1 ? 0 : st;
+    if (a == 3) {
+      /* Attention-24: "the last dimension can also be shorter than
+       * total_sequence_length and will be padded ... with negative infinity"
+       * (the reference and the function body pad a last dim of 1 too). */
+      if (d == p->T || (d == 1 && c->version < 24)) {
+        p->mlen = p->T;
+      } else if (c->version >= 24 && d < p->T) {
+        p->mlen = d;
+        p->ms[a] = 1;
+      } else {
+        char b[128];
+        return ox_fail(c->err, OX_EINPUT,
+                       "%s has shape %s; its last dim must be %s%s (%lld)", ox_input_name(c, 3),
+                       ox_shape_str(m->rank, m->dims, b, sizeof b),
+                       c->version >= 24 ? "at most " : "1 or ", dn[3], (long long)p->T);
+      }
+    } else if (d != 1 && d != want[a]) {
+      char b[128];
+      return ox_fail(c->err, OX_EINPUT, "%s has shape %s; dim %d must be 1 or %s (%lld)",
+                     ox_input_name(c, 3), ox_shape_str(m->rank, m->dims, b, sizeof b), k,
+                     dn[a], (long long)want[a]);
+    }
+    st *= d;
+  }
+  p->has_mask = 1;
+  return 0;
+}
+
+/* The mask as an additive bias in the compute type: bool True -> 0, False ->
+ * -inf; numbers are added as they are. */
+static void *mask_bias(ox_ctx *c, const ox_tensor *m, int dbl) {
+  if (m->dt != OX_BOOL) return to_compute(c, m, dbl);
+  void *b = ox_alloc_array(c->a, m->n + 1, dbl ? sizeof(double) : sizeof(float));
+  if (!b) {
+    oom(c);
+    return NULL;
+  }
+  const uint8_t *s = m->data;
+  for (int64_t i = 0; i < m->n; i++) {
+    if (dbl) ((double *)b)[i] = s[i] ? 0.0 : -INFINITY;
+    else ((float *)b)[i] = s[i] ? 0.0f : -INFINITY;
+  }
+  return b;
+}
+
+static int mask_type_ok(ox_dtype dt) {
+  return dt == OX_BOOL || (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16) | OX_T(BFLOAT16) |
+                           OX_TS_INTS) >> dt & 1;
+}
+
+static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  const ox_tensor *Q = NULL, *K = NULL, *V = NULL, *M = NULL, *PK = NULL, *PV = NULL, *NP = NULL;
+  OX_TRY(tensor_of(c, in[0], 0, &Q));
+  if (!in[1] || !in[2]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, in[1] ? 2 : 1));
+  OX_TRY(tensor_of(c, in[1], 1, &K));
+  OX_TRY(tensor_of(c, in[2], 2, &V));
+  const ox_value *v;
+  if ((v = opt_in(nin, in, 3))) OX_TRY(tensor_of(c, v, 3, &M));
+  if ((v = opt_in(nin, in, 4))) OX_TRY(tensor_of(c, v, 4, &PK));
+  if ((v = opt_in(nin, in, 5))) OX_TRY(tensor_of(c, v, 5, &PV));
+  if ((v = opt_in(nin, in, 6))) OX_TRY(tensor_of(c, v, 6, &NP));
+
+  /* types: Q, K, past_key are T1; V, past_value T2; the mask U */
+  OX_TRY(same_type(c, 1, K, 0, Q));
+  OX_TRY(float_type(c, 2, V, "T2"));
+  if (PK) OX_TRY(same_type(c, 4, PK, 0, Q));
+  if (PV) OX_TRY(same_type(c, 5, PV, 2, V));
+  if (M && !mask_type_ok(M->dt))
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; the mask must be bool, an integer or a float type",
+                   ox_input_name(c, 3), ox_dtypes[M->dt].onnx_name);
+  if (NP && NP->dt != OX_INT64)
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; it must be int64", ox_input_name(c, 6),
+                   ox_dtypes[NP->dt].onnx_name);
+
+  /* attributes */
+  att_p p = {0};
+  int64_t causal = ox_attr_int(c, "is_causal", 0);
+  if (causal != 0 && causal != 1)
+    return ox_fail(c->err, OX_EINPUT, "attribute is_causal is %lld; it must be 0 or 1", (long long)causal);
+  p.causal = (int)causal;
+  p.mode = (int)ox_attr_int(c, "qk_matmul_output_mode", 0);
+  if (p.mode < 0 || p.mode > 3)
+    return ox_fail(c->err, OX_EINPUT, "attribute qk_matmul_output_mode is %lld; it must be 0, 1, 2 or 3",
+                   (long long)ox_attr_int(c, "qk_matmul_output_mode", 0));
+  p.softcap = ox_attr_float(c, "softcap", 0);
+  OX_TRY(softmax_precision(c, Q->dt, &p.smp));
+  p.left = p.right = -1;
+  if (c->version >= 25) {
+    p.left = ox_attr_int(c, "left_window_size", -1);
+    p.right = ox_attr_int(c, "right_window_size", -1);
+    if (p.left < -1 || p.right < -1)
+      return ox_fail(c->err, OX_EINPUT,
+                     "attributes left_window_size (%lld) and right_window_size (%lld) must be -1 "
+                     "or nonnegative", (long long)p.left, (long long)p.right);
+  }
+  if (c->err->code) return c->err->code; /* an attribute of the wrong type */
+
+  /* shapes: Q (B, Hq, S, D), K (B, Hkv, L, D), V (B, Hkv, L, Dv), or 3-D with
+   * the heads folded into the last dim: (B, S, Hq * D), (B, L, Hkv * D), ... */
+  const ox_attr *aq = ox_attr_find(c, "q_num_heads"), *akv = ox_attr_find(c, "kv_num_heads");
+  int64_t nq = aq ? ox_attr_int(c, "q_num_heads", 0) : 0;
+  int64_t nkv = akv ? ox_attr_int(c, "kv_num_heads", 0) : 0;
+  int three = Q->rank == 3;
+  if (Q->rank != 3 && Q->rank != 4)
+    return bad_shape(c, 0, Q, "(batch_size, q_num_heads, q_sequence_length, head_size) or "
+                              "(batch_size, q_sequence_length, q_hidden_size)");
+  if (K->rank != Q->rank) return bad_shape(c, 1, K, three ? "3-D, as Q is" : "4-D, as Q is");
+  if (V->rank != Q->rank) return bad_shape(c, 2, V, three ? "3-D, as Q is" : "4-D, as Q is");
+  int64_t L;
+  p.B = Q->dims[0];
+  if (three) {
+    if (nq <= 0 || nkv <= 0)
+      return ox_fail(c->err, OX_EINPUT, "3-D inputs need attributes q_num_heads and kv_num_heads "
+                                        "(positive; got %lld and %lld)", (long long)nq, (long long)nkv);
+    p.Hq = nq, p.Hkv = nkv, p.S = Q->dims[1], L = K->dims[1];
+    if (Q->dims[2] % nq) return bad_shape(c, 0, Q, "(batch_size, q_sequence_length, q_num_heads * head_size)");
+    p.D = Q->dims[2] / nq;
+    if (K->dims[2] != nkv * p.D) return bad_shape(c, 1, K, "(batch_size, kv_sequence_length, kv_num_heads * head_size)");
+    if (V->dims[2] % nkv) return bad_shape(c, 2, V, "(batch_size, kv_sequence_length, kv_num_heads * v_head_size)");
+    p.Dv = V->dims[2] / nkv;
+    if (V->dims[1] != L) return bad_shape(c, 2, V, "(batch_size, kv_sequence_length, ...) with K's kv_sequence_length");
+  } else {
+    p.Hq = Q->dims[1], p.S = Q->dims[2], p.D = Q->dims[3];
+    p.Hkv = K->dims[1], L = K->dims[2], p.Dv = V->dims[3];
+    /* Attention-25 forbids the head attributes with 4-D inputs; before, they
+     * must at least agree with the shapes. */
+    if ((aq || akv) && c->version >= 25)
+      return ox_fail(c->err, OX_EINPUT, "q_num_heads and kv_num_heads must not be given with 4-D inputs");
+    if ((aq && nq != p.Hq) || (akv && nkv != p.Hkv))
+      return ox_fail(c->err, OX_EINPUT, "attributes q_num_heads (%lld) and kv_num_heads (%lld) "
+                     "disagree with Q's and K's head dims (%lld, %lld)", (long long)nq,
+                     (long long)nkv, (long long)p.Hq, (long long)p.Hkv);
+    if (K->dims[3] != p.D) return bad_shape(c, 1, K, "(batch_size, kv_num_heads, kv_sequence_length, head_size) with Q's head_size");
+    if (V->dims[1] != p.Hkv || V->dims[2] != L)
+      return bad_shape(c, 2, V, "(batch_size, kv_num_heads, kv_sequence_length, v_head_size) with K's heads and length");
+  }
+  if (K->dims[0] != p.B) return bad_shape(c, 1, K, "of Q's batch_size");
+  if (V->dims[0] != p.B) return bad_shape(c, 2, V, "of Q's batch_size");
+  if (p.Hkv < 1 || p.Hq % p.Hkv)
+    return ox_fail(c->err, OX_EINPUT, "q_num_heads (%lld) must be a multiple of kv_num_heads (%lld)",
+                   (long long)p.Hq, (long long)p.Hkv);
+
+  /* the caches */
+  int want_pk = want_out(c, nout, 1), want_pv = want_out(c, nout, 2);
+  if (!PK != !PV)
+    return ox_fail(c->err, OX_EINPUT, "past_key and past_value must be given together");
+  int64_t P = 0;
+  if (PK) {
+    P = PK->dims[2];
+    if (PK->rank != 4 || PK->dims[0] != p.B || PK->dims[1] != p.Hkv || PK->dims[3] != p.D)
+      return bad_shape(c, 4, PK, "(batch_size, kv_num_heads, past_sequence_length, head_size)");
+    if (PV->rank != 4 || PV->dims[0] != p.B || PV->dims[1] != p.Hkv || PV->dims[2] != P ||
+        PV->dims[3] != p.Dv)
+      return bad_shape(c, 5, PV, "(batch_size, kv_num_heads, past_sequence_length, v_head_size)");
+  }
+  if (P > INT64_MAX - L) return oom(c);
+  p.T = P + L;
+  p.past = P;
+  if (NP) {
+    if (PK || want_pk || want_pv)
+      return ox_fail(c->err, OX_EINPUT, "nonpad_kv_seqlen cannot be used with past_key/past_value "
+                                        "or present_key/present_value (Attention-24)");
+    if (NP->rank != 1 || NP->dims[0] != p.B) return bad_shape(c, 6, NP, "(batch_size,)");
+    p.nonpad = NP->data;
+    for (int64_t b = 0; b < p.B; b++)
+      if (p.nonpad[b] < 0 || p.nonpad[b] > p.T)
+        return ox_fail(c->err, OX_EINPUT, "%s[%lld] is %lld; it must be in [0, %lld]",
+                       ox_input_name(c, 6), (long long)b, (long long)p.nonpad[b], (long long)p.T);
+  }
+  if (M) OX_TRY(mask_layout(c, M, &p));
+  p.scale = scale_of(c, p.D);
+  p.zero_masked_rows = 1;
+
+  /* outputs: Y (B, Hq, S, Dv) or (B, S, Hq * Dv); present_*; qk (B, Hq, S, T) */
+  int64_t yd4[4] = {p.B, p.Hq, p.S, p.Dv}, yd3[3] = {p.B, p.S, 0};
+  if (p.Hq && p.Dv > INT64_MAX / p.Hq) return oom(c);
+  yd3[2] = p.Hq * p.Dv;
+  OX_TRY(ox_tensor_new(c->a, Q->dt, three ? 3 : 4, three ? yd3 : yd4, &out[0], c->err));
+  const ox_tensor *Kc = K, *Vc = V;
+  int kv3 = three;
+  if (PK || want_pk || want_pv) {
+    ox_value *pk, *pv;
+    OX_TRY(kv_concat(c, PK, K, p.Hkv, p.D, &pk));
+    OX_TRY(kv_concat(c, PV, V, p.Hkv, p.Dv, &pv));
+    if (want_pk) out[1] = pk;
+    if (want_pv) out[2] = pv;
+    Kc = &pk->u.t, Vc = &pv->u.t, kv3 = 0;
+  }
+  ox_tensor *qkt = NULL;
+  if (want_out(c, nout, 3)) {
+    int64_t qd[4] = {p.B, p.Hq, p.S, p.T};
+    OX_TRY(ox_tensor_new(c->a, Q->dt, 4, qd, &out[3], c->err));
+    qkt = &out[3]->u.t;
+  }
+  strides(three, p.Hq, p.S, p.D, p.qs);
+  strides(kv3, p.Hkv, p.T, p.D, p.ks);
+  strides(kv3, p.Hkv, p.T, p.Dv, p.vs);
+  strides(three, p.Hq, p.S, p.Dv, p.ys);
+
+  /* compute in double when Q or V is double, else in float */
+  int dbl = Q->dt == OX_DOUBLE || V->dt == OX_DOUBLE;
+  ox_tensor *Y = &out[0]->u.t;
+  void *q = to_compute(c, Q, dbl), *k = q ? to_compute(c, Kc, dbl) : NULL;
+  void *vv = k ? to_compute(c, Vc, dbl) : NULL, *m = NULL;
+  if (!vv) return c->err->code;
+  if (M && !(m = mask_bias(c, M, dbl))) return c->err->code;
+  void *y = out_buffer(c, Y, dbl), *qk = NULL;
+  if (!y) return c->err->code;
+  if (qkt && !(qk = out_buffer(c, qkt, dbl))) return c->err->code;
+  if (dbl) OX_TRY(attention_d(c, &p, q, k, vv, m, y, qk));
+  else OX_TRY(attention_f(c, &p, q, k, vv, m, y, qk));
+  from_compute(y, dbl, Y);
+  if (qkt) from_compute(qk, dbl, qkt);
+  return 0;
+}
+
+/* ---- FlexAttention (ai.onnx.preview 1) ----
+ * Scores = scale * Q·K^T, score_mod(Scores), Softmax, prob_mod(Probs), Y = Probs·V.
+ * The modifiers see the whole (B, Hq, L, S) tensor in the softmax precision
+ * (float32 for float16/bfloat16/float inputs, double for double, unless
+ * softmax_precision says otherwise). No fully-masked-row guard here: a row of
+ * -inf scores softmaxes to NaN, as the reference computes it. */
+
+static int run_mod(ox_ctx *c, const char *name, const att_p *p, int dbl, void *buf) {
+  const ox_attr *at = ox_attr_find(c, name);
+  if (!at) return 0;
+  if (at->type != OX_ATTR_GRAPH || !at->g)
+    return ox_fail(c->err, OX_EINPUT, "attribute '%s' must be a graph", name);
+  const ox_graph *g = at->g;
+  if (g->nin != 1 || g->nout != 1)
+    return ox_fail(c->err, OX_EINPUT, "subgraph '%s' must have 1 input and 1 output (has %d and %d)",
+                   name, g->nin, g->nout);
+  int64_t dims[4] = {p->B, p->Hq, p->S, p->T};
+  ox_value *x, *y = NULL;
+  OX_TRY(ox_tensor_new(c->a, p->smp, 4, dims, &x, c->err));
+  if (x->u.t.dt == (dbl ? OX_DOUBLE : OX_FLOAT)) memcpy(x->u.t.data, buf, (size_t)x->u.t.n * (dbl ? 8 : 4));
+  else from_compute(buf, dbl, &x->u.t);
+  OX_TRY(ox_run_subgraph(c, name, g, 1, &x, &y));
+  char b1[128], b2[128], b3[128];
+  if (!y || y->kind != OX_TENSOR || y->u.t.dt != p->smp || y->u.t.rank != 4 ||
+      memcmp(y->u.t.dims, dims, sizeof dims))
+    return ox_fail(c->err, OX_EINPUT, "subgraph '%s' must return a %s tensor of shape %s; it returned %s %s",
+                   name, ox_dtypes[p->smp].onnx_name, ox_shape_str(4, dims, b1, sizeof b1),
+                   y ? ox_value_desc(y, b2, sizeof b2) : "nothing",
+                   y && y->kind == OX_TENSOR ? ox_shape_str(y->u.t.rank, y->u.t.dims, b3, sizeof b3) : "");
+  void *r = to_compute(c, &y->u.t, dbl);
+  if (!r) return c->err->code;
+  if (x->u.t.n) memmove(buf, r, (size_t)x->u.t.n * (dbl ? 8 : 4));
+  return 0;
+}
+
+static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nin, (void)nout;
+  const ox_tensor *Q = NULL, *K = NULL, *V = NULL;
+  OX_TRY(tensor_of(c, in[0], 0, &Q));
+  OX_TRY(tensor_of(c, in[1], 1, &K));
+  OX_TRY(tensor_of(c, in[2], 2, &V));
+  OX_TRY(same_type(c, 1, K, 0, Q));
+  OX_TRY(same_type(c, 2, V, 0, Q));
+  if (Q->rank != 4) return bad_shape(c, 0, Q, "(batch_size, q_num_heads, q_seq_len, head_size)");
+  if (K->rank != 4) return bad_shape(c, 1, K, "(batch_size, kv_num_heads, kv_seq_len, head_size)");
+  if (V->rank != 4) return bad_shape(c, 2, V, "(batch_size, kv_num_heads, kv_seq_len, v_head_size)");
+  att_p p = {0};
+  p.B = Q->dims[0], p.Hq = Q->dims[1], p.S = Q->dims[2], p.D = Q->dims[3];
+  p.Hkv = K->dims[1], p.T = K->dims[2], p.Dv = V->dims[3];
+  if (K->dims[0] != p.B || K->dims[3] != p.D)
+    return bad_shape(c, 1, K, "(batch_size, kv_num_heads, kv_seq_len, head_size) with Q's batch_size and head_size");
+  if (V->dims[0] != p.B || V->dims[1] != p.Hkv || V->dims[2] != p.T)
+    return bad_shape(c, 2, V, "(batch_size, kv_num_heads, kv_seq_len, v_head_size) with K's batch, heads and length");
+  if (p.Hkv < 1 || p.Hq % p.Hkv)
+    return ox_fail(c->err, OX_EINPUT, "q_num_heads (%lld) must be a multiple of kv_num_heads (%lld)",
+                   (long long)p.Hq, (long long)p.Hkv);
+  OX_TRY(softmax_precision(c, Q->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT, &p.smp));
+  p.scale = scale_of(c, p.D);
+  if (c->err->code) return c->err->code;
+  p.left = p.right = -1;
+  strides(0, p.Hq, p.S, p.D, p.qs);
+  strides(0, p.Hkv, p.T, p.D, p.ks);
+  strides(0, p.Hkv, p.T, p.Dv, p.vs);
+  strides(0, p.Hq, p.S, p.Dv, p.ys);
+
+  int64_t yd[4] = {p.B, p.Hq, p.S, p.Dv}, sd[4] = {p.B, p.Hq, p.S, p.T};
+  OX_TRY(ox_tensor_new(c->a, Q->dt, 4, yd, &out[0], c->err));
+  int dbl = Q->dt == OX_DOUBLE || p.smp == OX_DOUBLE;
+  size_t fs = dbl ? sizeof(double) : sizeof(float);
+  int64_t n = ox_numel(4, sd, fs);
+  if (n < 0) return oom(c);
+  void *q = to_compute(c, Q, dbl), *k = q ? to_compute(c, K, dbl) : NULL;
+  void *v = k ? to_compute(c, V, dbl) : NULL;
+  if (!v) return c->err->code;
+  ox_tensor *Y = &out[0]->u.t;
+  void *y = out_buffer(c, Y, dbl), *sc = ox_alloc_array(c->a, n + 1, fs);
+  if (!y) return c->err->code;
+  if (!sc) return oom(c);
+  int64_t hs = p.S * p.T; /* <= n */
+  int rnd = narrower(p.smp, dbl);
+  for (int64_t b = 0; b < p.B; b++)
+    for (int64_t h = 0; h < p.Hq; h++) {
+      int64_t o = (b * p.Hq + h) * hs;
+      if (dbl) qk_d(&p, q, k, b, h, (double *)sc + o);
+      else qk_f(&p, q, k, b, h, (float *)sc + o);
+    }
+  if (rnd) /* the scores in the softmax precision */
+    for (int64_t i = 0; i < n; i++) {
+      if (dbl) ((double *)sc)[i] = round_to(p.smp, ((double *)sc)[i]);
+      else ((float *)sc)[i] = (float)round_to(p.smp, ((float *)sc)[i]);
+    }
+  OX_TRY(run_mod(c, "score_mod", &p, dbl, sc));
+  for (int64_t r = 0, rows = p.T ? n / p.T : 0; r < rows; r++) {
+    if (dbl) softmax_d(&p, (double *)sc + r * p.T, p.T, rnd);
+    else softmax_f(&p, (float *)sc + r * p.T, p.T, rnd);
+  }
+  OX_TRY(run_mod(c, "prob_mod", &p, dbl, sc));
+  for (int64_t b = 0; b < p.B; b++)
+    for (int64_t h = 0; h < p.Hq; h++) {
+      int64_t o = (b * p.Hq + h) * hs;
+      if (dbl) pv_d(&p, v, b, h, (double *)sc + o, y);
+      else pv_f(&p, v, b, h, (float *)sc + o, y);
+    }
+  from_compute(y, dbl, Y);
+  return 0;
+}
+
+#define F4 (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16) | OX_T(BFLOAT16))
 
 const ox_kernel ox_attention_kernels[] = {
-/*  domain  op                    since until      tin types           in     fn */
+/*  domain             op               since until      tin types in     fn */
+  { "",                "Attention",     23,   23,        0,  F4,   3, 6, attention },
+  { "",                "Attention",     24,   24,        0,  F4,   3, 7, attention },
+  { "",                "Attention",     25,   OX_LATEST, 0,  F4,   3, 7, attention },
+  { "ai.onnx.preview", "FlexAttention", 1,    OX_LATEST, 0,  F4,   3, 3, flex_attention },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };
