@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/kernel.h"
+#include "core/random.h"
 
 /* ---- widening and narrowing ---- */
 
@@ -545,48 +546,12 @@ static int lrn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 /* ---- Dropout ---- */
 
-/* numpy's legacy RandomState (MT19937 seeded by init_genrand, doubles of 53
- * bits from two draws), so that a seeded training Dropout makes the same mask
- * as the ONNX reference (rnd.uniform(0, 1, shape) >= ratio). */
-typedef struct { uint32_t k[624]; int pos; } mt19937;
-
-static void mt_seed(mt19937 *m, uint32_t seed) {
-  m->k[0] = seed;
-  for (int i = 1; i < 624; i++)
-    m->k[i] = 1812433253u * (m->k[i - 1] ^ (m->k[i - 1] >> 30)) + (uint32_t)i;
-  m->pos = 624;
-}
-
-static uint32_t mt_next(mt19937 *m) {
-  if (m->pos >= 624) {
-#define TWIST(i, i1, im)                                                              \
-  do {                                                                                \
-    uint32_t y = (m->k[i] & 0x80000000u) | (m->k[i1] & 0x7fffffffu);                  \
-    m->k[i] = m->k[im] ^ (y >> 1) ^ (y & 1 ? 0x9908b0dfu : 0);                         \
-  } while (0)
-    int i = 0;
-    for (; i < 624 - 397; i++) TWIST(i, i + 1, i + 397);
-    for (; i < 623; i++) TWIST(i, i + 1, i + 397 - 624);
-    TWIST(623, 0, 396);
-#undef TWIST
-    m->pos = 0;
-  }
-  uint32_t y = m->k[m->pos++];
-  y ^= y >> 11;
-  y ^= (y << 7) & 0x9d2c5680u;
-  y ^= (y << 15) & 0xefc60000u;
-  return y ^ (y >> 18);
-}
-
-static double mt_double(mt19937 *m) {
-  uint32_t a = mt_next(m) >> 5, b = mt_next(m) >> 6;
-  return (a * 67108864.0 + b) / 9007199254740992.0;
-}
-
 /* Inference (before 12 always; from 12 unless training_mode is true, or when
  * ratio is 0): output = input, mask all true (of type T before 10, bool from
- * 10). Training: mask = uniform >= ratio from numpy's MT19937 seeded by
- * `seed` (0 if absent: runs are reproducible), output = x * mask / (1 - ratio). */
+ * 10). Training: mask = uniform >= ratio, output = x * mask / (1 - ratio), the
+ * uniforms from numpy's RandomState(seed) as the ONNX reference draws them
+ * (core/random.h); without a seed the generator is seeded from the OS, as the
+ * spec says ("if not specified we will auto generate one"). */
 static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x = &in[0]->u.t;
   double ratio = 0.5;
@@ -626,9 +591,14 @@ static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
     }
     return 0;
   }
-  mt19937 *mt = ox_alloc(c->a, sizeof *mt);
+  ox_mt19937 *mt = ox_alloc(c->a, sizeof *mt);
   if (!mt) return ox_fail(c->err, OX_EINPUT, "out of memory");
-  mt_seed(mt, (uint32_t)ox_attr_int(c, "seed", 0));
+  const ox_attr *seed = ox_attr_find(c, "seed");
+  if (!seed) ox_mt_seed_entropy(mt);
+  else if (seed->type != OX_ATTR_INT || seed->i < 0 || seed->i > UINT32_MAX)
+    return ox_fail(c->err, OX_EINPUT, "attribute 'seed' must be an int in [0, 2^32-1] "
+                   "(numpy's RandomState refuses others)");
+  else ox_mt_seed(mt, (uint32_t)seed->i);
   double scale = ratio < 1 ? 1 / (1 - ratio) : 0;
   double *xd = load_d(c, x);
   if (!xd) return c->err->code;
@@ -636,7 +606,7 @@ static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   OX_TRY(ox_tensor_new(c->a, OX_BOOL, x->rank, x->dims, &mv, c->err));
   uint8_t *mask = mv->u.t.data;
   for (int64_t i = 0; i < x->n; i++) {
-    double u = mt_double(mt);
+    double u = ox_mt_double(mt);
     mask[i] = u >= ratio;
     xd[i] = mask[i] ? xd[i] * scale : 0;
   }
