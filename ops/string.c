@@ -312,8 +312,8 @@ static int split_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
  * $ (end of text only, as RE2 without (?m)) is PCRE2_DOLLAR_ENDONLY at
  * compile time. Returns the translation, or NULL with *why set. */
 static char *re2_to_pcre2(ox_arena *a, const char *p, size_t n, size_t *outn, const char **why) {
-  if (n > ((size_t)1 << 24)) {
-    *why = "the pattern is longer than 16 MiB";
+  if (n > ((size_t)1 << 20)) {
+    *why = "the pattern is longer than 1 MiB";
     return NULL;
   }
   char *o = ox_alloc(a, n * 40 + 1);
