@@ -1,0 +1,1 @@
+2cat2emu2cat2cat2emu2catBY
