@@ -21,6 +21,132 @@
 
 #include "core/kernel.h"
 
+/* ---- float fast paths over contiguous rows, vectorised ----
+ * Written once with GCC vector extensions (16 float lanes) and built three
+ * times: portable (SSE2 on x86-64), AVX2+FMA and AVX-512, the best the CPU has
+ * picked at run time, as core/gemm.c does. sum_row folds a run of floats
+ * (ReduceSum/Mean over the last dims): 64 float lanes over blocks of 1024
+ * elements, each block folded into a double; soft_row is Softmax/LogSoftmax
+ * of one contiguous row with a polynomial expf (Cephes' expf, about 1 ulp). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi" /* 64-byte vectors by value in inline helpers */
+/* multiply-adds fused where the target has FMA (the polynomial); clang fuses
+ * within an expression by default */
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=fast")
+#endif
+typedef float vf __attribute__((vector_size(64)));
+typedef int32_t vi __attribute__((vector_size(64)));
+#define VL 16
+
+static inline vf vload(const float *p) { vf v; memcpy(&v, p, sizeof v); return v; }
+static inline void vstore(float *p, vf v) { memcpy(p, &v, sizeof v); }
+static inline vf vsel(vi m, vf a, vf b) { return (vf)(((vi)a & m) | ((vi)b & ~m)); }
+static inline vf vsplat(float f) { return (vf){0} + f; }
+
+/* exp of each lane: n = round(x log2 e), r = x - n ln 2 (in two parts),
+ * exp(r) by a degree-6 polynomial, times 2^n built in the exponent bits.
+ * Below -87.3 (where expf leaves the normal range) gives 0; NaN stays NaN. */
+static inline vf vexp(vf x) {
+  vi under = x < vsplat(-87.33654f);
+  x = vsel(x > vsplat(88.3762626f), vsplat(88.3762626f), x);
+  x = vsel(under, vsplat(0.f), x);
+  vf t = x * 1.44269504088896341f + 12582912.f; /* round to nearest by the 1.5*2^23 trick */
+  vf n = t - 12582912.f;
+  vf r = x - n * 0.693359375f;
+  r = r + n * 2.12194440e-4f;
+  vf p = vsplat(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.f;
+  vi e = (__builtin_convertvector(n, vi) + 127) << 23;
+  return (vf)((vi)(p * (vf)e) & ~under);
+}
+
+#define ROW_FNS(SUF, TARGET)                                                         \
+  TARGET static double sum_row_##SUF(const float *x, int64_t n) {                   \
+    /* float lanes over blocks of 1024 elements (each lane adds 16 values),  \
+     * folded into double: rounding as a pairwise sum's */                           \
+    double s = 0;                                                                    \
+    int64_t j = 0;                                                                   \
+    while (j + 4 * VL <= n) {                                                        \
+      vf a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};                                     \
+      for (int64_t end = j + 1024 <= n ? j + 1024 : n - (n - j) % (4 * VL); j < end; j += 4 * VL) { \
+        a0 += vload(x + j), a1 += vload(x + j + VL);                                 \
+        a2 += vload(x + j + 2 * VL), a3 += vload(x + j + 3 * VL);                    \
+      }                                                                              \
+      a0 = (a0 + a1) + (a2 + a3);                                                    \
+      for (int k = 0; k < VL; k++) s += a0[k];                                       \
+    }                                                                                \
+    for (; j < n; j++) s += x[j];                                                    \
+    return s;                                                                        \
+  }                                                                                  \
+  TARGET static void soft_row_##SUF(const float *x, float *y, int64_t n, int log_) { \
+    int64_t nv = n / VL * VL, j;                                                     \
+    vf vm = vsplat(-INFINITY);                                                       \
+    for (j = 0; j < nv; j += VL) { /* NaN lanes are skipped: they give NaN anyway */ \
+      vf v = vload(x + j);                                                           \
+      vm = vsel(v > vm, v, vm);                                                      \
+    }                                                                                \
+    float m = -INFINITY;                                                             \
+    for (int k = 0; k < VL; k++) m = vm[k] > m ? vm[k] : m;                          \
+    for (; j < n; j++) m = x[j] > m ? x[j] : m;                                      \
+    double s = 0;                                                                    \
+    for (j = 0; j < nv;) { /* float lanes, folded into double every 64 vectors */    \
+      vf vs = {0};                                                                   \
+      for (int64_t end = j + 64 * VL < nv ? j + 64 * VL : nv; j < end; j += VL) {   \
+        vf e = vexp(vload(x + j) - m);                                               \
+        if (!log_) vstore(y + j, e);                                                 \
+        vs += e;                                                                     \
+      }                                                                              \
+      for (int k = 0; k < VL; k++) s += vs[k];                                       \
+    }                                                                                \
+    float tail[VL] = {0}, et[VL];                                                    \
+    memcpy(tail, x + nv, (size_t)(n - nv) * sizeof *x);                              \
+    vstore(et, vexp(vload(tail) - m));                                               \
+    for (j = nv; j < n; j++) {                                                       \
+      s += et[j - nv];                                                               \
+      if (!log_) y[j] = et[j - nv];                                                  \
+    }                                                                                \
+    /* log-softmax: (x - m) - log s, so that a large m loses nothing */             \
+    float f = log_ ? (float)log(s) : (float)(1 / s);                                 \
+    if (log_) {                                                                      \
+      for (j = 0; j < nv; j += VL) vstore(y + j, (vload(x + j) - m) - f);            \
+      for (; j < n; j++) y[j] = (x[j] - m) - f;                                      \
+    } else {                                                                         \
+      for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);                  \
+      for (; j < n; j++) y[j] = y[j] * f;                                            \
+    }                                                                                \
+  }
+
+ROW_FNS(generic, )
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+ROW_FNS(avx2, __attribute__((target("avx2,fma"))))
+ROW_FNS(avx512, __attribute__((target("avx512f,avx2,fma"))))
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+static int row_isa(void) {
+  static int have = -1;
+  if (have < 0) {
+    __builtin_cpu_init();
+    have = __builtin_cpu_supports("avx512f") ? 2
+           : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
+  }
+  return have;
+}
+#define ROW_CALL(fn, ...)                                                            \
+  (row_isa() == 2 ? fn##_avx512(__VA_ARGS__)                                         \
+                  : row_isa() == 1 ? fn##_avx2(__VA_ARGS__) : fn##_generic(__VA_ARGS__))
+#else
+#define ROW_CALL(fn, ...) fn##_generic(__VA_ARGS__)
+#endif
+
 /* ---- scalar helpers, picked per accumulator type with _Generic ---- */
 
 static inline int64_t add_i(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
@@ -174,13 +300,15 @@ static inline int64_t next_run(plan *p, int64_t yo) {
 }
 
 /* acc[o] = ACC(acc[o], x) over every element x reduced into output o. */
-#define PASS(T, A, ACC, COMB, INIT, acc, aux)                                       \
+#define PASS(T, A, ACC, COMB, INIT, acc, aux, FAST)                                 \
   do {                                                                               \
     memset(p->idx, 0, (size_t)p->ng * sizeof *p->idx);                               \
     int64_t yo = 0, len = p->len;                                                    \
     for (int64_t r = 0; r < p->runs; r++, yo = next_run(p, yo)) {                    \
       const T *xr = x + r * len;                                                     \
-      if (p->red_last) { /* fold the run into one accumulator, in four parts */      \
+      if ((FAST) && p->red_last) { /* float sums: vectorised, in double */           \
+        acc[yo] = (A)((double)acc[yo] + ROW_CALL(sum_row, (const float *)xr, len));  \
+      } else if (p->red_last) { /* fold the run into one accumulator, in four parts */ \
         A a0 = acc[yo], a1 = (A)(INIT), a2 = a1, a3 = a1;                            \
         int64_t j = 0;                                                               \
         for (; j + 4 <= len; j += 4) {                                               \
@@ -216,11 +344,12 @@ static inline int64_t next_run(plan *p, int64_t yo) {
     for (int64_t i = 0; i < p->out_n; i++) acc[i] = (acc_t)OP##_INIT(T_);            \
     if (R_##OP == R_LSE) {                                                           \
       for (int64_t i = 0; i < p->out_n; i++) aux[i] = -INFINITY;                     \
-      PASS(T_, double, FMAX_ACC, FMAX_COMB, -INFINITY, aux, aux);                  \
+      PASS(T_, double, FMAX_ACC, FMAX_COMB, -INFINITY, aux, aux, 0);               \
       for (int64_t i = 0; i < p->out_n; i++)                                         \
         if (isinf(aux[i])) aux[i] = 0; /* no finite element */                       \
     }                                                                                \
-    PASS(T_, acc_t, OP##_ACC, OP##_COMB, OP##_INIT(T_), acc, aux);                 \
+    PASS(T_, acc_t, OP##_ACC, OP##_COMB, OP##_INIT(T_), acc, aux,                  \
+         _Generic((T_)0, float: 1, default: 0) && (R_##OP == R_SUM || R_##OP == R_MEAN)); \
     for (int64_t i = 0; i < p->out_n; i++)                                           \
       y[i] = STORE(T_, OP##_FIN(acc[i], p->count, aux[i]));                          \
   } break;
@@ -481,6 +610,10 @@ enum { SOFTMAX, LOGSOFTMAX, HARDMAX };
               m[j] = xo[k * inner + j], s[j] = (double)k;                            \
         for (int64_t k = 0; k < d; k++)                                              \
           for (int64_t j = 0; j < inner; j++) yo[k * inner + j] = (T)(s[j] == (double)k); \
+        continue;                                                                    \
+      }                                                                              \
+      if (inner == 1 && _Generic((T)0, float: 1, default: 0)) {                      \
+        ROW_CALL(soft_row, (const float *)xo, (float *)yo, d, kind == LOGSOFTMAX);    \
         continue;                                                                    \
       }                                                                              \
       for (int64_t j = 0; j < inner; j++) m[j] = -INFINITY, s[j] = 0;                \
