@@ -232,6 +232,7 @@ static int64_t split_space(const ox_str *s, int64_t left, ox_str *dst) {
 
 /* The first occurrence of d (n > 0 bytes) in s (m bytes), or NULL. */
 static const char *find(const char *s, int64_t m, const char *d, int64_t n) {
+  if (m < n) return NULL;
   for (const char *end = s + m - n + 1; s < end; s++) {
     s = memchr(s, d[0], (size_t)(end - s));
     if (!s) return NULL;
@@ -489,12 +490,6 @@ static gram_e *gram_slot(const grams *g, uint64_t h, const uint32_t *tok, int le
   }
 }
 
-static const ox_attr *required(ox_ctx *c, const char *name) {
-  const ox_attr *at = ox_attr_find(c, name);
-  if (!at) ox_fail(c->err, OX_EINPUT, "attribute '%s' is required", name);
-  return at;
-}
-
 /* Item i of a pool or an input tensor as bytes for the vocabulary. */
 static const char *item_bytes(ox_dtype dt, const void *data, int64_t i, int64_t *tmp, int64_t *n) {
   if (dt == OX_STRING) {
@@ -528,11 +523,11 @@ static int tfidf_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   const ox_tensor *x = &xv->u.t;
 
   /* ---- attributes ---- */
-  const ox_attr *a_max = required(c, "max_gram_length"), *a_min = required(c, "min_gram_length"),
-                *a_skip = required(c, "max_skip_count"), *a_mode = required(c, "mode"),
-                *a_cnt = required(c, "ngram_counts"), *a_idx = required(c, "ngram_indexes");
-  if (c->err->code) return c->err->code;
-  (void)a_max, (void)a_min, (void)a_skip, (void)a_mode, (void)a_cnt, (void)a_idx;
+  static const char *const req[] = {"max_gram_length", "min_gram_length", "max_skip_count",
+                                     "mode", "ngram_counts", "ngram_indexes"};
+  for (size_t i = 0; i < sizeof req / sizeof *req; i++)
+    if (!ox_attr_find(c, req[i]))
+      return ox_fail(c->err, OX_EINPUT, "attribute '%s' is required", req[i]);
   int64_t maxg = ox_attr_int(c, "max_gram_length", 0), ming = ox_attr_int(c, "min_gram_length", 0);
   int64_t skip = ox_attr_int(c, "max_skip_count", 0);
   const char *mode = ox_attr_string(c, "mode", "");

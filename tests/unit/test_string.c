@@ -248,6 +248,10 @@ static void test_split(void) {
     CHECK_EQ_I(I64(y[1], 1), 2);
     CHECK_EQ_I(I64(y[1], 2), 1); /* "" with a delimiter is one empty part */
   }
+  /* a multi-byte delimiter */
+  CHECK(split(STRS({"a→b→"}), "→", INT64_MIN, y) == 0);
+  CHECK_EQ_I(I64(y[1], 0), 3);
+  if (y[0] && y[0]->u.t.n == 3) CHECK(!strcmp(STR(y[0], 1), "b") && SLEN(y[0], 2) == 0);
   /* empty input: (0, 2) -> (0, 2, 0) and (0, 2) */
   int64_t d02[2] = {0, 2};
   CHECK(split(strs_shape(2, d02, 0, NULL), ",", INT64_MIN, y) == 0);
@@ -394,6 +398,10 @@ static void test_tfidf(void) {
   CHECK(tfidf(x, "TF", 1, 2, 0, 4, sp, sc, shortidx, 0, NULL, &y) == OX_EINPUT);
   CHECK(tfidf(x, "IDF", 1, 2, 0, 4, sp, sc, si, 2, w3, &y) == OX_EINPUT);
   CHECK(strstr(E.msg, "weights") != NULL);
+  ox_attr only_mode[1] = {a_str("mode", "TF")};
+  x = ints(OX_INT64, 1, &c5, 5, (int64_t[]){5, 6, 5, 6, 2});
+  CHECK(run("TfIdfVectorizer", 9, 1, only_mode, 1, &x, 1, &y) == OX_EINPUT);
+  CHECK(strstr(E.msg, "'max_gram_length' is required") != NULL);
   int64_t d3[3] = {1, 1, 1};
   x = ints(OX_INT64, 3, d3, 1, (int64_t[]){5});
   CHECK(tfidf(x, "TF", 1, 2, 0, 6, pool, cnt, idx, 0, NULL, &y) == OX_EINPUT);
