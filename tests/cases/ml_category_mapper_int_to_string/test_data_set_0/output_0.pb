@@ -1,0 +1,1 @@
+2bird2cat2unknown2dog2unknown

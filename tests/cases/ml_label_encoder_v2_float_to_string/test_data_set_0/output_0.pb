@@ -1,0 +1,1 @@
+2neg2half2_Unused2half

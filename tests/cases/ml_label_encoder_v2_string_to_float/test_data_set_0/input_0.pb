@@ -1,0 +1,1 @@
+2mid2high2none2low

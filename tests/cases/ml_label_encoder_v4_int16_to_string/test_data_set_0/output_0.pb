@@ -1,0 +1,1 @@
+2big2minus2other2zero

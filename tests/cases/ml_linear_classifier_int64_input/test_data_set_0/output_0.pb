@@ -1,0 +1,1 @@
+2left2right2right
