@@ -555,8 +555,8 @@ static int tfidf_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   const void *pool = ps ? (const void *)ps->strings : (const void *)pi->ints;
   int64_t npool = ps ? ps->n : pi->n;
   if ((x->dt == OX_STRING) != (pdt == OX_STRING))
-    return ox_fail(c->err, OX_EINPUT, "%s is %s but the pool is %s", ox_input_name(c, 0),
-                   ox_dtype_name(x->dt), ps ? "pool_strings" : "pool_int64s");
+    return ox_fail(c->err, OX_EINPUT, "%s is tensor(%s) but the pool is %s", ox_input_name(c, 0),
+                   ox_dtypes[x->dt].onnx_name, ps ? "pool_strings" : "pool_int64s");
   if (nidx < 1) return ox_fail(c->err, OX_EINPUT, "ngram_indexes is empty");
   int64_t osize = 0;
   for (int64_t j = 0; j < nidx; j++) {
