@@ -13,6 +13,12 @@
 #include "core/gemm.h"
 #include "core/kernel.h"
 
+/* gcc's -O2 vectorises only loops that need no scalar epilogue; the cheap
+ * cost model vectorises the row loops below (as in ops/unary.c). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=cheap")
+#endif
+
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
 static int tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
@@ -282,6 +288,20 @@ static int causal_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   return 0;
 }
 
+/* y (dv) = alpha * x (1, dk) x S (dk, dv), a row of S at a time (a product
+ * of one row would pay more for GEMM's packing than it computes) */
+static void row_times_state(const float *restrict x, const float *restrict S, int64_t dk, int64_t dv,
+                            float alpha, float *restrict y) {
+  for (int64_t j = 0; j < dv; j++) y[j] = 0;
+  for (int64_t i = 0; i < dk; i++) {
+    const float *r = S + i * dv;
+    float xi = x[i];
+    for (int64_t j = 0; j < dv; j++) y[j] += xi * r[j];
+  }
+  if (alpha != 1.0f)
+    for (int64_t j = 0; j < dv; j++) y[j] *= alpha;
+}
+
 /* ---- LinearAttention-27 ----
  * query: (B, T, Hq * dk), key: (B, T, Hkv * dk), value: (B, T, Hkv * dv),
  * past_state: (B, Hkv, dk, dv) (zeros when absent), decay: (B, T, Hkv) or
@@ -381,7 +401,9 @@ static int linear_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   int64_t SS = dk * dv; /* one head's state */
   float *S = ox_alloc_array(c->a, st->u.t.n + 1, sizeof *S);
   float *u = ox_alloc_array(c->a, dv + 1, sizeof *u);
-  if (!S || !u) return oom(c);
+  float *e = ox_alloc_array(c->a, dk + 1, sizeof *e), *ke = ox_alloc_array(c->a, dk + 1, sizeof *ke);
+  if (!S || !u || !e || !ke) return oom(c);
+  for (int64_t i = 0; i < dk; i++) e[i] = 1.0f;
   if (past) {
     const float *pf = f32_in(c, past);
     if (!pf) return c->err->code;
@@ -400,26 +422,35 @@ static int linear_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
         for (int64_t h = 0; h < Hkv; h++) {
           float *Sh = S + (b * Hkv + h) * SS; /* (dk, dv) */
           const float *kt = kf + (bt * Hkv + h) * dk, *vt = vf + (bt * Hkv + h) * dv;
+          /* e: the decay factors of S's rows (1 for the ungated rules) */
           if (gated) {
             const float *g = gf + (bt * Hkv + h) * gw;
-            for (int64_t i = 0; i < dk; i++) {
-              float e = expf(g[gw == 1 ? 0 : i]);
-              for (int64_t j = 0; j < dv; j++) Sh[i * dv + j] *= e;
+            if (gw == 1) {
+              float e0 = expf(g[0]);
+              for (int64_t i = 0; i < dk; i++) e[i] = e0;
+            } else {
+              for (int64_t i = 0; i < dk; i++) e[i] = expf(g[i]);
             }
           }
-          if (delta) { /* u = beta * (v - S^T k): (1, dk) x (dk, dv) */
+          const float *ut = vt;
+          if (delta) { /* u = beta * (v - (e S)^T k), read as (e k)^T S: S is not decayed yet */
             float be = bf[bt * bw + (bw == 1 ? 0 : h)];
-            ox_sgemm(1, dv, dk, kt, dk, 0, Sh, dv, 0, u, dv, 1.0f, 0.0f);
+            for (int64_t i = 0; i < dk; i++) ke[i] = e[i] * kt[i];
+            row_times_state(ke, Sh, dk, dv, 1.0f, u);
             for (int64_t j = 0; j < dv; j++) u[j] = be * (vt[j] - u[j]);
-          } else {
-            memcpy(u, vt, (size_t)dv * sizeof *u);
+            ut = u;
           }
-          for (int64_t i = 0; i < dk; i++) /* S += k u^T */
-            for (int64_t j = 0; j < dv; j++) Sh[i * dv + j] += kt[i] * u[j];
+          for (int64_t i = 0; i < dk; i++) { /* S = e S + k u^T, one pass */
+            float *restrict r = Sh + i * dv, ei = e[i], ki = kt[i];
+            if (gated) for (int64_t j = 0; j < dv; j++) r[j] = ei * r[j] + ki * ut[j];
+            else for (int64_t j = 0; j < dv; j++) r[j] += ki * ut[j];
+          }
           /* the group's query heads h*G .. h*G+G-1 are contiguous:
            * O (G, dv) = scale * Q (G, dk) x S (dk, dv) */
-          ox_sgemm(G, dv, dk, qf + (bt * Hq + h * G) * dk, dk, 0, Sh, dv, 0, of + (bt * Hq + h * G) * dv, dv,
-                   scale, 0.0f);
+          const float *qt = qf + (bt * Hq + h * G) * dk;
+          float *ot = of + (bt * Hq + h * G) * dv;
+          if (G == 1) row_times_state(qt, Sh, dk, dv, scale, ot);
+          else ox_sgemm(G, dv, dk, qt, dk, 0, Sh, dv, 0, ot, dv, scale, 0.0f);
         }
       }
     f32_done(of, &out[0]->u.t);
