@@ -734,7 +734,7 @@ const ox_kernel ox_training_kernels[] = {
 /*  domain op          since until      tin types  in     fn */
   { TD, "Adagrad",     1, OX_LATEST, 2, TS_FD, 5, -1, adagrad },
   { TD, "Adam",        1, OX_LATEST, 2, TS_FD, 6, -1, adam },
-  { TD, "Gradient",    1, OX_LATEST, -1, 0,    1, -1, gradient },
+  { TD, "Gradient",    1, OX_LATEST, 0, OX_TS_CLASSIC, 1, -1, gradient },
   { TD, "Momentum",    1, OX_LATEST, 2, TS_FD, 5, -1, momentum },
   {0},
 };
