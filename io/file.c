@@ -211,8 +211,15 @@ int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char
     return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb or .json file)");
   uint8_t *data;
   size_t len;
+  if (f == OX_FMT_PB) { /* the file's bytes are needed only while decoding */
+    ox_arena *t = ox_arena_new();
+    if (!t) return ox_fail(e, OX_EINPUT, "out of memory");
+    int rc = ox_read_file(t, path, &data, &len, e);
+    if (!rc) rc = ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
+    ox_arena_free(t);
+    return rc;
+  }
   OX_TRY(ox_read_file(a, path, &data, &len, e));
-  if (f == OX_FMT_PB) return ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
   return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
 }
 

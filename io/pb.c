@@ -5,6 +5,7 @@
  * value's type (`want`), its kind picks the message. Without one we tell them
  * apart by content; see "Guessing the message" below.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "io.h"
@@ -76,6 +77,46 @@ static int nesting_ok(const ProtobufCMessageDescriptor *d, const uint8_t *p, siz
   return 1;
 }
 
+/* A TensorProto's raw_data (field 9) is most of a large file, and protobuf-c
+ * would copy it. When the message holds it once, *at and *n locate its bytes and
+ * *rest is the message without that field (malloc'd), to unpack instead;
+ * raw_data then points into buf (the value copies it once). 0: not split. */
+static int split_raw(const uint8_t *buf, size_t len, size_t *at, size_t *n, uint8_t **rest,
+                     size_t *rest_len) {
+  size_t pos = 0, f_start = 0, f_end = 0;
+  int found = 0;
+  while (pos < len) {
+    uint64_t tag, v;
+    size_t used = read_varint(buf + pos, len - pos, &tag), start = pos, skip;
+    if (!used) return 0;
+    pos += used;
+    switch (tag & 7) {
+    case WT_VARINT:
+      if (!(skip = read_varint(buf + pos, len - pos, &v))) return 0;
+      break;
+    case WT_I64: skip = 8; break;
+    case WT_I32: skip = 4; break;
+    case WT_LEN:
+      if (!(used = read_varint(buf + pos, len - pos, &v)) || v > len - pos - used) return 0;
+      if (tag >> 3 == 9) {
+        if (found++) return 0;
+        f_start = start, *at = pos + used, *n = (size_t)v, f_end = pos + used + (size_t)v;
+      }
+      skip = used + (size_t)v;
+      break;
+    default: return 0;
+    }
+    if (skip > len - pos) return 0;
+    pos += skip;
+  }
+  if (!found || *n < 4096) return 0;
+  *rest_len = len - (f_end - f_start);
+  if (!(*rest = malloc(*rest_len + 1))) return 0;
+  memcpy(*rest, buf, f_start);
+  memcpy(*rest + f_start, buf + f_end, len - f_end);
+  return 1;
+}
+
 /* Unpack buf as message m and convert it. The value is in the arena; the
  * unpacked message is freed here. */
 static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const char *basedir,
@@ -83,7 +124,22 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
   if (!nesting_ok(descs[m], buf, len, 1))
     return ox_fail(e, OX_EINPUT, "%s nests messages more than %d deep", descs[m]->short_name,
                    MAX_NESTING);
-  ProtobufCMessage *msg = protobuf_c_message_unpack(descs[m], NULL, len, buf);
+  size_t raw_at = 0, raw_n = 0, rest_len = 0;
+  uint8_t *rest = NULL;
+  ProtobufCMessage *msg;
+  if (m == MSG_TENSOR && split_raw(buf, len, &raw_at, &raw_n, &rest, &rest_len)) {
+    msg = protobuf_c_message_unpack(descs[m], NULL, rest_len, rest);
+    free(rest);
+    if (msg) {
+      Onnx__TensorProto *tp = (Onnx__TensorProto *)msg;
+      tp->has_raw_data = 1;
+      tp->raw_data.len = raw_n;
+      tp->raw_data.data = (uint8_t *)buf + raw_at;
+    }
+  } else {
+    raw_n = 0;
+    msg = protobuf_c_message_unpack(descs[m], NULL, len, buf);
+  }
   if (!msg)
     return ox_fail(e, OX_EINPUT, "not a valid %s (truncated or corrupt)", descs[m]->short_name);
   const char *name = NULL;
@@ -117,6 +173,12 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
   if (!rc && name_out) {
     *name_out = name && *name ? ox_strdup(a, name) : NULL;
     if (name && *name && !*name_out) rc = ox_fail(e, OX_EINPUT, "out of memory");
+  }
+  if (raw_n) { /* raw_data is buf's, not protobuf-c's to free */
+    Onnx__TensorProto *tp = (Onnx__TensorProto *)msg;
+    tp->has_raw_data = 0;
+    tp->raw_data.len = 0;
+    tp->raw_data.data = NULL;
   }
   protobuf_c_message_free_unpacked(msg, NULL);
   return rc;

@@ -525,10 +525,11 @@ static int label_encoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
   OX_TRY(one_of(c, nk, vs, &vals));
   static const uint64_t allowed = OX_T(STRING) | OX_T(INT64) | OX_T(FLOAT) | OX_T(INT32) |
                                   OX_T(INT16) | OX_T(DOUBLE);
-  for (const col *k = keys; k; k = k == keys ? vals : NULL)
-    if (!(allowed & (UINT64_C(1) << k->dt)))
+  const col *kv[] = {keys, vals};
+  for (int i = 0; i < 2; i++)
+    if (!(allowed & (UINT64_C(1) << kv[i]->dt)))
       return ox_fail(c->err, OX_EINPUT, "attribute '%s' is a %s tensor; expected string, int64, "
-                     "float, int32, int16 or double", k->name, ox_dtypes[k->dt].onnx_name);
+                     "float, int32, int16 or double", kv[i]->name, ox_dtypes[kv[i]->dt].onnx_name);
   if (x->dt != keys->dt) return dtype_mismatch(c, x, keys);
 
   union { double f; int64_t i; ox_str s; } def = {0};

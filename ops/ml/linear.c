@@ -120,11 +120,15 @@ static int linear_attrs(ox_ctx *c, int64_t C, int64_t targets, linear_model *m) 
   return 0;
 }
 
-/* s[e] = x[row] . w[e] + b[e] for the E rows of weights. */
-static void linear_row(const linear_model *m, const ox_tensor *x, int64_t row, int64_t C, double *s) {
+/* s[e] = x[row] . w[e] + b[e] for the E rows of weights; xr: C doubles of
+ * scratch (the row read once). */
+static void linear_row(const linear_model *m, const ox_tensor *x, int64_t row, int64_t C, double *xr,
+                       double *s) {
+  for (int64_t j = 0; j < C; j++) xr[j] = xat(x, row * C + j);
   for (int64_t e = 0; e < m->E; e++) {
+    const float *w = m->w + e * C;
     double acc = m->b ? m->b[e] : 0;
-    for (int64_t j = 0; j < C; j++) acc += (double)m->w[e * C + j] * xat(x, row * C + j);
+    for (int64_t j = 0; j < C; j++) acc += (double)w[j] * xr[j];
     s[e] = acc;
   }
 }
@@ -165,10 +169,10 @@ static int linear_classifier(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
   ox_value *z;
   OX_TRY(ox_tensor_new(c->a, OX_FLOAT, 2, zdims, &z, c->err));
   if (nout > 1) out[1] = z;
-  double *s = ox_alloc_array(c->a, K, sizeof *s);
-  if (!s) return oom(c);
+  double *s = ox_alloc_array(c->a, K, sizeof *s), *xr = ox_alloc_array(c->a, C, sizeof *xr);
+  if (!s || !xr) return oom(c);
   for (int64_t n = 0; n < N; n++) {
-    linear_row(&m, x, n, C, binary ? s + 1 : s);
+    linear_row(&m, x, n, C, xr, binary ? s + 1 : s);
     if (binary) s[0] = -s[1];
     post_transform(pt, s, K);
     int64_t best = 0;
@@ -200,11 +204,11 @@ static int linear_regressor(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   OX_TRY(post_transform_attr(c, &pt));
   int64_t dims[2] = {N, targets};
   OX_TRY(ox_tensor_new(c->a, OX_FLOAT, 2, dims, &out[0], c->err));
-  double *s = ox_alloc_array(c->a, targets, sizeof *s);
-  if (!s) return oom(c);
+  double *s = ox_alloc_array(c->a, targets, sizeof *s), *xr = ox_alloc_array(c->a, C, sizeof *xr);
+  if (!s || !xr) return oom(c);
   float *y = out[0]->u.t.data;
   for (int64_t n = 0; n < N; n++) {
-    linear_row(&m, x, n, C, s);
+    linear_row(&m, x, n, C, xr, s);
     post_transform(pt, s, targets);
     for (int64_t k = 0; k < targets; k++) y[n * targets + k] = (float)s[k];
   }

@@ -307,6 +307,35 @@ static void test_linear(void) {
   CHECK_FAILS(RUN0("Normalizer", 1, x3d, out), "expected (N, C) or (C,)");
 }
 
+/* Empty inputs and attributes give empty outputs or clear errors. */
+static void test_empty(void) {
+  ox_value *y, *out[2];
+  ox_value *e2[] = {F32(2, DIMS(0, 2), {0})}, *e1[] = {F32(1, DIMS(0), {0})};
+  ox_attr lab[] = {a_ints("classlabels_int64s", NI(7, 8))};
+  CHECK_EQ_I(RUN("ZipMap", 1, lab, e2, &y), 0);
+  CHECK(y->kind == OX_SEQUENCE && y->u.seq.n == 0);
+  ox_attr fv[] = {a_ints("inputdimensions", NI(3))};
+  CHECK_EQ_I(RUN("FeatureVectorizer", 1, fv, e2, &y), 0);
+  CHECK(y->u.t.dims[0] == 0 && y->u.t.dims[1] == 3);
+  ox_attr noclass[] = {a_floats("keys_floats", NF(1)), a_floats("values_floats", NF(2))};
+  CHECK_EQ_I(RUN("LabelEncoder", 2, noclass, e1, &y), 0);
+  CHECK_EQ_I(y->u.t.n, 0);
+  ox_attr nokeys[] = {a_floats("keys_floats", 0, NULL), a_floats("values_floats", 0, NULL)};
+  ox_value *x1[] = {F32(1, DIMS(1), {1})};
+  CHECK_EQ_I(RUN("LabelEncoder", 2, nokeys, x1, &y), 0);
+  CHECK(f32_at(y, 0) == 0 && signbit(f32_at(y, 0)));
+  ox_value *afe[] = {e2[0], I64(1, DIMS(0), {0})};
+  CHECK_EQ_I(RUN0("ArrayFeatureExtractor", 1, afe, &y), 0);
+  CHECK(y->u.t.dims[0] == 0 && y->u.t.dims[1] == 0);
+  ox_attr nocats[] = {a_ints("cats_int64s", 0, NULL)};
+  CHECK_FAILS(RUN("OneHotEncoder", 1, nocats, x1, &y), "'cats_int64s' is required");
+  ox_attr w[] = {a_floats("coefficients", NF(1, 2)), a_ints("classlabels_ints", NI(3))};
+  CHECK_EQ_I(run("LinearClassifier", 1, LEN(w), w, 1, e2, 2, out), 0);
+  CHECK(out[0]->u.t.n == 0 && out[1]->u.t.dims[1] == 1);
+  CHECK_EQ_I(RUN0("Normalizer", 1, e2, &y), 0);
+  CHECK_FAILS(RUN("LinearRegressor", 1, w, e1, &y), "not a multiple of 0");
+}
+
 int main(void) {
   A = ox_arena_new();
   test_tables();
@@ -317,6 +346,7 @@ int main(void) {
   test_zipmap();
   test_imputer_scaler();
   test_linear();
+  test_empty();
   ox_arena_free(A);
   return check_done("ml");
 }
