@@ -50,6 +50,12 @@ i=0
 while [ $i -lt "$RUNS" ]; do "$X" "$@" >/dev/null; i=$((i + 1)); done
 t1=$(date +%s%N)
 row "run, small node: wall per run" "$(awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }')" 2 ms
+# the floor on this machine: the same loop running /bin/true
+t0=$(date +%s%N)
+i=0
+while [ $i -lt "$RUNS" ]; do /bin/true; i=$((i + 1)); done
+t1=$(date +%s%N)
+row "  (floor: /bin/true, same loop)" "$(awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }')" - ms
 /usr/bin/time -f %M -o "$P/small.time" "$X" "$@" >/dev/null
 row "run, small node: peak RSS" "$(kib_to_mib "$(tail -1 "$P/small.time")")" 5 MiB
 
