@@ -63,8 +63,117 @@ static int narrower(ox_dtype smp, int dbl) {
   return smp == OX_FLOAT16 || smp == OX_BFLOAT16 || (dbl && smp == OX_FLOAT);
 }
 
+/* ---- the float softmax's loops ----
+ * r[j] = e^(r[j] - m) for a row whose max is m (so every argument is <= 0 or
+ * -inf), returning their sum (accumulated in double). libm's expf is a call
+ * per element and took more time than both GEMMs of a head; the float path
+ * evaluates 4 lanes at once with GCC vector extensions (plain SSE2, no target
+ * dispatch): Cephes' expf, a degree-6 polynomial on [-ln2/2, ln2/2] times 2^n,
+ * within 1.4 ulp of e^x. Arguments below -87.33 (where e^x is subnormal,
+ * < 1.2e-38) give 0. `dbl`: softmax_precision asks for double. */
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+#define V4(x) ((v4f){x, x, x, x})
+
+/* Casts between vector types of one size reinterpret the bits (GCC, clang). */
+static inline v4f exp4_le0(v4f x) {
+  v4i under = x < -87.33654f; /* lanes of -1 where e^x underflows (-inf too) */
+  x = (v4f)(((v4i)x & ~under) | ((v4i)V4(-87.33654f) & under));
+  /* n = round(x / ln2) by the 1.5 * 2^23 trick, which also leaves n in the low
+   * mantissa bits of nm: 2^n is (bits(nm) - bits(1.5 * 2^23) + 127) << 23 */
+  v4f nm = x * 1.44269504088896341f + 12582912.0f, n = nm - 12582912.0f;
+  v4f f = x - n * 0.693359375f - n * -2.12194440e-4f; /* x - n ln2, in two parts */
+  v4f y = f * 1.9875691500e-4f + 1.3981999507e-3f;
+  y = y * f + 8.3334519073e-3f;
+  y = y * f + 4.1665795894e-2f;
+  y = y * f + 1.6666665459e-1f;
+  y = y * f + 5.0000001201e-1f;
+  y = y * f * f + f + 1.0f;
+  v4i e = ((v4i)nm - 0x4B400000 + 127) << 23; /* 2^n, n in [-126, 0] */
+  return (v4f)((v4i)(y * (v4f)e) & ~under);
+}
+
+static double expsum_f32(float *r, int64_t n, float m, int dbl) {
+  double s = 0;
+  int64_t j = 0;
+  if (dbl) {
+    for (; j < n; j++) s += (double)(r[j] = (float)exp((double)r[j] - m));
+    return s;
+  }
+  v4f s4 = V4(0.0f);
+  for (; j + 4 <= n; j += 4) {
+    v4f x;
+    memcpy(&x, r + j, sizeof x);
+    x = exp4_le0(x - m);
+    memcpy(r + j, &x, sizeof x);
+    s4 += x;
+    if (!(j & 1023)) { /* fold into double now and then: long rows stay accurate */
+      s += ((double)s4[0] + s4[1]) + ((double)s4[2] + s4[3]);
+      s4 = V4(0.0f);
+    }
+  }
+  s += ((double)s4[0] + s4[1]) + ((double)s4[2] + s4[3]);
+  for (; j < n; j++) s += (double)(r[j] = (float)exp((double)r[j] - m));
+  return s;
+}
+
+/* The max of r (n), NaN-blind; *nan: whether r holds a NaN. */
+static float rowmax_f32(const float *r, int64_t n, int *nan) {
+  v4f m4 = V4(-INFINITY);
+  v4i bad = {0, 0, 0, 0};
+  int64_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    v4f x;
+    memcpy(&x, r + j, sizeof x);
+    bad |= x != x;
+    v4i gt = x > m4;
+    m4 = (v4f)(((v4i)x & gt) | ((v4i)m4 & ~gt));
+  }
+  float m = -INFINITY;
+  for (int t = 0; t < 4; t++) {
+    m = m4[t] > m ? m4[t] : m;
+    *nan |= bad[t] != 0;
+  }
+  for (; j < n; j++) {
+    *nan |= r[j] != r[j];
+    m = r[j] > m ? r[j] : m;
+  }
+  return m;
+}
+
+static void scale_f32(float *r, int64_t n, float s) {
+  int64_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    v4f x;
+    memcpy(&x, r + j, sizeof x);
+    x *= s;
+    memcpy(r + j, &x, sizeof x);
+  }
+  for (; j < n; j++) r[j] *= s;
+}
+
+static double rowmax_f64(const double *r, int64_t n, int *nan) {
+  double m = -INFINITY;
+  for (int64_t j = 0; j < n; j++) {
+    *nan |= r[j] != r[j];
+    m = r[j] > m ? r[j] : m;
+  }
+  return m;
+}
+
+static void scale_f64(double *r, int64_t n, double s) {
+  for (int64_t j = 0; j < n; j++) r[j] *= s;
+}
+
+static double expsum_f64(double *r, int64_t n, double m, int dbl) {
+  double s = 0;
+  for (int64_t j = 0; j < n; j++) s += (r[j] = exp(r[j] - m));
+  return s;
+}
+
 /* The body, once per compute type F. */
-#define ATT_BODY(F, SUF, GEMM, EXP, TANH)                                             \
+#define ATT_BODY(F, SUF, GEMM, TANH)                                             \
   /* sc (S, T) = scale * Q[b, h] · K[b, h / group]^T */                              \
   static void qk_##SUF(const att_p *p, const F *q, const F *k, int64_t b, int64_t h,  \
                        F *sc) {                                                       \
@@ -95,10 +204,7 @@ static int narrower(ox_dtype smp, int dbl) {
     int nan = 0;                                                                      \
     if (rnd)                                                                          \
       for (int64_t j = 0; j < n; j++) r[j] = (F)round_to(p->smp, r[j]);               \
-    for (int64_t j = 0; j < n; j++) {                                                 \
-      if (r[j] != r[j]) nan = 1;                                                      \
-      else if (r[j] > m) m = r[j];                                                    \
-    }                                                                                 \
+    m = rowmax_##SUF(r, n, &nan);                                                     \
     if (nan) { /* the max is NaN, and so is every exp(x - max) */                     \
       for (int64_t j = 0; j < n; j++) r[j] = (F)NAN;                                  \
       return;                                                                         \
@@ -107,15 +213,29 @@ static int narrower(ox_dtype smp, int dbl) {
       memset(r, 0, (size_t)n * sizeof(F));                                            \
       return;                                                                         \
     }                                                                                 \
-    double s = 0;                                                                     \
-    if (p->smp == OX_DOUBLE)                                                          \
-      for (int64_t j = 0; j < n; j++) s += (double)(r[j] = (F)exp((double)r[j] - m)); \
-    else                                                                              \
-      for (int64_t j = 0; j < n; j++) s += (double)(r[j] = EXP(r[j] - m));            \
-    F sf = (F)s;                                                                      \
-    for (int64_t j = 0; j < n; j++) r[j] /= sf;                                       \
+    scale_##SUF(r, n, (F)(1.0 / expsum_##SUF(r, n, m, p->smp == OX_DOUBLE)));          \
     if (rnd)                                                                          \
       for (int64_t j = 0; j < n; j++) r[j] = (F)round_to(p->smp, r[j]);               \
+  }                                                                                   \
+                                                                                      \
+  /* r[j0..j1) += the mask's bias (0 without a mask), plus -inf when `out`;         \
+   * *bmax, *bnan: the bias's running max and whether it held a NaN. */             \
+  static void bias_##SUF(const att_p *p, F *r, const F *mrow, int64_t j0, int64_t j1, \
+                         int out, F *bmax, int *bnan) {                               \
+    if (!mrow) {                                                                      \
+      if (out)                                                                        \
+        for (int64_t j = j0; j < j1; j++) r[j] += (F)-INFINITY;                       \
+      else if (j0 < j1 && *bmax < 0)                                                  \
+        *bmax = 0;                                                                    \
+      return;                                                                         \
+    }                                                                                 \
+    for (int64_t j = j0; j < j1; j++) {                                               \
+      F bv = j < p->mlen ? mrow[j * p->ms[3]] : (F)-INFINITY;                         \
+      if (out) bv += (F)-INFINITY; /* NaN for a +inf or NaN mask value */             \
+      *bnan |= bv != bv;                                                              \
+      *bmax = bv > *bmax ? bv : *bmax;                                                \
+      r[j] += bv;                                                                     \
+    }                                                                                 \
   }                                                                                   \
                                                                                       \
   /* Attention's pass over the rows of head (b, h): softcap, bias, softmax, and     \
@@ -137,26 +257,24 @@ static int narrower(ox_dtype smp, int dbl) {
         for (int64_t j = 0; j < T; j++) r[j] = cap * TANH(r[j] / cap);                \
       }                                                                               \
       if (o && p->mode == 1) memcpy(o, r, rowb);                                      \
-      /* The bias: mask, then -inf added where the causal frontier, the window or  \
-       * the padding excludes a key (added, not set: the spec composes the biases   \
-       * by summing them). A row whose bias is -inf everywhere is fully masked:   \
-       * its probabilities are zeros (23 and 24 errata), decided on the bias, not \
-       * on the scores. */                                                           \
+      /* The bias: the mask, plus -inf where the causal frontier (j <= pos), the    \
+       * window or the padding excludes a key (added, not set: the spec composes   \
+       * the biases by summing them). Those three leave the keys [lo, hi). A row  \
+       * whose bias is -inf everywhere is fully masked: its probabilities are     \
+       * zeros (23 and 24 errata), decided on the bias, not on the scores. */     \
       const F *mrow = p->has_mask ? mask + b * p->ms[0] + h * p->ms[1] + i * p->ms[2] \
                                   : NULL;                                             \
-      int64_t pos = i + off; /* the query's absolute position */                     \
+      int64_t pos = i + off, lo = 0, hi = npad; /* pos: the query's absolute position */ \
+      if (p->causal && pos < hi - 1) hi = pos + 1;                                    \
+      if (p->right >= 0 && p->right < hi - 1 - pos) hi = pos + p->right + 1;          \
+      if (p->left >= 0 && p->left < pos) lo = pos - p->left;                          \
+      lo = lo > T ? T : lo;                                                           \
+      hi = hi < lo ? lo : hi;                                                         \
       F bmax = -INFINITY;                                                             \
       int bnan = 0;                                                                   \
-      for (int64_t j = 0; j < T; j++) {                                               \
-        F bv = 0;                                                                     \
-        if (mrow) bv = j < p->mlen ? mrow[j * p->ms[3]] : (F)-INFINITY;               \
-        if ((p->causal && j > pos) || j >= npad ||                                    \
-            (p->right >= 0 && j - pos > p->right) || (p->left >= 0 && pos - j > p->left)) \
-          bv += (F)-INFINITY;                                                         \
-        if (bv != bv) bnan = 1;                                                       \
-        else if (bv > bmax) bmax = bv;                                                \
-        r[j] += bv;                                                                   \
-      }                                                                               \
+      bias_##SUF(p, r, mrow, 0, lo, 1, &bmax, &bnan);                                 \
+      bias_##SUF(p, r, mrow, lo, hi, 0, &bmax, &bnan);                                \
+      bias_##SUF(p, r, mrow, hi, T, 1, &bmax, &bnan);                                 \
       if (o && p->mode == 2) memcpy(o, r, rowb);                                      \
       if (!bnan && bmax == -INFINITY) memset(r, 0, rowb);                             \
       else softmax_##SUF(p, r, T, rnd);                                               \
@@ -181,8 +299,8 @@ static int narrower(ox_dtype smp, int dbl) {
     return 0;                                                                         \
   }
 
-ATT_BODY(float, f, ox_sgemm, expf, tanhf)
-ATT_BODY(double, d, ox_dgemm, exp, tanh)
+ATT_BODY(float, f32, ox_sgemm, tanhf)
+ATT_BODY(double, f64, ox_dgemm, tanh)
 
 /* ---- conversions between tensors and the compute type ---- */
 
@@ -544,8 +662,8 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   void *y = out_buffer(c, Y, dbl), *qk = NULL;
   if (!y) return c->err->code;
   if (qkt && !(qk = out_buffer(c, qkt, dbl))) return c->err->code;
-  if (dbl) OX_TRY(attention_d(c, &p, q, k, vv, m, y, qk));
-  else OX_TRY(attention_f(c, &p, q, k, vv, m, y, qk));
+  if (dbl) OX_TRY(attention_f64(c, &p, q, k, vv, m, y, qk));
+  else OX_TRY(attention_f32(c, &p, q, k, vv, m, y, qk));
   from_compute(y, dbl, Y);
   if (qkt) from_compute(qk, dbl, qkt);
   return 0;
@@ -634,8 +752,8 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   for (int64_t b = 0; b < p.B; b++)
     for (int64_t h = 0; h < p.Hq; h++) {
       int64_t o = (b * p.Hq + h) * hs;
-      if (dbl) qk_d(&p, q, k, b, h, (double *)sc + o);
-      else qk_f(&p, q, k, b, h, (float *)sc + o);
+      if (dbl) qk_f64(&p, q, k, b, h, (double *)sc + o);
+      else qk_f32(&p, q, k, b, h, (float *)sc + o);
     }
   if (rnd) /* the scores in the softmax precision */
     for (int64_t i = 0; i < n; i++) {
@@ -644,15 +762,15 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
     }
   OX_TRY(run_mod(c, "score_mod", &p, dbl, sc));
   for (int64_t r = 0, rows = p.T ? n / p.T : 0; r < rows; r++) {
-    if (dbl) softmax_d(&p, (double *)sc + r * p.T, p.T, rnd);
-    else softmax_f(&p, (float *)sc + r * p.T, p.T, rnd);
+    if (dbl) softmax_f64(&p, (double *)sc + r * p.T, p.T, rnd);
+    else softmax_f32(&p, (float *)sc + r * p.T, p.T, rnd);
   }
   OX_TRY(run_mod(c, "prob_mod", &p, dbl, sc));
   for (int64_t b = 0; b < p.B; b++)
     for (int64_t h = 0; h < p.Hq; h++) {
       int64_t o = (b * p.Hq + h) * hs;
-      if (dbl) pv_d(&p, v, b, h, (double *)sc + o, y);
-      else pv_f(&p, v, b, h, (float *)sc + o, y);
+      if (dbl) pv_f64(&p, v, b, h, (double *)sc + o, y);
+      else pv_f32(&p, v, b, h, (float *)sc + o, y);
     }
   from_compute(y, dbl, Y);
   return 0;
