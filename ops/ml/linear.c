@@ -72,8 +72,8 @@ static double probit(double p) {
 }
 
 /* Transform one row of k scores in place. SOFTMAX_ZERO as the reference: a
- * zero score stays 0 (not exp(0 - max)) and the rest are a softmax; a row
- * of zeros becomes 0.5 each. */
+ * zero score (|s| <= 1e-7) becomes s exp(-max), about 0, instead of
+ * exp(s - max); a row of zeros becomes 0.5 each. */
 static void post_transform(int pt, double *s, int64_t k) {
   double mx = -INFINITY, sum = 0;
   switch (pt) {
@@ -87,7 +87,7 @@ static void post_transform(int pt, double *s, int64_t k) {
   case PT_SOFTMAX_ZERO:
     for (int64_t j = 0; j < k; j++) mx = s[j] > mx ? s[j] : mx;
     for (int64_t j = 0; j < k; j++) {
-      s[j] = pt == PT_SOFTMAX_ZERO && fabs(s[j]) <= 1e-7 ? 0 : exp(s[j] - mx);
+      s[j] = pt == PT_SOFTMAX_ZERO && fabs(s[j]) <= 1e-7 ? s[j] * exp(-mx) : exp(s[j] - mx);
       sum += s[j];
     }
     for (int64_t j = 0; j < k; j++) s[j] = sum == 0 ? 0.5 : s[j] / sum;
