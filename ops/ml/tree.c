@@ -78,12 +78,12 @@ void ox_ml_post_transform(int pt, double *v, int64_t n) {
 enum { M_LEQ, M_LT, M_GTE, M_GT, M_EQ, M_NEQ, M_MEMBER, M_LEAF };
 enum { AGG_AVERAGE, AGG_SUM, AGG_MIN, AGG_MAX }; /* TreeEnsemble-5's numbers */
 
+/* 24 bytes, so that a tree's top levels share cache lines */
 typedef struct {
   double split;
-  int64_t feature;
+  int32_t feature;
   int32_t t, f;        /* >= 0: an interior node; < 0: ~leaf */
   uint8_t mode, mvt;   /* mvt: a NaN feature takes the true branch */
-  int64_t set0, nset;  /* BRANCH_MEMBER: the sorted set, set[set0 .. set0+nset) */
 } tnode;
 
 typedef struct {
@@ -94,7 +94,8 @@ typedef struct {
   int64_t *lw0, *lwn;  /* leaf i: weights lw0[i] .. lw0[i]+lwn[i]-1 */
   int64_t *wt;         /* weight target (class) */
   double *ww;
-  double *set;
+  double *set;         /* BRANCH_MEMBER node i: the sorted set */
+  int64_t *mset;       /* set[mset[2i] .. mset[2i] + mset[2i+1]) */
 } forest;
 
 #define FAIL(...) ox_fail(c->err, OX_EINPUT, __VA_ARGS__)
@@ -151,6 +152,13 @@ static int same_len(ox_ctx *c, const char *name, int64_t n, const char *ref, int
               (long long)want);
 }
 
+static int feature_id(ox_ctx *c, int64_t f, int64_t i, int32_t *out) {
+  if (f < 0 || f >= INT32_MAX)
+    return FAIL("nodes_featureids[%lld] = %lld is not a feature index", (long long)i, (long long)f);
+  *out = (int32_t)f;
+  return 0;
+}
+
 static int in_set(const double *s, int64_t n, double v) {
   int64_t lo = 0, hi = n; /* s sorted, no NaN */
   while (lo < hi) {
@@ -179,7 +187,7 @@ static inline int64_t walk(const forest *fo, int32_t r, const double *x) {
     case M_GT: go = v > s; break;
     case M_EQ: go = v == s; break;
     case M_NEQ: go = v != s; break; /* NaN != s: true, whatever mvt says */
-    default: go = in_set(fo->set + nd->set0, nd->nset, v); break;
+    default: go = in_set(fo->set + fo->mset[2 * r], fo->mset[2 * r + 1], v); break;
     }
     go |= nd->mvt && isnan(v);
     r = go ? nd->t : nd->f;
@@ -199,8 +207,6 @@ static int check_forest(ox_ctx *c, forest *fo) {
     const tnode *nd = &fo->node[i];
     if (nd->mode == M_LEAF) continue;
     ninner++;
-    if (nd->feature < 0) return FAIL("node %lld: feature id %lld is negative", (long long)i,
-                                     (long long)nd->feature);
     if (nd->feature >= fo->nfeat) fo->nfeat = nd->feature + 1;
     if (nd->t >= 0) indeg[nd->t]++;
     if (nd->f >= 0) indeg[nd->f]++;
@@ -294,9 +300,9 @@ static int build_v3(ox_ctx *c, const char *w, int64_t ntargets, forest *fo) {
   for (int64_t i = 0; i < n; i++) OX_TRY(mode_of(c, &ma->strings[i], i, &fo->node[i].mode));
   for (int64_t i = 0; i < n; i++) {
     tnode *nd = &fo->node[i];
-    nd->feature = feat[i];
     nd->mvt = k && mvt[i] != 0;
     if (nd->mode == M_LEAF) continue;
+    OX_TRY(feature_id(c, feat[i], i, &nd->feature));
     if (nval < 0) return FAIL("attribute 'nodes_values' is required");
     nd->split = val[i];
     int64_t ch[2] = {tid[i], fid[i]};
@@ -438,7 +444,7 @@ static int build_v5(ox_ctx *c, forest *fo) {
       return FAIL("nodes_modes[%lld] is %g; expected 0 (BRANCH_LEQ) .. 6 (BRANCH_MEMBER)",
                   (long long)i, m);
     nd->mode = (uint8_t)m;
-    nd->feature = feat[i];
+    OX_TRY(feature_id(c, feat[i], i, &nd->feature));
     nd->split = split[i];
     nd->mvt = has_mvt && mvt[i] != 0;
     int64_t ch[2] = {tid[i], fid[i]}, lf[2] = {tleaf[i], fleaf[i]};
@@ -457,11 +463,13 @@ static int build_v5(ox_ctx *c, forest *fo) {
     if (mpos >= nmem)
       return FAIL("membership_values has no set for BRANCH_MEMBER node %lld (one NaN-ended set "
                   "per such node)", (long long)i);
-    nd->set0 = mpos;
+    if (!fo->mset && !(fo->mset = alloc(c, 2 * n, sizeof *fo->mset))) return OX_EINPUT;
+    int64_t *ms = fo->mset + 2 * i;
+    ms[0] = mpos;
     while (mpos < nmem && !isnan(mem[mpos])) mpos++;
-    nd->nset = mpos - nd->set0;
+    ms[1] = mpos - ms[0];
     mpos++;
-    qsort(mem + nd->set0, (size_t)nd->nset, sizeof *mem, cmp_double);
+    qsort(mem + ms[0], (size_t)ms[1], sizeof *mem, cmp_double);
   }
   if (mpos < nmem)
     return FAIL("membership_values holds more sets than there are BRANCH_MEMBER nodes");
@@ -480,7 +488,10 @@ static int build_v5(ox_ctx *c, forest *fo) {
 
 /* x: (N, F) or (F,) as one row. Per row, the aggregated leaf weights of every
  * tree for each target: acc (N, ntargets), has (N, ntargets) marking targets
- * some leaf gave a weight to. AVERAGE divides by the number of trees. */
+ * some leaf gave a weight to. AVERAGE divides by the number of trees.
+ * Rows go in blocks, each tree over the whole block, so that a tree's nodes
+ * stay in cache while the block walks it. */
+enum { ROW_BLOCK = 128 };
 static int aggregate(ox_ctx *c, const forest *fo, const ox_tensor *x, int agg, int64_t *N,
                      double **acc, uint8_t **has) {
   if (x->rank != 1 && x->rank != 2)
@@ -489,29 +500,36 @@ static int aggregate(ox_ctx *c, const forest *fo, const ox_tensor *x, int agg, i
   if (fo->nfeat > F)
     return FAIL("the trees test feature %lld but %s has %lld features", (long long)fo->nfeat - 1,
                 ox_input_name(c, 0), (long long)F);
-  if (ox_numel(2, (int64_t[]){n, T}, sizeof(double)) < 0) return FAIL("output too large");
-  double *a = alloc(c, n * T, sizeof *a), *row = alloc(c, F, sizeof *row);
+  if (ox_numel(2, (int64_t[]){n, T}, sizeof(double)) < 0 ||
+      ox_numel(2, (int64_t[]){ROW_BLOCK, F}, sizeof(double)) < 0)
+    return FAIL("%s is too large", ox_input_name(c, 0));
+  double *a = alloc(c, n * T, sizeof *a), *rows = alloc(c, ROW_BLOCK * F, sizeof *rows);
   uint8_t *h = alloc(c, n * T, 1);
-  if (!a || !row || !h) return OX_EINPUT;
-  for (int64_t i = 0; i < n; i++) {
-    double *ai = a + i * T;
-    uint8_t *hi = h + i * T;
-    for (int64_t f = 0; f < F; f++) row[f] = ox_load_f64(x->dt, x->data, i * F + f);
-    for (int64_t t = 0; t < fo->ntrees; t++) {
-      int64_t leaf = walk(fo, fo->root[t], row);
-      for (int64_t p = fo->lw0[leaf], e = p + fo->lwn[leaf]; p < e; p++) {
-        int64_t k = fo->wt[p];
-        double w = fo->ww[p];
-        if (agg == AGG_MIN) ai[k] = !hi[k] || w < ai[k] ? w : ai[k];
-        else if (agg == AGG_MAX) ai[k] = !hi[k] || w > ai[k] ? w : ai[k];
-        else ai[k] += w;
-        hi[k] = 1;
+  if (!a || !rows || !h) return OX_EINPUT;
+  for (int64_t i0 = 0; i0 < n; i0 += ROW_BLOCK) {
+    int64_t nb = n - i0 < ROW_BLOCK ? n - i0 : ROW_BLOCK;
+    if (x->dt == OX_FLOAT)
+      for (int64_t j = 0; j < nb * F; j++) rows[j] = ((const float *)x->data)[i0 * F + j];
+    else
+      for (int64_t j = 0; j < nb * F; j++) rows[j] = ox_load_f64(x->dt, x->data, i0 * F + j);
+    for (int64_t t = 0; t < fo->ntrees; t++)
+      for (int64_t i = 0; i < nb; i++) {
+        double *ai = a + (i0 + i) * T;
+        uint8_t *hi = h + (i0 + i) * T;
+        int64_t leaf = walk(fo, fo->root[t], rows + i * F);
+        for (int64_t p = fo->lw0[leaf], e = p + fo->lwn[leaf]; p < e; p++) {
+          int64_t k = fo->wt[p];
+          double w = fo->ww[p];
+          if (agg == AGG_MIN) ai[k] = !hi[k] || w < ai[k] ? w : ai[k];
+          else if (agg == AGG_MAX) ai[k] = !hi[k] || w > ai[k] ? w : ai[k];
+          else ai[k] += w;
+          hi[k] = 1;
+        }
       }
-    }
-    /* A target no leaf reached stays 0, with MIN and MAX too (onnxruntime). */
-    if (agg == AGG_AVERAGE && fo->ntrees > 0)
-      for (int64_t k = 0; k < T; k++) ai[k] /= (double)fo->ntrees;
   }
+  /* A target no leaf reached stays 0, with MIN and MAX too (onnxruntime). */
+  if (agg == AGG_AVERAGE && fo->ntrees > 0)
+    for (int64_t j = 0; j < n * T; j++) a[j] /= (double)fo->ntrees;
   *N = n;
   *acc = a;
   *has = h;
