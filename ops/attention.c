@@ -652,9 +652,10 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   strides(kv3, p.Hkv, p.T, p.Dv, p.vs);
   strides(three, p.Hq, p.S, p.Dv, p.ys);
 
+  ox_tensor *Y = &out[0]->u.t;
+  if (!Y->n && !qkt) return 0; /* nothing to compute (and no loop over empty heads) */
   /* compute in double when Q or V is double, else in float */
   int dbl = Q->dt == OX_DOUBLE || V->dt == OX_DOUBLE;
-  ox_tensor *Y = &out[0]->u.t;
   void *q = to_compute(c, Q, dbl), *k = q ? to_compute(c, Kc, dbl) : NULL;
   void *vv = k ? to_compute(c, Vc, dbl) : NULL, *m = NULL;
   if (!vv) return c->err->code;
@@ -744,6 +745,7 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   void *v = k ? to_compute(c, V, dbl) : NULL;
   if (!v) return c->err->code;
   ox_tensor *Y = &out[0]->u.t;
+  if (!Y->n) return 0;
   void *y = out_buffer(c, Y, dbl), *sc = ox_alloc_array(c->a, n + 1, fs);
   if (!y) return c->err->code;
   if (!sc) return oom(c);
