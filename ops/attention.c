@@ -251,6 +251,8 @@ static double expsum_f64(double *r, int64_t n, double m, int dbl) {
     for (int64_t i = 0; i < p->S; i++) {                                              \
       F *r = sc + i * T;                                                              \
       F *o = qk ? qk + ((b * p->Hq + h) * p->S + i) * T : NULL;                       \
+      /* mode 0 is the product before softcap (Attention-23's text and function   \
+       * body; the Python reference returns it softcapped) */                      \
       if (o && p->mode == 0) memcpy(o, r, rowb);                                      \
       if (p->softcap != 0) {                                                          \
         F cap = (F)p->softcap;                                                        \
