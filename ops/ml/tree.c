@@ -223,7 +223,7 @@ static int check_forest(ox_ctx *c, forest *fo) {
   if (done < ninner)
     for (int64_t i = 0; i < n; i++)
       if (fo->node[i].mode != M_LEAF && indeg[i] > 0)
-        return FAIL("the trees have a cycle: node %lld is reached from itself", (long long)i);
+        return FAIL("the trees have a cycle: node %lld is on it or below it", (long long)i);
   return 0;
 }
 
