@@ -7,15 +7,15 @@ CC        ?= cc
 CFLAGS    ?= -O2 -g
 WARN      := -Wall -Wextra -Wno-unused-parameter
 BASEFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 -pthread
-DEPS_CFLAGS := $(shell pkg-config --cflags libprotobuf-c libcjson 2>/dev/null)
-LIBS      := $(shell pkg-config --libs libprotobuf-c libcjson 2>/dev/null || echo -lprotobuf-c -lcjson) -lm -pthread
+DEPS_CFLAGS := $(shell pkg-config --cflags libprotobuf-c libcjson zlib 2>/dev/null)
+LIBS      := $(shell pkg-config --libs libprotobuf-c libcjson zlib 2>/dev/null || echo -lprotobuf-c -lcjson -lz) -lm -pthread
 # PCRE2 (RegexFullMatch) and libunistring (Unicode case mapping; it has no .pc file)
 DEPS_CFLAGS += $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 LIBS      += $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8) -lunistring
 SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # Debian packages: to build, and (TEST_DEBS) to run the conformance suites.
-DEBS      := gcc make pkg-config libprotobuf-c-dev protobuf-c-compiler libcjson-dev python3-onnx
+DEBS      := gcc make pkg-config libprotobuf-c-dev protobuf-c-compiler libcjson-dev zlib1g-dev python3-onnx
 DEBS      += libpcre2-dev libunistring-dev
 TEST_DEBS := libonnx-testdata
 DEBIAN_DATA  := /usr/share/libonnx-testdata/data

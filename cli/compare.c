@@ -19,8 +19,9 @@
 static const char compare_help[] =
     "usage: onnxop compare GOT EXPECTED [--rtol R] [--atol A] [--json]\n"
     "\n"
-    "Compare two values (.pb or .json files), or two folders in the test_data_set\n"
-    "layout (output_K files matched by name). For each output: how many elements\n"
+    "Compare two values (.pb, .json, .npy or .npz files), or two folders in the\n"
+    "test_data_set layout (output_K files matched by name), or two .npz archives\n"
+    "(members matched by name). For each output: how many elements\n"
     "are out of tolerance, the worst absolute and relative errors with their index\n"
     "and both values, and the largest ULP distance for floats. A kind, dtype, shape\n"
     "or sequence-length difference is reported as such.\n"
@@ -38,10 +39,10 @@ static int is_dir(const char *p) {
   return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-/* the value file in dir whose stem is `stem` (.pb or .json), or NULL */
+/* the value file in dir whose stem is `stem` (.pb, .json or .npy), or NULL */
 static char *find_stem(const char *dir, const char *stem) {
-  static const char *ext[] = {".pb", ".json"};
-  for (int i = 0; i < 2; i++) {
+  static const char *ext[] = {".pb", ".json", ".npy"};
+  for (int i = 0; i < 3; i++) {
     size_t n = strlen(dir) + strlen(stem) + 8;
     char *p = malloc(n);
     if (!p) return NULL;
@@ -132,6 +133,34 @@ int ox_cmd_compare(int argc, char **argv) {
       return OX_EUSAGE;
     }
     qsort(ps, (size_t)np, sizeof *ps, cmp_names);
+  } else if (ox_format_of(want) == OX_FMT_NPZ && !strchr(want, ':') && ox_format_of(got) == OX_FMT_NPZ &&
+             !strchr(got, ':')) {
+    /* two archives: member by member, as EXPECTED names them */
+    ox_arena *A = ox_arena_new();
+    ox_err e = {0};
+    const char **mem = NULL;
+    int64_t nm = 0;
+    if (!A || ox_npz_members(A, want, &mem, &nm, &e)) {
+      fprintf(stderr, "onnxop: %s: %s\n", want, A ? e.msg : "out of memory");
+      ox_arena_free(A);
+      return OX_EUSAGE;
+    }
+    ps = calloc((size_t)nm + 1, sizeof *ps);
+    for (int64_t k = 0; ps && k < nm; k++) {
+      ps[np].name = strdup(mem[k]);
+      size_t n = strlen(want) + strlen(got) + strlen(mem[k]) + 2;
+      ps[np].want = malloc(n);
+      ps[np].got = malloc(n);
+      if (ps[np].want) snprintf(ps[np].want, n, "%s:%s", want, mem[k]);
+      if (ps[np].got) snprintf(ps[np].got, n, "%s:%s", got, mem[k]);
+      np++;
+    }
+    ox_arena_free(A);
+    if (!ps || !np) {
+      fprintf(stderr, "onnxop compare: %s holds no arrays\n", want);
+      free(ps);
+      return OX_EUSAGE;
+    }
   } else {
     ps = calloc(1, sizeof *ps);
     if (!ps) return OX_EUSAGE;

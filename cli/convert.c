@@ -11,8 +11,10 @@ int ox_cmd_convert(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       puts("usage: onnxop convert IN OUT\n\n"
-           "Convert a value file (tensor, sequence, optional or map) between .pb and\n"
-           ".json; the formats come from the extensions.");
+           "Convert a value file between .pb, .json, .npy and .npz; the formats come\n"
+           "from the extensions. .pb and .json hold any value (tensor, sequence,\n"
+           "optional, map); .npy one tensor of a dtype numpy has; .npz such tensors\n"
+           "by name (IN.npz:NAME is one member; an .npz to an .npz copies them all).");
       return 0;
     }
     if (argv[i][0] == '-' && argv[i][1]) return ox_usage_error("convert", "unknown option '%s'", argv[i]);
@@ -22,12 +24,29 @@ int ox_cmd_convert(int argc, char **argv) {
   }
   if (!out) return ox_usage_error("convert", "give IN and OUT files");
   ox_format f = ox_format_of(out);
-  if (f == OX_FMT_UNKNOWN) return ox_usage_error("convert", "cannot tell the format of '%s' (use .pb or .json)", out);
+  if (f == OX_FMT_UNKNOWN) return ox_usage_error("convert", "cannot tell the format of '%s' (use .pb, .json, .npy or .npz)", out);
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
   ox_value *v = NULL;
   const char *name = NULL;
-  int rc = ox_load_value(A, in, NULL, NULL, &v, &name, &e);
+  const char **mem = NULL;
+  int64_t nm = 0;
+  int rc = 0;
+  if (f == OX_FMT_NPZ && !strchr(out, ':') && ox_format_of(in) == OX_FMT_NPZ && !strchr(in, ':')) {
+    /* archive to archive: every member, by name */
+    if (!(rc = ox_npz_members(A, in, &mem, &nm, &e))) {
+      const ox_value **vals = ox_alloc_array(A, nm + 1, sizeof *vals);
+      for (int64_t k = 0; k < nm && !rc; k++)
+        rc = ox_load_value(A, ox_sprintf(A, "%s:%s", in, mem[k]), NULL, NULL, (ox_value **)&vals[k], NULL, &e);
+      if (rc) fprintf(stderr, "onnxop: %s: %s\n", in, e.msg);
+      else if ((rc = ox_save_npz(out, (int)nm, vals, mem, &e)) || (rc = ox_commit_files(&e)))
+        fprintf(stderr, "onnxop: %s: %s\n", out, e.msg);
+      if (rc) ox_discard_files();
+      ox_arena_free(A);
+      return rc;
+    }
+  }
+  if (!rc) rc = ox_load_value(A, in, NULL, NULL, &v, &name, &e);
   if (rc) fprintf(stderr, "onnxop: %s: %s\n", in, e.msg);
   else if ((rc = ox_save_value(out, f, v, name, &e)) || (rc = ox_commit_files(&e)))
     fprintf(stderr, "onnxop: %s: %s\n", out, e.msg);

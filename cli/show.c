@@ -47,10 +47,11 @@ int ox_cmd_show(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       puts("usage: onnxop show FILE... [--full] [--stats]\n\n"
-           "Print values (.pb or .json: tensors, sequences, optionals, maps) as the ONNX\n"
-           "operator pages show them: name, shape and dtype, then the values as numpy\n"
-           "prints them. Long tensors are summarised with ...; --full prints every\n"
-           "element. --stats adds min, max, mean and the NaN/Inf counts.");
+           "Print values (.pb or .json: tensors, sequences, optionals, maps; .npy and\n"
+           ".npz: tensors, every member of an .npz) as the ONNX operator pages show\n"
+           "them: name, shape and dtype, then the values as numpy prints them. Long\n"
+           "tensors are summarised with ...; --full prints every element. --stats adds\n"
+           "min, max, mean and the NaN/Inf counts.");
       return 0;
     }
     if (!strcmp(a, "--full")) full = 1;
@@ -64,14 +65,25 @@ int ox_cmd_show(int argc, char **argv) {
     if (argv[i][0] == '-' && argv[i][1]) continue;
     ox_arena *A = ox_arena_new();
     ox_err e = {0};
-    ox_value *v = NULL;
-    const char *name = NULL;
-    if (ox_load_value(A, argv[i], NULL, NULL, &v, &name, &e)) {
+    const char **mem = NULL, *one = argv[i];
+    int64_t nm = 1;
+    /* an .npz without a member: every member */
+    if (ox_format_of(argv[i]) == OX_FMT_NPZ && !strchr(argv[i], ':') && ox_npz_members(A, argv[i], &mem, &nm, &e)) {
       fprintf(stderr, "onnxop: %s: %s\n", argv[i], e.msg);
-      rc = e.code == OX_EUSAGE ? OX_EUSAGE : OX_EINPUT;
-    } else {
-      ox_text_print(stdout, name && *name ? name : argv[i], v, 2);
-      if (st) stats(v, "", 4);
+      rc = OX_EINPUT;
+      nm = 0;
+    }
+    for (int64_t k = 0; k < nm; k++) {
+      ox_value *v = NULL;
+      const char *name = NULL, *path = mem ? ox_sprintf(A, "%s:%s", argv[i], mem[k]) : one;
+      if (ox_load_value(A, path, NULL, NULL, &v, &name, &e)) {
+        fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
+        rc = e.code == OX_EUSAGE ? OX_EUSAGE : OX_EINPUT;
+        ox_err_clear(&e);
+      } else {
+        ox_text_print(stdout, name && *name ? name : argv[i], v, 2);
+        if (st) stats(v, "", 4);
+      }
     }
     ox_arena_free(A);
   }

@@ -106,13 +106,42 @@ void ox_discard_files(void) {
 
 /* ---- formats ---- */
 
+/* The ':' of "bundle.npz:x", or NULL (the last ".npz:" with no '/' after it). */
+static const char *npz_colon(const char *path) {
+  const char *c = NULL;
+  for (const char *p = path; (p = strchr(p, ':')); p++)
+    if (p - path > 4 && !strncasecmp(p - 4, ".npz", 4) && !strchr(p, '/')) c = p;
+  return c;
+}
+
 ox_format ox_format_of(const char *path) {
   const char *dot = strrchr(path, '.');
   const char *slash = strrchr(path, '/');
+  if (npz_colon(path)) return OX_FMT_NPZ;
   if (!dot || (slash && dot < slash)) return OX_FMT_UNKNOWN;
   if (!strcasecmp(dot, ".pb")) return OX_FMT_PB;
   if (!strcasecmp(dot, ".json")) return OX_FMT_JSON;
+  if (!strcasecmp(dot, ".npy")) return OX_FMT_NPY;
+  if (!strcasecmp(dot, ".npz")) return OX_FMT_NPZ;
   return OX_FMT_UNKNOWN;
+}
+
+const char *ox_npz_split(ox_arena *a, const char *path, const char **member) {
+  const char *c = npz_colon(path);
+  struct stat st;
+  *member = NULL;
+  if (!c || !stat(path, &st)) return path;
+  char *file = ox_strndup(a, path, (size_t)(c - path));
+  if (!file) return path;
+  *member = c + 1;
+  return file;
+}
+
+int ox_npz_members(ox_arena *a, const char *path, const char ***names, int64_t *n, ox_err *e) {
+  uint8_t *data;
+  size_t len;
+  OX_TRY(ox_read_file(a, path, &data, &len, e));
+  return ox_npz_list(a, data, len, names, n, e);
 }
 
 /* DTYPE[SHAPE]:v,v,... e.g. float32[2,3]:1,2,3,4,5,6 (no '/' can appear
@@ -204,11 +233,15 @@ int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char
     OX_TRY(read_stdin(a, &data, &len, e));
     while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r')) i++;
     if (i < len && data[i] == '{') return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
+    if (len >= 6 && !memcmp(data, "\x93NUMPY", 6)) return ox_npy_decode(a, data, len, want, out, e);
+    if (len >= 4 && !memcmp(data, "PK\3\4", 4)) return ox_npz_decode(a, data, len, NULL, want, out, name_out, e);
     return ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
   }
   ox_format f = ox_format_of(path);
   if (f == OX_FMT_UNKNOWN)
-    return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb or .json file)");
+    return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb, .json, .npy or .npz file)");
+  const char *member = NULL;
+  if (f == OX_FMT_NPZ) path = ox_npz_split(a, path, &member);
   uint8_t *data;
   size_t len;
   if (f == OX_FMT_PB) { /* the file's bytes are needed only while decoding */
@@ -220,12 +253,28 @@ int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char
     return rc;
   }
   OX_TRY(ox_read_file(a, path, &data, &len, e));
-  return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
+  switch (f) {
+  case OX_FMT_PB: return ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
+  case OX_FMT_NPY: return ox_npy_decode(a, data, len, want, out, e);
+  case OX_FMT_NPZ: return ox_npz_decode(a, data, len, member, want, out, name_out, e);
+  default: return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
+  }
 }
 
 int ox_save_value(const char *path, ox_format f, const ox_value *v, const char *name, ox_err *e) {
+  if (f == OX_FMT_NPZ) return ox_save_npz(path, 1, &v, &name, e);
   ox_buf b = {0};
-  int rc = f == OX_FMT_JSON ? ox_json_encode(v, name, &b, e) : ox_pb_encode(v, name, &b, e);
+  int rc = f == OX_FMT_JSON ? ox_json_encode(v, name, &b, e)
+           : f == OX_FMT_NPY ? ox_npy_encode(v, &b, e)
+                             : ox_pb_encode(v, name, &b, e);
+  if (!rc) rc = ox_write_file_tmp(path, &b, e);
+  ox_buf_free(&b);
+  return rc;
+}
+
+int ox_save_npz(const char *path, int n, const ox_value *const *v, const char *const *names, ox_err *e) {
+  ox_buf b = {0};
+  int rc = ox_npz_encode(n, v, names, &b, e);
   if (!rc) rc = ox_write_file_tmp(path, &b, e);
   ox_buf_free(&b);
   return rc;

@@ -258,5 +258,8 @@ expect 0 ops_json_all "$X" ops --json
 out_has ops_json_all '"op":"OptionalGetElement","since":18,"until":null'
 expect 2 test_no_path "$X" test
 
+# ---- .npy and .npz ----
+. tests/cli/npy.sh
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
