@@ -89,8 +89,10 @@ static double *row_of(const ox_tensor *x, int64_t i, int64_t F, double *buf) {
   return buf;
 }
 
+/* want < 0: a product that overflowed */
 static int need(ox_ctx *c, const char *name, int64_t n, int64_t want, const char *why) {
   if (n == want) return 0;
+  if (want < 0) return FAIL("attribute '%s' has %lld values; expected %s", name, (long long)n, why);
   return FAIL("attribute '%s' has %lld values; expected %lld (%s)", name, (long long)n,
               (long long)want, why);
 }
@@ -115,7 +117,8 @@ static int regressor_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   OX_TRY(rows(c, x, &n, &F));
   if (ns < 0) return FAIL("n_supports is %lld", (long long)ns);
   if (ns > 0) {
-    OX_TRY(need(c, "support_vectors", nsv, ns * F, "n_supports times the features of X"));
+    OX_TRY(need(c, "support_vectors", nsv, ox_numel(2, (int64_t[]){ns, F}, 0),
+                "n_supports times the features of X"));
     OX_TRY(need(c, "coefficients", ncoef, ns, "one per support vector"));
   } else {
     k.kind = K_LINEAR;
@@ -219,7 +222,8 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   OX_TRY(rows(c, x, &n, &F));
 
   for (int64_t i = 0; i < nvpc; i++) {
-    if (vpc[i] < 0) return FAIL("vectors_per_class[%lld] is negative", (long long)i);
+    if (vpc[i] < 0 || vpc[i] > INT32_MAX)
+      return FAIL("vectors_per_class[%lld] = %lld is not a count", (long long)i, (long long)vpc[i]);
     vc += vpc[i];
   }
   int svc = vc > 0, proba = npa > 0;
@@ -227,14 +231,17 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   if (svc) {
     if (nc < 2) return FAIL("a support vector classifier needs at least two classes");
     OX_TRY(need(c, "vectors_per_class", nvpc, nc, "one per class"));
-    OX_TRY(need(c, "support_vectors", nsv, vc * F, "the support vectors times the features of X"));
-    OX_TRY(need(c, "coefficients", ncoef, (nc - 1) * vc, "classes - 1 times the support vectors"));
+    OX_TRY(need(c, "support_vectors", nsv, ox_numel(2, (int64_t[]){vc, F}, 0),
+                "the support vectors times the features of X"));
+    OX_TRY(need(c, "coefficients", ncoef, ox_numel(2, (int64_t[]){nc - 1, vc}, 0),
+                "classes - 1 times the support vectors"));
     if (nrho < npair) OX_TRY(need(c, "rho", nrho, npair, "one per pair of classes"));
     if (proba && npa < npair) OX_TRY(need(c, "prob_a", npa, npair, "one per pair of classes"));
     S = proba || nc == 2 ? nc : npair;
   } else {
     k.kind = K_LINEAR; /* liblinear: one row of coefficients per class */
-    OX_TRY(need(c, "coefficients", ncoef, nc * F, "classes times the features of X"));
+    OX_TRY(need(c, "coefficients", ncoef, ox_numel(2, (int64_t[]){nc, F}, 0),
+                "classes times the features of X"));
     S = nc;
   }
   int allpos = 1;

@@ -66,7 +66,8 @@ void ox_ml_post_transform(int pt, double *v, int64_t n) {
       if (fabs(v[i]) > 1e-7) sum += v[i] = exp(v[i] - mx);
       else v[i] = 0;
     }
-    for (int64_t i = 0; i < n; i++) v[i] = sum > 0 ? v[i] / sum : 0.5; /* all zero: as onnx's reference */
+    /* all (near) zero: 0.5 each, as onnx's reference (onnxruntime divides by 0) */
+    for (int64_t i = 0; i < n; i++) v[i] = sum > 0 ? v[i] / sum : 0.5;
     break;
   default:
     break;
@@ -412,7 +413,8 @@ static int build_v5(ox_ctx *c, forest *fo) {
   int64_t ntargets = ox_attr_int(c, "n_targets", -1);
   if (c->err->code) return c->err->code;
   if (ntargets < 0) /* absent: as many as the leaves name */
-    for (int64_t i = 0; i < nl; i++) ntargets = ltarget[i] + 1 > ntargets ? ltarget[i] + 1 : ntargets;
+    for (int64_t i = 0; i < nl; i++)
+      if (ltarget[i] + 1 > ntargets) ntargets = ltarget[i] + 1;
   if (ntargets < 1) return FAIL("n_targets is %lld; it must be at least 1", (long long)ntargets);
 
   fo->nnodes = n;
@@ -500,10 +502,11 @@ static int aggregate(ox_ctx *c, const forest *fo, const ox_tensor *x, int agg, i
   if (fo->nfeat > F)
     return FAIL("the trees test feature %lld but %s has %lld features", (long long)fo->nfeat - 1,
                 ox_input_name(c, 0), (long long)F);
+  int64_t block = n < ROW_BLOCK ? n : ROW_BLOCK;
   if (ox_numel(2, (int64_t[]){n, T}, sizeof(double)) < 0 ||
-      ox_numel(2, (int64_t[]){ROW_BLOCK, F}, sizeof(double)) < 0)
+      ox_numel(2, (int64_t[]){block, F}, sizeof(double)) < 0)
     return FAIL("%s is too large", ox_input_name(c, 0));
-  double *a = alloc(c, n * T, sizeof *a), *rows = alloc(c, ROW_BLOCK * F, sizeof *rows);
+  double *a = alloc(c, n * T, sizeof *a), *rows = alloc(c, block * F, sizeof *rows);
   uint8_t *h = alloc(c, n * T, 1);
   if (!a || !rows || !h) return OX_EINPUT;
   for (int64_t i0 = 0; i0 < n; i0 += ROW_BLOCK) {
