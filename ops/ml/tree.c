@@ -414,7 +414,7 @@ static int build_v5(ox_ctx *c, forest *fo) {
   if (c->err->code) return c->err->code;
   if (ntargets < 0) /* absent: as many as the leaves name */
     for (int64_t i = 0; i < nl; i++)
-      if (ltarget[i] + 1 > ntargets) ntargets = ltarget[i] + 1;
+      if (ltarget[i] >= ntargets && ltarget[i] < INT32_MAX) ntargets = ltarget[i] + 1;
   if (ntargets < 1) return FAIL("n_targets is %lld; it must be at least 1", (long long)ntargets);
 
   fo->nnodes = n;
@@ -580,7 +580,8 @@ static int regressor_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
     const int64_t *ids;
     int64_t m;
     OX_TRY(ints(c, "target_ids", 0, &ids, &m));
-    for (int64_t i = 0; i < m; i++) T = ids[i] + 1 > T ? ids[i] + 1 : T;
+    for (int64_t i = 0; i < m; i++)
+      if (ids[i] >= T && ids[i] < INT32_MAX) T = ids[i] + 1;
   }
   if (T < 1) return FAIL("n_targets is %lld; it must be at least 1", (long long)T);
   forest fo = {0};
