@@ -60,14 +60,12 @@ void ox_ml_post_transform(int pt, double *v, int64_t n) {
     for (int64_t i = 0; i < n; i++) sum += v[i] = exp(v[i] - mx);
     for (int64_t i = 0; i < n; i++) v[i] /= sum;
     break;
-  case PT_SOFTMAX_ZERO: /* a softmax that keeps (near-)zero scores at zero */
+  case PT_SOFTMAX_ZERO: /* a softmax that keeps (near-)zero scores near zero: */
     for (int64_t i = 0; i < n; i++) mx = v[i] > mx ? v[i] : mx;
-    for (int64_t i = 0; i < n; i++) {
-      if (fabs(v[i]) > 1e-7) sum += v[i] = exp(v[i] - mx);
-      else v[i] = 0;
-    }
-    /* all (near) zero: 0.5 each, as onnx's reference (onnxruntime divides by 0) */
-    for (int64_t i = 0; i < n; i++) v[i] = sum > 0 ? v[i] / sum : 0.5;
+    for (int64_t i = 0; i < n; i++) /* s exp(-max) for |s| <= 1e-7, as onnx's reference */
+      sum += v[i] = fabs(v[i]) > 1e-7 ? exp(v[i] - mx) : v[i] * exp(-mx);
+    /* a zero sum (all zeros): 0.5 each, as onnx's reference (onnxruntime divides by 0) */
+    for (int64_t i = 0; i < n; i++) v[i] = sum != 0 ? v[i] / sum : 0.5;
     break;
   default:
     break;
