@@ -717,10 +717,84 @@ enum { TILE = 32 };
   }
 TILE_COPY(uint8_t)
 TILE_COPY(uint16_t)
-TILE_COPY(uint32_t)
 TILE_COPY(uint64_t)
 TILE_COPY(elem16)
 #undef TILE_COPY
+
+/* 4-byte elements (float, int32) move in square blocks transposed in
+ * registers: 8 x 8 with 32-byte vectors where the CPU has AVX2 (three rounds
+ * of shuffles, as _mm256_unpack/shuffle/permute2f128 do), else 4 x 4 with
+ * 16-byte vectors (SSE2's unpack and movlhps); picked at run time. */
+typedef uint32_t v4u __attribute__((vector_size(16)));
+typedef uint32_t v8u __attribute__((vector_size(32)));
+#define SHUF __builtin_shufflevector
+#define BLOCK4(y, ys, x, xs)                                                             \
+  do {                                                                                   \
+    v4u r_[4], t_[4];                                                                    \
+    for (int i_ = 0; i_ < 4; i_++) memcpy(&r_[i_], (x) + i_ * (xs), 16);                  \
+    t_[0] = SHUF(r_[0], r_[1], 0, 4, 1, 5), t_[1] = SHUF(r_[0], r_[1], 2, 6, 3, 7);      \
+    t_[2] = SHUF(r_[2], r_[3], 0, 4, 1, 5), t_[3] = SHUF(r_[2], r_[3], 2, 6, 3, 7);      \
+    r_[0] = SHUF(t_[0], t_[2], 0, 1, 4, 5), r_[1] = SHUF(t_[0], t_[2], 2, 3, 6, 7);      \
+    r_[2] = SHUF(t_[1], t_[3], 0, 1, 4, 5), r_[3] = SHUF(t_[1], t_[3], 2, 3, 6, 7);      \
+    for (int j_ = 0; j_ < 4; j_++) memcpy((y) + j_ * (ys), &r_[j_], 16);                  \
+  } while (0)
+#define BLOCK8(y, ys, x, xs)                                                             \
+  do {                                                                                   \
+    v8u r_[8], t_[8], u_[8];                                                             \
+    for (int i_ = 0; i_ < 8; i_++) memcpy(&r_[i_], (x) + i_ * (xs), 32);                  \
+    for (int i_ = 0; i_ < 8; i_ += 2) {                                                  \
+      t_[i_] = SHUF(r_[i_], r_[i_ + 1], 0, 8, 1, 9, 4, 12, 5, 13);                       \
+      t_[i_ + 1] = SHUF(r_[i_], r_[i_ + 1], 2, 10, 3, 11, 6, 14, 7, 15);                 \
+    }                                                                                    \
+    for (int i_ = 0; i_ < 8; i_ += 4) {                                                  \
+      u_[i_] = SHUF(t_[i_], t_[i_ + 2], 0, 1, 8, 9, 4, 5, 12, 13);                       \
+      u_[i_ + 1] = SHUF(t_[i_], t_[i_ + 2], 2, 3, 10, 11, 6, 7, 14, 15);                 \
+      u_[i_ + 2] = SHUF(t_[i_ + 1], t_[i_ + 3], 0, 1, 8, 9, 4, 5, 12, 13);               \
+      u_[i_ + 3] = SHUF(t_[i_ + 1], t_[i_ + 3], 2, 3, 10, 11, 6, 7, 14, 15);             \
+    }                                                                                    \
+    for (int j_ = 0; j_ < 4; j_++) { /* u_[j_]: columns j_, j_ + 4 of rows 0-3 */        \
+      v8u lo_ = SHUF(u_[j_], u_[j_ + 4], 0, 1, 2, 3, 8, 9, 10, 11);                      \
+      v8u hi_ = SHUF(u_[j_], u_[j_ + 4], 4, 5, 6, 7, 12, 13, 14, 15);                    \
+      memcpy((y) + j_ * (ys), &lo_, 32);                                                 \
+      memcpy((y) + (j_ + 4) * (ys), &hi_, 32);                                           \
+    }                                                                                    \
+  } while (0)
+
+#define TILE_U32(NAME, B, BLOCK, TARGET)                                                 \
+  TARGET static void NAME(char *yb, const char *xb, int64_t nb, int64_t na, int64_t ys,  \
+                          int64_t xs) {                                                  \
+    uint32_t *y = (uint32_t *)yb;                                                        \
+    const uint32_t *x = (const uint32_t *)xb;                                            \
+    for (int64_t jb = 0; jb < nb; jb += TILE)                                            \
+      for (int64_t ib = 0; ib < na; ib += TILE) {                                        \
+        int64_t je = jb + TILE < nb ? jb + TILE : nb, ie = ib + TILE < na ? ib + TILE : na; \
+        int64_t j = jb;                                                                  \
+        for (; j + B <= je; j += B) {                                                    \
+          int64_t i = ib;                                                                \
+          for (; i + B <= ie; i += B) BLOCK(y + j * ys + i, ys, x + j + i * xs, xs);     \
+          for (; i < ie; i++)                                                            \
+            for (int64_t k = j; k < j + B; k++) y[k * ys + i] = x[k + i * xs];           \
+        }                                                                                \
+        for (; j < je; j++)                                                              \
+          for (int64_t i = ib; i < ie; i++) y[j * ys + i] = x[j + i * xs];               \
+      }                                                                                  \
+  }
+TILE_U32(tile_u32_4, 4, BLOCK4, )
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+TILE_U32(tile_u32_8, 8, BLOCK8, __attribute__((target("avx2"))))
+static void tile_uint32_t(char *yb, const char *xb, int64_t nb, int64_t na, int64_t ys,
+                          int64_t xs) {
+  static int avx2 = -1;
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2");
+  }
+  (avx2 ? tile_u32_8 : tile_u32_4)(yb, xb, nb, na, ys, xs);
+}
+#else
+#define tile_uint32_t tile_u32_4
+#endif
+#undef SHUF
 
 typedef void (*tile_fn)(char *, const char *, int64_t, int64_t, int64_t, int64_t);
 
