@@ -97,7 +97,7 @@ static void spare_give(big *b) {
   spare.bytes += b->size;
 }
 
-static void *big_alloc(ox_arena *a, size_t n) {
+static void *big_alloc(ox_arena *a, size_t n, int zero) {
   size_t h = hdr(sizeof(big));
   if (n > SIZE_MAX - h) return NULL;
   while (spare.n && (over(h + n) || in_use + spare.bytes > ox_memory_limit() - (h + n))) spare_drop(0);
@@ -109,7 +109,7 @@ static void *big_alloc(ox_arena *a, size_t n) {
     big *s = spare_take(h + n);
     if (s) {
       size = s->size;
-      memset(s, 0, h + n);
+      memset(s, 0, zero ? h + n : h);
       p = s;
     } else {
       p = mmap(NULL, h + n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -117,7 +117,7 @@ static void *big_alloc(ox_arena *a, size_t n) {
     }
   } else {
     if (posix_memalign(&p, ALIGN, h + n)) return NULL;
-    memset(p, 0, h + n);
+    memset(p, 0, zero ? h + n : h);
   }
   big *b = p;
   b->mapped = mapped;
@@ -131,7 +131,7 @@ static void *big_alloc(ox_arena *a, size_t n) {
 
 void *ox_alloc(ox_arena *a, size_t n) {
   if (n == 0) n = 1;
-  if (n >= BIG) return big_alloc(a, n);
+  if (n >= BIG) return big_alloc(a, n, 1);
   n = hdr(n);
   size_t h = hdr(sizeof(chunk));
   if (!a->cur || a->cur->used + n > a->cur->size) {
@@ -150,6 +150,8 @@ void *ox_alloc(ox_arena *a, size_t n) {
   memset(p, 0, n);
   return p;
 }
+
+void *ox_alloc_uninit(ox_arena *a, size_t n) { return n >= BIG ? big_alloc(a, n, 0) : ox_alloc(a, n); }
 
 void *ox_alloc_array(ox_arena *a, int64_t count, size_t size) {
   if (count < 0) return NULL;

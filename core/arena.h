@@ -16,6 +16,9 @@ typedef struct { void *chunk; size_t used; void *big; } ox_mark;
 ox_arena *ox_arena_new(void);
 void ox_arena_free(ox_arena *a);
 void *ox_alloc(ox_arena *a, size_t n);
+/* As ox_alloc, but blocks of 64 KiB and more are not zeroed (fresh pages from
+ * mmap still are): for outputs the caller writes in full. */
+void *ox_alloc_uninit(ox_arena *a, size_t n);
 /* count * size with overflow checks; count < 0 gives NULL. */
 void *ox_alloc_array(ox_arena *a, int64_t count, size_t size);
 char *ox_strndup(ox_arena *a, const char *s, size_t n);

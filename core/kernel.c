@@ -53,7 +53,7 @@ int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype d
   int rank;
   int64_t dims[OX_BCAST_MAX_RANK];
   OX_TRY(ox_broadcast_shape(n, ins, &rank, dims, c->err));
-  OX_TRY(ox_tensor_new(c->a, dt, rank, dims, out, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, dt, rank, dims, out, c->err));
   return ox_bcast_init(b, n, ins, rank, dims, c->err);
 }
 

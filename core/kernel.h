@@ -49,7 +49,8 @@ float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e);
 void ox_narrow_f32(const float *src, ox_tensor *dst);
 
 /* The common preamble of an elementwise op: the broadcast output shape of the
- * inputs, a new output tensor of dtype `dt`, and the iterator over them. */
+ * inputs, a new output tensor of dtype `dt`, and the iterator over them. The
+ * output's data is not zeroed (except strings): the op writes every element. */
 int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt,
                        ox_value **out, ox_bcast *b);
 

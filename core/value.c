@@ -155,8 +155,8 @@ int64_t ox_numel(int rank, const int64_t *dims, size_t elsize) {
   return n;
 }
 
-int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_value **out,
-                  ox_err *e) {
+static int tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_value **out,
+                      ox_err *e, int zero) {
   if (!ox_dtype_valid((int)dt)) return ox_fail(e, OX_EINPUT, "unknown data type %d", (int)dt);
   if (rank < 0) return ox_fail(e, OX_EINPUT, "negative rank %d", rank);
   if (rank > OX_MAX_RANK)
@@ -180,7 +180,7 @@ int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_va
   }
   ox_value *v = ox_alloc(a, sizeof *v);
   int64_t *d = ox_alloc_array(a, rank, sizeof *d);
-  void *data = ox_alloc(a, (size_t)n * es);
+  void *data = zero || dt == OX_STRING ? ox_alloc(a, (size_t)n * es) : ox_alloc_uninit(a, (size_t)n * es);
   if (!v || !d || !data) {
     char sb[256];
     return ox_fail(e, OX_EINPUT, "out of memory for a %s tensor of shape %s (%lld bytes)",
@@ -197,6 +197,16 @@ int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_va
   v->u.t.data = data;
   *out = v;
   return 0;
+}
+
+int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_value **out,
+                  ox_err *e) {
+  return tensor_new(a, dt, rank, dims, out, e, 1);
+}
+
+int ox_tensor_new_uninit(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
+                         ox_value **out, ox_err *e) {
+  return tensor_new(a, dt, rank, dims, out, e, 0);
 }
 
 int ox_scalar_new(ox_arena *a, ox_dtype dt, ox_value **out, ox_err *e) {

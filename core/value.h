@@ -73,6 +73,10 @@ int64_t ox_numel(int rank, const int64_t *dims, size_t elsize);
 /* A new zeroed tensor. Fails with a clear message on bad or huge dims. */
 int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
                   ox_value **out, ox_err *e);
+/* The same with the data left unset (string tensors are still zeroed): for
+ * kernels that write every element. */
+int ox_tensor_new_uninit(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
+                         ox_value **out, ox_err *e);
 int ox_scalar_new(ox_arena *a, ox_dtype dt, ox_value **out, ox_err *e);
 /* A sequence of n values (elements set by the caller), of type seq(elem). */
 int ox_seq_new(ox_arena *a, const ox_type *elem, int64_t n, ox_value **out, ox_err *e);

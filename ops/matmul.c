@@ -141,7 +141,7 @@ static int mm_plan_make(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, mm_pl
   return 0;
 }
 
-/* y = a x b for every product of the plan; y is zeroed and of a's type.
+/* y = a x b for every product of the plan, every element written; y is of a's type.
  * Small floats come here already widened to float. */
 static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tensor *b, void *y) {
   int64_t M = p->M, N = p->N, K = p->K, MN = M * N;
@@ -187,7 +187,7 @@ static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tens
 static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_value **out) {
   mm_plan p;
   OX_TRY(mm_plan_make(c, a, b, &p));
-  OX_TRY(ox_tensor_new(c->a, a->dt, p.rank, p.dims, out, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, a->dt, p.rank, p.dims, out, c->err)); /* mm_run writes all */
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
   if (!ox_dtype_is_small_float(a->dt)) return mm_run(c, &p, a, b, y->data);

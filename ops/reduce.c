@@ -660,7 +660,7 @@ static int softmax_family(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
   int64_t outer, d, inner;
   split_at(x, axis, &outer, &d, &inner);
   if (!v13) d *= inner, inner = 1; /* (N, D) */
-  OX_TRY(ox_tensor_new(c->a, x->dt, r, x->dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, x->dims, &out[0], c->err)); /* every element written */
   ox_tensor *y = &out[0]->u.t;
   if (!y->n) return 0;
   double *m = ox_alloc_array(c->a, inner, sizeof *m), *s = ox_alloc_array(c->a, inner, sizeof *s);

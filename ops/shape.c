@@ -933,7 +933,7 @@ static int transpose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     }
   }
   for (int i = 0; i < r; i++) dims[i] = x->dims[perm[i]];
-  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, dims, &out[0], c->err)); /* every element written */
   return transpose_data(c, x, perm, out[0]->u.t.data, ox_dtype_size(x->dt));
 }
 
