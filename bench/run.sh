@@ -6,7 +6,8 @@
 # made once, kept), times 'onnxop bench' on each and, when ORT_DIR names a folder
 # with node_modules/onnxruntime-node, ONNX Runtime on the same models in the same
 # run (bench/ort.js: CPU, one thread, optimisation off). Prints a table: case,
-# onnxop median us, ORT median us, their ratio, and the ratio to reach.
+# onnxop median us, ORT median us, their ratio, the ratio to reach, and the
+# minimums of both (a check on noise: medians on a busy machine wander).
 #
 #   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR   CASES='add matmul512' (a subset)
 B=${1:-build}
@@ -68,7 +69,7 @@ ALL="add:1.0 reducesum:1.0 softmax:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 mat
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
-printf '%-12s %12s %12s %8s %8s\n' case onnxop_us ort_us ratio target
+printf '%-12s %12s %12s %8s %10s %12s %12s\n' case onnxop_us ort_us ratio target onnxop_min ort_min
 miss=0
 for a in $ALL; do
   name=${a%%:*} target=${a#*:}
@@ -78,14 +79,16 @@ for a in $ALL; do
   for f in $ins; do set -- "$@" --in "$f"; done
   line=$("$X" bench "$D/$name/model.onnx" --runs "$RUNS" --warmup "$WARMUP" "$@") || exit 1
   ox=$(echo "$line" | field median_us)
-  ort=- ratio=-
+  oxmin=$(echo "$line" | field min_us)
+  ort=- ratio=- ortmin=-
   if [ -n "$ORT_DIR" ]; then
     oline=$(ORT_DIR="$ORT_DIR" node "$HERE/ort.js" "$D/$name/model.onnx" "$RUNS" "$WARMUP" $ins) || exit 1
     ort=$(echo "$oline" | field median_us)
+    ortmin=$(echo "$oline" | field min_us)
     ratio=$(awk -v a="$ox" -v b="$ort" 'BEGIN { printf "%.3f", a / b }')
     awk -v r="$ratio" -v t="$target" 'BEGIN { exit !(r > t) }' && miss=$((miss + 1)) && target="$target MISS"
   fi
-  printf '%-12s %12s %12s %8s %8s\n' "$name" "$ox" "$ort" "$ratio" "$target"
+  printf '%-12s %12s %12s %8s %10s %12s %12s\n' "$name" "$ox" "$ort" "$ratio" "$target" "$oxmin" "$ortmin"
 done
 [ -n "$ORT_DIR" ] || echo "(no ORT column: set ORT_DIR to a folder where 'npm install --ignore-scripts onnxruntime-node' ran)"
 [ "$miss" = 0 ] || echo "$miss case(s) above their target ratio"
