@@ -38,7 +38,7 @@ static int col_attr(ox_ctx *c, const char *name, ox_attr_type want, col *out) {
   *out = (col){OX_UNDEFINED, 0, NULL, name};
   const ox_attr *at = ox_attr_find(c, name);
   if (!at) return 0;
-  if (at->type != want)
+  if (at->type != want || (want == OX_ATTR_TENSOR && (!at->t || at->t->kind != OX_TENSOR)))
     return ox_fail(c->err, OX_EINPUT, "attribute '%s' must be %s", name, what[want]);
   static const char empty[16];
   switch (want) {
@@ -265,13 +265,13 @@ static int map_value(ox_ctx *c, int i, const ox_value *m, int64_t j, ox_dtype dt
  * std::to_string: "%f"); a string that is not a number is an error. */
 static int cast_one(ox_ctx *c, ox_dtype from, const void *src, ox_dtype to, void *dst) {
   if (from == OX_STRING && to != OX_STRING) {
-    const ox_str *s = src;
+    const char *p = ((const ox_str *)src)->p ? ((const ox_str *)src)->p : "";
     char *end;
     errno = 0;
-    if (to == OX_FLOAT) *(float *)dst = strtof(s->p, &end);
-    else *(int64_t *)dst = strtoll(s->p, &end, 10);
-    if (end == s->p || errno == ERANGE)
-      return ox_fail(c->err, OX_EINPUT, "map value '%s' is not a%s %s", s->p,
+    if (to == OX_FLOAT) *(float *)dst = strtof(p, &end);
+    else *(int64_t *)dst = strtoll(p, &end, 10);
+    if (end == p || errno == ERANGE)
+      return ox_fail(c->err, OX_EINPUT, "map value '%s' is not a%s %s", p,
                      to == OX_FLOAT ? "" : "n", to == OX_FLOAT ? "float" : "int64");
     return 0;
   }
