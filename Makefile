@@ -63,7 +63,7 @@ $(eval $(call BUILD,$(B)/asan,$(SAN)))
 $(eval $(call BUILD,$(B)/fuzz,-fsanitize=fuzzer-no-link,address,undefined))
 
 # ---- fuzzing: libFuzzer harnesses (clang); `make check` replays the regression corpus ----
-FUZZERS := model pb json
+FUZZERS := model pb json npy
 FUZZ_SECONDS ?= 60
 $(B)/asan/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/asan/libonnxop.a
 	@mkdir -p $(@D)

@@ -43,7 +43,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 
 for t in "$B"/unit/test_*; do run "unit $(basename "$t")" "$t"; done
 for t in "$B"/asan/unit/test_*; do run "unit (asan) $(basename "$t")" "$t"; done
-for f in model pb json; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
+for f in model pb json npy; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
 run "cli" sh tests/cli/run.sh "$B"
 run "cli (asan)" sh tests/cli/run.sh "$B/asan"
 run "bad" sh tests/bad/run.sh "$B"

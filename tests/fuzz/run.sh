@@ -20,6 +20,10 @@ for name in "$@"; do
     pb) for f in "$SHARED"/*/test_data_set_0/input_0.pb "$DEB"/*/test_data_set_0/input_0.pb; do
           [ -f "$f" ] && { printf '\000' | cat - "$f" >"$corpus/$(basename "$(dirname "$(dirname "$f")")").pb"; }; done ;;
     json) cp tests/seeds/*.json "$corpus/" ;;
+    npy) # the CLI tests' files: byte 0 picks the reader (0: .npy, 3/5: .npz)
+       python3 tests/cli/npy_tool.py gen "$corpus" && rm -f "$corpus"/*.json "$corpus"/bad_zip_bomb.npz
+       for f in "$corpus"/*.npy; do printf '\000' | cat - "$f" >"$f.in" && rm "$f"; done
+       for f in "$corpus"/*.npz; do printf '\005' | cat - "$f" >"$f.in" && rm "$f"; done ;;
     esac
   fi
   echo "fuzz-$name: $SECS s"
