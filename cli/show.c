@@ -1,7 +1,9 @@
 /* cli/show.c: onnxop show FILE... [--full] [--stats] prints values as the
  * ONNX operator pages do; onnxop info MODEL describes a model. */
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../io/io.h"
@@ -138,15 +140,137 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int *
   }
 }
 
+/* ---- info --json: the same facts as objects ---- */
+
+static cJSON *vi_json(const ox_valueinfo *vi) {
+  char ty[256];
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", vi->name);
+  if (vi->type) cJSON_AddStringToObject(o, "type", ox_type_str(vi->type, ty, sizeof ty));
+  else cJSON_AddNullToObject(o, "type");
+  if (vi->rank >= 0) {
+    cJSON *sh = cJSON_AddArrayToObject(o, "shape");
+    for (int d = 0; d < vi->rank; d++)
+      cJSON_AddItemToArray(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d]) : cJSON_CreateNull());
+  } else {
+    cJSON_AddNullToObject(o, "shape");
+  }
+  return o;
+}
+
+static cJSON *names_json(int n, const char *const *v) {
+  cJSON *a = cJSON_CreateArray();
+  for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+  return a;
+}
+
+static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsupported) {
+  cJSON *arr = cJSON_CreateArray();
+  for (int i = 0; i < n; i++) {
+    const ox_node *nd = &ns[i];
+    int64_t opset = ox_opset_of(m->nopset, m->opset, nd->domain);
+    const ox_kernel *k = ox_registry_find(nd->domain, nd->op, opset);
+    int is_fn = 0;
+    for (int f = 0; f < m->nfunc; f++)
+      if (!strcmp(m->func[f].name, nd->op) && ox_domain_eq(m->func[f].domain, nd->domain)) is_fn = 1;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "op", nd->op);
+    cJSON_AddStringToObject(o, "domain", nd->domain[0] ? nd->domain : "ai.onnx");
+    cJSON_AddNumberToObject(o, "opset", (double)opset);
+    if (k) cJSON_AddNumberToObject(o, "since", k->since);
+    else cJSON_AddNullToObject(o, "since");
+    cJSON_AddStringToObject(o, "name", nd->name);
+    cJSON_AddItemToObject(o, "inputs", names_json(nd->nin, nd->in));
+    cJSON_AddItemToObject(o, "outputs", names_json(nd->nout, nd->out));
+    cJSON_AddBoolToObject(o, "function", is_fn);
+    cJSON_AddBoolToObject(o, "supported", is_fn || k);
+    if (!is_fn && !k) (*unsupported)++;
+    cJSON *sub = NULL;
+    for (int j = 0; j < nd->nattr; j++) {
+      const ox_attr *at = &nd->attr[j];
+      if (!at->g) continue;
+      if (!sub) sub = cJSON_AddArrayToObject(o, "subgraphs");
+      cJSON *g = cJSON_CreateObject();
+      cJSON_AddStringToObject(g, "attribute", at->name);
+      cJSON_AddStringToObject(g, "graph", at->g->name ? at->g->name : "");
+      cJSON_AddItemToObject(g, "nodes", nodes_json(m, at->g->nnode, at->g->node, unsupported));
+      cJSON_AddItemToArray(sub, g);
+    }
+    cJSON_AddItemToArray(arr, o);
+  }
+  return arr;
+}
+
+static void info_json(ox_arena *A, const char *path, const ox_model *m) {
+  const ox_graph *g = m->graph;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "model", path);
+  cJSON_AddNumberToObject(o, "ir_version", (double)m->ir_version);
+  cJSON *ops = cJSON_AddArrayToObject(o, "opset_import");
+  for (int i = 0; i < m->nopset; i++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "domain", m->opset[i].domain[0] ? m->opset[i].domain : "ai.onnx");
+    cJSON_AddNumberToObject(x, "version", (double)m->opset[i].version);
+    cJSON_AddItemToArray(ops, x);
+  }
+  cJSON_AddStringToObject(o, "graph", g->name ? g->name : "");
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  int nreal = ox_graph_real_inputs(g, real);
+  cJSON *ins = cJSON_AddArrayToObject(o, "inputs"), *outs = cJSON_AddArrayToObject(o, "outputs");
+  for (int i = 0; i < nreal; i++) cJSON_AddItemToArray(ins, vi_json(&g->in[real[i]]));
+  for (int i = 0; i < g->nout; i++) cJSON_AddItemToArray(outs, vi_json(&g->out[i]));
+  cJSON *inits = cJSON_AddArrayToObject(o, "initializers");
+  for (int i = 0; i < g->ninit; i++) {
+    char ty[64];
+    const ox_value *v = g->init[i];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "name", g->init_name[i]);
+    cJSON_AddStringToObject(x, "type", ox_value_desc(v, ty, sizeof ty));
+    if (v->kind == OX_TENSOR) {
+      cJSON *sh = cJSON_AddArrayToObject(x, "shape");
+      for (int d = 0; d < v->u.t.rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)v->u.t.dims[d]));
+    }
+    cJSON_AddItemToArray(inits, x);
+  }
+  int unsupported = 0;
+  cJSON_AddItemToObject(o, "nodes", nodes_json(m, g->nnode, g->node, &unsupported));
+  cJSON *fns = cJSON_AddArrayToObject(o, "functions");
+  for (int i = 0; i < m->nfunc; i++) {
+    const ox_function *f = &m->func[i];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "domain", f->domain ? f->domain : "");
+    cJSON_AddStringToObject(x, "name", f->name);
+    cJSON_AddItemToObject(x, "inputs", names_json(f->nin, f->in));
+    cJSON_AddItemToObject(x, "outputs", names_json(f->nout, f->out));
+    cJSON_AddItemToObject(x, "nodes", nodes_json(m, f->nnode, f->node, &unsupported));
+    cJSON_AddItemToArray(fns, x);
+  }
+  cJSON_AddNumberToObject(o, "unsupported", unsupported);
+  char *text = cJSON_PrintUnformatted(o);
+  if (text) puts(text);
+  free(text);
+  cJSON_Delete(o);
+}
+
 int ox_cmd_info(int argc, char **argv) {
   const char *path = NULL;
+  int json = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      puts("usage: onnxop info MODEL\n\n"
+      puts("usage: onnxop info [--json] MODEL\n\n"
            "Describe a model: IR version, opset imports, inputs and outputs with their\n"
            "types and shapes, the nodes (op-version, name, inputs, outputs), the\n"
-           "initializers, the functions, and which nodes this build cannot run.");
+           "initializers, the functions, and which nodes this build cannot run.\n\n"
+           "  --json   the same facts as one JSON object: model, ir_version,\n"
+           "           opset_import, graph, inputs and outputs (name, type, shape with\n"
+           "           null for unknown dims), initializers, nodes (op, domain, opset,\n"
+           "           since, name, inputs, outputs, function, supported, subgraphs),\n"
+           "           functions, and unsupported (the count of nodes that cannot run)");
       return 0;
+    }
+    if (!strcmp(argv[i], "--json")) {
+      json = 1;
+      continue;
     }
     if (argv[i][0] == '-' && argv[i][1]) return ox_usage_error("info", "unknown option '%s'", argv[i]);
     if (path) return ox_usage_error("info", "give one MODEL");
@@ -160,6 +284,11 @@ int ox_cmd_info(int argc, char **argv) {
     fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
     ox_arena_free(A);
     return OX_EINPUT;
+  }
+  if (json) {
+    info_json(A, path, m);
+    ox_arena_free(A);
+    return 0;
   }
   const ox_graph *g = m->graph;
   printf("model: %s\n  ir_version: %lld\n  opset_import:", path, (long long)m->ir_version);

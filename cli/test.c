@@ -17,13 +17,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "../core/compare.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
 
 static const char test_help[] =
-    "usage: onnxop test [--xfail FILE] [--failures] [-j N] [--timeout S] [-v] PATH...\n"
+    "usage: onnxop test [--xfail FILE] [--failures] [--json] [-j N] [--timeout S] [-v]\n"
+    "                   PATH...\n"
     "\n"
     "Run ONNX test cases and compare with their expected outputs. PATH is a case\n"
     "folder (model.onnx and test_data_set_N/) or a folder of such cases.\n"
@@ -34,6 +37,10 @@ static const char test_help[] =
     "  --xfail FILE   cases expected to fail, one per line: NAME: reason\n"
     "                 (the run fails if a listed case passes)\n"
     "  --failures     print only the failing cases, in the --xfail format\n"
+    "  --json         print one JSON object instead: \"cases\", each with name,\n"
+    "                 status (pass, fail, xfail, xpass), message and seconds;\n"
+    "                 \"stale\" (listed cases not run), and the totals passed,\n"
+    "                 failed, xfailed, xpassed (the exit status is the same)\n"
     "  -j N           run N cases at once (default: the number of CPUs)\n"
     "  --timeout S    a case taking longer than S seconds fails (default 120)\n"
     "  -v             also print passing and expected-failing cases\n"
@@ -45,7 +52,14 @@ typedef struct {
   char *path, *name;
   int done, passed;
   char *why;
+  double secs; /* wall time of the case, from dispatch to its answer */
 } tcase;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -206,7 +220,7 @@ out:
  * the parent reads it whole). A worker that crashes or hangs takes only its
  * current case down: the parent records why and starts a new worker. Reusing
  * workers saves a fork and an exit per case. */
-typedef struct { pid_t pid; int to, from; int idx; time_t start; } worker;
+typedef struct { pid_t pid; int to, from; int idx; time_t start; double t0; } worker;
 
 static void worker_loop(tcase *cases, int to, int from) {
   int idx;
@@ -288,6 +302,7 @@ static void worker_lost(tcase *cases, worker *w, int timed_out) {
   else snprintf(msg, sizeof msg, "the case's process exited with status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
   c->done = 1;
   c->why = strdup(msg);
+  c->secs = now_s() - w->t0;
   w->idx = -1;
 }
 
@@ -317,6 +332,7 @@ static void run_all(tcase *cases, int n, int jobs, int timeout) {
       }
       w->idx = next++;
       w->start = time(NULL);
+      w->t0 = now_s();
       running++;
     }
     if (!running) break;
@@ -340,6 +356,7 @@ static void run_all(tcase *cases, int n, int jobs, int timeout) {
         if (r >= 5 && (ssize_t)(4 + len) == r) {
           tcase *c = &cases[w->idx];
           c->done = 1;
+          c->secs = now_s() - w->t0;
           if (buf[4] == 'P') c->passed = 1;
           else c->why = strndup(buf + 5, len - 1);
           w->idx = -1;
@@ -427,7 +444,7 @@ static int load_xfail(const char *file, xline **out) {
 
 int ox_cmd_test(int argc, char **argv) {
   const char *xfile = NULL;
-  int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0;
+  int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0, json = 0;
   tcase *cases = NULL;
   int n = 0, cap = 0, npaths = 0;
   if (jobs < 1) jobs = 1;
@@ -450,6 +467,8 @@ int ox_cmd_test(int argc, char **argv) {
       verbose = 1;
     } else if (!strcmp(a, "--failures")) {
       failures = 1;
+    } else if (!strcmp(a, "--json")) {
+      json = 1;
     } else if (a[0] == '-') {
       return ox_usage_error("test", "unknown option '%s'", a);
     } else {
@@ -459,6 +478,14 @@ int ox_cmd_test(int argc, char **argv) {
     }
   }
   if (!npaths) return ox_usage_error("test", "no PATH given");
+  if (json && failures) {
+    for (int i = 0; i < n; i++) {
+      free(cases[i].path);
+      free(cases[i].name);
+    }
+    free(cases);
+    return ox_usage_error("test", "use either --json or --failures, not both");
+  }
   xline *xl = NULL;
   int nx = 0;
   if (xfile && (nx = load_xfail(xfile, &xl)) < 0)
@@ -467,12 +494,35 @@ int ox_cmd_test(int argc, char **argv) {
   run_all(cases, n, jobs, timeout);
 
   int passed = 0, failed = 0, xfailed = 0, xpassed = 0;
+  cJSON *jcases = json ? cJSON_CreateArray() : NULL;
   for (int i = 0; i < n; i++) {
     tcase *c = &cases[i];
     xline *x = NULL;
     for (int j = 0; j < nx && !x; j++)
       if (!strcmp(xl[j].name, c->name)) x = &xl[j];
     if (x) x->seen = 1;
+    if (json) {
+      const char *st = c->passed ? (x ? "xpass" : "pass") : (x ? "xfail" : "fail");
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "name", c->name);
+      cJSON_AddStringToObject(o, "status", st);
+      if (c->passed && x) {
+        char m[4200];
+        snprintf(m, sizeof m, "passes, but %s lists it as failing (%s)", xfile, x->reason);
+        cJSON_AddStringToObject(o, "message", m);
+      } else if (c->passed) {
+        cJSON_AddNullToObject(o, "message");
+      } else {
+        cJSON_AddStringToObject(o, "message", c->why ? c->why : "?");
+      }
+      cJSON_AddNumberToObject(o, "seconds", (double)(int64_t)(c->secs * 1e4 + 0.5) / 1e4);
+      cJSON_AddItemToArray(jcases, o);
+      if (c->passed && x) xpassed++;
+      else if (c->passed) passed++;
+      else if (x) xfailed++;
+      else failed++;
+      continue;
+    }
     if (failures) {
       if (!c->passed) printf("%s: %s\n", c->name, c->why ? c->why : "?");
       continue;
@@ -493,13 +543,28 @@ int ox_cmd_test(int argc, char **argv) {
     }
   }
   int stale = 0;
+  cJSON *jstale = json ? cJSON_CreateArray() : NULL;
   for (int j = 0; j < nx; j++)
     if (!xl[j].seen) {
       stale++;
-      printf("STALE %s: listed in %s but no such case was run\n", xl[j].name, xfile);
+      if (json) cJSON_AddItemToArray(jstale, cJSON_CreateString(xl[j].name));
+      else printf("STALE %s: listed in %s but no such case was run\n", xl[j].name, xfile);
     }
   int rc = 0;
-  if (!failures) {
+  if (json) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "cases", jcases);
+    cJSON_AddItemToObject(o, "stale", jstale);
+    cJSON_AddNumberToObject(o, "passed", passed);
+    cJSON_AddNumberToObject(o, "failed", failed + xpassed + stale);
+    cJSON_AddNumberToObject(o, "xfailed", xfailed);
+    cJSON_AddNumberToObject(o, "xpassed", xpassed);
+    char *text = cJSON_PrintUnformatted(o);
+    if (text) puts(text);
+    free(text);
+    cJSON_Delete(o);
+    rc = failed + xpassed + stale ? 1 : 0;
+  } else if (!failures) {
     if (xfile) {
       printf("%d expected failures (listed in %s), %d unexpected passes, %d stale lines\n", xfailed,
              xfile, xpassed, stale);

@@ -260,6 +260,8 @@ expect 2 test_no_path "$X" test
 
 # ---- .npy and .npz ----
 . tests/cli/npy.sh
+# ---- test --json, info --json, make --random ----
+. tests/cli/json_make.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

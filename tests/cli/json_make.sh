@@ -1,0 +1,39 @@
+# tests/cli/json_make.sh: test --json, info --json and make --random, sourced
+# by tests/cli/run.sh (uses its X, T, S and helpers, and the cases it made).
+jsonok() { # NAME: stdout of NAME is one valid JSON document
+  if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/$1.out" 2>/dev/null; then ok; else bad "$1: stdout is not JSON: $(head -c 300 "$T/$1.out")"; fi
+}
+
+# ---- test --json: per-case results and the totals; the exit status as without it ----
+expect 1 test_json "$X" test --json "$T/cases"
+jsonok test_json
+out_has test_json '{"name":"test_cc_sequence_at_neg","status":"pass","message":null,"seconds":'
+out_has test_json '{"name":"wrong","status":"fail","message":"test_data_set_0 output 0 '"'"'output_tensor'"'"': element [0, 0]: expected -1, got 6'
+out_has test_json '"stale":[],"passed":5,"failed":1,"xfailed":0,"xpassed":0}'
+printf 'wrong: a wrong expected value\ntest_cc_sequence_at_neg: listed, but passes\ntest_gone: no such case\n' >"$T/xf.txt"
+expect 1 test_json_xfail "$X" test --json --xfail "$T/xf.txt" "$T/cases"
+jsonok test_json_xfail
+out_has test_json_xfail '{"name":"wrong","status":"xfail","message":"test_data_set_0 output 0'
+out_has test_json_xfail '{"name":"test_cc_sequence_at_neg","status":"xpass","message":"passes, but '"$T/xf.txt"' lists it as failing (listed, but passes)"'
+out_has test_json_xfail '"stale":["test_gone"],"passed":4,"failed":2,"xfailed":1,"xpassed":1}'
+expect 0 test_json_pass "$X" test --json "$T/made"
+out_has test_json_pass '"stale":[],"passed":1,"failed":0,"xfailed":0,"xpassed":0}'
+expect 2 test_json_failures "$X" test --json --failures "$T/cases"
+err_has test_json_failures "onnxop test: use either --json or --failures, not both"
+expect 0 test_help_json "$X" test --help
+out_has test_help_json "--json         print one JSON object instead"
+
+# ---- info --json: the facts info prints ----
+expect 0 info_json "$X" info --json "$T/sequence_at.onnx"
+jsonok info_json
+out_has info_json '"ir_version":10,"opset_import":[{"domain":"ai.onnx","version":11}],"graph":"SequenceAt_graph","inputs":[{"name":"input_seq","type":"seq(tensor(float))","shape":null},{"name":"position","type":"tensor(int64)","shape":null}],"outputs":[{"name":"output_tensor","type":"tensor(float)","shape":null}],"initializers":[],"nodes":[{"op":"SequenceAt","domain":"ai.onnx","opset":11,"since":11,"name":"node","inputs":["input_seq","position"],"outputs":["output_tensor"],"function":false,"supported":true}],"functions":[],"unsupported":0}'
+expect 0 info_json_unknown "$X" info --json "$T/unknown.onnx"
+out_has info_json_unknown '"inputs":[{"name":"x","type":"tensor(float)","shape":[2]}]'
+out_has info_json_unknown '{"op":"Frobnicate","domain":"ai.onnx","opset":13,"since":null,"name":"node","inputs":["x"],"outputs":["output"],"function":false,"supported":false}'
+out_has info_json_unknown '"unsupported":1}'
+expect 1 info_json_bad "$X" info --json "$T/trunc.onnx"
+err_has info_json_bad "trunc.onnx"
+expect 2 info_json_none "$X" info --json
+err_has info_json_none "onnxop info: no MODEL given"
+expect 0 info_help "$X" info --help
+out_has info_help "--json   the same facts as one JSON object"
