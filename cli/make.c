@@ -13,11 +13,11 @@
 static const char make_help[] =
     "usage: onnxop make OP [--domain D] [--opset N] [-a NAME[:KIND]=VALUE]...\n"
     "                      [--input NAME[:TYPE]]... [--output NAME[:TYPE]]...\n"
-    "                      (-o MODEL | --case DIR --in FILE...)\n"
+    "                      (-o MODEL | --case DIR (--in FILE... | --random SEED))\n"
     "\n"
     "Build a model of one OP node. With --case, write a whole ONNX test case:\n"
-    "DIR/model.onnx, DIR/test_data_set_0/input_K.pb from the --in files, and\n"
-    "output_K.pb computed by onnxop.\n"
+    "DIR/model.onnx, DIR/test_data_set_0/input_K.pb from the --in files (or drawn\n"
+    "with --random), and output_K.pb computed by onnxop.\n"
     "\n"
     "  --opset N          the ai.onnx (or --domain) opset to import (default 21)\n"
     "  -a NAME=VALUE      an attribute: 3 (int), 1.5 (float), [1, 2] (ints),\n"
@@ -30,7 +30,14 @@ static const char make_help[] =
     "                     empty NAME is a missing optional input. Without TYPE it\n"
     "                     is taken from the matching --in file.\n"
     "  --output NAME[:TYPE] a node output (default: one output named 'output';\n"
-    "                     with --case its type comes from the computed value).\n";
+    "                     with --case its type comes from the computed value).\n"
+    "  --random SEED      with --case, instead of --in files: draw each input from\n"
+    "                     its --input NAME:DTYPE[SHAPE] with a generator seeded by\n"
+    "                     SEED (0 to 2^64-1); the same SEED gives the same bytes.\n"
+    "                     Floats uniform in [-1, 1) (float8e8m0: [0, 1)), complex\n"
+    "                     parts likewise; integers uniform in [-10, 10] (unsigned:\n"
+    "                     [0, 10]; 4- and 2-bit types: as much as they hold); bools\n"
+    "                     true or false; strings 1 to 8 letters a-z.\n";
 
 /* "float32[2,3]" or an ONNX type string */
 static const ox_type *parse_type_spec(ox_arena *A, const char *s, int *rank, int64_t **dims) {
@@ -169,6 +176,58 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   return 0;
 }
 
+/* ---- --random: a seeded generator (splitmix64), the same on every machine ---- */
+
+static uint64_t next_u64(uint64_t *s) {
+  uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static double uniform(uint64_t *s) { /* [0, 1), 53 bits */
+  return (double)(next_u64(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int64_t int_in(uint64_t *s, int64_t lo, int64_t hi) {
+  return lo + (int64_t)(next_u64(s) % (uint64_t)(hi - lo + 1));
+}
+
+/* A tensor of the declared dtype and shape, drawn from s. No per-type code:
+ * floats go through ox_store_f64 (which rounds to the type), integers
+ * through ox_store_i64. */
+static int random_tensor(ox_arena *A, const ox_valueinfo *vi, uint64_t *s, ox_value **out, ox_err *e) {
+  ox_dtype dt = vi->type->elem;
+  OX_TRY(ox_tensor_new(A, dt, vi->rank, vi->dims, out, e));
+  ox_tensor *t = &(*out)->u.t;
+  int bits = ox_dtypes[dt].file_bits;
+  for (int64_t i = 0; i < t->n; i++) {
+    if (dt == OX_STRING) {
+      int n = (int)int_in(s, 1, 8);
+      char *p = ox_alloc(A, (size_t)n + 1);
+      if (!p) return ox_fail(e, OX_EINPUT, "out of memory");
+      for (int k = 0; k < n; k++) p[k] = (char)('a' + int_in(s, 0, 25));
+      ((ox_str *)t->data)[i] = (ox_str){p, n};
+    } else if (dt == OX_BOOL) {
+      ox_store_i64(dt, t->data, i, (int64_t)(next_u64(s) >> 63));
+    } else if (ox_dtype_is_complex(dt)) {
+      double re = 2 * uniform(s) - 1, im = 2 * uniform(s) - 1;
+      if (dt == OX_COMPLEX64) ((ox_c64 *)t->data)[i] = (ox_c64){(float)re, (float)im};
+      else ((ox_c128 *)t->data)[i] = (ox_c128){re, im};
+    } else if (ox_dtype_is_float(dt)) {
+      double u = uniform(s);
+      ox_store_f64(dt, t->data, i, dt == OX_FLOAT8E8M0 ? u : 2 * u - 1);
+    } else if (ox_dtype_is_signed_int(dt)) {
+      int64_t m = bits < 8 ? (INT64_C(1) << (bits - 1)) : 11; /* int4: [-8, 7], int2: [-2, 1] */
+      ox_store_i64(dt, t->data, i, int_in(s, -(m < 11 ? m : 10), m < 11 ? m - 1 : 10));
+    } else {
+      int64_t m = bits < 8 ? (INT64_C(1) << bits) - 1 : 10;
+      ox_store_i64(dt, t->data, i, int_in(s, 0, m < 10 ? m : 10));
+    }
+  }
+  return 0;
+}
+
 static int mkdir_p(const char *dir) {
   struct stat st;
   if (!stat(dir, &st)) return S_ISDIR(st.st_mode) ? 0 : -1;
@@ -187,7 +246,8 @@ int ox_cmd_make(int argc, char **argv) {
   if (!A) return OX_EINPUT;
   const char *op = argv[1], *domain = "", *out_model = NULL, *case_dir = NULL;
   long opset = 21;
-  int nin = 0, nout = 0, nattr = 0, nfiles = 0;
+  int nin = 0, nout = 0, nattr = 0, nfiles = 0, random = 0;
+  uint64_t seed = 0;
   ox_valueinfo *ins = ox_alloc_array(A, argc, sizeof *ins), *outs = ox_alloc_array(A, argc, sizeof *outs);
   ox_attr *attrs = ox_alloc_array(A, argc, sizeof *attrs);
   const char **files = ox_alloc_array(A, argc, sizeof *files);
@@ -213,6 +273,14 @@ int ox_cmd_make(int argc, char **argv) {
       if (*end || opset < 1) rc = ox_usage_error("make", "--opset needs a positive number");
     } else if (!strcmp(a, "-o")) out_model = v;
     else if (!strcmp(a, "--case")) case_dir = v;
+    else if (!strcmp(a, "--random")) {
+      char *end;
+      errno = 0;
+      unsigned long long sv = strtoull(v, &end, 10);
+      if (*end || !*v || v[0] == '-' || errno) rc = ox_usage_error("make", "--random needs a seed: a number from 0 to 2^64-1, not '%s'", v);
+      seed = sv;
+      random = 1;
+    }
     else if (!strcmp(a, "--in")) files[nfiles++] = v;
     else if (!strcmp(a, "-a")) {
       if (parse_attr(A, v, &attrs[nattr++], &e)) {
@@ -235,6 +303,14 @@ int ox_cmd_make(int argc, char **argv) {
   }
   if (nfiles && !case_dir) {
     rc = ox_usage_error("make", "--in files are for --case");
+    goto done;
+  }
+  if (random && !case_dir) {
+    rc = ox_usage_error("make", "--random is for --case");
+    goto done;
+  }
+  if (random && nfiles) {
+    rc = ox_usage_error("make", "use either --in files or --random, not both");
     goto done;
   }
   if (!nin)
@@ -280,12 +356,26 @@ int ox_cmd_make(int argc, char **argv) {
     if (ins[i].name[0]) g.in[g.nin++] = ins[i];
 
   if (case_dir) {
-    if (nfiles != g.nin) {
+    if (nfiles != g.nin && !random) {
       rc = ox_usage_error("make", "--case needs one --in file per input (%d inputs, %d files)", g.nin, nfiles);
       goto done;
     }
     ox_value **vals = ox_alloc_array(A, g.nin + 1, sizeof *vals);
-    for (int i = 0; i < g.nin; i++) {
+    for (int i = 0; random && i < g.nin; i++) {
+      const ox_valueinfo *vi = &g.in[i];
+      int known = vi->type && vi->type->kind == OX_TENSOR && vi->rank >= 0;
+      for (int d = 0; known && d < vi->rank; d++) known = vi->dims[d] >= 0;
+      if (!known) {
+        rc = ox_usage_error("make", "--random needs a tensor type with a whole shape for input '%s' "
+                            "(--input %s:DTYPE[SHAPE], such as float32[2,3])", vi->name, vi->name);
+        goto done;
+      }
+      if ((rc = random_tensor(A, vi, &seed, &vals[i], &e))) {
+        fprintf(stderr, "onnxop make: input '%s': %s\n", vi->name, e.msg);
+        goto done;
+      }
+    }
+    for (int i = 0; !random && i < g.nin; i++) {
       if (ox_load_value(A, files[i], g.in[i].type, NULL, &vals[i], NULL, &e)) {
         fprintf(stderr, "onnxop: %s: %s\n", files[i], e.msg);
         rc = e.code;

@@ -37,3 +37,38 @@ expect 2 info_json_none "$X" info --json
 err_has info_json_none "onnxop info: no MODEL given"
 expect 0 info_help "$X" info --help
 out_has info_help "--json   the same facts as one JSON object"
+
+# ---- make --case DIR --random SEED: inputs drawn from the declared types, reproducibly ----
+expect 0 make_random "$X" make Add --input a:float32[2,3] --input b:float32[3] --case "$T/rnd1" --random 42
+expect 0 make_random_again "$X" make Add --input a:float32[2,3] --input b:float32[3] --case "$T/rnd2" --random 42
+expect 0 make_random_other "$X" make Add --input a:float32[2,3] --input b:float32[3] --case "$T/rnd3" --random 43
+for k in 0 1; do
+  if cmp -s "$T/rnd1/test_data_set_0/input_$k.pb" "$T/rnd2/test_data_set_0/input_$k.pb"; then ok; else bad "make_random: input_$k.pb differs for the same seed"; fi
+done
+if cmp -s "$T/rnd1/test_data_set_0/input_0.pb" "$T/rnd3/test_data_set_0/input_0.pb"; then bad "make_random: seeds 42 and 43 give the same input"; else ok; fi
+# the generator is pinned: these are seed 42's first values on every machine
+expect 0 make_random_show "$X" show "$T/rnd1/test_data_set_0/input_0.pb" "$T/rnd1/test_data_set_0/input_1.pb"
+out_has make_random_show "[[ 0.48312977, -0.68017924, -0.44279775],"
+out_has make_random_show "[-0.5631896 ,  0.60126376, -0.32013792]"
+expect 0 make_random_case "$X" test "$T/rnd1"
+out_has make_random_case "1 passed, 0 failed"
+expect 0 make_random_types "$X" make Identity --opset 25 --input x:int2[6] --case "$T/rnd4" --random 7
+expect 0 make_random_types_show "$X" show "$T/rnd4/test_data_set_0/input_0.pb"
+out_has make_random_types_show "[ 1, -2,  0,  1,  0, -1]"
+expect 0 make_random_str "$X" make Identity --input x:string[2,2] --case "$T/rnd5" --random 7
+expect 0 make_random_str_show "$X" show "$T/rnd5/test_data_set_0/input_0.pb"
+out_has make_random_str_show "dtype=str"
+expect 2 make_random_no_shape "$X" make Identity --input 'x:float32[?]' --case "$T/never_rnd" --random 1
+err_has make_random_no_shape "onnxop make: --random needs a tensor type with a whole shape for input 'x' (--input x:DTYPE[SHAPE], such as float32[2,3])"
+no_file "$T/never_rnd"
+expect 2 make_random_seq "$X" make SequenceLength --opset 11 --input 'x:seq(tensor(float))' --case "$T/never_rnd" --random 1
+err_has make_random_seq "--random needs a tensor type with a whole shape for input 'x'"
+expect 2 make_random_bad_seed "$X" make Identity --input 'x:float32[2]' --case "$T/never_rnd" --random -1
+err_has make_random_bad_seed "onnxop make: --random needs a seed: a number from 0 to 2^64-1, not '-1'"
+expect 2 make_random_no_case "$X" make Identity --input 'x:float32[2]' -o "$T/never_rnd.onnx" --random 1
+err_has make_random_no_case "onnxop make: --random is for --case"
+no_file "$T/never_rnd.onnx"
+expect 2 make_random_and_in "$X" make Identity --input 'x:float32[2]' --case "$T/never_rnd" --random 1 --in 'float32[2]:1,2'
+err_has make_random_and_in "onnxop make: use either --in files or --random, not both"
+expect 0 make_help_random "$X" make --help
+out_has make_help_random "--random SEED      with --case, instead of --in files"
