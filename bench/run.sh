@@ -9,7 +9,8 @@
 # onnxop median us, ORT median us, their ratio, the ratio to reach, and the
 # minimums of both (a check on noise: medians on a busy machine wander).
 #
-#   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR   CASES='add matmul512' (a subset)
+#   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR [ORT_INSTALL=yes]
+#   CASES='add matmul512' (a subset)
 B=${1:-build}
 X="$B/onnxop"
 D="$B/bench"
@@ -19,8 +20,14 @@ PY=${PYTHON:-/usr/bin/python3}
 HERE=$(dirname "$0")
 mkdir -p "$D" || exit 1
 [ -x "$X" ] || { echo "bench/run.sh: $X not built" >&2; exit 1; }
+# ORT_INSTALL=yes: install onnxruntime-node into ORT_DIR first when it is not
+# there (--ignore-scripts: its install script downloads CUDA files).
+if [ -n "$ORT_DIR" ] && [ ! -d "$ORT_DIR/node_modules/onnxruntime-node" ] && [ "$ORT_INSTALL" = yes ]; then
+  mkdir -p "$ORT_DIR" && (cd "$ORT_DIR" && npm install --ignore-scripts onnxruntime-node) || exit 1
+fi
 if [ -n "$ORT_DIR" ] && [ ! -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
   echo "bench/run.sh: ORT_DIR=$ORT_DIR has no node_modules/onnxruntime-node" >&2
+  echo "  (run 'npm install --ignore-scripts onnxruntime-node' there, or set ORT_INSTALL=yes)" >&2
   exit 1
 fi
 
