@@ -312,7 +312,7 @@ static int decode_npy(ox_arena *a, const uint8_t *buf, size_t len, ox_value **ou
                    (unsigned long long)(have - need), ox_shape_str(h.rank, h.dims, sb, sizeof sb), h.descr);
   const uint8_t *raw = buf + pre + hl;
   ox_value *v;
-  OX_TRY(ox_tensor_new(a, dt, h.rank, h.dims, &v, e));
+  OX_TRY(ox_tensor_new_uninit(a, dt, h.rank, h.dims, &v, e)); /* every element is written below */
   ox_tensor *t = &v->u.t;
   int transpose = h.fortran && h.rank > 1 && n > 1;
   if (dt == OX_STRING) {
@@ -613,7 +613,7 @@ static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const u
       return ox_fail(e, OX_EINPUT, "it declares %llu bytes uncompressed, more than the memory "
                      "limit allows (%zu bytes; see --max-memory)", (unsigned long long)z->usize,
                      ox_memory_limit());
-    uint8_t *o = ox_alloc(a, (size_t)z->usize + 1);
+    uint8_t *o = ox_alloc_uninit(a, (size_t)z->usize + 1); /* inflate fills what is used */
     if (!o) return ox_fail(e, OX_EINPUT, "out of memory inflating it");
     z_stream s;
     memset(&s, 0, sizeof s);

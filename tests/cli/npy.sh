@@ -114,3 +114,9 @@ bad_npy 1 bad_zip_dup.npz "the archive holds 'x' twice"
 bad_npy 1 bad_zip_truncated.npz "not a zip archive (no end of central directory record)"
 bad_npy 1 bad_zip_bomb.npz "member 'x.npy': it declares 67108992 bytes uncompressed, more than the memory limit allows (33554432 bytes; see --max-memory)"
 bad_npy 1 bad_zip_liar.npz "member 'x.npy': it inflates to more than its declared 100 bytes"
+
+# ---- standard input: .npy and .npz are told apart by their first bytes ----
+"$X" run "$T/add.onnx" --in x=- --in "$N/f4.json" <"$N/f4.npy" >"$T/npy_stdin.out" 2>"$T/npy_stdin.err"
+out_has npy_stdin "[-4.5,  7. , -9.5]]"
+"$X" show - <"$N/bundle_deflate.npz" >"$T/npz_stdin.out" 2>"$T/npz_stdin.err"
+err_has npz_stdin "the .npz archive holds 2 arrays (x, pos)"
