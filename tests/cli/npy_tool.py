@@ -180,6 +180,19 @@ def gen(d):
     # the bytes onnxop writes for bundle.npz's two members: stored, fixed date
     with open(d + "/bundle_expected_bytes.npz", "wb") as f:
         f.write(raw_zip([("x.npy", npy(*x)), ("pos.npy", npy(*y))]))
+    # zip64 end records (as zipfile writes past 65535 members or 4 GiB): the
+    # classic record's counts and offsets are 0xffff / 0xffffffff
+    z = raw_zip([("x.npy", npy(*x)), ("pos.npy", npy(*y))])
+    cd_end = len(z) - 22
+    (cdsize, cdoff) = struct.unpack("<II", z[cd_end + 12:cd_end + 20])
+    rec64 = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, 2, 2, cdsize, cdoff)
+    loc = struct.pack("<IIQI", 0x07064B50, 0, cd_end, 1)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    with open(d + "/zip64.npz", "wb") as f:
+        f.write(z[:cd_end] + rec64 + loc + end)
+    bad_loc = struct.pack("<IIQI", 0x07064B50, 0, 10 ** 9, 1)
+    with open(d + "/bad_zip64_locator.npz", "wb") as f:
+        f.write(z[:cd_end] + rec64 + bad_loc + end)
     for nm, v in (("x", x), ("pos", y)):
         with open("%s/bundle.%s.json" % (d, nm), "w") as f:
             f.write(as_json(v[0], v[1], v[2]) + "\n")
