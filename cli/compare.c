@@ -39,10 +39,10 @@ static int is_dir(const char *p) {
   return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-/* the value file in dir whose stem is `stem` (.pb, .json or .npy), or NULL */
+/* the value file in dir whose stem is `stem` (.pb, .json, .npy or .npz), or NULL */
 static char *find_stem(const char *dir, const char *stem) {
-  static const char *ext[] = {".pb", ".json", ".npy"};
-  for (int i = 0; i < 3; i++) {
+  static const char *ext[] = {".pb", ".json", ".npy", ".npz"};
+  for (int i = 0; i < 4; i++) {
     size_t n = strlen(dir) + strlen(stem) + 8;
     char *p = malloc(n);
     if (!p) return NULL;
