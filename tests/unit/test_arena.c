@@ -1,0 +1,83 @@
+/* tests/unit/test_arena.c: the arena: zeroed, aligned allocations; mark and
+ * release; released big blocks handed out again (the spares) still zeroed by
+ * ox_alloc, left as they are by ox_alloc_uninit; the memory limit; tensors
+ * made by ox_tensor_new_uninit (strings zeroed all the same). */
+#include <stdint.h>
+
+#include "check.h"
+#include "core/ox.h"
+
+static int all_zero(const unsigned char *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i]) return 0;
+  return 1;
+}
+
+int main(void) {
+  ox_arena *a = ox_arena_new();
+  CHECK(a != NULL);
+
+  /* small and big allocations: zeroed, 64-byte aligned */
+  size_t sizes[] = {1, 100, 4096, 70000, 2 << 20, 5 << 20};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    unsigned char *p = ox_alloc(a, sizes[i]);
+    CHECK(p != NULL);
+    CHECK_EQ_I((uintptr_t)p % 64, 0);
+    CHECK(all_zero(p, sizes[i]));
+    memset(p, 0x5A, sizes[i]);
+  }
+
+  /* a released big block comes back from the spares: zeroed by ox_alloc */
+  size_t in_use = ox_memory_in_use();
+  ox_mark m = ox_arena_mark(a);
+  unsigned char *b1 = ox_alloc(a, 3 << 20);
+  CHECK(b1 != NULL);
+  memset(b1, 0x77, 3 << 20);
+  ox_arena_release(a, m);
+  CHECK_EQ_I(ox_memory_in_use(), in_use);
+  unsigned char *b2 = ox_alloc(a, 3 << 20);
+  CHECK(b2 == b1); /* the same block again */
+  CHECK(b2 && all_zero(b2, 3 << 20));
+  memset(b2, 0x77, 3 << 20);
+  ox_arena_release(a, m);
+
+  /* ox_alloc_uninit takes it as it is: no memset of what the caller overwrites */
+  unsigned char *b3 = ox_alloc_uninit(a, 3 << 20);
+  CHECK(b3 == b1);
+  CHECK(b3 && b3[0] == 0x77 && b3[(3 << 20) - 1] == 0x77);
+  CHECK_EQ_I((uintptr_t)b3 % 64, 0);
+  ox_arena_release(a, m);
+
+  /* a smaller request may take a bigger spare (at most twice its size) */
+  unsigned char *b4 = ox_alloc(a, (3 << 20) - 4096);
+  CHECK(b4 == b1);
+  CHECK(b4 && all_zero(b4, (3 << 20) - 4096));
+  ox_arena_release(a, m);
+  /* a much smaller one does not */
+  unsigned char *b5 = ox_alloc(a, 1 << 20);
+  CHECK(b5 != NULL && b5 != b1);
+  ox_arena_release(a, m);
+
+  /* tensors: uninit data for numbers, zeroed for strings */
+  ox_err e = {0};
+  ox_value *t;
+  int64_t dims[1] = {(3 << 20) / 4};
+  CHECK_EQ_I(ox_tensor_new_uninit(a, OX_FLOAT, 1, dims, &t, &e), 0);
+  CHECK(t->u.t.data == b1 && t->u.t.n == dims[0]);
+  ox_arena_release(a, m);
+  int64_t sdims[1] = {(3 << 20) / 16};
+  CHECK_EQ_I(ox_tensor_new_uninit(a, OX_STRING, 1, sdims, &t, &e), 0);
+  CHECK(all_zero(t->u.t.data, (size_t)sdims[0] * 16));
+  ox_arena_release(a, m);
+
+  /* the memory limit still holds with spares around */
+  size_t lim = ox_memory_limit();
+  ox_set_memory_limit(ox_memory_in_use() + (4 << 20));
+  CHECK(ox_alloc(a, 8 << 20) == NULL);
+  CHECK(ox_alloc(a, 2 << 20) != NULL);
+  ox_set_memory_limit(lim);
+
+  ox_arena_free(a);
+  CHECK_EQ_I(ox_memory_in_use(), 0);
+  return check_done("arena");
+}
