@@ -28,6 +28,9 @@
  * (ReduceSum/Mean over the last dims): 64 float lanes over blocks of 1024
  * elements, each block folded into a double; soft_row is Softmax/LogSoftmax
  * of one contiguous row with a polynomial expf (Cephes' expf, about 1 ulp). */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpsabi" /* 64-byte vectors by value in inline helpers */
+#endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi" /* 64-byte vectors by value in inline helpers */
 /* multiply-adds fused where the target has FMA (the polynomial); clang fuses
@@ -37,36 +40,42 @@
 #endif
 typedef float vf __attribute__((vector_size(64)));
 typedef int32_t vi __attribute__((vector_size(64)));
+typedef float vfu __attribute__((vector_size(64), aligned(4), may_alias)); /* unaligned */
 #define VL 16
 
-static inline vf vload(const float *p) { vf v; memcpy(&v, p, sizeof v); return v; }
-static inline void vstore(float *p, vf v) { memcpy(p, &v, sizeof v); }
-static inline vf vsel(vi m, vf a, vf b) { return (vf)(((vi)a & m) | ((vi)b & ~m)); }
-static inline vf vsplat(float f) { return (vf){0} + f; }
+/* Macros, not functions: a 64-byte vector passed to or returned from a
+ * function built for another target changes the ABI (clang refuses it). */
+#define vload(p) (*(const vfu *)(p))
+#define vstore(p, v) (*(vfu *)(p) = (v))
+#define vsel(m, a, b) ((vf)(((vi)(a) & (m)) | ((vi)(b) & ~(m))))
+#define vsplat(f) ((vf){0} + (f))
 
 /* exp of each lane: n = round(x log2 e), r = x - n ln 2 (in two parts),
  * exp(r) by a degree-6 polynomial, times 2^n built in the exponent bits.
- * Below -87.3 (where expf leaves the normal range) gives 0; NaN stays NaN. */
-static inline vf vexp(vf x) {
-  vi under = x < vsplat(-87.33654f);
-  x = vsel(x > vsplat(88.3762626f), vsplat(88.3762626f), x);
-  x = vsel(under, vsplat(0.f), x);
-  vf t = x * 1.44269504088896341f + 12582912.f; /* round to nearest by the 1.5*2^23 trick */
-  vf n = t - 12582912.f;
-  vf r = x - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
-  vf p = vsplat(1.9875691500e-4f);
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.f;
-  vi e = (__builtin_convertvector(n, vi) + 127) << 23;
-  return (vf)((vi)(p * (vf)e) & ~under);
-}
+ * Below -87.3 (where expf leaves the normal range) gives 0; NaN stays NaN.
+ * One copy per target (inside ROW_FNS). */
+#define VEXP_FN(SUF, TARGET)                                                         \
+  TARGET static inline vf vexp_##SUF(vf x) {                                         \
+    vi under = x < vsplat(-87.33654f);                                               \
+    x = vsel(x > vsplat(88.3762626f), vsplat(88.3762626f), x);                       \
+    x = vsel(under, vsplat(0.f), x);                                                 \
+    vf t = x * 1.44269504088896341f + 12582912.f; /* round by the 1.5*2^23 trick */  \
+    vf n = t - 12582912.f;                                                           \
+    vf r = x - n * 0.693359375f;                                                     \
+    r = r + n * 2.12194440e-4f;                                                      \
+    vf p = vsplat(1.9875691500e-4f);                                                 \
+    p = p * r + 1.3981999507e-3f;                                                    \
+    p = p * r + 8.3334519073e-3f;                                                    \
+    p = p * r + 4.1665795894e-2f;                                                    \
+    p = p * r + 1.6666665459e-1f;                                                    \
+    p = p * r + 5.0000001201e-1f;                                                    \
+    p = p * r * r + r + 1.f;                                                         \
+    vi e = (__builtin_convertvector(n, vi) + 127) << 23;                             \
+    return (vf)((vi)(p * (vf)e) & ~under);                                           \
+  }
 
 #define ROW_FNS(SUF, TARGET)                                                         \
+  VEXP_FN(SUF, TARGET)                                                               \
   TARGET static double sum_row_##SUF(const float *x, int64_t n) {                   \
     /* float lanes over blocks of 1024 elements (each lane adds 16 values),  \
      * folded into double: rounding as a pairwise sum's */                           \
@@ -98,7 +107,7 @@ static inline vf vexp(vf x) {
     for (j = 0; j < nv;) { /* float lanes, folded into double every 64 vectors */    \
       vf vs = {0};                                                                   \
       for (int64_t end = j + 64 * VL < nv ? j + 64 * VL : nv; j < end; j += VL) {   \
-        vf e = vexp(vload(x + j) - m);                                               \
+        vf e = vexp_##SUF(vload(x + j) - m);                                        \
         if (!log_) vstore(y + j, e);                                                 \
         vs += e;                                                                     \
       }                                                                              \
@@ -106,7 +115,7 @@ static inline vf vexp(vf x) {
     }                                                                                \
     float tail[VL] = {0}, et[VL];                                                    \
     memcpy(tail, x + nv, (size_t)(n - nv) * sizeof *x);                              \
-    vstore(et, vexp(vload(tail) - m));                                               \
+    vstore(et, vexp_##SUF(vload(tail) - m));                                        \
     for (j = nv; j < n; j++) {                                                       \
       s += et[j - nv];                                                               \
       if (!log_) y[j] = et[j - nv];                                                  \
