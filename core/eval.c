@@ -280,10 +280,13 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
       return ox_fail(e, OX_EUNSUPPORTED, "node '%s' %s: the model imports no opset for domain '%s'",
                      n->name, n->op, domain_label(n->domain));
     const ox_kernel *k = ox_registry_find(n->domain, n->op, v);
-    if (!k)
-      return ox_fail(e, OX_EUNSUPPORTED, "unsupported operator %s (%s, opset %lld)%s", n->op,
-                     domain_label(n->domain), (long long)v,
-                     ox_registry_has_op(n->domain, n->op) ? ": no implementation for this version" : "");
+    if (!k) {
+      char why[160];
+      int known = ox_registry_has_op(n->domain, n->op);
+      return ox_fail(e, OX_EUNSUPPORTED, "unsupported operator %s (%s, opset %lld)%s%s", n->op,
+                     domain_label(n->domain), (long long)v, known ? ": " : "",
+                     known ? ox_registry_why(n->domain, n->op, v, why, sizeof why) : "");
+    }
     n->k = k;
     n->version = k->since;
     for (int j = 0; j < n->nattr; j++) {

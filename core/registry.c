@@ -76,10 +76,34 @@ const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t op
 }
 
 int ox_registry_has_op(const char *domain, const char *op) {
+  int lo, hi;
+  return ox_registry_span(domain, op, &lo, &hi);
+}
+
+int ox_registry_span(const char *domain, const char *op, int *lo, int *hi) {
+  int found = 0;
   for (const ox_family *f = ox_families; f->family; f++)
     for (const ox_kernel *k = f->rows; k->op; k++)
-      if (!strcmp(k->op, op) && ox_domain_eq(k->domain, domain)) return 1;
-  return 0;
+      if (!strcmp(k->op, op) && ox_domain_eq(k->domain, domain)) {
+        if (!found || k->since < *lo) *lo = k->since;
+        if (!found || k->until > *hi) *hi = k->until;
+        found = 1;
+      }
+  return found;
+}
+
+const char *ox_registry_why(const char *domain, const char *op, int64_t opset, char *buf, size_t n) {
+  int lo, hi;
+  if (!ox_registry_span(domain, op, &lo, &hi))
+    snprintf(buf, n, "onnxop does not implement this operator");
+  else if (opset < lo)
+    snprintf(buf, n, "the operator first appears at opset %d", lo);
+  else if (opset > hi) /* a row ends before the latest opset only where ONNX removed the op */
+    snprintf(buf, n, "ONNX deprecated the operator at opset %d; onnxop runs it for opsets %d to %d", hi + 1,
+             lo, hi);
+  else
+    snprintf(buf, n, "no implementation for this version");
+  return buf;
 }
 
 /* ---- attributes ---- */

@@ -44,6 +44,10 @@ extern const ox_family ox_families[];
 const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset);
 /* Whether the op exists at any version (for "unsupported version" messages). */
 int ox_registry_has_op(const char *domain, const char *op);
+/* The lowest since and highest until over the op's rows; 0 when it has none. */
+int ox_registry_span(const char *domain, const char *op, int *lo, int *hi);
+/* Why no row serves (domain, op) at opset: for "unsupported operator" messages. */
+const char *ox_registry_why(const char *domain, const char *op, int64_t opset, char *buf, size_t n);
 
 /* ---- attribute access for kernels ----
  * A missing attribute gives the default; one of the wrong type sets c->err
