@@ -463,7 +463,8 @@ static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   return resize_run(c, &p, X, od, scale, roi, doax, extrap, out);
 }
 
-/* Upsample-7 (scales attribute) and -9 (scales input): Resize-10's semantics. */
+/* Upsample-1 (experimental: height_scale and width_scale on a 4-D X), -7
+ * (scales attribute) and -9 (scales input): Resize-10's semantics. */
 static int upsample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
   const ox_tensor *X = &in[0]->u.t;
@@ -472,7 +473,19 @@ static int upsample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   double *sv, scale[16], roi[32];
   int64_t ns, od[16];
   uint8_t doax[16];
-  if (c->version < 9) {
+  if (c->version < 7) {
+    /* X: (N, C, H, W); both scales are required. */
+    const ox_attr *h = ox_attr_find(c, "height_scale"), *w = ox_attr_find(c, "width_scale");
+    if (r != 4) return ox_fail(c->err, OX_EINPUT, "X has rank %d; Upsample-1 takes (N, C, H, W)", r);
+    if (!h || h->type != OX_ATTR_FLOAT || !w || w->type != OX_ATTR_FLOAT)
+      return ox_fail(c->err, OX_EINPUT, "attributes 'height_scale' and 'width_scale' (float) are required");
+    ns = 4;
+    sv = ox_alloc_array(c->a, 4, sizeof *sv);
+    if (!sv) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    sv[0] = sv[1] = 1;
+    sv[2] = h->f;
+    sv[3] = w->f;
+  } else if (c->version < 9) {
     const ox_attr *a = ox_attr_find(c, "scales");
     if (!a || a->type != OX_ATTR_FLOATS)
       return ox_fail(c->err, OX_EINPUT, "attribute 'scales' (floats) is required");
@@ -821,6 +834,7 @@ static int nms(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 const ox_kernel ox_image_kernels[] = {
 /*  domain op                since until      tin types     in     fn */
+  { "", "Upsample",            1, 6,         0, OX_TS_FLOAT3, 1, 1, upsample }, /* experimental */
   { "", "Upsample",            7, 8,         0, TS_ALL10, 1, 1, upsample },
   { "", "Upsample",            9, 9,         0, TS_ALL10, 2, 2, upsample },
   { "", "Resize",             10, 10,        0, TS_ALL10, 2, 2, resize },
