@@ -13,10 +13,21 @@ LIBS      := $(shell pkg-config --libs libprotobuf-c libcjson zlib 2>/dev/null |
 DEPS_CFLAGS += $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 LIBS      += $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8) -lunistring
 SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# ImageDecoder's libraries are not linked: ops/imagedecoder.c dlopen()s each by
+# its SONAME when a stream of its format first arrives (linking them would add
+# ~2 ms of loader time to every run). A library pkg-config can't find here
+# leaves its format out: a run-time error, not a build failure.
+img_soname = $(shell objdump -p "$$(pkg-config --variable=libdir $(1))/$(3)" 2>/dev/null | awk '/SONAME/ {print $$2}')
+img_lib    = $(if $(call img_soname,$(1),$(2),$(3)),-DOX_HAVE_$(2) -DOX_SONAME_$(2)='"$(call img_soname,$(1),$(2),$(3))"' $(shell pkg-config --cflags $(1)))
+IMG_FLAGS := $(call img_lib,libjpeg,JPEG,libjpeg.so) $(call img_lib,libpng,PNG,libpng.so) \
+             $(call img_lib,libtiff-4,TIFF,libtiff.so) $(call img_lib,libwebp,WEBP,libwebp.so) \
+             $(call img_lib,libopenjp2,OPENJP2,libopenjp2.so) \
+             $(if $(wildcard /usr/include/stb/stb_image.h),-DOX_HAVE_STB -I/usr/include/stb)
 
 # Debian packages: to build, and (TEST_DEBS) to run the conformance suites.
 DEBS      := gcc make pkg-config libprotobuf-c-dev protobuf-c-compiler libcjson-dev zlib1g-dev python3-onnx
 DEBS      += libpcre2-dev libunistring-dev
+DEBS      += libjpeg-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev libstb-dev
 TEST_DEBS := libonnx-testdata
 DEBIAN_DATA  := /usr/share/libonnx-testdata/data
 SHARED_SUITE ?= $(wildcard ../shared/onnx-node-tests)
@@ -58,6 +69,7 @@ $(1)/unit/%: tests/unit/%.c tests/unit/check.h $(1)/libonnxop.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) -o $$@ $$< $(1)/libonnxop.a $$(LIBS)
 endef
+%/obj/ops/imagedecoder.o: CPPFLAGS += $(IMG_FLAGS)
 $(eval $(call BUILD,$(B),))
 $(eval $(call BUILD,$(B)/asan,$(SAN)))
 $(eval $(call BUILD,$(B)/fuzz,-fsanitize=fuzzer-no-link,address,undefined))
