@@ -50,7 +50,7 @@ $(B)/onnx/%.pb-c.c $(B)/onnx/%.pb-c.h: $(PROTO_DIR)/onnx/%.proto
 	protoc-c --c_out=$(B) -I$(PROTO_DIR) onnx/$*.proto
 $(B)/onnx/onnx-data.pb-c.c: $(B)/onnx/onnx-ml.pb-c.h
 
-HDRS := $(wildcard core/*.h io/*.h proto/*.h ops/*.h cli/*.h) $(B)/onnx/onnx-ml.pb-c.h $(B)/onnx/onnx-data.pb-c.h
+HDRS := $(wildcard core/*.h io/*.h proto/*.h ops/*.h ops/ml/*.h cli/*.h) $(B)/onnx/onnx-ml.pb-c.h $(B)/onnx/onnx-data.pb-c.h
 
 # ---- two builds: plain (build/) and sanitized (build/asan/) ----
 define BUILD

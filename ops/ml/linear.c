@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/kernel.h"
+#include "ops/ml/ml.h"
 
 /* ---- shared ---- */
 
@@ -46,55 +47,6 @@ static const float *floats_attr(ox_ctx *c, const char *name, int64_t *n) {
 
 /* X's element i as a double. */
 static double xat(const ox_tensor *x, int64_t i) { return ox_load_f64(x->dt, x->data, i); }
-
-/* ---- post_transform (LinearClassifier, LinearRegressor) ---- */
-
-enum { PT_NONE, PT_SOFTMAX, PT_LOGISTIC, PT_SOFTMAX_ZERO, PT_PROBIT };
-
-static int post_transform_attr(ox_ctx *c, int *pt) {
-  static const char *const names[] = {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"};
-  const char *s = ox_attr_string(c, "post_transform", "NONE");
-  if (c->err->code) return c->err->code;
-  for (int i = 0; i < 5; i++)
-    if (!strcmp(s, names[i])) return *pt = i, 0;
-  return ox_fail(c->err, OX_EINPUT, "attribute post_transform = '%s'; expected NONE, SOFTMAX, "
-                 "LOGISTIC, SOFTMAX_ZERO or PROBIT", s);
-}
-
-/* probit(p) = sqrt(2) erfinv(2p - 1), with the erfinv approximation (Winitzki,
- * a = 0.147) that the ONNX reference and onnxruntime both use: the spec does
- * not define PROBIT further, and test data follows them. */
-static double probit(double p) {
-  double x = 2 * p - 1, sgn = x < 0 ? -1.0 : 1.0;
-  double l = log((1 - x) * (1 + x));
-  double v = 2 / (M_PI * 0.147) + 0.5 * l, v2 = l / 0.147;
-  return M_SQRT2 * sgn * sqrt(-v + sqrt(v * v - v2));
-}
-
-/* Transform one row of k scores in place. SOFTMAX_ZERO as the reference: a
- * zero score (|s| <= 1e-7) becomes s exp(-max), about 0, instead of
- * exp(s - max); a row of zeros becomes 0.5 each. */
-static void post_transform(int pt, double *s, int64_t k) {
-  double mx = -INFINITY, sum = 0;
-  switch (pt) {
-  case PT_LOGISTIC:
-    for (int64_t j = 0; j < k; j++) s[j] = 1 / (1 + exp(-s[j]));
-    break;
-  case PT_PROBIT:
-    for (int64_t j = 0; j < k; j++) s[j] = probit(s[j]);
-    break;
-  case PT_SOFTMAX:
-  case PT_SOFTMAX_ZERO:
-    for (int64_t j = 0; j < k; j++) mx = s[j] > mx ? s[j] : mx;
-    for (int64_t j = 0; j < k; j++) {
-      s[j] = pt == PT_SOFTMAX_ZERO && fabs(s[j]) <= 1e-7 ? s[j] * exp(-mx) : exp(s[j] - mx);
-      sum += s[j];
-    }
-    for (int64_t j = 0; j < k; j++) s[j] = sum == 0 ? 0.5 : s[j] / sum;
-    break;
-  default: break;
-  }
-}
 
 /* The linear model's weights: coefficients (E, C) and intercepts (E,) or none.
  * E = len(coefficients) / C; `targets` (when > 0) must equal it. */
@@ -148,7 +100,7 @@ static int linear_classifier(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
   linear_model m;
   int pt;
   OX_TRY(linear_attrs(c, C, 0, &m));
-  OX_TRY(post_transform_attr(c, &pt));
+  OX_TRY(ox_ml_post_transform_attr(c, &pt));
   const ox_attr *li = ox_attr_find(c, "classlabels_ints"), *ls = ox_attr_find(c, "classlabels_strings");
   if ((li && li->type != OX_ATTR_INTS) || (ls && ls->type != OX_ATTR_STRINGS))
     return ox_fail(c->err, OX_EINPUT, "attributes classlabels_ints and classlabels_strings must be "
@@ -174,7 +126,7 @@ static int linear_classifier(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
   for (int64_t n = 0; n < N; n++) {
     linear_row(&m, x, n, C, xr, binary ? s + 1 : s);
     if (binary) s[0] = -s[1];
-    post_transform(pt, s, K);
+    ox_ml_post_transform(pt, s, K);
     int64_t best = 0;
     for (int64_t k = 0; k < K; k++) {
       ((float *)z->u.t.data)[n * K + k] = (float)s[k];
@@ -201,7 +153,7 @@ static int linear_regressor(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   linear_model m;
   int pt;
   OX_TRY(linear_attrs(c, C, targets, &m));
-  OX_TRY(post_transform_attr(c, &pt));
+  OX_TRY(ox_ml_post_transform_attr(c, &pt));
   int64_t dims[2] = {N, targets};
   OX_TRY(ox_tensor_new(c->a, OX_FLOAT, 2, dims, &out[0], c->err));
   double *s = ox_alloc_array(c->a, targets, sizeof *s), *xr = ox_alloc_array(c->a, C, sizeof *xr);
@@ -209,7 +161,7 @@ static int linear_regressor(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   float *y = out[0]->u.t.data;
   for (int64_t n = 0; n < N; n++) {
     linear_row(&m, x, n, C, xr, s);
-    post_transform(pt, s, targets);
+    ox_ml_post_transform(pt, s, targets);
     for (int64_t k = 0; k < targets; k++) y[n * targets + k] = (float)s[k];
   }
   return 0;

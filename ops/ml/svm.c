@@ -13,15 +13,11 @@
 #include <string.h>
 
 #include "core/kernel.h"
-
-/* ops/ml/tree.c */
-int ox_ml_post_transform_parse(ox_ctx *c, const char *s, int *pt);
-void ox_ml_post_transform(int pt, double *v, int64_t n);
+#include "ops/ml/ml.h"
 
 #define FAIL(...) ox_fail(c->err, OX_EINPUT, __VA_ARGS__)
 
 enum { K_LINEAR, K_POLY, K_RBF, K_SIGMOID };
-enum { PT_NONE = 0 };
 
 typedef struct {
   int kind;
@@ -102,11 +98,11 @@ static int need(ox_ctx *c, const char *name, int64_t n, int64_t want, const char
  * y = coefficients . x + rho[0]. one_class: 1 if y > 0, else -1. */
 static int regressor_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   kern k;
-  int pt = PT_NONE;
+  int pt = OX_PT_NONE;
   const float *coef, *rho, *sv;
   int64_t ncoef, nrho, nsv, n, F;
   OX_TRY(kernel_parse(c, &k));
-  OX_TRY(ox_ml_post_transform_parse(c, ox_attr_string(c, "post_transform", "NONE"), &pt));
+  OX_TRY(ox_ml_post_transform_attr(c, &pt));
   int64_t ns = ox_attr_int(c, "n_supports", 0), one_class = ox_attr_int(c, "one_class", 0);
   if (c->err->code) return c->err->code;
   OX_TRY(floats(c, "coefficients", 1, &coef, &ncoef));
@@ -180,11 +176,6 @@ static void multiclass_probability(int64_t k, const double *r, double *p, double
   }
 }
 
-static double logistic(double v) {
-  double e = 1.0 / (1.0 + exp(-fabs(v)));
-  return v < 0 ? 1.0 - e : e;
-}
-
 /* SVMClassifier-1: Y (N) labels, Z (N, S) float scores, where S is
  * - the classes, in the linear layout and with prob_a/prob_b (Platt
  *   scaling per pair, then multiclass_probability);
@@ -193,12 +184,12 @@ static double logistic(double v) {
  * post_transform applies to each row of Z. */
 static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   kern k;
-  int pt = PT_NONE;
+  int pt = OX_PT_NONE;
   const float *coef, *rho, *sv, *pa, *pb;
   const int64_t *li, *vpc;
   int64_t ncoef, nrho, nsv, npa, npb, nli, nvpc, n, F;
   OX_TRY(kernel_parse(c, &k));
-  OX_TRY(ox_ml_post_transform_parse(c, ox_attr_string(c, "post_transform", "NONE"), &pt));
+  OX_TRY(ox_ml_post_transform_attr(c, &pt));
   OX_TRY(floats(c, "coefficients", 1, &coef, &ncoef));
   OX_TRY(floats(c, "rho", 1, &rho, &nrho));
   OX_TRY(floats(c, "support_vectors", 0, &sv, &nsv));
@@ -290,7 +281,7 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
         /* Platt scaling per pair, clipped as libsvm does */
         for (int64_t i = 0, p = 0; i < nc; i++)
           for (int64_t j = i + 1; j < nc; j++, p++) {
-            double v = 1 - logistic(sc[p] * pa[p] + pb[p]);
+            double v = 1 - ox_ml_logistic(sc[p] * pa[p] + pb[p]);
             v = v < 1e-7 ? 1e-7 : v > 1 - 1e-7 ? 1 - 1e-7 : v;
             r[i * nc + j] = v;
             r[j * nc + i] = 1 - v;

@@ -1,6 +1,5 @@
 /* ops/ml/tree.c: ai.onnx.ml tree ensembles: TreeEnsembleClassifier-1/3,
- * TreeEnsembleRegressor-1/3 and TreeEnsemble-5; also the score
- * post-transforms that svm.c shares.
+ * TreeEnsembleRegressor-1/3 and TreeEnsemble-5.
  *
  * Each call flattens the attributes once into an array of interior nodes and
  * an array of leaves (a leaf is a run of (target, weight) pairs), checking
@@ -16,61 +15,7 @@
 #include <string.h>
 
 #include "core/kernel.h"
-
-/* ---- post transforms (shared with svm.c) ---- */
-
-/* TreeEnsemble-5 numbers them; the older ops name them. */
-enum { PT_NONE, PT_SOFTMAX, PT_LOGISTIC, PT_SOFTMAX_ZERO, PT_PROBIT };
-
-int ox_ml_post_transform_parse(ox_ctx *c, const char *s, int *pt) {
-  static const char *names[] = {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"};
-  for (int i = 0; i < 5; i++)
-    if (!strcmp(s, names[i])) return *pt = i, 0;
-  return ox_fail(c->err, OX_EINPUT, "post_transform '%s' is not one of NONE, SOFTMAX, LOGISTIC, "
-                 "SOFTMAX_ZERO, PROBIT", s);
-}
-
-static double logistic(double v) {
-  double e = 1.0 / (1.0 + exp(-fabs(v)));
-  return v < 0 ? 1.0 - e : e;
-}
-
-/* PROBIT is sqrt(2) * erfinv(2p - 1) with erfinv by Winitzki's approximation
- * (a = 0.147), as both onnx's reference and onnxruntime compute it; the exact
- * inverse differs from it by up to ~2e-3. */
-static double probit(double p) {
-  double x = 2 * p - 1, sgn = x < 0 ? -1.0 : 1.0;
-  double l = log((1 - x) * (1 + x));
-  double v = 2 / (M_PI * 0.147) + 0.5 * l, v2 = l / 0.147;
-  return M_SQRT2 * sgn * sqrt(-v + sqrt(v * v - v2));
-}
-
-/* Transform one row of n scores in place. */
-void ox_ml_post_transform(int pt, double *v, int64_t n) {
-  double mx = -INFINITY, sum = 0;
-  switch (pt) {
-  case PT_LOGISTIC:
-    for (int64_t i = 0; i < n; i++) v[i] = logistic(v[i]);
-    break;
-  case PT_PROBIT:
-    for (int64_t i = 0; i < n; i++) v[i] = probit(v[i]);
-    break;
-  case PT_SOFTMAX:
-    for (int64_t i = 0; i < n; i++) mx = v[i] > mx ? v[i] : mx;
-    for (int64_t i = 0; i < n; i++) sum += v[i] = exp(v[i] - mx);
-    for (int64_t i = 0; i < n; i++) v[i] /= sum;
-    break;
-  case PT_SOFTMAX_ZERO: /* a softmax that keeps (near-)zero scores near zero: */
-    for (int64_t i = 0; i < n; i++) mx = v[i] > mx ? v[i] : mx;
-    for (int64_t i = 0; i < n; i++) /* s exp(-max) for |s| <= 1e-7, as onnx's reference */
-      sum += v[i] = fabs(v[i]) > 1e-7 ? exp(v[i] - mx) : v[i] * exp(-mx);
-    /* a zero sum (all zeros): 0.5 each, as onnx's reference (onnxruntime divides by 0) */
-    for (int64_t i = 0; i < n; i++) v[i] = sum != 0 ? v[i] / sum : 0.5;
-    break;
-  default:
-    break;
-  }
-}
+#include "ops/ml/ml.h"
 
 /* ---- the flattened forest ---- */
 
@@ -569,9 +514,9 @@ static int write_scores(ox_ctx *c, int64_t n, int64_t T, double *acc, const doub
 
 /* TreeEnsembleRegressor-1/3: Y (N, n_targets) float. */
 static int regressor_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  int agg = AGG_SUM, pt = PT_NONE;
+  int agg = AGG_SUM, pt = OX_PT_NONE;
   OX_TRY(agg_parse(c, ox_attr_string(c, "aggregate_function", "SUM"), &agg));
-  OX_TRY(ox_ml_post_transform_parse(c, ox_attr_string(c, "post_transform", "NONE"), &pt));
+  OX_TRY(ox_ml_post_transform_attr(c, &pt));
   int64_t T = ox_attr_int(c, "n_targets", -1);
   if (c->err->code) return c->err->code;
   if (T < 0) { /* absent: as many as target_ids name */
@@ -595,7 +540,7 @@ static int regressor_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
 /* TreeEnsemble-5: Y (N, n_targets) of X's type. */
 static int ensemble_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int64_t agg = ox_attr_int(c, "aggregate_function", AGG_SUM);
-  int64_t pt = ox_attr_int(c, "post_transform", PT_NONE);
+  int64_t pt = ox_attr_int(c, "post_transform", OX_PT_NONE);
   if (c->err->code) return c->err->code;
   if (agg < 0 || agg > 3)
     return FAIL("aggregate_function is %lld; expected 0 (AVERAGE), 1 (SUM), 2 (MIN) or 3 (MAX)",
@@ -631,8 +576,8 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   if ((nls > 0) == (nli > 0))
     return FAIL("exactly one of classlabels_strings and classlabels_int64s must be given");
   int64_t nc = nls ? nls : nli;
-  int pt = PT_NONE;
-  OX_TRY(ox_ml_post_transform_parse(c, ox_attr_string(c, "post_transform", "NONE"), &pt));
+  int pt = OX_PT_NONE;
+  OX_TRY(ox_ml_post_transform_attr(c, &pt));
   forest fo = {0};
   OX_TRY(build_v3(c, "class", nc, &fo));
   double *base, *acc;
@@ -660,7 +605,7 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
     if (binary) {
       int64_t k = ids[0];
       double p = s[k] + (nb == 2 ? base[k] : nb == 1 ? base[0] : 0);
-      s[0] = pt == PT_NONE || pt == PT_PROBIT ? 1 - p : -p;
+      s[0] = pt == OX_PT_NONE || pt == OX_PT_PROBIT ? 1 - p : -p;
       s[1] = p;
       ox_ml_post_transform(pt, s, 2);
       best = s[1] > s[0];

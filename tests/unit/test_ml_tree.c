@@ -11,9 +11,7 @@
 
 #include "check.h"
 #include "core/ox.h"
-
-/* ops/ml/tree.c */
-void ox_ml_post_transform(int pt, double *v, int64_t n);
+#include "ops/ml/ml.h"
 
 #define ML "ai.onnx.ml"
 
