@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <unistr.h>
+
 #include "err.h"
 
 int ox_fail(ox_err *e, int code, const char *fmt, ...) {
@@ -30,4 +32,14 @@ void ox_prefix(ox_err *e, const char *fmt, ...) {
   memcpy(e->msg, pre, lp);
   memcpy(e->msg + lp, old, lo);
   e->msg[lp + lo] = 0;
+}
+
+int ox_name_check(ox_err *e, const char *what, const char *s) {
+  if (!s || !u8_check((const uint8_t *)s, strlen(s))) return 0;
+  char buf[160];
+  size_t k = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p && k + 5 < sizeof buf; p++)
+    k += (size_t)snprintf(buf + k, sizeof buf - k, *p >= 0x20 && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
+  buf[k] = 0;
+  return ox_fail(e, OX_EINPUT, "%s \"%s\" is not valid UTF-8", what, buf);
 }

@@ -23,6 +23,9 @@ int ox_fail(ox_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Put context in front of the message: "node 'n0' SequenceAt-11: " + msg. */
 void ox_prefix(ox_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ONNX names are protobuf strings, so UTF-8: 0 when s is (or is NULL), else
+ * an error quoting it with its other bytes as \xHH, e.g. `node name "n\xff"`. */
+int ox_name_check(ox_err *e, const char *what, const char *s);
 static inline void ox_err_clear(ox_err *e) { e->code = 0; e->msg[0] = 0; }
 
 #define OX_TRY(x)                                                                     \

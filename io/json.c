@@ -242,6 +242,7 @@ typedef struct {
   ox_err *e;
   char path[512]; /* where we are, for messages: "sequence[2].data[0][1]" */
   size_t plen;
+  int depth;      /* values open around the one being read */
 } dec;
 
 /* Append to the path; returns the old length for path_pop. */
@@ -1039,7 +1040,19 @@ static int dec_map(dec *d, const cJSON *j, const ox_type *want, ox_value **out) 
 
 /* Any value. want (may be NULL) is the type expected here: it fills in
  * what the JSON leaves out; the caller checks the result against it. */
+static int dec_value_in(dec *d, const cJSON *j, const ox_type *want, ox_value **out);
+
+/* Values nest at most as deep as in .pb files (OX_PROTO_MAX_DEPTH), whatever
+ * cJSON's own limit. */
 static int dec_value(dec *d, const cJSON *j, const ox_type *want, ox_value **out) {
+  if (d->depth > 64) return bad(d, "values nested more than %d deep", 64);
+  d->depth++;
+  int rc = dec_value_in(d, j, want, out);
+  d->depth--;
+  return rc;
+}
+
+static int dec_value_in(dec *d, const cJSON *j, const ox_type *want, ox_value **out) {
   int is_object = cJSON_IsObject(j);
   /* optional(X) declared: a plain X is a present optional, null an absent one */
   if (want && want->kind == OX_OPTIONAL && !(is_object && get(j, "optional"))) {

@@ -170,6 +170,7 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
     break;
   }
   }
+  if (!rc) rc = ox_name_check(e, "the value's name", name);
   if (!rc && name_out) {
     *name_out = name && *name ? ox_strdup(a, name) : NULL;
     if (name && *name && !*name_out) rc = ox_fail(e, OX_EINPUT, "out of memory");

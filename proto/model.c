@@ -53,15 +53,18 @@ static int oom(decoder *d) {
  * nested subgraphs would otherwise push the cause out of the message. */
 static int room(decoder *d) { return strlen(d->e->msg) < 768; }
 
-/* An arena copy of a protobuf string; NULL (absent) becomes "". */
-static const char *copy_str(decoder *d, const char *s) {
+/* An arena copy of a protobuf string (a name, an op type, a domain); NULL
+ * (absent) becomes "". NULL with the error set when it is not UTF-8 (`what`
+ * names it in the message). */
+static const char *copy_str(decoder *d, const char *what, const char *s) {
+  if (ox_name_check(d->e, what, s)) return NULL;
   return ox_strdup(d->a, s ? s : "");
 }
 
 /* A domain name: "ai.onnx" is the default domain, stored as "". */
 static const char *copy_domain(decoder *d, const char *s) {
   if (s && !strcmp(s, "ai.onnx")) s = "";
-  return copy_str(d, s);
+  return copy_str(d, "the domain", s);
 }
 
 /* n strings into a new arena array; *out stays valid (not NULL) for n == 0. */
@@ -69,7 +72,7 @@ static int copy_strs(decoder *d, size_t n, char *const *src, const char ***out) 
   const char **dst = ox_alloc_array(d->a, (int64_t)n, sizeof *dst);
   if (!dst) return oom(d);
   for (size_t i = 0; i < n; i++)
-    if (!(dst[i] = copy_str(d, src[i]))) return oom(d);
+    if (!(dst[i] = copy_str(d, "the name", src[i]))) return oom(d);
   *out = dst;
   return 0;
 }
@@ -156,7 +159,7 @@ static const char *extra_string(decoder *d, const ProtobufCMessage *m, unsigned 
   const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(m->descriptor, id);
   if (f) {
     if (f->type != PROTOBUF_C_TYPE_STRING || f->label == PROTOBUF_C_LABEL_REPEATED) return "";
-    return copy_str(d, *(char *const *)((const char *)m + f->offset));
+    return copy_str(d, "the string", *(char *const *)((const char *)m + f->offset));
   }
   const char *s = "";
   for (size_t i = 0; i < m->n_unknown_fields; i++) {
@@ -338,11 +341,11 @@ static int decode_attr_value(decoder *d, const Onnx__AttributeProto *pa, ox_attr
 }
 
 static int decode_attr(decoder *d, const Onnx__AttributeProto *pa, ox_attr *at) {
-  if (!(at->name = copy_str(d, pa->name))) return oom(d);
+  if (!(at->name = copy_str(d, "the attribute name", pa->name))) return oom(d);
   at->type = pa->has_type ? (ox_attr_type)pa->type : (ox_attr_type)infer_attr_type(pa);
   if (pa->ref_attr_name && pa->ref_attr_name[0]) {
     /* Inside a function body: the value is the caller's attribute of that name. */
-    if (!(at->ref_attr_name = copy_str(d, pa->ref_attr_name))) return oom(d);
+    if (!(at->ref_attr_name = copy_str(d, "the attribute reference", pa->ref_attr_name))) return oom(d);
     return 0;
   }
   if (decode_attr_value(d, pa, at)) {
@@ -358,7 +361,7 @@ static int decode_node(decoder *d, const Onnx__NodeProto *pn, int index, ox_node
   if (!pn->op_type || !pn->op_type[0])
     return ox_fail(d->e, OX_EINPUT, "node %d ('%s') has no op_type", index,
                    pn->name ? pn->name : "");
-  if (!(n->name = copy_str(d, pn->name)) || !(n->op = copy_str(d, pn->op_type)) ||
+  if (!(n->name = copy_str(d, "the node name", pn->name)) || !(n->op = copy_str(d, "the op type", pn->op_type)) ||
       !(n->domain = copy_domain(d, pn->domain)) ||
       !(n->overload = extra_string(d, &pn->base, NODE_OVERLOAD)))
     return oom(d);
@@ -391,7 +394,9 @@ static int decode_nodes(decoder *d, size_t count, Onnx__NodeProto *const *src, i
 
 /* Name, type and (for tensors) declared shape. */
 static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_valueinfo *vi) {
-  if (!(vi->name = copy_str(d, pv->name))) return oom(d);
+  if (!(vi->name = copy_str(d, "the value name", pv->name))) return oom(d);
+  if (ox_type_proto_depth(pv->type) > OX_PROTO_MAX_DEPTH + 1)
+    return ox_fail(d->e, OX_EINPUT, "the type of '%s' nests more than %d levels", vi->name, OX_PROTO_MAX_DEPTH);
   vi->type = ox_from_type_proto(d->a, pv->type);
   vi->rank = -1;
   const Onnx__TypeProto *tp = pv->type;
@@ -429,7 +434,7 @@ static int decode_initializers(decoder *d, const Onnx__GraphProto *pg, ox_graph 
   if (!g->init_name || !g->init) return oom(d);
   for (size_t i = 0; i < pg->n_initializer; i++) {
     const Onnx__TensorProto *tp = pg->initializer[i];
-    if (!(g->init_name[i] = copy_str(d, tp->name))) return oom(d);
+    if (!(g->init_name[i] = copy_str(d, "the initializer name", tp->name))) return oom(d);
     if (decode_tensor(d, tp, &g->init[i])) {
       if (room(d)) ox_prefix(d->e, "initializer '%s': ", g->init_name[i]);
       return d->e->code;
@@ -439,7 +444,7 @@ static int decode_initializers(decoder *d, const Onnx__GraphProto *pg, ox_graph 
     const Onnx__SparseTensorProto *sp = pg->sparse_initializer[i];
     size_t k = pg->n_initializer + i;
     /* A sparse tensor's name is its values' name. */
-    if (!(g->init_name[k] = copy_str(d, sp->values ? sp->values->name : NULL))) return oom(d);
+    if (!(g->init_name[k] = copy_str(d, "the initializer name", sp->values ? sp->values->name : NULL))) return oom(d);
     if (densify(d, sp, &g->init[k])) {
       if (room(d)) ox_prefix(d->e, "sparse initializer '%s': ", g->init_name[k]);
       return d->e->code;
@@ -454,7 +459,7 @@ static int decode_graph(decoder *d, const Onnx__GraphProto *pg, ox_graph **out) 
   d->depth++;
   int rc = 0;
   ox_graph *g = ox_alloc(d->a, sizeof *g);
-  if (!g || !(g->name = copy_str(d, pg->name))) rc = oom(d);
+  if (!g || !(g->name = copy_str(d, "the graph name", pg->name))) rc = oom(d);
   if (!rc) rc = decode_nodes(d, pg->n_node, pg->node, &g->nnode, &g->node);
   if (!rc) rc = decode_valueinfos(d, pg->n_input, pg->input, &g->nin, &g->in);
   if (!rc) rc = decode_valueinfos(d, pg->n_output, pg->output, &g->nout, &g->out);
@@ -527,7 +532,7 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
 }
 
 static int decode_function(decoder *d, const Onnx__FunctionProto *pf, ox_function *fn) {
-  if (!(fn->name = copy_str(d, pf->name)) || !(fn->domain = copy_domain(d, pf->domain)) ||
+  if (!(fn->name = copy_str(d, "the function name", pf->name)) || !(fn->domain = copy_domain(d, pf->domain)) ||
       !(fn->overload = extra_string(d, &pf->base, FUNCTION_OVERLOAD)))
     return oom(d);
   fn->nin = (int)pf->n_input;

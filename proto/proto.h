@@ -29,6 +29,10 @@ void ox_proto_value_refine(ox_arena *a, ox_value *v, const ox_type *t);
 /* TypeProto -> type; NULL (no error) for a type onnxop does not model (opaque,
  * sparse) or an absent one. */
 const ox_type *ox_from_type_proto(ox_arena *a, const Onnx__TypeProto *tp);
+/* How many TypeProtos are nested in tp (seq(seq(tensor)) is 3); values and
+ * types nest at most OX_PROTO_MAX_DEPTH. */
+int ox_type_proto_depth(const Onnx__TypeProto *tp);
+#define OX_PROTO_MAX_DEPTH 64
 
 /* core values -> protobuf-c structs, allocated in the arena (pack them, then
  * drop the arena). raw_data is used for every fixed-size type. */

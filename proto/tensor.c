@@ -32,7 +32,7 @@
 
 /* Sequences, optionals and maps nested deeper than this are refused (real
  * types nest two or three levels; this only stops runaway recursion). */
-#define MAX_DEPTH 64
+#define MAX_DEPTH OX_PROTO_MAX_DEPTH
 
 /* SequenceProto.DataType and OptionalProto.DataType (onnx-data.proto) share
  * their numbering; MapProto's values are a SequenceProto. */
@@ -731,6 +731,20 @@ static const ox_type *type_from(ox_arena *a, const Onnx__TypeProto *tp, int dept
 
 const ox_type *ox_from_type_proto(ox_arena *a, const Onnx__TypeProto *tp) {
   return type_from(a, tp, 0);
+}
+
+int ox_type_proto_depth(const Onnx__TypeProto *tp) {
+  int depth = 0;
+  while (tp) {
+    depth++;
+    switch (tp->value_case) {
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: tp = tp->sequence_type ? tp->sequence_type->elem_type : NULL; break;
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: tp = tp->optional_type ? tp->optional_type->elem_type : NULL; break;
+    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: tp = tp->map_type ? tp->map_type->value_type : NULL; break;
+    default: tp = NULL;
+    }
+  }
+  return depth;
 }
 
 /* ---------------------------------------------------------------------------
