@@ -110,7 +110,7 @@ const char *ox_registry_why(const char *domain, const char *op, int64_t opset, c
 
 const ox_attr *ox_attr_find(ox_ctx *c, const char *name) { return ox_node_attr(c->node, name); }
 
-static const char *attr_type_name(ox_attr_type t) {
+const char *ox_attr_type_name(ox_attr_type t) {
   static const char *names[] = {"undefined", "float", "int", "string", "tensor", "graph",
                                 "floats", "ints", "strings", "tensors", "graphs",
                                 "sparse_tensor", "sparse_tensors", "type_proto", "type_protos"};
@@ -122,7 +122,7 @@ static const ox_attr *typed(ox_ctx *c, const char *name, ox_attr_type want) {
   if (!at) return NULL;
   if (at->type != want) {
     ox_fail(c->err, OX_EINPUT, "attribute '%s' is of type %s; expected %s", name,
-            attr_type_name(at->type), attr_type_name(want));
+            ox_attr_type_name(at->type), ox_attr_type_name(want));
     return NULL;
   }
   return at;

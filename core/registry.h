@@ -58,6 +58,8 @@ const char *ox_attr_string(ox_ctx *c, const char *name, const char *def);
 /* ints: *n receives the count; NULL (and *n = -1) when absent. */
 const int64_t *ox_attr_ints(ox_ctx *c, const char *name, int64_t *n);
 const ox_attr *ox_attr_find(ox_ctx *c, const char *name);
+/* "int", "floats", "graph"... for messages. */
+const char *ox_attr_type_name(ox_attr_type t);
 
 /* Message helper: "input 0 'A'" naming the node's input. */
 const char *ox_input_name(ox_ctx *c, int i);

@@ -311,14 +311,15 @@ static int read_to(ox_ctx *c, uint64_t allowed, const char *op, ox_dtype *to) {
   const ox_attr *at = ox_attr_find(c, "to");
   if (!at) return ox_fail(c->err, OX_EINPUT, "the attribute 'to' is required");
   int64_t id;
-  if (at->type == OX_ATTR_STRING) {
+  if (at->type == OX_ATTR_STRING && c->version < 6) {
     id = ox_dtype_from_name(at->s.p);
     if (!id) return ox_fail(c->err, OX_EINPUT, "to = '%s' is not a data type", at->s.p);
   } else if (at->type == OX_ATTR_INT) {
     id = at->i;
   } else {
-    return ox_fail(c->err, OX_EINPUT, "attribute 'to' must be an int%s",
-                   c->version < 6 ? " or a type name" : "");
+    return ox_fail(c->err, OX_EINPUT, "attribute 'to' must be an int%s; it is of type %s%s",
+                   c->version < 6 ? " or a type name" : "", ox_attr_type_name(at->type),
+                   c->version >= 6 && at->type == OX_ATTR_STRING ? " (a type name is Cast-1's form)" : "");
   }
   if (!ox_dtype_valid((int)id) || id != (int)id)
     return ox_fail(c->err, OX_EINPUT, "to = %lld is not a TensorProto data type", (long long)id);
