@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/ox.h"
+#include "../core/threads.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -73,6 +74,25 @@ int main(int argc, char **argv) {
       argc -= 2;
       i--;
     }
+  /* --threads N (or ONNXOP_THREADS), for every command */
+  const char *th = getenv("ONNXOP_THREADS");
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--threads")) {
+      if (i + 1 >= argc) return ox_usage_error(argv[1], "--threads needs a count (0: one per CPU)");
+      th = argv[i + 1];
+      memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2 + 1) * sizeof *argv);
+      argc -= 2;
+      i--;
+    }
+  if (th) {
+    char *end;
+    long n = strtol(th, &end, 10);
+    if (end == th || *end || n < 0 || n > OX_MAX_THREADS)
+      return ox_usage_error(argc > 1 ? argv[1] : "",
+                            "--threads: '%s' is not a thread count from 0 (one per CPU) to %d", th,
+                            OX_MAX_THREADS);
+    ox_set_threads((int)n);
+  }
   if (mm) {
     size_t lim = parse_size(mm);
     if (!lim) return ox_usage_error(argc > 1 ? argv[1] : "", "--max-memory: '%s' is not a size such as 512M or 4G", mm);

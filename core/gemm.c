@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "threads.h"
 
 #if defined(__clang__)
 #pragma clang fp contract(fast)
@@ -316,26 +317,22 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
     }
 }
 
-/* The blocked product; -1 if the packing buffers cannot be allocated. */
-GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T *A,
-                                       int64_t lda, int transA, const T *B, int64_t ldb,
-                                       int transB, T *C, int64_t ldc, T alpha, T beta) {
-  int64_t kcmax = min64(K, GEMM_KC);
-  T *pa = scratch(round_up(min64(M, GEMM_MC), MR) * kcmax, sizeof(T));
-  T *pb = scratch(round_up(min64(N, GEMM_NC), NR) * kcmax, sizeof(T));
-  if (!pa || !pb) {
-    free(pa);
-    free(pb);
-    return -1;
-  }
-  for (int64_t jc = 0; jc < N; jc += GEMM_NC) {
-    int64_t nc = min64(GEMM_NC, N - jc);
+/* The blocked product of rows [i0, i1) and columns [j0, j1) of C, with the
+ * packing buffers pa and pb. Every tile of C is the same call of the kernel
+ * (same K blocks, same full or partial tile) whatever the range, as long as
+ * i0 is a multiple of MR and j0 of NR: so split products give the same bytes. */
+GEMM_TARGET static void GEMM_NAME(blocked)(int64_t i0, int64_t i1, int64_t j0, int64_t j1,
+                                           int64_t K, const T *A, int64_t lda, int transA,
+                                           const T *B, int64_t ldb, int transB, T *C,
+                                           int64_t ldc, T alpha, T beta, T *pa, T *pb) {
+  for (int64_t jc = j0; jc < j1; jc += GEMM_NC) {
+    int64_t nc = min64(GEMM_NC, j1 - jc);
     for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
       int64_t kc = min64(GEMM_KC, K - pc);
       T ab[2] = {alpha, pc == 0 ? beta : (T)1}; /* later K blocks add to the first's */
       GEMM_NAME(pack_b)(kc, nc, B, ldb, transB, pc, jc, pb);
-      for (int64_t ic = 0; ic < M; ic += GEMM_MC) {
-        int64_t mc = min64(GEMM_MC, M - ic);
+      for (int64_t ic = i0; ic < i1; ic += GEMM_MC) {
+        int64_t mc = min64(GEMM_MC, i1 - ic);
         GEMM_NAME(pack_a)(mc, kc, A, lda, transA, ic, pc, pa);
         for (int64_t jr = 0; jr < nc; jr += NR)
           for (int64_t ir = 0; ir < mc; ir += MR)
@@ -344,8 +341,56 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
       }
     }
   }
-  free(pa);
-  free(pb);
+}
+
+/* One product split for ox_par_for: chunk c takes a range of MR-row (or
+ * NR-column) units, with its own packing buffers. */
+typedef struct {
+  int64_t M, N, K, lda, ldb, ldc;
+  const T *A, *B;
+  T *C, alpha, beta;
+  int transA, transB, by_rows;
+  T **pa, **pb;
+} GEMM_NAME(job);
+
+GEMM_TARGET static void GEMM_NAME(chunk)(void *arg, int c, int64_t lo, int64_t hi) {
+  const GEMM_NAME(job) *j = arg;
+  int64_t i0 = 0, i1 = j->M, j0 = 0, j1 = j->N;
+  if (j->by_rows) i0 = lo * MR, i1 = min64(hi * MR, j->M);
+  else j0 = lo * NR, j1 = min64(hi * NR, j->N);
+  GEMM_NAME(blocked)(i0, i1, j0, j1, j->K, j->A, j->lda, j->transA, j->B, j->ldb, j->transB,
+                     j->C, j->ldc, j->alpha, j->beta, j->pa[c], j->pb[c]);
+}
+
+/* The blocked product, split over the thread pool when it is large; -1 if
+ * the packing buffers cannot be allocated. */
+GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T *A,
+                                       int64_t lda, int transA, const T *B, int64_t ldb,
+                                       int transB, T *C, int64_t ldc, T alpha, T beta) {
+  int64_t kcmax = min64(K, GEMM_KC);
+  /* split the longer side of C (in tiles) */
+  int by_rows = M >= N;
+  int64_t units = by_rows ? (M + MR - 1) / MR : (N + NR - 1) / NR;
+  int nch = ox_par_chunks(units, 2.0 * (double)M * (double)N * (double)K);
+  T *pa[OX_MAX_THREADS], *pb[OX_MAX_THREADS]; /* per chunk */
+  for (int c = 0; c < nch; c++) {
+    pa[c] = scratch(round_up(min64(M, GEMM_MC), MR) * kcmax, sizeof(T));
+    pb[c] = scratch(round_up(min64(N, GEMM_NC), NR) * kcmax, sizeof(T));
+    if (!pa[c] || !pb[c]) { /* fewer chunks: the same result */
+      free(pa[c]);
+      free(pb[c]);
+      nch = c;
+      break;
+    }
+  }
+  if (nch == 0) return -1;
+  GEMM_NAME(job) j = {M, N, K, lda, ldb, ldc, A, B, C, alpha, beta, transA, transB, by_rows, pa, pb};
+  if (nch == 1) GEMM_NAME(chunk)(&j, 0, 0, units);
+  else ox_par_for(units, nch, GEMM_NAME(chunk), &j);
+  for (int c = 0; c < nch; c++) {
+    free(pa[c]);
+    free(pb[c]);
+  }
   return 0;
 }
 

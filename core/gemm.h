@@ -10,7 +10,10 @@
  * Float accumulates in float, double in double. The product is cache-blocked:
  * panels of A and B are packed and a register-tiled micro-kernel written with
  * GCC vector extensions runs over them; on x86-64 AVX2+FMA and AVX-512 builds
- * of the same code are chosen at run time when the CPU has them. Never fails: if the
+ * of the same code are chosen at run time when the CPU has them. Large
+ * products are split over ox_threads() threads by whole tiles of C (rows or
+ * columns), so the result is the same bytes for every thread count (see
+ * core/threads.h). Never fails: if the
  * packing buffers cannot be allocated, a plain loop computes the result. */
 #ifndef OX_GEMM_H
 #define OX_GEMM_H

@@ -15,6 +15,7 @@
 
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 
 #define MAXSP 8 /* spatial dimensions supported */
 
@@ -361,6 +362,67 @@ DEPTHWISE_FN(f64, double, v4d)
  * stays in cache between im2col and the GEMM's packing. */
 #define TILE_BYTES (512 * 1024)
 
+/* One Conv split for ox_par_for: item t is output row tile t % ntiles of
+ * group (t / ntiles) % G of image t / (ntiles * G); chunk c has its own
+ * im2col buffer and depthwise tap table. Each tile is the same GEMM call
+ * whatever the chunking, so every thread count gives the same bytes. */
+typedef struct {
+  ox_dtype dt;
+  const geom *g;
+  const char *x, *w;
+  const void *b;
+  char *y;
+  size_t es;
+  int direct, depthwise;
+  int64_t C, M, G, Cg, Mg, Kg, P, W, rows, trows, ntiles;
+  void **col;
+  int64_t **taps;
+} conv_job;
+
+static void conv_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
+  const conv_job *j = arg;
+  const geom *g = j->g;
+  size_t es = j->es;
+  int64_t P = j->P, W = j->W, Mg = j->Mg, Kg = j->Kg;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t tile = t % j->ntiles, gi = t / j->ntiles % j->G, n = t / j->ntiles / j->G;
+    int64_t r0 = tile * j->trows, r1 = r0 + j->trows < j->rows ? r0 + j->trows : j->rows;
+    int64_t cols = (r1 - r0) * W;
+    const char *xg = j->x + (size_t)((n * j->C + gi * j->Cg) * g->nimg) * es;
+    const char *wg = j->w + (size_t)(gi * Mg * Kg) * es;
+    char *yg = j->y + (size_t)((n * j->M + gi * Mg) * P) * es;
+    char *yt = yg + (size_t)(r0 * W) * es;
+    /* the bias first, then Y += W x col */
+    for (int64_t m = 0; j->b && m < Mg; m++) {
+      if (j->dt == OX_FLOAT) {
+        float v = ((const float *)j->b)[gi * Mg + m], *r = (float *)yt + m * P;
+        for (int64_t p = 0; p < cols; p++) r[p] = v;
+      } else {
+        double v = ((const double *)j->b)[gi * Mg + m], *r = (double *)yt + m * P;
+        for (int64_t p = 0; p < cols; p++) r[p] = v;
+      }
+    }
+    if (j->depthwise) { /* one tile: the whole group */
+      if (j->dt == OX_FLOAT)
+        depthwise_f32(g, (const float *)xg, (const float *)wg, Mg, (float *)yg, j->taps[ch]);
+      else
+        depthwise_f64(g, (const double *)xg, (const double *)wg, Mg, (double *)yg, j->taps[ch]);
+      continue;
+    }
+    const void *B = xg + (size_t)r0 * es; /* pointwise: X_g (Cg, P) is the matrix */
+    int64_t ldb = P;
+    if (!j->direct) {
+      im2col(xg, j->Cg, g, es, j->col[ch], r0, r1);
+      B = j->col[ch];
+      ldb = cols;
+    }
+    if (j->dt == OX_FLOAT)
+      ox_sgemm(Mg, cols, Kg, (const float *)wg, Kg, 0, B, ldb, 0, (float *)yt, P, 1, j->b ? 1 : 0);
+    else
+      ox_dgemm(Mg, cols, Kg, (const double *)wg, Kg, 0, B, ldb, 0, (double *)yt, P, 1, j->b ? 1 : 0);
+  }
+}
+
 /* y = conv(x, w) + b for float or double (x, w, b of type dt, y zeroed). */
 static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
                       int64_t G, const geom *g, void *y) {
@@ -374,55 +436,29 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
   int64_t rowbytes = Kg * W * (int64_t)es, trows = rowbytes > 0 ? TILE_BYTES / rowbytes : rows;
   if (trows * W < 64) trows = (64 + W - 1) / W; /* not too thin for the GEMM */
   if (trows < 1) trows = 1;
-  if (trows > rows) trows = rows;
-  void *col = NULL;
-  int64_t *taps = NULL;
-  if (depthwise && !(taps = ox_alloc_array(c->a, g->nker * (g->nd + 3), sizeof *taps))) return oom(c);
-  if (!direct && !depthwise) {
-    if (ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
-      return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  if (trows > rows || depthwise) trows = rows;
+  int64_t ntiles = rows ? (rows + trows - 1) / trows : 0, items = N * G * ntiles;
+  if (!items) return 0;
+  int nch = ox_par_chunks(items, 2.0 * (double)N * (double)M * (double)P * (double)Kg);
+  void **col = ox_alloc_array(c->a, nch, sizeof *col);
+  int64_t **taps = ox_alloc_array(c->a, nch, sizeof *taps);
+  if (!col || !taps) return oom(c);
+  if (!direct && !depthwise && ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
+    return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  int rc = 0;
+  for (int ch = 0; ch < nch && !rc; ch++) {
+    if (depthwise && !(taps[ch] = ox_alloc_array(c->a, g->nker * (g->nd + 3), sizeof **taps)))
+      rc = oom(c);
     /* scratch rewritten by every tile: plain malloc, not the zeroing arena */
-    col = malloc((size_t)(Kg * trows * W) * es);
-    if (!col) return oom(c);
+    if (!direct && !depthwise && !(col[ch] = malloc((size_t)(Kg * trows * W) * es))) rc = oom(c);
   }
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t gi = 0; gi < G; gi++) {
-      const char *xg = (const char *)x->data + (size_t)((n * C + gi * Cg) * g->nimg) * es;
-      const char *wg = (const char *)w->data + (size_t)(gi * Mg * Kg) * es;
-      char *yg = (char *)y + (size_t)((n * M + gi * Mg) * P) * es;
-      /* the bias first, then Y += W x col */
-      for (int64_t m = 0; b && m < Mg; m++) {
-        if (dt == OX_FLOAT) {
-          float v = ((const float *)b->data)[gi * Mg + m], *r = (float *)yg + m * P;
-          for (int64_t p = 0; p < P; p++) r[p] = v;
-        } else {
-          double v = ((const double *)b->data)[gi * Mg + m], *r = (double *)yg + m * P;
-          for (int64_t p = 0; p < P; p++) r[p] = v;
-        }
-      }
-      if (depthwise) {
-        if (dt == OX_FLOAT) depthwise_f32(g, (const float *)xg, (const float *)wg, Mg, (float *)yg, taps);
-        else depthwise_f64(g, (const double *)xg, (const double *)wg, Mg, (double *)yg, taps);
-        continue;
-      }
-      for (int64_t r0 = 0; r0 < rows; r0 += trows) {
-        int64_t r1 = r0 + trows < rows ? r0 + trows : rows, cols = (r1 - r0) * W;
-        const void *B = xg + (size_t)r0 * es; /* pointwise: X_g (Cg, P) is the matrix */
-        int64_t ldb = P;
-        char *yt = yg + (size_t)(r0 * W) * es;
-        if (!direct) {
-          im2col(xg, Cg, g, es, col, r0, r1);
-          B = col;
-          ldb = cols;
-        }
-        if (dt == OX_FLOAT)
-          ox_sgemm(Mg, cols, Kg, (const float *)wg, Kg, 0, B, ldb, 0, (float *)yt, P, 1, b ? 1 : 0);
-        else
-          ox_dgemm(Mg, cols, Kg, (const double *)wg, Kg, 0, B, ldb, 0, (double *)yt, P, 1, b ? 1 : 0);
-      }
-    }
-  free(col);
-  return 0;
+  if (!rc) {
+    conv_job j = {dt, g, x->data, w->data, b ? b->data : NULL, y, es, direct, depthwise,
+                  C, M, G, Cg, Mg, Kg, P, W, rows, trows, ntiles, col, taps};
+    ox_par_for(items, nch, conv_chunk, &j);
+  }
+  for (int ch = 0; ch < nch; ch++) free(col[ch]);
+  return rc;
 }
 
 static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/kernel.h"
+#include "core/threads.h"
 
 /* ---- float fast paths over contiguous rows, vectorised ----
  * Written once with GCC vector extensions (16 float lanes) and built three
@@ -464,6 +465,57 @@ static void reduce_native(ox_dtype dt, int op, plan *p, const void *x, void *y, 
   }
 }
 
+/* A reduction split for ox_par_for, when the outermost group is kept: chunk
+ * c takes a range of its indices, a sub-plan over that slab of x with its
+ * own odometer. Each output element sees the same runs in the same order as
+ * in one pass, so every thread count gives the same bytes. */
+typedef struct {
+  ox_dtype dt;
+  int op;
+  const plan *p;
+  const char *x;
+  char *y, *acc, *aux;
+  size_t xes, yes;
+  int64_t **dim, **idx; /* per chunk */
+} reduce_job;
+
+static void reduce_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
+  const reduce_job *j = arg;
+  plan q = *j->p;
+  int64_t xstep = q.runs / q.dim[0] * q.len, ystep = q.ost[0]; /* per index of group 0 */
+  q.dim = j->dim[ch];
+  q.idx = j->idx[ch];
+  memcpy(q.dim, j->p->dim, (size_t)q.ng * sizeof *q.dim);
+  q.dim[0] = hi - lo;
+  q.runs = q.runs / j->p->dim[0] * (hi - lo);
+  q.out_n = ystep * (hi - lo);
+  reduce_native(j->dt, j->op, &q, j->x + (size_t)(lo * xstep) * j->xes,
+                j->y + (size_t)(lo * ystep) * j->yes, j->acc + (size_t)(lo * ystep) * 8,
+                j->aux + (size_t)(lo * ystep) * 8);
+}
+
+/* reduce_native, over the thread pool when x is large and its outermost
+ * group is kept (dim 0 of a ReduceSum over axis 1, say). */
+static int reduce_par(ox_ctx *c, ox_dtype dt, int op, plan *p, const void *x, void *y,
+                      void *acc, void *aux) {
+  int nch = p->ng >= 2 && p->ost[0] ? ox_par_chunks(p->dim[0], (double)p->runs * (double)p->len) : 1;
+  if (nch <= 1) {
+    reduce_native(dt, op, p, x, y, acc, aux);
+    return 0;
+  }
+  reduce_job j = {dt, op, p, x, y, acc, aux, dt == OX_BOOL ? 1 : ox_dtype_size(dt),
+                  dt == OX_BOOL ? 1 : ox_dtype_size(dt), NULL, NULL};
+  j.dim = ox_alloc_array(c->a, nch, sizeof *j.dim);
+  j.idx = ox_alloc_array(c->a, nch, sizeof *j.idx);
+  if (!j.dim || !j.idx) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int ch = 0; ch < nch; ch++)
+    if (!(j.dim[ch] = ox_alloc_array(c->a, p->ng, sizeof **j.dim)) ||
+        !(j.idx[ch] = ox_alloc_array(c->a, p->ng, sizeof **j.idx)))
+      return ox_fail(c->err, OX_EINPUT, "out of memory");
+  ox_par_for(p->dim[0], nch, reduce_chunk, &j);
+  return 0;
+}
+
 static int reduce(ox_ctx *c, int nin, ox_value **in, ox_value **out, int op, int axes_input) {
   const ox_tensor *x = &in[0]->u.t; /* x: (d0, ..., d[r-1]) */
   int r = x->rank, orank = 0;
@@ -485,10 +537,10 @@ static int reduce(ox_ctx *c, int nin, ox_value **in, ox_value **out, int op, int
     float *yf = ox_alloc_array(c->a, y->n + 1, sizeof *yf);
     if (!xf) return c->err->code;
     if (!yf) return ox_fail(c->err, OX_EINPUT, "out of memory");
-    reduce_native(OX_FLOAT, op, &p, xf, yf, acc, aux);
+    OX_TRY(reduce_par(c, OX_FLOAT, op, &p, xf, yf, acc, aux));
     ox_narrow_f32(yf, y);
   } else {
-    reduce_native(x->dt, op, &p, x->data, y->data, acc, aux);
+    OX_TRY(reduce_par(c, x->dt, op, &p, x->data, y->data, acc, aux));
   }
   /* bool (Max/Min-20): Min over an empty set is True, not uint8's 255 */
   if (x->dt == OX_BOOL && op == R_MIN && p.count == 0) memset(y->data, 1, (size_t)y->n);
@@ -655,6 +707,36 @@ static void soft_native(ox_dtype dt, int kind, const void *xv, void *yv, int64_t
   }
 }
 
+/* The softmax family split over `outer` for ox_par_for; each chunk has its
+ * own m and s rows. Every (outer) slice is computed alone, so every thread
+ * count gives the same bytes. */
+typedef struct {
+  ox_dtype dt;
+  int kind;
+  const char *x;
+  char *y;
+  size_t es;
+  int64_t d, inner;
+  double *m, *s;
+} soft_job;
+
+static void soft_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
+  const soft_job *j = arg;
+  size_t off = (size_t)(lo * j->d * j->inner) * j->es;
+  soft_native(j->dt, j->kind, j->x + off, j->y + off, hi - lo, j->d, j->inner,
+              j->m + ch * j->inner, j->s + ch * j->inner);
+}
+
+static int soft_par(ox_ctx *c, ox_dtype dt, int kind, const void *x, void *y, int64_t outer,
+                    int64_t d, int64_t inner) {
+  int nch = ox_par_chunks(outer, 8.0 * (double)outer * (double)d * (double)inner);
+  double *m = ox_alloc_array(c->a, nch * inner, sizeof *m), *s = ox_alloc_array(c->a, nch * inner, sizeof *s);
+  if (!m || !s) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  soft_job j = {dt, kind, x, y, ox_dtype_size(dt), d, inner, m, s};
+  ox_par_for(outer, nch, soft_chunk, &j);
+  return 0;
+}
+
 /* Before opset 13, x is coerced to 2-D at `axis` (default 1):
  * (d0 * ... * d[axis-1], d[axis] * ... * d[r-1]), and the op works on its rows.
  * From 13 it works along the single dim `axis` (default -1). */
@@ -672,17 +754,15 @@ static int softmax_family(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
   OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, x->dims, &out[0], c->err)); /* every element written */
   ox_tensor *y = &out[0]->u.t;
   if (!y->n) return 0;
-  double *m = ox_alloc_array(c->a, inner, sizeof *m), *s = ox_alloc_array(c->a, inner, sizeof *s);
-  if (!m || !s) return ox_fail(c->err, OX_EINPUT, "out of memory");
   if (ox_dtype_is_small_float(x->dt)) {
     float *xf = ox_widen_f32(c->a, x, c->err);
     float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
     if (!xf) return c->err->code;
     if (!yf) return ox_fail(c->err, OX_EINPUT, "out of memory");
-    soft_native(OX_FLOAT, kind, xf, yf, outer, d, inner, m, s);
+    OX_TRY(soft_par(c, OX_FLOAT, kind, xf, yf, outer, d, inner));
     ox_narrow_f32(yf, y);
   } else {
-    soft_native(x->dt, kind, x->data, y->data, outer, d, inner, m, s);
+    OX_TRY(soft_par(c, x->dt, kind, x->data, y->data, outer, d, inner));
   }
   return 0;
 }

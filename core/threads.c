@@ -1,0 +1,132 @@
+/* core/threads.c: the pool behind ox_par_for (see threads.h).
+ *
+ * One job at a time: the caller publishes (fn, arg, n, nchunks) under the
+ * mutex, bumps a generation counter and wakes the workers; worker w runs
+ * chunks w, w + T, ... (T = workers + 1) and the caller runs chunks 0, T, ...;
+ * the last to finish signals the caller. A process forked after the pool
+ * started (onnxop test -j) has none of its threads: the pool notices the new
+ * pid and starts afresh. */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "threads.h"
+
+static int nthreads = 1;
+
+void ox_set_threads(int n) {
+  if (n <= 0) n = ox_cpu_count();
+  nthreads = n < 1 ? 1 : n > OX_MAX_THREADS ? OX_MAX_THREADS : n;
+}
+
+int ox_threads(void) { return nthreads; }
+
+int ox_cpu_count(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > OX_MAX_THREADS ? OX_MAX_THREADS : (int)n;
+}
+
+static struct {
+  pthread_mutex_t mu;
+  pthread_cond_t go, done;
+  pid_t pid;             /* the process whose threads these are */
+  int workers;           /* started */
+  unsigned long gen;     /* bumped per job */
+  int busy;              /* workers still on the current job */
+  ox_par_fn fn;          /* the job */
+  void *arg;
+  int64_t n;
+  int nchunks, stride;
+} pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+/* Set in pool threads, and in the caller while it runs a job. */
+static _Thread_local int in_chunk;
+
+static void run_chunks(int first, int stride, int nchunks, int64_t n, ox_par_fn fn, void *arg) {
+  for (int c = first; c < nchunks; c += stride)
+    fn(arg, c, (int64_t)((__int128)n * c / nchunks), (int64_t)((__int128)n * (c + 1) / nchunks));
+}
+
+/* The generation each worker was started in: it waits for the next one. */
+static unsigned long start_gen[OX_MAX_THREADS];
+
+static void *worker(void *p) {
+  int w = (int)(intptr_t)p;
+  in_chunk = 1;
+  pthread_mutex_lock(&pool.mu);
+  unsigned long seen = start_gen[w];
+  for (;;) {
+    while (pool.gen == seen) pthread_cond_wait(&pool.go, &pool.mu);
+    seen = pool.gen;
+    ox_par_fn fn = pool.fn;
+    void *arg = pool.arg;
+    int64_t n = pool.n;
+    int nchunks = pool.nchunks, stride = pool.stride;
+    pthread_mutex_unlock(&pool.mu);
+    if (w < stride) run_chunks(w, stride, nchunks, n, fn, arg);
+    pthread_mutex_lock(&pool.mu);
+    if (--pool.busy == 0) pthread_cond_signal(&pool.done);
+  }
+  return NULL;
+}
+
+/* Start workers until there are `want` (fewer if the system refuses). */
+static void grow(int want) {
+  pid_t me = getpid();
+  if (pool.pid != me) { /* first use, or a forked child: no workers here */
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_cond_init(&pool.go, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pool.pid = me;
+    pool.workers = 0;
+    pool.busy = 0;
+  }
+  while (pool.workers < want) {
+    pthread_t t;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    start_gen[pool.workers + 1] = pool.gen; /* only this thread writes gen */
+    int rc = pthread_create(&t, &at, worker, (void *)(intptr_t)(pool.workers + 1));
+    pthread_attr_destroy(&at);
+    if (rc) break;
+    pool.workers++;
+  }
+}
+
+int ox_par_chunks(int64_t n, double work) {
+  if (nthreads <= 1 || in_chunk || n <= 1 || work < OX_PAR_MIN_WORK) return 1;
+  return n < nthreads ? (int)n : nthreads;
+}
+
+void ox_par_for(int64_t n, int nchunks, ox_par_fn fn, void *arg) {
+  if (n <= 0) return;
+  if (nchunks <= 1 || in_chunk) {
+    run_chunks(0, 1, nchunks < 1 ? 1 : nchunks, n, fn, arg);
+    return;
+  }
+  int want = nchunks - 1 < nthreads - 1 ? nchunks - 1 : nthreads - 1;
+  grow(want);
+  /* workers 1..stride-1 and this thread; chunks past them are shared out
+   * in turn (the chunks, and so the results, stay the same) */
+  int stride = (pool.workers < want ? pool.workers : want) + 1;
+  if (stride == 1) {
+    run_chunks(0, 1, nchunks, n, fn, arg);
+    return;
+  }
+  pthread_mutex_lock(&pool.mu);
+  pool.fn = fn;
+  pool.arg = arg;
+  pool.n = n;
+  pool.nchunks = nchunks;
+  pool.stride = stride;
+  pool.busy = pool.workers; /* every worker wakes, and reports back */
+  pool.gen++;
+  pthread_cond_broadcast(&pool.go);
+  pthread_mutex_unlock(&pool.mu);
+  in_chunk = 1;
+  run_chunks(0, stride, nchunks, n, fn, arg);
+  in_chunk = 0;
+  pthread_mutex_lock(&pool.mu);
+  while (pool.busy > 0) pthread_cond_wait(&pool.done, &pool.mu);
+  pthread_mutex_unlock(&pool.mu);
+}

@@ -1,0 +1,40 @@
+/* core/threads.h: --threads N, a small pool and a parallel-for with static
+ * chunks.
+ *
+ * Results never depend on the thread count: a kernel splits its work into
+ * chunks each of which computes whole output elements, in the same order of
+ * operations as one thread would (no sum is split across chunks), so any
+ * chunking gives the same bytes.
+ *
+ * The pool's threads are created on the first parallel call that needs them
+ * (never with --threads 1, nor for work under OX_PAR_MIN_WORK); the calling
+ * thread runs chunk 0. A parallel call made inside a chunk runs inline. The
+ * arena is single-threaded: a kernel allocates what each chunk needs before
+ * it fans out. */
+#ifndef OX_THREADS_H
+#define OX_THREADS_H
+
+#include <stdint.h>
+
+#define OX_MAX_THREADS 256
+/* Below this much work (about one multiply-add or element each), a
+ * parallel-for runs inline: waking the pool costs more. */
+#define OX_PAR_MIN_WORK (1 << 20)
+
+/* The thread count for the kernels: n >= 1, or 0 for every CPU (clamped to
+ * OX_MAX_THREADS). The default is 1. */
+void ox_set_threads(int n);
+int ox_threads(void);
+int ox_cpu_count(void);
+
+/* How many chunks to split n items (about `work` operations in all) into:
+ * 1 with one thread, inside a chunk, or for small work; else at most
+ * ox_threads() and n. Allocate per-chunk scratch for this many. */
+int ox_par_chunks(int64_t n, double work);
+
+/* fn(arg, c, lo, hi) for each chunk c of nchunks: items [n*c/nchunks,
+ * n*(c+1)/nchunks). Returns when every chunk is done. */
+typedef void (*ox_par_fn)(void *arg, int chunk, int64_t lo, int64_t hi);
+void ox_par_for(int64_t n, int nchunks, ox_par_fn fn, void *arg);
+
+#endif

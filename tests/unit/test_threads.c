@@ -1,0 +1,311 @@
+/* tests/unit/test_threads.c: the pool of core/threads.c, and the kernels it
+ * splits (MatMul, Gemm, Conv, the reductions, Softmax): with 1, 2, 3 and 7
+ * threads each gives the same bytes (memcmp), and the right values (naive
+ * reference loops written here). The inputs are large enough to be split
+ * (over OX_PAR_MIN_WORK), with odd sizes so that chunks end mid-tile. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/kernel.h"
+#include "core/ox.h"
+#include "core/threads.h"
+
+static ox_arena *A;
+static ox_err E;
+
+static unsigned rng = 77;
+static double rnd(void) { /* in [-1, 1) */
+  rng = rng * 1103515245u + 12345u;
+  return (double)((rng >> 8) & 0xffff) / 32768.0 - 1.0;
+}
+
+static ox_value *random_tensor(ox_dtype dt, int rank, const int64_t *dims) {
+  ox_value *v = NULL;
+  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
+    fprintf(stderr, "tensor: %s\n", E.msg);
+    exit(1);
+  }
+  for (int64_t i = 0; i < v->u.t.n; i++) ox_store_f64(dt, v->u.t.data, i, rnd());
+  return v;
+}
+static double at(const ox_value *v, int64_t i) { return ox_load_f64(v->u.t.dt, v->u.t.data, i); }
+
+static ox_attr attr_int(const char *name, int64_t i) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
+}
+static ox_attr attr_float(const char *name, double f) {
+  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = (float)f};
+}
+static ox_attr attr_ints(const char *name, int n, const int64_t *v) {
+  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = (int64_t *)v};
+}
+
+static ox_value *run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in) {
+  static const char *in_names[] = {"x0", "x1", "x2"};
+  static const char *out_names[] = {"y0"};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  if (!k) {
+    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
+    exit(1);
+  }
+  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
+               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
+  ox_value *out[1] = {NULL};
+  ox_err_clear(&E);
+  int rc = k->fn(&c, nin, in, 1, out);
+  if (rc || E.code) {
+    fprintf(stderr, "%s: %s\n", op, E.msg);
+    return NULL;
+  }
+  return out[0];
+}
+
+static const int counts[] = {1, 2, 3, 7};
+
+/* Run the op with each thread count: the same bytes every time, and (with
+ * one thread) within tol of want. */
+static void same_for_all(const char *label, const char *op, int opset, int nattr, ox_attr *attr,
+                         int nin, ox_value **in, const double *want, double tol) {
+  ox_value *first = NULL;
+  for (size_t t = 0; t < sizeof counts / sizeof *counts; t++) {
+    ox_set_threads(counts[t]);
+    ox_value *y = run(op, opset, nattr, attr, nin, in);
+    CHECK(y != NULL);
+    if (!y) break;
+    if (!first) {
+      first = y;
+      int64_t bad = -1;
+      for (int64_t i = 0; i < y->u.t.n && bad < 0; i++)
+        if (!(fabs(at(y, i) - want[i]) <= tol * (1 + fabs(want[i])))) bad = i;
+      if (bad >= 0)
+        fprintf(stderr, "%s: element %lld is %.9g, want %.9g\n", label, (long long)bad, at(y, bad),
+                want[bad]);
+      CHECK(bad < 0);
+      continue;
+    }
+    int same = y->u.t.n == first->u.t.n &&
+               !memcmp(y->u.t.data, first->u.t.data, (size_t)y->u.t.n * ox_dtype_size(y->u.t.dt));
+    if (!same) fprintf(stderr, "%s: %d threads differ from 1\n", label, counts[t]);
+    CHECK(same);
+  }
+  ox_set_threads(1);
+}
+
+/* ---- the pool itself ---- */
+
+static int hits[1000];
+static void count_items(void *arg, int c, int64_t lo, int64_t hi) {
+  (void)arg;
+  (void)c;
+  for (int64_t i = lo; i < hi; i++) hits[i]++;
+}
+static int inner_chunks;
+static void nested(void *arg, int c, int64_t lo, int64_t hi) {
+  (void)arg;
+  if (c == 0) inner_chunks = ox_par_chunks(1000, 1e12); /* inside a chunk: 1 */
+  count_items(NULL, c, lo, hi);
+}
+
+static void test_pool(void) {
+  ox_set_threads(1);
+  CHECK_EQ_I(ox_par_chunks(1000, 1e12), 1);
+  ox_set_threads(3);
+  CHECK_EQ_I(ox_threads(), 3);
+  CHECK_EQ_I(ox_par_chunks(1000, 1e12), 3);
+  CHECK_EQ_I(ox_par_chunks(2, 1e12), 2);
+  CHECK_EQ_I(ox_par_chunks(1000, OX_PAR_MIN_WORK / 2), 1);
+  ox_set_threads(0);
+  CHECK_EQ_I(ox_threads(), ox_cpu_count());
+  /* every item exactly once, for chunk counts beyond the thread count too */
+  ox_set_threads(3);
+  for (int nch = 1; nch <= 9; nch++) {
+    memset(hits, 0, sizeof hits);
+    ox_par_for(997, nch, count_items, NULL);
+    int ok = 1;
+    for (int i = 0; i < 1000; i++) ok &= hits[i] == (i < 997);
+    CHECK(ok);
+  }
+  memset(hits, 0, sizeof hits);
+  inner_chunks = -1;
+  ox_par_for(1000, 3, nested, NULL);
+  CHECK_EQ_I(inner_chunks, 1);
+  CHECK_EQ_I(hits[0] + hits[999], 2);
+  ox_set_threads(1);
+}
+
+/* ---- MatMul and Gemm ---- */
+
+/* a: (B, M, K), b: (B or 1, K, N) */
+static void matmul_case(ox_dtype dt, int64_t B, int64_t M, int64_t K, int64_t N, int bcast) {
+  char label[96];
+  snprintf(label, sizeof label, "MatMul %s (%lld, %lld, %lld) x (%lld, %lld)", ox_dtype_name(dt),
+           (long long)B, (long long)M, (long long)K, (long long)K, (long long)N);
+  ox_value *in[2] = {random_tensor(dt, 3, (int64_t[]){B, M, K}),
+                     random_tensor(dt, 3, (int64_t[]){bcast ? 1 : B, K, N})};
+  double *want = malloc((size_t)(B * M * N) * sizeof *want);
+  for (int64_t b = 0; b < B; b++)
+    for (int64_t i = 0; i < M; i++)
+      for (int64_t j = 0; j < N; j++) {
+        double s = 0;
+        for (int64_t k = 0; k < K; k++)
+          s += at(in[0], (b * M + i) * K + k) * at(in[1], ((bcast ? 0 : b) * K + k) * N + j);
+        want[(b * M + i) * N + j] = s;
+      }
+  same_for_all(label, "MatMul", 13, 0, NULL, 2, in, want, dt == OX_FLOAT ? 1e-4 : 1e-12);
+  free(want);
+}
+
+static void gemm_case(int64_t M, int64_t K, int64_t N, int ta, int tb) {
+  char label[96];
+  snprintf(label, sizeof label, "Gemm (%lld, %lld, %lld) transA %d transB %d", (long long)M,
+           (long long)K, (long long)N, ta, tb);
+  ox_value *in[3] = {random_tensor(OX_FLOAT, 2, ta ? (int64_t[]){K, M} : (int64_t[]){M, K}),
+                     random_tensor(OX_FLOAT, 2, tb ? (int64_t[]){N, K} : (int64_t[]){K, N}),
+                     random_tensor(OX_FLOAT, 1, (int64_t[]){N})};
+  double alpha = 0.75, beta = -1.5;
+  double *want = malloc((size_t)(M * N) * sizeof *want);
+  for (int64_t i = 0; i < M; i++)
+    for (int64_t j = 0; j < N; j++) {
+      double s = 0;
+      for (int64_t k = 0; k < K; k++)
+        s += at(in[0], ta ? k * M + i : i * K + k) * at(in[1], tb ? j * K + k : k * N + j);
+      want[i * N + j] = alpha * s + beta * at(in[2], j);
+    }
+  ox_attr attr[] = {attr_float("alpha", alpha), attr_float("beta", beta), attr_int("transA", ta),
+                    attr_int("transB", tb)};
+  same_for_all(label, "Gemm", 13, 4, attr, 3, in, want, 1e-4);
+  free(want);
+}
+
+/* ---- Conv (2-D, explicit pads) ---- */
+
+static void conv_case(int64_t N, int64_t C, int64_t H, int64_t W, int64_t M, int64_t G,
+                      int64_t kh, int64_t kw, int64_t sh, int64_t sw, int64_t pad, int bias) {
+  char label[128];
+  snprintf(label, sizeof label, "Conv x (%lld, %lld, %lld, %lld) w (%lld, %lld, %lld, %lld) group %lld",
+           (long long)N, (long long)C, (long long)H, (long long)W, (long long)M, (long long)(C / G),
+           (long long)kh, (long long)kw, (long long)G);
+  int64_t Cg = C / G, Mg = M / G;
+  int64_t OH = (H + 2 * pad - kh) / sh + 1, OW = (W + 2 * pad - kw) / sw + 1;
+  ox_value *in[3] = {random_tensor(OX_FLOAT, 4, (int64_t[]){N, C, H, W}),
+                     random_tensor(OX_FLOAT, 4, (int64_t[]){M, Cg, kh, kw}),
+                     bias ? random_tensor(OX_FLOAT, 1, (int64_t[]){M}) : NULL};
+  double *want = malloc((size_t)(N * M * OH * OW) * sizeof *want);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t m = 0; m < M; m++)
+      for (int64_t oh = 0; oh < OH; oh++)
+        for (int64_t ow = 0; ow < OW; ow++) {
+          double s = bias ? at(in[2], m) : 0;
+          int64_t g = m / Mg;
+          for (int64_t cg = 0; cg < Cg; cg++)
+            for (int64_t i = 0; i < kh; i++)
+              for (int64_t j = 0; j < kw; j++) {
+                int64_t h = oh * sh + i - pad, w = ow * sw + j - pad;
+                if (h < 0 || h >= H || w < 0 || w >= W) continue;
+                s += at(in[0], ((n * C + g * Cg + cg) * H + h) * W + w) *
+                     at(in[1], ((m * Cg + cg) * kh + i) * kw + j);
+              }
+          want[((n * M + m) * OH + oh) * OW + ow] = s;
+        }
+  int64_t ks[2] = {kh, kw}, st[2] = {sh, sw}, pads[4] = {pad, pad, pad, pad};
+  ox_attr attr[] = {attr_int("group", G), attr_ints("kernel_shape", 2, ks),
+                    attr_ints("strides", 2, st), attr_ints("pads", 4, pads)};
+  same_for_all(label, "Conv", 11, 4, attr, bias ? 3 : 2, in, want, 1e-4);
+  free(want);
+}
+
+/* ---- ReduceSum, ReduceMean over (d0, d1, d2) ---- */
+
+static void reduce_case(const char *op, ox_dtype dt, int64_t d0, int64_t d1, int64_t d2, int nax,
+                        const int64_t *axes) {
+  char label[96];
+  snprintf(label, sizeof label, "%s %s (%lld, %lld, %lld) over %d axes", op, ox_dtype_name(dt),
+           (long long)d0, (long long)d1, (long long)d2, nax);
+  int64_t dims[3] = {d0, d1, d2};
+  int red[3] = {0};
+  for (int i = 0; i < nax; i++) red[axes[i]] = 1;
+  ox_value *in[2] = {random_tensor(dt, 3, dims), NULL};
+  ox_value *ax = NULL;
+  if (ox_tensor_new(A, OX_INT64, 1, (int64_t[]){nax}, &ax, &E)) exit(1);
+  memcpy(ax->u.t.data, axes, (size_t)nax * sizeof *axes);
+  in[1] = ax;
+  int64_t on = 1, cnt = 1;
+  for (int i = 0; i < 3; i++) red[i] ? (cnt *= dims[i]) : (on *= dims[i]);
+  double *want = calloc((size_t)on, sizeof *want);
+  for (int64_t i = 0; i < d0; i++)
+    for (int64_t j = 0; j < d1; j++)
+      for (int64_t k = 0; k < d2; k++) {
+        int64_t o = 0;
+        if (!red[0]) o = o * d0 + i;
+        if (!red[1]) o = o * d1 + j;
+        if (!red[2]) o = o * d2 + k;
+        want[o] += at(in[0], (i * d1 + j) * d2 + k);
+      }
+  if (!strcmp(op, "ReduceMean"))
+    for (int64_t o = 0; o < on; o++) want[o] /= (double)cnt;
+  same_for_all(label, op, 18, 0, NULL, 2, in, want, dt == OX_FLOAT ? 1e-5 : 1e-12);
+  free(want);
+}
+
+/* ---- Softmax over axis `axis` of (d0, d1, d2) ---- */
+
+static void softmax_case(int64_t d0, int64_t d1, int64_t d2, int axis) {
+  char label[96];
+  snprintf(label, sizeof label, "Softmax (%lld, %lld, %lld) axis %d", (long long)d0, (long long)d1,
+           (long long)d2, axis);
+  int64_t dims[3] = {d0, d1, d2}, outer = 1, inner = 1, d = dims[axis];
+  for (int i = 0; i < axis; i++) outer *= dims[i];
+  for (int i = axis + 1; i < 3; i++) inner *= dims[i];
+  ox_value *in[1] = {random_tensor(OX_FLOAT, 3, dims)};
+  double *want = malloc((size_t)(d0 * d1 * d2) * sizeof *want);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t j = 0; j < inner; j++) {
+      double m = -INFINITY, s = 0;
+      for (int64_t k = 0; k < d; k++) m = fmax(m, at(in[0], (o * d + k) * inner + j));
+      for (int64_t k = 0; k < d; k++) s += exp(at(in[0], (o * d + k) * inner + j) - m);
+      for (int64_t k = 0; k < d; k++)
+        want[(o * d + k) * inner + j] = exp(at(in[0], (o * d + k) * inner + j) - m) / s;
+    }
+  ox_attr attr[] = {attr_int("axis", axis)};
+  same_for_all(label, "Softmax", 13, 1, attr, 1, in, want, 1e-5);
+  free(want);
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_pool();
+
+  matmul_case(OX_FLOAT, 1, 129, 67, 131, 0);  /* rows split, ragged tiles */
+  matmul_case(OX_FLOAT, 1, 1, 300, 2051, 0);  /* one row: columns split */
+  matmul_case(OX_FLOAT, 1, 4001, 40, 7, 0);   /* tall and thin */
+  matmul_case(OX_FLOAT, 3, 65, 97, 83, 0);    /* batch */
+  matmul_case(OX_FLOAT, 2, 300, 301, 17, 1);  /* batch, b broadcast */
+  matmul_case(OX_DOUBLE, 1, 211, 130, 97, 0);
+  matmul_case(OX_FLOAT, 1, 515, 600, 517, 0); /* several K and M blocks */
+  gemm_case(133, 71, 129, 0, 0);
+  gemm_case(133, 71, 129, 1, 1);
+  gemm_case(37, 300, 1027, 1, 0);
+
+  conv_case(2, 16, 45, 47, 24, 2, 3, 3, 1, 2, 1, 1);  /* groups, strides */
+  conv_case(1, 64, 40, 40, 48, 1, 1, 1, 1, 1, 0, 0);  /* pointwise */
+  conv_case(2, 32, 64, 64, 32, 32, 3, 3, 1, 1, 1, 1); /* depthwise */
+  conv_case(1, 8, 150, 151, 13, 1, 5, 3, 2, 1, 2, 1); /* many tiles */
+
+  reduce_case("ReduceSum", OX_FLOAT, 1, 300, 4099, 1, (int64_t[]){2});
+  reduce_case("ReduceSum", OX_FLOAT, 1001, 3, 700, 1, (int64_t[]){1});
+  reduce_case("ReduceMean", OX_FLOAT, 7, 300, 601, 2, (int64_t[]){1, 2});
+  reduce_case("ReduceSum", OX_DOUBLE, 513, 2049, 1, 1, (int64_t[]){1});
+  reduce_case("ReduceSum", OX_FLOAT, 4096, 300, 1, 1, (int64_t[]){0}); /* leading axis */
+  reduce_case("ReduceMean", OX_FLOAT, 333, 3001, 1, 1, (int64_t[]){1});
+
+  softmax_case(1, 513, 2049, 2);
+  softmax_case(40, 300, 97, 1);
+
+  ox_arena_free(A);
+  return check_done("threads");
+}
