@@ -183,6 +183,13 @@ static int tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, o
   void *data = zero || dt == OX_STRING ? ox_alloc(a, (size_t)n * es) : ox_alloc_uninit(a, (size_t)n * es);
   if (!v || !d || !data) {
     char sb[256];
+    /* the arena refuses what would pass the limit: say so when that is why */
+    size_t need = (size_t)n * es + ((size_t)1 << 20); /* + the arena chunk a small allocation opens */
+    if (ox_memory_in_use() > ox_memory_limit() - need || need > ox_memory_limit())
+      return ox_fail(e, OX_EINPUT, "the memory limit (%llu bytes; see --max-memory) is reached: %llu bytes are "
+                     "in use, and a %s tensor of shape %s needs %lld more", (unsigned long long)ox_memory_limit(),
+                     (unsigned long long)ox_memory_in_use(), ox_dtype_name(dt),
+                     ox_shape_str(rank, dims, sb, sizeof sb), (long long)(n * (int64_t)es));
     return ox_fail(e, OX_EINPUT, "out of memory for a %s tensor of shape %s (%lld bytes)",
                    ox_dtype_name(dt), ox_shape_str(rank, dims, sb, sizeof sb),
                    (long long)(n * (int64_t)es));
