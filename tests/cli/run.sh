@@ -213,6 +213,30 @@ err_has max_memory "(1048576 bytes; see --max-memory)"
 expect 0 max_memory_ok "$X" run --max-memory 64M "$T/cos.onnx" --in 'int64[2]:1000,1000' --out "$T/cos_out.pb"
 expect 2 max_memory_bad "$X" run --max-memory lots "$T/cos.onnx"
 err_has max_memory_bad "--max-memory: 'lots' is not a size"
+# --threads N: the same bytes for every N (products large enough to be split)
+expect 0 make_mm_big "$X" make MatMul --input 'a:float32[300,257]' --input 'b:float32[257,301]' \
+  --output y --case "$T/mm_big" --random 7
+expect 0 make_conv_big "$X" make Conv --input 'x:float32[2,16,40,41]' --input 'w:float32[24,8,3,3]' \
+  --input 'b:float32[24]' -a group=2 -a 'pads=[1, 1, 1, 1]' --output y --case "$T/conv_big" --random 7
+for c in mm_big conv_big; do
+  for n in 1 2 3; do
+    expect 0 "threads_${c}_$n" "$X" run --threads $n "$T/$c/model.onnx" \
+      --in "$T/$c/test_data_set_0/input_0.pb" --in "$T/$c/test_data_set_0/input_1.pb" \
+      $([ $c = conv_big ] && echo --in "$T/$c/test_data_set_0/input_2.pb") --out "$T/${c}_t$n.pb"
+  done
+  for n in 2 3; do
+    if cmp -s "$T/${c}_t1.pb" "$T/${c}_t$n.pb"; then ok; else bad "$c: --threads $n differs from --threads 1"; fi
+  done
+done
+expect 0 threads_env env ONNXOP_THREADS=2 "$X" run "$T/mm_big/model.onnx" \
+  --in "$T/mm_big/test_data_set_0/input_0.pb" --in "$T/mm_big/test_data_set_0/input_1.pb" --out "$T/mm_big_env.pb"
+if cmp -s "$T/mm_big_t1.pb" "$T/mm_big_env.pb"; then ok; else bad "ONNXOP_THREADS=2 differs from --threads 1"; fi
+expect 2 threads_neg "$X" run --threads -1 "$T/mm_big/model.onnx"
+err_has threads_neg "--threads: '-1' is not a thread count from 0 (one per CPU) to 256"
+expect 2 threads_word "$X" run --threads x "$T/mm_big/model.onnx"
+err_has threads_word "--threads: 'x' is not a thread count"
+expect 2 threads_missing "$X" run "$T/mm_big/model.onnx" --threads
+err_has threads_missing "--threads needs a count"
 expect 2 given_twice "$X" run "$T/sequence_at.onnx" --in "input_seq=$S/seq3.json" --in "input_seq=$S/seq3.json"
 err_has given_twice "input 'input_seq' is given twice"
 
