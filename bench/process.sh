@@ -2,16 +2,19 @@
 # bench/process.sh [BUILD]: whole-process costs of onnxop, each beside its target.
 #
 #   1. onnxop run on a small node (Add of two 3-element inline values, output
-#      printed): wall time per run (mean of RUNS runs of a shell loop, so an
-#      upper bound: it includes the shell's fork and exec) and peak RSS
-#      (/usr/bin/time %M).                        targets: <= 2 ms, <= 5 MiB
+#      printed): wall time per run (hyperfine -N, the mean of 300 runs after
+#      20 warm-ups, beside /bin/true's as the floor; without hyperfine, the
+#      mean of RUNS runs of a shell loop, an upper bound: it includes the
+#      shell's fork and exec) and peak RSS (/usr/bin/time %M).
+#                                                 targets: <= 2 ms, <= 5 MiB
 #   2. onnxop test on ../shared/onnx-node-tests, one invocation: wall time and
 #      peak RSS.                                  target:  <= 5 s
 #   3. onnxop run on a large input (Add of two 4M-element float tensors from
 #      .pb files, the output written to a .pb): peak RSS.
 #                          target: <= 1.25 x (input + output bytes) + 16 MiB
 #
-# Needs /usr/bin/time (Debian package 'time'), and bench/gen.py's inputs
+# Needs /usr/bin/time (Debian package 'time'; installed when run as root, as
+# is hyperfine), and bench/gen.py's inputs
 # (made into BUILD/bench/ as 'make bench' makes them).
 B=${1:-build}
 X="$B/onnxop"
@@ -24,6 +27,12 @@ HERE=$(dirname "$0")
 if [ ! -x /usr/bin/time ]; then
   if [ "$(id -u)" = 0 ]; then apt-get install -y time >/dev/null || exit 1
   else echo "bench/process.sh: needs /usr/bin/time: apt-get install time" >&2; exit 1; fi
+fi
+# hyperfine (Debian package 'hyperfine') times the small run without a shell;
+# without it, a shell loop does (an upper bound: it adds the shell's fork+exec)
+HYPERFINE=$(command -v hyperfine)
+if [ -z "$HYPERFINE" ] && [ "$(id -u)" = 0 ]; then
+  apt-get install -y hyperfine >/dev/null 2>&1 && HYPERFINE=$(command -v hyperfine)
 fi
 mkdir -p "$D/process" || exit 1
 P="$D/process"
@@ -45,17 +54,27 @@ printf '%-44s %12s %12s\n' measure value target
 "$X" make Add --opset 14 --input 'A:float32[3]' --input 'B:float32[3]' --output C -o "$P/small.onnx" || exit 1
 set -- run "$P/small.onnx" --in 'float32[3]:1,2,3' --in 'float32[3]:4,5,6'
 "$X" "$@" >/dev/null || exit 1
-t0=$(date +%s%N)
-i=0
-while [ $i -lt "$RUNS" ]; do "$X" "$@" >/dev/null; i=$((i + 1)); done
-t1=$(date +%s%N)
-row "run, small node: wall per run" "$(awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }')" 2 ms
-# the floor on this machine: the same loop running /bin/true
-t0=$(date +%s%N)
-i=0
-while [ $i -lt "$RUNS" ]; do /bin/true; i=$((i + 1)); done
-t1=$(date +%s%N)
-row "  (floor: /bin/true, same loop)" "$(awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }')" - ms
+if [ -n "$HYPERFINE" ]; then
+  # the process alone (-N: no shell), and /bin/true as the floor
+  hf() { # hf JSON CMD: mean ms of CMD over 300 runs after 20 warm-ups
+    "$HYPERFINE" -N --warmup 20 -r 300 --style none --export-json "$1" "$2" >/dev/null 2>&1 || return 1
+    "$PY" -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["mean"] * 1e3))' "$1"
+  }
+  row "run, small node: wall per run (hyperfine)" "$(hf "$P/small.json" "$X $*")" 2 ms
+  row "  (floor: /bin/true, hyperfine)" "$(hf "$P/true.json" /bin/true)" - ms
+else
+  t0=$(date +%s%N)
+  i=0
+  while [ $i -lt "$RUNS" ]; do "$X" "$@" >/dev/null; i=$((i + 1)); done
+  t1=$(date +%s%N)
+  row "run, small node: wall per run (shell loop)" "$(awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }')" 2 ms
+  # the floor on this machine: the same loop running /bin/true
+  t0=$(date +%s%N)
+  i=0
+  while [ $i -lt "$RUNS" ]; do /bin/true; i=$((i + 1)); done
+  t1=$(date +%s%N)
+  row "  (floor: /bin/true, same loop)" "$(awk -v a="$t0" -v b="$t1" -v n="$RUNS" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }')" - ms
+fi
 /usr/bin/time -f %M -o "$P/small.time" "$X" "$@" >/dev/null
 row "run, small node: peak RSS" "$(kib_to_mib "$(tail -1 "$P/small.time")")" 5 MiB
 
