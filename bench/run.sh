@@ -9,8 +9,13 @@
 # onnxop median us, ORT median us, their ratio, the ratio to reach, and the
 # minimums of both (a check on noise: medians on a busy machine wander).
 #
+# Then, for the heavy cases (TCASES), onnxop with --threads N for each N in
+# THREADS (default 2): the median and its speedup over one thread (the
+# outputs are the same bytes for every N; ORT's ratios stay one-thread).
+#
 #   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR [ORT_INSTALL=yes]
-#   CASES='add matmul512' (a subset)
+#   CASES='add matmul512' (a subset)  THREADS='2 4' (THREADS= skips)
+#   TCASES='matmul1024 conv' (default: matmul1024 conv reducesum softmax)
 B=${1:-build}
 X="$B/onnxop"
 D="$B/bench"
@@ -96,7 +101,27 @@ for a in $ALL; do
     awk -v r="$ratio" -v t="$target" 'BEGIN { exit !(r > t) }' && miss=$((miss + 1)) && target="$target MISS"
   fi
   printf '%-12s %12s %12s %8s %10s %12s %12s\n' "$name" "$ox" "$ort" "$ratio" "$target" "$oxmin" "$ortmin"
+  eval "one_$name=$ox"
 done
+THREADS=${THREADS-2}
+TCASES=${TCASES:-matmul1024 conv reducesum softmax}
+if [ -n "$THREADS" ]; then
+  echo
+  printf '%-12s %8s %12s %8s %12s\n' case threads onnxop_us speedup onnxop_min
+  for name in $TCASES; do
+    eval "one=\${one_$name:-}"
+    [ -n "$one" ] || continue # not among CASES
+    printf '%-12s %8s %12s %8s\n' "$name" 1 "$one" 1.00
+    set --
+    for f in $(ls "$D/$name"/in*.pb); do set -- "$@" --in "$f"; done
+    for n in $THREADS; do
+      line=$("$X" bench --threads "$n" "$D/$name/model.onnx" --runs "$RUNS" --warmup "$WARMUP" "$@") || exit 1
+      ox=$(echo "$line" | field median_us)
+      printf '%-12s %8s %12s %8s %12s\n' "$name" "$n" "$ox" \
+        "$(awk -v a="$one" -v b="$ox" 'BEGIN { printf "%.2f", a / b }')" "$(echo "$line" | field min_us)"
+    done
+  done
+fi
 [ -n "$ORT_DIR" ] || echo "(no ORT column: set ORT_DIR to a folder where 'npm install --ignore-scripts onnxruntime-node' ran)"
 [ "$miss" = 0 ] || echo "$miss case(s) above their target ratio"
 exit 0
