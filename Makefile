@@ -65,7 +65,7 @@ $(1)/libonnxop.a: $$(patsubst %.c,$(1)/obj/%.o,$$(SRCS)) $$(patsubst $(B)/%.c,$(
 	ar rcs $$@ $$^
 $(1)/onnxop: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI)) $(1)/libonnxop.a
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LIBS)
-$(1)/unit/%: tests/unit/%.c tests/unit/check.h $(1)/libonnxop.a
+$(1)/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/kit.h $(1)/libonnxop.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) -o $$@ $$< $(1)/libonnxop.a $$(LIBS)
 endef

@@ -6,75 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/kernel.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
-
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define DIMS(...) {__VA_ARGS__}
 #define T(dt, ctype, rank, dims, ...) tensor(OX_##dt, rank, (int64_t[])dims, (ctype[])__VA_ARGS__)
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
-
-/* Run op at `opset`; out gets the result; returns the kernel's code. */
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                ox_value **out) {
-  static const char *in_names[] = {"x0", "x1", "x2", "x3"};
-  static const char *out_names[] = {"y"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
-  ox_err_clear(&E);
-  *out = NULL;
-  int rc = k->fn(&c, nin, in, 1, out);
-  if (!rc && E.code) rc = E.code;
-  if (!rc) CHECK(*out != NULL);
-  return rc;
+  return kit_run("", op, opset, nattr, attr, nin, in, 1, out);
 }
 #define RUN(op, opset, out, ...)                                                      \
   run(op, opset, 0, NULL, sizeof((ox_value *[]){__VA_ARGS__}) / sizeof(ox_value *),   \
       (ox_value *[]){__VA_ARGS__}, out)
 
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK(rc_ != 0);                                                                  \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
-
-/* Does v have dtype dt, this shape and these bytes? */
-static int is(const ox_value *v, ox_dtype dt, int rank, const int64_t *dims, const void *want) {
-  if (!v || v->kind != OX_TENSOR || v->u.t.dt != dt || v->u.t.rank != rank) return 0;
-  for (int i = 0; i < rank; i++)
-    if (v->u.t.dims[i] != dims[i]) return 0;
-  return !v->u.t.n || !memcmp(v->u.t.data, want, (size_t)v->u.t.n * ox_dtype_size(dt));
-}
-#define IS(v, dt, ctype, rank, dims, ...) is(v, OX_##dt, rank, (int64_t[])dims, (ctype[])__VA_ARGS__)
+#define IS(v, dt, ctype, rank, dims, ...) same_bytes(v, OX_##dt, rank, (int64_t[])dims, (ctype[])__VA_ARGS__)
 
 static void test_arith_broadcast(void) {
   ox_value *r;

@@ -6,90 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
-
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
 #define I64V(n, ...) tensor(OX_INT64, 1, DIMS(n), (int64_t[])__VA_ARGS__)
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_float(const char *name, float f) {
-  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
-}
-static ox_attr attr_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
-static ox_attr attr_floats(const char *name, int64_t n, float *v) {
-  return (ox_attr){.name = name, .type = OX_ATTR_FLOATS, .n = n, .floats = v};
-}
+#define CLOSE(v, n, ...) CHECK(close_f32(v, n, (float[])__VA_ARGS__, 1e-5, 0))
 
-static int run_n(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
-                 int nout, ox_value **out) {
-  static const char *in_names[] = {"x", "a", "b", "c", "d"};
-  static const char *out_names[] = {"y", "z"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
-  ox_err_clear(&E);
-  out[0] = NULL;
-  int rc = k->fn(&c, nin, in, nout, out);
-  if (!rc && E.code) rc = E.code;
-  return rc;
-}
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                ox_value **out) {
-  return run_n(op, opset, nattr, attr, nin, in, 1, out);
+  return kit_run("", op, opset, nattr, attr, nin, in, 1, out);
 }
-
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
-
-static int shape_is(const ox_value *v, int rank, const int64_t *dims) {
-  if (!v || v->kind != OX_TENSOR || v->u.t.rank != rank) return 0;
-  for (int i = 0; i < rank; i++)
-    if (v->u.t.dims[i] != dims[i]) return 0;
-  return 1;
-}
-
-static int close_f32(const ox_value *v, int64_t n, const float *want, double tol) {
-  if (!v || v->u.t.dt != OX_FLOAT || v->u.t.n != n) return 0;
-  const float *g = v->u.t.data;
-  for (int64_t i = 0; i < n; i++)
-    if (fabs((double)g[i] - want[i]) > tol) {
-      fprintf(stderr, "element %lld: got %.9g want %.9g\n", (long long)i, g[i], want[i]);
-      return 0;
-    }
-  return 1;
-}
-#define CLOSE(v, n, ...) CHECK(close_f32(v, n, (float[])__VA_ARGS__, 1e-5))
 
 static void test_resize(void) {
   ox_value *y = NULL;
@@ -247,7 +175,6 @@ static void test_resize(void) {
     CLOSE(y, 6, {1, 1, 1, 2, 2, 2});
   }
 }
-
 
 static void test_grid_sample(void) {
   ox_value *y = NULL;

@@ -6,23 +6,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               int nout, ox_value **out) {
+  return kit_run("", op, opset, nattr, attr, nin, in, nout, out);
+}
 
 /* ---- building values ---- */
 
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define DIMS(...) ((int64_t[]){__VA_ARGS__})
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
 #define I64(rank, dims, ...) tensor(OX_INT64, rank, dims, (int64_t[])__VA_ARGS__)
@@ -30,63 +22,16 @@ static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *
 #define BOOLS(rank, dims, ...) tensor(OX_BOOL, rank, dims, (uint8_t[])__VA_ARGS__)
 #define U16(dt, rank, dims, ...) tensor(dt, rank, dims, (uint16_t[])__VA_ARGS__)
 
-/* Does v have this dtype, shape and these bytes? */
-static int is(const ox_value *v, ox_dtype dt, int rank, const int64_t *dims, const void *want) {
-  if (!v || v->kind != OX_TENSOR || v->u.t.dt != dt || v->u.t.rank != rank) return 0;
-  for (int i = 0; i < rank; i++)
-    if (v->u.t.dims[i] != dims[i]) return 0;
-  return !v->u.t.n || !memcmp(v->u.t.data, want, (size_t)v->u.t.n * ox_dtype_size(dt));
-}
-#define IS_F32(v, rank, dims, ...) is(v, OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
-#define IS_I64(v, rank, dims, ...) is(v, OX_INT64, rank, dims, (int64_t[])__VA_ARGS__)
-#define IS_I32(v, rank, dims, ...) is(v, OX_INT32, rank, dims, (int32_t[])__VA_ARGS__)
-#define IS_U16(v, dt, rank, dims, ...) is(v, dt, rank, dims, (uint16_t[])__VA_ARGS__)
-
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
+#define IS_F32(v, rank, dims, ...) same_bytes(v, OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
+#define IS_I64(v, rank, dims, ...) same_bytes(v, OX_INT64, rank, dims, (int64_t[])__VA_ARGS__)
+#define IS_I32(v, rank, dims, ...) same_bytes(v, OX_INT32, rank, dims, (int32_t[])__VA_ARGS__)
+#define IS_U16(v, dt, rank, dims, ...) same_bytes(v, dt, rank, dims, (uint16_t[])__VA_ARGS__)
 
 /* ---- running one node ---- */
 
-/* Run op at `opset` on nin inputs and nattr attributes; out[0..nout) get the
- * results. Returns the kernel's code (E holds the message). */
-static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
-               int nout, ox_value **out) {
-  static const char *in_names[] = {"x0", "x1", "x2", "x3"};
-  static const char *out_names[] = {"y0", "y1", "y2", "y3"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
-  ox_err_clear(&E);
-  for (int i = 0; i < nout; i++) out[i] = NULL;
-  int rc = k->fn(&c, nin, in, nout, out);
-  if (!rc && E.code) rc = E.code;
-  if (!rc)
-    for (int i = 0; i < nout; i++) CHECK(out[i] != NULL);
-  return rc;
-}
 #define IN(...) (int)(sizeof((ox_value *[]){__VA_ARGS__}) / sizeof(ox_value *)), (ox_value *[]){__VA_ARGS__}
 #define ATTRS(...) (int)(sizeof((ox_attr[]){__VA_ARGS__}) / sizeof(ox_attr)), (ox_attr[]){__VA_ARGS__}
 #define NOATTR 0, NULL
-
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
 
 /* ---- the table ---- */
 
@@ -381,7 +326,7 @@ static void test_topk(void) {
   /* unsigned 64-bit beyond int64 */
   ox_value *u = tensor(OX_UINT64, 1, DIMS(3), (uint64_t[]){1, UINT64_MAX, 1ull << 63});
   CHECK_EQ_I(run("TopK", 11, NOATTR, IN(u, k2), 2, y), 0);
-  CHECK(is(y[0], OX_UINT64, 1, DIMS(2), (uint64_t[]){UINT64_MAX, 1ull << 63}));
+  CHECK(same_bytes(y[0], OX_UINT64, 1, DIMS(2), (uint64_t[]){UINT64_MAX, 1ull << 63}));
   /* k = 0 gives empty outputs */
   CHECK_EQ_I(run("TopK", 11, NOATTR, IN(x, I64(1, DIMS(1), {0})), 2, y), 0);
   CHECK(IS_I64(y[1], 2, DIMS(2, 0), {0}));

@@ -6,84 +6,23 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
-
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
 #define I64V(n, ...) tensor(OX_INT64, 1, DIMS(n), (int64_t[])__VA_ARGS__)
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_ints(const char *name, int64_t n, int64_t *v) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = v};
+#define CLOSE(v, n, ...) close_r(v, n, (float[])__VA_ARGS__, 1e-6)
+
+/* Float elements within a relative tolerance (and 1e-7 absolute). */
+static int close_r(const ox_value *v, int64_t n, const float *want, double rtol) {
+  return close_f32(v, n, want, 1e-7, rtol);
 }
 
-/* Run op at `opset` (the row's since-version is what the kernel sees). */
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                ox_value **out) {
-  static const char *in_names[] = {"x", "axes"};
-  static const char *out_names[] = {"y"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
-  ox_err_clear(&E);
-  out[0] = NULL;
-  int rc = k->fn(&c, nin, in, 1, out);
-  if (!rc && E.code) rc = E.code;
-  return rc;
+  return kit_run("", op, opset, nattr, attr, nin, in, 1, out);
 }
-
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
-
-static int shape_is(const ox_value *v, int rank, const int64_t *dims) {
-  if (!v || v->kind != OX_TENSOR || v->u.t.rank != rank) return 0;
-  for (int i = 0; i < rank; i++)
-    if (v->u.t.dims[i] != dims[i]) return 0;
-  return 1;
-}
-
-/* Float elements within a relative tolerance (NaN equals NaN, inf exact). */
-static int close_f32(const ox_value *v, int64_t n, const float *want, double rtol) {
-  if (!v || v->u.t.dt != OX_FLOAT || v->u.t.n != n) return 0;
-  const float *g = v->u.t.data;
-  for (int64_t i = 0; i < n; i++) {
-    if (isnan(want[i]) ? !isnan(g[i]) : isinf(want[i]) ? g[i] != want[i]
-        : fabs((double)g[i] - want[i]) > rtol * fabs((double)want[i]) + 1e-7) {
-      fprintf(stderr, "element %lld: got %.9g want %.9g\n", (long long)i, g[i], want[i]);
-      return 0;
-    }
-  }
-  return 1;
-}
-#define CLOSE(v, n, ...) close_f32(v, n, (float[])__VA_ARGS__, 1e-6)
 
 /* x: (2, 3, 4) = 0 .. 23 */
 static ox_value *x234(void) {
@@ -104,7 +43,7 @@ static void test_axes_odometer(void) {
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 3; j++)
       for (int k = 0; k < 4; k++) want[j] += (float)(i * 12 + j * 4 + k);
-  CHECK(close_f32(y, 3, want, 1e-6));
+  CHECK(close_r(y, 3, want, 1e-6));
 
   /* the same axes as input 1 at opset 18, keepdims 0, negative axis */
   ox_attr kd0 = attr_int("keepdims", 0);
@@ -318,17 +257,17 @@ static void test_softmax_axis(void) {
   double e0 = 1, e1 = exp(1.0), e2 = exp(2.0), e3 = exp(3.0), s = e0 + e1 + e2 + e3;
   CHECK_EQ_I(run("Softmax", 11, 1, &ax, 1, (ox_value *[]){x}, &y), 0);
   CHECK(shape_is(y, 3, DIMS(1, 2, 2)));
-  CHECK(close_f32(y, 4, (float[]){(float)(e0 / s), (float)(e1 / s), (float)(e2 / s), (float)(e3 / s)}, 1e-6));
+  CHECK(close_r(y, 4, (float[]){(float)(e0 / s), (float)(e1 / s), (float)(e2 / s), (float)(e3 / s)}, 1e-6));
   CHECK_EQ_I(run("Softmax", 13, 1, &ax, 1, (ox_value *[]){x}, &y), 0);
   float a = (float)(1 / (1 + e2)), b = (float)(e2 / (1 + e2));
-  CHECK(close_f32(y, 4, (float[]){a, a, b, b}, 1e-6));
+  CHECK(close_r(y, 4, (float[]){a, a, b, b}, 1e-6));
   /* default axis: 1 before 13 (rows of 4), -1 from 13 (pairs) */
   CHECK_EQ_I(run("LogSoftmax", 1, 0, NULL, 1, (ox_value *[]){x}, &y), 0);
-  CHECK(close_f32(y, 4, (float[]){(float)-log(s), (float)(1 - log(s)), (float)(2 - log(s)),
+  CHECK(close_r(y, 4, (float[]){(float)-log(s), (float)(1 - log(s)), (float)(2 - log(s)),
                                   (float)(3 - log(s))}, 1e-6));
   CHECK_EQ_I(run("LogSoftmax", 13, 0, NULL, 1, (ox_value *[]){x}, &y), 0);
   float l = (float)-log(1 + e1);
-  CHECK(close_f32(y, 4, (float[]){l, 1 + l, l, 1 + l}, 1e-6));
+  CHECK(close_r(y, 4, (float[]){l, 1 + l, l, 1 + l}, 1e-6));
   /* large values: no overflow */
   CHECK_EQ_I(run("LogSoftmax", 13, 0, NULL, 1, (ox_value *[]){F32(1, DIMS(2), {1000, 1000})}, &y), 0);
   CHECK(CLOSE(y, 2, {-0.6931472f, -0.6931472f}));

@@ -6,23 +6,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
+static int runn(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+                int nout, ox_value **out) {
+  return kit_run("", op, opset, nattr, attr, nin, in, nout, out);
+}
+static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
+               ox_value **out) {
+  return kit_run("", op, opset, nattr, attr, nin, in, 1, out);
+}
 
 /* ---- building values ---- */
 
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define DIMS(...) {__VA_ARGS__}
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, (int64_t[])dims, (float[])__VA_ARGS__)
 #define I64V(n, ...) tensor(OX_INT64, 1, (int64_t[]){n}, (int64_t[])__VA_ARGS__)
@@ -51,56 +47,9 @@ static int is_f32(const ox_value *v, int rank, const int64_t *dims, const float 
 
 /* ---- attributes ---- */
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_float(const char *name, float f) {
-  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
-}
-static ox_attr attr_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
 #define ATTR_INTS(nm, cnt, ...) ((ox_attr){.name = nm, .type = OX_ATTR_INTS, .n = cnt, .ints = (int64_t[])__VA_ARGS__})
 
 /* ---- running one node ---- */
-
-/* Run op at `opset` (the node's version; the row is the registry's) with nout
- * outputs. Returns the kernel's code (E holds the message). */
-static int runn(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
-                int nout, ox_value **out) {
-  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4"};
-  static const char *out_names[] = {"y0", "y1", "y2", "y3", "y4", "y5"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
-  ox_err_clear(&E);
-  for (int i = 0; i < nout; i++) out[i] = NULL;
-  int rc = k->fn(&c, nin, in, nout, out);
-  if (!rc && E.code) rc = E.code;
-  if (!rc)
-    for (int i = 0; i < nout; i++) CHECK(out[i] != NULL);
-  return rc;
-}
-static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
-               ox_value **out) {
-  return runn(op, opset, nattr, attr, nin, in, 1, out);
-}
-
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
 
 /* ---- the table ---- */
 
@@ -385,7 +334,6 @@ static void test_reverse_sequence(void) {
   CHECK_FAILS(run("ReverseSequence", 10, 2, at, 2, (ox_value *[]){x, I64V(2, {0, 1})}, &y),
               "sequence_lens has shape (2,); it must be (3,)");
 }
-
 
 /* ---- against naive indexing ---- */
 
