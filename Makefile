@@ -41,7 +41,7 @@ UNIT   := $(wildcard tests/unit/test_*.c)
 OBJ      = $(patsubst %.c,$(1)/obj/%.o,$(SRCS) $(GEN:$(B)/%=%)) 
 CPPFLAGS := -I. -I$(B) $(DEPS_CFLAGS)
 
-.PHONY: all check demo deps test-deps install clean xfail-update fuzz bench
+.PHONY: all check demo deps test-deps install clean xfail-update fuzz bench valgrind
 all: $(B)/onnxop
 
 # ---- protobuf-c code, generated from the installed .proto files ----
@@ -122,6 +122,11 @@ $(B)/bad-gen $(B)/asan/bad-gen: tests/bad/gen.c
 # Regenerate the expected-failure lists from the current failures (then review the diff).
 xfail-update: $(B)/onnxop
 	@sh tests/xfail-update.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
+
+# Valgrind memcheck on a fixed sample of cases and CLI commands (not part of
+# check, which runs everything under ASan and UBSan).
+valgrind: $(B)/onnxop
+	@sh tests/valgrind.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
 
 # Benchmarks (not part of check): onnxop bench on a fixed set of models, and
 # ONNX Runtime beside it when ORT_DIR is set (see bench/run.sh, bench/ort.js).
