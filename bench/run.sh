@@ -56,6 +56,12 @@ model() {
   softmax)
     "$X" make Softmax --opset 13 -a axis=-1 --input 'X:float32[1024,1024]' --output Y -o "$m"
     input "$c/in0.pb" 4 1024,1024 ;;
+  reducesum0)
+    "$X" make ReduceSum --opset 11 -a 'axes=[0]' -a keepdims=0 --input 'X:float32[4096,1024]' --output Y -o "$m"
+    input "$c/in0.pb" 15 4096,1024 ;;
+  softmax0)
+    "$X" make Softmax --opset 13 -a axis=0 --input 'X:float32[1024,1024]' --output Y -o "$m"
+    input "$c/in0.pb" 16 1024,1024 ;;
   transpose)
     "$X" make Transpose --opset 13 -a 'perm=[1, 0]' --input 'X:float32[1024,1024]' --output Y -o "$m"
     input "$c/in0.pb" 5 1024,1024 ;;
@@ -77,7 +83,7 @@ model() {
 }
 
 # the cases and the onnxop/ORT ratio each should reach (one thread)
-ALL="add:1.0 reducesum:1.0 softmax:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5"
+ALL="add:1.0 reducesum:1.0 reducesum0:1.0 softmax:1.0 softmax0:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }

@@ -43,6 +43,8 @@ typedef float vf __attribute__((vector_size(64)));
 typedef int32_t vi __attribute__((vector_size(64)));
 typedef float vfu __attribute__((vector_size(64), aligned(4), may_alias)); /* unaligned */
 #define VL 16
+typedef float vf8 __attribute__((vector_size(32)));
+typedef double vd8 __attribute__((vector_size(64)));
 
 /* Macros, not functions: a 64-byte vector passed to or returned from a
  * function built for another target changes the ABI (clang refuses it). */
@@ -129,6 +131,62 @@ typedef float vfu __attribute__((vector_size(64), aligned(4), may_alias)); /* un
     } else {                                                                         \
       for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);                  \
       for (; j < n; j++) y[j] = y[j] * f;                                            \
+    }                                                                                \
+  }                                                                                  \
+  /* acc[j] += x[j] in double (ReduceSum/Mean over leading dims: row by row) */     \
+  TARGET static void add_row_##SUF(double *restrict acc, const float *restrict x, int64_t n) { \
+    int64_t j = 0;                                                                   \
+    for (; j + 8 <= n; j += 8) {                                                     \
+      vf8 v;                                                                         \
+      vd8 a;                                                                         \
+      memcpy(&v, x + j, sizeof v);                                                   \
+      memcpy(&a, acc + j, sizeof a);                                                 \
+      a += __builtin_convertvector(v, vd8);                                          \
+      memcpy(acc + j, &a, sizeof a);                                                 \
+    }                                                                                \
+    for (; j < n; j++) acc[j] += (double)x[j];                                       \
+  }                                                                                  \
+  /* Softmax/LogSoftmax of x: (d, inner) along d, a row of inner at a time, as */   \
+  /* soft_row per column: m (2 * inner floats) the maxima then the factors, */      \
+  /* s (inner doubles) the sums */                                                   \
+  TARGET static void soft_cols_##SUF(const float *x, float *y, int64_t d, int64_t inner, \
+                                     float *m, double *s, int log_) {                \
+    int64_t nv = inner / VL * VL, j;                                                 \
+    float *f = m + inner;                                                            \
+    for (j = 0; j < inner; j++) m[j] = -INFINITY, s[j] = 0;                          \
+    for (int64_t k = 0; k < d; k++) {                                                \
+      const float *xk = x + k * inner;                                               \
+      for (j = 0; j < nv; j += VL) {                                                 \
+        vf v = vload(xk + j), vm = vload(m + j);                                     \
+        vstore(m + j, vsel(v > vm, v, vm));                                          \
+      }                                                                              \
+      for (; j < inner; j++) m[j] = xk[j] > m[j] ? xk[j] : m[j];                     \
+    }                                                                                \
+    for (int64_t k = 0; k < d; k++) {                                                \
+      const float *xk = x + k * inner;                                               \
+      float *yk = y + k * inner;                                                     \
+      for (j = 0; j < nv; j += VL) vstore(yk + j, vexp_##SUF(vload(xk + j) - vload(m + j))); \
+      if (j < inner) {                                                               \
+        float tx[VL] = {0}, tm[VL] = {0}, te[VL];                                    \
+        memcpy(tx, xk + j, (size_t)(inner - j) * sizeof *tx);                        \
+        memcpy(tm, m + j, (size_t)(inner - j) * sizeof *tm);                         \
+        vstore(te, vexp_##SUF(vload(tx) - vload(tm)));                               \
+        memcpy(yk + j, te, (size_t)(inner - j) * sizeof *te);                        \
+      }                                                                              \
+      add_row_##SUF(s, yk, inner);                                                   \
+    }                                                                                \
+    for (j = 0; j < inner; j++) f[j] = log_ ? (float)log(s[j]) : (float)(1 / s[j]);  \
+    for (int64_t k = 0; k < d; k++) {                                                \
+      const float *xk = x + k * inner;                                               \
+      float *yk = y + k * inner;                                                     \
+      if (log_) {                                                                    \
+        for (j = 0; j < nv; j += VL)                                                 \
+          vstore(yk + j, (vload(xk + j) - vload(m + j)) - vload(f + j));             \
+        for (; j < inner; j++) yk[j] = (xk[j] - m[j]) - f[j];                        \
+      } else {                                                                       \
+        for (j = 0; j < nv; j += VL) vstore(yk + j, vload(yk + j) * vload(f + j));   \
+        for (; j < inner; j++) yk[j] = yk[j] * f[j];                                 \
+      }                                                                              \
     }                                                                                \
   }
 
@@ -335,6 +393,8 @@ static inline int64_t next_run(plan *p, int64_t yo) {
         a0 = COMB(a0, a1);                                                           \
         a2 = COMB(a2, a3);                                                           \
         acc[yo] = COMB(a0, a2);                                                      \
+      } else if (FAST) { /* float sums over leading dims: a row at a time */       \
+        ROW_CALL(add_row, (double *)(acc + yo), (const float *)xr, len);             \
       } else { /* add the run into a row of accumulators */                          \
         A *ar = acc + yo;                                                            \
         for (int64_t j = 0; j < len; j++) {                                          \
@@ -675,6 +735,11 @@ enum { SOFTMAX, LOGSOFTMAX, HARDMAX };
       }                                                                              \
       if (inner == 1 && _Generic((T)0, float: 1, default: 0)) {                      \
         ROW_CALL(soft_row, (const float *)xo, (float *)yo, d, kind == LOGSOFTMAX);    \
+        continue;                                                                    \
+      }                                                                              \
+      if (_Generic((T)0, float: 1, default: 0)) { /* m's doubles hold inner floats */ \
+        ROW_CALL(soft_cols, (const float *)xo, (float *)yo, d, inner, (float *)m, s,  \
+                 kind == LOGSOFTMAX);                                                \
         continue;                                                                    \
       }                                                                              \
       for (int64_t j = 0; j < inner; j++) m[j] = -INFINITY, s[j] = 0;                \

@@ -2,7 +2,9 @@
  * splits (MatMul, Gemm, Conv, the reductions, Softmax): with 1, 2, 3 and 7
  * threads each gives the same bytes (memcmp), and the right values (naive
  * reference loops written here). The inputs are large enough to be split
- * (over OX_PAR_MIN_WORK), with odd sizes so that chunks end mid-tile. */
+ * (over OX_PAR_MIN_WORK), with odd sizes so that chunks end mid-tile; the
+ * row-at-a-time paths (Softmax over a non-last axis, ReduceSum over a leading
+ * one) are checked against the reference too. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -254,9 +256,10 @@ static void reduce_case(const char *op, ox_dtype dt, int64_t d0, int64_t d1, int
 
 /* ---- Softmax over axis `axis` of (d0, d1, d2) ---- */
 
-static void softmax_case(int64_t d0, int64_t d1, int64_t d2, int axis) {
+static void softmax_case(const char *op, int64_t d0, int64_t d1, int64_t d2, int axis) {
+  int lg = !strcmp(op, "LogSoftmax");
   char label[96];
-  snprintf(label, sizeof label, "Softmax (%lld, %lld, %lld) axis %d", (long long)d0, (long long)d1,
+  snprintf(label, sizeof label, "%s (%lld, %lld, %lld) axis %d", op, (long long)d0, (long long)d1,
            (long long)d2, axis);
   int64_t dims[3] = {d0, d1, d2}, outer = 1, inner = 1, d = dims[axis];
   for (int i = 0; i < axis; i++) outer *= dims[i];
@@ -269,10 +272,11 @@ static void softmax_case(int64_t d0, int64_t d1, int64_t d2, int axis) {
       for (int64_t k = 0; k < d; k++) m = fmax(m, at(in[0], (o * d + k) * inner + j));
       for (int64_t k = 0; k < d; k++) s += exp(at(in[0], (o * d + k) * inner + j) - m);
       for (int64_t k = 0; k < d; k++)
-        want[(o * d + k) * inner + j] = exp(at(in[0], (o * d + k) * inner + j) - m) / s;
+        want[(o * d + k) * inner + j] = lg ? at(in[0], (o * d + k) * inner + j) - m - log(s)
+                                           : exp(at(in[0], (o * d + k) * inner + j) - m) / s;
     }
   ox_attr attr[] = {attr_int("axis", axis)};
-  same_for_all(label, "Softmax", 13, 1, attr, 1, in, want, 1e-5);
+  same_for_all(label, op, 13, 1, attr, 1, in, want, 1e-5);
   free(want);
 }
 
@@ -303,8 +307,10 @@ int main(void) {
   reduce_case("ReduceSum", OX_FLOAT, 4096, 300, 1, 1, (int64_t[]){0}); /* leading axis */
   reduce_case("ReduceMean", OX_FLOAT, 333, 3001, 1, 1, (int64_t[]){1});
 
-  softmax_case(1, 513, 2049, 2);
-  softmax_case(40, 300, 97, 1);
+  softmax_case("Softmax", 1, 513, 2049, 2);
+  softmax_case("Softmax", 40, 300, 97, 1);     /* rows of 97: vectors and a tail */
+  softmax_case("LogSoftmax", 3, 1000, 333, 1);
+  softmax_case("Softmax", 1, 1024, 1024, 1);   /* axis 0 of a matrix: one slice */
 
   ox_arena_free(A);
   return check_done("threads");
