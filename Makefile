@@ -49,6 +49,9 @@ $(B)/onnx/%.pb-c.c $(B)/onnx/%.pb-c.h: $(PROTO_DIR)/onnx/%.proto
 	@mkdir -p $(B)
 	protoc-c --c_out=$(B) -I$(PROTO_DIR) onnx/$*.proto
 $(B)/onnx/onnx-data.pb-c.c: $(B)/onnx/onnx-ml.pb-c.h
+# keep them: a header made as a side effect is otherwise deleted as an
+# intermediate file, and a later `make build/unit/test_pb` can't find it
+.SECONDARY: $(GEN) $(GEN:.c=.h)
 
 HDRS := $(wildcard core/*.h io/*.h proto/*.h ops/*.h ops/ml/*.h cli/*.h) $(B)/onnx/onnx-ml.pb-c.h $(B)/onnx/onnx-data.pb-c.h
 
@@ -65,7 +68,7 @@ $(1)/libonnxop.a: $$(patsubst %.c,$(1)/obj/%.o,$$(SRCS)) $$(patsubst $(B)/%.c,$(
 	ar rcs $$@ $$^
 $(1)/onnxop: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI)) $(1)/libonnxop.a
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LIBS)
-$(1)/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/kit.h $(1)/libonnxop.a
+$(1)/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/kit.h $(1)/libonnxop.a | $(HDRS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) -o $$@ $$< $(1)/libonnxop.a $$(LIBS)
 endef
@@ -77,7 +80,7 @@ $(eval $(call BUILD,$(B)/fuzz,-fsanitize=fuzzer-no-link,address,undefined))
 # ---- fuzzing: libFuzzer harnesses (clang); `make check` replays the regression corpus ----
 FUZZERS := model pb json npy
 FUZZ_SECONDS ?= 60
-$(B)/asan/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/asan/libonnxop.a
+$(B)/asan/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/asan/libonnxop.a | $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN) $(WARN) -o $@ $^ $(LIBS)
 $(B)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c

@@ -5,6 +5,7 @@
 
 #include <unistr.h>
 
+#include "arena.h"
 #include "err.h"
 
 int ox_fail(ox_err *e, int code, const char *fmt, ...) {
@@ -15,6 +16,14 @@ int ox_fail(ox_err *e, int code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(e->msg, sizeof e->msg, fmt, ap);
   va_end(ap);
+  /* Most allocations fail because the arena refuses to pass --max-memory,
+   * not because the system ran out: say so where the message can't. */
+  size_t lim = ox_memory_limit();
+  if (!strncmp(e->msg, "out of memory", 13) && ox_memory_in_use() + ((size_t)1 << 20) > lim) {
+    size_t k = strlen(e->msg);
+    snprintf(e->msg + k, sizeof e->msg - k, " (the memory limit of %llu bytes is reached; see --max-memory)",
+             (unsigned long long)lim);
+  }
   return code;
 }
 

@@ -5,10 +5,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "io/io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Reading back may only fail by reaching the harness's memory limit (a
+ * decoded '<U0' array of 2.6M empty strings grows to <U1 when written). */
+static int limited(const ox_err *e) { return e->code && strstr(e->msg, "memory limit"); }
 
 /* A decoded tensor that .npy can hold must write, and read back the same kind. */
 static void round_trip(ox_arena *a, const ox_value *v) {
@@ -16,11 +21,15 @@ static void round_trip(ox_arena *a, const ox_value *v) {
   ox_buf b = {0};
   if (ox_npy_encode(v, &b, &e) == 0) {
     ox_value *w = NULL;
-    if (ox_npy_decode(a, b.p, b.n, NULL, &w, &e) || w->u.t.dt != v->u.t.dt || w->u.t.n != v->u.t.n) abort();
+    int rc = ox_npy_decode(a, b.p, b.n, NULL, &w, &e);
+    if (rc ? !limited(&e) : w->u.t.dt != v->u.t.dt || w->u.t.n != v->u.t.n) abort();
     ox_buf z = {0};
     const ox_value *vals[1] = {v};
     const char *names[1] = {"x"};
-    if (ox_npz_encode(1, vals, names, &z, &e) || ox_npz_decode(a, z.p, z.n, "x", NULL, &w, NULL, &e)) abort();
+    ox_err_clear(&e);
+    if ((ox_npz_encode(1, vals, names, &z, &e) || ox_npz_decode(a, z.p, z.n, "x", NULL, &w, NULL, &e)) &&
+        !limited(&e))
+      abort();
     ox_buf_free(&z);
   } else if (e.code != OX_EUNSUPPORTED) { /* only non-UTF-8 strings and bfloat16 are refused */
     abort();
