@@ -2,13 +2,16 @@
  *
  *   A, E                    the test's arena (main makes it) and error
  *   tensor(dt, rank, dims, data)   a tensor; data (NULL: zeros) copied in
+ *   vec(dt, n, data)        a 1-D tensor of n elements (a scalar when n < 0)
  *   attr_int, attr_float, attr_str, attr_ints, attr_floats, attr_strs,
  *   attr_tensor             one attribute each
  *   kit_run(domain, op, opset, nattr, attr, nin, in, nout, out)
  *                           one node through the registry, as core/eval.c
  *                           runs it (node and ctx at the row's since-version;
  *                           a NULL input has the name ""); checks nin against
- *                           the row and, on success, every output non-NULL
+ *                           the row and, on success, every output non-NULL;
+ *                           an input type the row does not take fails, as in
+ *                           the evaluator, with "type not in the row's mask"
  *   CHECK_FAILS(call, part) call returns OX_EINPUT with `part` in E.msg
  *   shape_is, same_bytes, close_f32, close_d   comparing results
  *
@@ -38,6 +41,10 @@ static inline ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const
   }
   if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
   return v;
+}
+
+static inline ox_value *vec(ox_dtype dt, int64_t n, const void *data) {
+  return tensor(dt, n < 0 ? 0 : 1, (int64_t[]){n < 0 ? 1 : n}, data);
 }
 
 /* ---- attributes ---- */
@@ -87,6 +94,12 @@ static inline int kit_run(const char *domain, const char *op, int opset, int nat
     return -1;
   }
   CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
+  const ox_value *t = k->types && k->tin >= 0 && k->tin < nin ? in[k->tin] : NULL;
+  ox_dtype dt = !t ? OX_UNDEFINED : t->kind == OX_TENSOR ? t->u.t.dt : ox_type_leaf(t->type);
+  if (dt && !(k->types & (UINT64_C(1) << dt))) {
+    ox_fail(&E, OX_EINPUT, "type not in the row's mask");
+    return OX_EINPUT;
+  }
   ox_node n = {.name = "n0", .op = op, .domain = domain, .nin = nin, .in = in_names, .nout = nout,
                .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
   ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};

@@ -6,22 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
-
-/* A 1-D tensor of n elements of type dt copied from data. */
-static ox_value *vec(ox_dtype dt, int64_t n, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, 1, &n, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (n) memcpy(v->u.t.data, data, (size_t)n * ox_dtype_size(dt));
-  return v;
-}
 #define VEC(dt, T, ...) vec(dt, sizeof((T[])__VA_ARGS__) / sizeof(T), (T[])__VA_ARGS__)
 
 static ox_value *strs(int n, const char **s) {
@@ -30,40 +16,18 @@ static ox_value *strs(int n, const char **s) {
   return vec(OX_STRING, n, tmp);
 }
 
-static ox_attr a_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr a_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
-
-/* Run op at `opset` on nin inputs; the result in *y. */
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                ox_value **y) {
-  static const char *in_names[] = {"x", "like"};
-  static const char *out_names[] = {"y"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
-  ox_err_clear(&E);
-  *y = NULL;
-  int rc = k->fn(&c, nin, in, 1, y);
-  if (!rc && E.code) rc = E.code;
-  return rc;
+  return kit_run("", op, opset, nattr, attr, nin, in, 1, y);
 }
 
 /* Cast x to `to` at `opset` (with saturate / round_mode when given). */
 static ox_value *cast(int opset, ox_value *x, ox_dtype to, int saturate, const char *rm) {
   ox_attr at[3];
   int n = 0;
-  at[n++] = a_int("to", to);
-  if (saturate >= 0) at[n++] = a_int("saturate", saturate);
-  if (rm) at[n++] = a_str("round_mode", rm);
+  at[n++] = attr_int("to", to);
+  if (saturate >= 0) at[n++] = attr_int("saturate", saturate);
+  if (rm) at[n++] = attr_str("round_mode", rm);
   ox_value *y;
   if (run("Cast", opset, n, at, 1, &x, &y)) {
     fprintf(stderr, "Cast failed: %s\n", E.msg);
@@ -147,7 +111,7 @@ static void test_string_to_number(void) {
   /* not a number: an error naming the element */
   const char *bad[] = {"1", "abc"};
   ox_value *x = strs(2, bad);
-  ox_attr at = a_int("to", OX_FLOAT);
+  ox_attr at = attr_int("to", OX_FLOAT);
   CHECK_EQ_I(run("Cast", 13, 1, &at, 1, &x, &y), OX_EINPUT);
   CHECK(strstr(E.msg, "element 1") && strstr(E.msg, "\"abc\""));
 }
@@ -303,7 +267,7 @@ static void test_e8m0(void) {
   CHECK(U8(y, 5) == 129);  /* 5 = 1.25 * 4 -> 4 */
 
   ox_value *y2;
-  ox_attr at[2] = {a_int("to", OX_FLOAT8E8M0), a_str("round_mode", "sideways")};
+  ox_attr at[2] = {attr_int("to", OX_FLOAT8E8M0), attr_str("round_mode", "sideways")};
   CHECK_EQ_I(run("Cast", 24, 2, at, 1, &x, &y2), OX_EINPUT);
   CHECK(strstr(E.msg, "round_mode") != NULL);
 }
@@ -334,7 +298,7 @@ static void test_cast_like_and_errors(void) {
   CHECK(y->u.t.dt == OX_INT32 && I64(y, 0) == 1 && I64(y, 1) == -2);
   /* CastLike-19's saturate */
   ox_value *big = VEC(OX_FLOAT, float, {1e6f}), *f8 = VEC(OX_FLOAT8E4M3FN, uint8_t, {0});
-  ox_attr sat0 = a_int("saturate", 0);
+  ox_attr sat0 = attr_int("saturate", 0);
   CHECK_EQ_I(run("CastLike", 19, 1, &sat0, 2, (ox_value *[]){big, f8}, &y), 0);
   CHECK(U8(y, 0) == 0x7F);
   /* a target type the version does not allow */
@@ -342,16 +306,16 @@ static void test_cast_like_and_errors(void) {
   CHECK(strstr(E.msg, "float8e4m3fn") != NULL);
 
   /* Cast-1 names the type */
-  ox_attr to1 = a_str("to", "DOUBLE");
+  ox_attr to1 = attr_str("to", "DOUBLE");
   CHECK_EQ_I(run("Cast", 1, 1, &to1, 1, &x, &y), 0);
   CHECK(y->u.t.dt == OX_DOUBLE && F64(y, 1) == -2.5);
   /* to string before Cast-9, to complex ever: rejected */
-  ox_attr to = a_int("to", OX_STRING);
+  ox_attr to = attr_int("to", OX_STRING);
   CHECK_EQ_I(run("Cast", 6, 1, &to, 1, &x, &y), OX_EINPUT);
   CHECK(strstr(E.msg, "string") != NULL);
-  to = a_int("to", OX_COMPLEX64);
+  to = attr_int("to", OX_COMPLEX64);
   CHECK_EQ_I(run("Cast", 25, 1, &to, 1, &x, &y), OX_EINPUT);
-  to = a_int("to", 99);
+  to = attr_int("to", 99);
   CHECK_EQ_I(run("Cast", 25, 1, &to, 1, &x, &y), OX_EINPUT);
   CHECK_EQ_I(run("Cast", 25, 0, NULL, 1, &x, &y), OX_EINPUT);
   CHECK(strstr(E.msg, "'to'") != NULL);
@@ -359,26 +323,26 @@ static void test_cast_like_and_errors(void) {
 
 static void test_bitcast(void) {
   ox_value *x = VEC(OX_FLOAT, float, {1.0f, -2.0f}), *y;
-  ox_attr to = a_int("to", OX_INT32);
+  ox_attr to = attr_int("to", OX_INT32);
   CHECK_EQ_I(run("BitCast", 26, 1, &to, 1, &x, &y), 0);
   CHECK(y->u.t.dt == OX_INT32 && I64(y, 0) == 0x3F800000 && I64(y, 1) == (int32_t)0xC0000000u);
-  to = a_int("to", OX_INT64);
+  to = attr_int("to", OX_INT64);
   CHECK_EQ_I(run("BitCast", 26, 1, &to, 1, &x, &y), OX_EINPUT);
   CHECK(strstr(E.msg, "32 bits") && strstr(E.msg, "64 bits"));
   /* 4-bit: int4 -1 is 0b1111 = uint4 15; uint4 8 is int4 -8 */
   x = VEC(OX_INT4, int8_t, {-1, 7});
-  to = a_int("to", OX_UINT4);
+  to = attr_int("to", OX_UINT4);
   CHECK_EQ_I(run("BitCast", 26, 1, &to, 1, &x, &y), 0);
   CHECK(U8(y, 0) == 15 && U8(y, 1) == 7);
   x = VEC(OX_UINT4, uint8_t, {8, 1});
-  to = a_int("to", OX_INT4);
+  to = attr_int("to", OX_INT4);
   CHECK_EQ_I(run("BitCast", 26, 1, &to, 1, &x, &y), 0);
   CHECK(I64(y, 0) == -8 && I64(y, 1) == 1);
   /* complex64 <-> double: same width */
   x = VEC(OX_DOUBLE, double, {1.0});
-  to = a_int("to", OX_COMPLEX64);
+  to = attr_int("to", OX_COMPLEX64);
   CHECK_EQ_I(run("BitCast", 26, 1, &to, 1, &x, &y), 0);
-  to = a_int("to", OX_STRING);
+  to = attr_int("to", OX_STRING);
   CHECK_EQ_I(run("BitCast", 26, 1, &to, 1, &x, &y), OX_EINPUT);
 }
 

@@ -9,12 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/kernel.h"
-#include "core/ox.h"
-
-static ox_arena *A;
-static ox_err E;
+#include "kit.h"
 
 static unsigned rng = 2024;
 static double rnd(void) { /* in [-1, 1) */
@@ -22,60 +17,19 @@ static double rnd(void) { /* in [-1, 1) */
   return (double)((rng >> 8) & 0xffff) / 32768.0 - 1.0;
 }
 
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    exit(1);
-  }
-  return v;
-}
 static ox_value *random_tensor(ox_dtype dt, int rank, const int64_t *dims) {
-  ox_value *v = tensor(dt, rank, dims);
+  ox_value *v = tensor(dt, rank, dims, NULL);
   for (int64_t i = 0; i < v->u.t.n; i++) ox_store_f64(dt, v->u.t.data, i, rnd());
   return v;
 }
 static double at(const ox_value *v, int64_t i) { return ox_load_f64(v->u.t.dt, v->u.t.data, i); }
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
-static ox_attr attr_ints(const char *name, int n, const int64_t *v) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = (int64_t *)v};
-}
-
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in, int nout,
                ox_value **out) {
-  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4"};
-  static const char *out_names[] = {"y0", "y1"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
-  ox_err_clear(&E);
-  out[0] = NULL;
-  int rc = k->fn(&c, nin, in, nout, out);
-  if (!rc && E.code) rc = E.code;
+  int rc = kit_run("", op, opset, nattr, attr, nin, in, nout, out);
   if (rc && rc != OX_EINPUT) fprintf(stderr, "%s: %s\n", op, E.msg);
   return rc;
 }
-
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
 
 /* Does y have dims and values want (within tol relative to magnitude)? */
 static int close_to(const ox_value *y, int rank, const int64_t *dims, const double *want, double tol,
@@ -273,10 +227,10 @@ static void test_convtranspose(void) {
 static void test_conv_integer(void) {
   /* x: uint8 (1, 1, 3, 3), zero point 1; w: int8 (2, 1, 2, 2), zero points per channel */
   ox_value *in[4];
-  in[0] = tensor(OX_UINT8, 4, (int64_t[]){1, 1, 3, 3});
-  in[1] = tensor(OX_INT8, 4, (int64_t[]){2, 1, 2, 2});
-  in[2] = tensor(OX_UINT8, 0, NULL);
-  in[3] = tensor(OX_INT8, 1, (int64_t[]){2});
+  in[0] = tensor(OX_UINT8, 4, (int64_t[]){1, 1, 3, 3}, NULL);
+  in[1] = tensor(OX_INT8, 4, (int64_t[]){2, 1, 2, 2}, NULL);
+  in[2] = tensor(OX_UINT8, 0, NULL, NULL);
+  in[3] = tensor(OX_INT8, 1, (int64_t[]){2}, NULL);
   uint8_t xs[9] = {2, 3, 4, 5, 6, 7, 8, 9, 255};
   int8_t ws[8] = {1, 1, 1, 1, -128, 0, 0, 127};
   memcpy(in[0]->u.t.data, xs, 9);
@@ -303,11 +257,11 @@ static void test_conv_integer(void) {
 /* Col2Im: blocks (2, 2) over a (2, 3) image overlap in the middle column */
 static void test_col2im(void) {
   ox_value *in[3], *y;
-  in[0] = tensor(OX_INT32, 3, (int64_t[]){1, 4, 2});
+  in[0] = tensor(OX_INT32, 3, (int64_t[]){1, 4, 2}, NULL);
   int32_t xs[8] = {1, 2, 1, 2, 1, 2, 1, 2};
   memcpy(in[0]->u.t.data, xs, sizeof xs);
-  in[1] = tensor(OX_INT64, 1, (int64_t[]){2});
-  in[2] = tensor(OX_INT64, 1, (int64_t[]){2});
+  in[1] = tensor(OX_INT64, 1, (int64_t[]){2}, NULL);
+  in[2] = tensor(OX_INT64, 1, (int64_t[]){2}, NULL);
   ((int64_t *)in[1]->u.t.data)[0] = 2, ((int64_t *)in[1]->u.t.data)[1] = 3;
   ((int64_t *)in[2]->u.t.data)[0] = 2, ((int64_t *)in[2]->u.t.data)[1] = 2;
   CHECK_EQ_I(run("Col2Im", 18, 0, NULL, 3, in, 1, &y), 0);
@@ -407,7 +361,7 @@ static void test_pools(void) {
 static void test_pool_misc(void) {
   ox_value *y[2], *in[3];
   /* storage_order 1: the index of element (h, w) is h + w * H */
-  in[0] = tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 2, 3});
+  in[0] = tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 2, 3}, NULL);
   float xs[6] = {1, 9, 2, 3, 4, 8};
   memcpy(in[0]->u.t.data, xs, sizeof xs);
   ox_attr so[2] = {attr_ints("kernel_shape", 2, (int64_t[]){2, 2}), attr_int("storage_order", 1)};
@@ -415,14 +369,14 @@ static void test_pool_misc(void) {
   CHECK(close_to(y[0], 4, (int64_t[]){1, 1, 1, 2}, (double[]){9, 9}, 0, "maxpool so"));
   CHECK(close_to(y[1], 4, (int64_t[]){1, 1, 1, 2}, (double[]){2, 2}, 0, "maxpool so idx"));
   /* int8 MaxPool-12 */
-  in[0] = tensor(OX_INT8, 3, (int64_t[]){1, 1, 4});
+  in[0] = tensor(OX_INT8, 3, (int64_t[]){1, 1, 4}, NULL);
   int8_t xi[4] = {-5, -128, 7, 3};
   memcpy(in[0]->u.t.data, xi, 4);
   ox_attr k2[1] = {attr_ints("kernel_shape", 1, (int64_t[]){2})};
   CHECK_EQ_I(run("MaxPool", 12, 1, k2, 1, in, 1, y), 0);
   CHECK(close_to(y[0], 3, (int64_t[]){1, 1, 3}, (double[]){-5, 7, 7}, 0, "maxpool int8"));
   /* SAME_UPPER / SAME_LOWER: pads (0, 1) and (1, 0) for in 4, k 2, s 1 */
-  in[0] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 4});
+  in[0] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 4}, NULL);
   float x4[4] = {1, 2, 3, 4};
   memcpy(in[0]->u.t.data, x4, sizeof x4);
   ox_attr su[2] = {attr_ints("kernel_shape", 1, (int64_t[]){2}), attr_str("auto_pad", "SAME_UPPER")};
@@ -432,7 +386,7 @@ static void test_pool_misc(void) {
   CHECK_EQ_I(run("AveragePool", 11, 2, su, 1, in, 1, y), 0);
   CHECK(close_to(y[0], 3, (int64_t[]){1, 1, 4}, (double[]){1, 1.5, 2.5, 3.5}, 1e-6, "avg same_lower"));
   /* Global pools */
-  in[0] = tensor(OX_DOUBLE, 4, (int64_t[]){1, 2, 1, 2});
+  in[0] = tensor(OX_DOUBLE, 4, (int64_t[]){1, 2, 1, 2}, NULL);
   double g4[4] = {3, 4, -1, 2};
   memcpy(in[0]->u.t.data, g4, sizeof g4);
   CHECK_EQ_I(run("GlobalAveragePool", 1, 0, NULL, 1, in, 1, y), 0);
@@ -442,8 +396,8 @@ static void test_pool_misc(void) {
   CHECK_EQ_I(run("GlobalLpPool", 2, 0, NULL, 1, in, 1, y), 0);
   CHECK(close_to(y[0], 4, (int64_t[]){1, 2, 1, 1}, (double[]){5, sqrt(5)}, 1e-12, "glp"));
   /* MaxUnpool undoes MaxPool's Indices */
-  in[0] = tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 1, 2});
-  in[1] = tensor(OX_INT64, 4, (int64_t[]){1, 1, 1, 2});
+  in[0] = tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 1, 2}, NULL);
+  in[1] = tensor(OX_INT64, 4, (int64_t[]){1, 1, 1, 2}, NULL);
   ((float *)in[0]->u.t.data)[0] = 5, ((float *)in[0]->u.t.data)[1] = 6;
   ((int64_t *)in[1]->u.t.data)[0] = 2, ((int64_t *)in[1]->u.t.data)[1] = 1;
   ox_attr ku[2] = {attr_ints("kernel_shape", 2, (int64_t[]){2, 2}), attr_ints("strides", 2, (int64_t[]){2, 2})};

@@ -8,13 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "kit.h"
 #include "core/gemm.h"
-#include "core/kernel.h"
-#include "core/ox.h"
-
-static ox_arena *A;
-static ox_err E;
 
 /* ---- the GEMM against a triple loop ---- */
 
@@ -121,73 +116,21 @@ static void test_gemm(void) {
 
 /* ---- running one node ---- */
 
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define T_(dt, ctype, rank, dims, ...) tensor(dt, rank, dims, (ctype[])__VA_ARGS__)
 #define F32(rank, dims, ...) T_(OX_FLOAT, float, rank, dims, __VA_ARGS__)
 #define DIMS(...) ((int64_t[]){__VA_ARGS__})
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_float(const char *name, float f) {
-  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
-}
-static ox_attr attr_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
-
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                ox_value **out) {
-  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4", "x5"};
-  static const char *out_names[] = {"y"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
-  ox_err_clear(&E);
-  out[0] = NULL;
-  int rc = k->fn(&c, nin, in, 1, out);
-  if (!rc && E.code) rc = E.code;
+  int rc = kit_run("", op, opset, nattr, attr, nin, in, 1, out);
   if (rc && rc != OX_EINPUT) fprintf(stderr, "%s: %s\n", op, E.msg);
   return rc;
 }
 
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
-
 /* Shape and elements (as doubles, within tol) of a tensor. */
 static int is(const ox_value *v, ox_dtype dt, int rank, const int64_t *dims, const double *want,
               double tol) {
-  if (!v || v->kind != OX_TENSOR || v->u.t.dt != dt || v->u.t.rank != rank) return 0;
-  for (int i = 0; i < rank; i++)
-    if (v->u.t.dims[i] != dims[i]) return 0;
-  for (int64_t i = 0; i < v->u.t.n; i++)
-    if (!(fabs(ox_load_f64(dt, v->u.t.data, i) - want[i]) <= tol)) {
-      fprintf(stderr, "element %lld: %.9g, want %.9g\n", (long long)i,
-              ox_load_f64(dt, v->u.t.data, i), want[i]);
-      return 0;
-    }
-  return 1;
+  return shape_is(v, rank, dims) && v->u.t.dt == dt && close_d(v, v->u.t.n, want, tol, 0);
 }
 #define IS(v, dt, rank, dims, ...) is(v, dt, rank, dims, (double[])__VA_ARGS__, 1e-5)
 

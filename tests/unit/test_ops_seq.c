@@ -4,24 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
-
-static ox_arena *A;
-static ox_err E;
+#include "kit.h"
 
 /* ---- building values ---- */
 
-/* A tensor of type dt and shape dims, its elements copied from data. */
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, (int64_t[])dims, (float[])__VA_ARGS__)
 #define DIMS(...) {__VA_ARGS__}
 
@@ -43,60 +29,18 @@ static ox_value *seq3(void) {
   return seq(OX_FLOAT, 3, els);
 }
 
-/* Does v have this shape and these float elements? */
-static int is_f32(const ox_value *v, int rank, const int64_t *dims, const float *want) {
-  if (!v || v->kind != OX_TENSOR || v->u.t.dt != OX_FLOAT || v->u.t.rank != rank) return 0;
-  for (int i = 0; i < rank; i++)
-    if (v->u.t.dims[i] != dims[i]) return 0;
-  return !v->u.t.n || !memcmp(v->u.t.data, want, (size_t)v->u.t.n * sizeof(float));
-}
-#define IS_F32(v, rank, dims, ...) is_f32(v, rank, (int64_t[])dims, (float[])__VA_ARGS__)
+#define IS_F32(v, rank, dims, ...) same_bytes(v, OX_FLOAT, rank, (int64_t[])dims, (float[])__VA_ARGS__)
 
 /* ---- attributes ---- */
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_tensor(const char *name, ox_value *t) {
-  return (ox_attr){.name = name, .type = OX_ATTR_TENSOR, .t = t};
-}
-
 /* ---- running one node ---- */
 
-/* Run op at `opset` on nin inputs with nattr attributes; out[0] gets the
- * result. Returns the kernel's code (E holds the message). */
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                ox_value **out) {
-  static const char *in_names[] = {"x0", "x1", "x2", "x3"};
-  static const char *out_names[] = {"y"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  /* the evaluator checks the input count before calling a kernel */
-  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
-  ox_err_clear(&E);
-  out[0] = NULL;
-  int rc = k->fn(&c, nin, in, 1, out);
-  if (!rc && E.code) rc = E.code;
-  if (!rc) CHECK(out[0] != NULL);
-  return rc;
+  return kit_run("", op, opset, nattr, attr, nin, in, 1, out);
 }
 
 /* Expect a failure whose message contains `part`. */
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
 
 /* ---- the registry tables ---- */
 

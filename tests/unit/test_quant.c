@@ -6,68 +6,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/kernel.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
-
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define T_(dt, ctype, rank, dims, ...) tensor(dt, rank, dims, (ctype[])__VA_ARGS__)
 #define F32(rank, dims, ...) T_(OX_FLOAT, float, rank, dims, __VA_ARGS__)
 #define DIMS(...) ((int64_t[]){__VA_ARGS__})
 #define SCALAR ((int64_t *)NULL)
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_ints(const char *name, int64_t n, int64_t *v) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = v};
-}
-
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                int nout, ox_value **out) {
-  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8"};
-  static const char *out_names[] = {"y0", "y1", "y2"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  CHECK(nin >= k->min_in && (k->max_in < 0 || nin <= k->max_in));
-  if (in[k->tin] && k->types && !(k->types & (UINT64_C(1) << in[k->tin]->u.t.dt))) {
-    ox_fail(&E, OX_EINPUT, "type not in the row's mask");
-    return OX_EINPUT;
-  }
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = opset, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
-  ox_err_clear(&E);
-  for (int i = 0; i < nout; i++) out[i] = NULL;
-  int rc = k->fn(&c, nin, in, nout, out);
-  if (!rc && E.code) rc = E.code;
+  int rc = kit_run("", op, opset, nattr, attr, nin, in, nout, out);
   if (rc && rc != OX_EINPUT) fprintf(stderr, "%s: %s\n", op, E.msg);
   return rc;
 }
-
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
 
 /* dtype, shape and exact elements (read as doubles). */
 static int is(const ox_value *v, ox_dtype dt, int rank, const int64_t *dims, const double *want) {
@@ -310,10 +261,6 @@ static void test_qlinear_matmul(void) {
   /* a scale and its zero point must have the same shape */
   in[2] = T_(OX_INT8, int8_t, 1, DIMS(2), {0, 0});
   CHECK_FAILS(run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y), "must match");
-}
-
-static ox_attr attr_str(const char *name, const char *v) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {v, (int64_t)strlen(v)}};
 }
 
 static void test_qlinear_conv(void) {

@@ -6,12 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#include "kit.h"
 #include "core/random.h"
-
-static ox_arena *A;
-static ox_err E;
 
 /* ---- the generator ---- */
 
@@ -63,44 +59,11 @@ static void test_mt19937(void) {
 
 /* ---- the ops ---- */
 
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
-
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_float(const char *name, float f) {
-  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
-}
-static ox_attr attr_ints(const char *name, int64_t n, int64_t *v) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = v};
-}
 
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                ox_value **out) {
-  static const char *in_names[] = {"x"};
-  static const char *out_names[] = {"y"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
-  ox_err_clear(&E);
-  out[0] = NULL;
-  int rc = k->fn(&c, nin, in, 1, out);
-  if (!rc && E.code) rc = E.code;
-  return rc;
+  return kit_run("", op, opset, nattr, attr, nin, in, 1, out);
 }
 
 static void test_seeded(void) {
