@@ -62,7 +62,10 @@ int ox_cmd_ops(int argc, char **argv) {
         for (int d = 1; d < OX_DTYPE_MAX; d++)
           if (k->types & (UINT64_C(1) << d)) cJSON_AddItemToArray(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
         cJSON_AddItemToArray(rows, o);
-      } else if (want)
+      } else if (want && k->tin < 0) /* no input is checked: the types it makes */
+        printf("%s %s %s (family %s)\n  output element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
+               k->op, ver, f->family, ty);
+      else if (want)
         printf("%s %s %s (family %s)\n  input %d element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
                k->op, ver, f->family, k->tin, ty);
       else

@@ -150,8 +150,11 @@ const int64_t *ox_attr_ints(ox_ctx *c, const char *name, int64_t *n) {
 }
 
 const char *ox_input_name(ox_ctx *c, int i) {
-  static _Thread_local char buf[300];
+  /* four buffers in turn, so one message may name up to four inputs */
+  static _Thread_local char buf[4][300];
+  static _Thread_local unsigned turn;
+  char *b = buf[turn++ & 3];
   const char *nm = c->node && i < c->node->nin ? c->node->in[i] : "";
-  snprintf(buf, sizeof buf, "input %d '%s'", i, nm);
-  return buf;
+  snprintf(b, sizeof buf[0], "input %d '%s'", i, nm);
+  return b;
 }

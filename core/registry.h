@@ -61,7 +61,8 @@ const ox_attr *ox_attr_find(ox_ctx *c, const char *name);
 /* "int", "floats", "graph"... for messages. */
 const char *ox_attr_type_name(ox_attr_type t);
 
-/* Message helper: "input 0 'A'" naming the node's input. */
+/* Message helper: "input 0 'A'" naming the node's input (valid until four
+ * more calls, so up to four may appear in one message). */
 const char *ox_input_name(ox_ctx *c, int i);
 
 #endif

@@ -279,6 +279,8 @@ out_has ops "OptionalGetElement"
 expect 0 ops_one "$X" ops SequenceAt
 out_has ops_one "ai.onnx SequenceAt 11+"
 expect 3 ops_none "$X" ops NoSuchOp
+expect 0 ops_no_input "$X" ops RandomNormal
+out_has ops_no_input "  output element types: float, float16, double"
 expect 0 ops_json "$X" ops --json SequenceAt
 out_has ops_json '[{"domain":"ai.onnx","op":"SequenceAt","since":11,"until":null,"family":"sequence","types":["float","uint8","int8","uint16","int16","int32","int64","string","bool","float16","double","uint32","uint64","complex64","complex128"]}]'
 expect 0 ops_json_all "$X" ops --json

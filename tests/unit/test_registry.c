@@ -47,5 +47,17 @@ int main(void) {
     const ox_kernel *k = ox_registry_find("", "Identity", since[i]);
     CHECK(k && k->since == since[i]);
   }
+  /* two input names in one message stay two names */
+  static const char *ins[] = {"A", "B"};
+  ox_node nd = {.name = "n", .op = "Add", .domain = "", .nin = 2, .in = ins};
+  ox_ctx cx = {.node = &nd};
+  char msg[128];
+  snprintf(msg, sizeof msg, "%s and %s", ox_input_name(&cx, 0), ox_input_name(&cx, 1));
+  CHECK_EQ_S(msg, "input 0 'A' and input 1 'B'");
+  /* why an op has no row at an opset */
+  char why[160];
+  CHECK_EQ_S(ox_registry_why("", "SequenceAt", 10, why, sizeof why), "the operator first appears at opset 11");
+  CHECK_EQ_S(ox_registry_why("", "Upsample", 10, why, sizeof why),
+             "ONNX deprecated the operator at opset 10; onnxop runs it for opsets 1 to 9");
   return check_done("registry");
 }
