@@ -143,14 +143,17 @@ void ox_gemm_max_isa(int level) { isa_limit = level < 0 || level > ISA_AVX512 ? 
 /* The best micro-kernel the CPU runs, within the limit. */
 static int isa(void) {
 #if HAVE_X86_DISPATCH
-  static int have = -1; /* a benign race: every thread computes the same value */
-  if (have < 0) {
+  /* pool threads may ask at once: relaxed atomics (each computes the same value) */
+  static int have = -1;
+  int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
+  if (h < 0) {
     __builtin_cpu_init();
-    have = __builtin_cpu_supports("avx512f") ? ISA_AVX512
-           : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? ISA_AVX2
-                                                                            : ISA_GENERIC;
+    h = __builtin_cpu_supports("avx512f") ? ISA_AVX512
+        : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? ISA_AVX2
+                                                                         : ISA_GENERIC;
+    __atomic_store_n(&have, h, __ATOMIC_RELAXED);
   }
-  return have < isa_limit ? have : isa_limit;
+  return h < isa_limit ? h : isa_limit;
 #else
   return ISA_GENERIC;
 #endif

@@ -200,13 +200,15 @@ ROW_FNS(avx512, __attribute__((target("avx512f,avx2,fma"))))
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 static int row_isa(void) {
-  static int have = -1;
-  if (have < 0) {
+  static int have = -1; /* relaxed atomics: pool threads may ask at once */
+  int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
+  if (h < 0) {
     __builtin_cpu_init();
-    have = __builtin_cpu_supports("avx512f") ? 2
-           : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
+    h = __builtin_cpu_supports("avx512f") ? 2
+        : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
+    __atomic_store_n(&have, h, __ATOMIC_RELAXED);
   }
-  return have;
+  return h;
 }
 #define ROW_CALL(fn, ...)                                                            \
   (row_isa() == 2 ? fn##_avx512(__VA_ARGS__)                                         \
