@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/threads.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
@@ -20,11 +21,13 @@ static const char bench_help[] =
     "loaded once, then evaluated WARMUP times untimed and RUNS times timed (no file\n"
     "IO; what a run allocates is released before the next). Prints one line:\n"
     "\n"
-    "  MODEL: runs=N median_us=M min_us=M bytes_in=B bytes_out=B\n"
+    "  MODEL: runs=N median_us=M min_us=M bytes_in=B bytes_out=B threads=T\n"
     "\n"
     "  --in [NAME=]FILE   an input value, as for 'onnxop run' (by name or position)\n"
     "  --runs N           timed runs (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
+    "  --threads N        the kernels' threads (default 1; 0: one per CPU), as for\n"
+    "                     every command\n"
     "\n"
     "exit status: 0 success, 1 model or input rejected or evaluation failed,\n"
     "2 usage error, 3 unsupported operator.\n";
@@ -182,8 +185,8 @@ int ox_cmd_bench(int argc, char **argv) {
   }
   qsort(t, (size_t)runs, sizeof *t, cmp_double);
   double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
-  printf("%s: runs=%ld median_us=%.1f min_us=%.1f bytes_in=%lld bytes_out=%lld\n", model_path, runs, med,
-         t[0], (long long)bytes_in, (long long)bytes_out);
+  printf("%s: runs=%ld median_us=%.1f min_us=%.1f bytes_in=%lld bytes_out=%lld threads=%d\n", model_path,
+         runs, med, t[0], (long long)bytes_in, (long long)bytes_out, ox_threads());
 done:
   free(t);
   ox_arena_free(A);
