@@ -442,6 +442,20 @@ static int load_xfail(const char *file, xline **out) {
   return n;
 }
 
+/* A usage error after cases were collected: free them first. */
+static void free_cases(tcase *cases, int n) {
+  for (int i = 0; i < n; i++) {
+    free(cases[i].path);
+    free(cases[i].name);
+  }
+  free(cases);
+}
+#define USAGE(...)                                                                    \
+  do {                                                                                \
+    free_cases(cases, n);                                                             \
+    return ox_usage_error("test", __VA_ARGS__);                                       \
+  } while (0)
+
 int ox_cmd_test(int argc, char **argv) {
   const char *xfile = NULL;
   int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0, json = 0;
@@ -453,16 +467,17 @@ int ox_cmd_test(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(test_help, stdout);
+      free_cases(cases, n);
       return 0;
     } else if (!strcmp(a, "--xfail")) {
-      if (++i >= argc) return ox_usage_error("test", "--xfail needs a FILE");
+      if (++i >= argc) USAGE("--xfail needs a FILE");
       xfile = argv[i];
     } else if (!strncmp(a, "-j", 2)) {
       const char *v = a[2] ? a + 2 : (++i < argc ? argv[i] : "");
-      if ((jobs = atoi(v)) < 1 || jobs > 64) return ox_usage_error("test", "-j needs a number from 1 to 64");
+      if ((jobs = atoi(v)) < 1 || jobs > 64) USAGE("-j needs a number from 1 to 64");
     } else if (!strcmp(a, "--timeout")) {
       if (++i >= argc || (timeout = atoi(argv[i])) < 1)
-        return ox_usage_error("test", "--timeout needs a number of seconds");
+        USAGE("--timeout needs a number of seconds");
     } else if (!strcmp(a, "-v")) {
       verbose = 1;
     } else if (!strcmp(a, "--failures")) {
@@ -470,26 +485,19 @@ int ox_cmd_test(int argc, char **argv) {
     } else if (!strcmp(a, "--json")) {
       json = 1;
     } else if (a[0] == '-') {
-      return ox_usage_error("test", "unknown option '%s'", a);
+      USAGE("unknown option '%s'", a);
     } else {
       npaths++;
       if (collect(a, &cases, &n, &cap))
-        return ox_usage_error("test", "'%s' is not a folder", a);
+        USAGE("'%s' is not a folder", a);
     }
   }
-  if (!npaths) return ox_usage_error("test", "no PATH given");
-  if (json && failures) {
-    for (int i = 0; i < n; i++) {
-      free(cases[i].path);
-      free(cases[i].name);
-    }
-    free(cases);
-    return ox_usage_error("test", "use either --json or --failures, not both");
-  }
+  if (!npaths) USAGE("no PATH given");
+  if (json && failures) USAGE("use either --json or --failures, not both");
   xline *xl = NULL;
   int nx = 0;
   if (xfile && (nx = load_xfail(xfile, &xl)) < 0)
-    return ox_usage_error("test", "cannot read the expected-failure list '%s'", xfile);
+    USAGE("cannot read the expected-failure list '%s'", xfile);
 
   run_all(cases, n, jobs, timeout);
 

@@ -292,6 +292,11 @@ expect 2 test_no_path "$X" test
 
 # ---- .npy and .npz ----
 . tests/cli/npy.sh
+# usage errors after the cases were collected (the ASan run checks they are freed)
+expect 2 test_bad_j_after_path "$X" test "$T/cases" -j 0
+err_has test_bad_j_after_path "-j needs a number from 1 to 64"
+expect 2 test_bad_xfail_after_path "$X" test "$T/cases" --xfail "$T/no-such-list.txt"
+err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 # ---- test --json, info --json, make --random ----
 . tests/cli/json_make.sh
 
