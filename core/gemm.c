@@ -346,8 +346,8 @@ GEMM_TARGET static void GEMM_NAME(blocked)(int64_t i0, int64_t i1, int64_t j0, i
   }
 }
 
-/* One product split for ox_par_for: chunk c takes a range of MR-row (or
- * NR-column) units, with its own packing buffers. */
+/* One product split for ox_par_for: each chunk is a range of MR-row (or
+ * NR-column) units; each thread (slot) has its own packing buffers. */
 typedef struct {
   int64_t M, N, K, lda, ldb, ldc;
   const T *A, *B;
@@ -375,11 +375,11 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
   int by_rows = M >= N;
   int64_t units = by_rows ? (M + MR - 1) / MR : (N + NR - 1) / NR;
   int nch = ox_par_chunks(units, 2.0 * (double)M * (double)N * (double)K);
-  T *pa[OX_MAX_THREADS], *pb[OX_MAX_THREADS]; /* per chunk */
+  T *pa[OX_MAX_THREADS], *pb[OX_MAX_THREADS]; /* per thread (slot) */
   for (int c = 0; c < nch; c++) {
     pa[c] = scratch(round_up(min64(M, GEMM_MC), MR) * kcmax, sizeof(T));
     pb[c] = scratch(round_up(min64(N, GEMM_NC), NR) * kcmax, sizeof(T));
-    if (!pa[c] || !pb[c]) { /* fewer chunks: the same result */
+    if (!pa[c] || !pb[c]) { /* fewer threads: the same result */
       free(pa[c]);
       free(pb[c]);
       nch = c;

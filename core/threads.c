@@ -1,9 +1,10 @@
 /* core/threads.c: the pool behind ox_par_for (see threads.h).
  *
  * One job at a time: the caller publishes (fn, arg, n, nchunks) under the
- * mutex, bumps a generation counter and wakes the workers; worker w runs
- * chunks w, w + T, ... (T = workers + 1) and the caller runs chunks 0, T, ...;
- * the last to finish signals the caller. A process forked after the pool
+ * mutex, bumps a generation counter and wakes the workers; the caller (slot
+ * 0) and workers 1 .. T-1 take chunks in turn from a shared counter, so a
+ * thread the system has descheduled holds up no more than its current chunk;
+ * the last worker to finish signals the caller. A process forked after the pool
  * started (onnxop test -j) has none of its threads: the pool notices the new
  * pid and starts afresh. */
 #include <pthread.h>
@@ -36,14 +37,19 @@ static struct {
   void *arg;
   int64_t n;
   int nchunks, stride;
+  int next;              /* the next chunk to take */
 } pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
 
 /* Set in pool threads, and in the caller while it runs a job. */
 static _Thread_local int in_chunk;
 
-static void run_chunks(int first, int stride, int nchunks, int64_t n, ox_par_fn fn, void *arg) {
-  for (int c = first; c < nchunks; c += stride)
-    fn(arg, c, (int64_t)((__int128)n * c / nchunks), (int64_t)((__int128)n * (c + 1) / nchunks));
+/* Take chunks until none is left; `slot` is the caller's per-thread index. */
+static void run_chunks(int slot, int nchunks, int64_t n, ox_par_fn fn, void *arg) {
+  for (;;) {
+    int c = __atomic_fetch_add(&pool.next, 1, __ATOMIC_RELAXED);
+    if (c >= nchunks) return;
+    fn(arg, slot, (int64_t)((__int128)n * c / nchunks), (int64_t)((__int128)n * (c + 1) / nchunks));
+  }
 }
 
 /* The generation each worker was started in: it waits for the next one. */
@@ -62,7 +68,7 @@ static void *worker(void *p) {
     int64_t n = pool.n;
     int nchunks = pool.nchunks, stride = pool.stride;
     pthread_mutex_unlock(&pool.mu);
-    if (w < stride) run_chunks(w, stride, nchunks, n, fn, arg);
+    if (w < stride) run_chunks(w, nchunks, n, fn, arg);
     pthread_mutex_lock(&pool.mu);
     if (--pool.busy == 0) pthread_cond_signal(&pool.done);
   }
@@ -98,33 +104,35 @@ int ox_par_chunks(int64_t n, double work) {
   return n < nthreads ? (int)n : nthreads;
 }
 
-void ox_par_for(int64_t n, int nchunks, ox_par_fn fn, void *arg) {
+void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
   if (n <= 0) return;
-  if (nchunks <= 1 || in_chunk) {
-    run_chunks(0, 1, nchunks < 1 ? 1 : nchunks, n, fn, arg);
+  if (nslots <= 1 || in_chunk) {
+    fn(arg, 0, 0, n);
     return;
   }
-  int want = nchunks - 1 < nthreads - 1 ? nchunks - 1 : nthreads - 1;
+  int want = nslots - 1 < nthreads - 1 ? nslots - 1 : nthreads - 1;
   grow(want);
-  /* workers 1..stride-1 and this thread; chunks past them are shared out
-   * in turn (the chunks, and so the results, stay the same) */
+  /* workers 1..stride-1 and this thread */
   int stride = (pool.workers < want ? pool.workers : want) + 1;
   if (stride == 1) {
-    run_chunks(0, 1, nchunks, n, fn, arg);
+    fn(arg, 0, 0, n);
     return;
   }
+  /* a few chunks per thread, so that a busy machine evens out */
+  int64_t nchunks = n < 4 * (int64_t)stride ? n : 4 * (int64_t)stride;
   pthread_mutex_lock(&pool.mu);
   pool.fn = fn;
   pool.arg = arg;
   pool.n = n;
-  pool.nchunks = nchunks;
+  pool.nchunks = (int)nchunks;
   pool.stride = stride;
+  pool.next = 0;
   pool.busy = pool.workers; /* every worker wakes, and reports back */
   pool.gen++;
   pthread_cond_broadcast(&pool.go);
   pthread_mutex_unlock(&pool.mu);
   in_chunk = 1;
-  run_chunks(0, stride, nchunks, n, fn, arg);
+  run_chunks(0, (int)nchunks, n, fn, arg);
   in_chunk = 0;
   pthread_mutex_lock(&pool.mu);
   while (pool.busy > 0) pthread_cond_wait(&pool.done, &pool.mu);

@@ -27,14 +27,17 @@ void ox_set_threads(int n);
 int ox_threads(void);
 int ox_cpu_count(void);
 
-/* How many chunks to split n items (about `work` operations in all) into:
+/* How many threads to split n items (about `work` operations in all) over:
  * 1 with one thread, inside a chunk, or for small work; else at most
- * ox_threads() and n. Allocate per-chunk scratch for this many. */
+ * ox_threads() and n. Allocate per-thread scratch for this many slots. */
 int ox_par_chunks(int64_t n, double work);
 
-/* fn(arg, c, lo, hi) for each chunk c of nchunks: items [n*c/nchunks,
- * n*(c+1)/nchunks). Returns when every chunk is done. */
-typedef void (*ox_par_fn)(void *arg, int chunk, int64_t lo, int64_t hi);
-void ox_par_for(int64_t n, int nchunks, ox_par_fn fn, void *arg);
+/* Run fn(arg, slot, lo, hi) over chunks [lo, hi) that cover items [0, n),
+ * on up to nslots threads; `slot` (0 .. nslots-1) names the thread running
+ * the chunk, for its scratch. How items fall into chunks, and chunks onto
+ * threads, varies: fn must compute each item the same way in any chunk.
+ * Returns when every chunk is done. */
+typedef void (*ox_par_fn)(void *arg, int slot, int64_t lo, int64_t hi);
+void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg);
 
 #endif

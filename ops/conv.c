@@ -363,8 +363,8 @@ DEPTHWISE_FN(f64, double, v4d)
 #define TILE_BYTES (512 * 1024)
 
 /* One Conv split for ox_par_for: item t is output row tile t % ntiles of
- * group (t / ntiles) % G of image t / (ntiles * G); chunk c has its own
- * im2col buffer and depthwise tap table. Each tile is the same GEMM call
+ * group (t / ntiles) % G of image t / (ntiles * G); each thread (slot) has
+ * its own im2col buffer and depthwise tap table. Each tile is the same GEMM call
  * whatever the chunking, so every thread count gives the same bytes. */
 typedef struct {
   ox_dtype dt;

@@ -527,9 +527,9 @@ static void reduce_native(ox_dtype dt, int op, plan *p, const void *x, void *y, 
   }
 }
 
-/* A reduction split for ox_par_for, when the outermost group is kept: chunk
- * c takes a range of its indices, a sub-plan over that slab of x with its
- * own odometer. Each output element sees the same runs in the same order as
+/* A reduction split for ox_par_for, when the outermost group is kept: each
+ * chunk is a range of its indices, a sub-plan over that slab of x with its
+ * thread's (slot's) odometer. Each output element sees the same runs in the same order as
  * in one pass, so every thread count gives the same bytes. */
 typedef struct {
   ox_dtype dt;
@@ -538,7 +538,7 @@ typedef struct {
   const char *x;
   char *y, *acc, *aux;
   size_t xes, yes;
-  int64_t **dim, **idx; /* per chunk */
+  int64_t **dim, **idx; /* per thread (slot) */
 } reduce_job;
 
 static void reduce_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
@@ -774,8 +774,8 @@ static void soft_native(ox_dtype dt, int kind, const void *xv, void *yv, int64_t
   }
 }
 
-/* The softmax family split over `outer` for ox_par_for; each chunk has its
- * own m and s rows. Every (outer) slice is computed alone, so every thread
+/* The softmax family split over `outer` for ox_par_for; each thread (slot)
+ * has its own m and s rows. Every (outer) slice is computed alone, so every thread
  * count gives the same bytes. */
 typedef struct {
   ox_dtype dt;

@@ -101,16 +101,23 @@ static void same_for_all(const char *label, const char *op, int opset, int nattr
 /* ---- the pool itself ---- */
 
 static int hits[1000];
-static void count_items(void *arg, int c, int64_t lo, int64_t hi) {
+static void count_items(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)arg;
-  (void)c;
+  (void)slot;
   for (int64_t i = lo; i < hi; i++) hits[i]++;
 }
-static int inner_chunks;
-static void nested(void *arg, int c, int64_t lo, int64_t hi) {
+static int nested_chunks; /* the largest ox_par_chunks seen inside a chunk */
+static void nested(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)arg;
-  if (c == 0) inner_chunks = ox_par_chunks(1000, 1e12); /* inside a chunk: 1 */
-  count_items(NULL, c, lo, hi);
+  int n = ox_par_chunks(1000, 1e12); /* inside a chunk: 1 */
+  if (n > __atomic_load_n(&nested_chunks, __ATOMIC_RELAXED))
+    __atomic_store_n(&nested_chunks, n, __ATOMIC_RELAXED);
+  count_items(NULL, slot, lo, hi);
+}
+static int slot_bad; /* a slot outside [0, 3) */
+static void check_slot(void *arg, int slot, int64_t lo, int64_t hi) {
+  if (slot < 0 || slot >= 3) __atomic_store_n(&slot_bad, 1, __ATOMIC_RELAXED);
+  count_items(arg, slot, lo, hi);
 }
 
 static void test_pool(void) {
@@ -123,20 +130,25 @@ static void test_pool(void) {
   CHECK_EQ_I(ox_par_chunks(1000, OX_PAR_MIN_WORK / 2), 1);
   ox_set_threads(0);
   CHECK_EQ_I(ox_threads(), ox_cpu_count());
-  /* every item exactly once, for chunk counts beyond the thread count too */
+  /* every item exactly once, for any slot count and item count */
   ox_set_threads(3);
-  for (int nch = 1; nch <= 9; nch++) {
-    memset(hits, 0, sizeof hits);
-    ox_par_for(997, nch, count_items, NULL);
-    int ok = 1;
-    for (int i = 0; i < 1000; i++) ok &= hits[i] == (i < 997);
-    CHECK(ok);
-  }
+  for (int ns = 1; ns <= 3; ns++)
+    for (int n = 1; n <= 997; n += 166) {
+      memset(hits, 0, sizeof hits);
+      slot_bad = 0;
+      ox_par_for(n, ns, check_slot, NULL);
+      int ok = 1;
+      for (int i = 0; i < 1000; i++) ok &= hits[i] == (i < n);
+      CHECK(ok);
+      CHECK_EQ_I(slot_bad, 0);
+    }
   memset(hits, 0, sizeof hits);
-  inner_chunks = -1;
+  nested_chunks = 0;
   ox_par_for(1000, 3, nested, NULL);
-  CHECK_EQ_I(inner_chunks, 1);
-  CHECK_EQ_I(hits[0] + hits[999], 2);
+  CHECK_EQ_I(nested_chunks, 1);
+  int all = 1;
+  for (int i = 0; i < 1000; i++) all &= hits[i] == 1;
+  CHECK(all);
   ox_set_threads(1);
 }
 
