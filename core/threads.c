@@ -110,11 +110,18 @@ void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
     fn(arg, 0, 0, n);
     return;
   }
+  /* one job at a time: a second application thread runs its own inline */
+  static int taken;
+  if (__atomic_exchange_n(&taken, 1, __ATOMIC_ACQUIRE)) {
+    fn(arg, 0, 0, n);
+    return;
+  }
   int want = nslots - 1 < nthreads - 1 ? nslots - 1 : nthreads - 1;
   grow(want);
   /* workers 1..stride-1 and this thread */
   int stride = (pool.workers < want ? pool.workers : want) + 1;
   if (stride == 1) {
+    __atomic_store_n(&taken, 0, __ATOMIC_RELEASE);
     fn(arg, 0, 0, n);
     return;
   }
@@ -137,4 +144,5 @@ void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
   pthread_mutex_lock(&pool.mu);
   while (pool.busy > 0) pthread_cond_wait(&pool.done, &pool.mu);
   pthread_mutex_unlock(&pool.mu);
+  __atomic_store_n(&taken, 0, __ATOMIC_RELEASE);
 }
