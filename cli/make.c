@@ -21,7 +21,8 @@ static const char make_help[] =
     "\n"
     "  --opset N          the ai.onnx (or --domain) opset to import (default 21)\n"
     "  -a NAME=VALUE      an attribute: 3 (int), 1.5 (float), [1, 2] (ints),\n"
-    "                     [0.5] (floats), text (string), @FILE (a tensor from a\n"
+    "                     [0.5] (floats), [a, b] (strings: blanks around items\n"
+    "                     dropped), text (string), @FILE (a tensor from a\n"
     "                     .pb or .json file). NAME:KIND=VALUE forces the kind: int,\n"
     "                     float, string, ints, floats, strings, tensor, type (an\n"
     "                     ONNX type string such as optional(tensor(float))).\n"
@@ -120,10 +121,12 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
       return ox_fail(e, OX_EUSAGE, "attribute '%s': %s does not hold a tensor", name, file);
     return 0;
   }
-  if ((kind && (!strcmp(kind, "ints") || !strcmp(kind, "floats"))) || (!kind && val[0] == '[')) {
-    double *v;
-    int64_t n;
-    int isf;
+  double *v;
+  int64_t n;
+  int isf;
+  /* [a, b] without a kind: numbers if they all are, else strings */
+  int strs = kind ? !strcmp(kind, "strings") : val[0] == '[' && parse_list(A, val, &v, &n, &isf) != 0;
+  if (!strs && ((kind && (!strcmp(kind, "ints") || !strcmp(kind, "floats"))) || (!kind && val[0] == '['))) {
     if (parse_list(A, val, &v, &n, &isf))
       return ox_fail(e, OX_EUSAGE, "attribute '%s': '%s' is not a list of numbers", name, val);
     if (kind) isf = !strcmp(kind, "floats");
@@ -139,18 +142,32 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
     }
     return 0;
   }
-  if (kind && !strcmp(kind, "strings")) {
+  if (strs) {
+    /* a,b,c or [a, b, c]: items split at commas, blanks around them dropped */
+    size_t len = strlen(val);
+    const char *p = val, *stop = val + len;
+    if (len && val[0] == '[') {
+      if (val[len - 1] != ']')
+        return ox_fail(e, OX_EUSAGE, "attribute '%s': '%s' opens a list with '[' but does not close it", name, val);
+      p++, stop--;
+    }
     at->type = OX_ATTR_STRINGS;
-    int64_t n = 1;
-    for (const char *p = val; *p; p++) n += *p == ',';
+    n = 1;
+    for (const char *q = p; q < stop; q++) n += *q == ',';
     at->strings = ox_alloc_array(A, n, sizeof *at->strings);
     at->n = 0;
-    for (const char *p = val;;) {
-      size_t l = strcspn(p, ",");
-      at->strings[at->n].p = ox_strndup(A, p, l);
-      at->strings[at->n++].n = (int64_t)l;
-      if (!p[l]) break;
-      p += l + 1;
+    while (p < stop && (*p == ' ' || *p == '\t')) p++;
+    if (p == stop) return 0; /* [] : no strings */
+    for (;;) {
+      const char *q = p;
+      while (q < stop && *q != ',') q++;
+      const char *a = p, *b = q;
+      while (a < b && (*a == ' ' || *a == '\t')) a++;
+      while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
+      at->strings[at->n].p = ox_strndup(A, a, (size_t)(b - a));
+      at->strings[at->n++].n = (int64_t)(b - a);
+      if (q == stop) break;
+      p = q + 1;
     }
     return 0;
   }

@@ -292,6 +292,17 @@ expect 2 test_no_path "$X" test
 
 # ---- .npy and .npz ----
 . tests/cli/npy.sh
+# make -a with a list of strings: [a, b] and a,b; a '[' never closed is refused
+echo '{"dtype": "string", "shape": [3], "data": ["a", "b", "c"]}' >"$T/abc.json"
+expect 0 make_strings_list "$X" make StringNormalizer --opset 10 -a 'stopwords=[a, b]' --input 'X:string[3]' -o "$T/sn1.onnx"
+expect 0 run_strings_list "$X" run "$T/sn1.onnx" --in "$T/abc.json"
+out_has run_strings_list "['c']"
+expect 0 make_strings_kind "$X" make StringNormalizer --opset 10 -a 'stopwords:strings=b,c' --input 'X:string[3]' -o "$T/sn2.onnx"
+expect 0 run_strings_kind "$X" run "$T/sn2.onnx" --in "$T/abc.json"
+out_has run_strings_kind "['a']"
+expect 2 make_strings_open "$X" make StringNormalizer --opset 10 -a 'stopwords:strings=[a,b' --input 'X:string[3]' -o "$T/sn3.onnx"
+err_has make_strings_open "opens a list with '[' but does not close it"
+no_file "$T/sn3.onnx"
 # usage errors after the cases were collected (the ASan run checks they are freed)
 expect 2 test_bad_j_after_path "$X" test "$T/cases" -j 0
 err_has test_bad_j_after_path "-j needs a number from 1 to 64"
