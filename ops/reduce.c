@@ -146,6 +146,32 @@ typedef double vd8 __attribute__((vector_size(64)));
     }                                                                                \
     for (; j < n; j++) acc[j] += (double)x[j];                                       \
   }                                                                                  \
+  /* add_row of rows x[r * n ...] for r in [0, rows), four rows per pass over acc */ \
+  /* (each acc[j] still adds x[0][j], x[1][j], ... in that order) */                 \
+  TARGET static void add_rows_##SUF(double *restrict acc, const float *restrict x,   \
+                                    int64_t rows, int64_t n) {                       \
+    int64_t r = 0;                                                                   \
+    for (; r + 4 <= rows; r += 4) {                                                  \
+      const float *x0 = x + r * n, *x1 = x0 + n, *x2 = x1 + n, *x3 = x2 + n;         \
+      int64_t j = 0;                                                                 \
+      for (; j + 8 <= n; j += 8) {                                                   \
+        vf8 v0, v1, v2, v3;                                                          \
+        vd8 a;                                                                       \
+        memcpy(&v0, x0 + j, sizeof v0);                                              \
+        memcpy(&v1, x1 + j, sizeof v1);                                              \
+        memcpy(&v2, x2 + j, sizeof v2);                                              \
+        memcpy(&v3, x3 + j, sizeof v3);                                              \
+        memcpy(&a, acc + j, sizeof a);                                               \
+        a += __builtin_convertvector(v0, vd8);                                       \
+        a += __builtin_convertvector(v1, vd8);                                       \
+        a += __builtin_convertvector(v2, vd8);                                       \
+        a += __builtin_convertvector(v3, vd8);                                       \
+        memcpy(acc + j, &a, sizeof a);                                               \
+      }                                                                              \
+      for (; j < n; j++) acc[j] = (((acc[j] + (double)x0[j]) + (double)x1[j]) + (double)x2[j]) + (double)x3[j]; \
+    }                                                                                \
+    for (; r < rows; r++) add_row_##SUF(acc, x + r * n, n);                          \
+  }                                                                                  \
   /* Softmax/LogSoftmax of x: (d, inner) along d, a row of inner at a time, as */   \
   /* soft_row per column: m (2 * inner floats) the maxima then the factors, */      \
   /* s (inner doubles) the sums */                                                   \
@@ -374,6 +400,10 @@ static inline int64_t next_run(plan *p, int64_t yo) {
   do {                                                                               \
     memset(p->idx, 0, (size_t)p->ng * sizeof *p->idx);                               \
     int64_t yo = 0, len = p->len;                                                    \
+    if ((FAST) && !p->red_last && p->ng == 2) { /* (reduced, kept): one acc row */   \
+      ROW_CALL(add_rows, (double *)acc, (const float *)x, p->runs, len);             \
+      break;                                                                         \
+    }                                                                                \
     for (int64_t r = 0; r < p->runs; r++, yo = next_run(p, yo)) {                    \
       const T *xr = x + r * len;                                                     \
       if ((FAST) && p->red_last) { /* float sums: vectorised, in double */           \
