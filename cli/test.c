@@ -29,7 +29,8 @@ static const char test_help[] =
     "                   PATH...\n"
     "\n"
     "Run ONNX test cases and compare with their expected outputs. PATH is a case\n"
-    "folder (model.onnx and test_data_set_N/) or a folder of such cases.\n"
+    "folder (model.onnx and test_data_set_N/ holding input_K and output_K as .pb,\n"
+    ".npy or .json files) or a folder of such cases.\n"
     "Comparison: |got - expected| <= atol + rtol * |expected| for floats (rtol 1e-3,\n"
     "atol 1e-7 unless the case's data.json gives \"rtol\"/\"atol\"); NaN equals NaN;\n"
     "integers, bools and strings exactly; dtype and shape exactly.\n"
@@ -127,6 +128,18 @@ static void read_tolerances(ox_arena *A, const char *dir, double *rtol, double *
 }
 
 /* Returns 0 on pass; else writes the reason into why. */
+
+/* DIR/SET/KIND_K.pb, or .npy, or .json (as `onnxop run --out-dir --format`
+ * writes them): the file's name ("input_0.npy") with its path in p, or NULL. */
+static const char *value_file(char *p, size_t np, const char *dir, const char *set, const char *kind, int k) {
+  static const char *const ext[] = {"pb", "npy", "json"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(p, np, "%s/%s/%s_%d.%s", dir, set, kind, k, ext[i]);
+    if (!access(p, R_OK)) return strrchr(p, '/') + 1;
+  }
+  return NULL;
+}
+
 static int run_case(const char *dir, char *why, size_t n) {
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
@@ -161,10 +174,10 @@ static int run_case(const char *dir, char *why, size_t n) {
     /* input_K.pb binds to the K-th real input, unless its stored name says
      * otherwise (cases may leave optional inputs out). */
     for (int k = 0;; k++) {
-      snprintf(p, sizeof p, "%s/%s/input_%d.pb", dir, sets[s], k);
-      if (access(p, R_OK)) break;
+      const char *f = value_file(p, sizeof p, dir, sets[s], "input", k);
+      if (!f) break;
       if (k >= nreal) {
-        snprintf(why, n, "%s: input_%d.pb but the model has %d inputs", sets[s], k, nreal);
+        snprintf(why, n, "%s: %s but the model has %d inputs", sets[s], f, nreal);
         goto out;
       }
       int slot = real[k];
@@ -181,7 +194,7 @@ static int run_case(const char *dir, char *why, size_t n) {
           }
       }
       if (rc) {
-        snprintf(why, n, "%s/input_%d.pb: %s", sets[s], k, e.msg);
+        snprintf(why, n, "%s/%s: %s", sets[s], f, e.msg);
         goto out;
       }
       in[slot] = v;
@@ -191,11 +204,11 @@ static int run_case(const char *dir, char *why, size_t n) {
       goto out;
     }
     for (int k = 0; k < g->nout; k++) {
-      snprintf(p, sizeof p, "%s/%s/output_%d.pb", dir, sets[s], k);
-      if (access(p, R_OK)) continue; /* no expected value for this output */
+      const char *f = value_file(p, sizeof p, dir, sets[s], "output", k);
+      if (!f) continue; /* no expected value for this output */
       ox_value *want = NULL;
       if (ox_load_value(A, p, g->out[k].type, m->dir, &want, NULL, &e)) {
-        snprintf(why, n, "%s/output_%d.pb: %s", sets[s], k, e.msg);
+        snprintf(why, n, "%s/%s: %s", sets[s], f, e.msg);
         goto out;
       }
       char d[1200];

@@ -303,6 +303,17 @@ out_has run_strings_kind "['a']"
 expect 2 make_strings_open "$X" make StringNormalizer --opset 10 -a 'stopwords:strings=[a,b' --input 'X:string[3]' -o "$T/sn3.onnx"
 err_has make_strings_open "opens a list with '[' but does not close it"
 no_file "$T/sn3.onnx"
+# a case folder of .npy files (as run --format npy writes them) is a test case too
+mkdir -p "$T/npycase/test_data_set_0"
+expect 0 npycase_make "$X" make Add --opset 14 --input 'A:float32[3]' --input 'B:float32[3]' --output C -o "$T/npycase/model.onnx"
+expect 0 npycase_in0 "$X" convert 'float32[3]:1,2,3' "$T/npycase/test_data_set_0/input_0.npy"
+expect 0 npycase_in1 "$X" convert 'float32[3]:10,20,30' "$T/npycase/test_data_set_0/input_1.npy"
+expect 0 npycase_out "$X" convert 'float32[3]:11,22,33' "$T/npycase/test_data_set_0/output_0.npy"
+expect 0 npycase_test "$X" test "$T/npycase"
+out_has npycase_test "1 passed, 0 failed"
+expect 0 npycase_wrong "$X" convert 'float32[3]:11,22,34' "$T/npycase/test_data_set_0/output_0.npy"
+expect 1 npycase_test_wrong "$X" test "$T/npycase"
+out_has npycase_test_wrong "0 passed, 1 failed"
 # usage errors after the cases were collected (the ASan run checks they are freed)
 expect 2 test_bad_j_after_path "$X" test "$T/cases" -j 0
 err_has test_bad_j_after_path "-j needs a number from 1 to 64"
