@@ -14,8 +14,9 @@
  *                           the evaluator, with "type not in the row's mask"
  *   CHECK_FAILS(call, part) call returns OX_EINPUT with `part` in E.msg
  *   shape_is, same_bytes, close_f32, close_d   comparing results
+ *   check_rows(rows, retired, last)   a kernel table's rows are in order
  *
- * A file may define KIT_IN_NAMES / KIT_OUT_NAMES (a brace list of up to 8
+ * A file may define KIT_IN_NAMES / KIT_OUT_NAMES (a brace list of up to 16
  * names) before including this, when its messages name the inputs. */
 #ifndef OX_KIT_H
 #define OX_KIT_H
@@ -74,20 +75,22 @@ static inline ox_attr attr_tensor(const char *name, ox_value *t) {
 /* ---- running one node ---- */
 
 #ifndef KIT_IN_NAMES
-#define KIT_IN_NAMES {"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"}
+#define KIT_IN_NAMES \
+  {"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", "x15"}
 #endif
 #ifndef KIT_OUT_NAMES
-#define KIT_OUT_NAMES {"y0", "y1", "y2", "y3", "y4", "y5", "y6", "y7"}
+#define KIT_OUT_NAMES \
+  {"y0", "y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8", "y9", "y10", "y11", "y12", "y13", "y14", "y15"}
 #endif
 
-/* Run op (of domain) at `opset` with nin inputs and nout outputs (at most 8
+/* Run op (of domain) at `opset` with nin inputs and nout outputs (at most 16
  * each). Returns the kernel's code (E holds the message), -1 when no row. */
 static inline int kit_run(const char *domain, const char *op, int opset, int nattr, ox_attr *attr,
                           int nin, ox_value **in, int nout, ox_value **out) {
-  static const char *names[8] = KIT_IN_NAMES;
-  static const char *out_names[8] = KIT_OUT_NAMES;
-  const char *in_names[8];
-  for (int i = 0; i < nin && i < 8; i++) in_names[i] = in[i] ? names[i] : "";
+  static const char *names[16] = KIT_IN_NAMES;
+  static const char *out_names[16] = KIT_OUT_NAMES;
+  const char *in_names[16];
+  for (int i = 0; i < nin && i < 16; i++) in_names[i] = in[i] ? names[i] : "";
   const ox_kernel *k = ox_registry_find(domain, op, opset);
   if (!k) {
     fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
@@ -121,6 +124,22 @@ static inline int kit_run(const char *domain, const char *op, int opset, int nat
       fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
     } else check_pass_++;                                                             \
   } while (0)
+
+/* Each op's rows in a kernel table: a function, since <= until, the next
+ * row of the op starting at until + 1 (no gaps, no overlaps), the last one
+ * open-ended (OX_LATEST), except for the op `retired` (may be NULL), whose
+ * last row ends at `last`. */
+static inline void check_rows(const ox_kernel *rows, const char *retired, int last) {
+  for (const ox_kernel *k = rows; k->op; k++) {
+    CHECK(k->since <= k->until);
+    CHECK(k->fn != NULL);
+    const ox_kernel *next = NULL;
+    for (const ox_kernel *j = k + 1; j->op && !next; j++)
+      if (!strcmp(j->op, k->op)) next = j;
+    if (next) CHECK_EQ_I(next->since, k->until + 1);
+    else CHECK_EQ_I(k->until, retired && !strcmp(k->op, retired) ? last : OX_LATEST);
+  }
+}
 
 /* ---- comparing ---- */
 

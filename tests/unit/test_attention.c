@@ -8,20 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
-
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    exit(1);
-  }
-  return v;
-}
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
 
 static uint64_t rng = 88172645463325252ull;
@@ -30,17 +18,10 @@ static double urand(void) { /* xorshift64, in [-1, 1) */
   return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
 }
 static ox_value *rand_f32(int rank, const int64_t *dims) {
-  ox_value *v = tensor(OX_FLOAT, rank, dims);
+  ox_value *v = tensor(OX_FLOAT, rank, dims, NULL);
   float *f = v->u.t.data;
   for (int64_t i = 0; i < v->u.t.n; i++) f[i] = (float)urand();
   return v;
-}
-
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_float(const char *name, float f) {
-  return (ox_attr){.name = name, .type = OX_ATTR_FLOAT, .f = f};
 }
 
 /* Run Attention (or FlexAttention, domain "ai.onnx.preview") at `opset`;
@@ -203,7 +184,7 @@ static void run_case(const tcase *t) {
     ox_value *m = rand_f32(t->mrank, t->mdims);
     float *f = m->u.t.data;
     if (t->mbool) {
-      ox_value *mb = tensor(OX_BOOL, t->mrank, t->mdims);
+      ox_value *mb = tensor(OX_BOOL, t->mrank, t->mdims, NULL);
       for (int64_t i = 0; i < m->u.t.n; i++) ((uint8_t *)mb->u.t.data)[i] = f[i] = f[i] > -0.6f;
       in[3] = mb;
     } else {
@@ -219,7 +200,7 @@ static void run_case(const tcase *t) {
     r.pk = in[4]->u.t.data, r.pv = in[5]->u.t.data;
   }
   if (t->nonpad) {
-    in[6] = tensor(OX_INT64, 1, DIMS(t->B));
+    in[6] = tensor(OX_INT64, 1, DIMS(t->B), NULL);
     int64_t *np = in[6]->u.t.data;
     for (int64_t b = 0; b < t->B; b++) np[b] = (T * (b + 1)) / (t->B + 1) + 1 > T ? T : (T * (b + 1)) / (t->B + 1) + 1;
     r.nonpad = np;
@@ -285,7 +266,7 @@ static void test_against_reference(void) {
  * at all (kv_sequence_length 0) gives zeros too. */
 static void test_masked_rows(void) {
   ox_value *in[4] = {rand_f32(4, DIMS(1, 1, 2, 4)), rand_f32(4, DIMS(1, 1, 3, 4)),
-                     rand_f32(4, DIMS(1, 1, 3, 4)), tensor(OX_BOOL, 2, DIMS(2, 3))};
+                     rand_f32(4, DIMS(1, 1, 3, 4)), tensor(OX_BOOL, 2, DIMS(2, 3), NULL)};
   uint8_t *m = in[3]->u.t.data;
   m[0] = m[1] = m[2] = 0, m[3] = 1, m[4] = m[5] = 0; /* row 0 all False, row 1 key 0 */
   ox_value *out[4];
@@ -296,14 +277,14 @@ static void test_masked_rows(void) {
   for (int e = 0; e < 4; e++) CHECK(y[e] == 0 && y[4 + e] == v[e]);
   CHECK(p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 1 && p[4] == 0 && p[5] == 0);
 
-  ox_value *e3[3] = {rand_f32(4, DIMS(1, 2, 2, 4)), tensor(OX_FLOAT, 4, DIMS(1, 1, 0, 4)),
-                     tensor(OX_FLOAT, 4, DIMS(1, 1, 0, 3))};
+  ox_value *e3[3] = {rand_f32(4, DIMS(1, 2, 2, 4)), tensor(OX_FLOAT, 4, DIMS(1, 1, 0, 4), NULL),
+                     tensor(OX_FLOAT, 4, DIMS(1, 1, 0, 3), NULL)};
   CHECK_EQ_I(run("", "Attention", 23, 0, NULL, 3, e3, 1, want, out), 0);
   CHECK(out[0]->u.t.n == 12);
   for (int i = 0; i < 12; i++) CHECK(((float *)out[0]->u.t.data)[i] == 0);
   /* an empty batch */
-  ox_value *e0[3] = {tensor(OX_FLOAT, 3, DIMS(0, 2, 8)), tensor(OX_FLOAT, 3, DIMS(0, 3, 8)),
-                     tensor(OX_FLOAT, 3, DIMS(0, 3, 8))};
+  ox_value *e0[3] = {tensor(OX_FLOAT, 3, DIMS(0, 2, 8), NULL), tensor(OX_FLOAT, 3, DIMS(0, 3, 8), NULL),
+                     tensor(OX_FLOAT, 3, DIMS(0, 3, 8), NULL)};
   ox_attr heads[2] = {attr_int("q_num_heads", 2), attr_int("kv_num_heads", 2)};
   CHECK_EQ_I(run("", "Attention", 23, 2, heads, 3, e0, 1, want, out), 0);
   CHECK(out[0]->u.t.rank == 3 && out[0]->u.t.n == 0);
@@ -311,8 +292,8 @@ static void test_masked_rows(void) {
 
 /* float16 in, float16 out, rounding once (a one-key attention copies V). */
 static void test_fp16(void) {
-  ox_value *in[3] = {tensor(OX_FLOAT16, 4, DIMS(1, 1, 1, 2)), tensor(OX_FLOAT16, 4, DIMS(1, 1, 1, 2)),
-                     tensor(OX_FLOAT16, 4, DIMS(1, 1, 1, 3))};
+  ox_value *in[3] = {tensor(OX_FLOAT16, 4, DIMS(1, 1, 1, 2), NULL), tensor(OX_FLOAT16, 4, DIMS(1, 1, 1, 2), NULL),
+                     tensor(OX_FLOAT16, 4, DIMS(1, 1, 1, 3), NULL)};
   uint16_t *v = in[2]->u.t.data;
   v[0] = ox_f32_to_f16(0.1f), v[1] = ox_f32_to_f16(-2.5f), v[2] = ox_f32_to_f16(65504.0f);
   ox_value *out[1];
@@ -348,8 +329,8 @@ static void test_errors(void) {
   expect_error("mask dim", 23, 0, NULL, 4, (ox_value *[]){q4, k4, v4, rand_f32(2, DIMS(3, 3))}, 1, "q_sequence_length");
   expect_error("mask short 23", 23, 0, NULL, 4, (ox_value *[]){q4, k4, v4, rand_f32(2, DIMS(2, 2))}, 1, "last dim");
   expect_error("mask long 24", 24, 0, NULL, 4, (ox_value *[]){q4, k4, v4, rand_f32(2, DIMS(2, 4))}, 1, "at most");
-  expect_error("mask string", 23, 0, NULL, 4, (ox_value *[]){q4, k4, v4, tensor(OX_STRING, 1, DIMS(3))}, 1, "mask");
-  ox_value *np = tensor(OX_INT64, 1, DIMS(1));
+  expect_error("mask string", 23, 0, NULL, 4, (ox_value *[]){q4, k4, v4, tensor(OX_STRING, 1, DIMS(3), NULL)}, 1, "mask");
+  ox_value *np = tensor(OX_INT64, 1, DIMS(1), NULL);
   ((int64_t *)np->u.t.data)[0] = 4;
   expect_error("nonpad range", 24, 0, NULL, 7, (ox_value *[]){q4, k4, v4, NULL, NULL, NULL, np}, 1, "[0, 3]");
   expect_error("nonpad past", 24, 0, NULL, 7, (ox_value *[]){q4, k4, v4, NULL, rand_f32(4, DIMS(1, 2, 1, 8)), rand_f32(4, DIMS(1, 2, 1, 8)), np}, 1, "nonpad_kv_seqlen");
@@ -360,7 +341,7 @@ static void test_errors(void) {
   expect_error("window", 25, 1, &bad_win, 3, (ox_value *[]){q4, k4, v4}, 1, "left_window_size");
   expect_error("causal", 23, 1, &bad_c, 3, (ox_value *[]){q4, k4, v4}, 1, "is_causal");
   expect_error("4d heads 25", 25, 1, h, 3, (ox_value *[]){q4, k4, v4}, 1, "4-D");
-  expect_error("K type", 23, 0, NULL, 3, (ox_value *[]){q4, tensor(OX_DOUBLE, 4, DIMS(1, 2, 3, 8)), v4}, 1, "same type");
+  expect_error("K type", 23, 0, NULL, 3, (ox_value *[]){q4, tensor(OX_DOUBLE, 4, DIMS(1, 2, 3, 8), NULL), v4}, 1, "same type");
 }
 
 /* FlexAttention without modifiers is plain attention (no mask). */

@@ -248,14 +248,7 @@ static void test_prelu_where(void) {
 /* Rows of each op are ordered, without gaps or overlaps. */
 static void test_table(void) {
   extern const ox_kernel ox_binary_kernels[];
-  for (const ox_kernel *k = ox_binary_kernels; k->op; k++) {
-    CHECK(k->since <= k->until);
-    const ox_kernel *next = NULL;
-    for (const ox_kernel *j = k + 1; j->op && !next; j++)
-      if (!strcmp(j->op, k->op)) next = j;
-    if (next) CHECK_EQ_I(next->since, k->until + 1);
-    else CHECK_EQ_I(k->until, OX_LATEST);
-  }
+  check_rows(ox_binary_kernels, NULL, 0);
   CHECK_EQ_I(ox_registry_find("", "Add", 13)->since, 13);
   CHECK(ox_registry_find("", "Mod", 9) == NULL);
   CHECK(ox_registry_find("", "Equal", 19)->types & OX_T(STRING));

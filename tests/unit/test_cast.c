@@ -46,14 +46,7 @@ static ox_value *cast(int opset, ox_value *x, ox_dtype to, int saturate, const c
 
 static void test_table(void) {
   extern const ox_kernel ox_cast_kernels[];
-  for (const ox_kernel *k = ox_cast_kernels; k->op; k++) {
-    CHECK(k->since <= k->until);
-    const ox_kernel *next = NULL;
-    for (const ox_kernel *j = k + 1; j->op && !next; j++)
-      if (!strcmp(j->op, k->op)) next = j;
-    if (next) CHECK_EQ_I(next->since, k->until + 1);
-    else CHECK_EQ_I(k->until, OX_LATEST);
-  }
+  check_rows(ox_cast_kernels, NULL, 0);
   /* one row per since-version of the Changelog */
   int cast_since[] = {1, 6, 9, 13, 19, 21, 23, 24, 25}, like_since[] = {15, 19, 21, 23, 24, 25};
   for (int i = 0; i < 9; i++) CHECK_EQ_I(ox_registry_find("", "Cast", cast_since[i])->since, cast_since[i]);

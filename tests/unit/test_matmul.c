@@ -449,14 +449,7 @@ static void test_det(void) {
 
 static void test_table(void) {
   extern const ox_kernel ox_matmul_kernels[];
-  for (const ox_kernel *k = ox_matmul_kernels; k->op; k++) {
-    CHECK(k->since <= k->until && k->fn);
-    for (const ox_kernel *j = k + 1; j->op; j++)
-      if (!strcmp(j->op, k->op)) {
-        CHECK(j->since == k->until + 1); /* ordered, no gaps, no overlaps */
-        break;
-      }
-  }
+  check_rows(ox_matmul_kernels, NULL, 0);
   CHECK(ox_registry_find("", "Gemm", 12)->min_in == 2);
   CHECK(ox_registry_find("", "Gemm", 10)->min_in == 3);
   CHECK(ox_registry_find("", "MatMul", 8)->types & OX_T(FLOAT16));

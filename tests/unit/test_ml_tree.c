@@ -9,24 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#define KIT_IN_NAMES {"X"}
+#define KIT_OUT_NAMES {"Y", "Z"}
+#include "kit.h"
 #include "ops/ml/ml.h"
 
 #define ML "ai.onnx.ml"
 
-static ox_arena *A;
-static ox_err E;
-
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
 
 #define AINTS(nm, ...)                                                                  \
@@ -39,12 +28,6 @@ static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *
   ((ox_attr){.name = nm, .type = OX_ATTR_TENSOR,                                        \
              .t = tensor(dt, 1, DIMS(sizeof((ctype[])__VA_ARGS__) / sizeof(ctype)),     \
                          (ctype[])__VA_ARGS__)})
-static ox_attr aint(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr astr(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
 static ox_attr astrs(const char *name, int n, const char **s) {
   ox_str *v = ox_alloc_array(A, n, sizeof *v);
   for (int i = 0; i < n; i++) v[i] = (ox_str){s[i], (int64_t)strlen(s[i])};
@@ -53,44 +36,10 @@ static ox_attr astrs(const char *name, int n, const char **s) {
 
 static int run(const char *op, int version, int nattr, ox_attr *attr, ox_value *x, int nout,
                ox_value **out) {
-  static const char *names[] = {"X", "Y", "Z"};
-  const ox_kernel *k = ox_registry_find(ML, op, version);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s-%d\n", op, version);
-    return -1;
-  }
-  ox_node n = {.name = "n0", .op = op, .domain = ML, .nin = 1, .in = names, .nout = nout,
-               .out = names + 1, .nattr = nattr, .attr = attr, .version = version, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = version};
-  ox_err_clear(&E);
-  for (int i = 0; i < nout; i++) out[i] = NULL;
-  int rc = k->fn(&c, 1, &x, nout, out);
-  if (!rc && E.code) rc = E.code;
-  return rc;
+  return kit_run(ML, op, version, nattr, attr, 1, &x, nout, out);
 }
 
-static int close_to(const ox_value *v, int64_t n, const double *want, double tol) {
-  if (!v || v->kind != OX_TENSOR || v->u.t.n != n) return 0;
-  for (int64_t i = 0; i < n; i++) {
-    double g = ox_load_f64(v->u.t.dt, v->u.t.data, i);
-    if (!(fabs(g - want[i]) <= tol)) {
-      fprintf(stderr, "element %lld: got %.9g want %.9g\n", (long long)i, g, want[i]);
-      return 0;
-    }
-  }
-  return 1;
-}
-#define CLOSE(v, n, ...) CHECK(close_to(v, n, (double[])__VA_ARGS__, 1e-6))
-
-#define CHECK_FAILS(call, part)                                                       \
-  do {                                                                                \
-    int rc_ = (call);                                                                 \
-    CHECK_EQ_I(rc_, OX_EINPUT);                                                       \
-    if (!strstr(E.msg, part)) {                                                       \
-      check_fail_++;                                                                  \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, E.msg, part); \
-    } else check_pass_++;                                                             \
-  } while (0)
+#define CLOSE(v, n, ...) CHECK(close_d(v, n, (double[])__VA_ARGS__, 1e-6, 0))
 
 static void post_transforms(void) {
   double v[3] = {0, log(2.0), 0};
@@ -112,7 +61,7 @@ static void post_transforms(void) {
  * tracking true (true: leaf 1, false: leaf 2). Leaves weigh 1, 10, 100. */
 static int ensemble(int nattr_extra, ox_attr *extra, ox_value *x, ox_value **y) {
   ox_attr at[16] = {
-      aint("n_targets", 1),
+      attr_int("n_targets", 1),
       AINTS("tree_roots", {0}),
       ATENSOR("nodes_modes", OX_UINT8, uint8_t, {5, 6}),
       AINTS("nodes_featureids", {0, 1}),
@@ -159,7 +108,7 @@ static void tree_errors(void) {
   CHECK_FAILS(ensemble(1, e4, x, &y), "features");
   ox_attr e5[] = {ATENSOR("membership_values", OX_FLOAT, float, {4, 2, NAN, 3, NAN})};
   CHECK_FAILS(ensemble(1, e5, x, &y), "membership_values");
-  ox_attr e6[] = {aint("aggregate_function", 7)};
+  ox_attr e6[] = {attr_int("aggregate_function", 7)};
   CHECK_FAILS(ensemble(1, e6, x, &y), "aggregate_function");
   ox_attr e7[] = {AINTS("leaf_targetids", {0, 0, 3})};
   CHECK_FAILS(ensemble(1, e7, x, &y), "leaf_targetids");
@@ -167,7 +116,7 @@ static void tree_errors(void) {
   /* TreeEnsembleRegressor-3: tree 0 with nodes 0 and 1 */
   const char *modes[] = {"BRANCH_LEQ", "BRANCH_GT"};
   ox_attr r[] = {
-      aint("n_targets", 1),
+      attr_int("n_targets", 1),
       AINTS("nodes_treeids", {0, 0}),
       AINTS("nodes_nodeids", {0, 1}),
       astrs("nodes_modes", 2, modes),
@@ -197,7 +146,7 @@ static void tree_errors(void) {
    * (weight -1); AVERAGE over one tree, base value 0.25 */
   const char *m3[] = {"BRANCH_LEQ", "LEAF", "LEAF"};
   ox_attr g[] = {
-      aint("n_targets", 1),
+      attr_int("n_targets", 1),
       AINTS("nodes_treeids", {0, 0, 0}),
       AINTS("nodes_nodeids", {0, 1, 2}),
       astrs("nodes_modes", 3, m3),
@@ -209,7 +158,7 @@ static void tree_errors(void) {
       AINTS("target_nodeids", {1, 2}),
       AINTS("target_treeids", {0, 0}),
       AFLOATS("target_weights", {2, -1}),
-      astr("aggregate_function", "AVERAGE"),
+      attr_str("aggregate_function", "AVERAGE"),
       AFLOATS("base_values", {0.25f}),
   };
   float x2s[] = {0, 1};
@@ -241,8 +190,8 @@ static void svm_errors(void) {
   float xs[] = {1, 2};
   ox_value *x = tensor(OX_FLOAT, 2, DIMS(1, 2), xs), *y[2];
   ox_attr r[] = {
-      aint("n_supports", 2),
-      astr("kernel_type", "RBF"),
+      attr_int("n_supports", 2),
+      attr_str("kernel_type", "RBF"),
       AFLOATS("kernel_params", {0.5f, 0, 0}),
       AFLOATS("support_vectors", {1, 2, 0}),
       AFLOATS("coefficients", {1, -1}),
@@ -252,7 +201,7 @@ static void svm_errors(void) {
   r[3] = AFLOATS("support_vectors", {1, 2, 0, 0});
   CHECK_EQ_I(run("SVMRegressor", 1, 6, r, x, 1, y), 0);
   CLOSE(y[0], 1, {1 - exp(-2.5)}); /* K = 1 for x itself, e^(-0.5*5) for 0 */
-  r[1] = astr("kernel_type", "CUBIC");
+  r[1] = attr_str("kernel_type", "CUBIC");
   CHECK_FAILS(run("SVMRegressor", 1, 6, r, x, 1, y), "kernel_type");
 
   ox_attr c[] = {

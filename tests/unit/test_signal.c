@@ -7,68 +7,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
+#define KIT_IN_NAMES {"a", "b", "c", "d", "e"}
+#define KIT_OUT_NAMES {"y", "z"}
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
-
-static ox_value *tensor(ox_dtype dt, int rank, const int64_t *dims, const void *data) {
-  ox_value *v = NULL;
-  if (ox_tensor_new(A, dt, rank, dims, &v, &E)) {
-    fprintf(stderr, "tensor: %s\n", E.msg);
-    return NULL;
-  }
-  if (v->u.t.n && data) memcpy(v->u.t.data, data, (size_t)v->u.t.n * ox_dtype_size(dt));
-  return v;
-}
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
 static ox_value *i64s(int64_t v) { return tensor(OX_INT64, 0, NULL, &v); }
 
-static ox_attr attr_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr attr_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
-
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                int nout, ox_value **out) {
-  static const char *in_names[] = {"a", "b", "c", "d", "e"};
-  static const char *out_names[] = {"y", "z"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
-  ox_err_clear(&E);
-  for (int i = 0; i < nout; i++) out[i] = NULL;
-  int rc = k->fn(&c, nin, in, nout, out);
-  if (!rc && E.code) rc = E.code;
-  return rc;
-}
-
-static int shape_is(const ox_value *v, int rank, const int64_t *dims) {
-  if (!v || v->kind != OX_TENSOR || v->u.t.rank != rank) return 0;
-  for (int i = 0; i < rank; i++)
-    if (v->u.t.dims[i] != dims[i]) return 0;
-  return 1;
-}
-
-static int close_d(const ox_value *v, int64_t n, const double *want, double tol) {
-  if (!v || v->u.t.n != n) return 0;
-  for (int64_t i = 0; i < n; i++) {
-    double g = ox_load_f64(v->u.t.dt, v->u.t.data, i);
-    if (!(fabs(g - want[i]) <= tol * (1 + fabs(want[i])))) {
-      fprintf(stderr, "element %lld: got %.12g want %.12g\n", (long long)i, g, want[i]);
-      return 0;
-    }
-  }
-  return 1;
+  return kit_run("", op, opset, nattr, attr, nin, in, nout, out);
 }
 
 static unsigned rng = 12345;
@@ -109,7 +58,7 @@ static void test_dft_lengths(void) {
       naive_dft(re, im, len, n, inv, wr, wi);
       double want[2000];
       for (int64_t k = 0; k < n; k++) want[2 * k] = wr[k], want[2 * k + 1] = wi[k];
-      CHECK(close_d(y, 2 * n, want, 1e-9));
+      CHECK(close_d(y, 2 * n, want, 1e-9, 1e-9));
     }
 }
 
@@ -126,12 +75,12 @@ static void test_rfft_irfft(void) {
     naive_dft(re, zero, n, n, 0, wr, wi);
     double want[16];
     for (int64_t k = 0; k < h; k++) want[2 * k] = wr[k], want[2 * k + 1] = wi[k];
-    CHECK(close_d(y, 2 * h, want, 1e-9));
+    CHECK(close_d(y, 2 * h, want, 1e-9, 1e-9));
     /* back: the one-sided spectrum and dft_length n give the real signal */
     ox_attr a2[] = {attr_int("onesided", 1), attr_int("inverse", 1)};
     CHECK_EQ_I(run("DFT", 20, 2, a2, 2, (ox_value *[]){y, i64s(n)}, 1, &z), 0);
     CHECK(shape_is(z, 3, DIMS(1, n, 1)));
-    CHECK(close_d(z, n, x, 1e-9));
+    CHECK(close_d(z, n, x, 1e-9, 1e-9));
   }
 }
 
@@ -154,9 +103,9 @@ static void test_dft_axis(void) {
   ox_value *xv = tensor(OX_DOUBLE, 4, DIMS(2, 3, 4, 1), x), *y;
   CHECK_EQ_I(run("DFT", 17, 0, NULL, 1, (ox_value *[]){xv}, 1, &y), 0);
   CHECK(shape_is(y, 4, DIMS(2, 3, 4, 2)));
-  CHECK(close_d(y, 48, want, 1e-9));
+  CHECK(close_d(y, 48, want, 1e-9, 1e-9));
   CHECK_EQ_I(run("DFT", 20, 0, NULL, 3, (ox_value *[]){xv, NULL, i64s(-3)}, 1, &y), 0);
-  CHECK(close_d(y, 48, want, 1e-9));
+  CHECK(close_d(y, 48, want, 1e-9, 1e-9));
   /* the last dim holds the complex parts: not an axis */
   CHECK_EQ_I(run("DFT", 20, 0, NULL, 3, (ox_value *[]){xv, NULL, i64s(-1)}, 1, &y), OX_EINPUT);
   CHECK(strstr(E.msg, "axis -1") != NULL);
@@ -165,7 +114,7 @@ static void test_dft_axis(void) {
   ox_value *h = tensor(OX_FLOAT16, 2, DIMS(2, 1), (uint16_t[]){0x3c00, 0x4000}); /* 1, 2 */
   CHECK_EQ_I(run("DFT", 20, 1, (ox_attr[]){attr_int("onesided", 0)}, 3,
                  (ox_value *[]){h, NULL, i64s(0)}, 1, &y), 0);
-  CHECK(close_d(y, 4, (double[]){3, 0, -1, 0}, 0));
+  CHECK(close_d(y, 4, (double[]){3, 0, -1, 0}, 0, 0));
 }
 
 static void test_windows(void) {
@@ -173,24 +122,24 @@ static void test_windows(void) {
   /* Hann periodic, 4: sin^2(pi n / 4) */
   CHECK_EQ_I(run("HannWindow", 17, 0, NULL, 1, (ox_value *[]){i64s(4)}, 1, &y), 0);
   CHECK(y && y->u.t.dt == OX_FLOAT && shape_is(y, 1, DIMS(4)));
-  CHECK(close_d(y, 4, (double[]){0, 0.5, 1, 0.5}, 1e-7));
+  CHECK(close_d(y, 4, (double[]){0, 0.5, 1, 0.5}, 1e-7, 1e-7));
   /* symmetric, 5 */
   ox_attr sym = attr_int("periodic", 0);
   CHECK_EQ_I(run("HannWindow", 17, 1, &sym, 1, (ox_value *[]){i64s(5)}, 1, &y), 0);
-  CHECK(close_d(y, 5, (double[]){0, 0.5, 1, 0.5, 0}, 1e-7));
+  CHECK(close_d(y, 5, (double[]){0, 0.5, 1, 0.5, 0}, 1e-7, 1e-7));
   /* Hamming 25/46 - 21/46 cos(2 pi n / N), periodic N = 4 */
   CHECK_EQ_I(run("HammingWindow", 17, 0, NULL, 1, (ox_value *[]){i64s(4)}, 1, &y), 0);
-  CHECK(close_d(y, 4, (double[]){4.0 / 46, 25.0 / 46, 46.0 / 46, 25.0 / 46}, 1e-7));
+  CHECK(close_d(y, 4, (double[]){4.0 / 46, 25.0 / 46, 46.0 / 46, 25.0 / 46}, 1e-7, 1e-7));
   /* Blackman symmetric, 3: 0.42 - 0.5 cos(pi n) + 0.08 cos(2 pi n) */
   CHECK_EQ_I(run("BlackmanWindow", 17, 1, &sym, 1, (ox_value *[]){i64s(3)}, 1, &y), 0);
-  CHECK(close_d(y, 3, (double[]){0, 1, 0}, 1e-6));
+  CHECK(close_d(y, 3, (double[]){0, 1, 0}, 1e-6, 1e-6));
   /* output_datatype double and int32 (truncated) */
   ox_attr dd[] = {attr_int("output_datatype", OX_DOUBLE)};
   CHECK_EQ_I(run("HannWindow", 17, 1, dd, 1, (ox_value *[]){i64s(4)}, 1, &y), 0);
   CHECK(y && y->u.t.dt == OX_DOUBLE);
   ox_attr di[] = {attr_int("output_datatype", OX_INT32)};
   CHECK_EQ_I(run("HannWindow", 17, 1, di, 1, (ox_value *[]){i64s(4)}, 1, &y), 0);
-  CHECK(y && y->u.t.dt == OX_INT32 && close_d(y, 4, (double[]){0, 0, 1, 0}, 0));
+  CHECK(y && y->u.t.dt == OX_INT32 && close_d(y, 4, (double[]){0, 0, 1, 0}, 0, 0));
   ox_attr ds[] = {attr_int("output_datatype", OX_STRING)};
   CHECK_EQ_I(run("HannWindow", 17, 1, ds, 1, (ox_value *[]){i64s(4)}, 1, &y), OX_EINPUT);
   CHECK_EQ_I(run("HannWindow", 17, 0, NULL, 1, (ox_value *[]){i64s(-1)}, 1, &y), OX_EINPUT);
@@ -215,7 +164,7 @@ static void test_stft(void) {
         want[((b * 3 + f) * 3 + k) * 2 + 1] = wi[k];
       }
     }
-  CHECK(close_d(y, 36, want, 1e-9));
+  CHECK(close_d(y, 36, want, 1e-9, 1e-9));
   /* frame_length disagreeing with the window */
   CHECK_EQ_I(run("STFT", 17, 0, NULL, 4, (ox_value *[]){xv, i64s(3), wv, i64s(5)}, 1, &y), OX_EINPUT);
   CHECK_EQ_I(run("STFT", 17, 0, NULL, 2, (ox_value *[]){xv, i64s(0)}, 1, &y), OX_EINPUT);
@@ -231,7 +180,7 @@ static void test_mel(void) {
   CHECK(shape_is(y, 2, DIMS(5, 2)));
   /* band 0: (0, 0, 1): low == center -> out[0][0] = 1, falling 0 -> 1: out[0][0] = 1
    * band 1: (0, 1, 2): rising out[0][1] = 0, out[1][1] = 1; falling out[1][1] = 1 */
-  CHECK(close_d(y, 10, (double[]){1, 0, 0, 1, 0, 0, 0, 0, 0, 0}, 0));
+  CHECK(close_d(y, 10, (double[]){1, 0, 0, 1, 0, 0, 0, 0, 0, 0}, 0, 0));
 }
 
 static void test_nll(void) {
@@ -241,21 +190,21 @@ static void test_nll(void) {
   ox_value *w = F32(1, DIMS(3), {0.5f, 1, 2}), *y;
   ox_attr none = attr_str("reduction", "none"), sum = attr_str("reduction", "sum");
   CHECK_EQ_I(run("NegativeLogLikelihoodLoss", 13, 1, &none, 2, (ox_value *[]){x, t}, 1, &y), 0);
-  CHECK(shape_is(y, 1, DIMS(2)) && close_d(y, 2, (double[]){3, 4}, 1e-7));
+  CHECK(shape_is(y, 1, DIMS(2)) && close_d(y, 2, (double[]){3, 4}, 1e-7, 1e-7));
   /* weighted mean: (2*3 + 0.5*4) / (2 + 0.5) */
   CHECK_EQ_I(run("NegativeLogLikelihoodLoss", 22, 0, NULL, 3, (ox_value *[]){x, t, w}, 1, &y), 0);
-  CHECK(shape_is(y, 0, NULL) && close_d(y, 1, (double[]){8.0 / 2.5}, 1e-7));
+  CHECK(shape_is(y, 0, NULL) && close_d(y, 1, (double[]){8.0 / 2.5}, 1e-7, 1e-7));
   CHECK_EQ_I(run("NegativeLogLikelihoodLoss", 12, 1, &sum, 3, (ox_value *[]){x, t, w}, 1, &y), 0);
-  CHECK(close_d(y, 1, (double[]){8}, 1e-7));
+  CHECK(close_d(y, 1, (double[]){8}, 1e-7, 1e-7));
   /* ignore_index 0 drops the second sample from the mean's numerator and
    * denominator; an ignored label may be out of range (-1 here) */
   ox_attr ii[] = {attr_int("ignore_index", 0)};
   CHECK_EQ_I(run("NegativeLogLikelihoodLoss", 13, 1, ii, 3, (ox_value *[]){x, t, w}, 1, &y), 0);
-  CHECK(close_d(y, 1, (double[]){3}, 1e-7));
+  CHECK(close_d(y, 1, (double[]){3}, 1e-7, 1e-7));
   ox_value *tn = tensor(OX_INT32, 1, DIMS(2), (int32_t[]){-1, 1});
   ox_attr iin[] = {attr_int("ignore_index", -1)};
   CHECK_EQ_I(run("NegativeLogLikelihoodLoss", 13, 1, iin, 2, (ox_value *[]){x, tn}, 1, &y), 0);
-  CHECK(close_d(y, 1, (double[]){5}, 1e-7));
+  CHECK(close_d(y, 1, (double[]){5}, 1e-7, 1e-7));
   /* out of range without ignore_index */
   CHECK_EQ_I(run("NegativeLogLikelihoodLoss", 13, 0, NULL, 2, (ox_value *[]){x, tn}, 1, &y), OX_EINPUT);
   CHECK(strstr(E.msg, "outside [0, 3)") != NULL);
@@ -263,7 +212,7 @@ static void test_nll(void) {
   ox_value *x3 = F32(3, DIMS(1, 2, 2), {-1, -2, -3, -4});
   ox_value *t3 = tensor(OX_INT64, 2, DIMS(1, 2), (int64_t[]){1, 0});
   CHECK_EQ_I(run("NegativeLogLikelihoodLoss", 13, 1, &none, 2, (ox_value *[]){x3, t3}, 1, &y), 0);
-  CHECK(shape_is(y, 2, DIMS(1, 2)) && close_d(y, 2, (double[]){3, 2}, 1e-7));
+  CHECK(shape_is(y, 2, DIMS(1, 2)) && close_d(y, 2, (double[]){3, 2}, 1e-7, 1e-7));
   ox_value *tbad = tensor(OX_INT64, 2, DIMS(1, 3), (int64_t[]){1, 0, 0});
   CHECK_EQ_I(run("NegativeLogLikelihoodLoss", 13, 0, NULL, 2, (ox_value *[]){x3, tbad}, 1, &y), OX_EINPUT);
 }
@@ -273,16 +222,16 @@ static void test_sce(void) {
   ox_value *x = F32(2, DIMS(1, 2), {0, (float)log(3.0)});
   ox_value *t = tensor(OX_INT64, 1, DIMS(1), (int64_t[]){0}), *y[2];
   CHECK_EQ_I(run("SoftmaxCrossEntropyLoss", 13, 0, NULL, 2, (ox_value *[]){x, t}, 2, y), 0);
-  CHECK(close_d(y[0], 1, (double[]){log(4.0)}, 1e-6));
-  CHECK(shape_is(y[1], 2, DIMS(1, 2)) && close_d(y[1], 2, (double[]){log(0.25), log(0.75)}, 1e-6));
+  CHECK(close_d(y[0], 1, (double[]){log(4.0)}, 1e-6, 1e-6));
+  CHECK(shape_is(y[1], 2, DIMS(1, 2)) && close_d(y[1], 2, (double[]){log(0.25), log(0.75)}, 1e-6, 1e-6));
   /* large scores do not overflow (max subtracted) */
   ox_value *big = tensor(OX_DOUBLE, 2, DIMS(1, 2), (double[]){1000, 1000});
   CHECK_EQ_I(run("SoftmaxCrossEntropyLoss", 12, 0, NULL, 2, (ox_value *[]){big, t}, 1, y), 0);
-  CHECK(close_d(y[0], 1, (double[]){log(2.0)}, 1e-12));
+  CHECK(close_d(y[0], 1, (double[]){log(2.0)}, 1e-12, 1e-12));
   /* float16 scores */
   ox_value *h = tensor(OX_FLOAT16, 2, DIMS(1, 2), (uint16_t[]){0x3c00, 0x3c00});
   CHECK_EQ_I(run("SoftmaxCrossEntropyLoss", 13, 0, NULL, 2, (ox_value *[]){h, t}, 1, y), 0);
-  CHECK(y[0] && y[0]->u.t.dt == OX_FLOAT16 && close_d(y[0], 1, (double[]){log(2.0)}, 1e-3));
+  CHECK(y[0] && y[0]->u.t.dt == OX_FLOAT16 && close_d(y[0], 1, (double[]){log(2.0)}, 1e-3, 1e-3));
   ox_attr bad = attr_str("reduction", "max");
   CHECK_EQ_I(run("SoftmaxCrossEntropyLoss", 13, 1, &bad, 2, (ox_value *[]){x, t}, 1, y), OX_EINPUT);
 }

@@ -7,11 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "core/ox.h"
-
-static ox_arena *A;
-static ox_err E;
+#define KIT_IN_NAMES {"X", "Y"}
+#define KIT_OUT_NAMES {"Y", "Z"}
+#include "kit.h"
 
 /* A tensor of strings of the given shape. */
 static ox_value *strs_shape(int rank, const int64_t *dims, int n, const char **s) {
@@ -37,44 +35,18 @@ static ox_value *ints(ox_dtype dt, int rank, const int64_t *dims, int n, const i
   return v;
 }
 
-static ox_attr a_int(const char *name, int64_t i) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INT, .i = i};
-}
-static ox_attr a_str(const char *name, const char *s) {
-  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {s, (int64_t)strlen(s)}};
-}
 static ox_attr a_strs(const char *name, int n, const char **s) {
   ox_str *v = ox_alloc_array(A, n ? n : 1, sizeof *v);
   for (int i = 0; i < n; i++) v[i] = (ox_str){s[i], (int64_t)strlen(s[i])};
   return (ox_attr){.name = name, .type = OX_ATTR_STRINGS, .n = n, .strings = v};
 }
-static ox_attr a_ints(const char *name, int n, const int64_t *x) {
-  return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = (int64_t *)x};
-}
-static ox_attr a_floats(const char *name, int n, const float *x) {
-  return (ox_attr){.name = name, .type = OX_ATTR_FLOATS, .n = n, .floats = (float *)x};
-}
 #define A_STRS(name, ...) a_strs(name, sizeof((const char *[])__VA_ARGS__) / sizeof(char *), (const char *[])__VA_ARGS__)
-#define A_INTS(name, ...) a_ints(name, sizeof((int64_t[])__VA_ARGS__) / sizeof(int64_t), (int64_t[])__VA_ARGS__)
+#define A_INTS(name, ...) attr_ints(name, sizeof((int64_t[])__VA_ARGS__) / sizeof(int64_t), (int64_t[])__VA_ARGS__)
 
 /* Run op at `opset`; outputs in y[0..nout-1]. */
 static int run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in,
                int nout, ox_value **y) {
-  static const char *in_names[] = {"X", "Y"};
-  static const char *out_names[] = {"Y", "Z"};
-  const ox_kernel *k = ox_registry_find("", op, opset);
-  if (!k) {
-    fprintf(stderr, "no kernel for %s at opset %d\n", op, opset);
-    return -1;
-  }
-  ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = nout,
-               .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
-  ox_err_clear(&E);
-  for (int i = 0; i < nout; i++) y[i] = NULL;
-  int rc = k->fn(&c, nin, in, nout, y);
-  if (!rc && E.code) rc = E.code;
-  return rc;
+  return kit_run("", op, opset, nattr, attr, nin, in, nout, y);
 }
 
 #define STR(v, i) (((const ox_str *)(v)->u.t.data)[i].p)
@@ -89,10 +61,10 @@ static ox_value *normalize(ox_value *x, const char *action, int sensitive, ox_at
                            const char *locale) {
   ox_attr at[4];
   int n = 0;
-  if (action) at[n++] = a_str("case_change_action", action);
-  if (sensitive >= 0) at[n++] = a_int("is_case_sensitive", sensitive);
+  if (action) at[n++] = attr_str("case_change_action", action);
+  if (sensitive >= 0) at[n++] = attr_int("is_case_sensitive", sensitive);
   if (stops) at[n++] = *stops;
-  if (locale) at[n++] = a_str("locale", locale);
+  if (locale) at[n++] = attr_str("locale", locale);
   ox_value *y;
   if (run("StringNormalizer", 10, n, at, 1, &x, 1, &y)) {
     fprintf(stderr, "StringNormalizer: %s\n", E.msg);
@@ -157,14 +129,14 @@ static void test_normalizer(void) {
   /* errors: shape (2, C), a bad action, invalid UTF-8 */
   int64_t d22[2] = {2, 2};
   ox_value *x = strs_shape(2, d22, 4, (const char *[]){"a", "b", "c", "d"}), *yy;
-  ox_attr at[2] = {a_str("case_change_action", "LOWER")};
+  ox_attr at[2] = {attr_str("case_change_action", "LOWER")};
   CHECK(run("StringNormalizer", 10, 1, at, 1, &x, 1, &yy) == OX_EINPUT);
   CHECK(strstr(E.msg, "(2, 2)") != NULL);
-  at[0] = a_str("case_change_action", "TITLE");
+  at[0] = attr_str("case_change_action", "TITLE");
   x = STRS({"a"});
   CHECK(run("StringNormalizer", 10, 1, at, 1, &x, 1, &yy) == OX_EINPUT);
   CHECK(strstr(E.msg, "TITLE") != NULL);
-  at[0] = a_str("case_change_action", "UPPER");
+  at[0] = attr_str("case_change_action", "UPPER");
   x = STRS({"ok", "bad \xff byte"});
   CHECK(run("StringNormalizer", 10, 1, at, 1, &x, 1, &yy) == OX_EINPUT);
   CHECK(strstr(E.msg, "element 1 is not valid UTF-8") != NULL);
@@ -204,8 +176,8 @@ static void test_concat(void) {
 static int split(ox_value *x, const char *delim, int64_t maxsplit, ox_value **y) {
   ox_attr at[2];
   int n = 0;
-  if (delim) at[n++] = a_str("delimiter", delim);
-  if (maxsplit != INT64_MIN) at[n++] = a_int("maxsplit", maxsplit);
+  if (delim) at[n++] = attr_str("delimiter", delim);
+  if (maxsplit != INT64_MIN) at[n++] = attr_int("maxsplit", maxsplit);
   int rc = run("StringSplit", 20, n, at, 1, &x, 2, y);
   if (rc && rc != OX_EINPUT) fprintf(stderr, "StringSplit: %s\n", E.msg);
   return rc;
@@ -273,7 +245,7 @@ static void test_split(void) {
 /* ---- RegexFullMatch ---- */
 
 static int match(const char *pattern, ox_value *x, ox_value **y) {
-  ox_attr at = a_str("pattern", pattern);
+  ox_attr at = attr_str("pattern", pattern);
   return run("RegexFullMatch", 20, 1, &at, 1, &x, 1, y);
 }
 
@@ -330,10 +302,10 @@ static void test_regex(void) {
 
 static int tfidf(ox_value *x, const char *mode, int64_t min, int64_t max, int64_t skip, int npool,
                  ox_attr pool, ox_attr counts, ox_attr idx, int nw, const float *w, ox_value **y) {
-  ox_attr at[9] = {a_str("mode", mode), a_int("min_gram_length", min), a_int("max_gram_length", max),
-                   a_int("max_skip_count", skip), counts, idx, pool};
+  ox_attr at[9] = {attr_str("mode", mode), attr_int("min_gram_length", min), attr_int("max_gram_length", max),
+                   attr_int("max_skip_count", skip), counts, idx, pool};
   int n = 7;
-  if (w) at[n++] = a_floats("weights", nw, w);
+  if (w) at[n++] = attr_floats("weights", nw, w);
   (void)npool;
   return run("TfIdfVectorizer", 9, n, at, 1, &x, 1, y);
 }
@@ -398,7 +370,7 @@ static void test_tfidf(void) {
   CHECK(tfidf(x, "TF", 1, 2, 0, 4, sp, sc, shortidx, 0, NULL, &y) == OX_EINPUT);
   CHECK(tfidf(x, "IDF", 1, 2, 0, 4, sp, sc, si, 2, w3, &y) == OX_EINPUT);
   CHECK(strstr(E.msg, "weights") != NULL);
-  ox_attr only_mode[1] = {a_str("mode", "TF")};
+  ox_attr only_mode[1] = {attr_str("mode", "TF")};
   x = ints(OX_INT64, 1, &c5, 5, (int64_t[]){5, 6, 5, 6, 2});
   CHECK(run("TfIdfVectorizer", 9, 1, only_mode, 1, &x, 1, &y) == OX_EINPUT);
   CHECK(strstr(E.msg, "'max_gram_length' is required") != NULL);

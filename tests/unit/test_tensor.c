@@ -55,14 +55,7 @@ static int is_f32(const ox_value *v, int rank, const int64_t *dims, const float 
 
 static void test_table(void) {
   extern const ox_kernel ox_tensor_kernels[];
-  for (const ox_kernel *k = ox_tensor_kernels; k->op; k++) {
-    CHECK(k->since <= k->until);
-    const ox_kernel *next = NULL;
-    for (const ox_kernel *j = k + 1; j->op && !next; j++)
-      if (!strcmp(j->op, k->op)) next = j;
-    if (next) CHECK_EQ_I(next->since, k->until + 1);
-    else CHECK_EQ_I(k->until, OX_LATEST);
-  }
+  check_rows(ox_tensor_kernels, NULL, 0);
   CHECK(ox_registry_find("", "Expand", 7) == NULL);
   CHECK_EQ_I(ox_registry_find("", "Pad", 20)->since, 19);
   CHECK_EQ_I(ox_registry_find("", "Split", 17)->since, 13);

@@ -50,14 +50,7 @@ static int near_f(const ox_value *v, int64_t n, const double *want, double tol) 
 
 static void test_table(void) {
   extern const ox_kernel ox_unary_kernels[];
-  for (const ox_kernel *k = ox_unary_kernels; k->op; k++) {
-    CHECK(k->since <= k->until);
-    const ox_kernel *next = NULL;
-    for (const ox_kernel *j = k + 1; j->op && !next; j++)
-      if (!strcmp(j->op, k->op)) next = j;
-    if (next) CHECK_EQ_I(next->since, k->until + 1);
-    else CHECK_EQ_I(k->until, OX_LATEST);
-  }
+  check_rows(ox_unary_kernels, NULL, 0);
   const ox_kernel *k;
   CHECK((k = ox_registry_find("", "Clip", 11)) && !(k->types & OX_T(INT8)) && k->max_in == 3);
   CHECK((k = ox_registry_find("", "Clip", 12)) && (k->types & OX_T(INT8)));
