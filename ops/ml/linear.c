@@ -13,15 +13,22 @@
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
-/* Input 0 as rows: X (N, C), or (C,) as N = 1. */
-static int rows_of(ox_ctx *c, ox_value **in, int64_t *N, int64_t *C) {
+/* Input 0, which must be a tensor. */
+static int tensor0(ox_ctx *c, ox_value **in, const ox_tensor **x) {
   const ox_value *v = in[0];
   if (!v || v->kind != OX_TENSOR) {
     char desc[128];
     return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, 0),
                    v ? ox_value_desc(v, desc, sizeof desc) : "missing");
   }
-  const ox_tensor *x = &v->u.t;
+  *x = &v->u.t;
+  return 0;
+}
+
+/* Input 0 as rows: X (N, C), or (C,) as N = 1. */
+static int rows_of(ox_ctx *c, ox_value **in, int64_t *N, int64_t *C) {
+  const ox_tensor *x;
+  OX_TRY(tensor0(c, in, &x));
   if (x->rank < 1 || x->rank > 2) {
     char sb[256];
     return ox_fail(c->err, OX_EINPUT, "%s has shape %s; expected (N, C) or (C,)", ox_input_name(c, 0),
@@ -207,13 +214,8 @@ static int normalizer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
  * value per feature (X's last dimension) or one for all, and the same length
  * when both are given. An absent one is 0 (offset) or 1 (scale). */
 static int scaler(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  const ox_value *v = in[0];
-  if (!v || v->kind != OX_TENSOR) {
-    char desc[128];
-    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, 0),
-                   v ? ox_value_desc(v, desc, sizeof desc) : "missing");
-  }
-  const ox_tensor *x = &v->u.t;
+  const ox_tensor *x;
+  OX_TRY(tensor0(c, in, &x));
   int64_t no, ns;
   const float *off = floats_attr(c, "offset", &no), *sc = floats_attr(c, "scale", &ns);
   if (c->err->code) return c->err->code;
