@@ -354,10 +354,13 @@ typedef struct {
   T *C, alpha, beta;
   int transA, transB, by_rows;
   T **pa, **pb;
+  int64_t units, parts;
 } GEMM_NAME(job);
 
 GEMM_TARGET static void GEMM_NAME(chunk)(void *arg, int c, int64_t lo, int64_t hi) {
   const GEMM_NAME(job) *j = arg;
+  /* lo, hi count parts: one per thread, as each part packs its own op(B) */
+  lo = j->units * lo / j->parts, hi = j->units * hi / j->parts;
   int64_t i0 = 0, i1 = j->M, j0 = 0, j1 = j->N;
   if (j->by_rows) i0 = lo * MR, i1 = min64(hi * MR, j->M);
   else j0 = lo * NR, j1 = min64(hi * NR, j->N);
@@ -387,9 +390,10 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
     }
   }
   if (nch == 0) return -1;
-  GEMM_NAME(job) j = {M, N, K, lda, ldb, ldc, A, B, C, alpha, beta, transA, transB, by_rows, pa, pb};
-  if (nch == 1) GEMM_NAME(chunk)(&j, 0, 0, units);
-  else ox_par_for(units, nch, GEMM_NAME(chunk), &j);
+  GEMM_NAME(job) j = {M, N, K, lda, ldb, ldc, A, B, C, alpha, beta, transA, transB, by_rows, pa, pb,
+                      units, nch};
+  if (nch == 1) GEMM_NAME(chunk)(&j, 0, 0, 1);
+  else ox_par_for(nch, nch, GEMM_NAME(chunk), &j);
   for (int c = 0; c < nch; c++) {
     free(pa[c]);
     free(pb[c]);
