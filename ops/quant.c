@@ -160,6 +160,20 @@ static int qlayout_make(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const
   return 0;
 }
 
+/* What QuantizeLinear and DequantizeLinear start with: the layout, the
+ * output y (x's shape, of type yt) and, unless y is empty, x, the scale and
+ * the zero point (NULL when absent) as doubles. */
+static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                   ox_dtype yt, ox_value **out, qlayout *L, double **xd, double **sd, double **zd) {
+  OX_TRY(qlayout_make(c, x, s, zp, 1, L));
+  OX_TRY(ox_tensor_new(c->a, yt, x->rank, x->dims, out, c->err));
+  *xd = *sd = *zd = NULL;
+  if ((*out)->u.t.n == 0) return 0;
+  if (!(*xd = to_f64(c, x)) || !(*sd = to_f64(c, s))) return c->err->code;
+  if (zp && !(*zd = to_f64(c, zp))) return c->err->code;
+  return 0;
+}
+
 /* Visit every row (o, d) of x: BODY sees xo (element offset of the row), po
  * (parameter offset) and ps (parameter step along the row, 0 or 1). */
 #define FOR_ROWS(L, ...)                                                             \
@@ -226,13 +240,10 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
     pt = (ox_dtype)prec;
   }
   qlayout L;
-  OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
-  OX_TRY(ox_tensor_new(c->a, yt, x->rank, x->dims, out, c->err));
+  double *xd, *sd, *zd;
+  OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
-  double *xd = to_f64(c, x), *sd = to_f64(c, s), *zd = NULL;
-  if (!xd || !sd) return c->err->code;
-  if (zp && !(zd = to_f64(c, zp))) return c->err->code;
   /* q = x / scale at the division's precision, then per output kind:
    * integers: rint (ties to even) + zero point, clamped to the type's range
    * (NaN to the minimum, as the reference's int32 cast gives);
@@ -296,13 +307,10 @@ static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
     return ox_fail(c->err, OX_EINPUT, "x_scale is float8e8m0; output_dtype must name the output type");
   }
   qlayout L;
-  OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
-  OX_TRY(ox_tensor_new(c->a, yt, x->rank, x->dims, out, c->err));
+  double *xd, *sd, *zd;
+  OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
-  double *xd = to_f64(c, x), *sd = to_f64(c, s), *zd = NULL;
-  if (!xd || !sd) return c->err->code;
-  if (zp && !(zd = to_f64(c, zp))) return c->err->code;
   /* y = (x - zero point) * scale: the difference is exact in double, the
    * product rounds once to the output type (23: "the output type determines
    * the precision of the multiplication"). */
