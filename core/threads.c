@@ -3,8 +3,11 @@
  * One job at a time: the caller publishes (fn, arg, n, nchunks) under the
  * mutex, bumps a generation counter and wakes the workers; the caller (slot
  * 0) and workers 1 .. T-1 take chunks in turn from a shared counter, so a
- * thread the system has descheduled holds up no more than its current chunk;
- * the last worker to finish signals the caller. A process forked after the pool
+ * thread the system has descheduled holds up no more than its current chunk.
+ * The caller waits only for workers that joined the job (`active`): when it
+ * has run out of chunks and none is active, it closes the job, and a worker
+ * that wakes later finds it closed and sleeps again, so a worker that the
+ * system is slow to wake costs nothing. A process forked after the pool
  * started (onnxop test -j) has none of its threads: the pool notices the new
  * pid and starts afresh. */
 #include <pthread.h>
@@ -32,7 +35,8 @@ static struct {
   pid_t pid;             /* the process whose threads these are */
   int workers;           /* started */
   unsigned long gen;     /* bumped per job */
-  int busy;              /* workers still on the current job */
+  int active;            /* workers running chunks of the current job */
+  int open;              /* the current job still takes workers */
   ox_par_fn fn;          /* the job */
   void *arg;
   int64_t n;
@@ -63,14 +67,16 @@ static void *worker(void *p) {
   for (;;) {
     while (pool.gen == seen) pthread_cond_wait(&pool.go, &pool.mu);
     seen = pool.gen;
+    if (!pool.open || w >= pool.stride) continue; /* too late, or not needed */
+    pool.active++;
     ox_par_fn fn = pool.fn;
     void *arg = pool.arg;
     int64_t n = pool.n;
-    int nchunks = pool.nchunks, stride = pool.stride;
+    int nchunks = pool.nchunks;
     pthread_mutex_unlock(&pool.mu);
-    if (w < stride) run_chunks(w, nchunks, n, fn, arg);
+    run_chunks(w, nchunks, n, fn, arg);
     pthread_mutex_lock(&pool.mu);
-    if (--pool.busy == 0) pthread_cond_signal(&pool.done);
+    if (--pool.active == 0) pthread_cond_signal(&pool.done);
   }
   return NULL;
 }
@@ -84,7 +90,7 @@ static void grow(int want) {
     pthread_cond_init(&pool.done, NULL);
     pool.pid = me;
     pool.workers = 0;
-    pool.busy = 0;
+    pool.active = pool.open = 0;
   }
   while (pool.workers < want) {
     pthread_t t;
@@ -134,7 +140,8 @@ void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
   pool.nchunks = (int)nchunks;
   pool.stride = stride;
   pool.next = 0;
-  pool.busy = pool.workers; /* every worker wakes, and reports back */
+  pool.active = 0;
+  pool.open = 1;
   pool.gen++;
   pthread_cond_broadcast(&pool.go);
   pthread_mutex_unlock(&pool.mu);
@@ -142,7 +149,8 @@ void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
   run_chunks(0, (int)nchunks, n, fn, arg);
   in_chunk = 0;
   pthread_mutex_lock(&pool.mu);
-  while (pool.busy > 0) pthread_cond_wait(&pool.done, &pool.mu);
+  while (pool.active > 0) pthread_cond_wait(&pool.done, &pool.mu);
+  pool.open = 0; /* every chunk taken and done: late workers stay out */
   pthread_mutex_unlock(&pool.mu);
   __atomic_store_n(&taken, 0, __ATOMIC_RELEASE);
 }
