@@ -256,6 +256,14 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
       for (int64_t k = 0; k < kc; k++) {
         const T *src = B + (k0 + k) * ldb + j0 + jp;
         T *dst = pb + k * NR;
+        if (nr == NR) { /* whole vectors (GCC 12 -O2 left the loop scalar) */
+          for (int v = 0; v < NV; v++) {
+            V x;
+            memcpy(&x, src + v * VL, sizeof x);
+            memcpy(dst + v * VL, &x, sizeof x);
+          }
+          continue;
+        }
         int64_t j = 0;
         for (; j < nr; j++) dst[j] = src[j];
         for (; j < NR; j++) dst[j] = 0;
