@@ -133,6 +133,8 @@ typedef void (*row_add_fn)(void *dst, const void *src, int64_t n, int64_t s);
 static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *col, int add,
                           row_add_fn addfn, int64_t o0, int64_t o1) {
   int nd = g->nd, L = nd - 1;
+  /* no positions (a spatial dim of 0): nothing to move, and no dim to divide by */
+  if (o1 <= o0 || g->pos[L] <= 0) return;
   int64_t kidx[MAXSP] = {0}, oidx[MAXSP], ostart[MAXSP], istr[MAXSP];
   istr[L] = 1;
   for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];
