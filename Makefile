@@ -83,9 +83,12 @@ FUZZ_SECONDS ?= 60
 $(B)/asan/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/asan/libonnxop.a | $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN) $(WARN) -o $@ $^ $(LIBS)
-$(B)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c
+# relinked on every call: the library is remade by the recursive make, which
+# this rule's own prerequisites can't see
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c FORCE
 	@$(MAKE) --no-print-directory CC=clang CFLAGS="-O1 -g" $(B)/fuzz/libonnxop.a
 	clang $(BASEFLAGS) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/libonnxop.a $(LIBS)
+FORCE:
 fuzz: deps
 	@sh tests/fuzz/run.sh $(B) $(FUZZ_SECONDS) "$(SHARED_SUITE)" $(FUZZERS)
 
