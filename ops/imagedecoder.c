@@ -112,6 +112,22 @@ __attribute__((unused)) static int make_room(job *j, image *im, int64_t w, int64
   return 0;
 }
 
+/* A stream in memory, read through the libraries' callbacks; msg keeps a
+ * library's last error text for the warning. */
+typedef struct {
+  const uint8_t *p;
+  uint64_t n, at;
+  char msg[200];
+} mem_src;
+
+/* Copy up to n bytes from the read position; how many were copied. */
+__attribute__((unused)) static uint64_t src_read(mem_src *s, void *buf, uint64_t n) {
+  uint64_t k = n < s->n - s->at ? n : s->n - s->at;
+  if (k) memcpy(buf, s->p + s->at, (size_t)k);
+  s->at += k;
+  return k;
+}
+
 /* ---------------------------------------------------------------- loading */
 
 /* One shared library, opened once (pthread_once) on first use. */
@@ -272,20 +288,11 @@ static int decode_jpeg(job *j, const uint8_t *s, size_t n, image *im) {
   X(png_get_error_ptr) X(png_get_channels) X(png_get_rowbytes)
 LIBRARY(lpng, PNG_FUNCS, OX_SONAME_PNG, "PNG", "libpng16-16")
 
-typedef struct {
-  const uint8_t *p;
-  size_t n, at;
-  char msg[200];
-} png_src;
-
 static void png_read_mem(png_structp png, png_bytep out, size_t n) {
-  png_src *s = lpng.png_get_io_ptr(png);
-  if (n > s->n - s->at) lpng.png_error(png, "the stream ends early");
-  memcpy(out, s->p + s->at, n);
-  s->at += n;
+  if (src_read(lpng.png_get_io_ptr(png), out, n) != n) lpng.png_error(png, "the stream ends early");
 }
 static void png_fail(png_structp png, png_const_charp msg) {
-  png_src *s = lpng.png_get_error_ptr(png);
+  mem_src *s = lpng.png_get_error_ptr(png);
   snprintf(s->msg, sizeof s->msg, "%s", msg);
   longjmp(*lpng.png_set_longjmp_fn(png, longjmp, sizeof(jmp_buf)), 1);
 }
@@ -293,7 +300,7 @@ static void png_quiet(png_structp png, png_const_charp msg) { (void)png, (void)m
 
 static int decode_png(job *j, const uint8_t *s, size_t n, image *im) {
   OX_TRY(lpng_load(j->c));
-  png_src src = {s, n, 0, "not a PNG"};
+  mem_src src = {s, n, 0, "not a PNG"};
   png_structp png = lpng.png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_fail, png_quiet);
   png_infop info = png ? lpng.png_create_info_struct(png) : NULL;
   if (!info) {
@@ -340,29 +347,19 @@ static int decode_png(job *j, const uint8_t *s, size_t n, image *im) {
   X(TIFFSetErrorHandler) X(TIFFSetWarningHandler)
 LIBRARY(tif, TIFF_FUNCS, OX_SONAME_TIFF, "TIFF", "libtiff6")
 
-typedef struct {
-  const uint8_t *p;
-  toff_t n, at;
-} tiff_src;
-
 static tsize_t tiff_read(thandle_t h, tdata_t buf, tsize_t n) {
-  tiff_src *s = h;
-  if (n < 0) return 0;
-  toff_t k = (toff_t)n < s->n - s->at ? (toff_t)n : s->n - s->at;
-  memcpy(buf, s->p + s->at, (size_t)k);
-  s->at += k;
-  return (tsize_t)k;
+  return n < 0 ? 0 : (tsize_t)src_read(h, buf, (uint64_t)n);
 }
 static tsize_t tiff_write(thandle_t h, tdata_t buf, tsize_t n) { (void)h, (void)buf, (void)n; return 0; }
 static toff_t tiff_seek(thandle_t h, toff_t off, int whence) {
-  tiff_src *s = h;
+  mem_src *s = h;
   toff_t base = whence == SEEK_CUR ? s->at : whence == SEEK_END ? s->n : 0;
   if (off > UINT64_MAX - base) return (toff_t)-1;
   s->at = base + off > s->n ? s->n : base + off;
   return s->at;
 }
 static int tiff_close(thandle_t h) { (void)h; return 0; }
-static toff_t tiff_size(thandle_t h) { return ((tiff_src *)h)->n; }
+static toff_t tiff_size(thandle_t h) { return ((mem_src *)h)->n; }
 static int tiff_map(thandle_t h, tdata_t *p, toff_t *n) { (void)h, (void)p, (void)n; return 0; }
 static void tiff_unmap(thandle_t h, tdata_t p, toff_t n) { (void)h, (void)p, (void)n; }
 
@@ -377,7 +374,7 @@ static void tiff_warning(const char *mod, const char *fmt, va_list ap) { (void)m
 
 static int decode_tiff(job *j, const uint8_t *s, size_t n, image *im) {
   OX_TRY(tif_load(j->c));
-  tiff_src src = {s, n, 0};
+  mem_src src = {s, n, 0, ""};
   tif.TIFFSetErrorHandler(tiff_error);
   tif.TIFFSetWarningHandler(tiff_warning);
   snprintf(tiff_msg, sizeof tiff_msg, "not a TIFF");
@@ -443,34 +440,24 @@ static int decode_webp(job *j, const uint8_t *s, size_t n, image *im) {
   X(opj_decode) X(opj_end_decompress) X(opj_image_destroy) X(opj_destroy_codec)
 LIBRARY(opj, OPJ_FUNCS, OX_SONAME_OPENJP2, "JPEG 2000", "libopenjp2-7")
 
-typedef struct {
-  const uint8_t *p;
-  OPJ_UINT64 n, at;
-  char msg[200];
-} opj_src;
-
 static OPJ_SIZE_T opj_rd(void *buf, OPJ_SIZE_T n, void *u) {
-  opj_src *s = u;
-  if (s->at >= s->n) return (OPJ_SIZE_T)-1;
-  OPJ_SIZE_T k = n < s->n - s->at ? n : (OPJ_SIZE_T)(s->n - s->at);
-  memcpy(buf, s->p + s->at, k);
-  s->at += k;
-  return k;
+  mem_src *s = u;
+  return s->at >= s->n ? (OPJ_SIZE_T)-1 : (OPJ_SIZE_T)src_read(s, buf, n);
 }
 static OPJ_OFF_T opj_skip(OPJ_OFF_T n, void *u) {
-  opj_src *s = u;
+  mem_src *s = u;
   if (n < 0 ? (OPJ_UINT64)-n > s->at : (OPJ_UINT64)n > s->n - s->at) return -1;
   s->at += (OPJ_UINT64)n;
   return n;
 }
 static OPJ_BOOL opj_seek(OPJ_OFF_T at, void *u) {
-  opj_src *s = u;
+  mem_src *s = u;
   if (at < 0 || (OPJ_UINT64)at > s->n) return OPJ_FALSE;
   s->at = (OPJ_UINT64)at;
   return OPJ_TRUE;
 }
 static void opj_error(const char *msg, void *u) {
-  opj_src *s = u;
+  mem_src *s = u;
   snprintf(s->msg, sizeof s->msg, "%s", msg);
   size_t k = strlen(s->msg);
   while (k && (s->msg[k - 1] == '\n' || s->msg[k - 1] == ' ')) s->msg[--k] = 0;
@@ -488,7 +475,7 @@ static uint8_t to8(OPJ_INT32 v, const opj_image_comp_t *cp) {
 
 static int decode_jpeg2000(job *j, const uint8_t *s, size_t n, int jp2, image *im) {
   OX_TRY(opj_load(j->c));
-  opj_src src = {s, n, 0, "the stream can't be decoded"};
+  mem_src src = {s, n, 0, "the stream can't be decoded"};
   opj_stream_t *st = opj.opj_stream_create(1 << 16, OPJ_TRUE);
   opj_codec_t *codec = opj.opj_create_decompress(jp2 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K);
   opj_image_t *img = NULL;
