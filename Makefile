@@ -41,7 +41,7 @@ UNIT   := $(wildcard tests/unit/test_*.c)
 OBJ      = $(patsubst %.c,$(1)/obj/%.o,$(SRCS) $(GEN:$(B)/%=%)) 
 CPPFLAGS := -I. -I$(B) $(DEPS_CFLAGS)
 
-.PHONY: all check demo deps test-deps install clean xfail-update fuzz bench valgrind
+.PHONY: all check demo deps test-deps install clean xfail-update fuzz bench valgrind FORCE
 all: $(B)/onnxop
 
 # ---- protobuf-c code, generated from the installed .proto files ----
