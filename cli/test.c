@@ -33,7 +33,9 @@ static const char test_help[] =
     ".npy or .json files) or a folder of such cases.\n"
     "Comparison: |got - expected| <= atol + rtol * |expected| for floats (rtol 1e-3,\n"
     "atol 1e-7 unless the case's data.json gives \"rtol\"/\"atol\"); NaN equals NaN;\n"
-    "integers, bools and strings exactly; dtype and shape exactly.\n"
+    "integers, bools and strings exactly; dtype and shape exactly. Random ops\n"
+    "without a seed draw from numpy's RandomState(ONNXOP_SEED), 0 unless the\n"
+    "environment sets it, so results repeat.\n"
     "\n"
     "  --xfail FILE   cases expected to fail, one per line: NAME: reason\n"
     "                 (the run fails if a listed case passes)\n"
@@ -470,6 +472,9 @@ static void free_cases(tcase *cases, int n) {
   } while (0)
 
 int ox_cmd_test(int argc, char **argv) {
+  /* unseeded random ops draw from RandomState(0) unless the user set another
+   * seed, so a suite's results repeat from run to run */
+  setenv("ONNXOP_SEED", "0", 0);
   const char *xfile = NULL;
   int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0, json = 0;
   tcase *cases = NULL;

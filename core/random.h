@@ -21,7 +21,9 @@ typedef struct ox_mt19937 {
 /* RandomState(seed) for an integer seed in [0, 2^32 - 1] (init_genrand). */
 void ox_mt_seed(ox_mt19937 *m, uint32_t seed);
 /* RandomState(None): a key from getrandom() (time and addresses if that
- * fails), its first word 0x80000000 as numpy sets it so it is never zero. */
+ * fails), its first word 0x80000000 as numpy sets it so it is never zero.
+ * With the environment variable ONNXOP_SEED=N (0 <= N < 2^32), RandomState(N)
+ * instead, for every unseeded op: runs that repeat. */
 void ox_mt_seed_entropy(ox_mt19937 *m);
 /* The next 32-bit output. */
 uint32_t ox_mt_next(ox_mt19937 *m);

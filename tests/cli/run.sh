@@ -314,6 +314,12 @@ out_has npycase_test "1 passed, 0 failed"
 expect 0 npycase_wrong "$X" convert 'float32[3]:11,22,34' "$T/npycase/test_data_set_0/output_0.npy"
 expect 1 npycase_test_wrong "$X" test "$T/npycase"
 out_has npycase_test_wrong "0 passed, 1 failed"
+# ONNXOP_SEED: an unseeded RandomNormal draws as if seeded with it
+expect 0 make_rn "$X" make RandomNormal --opset 1 -a 'shape=[4]' --output y -o "$T/rn.onnx"
+expect 0 make_rn5 "$X" make RandomNormal --opset 1 -a 'shape=[4]' -a seed=5.0 --output y -o "$T/rn5.onnx"
+expect 0 rn_env env ONNXOP_SEED=5 "$X" run "$T/rn.onnx"
+expect 0 rn_seed5 "$X" run "$T/rn5.onnx"
+same_text rn_env "$T/rn_seed5.out"
 # usage errors after the cases were collected (the ASan run checks they are freed)
 expect 2 test_bad_j_after_path "$X" test "$T/cases" -j 0
 err_has test_bad_j_after_path "-j needs a number from 1 to 64"
