@@ -63,27 +63,29 @@ static size_t parse_size(const char *s) {
   return *end || v >= 1.8e19 ? 0 : (size_t)v;
 }
 
+/* A global option NAME VALUE, anywhere on the line: taken out of argv (the
+ * last one wins), its value in *val. -1 when NAME ends the line. */
+static int take_global(int *argc, char **argv, const char *name, const char **val) {
+  for (int i = 1; i < *argc; i++)
+    if (!strcmp(argv[i], name)) {
+      if (i + 1 >= *argc) return -1;
+      *val = argv[i + 1];
+      memmove(&argv[i], &argv[i + 2], (size_t)(*argc - i - 2 + 1) * sizeof *argv);
+      *argc -= 2;
+      i--;
+    }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   /* --max-memory SIZE (or ONNXOP_MAX_MEMORY), for every command */
   const char *mm = getenv("ONNXOP_MAX_MEMORY");
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--max-memory")) {
-      if (i + 1 >= argc) return ox_usage_error(argv[1], "--max-memory needs a size such as 512M or 4G");
-      mm = argv[i + 1];
-      memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2 + 1) * sizeof *argv);
-      argc -= 2;
-      i--;
-    }
+  if (take_global(&argc, argv, "--max-memory", &mm))
+    return ox_usage_error(argv[1], "--max-memory needs a size such as 512M or 4G");
   /* --threads N (or ONNXOP_THREADS), for every command */
   const char *th = getenv("ONNXOP_THREADS");
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--threads")) {
-      if (i + 1 >= argc) return ox_usage_error(argv[1], "--threads needs a count (0: one per CPU)");
-      th = argv[i + 1];
-      memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2 + 1) * sizeof *argv);
-      argc -= 2;
-      i--;
-    }
+  if (take_global(&argc, argv, "--threads", &th))
+    return ox_usage_error(argv[1], "--threads needs a count (0: one per CPU)");
   if (th) {
     char *end;
     long n = strtol(th, &end, 10);
