@@ -1,4 +1,5 @@
 /* cli/main.c: onnxop's entry point and subcommand dispatch. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,16 @@ int main(int argc, char **argv) {
   const char *mm = getenv("ONNXOP_MAX_MEMORY");
   if (take_global(&argc, argv, "--max-memory", &mm))
     return ox_usage_error(argv[1], "--max-memory needs a size such as 512M or 4G");
+  /* ONNXOP_SEED (core/random.c reads it): refuse a value it would ignore */
+  const char *seed = getenv("ONNXOP_SEED");
+  if (seed && *seed) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(seed, &end, 10);
+    if (*end || errno || v > 4294967295ull || seed[0] == '-' || seed[0] == '+' || seed[0] == ' ')
+      return ox_usage_error(argc > 1 ? argv[1] : "", "ONNXOP_SEED is '%s'; it must be a number from 0 to "
+                            "4294967295", seed);
+  }
   /* --threads N (or ONNXOP_THREADS), for every command */
   const char *th = getenv("ONNXOP_THREADS");
   if (take_global(&argc, argv, "--threads", &th))

@@ -320,6 +320,8 @@ expect 0 make_rn5 "$X" make RandomNormal --opset 1 -a 'shape=[4]' -a seed=5.0 --
 expect 0 rn_env env ONNXOP_SEED=5 "$X" run "$T/rn.onnx"
 expect 0 rn_seed5 "$X" run "$T/rn5.onnx"
 same_text rn_env "$T/rn_seed5.out"
+expect 2 rn_bad_seed env ONNXOP_SEED=-1 "$X" run "$T/rn.onnx"
+err_has rn_bad_seed "ONNXOP_SEED is '-1'; it must be a number from 0 to 4294967295"
 # usage errors after the cases were collected (the ASan run checks they are freed)
 expect 2 test_bad_j_after_path "$X" test "$T/cases" -j 0
 err_has test_bad_j_after_path "-j needs a number from 1 to 64"
