@@ -1,23 +1,23 @@
 /* ops/signal.c: DFT, STFT, the windows (HannWindow, HammingWindow,
  * BlackmanWindow) and MelWeightMatrix.
  *
- * Transforms run in double on complex lines gathered along the axis: an
- * iterative radix-2 FFT for powers of two, Bluestein's chirp-z (through a
- * radix-2 FFT of size >= 2n-1) for other lengths above a small cutoff, and a
- * direct DFT with an incremental twiddle index (no mod) below it. Inputs are
- * read into double once and the result stored once (float16/bfloat16 through
- * float, rounded once). */
+ * DFT and STFT compute what ONNX's reference computes with numpy.fft, to
+ * the bit: core/fft performs numpy's own operation order (pocketfft) in
+ * numpy's precision (float for float32/float16/bfloat16, double for
+ * float64). Lines along the axis are read and written in place through
+ * strides. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "core/fft.h"
 #include "core/kernel.h"
 
 typedef struct { double re, im; } cpx;
 
 #define NOMEM(c) ox_fail((c)->err, OX_EINPUT, "out of memory")
 
-/* ---- double copies of float tensors ---- */
+/* ---- doubles in and out ---- */
 
 /* A double copy of a float tensor's data (any float dtype). */
 static double *load_f64(ox_ctx *c, const ox_tensor *t) {
@@ -54,204 +54,77 @@ static int store_f64(ox_ctx *c, const double *d, ox_tensor *t) {
   return 0;
 }
 
-/* ---- FFT plans ---- */
-
-enum { DIRECT_MAX = 16 };
-
-typedef struct plan {
-  int64_t n;
-  int kind;       /* 0 direct, 1 radix-2, 2 Bluestein */
-  cpx *w;         /* direct: w[k] = e^{-2 pi i k/n}; radix-2: n/2 twiddles */
-  int64_t *rev;   /* radix-2: bit reversal */
-  /* Bluestein: chirp a[k] = e^{-i pi k^2/n}, the transformed conjugate chirp
-   * b (size m), a radix-2 plan of size m and a work line */
-  cpx *chirp, *bhat, *work;
-  struct plan *sub;
-} plan;
-
-static int is_pow2(int64_t n) { return n > 0 && !(n & (n - 1)); }
-
-static int plan_init(ox_ctx *c, plan *p, int64_t n);
-
-static void fft_radix2(const plan *p, cpx *x, int inv) {
-  int64_t n = p->n;
-  for (int64_t i = 0; i < n; i++)
-    if (p->rev[i] > i) { cpx t = x[i]; x[i] = x[p->rev[i]]; x[p->rev[i]] = t; }
-  for (int64_t len = 2; len <= n; len <<= 1) {
-    int64_t half = len >> 1, step = n / len;
-    for (int64_t s = 0; s < n; s += len)
-      for (int64_t j = 0, tw = 0; j < half; j++, tw += step) {
-        cpx w = p->w[tw];
-        if (inv) w.im = -w.im;
-        cpx a = x[s + j], b = x[s + j + half];
-        cpx t = {b.re * w.re - b.im * w.im, b.re * w.im + b.im * w.re};
-        x[s + j] = (cpx){a.re + t.re, a.im + t.im};
-        x[s + j + half] = (cpx){a.re - t.re, a.im - t.im};
-      }
-  }
+/* f rounded to float16 or bfloat16 (nearest even) and back */
+static float round_to(ox_dtype dt, float f) {
+  return dt == OX_FLOAT16 ? ox_f16_to_f32(ox_f32_to_f16(f)) : ox_bf16_to_f32(ox_f32_to_bf16(f));
 }
 
-/* Unnormalised transform in place: sign -1 (forward) or +1 (inv). */
-static void fft(const plan *p, cpx *x, cpx *tmp, int inv) {
-  int64_t n = p->n;
-  if (p->kind == 1) { fft_radix2(p, x, inv); return; }
-  if (p->kind == 0) {
-    for (int64_t k = 0; k < n; k++) {
-      double re = 0, im = 0;
-      for (int64_t j = 0, idx = 0; j < n; j++) { /* idx = k*j mod n */
-        cpx w = p->w[idx];
-        if (inv) w.im = -w.im;
-        re += x[j].re * w.re - x[j].im * w.im;
-        im += x[j].re * w.im + x[j].im * w.re;
-        idx += k;
-        if (idx >= n) idx -= n;
-      }
-      tmp[k] = (cpx){re, im};
-    }
-    memcpy(x, tmp, (size_t)n * sizeof *x);
-    return;
-  }
-  /* Bluestein: jk = (j^2 + k^2 - (k-j)^2)/2, so with a_k = e^{-i pi k^2/n}
-   * X[k] = a_k sum_j (x_j a_j) conj(a_(k-j)): a circular convolution of
-   * size m >= 2n-1. The inverse conjugates every a. */
-  int64_t m = p->sub->n;
-  cpx *u = p->work;
-  for (int64_t j = 0; j < n; j++) {
-    cpx a = p->chirp[j];
-    if (inv) a.im = -a.im;
-    u[j] = (cpx){x[j].re * a.re - x[j].im * a.im, x[j].re * a.im + x[j].im * a.re};
-  }
-  memset(u + n, 0, (size_t)(m - n) * sizeof *u);
-  fft_radix2(p->sub, u, 0);
-  const cpx *bh = p->bhat + (inv ? m : 0);
-  for (int64_t j = 0; j < m; j++) {
-    cpx a = u[j], b = bh[j];
-    u[j] = (cpx){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-  }
-  fft_radix2(p->sub, u, 1);
-  double s = 1.0 / (double)m;
-  for (int64_t k = 0; k < n; k++) {
-    cpx a = p->chirp[k];
-    if (inv) a.im = -a.im;
-    cpx v = {u[k].re * s, u[k].im * s};
-    x[k] = (cpx){v.re * a.re - v.im * a.im, v.re * a.im + v.im * a.re};
-  }
+/* ---- the precision of a transform ----
+ * ONNX's reference calls numpy.fft, and numpy (2.x) picks its float32 or
+ * float64 loop by ufunc dispatch on (data, fct): an exact match takes
+ * (complex64, float32) to the float loop; anything else falls back to the
+ * first loop it can cast to safely, the double one. Forward transforms pass
+ * fct as the Python int 1, and real input is not complex64, so:
+ *  - an inverse transform of complex float32 (or float16/bfloat16, which the
+ *    reference combines into complex64) input runs in float;
+ *  - everything else runs in double (a float32 DFT rounds a double result
+ *    once, as numpy's complex64 output does).
+ * The inverse's fct is 1/n in the input's real type, even in the double
+ * loop. */
+
+static int fft_dt(const ox_tensor *x, int complex_in, int inverse) {
+  return complex_in && inverse && x->dt != OX_DOUBLE ? OX_FLOAT : OX_DOUBLE;
 }
 
-static int plan_init(ox_ctx *c, plan *p, int64_t n) {
-  memset(p, 0, sizeof *p);
-  p->n = n;
-  if (n <= 0) return 0;
-  if (is_pow2(n)) {
-    p->kind = 1;
-    p->w = ox_alloc_array(c->a, n / 2 + 1, sizeof *p->w);
-    p->rev = ox_alloc_array(c->a, n, sizeof *p->rev);
-    if (!p->w || !p->rev) return NOMEM(c);
-    for (int64_t k = 0; k < n / 2; k++) {
-      double t = -2.0 * M_PI * (double)k / (double)n;
-      p->w[k] = (cpx){cos(t), sin(t)};
-    }
-    int bits = 0;
-    while ((INT64_C(1) << bits) < n) bits++;
-    for (int64_t i = 0; i < n; i++) {
-      int64_t r = 0;
-      for (int b = 0; b < bits; b++) r |= ((i >> b) & 1) << (bits - 1 - b);
-      p->rev[i] = r;
-    }
-    return 0;
-  }
-  if (n <= DIRECT_MAX) {
-    p->kind = 0;
-    p->w = ox_alloc_array(c->a, n, sizeof *p->w);
-    if (!p->w) return NOMEM(c);
-    for (int64_t k = 0; k < n; k++) {
-      double t = -2.0 * M_PI * (double)k / (double)n;
-      p->w[k] = (cpx){cos(t), sin(t)};
-    }
-    return 0;
-  }
-  if (n > (INT64_C(1) << 40)) return ox_fail(c->err, OX_EINPUT, "DFT length %lld is too large", (long long)n);
-  p->kind = 2;
-  int64_t m = 1;
-  while (m < 2 * n - 1) m <<= 1;
-  p->sub = ox_alloc(c->a, sizeof *p->sub);
-  p->chirp = ox_alloc_array(c->a, n, sizeof *p->chirp);
-  p->bhat = ox_alloc_array(c->a, 2 * m, sizeof *p->bhat);
-  p->work = ox_alloc_array(c->a, m, sizeof *p->work);
-  if (!p->sub || !p->chirp || !p->bhat || !p->work) return NOMEM(c);
-  OX_TRY(plan_init(c, p->sub, m));
-  /* k^2 mod 2n keeps the angle exact for large k */
-  for (int64_t k = 0, k2 = 0; k < n; k++) {
-    double t = -M_PI * (double)k2 / (double)n;
-    p->chirp[k] = (cpx){cos(t), sin(t)};
-    k2 += 2 * k + 1;
-    while (k2 >= 2 * n) k2 -= 2 * n;
-  }
-  /* b_j = conj(a_j) for |j| < n, wrapped; forward at bhat[0..m), inverse at bhat[m..2m) */
-  for (int inv = 0; inv < 2; inv++) {
-    cpx *b = p->bhat + inv * m;
-    memset(b, 0, (size_t)m * sizeof *b);
-    for (int64_t j = 0; j < n; j++) {
-      cpx a = p->chirp[j];
-      cpx v = inv ? a : (cpx){a.re, -a.im};
-      b[j] = v;
-      if (j) b[m - j] = v;
-    }
-    fft_radix2(p->sub, b, 0);
-  }
+/* 1/n as numpy's reciprocal(n, dtype) computes it: n converted to the type,
+ * then divided in it (float16 and bfloat16 through float; a float16 n past
+ * 65504 is inf and gives 0, as in numpy) */
+static double inv_n(ox_dtype dt, int64_t n) {
+  if (dt == OX_DOUBLE) return 1.0 / (double)n;
+  if (dt == OX_FLOAT) return 1.0f / (float)n;
+  return round_to(dt, 1.0f / round_to(dt, (float)n));
+}
+
+/* t's values in precision dt: its own data, or a widened copy */
+static const void *load_as(ox_ctx *c, const ox_tensor *t, int dt) {
+  if ((int)t->dt == dt) return t->data;
+  return dt == OX_DOUBLE ? (const void *)load_f64(c, t) : (const void *)ox_widen_f32(c->a, t, c->err);
+}
+
+/* where results in precision dt go: y's data, or a buffer store_as rounds
+ * into y */
+static void *out_buf(ox_ctx *c, ox_tensor *y, int dt) {
+  if ((int)y->dt == dt) return y->data;
+  void *b = ox_alloc_array(c->a, y->n, dt == OX_DOUBLE ? sizeof(double) : sizeof(float));
+  if (!b) NOMEM(c);
+  return b;
+}
+
+static int store_as(ox_ctx *c, const void *buf, ox_tensor *y, int dt) {
+  if (buf == y->data) return 0;
+  if (dt == OX_DOUBLE) return store_f64(c, buf, y);
+  ox_narrow_f32(buf, y);
   return 0;
 }
 
+/* x * w rounded to x's type, as numpy multiplies two arrays of that type */
+static double weigh(ox_dtype dt, double x, double w) {
+  if (dt == OX_DOUBLE) return x * w;
+  float f = (float)x * (float)w;
+  return dt == OX_FLOAT ? f : round_to(dt, f);
+}
+
+static ox_fft *plan(ox_ctx *c, int dt, int64_t n, int real) {
+  if (n > (INT64_C(1) << 40)) {
+    ox_fail(c->err, OX_EINPUT, "DFT length %lld is too large", (long long)n);
+    return NULL;
+  }
+  ox_fft *p = ox_fft_plan(c->a, dt, n, real);
+  if (!p) NOMEM(c);
+  return p;
+}
+
 /* ---- DFT ---- */
-
-/* One transform along `axis` of x (outer, len, inner, ic) into
- * y (outer, olen, inner, oc): n = dft_length; real input has ic = 1. */
-typedef struct {
-  int64_t outer, len, inner, ic, olen, oc, n;
-  int inverse, onesided;
-} dft_shape;
-
-typedef struct { plan p; cpx *line, *tmp; } dft_work;
-
-static int dft_prepare(ox_ctx *c, int64_t n, dft_work *w) {
-  OX_TRY(plan_init(c, &w->p, n));
-  w->line = ox_alloc_array(c->a, n + 1, sizeof *w->line);
-  w->tmp = ox_alloc_array(c->a, n + 1, sizeof *w->tmp);
-  return w->line && w->tmp ? 0 : NOMEM(c);
-}
-
-static void dft_run(const dft_work *w, const dft_shape *s, const double *x, double *y) {
-  int64_t n = s->n;
-  cpx *line = w->line, *tmp = w->tmp;
-  int irfft = s->inverse && s->onesided;
-  /* IRFFT (DFT-20): numpy's irfft reads the first n/2+1 bins, extends them
-   * Hermitian-symmetrically, and keeps the real part of the inverse. */
-  int64_t use = irfft ? n / 2 + 1 : n;
-  if (use > s->len) use = s->len;
-  double scale = s->inverse ? 1.0 / (double)n : 1.0;
-  int64_t xs = s->inner * s->ic, ys = s->inner * s->oc;
-  for (int64_t o = 0; o < s->outer; o++)
-    for (int64_t i = 0; i < s->inner; i++) {
-      const double *xp = x + (o * s->len * s->inner + i) * s->ic;
-      double *yp = y + (o * s->olen * s->inner + i) * s->oc;
-      int64_t j = 0;
-      if (s->ic == 2)
-        for (; j < use; j++) line[j] = (cpx){xp[j * xs], xp[j * xs + 1]};
-      else
-        for (; j < use; j++) line[j] = (cpx){xp[j * xs], 0};
-      for (; j < n; j++) line[j] = (cpx){0, 0};
-      if (irfft)
-        for (int64_t k = n / 2 + 1; k < n; k++) line[k] = (cpx){line[n - k].re, -line[n - k].im};
-      fft(&w->p, line, tmp, s->inverse);
-      if (s->oc == 2)
-        for (int64_t k = 0; k < s->olen; k++) {
-          yp[k * ys] = line[k].re * scale;
-          yp[k * ys + 1] = line[k].im * scale;
-        }
-      else
-        for (int64_t k = 0; k < s->olen; k++) yp[k * ys] = line[k].re * scale;
-    }
-}
 
 static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
@@ -268,33 +141,47 @@ static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (axis < -r || axis > r - 2 || axis == -1)
     return ox_fail(c->err, OX_EINPUT, "axis %lld is out of range for rank %d (the last dim holds complex parts)", (long long)axis, r);
   int ax = (int)(axis < 0 ? axis + r : axis);
-  dft_shape s = {.outer = 1, .inner = 1, .ic = x->dims[r - 1], .len = x->dims[ax],
-                 .inverse = inverse != 0, .onesided = onesided != 0};
-  for (int d = 0; d < ax; d++) s.outer *= x->dims[d];
-  for (int d = ax + 1; d < r - 1; d++) s.inner *= x->dims[d];
-  s.n = s.inverse && s.onesided ? 2 * (s.len - 1) : s.len;
+  /* x viewed as (outer, len, inner, ic) */
+  int64_t outer = 1, inner = 1, ic = x->dims[r - 1], len = x->dims[ax];
+  for (int d = 0; d < ax; d++) outer *= x->dims[d];
+  for (int d = ax + 1; d < r - 1; d++) inner *= x->dims[d];
+  /* inverse with onesided is numpy's irfft (as ONNX's reference): the input
+   * holds bins 0 .. n/2 and the output is real, n = 2 * (len - 1) unless
+   * dft_length says otherwise */
+  int irfft = inverse && onesided;
+  int64_t n = irfft ? 2 * (len - 1) : len;
   if (nin > 1 && in[1]) {
-    OX_TRY(ox_scalar_i64(c, 1, in[1], &s.n));
-    if (s.n < 1) return ox_fail(c->err, OX_EINPUT, "dft_length must be positive; got %lld", (long long)s.n);
+    OX_TRY(ox_scalar_i64(c, 1, in[1], &n));
+    if (n < 1) return ox_fail(c->err, OX_EINPUT, "dft_length must be positive; got %lld", (long long)n);
   }
-  if (s.n < 1) return ox_fail(c->err, OX_EINPUT, "DFT length must be positive (signal dim %lld)", (long long)s.len);
-  if (s.onesided && !s.inverse) s.olen = s.n / 2 + 1, s.oc = 2; /* RFFT */
-  else if (s.onesided) s.olen = s.n, s.oc = 1;                    /* IRFFT */
-  else s.olen = s.n, s.oc = 2;
+  if (n < 1) return ox_fail(c->err, OX_EINPUT, "DFT length must be positive (signal dim %lld)", (long long)len);
+  /* y viewed as (outer, olen, inner, oc) */
+  int64_t olen = onesided && !inverse ? n / 2 + 1 : n, oc = irfft ? 1 : 2;
   int64_t *dims = ox_alloc_array(c->a, r, sizeof *dims);
   if (!dims) return NOMEM(c);
   memcpy(dims, x->dims, (size_t)r * sizeof *dims);
-  dims[ax] = s.olen, dims[r - 1] = s.oc;
+  dims[ax] = olen, dims[r - 1] = oc;
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
   ox_tensor *y = &out[0]->u.t;
   if (!y->n || !x->n) return 0;
-  double *xd = load_f64(c, x), *yd = ox_alloc_array(c->a, y->n, sizeof *yd);
-  if (!xd) return c->err->code;
-  if (!yd) return NOMEM(c);
-  dft_work wk;
-  OX_TRY(dft_prepare(c, s.n, &wk));
-  dft_run(&wk, &s, xd, yd);
-  return store_f64(c, yd, y);
+  int dt = fft_dt(x, ic == 2, inverse != 0);
+  size_t es = dt == OX_DOUBLE ? sizeof(double) : sizeof(float);
+  const char *xw = load_as(c, x, dt);
+  char *yw = out_buf(c, y, dt);
+  ox_fft *p = xw && yw ? plan(c, dt, n, irfft) : NULL;
+  if (!p) return c->err->code;
+  /* the reference's complex input is complex64 (or complex128), whose real
+   * type sets fct's; real input keeps x's own type */
+  double fct = !inverse ? 1 : inv_n(ic == 2 && x->dt != OX_DOUBLE ? OX_FLOAT : x->dt, n);
+  ox_fft_line l = {.xs = inner * ic, .nin = len, .xc = (int)ic, .ys = inner * oc, .ny = olen};
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < inner; i++) {
+      l.x = xw + (size_t)((o * len * inner + i) * ic) * es;
+      l.y = yw + (size_t)((o * olen * inner + i) * oc) * es;
+      if (irfft) ox_fft_c2r(p, &l, fct);
+      else ox_fft_c2c(p, &l, inverse != 0, fct);
+    }
+  return store_as(c, yw, y, dt);
 }
 
 /* ---- STFT-17 ---- */
@@ -326,24 +213,25 @@ static int stft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){B, frames, bins, 2}, &out[0], c->err));
   ox_tensor *y = &out[0]->u.t;
   if (!y->n) return 0;
+  /* ONNX's reference weights each frame in x's type (x * window) and then
+   * calls numpy's forward fft, which runs in double (see fft_dt) */
   double *xd = load_f64(c, x), *wd = w ? load_f64(c, w) : NULL;
-  double *fr = ox_alloc_array(c->a, fl * ic, sizeof *fr), *yd = ox_alloc_array(c->a, y->n, sizeof *yd);
-  if (!xd || (w && !wd)) return c->err->code;
-  if (!fr || !yd) return NOMEM(c);
-  dft_shape s = {.outer = 1, .inner = 1, .len = fl, .ic = ic, .n = fl, .olen = bins, .oc = 2};
-  dft_work wk; /* one plan for every frame */
-  OX_TRY(dft_prepare(c, fl, &wk));
+  double *fr = ox_alloc_array(c->a, fl * ic, sizeof *fr);
+  double *yd = out_buf(c, y, OX_DOUBLE);
+  if (!xd || (w && !wd) || !yd) return c->err->code;
+  if (!fr) return NOMEM(c);
+  ox_fft *p = plan(c, OX_DOUBLE, fl, 0);
+  if (!p) return c->err->code;
+  ox_fft_line l = {.x = fr, .xs = ic, .nin = fl, .xc = (int)ic, .ys = 2, .ny = bins};
   for (int64_t b = 0; b < B; b++)
     for (int64_t f = 0; f < frames; f++) {
       const double *xp = xd + (b * L + f * step) * ic; /* frame: (fl, ic) */
-      if (wd)
-        for (int64_t t = 0; t < fl; t++)
-          for (int64_t k = 0; k < ic; k++) fr[t * ic + k] = xp[t * ic + k] * wd[t];
-      else
-        memcpy(fr, xp, (size_t)(fl * ic) * sizeof *fr);
-      dft_run(&wk, &s, fr, yd + (b * frames + f) * bins * 2);
+      for (int64_t t = 0; t < fl; t++)
+        for (int64_t k = 0; k < ic; k++) fr[t * ic + k] = wd ? weigh(x->dt, xp[t * ic + k], wd[t]) : xp[t * ic + k];
+      l.y = yd + (b * frames + f) * bins * 2;
+      ox_fft_c2c(p, &l, 0, 1);
     }
-  return store_f64(c, yd, y);
+  return store_as(c, yd, y, OX_DOUBLE);
 }
 
 /* ---- windows (17) ---- */

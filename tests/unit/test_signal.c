@@ -40,7 +40,7 @@ static void naive_dft(const double *re, const double *im, int64_t len, int64_t n
   }
 }
 
-/* Complex DFT of lengths covering the direct, radix-2 and Bluestein paths,
+/* Complex DFT of lengths covering the radix-2/4/8, odd-radix, generic and Bluestein paths,
  * forward and inverse, with dft_length padding and truncation, in double. */
 static void test_dft_lengths(void) {
   static const int64_t lens[][2] = {{5, 5}, {8, 8}, {16, 16}, {17, 17}, {100, 100},
