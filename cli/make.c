@@ -245,12 +245,6 @@ static int random_tensor(ox_arena *A, const ox_valueinfo *vi, uint64_t *s, ox_va
   return 0;
 }
 
-static int mkdir_p(const char *dir) {
-  struct stat st;
-  if (!stat(dir, &st)) return S_ISDIR(st.st_mode) ? 0 : -1;
-  return mkdir(dir, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 int ox_cmd_make(int argc, char **argv) {
   if (argc < 2) return ox_usage_error("make", "no OP given");
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -408,7 +402,7 @@ int ox_cmd_make(int argc, char **argv) {
     for (int i = 0; i < nout; i++)
       if (!outs[i].type) outs[i].type = ox_value_type(A, res[i]);
     char *set = ox_sprintf(A, "%s/test_data_set_0", case_dir);
-    if (mkdir_p(case_dir) || mkdir_p(set)) {
+    if (ox_mkdir_p(set)) {
       fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", set, strerror(errno));
       rc = OX_EINPUT;
       goto done;

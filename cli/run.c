@@ -235,8 +235,7 @@ int ox_cmd_run(int argc, char **argv) {
         rc = fail_file(outs[0], NULL, &e);
       goto commit;
     }
-    struct stat st;
-    if (stat(out_dir, &st) && mkdir(out_dir, 0777) && errno != EEXIST) {
+    if (ox_mkdir_p(out_dir)) {
       fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno));
       rc = OX_EINPUT;
       goto done;

@@ -13,6 +13,31 @@
 
 #include "io.h"
 
+int ox_mkdir_p(const char *dir) {
+  struct stat st;
+  if (!stat(dir, &st)) {
+    if (S_ISDIR(st.st_mode)) return 0;
+    errno = ENOTDIR;
+    return -1;
+  }
+  size_t n = strlen(dir);
+  char *p = malloc(n + 1);
+  if (!p) return -1;
+  memcpy(p, dir, n + 1);
+  /* each parent in turn: "a", "a/b", ...; "a//b" and a trailing "/" are fine */
+  int rc = 0;
+  for (size_t i = 1; i <= n && !rc; i++)
+    if (p[i] == '/' || p[i] == 0) {
+      char c = p[i];
+      p[i] = 0;
+      if (p[i - 1] != '/' && mkdir(p, 0777) && errno != EEXIST) rc = -1;
+      else if (!stat(p, &st) && !S_ISDIR(st.st_mode)) errno = ENOTDIR, rc = -1;
+      p[i] = c;
+    }
+  free(p);
+  return rc;
+}
+
 int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_err *e) {
   FILE *f = fopen(path, "rb");
   if (!f) return ox_fail(e, OX_EINPUT, "cannot open: %s", strerror(errno));

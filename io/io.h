@@ -25,6 +25,9 @@ int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_
 int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e);
 int ox_commit_files(ox_err *e);
 void ox_discard_files(void);
+/* Make the folder dir and its missing parents, as mkdir -p (0 if it exists
+ * already as a folder; -1 with errno set otherwise). */
+int ox_mkdir_p(const char *dir);
 
 typedef enum { OX_FMT_UNKNOWN = 0, OX_FMT_PB, OX_FMT_JSON, OX_FMT_NPY, OX_FMT_NPZ } ox_format;
 /* From the extension; "bundle.npz:x" (member x of bundle.npz) is OX_FMT_NPZ. */

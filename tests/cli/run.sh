@@ -100,6 +100,15 @@ out_has wrong_case "0 passed, 1 failed"
 expect 0 outdir "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos_pos2.pb" --out-dir "$T/od"
 expect 0 outdir_back "$X" run "$T/identity.onnx" --in "$T/od/output_0.pb"
 same_text outdir_back "$G/sequence_at_pos2.txt"
+# --out-dir and make --case create missing parent folders (mkdir -p), and a
+# file in the way is an error that leaves nothing behind
+expect 0 outdir_deep "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos_pos2.pb" --out-dir "$T/deep/a/b"
+if [ -f "$T/deep/a/b/output_0.pb" ]; then ok; else bad "outdir_deep: no $T/deep/a/b/output_0.pb"; fi
+expect 0 make_case_deep "$X" make Abs --input 'x:float32[3]' --case "$T/deepcase/node/test_abs" --random 1
+if [ -f "$T/deepcase/node/test_abs/test_data_set_0/output_0.pb" ]; then ok; else bad "make_case_deep: no output_0.pb"; fi
+: >"$T/plainfile"
+expect 1 outdir_file "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos_pos2.pb" --out-dir "$T/plainfile/x"
+err_has outdir_file "$T/plainfile/x: cannot create the folder: Not a directory"
 expect 0 outdir_json "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos_pos2.pb" --out-dir "$T/odj" --format json
 expect 0 outdir_json_back "$X" run "$T/identity.onnx" --in "$T/odj/output_0.json"
 same_text outdir_json_back "$G/sequence_at_pos2.txt"
