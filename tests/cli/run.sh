@@ -222,7 +222,10 @@ expect 0 make_mm_big "$X" make MatMul --input 'a:float32[300,257]' --input 'b:fl
   --output y --case "$T/mm_big" --random 7
 expect 0 make_conv_big "$X" make Conv --input 'x:float32[2,16,40,41]' --input 'w:float32[24,8,3,3]' \
   --input 'b:float32[24]' -a group=2 -a 'pads=[1, 1, 1, 1]' --output y --case "$T/conv_big" --random 7
-for c in mm_big conv_big; do
+# many small products, split by whole products
+expect 0 make_mm_batch "$X" make MatMul --input 'a:float32[4096,8,8]' --input 'b:float32[4096,8,8]' \
+  --output y --case "$T/mm_batch" --random 7
+for c in mm_big conv_big mm_batch; do
   for n in 1 2 3; do
     expect 0 "threads_${c}_$n" "$X" run --threads $n "$T/$c/model.onnx" \
       --in "$T/$c/test_data_set_0/input_0.pb" --in "$T/$c/test_data_set_0/input_1.pb" \
