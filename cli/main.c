@@ -39,13 +39,14 @@ static const char usage[] =
     "exit status: 0 success, 1 a model or input was rejected or evaluation failed,\n"
     "2 usage error, 3 unsupported operator.\n";
 
+/* "" for cmd: an error before any command ("onnxop: ...", "Try 'onnxop --help'.") */
 int ox_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
-  fprintf(stderr, "onnxop %s: ", cmd);
+  fprintf(stderr, "onnxop%s%s: ", *cmd ? " " : "", cmd);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "\nTry 'onnxop %s --help'.\n", cmd);
+  fprintf(stderr, "\nTry 'onnxop %s%s--help'.\n", cmd, *cmd ? " " : "");
   return OX_EUSAGE;
 }
 
@@ -78,11 +79,21 @@ static int take_global(int *argc, char **argv, const char *name, const char **va
   return 0;
 }
 
+/* The command a usage error of the global options names: the first argument
+ * that is not one of them (or its value), or "" when there is none or it is
+ * --help or --version, so that "onnxop --threads" does not name --threads as
+ * the command. */
+static const char *command_of(int argc, char **argv) {
+  int i = 1;
+  while (i < argc && (!strcmp(argv[i], "--threads") || !strcmp(argv[i], "--max-memory"))) i += 2;
+  return i < argc && argv[i][0] != '-' ? argv[i] : "";
+}
+
 int main(int argc, char **argv) {
   /* --max-memory SIZE (or ONNXOP_MAX_MEMORY), for every command */
   const char *mm = getenv("ONNXOP_MAX_MEMORY");
   if (take_global(&argc, argv, "--max-memory", &mm))
-    return ox_usage_error(argv[1], "--max-memory needs a size such as 512M or 4G");
+    return ox_usage_error(command_of(argc, argv), "--max-memory needs a size such as 512M or 4G");
   /* ONNXOP_SEED (core/random.c reads it): refuse a value it would ignore */
   const char *seed = getenv("ONNXOP_SEED");
   if (seed && *seed) {
@@ -90,13 +101,13 @@ int main(int argc, char **argv) {
     errno = 0;
     unsigned long long v = strtoull(seed, &end, 10);
     if (*end || errno || v > 4294967295ull || seed[0] == '-' || seed[0] == '+' || seed[0] == ' ')
-      return ox_usage_error(argc > 1 ? argv[1] : "", "ONNXOP_SEED is '%s'; it must be a number from 0 to "
+      return ox_usage_error(command_of(argc, argv), "ONNXOP_SEED is '%s'; it must be a number from 0 to "
                             "4294967295", seed);
   }
   /* --threads N (or ONNXOP_THREADS), for every command */
   const char *th = getenv("ONNXOP_THREADS");
   if (take_global(&argc, argv, "--threads", &th))
-    return ox_usage_error(argv[1], "--threads needs a count (0: one per CPU)");
+    return ox_usage_error(command_of(argc, argv), "--threads needs a count (0: one per CPU)");
   if (th) {
     char *end;
     long n = strtol(th, &end, 10);
@@ -108,7 +119,7 @@ int main(int argc, char **argv) {
   }
   if (mm) {
     size_t lim = parse_size(mm);
-    if (!lim) return ox_usage_error(argc > 1 ? argv[1] : "", "--max-memory: '%s' is not a size such as 512M or 4G", mm);
+    if (!lim) return ox_usage_error(command_of(argc, argv), "--max-memory: '%s' is not a size such as 512M or 4G", mm);
     ox_set_memory_limit(lim);
   }
   if (argc < 2) {

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "gemm.h"
 #include "threads.h"
 
@@ -135,28 +136,14 @@ static void *scratch(int64_t n, size_t size) {
 
 /* ---- dispatch ---- */
 
-enum { ISA_GENERIC, ISA_AVX2, ISA_AVX512 };
-static int isa_limit = ISA_AVX512;
+static int isa_limit = OX_CPU_AVX512;
 
-void ox_gemm_max_isa(int level) { isa_limit = level < 0 || level > ISA_AVX512 ? ISA_AVX512 : level; }
+void ox_gemm_max_isa(int level) { isa_limit = level < 0 || level > OX_CPU_AVX512 ? OX_CPU_AVX512 : level; }
 
 /* The best micro-kernel the CPU runs, within the limit. */
 static int isa(void) {
-#if HAVE_X86_DISPATCH
-  /* pool threads may ask at once: relaxed atomics (each computes the same value) */
-  static int have = -1;
-  int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
-  if (h < 0) {
-    __builtin_cpu_init();
-    h = __builtin_cpu_supports("avx512f") ? ISA_AVX512
-        : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? ISA_AVX2
-                                                                         : ISA_GENERIC;
-    __atomic_store_n(&have, h, __ATOMIC_RELAXED);
-  }
+  int h = ox_cpu_level();
   return h < isa_limit ? h : isa_limit;
-#else
-  return ISA_GENERIC;
-#endif
 }
 
 const char *ox_gemm_isa(void) {
@@ -179,10 +166,10 @@ const char *ox_gemm_isa(void) {
    * tiles than they compute: the plain loop below serves them */                    \
   if ((double)M * (double)N * (double)K > 4096) {                                     \
     int level = isa();                                                                \
-    if (level == ISA_AVX512 &&                                                        \
+    if (level == OX_CPU_AVX512 &&                                                     \
         gemm_##SUF##_avx512(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
       return;                                                                         \
-    if (level == ISA_AVX2 &&                                                          \
+    if (level == OX_CPU_AVX2 &&                                                       \
         gemm_##SUF##_avx2(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
       return;                                                                         \
     if (gemm_##SUF##_generic(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \

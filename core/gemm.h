@@ -28,7 +28,8 @@ void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int
               double beta);
 
 /* For tests and benchmarks: use at most this micro-kernel (0 portable,
- * 1 AVX2+FMA, 2 AVX-512; -1 the best the CPU has, the default). */
+ * 1 AVX2+FMA, 2 AVX-512: core/cpu.h's levels; -1 the best the CPU has, the
+ * default). Only GEMM is capped; ops/reduce.c's row kernels are not. */
 void ox_gemm_max_isa(int level);
 /* The micro-kernel ox_sgemm uses now: "generic", "avx2+fma" or "avx512f". */
 const char *ox_gemm_isa(void);

@@ -57,6 +57,17 @@ int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype d
   return ox_bcast_init(b, n, ins, rank, dims, c->err);
 }
 
+int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
+  if (i >= nin || !in[i] || in[i]->kind != OX_TENSOR) {
+    char desc[128];
+    if (i >= nin || !in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
+                   ox_value_desc(in[i], desc, sizeof desc));
+  }
+  *t = &in[i]->u.t;
+  return 0;
+}
+
 int ox_scalar_i64(ox_ctx *c, int input, const ox_value *v, int64_t *out) {
   char sb[128];
   if (!v || v->kind != OX_TENSOR)

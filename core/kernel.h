@@ -54,6 +54,10 @@ void ox_narrow_f32(const float *src, ox_tensor *dst);
 int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt,
                        ox_value **out, ox_bcast *b);
 
+/* Input i (of nin) as a tensor: absent (or i >= nin) or not a tensor is an
+ * error naming the input (the registry checks only its element type). */
+int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t);
+
 /* An int64 read of a tensor that must be a scalar or 1-element tensor of an
  * integer type (positions, axes, counts); the message names the input. */
 int ox_scalar_i64(ox_ctx *c, int input, const ox_value *v, int64_t *out);

@@ -21,21 +21,10 @@
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
-static int tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
-  if (i >= nin || !in[i] || in[i]->kind != OX_TENSOR) {
-    char desc[128];
-    if (i >= nin || !in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
-    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(in[i], desc, sizeof desc));
-  }
-  *t = &in[i]->u.t;
-  return 0;
-}
-
 static int opt_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
   *t = NULL;
   if (i >= nin || !in[i]) return 0;
-  return tensor_in(c, in, nin, i, t);
+  return ox_tensor_in(c, in, nin, i, t);
 }
 
 static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
@@ -494,8 +483,8 @@ static int run_float(ox_ctx *c, float_body fn, const ox_tensor *x, const ox_tens
 
 static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *b;
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
-  OX_TRY(tensor_in(c, in, nin, 1, &w));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &w));
   OX_TRY(opt_in(c, in, nin, 2, &b));
   OX_TRY(same_dtype(c, 1, w, x->dt));
   int64_t G = 1, ydims[MAXSP + 2];
@@ -511,8 +500,8 @@ static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *xz, *wz;
   char s1[128];
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
-  OX_TRY(tensor_in(c, in, nin, 1, &w));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &w));
   OX_TRY(opt_in(c, in, nin, 2, &xz));
   OX_TRY(opt_in(c, in, nin, 3, &wz));
   if (w->dt != OX_INT8 && w->dt != OX_UINT8)
@@ -654,8 +643,8 @@ static int convtranspose_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const
 
 static int convtranspose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *b;
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
-  OX_TRY(tensor_in(c, in, nin, 1, &w));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &w));
   OX_TRY(opt_in(c, in, nin, 2, &b));
   OX_TRY(same_dtype(c, 1, w, x->dt));
   int64_t G = 1, ydims[MAXSP + 2];
@@ -759,9 +748,9 @@ static int deform_float(ox_ctx *c, ox_dtype dt, const ox_tensor *const *t, int64
 static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t[5];
   char s1[256], s2[256];
-  OX_TRY(tensor_in(c, in, nin, 0, &t[0]));
-  OX_TRY(tensor_in(c, in, nin, 1, &t[1]));
-  OX_TRY(tensor_in(c, in, nin, 2, &t[2]));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &t[0]));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &t[1]));
+  OX_TRY(ox_tensor_in(c, in, nin, 2, &t[2]));
   OX_TRY(opt_in(c, in, nin, 3, &t[3]));
   OX_TRY(opt_in(c, in, nin, 4, &t[4]));
   const ox_tensor *x = t[0], *w = t[1], *off = t[2], *mask = t[4];
@@ -811,7 +800,7 @@ static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   const ox_tensor *x;
   char s1[128];
   int64_t *img, *blk, ni, nb;
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_ints_of(c, 1, in[1], &img, &ni));
   OX_TRY(ox_ints_of(c, 2, in[2], &blk, &nb));
   if (ni != nb || ni < 1 || ni > MAXSP)

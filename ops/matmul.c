@@ -19,6 +19,7 @@
 
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 
 /* Type sets as the versions grew them. */
 #define TS_MM9 (OX_TS_FLOAT3 | OX_T(UINT32) | OX_T(UINT64) | OX_T(INT32) | OX_T(INT64))
@@ -141,46 +142,92 @@ static int mm_plan_make(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, mm_pl
   return 0;
 }
 
-/* y = a x b for every product of the plan, every element written; y is of a's type.
- * Small floats come here already widened to float. */
-static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tensor *b, void *y) {
+/* The products of a plan, as mm_products and the pool's chunks see them. */
+typedef struct {
+  const mm_plan *p;
+  ox_dtype dt;
+  const void *a, *b;
+  void *y;
+  void **acc; /* integer types: one row of y per thread slot */
+} mm_job;
+
+/* Products lo .. hi-1 of the plan, y = a x b for each: every element written.
+ * acc: a row of y for the integer types. */
+static void mm_products(const mm_job *job, void *acc, int64_t lo, int64_t hi) {
+  const mm_plan *p = job->p;
   int64_t M = p->M, N = p->N, K = p->K, MN = M * N;
-  switch (a->dt) {
+  switch (job->dt) {
   case OX_FLOAT:
-    for (int64_t i = 0; i < p->nbatch; i++)
-      ox_sgemm(M, N, K, (const float *)a->data + p->aoff[i], K, 0,
-               (const float *)b->data + p->boff[i], N, 0, (float *)y + i * MN, N, 1, 0);
-    return 0;
+    for (int64_t i = lo; i < hi; i++)
+      ox_sgemm(M, N, K, (const float *)job->a + p->aoff[i], K, 0,
+               (const float *)job->b + p->boff[i], N, 0, (float *)job->y + i * MN, N, 1, 0);
+    break;
   case OX_DOUBLE:
-    for (int64_t i = 0; i < p->nbatch; i++)
-      ox_dgemm(M, N, K, (const double *)a->data + p->aoff[i], K, 0,
-               (const double *)b->data + p->boff[i], N, 0, (double *)y + i * MN, N, 1, 0);
-    return 0;
+    for (int64_t i = lo; i < hi; i++)
+      ox_dgemm(M, N, K, (const double *)job->a + p->aoff[i], K, 0,
+               (const double *)job->b + p->boff[i], N, 0, (double *)job->y + i * MN, N, 1, 0);
+    break;
 #define CASE(NAME, T, U)                                                              \
-  case OX_##NAME: {                                                                   \
-    U *acc = ox_alloc_array(c->a, N + 1, sizeof *acc); /* one row of y */             \
-    if (!acc) return oom(c);                                                          \
-    for (int64_t bt = 0; bt < p->nbatch; bt++) {                                      \
-      const T *A = (const T *)a->data + p->aoff[bt], *B = (const T *)b->data + p->boff[bt]; \
-      T *Y = (T *)y + bt * MN;                                                        \
+  case OX_##NAME:                                                                     \
+    for (int64_t bt = lo; bt < hi; bt++) {                                            \
+      const T *A = (const T *)job->a + p->aoff[bt], *B = (const T *)job->b + p->boff[bt]; \
+      T *Y = (T *)job->y + bt * MN;                                                   \
+      U *r = acc; /* one row of y */                                                  \
       for (int64_t i = 0; i < M; i++) {                                               \
-        memset(acc, 0, (size_t)N * sizeof *acc);                                      \
+        memset(r, 0, (size_t)N * sizeof *r);                                          \
         for (int64_t k = 0; k < K; k++) {                                             \
           U aik = (U)A[i * K + k];                                                    \
           const T *brow = B + k * N;                                                  \
-          for (int64_t j = 0; j < N; j++) acc[j] += aik * (U)brow[j];                 \
+          for (int64_t j = 0; j < N; j++) r[j] += aik * (U)brow[j];                   \
         }                                                                             \
-        for (int64_t j = 0; j < N; j++) Y[i * N + j] = (T)acc[j];                     \
+        for (int64_t j = 0; j < N; j++) Y[i * N + j] = (T)r[j];                       \
       }                                                                               \
     }                                                                                 \
-    return 0;                                                                         \
-  }
+    break;
     INT_ACC_TYPES(CASE)
 #undef CASE
+  default:
+    break;
+  }
+}
+
+static void mm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const mm_job *j = arg;
+  mm_products(j, j->acc ? j->acc[slot] : NULL, lo, hi);
+}
+
+/* y = a x b for every product of the plan, every element written; y is of a's type.
+ * Small floats come here already widened to float.
+ *
+ * Many small products (a batch of 8 x 8 matrices) are split over the thread
+ * pool by whole products; a product big enough for the GEMM to split its own
+ * tiles (2 M N K >= OX_PAR_MIN_WORK) is left to it, one product at a time.
+ * Either way each product is computed as one thread computes it, so the
+ * bytes are the same for every thread count. */
+static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tensor *b, void *y) {
+  int ints = 0;
+  switch (a->dt) {
+  case OX_FLOAT:
+  case OX_DOUBLE:
+    break;
+#define CASE(NAME, T, U) case OX_##NAME:
+    INT_ACC_TYPES(CASE)
+#undef CASE
+    ints = 1;
+    break;
   default:
     return ox_fail(c->err, OX_EUNSUPPORTED, "internal error: no product for %s",
                    ox_dtypes[a->dt].onnx_name);
   }
+  double work = 2.0 * (double)p->M * (double)p->N * (double)p->K;
+  int nch = work < OX_PAR_MIN_WORK ? ox_par_chunks(p->nbatch, work * (double)p->nbatch) : 1;
+  void *acc[OX_MAX_THREADS];
+  for (int s = 0; ints && s < nch; s++) /* the arena is single-threaded: before the fan-out */
+    if (!(acc[s] = ox_alloc_array(c->a, p->N + 1, sizeof(uint64_t)))) return oom(c);
+  mm_job j = {p, a->dt, a->data, b->data, y, ints ? acc : NULL};
+  if (nch <= 1) mm_products(&j, ints ? acc[0] : NULL, 0, p->nbatch);
+  else ox_par_for(p->nbatch, nch, mm_chunk, &j);
+  return 0;
 }
 
 /* out = a x b (numpy.matmul) of any type MatMul or Einsum takes. */

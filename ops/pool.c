@@ -18,17 +18,6 @@
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
-static int tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
-  if (i >= nin || !in[i] || in[i]->kind != OX_TENSOR) {
-    char desc[128];
-    if (i >= nin || !in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
-    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(in[i], desc, sizeof desc));
-  }
-  *t = &in[i]->u.t;
-  return 0;
-}
-
 /* x must be (N, C, D1, ...) with 1 to MAXSP spatial axes (0 allowed for the
  * Global pools when allow0). */
 static int check_nc(ox_ctx *c, const ox_tensor *x, int allow0) {
@@ -330,7 +319,7 @@ static int new_out(ox_ctx *c, const ox_tensor *x, const pgeom *g, ox_dtype dt, o
 static int maxpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   pgeom g;
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(check_nc(c, x, 0));
   OX_TRY(pool_geom(c, x, &g));
   int64_t so = ox_attr_int(c, "storage_order", 0);
@@ -350,7 +339,7 @@ static int maxpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 static int avgpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   pgeom g;
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(check_nc(c, x, 0));
   OX_TRY(pool_geom(c, x, &g));
   /* count_include_pad (AveragePool-7): padding counts, but not the part of a
@@ -374,7 +363,7 @@ static int lppool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   pgeom g;
   pool_opts po = {POOL_LP, 0, 2, NULL, 0};
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(check_nc(c, x, 0));
   OX_TRY(lp_p(c, &po.p));
   OX_TRY(pool_geom(c, x, &g));
@@ -388,7 +377,7 @@ static int global_pool(ox_ctx *c, int nin, ox_value **in, int kind, ox_value **o
   const ox_tensor *x;
   pgeom g;
   pool_opts po = {kind, 0, 2, NULL, 0};
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(check_nc(c, x, 1));
   if (kind == POOL_LP) OX_TRY(lp_p(c, &po.p));
   OX_TRY(global_geom(c, x, &g));
@@ -414,8 +403,8 @@ static int global_lp(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
 static int maxunpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *ix;
   char s1[128], s2[128];
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
-  OX_TRY(tensor_in(c, in, nin, 1, &ix));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &ix));
   OX_TRY(check_nc(c, x, 0));
   if (ix->dt != OX_INT64)
     return ox_fail(c->err, OX_EINPUT, "I is %s; it must be int64", ox_dtypes[ix->dt].onnx_name);
@@ -475,8 +464,8 @@ static int maxunpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
 static int maxroipool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *rois;
   char s1[128];
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
-  OX_TRY(tensor_in(c, in, nin, 1, &rois));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &rois));
   if (x->rank != 4)
     return ox_fail(c->err, OX_EINPUT, "X has shape %s; expected (N, C, H, W)", ox_shape_str(x->rank, x->dims, s1, sizeof s1));
   if (rois->dt != x->dt || rois->rank != 2 || rois->dims[1] != 5)
@@ -538,9 +527,9 @@ static int maxroipool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
 static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *rois, *bix;
   char s1[128];
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
-  OX_TRY(tensor_in(c, in, nin, 1, &rois));
-  OX_TRY(tensor_in(c, in, nin, 2, &bix));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &rois));
+  OX_TRY(ox_tensor_in(c, in, nin, 2, &bix));
   if (x->rank != 4)
     return ox_fail(c->err, OX_EINPUT, "X has shape %s; expected (N, C, H, W)", ox_shape_str(x->rank, x->dims, s1, sizeof s1));
   if (rois->dt != x->dt || rois->rank != 2 || rois->dims[1] != 4)

@@ -19,13 +19,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/kernel.h"
 #include "core/threads.h"
 
 /* ---- float fast paths over contiguous rows, vectorised ----
  * Written once with GCC vector extensions (16 float lanes) and built three
  * times: portable (SSE2 on x86-64), AVX2+FMA and AVX-512, the best the CPU has
- * picked at run time, as core/gemm.c does. sum_row folds a run of floats
+ * (ox_cpu_level) picked at run time, as core/gemm.c does. sum_row folds a run of floats
  * (ReduceSum/Mean over the last dims): 64 float lanes over blocks of 1024
  * elements, each block folded into a double; soft_row is Softmax/LogSoftmax
  * of one contiguous row with a polynomial expf (Cephes' expf, about 1 ulp). */
@@ -225,20 +226,10 @@ ROW_FNS(avx512, __attribute__((target("avx512f,avx2,fma"))))
 #pragma GCC pop_options
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-static int row_isa(void) {
-  static int have = -1; /* relaxed atomics: pool threads may ask at once */
-  int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
-  if (h < 0) {
-    __builtin_cpu_init();
-    h = __builtin_cpu_supports("avx512f") ? 2
-        : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
-    __atomic_store_n(&have, h, __ATOMIC_RELAXED);
-  }
-  return h;
-}
 #define ROW_CALL(fn, ...)                                                            \
-  (row_isa() == 2 ? fn##_avx512(__VA_ARGS__)                                         \
-                  : row_isa() == 1 ? fn##_avx2(__VA_ARGS__) : fn##_generic(__VA_ARGS__))
+  (ox_cpu_level() == OX_CPU_AVX512 ? fn##_avx512(__VA_ARGS__)                        \
+   : ox_cpu_level() == OX_CPU_AVX2  ? fn##_avx2(__VA_ARGS__)                          \
+                                    : fn##_generic(__VA_ARGS__))
 #else
 #define ROW_CALL(fn, ...) fn##_generic(__VA_ARGS__)
 #endif

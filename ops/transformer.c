@@ -21,22 +21,11 @@
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
-static int tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
-  if (i >= nin || !in[i] || in[i]->kind != OX_TENSOR) {
-    char desc[128];
-    if (i >= nin || !in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
-    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(in[i], desc, sizeof desc));
-  }
-  *t = &in[i]->u.t;
-  return 0;
-}
-
 /* An optional input: *t is NULL when it is absent. */
 static int opt_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
   *t = NULL;
   if (i >= nin || !in[i]) return 0;
-  return tensor_in(c, in, nin, i, t);
+  return ox_tensor_in(c, in, nin, i, t);
 }
 
 static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
@@ -91,9 +80,9 @@ static void f32_done(const float *f, ox_tensor *t) {
 static int rotary(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
   const ox_tensor *x, *cs, *sn, *pos;
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
-  OX_TRY(tensor_in(c, in, nin, 1, &cs));
-  OX_TRY(tensor_in(c, in, nin, 2, &sn));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &cs));
+  OX_TRY(ox_tensor_in(c, in, nin, 2, &sn));
   OX_TRY(opt_in(c, in, nin, 3, &pos));
   OX_TRY(same_dtype(c, 1, cs, x->dt));
   OX_TRY(same_dtype(c, 2, sn, x->dt));
@@ -189,8 +178,8 @@ static int rotary(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int swiglu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
   const ox_tensor *a, *b;
-  OX_TRY(tensor_in(c, in, nin, 0, &a));
-  OX_TRY(tensor_in(c, in, nin, 1, &b));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &b));
   OX_TRY(same_dtype(c, 1, b, a->dt));
   if (a->rank != b->rank || memcmp(a->dims, b->dims, (size_t)a->rank * sizeof *a->dims)) {
     char b1[96], b2[96];
@@ -230,8 +219,8 @@ static int swiglu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * act: 'none', or 'silu' = 'swish': y * sigmoid(y). */
 static int causal_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *bias, *past;
-  OX_TRY(tensor_in(c, in, nin, 0, &x));
-  OX_TRY(tensor_in(c, in, nin, 1, &w));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &w));
   OX_TRY(opt_in(c, in, nin, 2, &bias));
   OX_TRY(opt_in(c, in, nin, 3, &past));
   OX_TRY(same_dtype(c, 1, w, x->dt));
@@ -317,7 +306,8 @@ static void row_times_state(const float *restrict x, const float *restrict S, in
  * (query's when past_state is absent). The state is kept in float. */
 static int linear_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t[6];
-  for (int i = 0; i < 6; i++) OX_TRY(i < 3 ? tensor_in(c, in, nin, i, &t[i]) : opt_in(c, in, nin, i, &t[i]));
+  for (int i = 0; i < 6; i++)
+    OX_TRY(i < 3 ? ox_tensor_in(c, in, nin, i, &t[i]) : opt_in(c, in, nin, i, &t[i]));
   const ox_tensor *q = t[0], *k = t[1], *v = t[2], *past = t[3], *decay = t[4], *beta = t[5];
   for (int i = 1; i < 6; i++)
     if (t[i] && i != 3) OX_TRY(same_dtype(c, i, t[i], q->dt));

@@ -31,6 +31,10 @@ same_text() {
 err_has() {
   if grep -qF -- "$2" "$T/$1.err"; then ok; else bad "$1: stderr lacks '$2': $(head -c 400 "$T/$1.err")"; fi
 }
+# same_err NAME FILE: stderr of NAME equals FILE
+same_err() {
+  if cmp -s "$T/$1.err" "$2"; then ok; else bad "$1: stderr differs from $2:"; diff "$2" "$T/$1.err" | head -20; fi
+}
 out_has() {
   if grep -qF -- "$2" "$T/$1.out"; then ok; else bad "$1: stdout lacks '$2': $(head -c 400 "$T/$1.out")"; fi
 }
@@ -227,7 +231,10 @@ expect 0 make_mm_big "$X" make MatMul --input 'a:float32[300,257]' --input 'b:fl
   --output y --case "$T/mm_big" --random 7
 expect 0 make_conv_big "$X" make Conv --input 'x:float32[2,16,40,41]' --input 'w:float32[24,8,3,3]' \
   --input 'b:float32[24]' -a group=2 -a 'pads=[1, 1, 1, 1]' --output y --case "$T/conv_big" --random 7
-for c in mm_big conv_big; do
+# many small products, split by whole products
+expect 0 make_mm_batch "$X" make MatMul --input 'a:float32[4096,8,8]' --input 'b:float32[4096,8,8]' \
+  --output y --case "$T/mm_batch" --random 7
+for c in mm_big conv_big mm_batch; do
   for n in 1 2 3; do
     expect 0 "threads_${c}_$n" "$X" run --threads $n "$T/$c/model.onnx" \
       --in "$T/$c/test_data_set_0/input_0.pb" --in "$T/$c/test_data_set_0/input_1.pb" \
@@ -246,6 +253,8 @@ expect 2 threads_word "$X" run --threads x "$T/mm_big/model.onnx"
 err_has threads_word "--threads: 'x' is not a thread count"
 expect 2 threads_missing "$X" run "$T/mm_big/model.onnx" --threads
 err_has threads_missing "--threads needs a count"
+printf '%s\n' "onnxop run: --threads needs a count (0: one per CPU)" "Try 'onnxop run --help'." >"$T/threads_missing.want"
+same_err threads_missing "$T/threads_missing.want"
 expect 2 given_twice "$X" run "$T/sequence_at.onnx" --in "input_seq=$S/seq3.json" --in "input_seq=$S/seq3.json"
 err_has given_twice "input 'input_seq' is given twice"
 
@@ -274,6 +283,27 @@ expect 2 bench_too_many "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --i
 
 # ---- usage ----
 expect 2 no_args "$X"
+err_has no_args "usage: onnxop COMMAND [ARGS]"
+# global options and no command: the same usage as no arguments at all; an
+# error in them names no command (not "onnxop --threads: ...")
+expect 2 no_cmd_threads "$X" --threads 2
+same_err no_cmd_threads "$T/no_args.err"
+expect 2 no_cmd_max_memory "$X" --max-memory 1G
+same_err no_cmd_max_memory "$T/no_args.err"
+expect 2 no_cmd_both "$X" --threads 2 --max-memory 1G
+same_err no_cmd_both "$T/no_args.err"
+printf '%s\n' "onnxop: --threads needs a count (0: one per CPU)" "Try 'onnxop --help'." >"$T/no_cmd_threads_missing.want"
+expect 2 no_cmd_threads_missing "$X" --threads
+same_err no_cmd_threads_missing "$T/no_cmd_threads_missing.want"
+printf '%s\n' "onnxop: --max-memory needs a size such as 512M or 4G" "Try 'onnxop --help'." >"$T/no_cmd_mm_missing.want"
+expect 2 no_cmd_mm_missing "$X" --threads 2 --max-memory
+same_err no_cmd_mm_missing "$T/no_cmd_mm_missing.want"
+printf '%s\n' "onnxop: --threads: 'x' is not a thread count from 0 (one per CPU) to 256" "Try 'onnxop --help'." >"$T/no_cmd_threads_bad.want"
+expect 2 no_cmd_threads_bad "$X" --threads x
+same_err no_cmd_threads_bad "$T/no_cmd_threads_bad.want"
+printf '%s\n' "onnxop: ONNXOP_SEED is 'x'; it must be a number from 0 to 4294967295" "Try 'onnxop --help'." >"$T/no_cmd_seed_bad.want"
+expect 2 no_cmd_seed_bad env ONNXOP_SEED=x "$X" --threads 2
+same_err no_cmd_seed_bad "$T/no_cmd_seed_bad.want"
 expect 2 unknown_cmd "$X" frobnicate
 err_has unknown_cmd "unknown command 'frobnicate'"
 expect 2 run_no_model "$X" run

@@ -1,7 +1,7 @@
 /* tests/unit/test_threads.c: the pool of core/threads.c, and the kernels it
- * splits (MatMul, Gemm, Conv, the reductions, Softmax): with 1, 2, 3 and 7
- * threads each gives the same bytes (memcmp), and the right values (naive
- * reference loops written here). The inputs are large enough to be split
+ * splits (MatMul, batches of small MatMuls, Gemm, Conv, the reductions,
+ * Softmax): with 1, 2, 3 and 7 threads each gives the same bytes (memcmp),
+ * and the right values (naive reference loops written here). The inputs are large enough to be split
  * (over OX_PAR_MIN_WORK), with odd sizes so that chunks end mid-tile; the
  * row-at-a-time paths (Softmax over a non-last axis, ReduceSum over a leading
  * one) are checked against the reference too. */
@@ -161,6 +161,10 @@ static void matmul_case(ox_dtype dt, int64_t B, int64_t M, int64_t K, int64_t N,
            (long long)B, (long long)M, (long long)K, (long long)K, (long long)N);
   ox_value *in[2] = {random_tensor(dt, 3, (int64_t[]){B, M, K}),
                      random_tensor(dt, 3, (int64_t[]){bcast ? 1 : B, K, N})};
+  if (!ox_dtype_is_float(dt)) /* integers from -9 to 9: rnd() would truncate to 0 */
+    for (int v = 0; v < 2; v++)
+      for (int64_t i = 0; i < in[v]->u.t.n; i++)
+        ox_store_f64(dt, in[v]->u.t.data, i, (double)(int)(rnd() * 10));
   double *want = malloc((size_t)(B * M * N) * sizeof *want);
   for (int64_t b = 0; b < B; b++)
     for (int64_t i = 0; i < M; i++)
@@ -170,7 +174,8 @@ static void matmul_case(ox_dtype dt, int64_t B, int64_t M, int64_t K, int64_t N,
           s += at(in[0], (b * M + i) * K + k) * at(in[1], ((bcast ? 0 : b) * K + k) * N + j);
         want[(b * M + i) * N + j] = s;
       }
-  same_for_all(label, "MatMul", 13, 0, NULL, 2, in, want, dt == OX_FLOAT ? 1e-4 : 1e-12);
+  same_for_all(label, "MatMul", 13, 0, NULL, 2, in, want,
+               dt == OX_FLOAT ? 1e-4 : dt == OX_DOUBLE ? 1e-12 : 0);
   free(want);
 }
 
@@ -303,6 +308,11 @@ int main(void) {
   matmul_case(OX_FLOAT, 2, 300, 301, 17, 1);  /* batch, b broadcast */
   matmul_case(OX_DOUBLE, 1, 211, 130, 97, 0);
   matmul_case(OX_FLOAT, 1, 515, 600, 517, 0); /* several K and M blocks */
+  /* many small products: split by whole products */
+  matmul_case(OX_FLOAT, 4096, 8, 8, 8, 0);
+  matmul_case(OX_FLOAT, 3001, 4, 16, 6, 1);   /* b broadcast over the batch */
+  matmul_case(OX_DOUBLE, 2003, 5, 9, 7, 0);
+  matmul_case(OX_INT32, 4096, 8, 8, 8, 0);    /* a row accumulator per thread */
   gemm_case(133, 71, 129, 0, 0);
   gemm_case(133, 71, 129, 1, 1);
   gemm_case(37, 300, 1027, 1, 0);

@@ -1,0 +1,20 @@
+/* core/cpu.c: the CPU's vector level (see cpu.h). */
+#include "cpu.h"
+
+int ox_cpu_level(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  /* pool threads may ask at once: relaxed atomics (each computes the same value) */
+  static int have = -1;
+  int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
+  if (h < 0) {
+    __builtin_cpu_init();
+    h = __builtin_cpu_supports("avx512f") ? OX_CPU_AVX512
+        : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? OX_CPU_AVX2
+                                                                         : OX_CPU_GENERIC;
+    __atomic_store_n(&have, h, __ATOMIC_RELAXED);
+  }
+  return h;
+#else
+  return OX_CPU_GENERIC;
+#endif
+}

@@ -1,0 +1,23 @@
+/* core/cpu.h: which vector instructions the CPU runs, for the kernels that
+ * are built several times (core/gemm.c, ops/reduce.c) and pick one build at
+ * run time. */
+#ifndef OX_CPU_H
+#define OX_CPU_H
+
+/* Levels, each including the ones below it. Off x86-64 only GENERIC. */
+enum {
+  OX_CPU_GENERIC, /* portable vector code: SSE2 on x86-64, NEON on ARM */
+  OX_CPU_AVX2,    /* AVX2 and FMA */
+  OX_CPU_AVX512   /* AVX-512F (with AVX2 and FMA) */
+};
+
+/* The highest level the CPU runs (read once, then cached; safe to call from
+ * pool threads). Callers that cap it for tests (ox_gemm_max_isa) apply their
+ * own cap. `const`: the answer never changes, so the compiler may read it once
+ * per loop instead of calling it per row (ops/reduce.c picks a build per row). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((const))
+#endif
+int ox_cpu_level(void);
+
+#endif
