@@ -281,6 +281,8 @@ static int scan9_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   int *in_axis = int_list(c, "scan_input_axes", m), *in_rev = int_list(c, "scan_input_directions", m);
   int *out_axis = int_list(c, "scan_output_axes", nk), *out_rev = int_list(c, "scan_output_directions", nk);
   if (!in_axis || !in_rev || !out_axis || !out_rev) return c->err->code ? c->err->code : ox_fail(c->err, OX_EINPUT, "out of memory");
+  for (int i = 0; i < ns; i++)
+    if (!in[i]) return ox_fail(c->err, OX_EINPUT, "initial state %d is missing (Scan's states are not optional)", i);
   int64_t len = -1;
   for (int j = 0; j < m; j++) {
     ox_value *x = in[ns + j];
@@ -314,6 +316,12 @@ static int scan8_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
       return ox_fail(c->err, OX_EINPUT, "scan inputs differ in batch size or sequence length");
     batch = x->u.t.dims[0];
     maxlen = x->u.t.dims[1];
+  }
+  /* each state: (batch, ...); sliced per batch entry below */
+  for (int i = 0; i < ns; i++) {
+    const ox_value *st = in[1 + i];
+    if (!st || st->kind != OX_TENSOR || st->u.t.rank < 1 || st->u.t.dims[0] != batch)
+      return ox_fail(c->err, OX_EINPUT, "initial state %d must be a tensor (batch, ...) with batch %lld", i, (long long)batch);
   }
   int *zero = ox_alloc_array(c->a, nk + m + 1, sizeof *zero), *axis0 = ox_alloc_array(c->a, m + 1, sizeof *axis0);
   ox_value **bs = ox_alloc_array(c->a, ns + m + 1, sizeof *bs);
