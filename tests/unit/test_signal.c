@@ -10,6 +10,7 @@
 #define KIT_IN_NAMES {"a", "b", "c", "d", "e"}
 #define KIT_OUT_NAMES {"y", "z"}
 #include "kit.h"
+#include "core/fft.h"
 
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
@@ -236,10 +237,76 @@ static void test_sce(void) {
   CHECK_EQ_I(run("SoftmaxCrossEntropyLoss", 13, 1, &bad, 2, (ox_value *[]){x, t}, 1, y), OX_EINPUT);
 }
 
+/* Which precision each DFT runs in, and its 1/n, as numpy's dispatch picks
+ * them for ONNX's reference (ops/signal.c fft_dt and inv_n): the op's output
+ * must equal core/fft's transform in that precision, rounded once. The
+ * signal 0, 10, ..., 90 tells the two precisions apart: at k = 5, where the
+ * exact value is 0, float gives 1.9e-7 (inverse) and -1.9e-6 (forward). */
+static int fft_matches(const ox_value *y, int work_dt, const double *x, int xc, int inverse, double fct) {
+  double in[20], out[20];
+  float inf[20], outf[20];
+  for (int j = 0; j < 10 * xc; j++) in[j] = x[j], inf[j] = (float)x[j];
+  ox_fft *p = ox_fft_plan(A, work_dt, 10, 0);
+  if (!p || !y) return 0;
+  int f = work_dt == OX_FLOAT;
+  ox_fft_line l = {.x = f ? (void *)inf : (void *)in, .xs = xc, .nin = 10, .xc = xc,
+                   .y = f ? (void *)outf : (void *)out, .ys = 2, .ny = 10};
+  ox_fft_c2c(p, &l, inverse, fct);
+  for (int k = 0; k < 20; k++) {
+    float want = f ? outf[k] : (float)out[k];
+    float got = y->u.t.dt == OX_FLOAT ? ((const float *)y->u.t.data)[k]
+                                      : ox_f16_to_f32(((const uint16_t *)y->u.t.data)[k]);
+    if (y->u.t.dt == OX_FLOAT16) want = ox_f16_to_f32(ox_f32_to_f16(want));
+    if (memcmp(&got, &want, sizeof got)) {
+      fprintf(stderr, "DFT bin %d %s: got %.9g, want %.9g\n", k / 2, k % 2 ? "im" : "re", got, want);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void test_dft_precision(void) {
+  double re[10], cx[20];
+  float ref[10], cxf[20];
+  uint16_t reh[10], cxh[20];
+  for (int j = 0; j < 10; j++) {
+    re[j] = ref[j] = (float)(10 * j), reh[j] = ox_f32_to_f16(ref[j]);
+    cx[2 * j] = cxf[2 * j] = (float)(10 * j), cx[2 * j + 1] = cxf[2 * j + 1] = 0;
+    cxh[2 * j] = ox_f32_to_f16(cxf[2 * j]), cxh[2 * j + 1] = 0;
+  }
+  ox_attr inv = attr_int("inverse", 1);
+  ox_value *y;
+  /* forward, real float32: numpy's fft gets the Python int 1 as fct and runs
+   * the double loop */
+  CHECK_EQ_I(run("DFT", 20, 0, NULL, 1, (ox_value *[]){tensor(OX_FLOAT, 3, DIMS(1, 10, 1), ref)}, 1, &y), 0);
+  CHECK(fft_matches(y, OX_DOUBLE, re, 1, 0, 1));
+  CHECK(y && fabsf(((float *)y->u.t.data)[11]) < 1e-12f);
+  /* forward, complex float32: still the double loop */
+  CHECK_EQ_I(run("DFT", 20, 0, NULL, 1, (ox_value *[]){tensor(OX_FLOAT, 3, DIMS(1, 10, 2), cxf)}, 1, &y), 0);
+  CHECK(fft_matches(y, OX_DOUBLE, cx, 2, 0, 1));
+  /* inverse, complex float32: (complex64, float32) is the float loop */
+  CHECK_EQ_I(run("DFT", 20, 1, &inv, 1, (ox_value *[]){tensor(OX_FLOAT, 3, DIMS(1, 10, 2), cxf)}, 1, &y), 0);
+  CHECK(fft_matches(y, OX_FLOAT, cx, 2, 1, 1.0f / 10.0f));
+  CHECK(y && ((float *)y->u.t.data)[11] == 1.9073487e-07f);
+  /* inverse, real float32: (float32, float32) falls to the double loop, with
+   * fct still 1/10 in float32 */
+  CHECK_EQ_I(run("DFT", 20, 1, &inv, 1, (ox_value *[]){tensor(OX_FLOAT, 3, DIMS(1, 10, 1), ref)}, 1, &y), 0);
+  CHECK(fft_matches(y, OX_DOUBLE, re, 1, 1, (double)(1.0f / 10.0f)));
+  /* inverse, complex float16: the reference makes complex64 from it, so the
+   * float loop with a float32 fct */
+  CHECK_EQ_I(run("DFT", 20, 1, &inv, 1, (ox_value *[]){tensor(OX_FLOAT16, 3, DIMS(1, 10, 2), cxh)}, 1, &y), 0);
+  CHECK(fft_matches(y, OX_FLOAT, cx, 2, 1, 1.0f / 10.0f));
+  /* inverse, real float16: the double loop with fct = 1/10 in float16
+   * (0.0999755859375) */
+  CHECK_EQ_I(run("DFT", 20, 1, &inv, 1, (ox_value *[]){tensor(OX_FLOAT16, 3, DIMS(1, 10, 1), reh)}, 1, &y), 0);
+  CHECK(fft_matches(y, OX_DOUBLE, re, 1, 1, 0.0999755859375));
+}
+
 int main(void) {
   A = ox_arena_new();
   test_dft_lengths();
   test_rfft_irfft();
+  test_dft_precision();
   test_dft_axis();
   test_windows();
   test_stft();
