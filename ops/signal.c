@@ -2,18 +2,15 @@
  * BlackmanWindow) and MelWeightMatrix.
  *
  * DFT and STFT compute what ONNX's reference computes with numpy.fft, to
- * the bit: core/fft performs numpy's own operation order (pocketfft) in
- * numpy's precision (float for float32/float16/bfloat16, double for
- * float64). Lines along the axis are read and written in place through
- * strides. */
+ * the bit: core/fft performs numpy's own operations (pocketfft's) in their
+ * order, in the precision numpy's dispatch picks (fft_dt below). Lines
+ * along the axis are read and written in place through strides. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "core/fft.h"
 #include "core/kernel.h"
-
-typedef struct { double re, im; } cpx;
 
 #define NOMEM(c) ox_fail((c)->err, OX_EINPUT, "out of memory")
 
