@@ -35,6 +35,8 @@ static const char usage[] =
     "options for every command:\n"
     "  --max-memory SIZE   refuse to hold more than SIZE (e.g. 512M, 4G; default:\n"
     "                      three quarters of physical memory; also ONNXOP_MAX_MEMORY)\n"
+    "  --threads N         run the heavy kernels on up to N threads (default 1; 0: one\n"
+    "                      per CPU; also ONNXOP_THREADS); the outputs are the same\n"
     "\n"
     "exit status: 0 success, 1 a model or input was rejected or evaluation failed,\n"
     "2 usage error, 3 unsupported operator.\n";

@@ -311,6 +311,8 @@ expect 2 run_bad_opt "$X" run "$T/sequence_at.onnx" --bogus
 err_has run_bad_opt "unknown option '--bogus'"
 expect 0 help "$X" --help
 out_has help "usage: onnxop COMMAND"
+out_has help "  --threads N         run the heavy kernels on up to N threads"
+out_has help "  --max-memory SIZE   refuse to hold more than SIZE"
 expect 0 run_help "$X" run --help
 out_has run_help "--out-dir DIR"
 expect 0 version "$X" --version
