@@ -111,8 +111,13 @@ static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
       continue;
     }
     if (mode == OX_PAD_VALID) g->pb[j] = g->pe[j] = 0;
+    /* span may be negative: a dilated kernel longer than the padded input
+     * still gives ceil(span / s) + 1 = 1 window under ceil_mode (and 0 with
+     * floor), as in the ONNX reference; only a negative length is refused. */
     int64_t span = in + g->pb[j] + g->pe[j] - dk;
-    if (span < 0)
+    int64_t q = span >= 0 ? span / s : -ceil_div(-span, s); /* floor(span / s) */
+    if (ceil_mode && mode == OX_PAD_NOTSET && q * s != span) q++;
+    if (q + 1 < 0)
       return ox_fail(c->err, OX_EINPUT,
                      "the kernel (%lld with dilation) is larger than the padded input (%lld) "
                      "along spatial axis %d",
@@ -121,8 +126,9 @@ static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
       return ox_fail(c->err, OX_EINPUT, "pads along spatial axis %d (%lld, %lld) must be smaller "
                      "than the kernel (%lld with dilation)", j, (long long)g->pb[j],
                      (long long)g->pe[j], (long long)dk);
-    g->out[j] = (ceil_mode && mode == OX_PAD_NOTSET ? ceil_div(span, s) : span / s) + 1;
-    if (ceil_mode && mode == OX_PAD_NOTSET && (g->out[j] - 1) * s >= in + g->pb[j]) g->out[j]--;
+    g->out[j] = q + 1;
+    if (ceil_mode && mode == OX_PAD_NOTSET && g->out[j] > 0 && (g->out[j] - 1) * s >= in + g->pb[j])
+      g->out[j]--;
   }
   return pgeom_tables(c, g);
 }

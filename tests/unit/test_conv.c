@@ -407,8 +407,24 @@ static void test_pool_misc(void) {
   CHECK_FAILS(run("MaxUnpool", 11, 2, ku, 2, in, 1, y), "I[1] is 8");
   /* errors */
   in[0] = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 3, 3});
-  ox_attr big[1] = {attr_ints("kernel_shape", 2, (int64_t[]){4, 2})};
+  /* a kernel longer than the input: floor((3 - 4) / 1 + 1) = 0 windows, an
+   * empty output as in the reference; one more and the length is negative */
+  ox_attr k4[1] = {attr_ints("kernel_shape", 2, (int64_t[]){4, 2})};
+  CHECK_EQ_I(run("MaxPool", 12, 1, k4, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 4, (int64_t[]){1, 1, 0, 2}, NULL, 0, "maxpool k4"));
+  ox_attr big[1] = {attr_ints("kernel_shape", 2, (int64_t[]){5, 2})};
   CHECK_FAILS(run("MaxPool", 12, 1, big, 1, in, 1, y), "larger than the padded input");
+  /* ceil_mode: dilated kernel 5 over 3 rows, stride 2: ceil(-2 / 2 + 1) is
+   * still 0, but over 4 rows ceil(-1 / 2 + 1) = 1 window, rows 0 and 2 */
+  ox_attr dk[4] = {attr_ints("kernel_shape", 2, (int64_t[]){3, 1}), attr_ints("dilations", 2, (int64_t[]){2, 1}),
+                   attr_ints("strides", 2, (int64_t[]){2, 1}), attr_int("ceil_mode", 1)};
+  in[0] = tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 4, 1}, NULL);
+  for (int i = 0; i < 4; i++) ((float *)in[0]->u.t.data)[i] = (float)(i + 1);
+  CHECK_EQ_I(run("MaxPool", 12, 4, dk, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 4, (int64_t[]){1, 1, 1, 1}, (double[]){3}, 0, "maxpool ceil past end"));
+  CHECK_EQ_I(run("AveragePool", 19, 4, dk, 1, in, 1, y), 0);
+  CHECK(close_to(y[0], 4, (int64_t[]){1, 1, 1, 1}, (double[]){2}, 0, "avgpool ceil past end"));
+  in[0] = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 1, 3, 3});
   CHECK_FAILS(run("AveragePool", 11, 0, NULL, 1, in, 1, y), "kernel_shape is required");
   ox_attr bp[2] = {attr_ints("kernel_shape", 2, (int64_t[]){2, 2}), attr_ints("pads", 2, (int64_t[]){1, 1})};
   CHECK_FAILS(run("AveragePool", 11, 2, bp, 1, in, 1, y), "pads has 2 values");
