@@ -138,6 +138,12 @@ static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (axis < -r || axis > r - 2 || axis == -1)
     return ox_fail(c->err, OX_EINPUT, "axis %lld is out of range for rank %d (the last dim holds complex parts)", (long long)axis, r);
   int ax = (int)(axis < 0 ? axis + r : axis);
+  /* DFT-17 and 20: onesided forward is an RFFT (real input only), onesided
+   * inverse an IRFFT (complex input only); ONNX's shape inference refuses
+   * the other input kind */
+  if (onesided && x->dims[r - 1] != (inverse ? 2 : 1))
+    return ox_fail(c->err, OX_EINPUT, "onesided=1 with inverse=%d needs %s input (last dim %d); got last dim %lld",
+                   inverse ? 1 : 0, inverse ? "complex" : "real", inverse ? 2 : 1, (long long)x->dims[r - 1]);
   /* x viewed as (outer, len, inner, ic) */
   int64_t outer = 1, inner = 1, ic = x->dims[r - 1], len = x->dims[ax];
   for (int d = 0; d < ax; d++) outer *= x->dims[d];

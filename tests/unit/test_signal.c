@@ -116,6 +116,14 @@ static void test_dft_axis(void) {
   CHECK_EQ_I(run("DFT", 20, 1, (ox_attr[]){attr_int("onesided", 0)}, 3,
                  (ox_value *[]){h, NULL, i64s(0)}, 1, &y), 0);
   CHECK(close_d(y, 4, (double[]){3, 0, -1, 0}, 0, 0));
+  /* onesided: RFFT takes real input only, IRFFT complex only (DFT-17/20) */
+  CHECK_EQ_I(run("DFT", 20, 2, (ox_attr[]){attr_int("onesided", 1), attr_int("inverse", 1)}, 1,
+                 (ox_value *[]){xv}, 1, &y), OX_EINPUT);
+  CHECK(strstr(E.msg, "needs complex input") != NULL);
+  ox_value *cx = tensor(OX_DOUBLE, 2, DIMS(2, 2), (double[]){1, 0, 2, 0});
+  CHECK_EQ_I(run("DFT", 17, 2, (ox_attr[]){attr_int("onesided", 1), attr_int("axis", 0)}, 1, (ox_value *[]){cx}, 1, &y),
+             OX_EINPUT);
+  CHECK(strstr(E.msg, "needs real input") != NULL);
 }
 
 static void test_windows(void) {
