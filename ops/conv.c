@@ -590,12 +590,20 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
     int64_t o;
     if (osv || mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
       o = osv ? os[i] : g->pos[i] * g->s[i];
-      int64_t total = full - o, t = total > 0 ? total : 0;
+      int64_t total = full - o;
       /* ConvTranspose-11: SAME_UPPER puts total/2 at the beginning; other modes
-       * total - total/2. ConvTranspose-1 words it the other way round. */
+       * total - total/2. ConvTranspose-1 words it the other way round. The
+       * halving is the reference's Python floor division: when SAME asks for
+       * an output longer than the full one (total < 0: a kernel shorter than
+       * the stride) the negative pads add zeros, an odd one at the beginning
+       * for SAME_UPPER and at the end for SAME_LOWER. A longer output_shape
+       * without auto_pad gets its zeros at the end (the reference pads
+       * nothing there; onnxruntime does the same). */
+      int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
       int upper_half = c->version >= 11 ? mode == OX_PAD_SAME_UPPER : mode != OX_PAD_SAME_UPPER;
-      g->pb[i] = upper_half ? t / 2 : t - t / 2;
-      g->pe[i] = total - g->pb[i]; /* negative when output_shape is larger: zeros at the end */
+      g->pb[i] = upper_half ? half : total - half;
+      if (total < 0 && mode != OX_PAD_SAME_UPPER && mode != OX_PAD_SAME_LOWER) g->pb[i] = 0;
+      g->pe[i] = total - g->pb[i];
     } else {
       if (mode == OX_PAD_VALID) g->pb[i] = g->pe[i] = 0;
       o = full - g->pb[i] - g->pe[i];

@@ -222,6 +222,18 @@ static void test_convtranspose(void) {
   CHECK_EQ_I(run("ConvTranspose", 11, 1, os, 2, in1, 1, &y), 0);
   double x0 = at(x1, 0), xx = at(x1, 1), w0 = at(w1, 0), ww = at(w1, 1);
   CHECK(close_to(y, 3, (int64_t[]){1, 1, 5}, (double[]){x0 * w0, x0 * ww + xx * w0, xx * ww, 0, 0}, 1e-6, "convtranspose output_shape"));
+  /* SAME with a kernel shorter than the stride: the output (in * s = 12) is
+   * one longer than the full one (11); total padding -1 halves as the
+   * reference's floor division: -1 at the beginning for SAME_UPPER (values
+   * from onnx/reference/ops/op_conv_transpose.py run with numpy) */
+  ox_value *in2[2] = {tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 4}, (float[]){1, 2, 3, 4}),
+                      tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 2}, (float[]){1, 1})};
+  ox_attr su[2] = {attr_ints("strides", 1, (int64_t[]){3}), attr_str("auto_pad", "SAME_UPPER")};
+  CHECK_EQ_I(run("ConvTranspose", 22, 2, su, 2, in2, 1, &y), 0);
+  CHECK(close_to(y, 3, (int64_t[]){1, 1, 12}, (double[]){0, 1, 1, 0, 2, 2, 0, 3, 3, 0, 4, 4}, 0, "same_upper short kernel"));
+  su[1] = attr_str("auto_pad", "SAME_LOWER");
+  CHECK_EQ_I(run("ConvTranspose", 22, 2, su, 2, in2, 1, &y), 0);
+  CHECK(close_to(y, 3, (int64_t[]){1, 1, 12}, (double[]){1, 1, 0, 2, 2, 0, 3, 3, 0, 4, 4, 0}, 0, "same_lower short kernel"));
 }
 
 static void test_conv_integer(void) {
