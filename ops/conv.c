@@ -222,10 +222,12 @@ static row_add_fn row_add_of(ox_dtype dt) {
   }
 }
 
-/* img (C, img...) += col (C * nker, npos) */
+/* img (C, img...) += col (C * nker, npos); no positions (a spatial dim of
+ * 0, as ConvTranspose's X may have) adds nothing */
 static void col2im(ox_dtype dt, const void *col, int64_t C, const geom *g, void *img) {
-  win_walk_impl(g, C, ox_dtype_size(dt), img, (void *)col, 1, row_add_of(dt), 0,
-                g->npos / g->pos[g->nd - 1]);
+  int64_t last = g->pos[g->nd - 1];
+  if (last <= 0) return;
+  win_walk_impl(g, C, ox_dtype_size(dt), img, (void *)col, 1, row_add_of(dt), 0, g->npos / last);
 }
 
 /* A float32 copy of t (for float16/bfloat16), same shape. */
