@@ -183,6 +183,19 @@ expect 0 info_unknown "$X" info "$T/unknown.onnx"
 out_has info_unknown "Frobnicate 'node' (x) -> (output)  [unsupported in this build: opset 13]"
 out_has info_unknown "1 node cannot run in this build"
 expect 1 info_bad "$X" info "$T/trunc.onnx"
+# a node without a required attribute: make writes it with a warning, info
+# marks it with run's message, run refuses it at load and writes nothing
+expect 0 make_no_axis "$X" make Concat --opset 13 --input a:float32[2] --input b:float32[2] -o "$T/no_axis.onnx"
+err_has make_no_axis "onnxop make: warning: node 'node' Concat-13: the attribute 'axis' is required"
+expect 0 info_no_axis "$X" info "$T/no_axis.onnx"
+out_has info_no_axis "Concat-13 'node' (a, b) -> (output)  [cannot run: the attribute 'axis' is required]"
+out_has info_no_axis "1 node cannot run in this build"
+expect 0 info_no_axis_json "$X" info --json "$T/no_axis.onnx"
+out_has info_no_axis_json '"supported":false,"problem":"the attribute '"'axis'"' is required"}'
+out_has info_no_axis_json '"unsupported":1'
+expect 1 run_no_axis "$X" run "$T/no_axis.onnx" --in 'float32[2]:1,2' --in 'float32[2]:3,4' --out "$T/never_axis.pb"
+err_has run_no_axis "no_axis.onnx: node 'node' Concat-13: the attribute 'axis' is required"
+no_file "$T/never_axis.pb"
 
 # ---- errors: exit codes, messages, no output file ----
 echo '{"dtype": "int64", "shape": [], "data": 3}' >"$T/pos3.json"
