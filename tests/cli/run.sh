@@ -196,6 +196,11 @@ out_has info_no_axis_json '"unsupported":1'
 expect 1 run_no_axis "$X" run "$T/no_axis.onnx" --in 'float32[2]:1,2' --in 'float32[2]:3,4' --out "$T/never_axis.pb"
 err_has run_no_axis "no_axis.onnx: node 'node' Concat-13: the attribute 'axis' is required"
 no_file "$T/never_axis.pb"
+expect 0 ops_required "$X" ops If
+out_has ops_required "  required attributes: then_branch:graph,else_branch:graph"
+expect 0 ops_required_json "$X" ops --json Concat
+out_has ops_required_json '"since":13,"until":null,"family":"tensor",'
+out_has ops_required_json '"required":"axis"}]'
 
 # ---- errors: exit codes, messages, no output file ----
 echo '{"dtype": "int64", "shape": [], "data": 3}' >"$T/pos3.json"
