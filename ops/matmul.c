@@ -666,14 +666,16 @@ static int einsum_gemm(ox_ctx *c, const ox_tensor *const *x, const term *terms, 
   ADD(bt, nbt, 1) ADD(ks, nk, 1) ADD(ns, nn, 1)
   gather(b, src[1], es, nd, dims, str);
 #undef ADD
-  for (int64_t i = 0; i < NB; i++) {
-    if (es == 4)
-      ox_sgemm(M, N, K, (float *)a + i * M * K, K, 0, (float *)b + i * K * N, N, 0,
-               (float *)r + i * M * N, N, 1, 0);
-    else
-      ox_dgemm(M, N, K, (double *)a + i * M * K, K, 0, (double *)b + i * K * N, N, 0,
-               (double *)r + i * M * N, N, 1, 0);
-  }
+  /* r = a b, product i of a (NB, M, K) and b (NB, K, N) at i M K and i K N:
+   * through mm_run, which splits many small products over the threads */
+  mm_plan p = {.M = M, .N = N, .K = K, .nbatch = NB};
+  p.aoff = ox_alloc_array(c->a, NB + 1, sizeof *p.aoff);
+  p.boff = ox_alloc_array(c->a, NB + 1, sizeof *p.boff);
+  if (!p.aoff || !p.boff) return oom(c);
+  for (int64_t i = 0; i < NB; i++) p.aoff[i] = i * M * K, p.boff[i] = i * K * N;
+  ox_dtype dt = es == 4 ? OX_FLOAT : OX_DOUBLE;
+  ox_tensor ta = {.dt = dt, .data = a}, tb = {.dt = dt, .data = b};
+  OX_TRY(mm_run(c, &p, &ta, &tb, r));
   /* y in output-label order: each output label's stride in r (batch, m, n) */
   int64_t rs[MAXLABELS], s = 1;
   for (int q = nn - 1; q >= 0; q--) rs[ns[q]] = s, s *= ldims[ns[q]];

@@ -252,7 +252,10 @@ expect 0 make_conv_big "$X" make Conv --input 'x:float32[2,16,40,41]' --input 'w
 # many small products, split by whole products
 expect 0 make_mm_batch "$X" make MatMul --input 'a:float32[4096,8,8]' --input 'b:float32[4096,8,8]' \
   --output y --case "$T/mm_batch" --random 7
-for c in mm_big conv_big mm_batch; do
+# Einsum's batched GEMM goes through the same split (q k^T per batch and head)
+expect 0 make_ein_batch "$X" make Einsum --opset 12 -a 'equation=bhid,bhjd->bhij' \
+  --input 'q:float32[4,8,40,24]' --input 'k:float32[4,8,36,24]' --output y --case "$T/ein_batch" --random 7
+for c in mm_big conv_big mm_batch ein_batch; do
   for n in 1 2 3; do
     expect 0 "threads_${c}_$n" "$X" run --threads $n "$T/$c/model.onnx" \
       --in "$T/$c/test_data_set_0/input_0.pb" --in "$T/$c/test_data_set_0/input_1.pb" \
