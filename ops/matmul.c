@@ -618,6 +618,17 @@ static void gather(void *dst, const void *src, size_t es, int nd, const int64_t 
   }
 }
 
+/* Whether walking dims (outermost first) with element strides str visits 0,
+ * 1, 2, ... in turn (a dim of 1 may have any stride): a gather would copy. */
+static int in_order(int nd, const int64_t *dims, const int64_t *str) {
+  int64_t s = 1;
+  for (int d = nd - 1; d >= 0; d--) {
+    if (dims[d] != 1 && str[d] != s) return 0;
+    s *= dims[d];
+  }
+  return 1;
+}
+
 /* Einsum of two float (es 4) or double (es 8) operands as a batched GEMM:
  *   a: (batch, m, k) <- x0, b: (batch, k, n) <- x1, r = a b: (batch, m, n) -> y
  * where batch are the labels in both operands and the output, k those in
@@ -652,20 +663,35 @@ static int einsum_gemm(ox_ctx *c, const ox_tensor *const *x, const term *terms, 
   for (int q = 0; q < nm; q++) M *= ldims[ms[q]];
   for (int q = 0; q < nn; q++) N *= ldims[ns[q]];
   for (int q = 0; q < nk; q++) K *= ldims[ks[q]];
-  /* a: batch, m, k from x0; b: batch, k, n from x1 */
+  /* a: batch, m, k from x0; b: batch, k, n from x1; an operand already in
+   * that order (bij,bjk->bik) is used where it is, without a copy */
   int64_t dims[MAXLABELS], str[MAXLABELS];
   int nd = 0;
-  void *a = ox_alloc_array(c->a, NB * M * K + 1, es), *b = ox_alloc_array(c->a, NB * K * N + 1, es);
-  void *r = ox_alloc_array(c->a, NB * M * N + 1, es);
-  if (!a || !b || !r) return oom(c);
+  void *a = (void *)src[0], *b = (void *)src[1]; /* only read */
 #define ADD(list, cnt, op)                                                            \
   for (int q = 0; q < cnt; q++) dims[nd] = ldims[list[q]], str[nd++] = st[op][list[q]];
   ADD(bt, nbt, 0) ADD(ms, nm, 0) ADD(ks, nk, 0)
-  gather(a, src[0], es, nd, dims, str);
+  if (!in_order(nd, dims, str)) {
+    if (!(a = ox_alloc_array(c->a, NB * M * K + 1, es))) return oom(c);
+    gather(a, src[0], es, nd, dims, str);
+  }
   nd = 0;
   ADD(bt, nbt, 1) ADD(ks, nk, 1) ADD(ns, nn, 1)
-  gather(b, src[1], es, nd, dims, str);
+  if (!in_order(nd, dims, str)) {
+    if (!(b = ox_alloc_array(c->a, NB * K * N + 1, es))) return oom(c);
+    gather(b, src[1], es, nd, dims, str);
+  }
 #undef ADD
+  /* y in output-label order: each output label's stride in r (batch, m, n);
+   * when that is y's own order, the products are written straight into y */
+  int64_t rs[MAXLABELS], s = 1;
+  for (int q = nn - 1; q >= 0; q--) rs[ns[q]] = s, s *= ldims[ns[q]];
+  for (int q = nm - 1; q >= 0; q--) rs[ms[q]] = s, s *= ldims[ms[q]];
+  for (int q = nbt - 1; q >= 0; q--) rs[bt[q]] = s, s *= ldims[bt[q]];
+  for (int j = 0; j < nouter; j++) str[j] = rs[j];
+  int direct = in_order(nouter, ldims, str);
+  void *r = direct ? y : ox_alloc_array(c->a, NB * M * N + 1, es);
+  if (!r) return oom(c);
   /* r = a b, product i of a (NB, M, K) and b (NB, K, N) at i M K and i K N:
    * through mm_run, which splits many small products over the threads */
   mm_plan p = {.M = M, .N = N, .K = K, .nbatch = NB};
@@ -676,13 +702,7 @@ static int einsum_gemm(ox_ctx *c, const ox_tensor *const *x, const term *terms, 
   ox_dtype dt = es == 4 ? OX_FLOAT : OX_DOUBLE;
   ox_tensor ta = {.dt = dt, .data = a}, tb = {.dt = dt, .data = b};
   OX_TRY(mm_run(c, &p, &ta, &tb, r));
-  /* y in output-label order: each output label's stride in r (batch, m, n) */
-  int64_t rs[MAXLABELS], s = 1;
-  for (int q = nn - 1; q >= 0; q--) rs[ns[q]] = s, s *= ldims[ns[q]];
-  for (int q = nm - 1; q >= 0; q--) rs[ms[q]] = s, s *= ldims[ms[q]];
-  for (int q = nbt - 1; q >= 0; q--) rs[bt[q]] = s, s *= ldims[bt[q]];
-  for (int j = 0; j < nouter; j++) str[j] = rs[j];
-  gather(y, r, es, nouter, ldims, str);
+  if (!direct) gather(y, r, es, nouter, ldims, str);
   *done = 1;
   return 0;
 }
