@@ -350,10 +350,14 @@ int main(void) {
   matmul_case(OX_FLOAT, 3001, 4, 16, 6, 1);   /* b broadcast over the batch */
   matmul_case(OX_DOUBLE, 2003, 5, 9, 7, 0);
   matmul_case(OX_INT32, 4096, 8, 8, 8, 0);    /* a row accumulator per thread */
-  /* Einsum's batched GEMM: many small products, split by whole products */
+  /* Einsum's batched GEMM: many small products, split by whole products;
+   * operands in place, transposed in place, or gathered, y written in place
+   * or gathered */
   einsum_case(OX_FLOAT, "bij,bjk->bik", (int64_t[]){61, 37, 29}, (int64_t[]){61, 29, 41});
   einsum_case(OX_FLOAT, "bhid,bhjd->bhij", (int64_t[]){4, 8, 40, 24}, (int64_t[]){4, 8, 36, 24});
   einsum_case(OX_FLOAT, "bij,bjk->kbi", (int64_t[]){61, 37, 29}, (int64_t[]){61, 29, 41});
+  einsum_case(OX_FLOAT, "bji,bkj->bik", (int64_t[]){61, 29, 37}, (int64_t[]){61, 41, 29}); /* both transposed */
+  einsum_case(OX_FLOAT, "ibj,bjk->bik", (int64_t[]){37, 61, 29}, (int64_t[]){61, 29, 41}); /* a gathered */
   einsum_case(OX_DOUBLE, "bij,bkj->bik", (int64_t[]){50, 20, 30}, (int64_t[]){50, 25, 30});
   einsum_case(OX_FLOAT, "ij,jk->ik", (int64_t[]){300, 257}, (int64_t[]){257, 301}); /* one big product */
   gemm_case(133, 71, 129, 0, 0);
