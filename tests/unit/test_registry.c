@@ -4,12 +4,13 @@
 #include "check.h"
 #include "core/ox.h"
 
-/* `required` is NULL or "name[:type],...": no empty entry, a known type word */
+/* `required` is NULL or "name[:type],...": no empty entry, no name of 64
+ * bytes or more, a known type word */
 static int required_ok(const char *r) {
   static const char *types[] = {"float", "int", "string", "tensor", "graph", "floats", "ints", "strings"};
   while (r) {
     size_t len = strcspn(r, ","), nlen = strcspn(r, ":,");
-    if (!nlen) return 0;
+    if (!nlen || nlen >= 64) return 0; /* ox_check_required holds a name in 64 bytes */
     if (nlen < len) {
       int known = 0;
       for (unsigned i = 0; i < sizeof types / sizeof *types; i++)
