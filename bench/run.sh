@@ -15,7 +15,7 @@
 #
 #   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR [ORT_INSTALL=yes]
 #   CASES='add matmul512' (a subset)  THREADS='2 4' (THREADS= skips)
-#   TCASES='matmul1024 conv' (default: matmul1024 conv reducesum softmax)
+#   TCASES='matmul1024 conv' (default: matmul1024 conv reducesum softmax einsum_bmm einsum_qk)
 B=${1:-build}
 X="$B/onnxop"
 D="$B/bench"
@@ -78,12 +78,21 @@ model() {
     "$X" make Conv --opset 11 -a 'kernel_shape=[3, 3]' -a 'pads=[1, 1, 1, 1]' \
       --input 'X:float32[1,64,56,56]' --input 'W:float32[64,64,3,3]' --output Y -o "$m"
     input "$c/in0.pb" 13 1,64,56,56; input "$c/in1.pb" 14 64,64,3,3 ;;
+  einsum_bmm) # a batch of 64 products of 64x64 matrices
+    "$X" make Einsum --opset 12 -a 'equation=bij,bjk->bik' --input 'A:float32[64,64,64]' \
+      --input 'B:float32[64,64,64]' --output Y -o "$m"
+    input "$c/in0.pb" 17 64,64,64; input "$c/in1.pb" 18 64,64,64 ;;
+  einsum_qk) # attention scores q k^T: (batch 8, heads 8, 64, 64 per head)
+    "$X" make Einsum --opset 12 -a 'equation=bhid,bhjd->bhij' --input 'Q:float32[8,8,64,64]' \
+      --input 'K:float32[8,8,64,64]' --output Y -o "$m"
+    input "$c/in0.pb" 19 8,8,64,64; input "$c/in1.pb" 20 8,8,64,64 ;;
   *) echo "bench/run.sh: unknown case $1" >&2; exit 2 ;;
   esac
 }
 
 # the cases and the onnxop/ORT ratio each should reach (one thread)
-ALL="add:1.0 reducesum:1.0 reducesum0:1.0 softmax:1.0 softmax0:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5"
+# (einsum_*: MatMul's target, not yet measured against ORT)
+ALL="add:1.0 reducesum:1.0 reducesum0:1.0 softmax:1.0 softmax0:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5 einsum_bmm:1.5 einsum_qk:1.5"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
@@ -110,7 +119,7 @@ for a in $ALL; do
   eval "one_$name=$ox"
 done
 THREADS=${THREADS-2}
-TCASES=${TCASES:-matmul1024 conv reducesum softmax}
+TCASES=${TCASES:-matmul1024 conv reducesum softmax einsum_bmm einsum_qk}
 if [ -n "$THREADS" ]; then
   echo
   printf '%-12s %8s %12s %8s %12s\n' case threads onnxop_us speedup onnxop_min

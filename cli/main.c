@@ -37,6 +37,7 @@ static const char usage[] =
     "                      three quarters of physical memory; also ONNXOP_MAX_MEMORY)\n"
     "  --threads N         run the heavy kernels on up to N threads (default 1; 0: one\n"
     "                      per CPU; also ONNXOP_THREADS); the outputs are the same\n"
+    "                      bytes for every N\n"
     "\n"
     "exit status: 0 success, 1 a model or input was rejected or evaluation failed,\n"
     "2 usage error, 3 unsupported operator.\n";

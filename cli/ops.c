@@ -28,7 +28,9 @@ int ox_cmd_ops(int argc, char **argv) {
       puts("usage: onnxop ops [--json] [OP]\n\n"
            "List every operator onnxop implements: domain, name, the opset versions each\n"
            "implementation covers, and the element types it takes. With OP, only that\n"
-           "operator. Printed from the registry itself; --json gives one object per row.");
+           "operator, with the attributes each version requires (NAME:TYPE where the type\n"
+           "is checked too). Printed from the registry itself; --json gives one object\n"
+           "per row (\"required\": the same list, when there is one).");
       return 0;
     }
     if (!strcmp(argv[i], "--json")) {
@@ -61,14 +63,17 @@ int ox_cmd_ops(int argc, char **argv) {
         cJSON *ts = cJSON_AddArrayToObject(o, "types");
         for (int d = 1; d < OX_DTYPE_MAX; d++)
           if (k->types & (UINT64_C(1) << d)) cJSON_AddItemToArray(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
+        if (k->required) cJSON_AddStringToObject(o, "required", k->required);
         cJSON_AddItemToArray(rows, o);
-      } else if (want && k->tin < 0) /* no input is checked: the types it makes */
-        printf("%s %s %s (family %s)\n  output element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
-               k->op, ver, f->family, ty);
-      else if (want)
-        printf("%s %s %s (family %s)\n  input %d element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
-               k->op, ver, f->family, k->tin, ty);
-      else
+      } else if (want) {
+        if (k->tin < 0) /* no input is checked: the types it makes */
+          printf("%s %s %s (family %s)\n  output element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
+                 k->op, ver, f->family, ty);
+        else
+          printf("%s %s %s (family %s)\n  input %d element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
+                 k->op, ver, f->family, k->tin, ty);
+        if (k->required) printf("  required attributes: %s\n", k->required);
+      } else
         printf("%-10s %-22s %-9s %-8s %s\n", k->domain[0] ? k->domain : "ai.onnx", k->op, ver,
                f->family, ty);
       shown++;

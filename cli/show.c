@@ -107,6 +107,12 @@ static void vi_line(const ox_valueinfo *vi) {
   printf("    %s: %s%s\n", vi->name, ty, sh);
 }
 
+/* Why a node whose op this build has cannot run either: the message `run`
+ * refuses the model with (a required attribute missing), or NULL. */
+static const char *node_problem(const ox_kernel *k, const ox_node *nd, ox_err *e) {
+  return k && ox_check_required(k, nd, e) ? e->msg : NULL;
+}
+
 static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int *unsupported) {
   for (int i = 0; i < n; i++) {
     const ox_node *nd = &ns[i];
@@ -124,9 +130,14 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int *
     printf(") -> (");
     for (int j = 0; j < nd->nout; j++) printf("%s%s", j ? ", " : "", nd->out[j]);
     printf(")");
+    ox_err e = {0};
+    const char *problem = is_fn ? NULL : node_problem(k, nd, &e);
     if (is_fn) printf("  [model-local function]");
     else if (!k) {
       printf("  [unsupported in this build: opset %lld]", (long long)opset);
+      (*unsupported)++;
+    } else if (problem) {
+      printf("  [cannot run: %s]", problem);
       (*unsupported)++;
     }
     printf("\n");
@@ -182,9 +193,12 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
     cJSON_AddStringToObject(o, "name", nd->name);
     cJSON_AddItemToObject(o, "inputs", names_json(nd->nin, nd->in));
     cJSON_AddItemToObject(o, "outputs", names_json(nd->nout, nd->out));
+    ox_err e = {0};
+    const char *problem = is_fn ? NULL : node_problem(k, nd, &e);
     cJSON_AddBoolToObject(o, "function", is_fn);
-    cJSON_AddBoolToObject(o, "supported", is_fn || k);
-    if (!is_fn && !k) (*unsupported)++;
+    cJSON_AddBoolToObject(o, "supported", is_fn || (k && !problem));
+    if (problem) cJSON_AddStringToObject(o, "problem", problem);
+    if (!is_fn && (!k || problem)) (*unsupported)++;
     cJSON *sub = NULL;
     for (int j = 0; j < nd->nattr; j++) {
       const ox_attr *at = &nd->attr[j];
@@ -260,12 +274,15 @@ int ox_cmd_info(int argc, char **argv) {
       puts("usage: onnxop info [--json] MODEL\n\n"
            "Describe a model: IR version, opset imports, inputs and outputs with their\n"
            "types and shapes, the nodes (op-version, name, inputs, outputs), the\n"
-           "initializers, the functions, and which nodes this build cannot run.\n\n"
+           "initializers, the functions, and which nodes cannot run: ops this build\n"
+           "lacks, and nodes without an attribute their op requires (which `run`\n"
+           "refuses).\n\n"
            "  --json   the same facts as one JSON object: model, ir_version,\n"
            "           opset_import, graph, inputs and outputs (name, type, shape with\n"
            "           null for unknown dims), initializers, nodes (op, domain, opset,\n"
-           "           since, name, inputs, outputs, function, supported, subgraphs),\n"
-           "           functions, and unsupported (the count of nodes that cannot run)");
+           "           since, name, inputs, outputs, function, supported, problem when\n"
+           "           a required attribute is missing, subgraphs), functions, and\n"
+           "           unsupported (the count of nodes that cannot run)");
       return 0;
     }
     if (!strcmp(argv[i], "--json")) {

@@ -294,26 +294,6 @@ static int check_writes_all(ox_arena *a, const ox_graph *g, int depth, ox_err *e
   return 0;
 }
 
-/* The graph attributes a control-flow node must have. Other required
- * attributes are read by their kernel on every run; these would only be
- * noticed when a run takes that branch. */
-static int check_graph_attrs(const ox_node *n, ox_err *e) {
-  static const struct { const char *op, *attr[2]; } need[] = {
-      {"If", {"then_branch", "else_branch"}}, {"Loop", {"body", NULL}},
-      {"Scan", {"body", NULL}}, {"SequenceMap", {"body", NULL}}};
-  if (n->domain[0]) return 0;
-  for (size_t i = 0; i < sizeof need / sizeof *need; i++) {
-    if (strcmp(n->op, need[i].op)) continue;
-    for (int j = 0; j < 2 && need[i].attr[j]; j++) {
-      const ox_attr *at = ox_node_attr(n, need[i].attr[j]);
-      if (!at || at->type != OX_ATTR_GRAPH || !at->g)
-        return ox_fail(e, OX_EINPUT, "node '%s' %s-%d: attribute '%s' (a graph) is %s", n->name, n->op,
-                       n->version, need[i].attr[j], at ? "not a graph" : "missing");
-    }
-  }
-  return 0;
-}
-
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
                          const ox_opset *ops, int depth, ox_err *e) {
   if (depth > 64)
@@ -344,7 +324,13 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
     }
     n->k = k;
     n->version = k->since;
-    OX_TRY(check_graph_attrs(n, e));
+    /* Required attributes are checked here, not only by the kernels: a kernel
+     * sees them only when it runs (an If branch not taken, a Loop of zero
+     * trips, a node after a failing one). */
+    if (ox_check_required(k, n, e)) {
+      ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
+      return e->code;
+    }
     for (int j = 0; j < n->nattr; j++) {
       ox_attr *at = &n->attr[j];
       if (at->g) {

@@ -8,10 +8,11 @@
  *
  * Einsum parses the equation into integer labels (ellipsis dims included),
  * contracts three or more float operands two at a time, and evaluates a pair
- * as a batched GEMM after gathering each operand into (batch, m, k) and
- * (batch, k, n) order; what a GEMM cannot express (diagonals, a label summed
- * within one operand, broadcast ellipsis dims, integer types) runs one
- * odometer over every label with per-operand strides. Det is LU with partial
+ * as a batched GEMM of (batch, m, k) and (batch, k, n) operands (gathered
+ * into that order unless they are in it, or in it transposed); what a GEMM
+ * cannot express (diagonals, a label summed within one operand, broadcast
+ * ellipsis dims, integer types) runs one odometer over every label with
+ * per-operand strides. Det is LU with partial
  * pivoting in double. */
 #include <math.h>
 #include <stdio.h>
@@ -69,6 +70,7 @@ typedef struct {
   int64_t M, N, K;   /* each product: (M, K) x (K, N) */
   int64_t nbatch;    /* number of products */
   int64_t *aoff, *boff; /* per product: element offset of its matrices in a and b */
+  int ta, tb;        /* float and double only: a's matrices stored (K, M), b's (N, K) */
   int rank;          /* the output's */
   int64_t *dims;
 } mm_plan;
@@ -82,6 +84,7 @@ static int mm_plan_make(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, mm_pl
     return ox_fail(c->err, OX_EINPUT, "MatMul takes tensors of rank 1 or more; %s is a scalar",
                    a->rank < 1 ? "a" : "b");
   int ra = a->rank, rb = b->rank;
+  p->ta = p->tb = 0;
   p->M = ra >= 2 ? a->dims[ra - 2] : 1;
   p->K = a->dims[ra - 1];
   int64_t kb = rb >= 2 ? b->dims[rb - 2] : b->dims[0];
@@ -159,13 +162,13 @@ static void mm_products(const mm_job *job, void *acc, int64_t lo, int64_t hi) {
   switch (job->dt) {
   case OX_FLOAT:
     for (int64_t i = lo; i < hi; i++)
-      ox_sgemm(M, N, K, (const float *)job->a + p->aoff[i], K, 0,
-               (const float *)job->b + p->boff[i], N, 0, (float *)job->y + i * MN, N, 1, 0);
+      ox_sgemm(M, N, K, (const float *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
+               (const float *)job->b + p->boff[i], p->tb ? K : N, p->tb, (float *)job->y + i * MN, N, 1, 0);
     break;
   case OX_DOUBLE:
     for (int64_t i = lo; i < hi; i++)
-      ox_dgemm(M, N, K, (const double *)job->a + p->aoff[i], K, 0,
-               (const double *)job->b + p->boff[i], N, 0, (double *)job->y + i * MN, N, 1, 0);
+      ox_dgemm(M, N, K, (const double *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
+               (const double *)job->b + p->boff[i], p->tb ? K : N, p->tb, (double *)job->y + i * MN, N, 1, 0);
     break;
 #define CASE(NAME, T, U)                                                              \
   case OX_##NAME:                                                                     \
@@ -214,6 +217,9 @@ static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tens
     INT_ACC_TYPES(CASE)
 #undef CASE
     ints = 1;
+    if (p->ta || p->tb)
+      return ox_fail(c->err, OX_EUNSUPPORTED, "internal error: a transposed %s product",
+                     ox_dtypes[a->dt].onnx_name);
     break;
   default:
     return ox_fail(c->err, OX_EUNSUPPORTED, "internal error: no product for %s",
@@ -618,6 +624,40 @@ static void gather(void *dst, const void *src, size_t es, int nd, const int64_t 
   }
 }
 
+/* Whether walking dims (outermost first) with element strides str visits 0,
+ * 1, 2, ... in turn (a dim of 1 may have any stride): a gather would copy. */
+static int in_order(int nd, const int64_t *dims, const int64_t *str) {
+  int64_t s = 1;
+  for (int d = nd - 1; d >= 0; d--) {
+    if (dims[d] != 1 && str[d] != s) return 0;
+    s *= dims[d];
+  }
+  return 1;
+}
+
+/* An operand of einsum_gemm as (batch, r, cl) matrices, where batch, r and
+ * cl are groups of loop labels (positions; their sizes in ldims, the
+ * operand's strides in st): its own data when it already is in that order
+ * (*t = 0) or in (batch, cl, r) order (*t = 1: the GEMM reads the matrices
+ * transposed), else a gathered copy (NULL: out of memory). */
+static void *operand(ox_ctx *c, const void *src, size_t es, const int64_t *ldims, const int64_t *st,
+                     const int *batch, int nb, const int *r, int nr, const int *cl, int ncl, int *t) {
+  int64_t dims[MAXLABELS], str[MAXLABELS], tdims[MAXLABELS], tstr[MAXLABELS];
+  int nd = 0, ntd = 0;
+  for (int q = 0; q < nb; q++) dims[nd] = ldims[batch[q]], str[nd++] = st[batch[q]];
+  for (int q = 0; q < nb; q++) tdims[ntd] = ldims[batch[q]], tstr[ntd++] = st[batch[q]];
+  for (int q = 0; q < nr; q++) dims[nd] = ldims[r[q]], str[nd++] = st[r[q]];
+  for (int q = 0; q < ncl; q++) dims[nd] = ldims[cl[q]], str[nd++] = st[cl[q]];
+  for (int q = 0; q < ncl; q++) tdims[ntd] = ldims[cl[q]], tstr[ntd++] = st[cl[q]];
+  for (int q = 0; q < nr; q++) tdims[ntd] = ldims[r[q]], tstr[ntd++] = st[r[q]];
+  *t = 0;
+  if (in_order(nd, dims, str)) return (void *)src; /* only read */
+  if ((*t = in_order(ntd, tdims, tstr))) return (void *)src;
+  void *d = ox_alloc_array(c->a, ox_numel(nd, dims, 0) + 1, es);
+  if (d) gather(d, src, es, nd, dims, str);
+  return d;
+}
+
 /* Einsum of two float (es 4) or double (es 8) operands as a batched GEMM:
  *   a: (batch, m, k) <- x0, b: (batch, k, n) <- x1, r = a b: (batch, m, n) -> y
  * where batch are the labels in both operands and the output, k those in
@@ -652,35 +692,35 @@ static int einsum_gemm(ox_ctx *c, const ox_tensor *const *x, const term *terms, 
   for (int q = 0; q < nm; q++) M *= ldims[ms[q]];
   for (int q = 0; q < nn; q++) N *= ldims[ns[q]];
   for (int q = 0; q < nk; q++) K *= ldims[ks[q]];
-  /* a: batch, m, k from x0; b: batch, k, n from x1 */
-  int64_t dims[MAXLABELS], str[MAXLABELS];
-  int nd = 0;
-  void *a = ox_alloc_array(c->a, NB * M * K + 1, es), *b = ox_alloc_array(c->a, NB * K * N + 1, es);
-  void *r = ox_alloc_array(c->a, NB * M * N + 1, es);
-  if (!a || !b || !r) return oom(c);
-#define ADD(list, cnt, op)                                                            \
-  for (int q = 0; q < cnt; q++) dims[nd] = ldims[list[q]], str[nd++] = st[op][list[q]];
-  ADD(bt, nbt, 0) ADD(ms, nm, 0) ADD(ks, nk, 0)
-  gather(a, src[0], es, nd, dims, str);
-  nd = 0;
-  ADD(bt, nbt, 1) ADD(ks, nk, 1) ADD(ns, nn, 1)
-  gather(b, src[1], es, nd, dims, str);
-#undef ADD
-  for (int64_t i = 0; i < NB; i++) {
-    if (es == 4)
-      ox_sgemm(M, N, K, (float *)a + i * M * K, K, 0, (float *)b + i * K * N, N, 0,
-               (float *)r + i * M * N, N, 1, 0);
-    else
-      ox_dgemm(M, N, K, (double *)a + i * M * K, K, 0, (double *)b + i * K * N, N, 0,
-               (double *)r + i * M * N, N, 1, 0);
-  }
-  /* y in output-label order: each output label's stride in r (batch, m, n) */
-  int64_t rs[MAXLABELS], s = 1;
+  /* a: (batch, m, k) from x0; b: (batch, k, n) from x1; in place when the
+   * operands already are in that order (bij,bjk->bik) or in it with their
+   * matrices transposed (bhid,bhjd->bhij's b) */
+  int ta, tb;
+  void *a = operand(c, src[0], es, ldims, st[0], bt, nbt, ms, nm, ks, nk, &ta);
+  void *b = operand(c, src[1], es, ldims, st[1], bt, nbt, ks, nk, ns, nn, &tb);
+  if (!a || !b) return oom(c);
+  /* y in output-label order: each output label's stride in r (batch, m, n);
+   * when that is y's own order, the products are written straight into y */
+  int64_t rs[MAXLABELS], str[MAXLABELS], s = 1;
   for (int q = nn - 1; q >= 0; q--) rs[ns[q]] = s, s *= ldims[ns[q]];
   for (int q = nm - 1; q >= 0; q--) rs[ms[q]] = s, s *= ldims[ms[q]];
   for (int q = nbt - 1; q >= 0; q--) rs[bt[q]] = s, s *= ldims[bt[q]];
   for (int j = 0; j < nouter; j++) str[j] = rs[j];
-  gather(y, r, es, nouter, ldims, str);
+  int direct = in_order(nouter, ldims, str);
+  void *r = direct ? y : ox_alloc_array(c->a, NB * M * N + 1, es);
+  if (!r) return oom(c);
+  /* r = a b, product i at i M K in a (NB, M, K) or (NB, K, M) and at i K N in
+   * b (NB, K, N) or (NB, N, K): through mm_run, which splits many small
+   * products over the threads */
+  mm_plan p = {.M = M, .N = N, .K = K, .nbatch = NB, .ta = ta, .tb = tb};
+  p.aoff = ox_alloc_array(c->a, NB + 1, sizeof *p.aoff);
+  p.boff = ox_alloc_array(c->a, NB + 1, sizeof *p.boff);
+  if (!p.aoff || !p.boff) return oom(c);
+  for (int64_t i = 0; i < NB; i++) p.aoff[i] = i * M * K, p.boff[i] = i * K * N;
+  ox_dtype dt = es == 4 ? OX_FLOAT : OX_DOUBLE;
+  ox_tensor xa = {.dt = dt, .data = a}, xb = {.dt = dt, .data = b};
+  OX_TRY(mm_run(c, &p, &xa, &xb, r));
+  if (!direct) gather(y, r, es, nouter, ldims, str);
   *done = 1;
   return 0;
 }
@@ -888,7 +928,7 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 }
 
 const ox_kernel ox_matmul_kernels[] = {
-/*  domain  op             since until      tin types           in     fn */
+/*  domain  op             since until      tin types           in     fn  required */
   { "", "MatMul",           1,   8,         0, OX_TS_FLOAT3,    2, 2,  matmul },
   { "", "MatMul",           9,  12,         0, TS_MM9,          2, 2,  matmul },
   { "", "MatMul",          13,  OX_LATEST,  0, TS_MM13,         2, 2,  matmul },
@@ -899,7 +939,7 @@ const ox_kernel ox_matmul_kernels[] = {
   { "", "Gemm",            11,  12,         0, TS_MM9,          2, 3,  gemm }, /* C optional */
   { "", "Gemm",            13,  OX_LATEST,  0, TS_MM13,         2, 3,  gemm },
   { "", "MatMulInteger",   10,  OX_LATEST,  0, TS_I8,           2, 4,  matmul_integer },
-  { "", "Einsum",          12,  OX_LATEST,  0, TS_EINSUM,       1, -1, einsum },
+  { "", "Einsum",          12,  OX_LATEST,  0, TS_EINSUM,       1, -1, einsum, "equation" },
   { "", "Det",             11,  21,         0, OX_TS_FLOAT3,    1, 1,  det },
   { "", "Det",             22,  OX_LATEST,  0, OX_TS_FLOAT4,    1, 1,  det },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },

@@ -797,6 +797,28 @@ static void models(void) {
   f_msg(&g, GRAPH_OUTPUT, &b);
   m = model(g);
   save("a_if_no_else.onnx", &m);
+  /* If whose else_branch holds a Cast without 'to': refused at load, even
+   * when the condition is true and else_branch would never run */
+  g = (buf){0};
+  n = node("If", "c", "y", "if_else_cast");
+  {
+    buf then = branch_graph("then_id"), els = {0}, cast = node("Cast", "x", "y", "cast_no_to"),
+        vo = vi_float("y");
+    f_msg(&els, GRAPH_NODE, &cast);
+    f_str(&els, GRAPH_NAME, "else_cast");
+    f_msg(&els, GRAPH_OUTPUT, &vo);
+    attr_graph(&n, "then_branch", then);
+    attr_graph(&n, "else_branch", els);
+  }
+  f_msg(&g, GRAPH_NODE, &n);
+  a = value_info("c", type_tensor(9, 0, NULL));
+  f_msg(&g, GRAPH_INPUT, &a);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("a_if_else_cast_no_to.onnx", &m);
 
   /* a function that calls itself */
   {

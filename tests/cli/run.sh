@@ -183,6 +183,24 @@ expect 0 info_unknown "$X" info "$T/unknown.onnx"
 out_has info_unknown "Frobnicate 'node' (x) -> (output)  [unsupported in this build: opset 13]"
 out_has info_unknown "1 node cannot run in this build"
 expect 1 info_bad "$X" info "$T/trunc.onnx"
+# a node without a required attribute: make writes it with a warning, info
+# marks it with run's message, run refuses it at load and writes nothing
+expect 0 make_no_axis "$X" make Concat --opset 13 --input a:float32[2] --input b:float32[2] -o "$T/no_axis.onnx"
+err_has make_no_axis "onnxop make: warning: node 'node' Concat-13: the attribute 'axis' is required"
+expect 0 info_no_axis "$X" info "$T/no_axis.onnx"
+out_has info_no_axis "Concat-13 'node' (a, b) -> (output)  [cannot run: the attribute 'axis' is required]"
+out_has info_no_axis "1 node cannot run in this build"
+expect 0 info_no_axis_json "$X" info --json "$T/no_axis.onnx"
+out_has info_no_axis_json '"supported":false,"problem":"the attribute '"'axis'"' is required"}'
+out_has info_no_axis_json '"unsupported":1'
+expect 1 run_no_axis "$X" run "$T/no_axis.onnx" --in 'float32[2]:1,2' --in 'float32[2]:3,4' --out "$T/never_axis.pb"
+err_has run_no_axis "no_axis.onnx: node 'node' Concat-13: the attribute 'axis' is required"
+no_file "$T/never_axis.pb"
+expect 0 ops_required "$X" ops If
+out_has ops_required "  required attributes: then_branch:graph,else_branch:graph"
+expect 0 ops_required_json "$X" ops --json Concat
+out_has ops_required_json '"since":13,"until":null,"family":"tensor",'
+out_has ops_required_json '"required":"axis"}]'
 
 # ---- errors: exit codes, messages, no output file ----
 echo '{"dtype": "int64", "shape": [], "data": 3}' >"$T/pos3.json"
@@ -234,7 +252,10 @@ expect 0 make_conv_big "$X" make Conv --input 'x:float32[2,16,40,41]' --input 'w
 # many small products, split by whole products
 expect 0 make_mm_batch "$X" make MatMul --input 'a:float32[4096,8,8]' --input 'b:float32[4096,8,8]' \
   --output y --case "$T/mm_batch" --random 7
-for c in mm_big conv_big mm_batch; do
+# Einsum's batched GEMM goes through the same split (q k^T per batch and head)
+expect 0 make_ein_batch "$X" make Einsum --opset 12 -a 'equation=bhid,bhjd->bhij' \
+  --input 'q:float32[4,8,40,24]' --input 'k:float32[4,8,36,24]' --output y --case "$T/ein_batch" --random 7
+for c in mm_big conv_big mm_batch ein_batch; do
   for n in 1 2 3; do
     expect 0 "threads_${c}_$n" "$X" run --threads $n "$T/$c/model.onnx" \
       --in "$T/$c/test_data_set_0/input_0.pb" --in "$T/$c/test_data_set_0/input_1.pb" \

@@ -1,6 +1,6 @@
 /* tests/unit/test_threads.c: the pool of core/threads.c, and the kernels it
- * splits (MatMul, batches of small MatMuls, Gemm, Conv, the reductions,
- * Softmax): with 1, 2, 3 and 7 threads each gives the same bytes (memcmp),
+ * splits (MatMul, batches of small MatMuls, Gemm, Einsum's batched GEMM, Conv,
+ * the reductions, Softmax): with 1, 2, 3 and 7 threads each gives the same bytes (memcmp),
  * and the right values (naive reference loops written here). The inputs are large enough to be split
  * (over OX_PAR_MIN_WORK), with odd sizes so that chunks end mid-tile; the
  * row-at-a-time paths (Softmax over a non-last axis, ReduceSum over a leading
@@ -179,6 +179,43 @@ static void matmul_case(ox_dtype dt, int64_t B, int64_t M, int64_t K, int64_t N,
   free(want);
 }
 
+/* Einsum of two operands x0 (shape d0) and x1 (shape d1) by the equation
+ * "lhs0,lhs1->out" of single letters, against every label combination summed
+ * in double. */
+static void einsum_case(ox_dtype dt, const char *eq, const int64_t *d0, const int64_t *d1) {
+  char t[3][16] = {{0}};
+  sscanf(eq, "%15[a-z],%15[a-z]->%15[a-z]", t[0], t[1], t[2]);
+  int r[3] = {(int)strlen(t[0]), (int)strlen(t[1]), (int)strlen(t[2])};
+  ox_value *in[2] = {random_tensor(dt, r[0], d0), random_tensor(dt, r[1], d1)};
+  /* the labels and their sizes */
+  char lab[16];
+  int64_t size[16];
+  int nl = 0;
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < r[i]; k++)
+      if (!memchr(lab, t[i][k], (size_t)nl)) lab[nl] = t[i][k], size[nl++] = (i ? d1 : d0)[k];
+  int64_t nout = 1, total = 1;
+  for (int k = 0; k < r[2]; k++) nout *= size[(char *)memchr(lab, t[2][k], (size_t)nl) - lab];
+  for (int l = 0; l < nl; l++) total *= size[l];
+  double *want = calloc((size_t)nout, sizeof *want);
+  int64_t idx[16] = {0};
+  for (int64_t c = 0; c < total; c++) { /* one combination: add x0[..] x1[..] into want[..] */
+    int64_t off[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++)
+      for (int k = 0; k < r[i]; k++) {
+        int l = (int)((char *)memchr(lab, t[i][k], (size_t)nl) - lab);
+        off[i] = off[i] * size[l] + idx[l];
+      }
+    want[off[2]] += at(in[0], off[0]) * at(in[1], off[1]);
+    for (int l = nl - 1; l >= 0 && ++idx[l] == size[l]; l--) idx[l] = 0;
+  }
+  char label[96];
+  snprintf(label, sizeof label, "Einsum %s %s", ox_dtype_name(dt), eq);
+  ox_attr attr[] = {{.name = "equation", .type = OX_ATTR_STRING, .s = {(char *)eq, (int64_t)strlen(eq)}}};
+  same_for_all(label, "Einsum", 12, 1, attr, 2, in, want, dt == OX_FLOAT ? 1e-4 : 1e-12);
+  free(want);
+}
+
 static void gemm_case(int64_t M, int64_t K, int64_t N, int ta, int tb) {
   char label[96];
   snprintf(label, sizeof label, "Gemm (%lld, %lld, %lld) transA %d transB %d", (long long)M,
@@ -313,6 +350,16 @@ int main(void) {
   matmul_case(OX_FLOAT, 3001, 4, 16, 6, 1);   /* b broadcast over the batch */
   matmul_case(OX_DOUBLE, 2003, 5, 9, 7, 0);
   matmul_case(OX_INT32, 4096, 8, 8, 8, 0);    /* a row accumulator per thread */
+  /* Einsum's batched GEMM: many small products, split by whole products;
+   * operands in place, transposed in place, or gathered, y written in place
+   * or gathered */
+  einsum_case(OX_FLOAT, "bij,bjk->bik", (int64_t[]){61, 37, 29}, (int64_t[]){61, 29, 41});
+  einsum_case(OX_FLOAT, "bhid,bhjd->bhij", (int64_t[]){4, 8, 40, 24}, (int64_t[]){4, 8, 36, 24});
+  einsum_case(OX_FLOAT, "bij,bjk->kbi", (int64_t[]){61, 37, 29}, (int64_t[]){61, 29, 41});
+  einsum_case(OX_FLOAT, "bji,bkj->bik", (int64_t[]){61, 29, 37}, (int64_t[]){61, 41, 29}); /* both transposed */
+  einsum_case(OX_FLOAT, "ibj,bjk->bik", (int64_t[]){37, 61, 29}, (int64_t[]){61, 29, 41}); /* a gathered */
+  einsum_case(OX_DOUBLE, "bij,bkj->bik", (int64_t[]){50, 20, 30}, (int64_t[]){50, 25, 30});
+  einsum_case(OX_FLOAT, "ij,jk->ik", (int64_t[]){300, 257}, (int64_t[]){257, 301}); /* one big product */
   gemm_case(133, 71, 129, 0, 0);
   gemm_case(133, 71, 129, 1, 1);
   gemm_case(37, 300, 1027, 1, 0);
