@@ -95,7 +95,8 @@ enum { M_NEAREST, M_LINEAR, M_CUBIC };
 
 typedef struct {
   int mode, ct, nm, exclude, antialias;
-  double a; /* cubic_coeff_a */
+  double a;        /* cubic_coeff_a */
+  ox_dtype roi_dt; /* tf_crop_and_resize: roi's type, in which its arithmetic runs */
 } rz_opts;
 
 /* One axis: K taps per output index. */
@@ -103,8 +104,20 @@ typedef struct {
   int K;
   int64_t *idx; /* (O, K) source indices, clamped */
   double *w;    /* (O, K) weights (absent for nearest) */
-  uint8_t *ext; /* (O) tf_crop_and_resize: extrapolated; NULL if none */
+  uint8_t *ext; /* (O) EXT_VALUE, EXT_ZERO or 0 per output index; NULL if none */
 } axis_taps;
+
+/* Output indices whose value does not come from the input: tf_crop_and_resize's
+ * extrapolated ones, and nearest's with exclude_outside whose pixel lies
+ * outside (its only weight is dropped, leaving 0, as in the ONNX reference). */
+enum { EXT_VALUE = 1, EXT_ZERO = 2 };
+
+static int mark_ext(ox_ctx *c, axis_taps *t, int64_t O, int64_t o, uint8_t kind) {
+  if (!t->ext && !(t->ext = ox_alloc(c->a, (size_t)O)))
+    return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (t->ext[o] != EXT_VALUE) t->ext[o] = kind; /* the extrapolation is applied last */
+  return 0;
+}
 
 static double cubic_w(double x, double A) {
   x = fabs(x);
@@ -113,15 +126,31 @@ static double cubic_w(double x, double A) {
   return 0;
 }
 
-/* The source coordinate of output index o (W in, O out, s scale, roi lo/hi). */
-static double src_coord(int ct, double o, double s, int64_t W, int64_t O, double lo, double hi) {
+/* v rounded to roi's type (float16, float or double). */
+static double in_roi_type(ox_dtype dt, double v) {
+  if (dt == OX_DOUBLE) return v;
+  unsigned char b[8];
+  ox_store_f64(dt, b, 0, v);
+  return ox_load_f64(dt, b, 0);
+}
+
+/* The source coordinate of output index o (W in, O out, s scale, roi lo/hi).
+ * tf_crop_and_resize: the ONNX reference (op_resize.py) does the roi's own
+ * arithmetic, hi - lo and lo * (W - 1), in roi's type (numpy >= 2 keeps
+ * float32 * int in float32), the rest in double. It decides which output
+ * pixels are extrapolated and, for nearest, ties; so onnxop rounds there too. */
+static double src_coord(const rz_opts *p, double o, double s, int64_t W, int64_t O, double lo,
+                        double hi) {
   double ow = s * (double)W; /* the real-valued output width */
-  switch (ct) {
+  switch (p->ct) {
   case CT_ALIGN: return ow == 1 ? 0 : o * (double)(W - 1) / (ow - 1);
   case CT_ASYM: return o / s;
-  case CT_TF_CROP:
-    return (ow == 1 ? (hi - lo) * (double)(W - 1) / 2
-                    : o * (hi - lo) * (double)(W - 1) / (ow - 1)) + lo * (double)(W - 1);
+  case CT_TF_CROP: {
+    ox_dtype t = p->roi_dt;
+    double d = in_roi_type(t, hi - lo), base = in_roi_type(t, lo * (double)(W - 1));
+    return (ow == 1 ? in_roi_type(t, in_roi_type(t, d * (double)(W - 1)) / 2)
+                    : o * d * (double)(W - 1) / (ow - 1)) + base;
+  }
   case CT_PYTORCH: return ow == 1 ? -0.5 : (o + 0.5) / s - 0.5;
   case CT_HALF_SYM: { /* 19: centre the implicit roi on the output canvas */
     double adj = (double)O / ow, off = (double)W / 2 * (1 - adj);
@@ -147,12 +176,9 @@ static int build_taps(ox_ctx *c, const rz_opts *p, int64_t W, int64_t O, double 
   if (!t->idx || (p->mode != M_NEAREST && !t->w))
     return ox_fail(c->err, OX_EINPUT, "out of memory");
   for (int64_t o = 0; o < O; o++) {
-    double x = src_coord(p->ct, (double)o, s, W, O, lo, hi);
-    if (p->ct == CT_TF_CROP && (x < 0 || x > (double)(W - 1))) {
-      if (!t->ext && !(t->ext = ox_alloc(c->a, (size_t)O)))
-        return ox_fail(c->err, OX_EINPUT, "out of memory");
-      t->ext[o] = 1;
-    }
+    double x = src_coord(p, (double)o, s, W, O, lo, hi);
+    if (p->ct == CT_TF_CROP && (x < 0 || x > (double)(W - 1)))
+      OX_TRY(mark_ext(c, t, O, o, EXT_VALUE));
     if (!isfinite(x) || fabs(x) > 0x1p52) x = 0;
     double fl = floor(x);
     /* the window prefers the pixel left of x: an integral x counts as ratio 1 */
@@ -170,6 +196,7 @@ static int build_taps(ox_ctx *c, const rz_opts *p, int64_t W, int64_t O, double 
       default: up = r > 0.5;
       }
       int64_t j = xi + up;
+      if (p->exclude && (j < 0 || j >= W)) OX_TRY(mark_ext(c, t, O, o, EXT_ZERO));
       id[0] = j < 0 ? 0 : j >= W ? W - 1 : j;
       continue;
     }
@@ -252,13 +279,17 @@ static void gather_pass(const char *x, char *y, int64_t outer, int64_t W, int64_
 
 /* Set every hyperplane of axis d whose index is extrapolated to the value `v`
  * (es bytes). y: (outer, O, inner). */
+/* y: (outer, O, inner); v: the extrapolation value as one element. A zeroed
+ * element is 0 in every work type (and the empty string). */
 static void fill_ext(char *y, int64_t outer, int64_t O, int64_t inner, size_t es,
                      const uint8_t *ext, const void *v) {
+  static const char zero[16];
   for (int64_t u = 0; u < outer; u++)
     for (int64_t o = 0; o < O; o++) {
       if (!ext[o]) continue;
+      const void *e = ext[o] == EXT_VALUE ? v : zero;
       char *p = y + (size_t)((u * O + o) * inner) * es;
-      for (int64_t i = 0; i < inner; i++) memcpy(p + (size_t)i * es, v, es);
+      for (int64_t i = 0; i < inner; i++) memcpy(p + (size_t)i * es, e, es);
     }
 }
 
@@ -299,7 +330,7 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
                     : wk == W_F32 ? (const void *)ox_widen_f32(c->a, X, c->err)
                                   : (const void *)load_f64(c, X);
   if (!src) return ox_fail(c->err, OX_EINPUT, "out of memory");
-  int anyext = 0;
+  int anyext = 0, anyval = 0;
   for (int d = 0; d < r; d++) {
     if (!doax[d]) continue;
     OX_TRY(build_taps(c, p, X->dims[d], odims[d], scale[d], roi[d], roi[r + d], &taps[d]));
@@ -315,11 +346,13 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
     cur[d] = odims[d];
     src = dst;
     anyext |= taps[d].ext != NULL;
+    for (int64_t o = 0; taps[d].ext && o < odims[d]; o++) anyval |= taps[d].ext[o] == EXT_VALUE;
   }
-  if (anyext) { /* tf_crop_and_resize: extrapolated positions get the value */
+  if (anyext) { /* marked positions get the extrapolation value or 0, the last axis's mark wins */
     char val[16] = {0}; /* the value as one work element */
     float vf = (float)extrap;
-    if (wk == W_F32) memcpy(val, &vf, sizeof vf);
+    if (!anyval) {
+    } else if (wk == W_F32) memcpy(val, &vf, sizeof vf);
     else if (wk == W_F64) memcpy(val, &extrap, sizeof extrap);
     else if (X->dt == OX_STRING || ox_dtype_is_complex(X->dt))
       return ox_fail(c->err, OX_EINPUT, "extrapolation_value cannot be stored as %s",
@@ -353,7 +386,7 @@ static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                                     "align_corners", "asymmetric", "tf_crop_and_resize",
                                     "tf_half_pixel_for_nn"};
   static const char *const nms[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
-  rz_opts p = {0};
+  rz_opts p = {.roi_dt = OX_DOUBLE};
   OX_TRY(parse_enum(c, "mode", ox_attr_string(c, "mode", "nearest"), modes, v >= 11 ? 3 : 2,
                     &p.mode));
   if (v >= 11) {
@@ -406,6 +439,7 @@ static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (v < 11) OX_TRY(floats_of(c, in[1], &sv, &ns));
   else {
     OX_TRY(floats_of(c, nin > 1 ? in[1] : NULL, &rv, &nr));
+    if (nr) p.roi_dt = in[1]->u.t.dt;
     OX_TRY(floats_of(c, nin > 2 ? in[2] : NULL, &sv, &ns));
     if (nin > 3 && in[3] && in[3]->u.t.n > 0) OX_TRY(ox_ints_of(c, 3, in[3], &sz, &nsz));
   }
