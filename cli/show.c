@@ -113,7 +113,9 @@ static const char *node_problem(const ox_kernel *k, const ox_node *nd, ox_err *e
   return k && ox_check_required(k, nd, e) ? e->msg : NULL;
 }
 
-static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int *unsupported) {
+/* cant[0]: nodes whose operator this build lacks; cant[1]: nodes it has but
+ * that cannot run as written (a required attribute missing). */
+static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int cant[2]) {
   for (int i = 0; i < n; i++) {
     const ox_node *nd = &ns[i];
     int64_t opset = ox_opset_of(m->nopset, m->opset, nd->domain);
@@ -135,17 +137,17 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int *
     if (is_fn) printf("  [model-local function]");
     else if (!k) {
       printf("  [unsupported in this build: opset %lld]", (long long)opset);
-      (*unsupported)++;
+      cant[0]++;
     } else if (problem) {
       printf("  [cannot run: %s]", problem);
-      (*unsupported)++;
+      cant[1]++;
     }
     printf("\n");
     for (int j = 0; j < nd->nattr; j++) {
       const ox_attr *at = &nd->attr[j];
       if (at->g) {
         printf("%*s  %s: graph '%s', %d nodes\n", indent, "", at->name, at->g->name, at->g->nnode);
-        nodes(m, at->g->nnode, at->g->node, indent + 4, unsupported);
+        nodes(m, at->g->nnode, at->g->node, indent + 4, cant);
       }
     }
   }
@@ -325,18 +327,23 @@ int ox_cmd_info(int argc, char **argv) {
     printf("    %s: %s %s\n", g->init_name[i], ox_value_desc(v, ty, sizeof ty),
            v->kind == OX_TENSOR ? ox_shape_str(v->u.t.rank, v->u.t.dims, sh, sizeof sh) : "");
   }
-  int unsupported = 0;
+  int cant[2] = {0, 0};
   printf("  nodes: %d\n", g->nnode);
-  nodes(m, g->nnode, g->node, 4, &unsupported);
+  nodes(m, g->nnode, g->node, 4, cant);
   printf("  functions: %d\n", m->nfunc);
   for (int i = 0; i < m->nfunc; i++) {
     const ox_function *f = &m->func[i];
     printf("    %s%s%s: %d inputs, %d outputs, %d nodes\n", f->domain && f->domain[0] ? f->domain : "",
            f->domain && f->domain[0] ? "." : "", f->name, f->nin, f->nout, f->nnode);
-    nodes(m, f->nnode, f->node, 6, &unsupported);
+    nodes(m, f->nnode, f->node, 6, cant);
   }
-  if (unsupported) printf("  %d node%s cannot run in this build\n", unsupported, unsupported == 1 ? "" : "s");
-  else printf("  every node can run in this build\n");
+  if (cant[0])
+    printf("  %d node%s cannot run in this build (operator unsupported)\n", cant[0],
+           cant[0] == 1 ? "" : "s");
+  if (cant[1])
+    printf("  %d node%s cannot run as written (a required attribute is missing)\n", cant[1],
+           cant[1] == 1 ? "" : "s");
+  if (!cant[0] && !cant[1]) printf("  every node can run in this build\n");
   ox_arena_free(A);
   return 0;
 }
