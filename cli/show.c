@@ -8,6 +8,7 @@
 
 #include "../io/io.h"
 #include "../proto/proto.h"
+#include "../core/schema.h"
 #include "cli.h"
 
 /* min, max, mean and the NaN/Inf counts of every numeric tensor in v */
@@ -108,13 +109,17 @@ static void vi_line(const ox_valueinfo *vi) {
 }
 
 /* Why a node whose op this build has cannot run either: the message `run`
- * refuses the model with (a required attribute missing), or NULL. */
-static const char *node_problem(const ox_kernel *k, const ox_node *nd, ox_err *e) {
-  return k && ox_check_required(k, nd, e) ? e->msg : NULL;
+ * refuses the model with (an attribute missing, undeclared or of the wrong
+ * type), or NULL. */
+static const char *node_problem(const ox_kernel *k, const ox_node *nd, int64_t opset,
+                                ox_err *e) {
+  if (!k) return NULL;
+  const ox_schema *s = ox_schema_find(nd->domain, nd->op, opset);
+  return (s && ox_schema_check(s, nd, e)) || ox_check_required(k, nd, e) ? e->msg : NULL;
 }
 
 /* cant[0]: nodes whose operator this build lacks; cant[1]: nodes it has but
- * that cannot run as written (a required attribute missing). */
+ * that cannot run as written (an attribute missing, undeclared or mistyped). */
 static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int cant[2]) {
   for (int i = 0; i < n; i++) {
     const ox_node *nd = &ns[i];
@@ -133,7 +138,7 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int c
     for (int j = 0; j < nd->nout; j++) printf("%s%s", j ? ", " : "", nd->out[j]);
     printf(")");
     ox_err e = {0};
-    const char *problem = is_fn ? NULL : node_problem(k, nd, &e);
+    const char *problem = is_fn ? NULL : node_problem(k, nd, opset, &e);
     if (is_fn) printf("  [model-local function]");
     else if (!k) {
       printf("  [unsupported in this build: opset %lld]", (long long)opset);
@@ -196,7 +201,7 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
     cJSON_AddItemToObject(o, "inputs", names_json(nd->nin, nd->in));
     cJSON_AddItemToObject(o, "outputs", names_json(nd->nout, nd->out));
     ox_err e = {0};
-    const char *problem = is_fn ? NULL : node_problem(k, nd, &e);
+    const char *problem = is_fn ? NULL : node_problem(k, nd, opset, &e);
     cJSON_AddBoolToObject(o, "function", is_fn);
     cJSON_AddBoolToObject(o, "supported", is_fn || (k && !problem));
     if (problem) cJSON_AddStringToObject(o, "problem", problem);
@@ -277,13 +282,14 @@ int ox_cmd_info(int argc, char **argv) {
            "Describe a model: IR version, opset imports, inputs and outputs with their\n"
            "types and shapes, the nodes (op-version, name, inputs, outputs), the\n"
            "initializers, the functions, and which nodes cannot run: ops this build\n"
-           "lacks, and nodes without an attribute their op requires (which `run`\n"
-           "refuses).\n\n"
+           "lacks, and nodes whose attributes do not fit their op-version: one it\n"
+           "requires missing, one it does not declare, one of another type (which\n"
+           "`run` refuses).\n\n"
            "  --json   the same facts as one JSON object: model, ir_version,\n"
            "           opset_import, graph, inputs and outputs (name, type, shape with\n"
            "           null for unknown dims), initializers, nodes (op, domain, opset,\n"
            "           since, name, inputs, outputs, function, supported, problem when\n"
-           "           a required attribute is missing, subgraphs), functions, and\n"
+           "           an attribute does not fit the op-version, subgraphs), functions, and\n"
            "           unsupported (the count of nodes that cannot run)");
       return 0;
     }
@@ -341,7 +347,7 @@ int ox_cmd_info(int argc, char **argv) {
     printf("  %d node%s cannot run in this build (operator unsupported)\n", cant[0],
            cant[0] == 1 ? "" : "s");
   if (cant[1])
-    printf("  %d node%s cannot run as written (a required attribute is missing)\n", cant[1],
+    printf("  %d node%s cannot run as written (an attribute is missing, undeclared or mistyped)\n", cant[1],
            cant[1] == 1 ? "" : "s");
   if (!cant[0] && !cant[1]) printf("  every node can run in this build\n");
   ox_arena_free(A);

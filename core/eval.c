@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "eval.h"
+#include "schema.h"
 
 /* ---- scopes: open-addressing hash tables from name to value ---- */
 
@@ -327,7 +328,8 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
     /* Required attributes are checked here, not only by the kernels: a kernel
      * sees them only when it runs (an If branch not taken, a Loop of zero
      * trips, a node after a failing one). */
-    if (ox_check_required(k, n, e)) {
+    const ox_schema *sc = ox_schema_find(n->domain, n->op, v);
+    if ((sc && ox_schema_check(sc, n, e)) || ox_check_required(k, n, e)) {
       ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
       return e->code;
     }

@@ -193,7 +193,7 @@ expect 0 make_no_axis "$X" make Concat --opset 13 --input a:float32[2] --input b
 err_has make_no_axis "onnxop make: warning: node 'node' Concat-13: the attribute 'axis' is required"
 expect 0 info_no_axis "$X" info "$T/no_axis.onnx"
 out_has info_no_axis "Concat-13 'node' (a, b) -> (output)  [cannot run: the attribute 'axis' is required]"
-out_has info_no_axis "1 node cannot run as written (a required attribute is missing)"
+out_has info_no_axis "1 node cannot run as written (an attribute is missing, undeclared or mistyped)"
 out_lacks info_no_axis "cannot run in this build"
 expect 0 info_no_axis_json "$X" info --json "$T/no_axis.onnx"
 out_has info_no_axis_json '"supported":false,"problem":"the attribute '"'axis'"' is required"}'
@@ -201,6 +201,22 @@ out_has info_no_axis_json '"unsupported":1'
 expect 1 run_no_axis "$X" run "$T/no_axis.onnx" --in 'float32[2]:1,2' --in 'float32[2]:3,4' --out "$T/never_axis.pb"
 err_has run_no_axis "no_axis.onnx: node 'node' Concat-13: the attribute 'axis' is required"
 no_file "$T/never_axis.pb"
+# an attribute the op-version does not declare (MaxPool has no count_include_pad),
+# or one of the wrong type, is refused at load as ONNX's checker does
+expect 0 make_undeclared "$X" make MaxPool --opset 12 --input x:float32[1,1,2,2] -a kernel_shape=[2,2] -a count_include_pad=1 -o "$T/undeclared.onnx"
+err_has make_undeclared "'count_include_pad' is not an attribute of MaxPool-12 (its attributes: auto_pad, ceil_mode, dilations, kernel_shape, pads, storage_order, strides)"
+expect 1 run_undeclared "$X" run "$T/undeclared.onnx" --in 'float32[1,1,2,2]:1,2,3,4' --out "$T/never_undeclared.pb"
+err_has run_undeclared "undeclared.onnx: node 'node' MaxPool-12: 'count_include_pad' is not an attribute of MaxPool-12"
+no_file "$T/never_undeclared.pb"
+expect 0 info_undeclared "$X" info "$T/undeclared.onnx"
+out_has info_undeclared "[cannot run: 'count_include_pad' is not an attribute of MaxPool-12"
+# MaxPool-8 has storage_order but not yet ceil_mode (10)
+expect 0 make_later_attr "$X" make MaxPool --opset 8 --input x:float32[1,1,2,2] -a kernel_shape=[2,2] -a ceil_mode=1 -o "$T/later_attr.onnx"
+expect 1 run_later_attr "$X" run "$T/later_attr.onnx" --in 'float32[1,1,2,2]:1,2,3,4'
+err_has run_later_attr "'ceil_mode' is not an attribute of MaxPool-8"
+expect 0 make_mistyped "$X" make MaxPool --opset 12 --input x:float32[1,1,2,2] -a kernel_shape=2.0 -o "$T/mistyped.onnx"
+expect 1 run_mistyped "$X" run "$T/mistyped.onnx" --in 'float32[1,1,2,2]:1,2,3,4'
+err_has run_mistyped "node 'node' MaxPool-12: attribute 'kernel_shape' is of type float; expected ints"
 expect 0 ops_required "$X" ops If
 out_has ops_required "  required attributes: then_branch:graph,else_branch:graph"
 expect 0 ops_required_json "$X" ops --json Concat
