@@ -20,6 +20,19 @@ static void types_str(uint64_t mask, char *buf, size_t n) {
       at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "", ox_dtypes[d].onnx_name);
 }
 
+/* Walk the entries of a schema's attrs: "name:type" or "name:type:required". */
+typedef struct { char name[64], type[32]; int required; } attr_entry;
+static const char *next_attr(const char *p, attr_entry *a) {
+  if (!p || !*p) return NULL;
+  size_t elen = strcspn(p, ","), nlen = strcspn(p, ":,");
+  const char *t = p + nlen + 1;
+  size_t tlen = strcspn(t, ":,");
+  snprintf(a->name, sizeof a->name, "%.*s", (int)nlen, p);
+  snprintf(a->type, sizeof a->type, "%.*s", (int)tlen, t);
+  a->required = t[tlen] == ':';
+  return p + elen + (p[elen] == ',');
+}
+
 int ox_cmd_ops(int argc, char **argv) {
   const char *want = NULL;
   int json = 0;
@@ -28,9 +41,11 @@ int ox_cmd_ops(int argc, char **argv) {
       puts("usage: onnxop ops [--json] [OP]\n\n"
            "List every operator onnxop implements: domain, name, the opset versions each\n"
            "implementation covers, and the element types it takes. With OP, only that\n"
-           "operator, with the attributes each version requires (NAME:TYPE where the type\n"
-           "is checked too). Printed from the registry itself; --json gives one object\n"
-           "per row (\"required\": the same list, when there is one).");
+           "operator, with each version's attributes (NAME:TYPE, and which are required)\n"
+           "as docs/Changelog.md lists them; `run` refuses a node with an attribute its\n"
+           "version does not declare. Printed from the registry itself; --json gives one\n"
+           "object per row, with \"attributes\" (name, type, required) and \"required\"\n"
+           "(NAME:TYPE,... when the version requires some).");
       return 0;
     }
     if (!strcmp(argv[i], "--json")) {
@@ -52,6 +67,8 @@ int ox_cmd_ops(int argc, char **argv) {
       else if (k->until == k->since) snprintf(ver, sizeof ver, "%d", k->since);
       else snprintf(ver, sizeof ver, "%d-%d", k->since, k->until);
       types_str(k->types, ty, sizeof ty);
+      /* each row serves one op-version of the schema table (test_schema checks it) */
+      const ox_schema *sc = ox_schema_find(k->domain, k->op, k->since);
       if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "domain", k->domain[0] ? k->domain : "ai.onnx");
@@ -63,7 +80,22 @@ int ox_cmd_ops(int argc, char **argv) {
         cJSON *ts = cJSON_AddArrayToObject(o, "types");
         for (int d = 1; d < OX_DTYPE_MAX; d++)
           if (k->types & (UINT64_C(1) << d)) cJSON_AddItemToArray(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
-        if (k->required) cJSON_AddStringToObject(o, "required", k->required);
+        if (sc) {
+          cJSON *as = cJSON_AddArrayToObject(o, "attributes");
+          char req[1024] = "";
+          size_t at = 0;
+          attr_entry a;
+          for (const char *p = next_attr(sc->attrs, &a); p; p = next_attr(p, &a)) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "name", a.name);
+            cJSON_AddStringToObject(x, "type", a.type);
+            cJSON_AddBoolToObject(x, "required", a.required);
+            cJSON_AddItemToArray(as, x);
+            if (a.required && at < sizeof req)
+              at += (size_t)snprintf(req + at, sizeof req - at, "%s%s:%s", at ? "," : "", a.name, a.type);
+          }
+          if (req[0]) cJSON_AddStringToObject(o, "required", req);
+        }
         cJSON_AddItemToArray(rows, o);
       } else if (want) {
         if (k->tin < 0) /* no input is checked: the types it makes */
@@ -72,7 +104,14 @@ int ox_cmd_ops(int argc, char **argv) {
         else
           printf("%s %s %s (family %s)\n  input %d element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
                  k->op, ver, f->family, k->tin, ty);
-        if (k->required) printf("  required attributes: %s\n", k->required);
+        if (sc) {
+          attr_entry a;
+          printf("  attributes:%s", sc->attrs[0] ? "" : " none");
+          int first = 1;
+          for (const char *p = next_attr(sc->attrs, &a); p; p = next_attr(p, &a), first = 0)
+            printf("%s %s:%s%s", first ? "" : ",", a.name, a.type, a.required ? " (required)" : "");
+          printf("\n");
+        }
       } else
         printf("%-10s %-22s %-9s %-8s %s\n", k->domain[0] ? k->domain : "ai.onnx", k->op, ver,
                f->family, ty);

@@ -218,10 +218,16 @@ expect 0 make_mistyped "$X" make MaxPool --opset 12 --input x:float32[1,1,2,2] -
 expect 1 run_mistyped "$X" run "$T/mistyped.onnx" --in 'float32[1,1,2,2]:1,2,3,4'
 err_has run_mistyped "node 'node' MaxPool-12: attribute 'kernel_shape' is of type float; expected ints"
 expect 0 ops_required "$X" ops If
-out_has ops_required "  required attributes: then_branch:graph,else_branch:graph"
+out_has ops_required "  attributes: else_branch:graph (required), then_branch:graph (required)"
+expect 0 ops_attrs "$X" ops MaxPool
+# MaxPool-8 added storage_order, MaxPool-10 ceil_mode and dilations
+out_has ops_attrs "  attributes: auto_pad:string, kernel_shape:ints (required), pads:ints, strides:ints"
+out_has ops_attrs "  attributes: auto_pad:string, kernel_shape:ints (required), pads:ints, storage_order:int, strides:ints"
+expect 0 ops_no_attrs "$X" ops Relu
+out_has ops_no_attrs "  attributes: none"
 expect 0 ops_required_json "$X" ops --json Concat
 out_has ops_required_json '"since":13,"until":null,"family":"tensor",'
-out_has ops_required_json '"required":"axis"}]'
+out_has ops_required_json '"attributes":[{"name":"axis","type":"int","required":true}],"required":"axis:int"}]'
 
 # ---- errors: exit codes, messages, no output file ----
 echo '{"dtype": "int64", "shape": [], "data": 3}' >"$T/pos3.json"
@@ -368,7 +374,7 @@ expect 3 ops_none "$X" ops NoSuchOp
 expect 0 ops_no_input "$X" ops RandomNormal
 out_has ops_no_input "  output element types: float, float16, double"
 expect 0 ops_json "$X" ops --json SequenceAt
-out_has ops_json '[{"domain":"ai.onnx","op":"SequenceAt","since":11,"until":null,"family":"sequence","types":["float","uint8","int8","uint16","int16","int32","int64","string","bool","float16","double","uint32","uint64","complex64","complex128"]}]'
+out_has ops_json '[{"domain":"ai.onnx","op":"SequenceAt","since":11,"until":null,"family":"sequence","types":["float","uint8","int8","uint16","int16","int32","int64","string","bool","float16","double","uint32","uint64","complex64","complex128"],"attributes":[]}]'
 expect 0 ops_json_all "$X" ops --json
 out_has ops_json_all '"op":"OptionalGetElement","since":18,"until":null'
 expect 2 test_no_path "$X" test
