@@ -115,7 +115,7 @@ static const char *node_problem(const ox_kernel *k, const ox_node *nd, int64_t o
                                 ox_err *e) {
   if (!k) return NULL;
   const ox_schema *s = ox_schema_find(nd->domain, nd->op, opset);
-  return (s && ox_schema_check(s, nd, e)) || ox_check_required(k, nd, e) ? e->msg : NULL;
+  return s && ox_schema_check(s, nd, e) ? e->msg : NULL;
 }
 
 /* cant[0]: nodes whose operator this build lacks; cant[1]: nodes it has but

@@ -325,11 +325,12 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
     }
     n->k = k;
     n->version = k->since;
-    /* Required attributes are checked here, not only by the kernels: a kernel
-     * sees them only when it runs (an If branch not taken, a Loop of zero
-     * trips, a node after a failing one). */
+    /* Attributes are checked against the op-version's schema here, not only
+     * by the kernels: a kernel sees them only when it runs (an If branch not
+     * taken, a Loop of zero trips, a node after a failing one), and never
+     * sees one it does not read. */
     const ox_schema *sc = ox_schema_find(n->domain, n->op, v);
-    if ((sc && ox_schema_check(sc, n, e)) || ox_check_required(k, n, e)) {
+    if (sc && ox_schema_check(sc, n, e)) {
       ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
       return e->code;
     }

@@ -108,23 +108,6 @@ const char *ox_registry_why(const char *domain, const char *op, int64_t opset, c
 
 /* ---- attributes ---- */
 
-int ox_check_required(const ox_kernel *k, const ox_node *n, ox_err *e) {
-  for (const char *p = k->required; p && *p;) {
-    /* one "name" or "name:type" entry of the list */
-    size_t len = strcspn(p, ","), nlen = strcspn(p, ":,");
-    char name[64], type[16] = "";
-    snprintf(name, sizeof name, "%.*s", (int)nlen, p);
-    if (nlen < len) snprintf(type, sizeof type, "%.*s", (int)(len - nlen - 1), p + nlen + 1);
-    p += len + (p[len] == ',');
-    const ox_attr *at = ox_node_attr(n, name);
-    if (!at) return ox_fail(e, OX_EINPUT, "the attribute '%s' is required", name);
-    if (type[0] && !at->ref_attr_name && strcmp(ox_attr_type_name(at->type), type))
-      return ox_fail(e, OX_EINPUT, "attribute '%s' is of type %s; expected %s", name,
-                     ox_attr_type_name(at->type), type);
-  }
-  return 0;
-}
-
 const ox_attr *ox_attr_find(ox_ctx *c, const char *name) { return ox_node_attr(c->node, name); }
 
 const char *ox_attr_type_name(ox_attr_type t) {

@@ -33,12 +33,6 @@ typedef struct ox_kernel {
   uint64_t types;     /* OX_T() bits; 0: no constraint */
   int min_in, max_in; /* input count range; max_in -1: variadic */
   ox_kernel_fn fn;
-  /* The attributes the op-version's schema marks "(required)", comma-separated;
-   * NULL: none. "name:type" also checks the type (ox_attr_type_name's words).
-   * Checked when the model is loaded (ox_check_required), so a node without
-   * them is refused before anything runs. Optional, so rows without it need
-   * not spell it out. */
-  const char *required;
 } ox_kernel;
 
 /* The families (each table ends with a row whose op is NULL). */
@@ -55,11 +49,6 @@ int ox_registry_span(const char *domain, const char *op, int *lo, int *hi);
 /* Why no row serves (domain, op) at opset: for "unsupported operator" messages. */
 const char *ox_registry_why(const char *domain, const char *op, int64_t opset, char *buf, size_t n);
 
-/* 0 when node n has every attribute row k requires; otherwise fails with
- * "the attribute 'to' is required" or "attribute 'body' is of type int;
- * expected graph" (the caller names the node). An attribute that refers to a
- * function's attribute (ref_attr_name) counts as given: the call supplies it. */
-int ox_check_required(const ox_kernel *k, const ox_node *n, ox_err *e);
 
 /* ---- attribute access for kernels ----
  * A missing attribute gives the default; one of the wrong type sets c->err

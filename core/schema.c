@@ -5,7 +5,8 @@
  * docs/Changelog-ml.md of onnx/onnx at f7546912 (2026-08-22), one row per
  * "### Op-N" heading: each "<dt><tt>name</tt> : type" entry, with "list of
  * ints" written ints (and so on) and ":required" where the entry says
- * "(required)". An op-version whose page lists no attributes has "". When
+ * "(required)". An op-version whose page lists no attributes has "" (the
+ * deprecated ones too, except GroupNormalization-18, which onnxop runs). When
  * ONNX adds an op-version, add its row here and its kernel row in ops/;
  * tests/unit/test_schema.c checks that the two tables agree. */
 #include "schema.h"
@@ -283,7 +284,10 @@ const ox_schema ox_schemas[] = {
     {"", "GridSample", 16, "align_corners:int,mode:string,padding_mode:string"},
     {"", "GridSample", 20, "align_corners:int,mode:string,padding_mode:string"},
     {"", "GridSample", 22, "align_corners:int,mode:string,padding_mode:string"},
-    {"", "GroupNormalization", 18, ""},
+    /* GroupNormalization-18: the current Changelog marks it deprecated and no
+     * longer lists its attributes; these are from onnx 1.16's, when it was
+     * current (onnxop still runs it, as the issue asks for both versions) */
+    {"", "GroupNormalization", 18, "epsilon:float,num_groups:int:required"},
     {"", "GroupNormalization", 21, "epsilon:float,num_groups:int:required,stash_type:int"},
     {"", "HammingWindow", 17, "output_datatype:int,periodic:int"},
     {"", "HannWindow", 17, "output_datatype:int,periodic:int"},

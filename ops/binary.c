@@ -631,7 +631,7 @@ static int where_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 #define EQ_T1 (OX_T(BOOL) | OX_T(INT32) | OX_T(INT64))
 
 const ox_kernel ox_binary_kernels[] = {
-/*  domain  op             since until     tin types                   in      fn  required */
+/*  domain  op             since until     tin types                   in      fn */
   { "", "Add",               1, 5,          0, F3,                      2, 2,  add_k }, /* broadcast, axis */
   { "", "Add",               6, 6,          0, HP,                      2, 2,  add_k },
   { "", "Add",               7, 12,         0, HP,                      2, 2,  add_k }, /* numpy broadcasting */
@@ -705,7 +705,7 @@ const ox_kernel ox_binary_kernels[] = {
   { "", "Or",                7, OX_LATEST,  0, BOOL_T,                  2, 2,  or_k },
   { "", "Xor",               1, 6,          0, BOOL_T,                  2, 2,  xor_k },
   { "", "Xor",               7, OX_LATEST,  0, BOOL_T,                  2, 2,  xor_k },
-  { "", "BitShift",         11, OX_LATEST,  0, OX_TS_UINTS,             2, 2,  bitshift_k, "direction" },
+  { "", "BitShift",         11, OX_LATEST,  0, OX_TS_UINTS,             2, 2,  bitshift_k },
   { "", "BitwiseAnd",       18, OX_LATEST,  0, OX_TS_INTS,              2, 2,  bitand_k },
   { "", "BitwiseOr",        18, OX_LATEST,  0, OX_TS_INTS,              2, 2,  bitor_k },
   { "", "BitwiseXor",       18, OX_LATEST,  0, OX_TS_INTS,              2, 2,  bitxor_k },

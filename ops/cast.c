@@ -399,22 +399,22 @@ static int bitcast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 }
 
 const ox_kernel ox_cast_kernels[] = {
-/*  domain op        since until      tin types     in     fn  required */
-  { "", "Cast",          1,  5,         0, TS_1,       1, 1, cast, "to" },
-  { "", "Cast",          6,  8,         0, TS_1,       1, 1, cast, "to" },
-  { "", "Cast",          9, 12,         0, TS_9,       1, 1, cast, "to" },
-  { "", "Cast",         13, 18,         0, TS_13,      1, 1, cast, "to" },
-  { "", "Cast",         19, 20,         0, TS_19,      1, 1, cast, "to" },
-  { "", "Cast",         21, 22,         0, TS_21,      1, 1, cast, "to" },
-  { "", "Cast",         23, 23,         0, TS_23,      1, 1, cast, "to" },
-  { "", "Cast",         24, 24,         0, TS_24,      1, 1, cast, "to" },
-  { "", "Cast",         25, OX_LATEST,  0, TS_25,      1, 1, cast, "to" },
+/*  domain op        since until      tin types     in     fn */
+  { "", "Cast",          1,  5,         0, TS_1,       1, 1, cast },
+  { "", "Cast",          6,  8,         0, TS_1,       1, 1, cast },
+  { "", "Cast",          9, 12,         0, TS_9,       1, 1, cast },
+  { "", "Cast",         13, 18,         0, TS_13,      1, 1, cast },
+  { "", "Cast",         19, 20,         0, TS_19,      1, 1, cast },
+  { "", "Cast",         21, 22,         0, TS_21,      1, 1, cast },
+  { "", "Cast",         23, 23,         0, TS_23,      1, 1, cast },
+  { "", "Cast",         24, 24,         0, TS_24,      1, 1, cast },
+  { "", "Cast",         25, OX_LATEST,  0, TS_25,      1, 1, cast },
   { "", "CastLike",     15, 18,         0, TS_13,      2, 2, cast_like },
   { "", "CastLike",     19, 20,         0, TS_19,      2, 2, cast_like },
   { "", "CastLike",     21, 22,         0, TS_21,      2, 2, cast_like },
   { "", "CastLike",     23, 23,         0, TS_23,      2, 2, cast_like },
   { "", "CastLike",     24, 24,         0, TS_24,      2, 2, cast_like },
   { "", "CastLike",     25, OX_LATEST,  0, TS_25,      2, 2, cast_like },
-  { "", "BitCast",      26, OX_LATEST,  0, TS_BITCAST, 1, 1, bitcast, "to" },
+  { "", "BitCast",      26, OX_LATEST,  0, TS_BITCAST, 1, 1, bitcast },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };

@@ -867,9 +867,9 @@ static int nms(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 #define TS_ALL13 (OX_TS_CLASSIC | OX_T(BFLOAT16))
 
 const ox_kernel ox_image_kernels[] = {
-/*  domain op                since until      tin types     in     fn  required */
-  { "", "Upsample",            1, 6,         0, OX_TS_FLOAT3 | OX_T(BOOL) | OX_T(INT32) | OX_T(INT64), 1, 1, upsample, "height_scale,width_scale" }, /* experimental */
-  { "", "Upsample",            7, 8,         0, TS_ALL10, 1, 1, upsample, "scales" },
+/*  domain op                since until      tin types     in     fn */
+  { "", "Upsample",            1, 6,         0, OX_TS_FLOAT3 | OX_T(BOOL) | OX_T(INT32) | OX_T(INT64), 1, 1, upsample }, /* experimental */
+  { "", "Upsample",            7, 8,         0, TS_ALL10, 1, 1, upsample },
   { "", "Upsample",            9, 9,         0, TS_ALL10, 2, 2, upsample },
   { "", "Resize",             10, 10,        0, TS_ALL10, 2, 2, resize },
   { "", "Resize",             11, 12,        0, TS_ALL10, 3, 4, resize },

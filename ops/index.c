@@ -1075,7 +1075,7 @@ static int cumprod(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 /* One row per since-version; tin 0 (the data) is the input T constrains. */
 const ox_kernel ox_index_kernels[] = {
-/*  domain op                 since until      tin types      in     fn  required */
+/*  domain op                 since until      tin types      in     fn */
   { "", "Gather",                1, 10,         0, TS_ALL,     2, 2,  gather },
   { "", "Gather",               11, 12,         0, TS_ALL,     2, 2,  gather },
   { "", "Gather",               13, OX_LATEST,  0, TS_ALL13,   2, 2,  gather },
@@ -1098,7 +1098,7 @@ const ox_kernel ox_index_kernels[] = {
   { "", "Compress",             11, OX_LATEST,  0, TS_ALL,     2, 2,  compress },
   { "", "NonZero",               9, 12,         0, TS_ALL,     1, 1,  nonzero },
   { "", "NonZero",              13, OX_LATEST,  0, TS_ALL13,   1, 1,  nonzero },
-  { "", "TopK",                  1, 9,          0, OX_TS_FLOAT3, 1, 1, topk, "k" },
+  { "", "TopK",                  1, 9,          0, OX_TS_FLOAT3, 1, 1, topk },
   { "", "TopK",                 10, 10,         0, OX_TS_FLOAT3, 2, 2, topk },
   { "", "TopK",                 11, 23,         0, OX_TS_NUM,  2, 2,  topk },
   { "", "TopK",                 24, OX_LATEST,  0, OX_TS_NUM13, 2, 2, topk },

@@ -928,7 +928,7 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 }
 
 const ox_kernel ox_matmul_kernels[] = {
-/*  domain  op             since until      tin types           in     fn  required */
+/*  domain  op             since until      tin types           in     fn */
   { "", "MatMul",           1,   8,         0, OX_TS_FLOAT3,    2, 2,  matmul },
   { "", "MatMul",           9,  12,         0, TS_MM9,          2, 2,  matmul },
   { "", "MatMul",          13,  OX_LATEST,  0, TS_MM13,         2, 2,  matmul },
@@ -939,7 +939,7 @@ const ox_kernel ox_matmul_kernels[] = {
   { "", "Gemm",            11,  12,         0, TS_MM9,          2, 3,  gemm }, /* C optional */
   { "", "Gemm",            13,  OX_LATEST,  0, TS_MM13,         2, 3,  gemm },
   { "", "MatMulInteger",   10,  OX_LATEST,  0, TS_I8,           2, 4,  matmul_integer },
-  { "", "Einsum",          12,  OX_LATEST,  0, TS_EINSUM,       1, -1, einsum, "equation" },
+  { "", "Einsum",          12,  OX_LATEST,  0, TS_EINSUM,       1, -1, einsum },
   { "", "Det",             11,  21,         0, OX_TS_FLOAT3,    1, 1,  det },
   { "", "Det",             22,  OX_LATEST,  0, OX_TS_FLOAT4,    1, 1,  det },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },

@@ -621,7 +621,7 @@ static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 const ox_kernel ox_norm_kernels[] = {
   /* domain, op, since, until, tin, types, min_in, max_in, fn */
-  { "", "BatchNormalization",         1,  5,         0, F3,      5, 5, batchnorm, "consumed_inputs" },
+  { "", "BatchNormalization",         1,  5,         0, F3,      5, 5, batchnorm },
   { "", "BatchNormalization",         6,  6,         0, F3,      5, 5, batchnorm },
   { "", "BatchNormalization",         7,  8,         0, F3,      5, 5, batchnorm },
   { "", "BatchNormalization",         9,  13,        0, F3,      5, 5, batchnorm },
@@ -632,14 +632,14 @@ const ox_kernel ox_norm_kernels[] = {
   { "", "InstanceNormalization",      22, OX_LATEST, 0, F4,      3, 3, instancenorm },
   { "", "LayerNormalization",         17, OX_LATEST, 0, F4,      2, 3, layernorm },
   { "", "GroupNormalization",         18, 20,        0, F4,      3, 3, groupnorm },
-  { "", "GroupNormalization",         21, OX_LATEST, 0, F4,      3, 3, groupnorm, "num_groups" },
+  { "", "GroupNormalization",         21, OX_LATEST, 0, F4,      3, 3, groupnorm },
   { "", "RMSNormalization",           23, OX_LATEST, 0, F4,      2, 2, rmsnorm },
   { "", "LpNormalization",            1,  21,        0, F3,      1, 1, lpnorm },
   { "", "LpNormalization",            22, OX_LATEST, 0, F4,      1, 1, lpnorm },
   { "", "MeanVarianceNormalization",  9,  12,        0, F3,      1, 1, mvn },
   { "", "MeanVarianceNormalization",  13, OX_LATEST, 0, F4,      1, 1, mvn },
-  { "", "LRN",                        1,  12,        0, F3,      1, 1, lrn, "size" },
-  { "", "LRN",                        13, OX_LATEST, 0, F4,      1, 1, lrn, "size" },
+  { "", "LRN",                        1,  12,        0, F3,      1, 1, lrn },
+  { "", "LRN",                        13, OX_LATEST, 0, F4,      1, 1, lrn },
   { "", "Dropout",                    1,  5,         0, F3,      1, 1, dropout },
   { "", "Dropout",                    6,  6,         0, F3,      1, 1, dropout },
   { "", "Dropout",                    7,  9,         0, F3,      1, 1, dropout },

@@ -632,24 +632,24 @@ static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 #define TS_MAXPOOL12 (OX_TS_FLOAT3 | OX_T(INT8) | OX_T(UINT8))
 
 const ox_kernel ox_pool_kernels[] = {
-/*  domain  op                  since until      tin types             in     fn  required */
-  { "", "MaxPool",               1,   7,         0, OX_TS_FLOAT3,      1, 1,  maxpool, "kernel_shape" },
-  { "", "MaxPool",               8,   9,         0, OX_TS_FLOAT3,      1, 1,  maxpool, "kernel_shape" }, /* Indices */
-  { "", "MaxPool",              10,  10,         0, OX_TS_FLOAT3,      1, 1,  maxpool, "kernel_shape" }, /* ceil_mode, dilations */
-  { "", "MaxPool",              11,  11,         0, OX_TS_FLOAT3,      1, 1,  maxpool, "kernel_shape" },
-  { "", "MaxPool",              12,  21,         0, TS_MAXPOOL12,      1, 1,  maxpool, "kernel_shape" }, /* int8, uint8 */
-  { "", "MaxPool",              22,  OX_LATEST,  0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool, "kernel_shape" },
-  { "", "AveragePool",           1,   6,         0, OX_TS_FLOAT3,      1, 1,  avgpool, "kernel_shape" },
-  { "", "AveragePool",           7,   9,         0, OX_TS_FLOAT3,      1, 1,  avgpool, "kernel_shape" }, /* count_include_pad */
-  { "", "AveragePool",          10,  10,         0, OX_TS_FLOAT3,      1, 1,  avgpool, "kernel_shape" }, /* ceil_mode */
-  { "", "AveragePool",          11,  18,         0, OX_TS_FLOAT3,      1, 1,  avgpool, "kernel_shape" },
-  { "", "AveragePool",          19,  21,         0, OX_TS_FLOAT3,      1, 1,  avgpool, "kernel_shape" }, /* dilations */
-  { "", "AveragePool",          22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  avgpool, "kernel_shape" },
+/*  domain  op                  since until      tin types             in     fn */
+  { "", "MaxPool",               1,   7,         0, OX_TS_FLOAT3,      1, 1,  maxpool },
+  { "", "MaxPool",               8,   9,         0, OX_TS_FLOAT3,      1, 1,  maxpool }, /* Indices */
+  { "", "MaxPool",              10,  10,         0, OX_TS_FLOAT3,      1, 1,  maxpool }, /* ceil_mode, dilations */
+  { "", "MaxPool",              11,  11,         0, OX_TS_FLOAT3,      1, 1,  maxpool },
+  { "", "MaxPool",              12,  21,         0, TS_MAXPOOL12,      1, 1,  maxpool }, /* int8, uint8 */
+  { "", "MaxPool",              22,  OX_LATEST,  0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool },
+  { "", "AveragePool",           1,   6,         0, OX_TS_FLOAT3,      1, 1,  avgpool },
+  { "", "AveragePool",           7,   9,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* count_include_pad */
+  { "", "AveragePool",          10,  10,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* ceil_mode */
+  { "", "AveragePool",          11,  18,         0, OX_TS_FLOAT3,      1, 1,  avgpool },
+  { "", "AveragePool",          19,  21,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* dilations */
+  { "", "AveragePool",          22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  avgpool },
   { "", "LpPool",                1,   1,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* p float */
-  { "", "LpPool",                2,  10,         0, OX_TS_FLOAT3,      1, 1,  lppool, "kernel_shape" }, /* p int */
-  { "", "LpPool",               11,  17,         0, OX_TS_FLOAT3,      1, 1,  lppool, "kernel_shape" },
-  { "", "LpPool",               18,  21,         0, OX_TS_FLOAT3,      1, 1,  lppool, "kernel_shape" }, /* ceil_mode, dilations */
-  { "", "LpPool",               22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  lppool, "kernel_shape" },
+  { "", "LpPool",                2,  10,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* p int */
+  { "", "LpPool",               11,  17,         0, OX_TS_FLOAT3,      1, 1,  lppool },
+  { "", "LpPool",               18,  21,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* ceil_mode, dilations */
+  { "", "LpPool",               22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  lppool },
   { "", "GlobalAveragePool",     1,  21,         0, OX_TS_FLOAT3,      1, 1,  global_avg },
   { "", "GlobalAveragePool",    22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  global_avg },
   { "", "GlobalMaxPool",         1,  21,         0, OX_TS_FLOAT3,      1, 1,  global_max },
@@ -657,11 +657,11 @@ const ox_kernel ox_pool_kernels[] = {
   { "", "GlobalLpPool",          1,   1,         0, OX_TS_FLOAT3,      1, 1,  global_lp }, /* p float */
   { "", "GlobalLpPool",          2,  21,         0, OX_TS_FLOAT3,      1, 1,  global_lp },
   { "", "GlobalLpPool",         22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  global_lp },
-  { "", "MaxUnpool",             9,  10,         0, OX_TS_FLOAT3,      2, 3,  maxunpool, "kernel_shape" },
-  { "", "MaxUnpool",            11,  21,         0, OX_TS_FLOAT3,      2, 3,  maxunpool, "kernel_shape" },
-  { "", "MaxUnpool",            22,  OX_LATEST,  0, OX_TS_FLOAT4,      2, 3,  maxunpool, "kernel_shape" },
-  { "", "MaxRoiPool",            1,  21,         0, OX_TS_FLOAT3,      2, 2,  maxroipool, "pooled_shape" },
-  { "", "MaxRoiPool",           22,  OX_LATEST,  0, OX_TS_FLOAT4,      2, 2,  maxroipool, "pooled_shape" },
+  { "", "MaxUnpool",             9,  10,         0, OX_TS_FLOAT3,      2, 3,  maxunpool },
+  { "", "MaxUnpool",            11,  21,         0, OX_TS_FLOAT3,      2, 3,  maxunpool },
+  { "", "MaxUnpool",            22,  OX_LATEST,  0, OX_TS_FLOAT4,      2, 3,  maxunpool },
+  { "", "MaxRoiPool",            1,  21,         0, OX_TS_FLOAT3,      2, 2,  maxroipool },
+  { "", "MaxRoiPool",           22,  OX_LATEST,  0, OX_TS_FLOAT4,      2, 2,  maxroipool },
   { "", "RoiAlign",             10,  15,         0, OX_TS_FLOAT3,      3, 3,  roialign },
   { "", "RoiAlign",             16,  21,         0, OX_TS_FLOAT3,      3, 3,  roialign }, /* half_pixel */
   { "", "RoiAlign",             22,  OX_LATEST,  0, OX_TS_FLOAT4,      3, 3,  roialign },

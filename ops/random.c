@@ -240,11 +240,11 @@ static int multinomial(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
 
 /* Version 22 adds bfloat16 to every type list. */
 const ox_kernel ox_random_kernels[] = {
-/*  domain  op                    since until      tin types           in     fn  required */
-  { "", "RandomNormal",           1,  21,        -1, F3,             0, 0, random_normal, "shape" },
-  { "", "RandomNormal",           22, OX_LATEST, -1, F4,             0, 0, random_normal, "shape" },
-  { "", "RandomUniform",          1,  21,        -1, F3,             0, 0, random_uniform, "shape" },
-  { "", "RandomUniform",          22, OX_LATEST, -1, F4,             0, 0, random_uniform, "shape" },
+/*  domain  op                    since until      tin types           in     fn */
+  { "", "RandomNormal",           1,  21,        -1, F3,             0, 0, random_normal },
+  { "", "RandomNormal",           22, OX_LATEST, -1, F4,             0, 0, random_normal },
+  { "", "RandomUniform",          1,  21,        -1, F3,             0, 0, random_uniform },
+  { "", "RandomUniform",          22, OX_LATEST, -1, F4,             0, 0, random_uniform },
   { "", "RandomNormalLike",       1,  21,        0,  ANY,            1, 1, random_normal_like },
   { "", "RandomNormalLike",       22, OX_LATEST, 0,  ANY | OX_T(BFLOAT16), 1, 1, random_normal_like },
   { "", "RandomUniformLike",      1,  21,        0,  ANY,            1, 1, random_uniform_like },

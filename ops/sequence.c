@@ -324,7 +324,7 @@ static int concat_from_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_
 #define TS_SEQ OX_TS_CLASSIC
 
 const ox_kernel ox_sequence_kernels[] = {
-/*  domain  op                    since until      tin types                        in     fn  required */
+/*  domain  op                    since until      tin types                        in     fn */
   { "", "SequenceAt",             11, OX_LATEST,  0, TS_SEQ,                       2, 2,  sequence_at },
   { "", "SequenceConstruct",      11, OX_LATEST,  0, TS_SEQ,                       1, -1, sequence_construct },
   { "", "SequenceEmpty",          11, OX_LATEST, -1, TS_SEQ,                       0, 0,  sequence_empty },
@@ -333,6 +333,6 @@ const ox_kernel ox_sequence_kernels[] = {
   { "", "SequenceLength",         11, OX_LATEST,  0, TS_SEQ,                       1, 1,  sequence_length },
   { "", "SplitToSequence",        11, 23,         0, TS_SEQ,                       1, 2,  split_to_sequence },
   { "", "SplitToSequence",        24, OX_LATEST,  0, TS_SEQ | OX_T(BFLOAT16),      1, 2,  split_to_sequence },
-  { "", "ConcatFromSequence",     11, OX_LATEST,  0, TS_SEQ,                       1, 1,  concat_from_sequence, "axis" },
+  { "", "ConcatFromSequence",     11, OX_LATEST,  0, TS_SEQ,                       1, 1,  concat_from_sequence },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };

@@ -948,7 +948,7 @@ static int transpose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
  * value's type (cos_types). OneHot constrains indices; the kernel checks
  * depth and values. */
 const ox_kernel ox_shape_kernels[] = {
-/*  domain  op               since until     tin types              in     fn  required */
+/*  domain  op               since until     tin types              in     fn */
   { "", "Identity",             1, 12,         0, OX_TS_CLASSIC,      1, 1,  identity },
   { "", "Identity",            13, 13,         0, TS_13,              1, 1,  identity },
   { "", "Identity",            14, 15,         0, TS_13,              1, 1,  identity }, /* + sequences */
@@ -958,8 +958,8 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Identity",            23, 23,         0, TS_23,              1, 1,  identity },
   { "", "Identity",            24, 24,         0, TS_24,              1, 1,  identity },
   { "", "Identity",            25, OX_LATEST,  0, TS_25,              1, 1,  identity },
-  { "", "Constant",             1, 8,         -1, OX_TS_CLASSIC,      0, 0,  constant, "value" },
-  { "", "Constant",             9, 10,        -1, OX_TS_CLASSIC,      0, 0,  constant, "value" },
+  { "", "Constant",             1, 8,         -1, OX_TS_CLASSIC,      0, 0,  constant },
+  { "", "Constant",             9, 10,        -1, OX_TS_CLASSIC,      0, 0,  constant },
   { "", "Constant",            11, 11,        -1, OX_TS_CLASSIC,      0, 0,  constant }, /* + sparse_value */
   { "", "Constant",            12, 12,        -1, OX_TS_CLASSIC,      0, 0,  constant }, /* + value_* */
   { "", "Constant",            13, 18,        -1, TS_13,              0, 0,  constant },
@@ -992,8 +992,8 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Squeeze",             23, 23,         0, TS_23,              1, 2,  squeeze },
   { "", "Squeeze",             24, 24,         0, TS_24,              1, 2,  squeeze },
   { "", "Squeeze",             25, OX_LATEST,  0, TS_25,              1, 2,  squeeze },
-  { "", "Unsqueeze",            1, 10,         0, OX_TS_CLASSIC,      1, 1,  unsqueeze, "axes" },
-  { "", "Unsqueeze",           11, 12,         0, OX_TS_CLASSIC,      1, 1,  unsqueeze, "axes" },
+  { "", "Unsqueeze",            1, 10,         0, OX_TS_CLASSIC,      1, 1,  unsqueeze },
+  { "", "Unsqueeze",           11, 12,         0, OX_TS_CLASSIC,      1, 1,  unsqueeze },
   { "", "Unsqueeze",           13, 20,         0, TS_13,              2, 2,  unsqueeze },
   { "", "Unsqueeze",           21, 22,         0, TS_21,              2, 2,  unsqueeze },
   { "", "Unsqueeze",           23, 23,         0, TS_23,              2, 2,  unsqueeze },

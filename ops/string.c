@@ -671,8 +671,8 @@ static int tfidf_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 }
 
 const ox_kernel ox_string_kernels[] = {
-/*  domain  op                    since until      tin types                                    in     fn  required */
-  { "", "TfIdfVectorizer",         9, OX_LATEST,  0, OX_T(STRING) | OX_T(INT32) | OX_T(INT64), 1, 1,  tfidf_k, "max_gram_length,max_skip_count,min_gram_length,mode,ngram_counts,ngram_indexes" },
+/*  domain  op                    since until      tin types                                    in     fn */
+  { "", "TfIdfVectorizer",         9, OX_LATEST,  0, OX_T(STRING) | OX_T(INT32) | OX_T(INT64), 1, 1,  tfidf_k },
   { "", "StringNormalizer",       10, OX_LATEST,  0, OX_T(STRING),                              1, 1,  normalizer_k },
   { "", "RegexFullMatch",         20, OX_LATEST,  0, OX_T(STRING),                              1, 1,  regex_k },
   { "", "StringConcat",           20, OX_LATEST,  0, OX_T(STRING),                              2, 2,  concat_k },

@@ -872,17 +872,17 @@ static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
 /* ---- the table ---- */
 
 const ox_kernel ox_tensor_kernels[] = {
-/*  domain  op               since until      tin types           in       fn  required */
+/*  domain  op               since until      tin types           in       fn */
   { "", "Concat",               1, 3,         0, OX_TS_FLOAT3,    1, -1,   concat },
-  { "", "Concat",               4, 10,        0, OX_TS_CLASSIC,   1, -1,   concat, "axis" },
-  { "", "Concat",              11, 12,        0, OX_TS_CLASSIC,   1, -1,   concat, "axis" }, /* negative axis */
-  { "", "Concat",              13, OX_LATEST, 0, TS_13,           1, -1,   concat, "axis" },
+  { "", "Concat",               4, 10,        0, OX_TS_CLASSIC,   1, -1,   concat },
+  { "", "Concat",              11, 12,        0, OX_TS_CLASSIC,   1, -1,   concat }, /* negative axis */
+  { "", "Concat",              13, OX_LATEST, 0, TS_13,           1, -1,   concat },
   { "", "Split",                1, 1,         0, OX_TS_FLOAT3,    1, 2,    split },
   { "", "Split",                2, 10,        0, OX_TS_CLASSIC,   1, 1,    split },
   { "", "Split",               11, 12,        0, OX_TS_CLASSIC,   1, 1,    split }, /* negative axis */
   { "", "Split",               13, 17,        0, TS_13,           1, 2,    split }, /* split input */
   { "", "Split",               18, OX_LATEST, 0, TS_13,           1, 2,    split }, /* num_outputs */
-  { "", "Slice",                1, 9,         0, OX_TS_CLASSIC,   1, 1,    slice, "starts,ends" },
+  { "", "Slice",                1, 9,         0, OX_TS_CLASSIC,   1, 1,    slice },
   { "", "Slice",               10, 10,        0, OX_TS_CLASSIC,   3, 5,    slice },
   { "", "Slice",               11, 12,        0, OX_TS_CLASSIC,   3, 5,    slice },
   { "", "Slice",               13, OX_LATEST, 0, TS_13,           3, 5,    slice },
@@ -891,8 +891,8 @@ const ox_kernel ox_tensor_kernels[] = {
   { "", "Tile",                 1, 5,         0, OX_TS_FLOAT3,    3, 3,    tile1 },
   { "", "Tile",                 6, 12,        0, OX_TS_CLASSIC,   2, 2,    tile },
   { "", "Tile",                13, OX_LATEST, 0, TS_13,           2, 2,    tile },
-  { "", "Pad",                  1, 1,         0, OX_TS_FLOAT3,    1, 1,    pad, "paddings" },
-  { "", "Pad",                  2, 10,        0, OX_TS_FLOAT3,    1, 1,    pad, "pads" },
+  { "", "Pad",                  1, 1,         0, OX_TS_FLOAT3,    1, 1,    pad },
+  { "", "Pad",                  2, 10,        0, OX_TS_FLOAT3,    1, 1,    pad },
   { "", "Pad",                 11, 12,        0, TS_PAD11,        2, 3,    pad },
   { "", "Pad",                 13, 17,        0, TS_13,           2, 3,    pad },
   { "", "Pad",                 18, 18,        0, TS_13,           2, 4,    pad }, /* axes */
@@ -902,11 +902,11 @@ const ox_kernel ox_tensor_kernels[] = {
   { "", "Pad",                 24, 24,        0, TS_24,           2, 4,    pad },
   { "", "Pad",                 25, OX_LATEST, 0, TS_25,           2, 4,    pad },
   { "", "CenterCropPad",       18, OX_LATEST, 0, TS_13,           2, 2,    center_crop_pad },
-  { "", "DepthToSpace",         1, 10,        0, OX_TS_CLASSIC,   1, 1,    depth_to_space, "blocksize" },
-  { "", "DepthToSpace",        11, 12,        0, OX_TS_CLASSIC,   1, 1,    depth_to_space, "blocksize" }, /* mode */
-  { "", "DepthToSpace",        13, OX_LATEST, 0, TS_13,           1, 1,    depth_to_space, "blocksize" },
-  { "", "SpaceToDepth",         1, 12,        0, OX_TS_CLASSIC,   1, 1,    space_to_depth, "blocksize" },
-  { "", "SpaceToDepth",        13, OX_LATEST, 0, TS_13,           1, 1,    space_to_depth, "blocksize" },
+  { "", "DepthToSpace",         1, 10,        0, OX_TS_CLASSIC,   1, 1,    depth_to_space },
+  { "", "DepthToSpace",        11, 12,        0, OX_TS_CLASSIC,   1, 1,    depth_to_space }, /* mode */
+  { "", "DepthToSpace",        13, OX_LATEST, 0, TS_13,           1, 1,    depth_to_space },
+  { "", "SpaceToDepth",         1, 12,        0, OX_TS_CLASSIC,   1, 1,    space_to_depth },
+  { "", "SpaceToDepth",        13, OX_LATEST, 0, TS_13,           1, 1,    space_to_depth },
   { "", "ReverseSequence",     10, OX_LATEST, 0, OX_TS_CLASSIC,   2, 2,    reverse_sequence },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };

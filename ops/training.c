@@ -731,10 +731,10 @@ static int gradient(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 #define TS_FD (OX_T(FLOAT) | OX_T(DOUBLE))
 
 const ox_kernel ox_training_kernels[] = {
-/*  domain op          since until      tin types  in     fn  required */
+/*  domain op          since until      tin types  in     fn */
   { TD, "Adagrad",     1, OX_LATEST, 2, TS_FD, 5, -1, adagrad },
   { TD, "Adam",        1, OX_LATEST, 2, TS_FD, 6, -1, adam },
-  { TD, "Gradient",    1, OX_LATEST, 0, OX_TS_CLASSIC, 1, -1, gradient, "xs,y" },
-  { TD, "Momentum",    1, OX_LATEST, 2, TS_FD, 5, -1, momentum, "alpha,beta,mode,norm_coefficient" },
+  { TD, "Gradient",    1, OX_LATEST, 0, OX_TS_CLASSIC, 1, -1, gradient },
+  { TD, "Momentum",    1, OX_LATEST, 2, TS_FD, 5, -1, momentum },
   {0},
 };

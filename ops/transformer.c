@@ -455,9 +455,9 @@ static int linear_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
 #define F3 (OX_T(FLOAT) | OX_T(FLOAT16) | OX_T(BFLOAT16))
 
 const ox_kernel ox_transformer_kernels[] = {
-/*  domain  op                    since until      tin types                 in     fn  required */
+/*  domain  op                    since until      tin types                 in     fn */
   { "",   "RotaryEmbedding",      23,   OX_LATEST, 0,  F3,                   3, 4, rotary },
-  { "",   "LinearAttention",      27,   OX_LATEST, 0,  F3,                   3, 6, linear_attention, "q_num_heads,kv_num_heads" },
+  { "",   "LinearAttention",      27,   OX_LATEST, 0,  F3,                   3, 6, linear_attention },
   { "",   "CausalConvWithState",  27,   OX_LATEST, 0,  F3,                   2, 4, causal_conv },
   { "",   "SwiGLU",               28,   OX_LATEST, 0,  F3 | OX_T(DOUBLE),    2, 2, swiglu },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },

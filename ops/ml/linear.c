@@ -239,8 +239,8 @@ static int scaler(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 #define D "ai.onnx.ml"
 #define TS_FDI (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(INT64) | OX_T(INT32))
 const ox_kernel ox_ml_linear_kernels[] = {
-/*  domain  op                    since until      tin types   in     fn  required */
-  { D, "LinearClassifier",         1, OX_LATEST, 0, TS_FDI,    1, 1, linear_classifier, "coefficients" },
+/*  domain  op                    since until      tin types   in     fn */
+  { D, "LinearClassifier",         1, OX_LATEST, 0, TS_FDI,    1, 1, linear_classifier },
   { D, "LinearRegressor",          1, OX_LATEST, 0, TS_FDI,    1, 1, linear_regressor },
   { D, "Normalizer",               1, OX_LATEST, 0, TS_FDI,    1, 1, normalizer },
   { D, "Scaler",                   1, OX_LATEST, 0, TS_FDI,    1, 1, scaler },

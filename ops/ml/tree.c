@@ -627,14 +627,12 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
 
 #define TS_T1 (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(INT64) | OX_T(INT32))
 const ox_kernel ox_ml_tree_kernels[] = {
-/*  domain  op                    since until      tin types           in     fn  required */
+/*  domain  op                    since until      tin types           in     fn */
   { "ai.onnx.ml", "TreeEnsembleClassifier", 1, 2, 0, TS_T1, 1, 1, classifier_k },
   { "ai.onnx.ml", "TreeEnsembleClassifier", 3, 4, 0, TS_T1, 1, 1, classifier_k },
   { "ai.onnx.ml", "TreeEnsembleRegressor",  1, 2, 0, TS_T1, 1, 1, regressor_k },
   { "ai.onnx.ml", "TreeEnsembleRegressor",  3, 4, 0, TS_T1, 1, 1, regressor_k },
   { "ai.onnx.ml", "TreeEnsemble",           5, OX_LATEST, 0,
-    OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16), 1, 1, ensemble_k,
-    "nodes_featureids,nodes_splits,nodes_modes,nodes_truenodeids,nodes_falsenodeids,"
-    "nodes_trueleafs,nodes_falseleafs,leaf_targetids,leaf_weights,tree_roots" },
+    OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16), 1, 1, ensemble_k },
   { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
 };
