@@ -118,6 +118,10 @@ double ox_load_f64(ox_dtype dt, const void *data, int64_t i);
 /* Store v into element i: floats round (RNE), integers truncate toward zero
  * and wrap as C does for in-range values; out-of-range is the caller's care. */
 void ox_store_f64(ox_dtype dt, void *data, int64_t i, double v);
+/* v rounded to a float type's precision (as storing and loading it would):
+ * for kernels that mirror arithmetic the ONNX reference does in the input's
+ * type. One rounding per +, -, *, / matches that type's own operation. */
+double ox_round_to(ox_dtype dt, double v);
 /* Exact integer load/store for the integer types and bool (int64 and uint64
  * do not fit a double). */
 int64_t ox_load_i64(ox_dtype dt, const void *data, int64_t i);

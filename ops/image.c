@@ -126,14 +126,6 @@ static double cubic_w(double x, double A) {
   return 0;
 }
 
-/* v rounded to roi's type (float16, float or double). */
-static double in_roi_type(ox_dtype dt, double v) {
-  if (dt == OX_DOUBLE) return v;
-  unsigned char b[8];
-  ox_store_f64(dt, b, 0, v);
-  return ox_load_f64(dt, b, 0);
-}
-
 /* The source coordinate of output index o (W in, O out, s scale, roi lo/hi).
  * tf_crop_and_resize: the ONNX reference (op_resize.py) does the roi's own
  * arithmetic, hi - lo and lo * (W - 1), in roi's type (numpy >= 2 keeps
@@ -147,8 +139,8 @@ static double src_coord(const rz_opts *p, double o, double s, int64_t W, int64_t
   case CT_ASYM: return o / s;
   case CT_TF_CROP: {
     ox_dtype t = p->roi_dt;
-    double d = in_roi_type(t, hi - lo), base = in_roi_type(t, lo * (double)(W - 1));
-    return (ow == 1 ? in_roi_type(t, in_roi_type(t, d * (double)(W - 1)) / 2)
+    double d = ox_round_to(t, hi - lo), base = ox_round_to(t, lo * (double)(W - 1));
+    return (ow == 1 ? ox_round_to(t, ox_round_to(t, d * (double)(W - 1)) / 2)
                     : o * d * (double)(W - 1) / (ow - 1)) + base;
   }
   case CT_PYTORCH: return ow == 1 ? -0.5 : (o + 0.5) / s - 0.5;

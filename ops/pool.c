@@ -568,18 +568,22 @@ static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   for (int64_t r = 0; r < R; r++) {
     if (bi[r] < 0 || bi[r] >= N)
       return ox_fail(c->err, OX_EINPUT, "batch_indices[%lld] is %lld; X has %lld images", (long long)r, (long long)bi[r], (long long)N);
+    /* The sample positions are worked out in the rois' type, one rounding
+     * per operation, as the ONNX reference (numpy 2) and onnxruntime do: a
+     * sample at exactly -1 or at the last row stays in. */
+    ox_dtype t = rois->dt;
     double off = half ? 0.5 : 0;
-    double x1 = ox_load_f64(rois->dt, rois->data, r * 4) * scale - off;
-    double y1 = ox_load_f64(rois->dt, rois->data, r * 4 + 1) * scale - off;
-    double x2 = ox_load_f64(rois->dt, rois->data, r * 4 + 2) * scale - off;
-    double y2 = ox_load_f64(rois->dt, rois->data, r * 4 + 3) * scale - off;
-    double rw = x2 - x1, rh = y2 - y1;
+    double x1 = ox_round_to(t, ox_round_to(t, ox_load_f64(t, rois->data, r * 4) * scale) - off);
+    double y1 = ox_round_to(t, ox_round_to(t, ox_load_f64(t, rois->data, r * 4 + 1) * scale) - off);
+    double x2 = ox_round_to(t, ox_round_to(t, ox_load_f64(t, rois->data, r * 4 + 2) * scale) - off);
+    double y2 = ox_round_to(t, ox_round_to(t, ox_load_f64(t, rois->data, r * 4 + 3) * scale) - off);
+    double rw = ox_round_to(t, x2 - x1), rh = ox_round_to(t, y2 - y1);
     if (!half) {
       if (rw < 1) rw = 1;
       if (rh < 1) rh = 1;
     }
-    double bh = rh / (double)oh, bw = rw / (double)ow;
-    int64_t gh = sr > 0 ? sr : to_i64(ceil(rh / (double)oh)), gw = sr > 0 ? sr : to_i64(ceil(rw / (double)ow));
+    double bh = ox_round_to(t, rh / (double)oh), bw = ox_round_to(t, rw / (double)ow);
+    int64_t gh = sr > 0 ? sr : to_i64(ceil(bh)), gw = sr > 0 ? sr : to_i64(ceil(bw));
     if (gh < 0) gh = 0;
     if (gw < 0) gw = 0;
     if (gh > (1 << 20) || gw > (1 << 20))
@@ -592,9 +596,12 @@ static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
           double acc = 0;
           int first = 1;
           for (int64_t iy = 0; iy < gh; iy++) {
-            double yy = y1 + ph * bh + (iy + 0.5) * bh / (double)gh;
+            /* y1 + ph * bh + (iy + 0.5) * bh / gh, rounded as the reference's */
+            double yy = ox_round_to(t, ox_round_to(t, y1 + ox_round_to(t, (double)ph * bh)) +
+                                           ox_round_to(t, ox_round_to(t, ((double)iy + 0.5) * bh) / (double)gh));
             for (int64_t ix = 0; ix < gw; ix++) {
-              double xx = x1 + pw * bw + (ix + 0.5) * bw / (double)gw;
+              double xx = ox_round_to(t, ox_round_to(t, x1 + ox_round_to(t, (double)pw * bw)) +
+                                             ox_round_to(t, ox_round_to(t, ((double)ix + 0.5) * bw) / (double)gw));
               double v = 0;
               if (!(yy < -1.0 || yy > (double)H || xx < -1.0 || xx > (double)W)) {
                 double sy = yy < 0 ? 0 : yy, sx = xx < 0 ? 0 : xx;

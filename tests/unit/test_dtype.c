@@ -480,6 +480,19 @@ static void test_load_store(void) {
   CHECK(ox_load_f64(OX_FLOAT8E8M0, (uint8_t[]){0x81}, 0) == 4.0);
 }
 
+/* ox_round_to: one rounding to the type's precision, nothing for double */
+static void test_round_to(void) {
+  CHECK(ox_round_to(OX_DOUBLE, 0.1) == 0.1);
+  CHECK(ox_round_to(OX_FLOAT, 0.1) == (double)0.1f);
+  CHECK(ox_round_to(OX_FLOAT, 0.1) != 0.1);
+  CHECK(ox_round_to(OX_FLOAT16, 0.1) == 0.0999755859375); /* 0x2E66 */
+  CHECK(ox_round_to(OX_BFLOAT16, 0.1) == 0.10009765625);  /* 0x3DCD */
+  /* -2 + 2/3 + 1/3 in float32 stays inside -1, in double it falls below */
+  double b = ox_round_to(OX_FLOAT, 2.0 / 3);
+  CHECK(ox_round_to(OX_FLOAT, ox_round_to(OX_FLOAT, -2 + b) + ox_round_to(OX_FLOAT, 0.5 * b)) >= -1);
+  CHECK(-2 + 2.0 / 3 + 0.5 * (2.0 / 3) < -1);
+}
+
 int main(void) {
   test_f16();
   test_bf16();
@@ -487,5 +500,6 @@ int main(void) {
   test_e8m0();
   test_f4();
   test_load_store();
+  test_round_to();
   return check_done("dtype");
 }
