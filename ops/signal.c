@@ -252,13 +252,29 @@ static int window(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
   OX_TRY(ox_tensor_new(c->a, (ox_dtype)dt, 1, &size, &out[0], c->err));
   double *v = ox_alloc_array(c->a, size + 1, sizeof *v);
   if (!v) return NOMEM(c);
-  /* periodic: N = size; symmetric: N = size - 1 */
-  double N = (double)(periodic ? size : size - 1), t = 2.0 * M_PI / N;
+  /* periodic: N = size; symmetric: N = size - 1 (size 1 gives 0 / 0: NaN).
+   * The formulas, and where they round, are the ONNX reference's (numpy 2):
+   * Hann and Hamming take n = 0..size-1 in the output type, so n * pi is
+   * rounded to it (float16: 3.140625 * n in float16); dividing by N (an
+   * int64) goes to double. Blackman's n is int64 throughout. Integer outputs
+   * truncate the double. */
+  double N = (double)(periodic ? size : size - 1);
+  int in_t = ox_dtype_is_float((ox_dtype)dt);
+  double pi_t = in_t ? ox_round_to((ox_dtype)dt, M_PI) : M_PI;
   for (int64_t i = 0; i < size; i++) {
-    double a = t * (double)i;
-    v[i] = kind == HANN ? 0.5 - 0.5 * cos(a)
-         : kind == HAMMING ? 25.0 / 46.0 - 21.0 / 46.0 * cos(a)
-         : 0.42 - 0.5 * cos(a) + 0.08 * cos(2 * a);
+    double npi = in_t ? ox_round_to((ox_dtype)dt, ox_round_to((ox_dtype)dt, (double)i) * pi_t)
+                      : (double)i * M_PI;
+    if (kind == HANN) {
+      double s = sin(npi / N); /* sin(n pi / N)^2 */
+      v[i] = s * s;
+    } else if (kind == HAMMING) {
+      double alpha = 25.0 / 46.0;
+      v[i] = alpha - cos(npi * 2 / N) * (1 - alpha);
+    } else {
+      double y = cos((double)i * (M_PI * 2) / N) * -0.5;
+      y += cos((double)i * (M_PI * 4) / N) * 0.08;
+      v[i] = y + 0.42;
+    }
   }
   return store_f64(c, v, &out[0]->u.t);
 }
@@ -285,6 +301,26 @@ static int scalar_f64(ox_ctx *c, int i, const ox_value *v, double *out) {
   return 0;
 }
 
+/* 2595 log10(1 + hz / 700) with numpy's rounding in hz's type t: float16
+ * and float32 round each step, constants included (2595 is 2596 in float16),
+ * and numpy takes a float16 log10 through float. */
+static double mel_of(ox_dtype t, double hz) {
+  if (t == OX_DOUBLE) return 2595.0 * log10(1.0 + hz / 700.0);
+  double r = ox_round_to(t, 1.0 + ox_round_to(t, hz / 700.0));
+  return ox_round_to(t, ox_round_to(t, 2595.0) * ox_round_to(t, (double)log10f((float)r)));
+}
+
+/* a // b for doubles as Python and numpy define it (npy_divmod): the floor
+ * of the exact quotient, which floor(a / b) can overshoot when a / b rounds
+ * up to an integer. */
+static double py_floordiv(double a, double b) {
+  double mod = fmod(a, b), div = (a - mod) / b;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0;
+  if (div == 0) return copysign(0.0, a / b);
+  double fl = floor(div);
+  return div - fl > 0.5 ? fl + 1.0 : fl;
+}
+
 static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
   int64_t nmel, dftl, rate, dt = ox_attr_int(c, "output_datatype", OX_FLOAT);
@@ -309,12 +345,17 @@ static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!o || !fb) return NOMEM(c);
   /* as the reference: nmel + 2 points evenly spaced in mel over
    * [lo, hi) with step (hi - lo) / (nmel + 2), mapped to DFT bins by
-   * floor((dft_length + 1) * f / sample_rate) */
-  double mlo = 2595.0 * log10(1.0 + lo / 700.0), mhi = 2595.0 * log10(1.0 + hi / 700.0);
-  double step = (mhi - mlo) / (double)(nmel + 2);
+   * (dft_length + 1) * f // sample_rate. The two edges' mel values and the
+   * step are computed in the edges' type, as numpy 2 does for the
+   * reference, the rest in double; that decides which bin an edge falls in. */
+  ox_dtype tlo = in[3]->u.t.dt, thi = in[4]->u.t.dt;
+  double mlo = mel_of(tlo, lo), mhi = mel_of(thi, hi);
+  ox_dtype tstep = tlo == OX_DOUBLE || thi == OX_DOUBLE ? OX_DOUBLE
+                   : tlo == OX_FLOAT || thi == OX_FLOAT ? OX_FLOAT : tlo;
+  double step = ox_round_to(tstep, ox_round_to(tstep, mhi - mlo) / (double)(nmel + 2));
   for (int64_t i = 0; i < nmel + 2; i++) {
     double f = 700.0 * (pow(10.0, ((double)i * step + mlo) / 2595.0) - 1.0);
-    double b = floor((double)(dftl + 1) * f / (double)rate);
+    double b = py_floordiv((double)(dftl + 1) * f, (double)rate);
     if (!(b >= 0 && b < (double)nspec))
       return ox_fail(c->err, OX_EINPUT, "mel band edge %g Hz falls outside the %lld spectrogram bins", f, (long long)nspec);
     fb[i] = (int64_t)b;

@@ -1,0 +1,2 @@
+
+Blower_edge_hertzJ(_

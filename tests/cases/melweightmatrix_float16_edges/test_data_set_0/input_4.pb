@@ -1,0 +1,2 @@
+
+Bupper_edge_hertzJ¢t
