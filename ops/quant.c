@@ -191,9 +191,8 @@ static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_t
 
 /* ---- QuantizeLinear-10, -13, -19, -21, -23, -24, -25 ---- */
 
-/* Round q (already x / scale in double) to the precision of the division:
- * y_scale's type, or `precision` (23). An int32 scale divides in double, as
- * numpy's true division does. */
+/* q rounded to a division's precision p (float, float16, bfloat16; double
+ * and anything else: q itself). */
 static double round_to(ox_dtype p, double q) {
   switch (p) {
   case OX_FLOAT: return (float)q;
@@ -201,6 +200,12 @@ static double round_to(ox_dtype p, double q) {
   case OX_BFLOAT16: return ox_bf16_to_f32(ox_f32_to_bf16((float)q));
   default: return q;
   }
+}
+
+/* x / scale as the reference divides: in type p, the operands first cast to
+ * p when `precision` asks for it. */
+static double qdiv(ox_dtype p, int cast, double x, double s) {
+  return cast ? round_to(p, round_to(p, x) / round_to(p, s)) : round_to(p, x / s);
 }
 
 static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
@@ -233,12 +238,17 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
                      (long long)odt, v);
     yt = (ox_dtype)odt;
   }
-  ox_dtype pt = s->dt == OX_FLOAT8E8M0 ? OX_FLOAT : s->dt; /* e8m0 (24): powers of 2, divide in float */
+  /* The division runs in numpy's promotion of x's and y_scale's types (the
+   * reference's x / y_scale: float16 with float32 divides in float32); with
+   * `precision` (23) both are first cast to it (x.astype(p) / y_scale.astype(p)). */
+  ox_dtype st = s->dt == OX_FLOAT8E8M0 ? OX_FLOAT : s->dt; /* e8m0 (24): powers of 2, divide in float */
+  ox_dtype pt = x->dt == st ? st : x->dt == OX_DOUBLE || st == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT;
   if (prec) {
     if (prec != OX_FLOAT && prec != OX_FLOAT16 && prec != OX_BFLOAT16 && prec != OX_DOUBLE)
       return ox_fail(c->err, OX_EINPUT, "precision %lld is not a float type", (long long)prec);
     pt = (ox_dtype)prec;
   }
+  int cast = prec != 0;
   qlayout L;
   double *xd, *sd, *zd;
   OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
@@ -256,7 +266,7 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
     FOR_ROWS(L, {                                                                     \
       const double *sp = sd + po, *zpp = zd ? zd + po : NULL;                         \
       for (int64_t i = 0; i < L.inner; i++) {                                         \
-        double r = nearbyint(round_to(pt, xd[xo + i] / sp[i * ps]));                  \
+        double r = nearbyint(qdiv(pt, cast, xd[xo + i], sp[i * ps]));                 \
         if (zpp) r += zpp[i * ps];                                                    \
         Y[xo + i] = !(r >= (LO)) ? (T)(LO) : r > (HI) ? (T)(HI) : (T)r;               \
       }                                                                               \
@@ -271,7 +281,7 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
     FOR_ROWS(L, {
       const double *sp = sd + po, *zpp = zd ? zd + po : NULL;
       for (int64_t i = 0; i < L.inner; i++) {
-        double r = round_to(pt, xd[xo + i] / sp[i * ps]);
+        double r = qdiv(pt, cast, xd[xo + i], sp[i * ps]);
         if (zpp && zpp[i * ps] != 0) r += zpp[i * ps]; /* a zero point of 0 keeps -0 */
         Y[xo + i] = f4 ? ox_f32_to_f4((float)r) : ox_f32_to_f8(yt, (float)r, saturate);
       }
