@@ -864,8 +864,8 @@ const ox_schema *ox_schema_find(const char *domain, const char *op, int64_t opse
 }
 
 /* Find "name:" at the start of an entry of s->attrs; *type receives the type
- * word, *required whether ":required" follows. 0 if not declared. */
-static int declared(const ox_schema *s, const char *name, char *type, size_t ntype, int *required) {
+ * word. 0 if not declared. */
+static int declared(const ox_schema *s, const char *name, char *type, size_t ntype) {
   size_t len = strlen(name);
   for (const char *p = s->attrs; *p;) {
     size_t elen = strcspn(p, ",");
@@ -873,7 +873,6 @@ static int declared(const ox_schema *s, const char *name, char *type, size_t nty
       const char *t = p + len + 1;
       size_t tlen = strcspn(t, ":,");
       snprintf(type, ntype, "%.*s", (int)tlen, t);
-      *required = t[tlen] == ':';
       return 1;
     }
     p += elen + (p[elen] == ',');
@@ -899,10 +898,9 @@ static const char *names_of(const ox_schema *s, char *buf, size_t n) {
 
 int ox_schema_check(const ox_schema *s, const ox_node *n, ox_err *e) {
   char type[32], names[200];
-  int req;
   for (int j = 0; j < n->nattr; j++) {
     const ox_attr *at = &n->attr[j];
-    if (!declared(s, at->name, type, sizeof type, &req))
+    if (!declared(s, at->name, type, sizeof type))
       return ox_fail(e, OX_EINPUT, "'%s' is not an attribute of %s-%d (its attributes: %s)",
                      at->name, s->op, s->since, names_of(s, names, sizeof names));
     if (!at->ref_attr_name && strcmp(ox_attr_type_name(at->type), type))
