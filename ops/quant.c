@@ -191,15 +191,15 @@ static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_t
 
 /* ---- QuantizeLinear-10, -13, -19, -21, -23, -24, -25 ---- */
 
-/* q rounded to a division's precision p (float, float16, bfloat16; double
- * and anything else: q itself). */
-static double round_to(ox_dtype p, double q) {
-  switch (p) {
-  case OX_FLOAT: return (float)q;
-  case OX_FLOAT16: return ox_f16_to_f32(ox_f32_to_f16((float)q));
-  case OX_BFLOAT16: return ox_bf16_to_f32(ox_f32_to_bf16((float)q));
-  default: return q;
-  }
+/* q rounded to a float type p's precision (q itself for double and non-floats). */
+static double round_to(ox_dtype p, double q) { return ox_dtype_is_float(p) ? ox_round_to(p, q) : q; }
+
+/* The type numpy's x / y divides in for x of type a and y of type b: the
+ * common type, float32 for two different small floats, float64 as soon as
+ * one is double or int32 (int32 / int32 too: true division). */
+static ox_dtype div_type(ox_dtype a, ox_dtype b) {
+  if (a == OX_DOUBLE || b == OX_DOUBLE || a == OX_INT32 || b == OX_INT32) return OX_DOUBLE;
+  return a == b ? a : OX_FLOAT;
 }
 
 /* x / scale as the reference divides: in type p, the operands first cast to
@@ -242,7 +242,7 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
    * reference's x / y_scale: float16 with float32 divides in float32); with
    * `precision` (23) both are first cast to it (x.astype(p) / y_scale.astype(p)). */
   ox_dtype st = s->dt == OX_FLOAT8E8M0 ? OX_FLOAT : s->dt; /* e8m0 (24): powers of 2, divide in float */
-  ox_dtype pt = x->dt == st ? st : x->dt == OX_DOUBLE || st == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT;
+  ox_dtype pt = div_type(x->dt, st);
   if (prec) {
     if (prec != OX_FLOAT && prec != OX_FLOAT16 && prec != OX_BFLOAT16 && prec != OX_DOUBLE)
       return ox_fail(c->err, OX_EINPUT, "precision %lld is not a float type", (long long)prec);

@@ -67,6 +67,12 @@ static void test_quantize(void) {
   ox_attr ax[1] = {attr_int("axis", -2)};
   CHECK(!run("QuantizeLinear", 13, 1, ax, 3, in, 1, y));
   CHECK(IS(y[0], OX_UINT8, 2, DIMS(2, 3), {5, 5, 5, 2, 2, 2}));
+  /* int32 x (10): x / y_scale divides in double as numpy's int32 / float32
+   * does, so 3 / 0.4f = 7.4999999 rounds to 7 (in float32 the quotient would
+   * be 7.5 and round to 8) */
+  ox_value *in_i32[2] = {T_(OX_INT32, int32_t, 1, DIMS(3), {3, 7, 11}), F32(0, SCALAR, {0.4f})};
+  CHECK(!run("QuantizeLinear", 10, 0, NULL, 2, in_i32, 1, y));
+  CHECK(IS(y[0], OX_UINT8, 1, DIMS(3), {7, 17, 27}));
   /* opset 10 takes scalars only */
   CHECK_FAILS(run("QuantizeLinear", 10, 0, NULL, 3, in, 1, y), "scalar");
   /* a zero point that does not match the scale */
