@@ -213,9 +213,18 @@ static double expsum_f64(double *r, int64_t n, double m, int dbl) {
       memset(r, 0, (size_t)n * sizeof(F));                                            \
       return;                                                                         \
     }                                                                                 \
+    if (rnd) { /* each step rounded, as numpy's float16 softmax does for the reference: \
+                * exp(x - max) in the precision, their sum (added in float), the quotient */ \
+      float sum = 0;                                                                  \
+      for (int64_t j = 0; j < n; j++) {                                               \
+        r[j] = (F)round_to(p->smp, expf((float)round_to(p->smp, (double)r[j] - m)));   \
+        sum += (float)r[j];                                                           \
+      }                                                                               \
+      double s = round_to(p->smp, sum);                                               \
+      for (int64_t j = 0; j < n; j++) r[j] = (F)round_to(p->smp, r[j] / s);           \
+      return;                                                                         \
+    }                                                                                 \
     scale_##SUF(r, n, (F)(1.0 / expsum_##SUF(r, n, m, p->smp == OX_DOUBLE)));          \
-    if (rnd)                                                                          \
-      for (int64_t j = 0; j < n; j++) r[j] = (F)round_to(p->smp, r[j]);               \
   }                                                                                   \
                                                                                       \
   /* r[j0..j1) += the mask's bias (0 without a mask), plus -inf when `out`;         \
