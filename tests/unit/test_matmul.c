@@ -327,6 +327,10 @@ static void test_einsum(void) {
   CHECK(IS(y, OX_FLOAT, 0, DIMS(0), {21}));
   CHECK_EQ_I(einsum(" i j -> j ", 1, in, &y), 0);
   CHECK(IS(y, OX_FLOAT, 1, DIMS(3), {5, 7, 9}));
+  /* a summed label of size 0: a sum over nothing, zeros */
+  CHECK_EQ_I(einsum("ij,jk->ik", 2, (ox_value *[]){tensor(OX_FLOAT, 2, DIMS(2, 0), NULL),
+                                                   tensor(OX_FLOAT, 2, DIMS(0, 3), NULL)}, &y), 0);
+  CHECK(IS(y, OX_FLOAT, 2, DIMS(2, 3), {0, 0, 0, 0, 0, 0}));
   in[0] = sq;
   CHECK_EQ_I(einsum("ii", 1, in, &y), 0); /* trace */
   CHECK(IS(y, OX_FLOAT, 0, DIMS(0), {5}));
