@@ -13,6 +13,19 @@ int ox_cmd_show(int argc, char **argv);
 int ox_cmd_info(int argc, char **argv);
 int ox_cmd_bench(int argc, char **argv);
 
+/* The exit statuses, as every command's --help lists them (man/onnxop.1,
+ * EXIT STATUS, says the same). A command states what 0 means for it, then the
+ * lines of these that it can give. */
+#define OX_EXIT_HELP_1                                                              \
+  "  1      a model or input was rejected, evaluation failed, an output could\n"    \
+  "         not be written (standard output included), or a limit was reached\n"   \
+  "         (memory, time)\n"
+#define OX_EXIT_HELP_2 "  2      usage error: a bad command line\n"
+#define OX_EXIT_HELP_3                                                              \
+  "  3      the model needs an operator (op, opset version, domain) that this\n"   \
+  "         build does not implement\n"
+#define OX_EXIT_HELP_SIGNAL "  128+N  killed by signal N\n"
+
 /* "onnxop run: <msg>" + the hint, exit code 2 */
 int ox_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -2,10 +2,12 @@
  *
  * GOT and EXPECTED are two value files, or two folders in the test_data_set
  * layout (each output_K file of EXPECTED is compared with the file of the same
- * stem in GOT, whatever the format). Exit 0 when everything matches, 1 when
- * something differs, 2 on an error. */
+ * stem in GOT, whatever the format). Exit 0 when everything matches; 1 when
+ * something differs, is missing from GOT or is extra in it, or a file cannot be
+ * read; 2 on a usage error. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +32,18 @@ static const char compare_help[] =
     "                       (default 1e-3 and 1e-7); integers and strings exactly\n"
     "  --json               the report as JSON on stdout\n"
     "\n"
-    "exit status: 0 everything matches, 1 something differs, 2 an error.\n";
+    "An output of EXPECTED that GOT lacks (a file, an output_K of a folder, a\n"
+    "member of an .npz) is a difference, and so is one that only GOT has.\n"
+    "\n"
+    "exit status:\n"
+    "  0      everything matches\n"
+    "  1      something differs, is missing from GOT or extra in it; or a file\n"
+    "         could not be read, or the report could not be written\n"
+    OX_EXIT_HELP_2
+    OX_EXIT_HELP_SIGNAL;
 
+/* One output to compare. got NULL: missing from GOT; want NULL: only GOT has
+ * it (extra). */
 typedef struct { char *name, *got, *want; } pair;
 
 static int is_dir(const char *p) {
@@ -52,6 +64,38 @@ static char *find_stem(const char *dir, const char *stem) {
     free(p);
   }
   return NULL;
+}
+
+/* "a" SEP "b" in a new string (NULL when out of memory) */
+static char *join(const char *a, char sep, const char *b) {
+  size_t n = strlen(a) + strlen(b) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s%c%s", a, sep, b);
+  return p;
+}
+
+/* Whether a value that failed to load is absent: a file that does not exist,
+ * or a member that an .npz lacks; then why says so. Any other failure (a
+ * file that exists but is bad, an inline value with a mistake) is an error,
+ * not a difference. */
+static int gone(ox_arena *A, const char *path, char *why, size_t n) {
+  const char *member = NULL, *file = ox_npz_split(A, path, &member);
+  struct stat st;
+  if (ox_format_of(path) == OX_FMT_UNKNOWN) return 0; /* an inline value or "-" */
+  if (stat(file, &st)) {
+    if (errno != ENOENT && errno != ENOTDIR) return 0;
+    snprintf(why, n, "missing: %s does not exist", file);
+    return 1;
+  }
+  if (!member) return 0;
+  const char **mem;
+  int64_t nm;
+  ox_err e = {0};
+  if (ox_npz_members(A, file, &mem, &nm, &e)) return 0;
+  for (int64_t k = 0; k < nm; k++)
+    if (!strcmp(mem[k], member)) return 0;
+  snprintf(why, n, "missing: %s has no member '%s'", file, member);
+  return 1;
 }
 
 static int cmp_names(const void *a, const void *b) {
@@ -106,64 +150,88 @@ int ox_cmd_compare(int argc, char **argv) {
   /* what to compare */
   pair *ps = NULL;
   int np = 0, rc = 0;
-  if (is_dir(got) != is_dir(want))
+  struct stat st;
+  int got_gone = stat(got, &st) && (errno == ENOENT || errno == ENOTDIR);
+  if (!got_gone && is_dir(got) != is_dir(want))
     return ox_usage_error("compare", "compare two files or two folders, not one of each");
   if (is_dir(want)) {
-    DIR *d = opendir(want);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-      ox_format f = ox_format_of(de->d_name);
-      if (de->d_name[0] == '.' || f == OX_FMT_UNKNOWN || strncmp(de->d_name, "output_", 7)) continue;
-      pair *nps = realloc(ps, (size_t)(np + 1) * sizeof *ps);
-      if (!nps) break;
-      ps = nps;
-      char *stem = strdup(de->d_name);
-      *strrchr(stem, '.') = 0;
-      size_t n = strlen(want) + strlen(de->d_name) + 2;
-      ps[np].want = malloc(n);
-      snprintf(ps[np].want, n, "%s/%s", want, de->d_name);
-      ps[np].got = find_stem(got, stem);
-      ps[np].name = stem;
-      np++;
+    /* output_K files: EXPECTED's, each with GOT's of the same stem; then the
+     * ones only GOT has */
+    for (int side = 0; side < 2 && !rc; side++) {
+      const char *dir = side ? got : want;
+      DIR *d = side && got_gone ? NULL : opendir(dir);
+      struct dirent *de;
+      if (!d && !(side && got_gone)) {
+        fprintf(stderr, "onnxop compare: %s: cannot read the folder: %s\n", dir, strerror(errno));
+        rc = OX_EINPUT;
+      }
+      while (d && !rc && (de = readdir(d))) {
+        ox_format f = ox_format_of(de->d_name);
+        if (de->d_name[0] == '.' || f == OX_FMT_UNKNOWN || strncmp(de->d_name, "output_", 7)) continue;
+        char *stem = strdup(de->d_name), *path = NULL;
+        pair *nps = stem ? realloc(ps, (size_t)(np + 1) * sizeof *ps) : NULL;
+        if (nps) {
+          ps = nps;
+          *strrchr(stem, '.') = 0;
+          path = join(dir, '/', de->d_name);
+        }
+        int known = 0;
+        for (int k = 0; side && k < np && path; k++) known |= !strcmp(ps[k].name, stem);
+        if (!path) {
+          fprintf(stderr, "onnxop compare: out of memory\n");
+          rc = OX_EINPUT;
+        } else if (!known) {
+          ps[np] = (pair){stem, side ? path : (got_gone ? NULL : find_stem(got, stem)), side ? NULL : path};
+          np++;
+          continue;
+        }
+        free(stem);
+        free(path);
+      }
+      if (d) closedir(d);
+      if (!side && !rc && !np) {
+        fprintf(stderr, "onnxop compare: %s has no output_K.pb, .json, .npy or .npz files\n", want);
+        rc = OX_EINPUT;
+      }
     }
-    if (d) closedir(d);
-    if (!np) {
-      fprintf(stderr, "onnxop compare: %s has no output_K.pb or output_K.json files\n", want);
-      free(ps);
-      return OX_EUSAGE;
-    }
-    qsort(ps, (size_t)np, sizeof *ps, cmp_names);
+    if (!rc) qsort(ps, (size_t)np, sizeof *ps, cmp_names);
   } else if (ox_format_of(want) == OX_FMT_NPZ && !strchr(want, ':') && ox_format_of(got) == OX_FMT_NPZ &&
              !strchr(got, ':')) {
-    /* two archives: member by member, as EXPECTED names them */
+    /* two archives: member by member, as EXPECTED names them; then the
+     * members only GOT has */
     ox_arena *A = ox_arena_new();
     ox_err e = {0};
-    const char **mem = NULL;
-    int64_t nm = 0;
-    if (!A || ox_npz_members(A, want, &mem, &nm, &e)) {
-      fprintf(stderr, "onnxop: %s: %s\n", want, A ? e.msg : "out of memory");
+    const char **mem = NULL, **gmem = NULL;
+    int64_t nm = 0, ngm = 0;
+    const char *bad = !A ? "" : ox_npz_members(A, want, &mem, &nm, &e) ? want
+                            : !got_gone && ox_npz_members(A, got, &gmem, &ngm, &e) ? got : NULL;
+    if (bad) {
+      fprintf(stderr, "onnxop: %s: %s\n", bad, A ? e.msg : "out of memory");
       ox_arena_free(A);
-      return OX_EUSAGE;
+      return OX_EINPUT;
     }
-    ps = calloc((size_t)nm + 1, sizeof *ps);
-    for (int64_t k = 0; ps && k < nm; k++) {
-      ps[np].name = strdup(mem[k]);
-      size_t n = strlen(want) + strlen(got) + strlen(mem[k]) + 2;
-      ps[np].want = malloc(n);
-      ps[np].got = malloc(n);
-      if (ps[np].want) snprintf(ps[np].want, n, "%s:%s", want, mem[k]);
-      if (ps[np].got) snprintf(ps[np].got, n, "%s:%s", got, mem[k]);
-      np++;
-    }
+    ps = calloc((size_t)(nm + ngm) + 1, sizeof *ps);
+    for (int side = 0; side < 2 && ps; side++)
+      for (int64_t k = 0; k < (side ? ngm : nm); k++) {
+        const char *name = side ? gmem[k] : mem[k];
+        int in_got = 0, in_want = 0;
+        for (int64_t q = 0; q < ngm; q++) in_got |= !strcmp(gmem[q], name);
+        for (int64_t q = 0; q < nm; q++) in_want |= !strcmp(mem[q], name);
+        if (side && in_want) continue;
+        ps[np].name = strdup(name);
+        if (in_want) ps[np].want = join(want, ':', name);
+        if (in_got) ps[np].got = join(got, ':', name);
+        np++;
+      }
     ox_arena_free(A);
     if (!ps || !np) {
-      fprintf(stderr, "onnxop compare: %s holds no arrays\n", want);
+      fprintf(stderr, "onnxop compare: %s%s\n", want, ps ? " holds no arrays" : ": out of memory");
       free(ps);
-      return OX_EUSAGE;
+      return OX_EINPUT;
     }
   } else {
     ps = calloc(1, sizeof *ps);
-    if (!ps) return OX_EUSAGE;
+    if (!ps) return OX_EINPUT;
     ps[0].name = strdup(want);
     ps[0].want = strdup(want);
     ps[0].got = strdup(got);
@@ -172,28 +240,38 @@ int ox_cmd_compare(int argc, char **argv) {
 
   cJSON *report = json ? cJSON_CreateArray() : NULL;
   int differ = 0;
-  for (int i = 0; i < np && rc != OX_EUSAGE; i++) {
+  for (int i = 0; i < np && !rc; i++) {
     ox_arena *A = ox_arena_new();
     ox_err e = {0};
     ox_value *g = NULL, *w = NULL;
     pair *p = &ps[i];
-    if (!p->got) {
-      fprintf(stderr, "onnxop compare: %s/%s.pb (or .json) is missing\n", got, p->name);
-      rc = OX_EUSAGE;
+    ox_cmp r = {0};
+    if (!A) {
+      fprintf(stderr, "onnxop compare: out of memory\n");
+      rc = OX_EINPUT;
+    } else if (!p->want) {
+      snprintf(r.why, sizeof r.why, "extra: %s is in GOT but not in EXPECTED", p->got);
+    } else if (!p->got) {
+      if (got_gone) snprintf(r.why, sizeof r.why, "missing: %s does not exist", got);
+      else if (is_dir(got)) snprintf(r.why, sizeof r.why, "missing: %s has no %s.pb, .json, .npy or .npz", got, p->name);
+      else snprintf(r.why, sizeof r.why, "missing: %s has no member '%s'", got, p->name);
     } else if (ox_load_value(A, p->want, NULL, NULL, &w, NULL, &e)) {
       fprintf(stderr, "onnxop: %s: %s\n", p->want, e.msg);
-      rc = OX_EUSAGE;
+      rc = OX_EINPUT;
     } else if (ox_load_value(A, p->got, w ? ox_value_type(A, w) : NULL, NULL, &g, NULL, &e) &&
                ox_load_value(A, p->got, NULL, NULL, &g, NULL, &e)) {
-      fprintf(stderr, "onnxop: %s: %s\n", p->got, e.msg);
-      rc = OX_EUSAGE;
+      if (!gone(A, p->got, r.why, sizeof r.why)) {
+        fprintf(stderr, "onnxop: %s: %s\n", p->got, e.msg);
+        rc = OX_EINPUT;
+      }
+    } else {
+      ox_compare_full(g, w, rtol, atol, &r);
     }
-    if (rc == OX_EUSAGE) {
+    if (rc) {
       ox_arena_free(A);
       break;
     }
-    ox_cmp r;
-    ox_compare_full(g, w, rtol, atol, &r);
+    if (!g || !w) r.differ = r.structural = 1; /* missing or extra: r.why says which */
     differ |= r.differ;
     char ix[256];
     if (json) {
@@ -229,9 +307,11 @@ int ox_cmd_compare(int argc, char **argv) {
     }
     ox_arena_free(A);
   }
-  if (json && rc != OX_EUSAGE) {
+  if (json && !rc) {
     char *s = cJSON_PrintUnformatted(report);
     if (s) puts(s);
+    else fprintf(stderr, "onnxop compare: out of memory printing the report\n");
+    if (!s) rc = OX_EINPUT;
     free(s);
   }
   cJSON_Delete(report);

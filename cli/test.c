@@ -48,8 +48,18 @@ static const char test_help[] =
     "  --timeout S    a case taking longer than S seconds fails (default 120)\n"
     "  -v             also print passing and expected-failing cases\n"
     "\n"
-    "The last line is 'N passed, M failed'. Exit status 0 when every case passed\n"
-    "(or failed as listed), 1 otherwise, 2 on a usage error.\n";
+    "A case fails when it has no test_data_set_N, or when a data set lacks a file\n"
+    "for an input the model needs (an optional-typed one may be left out) or for\n"
+    "an output, or holds more than the model has. The last line is\n"
+    "'N passed, M failed'; --json and --failures change what is printed, not the\n"
+    "exit status.\n"
+    "\n"
+    "exit status:\n"
+    "  0      every case passed (or failed as --xfail lists it)\n"
+    "  1      a case failed, a listed case passed or was not run, a PATH held no\n"
+    "         case (nothing was checked), or the report could not be written\n"
+    OX_EXIT_HELP_2
+    OX_EXIT_HELP_SIGNAL;
 
 typedef struct {
   char *path, *name;
@@ -129,8 +139,6 @@ static void read_tolerances(ox_arena *A, const char *dir, double *rtol, double *
   if (a && (a = strchr(a, ':'))) *atol = strtod(a + 1, NULL);
 }
 
-/* Returns 0 on pass; else writes the reason into why. */
-
 /* DIR/SET/KIND_K.pb, or .npy, or .json (as `onnxop run --out-dir --format`
  * writes them): the file's name ("input_0.npy") with its path in p, or NULL. */
 static const char *value_file(char *p, size_t np, const char *dir, const char *set, const char *kind, int k) {
@@ -142,6 +150,58 @@ static const char *value_file(char *p, size_t np, const char *dir, const char *s
   return NULL;
 }
 
+/* K of "KIND_K.pb" (.npy, .json), or -1 for any other name. */
+static int value_index(const char *name, const char *kind) {
+  size_t l = strlen(kind);
+  if (strncmp(name, kind, l) || name[l] != '_' || name[l + 1] < '0' || name[l + 1] > '9') return -1;
+  char *end;
+  long k = strtol(name + l + 1, &end, 10);
+  if (k > 1000000 || (name[l + 1] == '0' && end != name + l + 2)) return -1; /* no "input_01" */
+  return !strcmp(end, ".pb") || !strcmp(end, ".npy") || !strcmp(end, ".json") ? (int)k : -1;
+}
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* How many KIND_K files the data set holds, in *count: their K must run 0, 1,
+ * ..., count - 1, one file each. -1 (the reason in why) for a gap or a K
+ * with two files, which would otherwise be left out or picked silently. */
+static int count_values(const char *dir, const char *set, const char *kind, int *count, char *why, size_t n) {
+  char p[4096];
+  char **names = NULL;
+  snprintf(p, sizeof p, "%s/%s", dir, set);
+  int nn = list_dir(p, kind, &names), nk = 0;
+  if (nn < 0) {
+    snprintf(why, n, "%s is not a readable folder", set);
+    return -1;
+  }
+  int *ks = malloc((size_t)(nn + 1) * sizeof *ks);
+  if (!ks) {
+    free_list(names, nn);
+    snprintf(why, n, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < nn; i++)
+    if ((ks[nk] = value_index(names[i], kind)) >= 0) nk++;
+  free_list(names, nn);
+  qsort(ks, (size_t)nk, sizeof *ks, cmp_int);
+  int rc = 0;
+  for (int i = 0; i < nk && !rc; i++)
+    if (ks[i] < i) {
+      snprintf(why, n, "%s: %s_%d has two files (.pb, .npy or .json)", set, kind, ks[i]);
+      rc = -1;
+    } else if (ks[i] > i) {
+      snprintf(why, n, "%s: %s_%d is missing (there is %s_%d)", set, kind, i, kind, ks[i]);
+      rc = -1;
+    }
+  free(ks);
+  *count = nk;
+  return rc;
+}
+
+/* Returns 0 on pass; else writes the reason into why. */
 static int run_case(const char *dir, char *why, size_t n) {
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
@@ -173,13 +233,33 @@ static int run_case(const char *dir, char *why, size_t n) {
     ox_mark mark = ox_arena_mark(A);
     ox_value **in = ox_alloc_array(A, g->nin + 1, sizeof *in);
     ox_value **got = ox_alloc_array(A, g->nout + 1, sizeof *got);
+    /* every expected output is there, and nothing more: a data set that
+     * leaves one out or holds one too many checks less than it claims */
+    int nin_files, nout_files;
+    if (count_values(dir, sets[s], "input", &nin_files, why, n) ||
+        count_values(dir, sets[s], "output", &nout_files, why, n))
+      goto out;
+    if (nin_files > nreal) {
+      snprintf(why, n, "%s: %d input files (input_0 to input_%d) but the model has %d input%s", sets[s],
+               nin_files, nin_files - 1, nreal, nreal == 1 ? "" : "s");
+      goto out;
+    }
+    if (nout_files > g->nout) {
+      snprintf(why, n, "%s: %d expected outputs (output_0 to output_%d) but the model has %d output%s",
+               sets[s], nout_files, nout_files - 1, g->nout, g->nout == 1 ? "" : "s");
+      goto out;
+    }
+    if (nout_files < g->nout) {
+      snprintf(why, n, "%s: no output_%d file: the expected value of output %d '%s' is missing", sets[s],
+               nout_files, nout_files, g->out[nout_files].name);
+      goto out;
+    }
     /* input_K.pb binds to the K-th real input, unless its stored name says
      * otherwise (cases may leave optional inputs out). */
-    for (int k = 0;; k++) {
+    for (int k = 0; k < nin_files; k++) {
       const char *f = value_file(p, sizeof p, dir, sets[s], "input", k);
-      if (!f) break;
-      if (k >= nreal) {
-        snprintf(why, n, "%s: %s but the model has %d inputs", sets[s], f, nreal);
+      if (!f) {
+        snprintf(why, n, "%s: input_%d cannot be read", sets[s], k);
         goto out;
       }
       int slot = real[k];
@@ -201,13 +281,26 @@ static int run_case(const char *dir, char *why, size_t n) {
       }
       in[slot] = v;
     }
+    /* an input left out must be one the model lets go (optional-typed) */
+    for (int k = 0; k < nreal; k++) {
+      const ox_valueinfo *vi = &g->in[real[k]];
+      if (!in[real[k]] && !(vi->type && vi->type->kind == OX_OPTIONAL)) {
+        snprintf(why, n, "%s: no value for input %d '%s': the data set has %d input file%s, the model %d "
+                 "input%s", sets[s], k, vi->name, nin_files, nin_files == 1 ? "" : "s", nreal,
+                 nreal == 1 ? "" : "s");
+        goto out;
+      }
+    }
     if (ox_run(A, m, in, got, &e)) {
       snprintf(why, n, "%s", e.msg);
       goto out;
     }
     for (int k = 0; k < g->nout; k++) {
       const char *f = value_file(p, sizeof p, dir, sets[s], "output", k);
-      if (!f) continue; /* no expected value for this output */
+      if (!f) {
+        snprintf(why, n, "%s: output_%d cannot be read", sets[s], k);
+        goto out;
+      }
       ox_value *want = NULL;
       if (ox_load_value(A, p, g->out[k].type, m->dir, &want, NULL, &e)) {
         snprintf(why, n, "%s/%s: %s", sets[s], f, e.msg);
@@ -392,34 +485,58 @@ static void run_all(tcase *cases, int n, int jobs, int timeout) {
   free(ws);
 }
 
-/* Collect the cases under a path. */
+/* Collect the cases under a path: the path itself when it holds model.onnx,
+ * else its sub-folders that do. Returns how many were added, -1 when path is
+ * not a folder, -2 when memory ran out. */
 static int collect(const char *path, tcase **cases, int *n, int *cap) {
   if (!is_dir(path)) return -1;
   char **names = NULL;
-  int nn = 0;
-  const char *one = path;
+  int nn = 0, added = 0;
   if (!has_model(path)) {
     nn = list_dir(path, NULL, &names);
     if (nn < 0) return -1;
+    if (!names) return -2;
   }
-  for (int i = 0; i < (names ? nn : 1); i++) {
+  for (int i = 0; i < (names ? nn : 1) && added >= 0; i++) {
     char p[4096];
     if (names) snprintf(p, sizeof p, "%s/%s", path, names[i]);
-    else snprintf(p, sizeof p, "%s", one);
+    else snprintf(p, sizeof p, "%s", path);
     if (names && !has_model(p)) continue;
     if (*n == *cap) {
-      *cap = *cap ? *cap * 2 : 256;
-      tcase *nc = realloc(*cases, (size_t)*cap * sizeof **cases);
-      if (!nc) break;
+      int ncap = *cap ? *cap * 2 : 256;
+      tcase *nc = realloc(*cases, (size_t)ncap * sizeof **cases);
+      if (!nc) {
+        added = -2;
+        break;
+      }
       *cases = nc;
+      *cap = ncap;
     }
-    tcase *c = &(*cases)[(*n)++];
+    tcase *c = &(*cases)[*n];
     memset(c, 0, sizeof *c);
     c->path = strdup(p);
     c->name = strdup(base_name(p));
+    (*n)++;
+    if (!c->path || !c->name) added = -2;
+    else added++;
   }
   free_list(names, nn > 0 ? nn : 0);
-  return 0;
+  return added;
+}
+
+/* A PATH that held no case: say so, and name the case folder when PATH is
+ * one of its data sets (a common slip: SUITE/test_add/test_data_set_0). */
+static void no_case_here(const char *path) {
+  char parent[4096];
+  size_t l = strlen(path);
+  while (l > 1 && path[l - 1] == '/') l--;
+  while (l > 0 && path[l - 1] != '/') l--; /* path[0, l): the parent, with its '/' */
+  snprintf(parent, sizeof parent, "%.*s", l > 1 ? (int)l - 1 : (int)l, l ? path : ".");
+  if (!strncmp(base_name(path), "test_data_set_", 14) || has_model(parent))
+    fprintf(stderr, "onnxop test: %s is a data set, not a case: give the case folder (%s)\n", path, parent);
+  else
+    fprintf(stderr, "onnxop test: %s holds no test case (a folder with model.onnx, or a folder of "
+            "them)\n", path);
 }
 
 typedef struct { char *name, *reason; int seen; } xline;
@@ -468,6 +585,7 @@ static void free_cases(tcase *cases, int n) {
 #define USAGE(...)                                                                    \
   do {                                                                                \
     free_cases(cases, n);                                                             \
+    free(is_empty);                                                                   \
     return ox_usage_error("test", __VA_ARGS__);                                       \
   } while (0)
 
@@ -478,7 +596,12 @@ int ox_cmd_test(int argc, char **argv) {
   const char *xfile = NULL;
   int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0, json = 0;
   tcase *cases = NULL;
-  int n = 0, cap = 0, npaths = 0;
+  int n = 0, cap = 0, npaths = 0, empty = 0; /* empty: PATHs that held no case */
+  char *is_empty = calloc((size_t)argc, 1); /* argv[i] is a PATH that held no case */
+  if (!is_empty) {
+    fprintf(stderr, "onnxop test: out of memory\n");
+    return OX_EINPUT;
+  }
   if (jobs < 1) jobs = 1;
   if (jobs > 64) jobs = 64;
   for (int i = 1; i < argc; i++) {
@@ -486,6 +609,7 @@ int ox_cmd_test(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(test_help, stdout);
       free_cases(cases, n);
+      free(is_empty);
       return 0;
     } else if (!strcmp(a, "--xfail")) {
       if (++i >= argc) USAGE("--xfail needs a FILE");
@@ -506,8 +630,18 @@ int ox_cmd_test(int argc, char **argv) {
       USAGE("unknown option '%s'", a);
     } else {
       npaths++;
-      if (collect(a, &cases, &n, &cap))
-        USAGE("'%s' is not a folder", a);
+      int got = collect(a, &cases, &n, &cap);
+      if (got == -1) USAGE("'%s' is not a folder", a);
+      if (got == -2) {
+        fprintf(stderr, "onnxop test: out of memory\n");
+        free_cases(cases, n);
+        free(is_empty);
+        return OX_EINPUT;
+      }
+      if (!got) {
+        is_empty[i] = 1;
+        empty++;
+      }
     }
   }
   if (!npaths) USAGE("no PATH given");
@@ -519,7 +653,7 @@ int ox_cmd_test(int argc, char **argv) {
 
   run_all(cases, n, jobs, timeout);
 
-  int passed = 0, failed = 0, xfailed = 0, xpassed = 0;
+  int passed = 0, failed = 0, xfailed = 0, xpassed = 0, stale = 0;
   cJSON *jcases = json ? cJSON_CreateArray() : NULL;
   for (int i = 0; i < n; i++) {
     tcase *c = &cases[i];
@@ -527,6 +661,11 @@ int ox_cmd_test(int argc, char **argv) {
     for (int j = 0; j < nx && !x; j++)
       if (!strcmp(xl[j].name, c->name)) x = &xl[j];
     if (x) x->seen = 1;
+    const char *why = c->why ? c->why : "?";
+    if (c->passed && x) xpassed++;
+    else if (c->passed) passed++;
+    else if (x) xfailed++;
+    else failed++;
     if (json) {
       const char *st = c->passed ? (x ? "xpass" : "pass") : (x ? "xfail" : "fail");
       cJSON *o = cJSON_CreateObject();
@@ -539,44 +678,32 @@ int ox_cmd_test(int argc, char **argv) {
       } else if (c->passed) {
         cJSON_AddNullToObject(o, "message");
       } else {
-        cJSON_AddStringToObject(o, "message", c->why ? c->why : "?");
+        cJSON_AddStringToObject(o, "message", why);
       }
       cJSON_AddNumberToObject(o, "seconds", (double)(int64_t)(c->secs * 1e4 + 0.5) / 1e4);
       cJSON_AddItemToArray(jcases, o);
-      if (c->passed && x) xpassed++;
-      else if (c->passed) passed++;
-      else if (x) xfailed++;
-      else failed++;
-      continue;
-    }
-    if (failures) {
-      if (!c->passed) printf("%s: %s\n", c->name, c->why ? c->why : "?");
-      continue;
-    }
-    if (c->passed && x) {
-      xpassed++;
-      printf("XPASS %s: passes, but %s lists it as failing (%s); remove the line\n", c->name,
-             xfile, x->reason);
+    } else if (failures) {
+      if (!c->passed) printf("%s: %s\n", c->name, why);
+    } else if (c->passed && x) {
+      printf("XPASS %s: passes, but %s lists it as failing (%s); remove the line\n", c->name, xfile,
+             x->reason);
     } else if (c->passed) {
-      passed++;
       if (verbose) printf("PASS %s\n", c->name);
     } else if (x) {
-      xfailed++;
-      if (verbose) printf("XFAIL %s: %s\n", c->name, c->why ? c->why : "?");
+      if (verbose) printf("XFAIL %s: %s\n", c->name, why);
     } else {
-      failed++;
-      printf("FAIL %s: %s\n", c->name, c->why ? c->why : "?");
+      printf("FAIL %s: %s\n", c->name, why);
     }
   }
-  int stale = 0;
   cJSON *jstale = json ? cJSON_CreateArray() : NULL;
   for (int j = 0; j < nx; j++)
     if (!xl[j].seen) {
       stale++;
       if (json) cJSON_AddItemToArray(jstale, cJSON_CreateString(xl[j].name));
-      else printf("STALE %s: listed in %s but no such case was run\n", xl[j].name, xfile);
+      else if (!failures) printf("STALE %s: listed in %s but no such case was run\n", xl[j].name, xfile);
     }
-  int rc = 0;
+  /* --json and --failures only change what is printed, never the status */
+  int rc = failed + xpassed + stale + empty || !n ? OX_EINPUT : 0;
   if (json) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "cases", jcases);
@@ -587,20 +714,21 @@ int ox_cmd_test(int argc, char **argv) {
     cJSON_AddNumberToObject(o, "xpassed", xpassed);
     char *text = cJSON_PrintUnformatted(o);
     if (text) puts(text);
+    else fprintf(stderr, "onnxop test: out of memory printing the report\n");
+    if (!text) rc = OX_EINPUT;
     free(text);
     cJSON_Delete(o);
-    rc = failed + xpassed + stale ? 1 : 0;
   } else if (!failures) {
-    if (xfile) {
-      printf("%d expected failures (listed in %s), %d unexpected passes, %d stale lines\n", xfailed,
-             xfile, xpassed, stale);
-      printf("%d passed, %d failed\n", passed, failed + xpassed + stale);
-      rc = failed + xpassed + stale ? 1 : 0;
-    } else {
-      printf("%d passed, %d failed\n", passed, failed);
-      rc = failed ? 1 : 0;
-    }
+    if (xfile)
+      printf("%d expected failures (listed in %s), %d unexpected passes, %d stale lines\n", xfailed, xfile,
+             xpassed, stale);
+    printf("%d passed, %d failed\n", passed, failed + xpassed + stale);
   }
+  /* after the report, so that they are the last thing read */
+  for (int i = 1; empty && i < argc; i++)
+    if (is_empty[i]) no_case_here(argv[i]);
+  if (!n) fprintf(stderr, "onnxop test: no tests ran: nothing was checked\n");
+  free(is_empty);
   for (int i = 0; i < n; i++) {
     free(cases[i].path);
     free(cases[i].name);

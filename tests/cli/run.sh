@@ -104,6 +104,56 @@ expect 1 wrong_case "$X" test "$T/cases/wrong"
 out_has wrong_case "FAIL wrong: test_data_set_0 output 0 'output_tensor': element [0, 0]: expected -1, got 6"
 out_has wrong_case "0 passed, 1 failed"
 
+# a run that checks nothing, or less than a case claims, fails and says why
+mkdir -p "$T/nocase"
+expect 1 test_nothing "$X" test "$T/nocase"
+out_has test_nothing "0 passed, 0 failed"
+err_has test_nothing "onnxop test: $T/nocase holds no test case (a folder with model.onnx, or a folder of them)"
+err_has test_nothing "onnxop test: no tests ran: nothing was checked"
+expect 1 test_nothing_json "$X" test --json "$T/nocase"
+err_has test_nothing_json "no tests ran"
+expect 1 test_data_set_path "$X" test "$T/cases/test_cc_sequence_at_neg/test_data_set_0/"
+err_has test_data_set_path "is a data set, not a case: give the case folder ($T/cases/test_cc_sequence_at_neg)"
+# one PATH without a case fails the run, though the others pass
+expect 1 test_one_empty "$X" test "$T/cases/test_cc_sequence_at_neg" "$T/nocase"
+out_has test_one_empty "1 passed, 0 failed"
+err_has test_one_empty "$T/nocase holds no test case"
+# data sets missing or incomplete: each a failing case that says what is wrong
+hc="$T/holes"
+mk_hole() { # NAME: a copy of test_cc_sequence_at_neg (2 inputs, 1 output)
+  rm -rf "${hc:?}/$1" && mkdir -p "$hc" && cp -r "$T/cases/test_cc_sequence_at_neg" "$hc/$1"
+}
+mk_hole h_no_sets && rm -r "$hc/h_no_sets/test_data_set_0"
+mk_hole h_no_output && rm "$hc/h_no_output/test_data_set_0/output_0.pb"
+mk_hole h_extra_output && cp "$hc/h_extra_output/test_data_set_0/output_0.pb" "$hc/h_extra_output/test_data_set_0/output_1.pb"
+mk_hole h_output_gap && mv "$hc/h_output_gap/test_data_set_0/output_0.pb" "$hc/h_output_gap/test_data_set_0/output_1.pb"
+mk_hole h_extra_input && cp "$hc/h_extra_input/test_data_set_0/input_1.pb" "$hc/h_extra_input/test_data_set_0/input_2.pb"
+mk_hole h_few_inputs && rm "$hc/h_few_inputs/test_data_set_0/input_1.pb"
+mk_hole h_input_gap && mv "$hc/h_input_gap/test_data_set_0/input_1.pb" "$hc/h_input_gap/test_data_set_0/input_2.pb"
+mk_hole h_two_files && "$X" convert "$hc/h_two_files/test_data_set_0/input_0.pb" "$hc/h_two_files/test_data_set_0/input_0.json"
+mk_hole h_second_set_short && cp -r "$hc/h_second_set_short/test_data_set_0" "$hc/h_second_set_short/test_data_set_1" &&
+  rm "$hc/h_second_set_short/test_data_set_1/output_0.pb"
+mk_hole h_complete
+expect 1 test_holes "$X" test "$hc"
+out_has test_holes "FAIL h_no_sets: no test_data_set_N folder"
+out_has test_holes "FAIL h_no_output: test_data_set_0: no output_0 file: the expected value of output 0 'output_tensor' is missing"
+out_has test_holes "FAIL h_extra_output: test_data_set_0: 2 expected outputs (output_0 to output_1) but the model has 1 output"
+out_has test_holes "FAIL h_output_gap: test_data_set_0: output_0 is missing (there is output_1)"
+out_has test_holes "FAIL h_extra_input: test_data_set_0: 3 input files (input_0 to input_2) but the model has 2 inputs"
+out_has test_holes "FAIL h_few_inputs: test_data_set_0: no value for input 1 'position': the data set has 1 input file, the model 2 inputs"
+out_has test_holes "FAIL h_input_gap: test_data_set_0: input_1 is missing (there is input_2)"
+out_has test_holes "FAIL h_two_files: test_data_set_0: input_0 has two files (.pb, .npy or .json)"
+out_has test_holes "FAIL h_second_set_short: test_data_set_1: no output_0 file"
+out_has test_holes "1 passed, 9 failed"
+# --failures and --json change what is printed, not the exit status
+expect 1 test_failures_status "$X" test --failures "$hc"
+out_has test_failures_status "h_no_output: test_data_set_0: no output_0 file"
+out_lacks test_failures_status "h_complete"
+expect 0 test_failures_pass "$X" test --failures "$hc/h_complete"
+printf 'h_complete: listed, but passes\n' >"$T/holes.xfail"
+expect 1 test_failures_xpass "$X" test --failures --xfail "$T/holes.xfail" "$hc/h_complete"
+expect 1 test_json_status "$X" test --json "$hc"
+
 # --out-dir writes the ONNX test layout; the file reads back to the same value
 expect 0 outdir "$X" run "$T/sequence_at.onnx" --in "$T/seq3.pb" --in "$T/pos_pos2.pb" --out-dir "$T/od"
 expect 0 outdir_back "$X" run "$T/identity.onnx" --in "$T/od/output_0.pb"
@@ -161,8 +211,26 @@ out_has cmp_kind "differs: kind: expected seq(tensor(float)), got tensor(float)"
 expect 0 cmp_dirs "$X" compare "$T/odj" "$T/od"
 out_has cmp_dirs "output_0: match"
 expect 1 cmp_dirs_differ "$X" compare "$T/cases/test_cc_sequence_at_neg/test_data_set_0" "$T/cases/test_cc_sequence_at_pos0/test_data_set_0"
-expect 2 cmp_missing "$X" compare "$T/nope.pb" "$S/want_pos0.json"
-err_has cmp_missing "nope.pb"
+# GOT lacking an output, or holding one EXPECTED lacks, is a difference (1), not a usage error
+expect 1 cmp_missing "$X" compare "$T/nope.pb" "$S/want_pos0.json"
+out_has cmp_missing "differs: missing: $T/nope.pb does not exist"
+mkdir -p "$T/cmp_two" && cp "$T/od/output_0.pb" "$T/cmp_two/output_0.pb" && cp "$T/od/output_0.pb" "$T/cmp_two/output_1.pb"
+expect 1 cmp_dir_missing "$X" compare "$T/od" "$T/cmp_two"
+out_has cmp_dir_missing "output_0: match"
+out_has cmp_dir_missing "output_1: differs: missing: $T/od has no output_1.pb, .json, .npy or .npz"
+expect 1 cmp_dir_missing_json "$X" compare --json "$T/od" "$T/cmp_two"
+out_has cmp_dir_missing_json '{"name":"output_1","match":false,"difference":"missing: '
+expect 1 cmp_dir_extra "$X" compare "$T/cmp_two" "$T/od"
+out_has cmp_dir_extra "output_1: differs: extra: $T/cmp_two/output_1.pb is in GOT but not in EXPECTED"
+expect 1 cmp_dir_gone "$X" compare "$T/no_such_dir" "$T/od"
+out_has cmp_dir_gone "output_0: differs: missing: $T/no_such_dir does not exist"
+# an EXPECTED that cannot be read is rejected input (1), with its name
+expect 1 cmp_want_missing "$X" compare "$T/od/output_0.pb" "$T/nope.pb"
+err_has cmp_want_missing "nope.pb"
+head -c 5 "$T/od/output_0.pb" >"$T/trunc_got.pb"
+expect 1 cmp_got_bad "$X" compare "$T/trunc_got.pb" "$S/want_pos0.json"
+err_has cmp_got_bad "trunc_got.pb"
+out_lacks cmp_got_bad "missing"
 expect 2 cmp_usage "$X" compare "$T/od/output_0.pb"
 expect 2 cmp_bad_tol "$X" compare --rtol x "$T/od/output_0.pb" "$S/want_pos0.json"
 
@@ -381,6 +449,15 @@ expect 2 test_no_path "$X" test
 
 # ---- .npy and .npz ----
 . tests/cli/npy.sh
+# compare: an .npz member GOT lacks, or has in excess, is a difference
+expect 0 npz_x_only "$X" convert "$N/bundle.npz:x" "$T/x_only.npz"
+expect 1 cmp_npz_missing "$X" compare "$T/x_only.npz" "$N/bundle.npz"
+out_has cmp_npz_missing "x: match"
+out_has cmp_npz_missing "pos: differs: missing: $T/x_only.npz has no member 'pos'"
+expect 1 cmp_npz_extra "$X" compare "$N/bundle.npz" "$T/x_only.npz"
+out_has cmp_npz_extra "pos: differs: extra: $N/bundle.npz:pos is in GOT but not in EXPECTED"
+expect 1 cmp_npz_member "$X" compare "$T/x_only.npz:pos" "$N/bundle.npz:pos"
+out_has cmp_npz_member "differs: missing: $T/x_only.npz has no member 'pos'"
 # make -a with a list of strings: [a, b] and a,b; a '[' never closed is refused
 echo '{"dtype": "string", "shape": [3], "data": ["a", "b", "c"]}' >"$T/abc.json"
 expect 0 make_strings_list "$X" make StringNormalizer --opset 10 -a 'stopwords=[a, b]' --input 'X:string[3]' -o "$T/sn1.onnx"
