@@ -39,8 +39,16 @@ static const char usage[] =
     "                      per CPU; also ONNXOP_THREADS); the outputs are the same\n"
     "                      bytes for every N\n"
     "\n"
-    "exit status: 0 success, 1 a model or input was rejected or evaluation failed,\n"
-    "2 usage error, 3 unsupported operator.\n";
+    "exit status:\n"
+    "  0      success\n"
+    "  1      a model or input was rejected, evaluation failed, an output could\n"
+    "         not be written (standard output included), or a limit was reached\n"
+    "         (memory, time); test: a case failed, or no case was found;\n"
+    "         compare: the values differ, or one is missing or extra\n"
+    OX_EXIT_HELP_2
+    "  3      the model needs an operator (op, opset version, domain) that this\n"
+    "         build does not implement; ops OP: no such operator\n"
+    OX_EXIT_HELP_SIGNAL;
 
 /* "" for cmd: an error before any command ("onnxop: ...", "Try 'onnxop --help'.") */
 int ox_usage_error(const char *cmd, const char *fmt, ...) {
@@ -92,6 +100,36 @@ static const char *command_of(int argc, char **argv) {
   return i < argc && argv[i][0] != '-' ? argv[i] : "";
 }
 
+/* Every command ends here: what it printed must have reached standard output
+ * and standard error. A write that failed (a full disk, a closed pipe) is a
+ * failure, never a silent exit 0; the command's own failure, if any, keeps
+ * its status. */
+static int finish(int rc) {
+  int bad = ferror(stdout), why = 0; /* why: errno, when known */
+  if (fflush(stdout)) {
+    bad = 1;
+    why = errno;
+  }
+  if (fclose(stdout) && !bad) {
+    bad = 1;
+    why = errno;
+  }
+  if (bad) {
+    if (why) fprintf(stderr, "onnxop: cannot write to standard output: %s\n", strerror(why));
+    else fprintf(stderr, "onnxop: cannot write to standard output\n");
+    if (!rc) rc = OX_EINPUT;
+  }
+  if (ferror(stderr) && !rc) rc = OX_EINPUT;
+  return rc;
+}
+
+static const struct { const char *name; int (*fn)(int argc, char **argv); } commands[] = {
+    {"run", ox_cmd_run},         {"test", ox_cmd_test}, {"ops", ox_cmd_ops},
+    {"make", ox_cmd_make},       {"convert", ox_cmd_convert},
+    {"compare", ox_cmd_compare}, {"show", ox_cmd_show}, {"info", ox_cmd_info},
+    {"bench", ox_cmd_bench},
+};
+
 int main(int argc, char **argv) {
   /* --max-memory SIZE (or ONNXOP_MAX_MEMORY), for every command */
   const char *mm = getenv("ONNXOP_MAX_MEMORY");
@@ -130,23 +168,19 @@ int main(int argc, char **argv) {
     return OX_EUSAGE;
   }
   const char *cmd = argv[1];
+  int rc = -1;
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     fputs(usage, stdout);
-    return 0;
-  }
-  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+    rc = 0;
+  } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
     printf("onnxop %s\n", OX_VERSION);
-    return 0;
+    rc = 0;
   }
-  if (!strcmp(cmd, "run")) return ox_cmd_run(argc - 1, argv + 1);
-  if (!strcmp(cmd, "test")) return ox_cmd_test(argc - 1, argv + 1);
-  if (!strcmp(cmd, "ops")) return ox_cmd_ops(argc - 1, argv + 1);
-  if (!strcmp(cmd, "make")) return ox_cmd_make(argc - 1, argv + 1);
-  if (!strcmp(cmd, "convert")) return ox_cmd_convert(argc - 1, argv + 1);
-  if (!strcmp(cmd, "compare")) return ox_cmd_compare(argc - 1, argv + 1);
-  if (!strcmp(cmd, "show")) return ox_cmd_show(argc - 1, argv + 1);
-  if (!strcmp(cmd, "info")) return ox_cmd_info(argc - 1, argv + 1);
-  if (!strcmp(cmd, "bench")) return ox_cmd_bench(argc - 1, argv + 1);
-  fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
-  return OX_EUSAGE;
+  for (int i = 0; rc < 0 && i < (int)(sizeof commands / sizeof *commands); i++)
+    if (!strcmp(cmd, commands[i].name)) rc = commands[i].fn(argc - 1, argv + 1);
+  if (rc < 0) {
+    fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
+    rc = OX_EUSAGE;
+  }
+  return finish(rc);
 }

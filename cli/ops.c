@@ -122,6 +122,10 @@ int ox_cmd_ops(int argc, char **argv) {
     if (out && (!want || shown)) puts(out);
     free(out);
     cJSON_Delete(rows);
+    if (!out) {
+      fprintf(stderr, "onnxop ops: out of memory\n");
+      return OX_EINPUT;
+    }
   }
   if (want && !shown) {
     fprintf(stderr, "onnxop ops: no operator '%s' is implemented\n", want);

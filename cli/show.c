@@ -64,7 +64,7 @@ int ox_cmd_show(int argc, char **argv) {
   }
   if (!nfiles) return ox_usage_error("show", "no FILE given");
   ox_text_full = full;
-  for (int i = 1; i < argc; i++) {
+  for (int i = 1; i < argc && !ferror(stdout); i++) {
     if (argv[i][0] == '-' && argv[i][1]) continue;
     ox_arena *A = ox_arena_new();
     ox_err e = {0};
@@ -76,21 +76,24 @@ int ox_cmd_show(int argc, char **argv) {
       rc = OX_EINPUT;
       nm = 0;
     }
-    for (int64_t k = 0; k < nm; k++) {
+    for (int64_t k = 0; k < nm && !ferror(stdout); k++) {
       ox_value *v = NULL;
       const char *name = NULL, *path = mem ? ox_sprintf(A, "%s:%s", argv[i], mem[k]) : one;
       if (ox_load_value(A, path, NULL, NULL, &v, &name, &e)) {
         fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
         rc = e.code == OX_EUSAGE ? OX_EUSAGE : OX_EINPUT;
         ox_err_clear(&e);
-      } else {
-        ox_text_print(stdout, name && *name ? name : argv[i], v, 2);
-        if (st) stats(v, "", 4);
+      } else if (ox_text_print(stdout, name && *name ? name : argv[i], v, 2)) {
+        /* a write error stops the loops (main says so); else memory ran out */
+        if (!ferror(stdout)) fprintf(stderr, "onnxop: %s: out of memory printing the value\n", path);
+        rc = OX_EINPUT;
+      } else if (st) {
+        stats(v, "", 4);
       }
     }
     ox_arena_free(A);
   }
-  return rc;
+  return ferror(stdout) ? OX_EINPUT : rc;
 }
 
 /* ---- info ---- */
@@ -222,7 +225,7 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
   return arr;
 }
 
-static void info_json(ox_arena *A, const char *path, const ox_model *m) {
+static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e) {
   const ox_graph *g = m->graph;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "model", path);
@@ -268,9 +271,12 @@ static void info_json(ox_arena *A, const char *path, const ox_model *m) {
   }
   cJSON_AddNumberToObject(o, "unsupported", unsupported);
   char *text = cJSON_PrintUnformatted(o);
+  int rc = 0;
   if (text) puts(text);
+  else rc = ox_fail(e, OX_EINPUT, "out of memory");
   free(text);
   cJSON_Delete(o);
+  return rc;
 }
 
 int ox_cmd_info(int argc, char **argv) {
@@ -311,9 +317,10 @@ int ox_cmd_info(int argc, char **argv) {
     return OX_EINPUT;
   }
   if (json) {
-    info_json(A, path, m);
+    int rc = info_json(A, path, m, &e);
+    if (rc) fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
     ox_arena_free(A);
-    return 0;
+    return rc;
   }
   const ox_graph *g = m->graph;
   printf("model: %s\n  ir_version: %lld\n  opset_import:", path, (long long)m->ir_version);

@@ -516,6 +516,8 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
             fputc('\n', f);
           }
       }
+      /* a trace that cannot be written (a full disk) stops the run */
+      if (!rc && ox_trace_flags && ferror(f)) rc = ox_fail(e, OX_EINPUT, "cannot write the trace");
     }
   }
   if (rc) return rc;

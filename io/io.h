@@ -82,6 +82,8 @@ int ox_npz_encode(int n, const ox_value *const *vals, const char *const *names, 
  * the ONNX operator pages (the CLI prints with indent 2, so its lines are
  * those of the pages' "Outputs:" blocks). */
 extern int ox_text_full; /* 1: print every element, never summarise with ... */
+/* 0, or OX_EINPUT when memory ran out or a write to f failed (now or
+ * earlier: ferror(f)), so that a caller stops printing. */
 int ox_text_print(FILE *f, const char *name, const ox_value *v, int indent);
 /* Just the numpy-style body of a tensor, continuation lines indented by
  * `indent` spaces (the first line is not). */

@@ -1227,5 +1227,7 @@ int ox_text_print(FILE *f, const char *name, const ox_value *v, int indent) {
   else o_put(&o, "None\n");
   if (!o.err && b.n && fwrite(b.p, 1, b.n, f) != b.n) o.err = 1;
   ox_buf_free(&b);
-  return o.err ? OX_EINPUT : 0;
+  /* a write that failed now or earlier (stdio keeps the flag): the caller
+   * stops printing rather than go on into a full disk or a closed pipe */
+  return o.err || ferror(f) ? OX_EINPUT : 0;
 }

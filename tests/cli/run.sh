@@ -397,6 +397,66 @@ expect 2 bench_bad_warmup "$X" bench "$T/sequence_at.onnx" --warmup x
 err_has bench_bad_warmup "--warmup needs a count"
 expect 2 bench_too_many "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos0.json" --in "$S/pos_pos0.json"
 
+# ---- output that cannot be written: a full disk, a closed pipe ----
+# full CODE NAME FD CMD...: run CMD with FD (1: stdout, 2: stderr) on
+# /dev/full, the other stream kept in $T/NAME.out or $T/NAME.err
+full() {
+  code=$1 name=$2 fd=$3
+  shift 3
+  if [ "$fd" = 1 ]; then "$@" >/dev/full 2>"$T/$name.err"; else "$@" >"$T/$name.out" 2>/dev/full; fi
+  got=$?
+  if [ "$got" = "$code" ]; then ok; else bad "$name: exit $got with fd $fd on /dev/full, expected $code"; fi
+}
+if [ -w /dev/full ]; then
+  expect 0 full_big_make "$X" run "$T/cos.onnx" --in 'int64[2]:100,300' --out "$T/big.pb"
+  full 1 full_help 1 "$X" --help
+  err_has full_help "onnxop: cannot write to standard output: No space left on device"
+  full 1 full_version 1 "$X" --version
+  full 1 full_run_help 1 "$X" run --help
+  full 1 full_run 1 "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2'
+  err_has full_run "cannot write to standard output"
+  full 1 full_trace_out 1 "$X" run --trace "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2'
+  # a trace that cannot be written fails the run, before any output file is written
+  full 1 full_trace 2 "$X" run --trace "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2' --out "$T/never_trace.pb"
+  no_file "$T/never_trace.pb"
+  full 1 full_time 2 "$X" run --time "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2'
+  full 1 full_show 1 "$X" show "$S/want_pos2.json"
+  full 1 full_show_stats 1 "$X" show --stats "$T/seq3.pb"
+  # show stops at the first failed write: the bad file after it is never read
+  full 1 full_show_big 1 "$X" show --full "$T/big.pb" "$T/trunc.pb"
+  err_has full_show_big "cannot write to standard output"
+  if grep -q trunc.pb "$T/full_show_big.err"; then bad "full_show_big: show went on after a failed write"; else ok; fi
+  full 1 full_info 1 "$X" info "$T/sequence_at.onnx"
+  full 1 full_info_json 1 "$X" info --json "$T/sequence_at.onnx"
+  full 1 full_ops 1 "$X" ops
+  full 1 full_ops_one 1 "$X" ops SequenceAt
+  full 1 full_ops_json 1 "$X" ops --json
+  full 1 full_compare 1 "$X" compare "$T/od/output_0.pb" "$S/want_pos2.json"
+  full 1 full_compare_json 1 "$X" compare --json "$T/od/output_0.pb" "$S/want_pos2.json"
+  full 1 full_test 1 "$X" test "$T/cases/test_cc_sequence_at_neg"
+  full 1 full_test_json 1 "$X" test --json "$T/cases/test_cc_sequence_at_neg"
+  full 1 full_test_verbose 1 "$X" test -v -j 2 "$T/cases/test_cc_sequence_at_neg" "$T/cases/test_cc_sequence_at_pos0"
+  full 1 full_bench 1 "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos2.json" --runs 1 --warmup 0
+  # a warning that cannot be shown fails the command too
+  full 1 full_make_warning 2 "$X" make Concat --opset 13 --input a:float32[2] --input b:float32[2] -o "$T/no_axis2.onnx"
+  # failures keep their status when their message cannot be written
+  full 1 full_err_run 2 "$X" run "$T/nope.onnx"
+  full 1 full_err_compare 2 "$X" compare "$T/od/output_0.pb" "$S/want_pos0.json"
+  full 2 full_err_usage 2 "$X" run
+  full 3 full_err_unsupported 2 "$X" run "$T/unknown.onnx" --in "$S/pos_pos0.json"
+  # nothing printed, nothing lost: a quiet success stays 0
+  full 0 full_quiet 1 "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2' --out "$T/quiet.pb"
+  full 0 full_quiet_err 2 "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2' --out "$T/quiet.pb"
+fi
+# a closed pipe with SIGPIPE ignored (as under some shells and services): exit 1
+(
+  trap '' PIPE
+  "$X" show --full "$T/big.pb" "$T/big.pb" 2>"$T/pipe_show.err"
+  echo $? >"$T/pipe_show.rc"
+) | head -c 10 >/dev/null
+if [ "$(cat "$T/pipe_show.rc")" = 1 ]; then ok; else bad "pipe_show: exit $(cat "$T/pipe_show.rc") into a closed pipe, expected 1"; fi
+err_has pipe_show "onnxop: cannot write to standard output"
+
 # ---- usage ----
 expect 2 no_args "$X"
 err_has no_args "usage: onnxop COMMAND [ARGS]"
