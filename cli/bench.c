@@ -29,8 +29,12 @@ static const char bench_help[] =
     "  --threads N        the kernels' threads (default 1; 0: one per CPU), as for\n"
     "                     every command\n"
     "\n"
-    "exit status: 0 success, 1 model or input rejected or evaluation failed,\n"
-    "2 usage error, 3 unsupported operator.\n";
+    "exit status:\n"
+    "  0      success\n"
+    OX_EXIT_HELP_1
+    OX_EXIT_HELP_2
+    OX_EXIT_HELP_3
+    OX_EXIT_HELP_SIGNAL;
 
 static int fail_file(const char *file, const char *what, ox_err *e) {
   fprintf(stderr, "onnxop: %s%s: %s\n", file, what ? what : "", e->msg);

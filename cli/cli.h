@@ -22,8 +22,9 @@ int ox_cmd_bench(int argc, char **argv);
   "         (memory, time)\n"
 #define OX_EXIT_HELP_2 "  2      usage error: a bad command line\n"
 #define OX_EXIT_HELP_3                                                              \
-  "  3      the model needs an operator (op, opset version, domain) that this\n"   \
-  "         build does not implement\n"
+  "  3      the model needs an operator (op, opset version, domain), or a case\n"  \
+  "         of one (an element type, an image format), that this build does\n"    \
+  "         not implement\n"
 #define OX_EXIT_HELP_SIGNAL "  128+N  killed by signal N\n"
 
 /* "onnxop run: <msg>" + the hint, exit code 2 */

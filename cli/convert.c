@@ -10,11 +10,18 @@ int ox_cmd_convert(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      puts("usage: onnxop convert IN OUT\n\n"
-           "Convert a value file between .pb, .json, .npy and .npz; the formats come\n"
-           "from the extensions. .pb and .json hold any value (tensor, sequence,\n"
-           "optional, map); .npy one tensor of a dtype numpy has; .npz such tensors\n"
-           "by name (IN.npz:NAME is one member; an .npz to an .npz copies them all).");
+      fputs("usage: onnxop convert IN OUT\n\n"
+            "Convert a value file between .pb, .json, .npy and .npz; the formats come\n"
+            "from the extensions. .pb and .json hold any value (tensor, sequence,\n"
+            "optional, map); .npy one tensor of a dtype numpy has; .npz such tensors\n"
+            "by name (IN.npz:NAME is one member; an .npz to an .npz copies them all).\n\n"
+            "exit status:\n"
+            "  0      success\n"
+            "  1      IN was rejected, or OUT's format cannot hold its value (the message\n"
+            "         names the formats that can), or OUT could not be written\n"
+            OX_EXIT_HELP_2
+            OX_EXIT_HELP_SIGNAL,
+            stdout);
       return 0;
     }
     if (argv[i][0] == '-' && argv[i][1]) return ox_usage_error("convert", "unknown option '%s'", argv[i]);

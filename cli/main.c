@@ -46,8 +46,9 @@ static const char usage[] =
     "         (memory, time); test: a case failed, or no case was found;\n"
     "         compare: the values differ, or one is missing or extra\n"
     OX_EXIT_HELP_2
-    "  3      the model needs an operator (op, opset version, domain) that this\n"
-    "         build does not implement; ops OP: no such operator\n"
+    "  3      the model needs an operator (op, opset version, domain), or a case\n"
+    "         of one (an element type, an image format), that this build does\n"
+    "         not implement; ops OP: no such operator\n"
     OX_EXIT_HELP_SIGNAL;
 
 /* "" for cmd: an error before any command ("onnxop: ...", "Try 'onnxop --help'.") */

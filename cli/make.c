@@ -38,7 +38,14 @@ static const char make_help[] =
     "                     Floats uniform in [-1, 1) (float8e8m0: [0, 1)), complex\n"
     "                     parts likewise; integers uniform in [-10, 10] (unsigned:\n"
     "                     [0, 10]; 4- and 2-bit types: as much as they hold); bools\n"
-    "                     true or false; strings 1 to 8 letters a-z.\n";
+    "                     true or false; strings 1 to 8 letters a-z.\n"
+    "\n"
+    "exit status:\n"
+    "  0      success\n"
+    OX_EXIT_HELP_1
+    OX_EXIT_HELP_2
+    OX_EXIT_HELP_3
+    OX_EXIT_HELP_SIGNAL;
 
 /* "float32[2,3]" or an ONNX type string */
 static const ox_type *parse_type_spec(ox_arena *A, const char *s, int *rank, int64_t **dims) {

@@ -38,14 +38,21 @@ int ox_cmd_ops(int argc, char **argv) {
   int json = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      puts("usage: onnxop ops [--json] [OP]\n\n"
-           "List every operator onnxop implements: domain, name, the opset versions each\n"
-           "implementation covers, and the element types it takes. With OP, only that\n"
-           "operator, with each version's attributes (NAME:TYPE, and which are required)\n"
-           "as docs/Changelog.md lists them; `run` refuses a node with an attribute its\n"
-           "version does not declare. Printed from the registry itself; --json gives one\n"
-           "object per row, with \"attributes\" (name, type, required) and \"required\"\n"
-           "(NAME:TYPE,... when the version requires some).");
+      fputs("usage: onnxop ops [--json] [OP]\n\n"
+            "List every operator onnxop implements: domain, name, the opset versions each\n"
+            "implementation covers, and the element types it takes. With OP, only that\n"
+            "operator, with each version's attributes (NAME:TYPE, and which are required)\n"
+            "as docs/Changelog.md lists them; `run` refuses a node with an attribute its\n"
+            "version does not declare. Printed from the registry itself; --json gives one\n"
+            "object per row, with \"attributes\" (name, type, required) and \"required\"\n"
+            "(NAME:TYPE,... when the version requires some).\n\n"
+            "exit status:\n"
+            "  0      success\n"
+            "  1      standard output could not be written\n"
+            OX_EXIT_HELP_2
+            "  3      no operator OP is implemented\n"
+            OX_EXIT_HELP_SIGNAL,
+            stdout);
       return 0;
     }
     if (!strcmp(argv[i], "--json")) {

@@ -38,8 +38,12 @@ static const char run_help[] =
     "With no --out and no --out-dir the outputs are printed, numpy style.\n"
     "A failed run writes no output file.\n"
     "\n"
-    "exit status: 0 success, 1 model or input rejected or evaluation failed,\n"
-    "2 usage error, 3 unsupported operator.\n";
+    "exit status:\n"
+    "  0      success\n"
+    OX_EXIT_HELP_1
+    OX_EXIT_HELP_2
+    OX_EXIT_HELP_3
+    OX_EXIT_HELP_SIGNAL;
 
 typedef struct { const char *name; const char *file; } binding;
 static binding split_binding(const char *arg, int n, const char **names);

@@ -49,12 +49,19 @@ int ox_cmd_show(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      puts("usage: onnxop show FILE... [--full] [--stats]\n\n"
-           "Print values (.pb or .json: tensors, sequences, optionals, maps; .npy and\n"
-           ".npz: tensors, every member of an .npz) as the ONNX operator pages show\n"
-           "them: name, shape and dtype, then the values as numpy prints them. Long\n"
-           "tensors are summarised with ...; --full prints every element. --stats adds\n"
-           "min, max, mean and the NaN/Inf counts.");
+      fputs("usage: onnxop show FILE... [--full] [--stats]\n\n"
+            "Print values (.pb or .json: tensors, sequences, optionals, maps; .npy and\n"
+            ".npz: tensors, every member of an .npz) as the ONNX operator pages show\n"
+            "them: name, shape and dtype, then the values as numpy prints them. Long\n"
+            "tensors are summarised with ...; --full prints every element. --stats adds\n"
+            "min, max, mean and the NaN/Inf counts.\n\n"
+            "exit status:\n"
+            "  0      success\n"
+            "  1      a FILE was rejected, or standard output could not be written (the\n"
+            "         printing stops there)\n"
+            OX_EXIT_HELP_2
+            OX_EXIT_HELP_SIGNAL,
+            stdout);
       return 0;
     }
     if (!strcmp(a, "--full")) full = 1;
@@ -284,19 +291,25 @@ int ox_cmd_info(int argc, char **argv) {
   int json = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      puts("usage: onnxop info [--json] MODEL\n\n"
-           "Describe a model: IR version, opset imports, inputs and outputs with their\n"
-           "types and shapes, the nodes (op-version, name, inputs, outputs), the\n"
-           "initializers, the functions, and which nodes cannot run: ops this build\n"
-           "lacks, and nodes whose attributes do not fit their op-version: one it\n"
-           "requires missing, one it does not declare, one of another type (which\n"
-           "`run` refuses).\n\n"
-           "  --json   the same facts as one JSON object: model, ir_version,\n"
-           "           opset_import, graph, inputs and outputs (name, type, shape with\n"
-           "           null for unknown dims), initializers, nodes (op, domain, opset,\n"
-           "           since, name, inputs, outputs, function, supported, problem when\n"
-           "           an attribute does not fit the op-version, subgraphs), functions, and\n"
-           "           unsupported (the count of nodes that cannot run)");
+      fputs("usage: onnxop info [--json] MODEL\n\n"
+            "Describe a model: IR version, opset imports, inputs and outputs with their\n"
+            "types and shapes, the nodes (op-version, name, inputs, outputs), the\n"
+            "initializers, the functions, and which nodes cannot run: ops this build\n"
+            "lacks, and nodes whose attributes do not fit their op-version: one it\n"
+            "requires missing, one it does not declare, one of another type (which\n"
+            "`run` refuses).\n\n"
+            "  --json   the same facts as one JSON object: model, ir_version,\n"
+            "           opset_import, graph, inputs and outputs (name, type, shape with\n"
+            "           null for unknown dims), initializers, nodes (op, domain, opset,\n"
+            "           since, name, inputs, outputs, function, supported, problem when\n"
+            "           an attribute does not fit the op-version, subgraphs), functions, and\n"
+            "           unsupported (the count of nodes that cannot run)\n\n"
+            "exit status:\n"
+            "  0      success, whether or not every node can run\n"
+            "  1      MODEL was rejected, or standard output could not be written\n"
+            OX_EXIT_HELP_2
+            OX_EXIT_HELP_SIGNAL,
+            stdout);
       return 0;
     }
     if (!strcmp(argv[i], "--json")) {

@@ -8,7 +8,7 @@ int ox_broadcast_shape(int n, const ox_tensor *const *ts, int *rank, int64_t *di
   int r = 0;
   for (int k = 0; k < n; k++)
     if (ts[k]->rank > r) r = ts[k]->rank;
-  if (r > OX_BCAST_MAX_RANK) return ox_fail(e, OX_EUNSUPPORTED, "rank %d is more than %d", r, OX_BCAST_MAX_RANK);
+  if (r > OX_BCAST_MAX_RANK) return ox_fail(e, OX_EINPUT, "rank %d is more than %d", r, OX_BCAST_MAX_RANK);
   for (int d = 0; d < r; d++) dims[d] = 1;
   for (int k = 0; k < n; k++) {
     const ox_tensor *t = ts[k];
@@ -31,8 +31,8 @@ int ox_broadcast_shape(int n, const ox_tensor *const *ts, int *rank, int64_t *di
 
 int ox_bcast_init(ox_bcast *b, int n, const ox_tensor *const *ts, int rank, const int64_t *dims,
                   ox_err *e) {
-  if (n > OX_BCAST_MAX_IN) return ox_fail(e, OX_EUNSUPPORTED, "more than %d inputs", OX_BCAST_MAX_IN);
-  if (rank > OX_BCAST_MAX_RANK) return ox_fail(e, OX_EUNSUPPORTED, "rank %d is more than %d", rank, OX_BCAST_MAX_RANK);
+  if (n > OX_BCAST_MAX_IN) return ox_fail(e, OX_EINPUT, "more than %d inputs", OX_BCAST_MAX_IN);
+  if (rank > OX_BCAST_MAX_RANK) return ox_fail(e, OX_EINPUT, "rank %d is more than %d", rank, OX_BCAST_MAX_RANK);
   memset(b, 0, sizeof *b);
   b->nin = n;
   b->n = ox_numel(rank, dims, 0);

@@ -8,9 +8,12 @@
 
 enum {
   OX_OK = 0,
-  OX_EINPUT = 1,       /* a model, an input or an evaluation was rejected */
+  OX_EINPUT = 1,       /* a model, an input or an evaluation was rejected, or a
+                        * limit reached (also a value file onnxop does not read) */
   OX_EUSAGE = 2,       /* bad command line */
-  OX_EUNSUPPORTED = 3, /* an operator, version or type onnxop does not implement */
+  OX_EUNSUPPORTED = 3, /* the model needs an operator (op, version, domain), or a
+                        * case of one (an element type, an image format), that
+                        * this build does not implement; nothing else */
 };
 
 typedef struct ox_err {

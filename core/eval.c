@@ -313,7 +313,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
     }
     int64_t v = ox_opset_of(nops, ops, n->domain);
     if (v < 0)
-      return ox_fail(e, OX_EUNSUPPORTED, "node '%s' %s: the model imports no opset for domain '%s'",
+      return ox_fail(e, OX_EINPUT, "node '%s' %s: the model imports no opset for domain '%s'",
                      n->name, n->op, domain_label(n->domain));
     const ox_kernel *k = ox_registry_find(n->domain, n->op, v);
     if (!k) {

@@ -831,11 +831,11 @@ static int dec_pb_tensor(dec *d, const cJSON *j, ox_value **out) {
   if (get2(j, "externalData", "external_data") ||
       (loc && !(cJSON_IsString(loc) && !strcmp(loc->valuestring, "DEFAULT")) &&
        !(cJSON_IsNumber(loc) && loc->valuedouble == 0)))
-    return ox_fail(d->e, OX_EUNSUPPORTED,
+    return ox_fail(d->e, OX_EINPUT,
                    "%s%sexternal data is not supported in JSON (use a .pb file)", d->path,
                    d->plen ? ": " : "");
   if (get(j, "segment"))
-    return ox_fail(d->e, OX_EUNSUPPORTED, "%s%ssegmented tensors are not supported", d->path,
+    return ox_fail(d->e, OX_EINPUT, "%s%ssegmented tensors are not supported", d->path,
                    d->plen ? ": " : "");
   const cJSON *jdt = get2(j, "dataType", "data_type"), *jdims = get(j, "dims");
   if (!jdt) return bad(d, "the TensorProto has no \"dataType\"");

@@ -131,7 +131,7 @@ static int parse_header(const char *text, size_t n, npy_header *h, ox_err *e) {
     if (!strcmp(key, "descr")) {
       ws(&l);
       if (l.p < l.end && *l.p == '[')
-        return ox_fail(e, OX_EUNSUPPORTED, "structured dtypes (a list of fields in 'descr') are "
+        return ox_fail(e, OX_EINPUT, "structured dtypes (a list of fields in 'descr') are "
                        "not supported; save each field as an array of its own");
       if (!str_lit(&l, h->descr, sizeof h->descr)) return hdr_bad(&l, "'descr' is not a dtype string");
       h->have_descr++;
@@ -188,18 +188,18 @@ static int parse_descr(const char *d, ox_dtype *dt, int *big, size_t *itemsize, 
   }
   char kind = *p ? *p++ : 0;
   if (kind == 'O')
-    return ox_fail(e, OX_EUNSUPPORTED, "object arrays (dtype '%s') hold pickled Python objects; "
+    return ox_fail(e, OX_EINPUT, "object arrays (dtype '%s') hold pickled Python objects; "
                    "onnxop does not read them", d);
-  if (kind == 'V') return ox_fail(e, OX_EUNSUPPORTED, "dtype '%s' (void, raw records) is not supported", d);
+  if (kind == 'V') return ox_fail(e, OX_EINPUT, "dtype '%s' (void, raw records) is not supported", d);
   unsigned long long n = 0;
   const char *digits = p;
   while (*p >= '0' && *p <= '9' && n < (1ull << 40)) n = n * 10 + (unsigned)(*p++ - '0');
   if (*p || p == digits || n >= (1ull << 40) || !strchr("biufcUS", kind ? kind : 'x'))
-    return ox_fail(e, OX_EUNSUPPORTED, "dtype '%s' is not supported (bool, integers, float16/32/64, "
+    return ox_fail(e, OX_EINPUT, "dtype '%s' is not supported (bool, integers, float16/32/64, "
                    "complex64/128 and strings are)", d);
   char k = kind == 'S' ? 'U' : kind;
   *dt = from_kind(k, (size_t)n);
-  if (!*dt) return ox_fail(e, OX_EUNSUPPORTED, "dtype '%s' is not supported", d);
+  if (!*dt) return ox_fail(e, OX_EINPUT, "dtype '%s' is not supported", d);
   *itemsize = kind == 'U' ? (size_t)n * 4 : (size_t)n;
   return 0;
 }
@@ -285,7 +285,7 @@ static int decode_npy(ox_arena *a, const uint8_t *buf, size_t len, ox_value **ou
     return ox_fail(e, OX_EINPUT, "not a .npy file (no \\x93NUMPY magic)");
   int major = buf[6], minor = buf[7];
   if (major < 1 || major > 3 || minor != 0)
-    return ox_fail(e, OX_EUNSUPPORTED, ".npy version %d.%d is not one onnxop reads (1.0, 2.0, 3.0)", major, minor);
+    return ox_fail(e, OX_EINPUT, ".npy version %d.%d is not one onnxop reads (1.0, 2.0, 3.0)", major, minor);
   size_t pre = major == 1 ? 10 : 12;
   if (len < pre) return ox_fail(e, OX_EINPUT, "the .npy file ends inside its preamble");
   uint64_t hl = major == 1 ? rd16(buf + 8) : rd32(buf + 8);
@@ -397,10 +397,10 @@ int ox_npy_can_hold(const ox_value *v, ox_err *e) {
   char b[256];
   if (!v) return ox_fail(e, OX_EINPUT, "no value to write");
   if (v->kind != OX_TENSOR)
-    return ox_fail(e, OX_EUNSUPPORTED, "a .npy file holds one tensor, and this is a %s: use .pb or .json",
+    return ox_fail(e, OX_EINPUT, "a .npy file holds one tensor, and this is a %s: use .pb or .json",
                    ox_value_desc(v, b, sizeof b));
   if (!npy_kind(v->u.t.dt))
-    return ox_fail(e, OX_EUNSUPPORTED, "numpy's .npy format has no %s dtype: use .pb or .json",
+    return ox_fail(e, OX_EINPUT, "numpy's .npy format has no %s dtype: use .pb or .json",
                    ox_dtypes[v->u.t.dt].onnx_name);
   return 0;
 }
@@ -416,10 +416,10 @@ int ox_npy_encode(const ox_value *v, ox_buf *out, ox_err *e) {
     for (int64_t i = 0; i < t->n; i++) {
       int64_t c = utf8_decode(&s[i], NULL);
       if (c < 0)
-        return ox_fail(e, OX_EUNSUPPORTED, "string element %lld is not UTF-8, and .npy's '<U' strings are "
+        return ox_fail(e, OX_EINPUT, "string element %lld is not UTF-8, and .npy's '<U' strings are "
                        "Unicode: use .pb or .json", (long long)i);
       if (s[i].n && !s[i].p[s[i].n - 1])
-        return ox_fail(e, OX_EUNSUPPORTED, "string element %lld ends with a NUL, which .npy drops: "
+        return ox_fail(e, OX_EINPUT, "string element %lld ends with a NUL, which .npy drops: "
                        "use .pb or .json", (long long)i);
       if (c > maxcp) maxcp = c;
     }
@@ -515,7 +515,7 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
   uint64_t n = rd16(end + 10), cdsize = rd32(end + 12), cdoff = rd32(end + 16);
   size_t cdlimit = pos;
   if (rd16(end + 4) || rd16(end + 6)) {
-    if (rd16(end + 4) != 0xffff) return ox_fail(e, OX_EUNSUPPORTED, "zip archives split over several disks are not supported");
+    if (rd16(end + 4) != 0xffff) return ox_fail(e, OX_EINPUT, "zip archives split over several disks are not supported");
   }
   if (n == 0xffff || cdsize == 0xffffffff || cdoff == 0xffffffff) { /* zip64 */
     if (pos < 20 || rd32(buf + pos - 20) != SIG_LOC64)
@@ -574,9 +574,9 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
     if (!nl || memchr(ze->name, 0, nl) || strchr(ze->name, '/') || strchr(ze->name, '\\') || ze->name[0] == '.')
       return ox_fail(e, OX_EINPUT, "zip member '%s' has a path or an empty name; an .npz holds plain names",
                      ze->name);
-    if (flags & 1) return ox_fail(e, OX_EUNSUPPORTED, "zip member '%s' is encrypted", ze->name);
+    if (flags & 1) return ox_fail(e, OX_EINPUT, "zip member '%s' is encrypted", ze->name);
     if (ze->method != 0 && ze->method != 8)
-      return ox_fail(e, OX_EUNSUPPORTED, "zip member '%s' uses compression method %d (stored and deflate are read)",
+      return ox_fail(e, OX_EINPUT, "zip member '%s' uses compression method %d (stored and deflate are read)",
                      ze->name, ze->method);
     size_t kl = nl >= 4 && !strcmp(ze->name + nl - 4, ".npy") ? nl - 4 : nl;
     ze->key = ox_strndup(a, ze->name, kl);

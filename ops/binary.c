@@ -611,7 +611,7 @@ static int where_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   switch (ox_dtype_size(X->dt)) {
     ELEM_SIZES(SIZE_CASE)
   default:
-    return ox_fail(c->err, OX_EUNSUPPORTED, "Where: elements of %zu bytes",
+    return ox_fail(c->err, OX_EINPUT, "Where: elements of %zu bytes",
                    ox_dtype_size(X->dt));
   }
 #undef SIZE_CASE

@@ -75,7 +75,7 @@ static int stack(ox_ctx *c, ox_value **vs, int64_t n, int axis, int reverse,
                      ox_dtype_name(t0->dt), ox_shape_str(t0->rank, t0->dims, s1, sizeof s1),
                      ox_dtype_name(t->dt), ox_shape_str(t->rank, t->dims, s2, sizeof s2));
   }
-  if (t0->rank + 1 > OX_BCAST_MAX_RANK) return ox_fail(c->err, OX_EUNSUPPORTED, "rank too large");
+  if (t0->rank + 1 > OX_BCAST_MAX_RANK) return ox_fail(c->err, OX_EINPUT, "rank too large");
   if (axis < 0 || axis > t0->rank)
     return ox_fail(c->err, OX_EINPUT, "scan output axis %d is out of range for rank %d", axis, t0->rank + 1);
   for (int d = 0, r = 0; d <= t0->rank; d++) dims[d] = d == axis ? n : t0->dims[r++];

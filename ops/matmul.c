@@ -218,11 +218,11 @@ static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tens
 #undef CASE
     ints = 1;
     if (p->ta || p->tb)
-      return ox_fail(c->err, OX_EUNSUPPORTED, "internal error: a transposed %s product",
+      return ox_fail(c->err, OX_EINPUT, "internal error: a transposed %s product",
                      ox_dtypes[a->dt].onnx_name);
     break;
   default:
-    return ox_fail(c->err, OX_EUNSUPPORTED, "internal error: no product for %s",
+    return ox_fail(c->err, OX_EINPUT, "internal error: no product for %s",
                    ox_dtypes[a->dt].onnx_name);
   }
   double work = 2.0 * (double)p->M * (double)p->N * (double)p->K;
@@ -584,13 +584,13 @@ static int parse_term(ox_ctx *c, const char *s, size_t len, int rank, int *nell,
       return ox_fail(c->err, OX_EINPUT, "equation: %s has %d labels but its operand has rank %d",
                      what, nlet, rank);
     ne = ell >= 0 ? rank - nlet : 0;
-    if (ne > 64) return ox_fail(c->err, OX_EUNSUPPORTED, "equation: ellipsis of more than 64 dims");
+    if (ne > 64) return ox_fail(c->err, OX_EINPUT, "equation: ellipsis of more than 64 dims");
     if (ne > *nell) *nell = ne;
   } else {
     ne = ell >= 0 ? *nell : 0;
   }
   if (nlet + ne > (int)(sizeof t->lab / sizeof t->lab[0]))
-    return ox_fail(c->err, OX_EUNSUPPORTED, "equation: %s has too many labels", what);
+    return ox_fail(c->err, OX_EINPUT, "equation: %s has too many labels", what);
   t->nlab = 0;
   for (size_t i = 0; i < len; i++) {
     if (s[i] == ' ') continue;
@@ -821,7 +821,7 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (c->err->code) return c->err->code;
   if (!eq) return ox_fail(c->err, OX_EINPUT, "attribute 'equation' is required");
   const ox_tensor *x[64];
-  if (nin > 64) return ox_fail(c->err, OX_EUNSUPPORTED, "Einsum of more than 64 operands");
+  if (nin > 64) return ox_fail(c->err, OX_EINPUT, "Einsum of more than 64 operands");
   for (int i = 0; i < nin; i++) {
     OX_TRY(tensor_in(c, in, i, &x[i]));
     OX_TRY(same_dtype(c, i, x[i], x[0]->dt));

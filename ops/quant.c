@@ -506,7 +506,7 @@ static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
     return ox_fail(c->err, OX_EINPUT, "inner dimensions differ: a is %s, b is %s",
                    ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
   int na = ra > 2 ? ra - 2 : 0, nb = rb > 2 ? rb - 2 : 0, nbd = na > nb ? na : nb;
-  if (nbd + 2 > OX_BCAST_MAX_RANK) return ox_fail(c->err, OX_EUNSUPPORTED, "rank over %d", OX_BCAST_MAX_RANK);
+  if (nbd + 2 > OX_BCAST_MAX_RANK) return ox_fail(c->err, OX_EINPUT, "rank over %d", OX_BCAST_MAX_RANK);
   int64_t full[OX_BCAST_MAX_RANK], sa[OX_BCAST_MAX_RANK], sb[OX_BCAST_MAX_RANK], odims[OX_BCAST_MAX_RANK];
   int64_t stra = M * K, strb = K * N;
   for (int d = nbd - 1; d >= 0; d--) {

@@ -505,7 +505,7 @@ static int expand(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       return ox_fail(c->err, OX_EINPUT, "shape[%lld] = %lld is negative", (long long)i,
                      (long long)shape[i]);
   if (n > OX_BCAST_MAX_RANK)
-    return ox_fail(c->err, OX_EUNSUPPORTED, "shape has %lld dims; at most %d are supported",
+    return ox_fail(c->err, OX_EINPUT, "shape has %lld dims; at most %d are supported",
                    (long long)n, OX_BCAST_MAX_RANK);
   ox_tensor want = {.dt = x->dt, .rank = (int)n, .dims = shape};
   const ox_tensor *ts[2] = {x, &want};

@@ -370,7 +370,7 @@ static int read_external(ox_arena *a, const Onnx__TensorProto *tp, const ox_tens
 int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir,
                          ox_value **out, ox_err *e) {
   char sb[256];
-  if (tp->segment) return ox_fail(e, OX_EUNSUPPORTED, "segmented tensors are not supported");
+  if (tp->segment) return ox_fail(e, OX_EINPUT, "segmented tensors are not supported");
   int id = tp->has_data_type ? tp->data_type : 0;
   if (id == 0) return ox_fail(e, OX_EINPUT, "tensor has no data type (UNDEFINED)");
   if (!ox_dtype_valid(id)) return ox_fail(e, OX_EINPUT, "unknown data type %d", id);
@@ -503,7 +503,7 @@ static int pick_elem(const char *msg, int has, int32_t elem_type, const size_t c
                    elem_names[with]);
   if (!k) k = with;
   if (k == ELEM_SPARSE)
-    return ox_fail(e, OX_EUNSUPPORTED, "sparse tensors in a %s are not supported", msg);
+    return ox_fail(e, OX_EINPUT, "sparse tensors in a %s are not supported", msg);
   *out = k;
   return 0;
 }

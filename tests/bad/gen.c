@@ -535,6 +535,44 @@ static void values(void) {
   save("map_deep.pb", &s);
   free(mpre.p);
   free(spre.p);
+  /* a sequence of sparse tensors, which onnxop's values cannot be */
+  f_int(&s, SQ_ELEM, 2 /* SPARSE_TENSOR */);
+  save("s_sparse.pb", &s);
+}
+
+/* .npz archives (zip files, little-endian fields) with one member x.npy, 4
+ * stored bytes, whose entry says `method` and `flags`; `disk` goes in the
+ * end record's disk numbers. Only the zip structure matters: onnxop refuses
+ * these before it reads the member (whose CRC is not even set). */
+static void le(buf *b, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; i++) {
+    uint8_t c = (uint8_t)(v >> 8 * i);
+    put(b, &c, 1);
+  }
+}
+static void zip1(const char *file, int method, int flags, int disk) {
+  buf z = {0};
+  le(&z, 0x04034b50, 4); /* local header */
+  le(&z, 20, 2), le(&z, (uint64_t)flags, 2), le(&z, (uint64_t)method, 2), le(&z, 0, 4);
+  le(&z, 0, 4), le(&z, 4, 4), le(&z, 4, 4), le(&z, 5, 2), le(&z, 0, 2);
+  put(&z, "x.npy", 5);
+  put(&z, "\x93NUM", 4);
+  size_t cd = z.n;
+  le(&z, 0x02014b50, 4); /* central directory entry */
+  le(&z, 20, 2), le(&z, 20, 2), le(&z, (uint64_t)flags, 2), le(&z, (uint64_t)method, 2), le(&z, 0, 4);
+  le(&z, 0, 4), le(&z, 4, 4), le(&z, 4, 4), le(&z, 5, 2), le(&z, 0, 2), le(&z, 0, 2);
+  le(&z, 0, 2), le(&z, 0, 2), le(&z, 0, 4), le(&z, 0, 4);
+  put(&z, "x.npy", 5);
+  size_t cdsize = z.n - cd;
+  le(&z, 0x06054b50, 4); /* end of central directory */
+  le(&z, (uint64_t)disk, 2), le(&z, (uint64_t)disk, 2), le(&z, 1, 2), le(&z, 1, 2);
+  le(&z, cdsize, 4), le(&z, cd, 4), le(&z, 0, 2);
+  save(file, &z);
+}
+static void archives(void) {
+  zip1("z_method12.npz", 12, 0, 0); /* bzip2 */
+  zip1("z_encrypted.npz", 0, 1, 0);
+  zip1("z_split.npz", 0, 0, 1);
 }
 
 /* JSON files that are too long to write in cases.txt. */
@@ -1152,6 +1190,7 @@ int main(int argc, char **argv) {
   tensors();
   values();
   json();
+  archives();
   models();
   external();
   return 0;

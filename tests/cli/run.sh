@@ -491,6 +491,16 @@ out_has help "  --threads N         run the heavy kernels on up to N threads"
 out_has help "  --max-memory SIZE   refuse to hold more than SIZE"
 expect 0 run_help "$X" run --help
 out_has run_help "--out-dir DIR"
+# every --help lists its exit statuses, as the man page does
+for c in run test ops make convert compare show info bench; do
+  expect 0 "exit_help_$c" "$X" $c --help
+  out_has "exit_help_$c" "exit status:"
+  out_has "exit_help_$c" "  2      usage error: a bad command line"
+  out_has "exit_help_$c" "  128+N  killed by signal N"
+done
+for c in run make bench; do out_has "exit_help_$c" "  3      the model needs an operator (op, opset version, domain)"; done
+out_has exit_help_ops "  3      no operator OP is implemented"
+out_has help "  3      the model needs an operator (op, opset version, domain)"
 expect 0 version "$X" --version
 out_has version "onnxop "
 expect 0 ops "$X" ops

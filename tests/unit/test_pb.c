@@ -650,7 +650,7 @@ static void test_errors(void) {
   t.segment = &seg;
   CHECK(decode_tp(&t, ox_type_tensor(OX_FLOAT), NULL, &r, &e));
   CHECK_EQ_S(e.msg, "segmented tensors are not supported");
-  CHECK_EQ_I(e.code, OX_EUNSUPPORTED);
+  CHECK_EQ_I(e.code, OX_EINPUT);
   t.segment = NULL;
 
   /* strings in raw_data */
