@@ -448,6 +448,12 @@ if [ -w /dev/full ]; then
   full 0 full_quiet 1 "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2' --out "$T/quiet.pb"
   full 0 full_quiet_err 2 "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2' --out "$T/quiet.pb"
 fi
+# stdout closed (>&-): an error only when something was to be printed
+"$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2' >&- 2>"$T/closed_print.err"
+if [ $? = 1 ]; then ok; else bad "closed_print: exit 0 with stdout closed"; fi
+err_has closed_print "onnxop: cannot write to standard output: Bad file descriptor"
+"$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2' --out "$T/quiet2.pb" >&- 2>"$T/closed_quiet.err"
+if [ $? = 0 ]; then ok; else bad "closed_quiet: $(cat "$T/closed_quiet.err")"; fi
 # a closed pipe with SIGPIPE ignored (as under some shells and services): exit 1
 (
   trap '' PIPE
