@@ -92,9 +92,12 @@ int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_
  * by the signal handler on that thread (other threads pass it the signal), so
  * the handler always sees whole lists. */
 
-enum { NAME_ROOM = NAME_MAX + 1, BASE_KEPT = 200 /* of the output's name in a temporary's */ };
+enum { BASE_KEPT = 200 /* bytes of the output's name in a temporary's */ };
 
 typedef struct { int fd; dev_t dev; ino_t ino; } folder;
+
+/* The keys a pending output is found by (each with its own hash table). */
+enum { BY_PATH, BY_NAME /* folder and name */, BY_FILE /* device and inode */, NKEYS };
 
 typedef struct {
   char *path;            /* as given (for messages; ox_out_open finds it by this) */
@@ -103,9 +106,11 @@ typedef struct {
   int exists;            /* something is at base (not followed): its dev and inode */
   dev_t dev;
   ino_t ino;
-  char tmp[NAME_ROOM];   /* the temporary, in the folder */
+  uint64_t hash[NKEYS];
+  char *tmp;             /* the temporary's name in the folder (room bytes) */
   volatile sig_atomic_t has_tmp;
-  char old[NAME_ROOM];   /* commit: what base held, kept under this name ("" none) */
+  char *old;             /* commit: what base held, kept under this name ("" none) */
+  size_t room;
   int moved;             /* commit: old was moved aside (no hard link), not linked */
   int done;              /* commit: renamed into place */
 } pending;
@@ -116,6 +121,9 @@ static folder *dirs;
 static int ndirs, cap_dirs;
 static char **made; /* the folders ox_mkdir_p made, in order */
 static int nmade, cap_made;
+/* open addressing: pend index + 1, 0 empty; cap_table a power of 2 */
+static int *table[NKEYS];
+static size_t cap_table;
 
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 static int installed;
@@ -196,14 +204,73 @@ static int grow(void **arr, int *cap, int n, size_t size) {
 
 /* Drop the lists (signals blocked): after a commit, or once cleaned up. */
 static void forget(void) {
-  for (int i = 0; i < npend; i++) free(pend[i].path);
+  for (int i = 0; i < npend; i++) free(pend[i].path), free(pend[i].tmp);
   for (int i = 0; i < ndirs; i++) close(dirs[i].fd);
   for (int i = 0; i < nmade; i++) free(made[i]);
+  for (int k = 0; k < NKEYS; k++) free(table[k]), table[k] = NULL;
   free(pend);
   free(dirs);
   free(made);
   pend = NULL, dirs = NULL, made = NULL;
   npend = cap_pend = ndirs = cap_dirs = nmade = cap_made = 0;
+  cap_table = 0;
+}
+
+/* ---- finding a pending output by path, by folder and name, by file ----
+ * (hash tables, so that a model with 100000 outputs is not quadratic) */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) { /* FNV-1a */
+  for (size_t i = 0; i < n; i++) h = (h ^ ((const uint8_t *)p)[i]) * 1099511628211ull;
+  return h;
+}
+
+static void set_hashes(pending *p) {
+  const uint64_t basis = 1469598103934665603ull;
+  p->hash[BY_PATH] = fnv(basis, p->path, strlen(p->path));
+  p->hash[BY_NAME] = fnv(fnv(basis, &p->dir, sizeof p->dir), p->base, strlen(p->base));
+  p->hash[BY_FILE] = fnv(fnv(basis, &p->dev, sizeof p->dev), &p->ino, sizeof p->ino);
+}
+
+static int same_key(int k, const pending *a, const pending *b) {
+  if (k == BY_PATH) return !strcmp(a->path, b->path);
+  if (k == BY_NAME) return a->dir == b->dir && !strcmp(a->base, b->base);
+  return a->exists && b->exists && a->dev == b->dev && a->ino == b->ino;
+}
+
+/* The pending output whose key k is key's, or NULL. */
+static pending *lookup(int k, const pending *key) {
+  if (!cap_table) return NULL;
+  size_t m = cap_table - 1;
+  for (size_t i = key->hash[k] & m; table[k][i]; i = (i + 1) & m)
+    if (same_key(k, &pend[table[k][i] - 1], key)) return &pend[table[k][i] - 1];
+  return NULL;
+}
+
+static void table_put(int k, int idx) {
+  size_t m = cap_table - 1, i = pend[idx].hash[k] & m;
+  while (table[k][i]) i = (i + 1) & m;
+  table[k][i] = idx + 1;
+}
+
+/* Index pend[idx] (keeping the tables at most half full). */
+static int index_pending(int idx) {
+  if ((size_t)(idx + 1) * 2 > cap_table) {
+    size_t cap = cap_table ? cap_table * 2 : 64;
+    int *t[NKEYS];
+    for (int k = 0; k < NKEYS; k++)
+      if (!(t[k] = calloc(cap, sizeof **t))) {
+        while (k--) free(t[k]);
+        return -1;
+      }
+    for (int k = 0; k < NKEYS; k++) free(table[k]), table[k] = t[k];
+    cap_table = cap;
+    for (int j = 0; j < idx; j++)
+      for (int k = 0; k < NKEYS; k++)
+        if (k != BY_FILE || pend[j].exists) table_put(k, j);
+  }
+  for (int k = 0; k < NKEYS; k++)
+    if (k != BY_FILE || pend[idx].exists) table_put(k, idx);
+  return 0;
 }
 
 /* 12 characters from [A-Za-z0-9] (71 bits), unpredictable */
@@ -274,15 +341,13 @@ int ox_mkdir_p(const char *dir) {
 }
 
 static pending *find_pending(const char *path) {
-  for (int i = 0; i < npend; i++)
-    if (!strcmp(pend[i].path, path)) return &pend[i];
-  return NULL;
+  pending key = {.path = (char *)path, .base = ""};
+  set_hashes(&key);
+  return lookup(BY_PATH, &key);
 }
 
 int ox_claim_output(const char *path, ox_err *e) {
   if (!path || !*path) return ox_fail(e, OX_EUSAGE, "an empty path names no file");
-  pending *same = find_pending(path);
-  if (same) return ox_fail(e, OX_EUSAGE, "is given for two outputs");
   const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
   if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
     return ox_fail(e, OX_EINPUT, "names a folder, not a file");
@@ -303,15 +368,20 @@ int ox_claim_output(const char *path, ox_err *e) {
     if (dirs[k].dev == ds.st_dev && dirs[k].ino == ds.st_ino) dir = k;
   int exists = !fstatat(dir >= 0 ? dirs[dir].fd : dfd, base, &st, AT_SYMLINK_NOFOLLOW);
   int rc = 0;
+  /* dir < 0 (a new folder) cannot match a pending output's; -2 is no index */
+  pending key = {.path = (char *)path, .base = base, .dir = dir < 0 ? -2 : dir, .exists = exists,
+                 .dev = exists ? st.st_dev : 0, .ino = exists ? st.st_ino : 0};
+  set_hashes(&key);
+  const pending *same;
   if (exists && S_ISDIR(st.st_mode)) rc = ox_fail(e, OX_EINPUT, "is a folder");
-  for (int i = 0; i < npend && !rc; i++) {
-    if (pend[i].dir == dir && !strcmp(pend[i].base, base))
-      rc = ox_fail(e, OX_EUSAGE, "is given for two outputs (also as '%s')", pend[i].path);
-    else if (exists && pend[i].exists && pend[i].dev == st.st_dev && pend[i].ino == st.st_ino)
-      rc = ox_fail(e, OX_EUSAGE, "is the same file as '%s' (a hard link)", pend[i].path);
-  }
-  char *copy = rc ? NULL : strdup(path);
-  if (!rc && !copy) rc = ox_fail(e, OX_EINPUT, "out of memory");
+  else if ((same = lookup(BY_NAME, &key)))
+    rc = ox_fail(e, OX_EUSAGE, "is given for two outputs (also as '%s')", same->path);
+  else if ((same = lookup(BY_FILE, &key)))
+    rc = ox_fail(e, OX_EUSAGE, "is the same file as '%s' (a hard link)", same->path);
+  /* room for "BASE.tmp.XXXXXXXXXXXX" (and .old.), BASE cut to BASE_KEPT bytes */
+  size_t room = (strlen(base) < BASE_KEPT ? strlen(base) : BASE_KEPT) + 32;
+  char *copy = rc ? NULL : strdup(path), *names = rc ? NULL : calloc(2, room);
+  if (!rc && (!copy || !names)) rc = ox_fail(e, OX_EINPUT, "out of memory");
   if (!rc) {
     block();
     if (grow((void **)&pend, &cap_pend, npend, sizeof *pend) ||
@@ -324,19 +394,25 @@ int ox_claim_output(const char *path, ox_err *e) {
         dfd = -1; /* kept */
       }
       pending *p = &pend[npend];
-      memset(p, 0, sizeof *p);
+      *p = key;
       p->path = copy;
       p->base = copy + (base - path);
       p->dir = dir;
-      p->exists = exists;
-      p->dev = exists ? st.st_dev : 0;
-      p->ino = exists ? st.st_ino : 0;
-      npend++;
-      copy = NULL;
+      p->tmp = names;
+      p->old = names + room;
+      p->room = room;
+      set_hashes(p);
+      if (index_pending(npend)) {
+        rc = ox_fail(e, OX_EINPUT, "out of memory");
+      } else {
+        npend++;
+        copy = names = NULL;
+      }
     }
     unblock();
   }
   free(copy);
+  free(names);
   if (dfd >= 0 && (dir < 0 || dirs[dir].fd != dfd)) close(dfd);
   return rc;
 }
@@ -354,7 +430,7 @@ int ox_out_open(ox_out *o, const char *path, ox_err *e) {
     char tag[13];
     random_tag(tag);
     block(); /* created and recorded at once: a signal removes it again */
-    snprintf(p->tmp, sizeof p->tmp, "%.*s.tmp.%s", BASE_KEPT, p->base, tag);
+    snprintf(p->tmp, p->room, "%.*s.tmp.%s", BASE_KEPT, p->base, tag);
     /* O_EXCL|O_NOFOLLOW: never a file or symlink that is there already;
      * 0666: the mode is 0666 & ~umask, as for any new file */
     int fd = openat(dfd, p->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666), er = errno;
@@ -407,7 +483,7 @@ static int put_in_place(pending *p, int k, ox_err *e) {
     for (int tries = 0;; tries++) {
       char tag[13];
       random_tag(tag);
-      snprintf(p->old, sizeof p->old, "%.*s.old.%s", BASE_KEPT, p->base, tag);
+      snprintf(p->old, p->room, "%.*s.old.%s", BASE_KEPT, p->base, tag);
       /* a second name for the old file (a symlink stays a symlink) */
       if (!linkat(dfd, p->base, dfd, p->old, 0)) break;
       if (errno == EEXIST && tries < 100) continue;
