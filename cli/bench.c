@@ -89,7 +89,7 @@ int ox_cmd_bench(int argc, char **argv) {
       free(ins);
       return 0;
     } else if (!strcmp(a, "--in") || !strcmp(a, "-i")) {
-      if (++i >= argc) rc = ox_usage_error("bench", "--in needs a FILE");
+      if (++i >= argc || !*argv[i]) rc = ox_usage_error("bench", "--in needs a FILE");
       else ins[nin++] = argv[i];
     } else if (!strcmp(a, "--runs") || !strcmp(a, "--warmup")) {
       long *dst = a[2] == 'r' ? &runs : &warmup;
@@ -99,6 +99,7 @@ int ox_cmd_bench(int argc, char **argv) {
     } else if (a[0] == '-' && a[1]) {
       rc = ox_usage_error("bench", "unknown option '%s'", a);
     } else if (!model_path) {
+      if (!*a) rc = ox_usage_error("bench", "MODEL is an empty path");
       model_path = a;
     } else {
       rc = ox_usage_error("bench", "unexpected argument '%s' (inputs go with --in)", a);
@@ -121,56 +122,18 @@ int ox_cmd_bench(int argc, char **argv) {
   }
   const ox_graph *g = m->graph;
 
-  /* inputs: NAME=FILE binds by name, the others take the real (non-initializer)
-   * inputs left, in order (as onnxop run does) */
-  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  /* inputs: as onnxop run binds them (cli/bind.c) */
   ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
-  int *slot_of = ox_alloc_array(A, nin + 1, sizeof *slot_of);
-  const char **file_of = ox_alloc_array(A, nin + 1, sizeof *file_of);
-  char *taken = ox_alloc_array(A, g->nin + 1, 1);
   ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
   t = calloc((size_t)runs, sizeof *t);
-  if (!real || !in_vals || !slot_of || !file_of || !taken || !out_vals || !t) {
+  if (!in_vals || !out_vals || !t) {
     fprintf(stderr, "onnxop: out of memory\n");
     rc = OX_EINPUT;
     goto done;
   }
-  int nreal = ox_graph_real_inputs(g, real);
-  for (int i = 0; i < nin; i++) {
-    const char *eq = strchr(ins[i], '=');
-    slot_of[i] = -1;
-    file_of[i] = ins[i];
-    for (int j = 0; eq && j < g->nin; j++)
-      if (strlen(g->in[j].name) == (size_t)(eq - ins[i]) && !strncmp(ins[i], g->in[j].name, (size_t)(eq - ins[i]))) {
-        slot_of[i] = j;
-        file_of[i] = eq + 1;
-      }
-    if (slot_of[i] >= 0 && taken[slot_of[i]]++) {
-      rc = ox_usage_error("bench", "input '%s' is given twice", g->in[slot_of[i]].name);
-      goto done;
-    }
-  }
-  for (int i = 0, pos = 0; i < nin; i++) {
-    if (slot_of[i] >= 0) continue;
-    while (pos < nreal && taken[real[pos]]) pos++;
-    if (pos >= nreal) {
-      rc = ox_usage_error("bench", "too many inputs: the model takes %d (%s is extra)", nreal, ins[i]);
-      goto done;
-    }
-    slot_of[i] = real[pos];
-    taken[real[pos++]] = 1;
-  }
+  if ((rc = ox_bind_inputs(A, "bench", m, ins, nin, in_vals))) goto done;
   int64_t bytes_in = 0, bytes_out = 0;
-  for (int i = 0; i < nin; i++) {
-    int slot = slot_of[i];
-    if ((rc = ox_load_value(A, file_of[i], g->in[slot].type, m->dir, &in_vals[slot], NULL, &e))) {
-      char what[300];
-      snprintf(what, sizeof what, " (input '%s')", g->in[slot].name);
-      rc = fail_file(file_of[i], what, &e);
-      goto done;
-    }
-    bytes_in += value_bytes(in_vals[slot]);
-  }
+  for (int i = 0; i < g->nin; i++) bytes_in += value_bytes(in_vals[i]);
 
   /* warm-up and timed runs; each releases what it allocated */
   for (long r = 0; r < warmup + runs; r++) {

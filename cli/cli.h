@@ -30,4 +30,18 @@ int ox_cmd_bench(int argc, char **argv);
 /* "onnxop run: <msg>" + the hint, exit code 2 */
 int ox_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* cli/bind.c: [NAME=]FILE arguments (the rules are at the top of bind.c).
+ * kind: "input" or "output"; names: the model's. 0, or a usage error (said). */
+typedef struct { const char *name; const char *file; } ox_binding;
+struct ox_model;
+struct ox_value;
+struct ox_arena;
+int ox_split_binding(const char *cmd, const char *kind, const char *arg, int n, const char *const *names,
+                     ox_binding *b);
+/* --in arguments: bound by name, then by position to the real inputs, an
+ * .npz standing for its members; each loaded into vals[slot]. 0, or the
+ * exit status (the error said). */
+int ox_bind_inputs(struct ox_arena *A, const char *cmd, const struct ox_model *m, const char **args, int n,
+                   struct ox_value **vals);
+
 #endif

@@ -30,6 +30,7 @@ int ox_cmd_convert(int argc, char **argv) {
     else return ox_usage_error("convert", "unexpected argument '%s'", argv[i]);
   }
   if (!out) return ox_usage_error("convert", "give IN and OUT files");
+  if (!*in || !*out) return ox_usage_error("convert", "%s is an empty path", *in ? "OUT" : "IN");
   ox_format f = ox_format_of(out);
   if (f == OX_FMT_UNKNOWN) return ox_usage_error("convert", "cannot tell the format of '%s' (use .pb, .json, .npy or .npz)", out);
   ox_arena *A = ox_arena_new();

@@ -283,6 +283,10 @@ int ox_cmd_make(int argc, char **argv) {
       rc = ox_usage_error("make", "%s needs a value", a);
       break;
     }
+    if (!*v && (!strcmp(a, "-o") || !strcmp(a, "--case") || !strcmp(a, "--in"))) {
+      rc = ox_usage_error("make", "%s needs a path, not an empty one", a);
+      break;
+    }
     i++;
     if (!strcmp(a, "--domain")) domain = v;
     else if (!strcmp(a, "--opset")) {

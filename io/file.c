@@ -1,50 +1,75 @@
-/* io/file.c: reading whole files, writing outputs all-or-nothing, and
+/* io/file.c: reading whole files, writing outputs all or nothing, and
  * dispatching value files to their format by extension.
  *
- * Outputs are written to "<path>.tmp.<pid>" and renamed only when the whole
- * run has succeeded (ox_commit_files), so a failed run leaves no output file. */
+ * Outputs (io.h says how to use them; the man page's OUTPUTS section what a
+ * user can count on). Each output path is claimed before anything is
+ * computed: its folder is opened and kept open, so that the temporary, the
+ * rename and any undo all happen in the folder that was checked, whatever is
+ * renamed or symlinked meanwhile, and two paths naming one file are found
+ * (same folder by device and inode, same name; or the same existing file).
+ * A temporary is created next to its output with O_CREAT|O_EXCL|O_NOFOLLOW
+ * under an unpredictable name, so a file or symlink planted there is never
+ * opened; the encoders stream into it; ox_commit_files renames every one into
+ * place, or puts back what it had renamed when one rename fails. */
+#define _GNU_SOURCE /* O_PATH */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io.h"
 
-int ox_mkdir_p(const char *dir) {
+/* ---- reading ---- */
+
+static const char *not_regular(mode_t m) {
+  return S_ISDIR(m)    ? "not a regular file (a folder)"
+         : S_ISFIFO(m) ? "not a regular file (a FIFO)"
+         : S_ISCHR(m)  ? "not a regular file (a character device)"
+         : S_ISBLK(m)  ? "not a regular file (a block device)"
+         : S_ISSOCK(m) ? "not a regular file (a socket)"
+                       : "not a regular file";
+}
+
+FILE *ox_open_regular(const char *path, const char **why) {
+  /* O_NONBLOCK: without it, open() of a FIFO waits for a writer forever */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   struct stat st;
-  if (!stat(dir, &st)) {
-    if (S_ISDIR(st.st_mode)) return 0;
-    errno = ENOTDIR;
-    return -1;
+  if (fd < 0 || fstat(fd, &st)) {
+    *why = strerror(errno);
+    if (fd >= 0) close(fd);
+    return NULL;
   }
-  size_t n = strlen(dir);
-  char *p = malloc(n + 1);
-  if (!p) return -1;
-  memcpy(p, dir, n + 1);
-  /* each parent in turn: "a", "a/b", ...; "a//b" and a trailing "/" are fine */
-  int rc = 0;
-  for (size_t i = 1; i <= n && !rc; i++)
-    if (p[i] == '/' || p[i] == 0) {
-      char c = p[i];
-      p[i] = 0;
-      if (p[i - 1] != '/' && mkdir(p, 0777) && errno != EEXIST) rc = -1;
-      else if (!stat(p, &st) && !S_ISDIR(st.st_mode)) errno = ENOTDIR, rc = -1;
-      p[i] = c;
-    }
-  free(p);
-  return rc;
+  if (!S_ISREG(st.st_mode)) {
+    *why = not_regular(st.st_mode);
+    close(fd);
+    return NULL;
+  }
+  int fl = fcntl(fd, F_GETFL);
+  FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) ? NULL : fdopen(fd, "rb");
+  if (!f) {
+    *why = strerror(errno);
+    close(fd);
+  }
+  return f;
 }
 
 int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_err *e) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return ox_fail(e, OX_EINPUT, "cannot open: %s", strerror(errno));
+  const char *why;
+  FILE *f = ox_open_regular(path, &why);
+  if (!f) return ox_fail(e, OX_EINPUT, "cannot open: %s", why);
   struct stat st;
-  if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+  if (fstat(fileno(f), &st)) {
     fclose(f);
-    return ox_fail(e, OX_EINPUT, "not a regular file");
+    return ox_fail(e, OX_EINPUT, "cannot open: %s", strerror(errno));
   }
   size_t n = (size_t)st.st_size;
   uint8_t *p = ox_alloc(a, n + 1);
@@ -62,71 +87,474 @@ int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_
   return 0;
 }
 
-/* ---- all-or-nothing outputs ---- */
+/* ---- outputs: the run's state ----
+ * Changed only on the main thread with the cleanup signals blocked, and read
+ * by the signal handler on that thread (other threads pass it the signal), so
+ * the handler always sees whole lists. */
 
-typedef struct { char *tmp, *final; } pending;
+enum { BASE_KEPT = 200 /* bytes of the output's name in a temporary's */ };
+
+typedef struct { int fd; dev_t dev; ino_t ino; } folder;
+
+/* The keys a pending output is found by (each with its own hash table). */
+enum { BY_PATH, BY_NAME /* folder and name */, BY_FILE /* device and inode */, NKEYS };
+
+typedef struct {
+  char *path;            /* as given (for messages; ox_out_open finds it by this) */
+  const char *base;      /* its last component, inside path */
+  int dir;               /* its folder, in dirs[] */
+  int exists;            /* something is at base (not followed): its dev and inode */
+  dev_t dev;
+  ino_t ino;
+  uint64_t hash[NKEYS];
+  char *tmp;             /* the temporary's name in the folder (room bytes) */
+  volatile sig_atomic_t has_tmp;
+  char *old;             /* commit: what base held, kept under this name ("" none) */
+  size_t room;
+  int moved;             /* commit: old was moved aside (no hard link), not linked */
+  int done;              /* commit: renamed into place */
+} pending;
+
 static pending *pend;
-static int npend;
+static int npend, cap_pend;
+static folder *dirs;
+static int ndirs, cap_dirs;
+static char **made; /* the folders ox_mkdir_p made, in order */
+static int nmade, cap_made;
+/* open addressing: pend index + 1, 0 empty; cap_table a power of 2 */
+static int *table[NKEYS];
+static size_t cap_table;
 
-int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e) {
-  /* refuse what the final rename would fail on, before anything is renamed */
-  struct stat st;
-  if (!stat(path, &st) && S_ISDIR(st.st_mode)) return ox_fail(e, OX_EINPUT, "is a folder");
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+static int installed;
+static pid_t owner;
+static pthread_t owner_thread;
+static sigset_t saved_mask;
+
+static void block(void) {
+  sigset_t s;
+  sigemptyset(&s);
+  for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++) sigaddset(&s, cleanup_signals[i]);
+  pthread_sigmask(SIG_BLOCK, &s, &saved_mask);
+}
+static void unblock(void) { pthread_sigmask(SIG_SETMASK, &saved_mask, NULL); }
+
+/* Async-signal-safe: unlinkat and rmdir only. */
+static void remove_all(void) {
   for (int i = 0; i < npend; i++)
-    if (!strcmp(pend[i].final, path)) return ox_fail(e, OX_EUSAGE, "is given for two outputs");
-  char *tmp = malloc(strlen(path) + 32), *fin = strdup(path);
-  pending *np = realloc(pend, (size_t)(npend + 1) * sizeof *pend);
-  if (!tmp || !fin || !np) {
-    free(tmp);
-    free(fin);
-    if (np) pend = np;
-    return ox_fail(e, OX_EINPUT, "out of memory");
+    if (pend[i].has_tmp) {
+      unlinkat(dirs[pend[i].dir].fd, pend[i].tmp, 0);
+      pend[i].has_tmp = 0;
+    }
+  for (int i = nmade; i-- > 0;) rmdir(made[i]); /* deepest first; fails when not empty */
+}
+
+static void on_signal(int sig) {
+  if (getpid() == owner) { /* not in a forked child (onnxop test's workers) */
+    if (!pthread_equal(pthread_self(), owner_thread)) {
+      /* the main thread may be changing the lists with the signal blocked:
+       * it takes the signal when they are whole again */
+      pthread_kill(owner_thread, sig);
+      return;
+    }
+    remove_all();
   }
-  pend = np;
-  sprintf(tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    int er = errno;
-    free(tmp);
-    free(fin);
-    return ox_fail(e, OX_EINPUT, "cannot write: %s", strerror(er));
+  /* die of the signal (status 128 + sig): it is blocked here until we return */
+  signal(sig, SIG_DFL);
+  raise(sig);
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+}
+
+/* Once, before the first folder or temporary is made. A signal the process
+ * was started with ignored (nohup) stays ignored. */
+static void install(void) {
+  if (installed) return;
+  installed = 1;
+  owner = getpid();
+  owner_thread = pthread_self();
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++)
+    sigaddset(&sa.sa_mask, cleanup_signals[i]);
+  for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++) {
+    struct sigaction old;
+    if (!sigaction(cleanup_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
+      sigaction(cleanup_signals[i], &sa, NULL);
   }
-  pend[npend].tmp = tmp;
-  pend[npend].final = fin;
-  npend++;
-  size_t put = b->n ? fwrite(b->p, 1, b->n, f) : 0;
-  int bad = put != b->n;
-  if (fclose(f)) bad = 1;
-  if (bad) return ox_fail(e, OX_EINPUT, "write error: %s", strerror(errno));
+  /* past RLIMIT_FSIZE a write then fails with EFBIG, which is reported and
+   * cleaned up, instead of SIGXFSZ killing the process mid-write */
+  signal(SIGXFSZ, SIG_IGN);
+}
+
+/* Room for one more element in *arr (signals blocked). */
+static int grow(void **arr, int *cap, int n, size_t size) {
+  if (n < *cap) return 0;
+  int nc = *cap ? *cap * 2 : 8;
+  void *p = realloc(*arr, (size_t)nc * size);
+  if (!p) return -1;
+  *arr = p;
+  *cap = nc;
   return 0;
 }
 
+/* Drop the lists (signals blocked): after a commit, or once cleaned up. */
 static void forget(void) {
-  for (int i = 0; i < npend; i++) {
-    free(pend[i].tmp);
-    free(pend[i].final);
-  }
+  for (int i = 0; i < npend; i++) free(pend[i].path), free(pend[i].tmp);
+  for (int i = 0; i < ndirs; i++) close(dirs[i].fd);
+  for (int i = 0; i < nmade; i++) free(made[i]);
+  for (int k = 0; k < NKEYS; k++) free(table[k]), table[k] = NULL;
   free(pend);
-  pend = NULL;
-  npend = 0;
+  free(dirs);
+  free(made);
+  pend = NULL, dirs = NULL, made = NULL;
+  npend = cap_pend = ndirs = cap_dirs = nmade = cap_made = 0;
+  cap_table = 0;
+}
+
+/* ---- finding a pending output by path, by folder and name, by file ----
+ * (hash tables, so that a model with 100000 outputs is not quadratic) */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) { /* FNV-1a */
+  for (size_t i = 0; i < n; i++) h = (h ^ ((const uint8_t *)p)[i]) * 1099511628211ull;
+  return h;
+}
+
+static void set_hashes(pending *p) {
+  const uint64_t basis = 1469598103934665603ull;
+  p->hash[BY_PATH] = fnv(basis, p->path, strlen(p->path));
+  p->hash[BY_NAME] = fnv(fnv(basis, &p->dir, sizeof p->dir), p->base, strlen(p->base));
+  p->hash[BY_FILE] = fnv(fnv(basis, &p->dev, sizeof p->dev), &p->ino, sizeof p->ino);
+}
+
+static int same_key(int k, const pending *a, const pending *b) {
+  if (k == BY_PATH) return !strcmp(a->path, b->path);
+  if (k == BY_NAME) return a->dir == b->dir && !strcmp(a->base, b->base);
+  return a->exists && b->exists && a->dev == b->dev && a->ino == b->ino;
+}
+
+/* The pending output whose key k is key's, or NULL. */
+static pending *lookup(int k, const pending *key) {
+  if (!cap_table) return NULL;
+  size_t m = cap_table - 1;
+  for (size_t i = key->hash[k] & m; table[k][i]; i = (i + 1) & m)
+    if (same_key(k, &pend[table[k][i] - 1], key)) return &pend[table[k][i] - 1];
+  return NULL;
+}
+
+static void table_put(int k, int idx) {
+  size_t m = cap_table - 1, i = pend[idx].hash[k] & m;
+  while (table[k][i]) i = (i + 1) & m;
+  table[k][i] = idx + 1;
+}
+
+/* Index pend[idx] (keeping the tables at most half full). */
+static int index_pending(int idx) {
+  if ((size_t)(idx + 1) * 2 > cap_table) {
+    size_t cap = cap_table ? cap_table * 2 : 64;
+    int *t[NKEYS];
+    for (int k = 0; k < NKEYS; k++)
+      if (!(t[k] = calloc(cap, sizeof **t))) {
+        while (k--) free(t[k]);
+        return -1;
+      }
+    for (int k = 0; k < NKEYS; k++) free(table[k]), table[k] = t[k];
+    cap_table = cap;
+    for (int j = 0; j < idx; j++)
+      for (int k = 0; k < NKEYS; k++)
+        if (k != BY_FILE || pend[j].exists) table_put(k, j);
+  }
+  for (int k = 0; k < NKEYS; k++)
+    if (k != BY_FILE || pend[idx].exists) table_put(k, idx);
+  return 0;
+}
+
+/* 12 characters from [A-Za-z0-9] (71 bits), unpredictable */
+static void random_tag(char out[13]) {
+  static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  static uint64_t count;
+  uint8_t r[12];
+  if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) { /* no getrandom: a weaker mix */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^ (uint64_t)getpid() << 48 ^ ++count << 20;
+    for (int i = 0; i < 12; i++) {
+      x += UINT64_C(0x9e3779b97f4a7c15);
+      uint64_t z = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+      r[i] = (uint8_t)((z ^ (z >> 27)) >> 32);
+    }
+  }
+  for (int i = 0; i < 12; i++) out[i] = al[r[i] % 62];
+  out[12] = 0;
+}
+
+int ox_mkdir_p(const char *dir) {
+  struct stat st;
+  if (!*dir) {
+    errno = ENOENT;
+    return -1;
+  }
+  if (!stat(dir, &st)) {
+    if (S_ISDIR(st.st_mode)) return 0;
+    errno = ENOTDIR;
+    return -1;
+  }
+  install();
+  size_t n = strlen(dir);
+  char *p = malloc(n + 1);
+  if (!p) return -1;
+  memcpy(p, dir, n + 1);
+  /* each parent in turn: "a", "a/b", ...; "a//b" and a trailing "/" are fine */
+  int rc = 0;
+  for (size_t i = 1; i <= n && !rc; i++)
+    if (p[i] == '/' || p[i] == 0) {
+      char c = p[i];
+      p[i] = 0;
+      if (p[i - 1] != '/') {
+        block(); /* made and recorded at once: a signal removes it again */
+        if (!mkdir(p, 0777)) {
+          char *copy = strdup(p);
+          if (!copy || grow((void **)&made, &cap_made, nmade, sizeof *made)) {
+            free(copy);
+            rmdir(p);
+            errno = ENOMEM;
+            rc = -1;
+          } else {
+            made[nmade++] = copy;
+          }
+        } else if (errno != EEXIST) {
+          rc = -1;
+        }
+        int er = errno;
+        unblock();
+        errno = er;
+      }
+      if (!rc && !stat(p, &st) && !S_ISDIR(st.st_mode)) errno = ENOTDIR, rc = -1;
+      p[i] = c;
+    }
+  free(p);
+  return rc;
+}
+
+static pending *find_pending(const char *path) {
+  pending key = {.path = (char *)path, .base = ""};
+  set_hashes(&key);
+  return lookup(BY_PATH, &key);
+}
+
+int ox_claim_output(const char *path, ox_err *e) {
+  if (!path || !*path) return ox_fail(e, OX_EUSAGE, "an empty path names no file");
+  const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+  if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+    return ox_fail(e, OX_EINPUT, "names a folder, not a file");
+  if (strlen(base) > NAME_MAX) return ox_fail(e, OX_EINPUT, "cannot write: %s", strerror(ENAMETOOLONG));
+  char *dname = slash ? (slash == path ? strdup("/") : strndup(path, (size_t)(slash - path))) : strdup(".");
+  if (!dname) return ox_fail(e, OX_EINPUT, "out of memory");
+  install();
+  /* O_PATH: a folder we may write in but not list is fine */
+  int dfd = open(dname, O_PATH | O_DIRECTORY | O_CLOEXEC), er = errno;
+  free(dname);
+  struct stat ds, st;
+  if (dfd < 0 || fstat(dfd, &ds)) {
+    if (dfd >= 0) er = errno, close(dfd);
+    return ox_fail(e, OX_EINPUT, "cannot write: %s", strerror(er));
+  }
+  int dir = -1;
+  for (int k = 0; k < ndirs; k++)
+    if (dirs[k].dev == ds.st_dev && dirs[k].ino == ds.st_ino) dir = k;
+  int exists = !fstatat(dir >= 0 ? dirs[dir].fd : dfd, base, &st, AT_SYMLINK_NOFOLLOW);
+  int rc = 0;
+  /* dir < 0 (a new folder) cannot match a pending output's; -2 is no index */
+  pending key = {.path = (char *)path, .base = base, .dir = dir < 0 ? -2 : dir, .exists = exists,
+                 .dev = exists ? st.st_dev : 0, .ino = exists ? st.st_ino : 0};
+  set_hashes(&key);
+  const pending *same;
+  if (exists && S_ISDIR(st.st_mode)) rc = ox_fail(e, OX_EINPUT, "is a folder");
+  else if ((same = lookup(BY_NAME, &key)))
+    rc = ox_fail(e, OX_EUSAGE, "is given for two outputs (also as '%s')", same->path);
+  else if ((same = lookup(BY_FILE, &key)))
+    rc = ox_fail(e, OX_EUSAGE, "is the same file as '%s' (a hard link)", same->path);
+  /* room for "BASE.tmp.XXXXXXXXXXXX" (and .old.), BASE cut to BASE_KEPT bytes */
+  size_t room = (strlen(base) < BASE_KEPT ? strlen(base) : BASE_KEPT) + 32;
+  char *copy = rc ? NULL : strdup(path), *names = rc ? NULL : calloc(2, room);
+  if (!rc && (!copy || !names)) rc = ox_fail(e, OX_EINPUT, "out of memory");
+  if (!rc) {
+    block();
+    if (grow((void **)&pend, &cap_pend, npend, sizeof *pend) ||
+        (dir < 0 && grow((void **)&dirs, &cap_dirs, ndirs, sizeof *dirs))) {
+      rc = ox_fail(e, OX_EINPUT, "out of memory");
+    } else {
+      if (dir < 0) {
+        dirs[ndirs] = (folder){dfd, ds.st_dev, ds.st_ino};
+        dir = ndirs++;
+        dfd = -1; /* kept */
+      }
+      pending *p = &pend[npend];
+      *p = key;
+      p->path = copy;
+      p->base = copy + (base - path);
+      p->dir = dir;
+      p->tmp = names;
+      p->old = names + room;
+      p->room = room;
+      set_hashes(p);
+      if (index_pending(npend)) {
+        rc = ox_fail(e, OX_EINPUT, "out of memory");
+      } else {
+        npend++;
+        copy = names = NULL;
+      }
+    }
+    unblock();
+  }
+  free(copy);
+  free(names);
+  if (dfd >= 0 && (dir < 0 || dirs[dir].fd != dfd)) close(dfd);
+  return rc;
+}
+
+int ox_out_open(ox_out *o, const char *path, ox_err *e) {
+  ox_out_fd(o, -1);
+  pending *p = find_pending(path);
+  if (!p) {
+    OX_TRY(ox_claim_output(path, e));
+    p = &pend[npend - 1];
+  }
+  if (p->has_tmp) return ox_fail(e, OX_EUSAGE, "is given for two outputs");
+  int dfd = dirs[p->dir].fd;
+  for (int tries = 0;; tries++) {
+    char tag[13];
+    random_tag(tag);
+    block(); /* created and recorded at once: a signal removes it again */
+    snprintf(p->tmp, p->room, "%.*s.tmp.%s", BASE_KEPT, p->base, tag);
+    /* O_EXCL|O_NOFOLLOW: never a file or symlink that is there already;
+     * 0666: the mode is 0666 & ~umask, as for any new file */
+    int fd = openat(dfd, p->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666), er = errno;
+    if (fd >= 0) p->has_tmp = 1;
+    unblock();
+    if (fd >= 0) {
+      ox_out_fd(o, fd);
+      return 0;
+    }
+    if (er != EEXIST || tries == 100) return ox_fail(e, OX_EINPUT, "cannot write: %s", strerror(er));
+  }
+}
+
+int ox_out_close(ox_out *o, ox_err *e) {
+  int er = ox_out_finish(o);
+  if (o->fd >= 0 && close(o->fd) && !er) er = errno;
+  o->fd = -1;
+  if (er) return ox_fail(e, OX_EINPUT, er == ENOMEM ? "out of memory" : "write error: %s", strerror(er));
+  return 0;
+}
+
+int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e) {
+  ox_out o;
+  OX_TRY(ox_out_open(&o, path, e));
+  ox_out_put(&o, b->p, b->n);
+  return ox_out_close(&o, e);
+}
+
+/* ---- commit: all or nothing ---- */
+
+/* Test hook (tests/files.sh): ONNXOP_TEST_FAIL_RENAME=K makes the K-th rename
+ * into place fail with EIO, as a full or failing disk could. */
+static int rename_into_place(int dfd, const char *from, const char *to, int k) {
+  const char *hook = getenv("ONNXOP_TEST_FAIL_RENAME");
+  if (hook && atoi(hook) == k) {
+    errno = EIO;
+    return -1;
+  }
+  return renameat(dfd, from, dfd, to);
+}
+
+/* Rename p's temporary over its output (the k-th rename), keeping what was
+ * there under p->old so that a later failure can put it back. */
+static int put_in_place(pending *p, int k, ox_err *e) {
+  int dfd = dirs[p->dir].fd;
+  struct stat st;
+  p->old[0] = 0;
+  if (!fstatat(dfd, p->base, &st, AT_SYMLINK_NOFOLLOW)) {
+    if (S_ISDIR(st.st_mode)) return ox_fail(e, OX_EINPUT, "%s: is a folder", p->path);
+    for (int tries = 0;; tries++) {
+      char tag[13];
+      random_tag(tag);
+      snprintf(p->old, p->room, "%.*s.old.%s", BASE_KEPT, p->base, tag);
+      /* a second name for the old file (a symlink stays a symlink) */
+      if (!linkat(dfd, p->base, dfd, p->old, 0)) break;
+      if (errno == EEXIST && tries < 100) continue;
+      /* no hard links here (some file systems): move it aside instead */
+      if (errno != EEXIST && !renameat(dfd, p->base, dfd, p->old)) {
+        p->moved = 1;
+        break;
+      }
+      int er = errno;
+      p->old[0] = 0;
+      return ox_fail(e, OX_EINPUT, "%s: cannot keep the file it replaces until the end: %s", p->path, strerror(er));
+    }
+  }
+  if (rename_into_place(dfd, p->tmp, p->base, k)) {
+    int er = errno;
+    if (p->moved && !renameat(dfd, p->old, dfd, p->base)) p->old[0] = 0;
+    else if (!p->moved && p->old[0] && !unlinkat(dfd, p->old, 0)) p->old[0] = 0;
+    return ox_fail(e, OX_EINPUT, "%s: cannot rename into place: %s", p->path, strerror(er));
+  }
+  p->has_tmp = 0;
+  p->done = 1;
+  return 0;
+}
+
+/* What put_in_place did to the outputs before the one that failed, undone;
+ * said at the end of e's message. */
+static void undo(ox_err *e) {
+  char note[1024] = "";
+  size_t k = 0;
+  for (int i = npend; i-- > 0;) {
+    pending *p = &pend[i];
+    int dfd = dirs[p->dir].fd;
+    if (!p->done) continue;
+    const char *sep = k ? ", " : "";
+    if (p->old[0] && !renameat(dfd, p->old, dfd, p->base))
+      k += (size_t)snprintf(note + k, sizeof note - k, "%s'%s' put back as it was", sep, p->path);
+    else if (p->old[0])
+      k += (size_t)snprintf(note + k, sizeof note - k, "%s'%s' NOT put back: its old content is in '%.*s%s'", sep,
+                            p->path, (int)(p->base - p->path), p->path, p->old);
+    else if (!unlinkat(dfd, p->base, 0))
+      k += (size_t)snprintf(note + k, sizeof note - k, "%s'%s' removed", sep, p->path);
+    else
+      k += (size_t)snprintf(note + k, sizeof note - k, "%s'%s' NOT removed: %s", sep, p->path, strerror(errno));
+    if (k >= sizeof note) k = sizeof note - 1;
+    p->old[0] = 0;
+  }
+  if (k) {
+    size_t m = strlen(e->msg);
+    snprintf(e->msg + m, sizeof e->msg - m, "; undone: %s", note);
+  }
 }
 
 int ox_commit_files(ox_err *e) {
+  int rc = 0;
+  block(); /* a signal now waits until the outputs are all in place, or none */
+  for (int i = 0; i < npend && !rc; i++)
+    if (pend[i].has_tmp) rc = put_in_place(&pend[i], i + 1, e);
+  if (rc) undo(e);
   for (int i = 0; i < npend; i++)
-    if (rename(pend[i].tmp, pend[i].final)) {
-      int er = errno;
-      ox_fail(e, OX_EINPUT, "%s: cannot rename into place: %s", pend[i].final, strerror(er));
-      for (int j = i; j < npend; j++) remove(pend[j].tmp);
-      forget();
-      return OX_EINPUT;
-    }
+    if (pend[i].old[0]) unlinkat(dirs[pend[i].dir].fd, pend[i].old, 0);
+  if (rc) remove_all();
   forget();
-  return 0;
+  unblock();
+  return rc;
 }
 
 void ox_discard_files(void) {
-  for (int i = 0; i < npend; i++) remove(pend[i].tmp);
+  block();
+  remove_all();
   forget();
+  unblock();
 }
 
 /* ---- formats ---- */
@@ -286,21 +714,24 @@ int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char
   }
 }
 
+/* The encoders stream into the temporary (a bounded chunk at a time): a
+ * value is never encoded whole in memory. */
 int ox_save_value(const char *path, ox_format f, const ox_value *v, const char *name, ox_err *e) {
   if (f == OX_FMT_NPZ) return ox_save_npz(path, 1, &v, &name, e);
-  ox_buf b = {0};
-  int rc = f == OX_FMT_JSON ? ox_json_encode(v, name, &b, e)
-           : f == OX_FMT_NPY ? ox_npy_encode(v, &b, e)
-                             : ox_pb_encode(v, name, &b, e);
-  if (!rc) rc = ox_write_file_tmp(path, &b, e);
-  ox_buf_free(&b);
-  return rc;
+  if (f == OX_FMT_NPY) OX_TRY(ox_npy_can_hold(v, e)); /* before any file is made */
+  ox_out o;
+  OX_TRY(ox_out_open(&o, path, e));
+  int rc = f == OX_FMT_JSON ? ox_json_write(v, name, &o, e)
+           : f == OX_FMT_NPY ? ox_npy_write(v, &o, e)
+                             : ox_pb_write(v, name, &o, e);
+  int rc2 = ox_out_close(&o, e);
+  return rc ? rc : rc2;
 }
 
 int ox_save_npz(const char *path, int n, const ox_value *const *v, const char *const *names, ox_err *e) {
-  ox_buf b = {0};
-  int rc = ox_npz_encode(n, v, names, &b, e);
-  if (!rc) rc = ox_write_file_tmp(path, &b, e);
-  ox_buf_free(&b);
-  return rc;
+  ox_out o;
+  OX_TRY(ox_out_open(&o, path, e));
+  int rc = ox_npz_write(n, v, names, &o, e);
+  int rc2 = ox_out_close(&o, e);
+  return rc ? rc : rc2;
 }

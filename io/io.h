@@ -17,16 +17,63 @@ int ox_buf_put(ox_buf *b, const void *p, size_t n);
 int ox_buf_printf(ox_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ox_buf_free(ox_buf *b);
 
+/* The stream the encoders write to: into an ox_buf (ox_out_buf), or into a
+ * file descriptor through a chunk of OX_OUT_CHUNK bytes (ox_out_fd), so that
+ * a value is never encoded whole in memory. Errors are sticky: after the
+ * first failure every call returns -1 and does nothing; err says why (an
+ * errno value: ENOMEM, ENOSPC, EFBIG, ...). While crc_on is set, crc (zlib's
+ * crc32) follows the bytes put. */
+#define OX_OUT_CHUNK ((size_t)1 << 20)
+typedef struct {
+  ox_buf *buf;     /* into this buffer, or NULL: into fd */
+  size_t base;     /* buf->n when the stream began */
+  int fd;          /* the file, written from its offset 0 on */
+  uint8_t *chunk;  /* pending bytes for fd (OX_OUT_CHUNK at most) */
+  size_t fill;
+  uint64_t n;      /* bytes put so far */
+  int err;         /* 0, or the errno of the first failure */
+  int crc_on;
+  unsigned long crc;
+} ox_out;
+void ox_out_buf(ox_out *o, ox_buf *b);
+void ox_out_fd(ox_out *o, int fd);
+int ox_out_put(ox_out *o, const void *p, size_t n); /* 0 or -1 */
+/* Overwrite n bytes already put, from offset at of the stream (a header
+ * whose sizes are known only after its data). */
+int ox_out_patch(ox_out *o, uint64_t at, const void *p, size_t n);
+int ox_out_flush(ox_out *o);
+/* Flush and free the chunk (not the buffer, not the fd): 0 or o->err. */
+int ox_out_finish(ox_out *o);
+
 /* ---- files (io/file.c) ---- */
 /* Whole file into the arena (NUL-terminated). */
 int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_err *e);
-/* Write atomically-ish: to "path.tmp.<pid>", then ox_commit_files renames.
- * ox_discard_files removes the temporaries of a failed run. */
-int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e);
+/* Open path for reading; anything but a regular file (a FIFO, a device, a
+ * folder) is refused without blocking on it. NULL with *why set (strerror's
+ * text, or "not a regular file (a FIFO)") when it cannot. */
+FILE *ox_open_regular(const char *path, const char **why);
+
+/* Outputs, all or nothing (the man page's OUTPUTS section):
+ *  - ox_claim_output reserves a path before anything is computed: an empty
+ *    path, a folder, a missing parent folder, or a file another output of
+ *    this run already names (through "./", a symlinked folder or a hard link)
+ *    is refused there;
+ *  - ox_out_open creates its temporary next to it (O_EXCL|O_NOFOLLOW, an
+ *    unpredictable name, mode 0666 & ~umask) and ox_out_close finishes it;
+ *  - ox_commit_files renames every temporary into place, or none: when one
+ *    rename fails, the files already renamed are put back as they were;
+ *  - ox_discard_files removes the temporaries and the folders ox_mkdir_p
+ *    made. SIGINT, SIGTERM, SIGHUP and SIGPIPE do the same, then end the
+ *    process as the signal would (status 128 + signal). */
+int ox_claim_output(const char *path, ox_err *e);
+int ox_out_open(ox_out *o, const char *path, ox_err *e); /* claims path if needed */
+int ox_out_close(ox_out *o, ox_err *e);
+int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e); /* open, put b, close */
 int ox_commit_files(ox_err *e);
 void ox_discard_files(void);
 /* Make the folder dir and its missing parents, as mkdir -p (0 if it exists
- * already as a folder; -1 with errno set otherwise). */
+ * already as a folder; -1 with errno set otherwise). The folders it makes are
+ * removed again by ox_discard_files (deepest first, and only when empty). */
 int ox_mkdir_p(const char *dir);
 
 typedef enum { OX_FMT_UNKNOWN = 0, OX_FMT_PB, OX_FMT_JSON, OX_FMT_NPY, OX_FMT_NPZ } ox_format;
@@ -43,7 +90,8 @@ int ox_npz_members(ox_arena *a, const char *path, const char ***names, int64_t *
  * the file, or NULL. */
 int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char *basedir,
                   ox_value **out, const char **name_out, ox_err *e);
-/* Encode a value in the format and write it to a temporary for ox_commit_files. */
+/* Encode a value in the format and stream it to path's temporary (for
+ * ox_commit_files). */
 int ox_save_value(const char *path, ox_format f, const ox_value *v, const char *name,
                   ox_err *e);
 /* Several values as the members of one .npz (names NULL or empty: arr_K). */
@@ -53,11 +101,13 @@ int ox_save_npz(const char *path, int n, const ox_value *const *v, const char *c
 int ox_pb_decode(ox_arena *a, const uint8_t *buf, size_t len, const ox_type *want,
                  const char *basedir, ox_value **out, const char **name_out, ox_err *e);
 int ox_pb_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e);
+int ox_pb_write(const ox_value *v, const char *name, ox_out *o, ox_err *e);
 
 /* ---- JSON (io/json.c) ---- */
 int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *want,
                    ox_value **out, const char **name_out, ox_err *e);
 int ox_json_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e);
+int ox_json_write(const ox_value *v, const char *name, ox_out *o, ox_err *e);
 
 /* ---- numpy's .npy and .npz (io/npy.c) ----
  * .npy holds one tensor of bool, int8..uint64, float16/32/64, complex64/128 or
@@ -66,6 +116,7 @@ int ox_json_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e);
 int ox_npy_decode(ox_arena *a, const uint8_t *buf, size_t len, const ox_type *want, ox_value **out,
                   ox_err *e);
 int ox_npy_encode(const ox_value *v, ox_buf *out, ox_err *e);
+int ox_npy_write(const ox_value *v, ox_out *o, ox_err *e);
 int ox_npy_can_hold(const ox_value *v, ox_err *e); /* 0, or the error ox_npy_encode would give */
 int ox_npz_list(ox_arena *a, const uint8_t *buf, size_t len, const char ***names, int64_t *n, ox_err *e);
 /* member: a name with or without ".npy"; NULL takes the only member (an
@@ -73,6 +124,7 @@ int ox_npz_list(ox_arena *a, const uint8_t *buf, size_t len, const char ***names
 int ox_npz_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *member, const ox_type *want,
                   ox_value **out, const char **name_out, ox_err *e);
 int ox_npz_encode(int n, const ox_value *const *vals, const char *const *names, ox_buf *out, ox_err *e);
+int ox_npz_write(int n, const ox_value *const *vals, const char *const *names, ox_out *o, ox_err *e);
 
 /* ---- text, numpy style (io/text.c) ----
  * name: shape=(2, 3), dtype=float32

@@ -77,6 +77,7 @@
  */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1155,15 +1156,12 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
 /* ======================================================================== */
 
 typedef struct {
-  ox_buf *b;
+  ox_out *o;
   ox_err *e;
-  size_t line_start; /* offset in b where the current line began, for wrapping */
-  int oom;
+  uint64_t line_start; /* offset in o where the current line began, for wrapping */
 } wr;
 
-static void put(wr *w, const char *s, size_t n) {
-  if (!w->oom && ox_buf_put(w->b, s, n)) w->oom = 1;
-}
+static void put(wr *w, const char *s, size_t n) { ox_out_put(w->o, s, n); }
 static void puts_w(wr *w, const char *s) { put(w, s, strlen(s)); }
 static void spaces(wr *w, size_t n) {
   static const char sp[] = "                                ";
@@ -1172,10 +1170,10 @@ static void spaces(wr *w, size_t n) {
 }
 static void newline(wr *w, size_t indent) {
   put(w, "\n", 1);
-  w->line_start = w->b->n;
+  w->line_start = w->o->n;
   spaces(w, indent);
 }
-static size_t column(const wr *w) { return w->b->n - w->line_start; }
+static size_t column(const wr *w) { return (size_t)(w->o->n - w->line_start); }
 
 /* Strict UTF-8 (no overlong forms, surrogates or NUL bytes). */
 static int utf8_ok(const uint8_t *s, int64_t n) {
@@ -1324,7 +1322,7 @@ static void enc_elem(wr *w, const ox_tensor *t, int64_t i) {
 static void enc_level(wr *w, const ox_tensor *t, int level, int64_t *at, size_t col) {
   put(w, "[", 1);
   int innermost = level == t->rank - 1;
-  for (int64_t i = 0; i < t->dims[level]; i++) {
+  for (int64_t i = 0; i < t->dims[level] && !w->o->err; i++) { /* a failed write ends it */
     if (i) {
       put(w, ",", 1);
       if (!innermost || column(w) > WRAP_COLUMN) newline(w, col + (size_t)level + 1);
@@ -1456,9 +1454,19 @@ static int enc_value(wr *w, const ox_value *v, size_t indent, const char *name) 
 }
 
 int ox_json_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e) {
-  wr w = {.b = out, .e = e, .line_start = out->n};
+  ox_out o;
+  ox_out_buf(&o, out);
+  int rc = ox_json_write(v, name, &o, e);
+  ox_out_finish(&o);
+  if (rc) out->n = o.base;
+  return rc;
+}
+
+int ox_json_write(const ox_value *v, const char *name, ox_out *o, ox_err *e) {
+  wr w = {.o = o, .e = e, .line_start = o->n};
   OX_TRY(enc_value(&w, v, 0, name));
   put(&w, "\n", 1);
-  if (w.oom) return ox_fail(e, OX_EINPUT, "out of memory while writing JSON");
+  if (o->err == ENOMEM) return ox_fail(e, OX_EINPUT, "out of memory while writing JSON");
+  if (o->err) return ox_fail(e, OX_EINPUT, "write error: %s", strerror(o->err));
   return 0;
 }

@@ -14,6 +14,7 @@
  *
  * Everything in a file is checked against the file's length before it is
  * used, and sizes against the memory limit before anything is allocated. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -405,7 +406,9 @@ int ox_npy_can_hold(const ox_value *v, ox_err *e) {
   return 0;
 }
 
-int ox_npy_encode(const ox_value *v, ox_buf *out, ox_err *e) {
+/* The header of v's .npy (preamble, dict, padding, '\n') into h; *es: the
+ * bytes per element in the file; *maxcp: code points per string element. */
+static int write_header(const ox_value *v, ox_buf *h, size_t *es_out, int64_t *maxcp_out, ox_err *e) {
   OX_TRY(ox_npy_can_hold(v, e));
   const ox_tensor *t = &v->u.t;
   char descr[32];
@@ -430,62 +433,89 @@ int ox_npy_encode(const ox_value *v, ox_buf *out, ox_err *e) {
     snprintf(descr, sizeof descr, "%c%c%zu", es == 1 ? '|' : '<', npy_kind(t->dt), es);
   }
   if (t->n && es && (uint64_t)t->n > (uint64_t)SIZE_MAX / es) return ox_fail(e, OX_EINPUT, "the array is too large");
-  ox_buf h = {0};
-  int bad = ox_buf_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
-  for (int d = 0; d < t->rank; d++)
-    bad |= ox_buf_printf(&h, "%s%lld%s", d ? ", " : "", (long long)t->dims[d], t->rank == 1 ? "," : "");
-  bad |= ox_buf_printf(&h, "), }");
+  ox_buf d = {0};
+  int bad = ox_buf_printf(&d, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+  for (int k = 0; k < t->rank; k++)
+    bad |= ox_buf_printf(&d, "%s%lld%s", k ? ", " : "", (long long)t->dims[k], t->rank == 1 ? "," : "");
+  bad |= ox_buf_printf(&d, "), }");
   /* pad with spaces so that the data starts on a 64-byte boundary; '\n' last */
-  size_t pre = 10, total = pre + h.n + 1;
+  size_t pre = 10, total = pre + d.n + 1;
   int v2 = 0;
-  if (total - pre > 65535) v2 = 1, pre = 12, total = pre + h.n + 1;
+  if (total - pre > 65535) v2 = 1, pre = 12, total = pre + d.n + 1;
   size_t pad = (64 - total % 64) % 64;
-  for (size_t i = 0; i < pad && !bad; i++) bad |= ox_buf_put(&h, " ", 1);
-  bad |= ox_buf_put(&h, "\n", 1);
+  for (size_t i = 0; i < pad && !bad; i++) bad |= ox_buf_put(&d, " ", 1);
+  bad |= ox_buf_put(&d, "\n", 1);
   uint8_t pream[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', (uint8_t)(v2 ? 2 : 1), 0};
-  put32(pream + 8, (uint32_t)h.n);
-  size_t start = out->n;
-  bad |= ox_buf_put(out, pream, pre);
-  bad |= ox_buf_put(out, h.p, h.n);
-  ox_buf_free(&h);
-  size_t nbytes = (size_t)t->n * es;
-  if (!bad && nbytes) {
-    size_t at = out->n;
-    { /* grow by nbytes of zeros, then fill in place */
-      uint8_t *zero = calloc(1, nbytes < 65536 ? nbytes : 65536);
-      for (size_t done = 0; zero && !bad && done < nbytes;) {
-        size_t k = nbytes - done < 65536 ? nbytes - done : 65536;
-        bad |= ox_buf_put(out, zero, k);
-        done += k;
-      }
-      if (!zero) bad = 1;
-      free(zero);
-    }
-    if (!bad) {
-      uint8_t *p = out->p + at;
-      if (t->dt == OX_STRING) {
-        const ox_str *s = t->data;
-        uint32_t *cp = malloc((size_t)maxcp * sizeof *cp);
-        if (!cp) bad = 1;
-        for (int64_t i = 0; !bad && i < t->n; i++) {
-          int64_t c = utf8_decode(&s[i], cp);
-          for (int64_t k = 0; k < c; k++) put32(p + (size_t)i * es + 4 * (size_t)k, cp[k]);
-        }
-        free(cp);
-      } else {
-        memcpy(p, t->data, nbytes);
-        if (!host_le()) {
-          int cx = ox_dtype_is_complex(t->dt);
-          swap_units(p, cx ? 2 * t->n : t->n, cx ? es / 2 : es);
-        }
-      }
-    }
-  }
-  if (bad) {
-    out->n = start;
-    return ox_fail(e, OX_EINPUT, "out of memory");
-  }
+  put32(pream + 8, (uint32_t)d.n);
+  bad |= ox_buf_put(h, pream, pre);
+  bad |= ox_buf_put(h, d.p, d.n);
+  ox_buf_free(&d);
+  if (bad) return ox_fail(e, OX_EINPUT, "out of memory");
+  *es_out = es;
+  *maxcp_out = maxcp;
   return 0;
+}
+
+/* The elements of t as .npy stores them, es bytes each, in bounded pieces. */
+static void npy_data(const ox_tensor *t, size_t es, int64_t maxcp, ox_out *o) {
+  if (t->dt == OX_STRING) { /* '<U': maxcp UTF-32 code units each, zero-padded */
+    const ox_str *s = t->data;
+    uint32_t *cp = malloc((size_t)maxcp * sizeof *cp);
+    uint8_t *el = calloc(1, es);
+    if ((!cp || !el) && !o->err) o->err = ENOMEM;
+    for (int64_t i = 0; cp && el && !o->err && i < t->n; i++) {
+      int64_t c = utf8_decode(&s[i], cp);
+      memset(el, 0, es);
+      for (int64_t k = 0; k < c; k++) put32(el + 4 * (size_t)k, cp[k]);
+      ox_out_put(o, el, es);
+    }
+    free(cp);
+    free(el);
+    return;
+  }
+  size_t nbytes = (size_t)t->n * es;
+  if (host_le()) { /* the file's layout: straight from the tensor */
+    ox_out_put(o, t->data, nbytes);
+    return;
+  }
+  int cx = ox_dtype_is_complex(t->dt);
+  uint8_t tmp[65536];
+  size_t step = sizeof tmp / es * es;
+  for (size_t at = 0; at < nbytes && !o->err; at += step) {
+    size_t k = nbytes - at < step ? nbytes - at : step;
+    memcpy(tmp, (const uint8_t *)t->data + at, k);
+    swap_units(tmp, (int64_t)(cx ? 2 * (k / es) : k / es), cx ? es / 2 : es);
+    ox_out_put(o, tmp, k);
+  }
+}
+
+/* The error of a failed stream: out of memory, or the file's write error. */
+static int out_fail(ox_out *o, ox_err *e) {
+  if (o->err == ENOMEM) return ox_fail(e, OX_EINPUT, "out of memory");
+  return ox_fail(e, OX_EINPUT, "write error: %s", strerror(o->err));
+}
+
+int ox_npy_write(const ox_value *v, ox_out *o, ox_err *e) {
+  ox_buf h = {0};
+  size_t es;
+  int64_t maxcp;
+  int rc = write_header(v, &h, &es, &maxcp, e);
+  if (!rc) {
+    ox_out_put(o, h.p, h.n);
+    npy_data(&v->u.t, es, maxcp, o);
+    if (o->err) rc = out_fail(o, e);
+  }
+  ox_buf_free(&h);
+  return rc;
+}
+
+int ox_npy_encode(const ox_value *v, ox_buf *out, ox_err *e) {
+  ox_out o;
+  ox_out_buf(&o, out);
+  int rc = ox_npy_write(v, &o, e);
+  ox_out_finish(&o);
+  if (rc) out->n = o.base;
+  return rc;
 }
 
 /* ---------------------------------------------------------------------------
@@ -708,10 +738,16 @@ int ox_npz_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *membe
   return 0;
 }
 
-/* ---- writing: stored members, fixed timestamps (the same values give the same bytes) ---- */
+/* ---- writing: stored members, fixed timestamps (the same values give the same bytes) ----
+ * Each member is streamed: its local header goes first with the sizes (known
+ * from the .npy header and the element count) and a CRC of 0, which is patched
+ * once the data has gone by (a plain local header, as numpy's zipfile reads). */
+
+static void le16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 
 static int put16b(ox_buf *b, uint32_t v) {
-  uint8_t p[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+  uint8_t p[2];
+  le16(p, v);
   return ox_buf_put(b, p, 2);
 }
 static int put32b(ox_buf *b, uint32_t v) {
@@ -720,9 +756,9 @@ static int put32b(ox_buf *b, uint32_t v) {
   return ox_buf_put(b, p, 4);
 }
 
-int ox_npz_encode(int n, const ox_value *const *vals, const char *const *names, ox_buf *out, ox_err *e) {
+int ox_npz_write(int n, const ox_value *const *vals, const char *const *names, ox_out *o, ox_err *e) {
   ox_buf cd = {0};
-  size_t start = out->n;
+  uint64_t start = o->n;
   int rc = 0, bad = 0;
   for (int i = 0; i < n && !rc; i++) {
     char dflt[32];
@@ -738,47 +774,69 @@ int ox_npz_encode(int n, const ox_value *const *vals, const char *const *names, 
       if (!rc) rc = ox_fail(e, OX_EINPUT, "the name '%s' is too long for a zip member", nm);
       break;
     }
-    ox_buf m = {0};
-    if ((rc = ox_npy_encode(vals[i], &m, e))) {
+    ox_buf h = {0};
+    size_t es;
+    int64_t maxcp;
+    if ((rc = write_header(vals[i], &h, &es, &maxcp, e))) {
       ox_prefix(e, "'%s': ", nm);
-      ox_buf_free(&m);
+      ox_buf_free(&h);
       break;
     }
-    if (m.n >= 0xffffffffu || out->n - start >= 0xffffffffu) {
-      ox_buf_free(&m);
+    uint64_t size = h.n + (uint64_t)vals[i]->u.t.n * es, off = o->n - start;
+    if (size >= 0xffffffffu || off >= 0xffffffffu) {
+      ox_buf_free(&h);
       rc = ox_fail(e, OX_EINPUT, "'%s': more than 4 GiB; .npz members are written without zip64", nm);
       break;
     }
-    uLong crc = crc32(0L, Z_NULL, 0);
-    for (size_t at = 0; at < m.n;) {
-      uInt k = m.n - at > (1u << 30) ? (1u << 30) : (uInt)(m.n - at);
-      crc = crc32(crc, m.p + at, k);
-      at += k;
+    /* local header: version 2.0, no flags, stored, 1980-01-01 00:00, CRC for now 0 */
+    uint8_t lh[30] = {0};
+    put32(lh, SIG_LOCAL);
+    le16(lh + 4, 20);
+    le16(lh + 12, 0x21);
+    put32(lh + 18, (uint32_t)size);
+    put32(lh + 22, (uint32_t)size);
+    le16(lh + 26, (uint32_t)nl);
+    ox_out_put(o, lh, sizeof lh);
+    ox_out_put(o, nm, nl - 4);
+    ox_out_put(o, ".npy", 4);
+    o->crc_on = 1;
+    o->crc = crc32(0L, Z_NULL, 0);
+    ox_out_put(o, h.p, h.n);
+    npy_data(&vals[i]->u.t, es, maxcp, o);
+    o->crc_on = 0;
+    ox_buf_free(&h);
+    uint8_t crc[4];
+    put32(crc, (uint32_t)o->crc);
+    ox_out_patch(o, start + off + 14, crc, 4);
+    if (o->err) {
+      rc = out_fail(o, e);
+      break;
     }
-    uint32_t off = (uint32_t)(out->n - start);
-    /* local header: version 2.0, no flags, stored, 1980-01-01 00:00 */
-    bad |= put32b(out, SIG_LOCAL) | put16b(out, 20) | put16b(out, 0) | put16b(out, 0) | put16b(out, 0) |
-           put16b(out, 0x21) | put32b(out, (uint32_t)crc) | put32b(out, (uint32_t)m.n) |
-           put32b(out, (uint32_t)m.n) | put16b(out, (uint32_t)nl) | put16b(out, 0) |
-           ox_buf_printf(out, "%s.npy", nm) | ox_buf_put(out, m.p, m.n);
     bad |= put32b(&cd, SIG_CENTRAL) | put16b(&cd, 20) | put16b(&cd, 20) | put16b(&cd, 0) | put16b(&cd, 0) |
-           put16b(&cd, 0) | put16b(&cd, 0x21) | put32b(&cd, (uint32_t)crc) | put32b(&cd, (uint32_t)m.n) |
-           put32b(&cd, (uint32_t)m.n) | put16b(&cd, (uint32_t)nl) | put16b(&cd, 0) | put16b(&cd, 0) |
-           put16b(&cd, 0) | put16b(&cd, 0) | put32b(&cd, 0) | put32b(&cd, off) |
+           put16b(&cd, 0) | put16b(&cd, 0x21) | put32b(&cd, (uint32_t)o->crc) | put32b(&cd, (uint32_t)size) |
+           put32b(&cd, (uint32_t)size) | put16b(&cd, (uint32_t)nl) | put16b(&cd, 0) | put16b(&cd, 0) |
+           put16b(&cd, 0) | put16b(&cd, 0) | put32b(&cd, 0) | put32b(&cd, (uint32_t)off) |
            ox_buf_printf(&cd, "%s.npy", nm);
-    ox_buf_free(&m);
     if (bad) rc = ox_fail(e, OX_EINPUT, "out of memory");
   }
-  if (!rc && (n > 65535 || out->n - start >= 0xffffffffu || cd.n >= 0xffffffffu))
+  if (!rc && (n > 65535 || o->n - start >= 0xffffffffu || cd.n >= 0xffffffffu))
     rc = ox_fail(e, OX_EINPUT, "the archive is too large for a zip without zip64");
   if (!rc) {
-    uint32_t cdoff = (uint32_t)(out->n - start);
-    bad |= ox_buf_put(out, cd.p, cd.n) | put32b(out, SIG_END) | put16b(out, 0) | put16b(out, 0) |
-           put16b(out, (uint32_t)n) | put16b(out, (uint32_t)n) | put32b(out, (uint32_t)cd.n) |
-           put32b(out, cdoff) | put16b(out, 0);
+    uint32_t cdoff = (uint32_t)(o->n - start), cdsize = (uint32_t)cd.n;
+    bad |= put32b(&cd, SIG_END) | put16b(&cd, 0) | put16b(&cd, 0) | put16b(&cd, (uint32_t)n) |
+           put16b(&cd, (uint32_t)n) | put32b(&cd, cdsize) | put32b(&cd, cdoff) | put16b(&cd, 0);
     if (bad) rc = ox_fail(e, OX_EINPUT, "out of memory");
+    else if (ox_out_put(o, cd.p, cd.n)) rc = out_fail(o, e);
   }
   ox_buf_free(&cd);
-  if (rc) out->n = start;
+  return rc;
+}
+
+int ox_npz_encode(int n, const ox_value *const *vals, const char *const *names, ox_buf *out, ox_err *e) {
+  ox_out o;
+  ox_out_buf(&o, out);
+  int rc = ox_npz_write(n, vals, names, &o, e);
+  ox_out_finish(&o);
+  if (rc) out->n = o.base;
   return rc;
 }

@@ -5,6 +5,7 @@
  * value's type (`want`), its kind picks the message. Without one we tell them
  * apart by content; see "Guessing the message" below.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,19 +431,28 @@ int ox_pb_decode(ox_arena *a, const uint8_t *buf, size_t len, const ox_type *wan
   return 0;
 }
 
-/* protobuf-c's output callback, appending to an ox_buf */
+/* protobuf-c's output callback, putting to an ox_out: raw_data comes in one
+ * call, straight from the tensor, so nothing is encoded whole in memory when
+ * the stream goes to a file. */
 typedef struct {
   ProtobufCBuffer base;
-  ox_buf *out;
-  int failed;
-} buf_sink;
+  ox_out *out;
+} out_sink;
 
 static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
-  buf_sink *s = (buf_sink *)b;
-  if (!s->failed && ox_buf_put(s->out, data, len)) s->failed = 1;
+  ox_out_put(((out_sink *)b)->out, data, len);
 }
 
 int ox_pb_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e) {
+  ox_out o;
+  ox_out_buf(&o, out);
+  int rc = ox_pb_write(v, name, &o, e);
+  ox_out_finish(&o);
+  if (rc) out->n = o.base;
+  return rc;
+}
+
+int ox_pb_write(const ox_value *v, const char *name, ox_out *o, ox_err *e) {
   if (!v) return ox_fail(e, OX_EINPUT, "no value to write");
   ox_arena *a = ox_arena_new();
   if (!a) return ox_fail(e, OX_EINPUT, "out of memory");
@@ -477,13 +487,9 @@ int ox_pb_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e) {
     rc = ox_fail(e, OX_EINPUT, "cannot write a value of unknown kind %d", (int)v->kind);
   }
   if (!rc) {
-    size_t start = out->n;
-    buf_sink sink = {{sink_append}, out, 0};
+    out_sink sink = {{sink_append}, o};
     protobuf_c_message_pack_to_buffer(msg, &sink.base);
-    if (sink.failed) {
-      out->n = start;
-      rc = ox_fail(e, OX_EINPUT, "out of memory");
-    }
+    if (o->err) rc = ox_fail(e, OX_EINPUT, o->err == ENOMEM ? "out of memory" : "write error: %s", strerror(o->err));
   }
   ox_arena_free(a);
   return rc;

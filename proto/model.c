@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/io.h"
 #include "proto.h"
 
 #define MAX_GRAPH_DEPTH 64    /* subgraph levels below the main graph */
@@ -613,8 +614,9 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
 
 /* The whole file, malloc'd (not in the arena: it is dropped once decoded). */
 static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err *e) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return ox_fail(e, OX_EINPUT, "cannot open model '%s': %s", path, strerror(errno));
+  const char *why;
+  FILE *f = ox_open_regular(path, &why); /* a FIFO or a device is refused, not waited on */
+  if (!f) return ox_fail(e, OX_EINPUT, "cannot open model '%s': %s", path, why);
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {

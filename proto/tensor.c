@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../io/io.h"
 #include "proto.h"
 
 /* raw_data is little-endian (onnx.proto); we copy it with memcpy. */
@@ -301,18 +302,25 @@ static int external_open(ox_arena *a, const Onnx__TensorProto *tp, const ox_tens
   int inside = real_dir && real && !strncmp(real, real_dir, strlen(real_dir)) &&
                (real[strlen(real_dir)] == '/' || !strcmp(real_dir, "/"));
   free(real_dir);
-  free(real);
   struct stat st;
-  if (stat(path, &st)) return ox_fail(e, OX_EINPUT, "cannot open external data file '%s'", path);
-  if (!inside)
+  if (stat(path, &st)) {
+    free(real);
+    return ox_fail(e, OX_EINPUT, "cannot open external data file '%s'", path);
+  }
+  if (!inside) {
+    free(real);
     return ox_fail(e, OX_EINPUT, "external data file '%s' leads out of the model's folder (through a symlink)", path);
-  if (!S_ISREG(st.st_mode))
+  }
+  /* the resolved path, the one checked; a FIFO or device is refused, not waited on */
+  const char *why;
+  FILE *f = ox_open_regular(real, &why);
+  free(real);
+  if (!f && !S_ISREG(st.st_mode))
     return ox_fail(e, OX_EINPUT, "external data file '%s' is not a regular file", path);
-  FILE *f = fopen(path, "rb");
-  if (!f) return ox_fail(e, OX_EINPUT, "cannot open external data file '%s'", path);
-  if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+  if (!f) return ox_fail(e, OX_EINPUT, "cannot open external data file '%s': %s", path, why);
+  if (fstat(fileno(f), &st)) {
     fclose(f);
-    return ox_fail(e, OX_EINPUT, "external data file '%s' is not a regular file", path);
+    return ox_fail(e, OX_EINPUT, "cannot open external data file '%s'", path);
   }
   int64_t size = (int64_t)st.st_size;
   if (off > size) {

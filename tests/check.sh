@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/check.sh BUILD SHARED_SUITE DEBIAN_DATA: everything `make check` runs.
 #   1. the unit tests, plain and under ASan+UBSan
-#   2. the CLI tests
+#   2. the CLI tests (tests/cli/run.sh, tests/cli/files.py) and the hostile
+#      inputs (tests/bad)
 #   3. the conformance suites with their expected-failure lists, plain and
 #      under ASan+UBSan
 # Prints one line per part, then the totals as "N passed, M failed".
@@ -46,6 +47,12 @@ for t in "$B"/asan/unit/test_*; do run "unit (asan) $(basename "$t")" "$t"; done
 for f in model pb json npy; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
 run "cli" sh tests/cli/run.sh "$B"
 run "cli (asan)" sh tests/cli/run.sh "$B/asan"
+# outputs on disk: temporaries, renames, signals, a full disk, streaming
+# memory (numpy reads the streamed files when the system's python has it)
+PY=python3
+/usr/bin/python3 -c 'import numpy' 2>/dev/null && PY=/usr/bin/python3
+run "files" "$PY" tests/cli/files.py "$B"
+run "files (asan)" "$PY" tests/cli/files.py "$B/asan"
 run "bad" sh tests/bad/run.sh "$B"
 run "bad (asan)" sh tests/bad/run.sh "$B/asan"
 

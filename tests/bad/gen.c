@@ -1180,6 +1180,28 @@ static void external(void) {
   ext_model("length_huge.onnx", "data.bin", "0", "9223372036854775807");
 }
 
+/* Things that are not regular files, given as models and inputs (each must be
+ * refused at once, not waited on), and names that meet: a folder and a symlink
+ * to it, two hard links to one file. */
+static void special_files(void) {
+  static const char *const fifos[] = {"fifo.onnx", "fifo.pb", "fifo.json", "fifo.npy", "fifo.npz"};
+  char path[4096], other[4096];
+  for (size_t i = 0; i < sizeof fifos / sizeof *fifos; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, fifos[i]);
+    unlink(path);
+    if (mkfifo(path, 0644)) die(path);
+  }
+  link_at("/dev/zero", "zero.onnx");
+  link_at("/dev/zero", "zero.pb");
+  sub("outdir");
+  link_at("outdir", "outdir_link");
+  save_text("hl_a.pb", "old");
+  snprintf(path, sizeof path, "%s/hl_a.pb", dir);
+  snprintf(other, sizeof other, "%s/hl_b.pb", dir);
+  unlink(other);
+  if (link(path, other)) die(other);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: bad-gen DIR\n");
@@ -1193,5 +1215,6 @@ int main(int argc, char **argv) {
   archives();
   models();
   external();
+  special_files();
   return 0;
 }
