@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/check.sh BUILD SHARED_SUITE DEBIAN_DATA: everything `make check` runs.
 #   1. the unit tests, plain and under ASan+UBSan
-#   2. the CLI tests
+#   2. the CLI tests, tests/bad, tests/limits.py
 #   3. the conformance suites with their expected-failure lists, plain and
 #      under ASan+UBSan
 # Prints one line per part, then the totals as "N passed, M failed".
@@ -48,6 +48,8 @@ run "cli" sh tests/cli/run.sh "$B"
 run "cli (asan)" sh tests/cli/run.sh "$B/asan"
 run "bad" sh tests/bad/run.sh "$B"
 run "bad (asan)" sh tests/bad/run.sh "$B/asan"
+run "limits" python3 tests/limits.py "$B"
+run "limits (asan)" python3 tests/limits.py "$B/asan"
 
 suite() { # NAME PATH XFAIL
   if [ ! -d "$2" ]; then
