@@ -155,6 +155,10 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   bc.a = scratch;
   ox_mark m0 = ox_arena_mark(scratch);
   for (int64_t it = 0; it < trip && cond; it++) {
+    if ((rc = ox_check_time(e))) {
+      ox_prefix(e, "iteration %lld: ", (long long)it);
+      goto done;
+    }
     ox_arena_release(scratch, m0);
     if ((rc = ox_scalar_new(scratch, OX_INT64, &bin[0], e)) || (rc = ox_scalar_new(scratch, OX_BOOL, &bin[1], e)))
       goto done;
@@ -224,6 +228,10 @@ static int scan_run(ox_ctx *c, const ox_graph *body, int ns, ox_value **states, 
   ox_ctx bc = *c;
   bc.a = scratch;
   for (int64_t it = 0; it < len; it++) {
+    if ((rc = ox_check_time(e))) {
+      ox_prefix(e, "iteration %lld: ", (long long)it);
+      goto done;
+    }
     ox_arena_release(scratch, (ox_mark){0});
     for (int i = 0; i < ns; i++) bin[i] = v[i];
     for (int j = 0; j < m; j++) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/limits.py BUILD: --max-memory holds, measured from outside.
+"""tests/limits.py BUILD: --max-memory and --timeout hold, measured from outside.
 
 Each case runs BUILD/onnxop as a child and measures its peak resident memory
 (wait4's ru_maxrss) and its wall time. A case passes when onnxop exits with
@@ -19,6 +19,10 @@ protobuf by hand, as tests/bad/gen.c does):
   npz_big        an .npz of 80 MB, stored, under a 64 MiB limit
   npz_bomb       an .npz member of 60 MB of zeros, deflated to ~60 KB (this
                  one held already: the declared size is checked)
+  loop_timeout   a Loop of 2^62 iterations with a constant-memory body under
+                 --timeout 0.5 (and ONNXOP_TIMEOUT), for run and bench; and
+                 make --case under a timeout that has passed before it runs
+and usage errors for malformed --timeout / ONNXOP_TIMEOUT values.
 
 With BUILD ending in /asan, RSS is not checked (the sanitizer's shadow memory
 and quarantine are part of it); statuses, messages and times still are.
@@ -142,6 +146,15 @@ def generate(d):
     # an .npz member of 60 MB of zeros, deflated (about 60 KB)
     with zipfile.ZipFile(f"{d}/bomb.npz", "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("x.npy", npy("<f4", [15_000_000], bytes(60_000_000)))
+    # Loop(M, cond, v) with body (i, cond_in, v_in) -> (Identity(cond_in), Identity(v_in))
+    body = graph([node("Identity", ["cond_in"], ["cond_out"], "keep_going"), node("Identity", ["v_in"], ["v_out"], "same")],
+                 [value_info("i", tensor_type(INT64)), value_info("cond_in", tensor_type(BOOL)),
+                  value_info("v_in", tensor_type(FLOAT))],
+                 [value_info("cond_out", tensor_type(BOOL)), value_info("v_out", tensor_type(FLOAT))], "body")
+    write(f"{d}/spin.onnx", model(graph([node("Loop", ["M", "c", "v"], ["v_final"], "spin", attr_graph("body", body))],
+                                        [value_info("M", tensor_type(INT64)), value_info("c", tensor_type(BOOL)),
+                                         value_info("v", tensor_type(FLOAT))],
+                                        [value_info("v_final", tensor_type(FLOAT))]), 16))
 
 
 # ---- running a child: exit status, stderr, peak RSS, time ----
@@ -240,6 +253,25 @@ def main():
     c("npz_bomb", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/bomb.npz"], 1, [reached, "bomb.npz"], lim)
     c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
       env={"ONNXOP_MAX_MEMORY": "64M"})
+
+    # --timeout: a Loop of 2^62 iterations stops within the time limit
+    spin = [f"{d}/spin.onnx", "--in", '{"dtype": "int64", "shape": [], "data": "4611686018427387904"}', "--in", "bool[]:1", "--in", "float32[]:1"]
+    msg = ["node 'spin' Loop-16", "time limit of 0.5 s"]
+    c("loop_timeout_run", ["run", "--timeout", "0.5"] + spin, 1, msg, max_secs=3)
+    c("loop_timeout_first", ["--timeout", "0.5", "run"] + spin, 1, msg, max_secs=3)
+    c("loop_timeout_env", ["run"] + spin, 1, ["node 'spin' Loop-16", "time limit of 0.5 s", "ONNXOP_TIMEOUT"],
+      max_secs=3, env={"ONNXOP_TIMEOUT": "0.5"})
+    c("loop_timeout_bench", ["bench", "--timeout", "0.5"] + spin, 1, msg, max_secs=3)
+    c("loop_timeout_over_env", ["run", "--timeout", "0.25"] + spin, 1, ["time limit of 0.25 s"], max_secs=3,
+      env={"ONNXOP_TIMEOUT": "100"})
+    c("make_case_timeout", ["make", "Identity", "--input", "x:float32[1]", "--case", f"{d}/case", "--in", "float32[1]:1",
+                            "--timeout", "0.000001"], 1, ["node 'node' Identity-21", "time limit of 1e-06 s"], max_secs=5)
+    c("loop_short_within_timeout", ["run", "--timeout", "30", f"{d}/spin.onnx", "--in", "int64[]:1000", "--in", "bool[]:1",
+                                    "--in", "float32[]:1"], 0, [], max_secs=30)
+    for bad in ["-1", "nan", "abc", "", "1e400", "0x10", "inf"]:
+        c(f"timeout_bad_{bad or 'empty'}", ["run", "--timeout", bad] + spin, 2, ["--timeout", f"'{bad}'"], max_secs=5)
+    c("timeout_bad_env", ["run"] + spin, 2, ["ONNXOP_TIMEOUT", "'-2'"], max_secs=5, env={"ONNXOP_TIMEOUT": "-2"})
+    c("timeout_missing", ["run"] + spin + ["--timeout"], 2, ["--timeout needs"], max_secs=5)
 
     print(f"limits: {r.passed} passed, {r.failed} failed")
     return 1 if r.failed else 0
