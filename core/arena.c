@@ -198,7 +198,11 @@ static void *big_alloc(ox_arena *a, size_t n, int zero) {
   return (char *)p + h;
 }
 
+static uint64_t allocs;
+uint64_t ox_arena_allocs(void) { return allocs; }
+
 void *ox_alloc(ox_arena *a, size_t n) {
+  allocs++;
   if (n == 0) n = 1;
   if (n >= BIG) return big_alloc(a, n, 1);
   n = hdr(n);
@@ -223,7 +227,11 @@ void *ox_alloc(ox_arena *a, size_t n) {
   return p;
 }
 
-void *ox_alloc_uninit(ox_arena *a, size_t n) { return n >= BIG ? big_alloc(a, n, 0) : ox_alloc(a, n); }
+void *ox_alloc_uninit(ox_arena *a, size_t n) {
+  if (n < BIG) return ox_alloc(a, n);
+  allocs++;
+  return big_alloc(a, n, 0);
+}
 
 void *ox_alloc_array(ox_arena *a, int64_t count, size_t size) {
   if (count < 0) return NULL;

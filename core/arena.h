@@ -27,6 +27,9 @@ char *ox_sprintf(ox_arena *a, const char *fmt, ...) __attribute__((format(printf
 ox_mark ox_arena_mark(ox_arena *a);
 void ox_arena_release(ox_arena *a, ox_mark m);
 size_t ox_arena_bytes(const ox_arena *a); /* bytes currently held */
+/* How many allocations all arenas have made so far: a test can tell an
+ * algorithm's cost by it without timing anything. */
+uint64_t ox_arena_allocs(void);
 
 /* One limit (--max-memory) for all arenas together and for every large block
  * onnxop's libraries allocate (parsers, protobuf-c, zlib, image decoders,

@@ -26,6 +26,9 @@ and usage errors for malformed --timeout / ONNXOP_TIMEOUT values.
 
 With BUILD ending in /asan, RSS is not checked (the sanitizer's shadow memory
 and quarantine are part of it); statuses, messages and times still are.
+
+  tests/limits.py BUILD --seq-bench N...   time a Loop of N SequenceInserts
+                                           at the end (not a test: a report)
 """
 import os
 import signal
@@ -155,6 +158,16 @@ def generate(d):
                                         [value_info("M", tensor_type(INT64)), value_info("c", tensor_type(BOOL)),
                                          value_info("v", tensor_type(FLOAT))],
                                         [value_info("v_final", tensor_type(FLOAT))]), 16))
+    # Loop(M, "", s) with body (i, cond_in, s_in) -> (Identity(cond_in), SequenceInsert(s_in, i));
+    # the graph gives SequenceLength(s_final)
+    seqi = seq_type(tensor_type(INT64))
+    body = graph([node("Identity", ["cond_in"], ["cond_out"], "keep_going"), node("SequenceInsert", ["s_in", "i"], ["s_out"], "append")],
+                 [value_info("i", tensor_type(INT64)), value_info("cond_in", tensor_type(BOOL)), value_info("s_in", seqi)],
+                 [value_info("cond_out", tensor_type(BOOL)), value_info("s_out", seqi)], "body")
+    write(f"{d}/grow.onnx", model(graph([node("SequenceEmpty", [], ["s0"], "empty", attr_int("dtype", INT64)),
+                                         node("Loop", ["M", "", "s0"], ["s_final"], "grow", attr_graph("body", body)),
+                                         node("SequenceLength", ["s_final"], ["n"], "length")],
+                                        [value_info("M", tensor_type(INT64))], [value_info("n", tensor_type(INT64))]), 16))
 
 
 # ---- running a child: exit status, stderr, peak RSS, time ----
@@ -239,6 +252,12 @@ def main():
     # (the kernel keeps the high-water mark across exec)
     subprocess.run([sys.executable, __file__, build, "--generate"], check=True)
     r = Run(build)
+    if len(sys.argv) > 2 and sys.argv[2] == "--seq-bench":
+        for n in sys.argv[3:]:
+            t0 = time.monotonic()
+            p = subprocess.run([r.x, "run", f"{d}/grow.onnx", "--in", f"int64[]:{n}"], capture_output=True, text=True)
+            print(f"{n} SequenceInserts in a Loop: {time.monotonic() - t0:.2f} s, exit {p.returncode}: {p.stdout.strip()} {p.stderr.strip()}")
+        return 0
     lim = 64 * MIB
     mm = ["--max-memory", "64M"]
     reached = "memory limit"
