@@ -227,6 +227,8 @@ class Run:
             why.append(killed)
         if got != code:
             why.append(f"exit {got}, expected {code}")
+        if "Sanitizer" in err or "runtime error:" in err:
+            why.append("a sanitizer report")
         for f in frags:
             if f not in err:
                 why.append(f"stderr lacks '{f}'")
