@@ -34,7 +34,12 @@ static const char usage[] =
     "\n"
     "options for every command:\n"
     "  --max-memory SIZE   refuse to hold more than SIZE (e.g. 512M, 4G; default:\n"
-    "                      three quarters of physical memory; also ONNXOP_MAX_MEMORY)\n"
+    "                      three quarters of physical memory; also ONNXOP_MAX_MEMORY):\n"
+    "                      tensors, parsed JSON, unpacked protobuf, decoded images\n"
+    "  --timeout SECONDS   stop evaluating (exit 1) once SECONDS (e.g. 0.5, 30) have\n"
+    "                      passed, checked between nodes and Loop/Scan iterations\n"
+    "                      (also ONNXOP_TIMEOUT; 0: none, the default); `test` has\n"
+    "                      its own --timeout, per case\n"
     "  --threads N         run the heavy kernels on up to N threads (default 1; 0: one\n"
     "                      per CPU; also ONNXOP_THREADS); the outputs are the same\n"
     "                      bytes for every N\n"
@@ -97,8 +102,19 @@ static int take_global(int *argc, char **argv, const char *name, const char **va
  * the command. */
 static const char *command_of(int argc, char **argv) {
   int i = 1;
-  while (i < argc && (!strcmp(argv[i], "--threads") || !strcmp(argv[i], "--max-memory"))) i += 2;
+  while (i < argc && (!strcmp(argv[i], "--threads") || !strcmp(argv[i], "--max-memory") ||
+                      !strcmp(argv[i], "--timeout")))
+    i += 2;
   return i < argc && argv[i][0] != '-' ? argv[i] : "";
+}
+
+/* "0.5", "30", "1e3" -> seconds (0: no limit); -1 if not a finite number >= 0
+ * written in decimal (strtod would also take "0x10", "inf" and " 5") */
+static double parse_seconds(const char *s) {
+  char *end;
+  if (!*s || strspn(s, "0123456789.eE+-") != strlen(s)) return -1;
+  double v = strtod(s, &end);
+  return *end || !(v >= 0 && v <= 1e12) ? -1 : v;
 }
 
 /* Every command ends here: what it printed must have reached standard output
@@ -160,6 +176,19 @@ int main(int argc, char **argv) {
                             "--threads: '%s' is not a thread count from 0 (one per CPU) to %d", th,
                             OX_MAX_THREADS);
     ox_set_threads((int)n);
+  }
+  /* --timeout SECONDS (or ONNXOP_TIMEOUT), for the commands that evaluate;
+   * `onnxop test` has a --timeout of its own, per case, and ignores both */
+  if (strcmp(command_of(argc, argv), "test")) {
+    const char *to = getenv("ONNXOP_TIMEOUT"), *from = "ONNXOP_TIMEOUT", *opt = NULL;
+    if (take_global(&argc, argv, "--timeout", &opt))
+      return ox_usage_error(command_of(argc, argv), "--timeout needs a number of seconds such as 0.5 or 30");
+    if (opt) to = opt, from = "--timeout";
+    double secs = to ? parse_seconds(to) : 0;
+    if (secs < 0)
+      return ox_usage_error(command_of(argc, argv), "%s%s'%s'%s a number of seconds such as 0.5 or 30", from,
+                            opt ? ": " : " is ", to, opt ? " is not" : "; it must be");
+    ox_set_timeout(secs, from);
   }
   if (mm) {
     size_t lim = parse_size(mm);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,10 +26,15 @@ struct ox_arena {
   size_t held;
 };
 
-/* Every arena's bytes count against one limit (--max-memory), so a tiny file
- * claiming terabytes is refused with a clear message instead of meeting the
- * kernel's OOM killer. Default: three quarters of physical memory. */
-static size_t in_use, limit;
+/* Every arena's bytes count against one limit (--max-memory), and so do the
+ * blocks the libraries onnxop drives allocate through ox_mem_malloc (cJSON's
+ * trees, protobuf-c's unpacked messages, zlib's and the image decoders'
+ * buffers), so a tiny file claiming terabytes, or a small one that unpacks
+ * into a huge tree, is refused with a clear message instead of meeting the
+ * kernel's OOM killer. Default: three quarters of physical memory. Like the
+ * arenas, the count is for the evaluating thread (kernels do not allocate
+ * from their worker threads). */
+static size_t in_use, limit, refusals;
 
 size_t ox_memory_limit(void) {
   if (!limit) {
@@ -39,8 +45,60 @@ size_t ox_memory_limit(void) {
 }
 void ox_set_memory_limit(size_t bytes) { limit = bytes; }
 size_t ox_memory_in_use(void) { return in_use; }
+size_t ox_mem_refusals(void) { return refusals; }
 
 static int over(size_t n) { return n > ox_memory_limit() || in_use > ox_memory_limit() - n; }
+
+static void spare_trim(size_t n);
+
+int ox_mem_charge(size_t n) {
+  spare_trim(n);
+  if (over(n)) {
+    refusals++;
+    return -1;
+  }
+  in_use += n;
+  return 0;
+}
+
+void ox_mem_uncharge(size_t n) { in_use -= n < in_use ? n : in_use; }
+
+/* Counted malloc: the request is checked against the limit first, then the
+ * block's real size (malloc_usable_size, which ox_mem_free counts back) is
+ * what stays counted. No header: a block freed by plain free() by mistake
+ * leaves the count high, it does not corrupt the heap. */
+void *ox_mem_malloc(size_t n) {
+  if (ox_mem_charge(n)) return NULL;
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    ox_mem_uncharge(n);
+    return NULL;
+  }
+  size_t real = malloc_usable_size(p);
+  in_use += real - (n < real ? n : real);
+  return p;
+}
+
+void *ox_mem_realloc(void *p, size_t n) {
+  if (!p) return ox_mem_malloc(n);
+  size_t old = malloc_usable_size(p);
+  if (n > old && ox_mem_charge(n - old)) return NULL;
+  void *q = realloc(p, n ? n : 1);
+  if (!q) {
+    if (n > old) ox_mem_uncharge(n - old);
+    return NULL;
+  }
+  size_t real = malloc_usable_size(q);
+  ox_mem_uncharge(n > old ? n : old); /* what is counted now: old, or n */
+  in_use += real;
+  return q;
+}
+
+void ox_mem_free(void *p) {
+  if (!p) return;
+  ox_mem_uncharge(malloc_usable_size(p));
+  free(p);
+}
 
 ox_arena *ox_arena_new(void) { return calloc(1, sizeof(ox_arena)); }
 
@@ -87,6 +145,12 @@ static big *spare_take(size_t size) {
   return b;
 }
 
+/* Spare blocks are resident too: drop them while they and n more bytes would
+ * pass the limit. */
+static void spare_trim(size_t n) {
+  while (spare.n && (n > ox_memory_limit() || in_use + spare.bytes > ox_memory_limit() - n)) spare_drop(0);
+}
+
 static void spare_give(big *b) {
   if (b->size > SPARE_BYTES / 4 || b->size > ox_memory_limit() / 8) {
     munmap(b, b->size);
@@ -100,8 +164,7 @@ static void spare_give(big *b) {
 static void *big_alloc(ox_arena *a, size_t n, int zero) {
   size_t h = hdr(sizeof(big));
   if (n > SIZE_MAX - h) return NULL;
-  while (spare.n && (over(h + n) || in_use + spare.bytes > ox_memory_limit() - (h + n))) spare_drop(0);
-  if (over(h + n)) return NULL;
+  if (ox_mem_charge(h + n)) return NULL;
   void *p = NULL;
   int mapped = h + n >= MAP_MIN;
   size_t size = h + n;
@@ -113,10 +176,16 @@ static void *big_alloc(ox_arena *a, size_t n, int zero) {
       p = s;
     } else {
       p = mmap(NULL, h + n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p == MAP_FAILED) return NULL;
+      if (p == MAP_FAILED) {
+        ox_mem_uncharge(h + n);
+        return NULL;
+      }
     }
   } else {
-    if (posix_memalign(&p, ALIGN, h + n)) return NULL;
+    if (posix_memalign(&p, ALIGN, h + n)) {
+      ox_mem_uncharge(h + n);
+      return NULL;
+    }
     memset(p, 0, zero ? h + n : h);
   }
   big *b = p;
@@ -125,25 +194,32 @@ static void *big_alloc(ox_arena *a, size_t n, int zero) {
   b->size = size;
   a->bigs = b;
   a->held += size;
-  in_use += size;
+  in_use += size - (h + n); /* a spare may be larger than asked for */
   return (char *)p + h;
 }
 
+static uint64_t allocs;
+uint64_t ox_arena_allocs(void) { return allocs; }
+
 void *ox_alloc(ox_arena *a, size_t n) {
+  allocs++;
   if (n == 0) n = 1;
   if (n >= BIG) return big_alloc(a, n, 1);
   n = hdr(n);
   size_t h = hdr(sizeof(chunk));
   if (!a->cur || a->cur->used + n > a->cur->size) {
     void *p = NULL;
-    if (over(h + CHUNK) || posix_memalign(&p, ALIGN, h + CHUNK)) return NULL;
+    if (ox_mem_charge(h + CHUNK)) return NULL;
+    if (posix_memalign(&p, ALIGN, h + CHUNK)) {
+      ox_mem_uncharge(h + CHUNK);
+      return NULL;
+    }
     chunk *c = p;
     c->prev = a->cur;
     c->size = CHUNK;
     c->used = 0;
     a->cur = c;
     a->held += h + CHUNK;
-    in_use += h + CHUNK;
   }
   char *p = (char *)a->cur + h + a->cur->used;
   a->cur->used += n;
@@ -151,7 +227,11 @@ void *ox_alloc(ox_arena *a, size_t n) {
   return p;
 }
 
-void *ox_alloc_uninit(ox_arena *a, size_t n) { return n >= BIG ? big_alloc(a, n, 0) : ox_alloc(a, n); }
+void *ox_alloc_uninit(ox_arena *a, size_t n) {
+  if (n < BIG) return ox_alloc(a, n);
+  allocs++;
+  return big_alloc(a, n, 0);
+}
 
 void *ox_alloc_array(ox_arena *a, int64_t count, size_t size) {
   if (count < 0) return NULL;

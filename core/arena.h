@@ -27,11 +27,30 @@ char *ox_sprintf(ox_arena *a, const char *fmt, ...) __attribute__((format(printf
 ox_mark ox_arena_mark(ox_arena *a);
 void ox_arena_release(ox_arena *a, ox_mark m);
 size_t ox_arena_bytes(const ox_arena *a); /* bytes currently held */
+/* How many allocations all arenas have made so far: a test can tell an
+ * algorithm's cost by it without timing anything. */
+uint64_t ox_arena_allocs(void);
 
-/* One limit for all arenas together (--max-memory); allocations past it fail.
- * The default is three quarters of physical memory. */
+/* One limit (--max-memory) for all arenas together and for every large block
+ * onnxop's libraries allocate (parsers, protobuf-c, zlib, image decoders,
+ * through ox_mem_malloc below); allocations past it fail. The default is
+ * three quarters of physical memory. */
 size_t ox_memory_limit(void);
 void ox_set_memory_limit(size_t bytes);
 size_t ox_memory_in_use(void);
+/* Count n more bytes against the limit: 0, or -1 (nothing counted) when that
+ * would pass it. ox_mem_uncharge gives them back. For memory a library holds
+ * that onnxop cannot hook: charge its size for as long as it is held. */
+int ox_mem_charge(size_t n);
+void ox_mem_uncharge(size_t n);
+/* How many requests the limit has refused so far: a library that fails after
+ * a refusal failed because of the limit, whatever it says. */
+size_t ox_mem_refusals(void);
+/* malloc, realloc and free counted against the limit, for the hooks of cJSON,
+ * protobuf-c, zlib, libpng and stb_image: NULL when the limit (or the system)
+ * refuses. A block from one of them must be freed by ox_mem_free. */
+void *ox_mem_malloc(size_t n);
+void *ox_mem_realloc(void *p, size_t n);
+void ox_mem_free(void *p);
 
 #endif

@@ -16,10 +16,12 @@ int ox_fail(ox_err *e, int code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(e->msg, sizeof e->msg, fmt, ap);
   va_end(ap);
-  /* Most allocations fail because the arena refuses to pass --max-memory,
-   * not because the system ran out: say so where the message can't. */
+  /* Most allocations fail because the arena (or a library's counted
+   * malloc) refuses to pass --max-memory, not because the system ran out:
+   * say so where the message can't. */
   size_t lim = ox_memory_limit();
-  if (!strncmp(e->msg, "out of memory", 13) && ox_memory_in_use() + ((size_t)1 << 20) > lim) {
+  if (!strncmp(e->msg, "out of memory", 13) &&
+      (ox_mem_refusals() || ox_memory_in_use() + ((size_t)1 << 20) > lim)) {
     size_t k = strlen(e->msg);
     snprintf(e->msg + k, sizeof e->msg - k, " (the memory limit of %llu bytes is reached; see --max-memory)",
              (unsigned long long)lim);

@@ -476,6 +476,22 @@ static double now_us(void) {
   return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/* ---- --timeout ---- */
+
+static double deadline_us, timeout_s; /* deadline_us 0: no limit */
+static const char *timeout_source = "--timeout";
+
+void ox_set_timeout(double seconds, const char *source) {
+  timeout_s = seconds;
+  timeout_source = source ? source : "--timeout";
+  deadline_us = seconds > 0 ? now_us() + seconds * 1e6 : 0;
+}
+
+int ox_check_time(ox_err *e) {
+  if (!deadline_us || now_us() < deadline_us) return 0;
+  return ox_fail(e, OX_EINPUT, "the time limit of %g s (%s) is reached", timeout_s, timeout_source);
+}
+
 static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *sc, int depth,
                     ox_err *e) {
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
@@ -533,7 +549,8 @@ static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *n
                      ox_scope *sc, int depth, ox_err *e) {
   for (int i = 0; i < nnode; i++) {
     const ox_node *n = &nodes[i];
-    int rc = run_node(a, m, n, sc, depth, e);
+    int rc = ox_check_time(e);
+    if (!rc) rc = run_node(a, m, n, sc, depth, e);
     if (rc) {
       /* a message from inside a subgraph already reads "> body node ...": join
        * it as "node 'loop0' Loop-16 > body node 'add1' Add-14: ..." */

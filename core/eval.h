@@ -21,6 +21,14 @@ enum { OX_TRACE_NODES = 1, OX_TRACE_TIME = 2 };
 extern int ox_trace_flags;
 extern FILE *ox_trace_file;
 
+/* --timeout SECONDS (or ONNXOP_TIMEOUT): evaluation stops at the first check
+ * once SECONDS have passed since this call (0: no limit). `source` names the
+ * option or variable in the message. Checked before every node and every
+ * Loop and Scan iteration: a single long node runs to its end. */
+void ox_set_timeout(double seconds, const char *source);
+/* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached". */
+int ox_check_time(ox_err *e);
+
 /* ---- for ops with subgraphs (If, Loop, Scan, SequenceMap) ---- */
 typedef struct ox_scope ox_scope;
 /* Run g inside the caller's scope: outer names are visible; ins bind g->in.

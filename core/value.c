@@ -221,15 +221,42 @@ int ox_scalar_new(ox_arena *a, ox_dtype dt, ox_value **out, ox_err *e) {
 }
 
 int ox_seq_new(ox_arena *a, const ox_type *elem, int64_t n, ox_value **out, ox_err *e) {
+  return ox_seq_new_cap(a, elem, n, n, out, e);
+}
+
+int ox_seq_new_cap(ox_arena *a, const ox_type *elem, int64_t n, int64_t cap, ox_value **out, ox_err *e) {
   ox_value *v = ox_alloc(a, sizeof *v);
-  ox_value **els = ox_alloc_array(a, n, sizeof *els);
+  ox_value **els = ox_alloc_array(a, cap > n ? cap : n, sizeof *els);
+  ox_seqbuf *g = cap > n ? ox_alloc(a, sizeof *g) : NULL;
   const ox_type *t = ox_type_seq(a, elem);
-  if (!v || !els || !t) return ox_fail(e, OX_EINPUT, "out of memory for a sequence of %lld", (long long)n);
+  if (!v || !els || !t || (cap > n && !g))
+    return ox_fail(e, OX_EINPUT, "out of memory for a sequence of %lld", (long long)n);
   v->kind = OX_SEQUENCE;
   v->type = t;
   v->u.seq.v = els;
   v->u.seq.n = n;
+  if (g) *g = (ox_seqbuf){n, cap};
+  v->u.seq.grow = g;
   *out = v;
+  return 0;
+}
+
+int ox_seq_append(ox_arena *a, const ox_value *s, ox_value *x, ox_value **out, ox_err *e) {
+  int64_t n = s->u.seq.n;
+  ox_seqbuf *g = s->u.seq.grow;
+  if (g && g->fill == n && n < g->cap) {
+    ox_value *v = ox_alloc(a, sizeof *v);
+    if (!v) return ox_fail(e, OX_EINPUT, "out of memory for a sequence of %lld", (long long)n + 1);
+    *v = *s;
+    v->u.seq.v[n] = x; /* past every other view's end */
+    v->u.seq.n = g->fill = n + 1;
+    *out = v;
+    return 0;
+  }
+  if (n > INT64_MAX / 2 - 8) return ox_fail(e, OX_EINPUT, "a sequence of %lld is too long", (long long)n);
+  OX_TRY(ox_seq_new_cap(a, s->type->inner, n + 1, 2 * n + 8, out, e));
+  if (n) memcpy((*out)->u.seq.v, s->u.seq.v, (size_t)n * sizeof *s->u.seq.v);
+  (*out)->u.seq.v[n] = x;
   return 0;
 }
 

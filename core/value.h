@@ -34,6 +34,10 @@ typedef struct ox_tensor {
   void *data;     /* n * ox_dtype_size(dt) bytes, row-major */
 } ox_tensor;
 
+/* Room to grow a sequence's element array: cap slots, of which fill are in
+ * use by some value (see ox_seq_append). */
+typedef struct ox_seqbuf { int64_t fill, cap; } ox_seqbuf;
+
 typedef struct ox_value {
   ox_kind kind;
   /* The value's own type. Always set for sequences, optionals and maps (an
@@ -42,7 +46,9 @@ typedef struct ox_value {
   const ox_type *type;
   union {
     ox_tensor t;
-    struct { struct ox_value **v; int64_t n; } seq;
+    /* v[0 .. n): the elements. grow: NULL for an array of exactly n; else
+     * the array's room, shared by every value that views it. */
+    struct { struct ox_value **v; int64_t n; ox_seqbuf *grow; } seq;
     struct ox_value *opt; /* NULL: the optional has no element */
     struct {
       struct ox_value *keys;   /* 1-D tensor of the key type */
@@ -80,6 +86,13 @@ int ox_tensor_new_uninit(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims
 int ox_scalar_new(ox_arena *a, ox_dtype dt, ox_value **out, ox_err *e);
 /* A sequence of n values (elements set by the caller), of type seq(elem). */
 int ox_seq_new(ox_arena *a, const ox_type *elem, int64_t n, ox_value **out, ox_err *e);
+/* The same with room for cap >= n elements, for ox_seq_append to fill. */
+int ox_seq_new_cap(ox_arena *a, const ox_type *elem, int64_t n, int64_t cap, ox_value **out, ox_err *e);
+/* s with x appended (s itself is unchanged). O(1) in place, sharing s's array,
+ * when it has room and no other value has appended to it past s (fill == n:
+ * so two appends to one sequence never write the same slot); otherwise a
+ * copy with room to double, so that appending n times costs O(n). */
+int ox_seq_append(ox_arena *a, const ox_value *s, ox_value *x, ox_value **out, ox_err *e);
 /* An optional of type optional(elem) holding v (NULL: absent). */
 int ox_opt_new(ox_arena *a, const ox_type *elem, ox_value *v, ox_value **out, ox_err *e);
 /* A copy of the tensor header sharing the data. */

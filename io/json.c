@@ -79,6 +79,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1101,6 +1102,12 @@ static int json_syntax_error(const char *text, size_t len, size_t at, ox_err *e)
   return ox_fail(e, OX_EINPUT, "invalid JSON at line %d, column %d, near \"%s\"", line, col, near);
 }
 
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+static void count_cjson(void) {
+  cJSON_Hooks h = {ox_mem_malloc, ox_mem_free};
+  cJSON_InitHooks(&h);
+}
+
 int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *want,
                    ox_value **out, const char **name_out, ox_err *e) {
   if (name_out) *name_out = NULL;
@@ -1111,19 +1118,24 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
   const char *nul = memchr(text, 0, len);
   if (nul) return ox_fail(e, OX_EINPUT, "invalid JSON: a NUL byte at offset %zu", (size_t)(nul - text));
 
+  /* cJSON's tree (about 64 bytes a number) counts against --max-memory */
+  pthread_once(&hooks_once, count_cjson);
+  size_t refused = ox_mem_refusals();
   /* cJSON wants the NUL terminator inside the length to reject trailing text */
-  char *copy = malloc(len + 1);
+  char *copy = ox_mem_malloc(len + 1);
   if (!copy) return ox_fail(e, OX_EINPUT, "out of memory for %zu bytes of JSON", len);
   memcpy(copy, text, len);
   copy[len] = 0;
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
   if (!root) {
-    int rc = json_syntax_error(copy, len, end ? (size_t)(end - copy) : len, e);
-    free(copy);
+    int rc = ox_mem_refusals() != refused
+                 ? ox_fail(e, OX_EINPUT, "out of memory parsing %zu bytes of JSON", len)
+                 : json_syntax_error(copy, len, end ? (size_t)(end - copy) : len, e);
+    ox_mem_free(copy);
     return rc;
   }
-  free(copy);
+  ox_mem_free(copy);
 
   dec d = {.a = a, .e = e};
   int rc = 0;

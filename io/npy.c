@@ -630,6 +630,16 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
   return 0;
 }
 
+/* zlib's state and window (about 40 KB) count against --max-memory too. */
+static voidpf z_alloc(voidpf opaque, uInt items, uInt size) {
+  (void)opaque;
+  return ox_mem_malloc((size_t)items * size);
+}
+static void z_free(voidpf opaque, voidpf p) {
+  (void)opaque;
+  ox_mem_free(p);
+}
+
 /* The bytes of one member, inflated and checked against its CRC. */
 static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const uint8_t **data, size_t *len,
                        ox_err *e) {
@@ -647,7 +657,9 @@ static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const u
     if (!o) return ox_fail(e, OX_EINPUT, "out of memory inflating it");
     z_stream s;
     memset(&s, 0, sizeof s);
-    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) return ox_fail(e, OX_EINPUT, "cannot start zlib");
+    s.zalloc = z_alloc;
+    s.zfree = z_free;
+    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) return ox_fail(e, OX_EINPUT, "out of memory starting zlib");
     uint64_t in_left = z->csize, out_left = z->usize + 1; /* one more: to see if it overflows */
     s.next_in = (Bytef *)src;
     s.next_out = o;

@@ -112,7 +112,7 @@ static int split_raw(const uint8_t *buf, size_t len, size_t *at, size_t *n, uint
   }
   if (!found || *n < 4096) return 0;
   *rest_len = len - (f_end - f_start);
-  if (!(*rest = malloc(*rest_len + 1))) return 0;
+  if (!(*rest = ox_mem_malloc(*rest_len + 1))) return 0;
   memcpy(*rest, buf, f_start);
   memcpy(*rest + f_start, buf + f_end, len - f_end);
   return 1;
@@ -128,9 +128,10 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
   size_t raw_at = 0, raw_n = 0, rest_len = 0;
   uint8_t *rest = NULL;
   ProtobufCMessage *msg;
+  size_t refused = ox_mem_refusals();
   if (m == MSG_TENSOR && split_raw(buf, len, &raw_at, &raw_n, &rest, &rest_len)) {
-    msg = protobuf_c_message_unpack(descs[m], NULL, rest_len, rest);
-    free(rest);
+    msg = protobuf_c_message_unpack(descs[m], &ox_pb_allocator, rest_len, rest);
+    ox_mem_free(rest);
     if (msg) {
       Onnx__TensorProto *tp = (Onnx__TensorProto *)msg;
       tp->has_raw_data = 1;
@@ -139,8 +140,10 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
     }
   } else {
     raw_n = 0;
-    msg = protobuf_c_message_unpack(descs[m], NULL, len, buf);
+    msg = protobuf_c_message_unpack(descs[m], &ox_pb_allocator, len, buf);
   }
+  if (!msg && ox_mem_refusals() != refused)
+    return ox_fail(e, OX_EINPUT, "out of memory unpacking a %s of %zu bytes", descs[m]->short_name, len);
   if (!msg)
     return ox_fail(e, OX_EINPUT, "not a valid %s (truncated or corrupt)", descs[m]->short_name);
   const char *name = NULL;
@@ -182,7 +185,7 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
     tp->raw_data.len = 0;
     tp->raw_data.data = NULL;
   }
-  protobuf_c_message_free_unpacked(msg, NULL);
+  protobuf_c_message_free_unpacked(msg, &ox_pb_allocator);
   return rc;
 }
 

@@ -116,6 +116,53 @@ static int keep(ox_arena *a, int n, ox_value **v, ox_err *e) {
   return 0;
 }
 
+/* A loop-carried sequence is not copied whole every iteration, as keep()
+ * would (quadratic for one that grows by a SequenceInsert at the end each
+ * time): its element array and elements live in a pair of arenas of its own,
+ * used in turn. store[side] holds the current value's; own is that array's
+ * room (ox_seq_append appends into it in place). */
+typedef struct {
+  ox_arena *store[2];
+  int side;
+  ox_seqbuf *own; /* NULL: the current value is not held here */
+  int drop;       /* 1 + the store to empty once the iteration's values are copied; 0: none */
+} seq_slot;
+
+/* The body's output `out` for a carried sequence whose value was `prev`,
+ * made to outlive the scratch arena: *res, its header in `ca`. When out is
+ * prev with elements appended in place (the same array, which this slot
+ * holds), only the new elements are copied into the store: O(1) a step.
+ * Otherwise the whole sequence is copied into the other store, with room to
+ * double, and the old store is emptied after the iteration. */
+static int carry_seq(ox_arena *ca, seq_slot *sl, const ox_value *prev, const ox_value *out,
+                     ox_value **res, ox_err *e) {
+  const ox_seqbuf *g = out->u.seq.grow;
+  if (sl->own && g == sl->own && prev && prev->kind == OX_SEQUENCE && prev->u.seq.grow == g &&
+      out->u.seq.v == prev->u.seq.v && out->u.seq.n >= prev->u.seq.n) {
+    ox_arena *st = sl->store[sl->side];
+    for (int64_t k = prev->u.seq.n; k < out->u.seq.n; k++) /* slots past prev's end: ours */
+      OX_TRY(ox_value_copy(st, out->u.seq.v[k], &out->u.seq.v[k], e));
+    ox_value *h = ox_alloc(ca, sizeof *h);
+    if (!h) return ox_fail(e, OX_EINPUT, "out of memory");
+    *h = *out;
+    h->type = prev->type; /* in the store, not in the scratch arena */
+    *res = h;
+    return 0;
+  }
+  int other = !sl->side;
+  if (!sl->store[other] && !(sl->store[other] = ox_arena_new())) return ox_fail(e, OX_EINPUT, "out of memory");
+  ox_arena *st = sl->store[other];
+  int64_t n = out->u.seq.n;
+  ox_value *s;
+  OX_TRY(ox_seq_new_cap(st, out->type->inner, n, n < INT64_MAX / 4 ? 2 * n + 16 : n, &s, e));
+  for (int64_t k = 0; k < n; k++) OX_TRY(ox_value_copy(st, out->u.seq.v[k], &s->u.seq.v[k], e));
+  if (sl->own) sl->drop = 1 + sl->side;
+  sl->side = other;
+  sl->own = s->u.seq.grow;
+  *res = s;
+  return 0;
+}
+
 static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_graph *body = graph_attr(c, "body");
   if (!body) return c->err->code;
@@ -144,8 +191,9 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   ox_value **bout = ox_alloc_array(c->a, body->nout + 1, sizeof *bout);
   int64_t cap = 16, n = 0;
   ox_value ***scans = ox_alloc_array(c->a, nscan + 1, sizeof *scans);
+  seq_slot *sl = ox_alloc_array(c->a, nv + 1, sizeof *sl);
   int rc = 0;
-  if (!scratch || !carry[0] || !carry[1] || !v || !bin || !bout || !scans) {
+  if (!scratch || !carry[0] || !carry[1] || !v || !bin || !bout || !scans || !sl) {
     rc = ox_fail(e, OX_EINPUT, "out of memory");
     goto done;
   }
@@ -155,6 +203,10 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   bc.a = scratch;
   ox_mark m0 = ox_arena_mark(scratch);
   for (int64_t it = 0; it < trip && cond; it++) {
+    if ((rc = ox_check_time(e))) {
+      ox_prefix(e, "iteration %lld: ", (long long)it);
+      goto done;
+    }
     ox_arena_release(scratch, m0);
     if ((rc = ox_scalar_new(scratch, OX_INT64, &bin[0], e)) || (rc = ox_scalar_new(scratch, OX_BOOL, &bin[1], e)))
       goto done;
@@ -166,8 +218,17 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     /* carried values: into the arena not holding the current ones */
     ox_arena *ca = carry[it & 1];
     ox_arena_release(ca, (ox_mark){0});
-    for (int i = 0; i < nv; i++) v[i] = bout[1 + i];
-    if ((rc = keep(ca, nv, v, e))) goto done;
+    for (int i = 0; i < nv; i++) {
+      ox_value *o = bout[1 + i];
+      if (o && o->kind == OX_SEQUENCE) {
+        rc = carry_seq(ca, &sl[i], v[i], o, &v[i], e);
+      } else {
+        if (sl[i].own) sl[i].drop = 1 + sl[i].side, sl[i].own = NULL;
+        v[i] = o;
+        rc = o ? ox_value_copy(ca, o, &v[i], e) : 0;
+      }
+      if (rc) goto done;
+    }
     /* scan outputs: kept for the result */
     if (n == cap) {
       cap *= 2;
@@ -185,6 +246,12 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       if ((rc = ox_value_copy(c->a, bout[1 + nv + k], &scans[k][n], e))) goto done;
     }
     n++;
+    /* what this iteration read from a sequence's old store is copied now */
+    for (int i = 0; i < nv; i++)
+      if (sl[i].drop) {
+        ox_arena_release(sl[i].store[sl[i].drop - 1], (ox_mark){0});
+        sl[i].drop = 0;
+      }
   }
   if ((rc = keep(c->a, nv, v, e))) goto done;
   for (int i = 0; i < nv; i++) out[i] = v[i];
@@ -194,6 +261,10 @@ done:
   ox_arena_free(scratch);
   ox_arena_free(carry[0]);
   ox_arena_free(carry[1]);
+  for (int i = 0; sl && i < nv; i++) {
+    ox_arena_free(sl[i].store[0]);
+    ox_arena_free(sl[i].store[1]);
+  }
   return rc;
 }
 
@@ -224,6 +295,10 @@ static int scan_run(ox_ctx *c, const ox_graph *body, int ns, ox_value **states, 
   ox_ctx bc = *c;
   bc.a = scratch;
   for (int64_t it = 0; it < len; it++) {
+    if ((rc = ox_check_time(e))) {
+      ox_prefix(e, "iteration %lld: ", (long long)it);
+      goto done;
+    }
     ox_arena_release(scratch, (ox_mark){0});
     for (int i = 0; i < ns; i++) bin[i] = v[i];
     for (int j = 0; j < m; j++) {

@@ -442,15 +442,16 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
   for (int ch = 0; ch < nch && !rc; ch++) {
     if (depthwise && !(taps[ch] = ox_alloc_array(c->a, g->nker * (g->nd + 3), sizeof **taps)))
       rc = oom(c);
-    /* scratch rewritten by every tile: plain malloc, not the zeroing arena */
-    if (!direct && !depthwise && !(col[ch] = malloc((size_t)(Kg * trows * W) * es))) rc = oom(c);
+    /* scratch rewritten by every tile: malloc (counted against --max-memory),
+     * not the zeroing arena */
+    if (!direct && !depthwise && !(col[ch] = ox_mem_malloc((size_t)(Kg * trows * W) * es))) rc = oom(c);
   }
   if (!rc) {
     conv_job j = {dt, g, x->data, w->data, b ? b->data : NULL, y, es, direct, depthwise,
                   C, M, G, Cg, Mg, Kg, P, W, rows, trows, ntiles, col, taps};
     ox_par_for(items, nch, conv_chunk, &j);
   }
-  for (int ch = 0; ch < nch; ch++) free(col[ch]);
+  for (int ch = 0; ch < nch; ch++) ox_mem_free(col[ch]);
   return rc;
 }
 

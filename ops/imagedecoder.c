@@ -61,6 +61,10 @@
 #define STBI_NO_HDR
 #define STBI_NO_FAILURE_STRINGS
 #define STBI_MAX_DIMENSIONS (1 << 20)
+/* stb_image's buffers count against --max-memory */
+#define STBI_MALLOC(n) ox_mem_malloc(n)
+#define STBI_REALLOC(p, n) ox_mem_realloc(p, n)
+#define STBI_FREE(p) ox_mem_free(p)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wsign-compare"
@@ -81,10 +85,13 @@ typedef struct {
 
 enum { DECODED = 0, UNDECODABLE = -1 }; /* or an OX_E* code */
 
-/* Why the stream could not be decoded, for the warning. */
+/* Why the stream could not be decoded, for the warning; `held`: bytes
+ * charged against the memory limit for a library's own buffers while it
+ * decodes (image_decoder gives them back). */
 typedef struct {
   ox_ctx *c;
   char why[256];
+  size_t held;
 } job;
 
 static int undecodable(job *j, const char *fmt, const char *detail) {
@@ -92,17 +99,31 @@ static int undecodable(job *j, const char *fmt, const char *detail) {
   return UNDECODABLE;
 }
 
+static int too_big(job *j, int64_t w, int64_t h) {
+  return ox_fail(j->c->err, OX_EINPUT, "a %lld x %lld image is more than the memory limit allows (%llu "
+                 "bytes; see --max-memory)", (long long)w, (long long)h, (unsigned long long)ox_memory_limit());
+}
+
+/* Charge n bytes a library will hold while decoding, where its allocations
+ * can't be counted one by one. */
+__attribute__((unused)) static int hold(job *j, int64_t w, int64_t h, uint64_t n) {
+  if (n > SIZE_MAX || ox_mem_charge((size_t)n)) return too_big(j, w, h);
+  j->held += (size_t)n;
+  return 0;
+}
+
 /* Room for a w x h x ch image, and `extra` bytes per pixel that the library
- * holds while decoding, under the memory limit: refused before any
- * allocation, so a tiny file claiming 100000 x 100000 pixels costs nothing. */
+ * holds while decoding, under the memory limit: checked from the header
+ * before the library allocates anything, so a tiny file claiming 100000 x
+ * 100000 pixels costs nothing. Then the library's buffers are counted as it
+ * allocates them (libpng, stb_image, libtiff's raster), or held (hold) for
+ * as long as it decodes. */
 __attribute__((unused)) static int make_room(job *j, image *im, int64_t w, int64_t h, int ch, int extra) {
   if (w <= 0 || h <= 0) return undecodable(j, "the image has no pixels%s", NULL);
   int64_t dims[3] = {h, w, ch + extra};
   if (ox_numel(3, dims, 1) < 0 ||
       (uint64_t)w * (uint64_t)h * (uint64_t)(ch + extra) > ox_memory_limit() - ox_memory_in_use())
-    return ox_fail(j->c->err, OX_EINPUT,
-                   "a %lld x %lld image needs more memory than the limit allows (%llu bytes; see "
-                   "--max-memory)", (long long)w, (long long)h, (unsigned long long)ox_memory_limit());
+    return too_big(j, w, h);
   im->w = w;
   im->h = h;
   im->ch = ch;
@@ -230,7 +251,7 @@ static int decode_jpeg(job *j, const uint8_t *s, size_t n, image *im) {
   err.pub.emit_message = jpeg_note;
   err.truncated = 0;
   if (setjmp(err.jb)) {
-    free(row);
+    ox_mem_free(row);
     jpg.jpeg_destroy_decompress(&ci);
     return undecodable(j, "JPEG: %s", err.msg);
   }
@@ -242,14 +263,15 @@ static int decode_jpeg(job *j, const uint8_t *s, size_t n, image *im) {
   int gray = ci.jpeg_color_space == JCS_GRAYSCALE;
   ci.out_color_space = gray ? JCS_GRAYSCALE : cmyk ? JCS_CMYK : JCS_RGB;
   /* progressive and multi-scan images keep every coefficient (2 bytes each) */
-  int rc = make_room(j, im, ci.image_width, ci.image_height, gray ? 1 : 3,
-                     ci.progressive_mode ? 2 * ci.num_components : 0);
+  int extra = ci.progressive_mode ? 2 * ci.num_components : 0;
+  int rc = make_room(j, im, ci.image_width, ci.image_height, gray ? 1 : 3, extra);
+  if (!rc) rc = hold(j, im->w, im->h, (uint64_t)im->w * (uint64_t)im->h * (uint64_t)extra);
   if (rc) {
     jpg.jpeg_destroy_decompress(&ci);
     return rc;
   }
   jpg.jpeg_start_decompress(&ci);
-  if (cmyk) row = malloc((size_t)ci.output_width * 4);
+  if (cmyk) row = ox_mem_malloc((size_t)ci.output_width * 4);
   if (cmyk && !row) {
     jpg.jpeg_destroy_decompress(&ci);
     return ox_fail(j->c->err, OX_EINPUT, "out of memory");
@@ -270,7 +292,7 @@ static int decode_jpeg(job *j, const uint8_t *s, size_t n, image *im) {
       }
   }
   /* Like Pillow, stop after the last scanline: what follows is not read. */
-  free(row);
+  ox_mem_free(row);
   jpg.jpeg_destroy_decompress(&ci);
   return err.truncated ? undecodable(j, "JPEG: the stream ends before the image does%s", NULL) : DECODED;
 }
@@ -280,7 +302,7 @@ static int decode_jpeg(job *j, const uint8_t *s, size_t n, image *im) {
 
 #ifdef OX_HAVE_PNG
 #define PNG_FUNCS(X)                                                                          \
-  X(png_create_read_struct) X(png_create_info_struct) X(png_destroy_read_struct)             \
+  X(png_create_read_struct_2) X(png_create_info_struct) X(png_destroy_read_struct)             \
   X(png_set_read_fn) X(png_get_io_ptr) X(png_read_info) X(png_get_IHDR) X(png_set_strip_16)  \
   X(png_set_palette_to_rgb) X(png_set_expand_gray_1_2_4_to_8) X(png_set_strip_alpha)         \
   X(png_set_interlace_handling) X(png_read_update_info)                                      \
@@ -297,11 +319,21 @@ static void png_fail(png_structp png, png_const_charp msg) {
   longjmp(*lpng.png_set_longjmp_fn(png, longjmp, sizeof(jmp_buf)), 1);
 }
 static void png_quiet(png_structp png, png_const_charp msg) { (void)png, (void)msg; }
+/* libpng's row buffers count against --max-memory */
+static png_voidp png_alloc(png_structp png, png_alloc_size_t n) {
+  (void)png;
+  return ox_mem_malloc(n);
+}
+static void png_release(png_structp png, png_voidp p) {
+  (void)png;
+  ox_mem_free(p);
+}
 
 static int decode_png(job *j, const uint8_t *s, size_t n, image *im) {
   OX_TRY(lpng_load(j->c));
   mem_src src = {s, n, 0, "not a PNG"};
-  png_structp png = lpng.png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_fail, png_quiet);
+  png_structp png = lpng.png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &src, png_fail, png_quiet, NULL,
+                                                  png_alloc, png_release);
   png_infop info = png ? lpng.png_create_info_struct(png) : NULL;
   if (!info) {
     lpng.png_destroy_read_struct(png ? &png : NULL, NULL, NULL);
@@ -318,18 +350,22 @@ static int decode_png(job *j, const uint8_t *s, size_t n, image *im) {
   int depth, type, interlace;
   lpng.png_get_IHDR(png, info, &w, &h, &depth, &type, &interlace, NULL, NULL);
   int gray = !(type & PNG_COLOR_MASK_COLOR) && type != PNG_COLOR_TYPE_PALETTE;
+  /* the header against the limit before png_read_update_info, which
+   * allocates (and clears) two rows of the image */
+  int rc = make_room(j, im, w, h, gray ? 1 : 3, 0);
+  if (rc) {
+    lpng.png_destroy_read_struct(&png, &info, NULL);
+    return rc;
+  }
   lpng.png_set_strip_16(png);              /* Pillow keeps the high byte */
   lpng.png_set_palette_to_rgb(png);
   lpng.png_set_expand_gray_1_2_4_to_8(png);
   lpng.png_set_strip_alpha(png);           /* Pillow's RGBA -> RGB drops alpha */
   int passes = lpng.png_set_interlace_handling(png);
   lpng.png_read_update_info(png, info);
-  int rc = make_room(j, im, w, h, gray ? 1 : 3, 0);
-  if (!rc && (lpng.png_get_channels(png, info) != im->ch || lpng.png_get_rowbytes(png, info) != w * (size_t)im->ch))
-    rc = undecodable(j, "PNG: an unexpected pixel layout%s", NULL);
-  if (rc) {
+  if (lpng.png_get_channels(png, info) != im->ch || lpng.png_get_rowbytes(png, info) != w * (size_t)im->ch) {
     lpng.png_destroy_read_struct(&png, &info, NULL);
-    return rc;
+    return undecodable(j, "PNG: an unexpected pixel layout%s", NULL);
   }
   for (int p = 0; p < passes; p++)
     for (png_uint_32 y = 0; y < h; y++)
@@ -344,7 +380,8 @@ static int decode_png(job *j, const uint8_t *s, size_t n, image *im) {
 #ifdef OX_HAVE_TIFF
 #define TIFF_FUNCS(X)                                                                         \
   X(TIFFClientOpen) X(TIFFClose) X(TIFFGetField) X(TIFFReadRGBAImageOriented)                \
-  X(TIFFSetErrorHandler) X(TIFFSetWarningHandler)
+  X(TIFFSetErrorHandler) X(TIFFSetWarningHandler) X(TIFFIsTiled) X(TIFFStripSize64)          \
+  X(TIFFTileSize64)
 LIBRARY(tif, TIFF_FUNCS, OX_SONAME_TIFF, "TIFF", "libtiff6")
 
 static tsize_t tiff_read(thandle_t h, tdata_t buf, tsize_t n) {
@@ -384,21 +421,24 @@ static int decode_tiff(job *j, const uint8_t *s, size_t n, image *im) {
   uint32_t w = 0, h = 0;
   tif.TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &w);
   tif.TIFFGetField(t, TIFFTAG_IMAGELENGTH, &h);
-  /* TIFFReadRGBAImage fills a w x h raster of packed ABGR words */
+  /* TIFFReadRGBAImage fills a w x h raster of packed ABGR words, reading
+   * a strip or tile at a time (one per sample when planes are separate) */
   int rc = make_room(j, im, w, h, 3, 4);
+  uint64_t piece = tif.TIFFIsTiled(t) ? tif.TIFFTileSize64(t) : tif.TIFFStripSize64(t);
+  if (!rc) rc = hold(j, w, h, piece > UINT64_MAX / 4 ? UINT64_MAX : 4 * piece);
   if (rc) {
     tif.TIFFClose(t);
     return rc;
   }
-  uint32_t *raster = malloc((size_t)w * h * sizeof *raster);
+  uint32_t *raster = ox_mem_malloc((size_t)w * h * sizeof *raster);
   if (!raster) {
     tif.TIFFClose(t);
-    return ox_fail(j->c->err, OX_EINPUT, "out of memory");
+    return ox_fail(j->c->err, OX_EINPUT, "out of memory for the %u x %u raster", (unsigned)w, (unsigned)h);
   }
   int ok = tif.TIFFReadRGBAImageOriented(t, w, h, raster, ORIENTATION_TOPLEFT, 0);
   tif.TIFFClose(t);
   if (!ok) {
-    free(raster);
+    ox_mem_free(raster);
     return undecodable(j, "TIFF: %s", tiff_msg);
   }
   for (size_t i = 0, np = (size_t)w * h; i < np; i++) {
@@ -406,7 +446,7 @@ static int decode_tiff(job *j, const uint8_t *s, size_t n, image *im) {
     im->px[3 * i + 1] = (uint8_t)TIFFGetG(raster[i]);
     im->px[3 * i + 2] = (uint8_t)TIFFGetB(raster[i]);
   }
-  free(raster);
+  ox_mem_free(raster);
   return DECODED;
 }
 #endif
@@ -414,14 +454,20 @@ static int decode_tiff(job *j, const uint8_t *s, size_t n, image *im) {
 /* ---------------------------------------------------------------- WebP */
 
 #ifdef OX_HAVE_WEBP
-#define WEBP_FUNCS(X) X(WebPGetInfo) X(WebPDecodeRGBInto)
+#define WEBP_FUNCS(X) X(WebPGetInfo) X(WebPGetFeaturesInternal) X(WebPDecodeRGBInto)
 LIBRARY(webp, WEBP_FUNCS, OX_SONAME_WEBP, "WebP", "libwebp7")
 
 static int decode_webp(job *j, const uint8_t *s, size_t n, image *im) {
   OX_TRY(webp_load(j->c));
   int w, h;
   if (!webp.WebPGetInfo(s, n, &w, &h)) return undecodable(j, "WebP: the header is not valid%s", NULL);
-  OX_TRY(make_room(j, im, w, h, 3, 0));
+  /* lossless images decode through a w x h ARGB buffer; alpha is a plane */
+  WebPBitstreamFeatures f;
+  if (webp.WebPGetFeaturesInternal(s, n, &f, WEBP_DECODER_ABI_VERSION) != VP8_STATUS_OK)
+    return undecodable(j, "WebP: the header is not valid%s", NULL);
+  int extra = (f.format == 2 ? 4 : 0) + (f.has_alpha ? 1 : 0);
+  OX_TRY(make_room(j, im, w, h, 3, extra));
+  OX_TRY(hold(j, w, h, (uint64_t)w * (uint64_t)h * (uint64_t)extra));
   if (!webp.WebPDecodeRGBInto(s, n, im->px, (size_t)w * (size_t)h * 3, w * 3))
     return undecodable(j, "WebP: the stream can't be decoded (corrupt, or an animation)%s", NULL);
   return DECODED;
@@ -508,6 +554,7 @@ static int decode_jpeg2000(job *j, const uint8_t *s, size_t n, int jp2, image *i
   }
   /* openjpeg holds every component as int32 while decoding */
   rc = make_room(j, im, w, h, nc == 1 ? 1 : 3, 4 * (int)nc);
+  if (!rc) rc = hold(j, w, h, (uint64_t)w * (uint64_t)h * 4 * nc);
   if (rc) goto done;
   if (!opj.opj_decode(codec, st, img) || !opj.opj_end_decompress(codec, st)) {
     rc = undecodable(j, "JPEG 2000: %s", src.msg);
@@ -580,7 +627,7 @@ static int decode_stb(job *j, const uint8_t *s, size_t n, const char *format, im
   if (n > INT32_MAX) return undecodable(j, "%s: the stream is too long", format);
   if (!stbi_info_from_memory(s, (int)n, &w, &h, &comp))
     return undecodable(j, "%s: the header is not valid", format);
-  OX_TRY(make_room(j, im, w, h, 3, 3)); /* stb decodes into its own buffer first */
+  OX_TRY(make_room(j, im, w, h, 3, 3)); /* stb decodes into its own buffer first (counted) */
   if (stb_needs(s, n, format[0] == 'B') > n) return undecodable(j, "%s: the pixel data is truncated", format);
   uint8_t *p = stbi_load_from_memory(s, (int)n, &w, &h, &comp, 3);
   if (!p) return undecodable(j, "%s: the stream can't be decoded", format);
@@ -674,9 +721,15 @@ static int image_decoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
     return ox_fail(c->err, OX_EINPUT, "attribute 'pixel_format' is '%s'; expected RGB, BGR or Grayscale", pf);
   int ch = fmt == 2 ? 1 : 3;
 
-  job j = {c, ""};
+  job j = {c, "", 0};
   image im = {0, 0, 0, NULL};
+  size_t refused = ox_mem_refusals();
   int rc = decode(&j, s->data, (size_t)s->n, &im);
+  ox_mem_uncharge(j.held);
+  /* a library that failed because the memory limit refused it a buffer
+   * blames the stream ("Out of Memory", a NULL): not the stream's fault */
+  if (rc == UNDECODABLE && ox_mem_refusals() != refused)
+    rc = ox_fail(c->err, OX_EINPUT, "out of memory decoding the image (%s)", j.why);
   if (rc > 0) return rc;
   if (rc == UNDECODABLE) {
     fprintf(stderr, "onnxop: warning: node '%s' ImageDecoder-20: %s; the output is empty, as the operator "

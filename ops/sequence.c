@@ -119,6 +119,8 @@ static int sequence_insert(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
   }
   int64_t n = s->u.seq.n, pos = n; /* default: append at the back */
   if (nin > 2 && in[2]) OX_TRY(get_position(c, in, 2, n, n, &pos));
+  /* at the back: in O(1) when s's array has room (a Loop growing a sequence) */
+  if (pos == n) return ox_seq_append(c->a, s, in[1], &out[0], c->err);
   OX_TRY(ox_seq_new(c->a, s->type->inner, n + 1, &out[0], c->err));
   ox_value **v = out[0]->u.seq.v;
   for (int64_t i = 0; i < pos; i++) v[i] = s->u.seq.v[i];

@@ -36,6 +36,18 @@
 /* NodeProto and FunctionProto field numbers missing from ONNX 1.12's proto. */
 enum { NODE_OVERLOAD = 8, FUNCTION_ATTRIBUTE_PROTO = 11, FUNCTION_OVERLOAD = 13 };
 
+/* protobuf-c's allocations count against --max-memory: a 6 MB model of
+ * empty nodes unpacks into 300 MB of structs. */
+static void *pb_alloc(void *data, size_t n) {
+  (void)data;
+  return ox_mem_malloc(n);
+}
+static void pb_free(void *data, void *p) {
+  (void)data;
+  ox_mem_free(p);
+}
+ProtobufCAllocator ox_pb_allocator = {pb_alloc, pb_free, NULL};
+
 /* The decoder's state. */
 typedef struct {
   ox_arena *a;
@@ -520,12 +532,14 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
         too_deep(&onnx__attribute_proto__descriptor, p, len, MAX_MESSAGE_DEPTH))
       return ox_fail(d->e, OX_EINPUT, "attribute_proto %d is not a valid AttributeProto",
                      fn->ndefault);
-    Onnx__AttributeProto *pa = onnx__attribute_proto__unpack(NULL, len, p);
+    size_t refused = ox_mem_refusals();
+    Onnx__AttributeProto *pa = onnx__attribute_proto__unpack(&ox_pb_allocator, len, p);
+    if (!pa && ox_mem_refusals() != refused) return oom(d);
     if (!pa)
       return ox_fail(d->e, OX_EINPUT, "attribute_proto %d is not a valid AttributeProto",
                      fn->ndefault);
     int rc = decode_attr(d, pa, &fn->attr_default[fn->ndefault]);
-    onnx__attribute_proto__free_unpacked(pa, NULL);
+    onnx__attribute_proto__free_unpacked(pa, &ox_pb_allocator);
     if (rc) return rc;
     fn->ndefault++;
   }
@@ -586,10 +600,13 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
   if (too_deep(&onnx__model_proto__descriptor, buf, len, MAX_MESSAGE_DEPTH))
     return ox_fail(e, OX_EINPUT, "not a valid ONNX model (messages nest deeper than %d levels)",
                    MAX_MESSAGE_DEPTH);
-  Onnx__ModelProto *pm = onnx__model_proto__unpack(NULL, len, buf);
+  size_t refused = ox_mem_refusals();
+  Onnx__ModelProto *pm = onnx__model_proto__unpack(&ox_pb_allocator, len, buf);
+  if (!pm && ox_mem_refusals() != refused)
+    return ox_fail(e, OX_EINPUT, "out of memory unpacking the model's %zu bytes", len);
   if (!pm) return ox_fail(e, OX_EINPUT, "not a valid ONNX model (truncated or corrupt)");
   if (!pm->graph) {
-    protobuf_c_message_free_unpacked(&pm->base, NULL);
+    protobuf_c_message_free_unpacked(&pm->base, &ox_pb_allocator);
     return ox_fail(e, OX_EINPUT, "model has no graph");
   }
 
@@ -606,13 +623,14 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
     d.dir = m->dir;
     rc = decode_model(&d, pm, m);
   }
-  protobuf_c_message_free_unpacked(&pm->base, NULL);
+  protobuf_c_message_free_unpacked(&pm->base, &ox_pb_allocator);
   if (rc) return rc;
   *out = m;
   return 0;
 }
 
-/* The whole file, malloc'd (not in the arena: it is dropped once decoded). */
+/* The whole file, malloc'd (not in the arena: it is dropped once decoded),
+ * counted against --max-memory. */
 static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err *e) {
   const char *why;
   FILE *f = ox_open_regular(path, &why); /* a FIFO or a device is refused, not waited on */
@@ -622,15 +640,15 @@ static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err
   for (;;) {
     if (n == cap) {
       if (cap > (size_t)INT_MAX) { /* ox_model_decode refuses it anyway */
-        free(buf);
+        ox_mem_free(buf);
         fclose(f);
         return ox_fail(e, OX_EINPUT, "not a valid ONNX model (larger than 2 GiB; large "
                                      "weights belong in external data files)");
       }
       size_t ncap = cap ? cap * 2 : 1 << 16;
-      uint8_t *nb = realloc(buf, ncap);
+      uint8_t *nb = ox_mem_realloc(buf, ncap);
       if (!nb) {
-        free(buf);
+        ox_mem_free(buf);
         fclose(f);
         return ox_fail(e, OX_EINPUT, "out of memory reading model '%s'", path);
       }
@@ -645,7 +663,7 @@ static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err
   int err = errno;
   fclose(f);
   if (bad) {
-    free(buf);
+    ox_mem_free(buf);
     return ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(err));
   }
   *data = buf;
@@ -658,6 +676,6 @@ int ox_model_load(ox_arena *a, const char *path, ox_model **out, ox_err *e) {
   size_t len = 0;
   OX_TRY(read_model_file(path, &buf, &len, e));
   int rc = ox_model_decode(a, buf, len, path, out, e);
-  free(buf);
+  ox_mem_free(buf);
   return rc;
 }

@@ -9,6 +9,10 @@
 #include "onnx/onnx-data.pb-c.h"
 #include "../core/ox.h"
 
+/* protobuf-c's allocations counted against --max-memory (core/arena.c): for
+ * every unpack and its free_unpacked. */
+extern ProtobufCAllocator ox_pb_allocator;
+
 /* TensorProto -> tensor value. basedir: where external data is read from
  * (absolute paths and paths leaving it are refused); NULL refuses external data. */
 int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir,

@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/check.sh BUILD SHARED_SUITE DEBIAN_DATA: everything `make check` runs.
 #   1. the unit tests, plain and under ASan+UBSan
-#   2. the CLI tests (tests/cli/run.sh, tests/cli/files.py) and the hostile
-#      inputs (tests/bad)
+#   2. the CLI tests (tests/cli/run.sh, tests/cli/files.py), the hostile
+#      inputs (tests/bad) and the limits (tests/limits.py)
 #   3. the conformance suites with their expected-failure lists, plain and
 #      under ASan+UBSan
 # Prints one line per part, then the totals as "N passed, M failed".
@@ -55,6 +55,8 @@ run "files" "$PY" tests/cli/files.py "$B"
 run "files (asan)" "$PY" tests/cli/files.py "$B/asan"
 run "bad" sh tests/bad/run.sh "$B"
 run "bad (asan)" sh tests/bad/run.sh "$B/asan"
+run "limits" python3 tests/limits.py "$B"
+run "limits (asan)" python3 tests/limits.py "$B/asan"
 
 suite() { # NAME PATH XFAIL
   if [ ! -d "$2" ]; then

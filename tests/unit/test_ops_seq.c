@@ -160,6 +160,41 @@ static void test_insert_erase(void) {
   CHECK(y->u.seq.n == 0 && y->type->inner->kind == OX_TENSOR && y->type->inner->elem == OX_INT32);
 }
 
+/* SequenceInsert at the back appends in place when the array has room and no
+ * other value has grown it past the input: appending n times is O(n), not
+ * O(n^2), and two appends to one sequence never share a slot. */
+static void test_insert_in_place(void) {
+  ox_value *s = seq3(), *a = F32(0, DIMS(), {1}), *b = F32(0, DIMS(), {2}), *y1, *y2, *y3, *y4;
+  /* s is a plain array of 3 (no room): the first append copies it, with room */
+  CHECK_EQ_I(run("SequenceInsert", 11, 0, NULL, 2, (ox_value *[]){s, a}, &y1), 0);
+  CHECK(y1->u.seq.v != s->u.seq.v && y1->u.seq.n == 4);
+  /* appending to y1 (it owns the end of its array) writes in place: no copy */
+  CHECK_EQ_I(run("SequenceInsert", 11, 0, NULL, 2, (ox_value *[]){y1, b}, &y2), 0);
+  CHECK(y2->u.seq.v == y1->u.seq.v && y2->u.seq.n == 5 && y2->u.seq.v[4] == b);
+  CHECK_EQ_I(y1->u.seq.n, 4); /* the input is unchanged */
+  CHECK(y1->u.seq.v[3] == a);
+  /* y1 again, now shared (y2 grew its array past it): copied, y2 untouched */
+  CHECK_EQ_I(run("SequenceInsert", 11, 0, NULL, 2, (ox_value *[]){y1, a}, &y3), 0);
+  CHECK(y3->u.seq.v != y1->u.seq.v && y3->u.seq.n == 5 && y3->u.seq.v[4] == a);
+  CHECK(y2->u.seq.v[4] == b && y2->u.seq.n == 5);
+  for (int i = 0; i < 4; i++) CHECK(y3->u.seq.v[i] == y1->u.seq.v[i]);
+  /* an explicit position at the back is the same append; in front is a copy */
+  CHECK_EQ_I(run("SequenceInsert", 11, 0, NULL, 3, (ox_value *[]){y2, a, i64(5)}, &y4), 0);
+  CHECK(y4->u.seq.v == y2->u.seq.v && y4->u.seq.n == 6);
+  CHECK_EQ_I(run("SequenceInsert", 11, 0, NULL, 3, (ox_value *[]){y4, b, i64(0)}, &y1), 0);
+  CHECK(y1->u.seq.v != y4->u.seq.v && y1->u.seq.v[0] == b && y1->u.seq.v[6] == a);
+  /* 1000 appends: the array is copied about log2(1000) times, not 1000 */
+  ox_value *t = seq(OX_FLOAT, 0, NULL);
+  int copies = 0;
+  for (int i = 0; i < 1000; i++) {
+    ox_value *u;
+    CHECK_EQ_I(run("SequenceInsert", 11, 0, NULL, 2, (ox_value *[]){t, a}, &u), 0);
+    copies += u->u.seq.v != t->u.seq.v;
+    t = u;
+  }
+  CHECK(t->u.seq.n == 1000 && copies <= 10);
+}
+
 static void test_split(void) {
   /* x: (3, 6) = arange(18) */
   float x18[18];
@@ -411,6 +446,7 @@ int main(void) {
   test_sequence_at();
   test_construct_empty_length();
   test_insert_erase();
+  test_insert_in_place();
   test_split();
   test_concat();
   test_optional();

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""tests/limits.py BUILD: --max-memory and --timeout hold, measured from outside.
+
+Each case runs BUILD/onnxop as a child and measures its peak resident memory
+(wait4's ru_maxrss) and its wall time. A case passes when onnxop exits with
+the expected status and message, its peak RSS stays under the memory limit
+plus SLACK (32 MiB: the binary, its libraries, stdio buffers), and it ends
+within its time budget. A watchdog kills a child whose RSS passes twice the
+bound or whose time runs out, so that a regression can't take the machine down.
+
+The inputs are written here from a few lines each (no numpy, no onnx package:
+protobuf by hand, as tests/bad/gen.c does):
+  json_big       10 MB of JSON numbers: cJSON's tree would take ~300 MB
+  png_bomb       a 67-byte PNG whose header claims 2^31-1 x 2^31-1 pixels
+  model_big      a 6 MB model of 3 million empty nodes: protobuf-c would
+                 unpack it into ~300 MB of structs
+  pb_seq_big     the same for a .pb value: a SequenceProto of 3 million empty
+                 TensorProtos
+  npz_big        an .npz of 80 MB, stored, under a 64 MiB limit
+  npz_bomb       an .npz member of 60 MB of zeros, deflated to ~60 KB (this
+                 one held already: the declared size is checked)
+  loop_timeout   a Loop of 2^62 iterations with a constant-memory body under
+                 --timeout 0.5 (and ONNXOP_TIMEOUT), for run and bench; and
+                 make --case under a timeout that has passed before it runs
+and usage errors for malformed --timeout / ONNXOP_TIMEOUT values.
+
+With BUILD ending in /asan, RSS is not checked (the sanitizer's shadow memory
+and quarantine are part of it); statuses, messages and times still are.
+
+  tests/limits.py BUILD --seq-bench N...   time a Loop of N SequenceInserts
+                                           at the end (not a test: a report)
+"""
+import os
+import signal
+import struct
+import subprocess
+import sys
+import time
+import zipfile
+import zlib
+
+MIB = 1 << 20
+SLACK = 32 * MIB
+
+
+# ---- protobuf by hand: a message is a list of (field << 3 | wire type, payload) ----
+def varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def f_int(field, v):
+    return varint(field << 3) + varint(v & 0xFFFFFFFFFFFFFFFF)
+
+
+def f_bytes(field, b):
+    if isinstance(b, str):
+        b = b.encode()
+    return varint(field << 3 | 2) + varint(len(b)) + b
+
+
+def tensor_type(elem):  # TypeProto { tensor_type { elem_type } }
+    return f_bytes(1, f_int(1, elem))
+
+
+def seq_type(inner):  # TypeProto { sequence_type { elem_type } }
+    return f_bytes(4, f_bytes(1, inner))
+
+
+def value_info(name, typ):
+    return f_bytes(1, name) + f_bytes(2, typ)
+
+
+def node(op, ins, outs, name, attrs=b""):
+    b = b"".join(f_bytes(1, i) for i in ins) + b"".join(f_bytes(2, o) for o in outs)
+    return b + f_bytes(3, name) + f_bytes(4, op) + attrs
+
+
+def attr_int(name, v):
+    return f_bytes(5, f_bytes(1, name) + f_int(3, v) + f_int(20, 2))
+
+
+def attr_graph(name, g):
+    return f_bytes(5, f_bytes(1, name) + f_bytes(6, g) + f_int(20, 5))
+
+
+def graph(nodes, inputs, outputs, name="g"):
+    b = b"".join(f_bytes(1, n) for n in nodes) + f_bytes(2, name)
+    b += b"".join(f_bytes(11, i) for i in inputs) + b"".join(f_bytes(12, o) for o in outputs)
+    return b
+
+
+def model(g, opset):
+    return f_int(1, 8) + f_bytes(8, f_bytes(1, "") + f_int(2, opset)) + f_bytes(7, g)
+
+
+FLOAT, UINT8, INT64, BOOL = 1, 2, 7, 9
+
+
+def npy(dtype, shape, data):
+    """A version 1.0 .npy file: header padded to 64 bytes, then the data."""
+    sh = "(" + "".join("%d," % d for d in shape) + ")"
+    h = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (dtype, sh)
+    pad = (64 - (10 + len(h) + 1) % 64) % 64
+    h = h + " " * pad + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + data
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def generate(d):
+    os.makedirs(d, exist_ok=True)
+    x = value_info("x", tensor_type(FLOAT))
+    write(f"{d}/id.onnx", model(graph([node("Identity", ["x"], ["y"], "id")], [x], [value_info("y", tensor_type(FLOAT))]), 21))
+    seqf = seq_type(tensor_type(FLOAT))
+    write(f"{d}/id_seq.onnx", model(graph([node("Identity", ["x"], ["y"], "id")], [value_info("x", seqf)], [value_info("y", seqf)]), 21))
+    write(f"{d}/img.onnx", model(graph([node("ImageDecoder", ["s"], ["img"], "dec")],
+                                       [value_info("s", tensor_type(UINT8))], [value_info("img", tensor_type(UINT8))]), 20))
+    # 5 million zeros: 10 MB of text, 5 million cJSON nodes
+    n = 5_000_000
+    write(f"{d}/big.json", b'{"dtype": "float32", "shape": [%d], "data": [' % n + b"0," * (n - 1) + b"0]}")
+    # PNG: signature, IHDR (2^31-1 x 2^31-1, 8-bit RGB), one empty IDAT, IEND
+    w = h = 0x7FFFFFFF
+    png = b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+    png += png_chunk(b"IDAT", zlib.compress(b"")) + png_chunk(b"IEND", b"")
+    write(f"{d}/bomb.png.npy", npy("|u1", [len(png)], png))
+    # a model of 3 million empty NodeProtos (2 bytes each): 6 MB
+    g = f_bytes(1, b"") * 3_000_000 + f_bytes(2, "g")
+    write(f"{d}/big.onnx", model(g, 21))
+    # a SequenceProto of 3 million empty TensorProtos (tensor_values = 3)
+    write(f"{d}/big_seq.pb", f_int(2, 1) + f_bytes(3, b"") * 3_000_000)
+    # an .npz of 80 MB, stored
+    with zipfile.ZipFile(f"{d}/big.npz", "w", zipfile.ZIP_STORED) as z:
+        z.writestr("x.npy", npy("<f4", [20_000_000], bytes(80_000_000)))
+    # an .npz member of 60 MB of zeros, deflated (about 60 KB)
+    with zipfile.ZipFile(f"{d}/bomb.npz", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("x.npy", npy("<f4", [15_000_000], bytes(60_000_000)))
+    # Loop(M, cond, v) with body (i, cond_in, v_in) -> (Identity(cond_in), Identity(v_in))
+    body = graph([node("Identity", ["cond_in"], ["cond_out"], "keep_going"), node("Identity", ["v_in"], ["v_out"], "same")],
+                 [value_info("i", tensor_type(INT64)), value_info("cond_in", tensor_type(BOOL)),
+                  value_info("v_in", tensor_type(FLOAT))],
+                 [value_info("cond_out", tensor_type(BOOL)), value_info("v_out", tensor_type(FLOAT))], "body")
+    write(f"{d}/spin.onnx", model(graph([node("Loop", ["M", "c", "v"], ["v_final"], "spin", attr_graph("body", body))],
+                                        [value_info("M", tensor_type(INT64)), value_info("c", tensor_type(BOOL)),
+                                         value_info("v", tensor_type(FLOAT))],
+                                        [value_info("v_final", tensor_type(FLOAT))]), 16))
+    # Loop(M, "", s) with body (i, cond_in, s_in) -> (Identity(cond_in), SequenceInsert(s_in, i));
+    # the graph gives SequenceLength(s_final)
+    seqi = seq_type(tensor_type(INT64))
+    body = graph([node("Identity", ["cond_in"], ["cond_out"], "keep_going"), node("SequenceInsert", ["s_in", "i"], ["s_out"], "append")],
+                 [value_info("i", tensor_type(INT64)), value_info("cond_in", tensor_type(BOOL)), value_info("s_in", seqi)],
+                 [value_info("cond_out", tensor_type(BOOL)), value_info("s_out", seqi)], "body")
+    write(f"{d}/grow.onnx", model(graph([node("SequenceEmpty", [], ["s0"], "empty", attr_int("dtype", INT64)),
+                                         node("Loop", ["M", "", "s0"], ["s_final"], "grow", attr_graph("body", body)),
+                                         node("SequenceLength", ["s_final"], ["n"], "length")],
+                                        [value_info("M", tensor_type(INT64))], [value_info("n", tensor_type(INT64))]), 16))
+
+
+# ---- running a child: exit status, stderr, peak RSS, time ----
+def rss_kib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def measure(cmd, env, out_dir, max_rss, max_secs):
+    """Run cmd; (exit status, stderr, peak RSS in bytes, seconds, killed why)."""
+    err_path = f"{out_dir}/stderr.txt"
+    with open(err_path, "wb") as err, open(os.devnull, "wb") as null:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=null, stderr=err, stdin=subprocess.DEVNULL, env=env)
+        killed = ""
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            secs = time.monotonic() - t0
+            if not killed and max_rss and rss_kib(p.pid) * 1024 > 2 * max_rss:
+                killed = "killed by the test: RSS above twice the bound"
+                os.kill(p.pid, signal.SIGKILL)
+            elif not killed and secs > max_secs:
+                killed = f"killed by the test after {max_secs:.0f} s"
+                os.kill(p.pid, signal.SIGKILL)
+            time.sleep(0.005)
+        secs = time.monotonic() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    with open(err_path, "rb") as f:
+        stderr = f.read().decode(errors="replace")
+    return p.returncode, stderr, ru.ru_maxrss * 1024, secs, killed
+
+
+class Run:
+    def __init__(self, build):
+        self.x = f"{build}/onnxop"
+        self.check_rss = not build.rstrip("/").endswith("asan")
+        self.passed = self.failed = 0
+
+    def case(self, name, args, code, frags, limit=None, max_secs=60, env=None, out_dir=None):
+        """limit: the --max-memory given (bytes), for the RSS bound."""
+        e = dict(os.environ)
+        e.pop("ONNXOP_TIMEOUT", None)
+        e.pop("ONNXOP_MAX_MEMORY", None)
+        e.update(env or {})
+        bound = limit + SLACK if limit and self.check_rss else 0
+        got, err, rss, secs, killed = measure([self.x] + args, e, out_dir, bound, max_secs)
+        why = []
+        if killed:
+            why.append(killed)
+        if got != code:
+            why.append(f"exit {got}, expected {code}")
+        if "Sanitizer" in err or "runtime error:" in err:
+            why.append("a sanitizer report")
+        for f in frags:
+            if f not in err:
+                why.append(f"stderr lacks '{f}'")
+        if bound and rss > bound:
+            why.append(f"peak RSS {rss / MIB:.0f} MiB, over the limit + {SLACK // MIB} MiB ({bound / MIB:.0f} MiB)")
+        if secs > max_secs:
+            why.append(f"took {secs:.1f} s, more than {max_secs} s")
+        if why:
+            self.failed += 1
+            print(f"FAIL {name}: " + "; ".join(why) + f"\n    stderr: {err.strip()[:400]}")
+        else:
+            self.passed += 1
+            print(f"ok {name}: exit {got}, peak RSS {rss / MIB:.0f} MiB, {secs:.2f} s")
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    d = f"{build}/limits-tests"
+    if len(sys.argv) > 2 and sys.argv[2] == "--generate":
+        generate(d)
+        return 0
+    # in a child: a parent's RSS counts in ru_maxrss of the children it forks
+    # (the kernel keeps the high-water mark across exec)
+    subprocess.run([sys.executable, __file__, build, "--generate"], check=True)
+    r = Run(build)
+    if len(sys.argv) > 2 and sys.argv[2] == "--seq-bench":
+        for n in sys.argv[3:]:
+            t0 = time.monotonic()
+            p = subprocess.run([r.x, "run", f"{d}/grow.onnx", "--in", f"int64[]:{n}"], capture_output=True, text=True)
+            print(f"{n} SequenceInserts in a Loop: {time.monotonic() - t0:.2f} s, exit {p.returncode}: {p.stdout.strip()} {p.stderr.strip()}")
+        return 0
+    lim = 64 * MIB
+    mm = ["--max-memory", "64M"]
+    reached = "memory limit"
+    c = lambda name, *a, **k: r.case(name, *a, out_dir=d, **k)
+    c("json_big", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached, "big.json"], lim)
+    c("png_bomb", mm + ["run", f"{d}/img.onnx", "--in", f"{d}/bomb.png.npy"], 1,
+      [reached, "2147483647 x 2147483647", "node 'dec'"], lim, max_secs=10)
+    c("model_big", mm + ["run", f"{d}/big.onnx"], 1, [reached, "big.onnx"], lim)
+    c("model_big_info", mm + ["info", f"{d}/big.onnx"], 1, [reached, "big.onnx"], lim)
+    c("pb_seq_big", mm + ["run", f"{d}/id_seq.onnx", "--in", f"{d}/big_seq.pb"], 1, [reached, "big_seq.pb"], lim)
+    c("npz_big", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/big.npz"], 1, [reached, "big.npz"], lim)
+    c("npz_bomb", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/bomb.npz"], 1, [reached, "bomb.npz"], lim)
+    c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
+      env={"ONNXOP_MAX_MEMORY": "64M"})
+
+    # --timeout: a Loop of 2^62 iterations stops within the time limit
+    spin = [f"{d}/spin.onnx", "--in", '{"dtype": "int64", "shape": [], "data": "4611686018427387904"}', "--in", "bool[]:1", "--in", "float32[]:1"]
+    msg = ["node 'spin' Loop-16", "time limit of 0.5 s"]
+    c("loop_timeout_run", ["run", "--timeout", "0.5"] + spin, 1, msg, max_secs=3)
+    c("loop_timeout_first", ["--timeout", "0.5", "run"] + spin, 1, msg, max_secs=3)
+    c("loop_timeout_env", ["run"] + spin, 1, ["node 'spin' Loop-16", "time limit of 0.5 s", "ONNXOP_TIMEOUT"],
+      max_secs=3, env={"ONNXOP_TIMEOUT": "0.5"})
+    c("loop_timeout_bench", ["bench", "--timeout", "0.5"] + spin, 1, msg, max_secs=3)
+    c("loop_timeout_over_env", ["run", "--timeout", "0.25"] + spin, 1, ["time limit of 0.25 s"], max_secs=3,
+      env={"ONNXOP_TIMEOUT": "100"})
+    c("make_case_timeout", ["make", "Identity", "--input", "x:float32[1]", "--case", f"{d}/case", "--in", "float32[1]:1",
+                            "--timeout", "0.000001"], 1, ["node 'node' Identity-21", "time limit of 1e-06 s"], max_secs=5)
+    c("loop_short_within_timeout", ["run", "--timeout", "30", f"{d}/spin.onnx", "--in", "int64[]:1000", "--in", "bool[]:1",
+                                    "--in", "float32[]:1"], 0, [], max_secs=30)
+    for bad in ["-1", "nan", "abc", "", "1e400", "0x10", "inf"]:
+        c(f"timeout_bad_{bad or 'empty'}", ["run", "--timeout", bad] + spin, 2, ["--timeout", f"'{bad}'"], max_secs=5)
+    c("timeout_bad_env", ["run"] + spin, 2, ["ONNXOP_TIMEOUT", "'-2'"], max_secs=5, env={"ONNXOP_TIMEOUT": "-2"})
+    c("timeout_missing", ["run"] + spin + ["--timeout"], 2, ["--timeout needs"], max_secs=5)
+
+    print(f"limits: {r.passed} passed, {r.failed} failed")
+    return 1 if r.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
