@@ -67,6 +67,9 @@ def run(cmd, env=None, rss=False):
     if m:
         kib = int(m.group(1))
         err = err[:m.start()] + err[m.end():]
+        # time's own notes on how the command ended
+        err = re.sub(r"^Command (exited with non-zero status|terminated by signal) \d+\n?", "",
+                     err, flags=re.M)
     return r.returncode, r.stdout, err, kib
 
 
