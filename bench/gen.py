@@ -3,6 +3,15 @@
 
   gen.py tensor FILE.pb SEED D0,D1,...  float32 uniform in [-1, 1), numpy's
                                         PCG64 seeded with SEED (deterministic)
+  gen.py tensor FILE.pb SEED SHAPE DTYPE LO HI [NAME]
+                                        DTYPE (float32, float16, float64: uniform
+                                        in [LO, HI), drawn in float32 for float16;
+                                        int8, uint8, int32, int64: integers in
+                                        [LO, HI]; bool: LO, HI unused), the
+                                        tensor named NAME
+  gen.py fill FILE.pb DTYPE SHAPE VALUE [NAME]
+                                        every element VALUE
+SHAPE is D0,D1,... or an empty string for a scalar.
   gen.py seqat MODEL.onnx N             SequenceConstruct(x0..x{N-1}) -> SequenceAt(1)
 
 Uses python3-onnx and numpy (Debian: python3-onnx, a build dependency of
@@ -15,12 +24,37 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 
-def tensor(path, seed, shape):
-    dims = [int(d) for d in shape.split(",")]
-    rng = np.random.default_rng(int(seed))
-    a = (rng.random(dims, dtype=np.float32) * 2 - 1).astype(np.float32)
+def dims_of(shape):
+    return [int(d) for d in shape.split(",")] if shape else []
+
+
+def save(path, a, name=""):
     with open(path, "wb") as f:
-        f.write(numpy_helper.from_array(a).SerializeToString())
+        f.write(numpy_helper.from_array(a, name).SerializeToString())
+
+
+def tensor(path, seed, shape, dtype="float32", lo="-1", hi="1", name=""):
+    dims = dims_of(shape)
+    rng = np.random.default_rng(int(seed))
+    dt = np.dtype(dtype)
+    if dtype == "float32" and (lo, hi) == ("-1", "1"):
+        a = (rng.random(dims, dtype=np.float32) * 2 - 1).astype(np.float32)  # as ever
+    elif dt.kind == "f":
+        r = rng.random(dims, dtype=np.float64 if dt == np.float64 else np.float32)
+        a = (float(lo) + (float(hi) - float(lo)) * r).astype(dt)
+    elif dt.kind in "iu":
+        a = rng.integers(int(lo), int(hi), dims, dtype=dt, endpoint=True)
+    elif dt == np.bool_:
+        a = rng.random(dims) < 0.5
+    else:
+        sys.exit(f"gen.py: no generator for dtype {dtype}")
+    save(path, np.asarray(a, dtype=dt), name)
+
+
+def fill(path, dtype, shape, value, name=""):
+    dt = np.dtype(dtype)
+    v = float(value) if dt.kind == "f" else int(value)
+    save(path, np.full(dims_of(shape), v, dtype=dt), name)
 
 
 def seqat(path, n):
@@ -42,4 +76,4 @@ def seqat(path, n):
 
 
 if __name__ == "__main__":
-    {"tensor": tensor, "seqat": seqat}[sys.argv[1]](*sys.argv[2:])
+    {"tensor": tensor, "fill": fill, "seqat": seqat}[sys.argv[1]](*sys.argv[2:])

@@ -10,9 +10,16 @@
 //
 // One thread (intra 1, inter 1), graph optimisation disabled, outputs
 // preallocated when the binding accepts them; only session.run is timed.
-// Inputs are TensorProto .pb files with raw_data (as bench/gen.py writes them),
-// bound to the model's inputs in order. Prints one line:
-//   MODEL: runs=N median_us=M min_us=M prealloc=yes|no
+// Inputs are TensorProto .pb files with raw_data (as bench/gen.py writes them:
+// float32, float64, float16, int8, uint8, int32, int64, bool), bound to the
+// model's inputs by the tensor's name when it has one that the model declares,
+// else in order. Prints one line:
+//   MODEL: runs=N median_us=M min_us=M prealloc=yes|no threads=T
+//
+//   ORT_THREADS=N     intra-op threads (default 1; inter-op stays 1)
+//   ORT_OUT_DIR=DIR   also write the first run's outputs as DIR/output_K.pb
+//                     (TensorProto, raw_data; K in the model's output order),
+//                     for comparing with 'onnxop run --out-dir' (bench/models/)
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -23,6 +30,12 @@ if (!dir) {
   process.exit(2);
 }
 const ort = require(path.resolve(dir, 'node_modules', 'onnxruntime-node'));
+
+// TensorProto data_type codes -> ORT's type names and typed arrays (float16
+// travels as its bits in a Uint16Array)
+const TYPES = {1: ['float32', Float32Array], 2: ['uint8', Uint8Array], 3: ['int8', Int8Array],
+               6: ['int32', Int32Array], 7: ['int64', BigInt64Array], 9: ['bool', Uint8Array],
+               10: ['float16', Uint16Array], 11: ['float64', Float64Array]};
 
 // TensorProto: dims (1, varint, packed or not), data_type (2), raw_data (9)
 function readTensor(file) {
@@ -38,7 +51,7 @@ function readTensor(file) {
     }
   };
   const dims = [];
-  let dt = 0, raw = null;
+  let dt = 0, raw = null, tname = '';
   while (p < b.length) {
     const key = Number(varint()), field = key >> 3, wt = key & 7;
     if (wt === 0) {
@@ -52,33 +65,67 @@ function readTensor(file) {
         while (p < end) dims.push(Number(varint()));
       } else {
         if (field === 9) raw = b.subarray(p, p + n);
+        else if (field === 8) tname = b.toString('utf8', p, p + n);
         p += n;
       }
     } else if (wt === 5) p += 4;
     else if (wt === 1) p += 8;
     else throw new Error(`${file}: unexpected wire type ${wt}`);
   }
-  const types = {1: ['float32', Float32Array], 6: ['int32', Int32Array], 7: ['int64', BigInt64Array],
-                 11: ['float64', Float64Array]};
-  if (!types[dt] || !raw) throw new Error(`${file}: only raw_data float/double/int32/int64 tensors`);
-  const [name, T] = types[dt];
+  const t = TYPES[dt];
+  if (!t || !raw) throw new Error(`${file}: only raw_data tensors of ${Object.values(TYPES).map((x) => x[0]).join('/')}`);
+  const [type, T] = t;
   const copy = new Uint8Array(raw.length);  // aligned copy
   copy.set(raw);
-  return new ort.Tensor(name, new T(copy.buffer), dims);
+  return {name: tname, tensor: new ort.Tensor(type, new T(copy.buffer), dims)};
+}
+
+// output_K.pb: dims (1), data_type (2), name (8), raw_data (9)
+function writeTensor(file, name, t) {
+  const code = Number(Object.keys(TYPES).find((k) => TYPES[k][0] === t.type));
+  if (!code) throw new Error(`output '${name}': cannot write ORT type ${t.type}`);
+  const parts = [];
+  const varint = (v) => {
+    const b = [];
+    v = BigInt(v);
+    do {
+      let c = Number(v & 0x7fn);
+      v >>= 7n;
+      if (v) c |= 0x80;
+      b.push(c);
+    } while (v);
+    parts.push(Buffer.from(b));
+  };
+  const bytes = (field, buf) => { varint((field << 3) | 2); varint(buf.length); parts.push(buf); };
+  for (const d of t.dims) { varint(1 << 3); varint(d); }
+  varint(2 << 3); varint(code);
+  bytes(8, Buffer.from(name, 'utf8'));
+  const d = t.data;
+  bytes(9, t.type === 'bool' ? Buffer.from(d.map((x) => (x ? 1 : 0))) : Buffer.from(d.buffer, d.byteOffset, d.byteLength));
+  fs.writeFileSync(file, Buffer.concat(parts));
 }
 
 async function main() {
   const [model, runsS, warmupS, ...inputs] = process.argv.slice(2);
   const runs = Number(runsS), warmup = Number(warmupS);
+  const threads = Number(process.env.ORT_THREADS || 1);
   const s = await ort.InferenceSession.create(model, {
-    executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1,
+    executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1,
     graphOptimizationLevel: 'disabled', executionMode: 'sequential',
   });
   const feeds = {};
-  inputs.forEach((f, i) => { feeds[s.inputNames[i]] = readTensor(f); });
+  inputs.forEach((f, i) => {
+    const {name, tensor} = readTensor(f);
+    feeds[s.inputNames.includes(name) ? name : s.inputNames[i]] = tensor;
+  });
   // preallocated outputs, shaped from a first run
   let fetches = null;
   const first = await s.run(feeds);
+  const outDir = process.env.ORT_OUT_DIR;
+  if (outDir) {
+    fs.mkdirSync(outDir, {recursive: true});
+    s.outputNames.forEach((n, k) => writeTensor(path.join(outDir, `output_${k}.pb`), n, first[n]));
+  }
   try {
     const f = {};
     for (const n of s.outputNames) {
@@ -100,6 +147,6 @@ async function main() {
   }
   t.sort((a, b) => a - b);
   const n = t.length, med = n % 2 ? t[(n - 1) / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-  console.log(`${model}: runs=${n} median_us=${med.toFixed(1)} min_us=${t[0].toFixed(1)} prealloc=${fetches ? 'yes' : 'no'}`);
+  console.log(`${model}: runs=${n} median_us=${med.toFixed(1)} min_us=${t[0].toFixed(1)} prealloc=${fetches ? 'yes' : 'no'} threads=${threads}`);
 }
 main().catch((e) => { console.error(`bench/ort.js: ${e.message}`); process.exit(1); });

