@@ -1142,6 +1142,129 @@ static void external(void) {
   ext_model("length_huge.onnx", "data.bin", "0", "9223372036854775807");
 }
 
+/* Models the ONNX checker refuses for their structure (check_graph,
+ * check_function); onnxop refuses them at load, before anything runs. */
+static buf fn_def(const char *name, const char *ins, const char *outs, buf body_node) {
+  buf f = {0}, o = {0};
+  f_str(&f, FN_NAME, name);
+  names(&f, FN_IN, ins);
+  names(&f, FN_OUT, outs);
+  f_msg(&f, FN_NODE, &body_node);
+  f_str(&o, OPSET_DOMAIN, "");
+  f_int(&o, OPSET_VERSION, 13);
+  f_msg(&f, FN_OPSET, &o);
+  f_str(&f, FN_DOMAIN, "local");
+  return f;
+}
+/* y = name(x) in domain "local", with the given functions. */
+static void fn_model(const char *file, const char *name, int nf, buf *fs) {
+  buf g = {0}, n = node(name, "x", "y", "call"), a = vi_float("x"), b = vi_float("y"), o = {0};
+  f_str(&n, NODE_DOMAIN, "local");
+  f_msg(&g, GRAPH_NODE, &n);
+  f_msg(&g, GRAPH_INPUT, &a);
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  buf m = model(g);
+  f_str(&o, OPSET_DOMAIN, "local");
+  f_int(&o, OPSET_VERSION, 1);
+  f_msg(&m, MODEL_OPSET, &o);
+  for (int i = 0; i < nf; i++) f_msg(&m, MODEL_FUNCTIONS, &fs[i]);
+  save(file, &m);
+}
+/* y = If(c) with then_branch y = Identity(x) and else_branch `els`. */
+static void if_model(const char *file, buf els) {
+  buf g = {0}, n = node("If", "c", "y", "if0"), a, b;
+  attr_graph(&n, "then_branch", branch_graph("then_id"));
+  attr_graph(&n, "else_branch", els);
+  f_msg(&g, GRAPH_NODE, &n);
+  a = value_info("c", type_tensor(9, 0, NULL));
+  f_msg(&g, GRAPH_INPUT, &a);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  buf m = model(g);
+  save(file, &m);
+}
+
+static void structure(void) {
+  buf g, m, n, a, b, t;
+  /* graph input x listed twice */
+  g = identity_graph("x", "n0");
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  m = model(g);
+  save("s_dup_input.onnx", &m);
+  /* initializer w given twice (different values) */
+  g = (buf){0};
+  n = node("Identity", "w", "y", "n0");
+  f_msg(&g, GRAPH_NODE, &n);
+  t = float_tensor(2, D23, "w");
+  f_msg(&g, GRAPH_INIT, &t);
+  t = float_tensor(1, D23, "w");
+  f_msg(&g, GRAPH_INIT, &t);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("s_dup_init.onnx", &m);
+  /* one node writing y twice */
+  g = (buf){0};
+  n = node("Split", "x", "y,y", "split2");
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("s_node_writes_twice.onnx", &m);
+  /* an If branch (not taken when c is true) that reads 'ghost', defined nowhere */
+  g = (buf){0};
+  n = node("Identity", "ghost", "y", "else_ghost");
+  f_msg(&g, GRAPH_NODE, &n);
+  f_str(&g, GRAPH_NAME, "else_g");
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  if_model("s_if_ghost.onnx", g);
+  /* an If branch whose output names nothing */
+  g = (buf){0};
+  f_str(&g, GRAPH_NAME, "else_g");
+  b = vi_float("ghost");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  if_model("s_if_output_ghost.onnx", g);
+  /* an If branch with two inputs named a (a branch takes none; never run here) */
+  g = branch_graph("else_id");
+  a = vi_float("a");
+  f_msg(&g, GRAPH_INPUT, &a);
+  a = vi_float("a");
+  f_msg(&g, GRAPH_INPUT, &a);
+  if_model("s_if_dup_input.onnx", g);
+  /* an If branch writing over an initializer of its own */
+  g = branch_graph("else_id");
+  t = float_tensor(2, D23, "y");
+  f_msg(&g, GRAPH_INIT, &t);
+  if_model("s_if_writes_init.onnx", g);
+  /* two definitions of local.F */
+  {
+    buf fs[2] = {fn_def("F", "a", "b", node("Identity", "a", "b", "first_f")),
+                 fn_def("F", "a", "b", node("Neg", "a", "b", "second_f"))};
+    fn_model("s_dup_function.onnx", "F", 2, fs);
+  }
+  /* a function with input a listed twice */
+  {
+    buf fs[1] = {fn_def("F", "a,a", "b", node("Identity", "a", "b", "f_id"))};
+    fn_model("s_function_dup_input.onnx", "F", 1, fs);
+  }
+  /* a function whose second output names nothing (the call does not use it) */
+  {
+    buf fs[1] = {fn_def("F", "a", "b,ghost", node("Identity", "a", "b", "f_id"))};
+    fn_model("s_function_output_ghost.onnx", "F", 1, fs);
+  }
+  /* a function body reading x, a name of the calling graph (functions see no outer names) */
+  {
+    buf fs[1] = {fn_def("F", "a", "b", node("Add", "a,x", "b", "f_add"))};
+    fn_model("s_function_reads_outer.onnx", "F", 1, fs);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: bad-gen DIR\n");
@@ -1153,6 +1276,7 @@ int main(int argc, char **argv) {
   values();
   json();
   models();
+  structure();
   external();
   return 0;
 }
