@@ -540,14 +540,8 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
 
   /* attributes */
   att_p p = {0};
-  int64_t causal = ox_attr_int(c, "is_causal", 0);
-  if (causal != 0 && causal != 1)
-    return ox_fail(c->err, OX_EINPUT, "attribute is_causal is %lld; it must be 0 or 1", (long long)causal);
-  p.causal = (int)causal;
-  p.mode = (int)ox_attr_int(c, "qk_matmul_output_mode", 0);
-  if (p.mode < 0 || p.mode > 3)
-    return ox_fail(c->err, OX_EINPUT, "attribute qk_matmul_output_mode is %lld; it must be 0, 1, 2 or 3",
-                   (long long)ox_attr_int(c, "qk_matmul_output_mode", 0));
+  OX_TRY(ox_attr_int_in(c, "is_causal", 0, 0, 1, &p.causal));
+  OX_TRY(ox_attr_int_in(c, "qk_matmul_output_mode", 0, 0, 3, &p.mode));
   p.softcap = ox_attr_float(c, "softcap", 0);
   OX_TRY(softmax_precision(c, Q->dt, &p.smp));
   p.left = p.right = -1;

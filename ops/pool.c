@@ -451,8 +451,8 @@ static int maxunpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     if (r < 0 || r >= total)
       return ox_fail(c->err, OX_EINPUT, "I[%lld] is %lld; it must be in [0, %lld)", (long long)i,
                      (long long)r, (long long)total);
-    int64_t o = 0; /* r in the unpooled shape -> the same point of the output */
-    for (int j = x->rank - 1, str = 1; j >= 0; j--) {
+    int64_t o = 0, str = 1; /* r in the unpooled shape -> the same point of the output */
+    for (int j = x->rank - 1; j >= 0; j--) {
       o += (r % inf[j]) * str;
       r /= inf[j];
       str *= od[j];

@@ -222,7 +222,8 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   uint64_t ty = v < 19 ? TS_I8 : v < 21 ? TS_I8 | TS_F8 : v < 23 ? (TS_DQ21 & ~OX_T(INT32))
               : v < 25 ? (TS_DQ23 & ~OX_T(INT32)) : (TS_DQ25 & ~OX_T(INT32));
   int64_t odt = v >= 21 ? ox_attr_int(c, "output_dtype", 0) : 0;
-  int saturate = v >= 19 ? (int)ox_attr_int(c, "saturate", 1) : 1;
+  int saturate = 1;
+  if (v >= 19) OX_TRY(ox_attr_int_in(c, "saturate", 1, 0, 1, &saturate));
   int64_t prec = v >= 23 ? ox_attr_int(c, "precision", 0) : 0;
   if (c->err->code) return c->err->code;
   ox_dtype yt = OX_UINT8;
@@ -233,7 +234,7 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
                      (long long)odt, ox_dtypes[zp->dt].onnx_name);
     yt = zp->dt;
   } else if (odt) {
-    if (!ox_dtype_valid((int)odt) || !(ty & (UINT64_C(1) << odt)))
+    if (!ox_dtype_valid(odt) || !(ty & (UINT64_C(1) << odt)))
       return ox_fail(c->err, OX_EINPUT, "output_dtype %lld is not a type QuantizeLinear-%d makes",
                      (long long)odt, v);
     yt = (ox_dtype)odt;

@@ -279,8 +279,8 @@ static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
     OX_TRY(ox_ints_of(c, 1, in[1], &w, &n));
     want = w;
   }
-  int allowzero = c->version >= 14 ? (int)ox_attr_int(c, "allowzero", 0) : 0;
-  if (c->err->code) return c->err->code;
+  int allowzero = 0;
+  if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "allowzero", 0, 0, 1, &allowzero));
   if (n > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "shape has %lld entries", (long long)n);
   int64_t *dims = ox_alloc_array(c->a, n + 1, sizeof *dims);
   if (!dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
@@ -482,9 +482,9 @@ static int eye_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   if (dt <= 0 || dt >= OX_DTYPE_MAX || !(allowed & T_BIT(dt)))
     return ox_fail(c->err, OX_EINPUT, "dtype %lld%s%s%s is not allowed: the output must be a "
                    "real number or bool type", (long long)dt,
-                   ox_dtype_valid((int)dt) ? " (" : "",
-                   ox_dtype_valid((int)dt) ? ox_dtypes[dt].onnx_name : "",
-                   ox_dtype_valid((int)dt) ? ")" : "");
+                   ox_dtype_valid(dt) ? " (" : "",
+                   ox_dtype_valid(dt) ? ox_dtypes[dt].onnx_name : "",
+                   ox_dtype_valid(dt) ? ")" : "");
   if (x->rank != 2) {
     char sb[256];
     return ox_fail(c->err, OX_EINPUT, "the input must be 2-D; it has shape %s",

@@ -247,7 +247,7 @@ static int window(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
   OX_TRY(ox_scalar_i64(c, 0, in[0], &size));
   if (size < 0) return ox_fail(c->err, OX_EINPUT, "size must be >= 0; got %lld", (long long)size);
   const uint64_t ok = OX_TS_INTS | OX_TS_FLOAT4;
-  if (!ox_dtype_valid((int)dt) || !(ok & (UINT64_C(1) << dt)))
+  if (!ox_dtype_valid(dt) || !(ok & (UINT64_C(1) << dt)))
     return ox_fail(c->err, OX_EINPUT, "output_datatype %lld is not a numeric type", (long long)dt);
   OX_TRY(ox_tensor_new(c->a, (ox_dtype)dt, 1, &size, &out[0], c->err));
   double *v = ox_alloc_array(c->a, size + 1, sizeof *v);
@@ -332,7 +332,7 @@ static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(scalar_f64(c, 3, in[3], &lo));
   OX_TRY(scalar_f64(c, 4, in[4], &hi));
   const uint64_t ok = OX_TS_INTS | OX_TS_FLOAT4;
-  if (!ox_dtype_valid((int)dt) || !(ok & (UINT64_C(1) << dt)))
+  if (!ox_dtype_valid(dt) || !(ok & (UINT64_C(1) << dt)))
     return ox_fail(c->err, OX_EINPUT, "output_datatype %lld is not a numeric type", (long long)dt);
   if (nmel < 1 || dftl < 1 || rate < 1)
     return ox_fail(c->err, OX_EINPUT, "num_mel_bins, dft_length and sample_rate must be positive");

@@ -247,6 +247,14 @@ static void attr_graph(buf *node, const char *name, buf g) {
   f_msg(node, NODE_ATTR, &a);
 }
 
+static void attr_ints(buf *node, const char *name, int n, const int64_t *v) {
+  buf a = {0};
+  f_str(&a, ATTR_NAME, name);
+  f_int(&a, ATTR_TYPE, AT_INTS);
+  for (int i = 0; i < n; i++) f_int(&a, ATTR_INTS, v[i]);
+  f_msg(node, NODE_ATTR, &a);
+}
+
 /* ModelProto: IR version 8, one opset import (domain "" = ai.onnx; version
  * NO_OPSET: no opset import at all), then the graph. */
 #define NO_OPSET INT64_MIN
@@ -1186,6 +1194,28 @@ static void if_model(const char *file, buf els) {
   save(file, &m);
 }
 
+/* y = Scan-16(x) over axis 0 of x, the body an Identity; `attr` names an
+ * int (or ints) attribute set to v, beyond what an int holds. */
+static void scan_model(const char *file, const char *attr, int is_list, int64_t v) {
+  buf g = {0}, n = node("Scan", "x", "y", "scan0"), body = {0}, bn = node("Identity", "e", "f", "body_id");
+  buf a = vi_float("e"), b = vi_float("f");
+  f_msg(&body, GRAPH_NODE, &bn);
+  f_str(&body, GRAPH_NAME, "body");
+  f_msg(&body, GRAPH_INPUT, &a);
+  f_msg(&body, GRAPH_OUTPUT, &b);
+  attr_graph(&n, "body", body);
+  if (strcmp(attr, "num_scan_inputs")) attr_int(&n, "num_scan_inputs", 1);
+  if (is_list) attr_ints(&n, attr, 1, &v);
+  else attr_int(&n, attr, v);
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  buf m = model_of(g, "", 16);
+  save(file, &m);
+}
+
 static void structure(void) {
   buf g, m, n, a, b, t;
   /* graph input x listed twice */
@@ -1263,6 +1293,12 @@ static void structure(void) {
     buf fs[1] = {fn_def("F", "a", "b", node("Add", "a,x", "b", "f_add"))};
     fn_model("s_function_reads_outer.onnx", "F", 1, fs);
   }
+  /* Scan attributes beyond an int: 2^32 + 1 wrapped to 1 (2^32 to 0) */
+  scan_model("n_scan_ok.onnx", "scan_input_axes", 1, 0);
+  scan_model("n_scan_input_axes.onnx", "scan_input_axes", 1, INT64_C(4294967296));
+  scan_model("n_scan_input_directions.onnx", "scan_input_directions", 1, INT64_C(4294967297));
+  scan_model("n_scan_output_axes.onnx", "scan_output_axes", 1, INT64_C(4294967296));
+  scan_model("n_scan_num_inputs.onnx", "num_scan_inputs", 0, INT64_C(4294967297));
 }
 
 int main(int argc, char **argv) {
