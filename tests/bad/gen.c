@@ -1293,6 +1293,33 @@ static void structure(void) {
     buf fs[1] = {fn_def("F", "a", "b", node("Add", "a,x", "b", "f_add"))};
     fn_model("s_function_reads_outer.onnx", "F", 1, fs);
   }
+  /* names holding a NUL byte (protobuf-c would cut them at it): a node input
+   * "x\0y" that read as "x", an overload; a doc string may hold one */
+  g = (buf){0};
+  n = (buf){0};
+  f_bytes(&n, NODE_IN, "x\0y", 3);
+  f_str(&n, NODE_OUT, "y");
+  f_str(&n, NODE_NAME, "n_nul");
+  f_str(&n, NODE_OP, "Identity");
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("s_name_nul.onnx", &m);
+  g = identity_graph("x", "n0");
+  n = node("Neg", "x", "z", "n_overload");
+  f_bytes(&n, 8 /* NodeProto.overload */, "o\0p", 3);
+  f_msg(&g, GRAPH_NODE, &n);
+  m = model(g);
+  save("s_overload_nul.onnx", &m);
+  g = identity_graph("x", "n0");
+  n = node("Neg", "x", "z", "n_doc");
+  f_bytes(&n, 6 /* NodeProto.doc_string */, "doc\0more", 8);
+  f_msg(&g, GRAPH_NODE, &n);
+  m = model(g);
+  save("s_doc_nul.onnx", &m);
   /* Scan attributes beyond an int: 2^32 + 1 wrapped to 1 (2^32 to 0) */
   scan_model("n_scan_ok.onnx", "scan_input_axes", 1, 0);
   scan_model("n_scan_input_axes.onnx", "scan_input_axes", 1, INT64_C(4294967296));
