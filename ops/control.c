@@ -36,6 +36,7 @@ static int slice_axis(ox_arena *a, const ox_tensor *t, int axis, int64_t k, ox_v
   for (int d = 0; d < t->rank; d++)
     if (d != axis) dims[r++] = t->dims[d];
   OX_TRY(ox_tensor_new(a, t->dt, r, dims, out, e));
+  if (!(*out)->u.t.n) return 0; /* and outer * inner might not fit: (2^62, 2^62, 0) */
   size_t es = ox_dtype_size(t->dt);
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < axis; d++) outer *= t->dims[d];
@@ -80,6 +81,7 @@ static int stack(ox_ctx *c, ox_value **vs, int64_t n, int axis, int reverse,
     return ox_fail(c->err, OX_EINPUT, "scan output axis %d is out of range for rank %d", axis, t0->rank + 1);
   for (int d = 0, r = 0; d <= t0->rank; d++) dims[d] = d == axis ? n : t0->dims[r++];
   OX_TRY(ox_tensor_new(c->a, t0->dt, t0->rank + 1, dims, out, c->err));
+  if (!(*out)->u.t.n) return 0; /* and outer * inner might not fit */
   /* out: (outer, n, inner) */
   size_t es = ox_dtype_size(t0->dt);
   int64_t outer = 1, inner = 1;

@@ -446,8 +446,11 @@ static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                      (long long)naxes);
     for (int64_t i = 0; i < ns; i++) {
       double s = sv[i], o = s * (double)X->dims[axes[i]];
-      if (!(s > 0) || !(o < 0x1p62))
+      if (!(s > 0) || !isfinite(s))
         return ox_fail(c->err, OX_EINPUT, "scale %g is not a positive finite factor", s);
+      if (!(o <= 0x1p62))
+        return ox_fail(c->err, OX_EINPUT, "scale %g makes axis %lld %g long, more than 2^62", s,
+                       (long long)axes[i], o);
       scale[axes[i]] = s;
       od[axes[i]] = (int64_t)o;
     }

@@ -213,7 +213,7 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo :
 static int reshape_dims(ox_ctx *c, const ox_tensor *x, int64_t n, const int64_t *want,
                         int allowzero, int64_t *dims) {
   char sb[256], sx[256];
-  int64_t infer = -1, known = 1; /* the product of the dims other than -1 */
+  int64_t infer = -1, known; /* the product of the dims other than -1 */
   int zero = 0;
   for (int64_t i = 0; i < n; i++) {
     int64_t d = want[i];
@@ -237,12 +237,12 @@ static int reshape_dims(ox_ctx *c, const ox_tensor *x, int64_t n, const int64_t 
       d = x->dims[i];
     }
     if (d == 0) zero = 1;
-    if (d && known > INT64_MAX / d)
-      return ox_fail(c->err, OX_EINPUT, "shape %s is too large",
-                     ox_shape_str((int)n, want, sb, sizeof sb));
-    known *= d;
     dims[i] = d;
   }
+  /* a 0 anywhere makes it 0 (the -1's placeholder is 1): (2^62, 2^62, 0) is empty */
+  known = ox_numel((int)n, dims, 0);
+  if (known < 0)
+    return ox_fail(c->err, OX_EINPUT, "shape %s is too large", ox_shape_str((int)n, want, sb, sizeof sb));
   if (infer >= 0) {
     /* Reshape-14: with allowzero = 1, a shape holding both 0 and -1 is invalid. */
     if (allowzero && zero)

@@ -145,9 +145,9 @@ static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     return ox_fail(c->err, OX_EINPUT, "onesided=1 with inverse=%d needs %s input (last dim %d); got last dim %lld",
                    inverse ? 1 : 0, inverse ? "complex" : "real", inverse ? 2 : 1, (long long)x->dims[r - 1]);
   /* x viewed as (outer, len, inner, ic) */
-  int64_t outer = 1, inner = 1, ic = x->dims[r - 1], len = x->dims[ax];
-  for (int d = 0; d < ax; d++) outer *= x->dims[d];
-  for (int d = ax + 1; d < r - 1; d++) inner *= x->dims[d];
+  int64_t outer = x->n ? 1 : 0, inner = outer, ic = x->dims[r - 1], len = x->dims[ax];
+  for (int d = 0; d < ax && x->n; d++) outer *= x->dims[d]; /* empty x: (2^62, 2^62, 0) would overflow */
+  for (int d = ax + 1; d < r - 1 && x->n; d++) inner *= x->dims[d];
   /* inverse with onesided is numpy's irfft (as ONNX's reference): the input
    * holds bins 0 .. n/2 and the output is real, n = 2 * (len - 1) unless
    * dft_length says otherwise */
