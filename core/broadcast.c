@@ -36,6 +36,10 @@ int ox_bcast_init(ox_bcast *b, int n, const ox_tensor *const *ts, int rank, cons
   memset(b, 0, sizeof *b);
   b->nin = n;
   b->n = ox_numel(rank, dims, 0);
+  if (b->n == 0) { /* nothing to visit; the strides of (0, 2^62, 2^62) would overflow */
+    b->rank = 1;
+    return 0;
+  }
   /* full-rank strides: 0 where an input is broadcast (dim 1 against a larger
    * output dim, or missing on the left) */
   int64_t st[OX_BCAST_MAX_IN][OX_BCAST_MAX_RANK + 1];

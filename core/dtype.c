@@ -10,7 +10,7 @@ const ox_dtype_info ox_dtypes[OX_DTYPE_MAX] = {
 #undef X
 };
 
-int ox_dtype_valid(int id) { return id > 0 && id < OX_DTYPE_MAX; }
+int ox_dtype_valid(int64_t id) { return id > 0 && id < OX_DTYPE_MAX; }
 
 const char *ox_dtype_name(ox_dtype dt) {
   return ox_dtype_valid((int)dt) ? ox_dtypes[dt].numpy_name : "?";

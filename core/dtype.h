@@ -86,7 +86,7 @@ typedef struct {
 
 extern const ox_dtype_info ox_dtypes[OX_DTYPE_MAX];
 
-int ox_dtype_valid(int id);                      /* 1..26 */
+int ox_dtype_valid(int64_t id);                  /* 1..26; any int64, so an attribute is never narrowed */
 const char *ox_dtype_name(ox_dtype dt);          /* numpy name, "?" if invalid */
 ox_dtype ox_dtype_from_name(const char *name);   /* numpy, onnx or enum name; 0 if unknown */
 static inline size_t ox_dtype_size(ox_dtype dt) { return ox_dtypes[dt].size; }

@@ -260,41 +260,6 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   return 0;
 }
 
-/* SSA (as onnx.checker has it): no node writes a name that is already a
- * graph input or an initializer of the same graph. */
-static int check_writes(ox_arena *a, const ox_graph *g, ox_err *e) {
-  if (!g->nnode || (!g->nin && !g->ninit)) return 0;
-  ox_mark mk = ox_arena_mark(a);
-  name_map given;
-  if (!nm_init(a, &given, g->nin + g->ninit)) return ox_fail(e, OX_EINPUT, "out of memory");
-  for (int i = 0; i < g->nin; i++) *nm_slot(&given, g->in[i].name) = 0;
-  for (int i = 0; i < g->ninit; i++) *nm_slot(&given, g->init_name[i]) = 1;
-  int rc = 0;
-  for (int i = 0; i < g->nnode && !rc; i++)
-    for (int k = 0; k < g->node[i].nout && !rc; k++) {
-      const char *o = g->node[i].out[k];
-      int what = o[0] ? nm_get(&given, o) : -1;
-      if (what >= 0)
-        rc = ox_fail(e, OX_EINPUT, "node '%s' %s writes '%s', which is a graph %s", g->node[i].name,
-                     g->node[i].op, o, what ? "initializer" : "input");
-    }
-  ox_arena_release(a, mk);
-  return rc;
-}
-
-/* check_writes on g and every graph inside its nodes' attributes. */
-static int check_writes_all(ox_arena *a, const ox_graph *g, int depth, ox_err *e) {
-  if (depth > 64) return 0; /* prepare_nodes refuses it */
-  OX_TRY(check_writes(a, g, e));
-  for (int i = 0; i < g->nnode; i++)
-    for (int j = 0; j < g->node[i].nattr; j++) {
-      const ox_attr *at = &g->node[i].attr[j];
-      if (at->g) OX_TRY(check_writes_all(a, at->g, depth + 1, e));
-      for (int64_t q = 0; q < at->n && at->graphs; q++) OX_TRY(check_writes_all(a, at->graphs[q], depth + 1, e));
-    }
-  return 0;
-}
-
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
                          const ox_opset *ops, int depth, ox_err *e) {
   if (depth > 64)
@@ -354,7 +319,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
 }
 
 int ox_prepare(ox_arena *a, ox_model *m, ox_err *e) {
-  OX_TRY(check_writes_all(a, m->graph, 0, e));
+  OX_TRY(ox_model_check(a, m, e));
   return prepare_nodes(a, m, m->graph->nnode, m->graph->node, m->nopset, m->opset, 0, e);
 }
 

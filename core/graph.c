@@ -33,3 +33,198 @@ const ox_attr *ox_node_attr(const ox_node *n, const char *name) {
     if (!strcmp(n->attr[i].name, name)) return &n->attr[i];
   return NULL;
 }
+
+/* ---- the model's structure, as onnx.checker checks it ----
+ * check_graph and check_function of onnx/checker.cc: names are unique where
+ * the IR requires (SSA), and every name a node reads or a graph returns is
+ * defined somewhere it can see. onnxop orders the nodes itself, so a name
+ * defined by a later node counts too; an outer name may be shadowed by a
+ * subgraph (the evaluator's scopes allow it). */
+
+/* A set of names (open addressing), sized once for the names it will hold,
+ * with the set of the enclosing graph above it. */
+typedef struct names {
+  const struct names *up;
+  uint64_t mask;
+  const char **key;
+} names;
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  while (*s) h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+  return h;
+}
+
+static int names_init(ox_arena *a, names *s, const names *up, int64_t expect, ox_err *e) {
+  uint64_t cap = 16;
+  while (cap < (uint64_t)expect * 2) cap *= 2;
+  s->up = up;
+  s->mask = cap - 1;
+  s->key = ox_alloc_array(a, (int64_t)cap, sizeof *s->key);
+  return s->key ? 0 : ox_fail(e, OX_EINPUT, "out of memory while checking the model");
+}
+
+/* Add k; 0 when it was there already. */
+static int names_add(names *s, const char *k) {
+  for (uint64_t i = name_hash(k) & s->mask;; i = (i + 1) & s->mask) {
+    if (!s->key[i]) {
+      s->key[i] = k;
+      return 1;
+    }
+    if (!strcmp(s->key[i], k)) return 0;
+  }
+}
+
+static int names_has(const names *s, const char *k) {
+  for (uint64_t i = name_hash(k) & s->mask; s->key[i]; i = (i + 1) & s->mask)
+    if (!strcmp(s->key[i], k)) return 1;
+  return 0;
+}
+
+/* In s or a set above it. */
+static int names_visible(const names *s, const char *k) {
+  for (; s; s = s->up)
+    if (names_has(s, k)) return 1;
+  return 0;
+}
+
+static int check_graph(ox_arena *a, const ox_graph *g, const names *up, ox_err *e);
+
+/* Node outputs: each name once in the body (SSA), and none that is already
+ * an input (`ins`: graph or function inputs) or an initializer (`inits`, may
+ * be NULL). `own` receives them. */
+static int check_writes(int nnode, const ox_node *node, const names *ins, const char *ins_what,
+                        const names *inits, names *own, ox_err *e) {
+  for (int i = 0; i < nnode; i++)
+    for (int k = 0; k < node[i].nout; k++) {
+      const char *o = node[i].out[k];
+      if (!o[0]) continue; /* an output left out */
+      if ((inits && names_has(inits, o)) || names_has(ins, o))
+        return ox_fail(e, OX_EINPUT, "node '%s' %s writes '%s', which is %s", node[i].name, node[i].op,
+                       o, inits && names_has(inits, o) ? "an initializer" : ins_what);
+      if (names_add(own, o)) continue;
+      for (int j = 0; j <= i; j++)
+        for (int q = 0; q < node[j].nout && (j < i || q < k); q++)
+          if (!strcmp(node[j].out[q], o)) {
+            if (j == i) return ox_fail(e, OX_EINPUT, "node '%s' %s writes '%s' twice", node[i].name, node[i].op, o);
+            return ox_fail(e, OX_EINPUT, "nodes '%s' and '%s' both write '%s'", node[j].name, node[i].name, o);
+          }
+    }
+  return 0;
+}
+
+/* What a name that is nowhere is not, for messages. */
+static const char *nowhere(const names *own, int in_function) {
+  if (in_function && !own->up) return "no input or node output of the function has that name";
+  if (!own->up) return "no graph input, initializer or node output has that name";
+  return "no input, initializer or node output has that name, here or in an enclosing graph";
+}
+
+/* Node inputs: each names a value of `own` or of a set above it, and not one
+ * of the node's own outputs; then the subgraphs in the node's attributes,
+ * which see `own` and what is above it. */
+static int check_reads(ox_arena *a, int nnode, const ox_node *node, const names *own, int in_function,
+                       ox_err *e) {
+  for (int i = 0; i < nnode; i++) {
+    const ox_node *n = &node[i];
+    for (int k = 0; k < n->nin; k++) {
+      const char *in = n->in[k];
+      if (!in[0]) continue; /* an optional input left out */
+      for (int q = 0; q < n->nout; q++)
+        if (!strcmp(n->out[q], in))
+          return ox_fail(e, OX_EINPUT, "node '%s' %s reads its own output '%s'", n->name, n->op, in);
+      if (!names_visible(own, in))
+        return ox_fail(e, OX_EINPUT, "node '%s' %s: input %d '%s' names no value (%s)", n->name, n->op,
+                       k, in, nowhere(own, in_function));
+    }
+    for (int j = 0; j < n->nattr; j++) {
+      const ox_attr *at = &n->attr[j];
+      for (int64_t q = 0; q < (at->g ? 1 : at->graphs ? at->n : 0); q++) {
+        const ox_graph *sub = at->g ? at->g : at->graphs[q];
+        if (check_graph(a, sub, own, e)) {
+          if (at->g) ox_prefix(e, "node '%s' %s > %s: ", n->name, n->op, at->name);
+          else ox_prefix(e, "node '%s' %s > %s[%lld]: ", n->name, n->op, at->name, (long long)q);
+          return e->code;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+static int64_t count_outputs(int nnode, const ox_node *node) {
+  int64_t n = 0;
+  for (int i = 0; i < nnode; i++) n += node[i].nout;
+  return n;
+}
+
+static int check_graph(ox_arena *a, const ox_graph *g, const names *up, ox_err *e) {
+  names ins, inits, own;
+  OX_TRY(names_init(a, &ins, NULL, g->nin, e));
+  OX_TRY(names_init(a, &inits, NULL, g->ninit, e));
+  OX_TRY(names_init(a, &own, up, (int64_t)g->nin + g->ninit + count_outputs(g->nnode, g->node), e));
+  for (int i = 0; i < g->nin; i++) {
+    const char *nm = g->in[i].name;
+    if (!nm[0]) return ox_fail(e, OX_EINPUT, "graph input %d has no name", i);
+    if (!names_add(&ins, nm)) return ox_fail(e, OX_EINPUT, "graph input '%s' is listed twice", nm);
+  }
+  /* An initializer may share its name with an input (its default value). */
+  for (int i = 0; i < g->ninit; i++) {
+    const char *nm = g->init_name[i];
+    if (!nm[0]) return ox_fail(e, OX_EINPUT, "initializer %d has no name", i);
+    if (!names_add(&inits, nm)) return ox_fail(e, OX_EINPUT, "initializer '%s' is given twice", nm);
+  }
+  for (int i = 0; i < g->nin; i++) names_add(&own, g->in[i].name);
+  for (int i = 0; i < g->ninit; i++) names_add(&own, g->init_name[i]);
+  OX_TRY(check_writes(g->nnode, g->node, &ins, "a graph input", &inits, &own, e));
+  OX_TRY(check_reads(a, g->nnode, g->node, &own, 0, e));
+  for (int i = 0; i < g->nout; i++) {
+    const char *nm = g->out[i].name;
+    if (!nm[0]) return ox_fail(e, OX_EINPUT, "graph output %d has no name", i);
+    if (!names_visible(&own, nm))
+      return ox_fail(e, OX_EINPUT, "graph output '%s' names no value (%s)", nm, nowhere(&own, 0));
+  }
+  return 0;
+}
+
+/* A function body sees its inputs and its own nodes' outputs, nothing else. */
+static int check_function(ox_arena *a, const ox_function *f, ox_err *e) {
+  names given, own, outs;
+  OX_TRY(names_init(a, &given, NULL, f->nin, e));
+  OX_TRY(names_init(a, &outs, NULL, f->nout, e));
+  OX_TRY(names_init(a, &own, NULL, (int64_t)f->nin + count_outputs(f->nnode, f->node), e));
+  for (int i = 0; i < f->nin; i++)
+    if (!names_add(&given, f->in[i]) || !names_add(&own, f->in[i]))
+      return ox_fail(e, OX_EINPUT, "input '%s' is listed twice", f->in[i]);
+  for (int i = 0; i < f->nout; i++)
+    if (!names_add(&outs, f->out[i])) return ox_fail(e, OX_EINPUT, "output '%s' is listed twice", f->out[i]);
+  OX_TRY(check_writes(f->nnode, f->node, &given, "an input of the function", NULL, &own, e));
+  OX_TRY(check_reads(a, f->nnode, f->node, &own, 1, e));
+  for (int i = 0; i < f->nout; i++)
+    if (!names_has(&own, f->out[i]))
+      return ox_fail(e, OX_EINPUT, "output '%s' names no value (%s)", f->out[i], nowhere(&own, 1));
+  return 0;
+}
+
+int ox_model_check(ox_arena *a, const ox_model *m, ox_err *e) {
+  ox_mark mk = ox_arena_mark(a);
+  int rc = check_graph(a, m->graph, NULL, e);
+  /* Functions are called by (domain, name, overload): one definition each. */
+  names ids;
+  if (!rc) rc = names_init(a, &ids, NULL, m->nfunc, e);
+  for (int i = 0; i < m->nfunc && !rc; i++) {
+    const ox_function *f = &m->func[i];
+    const char *dom = f->domain && f->domain[0] ? f->domain : "ai.onnx";
+    const char *ov = f->overload ? f->overload : "";
+    /* 0xFF is never part of UTF-8, which names are: it keeps the parts apart */
+    char *id = ox_sprintf(a, "%s\xff%s\xff%s", dom, f->name, ov);
+    if (!id) rc = ox_fail(e, OX_EINPUT, "out of memory while checking the model");
+    else if (!names_add(&ids, id))
+      rc = ox_fail(e, OX_EINPUT, "function '%s' (domain '%s'%s%s%s) is defined twice", f->name, dom,
+                   ov[0] ? ", overload '" : "", ov, ov[0] ? "'" : "");
+    else if ((rc = check_function(a, f, e)))
+      ox_prefix(e, "function '%s': ", f->name);
+  }
+  ox_arena_release(a, mk);
+  return rc;
+}

@@ -111,5 +111,11 @@ int64_t ox_opset_of(int n, const ox_opset *ops, const char *domain);
 /* The graph inputs that are not initializers, in order (for positional --in). */
 int ox_graph_real_inputs(const ox_graph *g, int *idx_out /* g->nin entries */);
 const ox_attr *ox_node_attr(const ox_node *n, const char *name);
+/* The model's structure, as onnx.checker checks it, for the main graph, every
+ * subgraph and every function: graph inputs, initializers and function
+ * definitions unique; each node output written once, and not over a graph
+ * input or an initializer; every name a node reads or a graph returns defined
+ * in its graph or an enclosing one. An error names the graph and the value. */
+int ox_model_check(ox_arena *a, const ox_model *m, ox_err *e);
 
 #endif

@@ -102,6 +102,20 @@ int ox_ints_of(ox_ctx *c, int input, const ox_value *v, int64_t **vals, int64_t 
   return 0;
 }
 
+int ox_attr_int_in(ox_ctx *c, const char *name, int64_t def, int64_t lo, int64_t hi, int *out) {
+  int64_t v = ox_attr_int(c, name, def);
+  if (c->err->code) return c->err->code; /* of another type */
+  if (v < lo || v > hi) {
+    if (hi == lo + 1)
+      return ox_fail(c->err, OX_EINPUT, "attribute '%s' is %lld; it must be %lld or %lld", name,
+                     (long long)v, (long long)lo, (long long)hi);
+    return ox_fail(c->err, OX_EINPUT, "attribute '%s' is %lld; it must be in [%lld, %lld]", name,
+                   (long long)v, (long long)lo, (long long)hi);
+  }
+  *out = (int)v;
+  return 0;
+}
+
 int ox_axis(ox_ctx *c, int64_t axis, int rank, int extra, const char *what, int *out) {
   int64_t r = rank + (extra ? 1 : 0);
   if (axis < -r || axis >= r)

@@ -64,6 +64,11 @@ int ox_scalar_i64(ox_ctx *c, int input, const ox_value *v, int64_t *out);
 /* The values of a 1-D (or scalar) int32/int64 tensor as int64 (axes, shapes,
  * pads); *n receives the count. Arena memory. */
 int ox_ints_of(ox_ctx *c, int input, const ox_value *v, int64_t **vals, int64_t *n);
+/* An int attribute (def when absent) that must lie in [lo, hi], narrowed to
+ * int only after that check: a value outside is refused naming it, as
+ * "attribute 'layout' is 4294967297; it must be 0 or 1", never wrapped by a
+ * cast (2^32 + 1 would act as 1). lo and hi must fit an int. */
+int ox_attr_int_in(ox_ctx *c, const char *name, int64_t def, int64_t lo, int64_t hi, int *out);
 /* Normalise an axis in [-rank, rank-1] (or [-rank-1, rank] when `extra`);
  * the message names the attribute or input. */
 int ox_axis(ox_ctx *c, int64_t axis, int rank, int extra, const char *what, int *out);

@@ -145,10 +145,18 @@ ox_dtype ox_type_leaf(const ox_type *t) {
 /* ---- values ---- */
 
 int64_t ox_numel(int rank, const int64_t *dims, size_t elsize) {
-  int64_t n = 1;
+  /* A zero dim makes the tensor empty whatever the others are, so it wins
+   * over an overflowing product: (0, 2^62, 3) and (3, 2^62, 0) both hold 0
+   * elements. */
+  int zero = 0;
   for (int i = 0; i < rank; i++) {
     if (dims[i] < 0) return -1;
-    if (dims[i] && n > INT64_MAX / dims[i]) return -1;
+    if (!dims[i]) zero = 1;
+  }
+  if (zero) return 0;
+  int64_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    if (n > INT64_MAX / dims[i]) return -1;
     n *= dims[i];
   }
   if (elsize && n > (int64_t)(INT64_MAX / (int64_t)elsize)) return -1;

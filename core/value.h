@@ -74,7 +74,8 @@ ox_dtype ox_type_leaf(const ox_type *t);
 
 /* ---- values ---- */
 /* Product of dims; -1 if a dim is negative or the product or its byte size
- * overflows (elsize 0 skips the byte check). */
+ * overflows (elsize 0 skips the byte check). 0 when any dim is 0, however
+ * large the others: such a tensor is empty, not too large. */
 int64_t ox_numel(int rank, const int64_t *dims, size_t elsize);
 /* A new zeroed tensor. Fails with a clear message on bad or huge dims. */
 int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,

@@ -606,42 +606,95 @@ static int is_inline(const char *s) {
   return s[n + 1 + m] == ']' && s[n + 2 + m] == ':';
 }
 
-/* The inline form, rewritten as the JSON form and parsed by io/json.c. */
+/* [+-]digits, nothing else: an integer that io/json.c reads exactly from a
+ * JSON string, however long. */
+static int plain_integer(const char *p, size_t n) {
+  size_t i = n && (p[0] == '+' || p[0] == '-');
+  if (i == n) return 0;
+  for (; i < n; i++)
+    if (p[i] < '0' || p[i] > '9') return 0;
+  return 1;
+}
+
+/* Append p[0..n) to b as a JSON string. */
+static int put_json_string(ox_buf *b, const char *p, size_t n) {
+  int ok = ox_buf_put(b, "\"", 1) == 0;
+  for (size_t i = 0; ok && i < n; i++) {
+    if (p[i] == '"' || p[i] == '\\') ok = ox_buf_put(b, "\\", 1) == 0;
+    ok = ok && ox_buf_put(b, &p[i], 1) == 0;
+  }
+  return ok && ox_buf_put(b, "\"", 1) == 0;
+}
+
+/* cJSON reads a number through a 64-byte buffer: a longer one fails to
+ * parse. Longer tokens go through strtod here instead (see below). */
+#define CJSON_NUMBER_MAX 63
+
+/* The inline form, rewritten as the JSON form and parsed by io/json.c. Every
+ * token is read whole (there is no token buffer to cut it short):
+ *   - dims, and values of an integer type written as [+-]digits, become JSON
+ *     strings, which io/json.c reads exactly (beyond 2^53 too) and
+ *     range-checks;
+ *   - other numbers stay JSON numbers; one longer than cJSON reads, or one
+ *     JSON cannot spell (0x1p4, Infinity), becomes a form of the double
+ *     strtod makes of it that reads back the same ("%.17g", "inf", "nan"),
+ *     so it is the value cJSON would have read from the whole text;
+ *   - anything else is a JSON string (for string tensors, and to be refused
+ *     with its text quoted for the others). */
 static int load_inline(ox_arena *a, const char *s, const ox_type *want, ox_value **out, ox_err *e) {
   ox_buf b = {0};
   const char *br = strchr(s, '['), *colon = strstr(s, "]:");
-  int is_str = 0;
   char dt[32];
   size_t dl = (size_t)(br - s) < sizeof dt ? (size_t)(br - s) : sizeof dt - 1;
   memcpy(dt, s, dl);
   dt[dl] = 0;
-  is_str = ox_dtype_from_name(dt) == OX_STRING;
-  int ok = ox_buf_printf(&b, "{\"dtype\": \"%s\", \"shape\": [%.*s], \"data\": [", dt,
-                         (int)(colon - br - 1), br + 1) == 0;
-  const char *p = colon + 2;
-  for (int first = 1; ok && *p;) {
+  ox_dtype dtype = ox_dtype_from_name(dt);
+  int is_str = dtype == OX_STRING;
+  int is_int = dtype != OX_BOOL && (ox_dtype_is_signed_int(dtype) || ox_dtype_is_unsigned_int(dtype));
+  int ok = ox_buf_printf(&b, "{\"dtype\": \"%s\", \"shape\": [", dt) == 0;
+  /* the shape: digits, commas and blanks (is_inline checked); "[]" and "[ ]" are scalars */
+  const char *p = br + 1;
+  if (strspn(p, " ") == (size_t)(colon - p)) p = colon;
+  for (int first = 1; ok && p < colon; first = 0) {
+    size_t l = strcspn(p, ",]");
+    const char *q = p;
+    size_t t = l;
+    while (t && *q == ' ') q++, t--;
+    while (t && q[t - 1] == ' ') t--;
+    ok = ox_buf_printf(&b, "%s", first ? "" : ", ") == 0 && put_json_string(&b, q, t);
+    p += l;
+    if (*p == ',') p++;
+  }
+  ok = ok && ox_buf_printf(&b, "], \"data\": [") == 0;
+  p = colon + 2;
+  for (int first = 1; ok && *p; first = 0) {
     size_t l = strcspn(p, ",");
     while (l && p[0] == ' ') p++, l--;
     size_t t = l;
     while (t && p[t - 1] == ' ') t--;
-    char *end;
-    char tok[128];
-    snprintf(tok, sizeof tok, "%.*s", (int)(t < sizeof tok ? t : sizeof tok - 1), p);
-    strtod(tok, &end);
-    int number = !is_str && *tok && !*end && strcmp(tok, "nan") && strcmp(tok, "inf") && strcmp(tok, "-inf");
-    int literal = !is_str && (!strcmp(tok, "true") || !strcmp(tok, "false"));
     ok = ox_buf_printf(&b, "%s", first ? "" : ", ") == 0;
-    if (number || literal) ok = ok && ox_buf_printf(&b, "%s", tok) == 0;
-    else {
-      ok = ok && ox_buf_put(&b, "\"", 1) == 0;
-      for (size_t i = 0; ok && i < t; i++) {
-        char c = p[i];
-        if (c == '"' || c == '\\') ok = ox_buf_put(&b, "\\", 1) == 0;
-        ok = ok && ox_buf_put(&b, &c, 1) == 0;
+    /* the token, NUL-terminated, at the end of b (ox_buf keeps a NUL after its bytes) */
+    size_t at = b.n;
+    ok = ok && ox_buf_put(&b, p, t) == 0;
+    if (ok) {
+      char *tok = (char *)b.p + at, *end;
+      double v = strtod(tok, &end);
+      int number = !is_str && t && !*end && strcmp(tok, "nan") && strcmp(tok, "inf") && strcmp(tok, "-inf");
+      int literal = !is_str && (!strcmp(tok, "true") || !strcmp(tok, "false"));
+      if (number && is_int && plain_integer(tok, t)) {
+        b.n = at;
+        ok = put_json_string(&b, p, t);
+      } else if (number && (t > CJSON_NUMBER_MAX || strspn(tok, "+-0123456789.eE") != t)) {
+        b.n = at;
+        if (v != v || v - v != 0) /* nan, inf: their JSON spelling */
+          ok = ox_buf_printf(&b, "\"%s\"", v != v ? "nan" : v < 0 ? "-inf" : "inf") == 0;
+        else
+          ok = ox_buf_printf(&b, "%.17g", v) == 0;
+      } else if (!number && !literal) {
+        b.n = at;
+        ok = put_json_string(&b, p, t);
       }
-      ok = ok && ox_buf_put(&b, "\"", 1) == 0;
     }
-    first = 0;
     p += l;
     if (*p == ',') p++;
   }

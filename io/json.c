@@ -31,8 +31,8 @@
  *   - bool: true/false (0/1 also read).
  *   - complex64/complex128: [re, im], each a float as above, one level below
  *     the shape: shape [2] -> [[1, 0], [0.5, -2]]. Always a pair.
- *   - strings: JSON strings. Bytes that are not UTF-8, or that hold a NUL,
- *     are {"base64": "..."} (cJSON cuts a string at "\u0000").
+ *   - strings: JSON strings ("\u0000" is a NUL byte, read exactly). Bytes
+ *     that are not UTF-8 are {"base64": "..."}.
  *
  * SEQUENCE
  *   {"elem_dtype": "float32", "sequence": [<tensor>, ...]}
@@ -245,7 +245,65 @@ typedef struct {
   char path[512]; /* where we are, for messages: "sequence[2].data[0][1]" */
   size_t plen;
   int depth;      /* values open around the one being read */
+  int marked;     /* the text was rewritten by mark_nuls: strings hold marks */
 } dec;
+
+/* NUL bytes in strings. cJSON keeps strings as C strings, so it would cut
+ * "a\u0000b" to "a"; but a string element holding a NUL is a legal ONNX
+ * string. When the text has that escape, mark_nuls rewrites it before cJSON
+ * parses it: "\u0000" becomes the two bytes NUL_MARK 1, and a raw NUL_MARK
+ * byte becomes NUL_MARK 2, so the two stay apart (0xFF is never part of
+ * UTF-8: only a text that is not UTF-8 holds one). get_bytes undoes both in
+ * string values; a name holding a NUL is refused, and a key or a type name
+ * holding one matches nothing and is refused as unknown. */
+#define NUL_MARK 0xFF
+
+/* Call put(arg, bytes, n) for the rewritten text, piece by piece. Outside
+ * strings a backslash or a 0xFF byte is a syntax error either way. */
+static void mark_walk(const char *text, size_t len, void (*put)(void *, const char *, size_t, size_t),
+                      void *arg) {
+  static const char nul[2] = {(char)NUL_MARK, 1}, mark[2] = {(char)NUL_MARK, 2};
+  for (size_t i = 0; i < len;) {
+    if (text[i] == '\\' && len - i >= 6 && !memcmp(text + i + 1, "u0000", 5)) {
+      put(arg, nul, 2, i);
+      i += 6;
+    } else if (text[i] == '\\' && len - i >= 2) { /* any other escape, "\\" too */
+      put(arg, text + i, 2, i);
+      i += 2;
+    } else if ((unsigned char)text[i] == NUL_MARK) {
+      put(arg, mark, 2, i);
+      i++;
+    } else {
+      put(arg, text + i, 1, i);
+      i++;
+    }
+  }
+}
+typedef struct { char *p; size_t n, at, orig; } mark_out;
+static void mark_put(void *arg, const char *s, size_t n, size_t from) {
+  mark_out *o = arg;
+  if (o->p) memcpy(o->p + o->n, s, n);
+  if (o->n <= o->at && o->at < o->n + n) o->orig = from; /* offset `at` came from `from` */
+  o->n += n;
+}
+/* The rewritten text (from ox_mem_malloc, NUL-terminated), *n its length; NULL when
+ * out of memory. */
+static char *mark_nuls(const char *text, size_t len, size_t *n) {
+  mark_out o = {NULL, 0, SIZE_MAX, 0};
+  mark_walk(text, len, mark_put, &o);
+  if (!(o.p = ox_mem_malloc(o.n + 1))) return NULL;
+  *n = o.n;
+  o.n = 0;
+  mark_walk(text, len, mark_put, &o);
+  o.p[o.n] = 0;
+  return o.p;
+}
+/* The offset in the original text of offset `at` of the rewritten one. */
+static size_t unmarked_offset(const char *text, size_t len, size_t at) {
+  mark_out o = {NULL, 0, at, len};
+  mark_walk(text, len, mark_put, &o);
+  return o.orig;
+}
 
 /* Append to the path; returns the old length for path_pop. */
 static size_t path_push(dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -282,6 +340,13 @@ static int bad(dec *d, const char *fmt, ...) {
 }
 
 static int out_of_memory(dec *d) { return bad(d, "out of memory"); }
+
+/* A key or a type name holding "\u0000" (see mark_nuls): refused by name. */
+static int has_nul(dec *d, const char *s) {
+  for (; d->marked && *s; s++)
+    if ((unsigned char)s[0] == NUL_MARK && s[1] == 1) return 1;
+  return 0;
+}
 
 /* A JSON node in words, for messages: `the string "abc"`, "1.5", "a list". */
 static const char *jdesc(const cJSON *j, char *buf, size_t n) {
@@ -323,6 +388,7 @@ static int64_t list_len(const cJSON *j) {
 /* Only the listed keys may appear in obj (catches typos such as "shpae"). */
 static int check_keys(dec *d, const cJSON *obj, const char *what, const char *const *keys) {
   for (const cJSON *c = obj->child; c; c = c->next) {
+    if (has_nul(d, c->string)) return bad(d, "a key in %s holds \"\\u0000\"", what);
     int known = 0;
     for (int k = 0; keys[k] && !known; k++) known = !strcmp(c->string, keys[k]);
     if (known) continue;
@@ -396,9 +462,20 @@ static int get_float(dec *d, const cJSON *j, ox_dtype dt, double *v) {
 static int get_bytes(dec *d, const cJSON *j, ox_str *out) {
   if (cJSON_IsString(j)) {
     size_t n = strlen(j->valuestring);
-    out->p = ox_strndup(d->a, j->valuestring, n);
+    char *p = ox_strndup(d->a, j->valuestring, n);
+    if (!p) return out_of_memory(d);
+    if (d->marked) { /* undo mark_nuls: NUL_MARK 1 is a NUL, NUL_MARK 2 a NUL_MARK */
+      size_t k = 0;
+      for (size_t i = 0; i < n; i++, k++) {
+        p[k] = p[i];
+        if ((unsigned char)p[i] == NUL_MARK && i + 1 < n) p[k] = p[++i] == 1 ? 0 : (char)NUL_MARK;
+      }
+      p[k] = 0;
+      n = k;
+    }
+    out->p = p;
     out->n = (int64_t)n;
-    return out->p ? 0 : out_of_memory(d);
+    return 0;
   }
   const cJSON *b = cJSON_IsObject(j) ? get(j, "base64") : NULL;
   if (b && cJSON_IsString(b) && !j->child->next) {
@@ -459,6 +536,7 @@ static int set_elem(dec *d, const cJSON *j, ox_dtype dt, void *data, int64_t i) 
 /* ---- dtypes, shapes and type strings ---- */
 
 static int dtype_from_json(dec *d, const cJSON *j, const char *key, ox_dtype *dt) {
+  if (cJSON_IsString(j) && has_nul(d, j->valuestring)) return bad(d, "\"%s\" holds \"\\u0000\"", key);
   if (cJSON_IsString(j)) {
     *dt = ox_dtype_from_name(j->valuestring);
     if (!*dt) return bad(d, "unknown dtype \"%.60s\" in \"%s\"", j->valuestring, key);
@@ -583,6 +661,7 @@ static int type_from_json(dec *d, const cJSON *j, const char *key, const ox_type
   if (!cJSON_IsString(j))
     return bad(d, "\"%s\" must be a type such as \"float32\" or \"seq(tensor(float))\", not %s",
                key, jdesc(j, desc, sizeof desc));
+  if (has_nul(d, j->valuestring)) return bad(d, "\"%s\" holds \"\\u0000\"", key);
   const char *s = j->valuestring;
   *t = parse_type(d->a, &s, 0, why, sizeof why);
   if (*t) {
@@ -1121,29 +1200,39 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
   /* cJSON's tree (about 64 bytes a number) counts against --max-memory */
   pthread_once(&hooks_once, count_cjson);
   size_t refused = ox_mem_refusals();
-  /* cJSON wants the NUL terminator inside the length to reject trailing text */
-  char *copy = ox_mem_malloc(len + 1);
+  /* a \u0000 inside a string is marked first (mark_nuls): cJSON keeps C strings */
+  int marked = 0;
+  for (const char *q = text; !marked && (q = memchr(q, '\\', len - (size_t)(q - text))); q++)
+    marked = len - (size_t)(q - text) >= 6 && !memcmp(q + 1, "u0000", 5);
+  size_t clen = len;
+  char *copy = marked ? mark_nuls(text, len, &clen) : ox_mem_malloc(len + 1);
   if (!copy) return ox_fail(e, OX_EINPUT, "out of memory for %zu bytes of JSON", len);
-  memcpy(copy, text, len);
-  copy[len] = 0;
+  if (!marked) {
+    memcpy(copy, text, len);
+    copy[len] = 0;
+  }
+  /* cJSON wants the NUL terminator inside the length to reject trailing text */
   const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
+  cJSON *root = cJSON_ParseWithLengthOpts(copy, clen + 1, &end, 1);
   if (!root) {
+    size_t at = end ? (size_t)(end - copy) : clen;
     int rc = ox_mem_refusals() != refused
                  ? ox_fail(e, OX_EINPUT, "out of memory parsing %zu bytes of JSON", len)
-                 : json_syntax_error(copy, len, end ? (size_t)(end - copy) : len, e);
+                 : json_syntax_error(text, len, marked ? unmarked_offset(text, len, at) : at, e);
     ox_mem_free(copy);
     return rc;
   }
   ox_mem_free(copy);
 
-  dec d = {.a = a, .e = e};
+  dec d = {.a = a, .e = e, .marked = marked};
   int rc = 0;
   const cJSON *jname = cJSON_IsObject(root) ? get(root, "name") : NULL;
   if (jname) { /* a string, or {"base64": ...} as we write names that are not UTF-8 */
     ox_str s;
     size_t mark = push_key(&d, "name");
     rc = get_bytes(&d, jname, &s);
+    if (!rc && memchr(s.p, 0, (size_t)s.n))
+      rc = bad(&d, "holds a NUL byte, which no ONNX name can hold");
     path_pop(&d, mark);
     if (!rc && name_out) *name_out = s.p;
   }

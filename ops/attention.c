@@ -540,14 +540,8 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
 
   /* attributes */
   att_p p = {0};
-  int64_t causal = ox_attr_int(c, "is_causal", 0);
-  if (causal != 0 && causal != 1)
-    return ox_fail(c->err, OX_EINPUT, "attribute is_causal is %lld; it must be 0 or 1", (long long)causal);
-  p.causal = (int)causal;
-  p.mode = (int)ox_attr_int(c, "qk_matmul_output_mode", 0);
-  if (p.mode < 0 || p.mode > 3)
-    return ox_fail(c->err, OX_EINPUT, "attribute qk_matmul_output_mode is %lld; it must be 0, 1, 2 or 3",
-                   (long long)ox_attr_int(c, "qk_matmul_output_mode", 0));
+  OX_TRY(ox_attr_int_in(c, "is_causal", 0, 0, 1, &p.causal));
+  OX_TRY(ox_attr_int_in(c, "qk_matmul_output_mode", 0, 0, 3, &p.mode));
   p.softcap = ox_attr_float(c, "softcap", 0);
   OX_TRY(softmax_precision(c, Q->dt, &p.smp));
   p.left = p.right = -1;
@@ -658,13 +652,13 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     OX_TRY(ox_tensor_new(c->a, Q->dt, 4, qd, &out[3], c->err));
     qkt = &out[3]->u.t;
   }
+  ox_tensor *Y = &out[0]->u.t;
+  if (!Y->n && !qkt) return 0; /* nothing to compute (and no loop over empty heads) */
+  /* (after that check: an empty operand's dims may multiply beyond int64) */
   strides(three, p.Hq, p.S, p.D, p.qs);
   strides(kv3, p.Hkv, p.T, p.D, p.ks);
   strides(kv3, p.Hkv, p.T, p.Dv, p.vs);
   strides(three, p.Hq, p.S, p.Dv, p.ys);
-
-  ox_tensor *Y = &out[0]->u.t;
-  if (!Y->n && !qkt) return 0; /* nothing to compute (and no loop over empty heads) */
   /* compute in double when Q or V is double, else in float */
   int dbl = Q->dt == OX_DOUBLE || V->dt == OX_DOUBLE;
   void *q = to_compute(c, Q, dbl), *k = q ? to_compute(c, Kc, dbl) : NULL;
@@ -741,13 +735,15 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   p.scale = scale_of(c, p.D);
   if (c->err->code) return c->err->code;
   p.left = p.right = -1;
+
+  int64_t yd[4] = {p.B, p.Hq, p.S, p.Dv}, sd[4] = {p.B, p.Hq, p.S, p.T};
+  OX_TRY(ox_tensor_new(c->a, Q->dt, 4, yd, &out[0], c->err));
+  ox_tensor *Y = &out[0]->u.t;
+  if (!Y->n) return 0; /* (and an empty operand's dims may multiply beyond int64) */
   strides(0, p.Hq, p.S, p.D, p.qs);
   strides(0, p.Hkv, p.T, p.D, p.ks);
   strides(0, p.Hkv, p.T, p.Dv, p.vs);
   strides(0, p.Hq, p.S, p.Dv, p.ys);
-
-  int64_t yd[4] = {p.B, p.Hq, p.S, p.Dv}, sd[4] = {p.B, p.Hq, p.S, p.T};
-  OX_TRY(ox_tensor_new(c->a, Q->dt, 4, yd, &out[0], c->err));
   int dbl = Q->dt == OX_DOUBLE || p.smp == OX_DOUBLE;
   size_t fs = dbl ? sizeof(double) : sizeof(float);
   int64_t n = ox_numel(4, sd, fs);
@@ -755,8 +751,6 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   void *q = to_compute(c, Q, dbl), *k = q ? to_compute(c, K, dbl) : NULL;
   void *v = k ? to_compute(c, V, dbl) : NULL;
   if (!v) return c->err->code;
-  ox_tensor *Y = &out[0]->u.t;
-  if (!Y->n) return 0;
   void *y = out_buffer(c, Y, dbl), *sc = ox_alloc_array(c->a, n + 1, fs);
   if (!y) return c->err->code;
   if (!sc) return oom(c);

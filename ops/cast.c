@@ -321,7 +321,7 @@ static int read_to(ox_ctx *c, uint64_t allowed, const char *op, ox_dtype *to) {
                    c->version < 6 ? " or a type name" : "", ox_attr_type_name(at->type),
                    c->version >= 6 && at->type == OX_ATTR_STRING ? " (a type name is Cast-1's form)" : "");
   }
-  if (!ox_dtype_valid((int)id) || id != (int)id)
+  if (!ox_dtype_valid(id))
     return ox_fail(c->err, OX_EINPUT, "to = %lld is not a TensorProto data type", (long long)id);
   if (!(allowed & (UINT64_C(1) << id))) {
     char buf[512];

@@ -36,6 +36,7 @@ static int slice_axis(ox_arena *a, const ox_tensor *t, int axis, int64_t k, ox_v
   for (int d = 0; d < t->rank; d++)
     if (d != axis) dims[r++] = t->dims[d];
   OX_TRY(ox_tensor_new(a, t->dt, r, dims, out, e));
+  if (!(*out)->u.t.n) return 0; /* and outer * inner might not fit: (2^62, 2^62, 0) */
   size_t es = ox_dtype_size(t->dt);
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < axis; d++) outer *= t->dims[d];
@@ -80,6 +81,7 @@ static int stack(ox_ctx *c, ox_value **vs, int64_t n, int axis, int reverse,
     return ox_fail(c->err, OX_EINPUT, "scan output axis %d is out of range for rank %d", axis, t0->rank + 1);
   for (int d = 0, r = 0; d <= t0->rank; d++) dims[d] = d == axis ? n : t0->dims[r++];
   OX_TRY(ox_tensor_new(c->a, t0->dt, t0->rank + 1, dims, out, c->err));
+  if (!(*out)->u.t.n) return 0; /* and outer * inner might not fit */
   /* out: (outer, n, inner) */
   size_t es = ox_dtype_size(t0->dt);
   int64_t outer = 1, inner = 1;
@@ -329,8 +331,10 @@ done:
   return rc;
 }
 
-/* list attribute with default 0 for each of n */
-static int *int_list(ox_ctx *c, const char *name, int n) {
+/* list attribute with default 0 for each of n, each entry in [lo, hi]
+ * (checked before it is narrowed to int: axes, then checked against the
+ * rank; directions 0 or 1) */
+static int *int_list(ox_ctx *c, const char *name, int n, int64_t lo, int64_t hi) {
   int *v = ox_alloc_array(c->a, n + 1, sizeof *v);
   int64_t cnt;
   const int64_t *a = ox_attr_ints(c, name, &cnt);
@@ -339,22 +343,31 @@ static int *int_list(ox_ctx *c, const char *name, int n) {
     ox_fail(c->err, OX_EINPUT, "attribute '%s' has %lld entries; expected %d", name, (long long)cnt, n);
     return NULL;
   }
+  for (int i = 0; a && i < n; i++)
+    if (a[i] < lo || a[i] > hi) {
+      ox_fail(c->err, OX_EINPUT, "attribute '%s'[%d] is %lld; it must be in [%lld, %lld]", name, i,
+              (long long)a[i], (long long)lo, (long long)hi);
+      return NULL;
+    }
   for (int i = 0; i < n; i++) v[i] = a ? (int)a[i] : 0;
   return v;
 }
+#define AXES -OX_MAX_RANK - 1, OX_MAX_RANK /* int_list's bounds for axes (then ox_axis) */
+#define DIRS 0, 1
 
 static int scan9_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_graph *body = graph_attr(c, "body");
   if (!body) return c->err->code;
-  int m = (int)ox_attr_int(c, "num_scan_inputs", -1);
-  int ns = nin - m;
-  if (m < 1 || ns < 0) return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %d does not fit %d inputs", m, nin);
+  int64_t m64 = ox_attr_int(c, "num_scan_inputs", -1);
+  if (m64 < 1 || m64 > nin)
+    return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %lld does not fit %d inputs", (long long)m64, nin);
+  int m = (int)m64, ns = nin - m;
   int nk = nout - ns;
   if (nk < 0 || body->nin != ns + m || body->nout != nout)
     return ox_fail(c->err, OX_EINPUT, "the body takes %d inputs and gives %d outputs; expected %d and %d",
                    body->nin, body->nout, ns + m, nout);
-  int *in_axis = int_list(c, "scan_input_axes", m), *in_rev = int_list(c, "scan_input_directions", m);
-  int *out_axis = int_list(c, "scan_output_axes", nk), *out_rev = int_list(c, "scan_output_directions", nk);
+  int *in_axis = int_list(c, "scan_input_axes", m, AXES), *in_rev = int_list(c, "scan_input_directions", m, DIRS);
+  int *out_axis = int_list(c, "scan_output_axes", nk, AXES), *out_rev = int_list(c, "scan_output_directions", nk, DIRS);
   if (!in_axis || !in_rev || !out_axis || !out_rev) return c->err->code ? c->err->code : ox_fail(c->err, OX_EINPUT, "out of memory");
   for (int i = 0; i < ns; i++)
     if (!in[i]) return ox_fail(c->err, OX_EINPUT, "initial state %d is missing (Scan's states are not optional)", i);
@@ -375,12 +388,12 @@ static int scan9_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 static int scan8_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_graph *body = graph_attr(c, "body");
   if (!body) return c->err->code;
-  int m = (int)ox_attr_int(c, "num_scan_inputs", -1);
-  int ns = nin - 1 - m, nk = nout - ns;
+  int64_t m64 = ox_attr_int(c, "num_scan_inputs", -1);
   if (nin < 2) return ox_fail(c->err, OX_EINPUT, "takes sequence_lens (may be empty), then the states and scan inputs");
+  int m = m64 >= 1 && m64 < nin ? (int)m64 : -1, ns = nin - 1 - m, nk = nout - ns;
   if (m < 1 || ns < 0 || nk < 0 || body->nin != ns + m || body->nout != nout)
-    return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %d does not fit the %d inputs and the body", m, nin);
-  int *dirs = int_list(c, "directions", m);
+    return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %lld does not fit the %d inputs and the body", (long long)m64, nin);
+  int *dirs = int_list(c, "directions", m, DIRS);
   if (!dirs) return c->err->code;
   int64_t batch = -1, maxlen = -1;
   for (int j = 0; j < m; j++) {

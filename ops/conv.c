@@ -58,10 +58,16 @@ static int window_attrs(ox_ctx *c, int nd, geom *g) {
   return 0;
 }
 
+/* The products, -1 where one overflows. That is an error (geom_fits) only
+ * once the output is known not to be empty: an empty x or y may have
+ * spatial dims that multiply beyond int64, (0, 1, 2^62, 2^62). */
 static int geom_products(ox_ctx *c, geom *g) {
   g->nimg = ox_numel(g->nd, g->img, 8);
   g->npos = ox_numel(g->nd, g->pos, 8);
   g->nker = ox_numel(g->nd, g->ker, 8);
+  return 0;
+}
+static int geom_fits(ox_ctx *c, const geom *g) {
   if (g->nimg < 0 || g->npos < 0 || g->nker < 0)
     return ox_fail(c->err, OX_EINPUT, "the convolution's shapes are too large");
   return 0;
@@ -85,12 +91,12 @@ static int conv_positions(ox_ctx *c, geom *g) {
       g->pb[i] = g->pe[i] = 0;
     }
     int64_t padded = in + g->pb[i] + g->pe[i];
-    if (padded < dk)
+    if (padded < dk && padded > 0) /* an empty axis has no windows: an empty output */
       return ox_fail(c->err, OX_EINPUT,
                      "the kernel (%lld with dilation) is larger than the padded input (%lld) "
                      "along spatial axis %d",
                      (long long)dk, (long long)padded, i);
-    g->pos[i] = (padded - dk) / g->s[i] + 1;
+    g->pos[i] = padded < dk ? 0 : (padded - dk) / g->s[i] + 1;
   }
   return geom_products(c, g);
 }
@@ -256,7 +262,7 @@ static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_
   *group = ox_attr_int(c, "group", 1);
   int64_t G = *group, C = x->dims[1], M = w->dims[0];
   if (G < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)G);
-  if (C % G || w->dims[1] * G != C)
+  if (C % G || w->dims[1] != C / G)
     return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels but W has %lld per group x %lld groups",
                    (long long)C, (long long)w->dims[1], (long long)G);
   if (M % G)
@@ -472,6 +478,7 @@ typedef int (*float_body)(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_t
 static int run_float(ox_ctx *c, float_body fn, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
                      int64_t G, const geom *g, ox_tensor *y) {
   if (y->n == 0) return 0;
+  OX_TRY(geom_fits(c, g));
   if (x->dt == OX_FLOAT || x->dt == OX_DOUBLE) return fn(c, x->dt, x, w, b, G, g, y->data);
   ox_tensor xf, wf, bf;
   OX_TRY(widen(c, x, &xf));
@@ -525,6 +532,7 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   OX_TRY(ox_tensor_new(c->a, OX_INT32, x->rank, ydims, out, c->err));
   int32_t *y = (*out)->u.t.data;
   if ((*out)->u.t.n == 0) return 0;
+  OX_TRY(geom_fits(c, &g));
   int64_t Kg = Cg * g.nker, P = g.npos, wn = ox_numel(2, (int64_t[]){M, Kg}, 4);
   int32_t *xs = ox_alloc_array(c->a, x->n, 4), *ws = ox_alloc_array(c->a, wn, 4);
   int32_t *col = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){Kg, P}, 4), 4);
@@ -571,6 +579,9 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
   if (w->dims[0] != C || C % G)
     return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels, W has %lld input channels, group %lld",
                    (long long)C, (long long)w->dims[0], (long long)G);
+  if (w->dims[1] > INT64_MAX / G) /* M = W's dim 1 * group (any group divides 0 channels) */
+    return ox_fail(c->err, OX_EINPUT, "group %lld times W's %lld output channels is too large",
+                   (long long)G, (long long)w->dims[1]);
   OX_TRY(window_attrs(c, nd, g));
   OX_TRY(ox_auto_pad(c, &mode));
   int64_t ks[MAXSP], op[MAXSP], os[MAXSP], cnt;
@@ -589,6 +600,8 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
     g->ker[i] = w->dims[2 + i];
     g->pos[i] = x->dims[2 + i];
     if (g->ker[i] < 1) return ox_fail(c->err, OX_EINPUT, "W has an empty kernel axis");
+    if (g->pos[i] - 1 > (INT64_C(1) << 62) / g->s[i]) /* strides, pads, kernel and dilations are at most 2^24 */
+      return ox_fail(c->err, OX_EINPUT, "the output along spatial axis %d is too large", i);
     int64_t full = g->s[i] * (g->pos[i] - 1) + op[i] + (g->ker[i] - 1) * g->d[i] + 1;
     int64_t o;
     if (osv || mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
@@ -770,6 +783,7 @@ static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   int64_t G = 1, OG = ox_attr_int(c, "offset_group", 1), ydims[MAXSP + 2];
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
+  OX_TRY(geom_fits(c, &g));
   OX_TRY(check_bias(c, t[3], w->dims[0], x->dt));
   int nd = g.nd;
   if (OG < 1 || x->dims[1] % OG)
@@ -836,6 +850,7 @@ static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     g.pos[i] = (padded - dk) / g.s[i] + 1;
   }
   OX_TRY(geom_products(c, &g));
+  OX_TRY(geom_fits(c, &g));
   if (x->dims[1] % g.nker || x->dims[2] != g.npos)
     return ox_fail(c->err, OX_EINPUT, "input has shape %s; expected (N, C * %lld, %lld) for these "
                    "image and block shapes", ox_shape_str(x->rank, x->dims, s1, sizeof s1),

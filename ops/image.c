@@ -446,8 +446,11 @@ static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                      (long long)naxes);
     for (int64_t i = 0; i < ns; i++) {
       double s = sv[i], o = s * (double)X->dims[axes[i]];
-      if (!(s > 0) || !(o < 0x1p62))
+      if (!(s > 0) || !isfinite(s))
         return ox_fail(c->err, OX_EINPUT, "scale %g is not a positive finite factor", s);
+      if (!(o <= 0x1p62))
+        return ox_fail(c->err, OX_EINPUT, "scale %g makes axis %lld %g long, more than 2^62", s,
+                       (long long)axes[i], o);
       scale[axes[i]] = s;
       od[axes[i]] = (int64_t)o;
     }
@@ -528,8 +531,10 @@ static int upsample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   if (p.mode == 2) p.mode = M_LINEAR;
   for (int d = 0; d < r; d++) {
     double o = sv[d] * (double)X->dims[d];
-    if (!(sv[d] >= 1) || !(o < 0x1p62))
+    if (!(sv[d] >= 1) || !isfinite(sv[d]))
       return ox_fail(c->err, OX_EINPUT, "scale %g must be a finite factor >= 1", sv[d]);
+    if (!(o <= 0x1p62))
+      return ox_fail(c->err, OX_EINPUT, "scale %g makes axis %d %g long, more than 2^62", sv[d], d, o);
     scale[d] = sv[d];
     od[d] = (int64_t)o;
     roi[d] = 0;
@@ -597,14 +602,15 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   int64_t N = X->dims[0], C = X->dims[1], yd[10], npt = 1, S = 1;
   yd[0] = N;
   yd[1] = C;
-  for (int i = 0; i < k; i++) {
-    yd[2 + i] = G->dims[1 + i];
-    npt *= G->dims[1 + i];
-    S *= X->dims[2 + i];
-  }
+  for (int i = 0; i < k; i++) yd[2 + i] = G->dims[1 + i];
   OX_TRY(ox_tensor_new(c->a, X->dt, X->rank, yd, out, c->err));
   ox_tensor *Y = &(*out)->u.t;
   if (Y->n == 0) return 0;
+  /* Y holds elements, so its grid dims multiply within int64; X's spatial
+   * dims may not when X is empty ((0, 1, 2^62, 2^62)): 0 then */
+  for (int i = 0; i < k; i++) npt *= G->dims[1 + i];
+  S = ox_numel(k, X->dims + 2, 0);
+  if (S < 0) return ox_fail(c->err, OX_EINPUT, "X's spatial dims are too large");
   if (S == 0) return ox_fail(c->err, OX_EINPUT, "X has an empty spatial dim");
   int bytes = mode == 1; /* nearest copies elements of any dtype */
   if (!bytes && (X->dt == OX_STRING || ox_dtype_is_complex(X->dt)))
@@ -821,6 +827,8 @@ static int nms(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   }
   int center = ox_attr_int(c, "center_point_box", 0) != 0;
   int64_t N = B->dims[0], M = B->dims[1], C = Sc->dims[1];
+  if (!B->n || !Sc->n) /* no box or no class: nothing selected (M may be 2^62 when N is 0) */
+    return ox_tensor_new(c->a, OX_INT64, 2, (int64_t[]){0, 3}, out, c->err);
   int64_t keep = maxout < M ? maxout : M, cap = ox_numel(3, (int64_t[]){N, C, keep}, 3 * 8);
   if (cap < 0) return ox_fail(c->err, OX_EINPUT, "too many boxes");
   int64_t *sel = ox_alloc_array(c->a, cap ? cap * 3 : 3, sizeof *sel), ns = 0;

@@ -53,8 +53,12 @@ static int same_type(ox_ctx *c, int i, const ox_tensor *x, const ox_tensor *t) {
                  ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[x->dt].onnx_name);
 }
 
-/* The product of dims[from..to); it can only overflow next to a 0 dim. */
+/* The product of dims[from..to) of t, which holds elements (so it fits); 0 for an empty t. */
 static int span(ox_ctx *c, const ox_tensor *t, int from, int to, int64_t *out) {
+  if (!t->n) { /* nothing to walk; (2^62, 2^62, 0) has spans beyond int64 */
+    *out = 0;
+    return 0;
+  }
   int64_t n = ox_numel(to - from, t->dims + from, 0);
   if (n < 0) {
     char sb[256];
@@ -113,10 +117,10 @@ static const char *shp(const ox_tensor *t, char *buf, size_t n) {
 static int64_t *strides_of(ox_ctx *c, const ox_tensor *t) {
   int64_t *st = alloc_i64(c, t->rank);
   if (!st) return NULL;
-  int64_t s = 1;
+  int64_t s = t->n ? 1 : 0; /* empty: all 0 (the dims may multiply beyond int64), never used */
   for (int d = t->rank - 1; d >= 0; d--) {
     st[d] = s;
-    s *= t->dims[d] ? t->dims[d] : 1; /* only used when the tensor is not empty */
+    s *= t->dims[d];
   }
   return st;
 }
@@ -915,6 +919,24 @@ static int topk(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * slices along axis, sorted ascending (slices lexicographically, as numpy) or
  * in the order of first occurrence; indices: the first occurrence of each;
  * inverse_indices: for each input element or slice, its place in Y; counts. */
+
+/* Unique along `axis` of an empty x: its m slices are all empty, so all
+ * equal: one unique slice when m > 0 (Y has 1 along axis), none otherwise.
+ * (The other dims may multiply beyond int64: no sort, no walk.) */
+static int unique_empty(ox_ctx *c, const ox_tensor *x, int axis, int nout, ox_value **out) {
+  int64_t m = x->dims[axis], u = m ? 1 : 0, *dims = alloc_i64(c, x->rank);
+  if (!dims) return OX_EINPUT;
+  memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
+  dims[axis] = u;
+  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, dims, &out[0], c->err));
+  const int64_t len[3] = {u, m, u}; /* indices [0], inverse_indices all 0, counts [m] */
+  for (int i = 1; i < nout && i < 4; i++) {
+    OX_TRY(ox_tensor_new(c->a, OX_INT64, 1, &len[i - 1], &out[i], c->err));
+    if (u && i == 3) ((int64_t *)out[i]->u.t.data)[0] = m;
+  }
+  return 0;
+}
+
 static int unique(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t;
@@ -925,6 +947,7 @@ static int unique(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (has_axis) {
     OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
     m = x->dims[axis];
+    if (!x->n) return unique_empty(c, x, axis, nout, out);
     OX_TRY(span(c, x, 0, axis, &outer));
     OX_TRY(span(c, x, axis + 1, x->rank, &inner));
   }
@@ -1029,11 +1052,11 @@ static int cumulative(ox_ctx *c, int nin, ox_value **in, ox_value **out, int pro
   int exclusive = ox_attr_int(c, "exclusive", 0) != 0, reverse = ox_attr_int(c, "reverse", 0) != 0;
   /* x, y: (outer, s, inner) */
   int64_t outer, inner, s = x->dims[axis];
-  OX_TRY(span(c, x, 0, axis, &outer));
-  OX_TRY(span(c, x, axis + 1, x->rank, &inner));
   OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
   ox_tensor *yt = &out[0]->u.t;
-  if (!yt->n) return 0;
+  if (!yt->n) return 0; /* (and the spans below might not fit: (0, 2^62, 2^62)) */
+  OX_TRY(span(c, x, 0, axis, &outer));
+  OX_TRY(span(c, x, axis + 1, x->rank, &inner));
   int64_t start = reverse ? (s - 1) * inner : 0, step = reverse ? -inner : inner;
 
   switch (x->dt) {

@@ -55,7 +55,7 @@ static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const dou
   if (mode < 0) return ox_fail(c->err, OX_EINPUT, "reduction '%s' is not none, sum or mean", red);
   if (t->dt != OX_INT32 && t->dt != OX_INT64)
     return ox_fail(c->err, OX_EINPUT, "%s must be int32 or int64", ox_input_name(c, 1));
-  int64_t N = x->dims[0], C = x->dims[1], D = ox_numel(x->rank - 2, x->dims + 2, 0);
+  int64_t N = x->dims[0], C = x->dims[1], D = N ? ox_numel(x->rank - 2, x->dims + 2, 0) : 0;
   int shape_ok = t->rank == x->rank - 1 && t->dims[0] == N;
   for (int i = 2; shape_ok && i < x->rank; i++) shape_ok = t->dims[i - 1] == x->dims[i];
   if (!shape_ok) {
@@ -93,7 +93,9 @@ static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const dou
 
 static int check_x(ox_ctx *c, const ox_tensor *x) {
   if (x->rank < 2) return ox_fail(c->err, OX_EINPUT, "input must be (N, C, d1, ..., dk); got rank %d", x->rank);
-  if (ox_numel(x->rank - 2, x->dims + 2, 0) < 0) return ox_fail(c->err, OX_EINPUT, "input dims overflow");
+  /* with N = 0 there is nothing to walk, and d1 * ... * dk need not fit */
+  if (x->dims[0] && ox_numel(x->rank - 2, x->dims + 2, 0) < 0)
+    return ox_fail(c->err, OX_EINPUT, "input dims overflow");
   return 0;
 }
 
@@ -110,7 +112,7 @@ static int sce_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x = &in[0]->u.t; /* scores: (N, C, d1, ..., dk) */
   OX_TRY(check_x(c, x));
   double *lp = load_f64(c, x);
-  int64_t N = x->dims[0], C = x->dims[1], D = ox_numel(x->rank - 2, x->dims + 2, 0);
+  int64_t N = x->dims[0], C = x->dims[1], D = N ? ox_numel(x->rank - 2, x->dims + 2, 0) : 0;
   double *m = ox_alloc_array(c->a, D + 1, sizeof *m), *s = ox_alloc_array(c->a, D + 1, sizeof *s);
   if (!lp) return c->err->code;
   if (!m || !s) return NOMEM(c);

@@ -98,7 +98,6 @@ static int mm_plan_make(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, mm_pl
   p->dims = ox_alloc_array(c->a, p->rank + 1, sizeof *p->dims);
   int64_t *sa = ox_alloc_array(c->a, nbd + 1, sizeof *sa), *sb = ox_alloc_array(c->a, nbd + 1, sizeof *sb);
   if (!p->dims || !sa || !sb) return oom(c);
-  int64_t stra = p->M * p->K, strb = p->K * p->N; /* element strides of the batch dims */
   for (int d = nbd - 1; d >= 0; d--) {
     int da = d - (nbd - na), db = d - (nbd - nb);
     int64_t x = da >= 0 ? a->dims[da] : 1, y = db >= 0 ? b->dims[db] : 1;
@@ -106,18 +105,30 @@ static int mm_plan_make(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, mm_pl
       return ox_fail(c->err, OX_EINPUT, "batch dimensions do not broadcast: a is %s, b is %s",
                      ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
     p->dims[d] = x == 1 ? y : x;
+  }
+  int r = nbd;
+  if (ra >= 2) p->dims[r++] = p->M;
+  if (rb >= 2) p->dims[r++] = p->N;
+  int64_t ny = ox_numel(p->rank, p->dims, 8);
+  if (ny < 0)
+    return ox_fail(c->err, OX_EINPUT, "the product of %s and %s is too large",
+                   ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
+  if (ny == 0) { /* nothing to compute; the batch dims alone may not fit: (2^62, 2^62, 0, 2) */
+    p->nbatch = 0;
+    return 0;
+  }
+  /* y is not empty, so its batch dims, M and N fit, and a and b hold K * their
+   * other dims elements (K may be 0: then every stride is 0) */
+  int64_t stra = p->M * p->K, strb = p->K * p->N; /* element strides of the batch dims */
+  for (int d = nbd - 1; d >= 0; d--) {
+    int da = d - (nbd - na), db = d - (nbd - nb);
+    int64_t x = da >= 0 ? a->dims[da] : 1, y = db >= 0 ? b->dims[db] : 1;
     sa[d] = x == 1 ? 0 : stra;
     sb[d] = y == 1 ? 0 : strb;
     stra *= x;
     strb *= y;
   }
-  int r = nbd;
-  if (ra >= 2) p->dims[r++] = p->M;
-  if (rb >= 2) p->dims[r++] = p->N;
   int64_t nbatch = ox_numel(nbd, p->dims, 0);
-  if (nbatch < 0 || ox_numel(p->rank, p->dims, 8) < 0)
-    return ox_fail(c->err, OX_EINPUT, "the product of %s and %s is too large",
-                   ox_shape_str(ra, a->dims, s1, sizeof s1), ox_shape_str(rb, b->dims, s2, sizeof s2));
   /* b without batch dims: a's batches are one tall product (M * batch, K) x (K, N) */
   if (nb == 0 && nbatch > 0) {
     p->M *= nbatch;
@@ -533,6 +544,7 @@ static int det(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                    ox_shape_str(x->rank, x->dims, s1, sizeof s1));
   OX_TRY(ox_tensor_new(c->a, x->dt, x->rank - 2, x->dims, out, c->err));
   ox_tensor *y = &(*out)->u.t;
+  if (!y->n) return 0; /* (n * n might not fit: (0, 2^62, 2^62)) */
   int64_t n = x->dims[x->rank - 1];
   double *m = ox_alloc_array(c->a, n * n + 1, sizeof *m);
   if (!m) return oom(c);
@@ -756,8 +768,12 @@ static int einsum_core(ox_ctx *c, int nin, const ox_tensor *const *x, const term
   OX_TRY(ox_tensor_new_uninit(c->a, x[0]->dt, nouter, ldims, out, c->err));
   ox_tensor *y = &(*out)->u.t;
   int64_t ninner = ox_numel(nloop - nouter, ldims + nouter, 0);
-  if (y->n > 0 && ninner <= 0) memset(y->data, 0, (size_t)y->n * ox_dtype_size(y->dt));
-  if (y->n == 0 || ninner <= 0) return 0;
+  if (y->n == 0) return 0;
+  if (ninner < 0) return ox_fail(c->err, OX_EINPUT, "the sum for each output element has more than 2^63 terms");
+  if (ninner == 0) { /* a sum over nothing */
+    memset(y->data, 0, (size_t)y->n * ox_dtype_size(y->dt));
+    return 0;
+  }
   /* st[i][k]: input i's element stride along loop label k (repeated labels in
    * one term add up: a diagonal; broadcast dims of 1 get 0) */
   int64_t (*st)[MAXLABELS] = ox_alloc_array(c->a, nin, sizeof *st);

@@ -207,7 +207,18 @@ static int batchnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   (void)nin;
   const ox_tensor *x = &in[0]->u.t;
   int64_t N = 0, C = 0, S = 0;
-  OX_TRY(split_nc(c, x, &N, &C, &S));
+  if (x->rank == 1 && c->version >= 9) {
+    /* "The op also accepts single dimension input of size N in which case C
+     * is assumed to be 1" (BatchNormalization-9, -14, -15): x is (N, 1) */
+    N = x->dims[0];
+    C = 1;
+    S = x->n ? 1 : 0;
+  } else if (x->rank < 2) {
+    return ox_fail(c->err, OX_EINPUT, "input 0 has rank %d; it must be (N, C, ...)%s", x->rank,
+                   c->version >= 9 ? " or (N,)" : "");
+  } else {
+    OX_TRY(split_nc(c, x, &N, &C, &S));
+  }
   if (!x->n) { /* Y empty; running statistics unchanged */
     OX_TRY(empty_out(c, x, x->dt, &out[0]));
     for (int i = 1; i < nout && i < 3; i++)

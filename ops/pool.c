@@ -52,8 +52,16 @@ static int64_t to_i64(double v) {
 
 static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-/* The tap tables of every axis, from in, out, k, s, d, pb, pe. */
-static int pgeom_tables(ox_ctx *c, pgeom *g) {
+/* The tap tables of every axis, from in, out, k, s, d, pb, pe. An empty
+ * output, (N, C, out...) of x: (N, C, in...), needs none (and its other dims
+ * may be huge: (0, 1, 2^62, 2^62)); run_pool does nothing then. */
+static int pgeom_tables(ox_ctx *c, const ox_tensor *x, pgeom *g) {
+  int64_t od[2 + MAXSP] = {x->dims[0], x->dims[1]};
+  memcpy(od + 2, g->out, (size_t)g->nd * sizeof *od);
+  if (ox_numel(2 + g->nd, od, 0) == 0) {
+    g->nin = g->nout = 0;
+    return 0;
+  }
   g->nin = ox_numel(g->nd, g->in, 8);
   g->nout = ox_numel(g->nd, g->out, 8);
   if (g->nin < 0 || g->nout < 0) return ox_fail(c->err, OX_EINPUT, "the pooling's shapes are too large");
@@ -130,7 +138,7 @@ static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
     if (ceil_mode && mode == OX_PAD_NOTSET && g->out[j] > 0 && (g->out[j] - 1) * s >= in + g->pb[j])
       g->out[j]--;
   }
-  return pgeom_tables(c, g);
+  return pgeom_tables(c, x, g);
 }
 
 /* The whole spatial extent as one window (the Global pools). */
@@ -141,7 +149,7 @@ static int global_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
     g->out[j] = g->s[j] = g->d[j] = 1;
     g->pb[j] = g->pe[j] = 0;
   }
-  return pgeom_tables(c, g);
+  return pgeom_tables(c, x, g);
 }
 
 /* ---- the pooling loop, once per type ---- */
@@ -287,8 +295,8 @@ static pool_fn pool_fn_of(int kind, int with_idx, ox_dtype dt) {
 
 /* y (N, C, out...) = pool(x); small floats through float. */
 static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_opts *po, ox_tensor *y) {
-  int64_t planes = x->dims[0] * x->dims[1];
   if (y->n == 0) return 0;
+  int64_t planes = x->dims[0] * x->dims[1];
   if (g->nd == 0) { /* Global pools of (N, C): each value is its own window */
     pgeom g1 = *g;
     int64_t one = 1, zero = 0;
@@ -451,8 +459,8 @@ static int maxunpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     if (r < 0 || r >= total)
       return ox_fail(c->err, OX_EINPUT, "I[%lld] is %lld; it must be in [0, %lld)", (long long)i,
                      (long long)r, (long long)total);
-    int64_t o = 0; /* r in the unpooled shape -> the same point of the output */
-    for (int j = x->rank - 1, str = 1; j >= 0; j--) {
+    int64_t o = 0, str = 1; /* r in the unpooled shape -> the same point of the output */
+    for (int j = x->rank - 1; j >= 0; j--) {
       o += (r % inf[j]) * str;
       r /= inf[j];
       str *= od[j];

@@ -131,8 +131,9 @@ static int qlayout_make(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const
   OX_TRY(ox_axis(c, axis, x->rank, 0, "axis", &ax));
   L->dim = x->dims[ax];
   L->inner = 1;
-  for (int d = 0; d < ax; d++) L->outer *= x->dims[d];
-  for (int d = ax + 1; d < x->rank; d++) L->inner *= x->dims[d];
+  if (!x->n) L->outer = L->inner = 0; /* nothing to walk, and (2^62, 2^62, 0) would overflow */
+  for (int d = 0; d < ax && x->n; d++) L->outer *= x->dims[d];
+  for (int d = ax + 1; d < x->rank && x->n; d++) L->inner *= x->dims[d];
   if (block == 0) { /* per axis */
     if (s->rank != 1 || s->dims[0] != L->dim)
       return ox_fail(c->err, OX_EINPUT, "%s has shape %s; per-axis quantization along axis %d of "
@@ -222,7 +223,8 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   uint64_t ty = v < 19 ? TS_I8 : v < 21 ? TS_I8 | TS_F8 : v < 23 ? (TS_DQ21 & ~OX_T(INT32))
               : v < 25 ? (TS_DQ23 & ~OX_T(INT32)) : (TS_DQ25 & ~OX_T(INT32));
   int64_t odt = v >= 21 ? ox_attr_int(c, "output_dtype", 0) : 0;
-  int saturate = v >= 19 ? (int)ox_attr_int(c, "saturate", 1) : 1;
+  int saturate = 1;
+  if (v >= 19) OX_TRY(ox_attr_int_in(c, "saturate", 1, 0, 1, &saturate));
   int64_t prec = v >= 23 ? ox_attr_int(c, "precision", 0) : 0;
   if (c->err->code) return c->err->code;
   ox_dtype yt = OX_UINT8;
@@ -233,7 +235,7 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
                      (long long)odt, ox_dtypes[zp->dt].onnx_name);
     yt = zp->dt;
   } else if (odt) {
-    if (!ox_dtype_valid((int)odt) || !(ty & (UINT64_C(1) << odt)))
+    if (!ox_dtype_valid(odt) || !(ty & (UINT64_C(1) << odt)))
       return ox_fail(c->err, OX_EINPUT, "output_dtype %lld is not a type QuantizeLinear-%d makes",
                      (long long)odt, v);
     yt = (ox_dtype)odt;
@@ -601,7 +603,6 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   OX_TRY(ox_window_ints(c, "strides", ns, 1, 1, st));
   OX_TRY(ox_window_ints(c, "dilations", ns, 1, 1, dl));
   OX_TRY(ox_window_ints(c, "pads", 2 * ns, 0, 0, pd));
-  int64_t K = 1, P = 1;
   for (int i = 0; i < ns; i++) {
     if (ks[i] == 0) ks[i] = w->dims[2 + i];
     if (ks[i] != w->dims[2 + i])
@@ -622,14 +623,16 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
                        "along spatial dim %d", (long long)span, (long long)(Di + pd[i] + pd[ns + i]), i);
       od[i] = len / st[i] + 1;
     }
-    K *= ks[i];
-    P *= od[i];
   }
   int64_t ydims[2 + QC_MAXSP] = {N, M};
   memcpy(ydims + 2, od, sizeof(int64_t) * (size_t)ns);
   OX_TRY(ox_tensor_new(c->a, yz->dt, x->rank, ydims, out, c->err));
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
+  /* taps per window, and output positions (<= y->n); an empty w may have
+   * taps beyond int64 */
+  int64_t K = ox_numel(ns, ks, 0), P = ox_numel(ns, od, 0);
+  if (K < 0) return ox_fail(c->err, OX_EINPUT, "the kernel is too large");
   int64_t rows = Cg * K; /* im2col: (Cg * K, P) per group */
   if (ox_numel(2, (int64_t[]){rows, P}, sizeof(double)) < 0)
     return ox_fail(c->err, OX_EINPUT, "the im2col buffer of this convolution is too large");

@@ -57,10 +57,10 @@ static int out_dtype(ox_ctx *c, ox_dtype def, const char *from, uint64_t allowed
   const ox_attr *at = ox_attr_find(c, "dtype");
   if (at) {
     if (at->type != OX_ATTR_INT) return ox_fail(c->err, OX_EINPUT, "attribute 'dtype' must be an int");
-    if (!ox_dtype_valid((int)at->i) || at->i != (int)at->i || !(allowed & (UINT64_C(1) << at->i)))
+    int known = ox_dtype_valid(at->i);
+    if (!known || !(allowed & (UINT64_C(1) << at->i)))
       return ox_fail(c->err, OX_EINPUT, "attribute 'dtype' is %lld (%s); it must be one of %s",
-                     (long long)at->i, ox_dtype_valid((int)at->i) ? ox_dtype_name((ox_dtype)at->i) : "not a type",
-                     list);
+                     (long long)at->i, known ? ox_dtype_name((ox_dtype)at->i) : "not a type", list);
     *dt = (ox_dtype)at->i;
     return 0;
   }

@@ -514,6 +514,23 @@ static int make_plan(ox_ctx *c, const ox_tensor *x, const uint8_t *red, int keep
   uint8_t *gred = ox_alloc_array(c->a, r + 1, 1);
   if (!p->dim || !p->ost || !p->idx || !gred) return ox_fail(c->err, OX_EINPUT, "out of memory");
   int ng = 0, k = 0;
+  if (!x->n) {
+    /* Nothing to walk, and the dims may multiply beyond int64 ((2^62, 2^62,
+     * 0)): a non-empty output reduces the zero dim (count 0) and is only
+     * initialised; ox_tensor_new refuses one too large. */
+    for (int d = 0; d < r; d++)
+      if (!red[d] || keepdims) odims[k++] = red[d] ? 1 : x->dims[d];
+    *orank = k;
+    p->dim[0] = 1;
+    p->ost[0] = 1;
+    p->ng = 1;
+    p->out_n = ox_numel(k, odims, 0) > 0 ? ox_numel(k, odims, 0) : 0;
+    p->count = 0;
+    p->len = 1;
+    p->red_last = 0;
+    p->runs = 0;
+    return 0;
+  }
   p->count = 1;
   for (int d = 0; d < r; d++) {
     if (red[d]) p->count *= x->dims[d];
@@ -684,12 +701,14 @@ static void arg_native(ox_dtype dt, int is_max, int last, const void *xv, int64_
   }
 }
 
-/* The (outer, d, inner) view of x around `axis`. */
+/* The (outer, d, inner) view of x around `axis`. An empty x has outer and
+ * inner 0 (its other dims may multiply beyond int64: (2^62, 2^62, 0)), and
+ * nothing to walk. */
 static void split_at(const ox_tensor *x, int axis, int64_t *outer, int64_t *d, int64_t *inner) {
-  *outer = *inner = 1;
-  for (int i = 0; i < axis; i++) *outer *= x->dims[i];
+  *outer = *inner = x->n ? 1 : 0;
+  for (int i = 0; i < axis && x->n; i++) *outer *= x->dims[i];
   *d = axis < x->rank ? x->dims[axis] : 1;
-  for (int i = axis + 1; i < x->rank; i++) *inner *= x->dims[i];
+  for (int i = axis + 1; i < x->rank && x->n; i++) *inner *= x->dims[i];
 }
 
 static int arg_reduce(ox_ctx *c, ox_value **in, ox_value **out, int is_max) {

@@ -353,8 +353,8 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   else if (!strcmp(dir, "reverse")) j.D = 1, j.reverse = 1;
   else if (!strcmp(dir, "bidirectional")) j.D = 2;
   else return ox_fail(c->err, OX_EINPUT, "direction '%s' is not forward, reverse or bidirectional", dir);
-  int layout = c->version >= 14 ? (int)ox_attr_int(c, "layout", 0) : 0; /* layout: from -14 */
-  if (layout != 0 && layout != 1) return ox_fail(c->err, OX_EINPUT, "layout is %d; it must be 0 or 1", layout);
+  int layout = 0; /* from -14 */
+  if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "layout", 0, 0, 1, &layout));
   j.lbr = cell == CELL_GRU && c->version >= 3 && ox_attr_int(c, "linear_before_reset", 0) != 0;
   j.input_forget = cell == CELL_LSTM && ox_attr_int(c, "input_forget", 0) != 0;
   const ox_attr *clip = ox_attr_find(c, "clip");

@@ -213,7 +213,7 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo :
 static int reshape_dims(ox_ctx *c, const ox_tensor *x, int64_t n, const int64_t *want,
                         int allowzero, int64_t *dims) {
   char sb[256], sx[256];
-  int64_t infer = -1, known = 1; /* the product of the dims other than -1 */
+  int64_t infer = -1, known; /* the product of the dims other than -1 */
   int zero = 0;
   for (int64_t i = 0; i < n; i++) {
     int64_t d = want[i];
@@ -237,12 +237,12 @@ static int reshape_dims(ox_ctx *c, const ox_tensor *x, int64_t n, const int64_t 
       d = x->dims[i];
     }
     if (d == 0) zero = 1;
-    if (d && known > INT64_MAX / d)
-      return ox_fail(c->err, OX_EINPUT, "shape %s is too large",
-                     ox_shape_str((int)n, want, sb, sizeof sb));
-    known *= d;
     dims[i] = d;
   }
+  /* a 0 anywhere makes it 0 (the -1's placeholder is 1): (2^62, 2^62, 0) is empty */
+  known = ox_numel((int)n, dims, 0);
+  if (known < 0)
+    return ox_fail(c->err, OX_EINPUT, "shape %s is too large", ox_shape_str((int)n, want, sb, sizeof sb));
   if (infer >= 0) {
     /* Reshape-14: with allowzero = 1, a shape holding both 0 and -1 is invalid. */
     if (allowzero && zero)
@@ -279,8 +279,8 @@ static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
     OX_TRY(ox_ints_of(c, 1, in[1], &w, &n));
     want = w;
   }
-  int allowzero = c->version >= 14 ? (int)ox_attr_int(c, "allowzero", 0) : 0;
-  if (c->err->code) return c->err->code;
+  int allowzero = 0;
+  if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "allowzero", 0, 0, 1, &allowzero));
   if (n > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "shape has %lld entries", (long long)n);
   int64_t *dims = ox_alloc_array(c->a, n + 1, sizeof *dims);
   if (!dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
@@ -482,9 +482,9 @@ static int eye_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   if (dt <= 0 || dt >= OX_DTYPE_MAX || !(allowed & T_BIT(dt)))
     return ox_fail(c->err, OX_EINPUT, "dtype %lld%s%s%s is not allowed: the output must be a "
                    "real number or bool type", (long long)dt,
-                   ox_dtype_valid((int)dt) ? " (" : "",
-                   ox_dtype_valid((int)dt) ? ox_dtypes[dt].onnx_name : "",
-                   ox_dtype_valid((int)dt) ? ")" : "");
+                   ox_dtype_valid(dt) ? " (" : "",
+                   ox_dtype_valid(dt) ? ox_dtypes[dt].onnx_name : "",
+                   ox_dtype_valid(dt) ? ")" : "");
   if (x->rank != 2) {
     char sb[256];
     return ox_fail(c->err, OX_EINPUT, "the input must be 2-D; it has shape %s",

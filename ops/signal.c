@@ -145,9 +145,9 @@ static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     return ox_fail(c->err, OX_EINPUT, "onesided=1 with inverse=%d needs %s input (last dim %d); got last dim %lld",
                    inverse ? 1 : 0, inverse ? "complex" : "real", inverse ? 2 : 1, (long long)x->dims[r - 1]);
   /* x viewed as (outer, len, inner, ic) */
-  int64_t outer = 1, inner = 1, ic = x->dims[r - 1], len = x->dims[ax];
-  for (int d = 0; d < ax; d++) outer *= x->dims[d];
-  for (int d = ax + 1; d < r - 1; d++) inner *= x->dims[d];
+  int64_t outer = x->n ? 1 : 0, inner = outer, ic = x->dims[r - 1], len = x->dims[ax];
+  for (int d = 0; d < ax && x->n; d++) outer *= x->dims[d]; /* empty x: (2^62, 2^62, 0) would overflow */
+  for (int d = ax + 1; d < r - 1 && x->n; d++) inner *= x->dims[d];
   /* inverse with onesided is numpy's irfft (as ONNX's reference): the input
    * holds bins 0 .. n/2 and the output is real, n = 2 * (len - 1) unless
    * dft_length says otherwise */
@@ -247,7 +247,7 @@ static int window(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
   OX_TRY(ox_scalar_i64(c, 0, in[0], &size));
   if (size < 0) return ox_fail(c->err, OX_EINPUT, "size must be >= 0; got %lld", (long long)size);
   const uint64_t ok = OX_TS_INTS | OX_TS_FLOAT4;
-  if (!ox_dtype_valid((int)dt) || !(ok & (UINT64_C(1) << dt)))
+  if (!ox_dtype_valid(dt) || !(ok & (UINT64_C(1) << dt)))
     return ox_fail(c->err, OX_EINPUT, "output_datatype %lld is not a numeric type", (long long)dt);
   OX_TRY(ox_tensor_new(c->a, (ox_dtype)dt, 1, &size, &out[0], c->err));
   double *v = ox_alloc_array(c->a, size + 1, sizeof *v);
@@ -332,7 +332,7 @@ static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(scalar_f64(c, 3, in[3], &lo));
   OX_TRY(scalar_f64(c, 4, in[4], &hi));
   const uint64_t ok = OX_TS_INTS | OX_TS_FLOAT4;
-  if (!ox_dtype_valid((int)dt) || !(ok & (UINT64_C(1) << dt)))
+  if (!ox_dtype_valid(dt) || !(ok & (UINT64_C(1) << dt)))
     return ox_fail(c->err, OX_EINPUT, "output_datatype %lld is not a numeric type", (long long)dt);
   if (nmel < 1 || dftl < 1 || rate < 1)
     return ox_fail(c->err, OX_EINPUT, "num_mel_bins, dft_length and sample_rate must be positive");

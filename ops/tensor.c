@@ -483,6 +483,7 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   }
   /* x: (d_0, ..., d_r-1) -> y: (count_0, ...); y[.., o, ..] = x[.., first + o * step, ..] */
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  if (out[0]->u.t.n == 0) return 0; /* no maps: (2, 2^62, 0) would need 2^62 entries */
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
     if (!map[d]) return oom(c);

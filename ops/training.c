@@ -299,7 +299,7 @@ static int64_t *bcast_offsets(gctx *G, int xrank, const int64_t *xdims, int rank
     return NULL;
   }
   int64_t s = 1;
-  for (int d = rank - 1, k = xrank - 1; d >= 0 && k >= 0; d--, k--) {
+  for (int d = rank - 1, k = xrank - 1; d >= 0 && k >= 0 && n > 0; d--, k--) { /* n = 0: no offsets */
     st[d] = xdims[k] == 1 ? 0 : s;
     s *= xdims[k];
   }
@@ -387,7 +387,7 @@ static int back_transpose(gctx *G, const ox_node *n, gslot **in, gslot **out) {
   nc.node = n;
   const int64_t *p = ox_attr_ints(&nc, "perm", &np);
   for (int d = 0; d < r; d++) perm[d] = p && np == r ? p[d] : r - 1 - d;
-  int64_t s = 1;
+  int64_t s = x->n ? 1 : 0; /* empty x: its dims may multiply beyond int64; nothing to walk */
   for (int d = r - 1; d >= 0; d--) {
     xst[d] = s;
     s *= x->dims[d];
@@ -516,7 +516,7 @@ static int back_reduce(gctx *G, const ox_node *n, gslot **in, gslot **out) {
   }
   for (int d = 0; d < x->rank; d++) {
     kd[d] = red[d] ? 1 : x->dims[d];
-    if (red[d]) count *= x->dims[d];
+    if (red[d] && x->n) count *= x->dims[d]; /* (empty x: nothing to spread, count unused) */
   }
   /* dz holds the kept-dims shape's elements in the same order either way */
   int64_t *o = bcast_offsets(G, x->rank, kd, x->rank, x->dims);

@@ -17,8 +17,9 @@
  *
  * Hostile input. protobuf-c unpacks nested messages by recursion without a
  * depth limit, so a few megabytes of nested TypeProtos would overflow the
- * stack. Before unpacking, too_deep() walks the wire format, guided by the
- * message descriptors, and refuses nesting deeper than MAX_MESSAGE_DEPTH.
+ * stack. Before unpacking, check_wire() walks the wire format, guided by the
+ * message descriptors, and refuses nesting deeper than MAX_MESSAGE_DEPTH (and
+ * strings holding a NUL, which protobuf-c would cut short).
  * Subgraphs (If, Loop, Scan bodies) are refused beyond MAX_GRAPH_DEPTH. */
 #include <errno.h>
 #include <limits.h>
@@ -115,43 +116,73 @@ static int read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v) {
   return -1;
 }
 
+/* What check_wire found. */
+enum { WIRE_OK, WIRE_TOO_DEEP, WIRE_NUL };
+typedef struct {
+  const ProtobufCMessageDescriptor *desc; /* WIRE_NUL: the message and field */
+  const ProtobufCFieldDescriptor *field;
+} wire_where;
+
 /* Whether the message bytes p[0..len) nest messages more than `left` levels
- * further down. Malformed bytes end the walk with 0: protobuf-c rejects them
- * itself, and it checks a whole message before unpacking anything inside it,
- * so it never goes deeper than the part this walk has seen. */
-static int too_deep(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
-                    int left) {
+ * further down (WIRE_TOO_DEEP), or hold a string field with a NUL byte
+ * (WIRE_NUL; doc strings excepted). protobuf-c copies a string up to its
+ * first NUL, so a name "a\0b" would silently read as "a"; ONNX names are
+ * text, and a NUL in one is refused. Malformed bytes end the walk with
+ * WIRE_OK: protobuf-c rejects them itself, and it checks a whole message
+ * before unpacking anything inside it, so it never goes deeper than the part
+ * this walk has seen. */
+static int check_wire(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, int left,
+                      wire_where *w) {
   size_t pos = 0;
   while (pos < len) {
     uint64_t key, n;
-    if (read_varint(p, len, &pos, &key)) return 0;
+    if (read_varint(p, len, &pos, &key)) return WIRE_OK;
     switch (key & 7) {
     case PROTOBUF_C_WIRE_TYPE_VARINT:
-      if (read_varint(p, len, &pos, &n)) return 0;
+      if (read_varint(p, len, &pos, &n)) return WIRE_OK;
       break;
     case PROTOBUF_C_WIRE_TYPE_64BIT:
-      if (len - pos < 8) return 0;
+      if (len - pos < 8) return WIRE_OK;
       pos += 8;
       break;
     case PROTOBUF_C_WIRE_TYPE_32BIT:
-      if (len - pos < 4) return 0;
+      if (len - pos < 4) return WIRE_OK;
       pos += 4;
       break;
     case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED: {
-      if (read_varint(p, len, &pos, &n) || n > len - pos) return 0;
+      if (read_varint(p, len, &pos, &n) || n > len - pos) return WIRE_OK;
       const ProtobufCFieldDescriptor *f = NULL;
       if (key >> 3 <= UINT_MAX)
         f = protobuf_c_message_descriptor_get_field(desc, (unsigned)(key >> 3));
-      if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
-          (left == 0 || too_deep(f->descriptor, p + pos, (size_t)n, left - 1)))
-        return 1;
+      if (f && f->type == PROTOBUF_C_TYPE_MESSAGE) {
+        if (left == 0) return WIRE_TOO_DEEP;
+        int rc = check_wire(f->descriptor, p + pos, (size_t)n, left - 1, w);
+        if (rc) return rc;
+      }
+      if (f && f->type == PROTOBUF_C_TYPE_STRING && strcmp(f->name, "doc_string") &&
+          memchr(p + pos, 0, (size_t)n)) {
+        w->desc = desc;
+        w->field = f;
+        return WIRE_NUL;
+      }
       pos += (size_t)n;
       break;
     }
     default: /* groups: protobuf-c does not support them */
-      return 0;
+      return WIRE_OK;
     }
   }
+  return WIRE_OK;
+}
+
+/* check_wire's finding as an error, or 0. */
+static int wire_error(int rc, const wire_where *w, ox_err *e) {
+  if (rc == WIRE_TOO_DEEP)
+    return ox_fail(e, OX_EINPUT, "not a valid ONNX model (messages nest deeper than %d levels)",
+                   MAX_MESSAGE_DEPTH);
+  if (rc == WIRE_NUL)
+    return ox_fail(e, OX_EINPUT, "a %s.%s holds a NUL byte; ONNX names and strings cannot",
+                   w->desc->short_name, w->field->name);
   return 0;
 }
 
@@ -180,7 +211,13 @@ static const char *extra_string(decoder *d, const ProtobufCMessage *m, unsigned 
     size_t n;
     if (m->unknown_fields[i].tag != id || unknown_payload(&m->unknown_fields[i], &p, &n))
       continue;
+    if (memchr(p, 0, n)) { /* the NULL makes the caller fail; this message wins */
+      ox_fail(d->e, OX_EINPUT, "a %s string (field %u) holds a NUL byte; ONNX names cannot",
+              m->descriptor->short_name, id);
+      return NULL;
+    }
     if (!(s = ox_strndup(d->a, (const char *)p, n))) return NULL; /* the last one wins */
+    if (ox_name_check(d->e, "the overload", s)) return NULL;
   }
   return s;
 }
@@ -528,10 +565,12 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
     const uint8_t *p;
     size_t len;
     if (u->tag != FUNCTION_ATTRIBUTE_PROTO) continue;
-    if (unknown_payload(u, &p, &len) ||
-        too_deep(&onnx__attribute_proto__descriptor, p, len, MAX_MESSAGE_DEPTH))
+    if (unknown_payload(u, &p, &len))
       return ox_fail(d->e, OX_EINPUT, "attribute_proto %d is not a valid AttributeProto",
                      fn->ndefault);
+    wire_where w;
+    if (wire_error(check_wire(&onnx__attribute_proto__descriptor, p, len, MAX_MESSAGE_DEPTH, &w), &w, d->e))
+      return d->e->code;
     size_t refused = ox_mem_refusals();
     Onnx__AttributeProto *pa = onnx__attribute_proto__unpack(&ox_pb_allocator, len, p);
     if (!pa && ox_mem_refusals() != refused) return oom(d);
@@ -597,9 +636,9 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
   if (len > INT_MAX)
     return ox_fail(e, OX_EINPUT, "not a valid ONNX model (larger than 2 GiB; large weights "
                                  "belong in external data files)");
-  if (too_deep(&onnx__model_proto__descriptor, buf, len, MAX_MESSAGE_DEPTH))
-    return ox_fail(e, OX_EINPUT, "not a valid ONNX model (messages nest deeper than %d levels)",
-                   MAX_MESSAGE_DEPTH);
+  wire_where w;
+  if (wire_error(check_wire(&onnx__model_proto__descriptor, buf, len, MAX_MESSAGE_DEPTH, &w), &w, e))
+    return e->code;
   size_t refused = ox_mem_refusals();
   Onnx__ModelProto *pm = onnx__model_proto__unpack(&ox_pb_allocator, len, buf);
   if (!pm && ox_mem_refusals() != refused)

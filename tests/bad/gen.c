@@ -247,6 +247,14 @@ static void attr_graph(buf *node, const char *name, buf g) {
   f_msg(node, NODE_ATTR, &a);
 }
 
+static void attr_ints(buf *node, const char *name, int n, const int64_t *v) {
+  buf a = {0};
+  f_str(&a, ATTR_NAME, name);
+  f_int(&a, ATTR_TYPE, AT_INTS);
+  for (int i = 0; i < n; i++) f_int(&a, ATTR_INTS, v[i]);
+  f_msg(node, NODE_ATTR, &a);
+}
+
 /* ModelProto: IR version 8, one opset import (domain "" = ai.onnx; version
  * NO_OPSET: no opset import at all), then the graph. */
 #define NO_OPSET INT64_MIN
@@ -1202,6 +1210,184 @@ static void special_files(void) {
   if (link(path, other)) die(other);
 }
 
+/* Models the ONNX checker refuses for their structure (check_graph,
+ * check_function); onnxop refuses them at load, before anything runs. */
+static buf fn_def(const char *name, const char *ins, const char *outs, buf body_node) {
+  buf f = {0}, o = {0};
+  f_str(&f, FN_NAME, name);
+  names(&f, FN_IN, ins);
+  names(&f, FN_OUT, outs);
+  f_msg(&f, FN_NODE, &body_node);
+  f_str(&o, OPSET_DOMAIN, "");
+  f_int(&o, OPSET_VERSION, 13);
+  f_msg(&f, FN_OPSET, &o);
+  f_str(&f, FN_DOMAIN, "local");
+  return f;
+}
+/* y = name(x) in domain "local", with the given functions. */
+static void fn_model(const char *file, const char *name, int nf, buf *fs) {
+  buf g = {0}, n = node(name, "x", "y", "call"), a = vi_float("x"), b = vi_float("y"), o = {0};
+  f_str(&n, NODE_DOMAIN, "local");
+  f_msg(&g, GRAPH_NODE, &n);
+  f_msg(&g, GRAPH_INPUT, &a);
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  buf m = model(g);
+  f_str(&o, OPSET_DOMAIN, "local");
+  f_int(&o, OPSET_VERSION, 1);
+  f_msg(&m, MODEL_OPSET, &o);
+  for (int i = 0; i < nf; i++) f_msg(&m, MODEL_FUNCTIONS, &fs[i]);
+  save(file, &m);
+}
+/* y = If(c) with then_branch y = Identity(x) and else_branch `els`. */
+static void if_model(const char *file, buf els) {
+  buf g = {0}, n = node("If", "c", "y", "if0"), a, b;
+  attr_graph(&n, "then_branch", branch_graph("then_id"));
+  attr_graph(&n, "else_branch", els);
+  f_msg(&g, GRAPH_NODE, &n);
+  a = value_info("c", type_tensor(9, 0, NULL));
+  f_msg(&g, GRAPH_INPUT, &a);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  buf m = model(g);
+  save(file, &m);
+}
+
+/* y = Scan-16(x) over axis 0 of x, the body an Identity; `attr` names an
+ * int (or ints) attribute set to v, beyond what an int holds. */
+static void scan_model(const char *file, const char *attr, int is_list, int64_t v) {
+  buf g = {0}, n = node("Scan", "x", "y", "scan0"), body = {0}, bn = node("Identity", "e", "f", "body_id");
+  buf a = vi_float("e"), b = vi_float("f");
+  f_msg(&body, GRAPH_NODE, &bn);
+  f_str(&body, GRAPH_NAME, "body");
+  f_msg(&body, GRAPH_INPUT, &a);
+  f_msg(&body, GRAPH_OUTPUT, &b);
+  attr_graph(&n, "body", body);
+  if (strcmp(attr, "num_scan_inputs")) attr_int(&n, "num_scan_inputs", 1);
+  if (is_list) attr_ints(&n, attr, 1, &v);
+  else attr_int(&n, attr, v);
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  buf m = model_of(g, "", 16);
+  save(file, &m);
+}
+
+static void structure(void) {
+  buf g, m, n, a, b, t;
+  /* graph input x listed twice */
+  g = identity_graph("x", "n0");
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  m = model(g);
+  save("s_dup_input.onnx", &m);
+  /* initializer w given twice (different values) */
+  g = (buf){0};
+  n = node("Identity", "w", "y", "n0");
+  f_msg(&g, GRAPH_NODE, &n);
+  t = float_tensor(2, D23, "w");
+  f_msg(&g, GRAPH_INIT, &t);
+  t = float_tensor(1, D23, "w");
+  f_msg(&g, GRAPH_INIT, &t);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("s_dup_init.onnx", &m);
+  /* one node writing y twice */
+  g = (buf){0};
+  n = node("Split", "x", "y,y", "split2");
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("s_node_writes_twice.onnx", &m);
+  /* an If branch (not taken when c is true) that reads 'ghost', defined nowhere */
+  g = (buf){0};
+  n = node("Identity", "ghost", "y", "else_ghost");
+  f_msg(&g, GRAPH_NODE, &n);
+  f_str(&g, GRAPH_NAME, "else_g");
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  if_model("s_if_ghost.onnx", g);
+  /* an If branch whose output names nothing */
+  g = (buf){0};
+  f_str(&g, GRAPH_NAME, "else_g");
+  b = vi_float("ghost");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  if_model("s_if_output_ghost.onnx", g);
+  /* an If branch with two inputs named a (a branch takes none; never run here) */
+  g = branch_graph("else_id");
+  a = vi_float("a");
+  f_msg(&g, GRAPH_INPUT, &a);
+  a = vi_float("a");
+  f_msg(&g, GRAPH_INPUT, &a);
+  if_model("s_if_dup_input.onnx", g);
+  /* an If branch writing over an initializer of its own */
+  g = branch_graph("else_id");
+  t = float_tensor(2, D23, "y");
+  f_msg(&g, GRAPH_INIT, &t);
+  if_model("s_if_writes_init.onnx", g);
+  /* two definitions of local.F */
+  {
+    buf fs[2] = {fn_def("F", "a", "b", node("Identity", "a", "b", "first_f")),
+                 fn_def("F", "a", "b", node("Neg", "a", "b", "second_f"))};
+    fn_model("s_dup_function.onnx", "F", 2, fs);
+  }
+  /* a function with input a listed twice */
+  {
+    buf fs[1] = {fn_def("F", "a,a", "b", node("Identity", "a", "b", "f_id"))};
+    fn_model("s_function_dup_input.onnx", "F", 1, fs);
+  }
+  /* a function whose second output names nothing (the call does not use it) */
+  {
+    buf fs[1] = {fn_def("F", "a", "b,ghost", node("Identity", "a", "b", "f_id"))};
+    fn_model("s_function_output_ghost.onnx", "F", 1, fs);
+  }
+  /* a function body reading x, a name of the calling graph (functions see no outer names) */
+  {
+    buf fs[1] = {fn_def("F", "a", "b", node("Add", "a,x", "b", "f_add"))};
+    fn_model("s_function_reads_outer.onnx", "F", 1, fs);
+  }
+  /* names holding a NUL byte (protobuf-c would cut them at it): a node input
+   * "x\0y" that read as "x", an overload; a doc string may hold one */
+  g = (buf){0};
+  n = (buf){0};
+  f_bytes(&n, NODE_IN, "x\0y", 3);
+  f_str(&n, NODE_OUT, "y");
+  f_str(&n, NODE_NAME, "n_nul");
+  f_str(&n, NODE_OP, "Identity");
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("s_name_nul.onnx", &m);
+  g = identity_graph("x", "n0");
+  n = node("Neg", "x", "z", "n_overload");
+  f_bytes(&n, 8 /* NodeProto.overload */, "o\0p", 3);
+  f_msg(&g, GRAPH_NODE, &n);
+  m = model(g);
+  save("s_overload_nul.onnx", &m);
+  g = identity_graph("x", "n0");
+  n = node("Neg", "x", "z", "n_doc");
+  f_bytes(&n, 6 /* NodeProto.doc_string */, "doc\0more", 8);
+  f_msg(&g, GRAPH_NODE, &n);
+  m = model(g);
+  save("s_doc_nul.onnx", &m);
+  /* Scan attributes beyond an int: 2^32 + 1 wrapped to 1 (2^32 to 0) */
+  scan_model("n_scan_ok.onnx", "scan_input_axes", 1, 0);
+  scan_model("n_scan_input_axes.onnx", "scan_input_axes", 1, INT64_C(4294967296));
+  scan_model("n_scan_input_directions.onnx", "scan_input_directions", 1, INT64_C(4294967297));
+  scan_model("n_scan_output_axes.onnx", "scan_output_axes", 1, INT64_C(4294967296));
+  scan_model("n_scan_num_inputs.onnx", "num_scan_inputs", 0, INT64_C(4294967297));
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: bad-gen DIR\n");
@@ -1214,6 +1400,7 @@ int main(int argc, char **argv) {
   json();
   archives();
   models();
+  structure();
   external();
   special_files();
   return 0;

@@ -102,5 +102,26 @@ int main(void) {
     CHECK_EQ_I(b.inner, 24);
     CHECK_EQ_I(b.rank, 1);
   }
+  /* a zero dim makes a shape empty whatever the others: no overflow, in any
+   * order, and an iterator with nothing to visit */
+  {
+    const int64_t H = INT64_C(1) << 62;
+    int64_t s1[] = {0, H, 3}, s2[] = {3, H, 0}, s3[] = {H, 0, H}, s4[] = {H, H, 0}, s5[] = {H, H, 1};
+    CHECK_EQ_I(ox_numel(3, s1, 4), 0);
+    CHECK_EQ_I(ox_numel(3, s2, 4), 0);
+    CHECK_EQ_I(ox_numel(3, s3, 8), 0);
+    CHECK_EQ_I(ox_numel(3, s4, 8), 0);
+    CHECK_EQ_I(ox_numel(3, s5, 0), -1);
+    int64_t neg[] = {H, -1, 0};
+    CHECK_EQ_I(ox_numel(3, neg, 0), -1);
+    ox_tensor ta = {OX_FLOAT, 3, s4, 0, NULL}, tb = {OX_FLOAT, 1, (int64_t[]){1}, 1, NULL};
+    const ox_tensor *t1[] = {&ta, &tb};
+    ox_bcast b;
+    ox_err_clear(&e);
+    CHECK_EQ_I(ox_bcast_init(&b, 2, t1, 3, s4, &e), 0);
+    CHECK_EQ_I(b.n, 0);
+    CHECK_EQ_I(b.inner, 0);
+    CHECK_EQ_I(ox_bcast_next(&b), 0);
+  }
   return check_done("broadcast");
 }

@@ -302,12 +302,21 @@ int main(void) {
     ox_graph g = {"g", 1, &loop, 2, gi, 1, go, 0, NULL, NULL, 0, NULL};
     ox_opset ops[] = {{"", 16}};
     ox_model m = {"mem", ".", 10, 1, ops, &g, 0, NULL};
+    /* a name defined nowhere is refused when the model is prepared */
+    CHECK_EQ_I(ox_prepare(A, &m, &e), OX_EINPUT);
+    const char *want = "node 'loop0' Loop > body: node 'add1' Identity: input 0 'nowhere' names no value";
+    CHECK(strncmp(e.msg, want, strlen(want)) == 0);
+    if (strncmp(e.msg, want, strlen(want))) fprintf(stderr, "got: %s\n", e.msg);
+    /* one that fails as it runs: Not of an int64 */
+    ox_err_clear(&e);
+    static const char *bin2[] = {"v_in"};
+    bn[1] = node("add1", "Not", "", 1, bin2, 1, bout1);
     CHECK_EQ_I(ox_prepare(A, &m, &e), 0);
     ox_value *vals[] = {i64(3), i64(0)}, *res[1];
     CHECK_EQ_I(ox_run(A, &m, vals, res, &e), OX_EINPUT);
-    CHECK(strncmp(e.msg, "node 'loop0' Loop-16 > body node 'add1' Identity-16: input 0 'nowhere' has no value", 83) == 0);
-    if (strncmp(e.msg, "node 'loop0' Loop-16 > body node 'add1' Identity-16: input 0 'nowhere' has no value", 83))
-      fprintf(stderr, "got: %s\n", e.msg);
+    want = "node 'loop0' Loop-16 > body node 'add1' Not-1: input 0 'v_in' is tensor(int64)";
+    CHECK(strncmp(e.msg, want, strlen(want)) == 0);
+    if (strncmp(e.msg, want, strlen(want))) fprintf(stderr, "got: %s\n", e.msg);
   }
 
   /* ---- the memory limit's accounting returns to where it was ---- */

@@ -477,6 +477,46 @@ static void test_strings(void) {
   if (b) CHECK_EQ_I(((ox_str *)b->u.t.data)[0].n, 1);
 }
 
+/* "\u0000" is a NUL byte inside the string, read exactly (cJSON alone would
+ * cut the string there); keys, type names and names holding one are refused. */
+static void test_nul_in_strings(void) {
+  /* a NUL, a literal backslash-u0000, a raw 0xFF byte beside a NUL, a map key */
+  ox_value *r = decode("{\"dtype\": \"str\", \"data\": [\"a\\u0000b\", \"\\\\u0000\", \"\xff\\u0000\xff\", "
+                       "\"\\u0000\"]}", NULL);
+  if (r) {
+    const ox_str *t = r->u.t.data;
+    CHECK_EQ_I(t[0].n, 3);
+    CHECK(!memcmp(t[0].p, "a\0b", 3));
+    CHECK_EQ_I(t[1].n, 6);
+    CHECK(!memcmp(t[1].p, "\\u0000", 6));
+    CHECK_EQ_I(t[2].n, 3);
+    CHECK(!memcmp(t[2].p, "\xff\0\xff", 3));
+    CHECK_EQ_I(t[3].n, 1);
+    CHECK(!memcmp(t[3].p, "\0", 1));
+  }
+  ox_value *m = decode("{\"map\": [[\"k\\u0000\", 1], [\"k\", 2]], \"value_type\": \"int64\"}", NULL);
+  if (m) {
+    const ox_str *k = m->u.map.keys->u.t.data;
+    CHECK_EQ_I(k[0].n, 2);
+    CHECK_EQ_I(k[1].n, 1);
+  }
+  /* without the escape, a raw 0xFF byte stays as it is */
+  ox_value *f = decode("{\"dtype\": \"str\", \"data\": [\"\xff\x01\"]}", NULL);
+  if (f) CHECK_EQ_I(((ox_str *)f->u.t.data)[0].n, 2);
+  decode_fails("{\"dtype\": \"float32\\u0000\", \"data\": [1]}", NULL, "\"dtype\" holds \"\\u0000\"");
+  decode_fails("{\"dtype\": \"float32\", \"data\\u0000\": [1]}", NULL, "a key in a tensor holds");
+  decode_fails("{\"elem_type\": \"float\\u0000\", \"sequence\": []}", NULL, "\"elem_type\" holds");
+  decode_fails("{\"dtype\": \"str\", \"data\": [{\"base64\": \"QQ==\\u0000\"}]}", NULL, "not base64");
+  /* a syntax error after the escape still gives the column in the text as written */
+  decode_fails("{\"dtype\": \"str\", \"data\": [\"\\u0000\" x]}", NULL, "column 36, near \"x]}\"");
+  ox_value *v = NULL;
+  const char *name = NULL, *text = "{\"name\": \"x\\u0000y\", \"dtype\": \"int64\", \"data\": [1]}";
+  ox_err_clear(&E);
+  CHECK(ox_json_decode(A, text, strlen(text), NULL, &v, &name, &E) != 0);
+  CHECK(strstr(E.msg, "name: holds a NUL byte") != NULL);
+  CHECK(name == NULL);
+}
+
 static void test_bool(void) {
   ox_value *v = decode("{\"dtype\": \"bool\", \"data\": [true, false, 1, 0]}", NULL);
   if (v) CHECK(!memcmp(v->u.t.data, "\1\0\1\0", 4));
@@ -823,6 +863,7 @@ int main(void) {
   test_nan_inf();
   test_complex();
   test_strings();
+  test_nul_in_strings();
   test_bool();
   test_sequences();
   test_optionals();
