@@ -1,8 +1,65 @@
 /* tests/unit/test_registry.c: the registry tables are consistent (no two rows
- * of one op overlap, ranges are ordered, every row has a kernel) and resolve
+ * of one op overlap, ranges are ordered, every row has a kernel), hold every
+ * op-version of the spec (tests/op-versions.txt) and no other, and resolve
  * opsets as the spec's since-versions say. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "core/ox.h"
+#include "core/schema.h"
+
+/* tests/op-versions.txt against the tables: each op-version of the spec has
+ * a schema row and, unless deprecated, a kernel row beginning there; each
+ * kernel row begins at an op-version of the spec. Returns the count of
+ * mismatches, each printed. */
+static int spec_versions(void) {
+  FILE *f = fopen("tests/op-versions.txt", "r");
+  if (!f) {
+    fprintf(stderr, "tests/op-versions.txt: cannot open (run from the top directory)\n");
+    return 1;
+  }
+  static struct { char domain[32], op[64]; int since; } spec[2048];
+  int n = 0, bad = 0;
+  char line[2048];
+  while (fgets(line, sizeof line, f)) {
+    char domain[32], op[64], attrs[1600];
+    int since;
+    if (line[0] == '#') continue;
+    if (n == 2048 || sscanf(line, "%31s %63s %d %1599[^\n]", domain, op, &since, attrs) != 4) {
+      fprintf(stderr, "tests/op-versions.txt: bad line: %s", line);
+      bad++;
+      continue;
+    }
+    const char *d = strcmp(domain, "ai.onnx") ? domain : "";
+    snprintf(spec[n].domain, sizeof spec[n].domain, "%s", d);
+    snprintf(spec[n].op, sizeof spec[n].op, "%s", op);
+    spec[n++].since = since;
+    const ox_schema *s = ox_schema_find(d, op, since);
+    if (!s || s->since != since) {
+      fprintf(stderr, "gap: %s %s-%d has no schema row\n", domain, op, since);
+      bad++;
+    }
+    const ox_kernel *k = ox_registry_find(d, op, since);
+    if (strcmp(attrs, "(deprecated)") && (!k || k->since != since)) {
+      fprintf(stderr, "gap: %s %s-%d has no kernel row\n", domain, op, since);
+      bad++;
+    }
+  }
+  fclose(f);
+  for (const ox_family *fam = ox_families; fam->family; fam++)
+    for (const ox_kernel *k = fam->rows; k->op; k++) {
+      int found = 0;
+      for (int i = 0; i < n && !found; i++)
+        found = spec[i].since == k->since && !strcmp(spec[i].op, k->op) &&
+                ox_domain_eq(spec[i].domain, k->domain);
+      if (!found) {
+        fprintf(stderr, "row %s %s-%d is no op-version of the spec\n", k->domain, k->op, k->since);
+        bad++;
+      }
+    }
+  CHECK(n > 600);
+  return bad;
+}
 
 int main(void) {
   int rows = 0, overlaps = 0, bad = 0;
@@ -26,6 +83,7 @@ int main(void) {
   CHECK(rows > 0);
   CHECK_EQ_I(bad, 0);
   CHECK_EQ_I(overlaps, 0);
+  CHECK_EQ_I(spec_versions(), 0);
 
   /* resolution */
   CHECK(ox_registry_find("", "SequenceAt", 10) == NULL);
