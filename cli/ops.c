@@ -20,17 +20,21 @@ static void types_str(uint64_t mask, char *buf, size_t n) {
       at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "", ox_dtypes[d].onnx_name);
 }
 
-/* Walk the entries of a schema's attrs: "name:type" or "name:type:required". */
-typedef struct { char name[64], type[32]; int required; } attr_entry;
-static const char *next_attr(const char *p, attr_entry *a) {
-  if (!p || !*p) return NULL;
-  size_t elen = strcspn(p, ","), nlen = strcspn(p, ":,");
-  const char *t = p + nlen + 1;
-  size_t tlen = strcspn(t, ":,");
-  snprintf(a->name, sizeof a->name, "%.*s", (int)nlen, p);
-  snprintf(a->type, sizeof a->type, "%.*s", (int)tlen, t);
-  a->required = t[tlen] == ':';
-  return p + elen + (p[elen] == ',');
+/* An attribute's default as JSON: a number for int and float, a string for
+ * string, an array for "[a b]" of the list types. */
+static cJSON *default_json(const ox_attr_spec *a) {
+  int list = a->def[0] == '[';
+  int text = !strcmp(a->type, list ? "strings" : "string");
+  if (!list) return text ? cJSON_CreateString(a->def) : cJSON_CreateNumber(strtod(a->def, NULL));
+  cJSON *arr = cJSON_CreateArray();
+  for (const char *p = a->def + 1; *p && *p != ']';) {
+    size_t len = strcspn(p, " ]");
+    char item[192];
+    snprintf(item, sizeof item, "%.*s", (int)len, p);
+    cJSON_AddItemToArray(arr, text ? cJSON_CreateString(item) : cJSON_CreateNumber(strtod(item, NULL)));
+    p += len + (p[len] == ' ');
+  }
+  return arr;
 }
 
 int ox_cmd_ops(int argc, char **argv) {
@@ -41,11 +45,12 @@ int ox_cmd_ops(int argc, char **argv) {
       fputs("usage: onnxop ops [--json] [OP]\n\n"
             "List every operator onnxop implements: domain, name, the opset versions each\n"
             "implementation covers, and the element types it takes. With OP, only that\n"
-            "operator, with each version's attributes (NAME:TYPE, and which are required)\n"
-            "as docs/Changelog.md lists them; `run` refuses a node with an attribute its\n"
-            "version does not declare. Printed from the registry itself; --json gives one\n"
-            "object per row, with \"attributes\" (name, type, required) and \"required\"\n"
-            "(NAME:TYPE,... when the version requires some).\n\n"
+            "operator, with each version's attributes (NAME:TYPE, =DEFAULT where the spec\n"
+            "gives one, and which are required) as docs/Changelog.md lists them; `run`\n"
+            "refuses a node with an attribute its version does not declare. Printed from\n"
+            "the registry itself; --json gives one object per row, with \"attributes\"\n"
+            "(name, type, required, default) and \"required\" (NAME:TYPE,... when the\n"
+            "version requires some).\n\n"
             "exit status:\n"
             "  0      success\n"
             "  1      standard output could not be written\n"
@@ -68,41 +73,39 @@ int ox_cmd_ops(int argc, char **argv) {
   if (!want && !json) printf("%-10s %-22s %-9s %-8s %s\n", "domain", "operator", "versions", "family", "types");
   for (const ox_family *f = ox_families; f->family; f++)
     for (const ox_kernel *k = f->rows; k->op; k++) {
-      if (want && strcmp(k->op, want)) continue;
+      if (!k->fn || (want && strcmp(k->op, want))) continue; /* a removed version runs nowhere */
       char ver[32], ty[1024];
-      if (k->until >= OX_LATEST) snprintf(ver, sizeof ver, "%d+", k->since);
-      else if (k->until == k->since) snprintf(ver, sizeof ver, "%d", k->since);
-      else snprintf(ver, sizeof ver, "%d-%d", k->since, k->until);
+      int until = ox_registry_until(k);
+      if (until >= OX_LATEST) snprintf(ver, sizeof ver, "%d+", k->since);
+      else if (until == k->since) snprintf(ver, sizeof ver, "%d", k->since);
+      else snprintf(ver, sizeof ver, "%d-%d", k->since, until);
       types_str(k->types, ty, sizeof ty);
-      /* each row serves one op-version of the schema table (test_schema checks it) */
-      const ox_schema *sc = ox_schema_find(k->domain, k->op, k->since);
       if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "domain", k->domain[0] ? k->domain : "ai.onnx");
         cJSON_AddStringToObject(o, "op", k->op);
         cJSON_AddNumberToObject(o, "since", k->since);
-        if (k->until < OX_LATEST) cJSON_AddNumberToObject(o, "until", k->until);
+        if (until < OX_LATEST) cJSON_AddNumberToObject(o, "until", until);
         else cJSON_AddNullToObject(o, "until");
         cJSON_AddStringToObject(o, "family", f->family);
         cJSON *ts = cJSON_AddArrayToObject(o, "types");
         for (int d = 1; d < OX_DTYPE_MAX; d++)
           if (k->types & (UINT64_C(1) << d)) cJSON_AddItemToArray(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
-        if (sc) {
-          cJSON *as = cJSON_AddArrayToObject(o, "attributes");
-          char req[1024] = "";
-          size_t at = 0;
-          attr_entry a;
-          for (const char *p = next_attr(sc->attrs, &a); p; p = next_attr(p, &a)) {
-            cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "name", a.name);
-            cJSON_AddStringToObject(x, "type", a.type);
-            cJSON_AddBoolToObject(x, "required", a.required);
-            cJSON_AddItemToArray(as, x);
-            if (a.required && at < sizeof req)
-              at += (size_t)snprintf(req + at, sizeof req - at, "%s%s:%s", at ? "," : "", a.name, a.type);
-          }
-          if (req[0]) cJSON_AddStringToObject(o, "required", req);
+        cJSON *as = cJSON_AddArrayToObject(o, "attributes");
+        char req[1024] = "";
+        size_t at = 0;
+        ox_attr_spec a;
+        for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a)) {
+          cJSON *x = cJSON_CreateObject();
+          cJSON_AddStringToObject(x, "name", a.name);
+          cJSON_AddStringToObject(x, "type", a.type);
+          cJSON_AddBoolToObject(x, "required", a.required);
+          if (a.def[0]) cJSON_AddItemToObject(x, "default", default_json(&a));
+          cJSON_AddItemToArray(as, x);
+          if (a.required && at < sizeof req)
+            at += (size_t)snprintf(req + at, sizeof req - at, "%s%s:%s", at ? "," : "", a.name, a.type);
         }
+        if (req[0]) cJSON_AddStringToObject(o, "required", req);
         cJSON_AddItemToArray(rows, o);
       } else if (want) {
         if (k->tin < 0) /* no input is checked: the types it makes */
@@ -111,14 +114,13 @@ int ox_cmd_ops(int argc, char **argv) {
         else
           printf("%s %s %s (family %s)\n  input %d element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
                  k->op, ver, f->family, k->tin, ty);
-        if (sc) {
-          attr_entry a;
-          printf("  attributes:%s", sc->attrs[0] ? "" : " none");
-          int first = 1;
-          for (const char *p = next_attr(sc->attrs, &a); p; p = next_attr(p, &a), first = 0)
-            printf("%s %s:%s%s", first ? "" : ",", a.name, a.type, a.required ? " (required)" : "");
-          printf("\n");
-        }
+        ox_attr_spec a;
+        printf("  attributes:%s", k->attrs[0] ? "" : " none");
+        int first = 1;
+        for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a), first = 0)
+          printf("%s %s:%s%s%s%s", first ? "" : ",", a.name, a.type, a.def[0] ? "=" : "", a.def,
+                 a.required ? " (required)" : "");
+        printf("\n");
       } else
         printf("%-10s %-22s %-9s %-8s %s\n", k->domain[0] ? k->domain : "ai.onnx", k->op, ver,
                f->family, ty);

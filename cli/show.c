@@ -8,7 +8,6 @@
 
 #include "../io/io.h"
 #include "../proto/proto.h"
-#include "../core/schema.h"
 #include "cli.h"
 
 /* min, max, mean and the NaN/Inf counts of every numeric tensor in v */
@@ -121,11 +120,8 @@ static void vi_line(const ox_valueinfo *vi) {
 /* Why a node whose op this build has cannot run either: the message `run`
  * refuses the model with (an attribute missing, undeclared or of the wrong
  * type), or NULL. */
-static const char *node_problem(const ox_kernel *k, const ox_node *nd, int64_t opset,
-                                ox_err *e) {
-  if (!k) return NULL;
-  const ox_schema *s = ox_schema_find(nd->domain, nd->op, opset);
-  return s && ox_schema_check(s, nd, e) ? e->msg : NULL;
+static const char *node_problem(const ox_kernel *k, const ox_node *nd, ox_err *e) {
+  return k && ox_attrs_check(k, nd, e) ? e->msg : NULL;
 }
 
 /* cant[0]: nodes whose operator this build lacks; cant[1]: nodes it has but
@@ -148,7 +144,7 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int c
     for (int j = 0; j < nd->nout; j++) printf("%s%s", j ? ", " : "", nd->out[j]);
     printf(")");
     ox_err e = {0};
-    const char *problem = is_fn ? NULL : node_problem(k, nd, opset, &e);
+    const char *problem = is_fn ? NULL : node_problem(k, nd, &e);
     if (is_fn) printf("  [model-local function]");
     else if (!k) {
       printf("  [unsupported in this build: opset %lld]", (long long)opset);
@@ -211,7 +207,7 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
     cJSON_AddItemToObject(o, "inputs", names_json(nd->nin, nd->in));
     cJSON_AddItemToObject(o, "outputs", names_json(nd->nout, nd->out));
     ox_err e = {0};
-    const char *problem = is_fn ? NULL : node_problem(k, nd, opset, &e);
+    const char *problem = is_fn ? NULL : node_problem(k, nd, &e);
     cJSON_AddBoolToObject(o, "function", is_fn);
     cJSON_AddBoolToObject(o, "supported", is_fn || (k && !problem));
     if (problem) cJSON_AddStringToObject(o, "problem", problem);

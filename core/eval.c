@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "eval.h"
-#include "schema.h"
 
 /* ---- scopes: open-addressing hash tables from name to value ---- */
 
@@ -290,12 +289,11 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
     }
     n->k = k;
     n->version = k->since;
-    /* Attributes are checked against the op-version's schema here, not only
+    /* Attributes are checked against the op-version's row here, not only
      * by the kernels: a kernel sees them only when it runs (an If branch not
      * taken, a Loop of zero trips, a node after a failing one), and never
      * sees one it does not read. */
-    const ox_schema *sc = ox_schema_find(n->domain, n->op, v);
-    if (sc && ox_schema_check(sc, n, e)) {
+    if (ox_attrs_check(k, n, e)) {
       ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
       return e->code;
     }

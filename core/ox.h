@@ -8,6 +8,5 @@
 #include "graph.h"
 #include "registry.h"
 #include "eval.h"
-#include "schema.h"
 #define OX_VERSION "0.1.0"
 #endif

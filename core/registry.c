@@ -1,5 +1,8 @@
-/* core/registry.c: the families of kernels, listed once, and lookup. */
+/* core/registry.c: the families of rows, listed once; the sorted table and
+ * its lookups; the attribute lists. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
@@ -66,44 +69,167 @@ const ox_family ox_families[] = {
     {NULL, NULL},
 };
 
-const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset) {
+/* ---- the sorted table ---- */
+
+#define MAX_ROWS 4096
+static ox_op_version table[MAX_ROWS];
+static int ntable;
+static pthread_once_t sorted = PTHREAD_ONCE_INIT;
+
+static const char *canon(const char *domain) {
+  return !domain || !strcmp(domain, "ai.onnx") ? "" : domain;
+}
+
+/* (domain, op, since) of row r against the key; domain already canon */
+static int cmp_key(const ox_kernel *r, const char *domain, const char *op, int64_t since) {
+  int c = strcmp(canon(r->domain), domain);
+  if (!c) c = strcmp(r->op, op);
+  return c ? c : (r->since > since) - (r->since < since);
+}
+
+static int cmp_rows(const void *a, const void *b) {
+  const ox_kernel *x = ((const ox_op_version *)a)->k, *y = ((const ox_op_version *)b)->k;
+  int c = cmp_key(x, canon(y->domain), y->op, y->since);
+  /* equal keys (an overlap the tests refuse) keep a fixed order */
+  return c ? c : (x > y) - (x < y);
+}
+
+static void sort_table(void) {
   for (const ox_family *f = ox_families; f->family; f++)
-    for (const ox_kernel *k = f->rows; k->op; k++)
-      if (!strcmp(k->op, op) && ox_domain_eq(k->domain, domain) && k->since <= opset &&
-          opset <= k->until)
-        return k;
-  return NULL;
+    for (const ox_kernel *k = f->rows; k->op; k++) {
+      if (ntable == MAX_ROWS) {
+        fprintf(stderr, "onnxop: more than %d operator rows; raise MAX_ROWS in core/registry.c\n", MAX_ROWS);
+        abort();
+      }
+      table[ntable++] = (ox_op_version){k, f->family, OX_LATEST};
+    }
+  qsort(table, (size_t)ntable, sizeof *table, cmp_rows);
+  for (int i = 0; i + 1 < ntable; i++) {
+    const ox_kernel *k = table[i].k, *next = table[i + 1].k;
+    if (!strcmp(canon(k->domain), canon(next->domain)) && !strcmp(k->op, next->op))
+      table[i].until = next->since > k->since ? next->since - 1 : k->since;
+  }
+}
+
+const ox_op_version *ox_registry_table(int *n) {
+  pthread_once(&sorted, sort_table);
+  *n = ntable;
+  return table;
+}
+
+/* The first row whose key is > (domain, op, since), domain canon. */
+static int upper_bound(const char *domain, const char *op, int64_t since) {
+  int lo = 0, hi = ntable;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (cmp_key(table[mid].k, domain, op, since) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const ox_op_version *ox_registry_version(const char *domain, const char *op, int64_t opset) {
+  pthread_once(&sorted, sort_table);
+  if (opset > OX_LATEST) return NULL; /* no release comes near: refused, not guessed */
+  domain = canon(domain);
+  int i = upper_bound(domain, op, opset) - 1;
+  if (i < 0 || strcmp(canon(table[i].k->domain), domain) || strcmp(table[i].k->op, op)) return NULL;
+  return &table[i];
+}
+
+const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset) {
+  const ox_op_version *v = ox_registry_version(domain, op, opset);
+  return v && v->k->fn ? v->k : NULL;
+}
+
+int ox_registry_until(const ox_kernel *k) {
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, k->since);
+  return v ? v->until : k->since;
 }
 
 int ox_registry_has_op(const char *domain, const char *op) {
-  int lo, hi;
-  return ox_registry_span(domain, op, &lo, &hi);
-}
-
-int ox_registry_span(const char *domain, const char *op, int *lo, int *hi) {
-  int found = 0;
-  for (const ox_family *f = ox_families; f->family; f++)
-    for (const ox_kernel *k = f->rows; k->op; k++)
-      if (!strcmp(k->op, op) && ox_domain_eq(k->domain, domain)) {
-        if (!found || k->since < *lo) *lo = k->since;
-        if (!found || k->until > *hi) *hi = k->until;
-        found = 1;
-      }
-  return found;
+  return ox_registry_version(domain, op, OX_LATEST) != NULL;
 }
 
 const char *ox_registry_why(const char *domain, const char *op, int64_t opset, char *buf, size_t n) {
-  int lo, hi;
-  if (!ox_registry_span(domain, op, &lo, &hi))
+  pthread_once(&sorted, sort_table);
+  domain = canon(domain);
+  int first = upper_bound(domain, op, 0), end = upper_bound(domain, op, INT64_MAX);
+  int at = upper_bound(domain, op, opset) - 1; /* the row serving opset, if >= first */
+  if (first == end) {
     snprintf(buf, n, "onnxop does not implement this operator");
-  else if (opset < lo)
-    snprintf(buf, n, "the operator first appears at opset %d", lo);
-  else if (opset > hi) /* a row ends before the latest opset only where ONNX removed the op */
-    snprintf(buf, n, "ONNX deprecated the operator at opset %d; onnxop runs it for opsets %d to %d", hi + 1,
-             lo, hi);
-  else
+  } else if (opset > OX_LATEST) {
+    snprintf(buf, n, "onnxop runs opsets up to %d", OX_LATEST);
+  } else if (at < first) {
+    snprintf(buf, n, "the operator first appears at opset %d", table[first].k->since);
+  } else if (!table[at].k->fn) {
+    /* the run of rows with kernels that ends at the removed one */
+    int lo = at;
+    while (lo > first && table[lo - 1].k->fn) lo--;
+    if (lo < at)
+      snprintf(buf, n, "ONNX deprecated the operator at opset %d; onnxop runs it for opsets %d to %d",
+               table[at].k->since, table[lo].k->since, table[at - 1].until);
+    else
+      snprintf(buf, n, "ONNX deprecated the operator at opset %d", table[at].k->since);
+  } else {
     snprintf(buf, n, "no implementation for this version");
+  }
   return buf;
+}
+
+/* ---- a row's attribute list ---- */
+
+const char *ox_attr_spec_next(const char *p, ox_attr_spec *a) {
+  if (!p || !*p) return NULL;
+  size_t elen = strcspn(p, ","), nlen = strcspn(p, ":,");
+  const char *t = p + nlen + (p[nlen] == ':');
+  size_t tlen = strcspn(t, ":=,");
+  const char *eq = memchr(p, '=', elen);
+  snprintf(a->name, sizeof a->name, "%.*s", (int)nlen, p);
+  snprintf(a->type, sizeof a->type, "%.*s", (int)tlen, t);
+  snprintf(a->def, sizeof a->def, "%.*s", eq ? (int)(p + elen - eq - 1) : 0, eq ? eq + 1 : "");
+  a->required = !strncmp(t + tlen, ":required", 9);
+  return p + elen + (p[elen] == ',');
+}
+
+/* Whether k declares the attribute `name`; *a receives its entry. */
+static int declared(const ox_kernel *k, const char *name, ox_attr_spec *a) {
+  for (const char *p = ox_attr_spec_next(k->attrs, a); p; p = ox_attr_spec_next(p, a))
+    if (!strcmp(a->name, name)) return 1;
+  return 0;
+}
+
+/* "a, b, c" of k's attributes (cut short with "..."), or "none". */
+static const char *names_of(const ox_kernel *k, char *buf, size_t n) {
+  size_t at = 0;
+  ox_attr_spec a;
+  buf[0] = 0;
+  for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a)) {
+    if (at + strlen(a.name) + 6 >= n) {
+      snprintf(buf + at, n - at, "...");
+      break;
+    }
+    at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "", a.name);
+  }
+  return buf[0] ? buf : "none";
+}
+
+int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e) {
+  char names[200];
+  ox_attr_spec a;
+  for (int j = 0; j < n->nattr; j++) {
+    const ox_attr *at = &n->attr[j];
+    if (!declared(k, at->name, &a))
+      return ox_fail(e, OX_EINPUT, "'%s' is not an attribute of %s-%d (its attributes: %s)",
+                     at->name, k->op, k->since, names_of(k, names, sizeof names));
+    if (!at->ref_attr_name && strcmp(ox_attr_type_name(at->type), a.type))
+      return ox_fail(e, OX_EINPUT, "attribute '%s' is of type %s; expected %s", at->name,
+                     ox_attr_type_name(at->type), a.type);
+  }
+  for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a))
+    if (a.required && !ox_node_attr(n, a.name))
+      return ox_fail(e, OX_EINPUT, "the attribute '%s' is required", a.name);
+  return 0;
 }
 
 /* ---- attributes ---- */

@@ -1,7 +1,12 @@
-/* core/registry.h: the op registry, one row per (domain, op, version range, types).
+/* core/registry.h: the operator table, one row per ONNX op-version.
  *
- * Each ops/<family>.c ends with its own table; core/registry.c lists the
- * families once. Adding an op means editing one file. */
+ * Each ops/<family>.c ends with its own rows; core/registry.c lists the
+ * families once and, at the first lookup, sorts all rows by (domain, op,
+ * since) for binary searches. A row is the whole truth about an op-version:
+ * its input types, input count, kernel and attributes. Adding an op-version
+ * means adding one row to one file; tests/unit/test_registry.c holds the
+ * rows to the spec's list of op-versions (tests/op-versions.txt): no gap, no
+ * overlap, the attributes as docs/Changelog.md gives them. */
 #ifndef OX_REGISTRY_H
 #define OX_REGISTRY_H
 
@@ -26,29 +31,69 @@ typedef int (*ox_kernel_fn)(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
 typedef struct ox_kernel {
   const char *domain; /* "" for ai.onnx */
   const char *op;
-  int since, until;   /* inclusive; until = OX_LATEST for the current row */
+  int since;          /* the op-version; the row serves opsets from here to the op's
+                       * next row, or to OX_LATEST (ox_registry_until) */
   int tin;            /* the input whose (leaf) dtype `types` constrains; -1: no input
                        * is checked (for ops without inputs, types lists the output
                        * types the kernel can make, for `onnxop ops`) */
   uint64_t types;     /* OX_T() bits; 0: no constraint */
   int min_in, max_in; /* input count range; max_in -1: variadic */
-  ox_kernel_fn fn;
+  ox_kernel_fn fn;    /* NULL: ONNX deprecated the op at `since` (OX_REMOVED); a
+                       * row may share its neighbour's kernel */
+  /* The attributes as docs/Changelog.md lists them for this version, sorted
+   * by name, comma-separated: "name:type", then ":required" where the spec
+   * says so, or "=default" where it gives one (a list as "[a b]"), e.g.
+   * "axis:int=1,kernel_shape:ints:required". Types in ox_attr_type_name's
+   * words. The model loader refuses a node whose attributes disagree. */
+  const char *attrs;
 } ox_kernel;
+
+/* The rest of a row for a version ONNX deprecated (its page lists no
+ * attributes): no kernel, so a model using it is refused with that reason.
+ *   { "", "Upsample", 10, OX_REMOVED }, */
+#define OX_REMOVED 0, 0, 0, 0, NULL, ""
 
 /* The families (each table ends with a row whose op is NULL). */
 typedef struct { const char *family; const ox_kernel *rows; } ox_family;
 extern const ox_family ox_families[];
 
-/* The row for (domain, op) at `opset` (the model's import for the domain), or
- * NULL. *since_out receives the row's since-version. */
+/* A row of the sorted table. */
+typedef struct {
+  const ox_kernel *k;
+  const char *family;
+  int until; /* the op's next row's since - 1; OX_LATEST for its last row */
+} ox_op_version;
+
+/* The table: every family's rows sorted by (domain, op, since); *n receives
+ * the count. Two rows with one key (an overlap) sit side by side. */
+const ox_op_version *ox_registry_table(int *n);
+/* The op-version a model importing `opset` for `domain` uses: the row of
+ * (domain, op) with the largest since <= opset, kernel or not; NULL when
+ * there is none or opset > OX_LATEST ("ai.onnx" and "" are one domain). */
+const ox_op_version *ox_registry_version(const char *domain, const char *op, int64_t opset);
+/* That row when it has a kernel, else NULL. */
 const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset);
-/* Whether the op exists at any version (for "unsupported version" messages). */
+/* The last opset row k serves. */
+int ox_registry_until(const ox_kernel *k);
+/* Whether the op has a row at any version (for "unsupported version" messages). */
 int ox_registry_has_op(const char *domain, const char *op);
-/* The lowest since and highest until over the op's rows; 0 when it has none. */
-int ox_registry_span(const char *domain, const char *op, int *lo, int *hi);
-/* Why no row serves (domain, op) at opset: for "unsupported operator" messages. */
+/* Why no kernel serves (domain, op) at opset: for "unsupported operator" messages. */
 const char *ox_registry_why(const char *domain, const char *op, int64_t opset, char *buf, size_t n);
 
+/* ---- a row's attribute list ---- */
+typedef struct {
+  char name[64], type[16];
+  char def[192]; /* the default as written ("" when none): "1", "NOTSET", "[0 2 3]" */
+  int required;
+} ox_attr_spec;
+/* Parse the entry of an attribute list that p points at into *a and return
+ * what follows it; NULL (and *a unset) when p is NULL or at the end:
+ *   for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a)) */
+const char *ox_attr_spec_next(const char *p, ox_attr_spec *a);
+/* Check node n against row k: each attribute must be declared, with the
+ * declared type (one referring to a function's attribute is checked by
+ * name only), and every required one must be present. */
+int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e);
 
 /* ---- attribute access for kernels ----
  * A missing attribute gives the default; one of the wrong type sets c->err

@@ -786,10 +786,18 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 #define F4 (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16) | OX_T(BFLOAT16))
 
 const ox_kernel ox_attention_kernels[] = {
-/*  domain             op               since until      tin types in     fn */
-  { "",                "Attention",     23,   23,        0,  F4,   3, 6, attention },
-  { "",                "Attention",     24,   24,        0,  F4,   3, 7, attention },
-  { "",                "Attention",     25,   OX_LATEST, 0,  F4,   3, 7, attention },
-  { "ai.onnx.preview", "FlexAttention", 1,    OX_LATEST, 0,  F4,   3, 3, flex_attention },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "",                "Attention",     23, 0, F4, 3, 6, attention,
+    "is_causal:int=0,kv_num_heads:int,q_num_heads:int,qk_matmul_output_mode:int=0,scale:float,"
+    "softcap:float=0.0,softmax_precision:int" },
+  { "",                "Attention",     24, 0, F4, 3, 7, attention,
+    "is_causal:int=0,kv_num_heads:int,q_num_heads:int,qk_matmul_output_mode:int=0,scale:float,"
+    "softcap:float=0.0,softmax_precision:int" },
+  { "",                "Attention",     25, 0, F4, 3, 7, attention,
+    "is_causal:int=0,kv_num_heads:int,left_window_size:int=-1,q_num_heads:int,"
+    "qk_matmul_output_mode:int=0,right_window_size:int=-1,scale:float,softcap:float=0.0,"
+    "softmax_precision:int" },
+  { "ai.onnx.preview", "FlexAttention",  1, 0, F4, 3, 3, flex_attention,
+    "prob_mod:graph,scale:float,score_mod:graph,softmax_precision:int" },
+  {0},
 };

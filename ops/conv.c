@@ -883,16 +883,33 @@ static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
 #define TS_COL2IM (OX_TS_CLASSIC | OX_T(BFLOAT16))
 
 const ox_kernel ox_conv_kernels[] = {
-/*  domain  op              since until      tin types          in     fn */
-  { "", "Conv",              1,  10,         0, OX_TS_FLOAT3,   2, 3,  conv },
-  { "", "Conv",             11,  21,         0, OX_TS_FLOAT3,   2, 3,  conv },
-  { "", "Conv",             22,  OX_LATEST,  0, OX_TS_FLOAT4,   2, 3,  conv },
-  { "", "ConvTranspose",     1,  10,         0, OX_TS_FLOAT3,   2, 3,  convtranspose },
-  { "", "ConvTranspose",    11,  21,         0, OX_TS_FLOAT3,   2, 3,  convtranspose },
-  { "", "ConvTranspose",    22,  OX_LATEST,  0, OX_TS_FLOAT4,   2, 3,  convtranspose },
-  { "", "ConvInteger",      10,  OX_LATEST,  0, OX_T(INT8) | OX_T(UINT8), 2, 4, conv_integer },
-  { "", "DeformConv",       19,  21,         0, OX_TS_FLOAT3,   3, 5,  deform_conv },
-  { "", "DeformConv",       22,  OX_LATEST,  0, OX_TS_FLOAT4,   3, 5,  deform_conv },
-  { "", "Col2Im",           18,  OX_LATEST,  0, TS_COL2IM,      3, 3,  col2im_op },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "Conv",           1, 0, OX_TS_FLOAT3,             2, 3, conv,
+    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
+    "strides:ints" },
+  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv,
+    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
+    "strides:ints" },
+  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv,
+    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
+    "strides:ints" },
+  { "", "ConvTranspose",  1, 0, OX_TS_FLOAT3,             2, 3, convtranspose,
+    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
+    "output_shape:ints,pads:ints,strides:ints" },
+  { "", "ConvTranspose", 11, 0, OX_TS_FLOAT3,             2, 3, convtranspose,
+    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
+    "output_shape:ints,pads:ints,strides:ints" },
+  { "", "ConvTranspose", 22, 0, OX_TS_FLOAT4,             2, 3, convtranspose,
+    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
+    "output_shape:ints,pads:ints,strides:ints" },
+  { "", "ConvInteger",   10, 0, OX_T(INT8) | OX_T(UINT8), 2, 4, conv_integer,
+    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
+    "strides:ints" },
+  { "", "DeformConv",    19, 0, OX_TS_FLOAT3,             3, 5, deform_conv,
+    "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints" },
+  { "", "DeformConv",    22, 0, OX_TS_FLOAT4,             3, 5, deform_conv,
+    "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints" },
+  { "", "Col2Im",        18, 0, TS_COL2IM,                3, 3, col2im_op,
+    "dilations:ints,pads:ints,strides:ints" },
+  {0},
 };

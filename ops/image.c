@@ -867,20 +867,41 @@ static int nms(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 #define TS_ALL13 (OX_TS_CLASSIC | OX_T(BFLOAT16))
 
 const ox_kernel ox_image_kernels[] = {
-/*  domain op                since until      tin types     in     fn */
-  { "", "Upsample",            1, 6,         0, OX_TS_FLOAT3 | OX_T(BOOL) | OX_T(INT32) | OX_T(INT64), 1, 1, upsample }, /* experimental */
-  { "", "Upsample",            7, 8,         0, TS_ALL10, 1, 1, upsample },
-  { "", "Upsample",            9, 9,         0, TS_ALL10, 2, 2, upsample },
-  { "", "Resize",             10, 10,        0, TS_ALL10, 2, 2, resize },
-  { "", "Resize",             11, 12,        0, TS_ALL10, 3, 4, resize },
-  { "", "Resize",             13, 17,        0, TS_ALL13, 1, 4, resize },
-  { "", "Resize",             18, 18,        0, TS_ALL13, 1, 4, resize },
-  { "", "Resize",             19, OX_LATEST, 0, TS_ALL13, 1, 4, resize },
-  { "", "GridSample",         16, 19,        0, TS_ALL10, 2, 2, grid_sample },
-  { "", "GridSample",         20, 21,        0, TS_ALL10, 2, 2, grid_sample }, /* N-D; linear/cubic */
-  { "", "GridSample",         22, OX_LATEST, 0, TS_ALL13, 2, 2, grid_sample }, /* + bfloat16 */
-  { "", "AffineGrid",         20, OX_LATEST, 0, OX_TS_FLOAT4, 2, 2, affine_grid },
-  { "", "NonMaxSuppression",  10, 10,        0, OX_T(FLOAT), 2, 5, nms },
-  { "", "NonMaxSuppression",  11, OX_LATEST, 0, OX_T(FLOAT), 2, 5, nms },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  /* experimental */
+  { "", "Upsample",           1, 0, OX_TS_FLOAT3 | OX_T(BOOL) | OX_T(INT32) | OX_T(INT64), 1, 1, upsample,
+    "height_scale:float:required,mode:string=nearest,width_scale:float:required" },
+  { "", "Upsample",           7, 0, TS_ALL10,     1, 1, upsample,
+    "mode:string=nearest,scales:floats:required" },
+  { "", "Upsample",           9, 0, TS_ALL10,     2, 2, upsample, "mode:string=nearest" },
+  { "", "Upsample",          10, OX_REMOVED }, /* Resize replaces it */
+  { "", "Resize",            10, 0, TS_ALL10,     2, 2, resize, "mode:string=nearest" },
+  { "", "Resize",            11, 0, TS_ALL10,     3, 4, resize,
+    "coordinate_transformation_mode:string=half_pixel,cubic_coeff_a:float=-0.75,"
+    "exclude_outside:int=0,extrapolation_value:float=0.0,mode:string=nearest,"
+    "nearest_mode:string=round_prefer_floor" },
+  { "", "Resize",            13, 0, TS_ALL13,     1, 4, resize,
+    "coordinate_transformation_mode:string=half_pixel,cubic_coeff_a:float=-0.75,"
+    "exclude_outside:int=0,extrapolation_value:float=0.0,mode:string=nearest,"
+    "nearest_mode:string=round_prefer_floor" },
+  { "", "Resize",            18, 0, TS_ALL13,     1, 4, resize,
+    "antialias:int=0,axes:ints,coordinate_transformation_mode:string=half_pixel,"
+    "cubic_coeff_a:float=-0.75,exclude_outside:int=0,extrapolation_value:float=0.0,"
+    "keep_aspect_ratio_policy:string=stretch,mode:string=nearest,"
+    "nearest_mode:string=round_prefer_floor" },
+  { "", "Resize",            19, 0, TS_ALL13,     1, 4, resize,
+    "antialias:int=0,axes:ints,coordinate_transformation_mode:string=half_pixel,"
+    "cubic_coeff_a:float=-0.75,exclude_outside:int=0,extrapolation_value:float=0.0,"
+    "keep_aspect_ratio_policy:string=stretch,mode:string=nearest,"
+    "nearest_mode:string=round_prefer_floor" },
+  { "", "GridSample",        16, 0, TS_ALL10,     2, 2, grid_sample,
+    "align_corners:int=0,mode:string=bilinear,padding_mode:string=zeros" },
+  { "", "GridSample",        20, 0, TS_ALL10,     2, 2, grid_sample,
+    "align_corners:int=0,mode:string=linear,padding_mode:string=zeros" }, /* N-D; linear/cubic */
+  { "", "GridSample",        22, 0, TS_ALL13,     2, 2, grid_sample,
+    "align_corners:int=0,mode:string=linear,padding_mode:string=zeros" }, /* + bfloat16 */
+  { "", "AffineGrid",        20, 0, OX_TS_FLOAT4, 2, 2, affine_grid, "align_corners:int=0" },
+  { "", "NonMaxSuppression", 10, 0, OX_T(FLOAT),  2, 5, nms, "center_point_box:int=0" },
+  { "", "NonMaxSuppression", 11, 0, OX_T(FLOAT),  2, 5, nms, "center_point_box:int=0" },
+  {0},
 };

@@ -758,7 +758,7 @@ static int image_decoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
 }
 
 const ox_kernel ox_imagedecoder_kernels[] = {
-/*  domain  op              since until      tin types         in     fn */
-  { "", "ImageDecoder",     20, OX_LATEST, 0, OX_T(UINT8),    1, 1,  image_decoder },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "ImageDecoder", 20, 0, OX_T(UINT8), 1, 1, image_decoder, "pixel_format:string=RGB" },
+  {0},
 };

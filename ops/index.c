@@ -1098,36 +1098,44 @@ static int cumprod(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 /* One row per since-version; tin 0 (the data) is the input T constrains. */
 const ox_kernel ox_index_kernels[] = {
-/*  domain op                 since until      tin types      in     fn */
-  { "", "Gather",                1, 10,         0, TS_ALL,     2, 2,  gather },
-  { "", "Gather",               11, 12,         0, TS_ALL,     2, 2,  gather },
-  { "", "Gather",               13, OX_LATEST,  0, TS_ALL13,   2, 2,  gather },
-  { "", "GatherElements",       11, 12,         0, TS_ALL,     2, 2,  gather_elements },
-  { "", "GatherElements",       13, OX_LATEST,  0, TS_ALL13,   2, 2,  gather_elements },
-  { "", "GatherND",             11, 11,         0, TS_ALL,     2, 2,  gather_nd },
-  { "", "GatherND",             12, 12,         0, TS_ALL,     2, 2,  gather_nd }, /* + batch_dims */
-  { "", "GatherND",             13, OX_LATEST,  0, TS_ALL13,   2, 2,  gather_nd },
-  { "", "Scatter",               9, 10,         0, TS_ALL,     3, 3,  scatter_elements }, /* deprecated in 11 */
-  { "", "ScatterElements",      11, 12,         0, TS_ALL,     3, 3,  scatter_elements },
-  { "", "ScatterElements",      13, 15,         0, TS_ALL13,   3, 3,  scatter_elements },
-  { "", "ScatterElements",      16, 17,         0, TS_ALL13,   3, 3,  scatter_elements }, /* + add, mul */
-  { "", "ScatterElements",      18, OX_LATEST,  0, TS_ALL13,   3, 3,  scatter_elements }, /* + max, min */
-  { "", "ScatterND",            11, 12,         0, TS_ALL,     3, 3,  scatter_nd },
-  { "", "ScatterND",            13, 15,         0, TS_ALL13,   3, 3,  scatter_nd },
-  { "", "ScatterND",            16, 17,         0, TS_ALL13,   3, 3,  scatter_nd },
-  { "", "ScatterND",            18, OX_LATEST,  0, TS_ALL13,   3, 3,  scatter_nd },
-  { "", "TensorScatter",        24, OX_LATEST,  0, TS_ALL24,   2, 3,  tensor_scatter },
-  { "", "Compress",              9, 10,         0, TS_ALL,     2, 2,  compress },
-  { "", "Compress",             11, OX_LATEST,  0, TS_ALL,     2, 2,  compress },
-  { "", "NonZero",               9, 12,         0, TS_ALL,     1, 1,  nonzero },
-  { "", "NonZero",              13, OX_LATEST,  0, TS_ALL13,   1, 1,  nonzero },
-  { "", "TopK",                  1, 9,          0, OX_TS_FLOAT3, 1, 1, topk },
-  { "", "TopK",                 10, 10,         0, OX_TS_FLOAT3, 2, 2, topk },
-  { "", "TopK",                 11, 23,         0, OX_TS_NUM,  2, 2,  topk },
-  { "", "TopK",                 24, OX_LATEST,  0, OX_TS_NUM13, 2, 2, topk },
-  { "", "Unique",               11, OX_LATEST,  0, TS_ALL,     1, 1,  unique },
-  { "", "CumSum",               11, 13,         0, TS_CUM11,   2, 2,  cumsum },
-  { "", "CumSum",               14, OX_LATEST,  0, TS_CUM14,   2, 2,  cumsum },
-  { "", "CumProd",              26, OX_LATEST,  0, TS_CUM14,   2, 2,  cumprod },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "Gather",           1, 0, TS_ALL,       2, 2, gather, "axis:int=0" },
+  { "", "Gather",          11, 0, TS_ALL,       2, 2, gather, "axis:int=0" },
+  { "", "Gather",          13, 0, TS_ALL13,     2, 2, gather, "axis:int=0" },
+  { "", "GatherElements",  11, 0, TS_ALL,       2, 2, gather_elements, "axis:int=0" },
+  { "", "GatherElements",  13, 0, TS_ALL13,     2, 2, gather_elements, "axis:int=0" },
+  { "", "GatherND",        11, 0, TS_ALL,       2, 2, gather_nd, "" },
+  /* + batch_dims */
+  { "", "GatherND",        12, 0, TS_ALL,       2, 2, gather_nd, "batch_dims:int=0" },
+  { "", "GatherND",        13, 0, TS_ALL13,     2, 2, gather_nd, "batch_dims:int=0" },
+  /* deprecated in 11 */
+  { "", "Scatter",          9, 0, TS_ALL,       3, 3, scatter_elements, "axis:int=0" },
+  { "", "Scatter",              11, OX_REMOVED }, /* ScatterElements replaces it */
+  { "", "ScatterElements", 11, 0, TS_ALL,       3, 3, scatter_elements, "axis:int=0" },
+  { "", "ScatterElements", 13, 0, TS_ALL13,     3, 3, scatter_elements, "axis:int=0" },
+  { "", "ScatterElements", 16, 0, TS_ALL13,     3, 3, scatter_elements,
+    "axis:int=0,reduction:string=none" }, /* + add, mul */
+  { "", "ScatterElements", 18, 0, TS_ALL13,     3, 3, scatter_elements,
+    "axis:int=0,reduction:string=none" }, /* + max, min */
+  { "", "ScatterND",       11, 0, TS_ALL,       3, 3, scatter_nd, "" },
+  { "", "ScatterND",       13, 0, TS_ALL13,     3, 3, scatter_nd, "" },
+  { "", "ScatterND",       16, 0, TS_ALL13,     3, 3, scatter_nd, "reduction:string=none" },
+  { "", "ScatterND",       18, 0, TS_ALL13,     3, 3, scatter_nd, "reduction:string=none" },
+  { "", "TensorScatter",   24, 0, TS_ALL24,     2, 3, tensor_scatter,
+    "axis:int=-2,mode:string=linear" },
+  { "", "Compress",         9, 0, TS_ALL,       2, 2, compress, "axis:int" },
+  { "", "Compress",        11, 0, TS_ALL,       2, 2, compress, "axis:int" },
+  { "", "NonZero",          9, 0, TS_ALL,       1, 1, nonzero, "" },
+  { "", "NonZero",         13, 0, TS_ALL13,     1, 1, nonzero, "" },
+  { "", "TopK",             1, 0, OX_TS_FLOAT3, 1, 1, topk, "axis:int=-1,k:int:required" },
+  { "", "TopK",            10, 0, OX_TS_FLOAT3, 2, 2, topk, "axis:int=-1" },
+  { "", "TopK",            11, 0, OX_TS_NUM,    2, 2, topk,
+    "axis:int=-1,largest:int=1,sorted:int=1" },
+  { "", "TopK",            24, 0, OX_TS_NUM13,  2, 2, topk,
+    "axis:int=-1,largest:int=1,sorted:int=1" },
+  { "", "Unique",          11, 0, TS_ALL,       1, 1, unique, "axis:int,sorted:int=1" },
+  { "", "CumSum",          11, 0, TS_CUM11,     2, 2, cumsum, "exclusive:int=0,reverse:int=0" },
+  { "", "CumSum",          14, 0, TS_CUM14,     2, 2, cumsum, "exclusive:int=0,reverse:int=0" },
+  { "", "CumProd",         26, 0, TS_CUM14,     2, 2, cumprod, "exclusive:int=0,reverse:int=0" },
   {0},
 };

@@ -138,11 +138,16 @@ static int sce_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 }
 
 const ox_kernel ox_loss_kernels[] = {
-    /* dom, op, since, until, tin, types, min_in, max_in, fn */
-    {"", "NegativeLogLikelihoodLoss", 12, 12, 0, OX_TS_FLOAT3, 2, 3, nll_k},
-    {"", "NegativeLogLikelihoodLoss", 13, 21, 0, OX_TS_FLOAT4, 2, 3, nll_k},
-    {"", "NegativeLogLikelihoodLoss", 22, OX_LATEST, 0, OX_TS_FLOAT4, 2, 3, nll_k},
-    {"", "SoftmaxCrossEntropyLoss", 12, 12, 0, OX_TS_FLOAT3, 2, 3, sce_k},
-    {"", "SoftmaxCrossEntropyLoss", 13, OX_LATEST, 0, OX_TS_FLOAT4, 2, 3, sce_k},
-    {0},
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "NegativeLogLikelihoodLoss", 12, 0, OX_TS_FLOAT3, 2, 3, nll_k,
+    "ignore_index:int,reduction:string=mean" },
+  { "", "NegativeLogLikelihoodLoss", 13, 0, OX_TS_FLOAT4, 2, 3, nll_k,
+    "ignore_index:int,reduction:string=mean" },
+  { "", "NegativeLogLikelihoodLoss", 22, 0, OX_TS_FLOAT4, 2, 3, nll_k,
+    "ignore_index:int,reduction:string=mean" },
+  { "", "SoftmaxCrossEntropyLoss",   12, 0, OX_TS_FLOAT3, 2, 3, sce_k,
+    "ignore_index:int,reduction:string=mean" },
+  { "", "SoftmaxCrossEntropyLoss",   13, 0, OX_TS_FLOAT4, 2, 3, sce_k,
+    "ignore_index:int,reduction:string=mean" },
+  {0},
 };

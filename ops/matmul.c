@@ -947,19 +947,26 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 }
 
 const ox_kernel ox_matmul_kernels[] = {
-/*  domain  op             since until      tin types           in     fn */
-  { "", "MatMul",           1,   8,         0, OX_TS_FLOAT3,    2, 2,  matmul },
-  { "", "MatMul",           9,  12,         0, TS_MM9,          2, 2,  matmul },
-  { "", "MatMul",          13,  OX_LATEST,  0, TS_MM13,         2, 2,  matmul },
-  { "", "Gemm",             1,   5,         0, OX_TS_FLOAT3,    3, 3,  gemm }, /* broadcast attr */
-  { "", "Gemm",             6,   6,         0, OX_TS_FLOAT3,    3, 3,  gemm },
-  { "", "Gemm",             7,   8,         0, OX_TS_FLOAT3,    3, 3,  gemm }, /* numpy-style C */
-  { "", "Gemm",             9,  10,         0, TS_MM9,          3, 3,  gemm },
-  { "", "Gemm",            11,  12,         0, TS_MM9,          2, 3,  gemm }, /* C optional */
-  { "", "Gemm",            13,  OX_LATEST,  0, TS_MM13,         2, 3,  gemm },
-  { "", "MatMulInteger",   10,  OX_LATEST,  0, TS_I8,           2, 4,  matmul_integer },
-  { "", "Einsum",          12,  OX_LATEST,  0, TS_EINSUM,       1, -1, einsum },
-  { "", "Det",             11,  21,         0, OX_TS_FLOAT3,    1, 1,  det },
-  { "", "Det",             22,  OX_LATEST,  0, OX_TS_FLOAT4,    1, 1,  det },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "MatMul",         1, 0, OX_TS_FLOAT3, 2,  2, matmul, "" },
+  { "", "MatMul",         9, 0, TS_MM9,       2,  2, matmul, "" },
+  { "", "MatMul",        13, 0, TS_MM13,      2,  2, matmul, "" },
+  /* broadcast attr */
+  { "", "Gemm",           1, 0, OX_TS_FLOAT3, 3,  3, gemm,
+    "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0" },
+  { "", "Gemm",           6, 0, OX_TS_FLOAT3, 3,  3, gemm,
+    "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0" },
+  { "", "Gemm",           7, 0, OX_TS_FLOAT3, 3,  3, gemm,
+    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" }, /* numpy-style C */
+  { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm,
+    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" },
+  { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm,
+    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" }, /* C optional */
+  { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm,
+    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" },
+  { "", "MatMulInteger", 10, 0, TS_I8,        2,  4, matmul_integer, "" },
+  { "", "Einsum",        12, 0, TS_EINSUM,    1, -1, einsum, "equation:string:required" },
+  { "", "Det",           11, 0, OX_TS_FLOAT3, 1,  1, det, "" },
+  { "", "Det",           22, 0, OX_TS_FLOAT4, 1,  1, det, "" },
+  {0},
 };

@@ -87,11 +87,11 @@ static int get_element(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
  * of them and optionals of either; `types` constrains the innermost tensor
  * type of input 0. */
 const ox_kernel ox_optional_kernels[] = {
-/*  domain  op                    since until      tin types           in     fn */
-  { "", "Optional",               15, OX_LATEST,  0, OX_TS_CLASSIC,   0, 1,  optional_k },
-  { "", "OptionalHasElement",     15, 17,         0, OX_TS_CLASSIC,   1, 1,  has_element },
-  { "", "OptionalHasElement",     18, OX_LATEST,  0, OX_TS_CLASSIC,   0, 1,  has_element },
-  { "", "OptionalGetElement",     15, 17,         0, OX_TS_CLASSIC,   1, 1,  get_element },
-  { "", "OptionalGetElement",     18, OX_LATEST,  0, OX_TS_CLASSIC,   1, 1,  get_element },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "Optional",           15, 0, OX_TS_CLASSIC, 0, 1, optional_k, "type:type_proto" },
+  { "", "OptionalHasElement", 15, 0, OX_TS_CLASSIC, 1, 1, has_element, "" },
+  { "", "OptionalHasElement", 18, 0, OX_TS_CLASSIC, 0, 1, has_element, "" },
+  { "", "OptionalGetElement", 15, 0, OX_TS_CLASSIC, 1, 1, get_element, "" },
+  { "", "OptionalGetElement", 18, 0, OX_TS_CLASSIC, 1, 1, get_element, "" },
+  {0},
 };

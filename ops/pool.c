@@ -647,38 +647,79 @@ static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 #define TS_MAXPOOL12 (OX_TS_FLOAT3 | OX_T(INT8) | OX_T(UINT8))
 
 const ox_kernel ox_pool_kernels[] = {
-/*  domain  op                  since until      tin types             in     fn */
-  { "", "MaxPool",               1,   7,         0, OX_TS_FLOAT3,      1, 1,  maxpool },
-  { "", "MaxPool",               8,   9,         0, OX_TS_FLOAT3,      1, 1,  maxpool }, /* Indices */
-  { "", "MaxPool",              10,  10,         0, OX_TS_FLOAT3,      1, 1,  maxpool }, /* ceil_mode, dilations */
-  { "", "MaxPool",              11,  11,         0, OX_TS_FLOAT3,      1, 1,  maxpool },
-  { "", "MaxPool",              12,  21,         0, TS_MAXPOOL12,      1, 1,  maxpool }, /* int8, uint8 */
-  { "", "MaxPool",              22,  OX_LATEST,  0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool },
-  { "", "AveragePool",           1,   6,         0, OX_TS_FLOAT3,      1, 1,  avgpool },
-  { "", "AveragePool",           7,   9,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* count_include_pad */
-  { "", "AveragePool",          10,  10,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* ceil_mode */
-  { "", "AveragePool",          11,  18,         0, OX_TS_FLOAT3,      1, 1,  avgpool },
-  { "", "AveragePool",          19,  21,         0, OX_TS_FLOAT3,      1, 1,  avgpool }, /* dilations */
-  { "", "AveragePool",          22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  avgpool },
-  { "", "LpPool",                1,   1,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* p float */
-  { "", "LpPool",                2,  10,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* p int */
-  { "", "LpPool",               11,  17,         0, OX_TS_FLOAT3,      1, 1,  lppool },
-  { "", "LpPool",               18,  21,         0, OX_TS_FLOAT3,      1, 1,  lppool }, /* ceil_mode, dilations */
-  { "", "LpPool",               22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  lppool },
-  { "", "GlobalAveragePool",     1,  21,         0, OX_TS_FLOAT3,      1, 1,  global_avg },
-  { "", "GlobalAveragePool",    22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  global_avg },
-  { "", "GlobalMaxPool",         1,  21,         0, OX_TS_FLOAT3,      1, 1,  global_max },
-  { "", "GlobalMaxPool",        22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  global_max },
-  { "", "GlobalLpPool",          1,   1,         0, OX_TS_FLOAT3,      1, 1,  global_lp }, /* p float */
-  { "", "GlobalLpPool",          2,  21,         0, OX_TS_FLOAT3,      1, 1,  global_lp },
-  { "", "GlobalLpPool",         22,  OX_LATEST,  0, OX_TS_FLOAT4,      1, 1,  global_lp },
-  { "", "MaxUnpool",             9,  10,         0, OX_TS_FLOAT3,      2, 3,  maxunpool },
-  { "", "MaxUnpool",            11,  21,         0, OX_TS_FLOAT3,      2, 3,  maxunpool },
-  { "", "MaxUnpool",            22,  OX_LATEST,  0, OX_TS_FLOAT4,      2, 3,  maxunpool },
-  { "", "MaxRoiPool",            1,  21,         0, OX_TS_FLOAT3,      2, 2,  maxroipool },
-  { "", "MaxRoiPool",           22,  OX_LATEST,  0, OX_TS_FLOAT4,      2, 2,  maxroipool },
-  { "", "RoiAlign",             10,  15,         0, OX_TS_FLOAT3,      3, 3,  roialign },
-  { "", "RoiAlign",             16,  21,         0, OX_TS_FLOAT3,      3, 3,  roialign }, /* half_pixel */
-  { "", "RoiAlign",             22,  OX_LATEST,  0, OX_TS_FLOAT4,      3, 3,  roialign },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "MaxPool",            1, 0, OX_TS_FLOAT3, 1, 1, maxpool,
+    "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,strides:ints" },
+  { "", "MaxPool",            8, 0, OX_TS_FLOAT3, 1, 1, maxpool,
+    "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,storage_order:int=0,"
+    "strides:ints" }, /* Indices */
+  { "", "MaxPool",           10, 0, OX_TS_FLOAT3, 1, 1, maxpool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
+    "pads:ints,storage_order:int=0,strides:ints" }, /* ceil_mode, dilations */
+  { "", "MaxPool",           11, 0, OX_TS_FLOAT3, 1, 1, maxpool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
+    "pads:ints,storage_order:int=0,strides:ints" },
+  { "", "MaxPool",           12, 0, TS_MAXPOOL12, 1, 1, maxpool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
+    "pads:ints,storage_order:int=0,strides:ints" }, /* int8, uint8 */
+  { "", "MaxPool",           22, 0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
+    "pads:ints,storage_order:int=0,strides:ints" },
+  { "", "AveragePool",        1, 0, OX_TS_FLOAT3, 1, 1, avgpool,
+    "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,strides:ints" },
+  { "", "AveragePool",        7, 0, OX_TS_FLOAT3, 1, 1, avgpool,
+    "auto_pad:string=NOTSET,count_include_pad:int=0,kernel_shape:ints:required,pads:ints,"
+    "strides:ints" }, /* count_include_pad */
+  { "", "AveragePool",       10, 0, OX_TS_FLOAT3, 1, 1, avgpool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,kernel_shape:ints:required,"
+    "pads:ints,strides:ints" }, /* ceil_mode */
+  { "", "AveragePool",       11, 0, OX_TS_FLOAT3, 1, 1, avgpool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,kernel_shape:ints:required,"
+    "pads:ints,strides:ints" },
+  { "", "AveragePool",       19, 0, OX_TS_FLOAT3, 1, 1, avgpool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,dilations:ints,"
+    "kernel_shape:ints:required,pads:ints,strides:ints" }, /* dilations */
+  { "", "AveragePool",       22, 0, OX_TS_FLOAT4, 1, 1, avgpool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,dilations:ints,"
+    "kernel_shape:ints:required,pads:ints,strides:ints" },
+  { "", "LpPool",             1, 0, OX_TS_FLOAT3, 1, 1, lppool,
+    "auto_pad:string=NOTSET,kernel_shape:ints,p:float=2.0,pads:ints,strides:ints" }, /* p float */
+  /* p int */
+  { "", "LpPool",             2, 0, OX_TS_FLOAT3, 1, 1, lppool,
+    "auto_pad:string=NOTSET,kernel_shape:ints:required,p:int=2,pads:ints,strides:ints" },
+  { "", "LpPool",            11, 0, OX_TS_FLOAT3, 1, 1, lppool,
+    "auto_pad:string=NOTSET,kernel_shape:ints:required,p:int=2,pads:ints,strides:ints" },
+  { "", "LpPool",            18, 0, OX_TS_FLOAT3, 1, 1, lppool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,p:int=2,"
+    "pads:ints,strides:ints" }, /* ceil_mode, dilations */
+  { "", "LpPool",            22, 0, OX_TS_FLOAT4, 1, 1, lppool,
+    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,p:int=2,"
+    "pads:ints,strides:ints" },
+  { "", "GlobalAveragePool",  1, 0, OX_TS_FLOAT3, 1, 1, global_avg, "" },
+  { "", "GlobalAveragePool", 22, 0, OX_TS_FLOAT4, 1, 1, global_avg, "" },
+  { "", "GlobalMaxPool",      1, 0, OX_TS_FLOAT3, 1, 1, global_max, "" },
+  { "", "GlobalMaxPool",     22, 0, OX_TS_FLOAT4, 1, 1, global_max, "" },
+  { "", "GlobalLpPool",       1, 0, OX_TS_FLOAT3, 1, 1, global_lp, "p:float=2.0" }, /* p float */
+  { "", "GlobalLpPool",       2, 0, OX_TS_FLOAT3, 1, 1, global_lp, "p:int=2" },
+  { "", "GlobalLpPool",      22, 0, OX_TS_FLOAT4, 1, 1, global_lp, "p:int=2" },
+  { "", "MaxUnpool",          9, 0, OX_TS_FLOAT3, 2, 3, maxunpool,
+    "kernel_shape:ints:required,pads:ints,strides:ints" },
+  { "", "MaxUnpool",         11, 0, OX_TS_FLOAT3, 2, 3, maxunpool,
+    "kernel_shape:ints:required,pads:ints,strides:ints" },
+  { "", "MaxUnpool",         22, 0, OX_TS_FLOAT4, 2, 3, maxunpool,
+    "kernel_shape:ints:required,pads:ints,strides:ints" },
+  { "", "MaxRoiPool",         1, 0, OX_TS_FLOAT3, 2, 2, maxroipool,
+    "pooled_shape:ints:required,spatial_scale:float=1.0" },
+  { "", "MaxRoiPool",        22, 0, OX_TS_FLOAT4, 2, 2, maxroipool,
+    "pooled_shape:ints:required,spatial_scale:float=1.0" },
+  { "", "RoiAlign",          10, 0, OX_TS_FLOAT3, 3, 3, roialign,
+    "mode:string=avg,output_height:int=1,output_width:int=1,sampling_ratio:int=0,"
+    "spatial_scale:float=1.0" },
+  { "", "RoiAlign",          16, 0, OX_TS_FLOAT3, 3, 3, roialign,
+    "coordinate_transformation_mode:string=half_pixel,mode:string=avg,output_height:int=1,"
+    "output_width:int=1,sampling_ratio:int=0,spatial_scale:float=1.0" }, /* half_pixel */
+  { "", "RoiAlign",          22, 0, OX_TS_FLOAT4, 3, 3, roialign,
+    "coordinate_transformation_mode:string=half_pixel,mode:string=avg,output_height:int=1,"
+    "output_width:int=1,sampling_ratio:int=0,spatial_scale:float=1.0" },
+  {0},
 };

@@ -703,24 +703,38 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
 }
 
 const ox_kernel ox_quant_kernels[] = {
-/*  domain  op                 since until      tin types           in     fn */
-  { "", "QuantizeLinear",        10,  12,        0, TS_Q10_X,        2, 3,  quantize },
-  { "", "QuantizeLinear",        13,  18,        0, TS_Q10_X,        2, 3,  quantize }, /* axis */
-  { "", "QuantizeLinear",        19,  20,        0, TS_Q19_X,        2, 3,  quantize }, /* float8, saturate */
-  { "", "QuantizeLinear",        21,  22,        0, TS_Q19_X,        2, 3,  quantize }, /* blocked, 16/4-bit */
-  { "", "QuantizeLinear",        23,  23,        0, TS_Q19_X,        2, 3,  quantize }, /* float4, precision */
-  { "", "QuantizeLinear",        24,  24,        0, TS_Q19_X,        2, 3,  quantize }, /* e8m0 scale */
-  { "", "QuantizeLinear",        25,  OX_LATEST, 0, TS_Q19_X,        2, 3,  quantize }, /* 2-bit */
-  { "", "DequantizeLinear",      10,  12,        0, TS_DQ10,         2, 3,  dequantize },
-  { "", "DequantizeLinear",      13,  18,        0, TS_DQ10,         2, 3,  dequantize },
-  { "", "DequantizeLinear",      19,  20,        0, TS_DQ19,         2, 3,  dequantize },
-  { "", "DequantizeLinear",      21,  22,        0, TS_DQ21,         2, 3,  dequantize },
-  { "", "DequantizeLinear",      23,  23,        0, TS_DQ23,         2, 3,  dequantize },
-  { "", "DequantizeLinear",      24,  24,        0, TS_DQ23,         2, 3,  dequantize },
-  { "", "DequantizeLinear",      25,  OX_LATEST, 0, TS_DQ25,         2, 3,  dequantize },
-  { "", "DynamicQuantizeLinear", 11,  OX_LATEST, 0, OX_T(FLOAT),     1, 1,  dynamic_quantize },
-  { "", "QLinearMatMul",        10,  20,        0, TS_I8,           8, 8,  qlinear_matmul },
-  { "", "QLinearMatMul",        21,  OX_LATEST, 0, TS_I8 | TS_F8,   8, 8,  qlinear_matmul }, /* float8, float16 scales */
-  { "", "QLinearConv",          10,  OX_LATEST, 0, TS_I8,           8, 9,  qlinear_conv },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "QuantizeLinear",        10, 0, TS_Q10_X,      2, 3, quantize, "" },
+  { "", "QuantizeLinear",        13, 0, TS_Q10_X,      2, 3, quantize, "axis:int=1" }, /* axis */
+  { "", "QuantizeLinear",        19, 0, TS_Q19_X,      2, 3, quantize,
+    "axis:int=1,saturate:int=1" }, /* float8, saturate */
+  { "", "QuantizeLinear",        21, 0, TS_Q19_X,      2, 3, quantize,
+    "axis:int=1,block_size:int=0,output_dtype:int=0,saturate:int=1" }, /* blocked, 16/4-bit */
+  /* float4, precision */
+  { "", "QuantizeLinear",        23, 0, TS_Q19_X,      2, 3, quantize,
+    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" },
+  /* e8m0 scale */
+  { "", "QuantizeLinear",        24, 0, TS_Q19_X,      2, 3, quantize,
+    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" },
+  { "", "QuantizeLinear",        25, 0, TS_Q19_X,      2, 3, quantize,
+    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" }, /* 2-bit */
+  { "", "DequantizeLinear",      10, 0, TS_DQ10,       2, 3, dequantize, "" },
+  { "", "DequantizeLinear",      13, 0, TS_DQ10,       2, 3, dequantize, "axis:int=1" },
+  { "", "DequantizeLinear",      19, 0, TS_DQ19,       2, 3, dequantize, "axis:int=1" },
+  { "", "DequantizeLinear",      21, 0, TS_DQ21,       2, 3, dequantize,
+    "axis:int=1,block_size:int=0" },
+  { "", "DequantizeLinear",      23, 0, TS_DQ23,       2, 3, dequantize,
+    "axis:int=1,block_size:int=0,output_dtype:int=0" },
+  { "", "DequantizeLinear",      24, 0, TS_DQ23,       2, 3, dequantize,
+    "axis:int=1,block_size:int=0,output_dtype:int=0" },
+  { "", "DequantizeLinear",      25, 0, TS_DQ25,       2, 3, dequantize,
+    "axis:int=1,block_size:int=0,output_dtype:int=0" },
+  { "", "DynamicQuantizeLinear", 11, 0, OX_T(FLOAT),   1, 1, dynamic_quantize, "" },
+  { "", "QLinearMatMul",         10, 0, TS_I8,         8, 8, qlinear_matmul, "" },
+  /* float8, float16 scales */
+  { "", "QLinearMatMul",         21, 0, TS_I8 | TS_F8, 8, 8, qlinear_matmul, "" },
+  { "", "QLinearConv",           10, 0, TS_I8,         8, 9, qlinear_conv,
+    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
+    "strides:ints" },
+  {0},
 };

@@ -893,51 +893,93 @@ static int hardmax(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 #define TS_MM13 (TS_MM12 | OX_T(BFLOAT16))
 #define TS_MM20 (TS_MM13 | OX_T(BOOL))               /* ReduceMax/Min-20: + bool */
 
-/* The ops of the common version history: 1, 11 (negative axes), 13 (+
- * bfloat16), 18 (axes as input 1). */
-#define REDUCE_ROWS(OP, fn)                                                          \
-  { "", OP,  1, 10,        0, TS_HP,   1, 1, fn },                                   \
-  { "", OP, 11, 12,        0, TS_HP,   1, 1, fn },                                   \
-  { "", OP, 13, 17,        0, TS_HP13, 1, 1, fn },                                   \
-  { "", OP, 18, OX_LATEST, 0, TS_HP13, 1, 2, fn }
-/* ReduceMax/Min: also 12 (+ int8, uint8) and 20 (+ bool). */
-#define MINMAX_ROWS(OP, fn)                                                          \
-  { "", OP,  1, 10,        0, TS_HP,   1, 1, fn },                                   \
-  { "", OP, 11, 11,        0, TS_HP,   1, 1, fn },                                   \
-  { "", OP, 12, 12,        0, TS_MM12, 1, 1, fn },                                   \
-  { "", OP, 13, 17,        0, TS_MM13, 1, 1, fn },                                   \
-  { "", OP, 18, 19,        0, TS_MM13, 1, 2, fn },                                   \
-  { "", OP, 20, OX_LATEST, 0, TS_MM20, 1, 2, fn }
-/* ArgMax/Min: 1, 11 (negative axis), 12 (select_last_index), 13 (+ bfloat16). */
-#define ARG_ROWS(OP, fn)                                                             \
-  { "", OP,  1, 10,        0, OX_TS_NUM,   1, 1, fn },                               \
-  { "", OP, 11, 11,        0, OX_TS_NUM,   1, 1, fn },                               \
-  { "", OP, 12, 12,        0, OX_TS_NUM,   1, 1, fn },                               \
-  { "", OP, 13, OX_LATEST, 0, OX_TS_NUM13, 1, 1, fn }
-/* Softmax family: 1, 11 (negative axis), 13 (one axis, default -1; + bfloat16). */
-#define SOFT_ROWS(OP, fn)                                                            \
-  { "", OP,  1, 10,        0, OX_TS_FLOAT3, 1, 1, fn },                              \
-  { "", OP, 11, 12,        0, OX_TS_FLOAT3, 1, 1, fn },                              \
-  { "", OP, 13, OX_LATEST, 0, OX_TS_FLOAT4, 1, 1, fn }
-
 const ox_kernel ox_reduce_kernels[] = {
-/*  domain op                since until  tin types     in    fn */
-  { "", "ReduceSum",           1, 10,        0, TS_HP,   1, 1, reduce_sum },
-  { "", "ReduceSum",          11, 12,        0, TS_HP,   1, 1, reduce_sum },
-  { "", "ReduceSum",          13, OX_LATEST, 0, TS_HP13, 1, 2, reduce_sum }, /* axes input */
-  REDUCE_ROWS("ReduceMean", reduce_mean),
-  MINMAX_ROWS("ReduceMax", reduce_max),
-  MINMAX_ROWS("ReduceMin", reduce_min),
-  REDUCE_ROWS("ReduceProd", reduce_prod),
-  REDUCE_ROWS("ReduceL1", reduce_l1),
-  REDUCE_ROWS("ReduceL2", reduce_l2),
-  REDUCE_ROWS("ReduceLogSum", reduce_log_sum),
-  REDUCE_ROWS("ReduceLogSumExp", reduce_log_sum_exp),
-  REDUCE_ROWS("ReduceSumSquare", reduce_sum_square),
-  ARG_ROWS("ArgMax", argmax),
-  ARG_ROWS("ArgMin", argmin),
-  SOFT_ROWS("Softmax", softmax),
-  SOFT_ROWS("LogSoftmax", log_softmax),
-  SOFT_ROWS("Hardmax", hardmax),
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "ReduceSum",        1, 0, TS_HP,        1, 1, reduce_sum, "axes:ints,keepdims:int=1" },
+  { "", "ReduceSum",       11, 0, TS_HP,        1, 1, reduce_sum, "axes:ints,keepdims:int=1" },
+  { "", "ReduceSum",       13, 0, TS_HP13,      1, 2, reduce_sum,
+    "keepdims:int=1,noop_with_empty_axes:int=0" }, /* axes input */
+  /* the common version history: 1, 11 (negative axes), 13 (+ bfloat16), 18 (axes
+   * as input 1); ReduceMax/Min also 12 (+ int8, uint8) and 20 (+ bool) */
+  { "", "ReduceMean",       1, 0, TS_HP,        1, 1, reduce_mean, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMean",      11, 0, TS_HP,        1, 1, reduce_mean, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMean",      13, 0, TS_HP13,      1, 1, reduce_mean, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMean",      18, 0, TS_HP13,      1, 2, reduce_mean,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceMax",        1, 0, TS_HP,        1, 1, reduce_max, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMax",       11, 0, TS_HP,        1, 1, reduce_max, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMax",       12, 0, TS_MM12,      1, 1, reduce_max, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMax",       13, 0, TS_MM13,      1, 1, reduce_max, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMax",       18, 0, TS_MM13,      1, 2, reduce_max,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceMax",       20, 0, TS_MM20,      1, 2, reduce_max,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceMin",        1, 0, TS_HP,        1, 1, reduce_min, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMin",       11, 0, TS_HP,        1, 1, reduce_min, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMin",       12, 0, TS_MM12,      1, 1, reduce_min, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMin",       13, 0, TS_MM13,      1, 1, reduce_min, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMin",       18, 0, TS_MM13,      1, 2, reduce_min,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceMin",       20, 0, TS_MM20,      1, 2, reduce_min,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceProd",       1, 0, TS_HP,        1, 1, reduce_prod, "axes:ints,keepdims:int=1" },
+  { "", "ReduceProd",      11, 0, TS_HP,        1, 1, reduce_prod, "axes:ints,keepdims:int=1" },
+  { "", "ReduceProd",      13, 0, TS_HP13,      1, 1, reduce_prod, "axes:ints,keepdims:int=1" },
+  { "", "ReduceProd",      18, 0, TS_HP13,      1, 2, reduce_prod,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceL1",         1, 0, TS_HP,        1, 1, reduce_l1, "axes:ints,keepdims:int=1" },
+  { "", "ReduceL1",        11, 0, TS_HP,        1, 1, reduce_l1, "axes:ints,keepdims:int=1" },
+  { "", "ReduceL1",        13, 0, TS_HP13,      1, 1, reduce_l1, "axes:ints,keepdims:int=1" },
+  { "", "ReduceL1",        18, 0, TS_HP13,      1, 2, reduce_l1,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceL2",         1, 0, TS_HP,        1, 1, reduce_l2, "axes:ints,keepdims:int=1" },
+  { "", "ReduceL2",        11, 0, TS_HP,        1, 1, reduce_l2, "axes:ints,keepdims:int=1" },
+  { "", "ReduceL2",        13, 0, TS_HP13,      1, 1, reduce_l2, "axes:ints,keepdims:int=1" },
+  { "", "ReduceL2",        18, 0, TS_HP13,      1, 2, reduce_l2,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceLogSum",     1, 0, TS_HP,        1, 1, reduce_log_sum, "axes:ints,keepdims:int=1" },
+  { "", "ReduceLogSum",    11, 0, TS_HP,        1, 1, reduce_log_sum, "axes:ints,keepdims:int=1" },
+  { "", "ReduceLogSum",    13, 0, TS_HP13,      1, 1, reduce_log_sum, "axes:ints,keepdims:int=1" },
+  { "", "ReduceLogSum",    18, 0, TS_HP13,      1, 2, reduce_log_sum,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceLogSumExp",  1, 0, TS_HP,        1, 1, reduce_log_sum_exp,
+    "axes:ints,keepdims:int=1" },
+  { "", "ReduceLogSumExp", 11, 0, TS_HP,        1, 1, reduce_log_sum_exp,
+    "axes:ints,keepdims:int=1" },
+  { "", "ReduceLogSumExp", 13, 0, TS_HP13,      1, 1, reduce_log_sum_exp,
+    "axes:ints,keepdims:int=1" },
+  { "", "ReduceLogSumExp", 18, 0, TS_HP13,      1, 2, reduce_log_sum_exp,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  { "", "ReduceSumSquare",  1, 0, TS_HP,        1, 1, reduce_sum_square,
+    "axes:ints,keepdims:int=1" },
+  { "", "ReduceSumSquare", 11, 0, TS_HP,        1, 1, reduce_sum_square,
+    "axes:ints,keepdims:int=1" },
+  { "", "ReduceSumSquare", 13, 0, TS_HP13,      1, 1, reduce_sum_square,
+    "axes:ints,keepdims:int=1" },
+  { "", "ReduceSumSquare", 18, 0, TS_HP13,      1, 2, reduce_sum_square,
+    "keepdims:int=1,noop_with_empty_axes:int=0" },
+  /* ArgMax/Min: 1, 11 (negative axis), 12 (select_last_index), 13 (+ bfloat16) */
+  { "", "ArgMax",           1, 0, OX_TS_NUM,    1, 1, argmax, "axis:int=0,keepdims:int=1" },
+  { "", "ArgMax",          11, 0, OX_TS_NUM,    1, 1, argmax, "axis:int=0,keepdims:int=1" },
+  { "", "ArgMax",          12, 0, OX_TS_NUM,    1, 1, argmax,
+    "axis:int=0,keepdims:int=1,select_last_index:int=0" },
+  { "", "ArgMax",          13, 0, OX_TS_NUM13,  1, 1, argmax,
+    "axis:int=0,keepdims:int=1,select_last_index:int=0" },
+  { "", "ArgMin",           1, 0, OX_TS_NUM,    1, 1, argmin, "axis:int=0,keepdims:int=1" },
+  { "", "ArgMin",          11, 0, OX_TS_NUM,    1, 1, argmin, "axis:int=0,keepdims:int=1" },
+  { "", "ArgMin",          12, 0, OX_TS_NUM,    1, 1, argmin,
+    "axis:int=0,keepdims:int=1,select_last_index:int=0" },
+  { "", "ArgMin",          13, 0, OX_TS_NUM13,  1, 1, argmin,
+    "axis:int=0,keepdims:int=1,select_last_index:int=0" },
+  /* Softmax family: 1, 11 (negative axis), 13 (one axis, default -1; + bfloat16) */
+  { "", "Softmax",          1, 0, OX_TS_FLOAT3, 1, 1, softmax, "axis:int=1" },
+  { "", "Softmax",         11, 0, OX_TS_FLOAT3, 1, 1, softmax, "axis:int=1" },
+  { "", "Softmax",         13, 0, OX_TS_FLOAT4, 1, 1, softmax, "axis:int=-1" },
+  { "", "LogSoftmax",       1, 0, OX_TS_FLOAT3, 1, 1, log_softmax, "axis:int=1" },
+  { "", "LogSoftmax",      11, 0, OX_TS_FLOAT3, 1, 1, log_softmax, "axis:int=1" },
+  { "", "LogSoftmax",      13, 0, OX_TS_FLOAT4, 1, 1, log_softmax, "axis:int=-1" },
+  { "", "Hardmax",          1, 0, OX_TS_FLOAT3, 1, 1, hardmax, "axis:int=1" },
+  { "", "Hardmax",         11, 0, OX_TS_FLOAT3, 1, 1, hardmax, "axis:int=1" },
+  { "", "Hardmax",         13, 0, OX_TS_FLOAT4, 1, 1, hardmax, "axis:int=-1" },
+  {0},
 };

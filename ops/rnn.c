@@ -442,19 +442,46 @@ static int lstm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 }
 
 const ox_kernel ox_rnn_kernels[] = {
-/*  domain  op     since until      tin types          in     fn */
-  { "", "RNN",      1,   6,         0, OX_TS_FLOAT3,   3, 6,  rnn }, /* output_sequence */
-  { "", "RNN",      7,  13,         0, OX_TS_FLOAT3,   3, 6,  rnn },
-  { "", "RNN",     14,  21,         0, OX_TS_FLOAT3,   3, 6,  rnn }, /* layout */
-  { "", "RNN",     22,  OX_LATEST,  0, OX_TS_FLOAT4,   3, 6,  rnn }, /* bfloat16 */
-  { "", "GRU",      1,   2,         0, OX_TS_FLOAT3,   3, 6,  gru },
-  { "", "GRU",      3,   6,         0, OX_TS_FLOAT3,   3, 6,  gru }, /* linear_before_reset */
-  { "", "GRU",      7,  13,         0, OX_TS_FLOAT3,   3, 6,  gru },
-  { "", "GRU",     14,  21,         0, OX_TS_FLOAT3,   3, 6,  gru },
-  { "", "GRU",     22,  OX_LATEST,  0, OX_TS_FLOAT4,   3, 6,  gru },
-  { "", "LSTM",     1,   6,         0, OX_TS_FLOAT3,   3, 8,  lstm },
-  { "", "LSTM",     7,  13,         0, OX_TS_FLOAT3,   3, 8,  lstm },
-  { "", "LSTM",    14,  21,         0, OX_TS_FLOAT3,   3, 8,  lstm },
-  { "", "LSTM",    22,  OX_LATEST,  0, OX_TS_FLOAT4,   3, 8,  lstm },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "RNN",   1, 0, OX_TS_FLOAT3, 3, 6, rnn,
+    "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
+    "direction:string=forward,hidden_size:int,output_sequence:int=0" }, /* output_sequence */
+  { "", "RNN",   7, 0, OX_TS_FLOAT3, 3, 6, rnn,
+    "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
+    "direction:string=forward,hidden_size:int" },
+  { "", "RNN",  14, 0, OX_TS_FLOAT3, 3, 6, rnn,
+    "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
+    "direction:string=forward,hidden_size:int,layout:int=0" }, /* layout */
+  { "", "RNN",  22, 0, OX_TS_FLOAT4, 3, 6, rnn,
+    "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
+    "direction:string=forward,hidden_size:int,layout:int=0" }, /* bfloat16 */
+  { "", "GRU",   1, 0, OX_TS_FLOAT3, 3, 6, gru,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=foward,hidden_size:int,output_sequence:int=0" },
+  /* linear_before_reset */
+  { "", "GRU",   3, 0, OX_TS_FLOAT3, 3, 6, gru,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=forward,hidden_size:int,linear_before_reset:int=0,output_sequence:int=0" },
+  { "", "GRU",   7, 0, OX_TS_FLOAT3, 3, 6, gru,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=forward,hidden_size:int,linear_before_reset:int=0" },
+  { "", "GRU",  14, 0, OX_TS_FLOAT3, 3, 6, gru,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=forward,hidden_size:int,layout:int=0,linear_before_reset:int=0" },
+  { "", "GRU",  22, 0, OX_TS_FLOAT4, 3, 6, gru,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=forward,hidden_size:int,layout:int=0,linear_before_reset:int=0" },
+  { "", "LSTM",  1, 0, OX_TS_FLOAT3, 3, 8, lstm,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=forward,hidden_size:int,input_forget:int=0,output_sequence:int=0" },
+  { "", "LSTM",  7, 0, OX_TS_FLOAT3, 3, 8, lstm,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=forward,hidden_size:int,input_forget:int=0" },
+  { "", "LSTM", 14, 0, OX_TS_FLOAT3, 3, 8, lstm,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=forward,hidden_size:int,input_forget:int=0,layout:int=0" },
+  { "", "LSTM", 22, 0, OX_TS_FLOAT4, 3, 8, lstm,
+    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
+    "direction:string=forward,hidden_size:int,input_forget:int=0,layout:int=0" },
+  {0},
 };

@@ -326,15 +326,18 @@ static int concat_from_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_
 #define TS_SEQ OX_TS_CLASSIC
 
 const ox_kernel ox_sequence_kernels[] = {
-/*  domain  op                    since until      tin types                        in     fn */
-  { "", "SequenceAt",             11, OX_LATEST,  0, TS_SEQ,                       2, 2,  sequence_at },
-  { "", "SequenceConstruct",      11, OX_LATEST,  0, TS_SEQ,                       1, -1, sequence_construct },
-  { "", "SequenceEmpty",          11, OX_LATEST, -1, TS_SEQ,                       0, 0,  sequence_empty },
-  { "", "SequenceInsert",         11, OX_LATEST,  0, TS_SEQ,                       2, 3,  sequence_insert },
-  { "", "SequenceErase",          11, OX_LATEST,  0, TS_SEQ,                       1, 2,  sequence_erase },
-  { "", "SequenceLength",         11, OX_LATEST,  0, TS_SEQ,                       1, 1,  sequence_length },
-  { "", "SplitToSequence",        11, 23,         0, TS_SEQ,                       1, 2,  split_to_sequence },
-  { "", "SplitToSequence",        24, OX_LATEST,  0, TS_SEQ | OX_T(BFLOAT16),      1, 2,  split_to_sequence },
-  { "", "ConcatFromSequence",     11, OX_LATEST,  0, TS_SEQ,                       1, 1,  concat_from_sequence },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "SequenceAt",         11,  0, TS_SEQ,                  2,  2, sequence_at, "" },
+  { "", "SequenceConstruct",  11,  0, TS_SEQ,                  1, -1, sequence_construct, "" },
+  { "", "SequenceEmpty",      11, -1, TS_SEQ,                  0,  0, sequence_empty, "dtype:int" },
+  { "", "SequenceInsert",     11,  0, TS_SEQ,                  2,  3, sequence_insert, "" },
+  { "", "SequenceErase",      11,  0, TS_SEQ,                  1,  2, sequence_erase, "" },
+  { "", "SequenceLength",     11,  0, TS_SEQ,                  1,  1, sequence_length, "" },
+  { "", "SplitToSequence",    11,  0, TS_SEQ,                  1,  2, split_to_sequence,
+    "axis:int=0,keepdims:int=1" },
+  { "", "SplitToSequence",    24,  0, TS_SEQ | OX_T(BFLOAT16), 1,  2, split_to_sequence,
+    "axis:int=0,keepdims:int=1" },
+  { "", "ConcatFromSequence", 11,  0, TS_SEQ,                  1,  1, concat_from_sequence,
+    "axis:int:required,new_axis:int=0" },
+  {0},
 };

@@ -948,91 +948,112 @@ static int transpose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
  * value's type (cos_types). OneHot constrains indices; the kernel checks
  * depth and values. */
 const ox_kernel ox_shape_kernels[] = {
-/*  domain  op               since until     tin types              in     fn */
-  { "", "Identity",             1, 12,         0, OX_TS_CLASSIC,      1, 1,  identity },
-  { "", "Identity",            13, 13,         0, TS_13,              1, 1,  identity },
-  { "", "Identity",            14, 15,         0, TS_13,              1, 1,  identity }, /* + sequences */
-  { "", "Identity",            16, 18,         0, TS_13,              1, 1,  identity }, /* + optionals */
-  { "", "Identity",            19, 20,         0, TS_19,              1, 1,  identity },
-  { "", "Identity",            21, 22,         0, TS_21,              1, 1,  identity },
-  { "", "Identity",            23, 23,         0, TS_23,              1, 1,  identity },
-  { "", "Identity",            24, 24,         0, TS_24,              1, 1,  identity },
-  { "", "Identity",            25, OX_LATEST,  0, TS_25,              1, 1,  identity },
-  { "", "Constant",             1, 8,         -1, OX_TS_CLASSIC,      0, 0,  constant },
-  { "", "Constant",             9, 10,        -1, OX_TS_CLASSIC,      0, 0,  constant },
-  { "", "Constant",            11, 11,        -1, OX_TS_CLASSIC,      0, 0,  constant }, /* + sparse_value */
-  { "", "Constant",            12, 12,        -1, OX_TS_CLASSIC,      0, 0,  constant }, /* + value_* */
-  { "", "Constant",            13, 18,        -1, TS_13,              0, 0,  constant },
-  { "", "Constant",            19, 20,        -1, TS_19,              0, 0,  constant },
-  { "", "Constant",            21, 22,        -1, TS_21,              0, 0,  constant },
-  { "", "Constant",            23, 23,        -1, TS_23,              0, 0,  constant },
-  { "", "Constant",            24, 24,        -1, TS_24,              0, 0,  constant },
-  { "", "Constant",            25, OX_LATEST, -1, TS_25,              0, 0,  constant },
-  { "", "Reshape",              1, 4,          0, OX_TS_FLOAT3,       1, 1,  reshape }, /* shape attribute */
-  { "", "Reshape",              5, 12,         0, OX_TS_CLASSIC,      2, 2,  reshape }, /* shape input */
-  { "", "Reshape",             13, 13,         0, TS_13,              2, 2,  reshape },
-  { "", "Reshape",             14, 18,         0, TS_13,              2, 2,  reshape }, /* + allowzero */
-  { "", "Reshape",             19, 20,         0, TS_19,              2, 2,  reshape },
-  { "", "Reshape",             21, 22,         0, TS_21,              2, 2,  reshape },
-  { "", "Reshape",             23, 23,         0, TS_23,              2, 2,  reshape },
-  { "", "Reshape",             24, 24,         0, TS_24,              2, 2,  reshape },
-  { "", "Reshape",             25, OX_LATEST,  0, TS_25,              2, 2,  reshape },
-  { "", "Flatten",              1, 8,          0, OX_TS_FLOAT3,       1, 1,  flatten },
-  { "", "Flatten",              9, 10,         0, OX_TS_CLASSIC,      1, 1,  flatten },
-  { "", "Flatten",             11, 12,         0, OX_TS_CLASSIC,      1, 1,  flatten }, /* + negative axis */
-  { "", "Flatten",             13, 20,         0, TS_13,              1, 1,  flatten },
-  { "", "Flatten",             21, 22,         0, TS_21,              1, 1,  flatten },
-  { "", "Flatten",             23, 23,         0, TS_23,              1, 1,  flatten },
-  { "", "Flatten",             24, 24,         0, TS_24,              1, 1,  flatten },
-  { "", "Flatten",             25, OX_LATEST,  0, TS_25,              1, 1,  flatten },
-  { "", "Squeeze",              1, 10,         0, OX_TS_CLASSIC,      1, 1,  squeeze }, /* axes attribute */
-  { "", "Squeeze",             11, 12,         0, OX_TS_CLASSIC,      1, 1,  squeeze }, /* + negative axes */
-  { "", "Squeeze",             13, 20,         0, TS_13,              1, 2,  squeeze }, /* axes input */
-  { "", "Squeeze",             21, 22,         0, TS_21,              1, 2,  squeeze },
-  { "", "Squeeze",             23, 23,         0, TS_23,              1, 2,  squeeze },
-  { "", "Squeeze",             24, 24,         0, TS_24,              1, 2,  squeeze },
-  { "", "Squeeze",             25, OX_LATEST,  0, TS_25,              1, 2,  squeeze },
-  { "", "Unsqueeze",            1, 10,         0, OX_TS_CLASSIC,      1, 1,  unsqueeze },
-  { "", "Unsqueeze",           11, 12,         0, OX_TS_CLASSIC,      1, 1,  unsqueeze },
-  { "", "Unsqueeze",           13, 20,         0, TS_13,              2, 2,  unsqueeze },
-  { "", "Unsqueeze",           21, 22,         0, TS_21,              2, 2,  unsqueeze },
-  { "", "Unsqueeze",           23, 23,         0, TS_23,              2, 2,  unsqueeze },
-  { "", "Unsqueeze",           24, 24,         0, TS_24,              2, 2,  unsqueeze },
-  { "", "Unsqueeze",           25, OX_LATEST,  0, TS_25,              2, 2,  unsqueeze },
-  { "", "Shape",                1, 12,         0, OX_TS_CLASSIC,      1, 1,  shape },
-  { "", "Shape",               13, 14,         0, TS_13,              1, 1,  shape },
-  { "", "Shape",               15, 18,         0, TS_13,              1, 1,  shape }, /* + start, end */
-  { "", "Shape",               19, 20,         0, TS_19,              1, 1,  shape },
-  { "", "Shape",               21, 22,         0, TS_21,              1, 1,  shape },
-  { "", "Shape",               23, 23,         0, TS_23,              1, 1,  shape },
-  { "", "Shape",               24, 24,         0, TS_24,              1, 1,  shape },
-  { "", "Shape",               25, OX_LATEST,  0, TS_25,              1, 1,  shape },
-  { "", "Size",                 1, 12,         0, OX_TS_CLASSIC,      1, 1,  size },
-  { "", "Size",                13, 18,         0, TS_13,              1, 1,  size },
-  { "", "Size",                19, 20,         0, TS_19,              1, 1,  size },
-  { "", "Size",                21, 22,         0, TS_21,              1, 1,  size },
-  { "", "Size",                23, 23,         0, TS_23,              1, 1,  size },
-  { "", "Size",                24, 24,         0, TS_24,              1, 1,  size },
-  { "", "Size",                25, OX_LATEST,  0, TS_25,              1, 1,  size },
-  { "", "ConstantOfShape",      9, 19,         0, OX_T(INT64),        1, 1,  constant_of_shape },
-  { "", "ConstantOfShape",     20, 20,         0, OX_T(INT64),        1, 1,  constant_of_shape },
-  { "", "ConstantOfShape",     21, 22,         0, OX_T(INT64),        1, 1,  constant_of_shape },
-  { "", "ConstantOfShape",     23, 23,         0, OX_T(INT64),        1, 1,  constant_of_shape },
-  { "", "ConstantOfShape",     24, 24,         0, OX_T(INT64),        1, 1,  constant_of_shape },
-  { "", "ConstantOfShape",     25, OX_LATEST,  0, OX_T(INT64),        1, 1,  constant_of_shape },
-  { "", "EyeLike",              9, 21,         0, TS_EYE9,            1, 1,  eye_like },
-  { "", "EyeLike",             22, OX_LATEST,  0, TS_EYE22,           1, 1,  eye_like },
-  { "", "Range",               11, 26,         0, TS_RANGE,           3, 3,  range },
-  { "", "Range",               27, OX_LATEST,  0, TS_RANGE | OX_T(FLOAT16) | OX_T(BFLOAT16),
-                                                                      3, 3,  range }, /* + stash_type */
-  { "", "Trilu",               14, OX_LATEST,  0, TS_13,              1, 2,  trilu },
-  { "", "OneHot",               9, 10,         0, OX_TS_NUM,          3, 3,  one_hot },
-  { "", "OneHot",              11, OX_LATEST,  0, OX_TS_NUM,          3, 3,  one_hot }, /* + negative indices */
-  { "", "Transpose",            1, 12,         0, OX_TS_CLASSIC,      1, 1,  transpose },
-  { "", "Transpose",           13, 20,         0, TS_13,              1, 1,  transpose },
-  { "", "Transpose",           21, 22,         0, TS_21,              1, 1,  transpose },
-  { "", "Transpose",           23, 23,         0, TS_23,              1, 1,  transpose },
-  { "", "Transpose",           24, 24,         0, TS_24,              1, 1,  transpose },
-  { "", "Transpose",           25, OX_LATEST,  0, TS_25,              1, 1,  transpose },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "Identity",         1,  0, OX_TS_CLASSIC, 1, 1, identity, "" },
+  { "", "Identity",        13,  0, TS_13,         1, 1, identity, "" },
+  { "", "Identity",        14,  0, TS_13,         1, 1, identity, "" }, /* + sequences */
+  { "", "Identity",        16,  0, TS_13,         1, 1, identity, "" }, /* + optionals */
+  { "", "Identity",        19,  0, TS_19,         1, 1, identity, "" },
+  { "", "Identity",        21,  0, TS_21,         1, 1, identity, "" },
+  { "", "Identity",        23,  0, TS_23,         1, 1, identity, "" },
+  { "", "Identity",        24,  0, TS_24,         1, 1, identity, "" },
+  { "", "Identity",        25,  0, TS_25,         1, 1, identity, "" },
+  { "", "Constant",         1, -1, OX_TS_CLASSIC, 0, 0, constant, "value:tensor:required" },
+  { "", "Constant",         9, -1, OX_TS_CLASSIC, 0, 0, constant, "value:tensor:required" },
+  { "", "Constant",        11, -1, OX_TS_CLASSIC, 0, 0, constant,
+    "sparse_value:sparse_tensor,value:tensor" }, /* + sparse_value */
+  { "", "Constant",        12, -1, OX_TS_CLASSIC, 0, 0, constant,
+    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
+    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" }, /* + value_* */
+  { "", "Constant",        13, -1, TS_13,         0, 0, constant,
+    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
+    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
+  { "", "Constant",        19, -1, TS_19,         0, 0, constant,
+    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
+    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
+  { "", "Constant",        21, -1, TS_21,         0, 0, constant,
+    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
+    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
+  { "", "Constant",        23, -1, TS_23,         0, 0, constant,
+    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
+    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
+  { "", "Constant",        24, -1, TS_24,         0, 0, constant,
+    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
+    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
+  { "", "Constant",        25, -1, TS_25,         0, 0, constant,
+    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
+    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
+  { "", "Reshape",          1,  0, OX_TS_FLOAT3,  1, 1, reshape,
+    "consumed_inputs:ints,shape:ints" }, /* shape attribute */
+  { "", "Reshape",          5,  0, OX_TS_CLASSIC, 2, 2, reshape, "" }, /* shape input */
+  { "", "Reshape",         13,  0, TS_13,         2, 2, reshape, "" },
+  /* + allowzero */
+  { "", "Reshape",         14,  0, TS_13,         2, 2, reshape, "allowzero:int=0" },
+  { "", "Reshape",         19,  0, TS_19,         2, 2, reshape, "allowzero:int=0" },
+  { "", "Reshape",         21,  0, TS_21,         2, 2, reshape, "allowzero:int=0" },
+  { "", "Reshape",         23,  0, TS_23,         2, 2, reshape, "allowzero:int=0" },
+  { "", "Reshape",         24,  0, TS_24,         2, 2, reshape, "allowzero:int=0" },
+  { "", "Reshape",         25,  0, TS_25,         2, 2, reshape, "allowzero:int=0" },
+  { "", "Flatten",          1,  0, OX_TS_FLOAT3,  1, 1, flatten, "axis:int=1" },
+  { "", "Flatten",          9,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1" },
+  /* + negative axis */
+  { "", "Flatten",         11,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1" },
+  { "", "Flatten",         13,  0, TS_13,         1, 1, flatten, "axis:int=1" },
+  { "", "Flatten",         21,  0, TS_21,         1, 1, flatten, "axis:int=1" },
+  { "", "Flatten",         23,  0, TS_23,         1, 1, flatten, "axis:int=1" },
+  { "", "Flatten",         24,  0, TS_24,         1, 1, flatten, "axis:int=1" },
+  { "", "Flatten",         25,  0, TS_25,         1, 1, flatten, "axis:int=1" },
+  { "", "Squeeze",          1,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints" }, /* axes attribute */
+  /* + negative axes */
+  { "", "Squeeze",         11,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints" },
+  { "", "Squeeze",         13,  0, TS_13,         1, 2, squeeze, "" }, /* axes input */
+  { "", "Squeeze",         21,  0, TS_21,         1, 2, squeeze, "" },
+  { "", "Squeeze",         23,  0, TS_23,         1, 2, squeeze, "" },
+  { "", "Squeeze",         24,  0, TS_24,         1, 2, squeeze, "" },
+  { "", "Squeeze",         25,  0, TS_25,         1, 2, squeeze, "" },
+  { "", "Unsqueeze",        1,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required" },
+  { "", "Unsqueeze",       11,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required" },
+  { "", "Unsqueeze",       13,  0, TS_13,         2, 2, unsqueeze, "" },
+  { "", "Unsqueeze",       21,  0, TS_21,         2, 2, unsqueeze, "" },
+  { "", "Unsqueeze",       23,  0, TS_23,         2, 2, unsqueeze, "" },
+  { "", "Unsqueeze",       24,  0, TS_24,         2, 2, unsqueeze, "" },
+  { "", "Unsqueeze",       25,  0, TS_25,         2, 2, unsqueeze, "" },
+  { "", "Shape",            1,  0, OX_TS_CLASSIC, 1, 1, shape, "" },
+  { "", "Shape",           13,  0, TS_13,         1, 1, shape, "" },
+  /* + start, end */
+  { "", "Shape",           15,  0, TS_13,         1, 1, shape, "end:int,start:int=0" },
+  { "", "Shape",           19,  0, TS_19,         1, 1, shape, "end:int,start:int=0" },
+  { "", "Shape",           21,  0, TS_21,         1, 1, shape, "end:int,start:int=0" },
+  { "", "Shape",           23,  0, TS_23,         1, 1, shape, "end:int,start:int=0" },
+  { "", "Shape",           24,  0, TS_24,         1, 1, shape, "end:int,start:int=0" },
+  { "", "Shape",           25,  0, TS_25,         1, 1, shape, "end:int,start:int=0" },
+  { "", "Size",             1,  0, OX_TS_CLASSIC, 1, 1, size, "" },
+  { "", "Size",            13,  0, TS_13,         1, 1, size, "" },
+  { "", "Size",            19,  0, TS_19,         1, 1, size, "" },
+  { "", "Size",            21,  0, TS_21,         1, 1, size, "" },
+  { "", "Size",            23,  0, TS_23,         1, 1, size, "" },
+  { "", "Size",            24,  0, TS_24,         1, 1, size, "" },
+  { "", "Size",            25,  0, TS_25,         1, 1, size, "" },
+  { "", "ConstantOfShape",  9,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
+  { "", "ConstantOfShape", 20,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
+  { "", "ConstantOfShape", 21,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
+  { "", "ConstantOfShape", 23,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
+  { "", "ConstantOfShape", 24,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
+  { "", "ConstantOfShape", 25,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
+  { "", "EyeLike",          9,  0, TS_EYE9,       1, 1, eye_like, "dtype:int,k:int=0" },
+  { "", "EyeLike",         22,  0, TS_EYE22,      1, 1, eye_like, "dtype:int,k:int=0" },
+  { "", "Range",           11,  0, TS_RANGE,      3, 3, range, "" },
+  { "", "Range",           27,  0, TS_RANGE | OX_T(FLOAT16) | OX_T(BFLOAT16), 3, 3, range,
+    "stash_type:int=1" }, /* + stash_type */
+  { "", "Trilu",           14,  0, TS_13,         1, 2, trilu, "upper:int=1" },
+  { "", "OneHot",           9,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1" },
+  /* + negative indices */
+  { "", "OneHot",          11,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1" },
+  { "", "Transpose",        1,  0, OX_TS_CLASSIC, 1, 1, transpose, "perm:ints" },
+  { "", "Transpose",       13,  0, TS_13,         1, 1, transpose, "perm:ints" },
+  { "", "Transpose",       21,  0, TS_21,         1, 1, transpose, "perm:ints" },
+  { "", "Transpose",       23,  0, TS_23,         1, 1, transpose, "perm:ints" },
+  { "", "Transpose",       24,  0, TS_24,         1, 1, transpose, "perm:ints" },
+  { "", "Transpose",       25,  0, TS_25,         1, 1, transpose, "perm:ints" },
+  {0},
 };

@@ -374,13 +374,17 @@ static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 #define TS_NUMOUT (OX_TS_INTS | OX_TS_FLOAT4)
 
 const ox_kernel ox_signal_kernels[] = {
-    /* dom, op, since, until, tin, types, min_in, max_in, fn */
-    {"", "DFT", 17, 19, 0, OX_TS_FLOAT4, 1, 2, dft_k},
-    {"", "DFT", 20, OX_LATEST, 0, OX_TS_FLOAT4, 1, 3, dft_k},
-    {"", "STFT", 17, OX_LATEST, 0, OX_TS_FLOAT4, 2, 4, stft_k},
-    {"", "HannWindow", 17, OX_LATEST, 0, TS_IDX, 1, 1, hann_k},
-    {"", "HammingWindow", 17, OX_LATEST, 0, TS_IDX, 1, 1, hamming_k},
-    {"", "BlackmanWindow", 17, OX_LATEST, 0, TS_IDX, 1, 1, blackman_k},
-    {"", "MelWeightMatrix", 17, OX_LATEST, 0, TS_IDX, 5, 5, mel_k},
-    {0},
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "DFT",             17, 0, OX_TS_FLOAT4, 1, 2, dft_k,
+    "axis:int=1,inverse:int=0,onesided:int=0" },
+  { "", "DFT",             20, 0, OX_TS_FLOAT4, 1, 3, dft_k, "inverse:int=0,onesided:int=0" },
+  { "", "STFT",            17, 0, OX_TS_FLOAT4, 2, 4, stft_k, "onesided:int=1" },
+  { "", "HannWindow",      17, 0, TS_IDX,       1, 1, hann_k,
+    "output_datatype:int=1,periodic:int=1" },
+  { "", "HammingWindow",   17, 0, TS_IDX,       1, 1, hamming_k,
+    "output_datatype:int=1,periodic:int=1" },
+  { "", "BlackmanWindow",  17, 0, TS_IDX,       1, 1, blackman_k,
+    "output_datatype:int=1,periodic:int=1" },
+  { "", "MelWeightMatrix", 17, 0, TS_IDX,       5, 5, mel_k, "output_datatype:int=1" },
+  {0},
 };

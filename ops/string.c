@@ -671,11 +671,15 @@ static int tfidf_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 }
 
 const ox_kernel ox_string_kernels[] = {
-/*  domain  op                    since until      tin types                                    in     fn */
-  { "", "TfIdfVectorizer",         9, OX_LATEST,  0, OX_T(STRING) | OX_T(INT32) | OX_T(INT64), 1, 1,  tfidf_k },
-  { "", "StringNormalizer",       10, OX_LATEST,  0, OX_T(STRING),                              1, 1,  normalizer_k },
-  { "", "RegexFullMatch",         20, OX_LATEST,  0, OX_T(STRING),                              1, 1,  regex_k },
-  { "", "StringConcat",           20, OX_LATEST,  0, OX_T(STRING),                              2, 2,  concat_k },
-  { "", "StringSplit",            20, OX_LATEST,  0, OX_T(STRING),                              1, 1,  split_k },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "TfIdfVectorizer",   9, 0, OX_T(STRING) | OX_T(INT32) | OX_T(INT64), 1, 1, tfidf_k,
+    "max_gram_length:int:required,max_skip_count:int:required,min_gram_length:int:required,"
+    "mode:string:required,ngram_counts:ints:required,ngram_indexes:ints:required,"
+    "pool_int64s:ints,pool_strings:strings,weights:floats" },
+  { "", "StringNormalizer", 10, 0, OX_T(STRING), 1, 1, normalizer_k,
+    "case_change_action:string=NONE,is_case_sensitive:int=0,locale:string,stopwords:strings" },
+  { "", "RegexFullMatch",   20, 0, OX_T(STRING), 1, 1, regex_k, "pattern:string" },
+  { "", "StringConcat",     20, 0, OX_T(STRING), 2, 2, concat_k, "" },
+  { "", "StringSplit",      20, 0, OX_T(STRING), 1, 1, split_k, "delimiter:string,maxsplit:int" },
+  {0},
 };

@@ -873,41 +873,50 @@ static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
 /* ---- the table ---- */
 
 const ox_kernel ox_tensor_kernels[] = {
-/*  domain  op               since until      tin types           in       fn */
-  { "", "Concat",               1, 3,         0, OX_TS_FLOAT3,    1, -1,   concat },
-  { "", "Concat",               4, 10,        0, OX_TS_CLASSIC,   1, -1,   concat },
-  { "", "Concat",              11, 12,        0, OX_TS_CLASSIC,   1, -1,   concat }, /* negative axis */
-  { "", "Concat",              13, OX_LATEST, 0, TS_13,           1, -1,   concat },
-  { "", "Split",                1, 1,         0, OX_TS_FLOAT3,    1, 2,    split },
-  { "", "Split",                2, 10,        0, OX_TS_CLASSIC,   1, 1,    split },
-  { "", "Split",               11, 12,        0, OX_TS_CLASSIC,   1, 1,    split }, /* negative axis */
-  { "", "Split",               13, 17,        0, TS_13,           1, 2,    split }, /* split input */
-  { "", "Split",               18, OX_LATEST, 0, TS_13,           1, 2,    split }, /* num_outputs */
-  { "", "Slice",                1, 9,         0, OX_TS_CLASSIC,   1, 1,    slice },
-  { "", "Slice",               10, 10,        0, OX_TS_CLASSIC,   3, 5,    slice },
-  { "", "Slice",               11, 12,        0, OX_TS_CLASSIC,   3, 5,    slice },
-  { "", "Slice",               13, OX_LATEST, 0, TS_13,           3, 5,    slice },
-  { "", "Expand",               8, 12,        0, OX_TS_CLASSIC,   2, 2,    expand },
-  { "", "Expand",              13, OX_LATEST, 0, TS_13,           2, 2,    expand },
-  { "", "Tile",                 1, 5,         0, OX_TS_FLOAT3,    3, 3,    tile1 },
-  { "", "Tile",                 6, 12,        0, OX_TS_CLASSIC,   2, 2,    tile },
-  { "", "Tile",                13, OX_LATEST, 0, TS_13,           2, 2,    tile },
-  { "", "Pad",                  1, 1,         0, OX_TS_FLOAT3,    1, 1,    pad },
-  { "", "Pad",                  2, 10,        0, OX_TS_FLOAT3,    1, 1,    pad },
-  { "", "Pad",                 11, 12,        0, TS_PAD11,        2, 3,    pad },
-  { "", "Pad",                 13, 17,        0, TS_13,           2, 3,    pad },
-  { "", "Pad",                 18, 18,        0, TS_13,           2, 4,    pad }, /* axes */
-  { "", "Pad",                 19, 20,        0, TS_13,           2, 4,    pad }, /* wrap */
-  { "", "Pad",                 21, 22,        0, TS_21,           2, 4,    pad },
-  { "", "Pad",                 23, 23,        0, TS_23,           2, 4,    pad },
-  { "", "Pad",                 24, 24,        0, TS_24,           2, 4,    pad },
-  { "", "Pad",                 25, OX_LATEST, 0, TS_25,           2, 4,    pad },
-  { "", "CenterCropPad",       18, OX_LATEST, 0, TS_13,           2, 2,    center_crop_pad },
-  { "", "DepthToSpace",         1, 10,        0, OX_TS_CLASSIC,   1, 1,    depth_to_space },
-  { "", "DepthToSpace",        11, 12,        0, OX_TS_CLASSIC,   1, 1,    depth_to_space }, /* mode */
-  { "", "DepthToSpace",        13, OX_LATEST, 0, TS_13,           1, 1,    depth_to_space },
-  { "", "SpaceToDepth",         1, 12,        0, OX_TS_CLASSIC,   1, 1,    space_to_depth },
-  { "", "SpaceToDepth",        13, OX_LATEST, 0, TS_13,           1, 1,    space_to_depth },
-  { "", "ReverseSequence",     10, OX_LATEST, 0, OX_TS_CLASSIC,   2, 2,    reverse_sequence },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "Concat",           1, 0, OX_TS_FLOAT3,  1, -1, concat, "axis:int" },
+  { "", "Concat",           4, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required" },
+  /* negative axis */
+  { "", "Concat",          11, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required" },
+  { "", "Concat",          13, 0, TS_13,         1, -1, concat, "axis:int:required" },
+  { "", "Split",            1, 0, OX_TS_FLOAT3,  1,  2, split, "axis:int,split:ints" },
+  { "", "Split",            2, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints" },
+  /* negative axis */
+  { "", "Split",           11, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints" },
+  { "", "Split",           13, 0, TS_13,         1,  2, split, "axis:int=0" }, /* split input */
+  /* num_outputs */
+  { "", "Split",           18, 0, TS_13,         1,  2, split, "axis:int=0,num_outputs:int" },
+  { "", "Slice",            1, 0, OX_TS_CLASSIC, 1,  1, slice,
+    "axes:ints,ends:ints:required,starts:ints:required" },
+  { "", "Slice",           10, 0, OX_TS_CLASSIC, 3,  5, slice, "" },
+  { "", "Slice",           11, 0, OX_TS_CLASSIC, 3,  5, slice, "" },
+  { "", "Slice",           13, 0, TS_13,         3,  5, slice, "" },
+  { "", "Expand",           8, 0, OX_TS_CLASSIC, 2,  2, expand, "" },
+  { "", "Expand",          13, 0, TS_13,         2,  2, expand, "" },
+  { "", "Tile",             1, 0, OX_TS_FLOAT3,  3,  3, tile1, "" },
+  { "", "Tile",             6, 0, OX_TS_CLASSIC, 2,  2, tile, "" },
+  { "", "Tile",            13, 0, TS_13,         2,  2, tile, "" },
+  { "", "Pad",              1, 0, OX_TS_FLOAT3,  1,  1, pad,
+    "mode:string=constant,paddings:ints:required,value:float=0.0" },
+  { "", "Pad",              2, 0, OX_TS_FLOAT3,  1,  1, pad,
+    "mode:string=constant,pads:ints:required,value:float=0.0" },
+  { "", "Pad",             11, 0, TS_PAD11,      2,  3, pad, "mode:string=constant" },
+  { "", "Pad",             13, 0, TS_13,         2,  3, pad, "mode:string=constant" },
+  { "", "Pad",             18, 0, TS_13,         2,  4, pad, "mode:string=constant" }, /* axes */
+  { "", "Pad",             19, 0, TS_13,         2,  4, pad, "mode:string=constant" }, /* wrap */
+  { "", "Pad",             21, 0, TS_21,         2,  4, pad, "mode:string=constant" },
+  { "", "Pad",             23, 0, TS_23,         2,  4, pad, "mode:string=constant" },
+  { "", "Pad",             24, 0, TS_24,         2,  4, pad, "mode:string=constant" },
+  { "", "Pad",             25, 0, TS_25,         2,  4, pad, "mode:string=constant" },
+  { "", "CenterCropPad",   18, 0, TS_13,         2,  2, center_crop_pad, "axes:ints" },
+  { "", "DepthToSpace",     1, 0, OX_TS_CLASSIC, 1,  1, depth_to_space, "blocksize:int:required" },
+  { "", "DepthToSpace",    11, 0, OX_TS_CLASSIC, 1,  1, depth_to_space,
+    "blocksize:int:required,mode:string=DCR" }, /* mode */
+  { "", "DepthToSpace",    13, 0, TS_13,         1,  1, depth_to_space,
+    "blocksize:int:required,mode:string=DCR" },
+  { "", "SpaceToDepth",     1, 0, OX_TS_CLASSIC, 1,  1, space_to_depth, "blocksize:int:required" },
+  { "", "SpaceToDepth",    13, 0, TS_13,         1,  1, space_to_depth, "blocksize:int:required" },
+  { "", "ReverseSequence", 10, 0, OX_TS_CLASSIC, 2,  2, reverse_sequence,
+    "batch_axis:int=1,time_axis:int=0" },
+  {0},
 };

@@ -731,10 +731,16 @@ static int gradient(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 #define TS_FD (OX_T(FLOAT) | OX_T(DOUBLE))
 
 const ox_kernel ox_training_kernels[] = {
-/*  domain op          since until      tin types  in     fn */
-  { TD, "Adagrad",     1, OX_LATEST, 2, TS_FD, 5, -1, adagrad },
-  { TD, "Adam",        1, OX_LATEST, 2, TS_FD, 6, -1, adam },
-  { TD, "Gradient",    1, OX_LATEST, 0, OX_TS_CLASSIC, 1, -1, gradient },
-  { TD, "Momentum",    1, OX_LATEST, 2, TS_FD, 5, -1, momentum },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { TD, "Adagrad",  1, 2, TS_FD,         5, -1, adagrad,
+    "decay_factor:float=0.0,epsilon:float=0.0,norm_coefficient:float=0.0" },
+  { TD, "Adam",     1, 2, TS_FD,         6, -1, adam,
+    "alpha:float=0.9,beta:float=0.999,epsilon:float=0.0,norm_coefficient:float=0.0,"
+    "norm_coefficient_post:float=0.0" },
+  { TD, "Gradient", 1, 0, OX_TS_CLASSIC, 1, -1, gradient,
+    "xs:strings:required,y:string:required,zs:strings" },
+  { TD, "Momentum", 1, 2, TS_FD,         5, -1, momentum,
+    "alpha:float:required,beta:float:required,mode:string:required,"
+    "norm_coefficient:float:required" },
   {0},
 };

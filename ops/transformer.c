@@ -455,10 +455,14 @@ static int linear_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
 #define F3 (OX_T(FLOAT) | OX_T(FLOAT16) | OX_T(BFLOAT16))
 
 const ox_kernel ox_transformer_kernels[] = {
-/*  domain  op                    since until      tin types                 in     fn */
-  { "",   "RotaryEmbedding",      23,   OX_LATEST, 0,  F3,                   3, 4, rotary },
-  { "",   "LinearAttention",      27,   OX_LATEST, 0,  F3,                   3, 6, linear_attention },
-  { "",   "CausalConvWithState",  27,   OX_LATEST, 0,  F3,                   2, 4, causal_conv },
-  { "",   "SwiGLU",               28,   OX_LATEST, 0,  F3 | OX_T(DOUBLE),    2, 2, swiglu },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "", "RotaryEmbedding",     23, 0, F3,                3, 4, rotary,
+    "interleaved:int=0,num_heads:int,rotary_embedding_dim:int=0" },
+  { "", "LinearAttention",     27, 0, F3,                3, 6, linear_attention,
+    "chunk_size:int=64,kv_num_heads:int:required,q_num_heads:int:required,scale:float=0.0,"
+    "update_rule:string=gated_delta" },
+  { "", "CausalConvWithState", 27, 0, F3,                2, 4, causal_conv,
+    "activation:string=none" },
+  { "", "SwiGLU",              28, 0, F3 | OX_T(DOUBLE), 2, 2, swiglu, "alpha:float=1.0" },
+  {0},
 };

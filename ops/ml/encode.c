@@ -651,20 +651,36 @@ static int zipmap(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 #define D "ai.onnx.ml"
 #define TS_FDI (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(INT64) | OX_T(INT32))
 const ox_kernel ox_ml_encode_kernels[] = {
-/*  domain  op                    since until      tin types                              in     fn */
-  { D, "ArrayFeatureExtractor",    1, OX_LATEST, 0, TS_FDI | OX_T(STRING),              2, 2, array_feature_extractor },
-  { D, "Binarizer",                1, OX_LATEST, 0, TS_FDI,                             1, 1, binarizer },
-  { D, "CastMap",                  1, OX_LATEST, 0, OX_T(FLOAT) | OX_T(STRING),         1, 1, cast_map },
-  { D, "CategoryMapper",           1, OX_LATEST, 0, OX_T(STRING) | OX_T(INT64),         1, 1, category_mapper },
-  { D, "DictVectorizer",           1, OX_LATEST, 0, OX_T(STRING) | OX_T(INT64) | OX_T(FLOAT) | OX_T(DOUBLE),
-                                                                                        1, 1, dict_vectorizer },
-  { D, "FeatureVectorizer",        1, OX_LATEST, 0, TS_FDI,                             1, -1, feature_vectorizer },
-  { D, "Imputer",                  1, OX_LATEST, 0, TS_FDI,                             1, 1, imputer },
-  { D, "LabelEncoder",             1, 1,         0, OX_T(STRING) | OX_T(INT64),         1, 1, label_encoder },
-  { D, "LabelEncoder",             2, 3,         0, OX_T(STRING) | OX_T(INT64) | OX_T(FLOAT), 1, 1, label_encoder },
-  { D, "LabelEncoder",             4, OX_LATEST, 0, OX_T(STRING) | OX_T(INT64) | OX_T(FLOAT) | OX_T(INT32) |
-                                                    OX_T(INT16) | OX_T(DOUBLE),         1, 1, label_encoder },
-  { D, "OneHotEncoder",            1, OX_LATEST, 0, TS_FDI | OX_T(STRING),              1, 1, one_hot_encoder },
-  { D, "ZipMap",                   1, OX_LATEST, 0, OX_T(FLOAT),                        1, 1, zipmap },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { D, "ArrayFeatureExtractor", 1, 0, TS_FDI | OX_T(STRING),      2,  2, array_feature_extractor,
+    "" },
+  { D, "Binarizer",             1, 0, TS_FDI,                     1,  1, binarizer,
+    "threshold:float=0.0" },
+  { D, "CastMap",               1, 0, OX_T(FLOAT) | OX_T(STRING), 1,  1, cast_map,
+    "cast_to:string=TO_FLOAT,map_form:string=DENSE,max_map:int=1" },
+  { D, "CategoryMapper",        1, 0, OX_T(STRING) | OX_T(INT64), 1,  1, category_mapper,
+    "cats_int64s:ints,cats_strings:strings,default_int64:int=-1,default_string:string=_Unused" },
+  { D, "DictVectorizer",        1, 0, OX_T(STRING) | OX_T(INT64) | OX_T(FLOAT) | OX_T(DOUBLE), 1,  1, dict_vectorizer,
+    "int64_vocabulary:ints,string_vocabulary:strings" },
+  { D, "FeatureVectorizer",     1, 0, TS_FDI,                     1, -1, feature_vectorizer,
+    "inputdimensions:ints" },
+  { D, "Imputer",               1, 0, TS_FDI,                     1,  1, imputer,
+    "imputed_value_floats:floats,imputed_value_int64s:ints,replaced_value_float:float=0.0,"
+    "replaced_value_int64:int=0" },
+  { D, "LabelEncoder",          1, 0, OX_T(STRING) | OX_T(INT64), 1,  1, label_encoder,
+    "classes_strings:strings,default_int64:int=-1,default_string:string=_Unused" },
+  { D, "LabelEncoder",          2, 0, OX_T(STRING) | OX_T(INT64) | OX_T(FLOAT), 1,  1, label_encoder,
+    "default_float:float=-0.0,default_int64:int=-1,default_string:string=_Unused,"
+    "keys_floats:floats,keys_int64s:ints,keys_strings:strings,values_floats:floats,"
+    "values_int64s:ints,values_strings:strings" },
+  { D, "LabelEncoder",          4, 0, OX_T(STRING) | OX_T(INT64) | OX_T(FLOAT) | OX_T(INT32) |                                                     OX_T(INT16) | OX_T(DOUBLE), 1,  1, label_encoder,
+    "default_float:float=-0.0,default_int64:int=-1,default_string:string=_Unused,"
+    "default_tensor:tensor,keys_floats:floats,keys_int64s:ints,keys_strings:strings,"
+    "keys_tensor:tensor,values_floats:floats,values_int64s:ints,values_strings:strings,"
+    "values_tensor:tensor" },
+  { D, "OneHotEncoder",         1, 0, TS_FDI | OX_T(STRING),      1,  1, one_hot_encoder,
+    "cats_int64s:ints,cats_strings:strings,zeros:int=1" },
+  { D, "ZipMap",                1, 0, OX_T(FLOAT),                1,  1, zipmap,
+    "classlabels_int64s:ints,classlabels_strings:strings" },
+  {0},
 };

@@ -239,10 +239,13 @@ static int scaler(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 #define D "ai.onnx.ml"
 #define TS_FDI (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(INT64) | OX_T(INT32))
 const ox_kernel ox_ml_linear_kernels[] = {
-/*  domain  op                    since until      tin types   in     fn */
-  { D, "LinearClassifier",         1, OX_LATEST, 0, TS_FDI,    1, 1, linear_classifier },
-  { D, "LinearRegressor",          1, OX_LATEST, 0, TS_FDI,    1, 1, linear_regressor },
-  { D, "Normalizer",               1, OX_LATEST, 0, TS_FDI,    1, 1, normalizer },
-  { D, "Scaler",                   1, OX_LATEST, 0, TS_FDI,    1, 1, scaler },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { D, "LinearClassifier", 1, 0, TS_FDI, 1, 1, linear_classifier,
+    "classlabels_ints:ints,classlabels_strings:strings,coefficients:floats:required,"
+    "intercepts:floats,multi_class:int=0,post_transform:string=NONE" },
+  { D, "LinearRegressor",  1, 0, TS_FDI, 1, 1, linear_regressor,
+    "coefficients:floats,intercepts:floats,post_transform:string=NONE,targets:int=1" },
+  { D, "Normalizer",       1, 0, TS_FDI, 1, 1, normalizer, "norm:string=MAX" },
+  { D, "Scaler",           1, 0, TS_FDI, 1, 1, scaler, "offset:floats,scale:floats" },
+  {0},
 };

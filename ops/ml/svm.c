@@ -306,8 +306,13 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
 
 #define TS_T1 (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(INT64) | OX_T(INT32))
 const ox_kernel ox_ml_svm_kernels[] = {
-/*  domain  op                    since until      tin types           in     fn */
-  { "ai.onnx.ml", "SVMClassifier", 1, OX_LATEST, 0, TS_T1, 1, 1, classifier_k },
-  { "ai.onnx.ml", "SVMRegressor",  1, OX_LATEST, 0, TS_T1, 1, 1, regressor_k },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "ai.onnx.ml", "SVMClassifier", 1, 0, TS_T1, 1, 1, classifier_k,
+    "classlabels_ints:ints,classlabels_strings:strings,coefficients:floats,"
+    "kernel_params:floats,kernel_type:string=LINEAR,post_transform:string=NONE,prob_a:floats,"
+    "prob_b:floats,rho:floats,support_vectors:floats,vectors_per_class:ints" },
+  { "ai.onnx.ml", "SVMRegressor",  1, 0, TS_T1, 1, 1, regressor_k,
+    "coefficients:floats,kernel_params:floats,kernel_type:string=LINEAR,n_supports:int=0,"
+    "one_class:int=0,post_transform:string=NONE,rho:floats,support_vectors:floats" },
+  {0},
 };

@@ -627,12 +627,43 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
 
 #define TS_T1 (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(INT64) | OX_T(INT32))
 const ox_kernel ox_ml_tree_kernels[] = {
-/*  domain  op                    since until      tin types           in     fn */
-  { "ai.onnx.ml", "TreeEnsembleClassifier", 1, 2, 0, TS_T1, 1, 1, classifier_k },
-  { "ai.onnx.ml", "TreeEnsembleClassifier", 3, 4, 0, TS_T1, 1, 1, classifier_k },
-  { "ai.onnx.ml", "TreeEnsembleRegressor",  1, 2, 0, TS_T1, 1, 1, regressor_k },
-  { "ai.onnx.ml", "TreeEnsembleRegressor",  3, 4, 0, TS_T1, 1, 1, regressor_k },
-  { "ai.onnx.ml", "TreeEnsemble",           5, OX_LATEST, 0,
-    OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16), 1, 1, ensemble_k },
-  { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL },
+/* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
+  { "ai.onnx.ml", "TreeEnsembleClassifier", 1, 0, TS_T1, 1, 1, classifier_k,
+    "base_values:floats,class_ids:ints,class_nodeids:ints,class_treeids:ints,"
+    "class_weights:floats,classlabels_int64s:ints,classlabels_strings:strings,"
+    "nodes_falsenodeids:ints,nodes_featureids:ints,nodes_hitrates:floats,"
+    "nodes_missing_value_tracks_true:ints,nodes_modes:strings,nodes_nodeids:ints,"
+    "nodes_treeids:ints,nodes_truenodeids:ints,nodes_values:floats,post_transform:string=NONE" },
+  { "ai.onnx.ml", "TreeEnsembleClassifier", 3, 0, TS_T1, 1, 1, classifier_k,
+    "base_values:floats,base_values_as_tensor:tensor,class_ids:ints,class_nodeids:ints,"
+    "class_treeids:ints,class_weights:floats,class_weights_as_tensor:tensor,"
+    "classlabels_int64s:ints,classlabels_strings:strings,nodes_falsenodeids:ints,"
+    "nodes_featureids:ints,nodes_hitrates:floats,nodes_hitrates_as_tensor:tensor,"
+    "nodes_missing_value_tracks_true:ints,nodes_modes:strings,nodes_nodeids:ints,"
+    "nodes_treeids:ints,nodes_truenodeids:ints,nodes_values:floats,"
+    "nodes_values_as_tensor:tensor,post_transform:string=NONE" },
+  { "ai.onnx.ml", "TreeEnsembleClassifier", 5, OX_REMOVED }, /* TreeEnsemble replaces it */
+  { "ai.onnx.ml", "TreeEnsembleRegressor",  1, 0, TS_T1, 1, 1, regressor_k,
+    "aggregate_function:string=SUM,base_values:floats,n_targets:int,nodes_falsenodeids:ints,"
+    "nodes_featureids:ints,nodes_hitrates:floats,nodes_missing_value_tracks_true:ints,"
+    "nodes_modes:strings,nodes_nodeids:ints,nodes_treeids:ints,nodes_truenodeids:ints,"
+    "nodes_values:floats,post_transform:string=NONE,target_ids:ints,target_nodeids:ints,"
+    "target_treeids:ints,target_weights:floats" },
+  { "ai.onnx.ml", "TreeEnsembleRegressor",  3, 0, TS_T1, 1, 1, regressor_k,
+    "aggregate_function:string=SUM,base_values:floats,base_values_as_tensor:tensor,"
+    "n_targets:int,nodes_falsenodeids:ints,nodes_featureids:ints,nodes_hitrates:floats,"
+    "nodes_hitrates_as_tensor:tensor,nodes_missing_value_tracks_true:ints,nodes_modes:strings,"
+    "nodes_nodeids:ints,nodes_treeids:ints,nodes_truenodeids:ints,nodes_values:floats,"
+    "nodes_values_as_tensor:tensor,post_transform:string=NONE,target_ids:ints,"
+    "target_nodeids:ints,target_treeids:ints,target_weights:floats,"
+    "target_weights_as_tensor:tensor" },
+  { "ai.onnx.ml", "TreeEnsembleRegressor",  5, OX_REMOVED }, /* TreeEnsemble replaces it */
+  { "ai.onnx.ml", "TreeEnsemble",           5, 0, OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16), 1, 1, ensemble_k,
+    "aggregate_function:int=1,leaf_targetids:ints:required,leaf_weights:tensor:required,"
+    "membership_values:tensor,n_targets:int,nodes_falseleafs:ints:required,"
+    "nodes_falsenodeids:ints:required,nodes_featureids:ints:required,nodes_hitrates:tensor,"
+    "nodes_missing_value_tracks_true:ints,nodes_modes:tensor:required,"
+    "nodes_splits:tensor:required,nodes_trueleafs:ints:required,"
+    "nodes_truenodeids:ints:required,post_transform:int=0,tree_roots:ints:required" },
+  {0},
 };

@@ -288,14 +288,21 @@ err_has run_mistyped "node 'node' MaxPool-12: attribute 'kernel_shape' is of typ
 expect 0 ops_required "$X" ops If
 out_has ops_required "  attributes: else_branch:graph (required), then_branch:graph (required)"
 expect 0 ops_attrs "$X" ops MaxPool
-# MaxPool-8 added storage_order, MaxPool-10 ceil_mode and dilations
-out_has ops_attrs "  attributes: auto_pad:string, kernel_shape:ints (required), pads:ints, strides:ints"
-out_has ops_attrs "  attributes: auto_pad:string, kernel_shape:ints (required), pads:ints, storage_order:int, strides:ints"
+# MaxPool-8 added storage_order, MaxPool-10 ceil_mode and dilations; defaults as the spec gives them
+out_has ops_attrs "  attributes: auto_pad:string=NOTSET, kernel_shape:ints (required), pads:ints, strides:ints"
+out_has ops_attrs "  attributes: auto_pad:string=NOTSET, kernel_shape:ints (required), pads:ints, storage_order:int=0, strides:ints"
 expect 0 ops_no_attrs "$X" ops Relu
 out_has ops_no_attrs "  attributes: none"
 expect 0 ops_required_json "$X" ops --json Concat
 out_has ops_required_json '"since":13,"until":null,"family":"tensor",'
 out_has ops_required_json '"attributes":[{"name":"axis","type":"int","required":true}],"required":"axis:int"}]'
+# defaults typed: numbers, strings, lists
+expect 0 ops_default_json "$X" ops --json RNN
+out_has ops_default_json '{"name":"activations","type":"strings","required":false,"default":["Tanh","Tanh"]}'
+out_has ops_default_json '{"name":"direction","type":"string","required":false,"default":"forward"}'
+out_has ops_default_json '{"name":"layout","type":"int","required":false,"default":0}'
+expect 0 ops_default_float "$X" ops --json LeakyRelu
+out_has ops_default_float '{"name":"alpha","type":"float","required":false,"default":0.01}'
 
 # ---- errors: exit codes, messages, no output file ----
 echo '{"dtype": "int64", "shape": [], "data": 3}' >"$T/pos3.json"

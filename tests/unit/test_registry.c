@@ -1,89 +1,179 @@
-/* tests/unit/test_registry.c: the registry tables are consistent (no two rows
- * of one op overlap, ranges are ordered, every row has a kernel), hold every
- * op-version of the spec (tests/op-versions.txt) and no other, and resolve
- * opsets as the spec's since-versions say. */
-#include <stdlib.h>
-
+/* tests/unit/test_registry.c: the operator table (core/registry.h).
+ *   - every row is well formed (input counts, types, an attribute list in
+ *     the row format);
+ *   - it holds every op-version of the spec (tests/op-versions.txt, from
+ *     docs/Changelog.md and Changelog-ml.md) and no other: no gap, no
+ *     overlap, each row's attributes as the spec lists them;
+ *   - lookups (binary searches) resolve opsets as the since-versions say;
+ *   - ox_attrs_check refuses what ONNX's checker refuses: undeclared
+ *     attributes, wrong types, missing required ones. */
 #include "check.h"
 #include "core/ox.h"
-#include "core/schema.h"
 
-/* tests/op-versions.txt against the tables: each op-version of the spec has
- * a schema row and, unless deprecated, a kernel row beginning there; each
- * kernel row begins at an op-version of the spec. Returns the count of
- * mismatches, each printed. */
+static const char *const TYPES[] = {"float",  "int",     "string",        "tensor",    "graph",
+                                    "floats", "ints",    "strings",       "tensors",   "graphs",
+                                    "sparse_tensor",     "type_proto"};
+
+static const char *dom(const char *d) { return d[0] ? d : "ai.onnx"; }
+
+/* every entry of attrs is "name:type", "name:type:required" or
+ * "name:type=default" with a known type, names strictly increasing */
+static int attrs_ok(const char *attrs) {
+  char prev[64] = "";
+  ox_attr_spec a;
+  for (const char *p = attrs; *p;) {
+    size_t elen = strcspn(p, ","), nlen = strcspn(p, ":,");
+    if (!nlen || nlen >= 64 || nlen >= elen) return 0;
+    const char *next = ox_attr_spec_next(p, &a);
+    if (prev[0] && strcmp(prev, a.name) >= 0) return 0;
+    strcpy(prev, a.name);
+    int known = 0;
+    for (unsigned i = 0; i < sizeof TYPES / sizeof *TYPES; i++) known |= !strcmp(a.type, TYPES[i]);
+    if (!known || (a.required && a.def[0])) return 0;
+    /* rebuilt from the parts, the entry is what was written */
+    char again[300];
+    snprintf(again, sizeof again, "%s:%s%s%s%s", a.name, a.type, a.required ? ":required" : "",
+             a.def[0] ? "=" : "", a.def);
+    if (strlen(again) != elen || strncmp(again, p, elen)) return 0;
+    p = next;
+  }
+  return 1;
+}
+
+/* Each row well formed; two rows of one key (an overlap) refused. */
+static int rows_ok(void) {
+  int n, bad = 0;
+  const ox_op_version *t = ox_registry_table(&n);
+  CHECK(n > 600);
+  for (int i = 0; i < n; i++) {
+    const ox_kernel *k = t[i].k;
+    const char *why = NULL;
+    if (!strcmp(k->domain, "ai.onnx")) why = "domain: write \"\" for ai.onnx";
+    else if (k->since < 1) why = "since < 1";
+    else if (k->fn && (k->min_in < 0 || (k->max_in >= 0 && k->max_in < k->min_in)))
+      why = "input count range";
+    else if (k->types & ~OX_TS_ALL_DTYPES) why = "types";
+    else if (!k->attrs || !attrs_ok(k->attrs)) why = "attribute list";
+    else if (!k->fn && (k->attrs[0] || k->min_in || k->max_in || k->types)) why = "OX_REMOVED, nothing else";
+    else if (t[i].until < k->since) why = "until < since";
+    else if (i && !strcmp(t[i - 1].k->domain, k->domain) && !strcmp(t[i - 1].k->op, k->op) &&
+             t[i - 1].k->since == k->since)
+      why = "overlap: another row of this op-version";
+    if (why) {
+      bad++;
+      fprintf(stderr, "row %s %s-%d (family %s): %s\n", dom(k->domain), k->op, k->since, t[i].family, why);
+    }
+  }
+  return bad;
+}
+
+/* tests/op-versions.txt against the table, both sorted by (domain, op,
+ * since): each op-version has a row, each row is an op-version, and the
+ * row's attributes are the spec's; a row without kernel (OX_REMOVED) only
+ * where the spec marks the version deprecated (it then lists no attributes:
+ * a deprecated version onnxop still runs keeps those of its own page). Mismatches are printed
+ * and counted. */
 static int spec_versions(void) {
+  static struct { char domain[32], op[64], attrs[800]; int since; } spec[1024];
+  int ns = 0, bad = 0;
   FILE *f = fopen("tests/op-versions.txt", "r");
   if (!f) {
     fprintf(stderr, "tests/op-versions.txt: cannot open (run from the top directory)\n");
     return 1;
   }
-  static struct { char domain[32], op[64]; int since; } spec[2048];
-  int n = 0, bad = 0;
-  char line[2048];
+  char line[1024];
   while (fgets(line, sizeof line, f)) {
-    char domain[32], op[64], attrs[1600];
-    int since;
     if (line[0] == '#') continue;
-    if (n == 2048 || sscanf(line, "%31s %63s %d %1599[^\n]", domain, op, &since, attrs) != 4) {
-      fprintf(stderr, "tests/op-versions.txt: bad line: %s", line);
+    char domain[32];
+    if (ns == 1024 || sscanf(line, "%31s %63s %d %799[^\n]", domain, spec[ns].op, &spec[ns].since,
+                             spec[ns].attrs) != 4) {
+      fprintf(stderr, "tests/op-versions.txt: bad line (or too many): %s", line);
       bad++;
       continue;
     }
-    const char *d = strcmp(domain, "ai.onnx") ? domain : "";
-    snprintf(spec[n].domain, sizeof spec[n].domain, "%s", d);
-    snprintf(spec[n].op, sizeof spec[n].op, "%s", op);
-    spec[n++].since = since;
-    const ox_schema *s = ox_schema_find(d, op, since);
-    if (!s || s->since != since) {
-      fprintf(stderr, "gap: %s %s-%d has no schema row\n", domain, op, since);
-      bad++;
-    }
-    const ox_kernel *k = ox_registry_find(d, op, since);
-    if (strcmp(attrs, "(deprecated)") && (!k || k->since != since)) {
-      fprintf(stderr, "gap: %s %s-%d has no kernel row\n", domain, op, since);
-      bad++;
-    }
+    snprintf(spec[ns].domain, sizeof spec[ns].domain, "%s", strcmp(domain, "ai.onnx") ? domain : "");
+    if (!strcmp(spec[ns].attrs, "-")) spec[ns].attrs[0] = 0;
+    ns++;
   }
   fclose(f);
-  for (const ox_family *fam = ox_families; fam->family; fam++)
-    for (const ox_kernel *k = fam->rows; k->op; k++) {
-      int found = 0;
-      for (int i = 0; i < n && !found; i++)
-        found = spec[i].since == k->since && !strcmp(spec[i].op, k->op) &&
-                ox_domain_eq(spec[i].domain, k->domain);
-      if (!found) {
-        fprintf(stderr, "row %s %s-%d is no op-version of the spec\n", k->domain, k->op, k->since);
-        bad++;
+  CHECK(ns > 600);
+  int n, i = 0, j = 0;
+  const ox_op_version *t = ox_registry_table(&n);
+  while (i < n || j < ns) {
+    const ox_kernel *k = i < n ? t[i].k : NULL;
+    int c = !k ? 1 : j == ns ? -1 : strcmp(k->domain, spec[j].domain);
+    if (!c) c = strcmp(k->op, spec[j].op);
+    if (!c) c = (k->since > spec[j].since) - (k->since < spec[j].since);
+    if (c < 0) {
+      fprintf(stderr, "row %s %s-%d (family %s) is no op-version of the spec\n", dom(k->domain), k->op,
+              k->since, t[i].family);
+      bad++;
+      i++;
+    } else if (c > 0) {
+      fprintf(stderr, "gap: %s %s-%d has no row\n", dom(spec[j].domain), spec[j].op, spec[j].since);
+      bad++;
+      j++;
+    } else {
+      if (strcmp(spec[j].attrs, "(deprecated)")) {
+        const char *why = !k->fn ? "OX_REMOVED, but the spec does not deprecate it"
+                          : strcmp(k->attrs, spec[j].attrs) ? "attributes not the spec's"
+                          : NULL;
+        if (why) {
+          fprintf(stderr, "%s %s-%d: %s:\n  row:  %s\n  spec: %s\n", dom(k->domain), k->op, k->since, why,
+                  k->attrs, spec[j].attrs);
+          bad++;
+        }
       }
+      i++;
+      j++;
     }
-  CHECK(n > 600);
+  }
   return bad;
 }
 
-int main(void) {
-  int rows = 0, overlaps = 0, bad = 0;
-  for (const ox_family *f = ox_families; f->family; f++)
-    for (const ox_kernel *k = f->rows; k->op; k++) {
-      rows++;
-      if (!k->fn || k->since < 1 || k->until < k->since || k->min_in < 0 ||
-          (k->max_in >= 0 && k->max_in < k->min_in) ||
-          (k->types & ~OX_TS_ALL_DTYPES)) {
-        bad++;
-        fprintf(stderr, "bad row %s %s %d-%d\n", f->family, k->op, k->since, k->until);
-      }
-      for (const ox_family *g = ox_families; g->family; g++)
-        for (const ox_kernel *j = g->rows; j->op; j++)
-          if (j != k && !strcmp(j->op, k->op) && ox_domain_eq(j->domain, k->domain) &&
-              j->since <= k->until && k->since <= j->until) {
-            overlaps++;
-            fprintf(stderr, "overlap: %s %d-%d and %d-%d\n", k->op, k->since, k->until, j->since, j->until);
-          }
+/* Every row serves the opsets since..until, through the binary search. */
+static int lookups_ok(void) {
+  int n, bad = 0;
+  const ox_op_version *t = ox_registry_table(&n);
+  for (int i = 0; i < n; i++) {
+    const ox_kernel *k = t[i].k;
+    int first = !i || strcmp(t[i - 1].k->op, k->op) || strcmp(t[i - 1].k->domain, k->domain);
+    if (ox_registry_version(k->domain, k->op, k->since) != &t[i] ||
+        ox_registry_version(k->domain, k->op, t[i].until) != &t[i] ||
+        ox_registry_version(k->domain, k->op, k->since - 1) != (first ? NULL : &t[i - 1]) ||
+        ox_registry_find(k->domain, k->op, k->since) != (k->fn ? k : NULL) ||
+        ox_registry_until(k) != t[i].until) {
+      fprintf(stderr, "lookup of %s %s-%d\n", dom(k->domain), k->op, k->since);
+      bad++;
     }
-  CHECK(rows > 0);
-  CHECK_EQ_I(bad, 0);
-  CHECK_EQ_I(overlaps, 0);
+  }
+  return bad;
+}
+
+static ox_err E;
+/* ox_attrs_check's message for op at opset with the attributes given, "ok",
+ * or "no row" */
+static const char *check_msg(const char *op, int opset, int nattr, ox_attr *given) {
+  ox_node nd = {.name = "n", .op = op, .domain = "", .nattr = nattr, .attr = given};
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  E = (ox_err){0};
+  return !k ? "no row" : ox_attrs_check(k, &nd, &E) ? E.msg : "ok";
+}
+
+/* The entry of name in the attributes of (op, opset), or an empty one. */
+static ox_attr_spec entry(const char *op, int opset, const char *name) {
+  static const ox_attr_spec none;
+  ox_attr_spec a;
+  const ox_kernel *k = ox_registry_find("", op, opset);
+  for (const char *p = ox_attr_spec_next(k ? k->attrs : NULL, &a); p; p = ox_attr_spec_next(p, &a))
+    if (!strcmp(a.name, name)) return a;
+  return none;
+}
+
+int main(void) {
+  CHECK_EQ_I(rows_ok(), 0);
   CHECK_EQ_I(spec_versions(), 0);
+  CHECK_EQ_I(lookups_ok(), 0);
 
   /* resolution */
   CHECK(ox_registry_find("", "SequenceAt", 10) == NULL);
@@ -99,12 +189,25 @@ int main(void) {
   CHECK(ox_registry_find("", "NoSuchOp", 11) == NULL);
   CHECK(ox_registry_has_op("", "Identity"));
   CHECK(!ox_registry_has_op("", "NoSuchOp"));
+  CHECK_EQ_I(ox_registry_find("", "MaxPool", 7)->since, 1);
+  CHECK_EQ_I(ox_registry_find("", "MaxPool", 9)->since, 8);
+  CHECK_EQ_I(ox_registry_find("ai.onnx", "MaxPool", 21)->since, 12);
+  CHECK_EQ_I(ox_registry_find("", "MaxPool", 28)->since, 22);
+  CHECK_EQ_I(ox_registry_find("ai.onnx.ml", "LabelEncoder", 4)->since, 4);
+  CHECK(ox_registry_find("", "LabelEncoder", 4) == NULL);
   /* Identity's rows follow its since-versions */
   int since[] = {1, 13, 14, 16, 19, 21, 23, 24, 25};
   for (unsigned i = 0; i < sizeof since / sizeof *since; i++) {
     const ox_kernel *k = ox_registry_find("", "Identity", since[i]);
     CHECK(k && k->since == since[i]);
   }
+  /* a removed version: a row without kernel, and until derived before it */
+  const ox_op_version *u10 = ox_registry_version("", "Upsample", 12);
+  CHECK(u10 && u10->k->since == 10 && !u10->k->fn && u10->until == OX_LATEST);
+  CHECK(ox_registry_find("", "Upsample", 10) == NULL);
+  CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 9)), 9);
+  CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 8)), 8);
+
   /* two input names in one message stay two names */
   static const char *ins[] = {"A", "B"};
   ox_node nd = {.name = "n", .op = "Add", .domain = "", .nin = 2, .in = ins};
@@ -117,5 +220,62 @@ int main(void) {
   CHECK_EQ_S(ox_registry_why("", "SequenceAt", 10, why, sizeof why), "the operator first appears at opset 11");
   CHECK_EQ_S(ox_registry_why("", "Upsample", 10, why, sizeof why),
              "ONNX deprecated the operator at opset 10; onnxop runs it for opsets 1 to 9");
+  CHECK_EQ_S(ox_registry_why("ai.onnx", "Scatter", 18, why, sizeof why),
+             "ONNX deprecated the operator at opset 11; onnxop runs it for opsets 9 to 10");
+  CHECK_EQ_S(ox_registry_why("", "NoSuchOp", 18, why, sizeof why), "onnxop does not implement this operator");
+
+  /* the attribute lists: types, required, defaults as the spec gives them */
+  ox_attr_spec a = entry("MaxPool", 12, "kernel_shape");
+  CHECK(!strcmp(a.type, "ints") && a.required && !a.def[0]);
+  CHECK_EQ_S(entry("MaxPool", 9, "ceil_mode").name, "");
+  CHECK_EQ_S(entry("MaxPool", 12, "ceil_mode").def, "0");
+  CHECK_EQ_S(entry("MaxPool", 12, "auto_pad").def, "NOTSET");
+  CHECK_EQ_S(entry("ReduceSum", 13, "keepdims").def, "1");
+  CHECK_EQ_S(entry("LeakyRelu", 16, "alpha").def, "0.01");
+  CHECK_EQ_S(entry("Clip", 6, "min").def, "-3.402823e+38");
+  CHECK_EQ_S(entry("RNN", 22, "activations").def, "[Tanh Tanh]");
+  CHECK_EQ_S(entry("MeanVarianceNormalization", 13, "axes").def, "[0 2 3]");
+
+  /* the check */
+  ox_attr ks = {.name = "kernel_shape", .type = OX_ATTR_INTS};
+  ox_attr ks_f = {.name = "kernel_shape", .type = OX_ATTR_FLOAT};
+  ox_attr ceil = {.name = "ceil_mode", .type = OX_ATTR_INT};
+  ox_attr cip = {.name = "count_include_pad", .type = OX_ATTR_INT};
+  ox_attr ref = {.name = "kernel_shape", .type = OX_ATTR_FLOAT, .ref_attr_name = "k"};
+  CHECK_EQ_S(check_msg("MaxPool", 12, 1, &ks), "ok");
+  CHECK_EQ_S(check_msg("MaxPool", 12, 1, (ox_attr[]){ks, ceil}), "ok");
+  CHECK_EQ_S(check_msg("MaxPool", 12, 2, (ox_attr[]){ks, cip}),
+             "'count_include_pad' is not an attribute of MaxPool-12 (its attributes: auto_pad, "
+             "ceil_mode, dilations, kernel_shape, pads, storage_order, strides)");
+  CHECK_EQ_S(check_msg("MaxPool", 8, 2, (ox_attr[]){ks, ceil}),
+             "'ceil_mode' is not an attribute of MaxPool-8 (its attributes: auto_pad, "
+             "kernel_shape, pads, storage_order, strides)");
+  CHECK_EQ_S(check_msg("MaxPool", 12, 1, &ks_f),
+             "attribute 'kernel_shape' is of type float; expected ints");
+  CHECK_EQ_S(check_msg("MaxPool", 12, 1, &ref), "ok"); /* a function's reference: the name only */
+  CHECK_EQ_S(check_msg("MaxPool", 12, 1, &ceil), "the attribute 'kernel_shape' is required");
+  CHECK_EQ_S(check_msg("Relu", 14, 1, &ceil),
+             "'ceil_mode' is not an attribute of Relu-14 (its attributes: none)");
+  CHECK_EQ_S(check_msg("Relu", 14, 0, NULL), "ok");
+  /* required attributes follow the spec's versions */
+  ox_attr to = {.name = "to", .type = OX_ATTR_INT, .i = 1}, axis = {.name = "axis", .type = OX_ATTR_INT};
+  ox_attr body_int = {.name = "body", .type = OX_ATTR_INT, .i = 1};
+  CHECK_EQ_S(check_msg("Cast", 13, 0, NULL), "the attribute 'to' is required");
+  CHECK_EQ_S(check_msg("Cast", 13, 1, &to), "ok");
+  CHECK_EQ_S(check_msg("Concat", 3, 0, NULL), "ok"); /* Concat-1: axis defaults to 1 */
+  CHECK_EQ_S(check_msg("Concat", 4, 0, NULL), "the attribute 'axis' is required");
+  CHECK_EQ_S(check_msg("Concat", 13, 1, &axis), "ok");
+  CHECK_EQ_S(check_msg("TopK", 9, 0, NULL), "the attribute 'k' is required");
+  CHECK_EQ_S(check_msg("TopK", 10, 0, NULL), "ok"); /* K is an input from 10 */
+  CHECK_EQ_S(check_msg("Constant", 9, 0, NULL), "the attribute 'value' is required");
+  CHECK_EQ_S(check_msg("Constant", 11, 0, NULL), "ok"); /* one of several from 11 */
+  CHECK_EQ_S(check_msg("GroupNormalization", 18, 0, NULL), "the attribute 'num_groups' is required");
+  CHECK_EQ_S(check_msg("GroupNormalization", 21, 0, NULL), "the attribute 'num_groups' is required");
+  CHECK_EQ_S(check_msg("Loop", 16, 1, &body_int), "attribute 'body' is of type int; expected graph");
+  CHECK_EQ_S(check_msg("If", 11, 0, NULL), "the attribute 'else_branch' is required");
+  /* an attribute a function body takes from its caller counts as given */
+  ox_attr ref_to = {.name = "to", .type = OX_ATTR_INT, .ref_attr_name = "target"};
+  CHECK_EQ_S(check_msg("Cast", 21, 1, &ref_to), "ok");
+
   return check_done("registry");
 }
