@@ -54,173 +54,18 @@ typedef double vd8 __attribute__((vector_size(64)));
 #define vsel(m, a, b) ((vf)(((vi)(a) & (m)) | ((vi)(b) & ~(m))))
 #define vsplat(f) ((vf){0} + (f))
 
-/* exp of each lane: n = round(x log2 e), r = x - n ln 2 (in two parts),
- * exp(r) by a degree-6 polynomial, times 2^n built in the exponent bits.
- * Below -87.3 (where expf leaves the normal range) gives 0; NaN stays NaN.
- * One copy per target (inside ROW_FNS). */
-#define VEXP_FN(SUF, TARGET)                                                         \
-  TARGET static inline vf vexp_##SUF(vf x) {                                         \
-    vi under = x < vsplat(-87.33654f);                                               \
-    x = vsel(x > vsplat(88.3762626f), vsplat(88.3762626f), x);                       \
-    x = vsel(under, vsplat(0.f), x);                                                 \
-    vf t = x * 1.44269504088896341f + 12582912.f; /* round by the 1.5*2^23 trick */  \
-    vf n = t - 12582912.f;                                                           \
-    vf r = x - n * 0.693359375f;                                                     \
-    r = r + n * 2.12194440e-4f;                                                      \
-    vf p = vsplat(1.9875691500e-4f);                                                 \
-    p = p * r + 1.3981999507e-3f;                                                    \
-    p = p * r + 8.3334519073e-3f;                                                    \
-    p = p * r + 4.1665795894e-2f;                                                    \
-    p = p * r + 1.6666665459e-1f;                                                    \
-    p = p * r + 5.0000001201e-1f;                                                    \
-    p = p * r * r + r + 1.f;                                                         \
-    vi e = (__builtin_convertvector(n, vi) + 127) << 23;                             \
-    return (vf)((vi)(p * (vf)e) & ~under);                                           \
-  }
-
-#define ROW_FNS(SUF, TARGET)                                                         \
-  VEXP_FN(SUF, TARGET)                                                               \
-  TARGET static double sum_row_##SUF(const float *x, int64_t n) {                   \
-    /* float lanes over blocks of 1024 elements (each lane adds 16 values),  \
-     * folded into double: rounding as a pairwise sum's */                           \
-    double s = 0;                                                                    \
-    int64_t j = 0;                                                                   \
-    while (j + 4 * VL <= n) {                                                        \
-      vf a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};                                     \
-      for (int64_t end = j + 1024 <= n ? j + 1024 : n - (n - j) % (4 * VL); j < end; j += 4 * VL) { \
-        a0 += vload(x + j), a1 += vload(x + j + VL);                                 \
-        a2 += vload(x + j + 2 * VL), a3 += vload(x + j + 3 * VL);                    \
-      }                                                                              \
-      a0 = (a0 + a1) + (a2 + a3);                                                    \
-      for (int k = 0; k < VL; k++) s += a0[k];                                       \
-    }                                                                                \
-    for (; j < n; j++) s += x[j];                                                    \
-    return s;                                                                        \
-  }                                                                                  \
-  TARGET static void soft_row_##SUF(const float *x, float *y, int64_t n, int log_) { \
-    int64_t nv = n / VL * VL, j;                                                     \
-    vf vm = vsplat(-INFINITY);                                                       \
-    for (j = 0; j < nv; j += VL) { /* NaN lanes are skipped: they give NaN anyway */ \
-      vf v = vload(x + j);                                                           \
-      vm = vsel(v > vm, v, vm);                                                      \
-    }                                                                                \
-    float m = -INFINITY;                                                             \
-    for (int k = 0; k < VL; k++) m = vm[k] > m ? vm[k] : m;                          \
-    for (; j < n; j++) m = x[j] > m ? x[j] : m;                                      \
-    double s = 0;                                                                    \
-    for (j = 0; j < nv;) { /* float lanes, folded into double every 64 vectors */    \
-      vf vs = {0};                                                                   \
-      for (int64_t end = j + 64 * VL < nv ? j + 64 * VL : nv; j < end; j += VL) {   \
-        vf e = vexp_##SUF(vload(x + j) - m);                                        \
-        if (!log_) vstore(y + j, e);                                                 \
-        vs += e;                                                                     \
-      }                                                                              \
-      for (int k = 0; k < VL; k++) s += vs[k];                                       \
-    }                                                                                \
-    float tail[VL] = {0}, et[VL];                                                    \
-    memcpy(tail, x + nv, (size_t)(n - nv) * sizeof *x);                              \
-    vstore(et, vexp_##SUF(vload(tail) - m));                                        \
-    for (j = nv; j < n; j++) {                                                       \
-      s += et[j - nv];                                                               \
-      if (!log_) y[j] = et[j - nv];                                                  \
-    }                                                                                \
-    /* log-softmax: (x - m) - log s, so that a large m loses nothing */             \
-    float f = log_ ? (float)log(s) : (float)(1 / s);                                 \
-    if (log_) {                                                                      \
-      for (j = 0; j < nv; j += VL) vstore(y + j, (vload(x + j) - m) - f);            \
-      for (; j < n; j++) y[j] = (x[j] - m) - f;                                      \
-    } else {                                                                         \
-      for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);                  \
-      for (; j < n; j++) y[j] = y[j] * f;                                            \
-    }                                                                                \
-  }                                                                                  \
-  /* acc[j] += x[j] in double (ReduceSum/Mean over leading dims: row by row) */     \
-  TARGET static void add_row_##SUF(double *restrict acc, const float *restrict x, int64_t n) { \
-    int64_t j = 0;                                                                   \
-    for (; j + 8 <= n; j += 8) {                                                     \
-      vf8 v;                                                                         \
-      vd8 a;                                                                         \
-      memcpy(&v, x + j, sizeof v);                                                   \
-      memcpy(&a, acc + j, sizeof a);                                                 \
-      a += __builtin_convertvector(v, vd8);                                          \
-      memcpy(acc + j, &a, sizeof a);                                                 \
-    }                                                                                \
-    for (; j < n; j++) acc[j] += (double)x[j];                                       \
-  }                                                                                  \
-  /* add_row of rows x[r * n ...] for r in [0, rows), four rows per pass over acc */ \
-  /* (each acc[j] still adds x[0][j], x[1][j], ... in that order) */                 \
-  TARGET static void add_rows_##SUF(double *restrict acc, const float *restrict x,   \
-                                    int64_t rows, int64_t n) {                       \
-    int64_t r = 0;                                                                   \
-    for (; r + 4 <= rows; r += 4) {                                                  \
-      const float *x0 = x + r * n, *x1 = x0 + n, *x2 = x1 + n, *x3 = x2 + n;         \
-      int64_t j = 0;                                                                 \
-      for (; j + 8 <= n; j += 8) {                                                   \
-        vf8 v0, v1, v2, v3;                                                          \
-        vd8 a;                                                                       \
-        memcpy(&v0, x0 + j, sizeof v0);                                              \
-        memcpy(&v1, x1 + j, sizeof v1);                                              \
-        memcpy(&v2, x2 + j, sizeof v2);                                              \
-        memcpy(&v3, x3 + j, sizeof v3);                                              \
-        memcpy(&a, acc + j, sizeof a);                                               \
-        a += __builtin_convertvector(v0, vd8);                                       \
-        a += __builtin_convertvector(v1, vd8);                                       \
-        a += __builtin_convertvector(v2, vd8);                                       \
-        a += __builtin_convertvector(v3, vd8);                                       \
-        memcpy(acc + j, &a, sizeof a);                                               \
-      }                                                                              \
-      for (; j < n; j++) acc[j] = (((acc[j] + (double)x0[j]) + (double)x1[j]) + (double)x2[j]) + (double)x3[j]; \
-    }                                                                                \
-    for (; r < rows; r++) add_row_##SUF(acc, x + r * n, n);                          \
-  }                                                                                  \
-  /* Softmax/LogSoftmax of x: (d, inner) along d, a row of inner at a time, as */   \
-  /* soft_row per column: m (2 * inner floats) the maxima then the factors, */      \
-  /* s (inner doubles) the sums */                                                   \
-  TARGET static void soft_cols_##SUF(const float *x, float *y, int64_t d, int64_t inner, \
-                                     float *m, double *s, int log_) {                \
-    int64_t nv = inner / VL * VL, j;                                                 \
-    float *f = m + inner;                                                            \
-    for (j = 0; j < inner; j++) m[j] = -INFINITY, s[j] = 0;                          \
-    for (int64_t k = 0; k < d; k++) {                                                \
-      const float *xk = x + k * inner;                                               \
-      for (j = 0; j < nv; j += VL) {                                                 \
-        vf v = vload(xk + j), vm = vload(m + j);                                     \
-        vstore(m + j, vsel(v > vm, v, vm));                                          \
-      }                                                                              \
-      for (; j < inner; j++) m[j] = xk[j] > m[j] ? xk[j] : m[j];                     \
-    }                                                                                \
-    for (int64_t k = 0; k < d; k++) {                                                \
-      const float *xk = x + k * inner;                                               \
-      float *yk = y + k * inner;                                                     \
-      for (j = 0; j < nv; j += VL) vstore(yk + j, vexp_##SUF(vload(xk + j) - vload(m + j))); \
-      if (j < inner) {                                                               \
-        float tx[VL] = {0}, tm[VL] = {0}, te[VL];                                    \
-        memcpy(tx, xk + j, (size_t)(inner - j) * sizeof *tx);                        \
-        memcpy(tm, m + j, (size_t)(inner - j) * sizeof *tm);                         \
-        vstore(te, vexp_##SUF(vload(tx) - vload(tm)));                               \
-        memcpy(yk + j, te, (size_t)(inner - j) * sizeof *te);                        \
-      }                                                                              \
-      add_row_##SUF(s, yk, inner);                                                   \
-    }                                                                                \
-    for (j = 0; j < inner; j++) f[j] = log_ ? (float)log(s[j]) : (float)(1 / s[j]);  \
-    for (int64_t k = 0; k < d; k++) {                                                \
-      const float *xk = x + k * inner;                                               \
-      float *yk = y + k * inner;                                                     \
-      if (log_) {                                                                    \
-        for (j = 0; j < nv; j += VL)                                                 \
-          vstore(yk + j, (vload(xk + j) - vload(m + j)) - vload(f + j));             \
-        for (; j < inner; j++) yk[j] = (xk[j] - m[j]) - f[j];                        \
-      } else {                                                                       \
-        for (j = 0; j < nv; j += VL) vstore(yk + j, vload(yk + j) * vload(f + j));   \
-        for (; j < inner; j++) yk[j] = yk[j] * f[j];                                 \
-      }                                                                              \
-    }                                                                                \
-  }
-
-ROW_FNS(generic, )
+/* The row functions (ops/reduce_rows.h), once per target: sum_row_generic,
+ * sum_row_avx2, sum_row_avx512 ... */
+#define FN(name) name##_generic
+#define TARGET
+#include "reduce_rows.h"
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-ROW_FNS(avx2, __attribute__((target("avx2,fma"))))
-ROW_FNS(avx512, __attribute__((target("avx512f,avx2,fma"))))
+#define FN(name) name##_avx2
+#define TARGET __attribute__((target("avx2,fma")))
+#include "reduce_rows.h"
+#define FN(name) name##_avx512
+#define TARGET __attribute__((target("avx512f,avx2,fma")))
+#include "reduce_rows.h"
 #endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
