@@ -286,7 +286,7 @@ double ox_load_f64(ox_dtype dt, const void *data, int64_t i) {
 }
 
 double ox_round_to(ox_dtype dt, double v) {
-  if (dt == OX_DOUBLE) return v;
+  if (dt == OX_DOUBLE || !ox_dtype_is_float(dt)) return v;
   if (dt == OX_FLOAT) return (double)(float)v;
   unsigned char b[16];
   ox_store_f64(dt, b, 0, v);

@@ -118,9 +118,13 @@ double ox_load_f64(ox_dtype dt, const void *data, int64_t i);
 /* Store v into element i: floats round (RNE), integers truncate toward zero
  * and wrap as C does for in-range values; out-of-range is the caller's care. */
 void ox_store_f64(ox_dtype dt, void *data, int64_t i, double v);
-/* v rounded to a float type's precision (as storing and loading it would):
- * for kernels that mirror arithmetic the ONNX reference does in the input's
- * type. One rounding per +, -, *, / matches that type's own operation. */
+/* v rounded to a float type's precision (as storing and loading it would),
+ * once, from the double; v itself for double and every type that is not a
+ * float. For kernels that mirror arithmetic the ONNX reference does in the
+ * input's type: one rounding per +, -, *, / of values of that type matches
+ * the type's own operation (numpy's float16 arithmetic goes through float32,
+ * which gives the same result: float32 has the 2p + 2 bits that make that
+ * second rounding harmless). */
 double ox_round_to(ox_dtype dt, double v);
 /* Exact integer load/store for the integer types and bool (int64 and uint64
  * do not fit a double). */

@@ -1,4 +1,5 @@
 /* core/kernel.c: shared helpers for kernels (see kernel.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,86 @@ void ox_narrow_f32(const float *src, ox_tensor *dst) {
   }
 }
 
+double *ox_widen_f64(ox_arena *a, const ox_tensor *t, ox_err *e) {
+  double *d = ox_alloc_array(a, t->n ? t->n : 1, sizeof *d);
+  if (!d) {
+    ox_fail(e, OX_EINPUT, "out of memory for %lld doubles", (long long)t->n);
+    return NULL;
+  }
+  switch (t->dt) {
+#define CASE(NAME, T)                                                                \
+  case OX_##NAME: {                                                                  \
+    const T *x = t->data;                                                            \
+    for (int64_t i = 0; i < t->n; i++) d[i] = (double)x[i];                          \
+    break;                                                                           \
+  }
+    OX_NATIVE_TYPES(CASE)
+#undef CASE
+  default:
+    for (int64_t i = 0; i < t->n; i++) d[i] = ox_load_f64(t->dt, t->data, i);
+  }
+  return d;
+}
+
+/* Round half to even and clamp into [lo, hi] (NaN gives 0). */
+static double round_sat(double v, double lo, double hi) {
+  if (v != v) return 0;
+  v = nearbyint(v);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+/* The range of an integer type as doubles; int64's and uint64's top is the
+ * largest double below 2^63 and 2^64, so that the cast back stays defined. */
+#define TLO(T) _Generic((T)0, int8_t: -128.0, int16_t: -32768.0, int32_t: -2147483648.0,  \
+                        int64_t: -0x1p63, default: 0.0)
+#define THI(T) _Generic((T)0, int8_t: 127.0, int16_t: 32767.0, int32_t: 2147483647.0,     \
+                        int64_t: 0x1.fffffffffffffp62, uint8_t: 255.0, uint16_t: 65535.0,  \
+                        uint32_t: 4294967295.0, default: 0x1.fffffffffffffp63)
+
+int ox_narrow_f64(ox_arena *a, const double *src, ox_tensor *dst, ox_to_int how, ox_err *e) {
+  int64_t n = dst->n;
+  switch (dst->dt) {
+  case OX_FLOAT: {
+    float *y = dst->data;
+    for (int64_t i = 0; i < n; i++) y[i] = (float)src[i];
+    return 0;
+  }
+  case OX_DOUBLE:
+    if (n) memcpy(dst->data, src, (size_t)n * sizeof *src);
+    return 0;
+#define CASE(NAME, T)                                                                \
+  case OX_##NAME:                                                                    \
+    if (how == OX_TO_INT_ROUND_SAT) {                                                \
+      T *y = dst->data;                                                              \
+      const double lo = TLO(T), hi = THI(T);                                         \
+      for (int64_t i = 0; i < n; i++) y[i] = (T)round_sat(src[i], lo, hi);           \
+      return 0;                                                                      \
+    }                                                                                \
+    break;
+    OX_NATIVE_INTS(CASE)
+#undef CASE
+  case OX_BOOL:
+    if (how == OX_TO_INT_ROUND_SAT) {
+      uint8_t *y = dst->data;
+      for (int64_t i = 0; i < n; i++) y[i] = round_sat(src[i], 0, 1) != 0;
+      return 0;
+    }
+    break;
+  default:
+    if (ox_dtype_is_small_float(dst->dt)) {
+      float *f = ox_alloc_array(a, n ? n : 1, sizeof *f);
+      if (!f) return ox_fail(e, OX_EINPUT, "out of memory for %lld floats", (long long)n);
+      for (int64_t i = 0; i < n; i++) f[i] = (float)src[i];
+      ox_narrow_f32(f, dst);
+      return 0;
+    }
+    if (dst->dt == OX_STRING || ox_dtype_is_complex(dst->dt) || how == OX_TO_INT_ROUND_SAT)
+      return ox_fail(e, OX_EINPUT, "cannot store real numbers as %s", ox_dtype_name(dst->dt));
+  }
+  /* OX_TO_INT_TRUNC: integers (the 2- and 4-bit ones too) and bool */
+  for (int64_t i = 0; i < n; i++) ox_store_f64(dst->dt, dst->data, i, src[i]);
+  return 0;
+}
+
 int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt,
                        ox_value **out, ox_bcast *b) {
   int rank;
@@ -66,6 +147,18 @@ int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) 
   }
   *t = &in[i]->u.t;
   return 0;
+}
+
+int ox_opt_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
+  *t = NULL;
+  if (i >= nin || !in[i]) return 0;
+  return ox_tensor_in(c, in, nin, i, t);
+}
+
+int ox_same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
+  if (t->dt == want) return 0;
+  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
+                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
 }
 
 int ox_scalar_i64(ox_ctx *c, int input, const ox_value *v, int64_t *out) {

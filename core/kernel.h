@@ -48,6 +48,27 @@ float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e);
  * (RNE; float8 saturating as Cast's default). */
 void ox_narrow_f32(const float *src, ox_tensor *dst);
 
+/* A double copy of a real numeric tensor's data (any real dtype; integers
+ * exact up to 2^53, bool 0/1), in the arena; NULL (with e set) when out of
+ * memory. */
+double *ox_widen_f64(ox_arena *a, const ox_tensor *t, ox_err *e);
+/* How ox_narrow_f64 stores a double into an integer or bool tensor; the
+ * caller picks what the op's reference does. */
+typedef enum {
+  /* toward zero (NaN 0; out of range wraps as ox_store_f64 does, bool is
+   * v != 0): numpy's astype and item assignment, e.g. the window ops and
+   * GridSample */
+  OX_TO_INT_TRUNC,
+  /* to nearest, ties to even, then clamped to the type's range (NaN 0; bool
+   * 0 or 1): onnx's saturate_cast, e.g. Resize */
+  OX_TO_INT_ROUND_SAT,
+} ox_to_int;
+/* Store src (dst->n doubles) into dst of any real numeric dtype: float and
+ * double round once, the small floats through float (as ox_narrow_f32),
+ * integers and bool as `how` says. Fails (e set) for strings and complex
+ * types, or when out of memory. */
+int ox_narrow_f64(ox_arena *a, const double *src, ox_tensor *dst, ox_to_int how, ox_err *e);
+
 /* The common preamble of an elementwise op: the broadcast output shape of the
  * inputs, a new output tensor of dtype `dt`, and the iterator over them. The
  * output's data is not zeroed (except strings): the op writes every element. */
@@ -57,6 +78,13 @@ int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype d
 /* Input i (of nin) as a tensor: absent (or i >= nin) or not a tensor is an
  * error naming the input (the registry checks only its element type). */
 int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t);
+
+/* An optional input i: *t is NULL when it is absent (or i >= nin), else as
+ * ox_tensor_in. */
+int ox_opt_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t);
+/* Input i's tensor t must have the element type of input 0, `want`: else an
+ * error naming both. */
+int ox_same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want);
 
 /* An int64 read of a tensor that must be a scalar or 1-element tensor of an
  * integer type (positions, axes, counts); the message names the input. */

@@ -47,17 +47,6 @@ typedef struct {
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
-/* x rounded to the softmax precision (Attention-23: "the precision used in
- * softmax computation"; the scores are cast to it and the probabilities back). */
-static double round_to(ox_dtype dt, double x) {
-  switch (dt) {
-  case OX_FLOAT16: return ox_f16_to_f32(ox_f32_to_f16((float)x));
-  case OX_BFLOAT16: return ox_bf16_to_f32(ox_f32_to_bf16((float)x));
-  case OX_FLOAT: return (float)x;
-  default: return x;
-  }
-}
-
 /* Whether the softmax precision is narrower than the compute type. */
 static int narrower(ox_dtype smp, int dbl) {
   return smp == OX_FLOAT16 || smp == OX_BFLOAT16 || (dbl && smp == OX_FLOAT);
@@ -636,8 +625,8 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
     }
   if (rnd) /* the scores in the softmax precision */
     for (int64_t i = 0; i < n; i++) {
-      if (dbl) ((double *)sc)[i] = round_to(p.smp, ((double *)sc)[i]);
-      else ((float *)sc)[i] = (float)round_to(p.smp, ((float *)sc)[i]);
+      if (dbl) ((double *)sc)[i] = ox_round_to(p.smp, ((double *)sc)[i]);
+      else ((float *)sc)[i] = (float)ox_round_to(p.smp, ((float *)sc)[i]);
     }
   OX_TRY(run_mod(c, "score_mod", &p, dbl, sc));
   for (int64_t r = 0, rows = p.T ? n / p.T : 0; r < rows; r++) {

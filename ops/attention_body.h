@@ -36,7 +36,7 @@ static void FN(softmax)(const att_p *p, F *r, int64_t n, int rnd) {
   F m = -INFINITY;
   int nan = 0;
   if (rnd)
-    for (int64_t j = 0; j < n; j++) r[j] = (F)round_to(p->smp, r[j]);
+    for (int64_t j = 0; j < n; j++) r[j] = (F)ox_round_to(p->smp, r[j]);
   m = FN(rowmax)(r, n, &nan);
   if (nan) { /* the max is NaN, and so is every exp(x - max) */
     for (int64_t j = 0; j < n; j++) r[j] = (F)NAN;
@@ -50,11 +50,11 @@ static void FN(softmax)(const att_p *p, F *r, int64_t n, int rnd) {
               * exp(x - max) in the precision, their sum (added in float), the quotient */
     float sum = 0;
     for (int64_t j = 0; j < n; j++) {
-      r[j] = (F)round_to(p->smp, expf((float)round_to(p->smp, (double)r[j] - m)));
+      r[j] = (F)ox_round_to(p->smp, expf((float)ox_round_to(p->smp, (double)r[j] - m)));
       sum += (float)r[j];
     }
-    double s = round_to(p->smp, sum);
-    for (int64_t j = 0; j < n; j++) r[j] = (F)round_to(p->smp, r[j] / s);
+    double s = ox_round_to(p->smp, sum);
+    for (int64_t j = 0; j < n; j++) r[j] = (F)ox_round_to(p->smp, r[j] / s);
     return;
   }
   FN(scale)(r, n, (F)(1.0 / FN(expsum)(r, n, m, p->smp == OX_DOUBLE)));

@@ -21,18 +21,6 @@
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
-static int opt_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
-  *t = NULL;
-  if (i >= nin || !in[i]) return 0;
-  return ox_tensor_in(c, in, nin, i, t);
-}
-
-static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
-  if (t->dt == want) return 0;
-  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
-                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
-}
-
 /* ---- window geometry ----
  * An "image" of spatial dims img[] and a grid of window positions pos[]:
  * window p covers img index p * s + k * d - pb for k in [0, ker). For Conv the
@@ -464,7 +452,7 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
 static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
   char s1[128];
   if (!b) return 0;
-  OX_TRY(same_dtype(c, 2, b, dt));
+  OX_TRY(ox_same_dtype(c, 2, b, dt));
   if (b->n != M || b->rank != 1)
     return ox_fail(c->err, OX_EINPUT, "B has shape %s; expected (%lld,), one per output channel",
                    ox_shape_str(b->rank, b->dims, s1, sizeof s1), (long long)M);
@@ -495,8 +483,8 @@ static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &w));
-  OX_TRY(opt_in(c, in, nin, 2, &b));
-  OX_TRY(same_dtype(c, 1, w, x->dt));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 2, &b));
+  OX_TRY(ox_same_dtype(c, 1, w, x->dt));
   int64_t G = 1, ydims[MAXSP + 2];
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
@@ -512,8 +500,8 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   char s1[128];
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &w));
-  OX_TRY(opt_in(c, in, nin, 2, &xz));
-  OX_TRY(opt_in(c, in, nin, 3, &wz));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 2, &xz));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 3, &wz));
   if (w->dt != OX_INT8 && w->dt != OX_UINT8)
     return ox_fail(c->err, OX_EINPUT, "w is %s; T2 must be int8 or uint8", ox_dtypes[w->dt].onnx_name);
   int64_t G = 1, ydims[MAXSP + 2];
@@ -669,8 +657,8 @@ static int convtranspose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
   const ox_tensor *x, *w, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &w));
-  OX_TRY(opt_in(c, in, nin, 2, &b));
-  OX_TRY(same_dtype(c, 1, w, x->dt));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 2, &b));
+  OX_TRY(ox_same_dtype(c, 1, w, x->dt));
   int64_t G = 1, ydims[MAXSP + 2];
   geom g;
   OX_TRY(convtranspose_shapes(c, x, w, &G, &g, ydims));
@@ -775,11 +763,11 @@ static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   OX_TRY(ox_tensor_in(c, in, nin, 0, &t[0]));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &t[1]));
   OX_TRY(ox_tensor_in(c, in, nin, 2, &t[2]));
-  OX_TRY(opt_in(c, in, nin, 3, &t[3]));
-  OX_TRY(opt_in(c, in, nin, 4, &t[4]));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 3, &t[3]));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 4, &t[4]));
   const ox_tensor *x = t[0], *w = t[1], *off = t[2], *mask = t[4];
   for (int i = 1; i < 5; i++)
-    if (t[i]) OX_TRY(same_dtype(c, i, t[i], x->dt));
+    if (t[i]) OX_TRY(ox_same_dtype(c, i, t[i], x->dt));
   int64_t G = 1, OG = ox_attr_int(c, "offset_group", 1), ydims[MAXSP + 2];
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));

@@ -16,65 +16,6 @@
 
 #include "core/kernel.h"
 
-/* ---- double buffers of any real dtype ---- */
-
-static double *load_f64(ox_ctx *c, const ox_tensor *t) {
-  double *d = ox_alloc_array(c->a, t->n ? t->n : 1, sizeof *d);
-  if (!d) { ox_fail(c->err, OX_EINPUT, "out of memory"); return NULL; }
-  switch (t->dt) {
-#define CASE(NAME, T)                                                                \
-  case OX_##NAME: { const T *x = t->data;                                            \
-    for (int64_t i = 0; i < t->n; i++) d[i] = (double)x[i]; } break;
-    OX_NATIVE_TYPES(CASE)
-#undef CASE
-  default:
-    for (int64_t i = 0; i < t->n; i++) d[i] = ox_load_f64(t->dt, t->data, i);
-  }
-  return d;
-}
-
-/* Round half to even and clamp into [lo, hi] (NaN gives 0). */
-static inline double sat(double v, double lo, double hi) {
-  if (v != v) return 0;
-  v = nearbyint(v);
-  return v < lo ? lo : v > hi ? hi : v;
-}
-#define TLO(T) _Generic((T)0, int8_t: -128.0, int16_t: -32768.0, int32_t: -2147483648.0,  \
-                        int64_t: -0x1p63, default: 0.0)
-#define THI(T) _Generic((T)0, int8_t: 127.0, int16_t: 32767.0, int32_t: 2147483647.0,     \
-                        int64_t: 0x1.fffffffffffffp62, uint8_t: 255.0, uint16_t: 65535.0,  \
-                        uint32_t: 4294967295.0, default: 0x1.fffffffffffffp63)
-
-/* y (any real dtype) = d, rounded once. */
-static int store_f64(ox_ctx *c, const double *d, ox_tensor *y) {
-  switch (y->dt) {
-#define CASE(NAME, T)                                                                \
-  case OX_##NAME: { T *o = y->data;                                                  \
-    for (int64_t i = 0; i < y->n; i++) o[i] = (T)d[i]; } break;
-    OX_NATIVE_FLOATS(CASE)
-#undef CASE
-#define CASE(NAME, T)                                                                \
-  case OX_##NAME: { T *o = y->data; const double lo = TLO(T), hi = THI(T);           \
-    for (int64_t i = 0; i < y->n; i++) o[i] = (T)sat(d[i], lo, hi); } break;
-    OX_NATIVE_INTS(CASE)
-#undef CASE
-  default:
-    if (ox_dtype_is_small_float(y->dt)) {
-      float *f = ox_alloc_array(c->a, y->n ? y->n : 1, sizeof *f);
-      if (!f) return ox_fail(c->err, OX_EINPUT, "out of memory");
-      for (int64_t i = 0; i < y->n; i++) f[i] = (float)d[i];
-      ox_narrow_f32(f, y);
-    } else if (y->dt == OX_BOOL) {
-      uint8_t *o = y->data;
-      for (int64_t i = 0; i < y->n; i++) o[i] = sat(d[i], 0, 1) != 0;
-    } else {
-      return ox_fail(c->err, OX_EINPUT, "cannot interpolate %s values",
-                     ox_dtype_name(y->dt));
-    }
-  }
-  return 0;
-}
-
 /* The float values of an optional 1-D input (roi, scales); n = 0 if absent. */
 static int floats_of(ox_ctx *c, const ox_value *v, double **vals, int64_t *n) {
   *n = 0;
@@ -83,7 +24,7 @@ static int floats_of(ox_ctx *c, const ox_value *v, double **vals, int64_t *n) {
   if (v->kind != OX_TENSOR || !ox_dtype_is_float(v->u.t.dt) || v->u.t.rank > 1)
     return ox_fail(c->err, OX_EINPUT, "%s must be a 1-D float tensor", "roi/scales");
   *n = v->u.t.n;
-  *vals = load_f64(c, &v->u.t);
+  *vals = ox_widen_f64(c->a, &v->u.t, c->err);
   return *vals ? 0 : OX_EINPUT;
 }
 
@@ -320,7 +261,7 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
   if (!taps) return ox_fail(c->err, OX_EINPUT, "out of memory");
   const void *src = wk == W_BYTES || X->dt == OX_FLOAT ? X->data
                     : wk == W_F32 ? (const void *)ox_widen_f32(c->a, X, c->err)
-                                  : (const void *)load_f64(c, X);
+                                  : (const void *)ox_widen_f64(c->a, X, c->err);
   if (!src) return ox_fail(c->err, OX_EINPUT, "out of memory");
   int anyext = 0, anyval = 0;
   for (int d = 0; d < r; d++) {
@@ -351,7 +292,7 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
                      ox_dtype_name(X->dt));
     else {
       ox_tensor tmp = {.dt = X->dt, .rank = 0, .dims = NULL, .n = 1, .data = val};
-      OX_TRY(store_f64(c, &extrap, &tmp));
+      OX_TRY(ox_narrow_f64(c->a, &extrap, &tmp, OX_TO_INT_ROUND_SAT, c->err));
     }
     for (int d = 0; d < r; d++) {
       if (!doax[d] || !taps[d].ext) continue;
@@ -364,7 +305,7 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
   if (src == Y->data) return 0;
   if (wk == W_BYTES) memcpy(Y->data, src, (size_t)Y->n * es);
   else if (wk == W_F32) ox_narrow_f32(src, Y);
-  else return store_f64(c, src, Y);
+  else return ox_narrow_f64(c->a, src, Y, OX_TO_INT_ROUND_SAT, c->err); /* saturate_cast */
   return 0;
 }
 
@@ -618,7 +559,7 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
                    ox_dtype_name(X->dt));
   /* work in float for float32 and the small floats, in double otherwise */
   int f32 = !bytes && (X->dt == OX_FLOAT || ox_dtype_is_small_float(X->dt));
-  const double *g = load_f64(c, G), *x = bytes || f32 ? NULL : load_f64(c, X);
+  const double *g = ox_widen_f64(c->a, G, c->err), *x = bytes || f32 ? NULL : ox_widen_f64(c->a, X, c->err);
   const float *xf = !f32 ? NULL : X->dt == OX_FLOAT ? X->data : ox_widen_f32(c->a, X, c->err);
   double *y = bytes || f32 ? NULL : ox_alloc_array(c->a, Y->n, sizeof *y);
   float *yf = !f32 ? NULL : X->dt == OX_FLOAT ? Y->data : ox_alloc_array(c->a, Y->n, sizeof *yf);
@@ -704,7 +645,10 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
     ox_narrow_f32(yf, Y);
     return 0;
   }
-  return store_f64(c, y, Y);
+  /* integers truncate: the reference assigns each double into an array of
+   * X's type (op_grid_sample.py), which numpy truncates, unlike Resize's
+   * saturate_cast */
+  return ox_narrow_f64(c->a, y, Y, OX_TO_INT_TRUNC, c->err);
 }
 
 /* ---- AffineGrid-20 ---- */
@@ -734,7 +678,7 @@ static int affine_grid(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   if (Y->n == 0) return 0;
   for (int i = 0; i < k; i++) npt *= gd[1 + i];
   int align = ox_attr_int(c, "align_corners", 0) != 0;
-  const double *th = load_f64(c, T);
+  const double *th = ox_widen_f64(c->a, T, c->err);
   double *y = ox_alloc_array(c->a, Y->n, sizeof *y), *base[3];
   if (!th || !y) return ox_fail(c->err, OX_EINPUT, "out of memory");
   /* base[i]: the normalised coordinates along spatial dim i (D, H, W order) */
@@ -763,7 +707,7 @@ static int affine_grid(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
       for (int i = k - 1; i >= 0 && ++ix[i] == gd[1 + i]; i--) ix[i] = 0;
     }
   }
-  return store_f64(c, y, Y);
+  return ox_narrow_f64(c->a, y, Y, OX_TO_INT_TRUNC, c->err); /* Y is a float type */
 }
 
 /* ---- NonMaxSuppression (10, 11) ---- */

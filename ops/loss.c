@@ -12,35 +12,6 @@
 
 #define NOMEM(c) ox_fail((c)->err, OX_EINPUT, "out of memory")
 
-static double *load_f64(ox_ctx *c, const ox_tensor *t) {
-  double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
-  if (!d) { NOMEM(c); return NULL; }
-  switch (t->dt) {
-  case OX_FLOAT: { const float *s = t->data; for (int64_t i = 0; i < t->n; i++) d[i] = s[i]; } break;
-  case OX_DOUBLE: memcpy(d, t->data, (size_t)t->n * sizeof *d); break;
-  default: {
-    float *s = ox_widen_f32(c->a, t, c->err);
-    if (!s) return NULL;
-    for (int64_t i = 0; i < t->n; i++) d[i] = s[i];
-  }
-  }
-  return d;
-}
-
-static int store_f64(ox_ctx *c, const double *d, ox_tensor *t) {
-  switch (t->dt) {
-  case OX_FLOAT: { float *y = t->data; for (int64_t i = 0; i < t->n; i++) y[i] = (float)d[i]; } break;
-  case OX_DOUBLE: memcpy(t->data, d, (size_t)t->n * sizeof *d); break;
-  default: {
-    float *f = ox_alloc_array(c->a, t->n + 1, sizeof *f);
-    if (!f) return NOMEM(c);
-    for (int64_t i = 0; i < t->n; i++) f[i] = (float)d[i];
-    ox_narrow_f32(f, t);
-  }
-  }
-  return 0;
-}
-
 /* The shared tail: lp is (N, C, D) log-probabilities (NLL: the input itself).
  * in[1]: target (N, d1, ..., dk); in[2]: optional weight (C). */
 static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const double *lp,
@@ -65,7 +36,7 @@ static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const dou
   }
   if (w && (w->rank != 1 || w->dims[0] != C || w->dt != x->dt))
     return ox_fail(c->err, OX_EINPUT, "weight must be a 1-D tensor of %lld classes of the input's type", (long long)C);
-  double *wd = w ? load_f64(c, w) : NULL;
+  double *wd = w ? ox_widen_f64(c->a, w, c->err) : NULL;
   if (w && !wd) return c->err->code;
   if (mode == 0) OX_TRY(ox_tensor_new(c->a, x->dt, t->rank, t->dims, &out[0], c->err));
   else OX_TRY(ox_scalar_new(c->a, x->dt, &out[0], c->err));
@@ -85,10 +56,10 @@ static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const dou
       sum += l[i], wsum += wk;
     }
   ox_tensor *y = &out[0]->u.t;
-  if (mode == 0) return store_f64(c, l, y);
+  if (mode == 0) return ox_narrow_f64(c->a, l, y, OX_TO_INT_TRUNC, c->err);
   /* mean: sum(w l) / sum(w), the weights of ignored targets 0 (NLL-13) */
   double r = mode == 1 ? sum : sum / wsum;
-  return store_f64(c, &r, y);
+  return ox_narrow_f64(c->a, &r, y, OX_TO_INT_TRUNC, c->err);
 }
 
 static int check_x(ox_ctx *c, const ox_tensor *x) {
@@ -103,7 +74,7 @@ static int nll_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
   const ox_tensor *x = &in[0]->u.t; /* x: (N, C, d1, ..., dk) log-probabilities */
   OX_TRY(check_x(c, x));
-  double *xd = load_f64(c, x);
+  double *xd = ox_widen_f64(c->a, x, c->err);
   if (!xd) return c->err->code;
   return loss(c, nin, in, x, xd, out);
 }
@@ -111,7 +82,7 @@ static int nll_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int sce_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x = &in[0]->u.t; /* scores: (N, C, d1, ..., dk) */
   OX_TRY(check_x(c, x));
-  double *lp = load_f64(c, x);
+  double *lp = ox_widen_f64(c->a, x, c->err);
   int64_t N = x->dims[0], C = x->dims[1], D = N ? ox_numel(x->rank - 2, x->dims + 2, 0) : 0;
   double *m = ox_alloc_array(c->a, D + 1, sizeof *m), *s = ox_alloc_array(c->a, D + 1, sizeof *s);
   if (!lp) return c->err->code;
@@ -132,7 +103,7 @@ static int sce_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(loss(c, nin, in, x, lp, out));
   if (nout > 1) { /* log_prob: (N, C, d1, ..., dk) */
     OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, x->dims, &out[1], c->err));
-    OX_TRY(store_f64(c, lp, &out[1]->u.t));
+    OX_TRY(ox_narrow_f64(c->a, lp, &out[1]->u.t, OX_TO_INT_TRUNC, c->err));
   }
   return 0;
 }

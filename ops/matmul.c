@@ -38,23 +38,6 @@
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
-static int tensor_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
-  if (!in[i] || in[i]->kind != OX_TENSOR) {
-    char desc[128];
-    if (!in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
-    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(in[i], desc, sizeof desc));
-  }
-  *t = &in[i]->u.t;
-  return 0;
-}
-
-static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
-  if (t->dt == want) return 0;
-  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
-                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
-}
-
 /* A float32 copy of t as a tensor header (same shape), for float16/bfloat16. */
 static int widen(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
   *f = *t;
@@ -269,9 +252,9 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
 
 static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b;
-  OX_TRY(tensor_in(c, in, 0, &a));
-  OX_TRY(tensor_in(c, in, 1, &b));
-  OX_TRY(same_dtype(c, 1, b, a->dt));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &b));
+  OX_TRY(ox_same_dtype(c, 1, b, a->dt));
   return matmul_tensors(c, a, b, out);
 }
 
@@ -303,14 +286,14 @@ static int minus_zero_point(ox_ctx *c, const ox_tensor *x, const ox_tensor *zp, 
 static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b, *zp[2] = {NULL, NULL};
   char s1[256], s2[256];
-  OX_TRY(tensor_in(c, in, 0, &a));
-  OX_TRY(tensor_in(c, in, 1, &b));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &b));
   if (!(TS_I8 & (UINT64_C(1) << b->dt)))
     return ox_fail(c->err, OX_EINPUT, "%s is %s; T2 must be int8 or uint8", ox_input_name(c, 1),
                    ox_dtypes[b->dt].onnx_name);
   for (int k = 0; k < 2; k++) {
     if (nin <= 2 + k || !in[2 + k]) continue;
-    OX_TRY(tensor_in(c, in, 2 + k, &zp[k]));
+    OX_TRY(ox_tensor_in(c, in, nin, 2 + k, &zp[k]));
     ox_dtype want = k ? b->dt : a->dt;
     if (zp[k]->dt != want)
       return ox_fail(c->err, OX_EINPUT, "%s is %s; it must have the type of %s (%s)",
@@ -408,12 +391,12 @@ GEMM_FLOAT(double, ox_dgemm)
 static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b, *ct = NULL;
   char s1[256], s2[256];
-  OX_TRY(tensor_in(c, in, 0, &a));
-  OX_TRY(tensor_in(c, in, 1, &b));
-  OX_TRY(same_dtype(c, 1, b, a->dt));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &b));
+  OX_TRY(ox_same_dtype(c, 1, b, a->dt));
   if (nin > 2 && in[2]) {
-    OX_TRY(tensor_in(c, in, 2, &ct));
-    OX_TRY(same_dtype(c, 2, ct, a->dt));
+    OX_TRY(ox_tensor_in(c, in, nin, 2, &ct));
+    OX_TRY(ox_same_dtype(c, 2, ct, a->dt));
   }
   int ta = ox_attr_int(c, "transA", 0) != 0, tb = ox_attr_int(c, "transB", 0) != 0;
   float alpha = ox_attr_float(c, "alpha", 1.0f), beta = ox_attr_float(c, "beta", 1.0f);
@@ -443,7 +426,7 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     return 0;
   case OX_FLOAT16:
   case OX_BFLOAT16: {
-    ox_tensor af, bf, cf;
+    ox_tensor af, bf, cf = {0};
     OX_TRY(widen(c, a, &af));
     OX_TRY(widen(c, b, &bf));
     if (ct) OX_TRY(widen(c, ct, &cf));
@@ -537,7 +520,7 @@ static double det_lu(double *m, int64_t n) {
 static int det(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   char s1[256];
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   /* x: (*, n, n) -> y: (*) */
   if (x->rank < 2 || x->dims[x->rank - 1] != x->dims[x->rank - 2])
     return ox_fail(c->err, OX_EINPUT, "X has shape %s; it must be (..., n, n)",
@@ -839,8 +822,8 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x[64];
   if (nin > 64) return ox_fail(c->err, OX_EINPUT, "Einsum of more than 64 operands");
   for (int i = 0; i < nin; i++) {
-    OX_TRY(tensor_in(c, in, i, &x[i]));
-    OX_TRY(same_dtype(c, i, x[i], x[0]->dt));
+    OX_TRY(ox_tensor_in(c, in, nin, i, &x[i]));
+    OX_TRY(ox_same_dtype(c, i, x[i], x[0]->dt));
   }
   /* split "lhs->rhs" and the lhs terms at commas */
   const char *arrow = strstr(eq, "->"), *lhs_end = arrow ? arrow : eq + strlen(eq);

@@ -49,21 +49,6 @@
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
-static int tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t, int optional) {
-  if (i >= nin || !in[i]) {
-    *t = NULL;
-    if (optional) return 0;
-    return ox_fail(c->err, OX_EINPUT, "input %d is missing", i);
-  }
-  if (in[i]->kind != OX_TENSOR) {
-    char desc[128];
-    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(in[i], desc, sizeof desc));
-  }
-  *t = &in[i]->u.t;
-  return 0;
-}
-
 static int type_in(ox_ctx *c, int i, const ox_tensor *t, uint64_t mask, const char *what) {
   if (mask & (UINT64_C(1) << t->dt)) return 0;
   char list[512] = "";
@@ -73,29 +58,6 @@ static int type_in(ox_ctx *c, int i, const ox_tensor *t, uint64_t mask, const ch
       n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", ox_dtypes[d].onnx_name);
   return ox_fail(c->err, OX_EINPUT, "%s is %s; %s must be one of %s", ox_input_name(c, i),
                  ox_dtypes[t->dt].onnx_name, what, list);
-}
-
-/* Every element of t as a double, in the arena (exact for every type here). */
-static double *to_f64(ox_ctx *c, const ox_tensor *t) {
-  double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
-  if (!d) {
-    oom(c);
-    return NULL;
-  }
-  switch (t->dt) {
-#define CASE(NAME, T)                                                                 \
-  case OX_##NAME: {                                                                   \
-    const T *s = t->data;                                                             \
-    for (int64_t i = 0; i < t->n; i++) d[i] = (double)s[i];                           \
-    break;                                                                            \
-  }
-    OX_NATIVE_TYPES(CASE)
-    CASE(INT4, int8_t) CASE(INT2, int8_t) CASE(UINT4, uint8_t) CASE(UINT2, uint8_t)
-#undef CASE
-  default:
-    for (int64_t i = 0; i < t->n; i++) d[i] = ox_load_f64(t->dt, t->data, i);
-  }
-  return d;
 }
 
 /* ---- the (outer, D, inner) layout of x and its parameters ---- */
@@ -170,8 +132,9 @@ static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_t
   OX_TRY(ox_tensor_new(c->a, yt, x->rank, x->dims, out, c->err));
   *xd = *sd = *zd = NULL;
   if ((*out)->u.t.n == 0) return 0;
-  if (!(*xd = to_f64(c, x)) || !(*sd = to_f64(c, s))) return c->err->code;
-  if (zp && !(*zd = to_f64(c, zp))) return c->err->code;
+  if (!(*xd = ox_widen_f64(c->a, x, c->err)) || !(*sd = ox_widen_f64(c->a, s, c->err)))
+    return c->err->code;
+  if (zp && !(*zd = ox_widen_f64(c->a, zp, c->err))) return c->err->code;
   return 0;
 }
 
@@ -192,9 +155,6 @@ static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_t
 
 /* ---- QuantizeLinear-10, -13, -19, -21, -23, -24, -25 ---- */
 
-/* q rounded to a float type p's precision (q itself for double and non-floats). */
-static double round_to(ox_dtype p, double q) { return ox_dtype_is_float(p) ? ox_round_to(p, q) : q; }
-
 /* The type numpy's x / y divides in for x of type a and y of type b: the
  * common type, float32 for two different small floats, float64 as soon as
  * one is double or int32 (int32 / int32 too: true division). */
@@ -206,15 +166,15 @@ static ox_dtype div_type(ox_dtype a, ox_dtype b) {
 /* x / scale as the reference divides: in type p, the operands first cast to
  * p when `precision` asks for it. */
 static double qdiv(ox_dtype p, int cast, double x, double s) {
-  return cast ? round_to(p, round_to(p, x) / round_to(p, s)) : round_to(p, x / s);
+  return cast ? ox_round_to(p, ox_round_to(p, x) / ox_round_to(p, s)) : ox_round_to(p, x / s);
 }
 
 static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
   const ox_tensor *x, *s, *zp;
-  OX_TRY(tensor_in(c, in, nin, 0, &x, 0));
-  OX_TRY(tensor_in(c, in, nin, 1, &s, 0));
-  OX_TRY(tensor_in(c, in, nin, 2, &zp, 1));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &s));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 2, &zp));
   int v = c->version;
   /* y_scale: float (10, 13); x's type (19, 21); T2 (23); e8m0 too (24) */
   uint64_t ts = v < 19 ? OX_T(FLOAT) : v < 23 ? (UINT64_C(1) << x->dt)
@@ -298,9 +258,9 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
   const ox_tensor *x, *s, *zp;
-  OX_TRY(tensor_in(c, in, nin, 0, &x, 0));
-  OX_TRY(tensor_in(c, in, nin, 1, &s, 0));
-  OX_TRY(tensor_in(c, in, nin, 2, &zp, 1));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &s));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 2, &zp));
   int v = c->version;
   uint64_t ts = v < 19 ? OX_T(FLOAT) : v < 24 ? TS_FP3 : TS_FP3 | OX_T(FLOAT8E8M0);
   OX_TRY(type_in(c, 1, s, ts, "x_scale"));
@@ -360,7 +320,7 @@ static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
  * compute them; NaN elements are skipped by the range. */
 static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, nin, 0, &x, 0));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   const float *X = x->data;
   float lo = 0, hi = 0;
   for (int64_t i = 0; i < x->n; i++) {
@@ -401,7 +361,8 @@ static void rows_view(const ox_tensor *p, const ox_tensor *v, ox_tensor *view, i
 }
 
 static double *minus_zp(ox_ctx *c, const ox_tensor *v, const ox_tensor *zp, const char *what) {
-  double *d = ox_alloc_array(c->a, v->n + 1, sizeof *d), *X = to_f64(c, v), *Z = to_f64(c, zp);
+  double *d = ox_alloc_array(c->a, v->n + 1, sizeof *d), *X = ox_widen_f64(c->a, v, c->err),
+         *Z = ox_widen_f64(c->a, zp, c->err);
   if (!d || !X || !Z) {
     if (!c->err->code) oom(c);
     return NULL;
@@ -445,7 +406,8 @@ static void store_q(ox_dtype dt, void *y, int64_t o, const double *r, int64_t n)
 static int requantize(ox_ctx *c, int rank, const int64_t *dims, const double *acc,
                       const ox_tensor *as, const ox_tensor *bs, const ox_tensor *ys,
                       const ox_tensor *yz, ox_tensor *y) {
-  double *AS = to_f64(c, as), *BS = to_f64(c, bs), *YS = to_f64(c, ys), *YZ = to_f64(c, yz);
+  double *AS = ox_widen_f64(c->a, as, c->err), *BS = ox_widen_f64(c->a, bs, c->err);
+  double *YS = ox_widen_f64(c->a, ys, c->err), *YZ = ox_widen_f64(c->a, yz, c->err);
   if (!AS || !BS || !YS || !YZ) return c->err->code;
   ox_dtype st = ys->dt;
   ox_bcast it;
@@ -455,7 +417,7 @@ static int requantize(ox_ctx *c, int rank, const int64_t *dims, const double *ac
   if (!r) return oom(c);
   do {
     for (int64_t i = 0; i < it.inner; i++) {
-      double m = round_to(st, round_to(st, AS[it.off[0] + i * it.step[0]] * BS[it.off[1] + i * it.step[1]]) /
+      double m = ox_round_to(st, ox_round_to(st, AS[it.off[0] + i * it.step[0]] * BS[it.off[1] + i * it.step[1]]) /
                                   YS[it.off[2] + i * it.step[2]]);
       r[i] = acc[it.out + i] * m + YZ[it.off[3] + i * it.step[3]];
     }
@@ -470,7 +432,7 @@ static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   (void)nout;
   const ox_tensor *t[8];
   char s1[256], s2[256];
-  for (int i = 0; i < 8; i++) OX_TRY(tensor_in(c, in, nin, i, &t[i], 0));
+  for (int i = 0; i < 8; i++) OX_TRY(ox_tensor_in(c, in, nin, i, &t[i]));
   const ox_tensor *a = t[0], *as = t[1], *az = t[2], *b = t[3], *bs = t[4], *bz = t[5];
   const ox_tensor *ys = t[6], *yz = t[7];
   int v21 = c->version >= 21;
@@ -560,7 +522,8 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   (void)nout;
   const ox_tensor *t[9];
   char s1[256], s2[256];
-  for (int i = 0; i < 9; i++) OX_TRY(tensor_in(c, in, nin, i, &t[i], i == 8));
+  for (int i = 0; i < 9; i++) /* y_zero_point (8) is optional */
+    OX_TRY(i == 8 ? ox_opt_tensor_in(c, in, nin, i, &t[i]) : ox_tensor_in(c, in, nin, i, &t[i]));
   const ox_tensor *x = t[0], *xs = t[1], *xz = t[2], *w = t[3], *ws = t[4], *wz = t[5];
   const ox_tensor *ys = t[6], *yz = t[7], *bias = t[8];
   OX_TRY(type_in(c, 3, w, TS_I8, "T2"));
@@ -637,7 +600,8 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   if (ox_numel(2, (int64_t[]){rows, P}, sizeof(double)) < 0)
     return ox_fail(c->err, OX_EINPUT, "the im2col buffer of this convolution is too large");
   /* x - x_zero_point (padding is 0 there); w - w_zero_point per output channel */
-  double *X = to_f64(c, x), *W = to_f64(c, w), *WZ = to_f64(c, wz), *col, *acc;
+  double *X = ox_widen_f64(c->a, x, c->err), *W = ox_widen_f64(c->a, w, c->err);
+  double *WZ = ox_widen_f64(c->a, wz, c->err), *col, *acc;
   if (!X || !W || !WZ) return c->err->code;
   double xz0 = ox_load_f64(xz->dt, xz->data, 0);
   for (int64_t i = 0; i < x->n; i++) X[i] -= xz0;

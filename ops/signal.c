@@ -14,48 +14,6 @@
 
 #define NOMEM(c) ox_fail((c)->err, OX_EINPUT, "out of memory")
 
-/* ---- doubles in and out ---- */
-
-/* A double copy of a float tensor's data (any float dtype). */
-static double *load_f64(ox_ctx *c, const ox_tensor *t) {
-  double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
-  if (!d) { NOMEM(c); return NULL; }
-  switch (t->dt) {
-  case OX_FLOAT: { const float *s = t->data; for (int64_t i = 0; i < t->n; i++) d[i] = s[i]; } break;
-  case OX_DOUBLE: memcpy(d, t->data, (size_t)t->n * sizeof *d); break;
-  default: {
-    float *s = ox_widen_f32(c->a, t, c->err);
-    if (!s) return NULL;
-    for (int64_t i = 0; i < t->n; i++) d[i] = s[i];
-  }
-  }
-  return d;
-}
-
-/* Store doubles into a tensor of any real numeric dtype: floats round once,
- * integers truncate toward zero (numpy's astype). */
-static int store_f64(ox_ctx *c, const double *d, ox_tensor *t) {
-  switch (t->dt) {
-  case OX_FLOAT: { float *y = t->data; for (int64_t i = 0; i < t->n; i++) y[i] = (float)d[i]; } break;
-  case OX_DOUBLE: memcpy(t->data, d, (size_t)t->n * sizeof *d); break;
-  default:
-    if (ox_dtype_is_small_float(t->dt)) {
-      float *f = ox_alloc_array(c->a, t->n + 1, sizeof *f);
-      if (!f) return NOMEM(c);
-      for (int64_t i = 0; i < t->n; i++) f[i] = (float)d[i];
-      ox_narrow_f32(f, t);
-    } else {
-      for (int64_t i = 0; i < t->n; i++) ox_store_f64(t->dt, t->data, i, d[i]);
-    }
-  }
-  return 0;
-}
-
-/* f rounded to float16 or bfloat16 (nearest even) and back */
-static float round_to(ox_dtype dt, float f) {
-  return dt == OX_FLOAT16 ? ox_f16_to_f32(ox_f32_to_f16(f)) : ox_bf16_to_f32(ox_f32_to_bf16(f));
-}
-
 /* ---- the precision of a transform ----
  * ONNX's reference calls numpy.fft, and numpy (2.x) picks its float32 or
  * float64 loop by ufunc dispatch on (data, fct): an exact match takes
@@ -79,13 +37,13 @@ static int fft_dt(const ox_tensor *x, int complex_in, int inverse) {
 static double inv_n(ox_dtype dt, int64_t n) {
   if (dt == OX_DOUBLE) return 1.0 / (double)n;
   if (dt == OX_FLOAT) return 1.0f / (float)n;
-  return round_to(dt, 1.0f / round_to(dt, (float)n));
+  return ox_round_to(dt, 1.0f / (float)ox_round_to(dt, (float)n));
 }
 
 /* t's values in precision dt: its own data, or a widened copy */
 static const void *load_as(ox_ctx *c, const ox_tensor *t, int dt) {
   if ((int)t->dt == dt) return t->data;
-  return dt == OX_DOUBLE ? (const void *)load_f64(c, t) : (const void *)ox_widen_f32(c->a, t, c->err);
+  return dt == OX_DOUBLE ? (const void *)ox_widen_f64(c->a, t, c->err) : (const void *)ox_widen_f32(c->a, t, c->err);
 }
 
 /* where results in precision dt go: y's data, or a buffer store_as rounds
@@ -99,7 +57,7 @@ static void *out_buf(ox_ctx *c, ox_tensor *y, int dt) {
 
 static int store_as(ox_ctx *c, const void *buf, ox_tensor *y, int dt) {
   if (buf == y->data) return 0;
-  if (dt == OX_DOUBLE) return store_f64(c, buf, y);
+  if (dt == OX_DOUBLE) return ox_narrow_f64(c->a, buf, y, OX_TO_INT_TRUNC, c->err);
   ox_narrow_f32(buf, y);
   return 0;
 }
@@ -108,7 +66,7 @@ static int store_as(ox_ctx *c, const void *buf, ox_tensor *y, int dt) {
 static double weigh(ox_dtype dt, double x, double w) {
   if (dt == OX_DOUBLE) return x * w;
   float f = (float)x * (float)w;
-  return dt == OX_FLOAT ? f : round_to(dt, f);
+  return dt == OX_FLOAT ? f : ox_round_to(dt, f);
 }
 
 static ox_fft *plan(ox_ctx *c, int dt, int64_t n, int real) {
@@ -218,7 +176,7 @@ static int stft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!y->n) return 0;
   /* ONNX's reference weights each frame in x's type (x * window) and then
    * calls numpy's forward fft, which runs in double (see fft_dt) */
-  double *xd = load_f64(c, x), *wd = w ? load_f64(c, w) : NULL;
+  double *xd = ox_widen_f64(c->a, x, c->err), *wd = w ? ox_widen_f64(c->a, w, c->err) : NULL;
   double *fr = ox_alloc_array(c->a, fl * ic, sizeof *fr);
   double *yd = out_buf(c, y, OX_DOUBLE);
   if (!xd || (w && !wd) || !yd) return c->err->code;
@@ -276,7 +234,7 @@ static int window(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
       v[i] = y + 0.42;
     }
   }
-  return store_f64(c, v, &out[0]->u.t);
+  return ox_narrow_f64(c->a, v, &out[0]->u.t, OX_TO_INT_TRUNC, c->err);
 }
 
 static int hann_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
@@ -367,7 +325,7 @@ static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       for (int64_t j = l; j <= m; j++) o[j * nmel + i] = (double)(j - l) / (double)(m - l);
     for (int64_t j = m; j < h; j++) o[j * nmel + i] = (double)(h - j) / (double)(h - m);
   }
-  return store_f64(c, o, &out[0]->u.t);
+  return ox_narrow_f64(c->a, o, &out[0]->u.t, OX_TO_INT_TRUNC, c->err);
 }
 
 #define TS_IDX (OX_T(INT32) | OX_T(INT64))

@@ -31,29 +31,10 @@ static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); 
 
 static int64_t *ints_new(ox_ctx *c, int64_t n) { return ox_alloc_array(c->a, n + 1, sizeof(int64_t)); }
 
-/* Input i must be a tensor (the evaluator checks only its element type). */
-static int tensor_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
-  if (!in[i] || in[i]->kind != OX_TENSOR) {
-    char desc[128];
-    if (!in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
-    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(in[i], desc, sizeof desc));
-  }
-  *t = &in[i]->u.t;
-  return 0;
-}
-
-/* Inputs other than the checked one must have its dtype. */
-static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
-  if (t->dt == want) return 0;
-  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
-                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
-}
-
-/* Input i (present, a tensor) as a list of int64 (1-D int32 or int64). */
-static int ints_in(ox_ctx *c, ox_value **in, int i, int64_t **v, int64_t *n) {
+/* Input i (of nin; present, a tensor) as a list of int64 (1-D int32 or int64). */
+static int ints_in(ox_ctx *c, ox_value **in, int nin, int i, int64_t **v, int64_t *n) {
   const ox_tensor *t;
-  OX_TRY(tensor_in(c, in, i, &t));
+  OX_TRY(ox_tensor_in(c, in, nin, i, &t));
   return ox_ints_of(c, i, in[i], v, n);
 }
 
@@ -242,7 +223,7 @@ static void permute(const ox_tensor *x, ox_tensor *y, int r, const int64_t *shap
 /* Concat-1: axis defaults to 1; 4: axis required; 11: negative axes documented. */
 static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t0;
-  OX_TRY(tensor_in(c, in, 0, &t0));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &t0));
   const ox_attr *at = ox_attr_find(c, "axis");
   if (!at && c->version >= 4) return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
   /* Negative axes are documented from 11 but taken at every version, as
@@ -257,8 +238,8 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   dims[axis] = 0;
   for (int i = 0; i < nin; i++) {
     const ox_tensor *t;
-    OX_TRY(tensor_in(c, in, i, &t));
-    OX_TRY(same_dtype(c, i, t, t0->dt));
+    OX_TRY(ox_tensor_in(c, in, nin, i, &t));
+    OX_TRY(ox_same_dtype(c, i, t, t0->dt));
     int same = t->rank == r;
     for (int d = 0; same && d < r; d++) same = d == axis || t->dims[d] == t0->dims[d];
     if (!same) {
@@ -300,7 +281,7 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * otherwise equal parts, one per output. */
 static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   if (nout < 1) return ox_fail(c->err, OX_EINPUT, "the node has no outputs");
   int64_t a = ox_attr_int(c, "axis", 0);
   int axis; /* negative axes at every version: see concat() */
@@ -318,7 +299,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     if (c->version < 13 && sp)
       return ox_fail(c->err, OX_EINPUT, "split lengths are given both as attribute and input");
     const ox_tensor *s;
-    OX_TRY(tensor_in(c, in, 1, &s));
+    OX_TRY(ox_tensor_in(c, in, nin, 1, &s));
     if (c->version < 13) { /* Split-1: the input is of type T (floats) */
       char sb[128];
       if (s->rank > 1)
@@ -431,7 +412,7 @@ static int64_t slice_dim(int64_t n, int64_t start, int64_t end, int64_t step, in
  * axes, steps (steps from 10, negative axes documented from 11). */
 static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int r = x->rank;
   int64_t *starts, *ends, *axes = NULL, *steps = NULL, ns, ne, na = -1, nst = -1;
   if (c->version < 10) {
@@ -444,10 +425,10 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     ends = (int64_t *)e;
     axes = (int64_t *)a;
   } else {
-    OX_TRY(ints_in(c, in, 1, &starts, &ns));
-    OX_TRY(ints_in(c, in, 2, &ends, &ne));
-    if (nin > 3 && in[3]) OX_TRY(ints_in(c, in, 3, &axes, &na));
-    if (nin > 4 && in[4]) OX_TRY(ints_in(c, in, 4, &steps, &nst));
+    OX_TRY(ints_in(c, in, nin, 1, &starts, &ns));
+    OX_TRY(ints_in(c, in, nin, 2, &ends, &ne));
+    if (nin > 3 && in[3]) OX_TRY(ints_in(c, in, nin, 3, &axes, &na));
+    if (nin > 4 && in[4]) OX_TRY(ints_in(c, in, nin, 4, &steps, &nst));
   }
   if (ne != ns)
     return ox_fail(c->err, OX_EINPUT, "starts has %lld values and ends %lld; they must match",
@@ -499,8 +480,8 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int expand(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   int64_t *shape, n;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  OX_TRY(ints_in(c, in, 1, &shape, &n));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ints_in(c, in, nin, 1, &shape, &n));
   for (int64_t i = 0; i < n; i++)
     if (shape[i] < 0)
       return ox_fail(c->err, OX_EINPUT, "shape[%lld] = %lld is negative", (long long)i,
@@ -563,8 +544,8 @@ static int tile_by(ox_ctx *c, const ox_tensor *x, const int64_t *reps, ox_value 
 static int tile(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   int64_t *reps, n;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  OX_TRY(ints_in(c, in, 1, &reps, &n));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ints_in(c, in, nin, 1, &reps, &n));
   if (n != x->rank) {
     char sb[256];
     return ox_fail(c->err, OX_EINPUT, "repeats has %lld values for an input of shape %s; it "
@@ -578,7 +559,7 @@ static int tile1(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   int64_t tiles, a;
   int axis;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_scalar_i64(c, 1, in[1], &tiles));
   OX_TRY(ox_scalar_i64(c, 2, in[2], &a));
   OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
@@ -621,7 +602,7 @@ static int64_t pad_src(int mode, int64_t o, int64_t before, int64_t n) {
  * 18: input axes (pads then has 2 values per axis); 19: mode wrap. */
 static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int r = x->rank;
   size_t es = ox_dtype_size(x->dt);
   const char *ms = ox_attr_string(c, "mode", "constant");
@@ -646,15 +627,15 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     ox_store_f64(x->dt, fill, 0, ox_attr_float(c, "value", 0.0f));
   } else {
     const ox_tensor *pt;
-    OX_TRY(tensor_in(c, in, 1, &pt));
+    OX_TRY(ox_tensor_in(c, in, nin, 1, &pt));
     if (pt->dt != OX_INT64)
       return ox_fail(c->err, OX_EINPUT, "%s (pads) must be int64; it is %s", ox_input_name(c, 1),
                      ox_dtypes[pt->dt].onnx_name);
     OX_TRY(ox_ints_of(c, 1, in[1], &pads, &np));
     if (nin > 2 && in[2]) {
       const ox_tensor *v;
-      OX_TRY(tensor_in(c, in, 2, &v));
-      OX_TRY(same_dtype(c, 2, v, x->dt));
+      OX_TRY(ox_tensor_in(c, in, nin, 2, &v));
+      OX_TRY(ox_same_dtype(c, 2, v, x->dt));
       if (v->n > 1) {
         char sb[128];
         return ox_fail(c->err, OX_EINPUT, "%s (constant_value) must be a scalar; it has shape %s",
@@ -662,7 +643,7 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       }
       if (v->n == 1) memcpy(fill, v->data, es);
     }
-    if (nin > 3 && in[3]) OX_TRY(ints_in(c, in, 3, &axes, &na));
+    if (nin > 3 && in[3]) OX_TRY(ints_in(c, in, nin, 3, &axes, &na));
   }
   if (np != 2 * na)
     return ox_fail(c->err, OX_EINPUT, "pads has %lld values; it needs 2 per %s (%lld)",
@@ -721,8 +702,8 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int center_crop_pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   int64_t *shape, n, na;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  OX_TRY(ints_in(c, in, 1, &shape, &n));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ints_in(c, in, nin, 1, &shape, &n));
   int r = x->rank;
   const int64_t *axes = ox_attr_ints(c, "axes", &na);
   if (!axes) na = r;
@@ -766,8 +747,8 @@ static int center_crop_pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
 
 /* ---- DepthToSpace, SpaceToDepth ---- */
 
-static int block_input(ox_ctx *c, ox_value **in, const ox_tensor **x, int64_t *bs) {
-  OX_TRY(tensor_in(c, in, 0, x));
+static int block_input(ox_ctx *c, ox_value **in, int nin, const ox_tensor **x, int64_t *bs) {
+  OX_TRY(ox_tensor_in(c, in, nin, 0, x));
   if ((*x)->rank != 4) {
     char sb[256];
     return ox_fail(c->err, OX_EINPUT, "the input must have rank 4 (N, C, H, W); it has shape %s",
@@ -785,7 +766,7 @@ static int block_input(ox_ctx *c, ox_value **in, const ox_tensor **x, int64_t *b
 static int depth_to_space(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   int64_t b;
-  OX_TRY(block_input(c, in, &x, &b));
+  OX_TRY(block_input(c, in, nin, &x, &b));
   const char *mode = c->version >= 11 ? ox_attr_string(c, "mode", "DCR") : "DCR";
   int crd = !strcmp(mode, "CRD");
   if (!crd && strcmp(mode, "DCR"))
@@ -812,7 +793,7 @@ static int depth_to_space(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 static int space_to_depth(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   int64_t b;
-  OX_TRY(block_input(c, in, &x, &b));
+  OX_TRY(block_input(c, in, nin, &x, &b));
   /* x: (N, C, H, W) */
   int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], Cb;
   if (H % b || W % b)
@@ -833,8 +814,8 @@ static int space_to_depth(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
  * time axis are reversed; the rest are copied. The axes are 0 and 1. */
 static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *lt;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  OX_TRY(tensor_in(c, in, 1, &lt));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &lt));
   int64_t ba = ox_attr_int(c, "batch_axis", 1), ta = ox_attr_int(c, "time_axis", 0);
   if (x->rank < 2) return ox_fail(c->err, OX_EINPUT, "the input must have rank 2 or more; it has rank %d", x->rank);
   if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta)

@@ -22,18 +22,6 @@
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
 /* An optional input: *t is NULL when it is absent. */
-static int opt_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
-  *t = NULL;
-  if (i >= nin || !in[i]) return 0;
-  return ox_tensor_in(c, in, nin, i, t);
-}
-
-static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
-  if (t->dt == want) return 0;
-  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
-                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
-}
-
 /* One of float, float16, bfloat16 (for inputs the registry row does not check). */
 static int float_type(ox_ctx *c, int i, const ox_tensor *t) {
   if (t->dt == OX_FLOAT || t->dt == OX_FLOAT16 || t->dt == OX_BFLOAT16) return 0;
@@ -83,9 +71,9 @@ static int rotary(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &cs));
   OX_TRY(ox_tensor_in(c, in, nin, 2, &sn));
-  OX_TRY(opt_in(c, in, nin, 3, &pos));
-  OX_TRY(same_dtype(c, 1, cs, x->dt));
-  OX_TRY(same_dtype(c, 2, sn, x->dt));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 3, &pos));
+  OX_TRY(ox_same_dtype(c, 1, cs, x->dt));
+  OX_TRY(ox_same_dtype(c, 2, sn, x->dt));
   int64_t B, H, S, D, sb, sh, ss; /* element strides of b, h, s in X */
   if (x->rank == 4) { /* (B, H, S, D) */
     B = x->dims[0], H = x->dims[1], S = x->dims[2], D = x->dims[3];
@@ -180,7 +168,7 @@ static int swiglu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &b));
-  OX_TRY(same_dtype(c, 1, b, a->dt));
+  OX_TRY(ox_same_dtype(c, 1, b, a->dt));
   if (a->rank != b->rank || memcmp(a->dims, b->dims, (size_t)a->rank * sizeof *a->dims)) {
     char b1[96], b2[96];
     return ox_fail(c->err, OX_EINPUT, "A has shape %s but B has shape %s; SwiGLU does not broadcast",
@@ -221,11 +209,11 @@ static int causal_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   const ox_tensor *x, *w, *bias, *past;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &w));
-  OX_TRY(opt_in(c, in, nin, 2, &bias));
-  OX_TRY(opt_in(c, in, nin, 3, &past));
-  OX_TRY(same_dtype(c, 1, w, x->dt));
-  if (bias) OX_TRY(same_dtype(c, 2, bias, x->dt));
-  if (past) OX_TRY(same_dtype(c, 3, past, x->dt));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 2, &bias));
+  OX_TRY(ox_opt_tensor_in(c, in, nin, 3, &past));
+  OX_TRY(ox_same_dtype(c, 1, w, x->dt));
+  if (bias) OX_TRY(ox_same_dtype(c, 2, bias, x->dt));
+  if (past) OX_TRY(ox_same_dtype(c, 3, past, x->dt));
   const char *act = ox_attr_string(c, "activation", "none");
   int silu = !strcmp(act, "silu") || !strcmp(act, "swish");
   if (!silu && strcmp(act, "none"))
@@ -307,10 +295,10 @@ static void row_times_state(const float *restrict x, const float *restrict S, in
 static int linear_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t[6];
   for (int i = 0; i < 6; i++)
-    OX_TRY(i < 3 ? ox_tensor_in(c, in, nin, i, &t[i]) : opt_in(c, in, nin, i, &t[i]));
+    OX_TRY(i < 3 ? ox_tensor_in(c, in, nin, i, &t[i]) : ox_opt_tensor_in(c, in, nin, i, &t[i]));
   const ox_tensor *q = t[0], *k = t[1], *v = t[2], *past = t[3], *decay = t[4], *beta = t[5];
   for (int i = 1; i < 6; i++)
-    if (t[i] && i != 3) OX_TRY(same_dtype(c, i, t[i], q->dt));
+    if (t[i] && i != 3) OX_TRY(ox_same_dtype(c, i, t[i], q->dt));
   if (past) OX_TRY(float_type(c, 3, past));
 
   if (!ox_attr_find(c, "q_num_heads") || !ox_attr_find(c, "kv_num_heads"))

@@ -303,6 +303,23 @@ static void test_fp16(void) {
   CHECK(!memcmp(out[0]->u.t.data, v, 6));
 }
 
+/* double scores cast to a float16 softmax_precision round once, as numpy's
+ * astype(float16) of float64 does: 1024.5 + 2^-30 is above the midpoint of
+ * 1024 and 1025, so 1025 (through float it would be 1024.5 exactly, a tie,
+ * 1024). The keys' scores 1025 and 1024 give p0 = 1 / (1 + e^-1) = 0.731;
+ * rounded through float both would be 1024 and p0 0.5. */
+static void test_double_to_fp16_scores(void) {
+  ox_value *in[3] = {tensor(OX_DOUBLE, 4, DIMS(1, 1, 1, 1), (double[]){1}),
+                     tensor(OX_DOUBLE, 4, DIMS(1, 1, 2, 1), (double[]){1024.5 + 0x1p-30, 1024}),
+                     tensor(OX_DOUBLE, 4, DIMS(1, 1, 2, 1), (double[]){1, 0})};
+  ox_attr at[] = {attr_float("scale", 1), attr_int("softmax_precision", OX_FLOAT16)};
+  ox_value *out[1];
+  int want[1] = {1};
+  CHECK_EQ_I(run("", "Attention", 23, 2, at, 3, in, 1, want, out), 0);
+  double p0 = ((const double *)out[0]->u.t.data)[0];
+  CHECK(fabs(p0 - 0.731) < 0.001);
+}
+
 static void expect_error(const char *what, int opset, int nattr, ox_attr *at, int nin,
                          ox_value **in, int nout, const char *msg_part) {
   ox_value *out[4];
@@ -368,6 +385,7 @@ int main(void) {
   test_against_reference();
   test_masked_rows();
   test_fp16();
+  test_double_to_fp16_scores();
   test_errors();
   test_flex();
   ox_arena_free(A);

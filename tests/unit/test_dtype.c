@@ -480,7 +480,8 @@ static void test_load_store(void) {
   CHECK(ox_load_f64(OX_FLOAT8E8M0, (uint8_t[]){0x81}, 0) == 4.0);
 }
 
-/* ox_round_to: one rounding to the type's precision, nothing for double */
+/* ox_round_to: one rounding to the type's precision, nothing for double or
+ * the types that are not floats */
 static void test_round_to(void) {
   CHECK(ox_round_to(OX_DOUBLE, 0.1) == 0.1);
   CHECK(ox_round_to(OX_FLOAT, 0.1) == (double)0.1f);
@@ -491,6 +492,12 @@ static void test_round_to(void) {
   double b = ox_round_to(OX_FLOAT, 2.0 / 3);
   CHECK(ox_round_to(OX_FLOAT, ox_round_to(OX_FLOAT, -2 + b) + ox_round_to(OX_FLOAT, 0.5 * b)) >= -1);
   CHECK(-2 + 2.0 / 3 + 0.5 * (2.0 / 3) < -1);
+  /* once, from the double: 1 + 2^-11 + 2^-40 is above float16's midpoint
+   * 1 + 2^-11 (through float it would be the midpoint and go to 1) */
+  CHECK(ox_round_to(OX_FLOAT16, 1 + 0x1p-11 + 0x1p-40) == 1 + 0x1p-10);
+  /* not a float type: the value itself (a kernel passes its precision type) */
+  CHECK(ox_round_to(OX_INT32, 2.7) == 2.7);
+  CHECK(ox_round_to(OX_UINT8, -1.5) == -1.5);
 }
 
 int main(void) {

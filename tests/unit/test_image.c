@@ -203,6 +203,26 @@ static void test_grid_sample(void) {
   ox_value *in3[] = {F32(3, DIMS(1, 1, 3), {0, 10, 20}), F32(3, DIMS(1, 1, 1), {1.5f})};
   CHECK_EQ_I(run("GridSample", 20, 2, ar, 2, in3, &y), 0);
   CLOSE(y, 1, {15});
+  /* integers truncate toward zero, as the reference's assignment into an
+   * array of X's type does (Resize rounds: saturate_cast). X = [0, 3, -3]
+   * (1-D, align_corners 1): x = 0.5 -> 1.5 -> 1, x = 1.5 -> 0 -> 0, and
+   * x = 1.25 (grid 0.25) -> 3 - 6 * 0.25 = 1.5 -> 1 */
+  {
+    int32_t xi[] = {0, 3, -3};
+    ox_attr al[] = {attr_int("align_corners", 1)};
+    ox_value *ini[] = {tensor(OX_INT32, 3, DIMS(1, 1, 3), xi),
+                       F32(3, DIMS(1, 3, 1), {-0.5f, 0.5f, 0.25f})};
+    CHECK_EQ_I(run("GridSample", 20, 1, al, 2, ini, &y), 0);
+    const int32_t *g = y->u.t.data;
+    CHECK(y->u.t.dt == OX_INT32 && shape_is(y, 3, DIMS(1, 1, 3)));
+    CHECK_EQ_I(g[0], 1);
+    CHECK_EQ_I(g[1], 0);
+    CHECK_EQ_I(g[2], 1);
+    int32_t xn[] = {0, -3};
+    ox_value *inn[] = {tensor(OX_INT32, 3, DIMS(1, 1, 2), xn), F32(3, DIMS(1, 1, 1), {0})};
+    CHECK_EQ_I(run("GridSample", 20, 1, al, 2, inn, &y), 0);
+    CHECK_EQ_I(((const int32_t *)y->u.t.data)[0], -1); /* -1.5 -> -1 */
+  }
   /* errors: mismatched grid */
   ox_value *bad[] = {x, F32(4, DIMS(1, 1, 1, 3), {0, 0, 0})};
   CHECK_FAILS(run("GridSample", 16, 0, NULL, 2, bad, &y), "grid must be");
