@@ -2,8 +2,10 @@
  *
  * Values are bound to names in scopes: a graph run has its own scope, whose
  * parent is the scope of the node that runs it (If, Loop, Scan), so a subgraph
- * reads outer names and its own names shadow them. Nodes run in the order the
- * model lists them, which the ONNX IR requires to be topological. */
+ * reads outer names and its own names shadow them. Nodes run in a
+ * topological order fixed when the model is prepared (sort_nodes): the
+ * model's own order when it is one, as the ONNX IR requires; otherwise, of
+ * the nodes whose inputs are ready, the one listed first. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

@@ -11,12 +11,12 @@
  * Slivers are zero-padded to whole tiles, so the kernel has no edge cases in
  * its inner loop; partial tiles are written back through a small buffer.
  *
- * The code below the "template" line is written once and instantiated four
- * times by including this file into itself: float and double, each as a
- * portable build (16-byte vectors: SSE2 on x86-64, NEON on ARM), and on
- * x86-64 an AVX2+FMA build (32-byte vectors, 16 registers) and an AVX-512
- * build (64-byte vectors, 32 registers), the best the CPU has picked at run
- * time. Vector
+ * The code below the "template" line is written once and instantiated by
+ * including this file into itself: float and double, each as a portable
+ * build (16-byte vectors: SSE2 on x86-64, NEON on ARM), and on x86-64 also
+ * as an AVX2+FMA build (32-byte vectors, 16 registers) and an AVX-512 build
+ * (64-byte vectors, 32 registers): two instances, or six on x86-64, of which
+ * the best the CPU has is picked at run time. Vector
  * extensions (`a[r] * b0` with b0 a vector) let GCC and clang pick the
  * instructions; fp-contract turns the multiply-adds into FMAs where the
  * target has them (the result may then differ from a plain loop by rounding,

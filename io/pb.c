@@ -12,8 +12,6 @@
 #include "io.h"
 #include "proto/proto.h"
 
-/* In proto/tensor.c (merging types with unknown parts, see there). */
-
 enum { MSG_TENSOR, MSG_SEQUENCE, MSG_OPTIONAL, MSG_MAP, NMSG };
 
 static const ProtobufCMessageDescriptor *const descs[NMSG] = {
