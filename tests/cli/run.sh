@@ -304,6 +304,21 @@ out_has ops_default_json '{"name":"layout","type":"int","required":false,"defaul
 expect 0 ops_default_float "$X" ops --json LeakyRelu
 out_has ops_default_float '{"name":"alpha","type":"float","required":false,"default":0.01}'
 
+# make xfail-update edits a list line by line: a listed case that still fails
+# keeps its reason, one that passes loses its line, a new failure is added
+# with onnxop's message; an unrunnable suite leaves the list alone
+printf '%s\n' '# a header' 'h_no_sets: a reason written by hand' 'h_complete: it used to fail' >"$T/xfail.txt"
+expect 0 xfail_update sh tests/xfail-update.sh "$B" --list "$T/xfail.txt" "$hc"
+expect 0 xfail_update_list cat "$T/xfail.txt"
+out_has xfail_update_list "# a header"
+out_has xfail_update_list "h_no_sets: a reason written by hand"
+out_has xfail_update_list "h_extra_input: test_data_set_0: 3 input files"
+expect 1 xfail_update_passes grep -q h_complete "$T/xfail.txt"
+cp "$T/xfail.txt" "$T/xfail.before"
+expect 1 xfail_update_none sh tests/xfail-update.sh "$B" --list "$T/xfail.txt" "$T/nocase"
+err_has xfail_update_none "left as it is"
+expect 0 xfail_update_kept cmp "$T/xfail.txt" "$T/xfail.before"
+
 # ---- errors: exit codes, messages, no output file ----
 echo '{"dtype": "int64", "shape": [], "data": 3}' >"$T/pos3.json"
 expect 1 out_of_range "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$T/pos3.json" --out "$T/never.pb"
