@@ -48,11 +48,12 @@ static const char make_help[] =
     OX_EXIT_HELP_SIGNAL;
 
 /* "float32[2,3]" or an ONNX type string */
-static const ox_type *parse_type_spec(ox_arena *A, const char *s, int *rank, int64_t **dims) {
+static const ox_type *parse_type_spec(ox_arena *A, const char *s, int *rank, int64_t **dims, char *why, size_t wn) {
   *rank = -1;
   *dims = NULL;
+  snprintf(why, wn, "an ONNX type string or DTYPE[SHAPE]");
   const char *br = strchr(s, '[');
-  if (!br) return ox_type_parse(A, s);
+  if (!br) return ox_type_parse(A, s, 0, why, wn);
   char dt[64];
   size_t l = (size_t)(br - s);
   if (l >= sizeof dt) return NULL;
@@ -113,7 +114,7 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   char *end;
   if (kind && !strcmp(kind, "type")) {
     at->type = OX_ATTR_TYPE_PROTO;
-    if (!(at->tp = ox_type_parse(A, val)))
+    if (!(at->tp = ox_type_parse(A, val, 0, NULL, 0)))
       return ox_fail(e, OX_EUSAGE, "attribute '%s': '%s' is not an ONNX type", name, val);
     return 0;
   }
@@ -314,8 +315,9 @@ int ox_cmd_make(int argc, char **argv) {
       const char *colon = strchr(v, ':');
       vi->name = colon ? ox_strndup(A, v, (size_t)(colon - v)) : v;
       vi->rank = -1;
-      if (colon && !(vi->type = parse_type_spec(A, colon + 1, &vi->rank, &vi->dims)))
-        rc = ox_usage_error("make", "'%s' is not a type (an ONNX type string or DTYPE[SHAPE])", colon + 1);
+      char why[160];
+      if (colon && !(vi->type = parse_type_spec(A, colon + 1, &vi->rank, &vi->dims, why, sizeof why)))
+        rc = ox_usage_error("make", "'%s' is not a type: %s", colon + 1, why);
     } else rc = ox_usage_error("make", "unknown option '%s'", a);
   }
   if (rc) goto done;

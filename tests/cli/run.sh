@@ -571,6 +571,8 @@ expect 2 test_bad_xfail_after_path "$X" test "$T/cases" --xfail "$T/no-such-list
 err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 # ---- test --json, info --json, make --random ----
 . tests/cli/json_make.sh
+# ---- authoring suites: round trips, make, run, info, conventions ----
+. tests/cli/suites.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
