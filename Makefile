@@ -109,10 +109,10 @@ demo: deps
 	@$(MAKE) --no-print-directory $(B)/onnxop
 	@mkdir -p $(B)/demo
 	./$(B)/onnxop make SequenceAt --opset 11 --input 'input_seq:seq(tensor(float))' \
-	    --input 'position:tensor(int64)' --output output_tensor -o $(B)/demo/sequence_at.onnx
+	    --input 'position:int64[]' --output 'output_tensor:float32[?,?]' -o $(B)/demo/sequence_at.onnx
 	./$(B)/onnxop run $(B)/demo/sequence_at.onnx --in tests/seeds/seq3.json --in tests/seeds/pos_neg.json
 	./$(B)/onnxop make OptionalGetElement --opset 18 --input 'opt_seq:optional(seq(tensor(int32)))' \
-	    --output output_sequence -o $(B)/demo/optional_get_element.onnx
+	    --output 'output_sequence:seq(tensor(int32))' -o $(B)/demo/optional_get_element.onnx
 	./$(B)/onnxop run $(B)/demo/optional_get_element.onnx --in tests/seeds/opt_seq.json
 
 # ---- tests ----

@@ -112,7 +112,8 @@ static void vi_line(const ox_valueinfo *vi) {
     size_t at = (size_t)snprintf(sh, sizeof sh, " (");
     for (int d = 0; d < vi->rank && at < sizeof sh; d++)
       at += vi->dims[d] >= 0 ? (size_t)snprintf(sh + at, sizeof sh - at, d ? ", %lld" : "%lld", (long long)vi->dims[d])
-                             : (size_t)snprintf(sh + at, sizeof sh - at, d ? ", ?" : "?");
+                             : (size_t)snprintf(sh + at, sizeof sh - at, "%s%s", d ? ", " : "",
+                                                vi->dim_param && vi->dim_param[d] ? vi->dim_param[d] : "?");
     if (at < sizeof sh) snprintf(sh + at, sizeof sh - at, "%s)", vi->rank == 1 ? "," : "");
   }
   printf("    %s: %s%s\n", vi->name, ty, sh);
@@ -179,7 +180,9 @@ static cJSON *vi_json(const ox_valueinfo *vi) {
   if (vi->rank >= 0) {
     cJSON *sh = cJSON_AddArrayToObject(o, "shape");
     for (int d = 0; d < vi->rank; d++)
-      cJSON_AddItemToArray(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d]) : cJSON_CreateNull());
+      cJSON_AddItemToArray(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d])
+                               : vi->dim_param && vi->dim_param[d] ? cJSON_CreateString(vi->dim_param[d])
+                                                                   : cJSON_CreateNull());
   } else {
     cJSON_AddNullToObject(o, "shape");
   }
@@ -300,7 +303,8 @@ int ox_cmd_info(int argc, char **argv) {
             "`run` refuses).\n\n"
             "  --json   the same facts as one JSON object: model, ir_version,\n"
             "           opset_import, graph, inputs and outputs (name, type, shape with\n"
-            "           null for unknown dims), initializers, nodes (op, domain, opset,\n"
+            "           a symbolic dim's name, null for an unknown dim), initializers,\n"
+            "           nodes (op, domain, opset,\n"
             "           since, name, inputs, outputs, function, supported, problem when\n"
             "           an attribute does not fit the op-version, subgraphs), functions, and\n"
             "           unsupported (the count of nodes that cannot run)\n\n"
