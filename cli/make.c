@@ -1084,7 +1084,9 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
       continue;
     }
     uint64_t mask = 0;
-    if (c->each_list) {
+    int64_t v = sinces[s] ? sinces[s] : c->opset ? c->opset : newest_opset(domain);
+    const ox_kernel *k = ox_registry_find(domain, c->op, v);
+    if (c->each_list) { /* the types given, as far as the op-version takes them */
       char *l = ox_strdup(A, c->each_list);
       for (char *w = l ? strtok(l, ", ") : NULL; w; w = strtok(NULL, ", ")) {
         ox_dtype dt = ox_dtype_from_name(w);
@@ -1094,9 +1096,8 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
         }
         mask |= UINT64_C(1) << dt;
       }
+      if (k && k->types) mask &= k->types;
     } else {
-      int64_t v = sinces[s] ? sinces[s] : c->opset ? c->opset : newest_opset(domain);
-      const ox_kernel *k = ox_registry_find(domain, c->op, v);
       if (!k) {
         if (!ox_registry_has_op(domain, c->op)) no_such_op(label, c->op, domain, 0);
         else fprintf(stderr, "onnxop make: %s%s-%lld: no implementation to sweep the types of\n", label, c->op, (long long)v);

@@ -108,3 +108,103 @@ out_has mk_domain_force_info "opset_import: com.example 1, ai.onnx 28"
 expect 2 mk_out_wrong_shape "$X" make Relu --input 'x:float32[2]' --output 'y:float32[3]' -o "$T/never.onnx"
 err_has mk_out_wrong_shape "output 'y' is declared float32[3] but Relu computes shape (2,)"
 no_file "$T/never.onnx"
+
+# ---- data for real suites ----
+# --range: floats in [LO, HI), integers LO to HI inclusive
+expect 0 rg_int "$X" make Identity --input 'i:int64[64]' --range i=2:3 --case "$T/rg_int" --random 5
+expect 0 rg_int_show "$X" show --stats "$T/rg_int/test_data_set_0/input_0.pb"
+out_has rg_int_show "min=2 max=3"
+expect 0 rg_float "$X" make Identity --input 'x:float32[64]' --range x=10:11 --case "$T/rg_float" --random 5
+expect 0 rg_float_show "$X" show --stats "$T/rg_float/test_data_set_0/input_0.pb"
+out_has rg_float_show "min=10.0"
+expect 2 rg_unknown "$X" make Identity --input 'x:float32[2]' --range y=0:1 --case "$T/never" --random 1
+err_has rg_unknown "--range y=0:1: the node has no input named 'y'"
+expect 2 rg_typo "$X" make Identity --input 'xs:float32[2]' --range xz=0:1 --case "$T/never" --random 1
+err_has rg_typo "did you mean 'xs'?"
+expect 2 rg_bad "$X" make Identity --input 'x:float32[2]' --range x=1:0 --case "$T/never" --random 1
+err_has rg_bad "--range needs NAME=LO:HI with LO <= HI (such as x=0:1), not 'x=1:0'"
+expect 2 rg_u8 "$X" make Identity --input 'x:uint8[2]' --range x=-1:3 --case "$T/never" --random 1
+err_has rg_u8 "--range x=-1:3: a uint8 input takes integers from 0 to 255"
+no_file "$T/never"
+# drawn inputs whose outputs hold NaN or Inf are refused, naming the input and the flags
+expect 1 nan_refused "$X" make Log --input 'x:float32[16]' --case "$T/never" --random 3
+err_has nan_refused "output 'output' of data set 0 holds NaN or infinity for the drawn inputs: draw 'x' in range (--range x=LO:HI"
+err_has nan_refused "or keep them with --allow-nan"
+no_file "$T/never"
+expect 0 nan_allowed "$X" make Log --input 'x:float32[16]' --case "$T/nan_allowed" --random 3 --allow-nan
+expect 0 nan_ranged "$X" make Log --input 'x:float32[16]' --case "$T/nan_ranged" --random 3 --range x=0.5:2
+# --datasets N: one seed, N data sets, each drawn in turn; given values repeat
+expect 0 ds3 "$X" make Gather --input 'x:float32[4,2]' --input 'i:int64[2]' --in 'i=int64[2]:3,0' --case "$T/ds3" --random 9 --datasets 3
+for k in 0 1 2; do [ -f "$T/ds3/test_data_set_$k/output_0.pb" ] && ok || bad "ds3: no test_data_set_$k"; done
+if cmp -s "$T/ds3/test_data_set_0/input_0.pb" "$T/ds3/test_data_set_1/input_0.pb"; then bad "ds3: data sets 0 and 1 drew the same"; else ok; fi
+if cmp -s "$T/ds3/test_data_set_0/input_1.pb" "$T/ds3/test_data_set_2/input_1.pb"; then ok; else bad "ds3: the given input differs between data sets"; fi
+expect 0 ds3_test "$X" test "$T/ds3"
+out_has ds3_test "1 passed, 0 failed"
+# a case folder with data the new case would not write is refused, not mixed
+expect 1 ds_stale "$X" make Gather --input 'x:float32[4,2]' --input 'i:int64[2]' --in 'i=int64[2]:3,0' --case "$T/ds3" --random 9
+err_has ds_stale "is from before (this case writes 1 data set); remove it first"
+expect 1 ds_stale_in "$X" make Relu --input 'x:float32[4,2]' --case "$T/ds3" --random 9 --datasets 3
+err_has ds_stale_in "input_1.pb is from before (this case writes input_0.pb .. input_0.pb); remove it first"
+# data.json: tolerances and provenance
+expect 0 prov "$X" make Sqrt --input 'x:float32[3]' --range x=0:1 --case "$T/prov" --random 11 --rtol 1e-5 --atol 1e-6
+expect 0 prov_json python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["provenance"]; print(d["rtol"], d["atol"], p["onnxop"], p["seed"], p["opset"], p["ir_version"], " ".join(p["command"]))' "$T/prov/data.json"
+out_has prov_json "1e-05 1e-06 0.1.0 11 28 13 onnxop make Sqrt --input x:float32[3] --range x=0:1 --case $T/prov --random 11 --rtol 1e-5 --atol 1e-6"
+# sweeps: --for-each-type over the row's types (or a list), --for-each-opset over the since-versions
+expect 0 sweep_type "$X" make Relu --input 'x:T[3,4]' --for-each-type T --suite "$T/sweep" --random 0
+for c in float double float16 bfloat16 int8 int32 int64; do [ -f "$T/sweep/test_relu_$c/model.onnx" ] && ok || bad "sweep_type: no test_relu_$c"; done
+expect 0 sweep_type_info "$X" info "$T/sweep/test_relu_float16/model.onnx"
+out_has sweep_type_info "    x: tensor(float16) (3, 4)"
+expect 0 sweep_type_test "$X" test "$T/sweep"
+out_has sweep_type_test "8 passed, 0 failed"
+expect 0 sweep_list "$X" make Add --input 'a:T[2]' --input 'b:T[2]' --for-each-type T=float,int32 --for-each-opset --suite "$T/sweep2" --random 0
+for c in v1_float v6_int32 v7_float v13_int32 v14_float v14_int32; do [ -d "$T/sweep2/test_add_$c" ] && ok || bad "sweep_list: no test_add_$c"; done
+[ -d "$T/sweep2/test_add_v1_int32" ] && bad "sweep_list: Add-1 takes no int32" || ok
+expect 0 sweep_list_test "$X" test "$T/sweep2"
+out_has sweep_list_test "9 passed, 0 failed"
+expect 2 sweep_no_suite "$X" make Relu --input 'x:T[3]' --for-each-type T --case "$T/never" --random 0
+err_has sweep_no_suite "--for-each-type and --for-each-opset write several cases: give --suite DIR"
+expect 2 sweep_dtype "$X" make Relu --input 'x:T[3]' --for-each-type float --suite "$T/never" --random 0
+err_has sweep_dtype "--for-each-type needs a placeholder such as T (not a dtype)"
+no_file "$T/never"
+# --spec FILE --suite DIR: the example under tests/spec, run by test
+expect 0 spec "$X" make --spec tests/spec/example.json --suite "$T/spec"
+expect 0 spec_test "$X" test "$T/spec"
+out_has spec_test "14 passed, 0 failed"
+expect 0 spec_show "$X" show "$T/spec/test_gather_rows/test_data_set_0/input_1.pb" "$T/spec/test_transpose_symbolic/test_data_set_0/input_0.pb"
+out_has spec_show "[4, 0, 4]"
+out_has spec_show "shape=(2, 3)"
+expect 0 spec_info "$X" info "$T/spec/test_transpose_symbolic/model.onnx"
+out_has spec_info "    output: tensor(float) (3, N)"
+expect 0 spec_prov python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["provenance"]; print(p["spec"], p["entry"]["name"], p["sweep"])' "$T/spec/test_relu_float16/data.json"
+out_has spec_prov "tests/spec/example.json test_relu {'T': 'float16'}"
+printf '{"cases": [{"op": "Relu", "inputs": [{"name": "x", "type": "float32[2]", "rnage": [0, 1]}]}]}' >"$T/spec_typo.json"
+expect 2 spec_typo "$X" make --spec "$T/spec_typo.json" --suite "$T/never"
+err_has spec_typo "case 0: \"inputs\"[0] has no key \"rnage\"; did you mean \"range\"?"
+# all or nothing: a bad case leaves no case of the spec behind
+printf '{"cases": [{"name": "a", "op": "Relu", "inputs": [{"name": "x", "type": "float32[2]"}]}, {"name": "b", "op": "Relu", "opset": 99, "inputs": [{"name": "x", "type": "float32[2]"}]}]}' >"$T/spec_bad.json"
+expect 2 spec_bad "$X" make --spec "$T/spec_bad.json" --suite "$T/never"
+err_has spec_bad "case 'b': ai.onnx opset 99 is past the newest onnxop knows (28)"
+no_file "$T/never"
+expect 2 spec_with_op "$X" make Relu --spec tests/spec/example.json --suite "$T/never"
+err_has spec_with_op "with --spec the cases come from tests/spec/example.json"
+# a few hundred cases in well under a second per hundred
+python3 -c '
+import json, sys
+ops = ["Relu", "Neg", "Abs", "Sigmoid", "Tanh", "Exp", "Floor", "Ceil", "Softsign", "Erf"]
+cases = [{"name": "c%03d" % i, "op": ops[i % 10], "inputs": [{"name": "x", "type": "float32[4,5]", "range": [0, 1]}],
+          "seed": i} for i in range(300)]
+json.dump({"cases": cases}, open(sys.argv[1], "w"))' "$T/spec300.json"
+# CPU time (user + system), which a busy machine does not stretch as it does the wall time
+expect 0 spec300 python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:])
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("cpu %.3f" % (u.ru_utime + u.ru_stime))
+sys.exit(r.returncode)' "$X" make --spec "$T/spec300.json" --suite "$T/spec300"
+secs=$(sed -n 's/^cpu //p' "$T/spec300.out")
+case $B in
+*asan*) ;; # ASan runs three times slower: timed in the plain build only
+*) if [ "$(echo "${secs:-9} < 2.0" | bc)" = 1 ]; then ok; else bad "spec300: 300 cases took $secs s of CPU (want < 2 s)"; fi ;;
+esac
+expect 0 spec300_test "$X" test "$T/spec300"
+out_has spec300_test "300 passed, 0 failed"
