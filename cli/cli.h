@@ -49,6 +49,13 @@ int ox_opt_next(ox_optparse *p, const char **val);
  * for "did you mean" in messages. */
 const char *ox_suggest(const char *word, const char *const *cands, int n);
 
+/* cli/convert.c: values to standard output ('-' for --out and convert) in
+ * format f: with all, the n values as one JSON list (each with its "name")
+ * or one .npz; else v[0] alone. 0, or the error in e. */
+struct ox_value;
+int ox_write_stdout(int f, int all, int n, const struct ox_value *const *v, const char *const *names,
+                    struct ox_err *e);
+
 /* cli/bind.c: [NAME=]FILE arguments (the rules are at the top of bind.c).
  * kind: "input" or "output"; names: the model's. 0, or a usage error (said). */
 typedef struct { const char *name; const char *file; } ox_binding;

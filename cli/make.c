@@ -434,9 +434,9 @@ static void int_limits(ox_dtype dt, double *lo, double *hi) {
 /* A tensor of dtype dt and shape dims, drawn from s: in [in->lo, in->hi) when
  * the input has a range, else as --help says. No per-type code: floats go
  * through ox_store_f64 (which rounds to the type), integers through
- * ox_store_i64. */
-static int random_tensor(ox_arena *A, ox_dtype dt, int rank, const int64_t *dims, const mk_input *in,
-                         uint64_t *s, ox_value **out, ox_err *e) {
+ * ox_store_i64. run --random draws with it too. */
+int ox_draw_tensor(ox_arena *A, ox_dtype dt, int rank, const int64_t *dims, const mk_input *in, uint64_t *s,
+                   ox_value **out, ox_err *e) {
   OX_TRY(ox_tensor_new(A, dt, rank, dims, out, e));
   ox_tensor *t = &(*out)->u.t;
   int bits = ox_dtypes[dt].file_bits, ints = ox_dtype_is_signed_int(dt) || ox_dtype_is_unsigned_int(dt);
@@ -586,7 +586,7 @@ static int draw_inputs(ox_arena *A, built *b, uint64_t *s, int64_t bump, ox_valu
       return ox_fail(e, OX_EUSAGE, "input '%s' is drawn, and that needs a tensor type with a whole shape, not %s "
                      "(--input %s:DTYPE[SHAPE], such as float32[2,3])", c->in[i].name, c->in[i].type, c->in[i].name);
     }
-    OX_TRY(random_tensor(A, sh->type->elem, sh->rank, dims, &c->in[i], s, &vals[g], e));
+    OX_TRY(ox_draw_tensor(A, sh->type->elem, sh->rank, dims, &c->in[i], s, &vals[g], e));
     *drew = 1;
   }
   return 0;
@@ -1162,8 +1162,16 @@ static int whole(const char *s, int64_t lo, int64_t hi, int64_t *v) {
   return 0;
 }
 
-/* LO:HI, two finite numbers with LO < HI (LO <= HI: integers, checked when drawn) */
-static int parse_range(const char *s, double *lo, double *hi) {
+int ox_parse_seed(const char *v, uint64_t *seed) {
+  char *end;
+  errno = 0;
+  unsigned long long sv = strtoull(v, &end, 10);
+  if (*end || !*v || v[0] == '-' || v[0] == '+' || v[0] == ' ' || errno) return -1;
+  *seed = sv;
+  return 0;
+}
+
+int ox_parse_range(const char *s, double *lo, double *hi) {
   char *end;
   *lo = strtod(s, &end);
   if (end == s || *end != ':') return -1;
@@ -1247,16 +1255,10 @@ int ox_cmd_make(int argc, char **argv) {
       if (!*v) rc = ox_usage_error("make", "--in needs a path, not an empty one");
       files[nfiles++] = v;
       break;
-    case O_RANDOM: {
-      char *end;
-      errno = 0;
-      unsigned long long sv = strtoull(v, &end, 10);
-      if (*end || !*v || v[0] == '-' || v[0] == '+' || v[0] == ' ' || errno)
-        rc = ox_usage_error("make", "--random needs a seed: a number from 0 to 2^64-1, not '%s'", v);
-      c.seed = sv;
+    case O_RANDOM:
+      if (ox_parse_seed(v, &c.seed)) rc = ox_usage_error("make", "--random needs a seed: a number from 0 to 2^64-1, not '%s'", v);
       c.random = 1;
       break;
-    }
     case O_RANGE: ranges[nranges++] = v; break;
     case O_ALLOW_NAN: c.allow_nan = 1; break;
     case O_DATASETS:
@@ -1349,7 +1351,7 @@ int ox_cmd_make(int argc, char **argv) {
         if (*c.in[i].name && strlen(c.in[i].name) == (size_t)(eq - ranges[r]) && !strncmp(c.in[i].name, ranges[r], (size_t)(eq - ranges[r])))
           slot = i;
       double lo, hi;
-      if (!eq || parse_range(eq + 1, &lo, &hi))
+      if (!eq || ox_parse_range(eq + 1, &lo, &hi))
         rc = ox_usage_error("make", "--range needs NAME=LO:HI with LO <= HI (such as x=0:1), not '%s'", ranges[r]);
       else if (slot < 0) {
         const char *near = ox_suggest(ox_strndup(A, ranges[r], (size_t)(eq - ranges[r])), names, nn);

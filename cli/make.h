@@ -48,6 +48,14 @@ typedef struct {
 /* cli/make.c: an attribute from -a NAME[:KIND]=VALUE (0, or the error in e). */
 int ox_make_parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e);
 
+/* A tensor drawn from the generator state *s as --random draws (in's range,
+ * if any, applies); make and run --random share it. */
+int ox_draw_tensor(ox_arena *A, ox_dtype dt, int rank, const int64_t *dims, const mk_input *in, uint64_t *s,
+                   ox_value **out, ox_err *e);
+/* "42" -> a seed from 0 to 2^64-1; "LO:HI" -> two finite numbers, LO <= HI. 0 or -1. */
+int ox_parse_seed(const char *v, uint64_t *seed);
+int ox_parse_range(const char *s, double *lo, double *hi);
+
 /* cli/spec.c: the cases of a spec file (its schema: man/onnxop.1, SPEC FILES;
  * an example: tests/spec/example.json). Files it names are relative to its
  * folder. 0, or the error in e (naming the case and the key). */

@@ -26,10 +26,10 @@ out_has test_help_json "--json         print one JSON object instead"
 # ---- info --json: the facts info prints ----
 expect 0 info_json "$X" info --json "$T/sequence_at.onnx"
 jsonok info_json
-out_has info_json '"ir_version":6,"opset_import":[{"domain":"ai.onnx","version":11}],"graph":"SequenceAt_graph","inputs":[{"name":"input_seq","type":"seq(tensor(float))","shape":null},{"name":"position","type":"tensor(int64)","shape":[]}],"outputs":[{"name":"output_tensor","type":"tensor(float)","shape":[null,null]}],"initializers":[],"nodes":[{"op":"SequenceAt","domain":"ai.onnx","opset":11,"since":11,"name":"node","inputs":["input_seq","position"],"outputs":["output_tensor"],"function":false,"supported":true}],"functions":[],"unsupported":0}'
+out_has info_json '"ir_version":6,"opset_import":[{"domain":"ai.onnx","version":11}],"graph":"SequenceAt_graph","inputs":[{"name":"input_seq","type":"seq(tensor(float))","shape":null},{"name":"position","type":"tensor(int64)","shape":[]}],"outputs":[{"name":"output_tensor","type":"tensor(float)","shape":[null,null]}],"initializers":[],"nodes":[{"op":"SequenceAt","domain":"ai.onnx","opset":11,"since":11,"name":"node","inputs":["input_seq","position"],"outputs":["output_tensor"],"function":false,"supported":true,"attributes":[]}],"functions":[],"unsupported":0}'
 expect 0 info_json_unknown "$X" info --json "$T/unknown.onnx"
 out_has info_json_unknown '"inputs":[{"name":"x","type":"tensor(float)","shape":[2]}]'
-out_has info_json_unknown '{"op":"Frobnicate","domain":"ai.onnx","opset":13,"since":null,"name":"node","inputs":["x"],"outputs":["output"],"function":false,"supported":false}'
+out_has info_json_unknown '{"op":"Frobnicate","domain":"ai.onnx","opset":13,"since":null,"name":"node","inputs":["x"],"outputs":["output"],"function":false,"supported":false,"attributes":[]}'
 out_has info_json_unknown '"unsupported":1}'
 expect 1 info_json_bad "$X" info --json "$T/trunc.onnx"
 err_has info_json_bad "trunc.onnx"

@@ -265,7 +265,7 @@ out_has info_no_axis "Concat-13 'node' (a, b) -> (output)  [cannot run: the attr
 out_has info_no_axis "1 node cannot run as written (an attribute is missing, undeclared or mistyped)"
 out_lacks info_no_axis "cannot run in this build"
 expect 0 info_no_axis_json "$X" info --json "$T/no_axis.onnx"
-out_has info_no_axis_json '"supported":false,"problem":"the attribute '"'axis'"' is required"}'
+out_has info_no_axis_json '"supported":false,"problem":"the attribute '"'axis'"' is required","attributes":[]}'
 out_has info_no_axis_json '"unsupported":1'
 expect 1 run_no_axis "$X" run "$T/no_axis.onnx" --in 'float32[2]:1,2' --in 'float32[2]:3,4' --out "$T/never_axis.pb"
 err_has run_no_axis "no_axis.onnx: node 'node' Concat-13: the attribute 'axis' is required"

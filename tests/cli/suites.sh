@@ -208,3 +208,76 @@ case $B in
 esac
 expect 0 spec300_test "$X" test "$T/spec300"
 out_has spec300_test "300 passed, 0 failed"
+
+# ---- looking inside ----
+# run --save-intermediates DIR: every node output, names made safe, index.json
+expect 0 si_model "$X" make Relu --input 'x:float32[2]' --output '../evil/y:float32[2]' -o "$T/si_relu.onnx"
+expect 0 si_run "$X" run "$T/si_relu.onnx" --in 'float32[2]:-1,2' --save-intermediates "$T/si"
+[ -f "$T/si/_._evil_y.pb" ] && ok || bad "si_run: no $T/si/_._evil_y.pb: $(ls "$T/si" 2>&1)"
+[ -e "$T/evil" ] && bad "si_run: a file outside DIR" || ok
+expect 0 si_index python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["values"]; print(d)' "$T/si/index.json"
+out_has si_index "{'file': '_._evil_y.pb', 'name': '../evil/y', 'node': 'node', 'op': 'Relu', 'domain': 'ai.onnx', 'depth': 0}"
+expect 0 si_show "$X" show "$T/si/_._evil_y.pb"
+out_has si_show "../evil/y: shape=(2,), dtype=float32"
+if [ -d "$SH" ]; then
+  L="$SH/test_loop11"
+  expect 0 si_loop "$X" run "$L/model.onnx" --in "$L/test_data_set_0/input_0.pb" --in "$L/test_data_set_0/input_1.pb" \
+    --in "$L/test_data_set_0/input_2.pb" --save-intermediates "$T/si_loop"
+  expect 0 si_loop_n sh -c 'ls "$1" | wc -l' sh "$T/si_loop"
+  out_has si_loop_n "3"
+  expect 0 si_loop_sub "$X" run "$L/model.onnx" --in "$L/test_data_set_0/input_0.pb" --in "$L/test_data_set_0/input_1.pb" \
+    --in "$L/test_data_set_0/input_2.pb" --save-intermediates "$T/si_sub" --save-intermediates-subgraphs
+  for f in res_y res_scan y_out y_out~5 slice_out~3; do [ -f "$T/si_sub/$f.pb" ] && ok || bad "si_loop_sub: no $f.pb"; done
+  expect 0 si_loop_cmp "$X" compare "$T/si_sub/res_scan.pb" "$L/test_data_set_0/output_1.pb"
+fi
+# a failed run leaves no intermediate behind
+expect 1 si_fail "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:7' --save-intermediates "$T/si_fail"
+no_file "$T/si_fail"
+expect 2 si_sub_alone "$X" run "$T/si_relu.onnx" --in 'float32[2]:1,2' --save-intermediates-subgraphs
+err_has si_sub_alone "--save-intermediates-subgraphs needs --save-intermediates DIR"
+# run --random SEED draws as make --random does (--dim for symbolic dims)
+expect 0 rr_make "$X" make Add --opset 14 --input a:float32[2,3] --input b:float32[3] --case "$T/rr" --random 42
+expect 0 rr_run "$X" run "$T/rr/model.onnx" --random 42 --out-dir "$T/rr_out"
+expect 0 rr_cmp "$X" compare "$T/rr_out" "$T/rr/test_data_set_0" --rtol 0 --atol 0
+expect 0 rr_dim "$X" run "$T/mk_dim.onnx" --random 1 --dim N=5
+out_has rr_dim "output: shape=(5, 3), dtype=float32"
+expect 2 rr_no_dim "$X" run "$T/mk_dim.onnx" --random 1
+err_has rr_no_dim "--random: input 'a' has the symbolic dim N: give its size with --dim N=SIZE"
+expect 2 rr_dim_alone "$X" run "$T/mk_dim.onnx" --dim N=5
+err_has rr_dim_alone "--dim is for --random"
+# --format json without --out-dir: the outputs as one JSON list on standard output
+expect 0 fj "$X" run "$T/rr/model.onnx" --random 42 --format json
+expect 0 fj_parse python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d), d[0]["name"], d[0]["shape"])' "$T/fj.out"
+out_has fj_parse "1 output [2, 3]"
+expect 2 fj_pb "$X" run "$T/rr/model.onnx" --random 42 --format pb
+err_has fj_pb "--format pb needs --out-dir DIR or --out FILE ('-': standard output)"
+# '-' names standard output for --out and convert
+expect 0 dash_json "$X" run "$T/rr/model.onnx" --random 42 --out -
+cp "$T/dash_json.out" "$T/dash_json.json"
+expect 0 dash_json_back "$X" compare "$T/dash_json.json" "$T/rr/test_data_set_0/output_0.pb"
+expect 0 dash_pb "$X" run "$T/rr/model.onnx" --random 42 --out - --format pb
+cp "$T/dash_pb.out" "$T/dash_pb.pb"
+expect 0 dash_pb_back "$X" compare "$T/dash_pb.pb" "$T/rr/test_data_set_0/output_0.pb" --rtol 0 --atol 0
+expect 0 conv_dash "$X" convert "$T/rr/test_data_set_0/input_0.pb" -
+out_has conv_dash '"name": "a",'
+expect 0 conv_dash_npy "$X" convert --format npy "$T/rr/test_data_set_0/input_0.pb" -
+cp "$T/conv_dash_npy.out" "$T/conv_dash.npy"
+expect 0 conv_dash_npy_back "$X" compare "$T/conv_dash.npy" "$T/rr/test_data_set_0/input_0.pb" --rtol 0 --atol 0
+expect 2 conv_fmt_clash "$X" convert --format npy "$T/rr/test_data_set_0/input_0.pb" "$T/x.json"
+err_has conv_fmt_clash "--format is for OUT '-'"
+# info: attributes (values; tensors as dtype and shape) and initializer stats, text and JSON
+P=/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d/model.onnx
+if [ -f "$P" ]; then
+  expect 0 info_attrs "$X" info "$P"
+  out_has info_attrs "      kernel_shape: [3, 2]"
+  out_has info_attrs "      group: 1"
+  out_has info_attrs "    1: tensor(float) (4, 3, 3, 2) min=-0.231854305 max=0.227064773 mean=-0.0198621327 nan=0 inf=0"
+  expect 0 info_attrs_json "$X" info --json "$P"
+  out_has info_attrs_json '{"name":"kernel_shape","type":"ints","value":[3,2]}'
+  out_has info_attrs_json '"shape":[4,3,3,2],"min":-0.23185430467128754,"max":0.227064773440361,"mean":-0.019862132664355967,"nan":0,"inf":0}'
+fi
+expect 0 info_tensor_attr_make "$X" make ConstantOfShape --opset 21 -a 'value:tensor=float32[1]:2.5' -a 'x:float=1' --force --input 's:int64[2]' -o "$T/cos_attr.onnx"
+expect 0 info_tensor_attr "$X" info "$T/cos_attr.onnx"
+out_has info_tensor_attr "      value: tensor float32 (1,)"
+expect 0 info_tensor_attr_json "$X" info --json "$T/cos_attr.onnx"
+out_has info_tensor_attr_json '{"name":"value","type":"tensor","value":{"dtype":"float32","shape":[1]}}'
