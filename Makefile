@@ -148,10 +148,13 @@ bench: $(B)/onnxop
 bench-models: $(B)/onnxop
 	@$${PYTHON:-/usr/bin/python3} bench/models/run.py $(B)
 
+# the binary, the man page and the bash completion (cli/onnxop.bash)
 install: $(B)/onnxop
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(B)/onnxop $(DESTDIR)$(PREFIX)/bin/onnxop
 	install -m 644 man/onnxop.1 $(DESTDIR)$(PREFIX)/share/man/man1/onnxop.1
+	install -m 644 cli/onnxop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/onnxop
 
 clean:
 	rm -rf $(B)

@@ -281,3 +281,66 @@ expect 0 info_tensor_attr "$X" info "$T/cos_attr.onnx"
 out_has info_tensor_attr "      value: tensor float32 (1,)"
 expect 0 info_tensor_attr_json "$X" info --json "$T/cos_attr.onnx"
 out_has info_tensor_attr_json '{"name":"value","type":"tensor","value":{"dtype":"float32","shape":[1]}}'
+
+# ---- command-line conventions ----
+# --opt=value for every long option, -- ends the options
+expect 0 eq_opts "$X" make Relu --opset=13 --input=x:float32[2] --output=y -o "$T/eq.onnx"
+expect 0 eq_info "$X" info --json "$T/eq.onnx"
+out_has eq_info '"opset_import":[{"domain":"ai.onnx","version":13}]'
+expect 0 eq_run "$X" run "$T/eq.onnx" --in=float32[2]:-1,2 --out="$T/eq_y.json" --threads=2 --max-memory=64M --timeout=0.5
+expect 0 eq_compare "$X" compare --rtol=0 --atol=0 "$T/eq_y.json" "$T/eq_y.json"
+expect 0 eq_bench "$X" bench "$T/eq.onnx" --in=float32[2]:1,2 --runs=2 --warmup=0
+expect 2 eq_flag "$X" info --json=yes "$T/eq.onnx"
+err_has eq_flag "onnxop info: --json takes no value (not '--json=yes')"
+printf '{"dtype": "float32", "data": [1]}' >"$T/-dash.json"
+expect 0 dashdash "$X" show -- "$T/-dash.json"
+expect 0 dashdash_name sh -c 'cd "$1" && "$2" show -- -dash.json' sh "$T" "$(pwd)/$X"
+out_has dashdash_name "-dash.json: shape=(1,), dtype=float32"
+expect 2 dashdash_not "$X" show "-dash.json"
+err_has dashdash_not "unknown option '-dash.json'"
+# onnxop help CMD is onnxop CMD --help
+expect 0 help_cmd "$X" help make
+expect 0 help_cmd_direct "$X" make --help
+if cmp -s "$T/help_cmd.out" "$T/help_cmd_direct.out"; then ok; else bad "help make differs from make --help"; fi
+# did-you-mean: commands, options, operators
+expect 2 dym_cmd "$X" mkae Relu
+err_has dym_cmd "onnxop: unknown command 'mkae'; did you mean 'make'?"
+expect 2 dym_opt "$X" make Relu --opst 13 --input x:float32[2] -o "$T/never.onnx"
+err_has dym_opt "onnxop make: unknown option '--opst'; did you mean '--opset'?"
+expect 2 dym_opt_eq "$X" run "$T/eq.onnx" --formt=json
+err_has dym_opt_eq "onnxop run: unknown option '--formt'; did you mean '--format'?"
+expect 3 dym_op "$X" ops Sofmax
+err_has dym_op "onnxop ops: no operator 'Sofmax' is implemented; did you mean 'Softmax'?"
+expect 3 dym_op_case "$X" ops relu
+err_has dym_op_case "did you mean 'Relu'?"
+# an environment variable's error names the variable
+expect 2 env_threads env ONNXOP_THREADS=lots "$X" ops Relu
+err_has env_threads "ONNXOP_THREADS: 'lots' is not a thread count"
+expect 2 env_memory env ONNXOP_MAX_MEMORY=lots "$X" ops Relu
+err_has env_memory "ONNXOP_MAX_MEMORY: 'lots' is not a size"
+expect 2 env_timeout env ONNXOP_TIMEOUT=soon "$X" ops Relu
+err_has env_timeout "ONNXOP_TIMEOUT is 'soon'"
+expect 2 opt_threads "$X" --threads=lots ops Relu
+err_has opt_threads "--threads: 'lots' is not a thread count"
+# bash completion: commands, options, operator names; make install puts it in place
+if command -v bash >/dev/null; then
+  expect 0 comp bash -c '. cli/onnxop.bash
+c() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _onnxop; echo "$*: ${COMPREPLY[*]}"; }
+c "$1" ma; c "$1" make Sof; c "$1" make Relu --for-each-t; c "$1" run m.onnx --format=j; c "$1" help co' sh "$X"
+  out_has comp "ma: make"
+  out_has comp "make Sof: Softmax SoftmaxCrossEntropyLoss Softplus Softsign"
+  out_has comp "make Relu --for-each-t: --for-each-type"
+  out_has comp "run m.onnx --format=j: json"
+  out_has comp "help co: convert compare"
+fi
+case $B in
+*asan*) ;;
+*)
+  expect 0 install make --no-print-directory -s install DESTDIR="$(pwd)/$T/root" PREFIX=/usr B="$B"
+  for f in bin/onnxop share/man/man1/onnxop.1 share/bash-completion/completions/onnxop; do
+    [ -f "$T/root/usr/$f" ] && ok || bad "make install: no /usr/$f"
+  done
+  # the man page: no words run together, no groff warning
+  expect 0 man_lint python3 tests/man_lint.py man/onnxop.1
+  ;;
+esac
