@@ -904,8 +904,11 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
     }
     if ((rc = stale(&b, case_dir, c->datasets, nin, nout))) return rc;
     uint64_t s = c->seed;
+    ox_mark later = {0}; /* data sets after the first are released once written */
     for (int set = 0; set < c->datasets; set++) {
       int drew;
+      if (set > 1) ox_arena_release(A, later);
+      if (set == 1) later = ox_arena_mark(A);
       if (draw_inputs(A, &b, &s, 0, vals, &drew, &e) || evaluate(A, &b, vals, res, &e)) {
         return fail(&b, e.code ? e.code : OX_EINPUT, "%s%s", e.msg,
                     drew && b.prepared ? " (the inputs were drawn: --range NAME=LO:HI draws an input in range, "
