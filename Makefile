@@ -119,10 +119,10 @@ demo: deps
 	@$(MAKE) --no-print-directory $(B)/onnxop
 	@mkdir -p $(B)/demo
 	./$(B)/onnxop make SequenceAt --opset 11 --input 'input_seq:seq(tensor(float))' \
-	    --input 'position:tensor(int64)' --output output_tensor -o $(B)/demo/sequence_at.onnx
+	    --input 'position:int64[]' --output 'output_tensor:float32[?,?]' -o $(B)/demo/sequence_at.onnx
 	./$(B)/onnxop run $(B)/demo/sequence_at.onnx --in tests/seeds/seq3.json --in tests/seeds/pos_neg.json
 	./$(B)/onnxop make OptionalGetElement --opset 18 --input 'opt_seq:optional(seq(tensor(int32)))' \
-	    --output output_sequence -o $(B)/demo/optional_get_element.onnx
+	    --output 'output_sequence:seq(tensor(int32))' -o $(B)/demo/optional_get_element.onnx
 	./$(B)/onnxop run $(B)/demo/optional_get_element.onnx --in tests/seeds/opt_seq.json
 
 # ---- tests ----
@@ -158,10 +158,13 @@ bench: $(B)/onnxop
 bench-models: $(B)/onnxop
 	@$${PYTHON:-/usr/bin/python3} bench/models/run.py $(B)
 
+# the binary, the man page and the bash completion (cli/onnxop.bash)
 install: $(B)/onnxop
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(B)/onnxop $(DESTDIR)$(PREFIX)/bin/onnxop
 	install -m 644 man/onnxop.1 $(DESTDIR)$(PREFIX)/share/man/man1/onnxop.1
+	install -m 644 cli/onnxop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/onnxop
 
 clean:
 	rm -rf $(B)

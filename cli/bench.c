@@ -76,33 +76,43 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+enum { B_HELP, B_IN, B_RUNS, B_WARMUP };
+static const ox_opt bench_opts[] = {
+    [B_HELP] = {"--help", "-h", NULL},
+    [B_IN] = {"--in", "-i", "a FILE"},
+    [B_RUNS] = {"--runs", NULL, "a count (0 to 100000000)"},
+    [B_WARMUP] = {"--warmup", NULL, "a count (0 to 100000000)"},
+    {NULL, NULL, NULL},
+};
+
 int ox_cmd_bench(int argc, char **argv) {
-  const char *model_path = NULL;
+  const char *model_path = NULL, *v;
   long runs = 20, warmup = 3;
   int nin = 0, rc = 0;
   const char **ins = calloc((size_t)argc, sizeof *ins);
   if (!ins) return OX_EINPUT;
-  for (int i = 1; i < argc && !rc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+  ox_optparse p;
+  ox_opt_init(&p, "bench", argc, argv, bench_opts);
+  for (int k; !rc && (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+    if (k == OX_OPT_ERROR) {
+      rc = OX_EUSAGE;
+    } else if (k == B_HELP) {
       fputs(bench_help, stdout);
       free(ins);
       return 0;
-    } else if (!strcmp(a, "--in") || !strcmp(a, "-i")) {
-      if (++i >= argc || !*argv[i]) rc = ox_usage_error("bench", "--in needs a FILE");
-      else ins[nin++] = argv[i];
-    } else if (!strcmp(a, "--runs") || !strcmp(a, "--warmup")) {
-      long *dst = a[2] == 'r' ? &runs : &warmup;
-      if (++i >= argc || parse_count(argv[i], dst))
-        rc = ox_usage_error("bench", "%s needs a count (0 to 100000000)", a);
+    } else if (k == B_IN) {
+      if (!*v) rc = ox_usage_error("bench", "--in needs a FILE");
+      else ins[nin++] = v;
+    } else if (k == B_RUNS || k == B_WARMUP) {
+      long *dst = k == B_RUNS ? &runs : &warmup;
+      if (parse_count(v, dst))
+        rc = ox_usage_error("bench", "%s needs a count (0 to 100000000)", bench_opts[k].name);
       else if (dst == &runs && !runs) rc = ox_usage_error("bench", "--runs must be at least 1");
-    } else if (a[0] == '-' && a[1]) {
-      rc = ox_usage_error("bench", "unknown option '%s'", a);
     } else if (!model_path) {
-      if (!*a) rc = ox_usage_error("bench", "MODEL is an empty path");
-      model_path = a;
+      if (!*v) rc = ox_usage_error("bench", "MODEL is an empty path");
+      model_path = v;
     } else {
-      rc = ox_usage_error("bench", "unexpected argument '%s' (inputs go with --in)", a);
+      rc = ox_usage_error("bench", "unexpected argument '%s' (inputs go with --in)", v);
     }
   }
   if (!rc && !model_path) rc = ox_usage_error("bench", "no MODEL given");

@@ -30,6 +30,32 @@ int ox_cmd_bench(int argc, char **argv);
 /* "onnxop run: <msg>" + the hint, exit code 2 */
 int ox_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* cli/opts.c: options as every command but `test` parses them. A table of
+ * ox_opt ends with {NULL}; arg is the value's name for messages ("a FILE"),
+ * NULL for a flag. ox_opt_next gives the index of the next option in the
+ * table (*val: its value), or OX_OPT_OPERAND (*val: the operand), OX_OPT_END,
+ * or OX_OPT_ERROR (a usage error, already said: return OX_EUSAGE). */
+typedef struct { const char *name, *alias, *arg; } ox_opt;
+typedef struct {
+  const char *cmd;
+  int argc, i, dashdash;
+  char **argv;
+  const ox_opt *opts;
+} ox_optparse;
+enum { OX_OPT_OPERAND = -1, OX_OPT_END = -2, OX_OPT_ERROR = -3 };
+void ox_opt_init(ox_optparse *p, const char *cmd, int argc, char **argv, const ox_opt *opts);
+int ox_opt_next(ox_optparse *p, const char **val);
+/* The candidate nearest to word (case aside, a few letters off), or NULL:
+ * for "did you mean" in messages. */
+const char *ox_suggest(const char *word, const char *const *cands, int n);
+
+/* cli/convert.c: values to standard output ('-' for --out and convert) in
+ * format f: with all, the n values as one JSON list (each with its "name")
+ * or one .npz; else v[0] alone. 0, or the error in e. */
+struct ox_value;
+int ox_write_stdout(int f, int all, int n, const struct ox_value *const *v, const char *const *names,
+                    struct ox_err *e);
+
 /* cli/bind.c: [NAME=]FILE arguments (the rules are at the top of bind.c).
  * kind: "input" or "output"; names: the model's. 0, or a usage error (said). */
 typedef struct { const char *name; const char *file; } ox_binding;

@@ -118,31 +118,40 @@ static void json_at(cJSON *o, const char *key, const ox_cmp_at *at, double err, 
   json_num(x, "got", got);
 }
 
+enum { C_HELP, C_RTOL, C_ATOL, C_JSON };
+static const ox_opt compare_opts[] = {
+    [C_HELP] = {"--help", "-h", NULL},
+    [C_RTOL] = {"--rtol", NULL, "a number"},
+    [C_ATOL] = {"--atol", NULL, "a number"},
+    [C_JSON] = {"--json", NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
 int ox_cmd_compare(int argc, char **argv) {
-  const char *got = NULL, *want = NULL;
+  const char *got = NULL, *want = NULL, *v;
   double rtol = 1e-3, atol = 1e-7;
   int json = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+  ox_optparse p;
+  ox_opt_init(&p, "compare", argc, argv, compare_opts);
+  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+    if (k == OX_OPT_ERROR) return OX_EUSAGE;
+    if (k == C_HELP) {
       fputs(compare_help, stdout);
       return 0;
-    } else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
+    } else if (k == C_RTOL || k == C_ATOL) {
       char *end;
-      if (++i >= argc) return ox_usage_error("compare", "%s needs a number", a);
-      double v = strtod(argv[i], &end);
-      if (*end || v < 0 || isnan(v)) return ox_usage_error("compare", "%s needs a number >= 0, not '%s'", a, argv[i]);
-      *(a[2] == 'r' ? &rtol : &atol) = v;
-    } else if (!strcmp(a, "--json")) {
+      double x = strtod(v, &end);
+      if (!*v || *end || x < 0 || isnan(x))
+        return ox_usage_error("compare", "%s needs a number >= 0, not '%s'", compare_opts[k].name, v);
+      *(k == C_RTOL ? &rtol : &atol) = x;
+    } else if (k == C_JSON) {
       json = 1;
-    } else if (a[0] == '-' && a[1]) {
-      return ox_usage_error("compare", "unknown option '%s'", a);
     } else if (!got) {
-      got = a;
+      got = v;
     } else if (!want) {
-      want = a;
+      want = v;
     } else {
-      return ox_usage_error("compare", "unexpected argument '%s'", a);
+      return ox_usage_error("compare", "unexpected argument '%s'", v);
     }
   }
   if (!want) return ox_usage_error("compare", "give GOT and EXPECTED");

@@ -82,17 +82,21 @@ static size_t parse_size(const char *s) {
   return *end || v >= 1.8e19 ? 0 : (size_t)v;
 }
 
-/* A global option NAME VALUE, anywhere on the line: taken out of argv (the
- * last one wins), its value in *val. -1 when NAME ends the line. */
+/* A global option NAME VALUE or NAME=VALUE, anywhere on the line before a
+ * "--": taken out of argv (the last one wins), its value in *val. -1 when
+ * NAME ends the line. */
 static int take_global(int *argc, char **argv, const char *name, const char **val) {
-  for (int i = 1; i < *argc; i++)
-    if (!strcmp(argv[i], name)) {
-      if (i + 1 >= *argc) return -1;
-      *val = argv[i + 1];
-      memmove(&argv[i], &argv[i + 2], (size_t)(*argc - i - 2 + 1) * sizeof *argv);
-      *argc -= 2;
-      i--;
-    }
+  size_t l = strlen(name);
+  for (int i = 1; i < *argc && strcmp(argv[i], "--"); i++) {
+    int eq = !strncmp(argv[i], name, l) && argv[i][l] == '=';
+    if (!eq && strcmp(argv[i], name)) continue;
+    if (!eq && i + 1 >= *argc) return -1;
+    *val = eq ? argv[i] + l + 1 : argv[i + 1];
+    int k = eq ? 1 : 2;
+    memmove(&argv[i], &argv[i + k], (size_t)(*argc - i - k + 1) * sizeof *argv);
+    *argc -= k;
+    i--;
+  }
   return 0;
 }
 
@@ -105,6 +109,7 @@ static const char *command_of(int argc, char **argv) {
   while (i < argc && (!strcmp(argv[i], "--threads") || !strcmp(argv[i], "--max-memory") ||
                       !strcmp(argv[i], "--timeout")))
     i += 2;
+  if (i < argc && !strcmp(argv[i], "help")) i++; /* onnxop help CMD */
   return i < argc && argv[i][0] != '-' ? argv[i] : "";
 }
 
@@ -151,8 +156,8 @@ static const struct { const char *name; int (*fn)(int argc, char **argv); } comm
 
 int main(int argc, char **argv) {
   /* --max-memory SIZE (or ONNXOP_MAX_MEMORY), for every command */
-  const char *mm = getenv("ONNXOP_MAX_MEMORY");
-  if (take_global(&argc, argv, "--max-memory", &mm))
+  const char *mm = getenv("ONNXOP_MAX_MEMORY"), *mm_opt = NULL;
+  if (take_global(&argc, argv, "--max-memory", &mm_opt))
     return ox_usage_error(command_of(argc, argv), "--max-memory needs a size such as 512M or 4G");
   /* ONNXOP_SEED (core/random.c reads it): refuse a value it would ignore */
   const char *seed = getenv("ONNXOP_SEED");
@@ -165,16 +170,16 @@ int main(int argc, char **argv) {
                             "4294967295", seed);
   }
   /* --threads N (or ONNXOP_THREADS), for every command */
-  const char *th = getenv("ONNXOP_THREADS");
-  if (take_global(&argc, argv, "--threads", &th))
+  const char *th = getenv("ONNXOP_THREADS"), *th_opt = NULL;
+  if (take_global(&argc, argv, "--threads", &th_opt))
     return ox_usage_error(command_of(argc, argv), "--threads needs a count (0: one per CPU)");
+  if (th_opt) th = th_opt;
   if (th) {
     char *end;
     long n = strtol(th, &end, 10);
     if (end == th || *end || n < 0 || n > OX_MAX_THREADS)
-      return ox_usage_error(argc > 1 ? argv[1] : "",
-                            "--threads: '%s' is not a thread count from 0 (one per CPU) to %d", th,
-                            OX_MAX_THREADS);
+      return ox_usage_error(command_of(argc, argv), "%s: '%s' is not a thread count from 0 (one per CPU) to %d",
+                            th_opt ? "--threads" : "ONNXOP_THREADS", th, OX_MAX_THREADS);
     ox_set_threads((int)n);
   }
   /* --timeout SECONDS (or ONNXOP_TIMEOUT), for the commands that evaluate;
@@ -190,9 +195,12 @@ int main(int argc, char **argv) {
                             opt ? ": " : " is ", to, opt ? " is not" : "; it must be");
     ox_set_timeout(secs, from);
   }
+  if (mm_opt) mm = mm_opt; /* the option wins over the variable */
   if (mm) {
     size_t lim = parse_size(mm);
-    if (!lim) return ox_usage_error(command_of(argc, argv), "--max-memory: '%s' is not a size such as 512M or 4G", mm);
+    if (!lim)
+      return ox_usage_error(command_of(argc, argv), "%s: '%s' is not a size such as 512M or 4G",
+                            mm_opt ? "--max-memory" : "ONNXOP_MAX_MEMORY", mm);
     ox_set_memory_limit(lim);
   }
   if (argc < 2) {
@@ -201,6 +209,12 @@ int main(int argc, char **argv) {
   }
   const char *cmd = argv[1];
   int rc = -1;
+  char *help_argv[] = {argv[0], argc > 2 ? argv[2] : NULL, "--help", NULL};
+  if (!strcmp(cmd, "help") && argc > 2) { /* onnxop help CMD: onnxop CMD --help */
+    argc = 3;
+    argv = help_argv;
+    cmd = argv[1];
+  }
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     fputs(usage, stdout);
     rc = 0;
@@ -211,7 +225,11 @@ int main(int argc, char **argv) {
   for (int i = 0; rc < 0 && i < (int)(sizeof commands / sizeof *commands); i++)
     if (!strcmp(cmd, commands[i].name)) rc = commands[i].fn(argc - 1, argv + 1);
   if (rc < 0) {
-    fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
+    const char *names[sizeof commands / sizeof *commands];
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) names[i] = commands[i].name;
+    const char *near = ox_suggest(cmd, names, (int)(sizeof commands / sizeof *commands));
+    fprintf(stderr, "onnxop: unknown command '%s'%s%s%s\nTry 'onnxop --help'.\n", cmd, near ? "; did you mean '" : "",
+            near ? near : "", near ? "'?" : "");
     rc = OX_EUSAGE;
   }
   return finish(rc);

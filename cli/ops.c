@@ -37,11 +37,21 @@ static cJSON *default_json(const ox_attr_spec *a) {
   return arr;
 }
 
+enum { P_HELP, P_JSON };
+static const ox_opt ops_opts[] = {
+    [P_HELP] = {"--help", "-h", NULL},
+    [P_JSON] = {"--json", NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
 int ox_cmd_ops(int argc, char **argv) {
-  const char *want = NULL;
+  const char *want = NULL, *v;
   int json = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+  ox_optparse p;
+  ox_opt_init(&p, "ops", argc, argv, ops_opts);
+  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+    if (k == OX_OPT_ERROR) return OX_EUSAGE;
+    if (k == P_HELP) {
       fputs("usage: onnxop ops [--json] [OP]\n\n"
             "List every operator onnxop implements: domain, name, the opset versions each\n"
             "implementation covers, and the element types it takes. With OP, only that\n"
@@ -60,13 +70,12 @@ int ox_cmd_ops(int argc, char **argv) {
             stdout);
       return 0;
     }
-    if (!strcmp(argv[i], "--json")) {
+    if (k == P_JSON) {
       json = 1;
       continue;
     }
-    if (argv[i][0] == '-') return ox_usage_error("ops", "unknown option '%s'", argv[i]);
     if (want) return ox_usage_error("ops", "give at most one OP");
-    want = argv[i];
+    want = v;
   }
   int shown = 0;
   cJSON *rows = json ? cJSON_CreateArray() : NULL;
@@ -136,8 +145,14 @@ int ox_cmd_ops(int argc, char **argv) {
       return OX_EINPUT;
     }
   }
-  if (want && !shown) {
-    fprintf(stderr, "onnxop ops: no operator '%s' is implemented\n", want);
+  if (want && !shown) { /* the nearest name, any domain */
+    const char *names[2048];
+    int n = 0;
+    for (const ox_family *f = ox_families; f->family; f++)
+      for (const ox_kernel *k = f->rows; k->op && n < 2048; k++) names[n++] = k->op;
+    const char *near = ox_suggest(want, names, n);
+    fprintf(stderr, "onnxop ops: no operator '%s' is implemented%s%s%s\n", want, near ? "; did you mean '" : "",
+            near ? near : "", near ? "'?" : "");
     return OX_EUNSUPPORTED;
   }
   return 0;

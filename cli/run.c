@@ -1,5 +1,6 @@
 /* cli/run.c: onnxop run MODEL [--in [NAME=]FILE]... [--out [NAME=]FILE]...
- *            [--out-dir DIR] [--format pb|json|npy|npz] */
+ *            [--out-dir DIR] [--format pb|json|npy|npz] [--random SEED [--dim N=S]]
+ *            [--save-intermediates DIR [--save-intermediates-subgraphs]] */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +10,13 @@
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
+#include "make.h"
 
 static const char run_help[] =
     "usage: onnxop run MODEL [--in [NAME=]FILE]... [--out [NAME=]FILE]...\n"
     "                  [--out-dir DIR] [--format pb|json|npy|npz] [--trace] [--time]\n"
+    "                  [--random SEED [--dim NAME=SIZE]... [--range NAME=LO:HI]...]\n"
+    "                  [--save-intermediates DIR [--save-intermediates-subgraphs]]\n"
     "\n"
     "Evaluate MODEL (a single node or a whole graph) and write or print its outputs.\n"
     "\n"
@@ -21,15 +25,31 @@ static const char run_help[] =
     "                     initializers left out. An .npz gives several inputs: its\n"
     "                     member x.npy goes to input x, the others by position;\n"
     "                     FILE.npz:NAME is one member.\n"
-    "  --out [NAME=]FILE  write an output (format from the extension); without NAME=,\n"
+    "  --out [NAME=]FILE  write an output (format from the extension; '-' is standard\n"
+    "                     output, in --format, default json); without NAME=,\n"
     "                     outputs go by position. A single --out FILE.npz takes\n"
     "                     every output, as members named by the outputs.\n"
     "                     NAME= must name one of the model's inputs (--in) or\n"
     "                     outputs (--out); a file whose name has an '=' is given\n"
     "                     with a '/' before it: ./a=b.pb.\n"
     "  --out-dir DIR      write every output as DIR/output_K.pb (the ONNX test layout)\n"
-    "  --format F         the format for --out-dir: pb (default), json, npy\n"
-    "                     (DIR/output_K.npy), or npz (one DIR/outputs.npz)\n"
+    "  --format F         the format for --out-dir and '-': pb (default for\n"
+    "                     --out-dir), json, npy (DIR/output_K.npy), or npz (one\n"
+    "                     DIR/outputs.npz). Without --out and --out-dir, --format json\n"
+    "                     prints the outputs as one JSON list of values (each with\n"
+    "                     its \"name\") on standard output.\n"
+    "  --random SEED      draw the inputs --in does not give from their declared\n"
+    "                     types, as `onnxop make --random` draws (the same SEED gives\n"
+    "                     the same bytes)\n"
+    "  --dim NAME=SIZE    the size of the symbolic dim NAME (dim_param) for --random\n"
+    "  --range NAME=LO:HI draw input NAME in [LO, HI) (integers: LO to HI inclusive)\n"
+    "  --save-intermediates DIR  also write every node's outputs as DIR/VALUE.pb\n"
+    "                     (the value's name made safe for a file system: characters\n"
+    "                     other than letters, digits, '.', '-' and '_' become '_',\n"
+    "                     a clash gets ~N), with DIR/index.json mapping each file to\n"
+    "                     its value, node and op\n"
+    "  --save-intermediates-subgraphs  also the values inside subgraphs and\n"
+    "                     functions (each Loop or Scan iteration its own file)\n"
     "  --trace            print each node as it runs, with its inputs and outputs\n"
     "                     summarised (dtype, shape, min/max, first values), on stderr\n"
     "  --time             print each node's time on stderr\n"
@@ -57,76 +77,248 @@ static int fail_file(const char *file, const char *what, ox_err *e) {
   return e->code ? e->code : OX_EINPUT;
 }
 
-int ox_cmd_run(int argc, char **argv) {
-  const char *model_path = NULL, *out_dir = NULL;
-  ox_format dir_fmt = OX_FMT_PB;
-  int nin = 0, nout = 0;
-  const char **ins = calloc((size_t)argc, sizeof *ins), **outs = calloc((size_t)argc, sizeof *outs);
-  if (!ins || !outs) {
-    free(ins);
-    free(outs);
-    return OX_EINPUT;
+/* ---- --save-intermediates ---- */
+
+typedef struct {
+  ox_arena *A;       /* for the names; the values are written at once */
+  const char *dir;
+  int subgraphs;
+  cJSON *index;      /* the list index.json holds */
+  const char **files;/* the file names used so far (without ".pb") */
+  int nfiles, cap;
+} saver;
+
+/* value name -> a file name: letters, digits, '.', '-', '_' kept, anything
+ * else '_'; at most 120 bytes; never hidden, never "." or ".."; a name
+ * another value took already gets ~2, ~3, ... */
+static const char *safe_file(saver *s, const char *name) {
+  char base[128];
+  size_t n = 0;
+  for (const char *p = name; *p && n < 120; p++) {
+    char c = *p;
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+             (c == '.' && n > 0);
+    base[n++] = ok ? c : '_';
   }
-  int rc = 0;
-  for (int i = 1; i < argc && !rc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(run_help, stdout);
-      free(ins);
-      free(outs);
-      return 0;
-    } else if (!strcmp(a, "--in") || !strcmp(a, "-i")) {
-      if (++i >= argc || !*argv[i]) rc = ox_usage_error("run", "--in needs a FILE");
-      else ins[nin++] = argv[i];
-    } else if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
-      if (++i >= argc || !*argv[i]) rc = ox_usage_error("run", "--out needs a FILE");
-      else outs[nout++] = argv[i];
-    } else if (!strcmp(a, "--out-dir")) {
-      if (++i >= argc || !*argv[i]) rc = ox_usage_error("run", "--out-dir needs a DIR");
-      else out_dir = argv[i];
-    } else if (!strcmp(a, "--trace")) {
-      ox_trace_flags |= OX_TRACE_NODES;
-    } else if (!strcmp(a, "--time")) {
-      ox_trace_flags |= OX_TRACE_TIME;
-    } else if (!strcmp(a, "--format")) {
-      if (++i >= argc) rc = ox_usage_error("run", "--format needs pb, json, npy or npz");
-      else if (!strcmp(argv[i], "pb")) dir_fmt = OX_FMT_PB;
-      else if (!strcmp(argv[i], "json")) dir_fmt = OX_FMT_JSON;
-      else if (!strcmp(argv[i], "npy")) dir_fmt = OX_FMT_NPY;
-      else if (!strcmp(argv[i], "npz")) dir_fmt = OX_FMT_NPZ;
-      else rc = ox_usage_error("run", "unknown format '%s' (pb, json, npy or npz)", argv[i]);
-    } else if (a[0] == '-' && a[1]) {
-      rc = ox_usage_error("run", "unknown option '%s'", a);
-    } else if (!model_path) {
-      if (!*a) rc = ox_usage_error("run", "MODEL is an empty path");
-      model_path = a;
-    } else {
-      rc = ox_usage_error("run", "unexpected argument '%s' (inputs go with --in)", a);
+  if (!n) base[n++] = '_';
+  base[n] = 0;
+  if (!strcmp(base, "index")) snprintf(base, sizeof base, "index_"); /* index.json's name stays free */
+  for (int k = 1;; k++) {
+    char cand[160];
+    if (k == 1) snprintf(cand, sizeof cand, "%s", base);
+    else snprintf(cand, sizeof cand, "%s~%d", base, k);
+    int used = 0;
+    for (int i = 0; i < s->nfiles && !used; i++) used = !strcmp(s->files[i], cand);
+    if (used) continue;
+    if (s->nfiles == s->cap) {
+      int nc = s->cap * 2 + 64;
+      const char **f = ox_alloc_array(s->A, nc, sizeof *f);
+      if (!f) return NULL;
+      if (s->nfiles) memcpy(f, s->files, (size_t)s->nfiles * sizeof *f);
+      s->files = f;
+      s->cap = nc;
+    }
+    return s->files[s->nfiles++] = ox_strdup(s->A, cand);
+  }
+}
+
+static int save_node(void *arg, const ox_node *n, int depth, ox_value **out, ox_err *e) {
+  saver *s = arg;
+  if (depth > 0 && !s->subgraphs) return 0;
+  for (int i = 0; i < n->nout; i++) {
+    if (!n->out[i][0] || !out[i]) continue;
+    const char *f = safe_file(s, n->out[i]);
+    const char *path = f ? ox_sprintf(s->A, "%s/%s.pb", s->dir, f) : NULL;
+    if (!path) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (ox_save_value(path, OX_FMT_PB, out[i], n->out[i], e)) {
+      ox_prefix(e, "--save-intermediates: %s: ", path);
+      return e->code;
+    }
+    cJSON *x = cJSON_CreateObject();
+    if (!x) return ox_fail(e, OX_EINPUT, "out of memory");
+    cJSON_AddItemToArray(s->index, x);
+    cJSON_AddStringToObject(x, "file", ox_sprintf(s->A, "%s.pb", f));
+    cJSON_AddStringToObject(x, "name", n->out[i]);
+    cJSON_AddStringToObject(x, "node", n->name);
+    cJSON_AddStringToObject(x, "op", n->op);
+    cJSON_AddStringToObject(x, "domain", n->domain[0] ? n->domain : "ai.onnx");
+    cJSON_AddNumberToObject(x, "depth", depth);
+  }
+  return 0;
+}
+
+static int write_index(saver *s, ox_err *e) {
+  cJSON *root = cJSON_CreateObject();
+  if (!root) return ox_fail(e, OX_EINPUT, "out of memory");
+  cJSON_AddItemReferenceToObject(root, "values", s->index);
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (!text) return ox_fail(e, OX_EINPUT, "out of memory");
+  size_t len = strlen(text);
+  text[len] = '\n'; /* cJSON_Print's NUL becomes the last newline */
+  ox_buf b = {(uint8_t *)text, len + 1, len + 1};
+  const char *path = ox_sprintf(s->A, "%s/index.json", s->dir);
+  int rc = path ? ox_write_file_tmp(path, &b, e) : ox_fail(e, OX_EINPUT, "out of memory");
+  cJSON_free(text);
+  return rc;
+}
+
+/* ---- --random: the inputs --in left out, drawn from the declared types ---- */
+
+static int draw_inputs(ox_arena *A, const ox_model *m, ox_value **vals, uint64_t seed, int ndim,
+                       const mk_dim *dims, int nrange, const mk_input *ranges) {
+  const ox_graph *g = m->graph;
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  if (!real) return OX_EINPUT;
+  int nreal = ox_graph_real_inputs(g, real);
+  uint64_t s = seed;
+  for (int r = 0; r < nreal; r++) {
+    const ox_valueinfo *vi = &g->in[real[r]];
+    if (vals[real[r]]) continue;
+    if (vi->type && vi->type->kind == OX_OPTIONAL) continue; /* left out: an absent optional */
+    if (!vi->type || vi->type->kind != OX_TENSOR || vi->rank < 0)
+      return ox_usage_error("run", "--random: input '%s' is %s; only a tensor with a declared shape can be "
+                            "drawn (give it with --in)", vi->name, vi->type ? "not a tensor" : "untyped");
+    int64_t d[OX_MAX_RANK];
+    for (int k = 0; k < vi->rank; k++) {
+      d[k] = vi->dims[k];
+      if (d[k] >= 0) continue;
+      const char *p = vi->dim_param ? vi->dim_param[k] : NULL;
+      for (int j = 0; p && j < ndim; j++)
+        if (!strcmp(dims[j].name, p)) d[k] = dims[j].size;
+      if (d[k] < 0) {
+        if (p) return ox_usage_error("run", "--random: input '%s' has the symbolic dim %s: give its size with --dim %s=SIZE", vi->name, p, p);
+        return ox_usage_error("run", "--random: input '%s' has an unknown dim %d (no size, no name): give the input with --in", vi->name, k);
+      }
+    }
+    mk_input in = {.name = vi->name};
+    for (int j = 0; j < nrange; j++)
+      if (!strcmp(ranges[j].name, vi->name)) in = ranges[j];
+    ox_err e = {0};
+    if (ox_draw_tensor(A, vi->type->elem, vi->rank, d, &in, &s, &vals[real[r]], &e)) {
+      fprintf(stderr, "onnxop run: input '%s': %s\n", vi->name, e.msg);
+      return e.code;
     }
   }
-  if (!rc && !model_path) rc = ox_usage_error("run", "no MODEL given");
-  if (!rc && out_dir && nout) rc = ox_usage_error("run", "use either --out or --out-dir, not both");
+  for (int j = 0; j < nrange; j++) { /* a range for no drawn input is a mistake */
+    int found = 0;
+    for (int r = 0; r < nreal; r++) found |= !strcmp(g->in[real[r]].name, ranges[j].name);
+    if (!found) return ox_usage_error("run", "--range %s: the model has no input named '%s'", ranges[j].name, ranges[j].name);
+  }
+  return 0;
+}
+
+enum { O_HELP, O_IN, O_OUT, O_OUT_DIR, O_FORMAT, O_TRACE, O_TIME, O_RANDOM, O_DIM, O_RANGE, O_SAVE, O_SAVE_SUB };
+static const ox_opt run_opts[] = {
+    [O_HELP] = {"--help", "-h", NULL},
+    [O_IN] = {"--in", "-i", "a FILE"},
+    [O_OUT] = {"--out", "-o", "a FILE"},
+    [O_OUT_DIR] = {"--out-dir", NULL, "a DIR"},
+    [O_FORMAT] = {"--format", NULL, "pb, json, npy or npz"},
+    [O_TRACE] = {"--trace", NULL, NULL},
+    [O_TIME] = {"--time", NULL, NULL},
+    [O_RANDOM] = {"--random", NULL, "a SEED"},
+    [O_DIM] = {"--dim", NULL, "NAME=SIZE"},
+    [O_RANGE] = {"--range", NULL, "NAME=LO:HI"},
+    [O_SAVE] = {"--save-intermediates", NULL, "a DIR"},
+    [O_SAVE_SUB] = {"--save-intermediates-subgraphs", NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
+int ox_cmd_run(int argc, char **argv) {
+  const char *model_path = NULL, *out_dir = NULL, *save_dir = NULL;
+  ox_format dir_fmt = OX_FMT_PB;
+  int nin = 0, nout = 0, ndim = 0, nrange = 0, has_fmt = 0, random = 0, save_sub = 0;
+  uint64_t seed = 0;
+  ox_arena *A = ox_arena_new();
+  if (!A) return OX_EINPUT;
+  const char **ins = ox_alloc_array(A, argc, sizeof *ins), **outs = ox_alloc_array(A, argc, sizeof *outs);
+  mk_dim *dims = ox_alloc_array(A, argc, sizeof *dims);
+  mk_input *ranges = ox_alloc_array(A, argc, sizeof *ranges);
+  saver sv = {A, NULL, 0, NULL, NULL, 0, 0};
+  int rc = !ins || !outs || !dims || !ranges ? OX_EINPUT : 0;
+  ox_optparse p;
+  ox_opt_init(&p, "run", argc, argv, run_opts);
+  const char *v;
+  for (int k; !rc && (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+    switch (k) {
+    case OX_OPT_ERROR: rc = OX_EUSAGE; break;
+    case OX_OPT_OPERAND:
+      if (model_path) rc = ox_usage_error("run", "unexpected argument '%s' (inputs go with --in)", v);
+      else if (!*v) rc = ox_usage_error("run", "MODEL is an empty path");
+      else model_path = v;
+      break;
+    case O_HELP: fputs(run_help, stdout); goto done;
+    case O_IN:
+      if (!*v) rc = ox_usage_error("run", "--in needs a FILE");
+      else ins[nin++] = v;
+      break;
+    case O_OUT:
+      if (!*v) rc = ox_usage_error("run", "--out needs a FILE");
+      else outs[nout++] = v;
+      break;
+    case O_OUT_DIR:
+      if (!*v) rc = ox_usage_error("run", "--out-dir needs a DIR");
+      else out_dir = v;
+      break;
+    case O_TRACE: ox_trace_flags |= OX_TRACE_NODES; break;
+    case O_TIME: ox_trace_flags |= OX_TRACE_TIME; break;
+    case O_FORMAT:
+      has_fmt = 1;
+      if (!strcmp(v, "pb")) dir_fmt = OX_FMT_PB;
+      else if (!strcmp(v, "json")) dir_fmt = OX_FMT_JSON;
+      else if (!strcmp(v, "npy")) dir_fmt = OX_FMT_NPY;
+      else if (!strcmp(v, "npz")) dir_fmt = OX_FMT_NPZ;
+      else rc = ox_usage_error("run", "unknown format '%s' (pb, json, npy or npz)", v);
+      break;
+    case O_RANDOM:
+      if (ox_parse_seed(v, &seed)) rc = ox_usage_error("run", "--random needs a seed: a number from 0 to 2^64-1, not '%s'", v);
+      random = 1;
+      break;
+    case O_DIM: {
+      const char *eq = strchr(v, '=');
+      char *end;
+      long long sz = eq ? strtoll(eq + 1, &end, 10) : -1;
+      if (!eq || eq == v || !eq[1] || *end || sz < 0) rc = ox_usage_error("run", "--dim needs NAME=SIZE (such as N=4), not '%s'", v);
+      else dims[ndim++] = (mk_dim){ox_strndup(A, v, (size_t)(eq - v)), sz};
+      break;
+    }
+    case O_RANGE: {
+      const char *eq = strchr(v, '=');
+      mk_input *r = &ranges[nrange];
+      *r = (mk_input){.ranged = 1};
+      if (!eq || eq == v || ox_parse_range(eq + 1, &r->lo, &r->hi))
+        rc = ox_usage_error("run", "--range needs NAME=LO:HI with LO <= HI (such as x=0:1), not '%s'", v);
+      else r->name = ox_strndup(A, v, (size_t)(eq - v)), nrange++;
+      break;
+    }
+    case O_SAVE:
+      if (!*v) rc = ox_usage_error("run", "--save-intermediates needs a DIR");
+      save_dir = v;
+      break;
+    case O_SAVE_SUB: save_sub = 1; break;
+    }
+  }
+  if (rc) goto done;
+  if (!model_path) rc = ox_usage_error("run", "no MODEL given");
+  else if (out_dir && nout) rc = ox_usage_error("run", "use either --out or --out-dir, not both");
+  else if ((ndim || nrange) && !random) rc = ox_usage_error("run", "%s is for --random", ndim ? "--dim" : "--range");
+  else if (save_sub && !save_dir) rc = ox_usage_error("run", "--save-intermediates-subgraphs needs --save-intermediates DIR");
+  else if (has_fmt && !out_dir && !nout && dir_fmt != OX_FMT_JSON)
+    rc = ox_usage_error("run", "--format %s needs --out-dir DIR or --out FILE ('-': standard output); without "
+                        "them only json is printed", dir_fmt == OX_FMT_PB ? "pb" : dir_fmt == OX_FMT_NPY ? "npy" : "npz");
   for (int i = 0; !rc && i < nout; i++) {
     const char *eq = strchr(outs[i], '=');
     const char *f = eq ? eq + 1 : outs[i];
     if (eq && !eq[1]) rc = ox_usage_error("run", "--out %s: no FILE after the '='", outs[i]);
-    else if (ox_format_of(f) == OX_FMT_UNKNOWN && ox_format_of(outs[i]) == OX_FMT_UNKNOWN)
-      rc = ox_usage_error("run", "cannot tell the format of '%s' (use .pb, .json, .npy or .npz)", outs[i]);
+    else if (strcmp(f, "-") && strcmp(outs[i], "-") && ox_format_of(f) == OX_FMT_UNKNOWN &&
+             ox_format_of(outs[i]) == OX_FMT_UNKNOWN)
+      rc = ox_usage_error("run", "cannot tell the format of '%s' (use .pb, .json, .npy or .npz, or - for standard output)", outs[i]);
   }
-  if (rc) {
-    free(ins);
-    free(outs);
-    return rc;
-  }
+  if (rc) goto done;
 
-  ox_arena *A = ox_arena_new();
   ox_err e = {0};
   ox_model *m = NULL;
-  if (!A) {
-    free(ins);
-    free(outs);
-    return OX_EINPUT;
-  }
   if ((rc = ox_model_load(A, model_path, &m, &e)) || (rc = ox_prepare(A, m, &e))) {
     rc = fail_file(model_path, NULL, &e);
     goto done;
@@ -146,27 +338,37 @@ int ox_cmd_run(int argc, char **argv) {
   }
   for (int i = 0; i < g->nout; i++) out_names[i] = g->out[i].name;
   if ((rc = ox_bind_inputs(A, "run", m, ins, nin, in_vals))) goto done;
+  if (random && (rc = draw_inputs(A, m, in_vals, seed, ndim, dims, nrange, ranges))) goto done;
 
   /* the outputs' files, claimed before anything is computed: a path that
    * cannot be written, or two that name one file, fail here */
+  int to_stdout = 0;
   for (int i = 0, opos = 0; i < nout; i++) {
     ox_binding b;
     if ((rc = ox_split_binding("run", "output", outs[i], g->nout, out_names, &b))) goto done;
     file_of[i] = b.file;
-    if (ox_format_of(b.file) == OX_FMT_UNKNOWN) {
+    int dash = !strcmp(b.file, "-");
+    if (!dash && ox_format_of(b.file) == OX_FMT_UNKNOWN) {
       rc = ox_usage_error("run", "cannot tell the format of '%s' (use .pb, .json, .npy or .npz)", b.file);
       goto done;
     }
     if (b.name) {
       for (int j = 0; j < g->nout; j++)
         if (out_names[j] == b.name) slot_of[i] = j;
-    } else if (nout == 1 && ox_format_of(b.file) == OX_FMT_NPZ) {
-      slot_of[i] = -1; /* a single --out FILE.npz takes every output */
+    } else if (nout == 1 && (dash ? dir_fmt == OX_FMT_NPZ || (!has_fmt && g->nout > 1) : ox_format_of(b.file) == OX_FMT_NPZ)) {
+      slot_of[i] = -1; /* a single --out FILE.npz (or -) takes every output */
     } else if (opos < g->nout) {
       slot_of[i] = opos++;
     } else {
       rc = ox_usage_error("run", "too many outputs: the model has %d (%s is extra)", g->nout, outs[i]);
       goto done;
+    }
+    if (dash) {
+      if (to_stdout++) {
+        rc = ox_usage_error("run", "standard output ('-') is given for two outputs");
+        goto done;
+      }
+      continue;
     }
     if ((rc = ox_claim_output(b.file, &e))) {
       rc = fail_file(b.file, NULL, &e);
@@ -199,28 +401,64 @@ int ox_cmd_run(int argc, char **argv) {
       goto done;
     }
   }
+  if (save_dir) {
+    if (ox_mkdir_p(save_dir)) {
+      fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", save_dir, strerror(errno));
+      rc = OX_EINPUT;
+      goto done;
+    }
+    sv.dir = save_dir;
+    sv.subgraphs = save_sub;
+    if (!(sv.index = cJSON_CreateArray())) {
+      rc = OX_EINPUT;
+      goto done;
+    }
+    ox_node_hook = save_node;
+    ox_node_hook_arg = &sv;
+  }
 
-  if ((rc = ox_run(A, m, in_vals, out_vals, &e))) {
+  rc = ox_run(A, m, in_vals, out_vals, &e);
+  ox_node_hook = NULL;
+  if (rc) {
     rc = fail_file(model_path, NULL, &e);
     goto done;
   }
-  if (!nout && !out_dir) {
-    for (int i = 0; i < g->nout; i++) ox_text_print(stdout, g->out[i].name, out_vals[i], 2);
+  if (save_dir && (rc = write_index(&sv, &e))) {
+    rc = fail_file(save_dir, NULL, &e);
     goto done;
   }
-  /* every temporary first, then all renamed into place (or none) */
+  if (!nout && !out_dir) {
+    if (has_fmt) { /* --format json: one JSON list of the outputs */
+      if ((rc = ox_write_stdout(OX_FMT_JSON, 1, g->nout, (const ox_value *const *)out_vals, out_names, &e)))
+        fprintf(stderr, "onnxop: %s\n", e.msg);
+    } else {
+      for (int i = 0; i < g->nout; i++) ox_text_print(stdout, g->out[i].name, out_vals[i], 2);
+    }
+    if (!rc && save_dir && (rc = ox_commit_files(&e))) fprintf(stderr, "onnxop: %s\n", e.msg);
+    goto done;
+  }
+  /* every temporary first, then standard output, then all renamed into place (or none) */
   for (int i = 0; i < nout && !rc; i++) {
     int k = slot_of[i];
+    if (!strcmp(file_of[i], "-")) continue;
     rc = k < 0 ? ox_save_npz(file_of[i], g->nout, (const ox_value *const *)out_vals, out_names, &e)
                : ox_save_value(file_of[i], out_dir ? dir_fmt : ox_format_of(file_of[i]), out_vals[k],
                                out_names[k], &e);
     if (rc) rc = fail_file(file_of[i], NULL, &e);
   }
+  for (int i = 0; i < nout && !rc; i++) {
+    if (out_dir || strcmp(file_of[i], "-")) continue;
+    int k = slot_of[i];
+    ox_format f = has_fmt ? dir_fmt : OX_FMT_JSON;
+    rc = k < 0 ? ox_write_stdout(f, 1, g->nout, (const ox_value *const *)out_vals, out_names, &e)
+               : ox_write_stdout(f, 0, 1, (const ox_value *const *)&out_vals[k], &out_names[k], &e);
+    if (rc) fprintf(stderr, "onnxop: standard output: %s\n", e.msg);
+  }
   if (!rc && (rc = ox_commit_files(&e))) fprintf(stderr, "onnxop: %s\n", e.msg);
 done:
+  ox_node_hook = NULL;
   if (rc) ox_discard_files();
+  cJSON_Delete(sv.index);
   ox_arena_free(A);
-  free(ins);
-  free(outs);
   return rc;
 }

@@ -10,6 +10,36 @@
 #include "../proto/proto.h"
 #include "cli.h"
 
+/* min, max and mean of a numeric tensor (over its finite elements; min and
+ * max over the infinities too), and its NaN and Inf counts */
+typedef struct { double min, max, mean; int64_t nan, inf, fin; } tstats;
+
+static int tensor_stats(const ox_tensor *t, tstats *st) {
+  if (t->dt == OX_STRING) return -1;
+  double sum = 0;
+  *st = (tstats){INFINITY, -INFINITY, 0, 0, 0, 0};
+  for (int64_t i = 0; i < t->n; i++) {
+    double x = ox_load_f64(t->dt, t->data, i);
+    if (isnan(x)) { st->nan++; continue; }
+    if (isinf(x)) st->inf++;
+    if (x < st->min) st->min = x;
+    if (x > st->max) st->max = x;
+    if (isfinite(x)) { sum += x; st->fin++; }
+  }
+  st->mean = st->fin ? sum / (double)st->fin : NAN;
+  return 0;
+}
+
+/* "min=1 max=2 mean=1.5 nan=0 inf=0" (min and max only when there are
+ * numbers, mean only when some are finite) */
+static void stats_text(char *buf, size_t n, const tstats *st) {
+  size_t at = 0;
+  buf[0] = 0;
+  if (st->fin + st->inf) at += (size_t)snprintf(buf + at, n - at, "min=%.9g max=%.9g ", st->min, st->max);
+  if (st->fin && at < n) at += (size_t)snprintf(buf + at, n - at, "mean=%.9g ", st->mean);
+  if (at < n) snprintf(buf + at, n - at, "nan=%lld inf=%lld", (long long)st->nan, (long long)st->inf);
+}
+
 /* min, max, mean and the NaN/Inf counts of every numeric tensor in v */
 static void stats(const ox_value *v, const char *label, int indent) {
   if (!v) return;
@@ -25,35 +55,39 @@ static void stats(const ox_value *v, const char *label, int indent) {
     stats(v->u.opt, label, indent);
     return;
   }
-  if (v->kind != OX_TENSOR || v->u.t.dt == OX_STRING) return;
-  const ox_tensor *t = &v->u.t;
-  double mn = INFINITY, mx = -INFINITY, sum = 0;
-  int64_t nan = 0, inf = 0, fin = 0;
-  for (int64_t i = 0; i < t->n; i++) {
-    double x = ox_load_f64(t->dt, t->data, i);
-    if (isnan(x)) { nan++; continue; }
-    if (isinf(x)) inf++;
-    if (x < mn) mn = x;
-    if (x > mx) mx = x;
-    if (isfinite(x)) { sum += x; fin++; }
-  }
-  printf("%*s%sstats: ", indent, "", label);
-  if (fin + inf) printf("min=%.9g max=%.9g ", mn, mx);
-  if (fin) printf("mean=%.9g ", sum / (double)fin);
-  printf("nan=%lld inf=%lld\n", (long long)nan, (long long)inf);
+  tstats st;
+  char text[256];
+  if (v->kind != OX_TENSOR || tensor_stats(&v->u.t, &st)) return;
+  stats_text(text, sizeof text, &st);
+  printf("%*s%sstats: %s\n", indent, "", label, text);
 }
+
+enum { S_HELP, S_FULL, S_STATS };
+static const ox_opt show_opts[] = {
+    [S_HELP] = {"--help", "-h", NULL},
+    [S_FULL] = {"--full", NULL, NULL},
+    [S_STATS] = {"--stats", NULL, NULL},
+    {NULL, NULL, NULL},
+};
 
 int ox_cmd_show(int argc, char **argv) {
   int full = 0, st = 0, nfiles = 0, rc = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+  const char **files = calloc((size_t)argc + 1, sizeof *files), *v;
+  if (!files) return OX_EINPUT;
+  ox_optparse p;
+  ox_opt_init(&p, "show", argc, argv, show_opts);
+  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+    if (k == OX_OPT_ERROR) {
+      free(files);
+      return OX_EUSAGE;
+    }
+    if (k == S_HELP) {
       fputs("usage: onnxop show FILE... [--full] [--stats]\n\n"
             "Print values (.pb or .json: tensors, sequences, optionals, maps; .npy and\n"
             ".npz: tensors, every member of an .npz) as the ONNX operator pages show\n"
             "them: name, shape and dtype, then the values as numpy prints them. Long\n"
             "tensors are summarised with ...; --full prints every element. --stats adds\n"
-            "min, max, mean and the NaN/Inf counts.\n\n"
+            "min, max, mean and the NaN/Inf counts. FILE '-' is standard input.\n\n"
             "exit status:\n"
             "  0      success\n"
             "  1      a FILE was rejected, or standard output could not be written (the\n"
@@ -61,44 +95,47 @@ int ox_cmd_show(int argc, char **argv) {
             OX_EXIT_HELP_2
             OX_EXIT_HELP_SIGNAL,
             stdout);
+      free(files);
       return 0;
     }
-    if (!strcmp(a, "--full")) full = 1;
-    else if (!strcmp(a, "--stats")) st = 1;
-    else if (a[0] == '-' && a[1]) return ox_usage_error("show", "unknown option '%s'", a);
-    else nfiles++;
+    if (k == S_FULL) full = 1;
+    else if (k == S_STATS) st = 1;
+    else files[nfiles++] = v;
   }
-  if (!nfiles) return ox_usage_error("show", "no FILE given");
+  if (!nfiles) {
+    free(files);
+    return ox_usage_error("show", "no FILE given");
+  }
   ox_text_full = full;
-  for (int i = 1; i < argc && !ferror(stdout); i++) {
-    if (argv[i][0] == '-' && argv[i][1]) continue;
+  for (int i = 0; i < nfiles && !ferror(stdout); i++) {
     ox_arena *A = ox_arena_new();
     ox_err e = {0};
-    const char **mem = NULL, *one = argv[i];
+    const char **mem = NULL, *one = files[i];
     int64_t nm = 1;
     /* an .npz without a member: every member */
-    if (ox_format_of(argv[i]) == OX_FMT_NPZ && !strchr(argv[i], ':') && ox_npz_members(A, argv[i], &mem, &nm, &e)) {
-      fprintf(stderr, "onnxop: %s: %s\n", argv[i], e.msg);
+    if (ox_format_of(files[i]) == OX_FMT_NPZ && !strchr(files[i], ':') && ox_npz_members(A, files[i], &mem, &nm, &e)) {
+      fprintf(stderr, "onnxop: %s: %s\n", files[i], e.msg);
       rc = OX_EINPUT;
       nm = 0;
     }
     for (int64_t k = 0; k < nm && !ferror(stdout); k++) {
-      ox_value *v = NULL;
-      const char *name = NULL, *path = mem ? ox_sprintf(A, "%s:%s", argv[i], mem[k]) : one;
-      if (ox_load_value(A, path, NULL, NULL, &v, &name, &e)) {
+      ox_value *val = NULL;
+      const char *name = NULL, *path = mem ? ox_sprintf(A, "%s:%s", files[i], mem[k]) : one;
+      if (ox_load_value(A, path, NULL, NULL, &val, &name, &e)) {
         fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
         rc = e.code == OX_EUSAGE ? OX_EUSAGE : OX_EINPUT;
         ox_err_clear(&e);
-      } else if (ox_text_print(stdout, name && *name ? name : argv[i], v, 2)) {
+      } else if (ox_text_print(stdout, name && *name ? name : files[i], val, 2)) {
         /* a write error stops the loops (main says so); else memory ran out */
         if (!ferror(stdout)) fprintf(stderr, "onnxop: %s: out of memory printing the value\n", path);
         rc = OX_EINPUT;
       } else if (st) {
-        stats(v, "", 4);
+        stats(val, "", 4);
       }
     }
     ox_arena_free(A);
   }
+  free(files);
   return ferror(stdout) ? OX_EINPUT : rc;
 }
 
@@ -111,10 +148,172 @@ static void vi_line(const ox_valueinfo *vi) {
     size_t at = (size_t)snprintf(sh, sizeof sh, " (");
     for (int d = 0; d < vi->rank && at < sizeof sh; d++)
       at += vi->dims[d] >= 0 ? (size_t)snprintf(sh + at, sizeof sh - at, d ? ", %lld" : "%lld", (long long)vi->dims[d])
-                             : (size_t)snprintf(sh + at, sizeof sh - at, d ? ", ?" : "?");
+                             : (size_t)snprintf(sh + at, sizeof sh - at, "%s%s", d ? ", " : "",
+                                                vi->dim_param && vi->dim_param[d] ? vi->dim_param[d] : "?");
     if (at < sizeof sh) snprintf(sh + at, sizeof sh - at, "%s)", vi->rank == 1 ? "," : "");
   }
   printf("    %s: %s%s\n", vi->name, ty, sh);
+}
+
+/* ---- attributes, as info shows them ---- */
+
+/* s as printable text: bytes outside ASCII's printable range as \xNN */
+static size_t put_str(char *buf, size_t n, size_t at, const ox_str *s) {
+  for (int64_t i = 0; i < s->n && at + 8 < n; i++) {
+    unsigned char c = (unsigned char)s->p[i];
+    at += (size_t)(c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? snprintf(buf + at, n - at, "%c", c)
+                                                                    : snprintf(buf + at, n - at, "\\x%02x", c));
+  }
+  return at;
+}
+
+/* "0.5", "[1, 2, 3]", "\"constant\"", "tensor float32 (2, 3)", "seq(tensor(float))";
+ * lists past 16 items end in "... (N in all)" */
+static const char *attr_text(const ox_attr *at, char *buf, size_t n) {
+  char sb[256];
+  size_t k = 0;
+  int64_t shown = at->n < 16 ? at->n : 16;
+  buf[0] = 0;
+  switch (at->type) {
+  case OX_ATTR_INT: snprintf(buf, n, "%lld", (long long)at->i); return buf;
+  case OX_ATTR_FLOAT: snprintf(buf, n, "%.9g", at->f); return buf;
+  case OX_ATTR_STRING:
+    k = put_str(buf, n, (size_t)snprintf(buf, n, "\""), &at->s);
+    snprintf(buf + k, n - k, "\"");
+    return buf;
+  case OX_ATTR_TENSOR:
+  case OX_ATTR_SPARSE_TENSOR:
+    if (!at->t || at->t->kind != OX_TENSOR) return "tensor";
+    snprintf(buf, n, "tensor %s %s", ox_dtype_name(at->t->u.t.dt), ox_shape_str(at->t->u.t.rank, at->t->u.t.dims, sb, sizeof sb));
+    return buf;
+  case OX_ATTR_TYPE_PROTO: return ox_type_str(at->tp, buf, n);
+  case OX_ATTR_INTS:
+  case OX_ATTR_FLOATS:
+  case OX_ATTR_STRINGS:
+  case OX_ATTR_TENSORS:
+  case OX_ATTR_GRAPHS:
+  case OX_ATTR_TYPE_PROTOS:
+    k = (size_t)snprintf(buf, n, "[");
+    for (int64_t i = 0; i < shown && k + 64 < n; i++) {
+      if (i) k += (size_t)snprintf(buf + k, n - k, ", ");
+      if (at->type == OX_ATTR_INTS) k += (size_t)snprintf(buf + k, n - k, "%lld", (long long)at->ints[i]);
+      else if (at->type == OX_ATTR_FLOATS) k += (size_t)snprintf(buf + k, n - k, "%.9g", at->floats[i]);
+      else if (at->type == OX_ATTR_STRINGS) {
+        k += (size_t)snprintf(buf + k, n - k, "\"");
+        k = put_str(buf, n, k, &at->strings[i]);
+        k += (size_t)snprintf(buf + k, n - k, "\"");
+      } else if (at->type == OX_ATTR_TENSORS && at->tensors[i] && at->tensors[i]->kind == OX_TENSOR)
+        k += (size_t)snprintf(buf + k, n - k, "tensor %s %s", ox_dtype_name(at->tensors[i]->u.t.dt),
+                              ox_shape_str(at->tensors[i]->u.t.rank, at->tensors[i]->u.t.dims, sb, sizeof sb));
+      else if (at->type == OX_ATTR_GRAPHS && at->graphs[i])
+        k += (size_t)snprintf(buf + k, n - k, "graph '%s'", at->graphs[i]->name ? at->graphs[i]->name : "");
+      else if (at->type == OX_ATTR_TYPE_PROTOS)
+        k += strlen(ox_type_str(at->tps[i], buf + k, n - k));
+    }
+    if (k + 32 < n) snprintf(buf + k, n - k, at->n > shown ? ", ... (%lld in all)]" : "]", (long long)at->n);
+    return buf;
+  default:
+    snprintf(buf, n, "(%s)", ox_attr_type_name(at->type));
+    return buf;
+  }
+}
+
+/* an attribute's value as JSON: numbers, strings (bytes that are not
+ * UTF-8 text as {"bytes": [...]}), lists of them, {"dtype", "shape"} for a
+ * tensor, {"graph", "nodes"} for a graph, a type string */
+static int utf8_text(const ox_str *s) {
+  for (int64_t i = 0; i < s->n;) {
+    unsigned char c = (unsigned char)s->p[i];
+    int len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+    if (!len || !c || i + len > s->n) return 0;
+    for (int k = 1; k < len; k++)
+      if (((unsigned char)s->p[i + k] & 0xc0) != 0x80) return 0;
+    i += len;
+  }
+  return 1;
+}
+
+static cJSON *str_json(const ox_str *s) {
+  if (utf8_text(s)) {
+    char *t = malloc((size_t)s->n + 1);
+    if (!t) return NULL;
+    memcpy(t, s->p, (size_t)s->n);
+    t[s->n] = 0;
+    cJSON *j = cJSON_CreateString(t);
+    free(t);
+    return j;
+  }
+  cJSON *o = cJSON_CreateObject(), *b = cJSON_AddArrayToObject(o, "bytes");
+  for (int64_t i = 0; b && i < s->n; i++) cJSON_AddItemToArray(b, cJSON_CreateNumber((unsigned char)s->p[i]));
+  return o;
+}
+
+static cJSON *num_json(double v) {
+  return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateString(isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+}
+
+static cJSON *int_json(int64_t v) { /* past 2^53 as a decimal string, as onnxop's JSON values */
+  char b[32];
+  if (v >= -(INT64_C(1) << 53) && v <= (INT64_C(1) << 53)) return cJSON_CreateNumber((double)v);
+  snprintf(b, sizeof b, "%lld", (long long)v);
+  return cJSON_CreateString(b);
+}
+
+static cJSON *tensor_desc_json(const ox_value *t) {
+  cJSON *o = cJSON_CreateObject();
+  if (!t || t->kind != OX_TENSOR) return o;
+  cJSON_AddStringToObject(o, "dtype", ox_dtype_name(t->u.t.dt));
+  cJSON *sh = cJSON_AddArrayToObject(o, "shape");
+  for (int d = 0; sh && d < t->u.t.rank; d++) cJSON_AddItemToArray(sh, int_json(t->u.t.dims[d]));
+  return o;
+}
+
+static cJSON *attr_json(const ox_attr *at) {
+  char tb[256];
+  cJSON *v = NULL;
+  switch (at->type) {
+  case OX_ATTR_INT: return int_json(at->i);
+  case OX_ATTR_FLOAT: return num_json(at->f);
+  case OX_ATTR_STRING: return str_json(&at->s);
+  case OX_ATTR_TENSOR:
+  case OX_ATTR_SPARSE_TENSOR: return tensor_desc_json(at->t);
+  case OX_ATTR_GRAPH:
+    v = cJSON_CreateObject();
+    cJSON_AddStringToObject(v, "graph", at->g && at->g->name ? at->g->name : "");
+    cJSON_AddNumberToObject(v, "nodes", at->g ? at->g->nnode : 0);
+    return v;
+  case OX_ATTR_TYPE_PROTO: return cJSON_CreateString(ox_type_str(at->tp, tb, sizeof tb));
+  default: break;
+  }
+  v = cJSON_CreateArray();
+  for (int64_t i = 0; v && i < at->n; i++) {
+    cJSON *x = at->type == OX_ATTR_INTS ? int_json(at->ints[i])
+             : at->type == OX_ATTR_FLOATS ? num_json(at->floats[i])
+             : at->type == OX_ATTR_STRINGS ? str_json(&at->strings[i])
+             : at->type == OX_ATTR_TENSORS ? tensor_desc_json(at->tensors[i])
+             : at->type == OX_ATTR_TYPE_PROTOS ? cJSON_CreateString(ox_type_str(at->tps[i], tb, sizeof tb))
+             : at->type == OX_ATTR_GRAPHS ? cJSON_CreateString(at->graphs[i] && at->graphs[i]->name ? at->graphs[i]->name : "")
+             : cJSON_CreateNull();
+    cJSON_AddItemToArray(v, x);
+  }
+  return v;
+}
+
+/* the numeric stats of a tensor initializer, added to o */
+static void stats_json(cJSON *o, const ox_value *v) {
+  tstats st;
+  if (!v || v->kind != OX_TENSOR || tensor_stats(&v->u.t, &st)) return;
+  if (st.fin + st.inf) {
+    cJSON_AddItemToObject(o, "min", num_json(st.min));
+    cJSON_AddItemToObject(o, "max", num_json(st.max));
+  } else {
+    cJSON_AddNullToObject(o, "min");
+    cJSON_AddNullToObject(o, "max");
+  }
+  if (st.fin) cJSON_AddItemToObject(o, "mean", num_json(st.mean));
+  else cJSON_AddNullToObject(o, "mean");
+  cJSON_AddNumberToObject(o, "nan", (double)st.nan);
+  cJSON_AddNumberToObject(o, "inf", (double)st.inf);
 }
 
 /* Why a node whose op this build has cannot run either: the message `run`
@@ -159,6 +358,11 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int c
       if (at->g) {
         printf("%*s  %s: graph '%s', %d nodes\n", indent, "", at->name, at->g->name, at->g->nnode);
         nodes(m, at->g->nnode, at->g->node, indent + 4, cant);
+      } else if (at->ref_attr_name) {
+        printf("%*s  %s: the caller's '%s'\n", indent, "", at->name, at->ref_attr_name);
+      } else {
+        char buf[1024];
+        printf("%*s  %s: %s\n", indent, "", at->name, attr_text(at, buf, sizeof buf));
       }
     }
   }
@@ -175,7 +379,9 @@ static cJSON *vi_json(const ox_valueinfo *vi) {
   if (vi->rank >= 0) {
     cJSON *sh = cJSON_AddArrayToObject(o, "shape");
     for (int d = 0; d < vi->rank; d++)
-      cJSON_AddItemToArray(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d]) : cJSON_CreateNull());
+      cJSON_AddItemToArray(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d])
+                               : vi->dim_param && vi->dim_param[d] ? cJSON_CreateString(vi->dim_param[d])
+                                                                   : cJSON_CreateNull());
   } else {
     cJSON_AddNullToObject(o, "shape");
   }
@@ -212,6 +418,15 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
     cJSON_AddBoolToObject(o, "supported", is_fn || (k && !problem));
     if (problem) cJSON_AddStringToObject(o, "problem", problem);
     if (!is_fn && (!k || problem)) (*unsupported)++;
+    cJSON *as = cJSON_AddArrayToObject(o, "attributes");
+    for (int j = 0; as && j < nd->nattr; j++) {
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddStringToObject(x, "name", nd->attr[j].name);
+      cJSON_AddStringToObject(x, "type", ox_attr_type_name(nd->attr[j].type));
+      if (nd->attr[j].ref_attr_name) cJSON_AddStringToObject(x, "ref_attr_name", nd->attr[j].ref_attr_name);
+      else cJSON_AddItemToObject(x, "value", attr_json(&nd->attr[j]));
+      cJSON_AddItemToArray(as, x);
+    }
     cJSON *sub = NULL;
     for (int j = 0; j < nd->nattr; j++) {
       const ox_attr *at = &nd->attr[j];
@@ -256,6 +471,7 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e
     if (v->kind == OX_TENSOR) {
       cJSON *sh = cJSON_AddArrayToObject(x, "shape");
       for (int d = 0; d < v->u.t.rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)v->u.t.dims[d]));
+      stats_json(x, v);
     }
     cJSON_AddItemToArray(inits, x);
   }
@@ -282,24 +498,37 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e
   return rc;
 }
 
+enum { I_HELP, I_JSON };
+static const ox_opt info_opts[] = {
+    [I_HELP] = {"--help", "-h", NULL},
+    [I_JSON] = {"--json", NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
 int ox_cmd_info(int argc, char **argv) {
-  const char *path = NULL;
+  const char *path = NULL, *v;
   int json = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+  ox_optparse p;
+  ox_opt_init(&p, "info", argc, argv, info_opts);
+  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+    if (k == OX_OPT_ERROR) return OX_EUSAGE;
+    if (k == I_HELP) {
       fputs("usage: onnxop info [--json] MODEL\n\n"
             "Describe a model: IR version, opset imports, inputs and outputs with their\n"
-            "types and shapes, the nodes (op-version, name, inputs, outputs), the\n"
-            "initializers, the functions, and which nodes cannot run: ops this build\n"
-            "lacks, and nodes whose attributes do not fit their op-version: one it\n"
-            "requires missing, one it does not declare, one of another type (which\n"
-            "`run` refuses).\n\n"
+            "types and shapes, the nodes (op-version, name, inputs, outputs) with their\n"
+            "attributes (values; tensors as dtype and shape), the initializers (dtype,\n"
+            "shape, min, max, mean, NaN and Inf counts), the functions, and which nodes\n"
+            "cannot run: ops this build lacks, and nodes whose attributes do not fit\n"
+            "their op-version: one it requires missing, one it does not declare, one of\n"
+            "another type (which `run` refuses).\n\n"
             "  --json   the same facts as one JSON object: model, ir_version,\n"
             "           opset_import, graph, inputs and outputs (name, type, shape with\n"
-            "           null for unknown dims), initializers, nodes (op, domain, opset,\n"
-            "           since, name, inputs, outputs, function, supported, problem when\n"
-            "           an attribute does not fit the op-version, subgraphs), functions, and\n"
-            "           unsupported (the count of nodes that cannot run)\n\n"
+            "           a symbolic dim's name, null for an unknown dim), initializers\n"
+            "           (name, type, shape, min, max, mean, nan, inf), nodes (op, domain,\n"
+            "           opset, since, name, inputs, outputs, function, supported, problem\n"
+            "           when an attribute does not fit the op-version, attributes: name,\n"
+            "           type and value, subgraphs), functions, and unsupported (the count\n"
+            "           of nodes that cannot run)\n\n"
             "exit status:\n"
             "  0      success, whether or not every node can run\n"
             "  1      MODEL was rejected, or standard output could not be written\n"
@@ -308,13 +537,9 @@ int ox_cmd_info(int argc, char **argv) {
             stdout);
       return 0;
     }
-    if (!strcmp(argv[i], "--json")) {
-      json = 1;
-      continue;
-    }
-    if (argv[i][0] == '-' && argv[i][1]) return ox_usage_error("info", "unknown option '%s'", argv[i]);
-    if (path) return ox_usage_error("info", "give one MODEL");
-    path = argv[i];
+    if (k == I_JSON) json = 1;
+    else if (path) return ox_usage_error("info", "give one MODEL");
+    else path = v;
   }
   if (!path) return ox_usage_error("info", "no MODEL given");
   ox_arena *A = ox_arena_new();
@@ -344,10 +569,15 @@ int ox_cmd_info(int argc, char **argv) {
   for (int i = 0; i < g->nout; i++) vi_line(&g->out[i]);
   printf("  initializers: %d\n", g->ninit);
   for (int i = 0; i < g->ninit; i++) {
-    char sh[256], ty[64];
+    char sh[256], ty[64], st_text[256] = "";
     const ox_value *v = g->init[i];
-    printf("    %s: %s %s\n", g->init_name[i], ox_value_desc(v, ty, sizeof ty),
-           v->kind == OX_TENSOR ? ox_shape_str(v->u.t.rank, v->u.t.dims, sh, sizeof sh) : "");
+    tstats st;
+    if (v->kind == OX_TENSOR && !tensor_stats(&v->u.t, &st)) {
+      st_text[0] = ' ';
+      stats_text(st_text + 1, sizeof st_text - 1, &st);
+    }
+    printf("    %s: %s %s%s\n", g->init_name[i], ox_value_desc(v, ty, sizeof ty),
+           v->kind == OX_TENSOR ? ox_shape_str(v->u.t.rank, v->u.t.dims, sh, sizeof sh) : "", st_text);
   }
   int cant[2] = {0, 0};
   printf("  nodes: %d\n", g->nnode);

@@ -413,6 +413,8 @@ static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, ox_
 
 int ox_trace_flags;
 FILE *ox_trace_file;
+ox_node_hook_fn ox_node_hook;
+void *ox_node_hook_arg;
 
 static void trace_value(FILE *f, const char *name, const ox_value *v) {
   char d[128], sh[128];
@@ -507,7 +509,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     if (!out[i]) return ox_fail(e, OX_EINPUT, "produced no value for output %d '%s'", i, n->out[i]);
     if (!scope_set(a, sc, n->out[i], out[i])) return ox_fail(e, OX_EINPUT, "out of memory");
   }
-  return 0;
+  return ox_node_hook ? ox_node_hook(ox_node_hook_arg, n, depth, out, e) : 0;
 }
 
 static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *nodes,

@@ -21,6 +21,14 @@ enum { OX_TRACE_NODES = 1, OX_TRACE_TIME = 2 };
 extern int ox_trace_flags;
 extern FILE *ox_trace_file;
 
+/* run --save-intermediates: when set, called after each node that succeeds,
+ * with its outputs (out[i] NULL for an empty output name); depth 0 for the
+ * main graph's nodes, more inside subgraphs and functions. A non-zero return
+ * stops the run with that error. */
+typedef int (*ox_node_hook_fn)(void *arg, const ox_node *n, int depth, ox_value **out, ox_err *e);
+extern ox_node_hook_fn ox_node_hook;
+extern void *ox_node_hook_arg;
+
 /* --timeout SECONDS (or ONNXOP_TIMEOUT): evaluation stops at the first check
  * once SECONDS have passed since this call (0: no limit). `source` names the
  * option or variable in the message. Checked before every node and every

@@ -59,6 +59,7 @@ typedef struct ox_valueinfo {
   const ox_type *type; /* NULL: not declared */
   int rank;            /* tensors: declared rank, -1 if no shape */
   int64_t *dims;       /* -1 for a symbolic or unknown dim */
+  const char **dim_param; /* NULL, or rank entries: a symbolic dim's name (dim_param), else NULL */
 } ox_valueinfo;
 
 typedef struct ox_graph {

@@ -1,4 +1,5 @@
 /* core/value.c: building, copying and describing values and types. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,61 +81,116 @@ const char *ox_type_str(const ox_type *t, char *buf, size_t n) {
   return buf;
 }
 
-/* Recursive descent over the type grammar; *s advances past what was read. */
-static const ox_type *parse_type(ox_arena *a, const char **s, int depth) {
-  const char *p = *s;
-  while (*p == ' ') p++;
-  size_t n = 0;
-  while (p[n] && p[n] != '(' && p[n] != ')' && p[n] != ',' && p[n] != ' ') n++;
-  char word[32];
-  if (n == 0 || n >= sizeof word || depth > 32) return NULL;
-  memcpy(word, p, n);
-  word[n] = 0;
-  p += n;
-  const ox_type *t = NULL;
-  if (*p != '(') { /* a bare dtype */
-    t = ox_type_tensor(ox_dtype_from_name(word));
+/* Recursive descent over the type grammar (ox_type_parse); *s advances past
+ * what was read. Blanks (space, tab, newline) may stand around every word
+ * and punctuation mark. */
+static void skip_blanks(const char **s) {
+  while (**s == ' ' || **s == '\t' || **s == '\n' || **s == '\r') (*s)++;
+}
+
+/* A word of letters, digits and '_' (or the single "?"), into w; its length. */
+static size_t read_word(const char **s, char *w, size_t n) {
+  skip_blanks(s);
+  size_t k = 0;
+  if (**s == '?') {
+    w[k++] = *(*s)++;
   } else {
-    p++;
-    if (!strcmp(word, "tensor")) {
-      size_t m = strcspn(p, ")");
-      char dt[32];
-      if (m >= sizeof dt) return NULL;
-      memcpy(dt, p, m);
-      dt[m] = 0;
-      t = ox_type_tensor(ox_dtype_from_name(dt));
-      p += m;
-    } else if (!strcmp(word, "seq") || !strcmp(word, "sequence") || !strcmp(word, "optional")) {
-      const ox_type *in = parse_type(a, &p, depth + 1);
-      if (!in) return NULL;
-      t = word[0] == 'o' ? ox_type_opt(a, in) : ox_type_seq(a, in);
-    } else if (!strcmp(word, "map")) {
-      size_t m = strcspn(p, ",");
-      char kt[32];
-      if (m >= sizeof kt || !p[m]) return NULL;
-      memcpy(kt, p, m);
-      kt[m] = 0;
-      ox_dtype k = ox_dtype_from_name(kt);
-      p += m + 1;
-      const ox_type *v = parse_type(a, &p, depth + 1);
-      if (!k || !v) return NULL;
-      t = ox_type_map(a, k, v);
-    } else {
+    for (; isalnum((unsigned char)**s) || **s == '_'; (*s)++, k++)
+      if (k + 1 < n) w[k] = **s;
+  }
+  w[k < n ? k : n - 1] = 0;
+  return k;
+}
+
+static int eat(const char **s, char c) {
+  skip_blanks(s);
+  if (**s != c) return 0;
+  (*s)++;
+  return 1;
+}
+
+/* An element type left open: what an empty sequence or an absent optional
+ * read from a .pb says it holds (proto/tensor.c makes the same). */
+static const ox_type open_tensor = {OX_TENSOR, OX_UNDEFINED, NULL};
+
+/* A dtype name, or "?" where flags allow it (0 then). -1 if neither. */
+static int elem_word(const char *w, int flags) {
+  if (!strcmp(w, "?")) return flags & OX_TYPE_OPEN ? 0 : -1;
+  ox_dtype dt = ox_dtype_from_name(w);
+  return dt ? (int)dt : -1;
+}
+
+static const ox_type *parse_type(ox_arena *a, const char **s, int flags, int depth, char *why, size_t wn) {
+  char w[48], kw[48];
+  if (depth > 32) {
+    snprintf(why, wn, "nested too deeply");
+    return NULL;
+  }
+  if (!read_word(s, w, sizeof w)) {
+    snprintf(why, wn, "expected tensor(...), seq(...), optional(...), map(...) or a dtype");
+    return NULL;
+  }
+  int is_tensor = !strcmp(w, "tensor"), is_map = !strcmp(w, "map");
+  int is_seq = !strcmp(w, "seq") || !strcmp(w, "sequence"), is_opt = !strcmp(w, "optional");
+  if (!is_tensor && !is_map && !is_seq && !is_opt) { /* a bare dtype */
+    int dt = elem_word(w, flags);
+    if (dt < 0) snprintf(why, wn, "unknown type \"%s\"", w);
+    return dt < 0 ? NULL : dt ? ox_type_tensor((ox_dtype)dt) : &open_tensor;
+  }
+  if (!eat(s, '(')) {
+    snprintf(why, wn, "expected '(' after %s", w);
+    return NULL;
+  }
+  const ox_type *t = NULL;
+  if (is_tensor || is_map) {
+    read_word(s, kw, sizeof kw);
+    int dt = elem_word(kw, flags);
+    if (dt < 0) {
+      snprintf(why, wn, "unknown dtype \"%s\"", kw);
       return NULL;
     }
-    while (*p == ' ') p++;
-    if (*p != ')') return NULL;
-    p++;
+    if (is_tensor) {
+      t = dt ? ox_type_tensor((ox_dtype)dt) : &open_tensor;
+    } else {
+      if (!eat(s, ',')) {
+        snprintf(why, wn, "expected ',' after the key type of map(...)");
+        return NULL;
+      }
+      const ox_type *val = parse_type(a, s, flags, depth + 1, why, wn);
+      if (!val) return NULL;
+      t = ox_type_map(a, (ox_dtype)dt, val);
+    }
+  } else {
+    const ox_type *inner = parse_type(a, s, flags, depth + 1, why, wn);
+    if (!inner) return NULL;
+    t = is_seq ? ox_type_seq(a, inner) : ox_type_opt(a, inner);
   }
-  *s = p;
+  if (!t) {
+    snprintf(why, wn, "out of memory");
+    return NULL;
+  }
+  if (!eat(s, ')')) {
+    snprintf(why, wn, "expected ')' to close %s(", w);
+    return NULL;
+  }
   return t;
 }
 
-const ox_type *ox_type_parse(ox_arena *a, const char *s) {
-  if (!s) return NULL;
-  const ox_type *t = parse_type(a, &s, 0);
-  while (t && *s == ' ') s++;
-  return t && !*s ? t : NULL;
+const ox_type *ox_type_parse(ox_arena *a, const char *s, int flags, char *why, size_t wn) {
+  char own[8];
+  if (!why || !wn) why = own, wn = sizeof own;
+  if (!s) {
+    snprintf(why, wn, "no type");
+    return NULL;
+  }
+  const ox_type *t = parse_type(a, &s, flags, 0, why, wn);
+  if (!t) return NULL;
+  skip_blanks(&s);
+  if (*s) {
+    snprintf(why, wn, "unexpected \"%.20s\" at the end", s);
+    return NULL;
+  }
+  return t;
 }
 
 ox_dtype ox_type_leaf(const ox_type *t) {

@@ -65,10 +65,17 @@ const ox_type *ox_type_map(ox_arena *a, ox_dtype key, const ox_type *val);
 int ox_type_eq(const ox_type *x, const ox_type *y);
 /* "seq(tensor(float))", "optional(tensor(int64))", "map(string,tensor(float))" */
 const char *ox_type_str(const ox_type *t, char *buf, size_t n);
-/* Parse an ONNX type string: "tensor(float)", "seq(tensor(int64))",
- * "optional(seq(tensor(uint8)))", "map(string, tensor(float))"; a bare dtype
- * name ("float32", "float") means a tensor of it. NULL if malformed. */
-const ox_type *ox_type_parse(ox_arena *a, const char *s);
+/* Parse an ONNX type string: "tensor(float)", "seq(tensor(int64))" (also
+ * "sequence(...)"), "optional(seq(tensor(uint8)))", "map(string,
+ * tensor(float))"; a bare dtype name ("float32", "float", "FLOAT": any name
+ * ox_dtype_from_name knows) means a tensor of it; blanks may stand around
+ * every word and mark ("tensor( float )"). The one parser of type strings:
+ * the command line and io/json.c both call it. NULL if malformed, with the
+ * reason in why (why may be NULL). flags: OX_TYPE_OPEN also takes "?" for an
+ * element type left open, as ox_type_str prints the type of an empty
+ * sequence or absent optional read from a .pb ("optional(tensor(?))"). */
+#define OX_TYPE_OPEN 1
+const ox_type *ox_type_parse(ox_arena *a, const char *s, int flags, char *why, size_t wn);
 /* The innermost tensor element type (through seq/optional/map values), or 0. */
 ox_dtype ox_type_leaf(const ox_type *t);
 

@@ -87,6 +87,7 @@
 #include <strings.h>
 
 #include "io.h"
+#include "proto/proto.h"
 
 #define MAX_RANK 64
 #define EXACT_LIMIT 9007199254740992.0 /* 2^53: every integer up to here is a double */
@@ -579,96 +580,18 @@ static int dims_from_json(dec *d, const cJSON *j, const char *key, int *rank, in
   return 0;
 }
 
-static void skip_space(const char **s) {
-  while (**s == ' ' || **s == '\t' || **s == '\n') (*s)++;
-}
-static size_t read_word(const char **s, char *w, size_t n) {
-  skip_space(s);
-  size_t k = 0;
-  for (; isalnum((unsigned char)**s) || **s == '_'; (*s)++)
-    if (k + 1 < n) w[k++] = **s;
-  w[k] = 0;
-  return k;
-}
-static int eat(const char **s, char c) {
-  skip_space(s);
-  if (**s != c) return 0;
-  (*s)++;
-  return 1;
-}
-
-/* Parse an ONNX type string: tensor(float), seq(X), sequence(X), optional(X),
- * map(K, X); a bare dtype name means tensor(dtype). NULL with a reason. */
-static const ox_type *parse_type(ox_arena *a, const char **s, int depth, char *why, size_t wn) {
-  char w[48], kw[48];
-  if (depth > 32) {
-    snprintf(why, wn, "nested too deeply");
-    return NULL;
-  }
-  if (!read_word(s, w, sizeof w)) {
-    snprintf(why, wn, "expected tensor(...), seq(...), optional(...) or map(...)");
-    return NULL;
-  }
-  int is_tensor = !strcmp(w, "tensor"), is_map = !strcmp(w, "map");
-  int is_seq = !strcmp(w, "seq") || !strcmp(w, "sequence"), is_opt = !strcmp(w, "optional");
-  if (!is_tensor && !is_map && !is_seq && !is_opt) {
-    ox_dtype dt = ox_dtype_from_name(w);
-    if (!dt) snprintf(why, wn, "unknown type \"%s\"", w);
-    return dt ? ox_type_tensor(dt) : NULL;
-  }
-  if (!eat(s, '(')) {
-    snprintf(why, wn, "expected '(' after %s", w);
-    return NULL;
-  }
-  const ox_type *t = NULL;
-  if (is_tensor || is_map) {
-    read_word(s, kw, sizeof kw);
-    ox_dtype dt = ox_dtype_from_name(kw);
-    if (!dt) {
-      snprintf(why, wn, "unknown dtype \"%s\"", kw);
-      return NULL;
-    }
-    if (is_tensor) {
-      t = ox_type_tensor(dt);
-    } else {
-      if (!eat(s, ',')) {
-        snprintf(why, wn, "expected ',' after the key type of map(...)");
-        return NULL;
-      }
-      const ox_type *val = parse_type(a, s, depth + 1, why, wn);
-      if (!val) return NULL;
-      t = ox_type_map(a, dt, val);
-    }
-  } else {
-    const ox_type *inner = parse_type(a, s, depth + 1, why, wn);
-    if (!inner) return NULL;
-    t = is_seq ? ox_type_seq(a, inner) : ox_type_opt(a, inner);
-  }
-  if (!t) {
-    snprintf(why, wn, "out of memory");
-    return NULL;
-  }
-  if (!eat(s, ')')) {
-    snprintf(why, wn, "expected ')' to close %s(", w);
-    return NULL;
-  }
-  return t;
-}
-
-/* A type from "elem_type"/"elem_dtype"/"value_type": a dtype name or a type string. */
+/* A type from "elem_type"/"elem_dtype"/"value_type": a dtype name or a type
+ * string, read by core/value.c's ox_type_parse. "?" (an element type left
+ * open: what an empty sequence or absent optional read from a .pb holds) is
+ * taken, so that what ox_json_write writes for them reads back. */
 static int type_from_json(dec *d, const cJSON *j, const char *key, const ox_type **t) {
   char desc[80], why[160];
   if (!cJSON_IsString(j))
     return bad(d, "\"%s\" must be a type such as \"float32\" or \"seq(tensor(float))\", not %s",
                key, jdesc(j, desc, sizeof desc));
   if (has_nul(d, j->valuestring)) return bad(d, "\"%s\" holds \"\\u0000\"", key);
-  const char *s = j->valuestring;
-  *t = parse_type(d->a, &s, 0, why, sizeof why);
-  if (*t) {
-    skip_space(&s);
-    if (*s) snprintf(why, sizeof why, "unexpected \"%.20s\" at the end", s);
-  }
-  if (!*t || *s) return bad(d, "bad \"%s\" \"%.100s\": %s", key, j->valuestring, why);
+  if (!(*t = ox_type_parse(d->a, j->valuestring, OX_TYPE_OPEN, why, sizeof why)))
+    return bad(d, "bad \"%s\" \"%.100s\": %s", key, j->valuestring, why);
   return 0;
 }
 
@@ -681,6 +604,16 @@ static int declared_elem_type(dec *d, const cJSON *j, const ox_type **t) {
   if (et) return type_from_json(d, et, "elem_type", t);
   if (ed) return type_from_json(d, ed, "elem_dtype", t);
   return 0;
+}
+
+/* The element type of a sequence or optional: the one the JSON gives (NULL:
+ * none), with what it leaves open ("?") filled in from the model's declared
+ * type when that is of the same kind. */
+static const ox_type *with_declared(dec *d, const ox_type *elem, const ox_type *want, ox_kind kind) {
+  if (!want || want->kind != kind) return elem;
+  if (!elem) return want->inner;
+  const ox_type *u = ox_proto_type_unify(d->a, elem, want->inner);
+  return u ? u : elem; /* a conflict is said where the value is checked */
 }
 
 static int type_mismatch(dec *d, const ox_value *v, const char *where, const ox_type *t) {
@@ -770,7 +703,9 @@ static int dec_data(dec *d, ox_dtype dt, int rank, const int64_t *dims, const cJ
   int64_t n = ox_numel(rank, dims, ox_dtype_size(dt));
   if (n < 0) return new_tensor(d, dt, rank, dims, out); /* says what is wrong */
   int same = rank == nrank && !memcmp(dims, ndims, (size_t)rank * sizeof *dims);
-  if (!same && !(nrank <= 1 && leaves == n)) {
+  /* an empty tensor's lists stop at its first zero dim: (2, 0, 4) is [[], []] */
+  int empty_prefix = n == 0 && leaves == 0 && nrank <= rank && !memcmp(dims, ndims, (size_t)nrank * sizeof *dims);
+  if (!same && !empty_prefix && !(nrank <= 1 && leaves == n)) {
     char sb[256], nb[256];
     if (leaves == n)
       return bad(d, "data is nested as %s but \"shape\" is %s", ox_shape_str(nrank, ndims, nb, sizeof nb),
@@ -1005,7 +940,7 @@ static int dec_seq(dec *d, const cJSON *j, const ox_type *want, ox_value **out) 
   if (!cJSON_IsArray(items)) return bad(d, "\"sequence\" must be a list of values");
   const ox_type *elem;
   OX_TRY(declared_elem_type(d, j, &elem));
-  if (!elem && want && want->kind == OX_SEQUENCE) elem = want->inner;
+  elem = with_declared(d, elem, want, OX_SEQUENCE);
   int64_t n = list_len(items);
   if (!elem && n == 0)
     return bad(d, "an empty sequence needs \"elem_dtype\" (or \"elem_type\") to say what it holds");
@@ -1037,7 +972,7 @@ static int dec_opt(dec *d, const cJSON *j, const ox_type *want, ox_value **out) 
   const cJSON *x = get(j, "optional");
   const ox_type *elem;
   OX_TRY(declared_elem_type(d, j, &elem));
-  if (!elem && want && want->kind == OX_OPTIONAL) elem = want->inner;
+  elem = with_declared(d, elem, want, OX_OPTIONAL);
   ox_value *v = NULL;
   if (cJSON_IsNull(x)) {
     if (!elem)
@@ -1239,9 +1174,14 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
   ox_value *v = NULL;
   if (!rc) rc = dec_value(&d, root, want, &v);
   if (!rc && want && !ox_value_fits(v, want)) {
-    char got[256], exp[256];
-    rc = ox_fail(e, OX_EINPUT, "the JSON holds a %s but the model declares %s",
-                 ox_value_desc(v, got, sizeof got), ox_type_str(want, exp, sizeof exp));
+    /* parts the JSON leaves open ("elem_dtype": "?") come from want */
+    const ox_type *u = ox_proto_type_unify(a, ox_value_type(a, v), want);
+    if (u) ox_proto_value_refine(a, v, u);
+    if (!u || !ox_value_fits(v, want)) {
+      char got[256], exp[256];
+      rc = ox_fail(e, OX_EINPUT, "the JSON holds a %s but the model declares %s",
+                   ox_value_desc(v, got, sizeof got), ox_type_str(want, exp, sizeof exp));
+    }
   }
   cJSON_Delete(root);
   if (rc) {

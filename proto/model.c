@@ -460,6 +460,12 @@ static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_value
       int known = dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
                   dim->dim_value >= 0;
       vi->dims[k] = known ? dim->dim_value : -1; /* dim_param or unknown: -1 */
+      if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && dim->dim_param &&
+          *dim->dim_param) { /* kept for run --random --dim and info */
+        if (!vi->dim_param && !(vi->dim_param = ox_alloc_array(d->a, vi->rank, sizeof *vi->dim_param)))
+          return oom(d);
+        if (!(vi->dim_param[k] = copy_str(d, "a dim_param", dim->dim_param))) return d->e->code ? d->e->code : oom(d);
+      }
     }
   }
   return 0;

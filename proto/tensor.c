@@ -903,11 +903,15 @@ static int opt_to(ox_arena *a, const ox_value *v, const char *name, int depth,
   const ox_type *et = v->type ? v->type->inner : NULL;
   ox_kind kind = x ? x->kind : et ? et->kind : OX_TENSOR;
   op->has_elem_type = 1;
-  op->elem_type = elem_of_kind(kind);
-  if (!x) { /* absent: elem_type alone */
+  if (!x) {
+    /* absent: elem_type UNDEFINED alone, as onnx's numpy_helper.from_optional
+     * writes it; any other elem_type would read back, without a declared
+     * type, as an empty sequence (io/pb.c, "Guessing the message") */
+    op->elem_type = ELEM_UNDEFINED;
     *out = op;
     return 0;
   }
+  op->elem_type = elem_of_kind(kind);
   switch (kind) {
   case OX_TENSOR: OX_TRY(ox_to_tensor_proto(a, x, NULL, &op->tensor_value, e)); break;
   case OX_SEQUENCE: OX_TRY(seq_to(a, x, NULL, depth + 1, &op->sequence_value, e)); break;

@@ -15,8 +15,17 @@ static void *alloc_init(ox_arena *a, const void *init, size_t n) {
 
 static char *dup(ox_arena *a, const char *s) { return ox_strdup(a, s ? s : ""); }
 
+static const Onnx__TypeProto *type_proto(ox_arena *a, const ox_type *t, int rank, const int64_t *dims,
+                                         const char *const *params);
+
 const Onnx__TypeProto *ox_to_type_proto(ox_arena *a, const ox_type *t, int rank,
                                         const int64_t *dims) {
+  return type_proto(a, t, rank, dims, NULL);
+}
+
+/* params: NULL, or rank entries naming symbolic dims (dim_param) */
+static const Onnx__TypeProto *type_proto(ox_arena *a, const ox_type *t, int rank, const int64_t *dims,
+                                         const char *const *params) {
   if (!t) return NULL;
   Onnx__TypeProto *tp = NEW(a, Onnx__TypeProto, ONNX__TYPE_PROTO__INIT);
   if (!tp) return NULL;
@@ -36,6 +45,9 @@ const Onnx__TypeProto *ox_to_type_proto(ox_arena *a, const ox_type *t, int rank,
         if (dims && dims[i] >= 0) {
           d[i]->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
           d[i]->dim_value = dims[i];
+        } else if (params && params[i]) {
+          d[i]->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+          d[i]->dim_param = dup(a, params[i]);
         }
       }
       sh->n_dim = (size_t)rank;
@@ -78,7 +90,7 @@ static Onnx__ValueInfoProto *valueinfo(ox_arena *a, const ox_valueinfo *vi) {
   Onnx__ValueInfoProto *p = NEW(a, Onnx__ValueInfoProto, ONNX__VALUE_INFO_PROTO__INIT);
   if (!p) return NULL;
   p->name = dup(a, vi->name);
-  if (vi->type) p->type = (Onnx__TypeProto *)ox_to_type_proto(a, vi->type, vi->rank, vi->dims);
+  if (vi->type) p->type = (Onnx__TypeProto *)type_proto(a, vi->type, vi->rank, vi->dims, vi->dim_param);
   return p;
 }
 

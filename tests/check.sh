@@ -66,6 +66,8 @@ run "bad" sh tests/bad/run.sh "$B"
 run "bad (asan)" sh tests/bad/run.sh "$B/asan"
 run "limits" python3 tests/limits.py "$B"
 run "limits (asan)" python3 tests/limits.py "$B/asan"
+# models from `onnxop make`: Debian's onnx checker, and onnxruntime with ORT_DIR
+run "checker" /usr/bin/python3 tests/checker.py "$B"
 
 suite() { # NAME PATH XFAIL
   if [ ! -d "$2" ]; then

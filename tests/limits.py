@@ -285,7 +285,7 @@ def main():
     c("loop_timeout_bench", ["bench", "--timeout", "0.5"] + spin, 1, msg, max_secs=3)
     c("loop_timeout_over_env", ["run", "--timeout", "0.25"] + spin, 1, ["time limit of 0.25 s"], max_secs=3,
       env={"ONNXOP_TIMEOUT": "100"})
-    c("make_case_timeout", ["make", "Identity", "--input", "x:float32[1]", "--case", f"{d}/case", "--in", "float32[1]:1",
+    c("make_case_timeout", ["make", "Identity", "--opset", "21", "--input", "x:float32[1]", "--case", f"{d}/case", "--in", "float32[1]:1",
                             "--timeout", "0.000001"], 1, ["node 'node' Identity-21", "time limit of 1e-06 s"], max_secs=5)
     c("loop_short_within_timeout", ["run", "--timeout", "30", f"{d}/spin.onnx", "--in", "int64[]:1000", "--in", "bool[]:1",
                                     "--in", "float32[]:1"], 0, [], max_secs=30)

@@ -181,7 +181,7 @@ for name, second in (("dot", "o/./y.pb"), ("dotdot", "o/../o/y.pb"), ("symlinked
 # ---- a file whose name holds '=' is given with a '/' before it ----
 rc, _, err = run(*SPLIT, "--out", "./y=a.pb", "--out", "z.pb")
 check("equals_out", rc == 0 and os.path.isfile(os.path.join(T, "y=a.pb")), err)
-rc, _, err = run("make", "Identity", "--input", "x", "-o", "id.onnx")
+rc, _, err = run("make", "Identity", "--input", "x:float32[2]", "-o", "id.onnx")
 rc, out, err = run("run", "id.onnx", "--in", "./y=a.pb")
 check("equals_in", rc == 0 and "[1., 2.]" in out, f"exit {rc}: {out}{err}")
 rc, _, err = run(*SPLIT, "--out", "y=a.pb", "--out", "Z=b.pb")

@@ -26,10 +26,10 @@ out_has test_help_json "--json         print one JSON object instead"
 # ---- info --json: the facts info prints ----
 expect 0 info_json "$X" info --json "$T/sequence_at.onnx"
 jsonok info_json
-out_has info_json '"ir_version":10,"opset_import":[{"domain":"ai.onnx","version":11}],"graph":"SequenceAt_graph","inputs":[{"name":"input_seq","type":"seq(tensor(float))","shape":null},{"name":"position","type":"tensor(int64)","shape":null}],"outputs":[{"name":"output_tensor","type":"tensor(float)","shape":null}],"initializers":[],"nodes":[{"op":"SequenceAt","domain":"ai.onnx","opset":11,"since":11,"name":"node","inputs":["input_seq","position"],"outputs":["output_tensor"],"function":false,"supported":true}],"functions":[],"unsupported":0}'
+out_has info_json '"ir_version":6,"opset_import":[{"domain":"ai.onnx","version":11}],"graph":"SequenceAt_graph","inputs":[{"name":"input_seq","type":"seq(tensor(float))","shape":null},{"name":"position","type":"tensor(int64)","shape":[]}],"outputs":[{"name":"output_tensor","type":"tensor(float)","shape":[null,null]}],"initializers":[],"nodes":[{"op":"SequenceAt","domain":"ai.onnx","opset":11,"since":11,"name":"node","inputs":["input_seq","position"],"outputs":["output_tensor"],"function":false,"supported":true,"attributes":[]}],"functions":[],"unsupported":0}'
 expect 0 info_json_unknown "$X" info --json "$T/unknown.onnx"
 out_has info_json_unknown '"inputs":[{"name":"x","type":"tensor(float)","shape":[2]}]'
-out_has info_json_unknown '{"op":"Frobnicate","domain":"ai.onnx","opset":13,"since":null,"name":"node","inputs":["x"],"outputs":["output"],"function":false,"supported":false}'
+out_has info_json_unknown '{"op":"Frobnicate","domain":"ai.onnx","opset":13,"since":null,"name":"node","inputs":["x"],"outputs":["output"],"function":false,"supported":false,"attributes":[]}'
 out_has info_json_unknown '"unsupported":1}'
 expect 1 info_json_bad "$X" info --json "$T/trunc.onnx"
 err_has info_json_bad "trunc.onnx"
@@ -59,16 +59,19 @@ expect 0 make_random_str "$X" make Identity --input x:string[2,2] --case "$T/rnd
 expect 0 make_random_str_show "$X" show "$T/rnd5/test_data_set_0/input_0.pb"
 out_has make_random_str_show "dtype=str"
 expect 2 make_random_no_shape "$X" make Identity --input 'x:float32[?]' --case "$T/never_rnd" --random 1
-err_has make_random_no_shape "onnxop make: --random needs a tensor type with a whole shape for input 'x' (--input x:DTYPE[SHAPE], such as float32[2,3])"
+err_has make_random_no_shape "onnxop make: input 'x' is drawn, and that needs a tensor type with a whole shape, not float32[?] (--input x:DTYPE[SHAPE], such as float32[2,3])"
 no_file "$T/never_rnd"
 expect 2 make_random_seq "$X" make SequenceLength --opset 11 --input 'x:seq(tensor(float))' --case "$T/never_rnd" --random 1
-err_has make_random_seq "--random needs a tensor type with a whole shape for input 'x'"
+err_has make_random_seq "input 'x' is drawn, and that needs a tensor type with a whole shape"
 expect 2 make_random_bad_seed "$X" make Identity --input 'x:float32[2]' --case "$T/never_rnd" --random -1
 err_has make_random_bad_seed "onnxop make: --random needs a seed: a number from 0 to 2^64-1, not '-1'"
 expect 2 make_random_no_case "$X" make Identity --input 'x:float32[2]' -o "$T/never_rnd.onnx" --random 1
 err_has make_random_no_case "onnxop make: --random is for --case"
 no_file "$T/never_rnd.onnx"
-expect 2 make_random_and_in "$X" make Identity --input 'x:float32[2]' --case "$T/never_rnd" --random 1 --in 'float32[2]:1,2'
-err_has make_random_and_in "onnxop make: use either --in files or --random, not both"
+# --in and --random combine: the given input stays as given, the others are drawn
+expect 0 make_random_and_in "$X" make Gather --input 'x:float32[5,2]' --input 'i:int64[3]' --case "$T/rnd_in" --random 1 --in 'i=int64[3]:4,0,4'
+expect 0 make_random_and_in_show "$X" show "$T/rnd_in/test_data_set_0/input_1.pb" "$T/rnd_in/test_data_set_0/output_0.pb"
+out_has make_random_and_in_show "[4, 0, 4]"
+out_has make_random_and_in_show "output: shape=(3, 2), dtype=float32"
 expect 0 make_help_random "$X" make --help
-out_has make_help_random "--random SEED      with --case, instead of --in files"
+out_has make_help_random "--random SEED      draw the inputs --in does not give"

@@ -48,12 +48,12 @@ no_file() {
 
 # ---- the seed examples: models ----
 expect 0 make_seqat "$X" make SequenceAt --opset 11 --input 'input_seq:seq(tensor(float))' \
-  --input 'position:tensor(int64)' --output 'output_tensor:tensor(float)' -o "$T/sequence_at.onnx"
+  --input 'position:int64[]' --output 'output_tensor:float32[?,?]' -o "$T/sequence_at.onnx"
 expect 0 make_oge_seq "$X" make OptionalGetElement --opset 15 \
   --input 'opt_seq:optional(seq(tensor(int32)))' --output 'output_sequence:seq(tensor(int32))' -o "$T/oge_seq.onnx"
 expect 0 make_oge_t "$X" make OptionalGetElement --opset 18 \
-  --input 'opt_value:optional(tensor(float))' --output 'output:tensor(float)' -o "$T/oge_tensor.onnx"
-expect 0 make_id "$X" make Identity --opset 21 --input 'x' --output output_tensor -o "$T/identity.onnx"
+  --input 'opt_value:optional(tensor(float))' --output 'output:float32[?,?]' -o "$T/oge_tensor.onnx"
+expect 0 make_id "$X" make Identity --opset 21 --input 'x:float32[?,?]' --output 'output_tensor:float32[?,?]' -o "$T/identity.onnx"
 
 # JSON inputs -> .pb inputs
 for f in seq3 pos_neg pos_pos0 pos_pos2 opt_seq opt_tensor; do
@@ -235,7 +235,8 @@ expect 2 cmp_usage "$X" compare "$T/od/output_0.pb"
 expect 2 cmp_bad_tol "$X" compare --rtol x "$T/od/output_0.pb" "$S/want_pos0.json"
 
 # ---- show and info ----
-expect 0 make_unknown "$X" make Frobnicate --opset 13 --input x:float32[2] -o "$T/unknown.onnx"
+expect 0 make_unknown "$X" make Frobnicate --force --opset 13 --input x:float32[2] -o "$T/unknown.onnx"
+err_has make_unknown "onnxop make: warning: no operator 'Frobnicate' in ai.onnx"
 head -c 20 "$T/seq3.pb" >"$T/trunc.pb"
 head -c 30 "$T/sequence_at.onnx" >"$T/trunc.onnx"
 expect 0 show_json "$X" show "$S/want_pos2.json"
@@ -255,23 +256,23 @@ expect 0 info_unknown "$X" info "$T/unknown.onnx"
 out_has info_unknown "Frobnicate 'node' (x) -> (output)  [unsupported in this build: opset 13]"
 out_has info_unknown "1 node cannot run in this build (operator unsupported)"
 expect 1 info_bad "$X" info "$T/trunc.onnx"
-# a node without a required attribute: make writes it with a warning, info
+# a node without a required attribute: make --force writes it with a warning, info
 # marks it with run's message, run refuses it at load and writes nothing
-expect 0 make_no_axis "$X" make Concat --opset 13 --input a:float32[2] --input b:float32[2] -o "$T/no_axis.onnx"
+expect 0 make_no_axis "$X" make Concat --force --opset 13 --input a:float32[2] --input b:float32[2] -o "$T/no_axis.onnx"
 err_has make_no_axis "onnxop make: warning: node 'node' Concat-13: the attribute 'axis' is required"
 expect 0 info_no_axis "$X" info "$T/no_axis.onnx"
 out_has info_no_axis "Concat-13 'node' (a, b) -> (output)  [cannot run: the attribute 'axis' is required]"
 out_has info_no_axis "1 node cannot run as written (an attribute is missing, undeclared or mistyped)"
 out_lacks info_no_axis "cannot run in this build"
 expect 0 info_no_axis_json "$X" info --json "$T/no_axis.onnx"
-out_has info_no_axis_json '"supported":false,"problem":"the attribute '"'axis'"' is required"}'
+out_has info_no_axis_json '"supported":false,"problem":"the attribute '"'axis'"' is required","attributes":[]}'
 out_has info_no_axis_json '"unsupported":1'
 expect 1 run_no_axis "$X" run "$T/no_axis.onnx" --in 'float32[2]:1,2' --in 'float32[2]:3,4' --out "$T/never_axis.pb"
 err_has run_no_axis "no_axis.onnx: node 'node' Concat-13: the attribute 'axis' is required"
 no_file "$T/never_axis.pb"
 # an attribute the op-version does not declare (MaxPool has no count_include_pad),
 # or one of the wrong type, is refused at load as ONNX's checker does
-expect 0 make_undeclared "$X" make MaxPool --opset 12 --input x:float32[1,1,2,2] -a kernel_shape=[2,2] -a count_include_pad=1 -o "$T/undeclared.onnx"
+expect 0 make_undeclared "$X" make MaxPool --force --opset 12 --input x:float32[1,1,2,2] -a kernel_shape=[2,2] -a count_include_pad=1 -o "$T/undeclared.onnx"
 err_has make_undeclared "'count_include_pad' is not an attribute of MaxPool-12 (its attributes: auto_pad, ceil_mode, dilations, kernel_shape, pads, storage_order, strides)"
 expect 1 run_undeclared "$X" run "$T/undeclared.onnx" --in 'float32[1,1,2,2]:1,2,3,4' --out "$T/never_undeclared.pb"
 err_has run_undeclared "undeclared.onnx: node 'node' MaxPool-12: 'count_include_pad' is not an attribute of MaxPool-12"
@@ -279,10 +280,10 @@ no_file "$T/never_undeclared.pb"
 expect 0 info_undeclared "$X" info "$T/undeclared.onnx"
 out_has info_undeclared "[cannot run: 'count_include_pad' is not an attribute of MaxPool-12"
 # MaxPool-8 has storage_order but not yet ceil_mode (10)
-expect 0 make_later_attr "$X" make MaxPool --opset 8 --input x:float32[1,1,2,2] -a kernel_shape=[2,2] -a ceil_mode=1 -o "$T/later_attr.onnx"
+expect 0 make_later_attr "$X" make MaxPool --force --opset 8 --input x:float32[1,1,2,2] -a kernel_shape=[2,2] -a ceil_mode=1 -o "$T/later_attr.onnx"
 expect 1 run_later_attr "$X" run "$T/later_attr.onnx" --in 'float32[1,1,2,2]:1,2,3,4'
 err_has run_later_attr "'ceil_mode' is not an attribute of MaxPool-8"
-expect 0 make_mistyped "$X" make MaxPool --opset 12 --input x:float32[1,1,2,2] -a kernel_shape=2.0 -o "$T/mistyped.onnx"
+expect 0 make_mistyped "$X" make MaxPool --force --opset 12 --input x:float32[1,1,2,2] -a kernel_shape=2.0 -o "$T/mistyped.onnx"
 expect 1 run_mistyped "$X" run "$T/mistyped.onnx" --in 'float32[1,1,2,2]:1,2,3,4'
 err_has run_mistyped "node 'node' MaxPool-12: attribute 'kernel_shape' is of type float; expected ints"
 expect 0 ops_required "$X" ops If
@@ -326,7 +327,7 @@ err_has out_of_range "node 'node' SequenceAt-11: position 3 is out of range [-3,
 no_file "$T/never.pb"
 echo '{"dtype": "int64", "shape": [2], "data": [0, 1]}' >"$T/pos_vec.json"
 expect 1 pos_not_scalar "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$T/pos_vec.json"
-err_has pos_not_scalar "SequenceAt-11"
+err_has pos_not_scalar "input 'position' has rank 1 (shape (2,)); the model declares rank 0"
 expect 1 wrong_kind "$X" run "$T/sequence_at.onnx" --in "$S/want_pos0.json" --in "$S/pos_pos0.json" --out-dir "$T/never_dir"
 err_has wrong_kind "input 'input_seq'"
 no_file "$T/never_dir/output_0.pb"
@@ -341,10 +342,10 @@ expect 1 truncated_model "$X" run "$T/trunc.onnx"
 err_has truncated_model "trunc.onnx"
 expect 3 unsupported "$X" run "$T/unknown.onnx" --in "$S/pos_pos0.json"
 err_has unsupported "unsupported operator Frobnicate (ai.onnx, opset 13)"
-expect 0 make_seqat10 "$X" make SequenceAt --opset 10 --input 's:seq(tensor(float))' --input 'p:tensor(int64)' -o "$T/sequence_at10.onnx"
+expect 0 make_seqat10 "$X" make SequenceAt --force --opset 10 --input 's:seq(tensor(float))' --input 'p:tensor(int64)' -o "$T/sequence_at10.onnx"
 expect 3 unsupported_version "$X" run "$T/sequence_at10.onnx" --in "$S/seq3.json" --in "$S/pos_pos0.json"
 err_has unsupported_version "unsupported operator SequenceAt (ai.onnx, opset 10): the operator first appears at opset 11"
-expect 0 make_ter5 "$X" make TreeEnsembleRegressor --domain ai.onnx.ml --opset 5 --input 'X:float32[1,2]' --output Y -o "$T/ter5.onnx"
+expect 0 make_ter5 "$X" make TreeEnsembleRegressor --force --domain ai.onnx.ml --opset 5 --input 'X:float32[1,2]' --output Y -o "$T/ter5.onnx"
 expect 3 deprecated_op "$X" run "$T/ter5.onnx" --in 'float32[1,2]:1,2'
 err_has deprecated_op "unsupported operator TreeEnsembleRegressor (ai.onnx.ml, opset 5): ONNX deprecated the operator at opset 5; onnxop runs it for opsets 1 to 4"
 expect 2 too_many_inputs "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos0.json" --in "$S/pos_pos0.json"
@@ -460,7 +461,7 @@ if [ -w /dev/full ]; then
   full 1 full_test_verbose 1 "$X" test -v -j 2 "$T/cases/test_cc_sequence_at_neg" "$T/cases/test_cc_sequence_at_pos0"
   full 1 full_bench 1 "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos2.json" --runs 1 --warmup 0
   # a warning that cannot be shown fails the command too
-  full 1 full_make_warning 2 "$X" make Concat --opset 13 --input a:float32[2] --input b:float32[2] -o "$T/no_axis2.onnx"
+  full 1 full_make_warning 2 "$X" make Concat --force --opset 13 --input a:float32[2] --input b:float32[2] -o "$T/no_axis2.onnx"
   # failures keep their status when their message cannot be written
   full 1 full_err_run 2 "$X" run "$T/nope.onnx"
   full 1 full_err_compare 2 "$X" compare "$T/od/output_0.pb" "$S/want_pos0.json"
@@ -593,6 +594,8 @@ expect 2 test_bad_xfail_after_path "$X" test "$T/cases" --xfail "$T/no-such-list
 err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 # ---- test --json, info --json, make --random ----
 . tests/cli/json_make.sh
+# ---- authoring suites: round trips, make, run, info, conventions ----
+. tests/cli/suites.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -213,13 +213,19 @@ static void test_scalars_and_empty(void) {
     free(text);
   }
 
-  /* zero-sized dimensions keep their shape */
-  int64_t shapes[3][2] = {{0, 3}, {2, 0}, {0, 0}};
-  for (int k = 0; k < 3; k++) {
+  /* zero-sized dimensions keep their shape, also when the zero is not the
+   * last dim (test_reduce_sum_empty_set's (2, 0, 4) is written [[], []]) */
+  int64_t shapes[6][3] = {{0, 3}, {2, 0}, {0, 0}, {2, 0, 4}, {0, 2, 3}, {3, 0, 0}};
+  for (int k = 0; k < 6; k++) {
     ox_value *v;
-    CHECK_EQ_I(ox_tensor_new(A, OX_FLOAT, 2, shapes[k], &v, &E), 0);
+    CHECK_EQ_I(ox_tensor_new(A, OX_FLOAT, k < 3 ? 2 : 3, shapes[k], &v, &E), 0);
     free(round_trip(v));
   }
+  ox_value *z4 = decode("{\"dtype\": \"float32\", \"shape\": [2, 0, 4], \"data\": [[], []]}", NULL);
+  if (z4) CHECK_EQ_I(z4->u.t.rank, 3);
+  /* the lists must still follow the shape up to the zero dim */
+  decode_fails("{\"dtype\": \"float32\", \"shape\": [2, 0, 4], \"data\": [[], [], []]}", NULL,
+               "nested as (3, 0)|(2, 0, 4)");
   ox_value *z = decode("{\"dtype\": \"float32\", \"shape\": [0, 3], \"data\": []}", NULL);
   if (z) CHECK_EQ_I(z->u.t.n, 0);
   ox_value *z2 = decode("{\"dtype\": \"int64\", \"data\": [[], []]}", NULL);
@@ -577,6 +583,7 @@ static void test_sequences(void) {
 }
 
 static void test_optionals(void) {
+  const ox_type *opt_f = ox_type_opt(A, ox_type_tensor(OX_FLOAT));
   ox_value *p = decode("{\"optional\": {\"dtype\": \"float32\", \"data\": [1, 2]}, \"elem_dtype\": \"float32\"}", NULL);
   if (p) {
     CHECK_EQ_I(p->kind, OX_OPTIONAL);
@@ -600,12 +607,26 @@ static void test_optionals(void) {
     CHECK(strstr(text, "\"elem_type\": \"seq(tensor(int64))\"") != NULL);
     free(text);
   }
+  /* an element type left open ("?"), as an absent optional read from a .pb
+   * without a declared type has it (ONNX's elem_type UNDEFINED): written and
+   * read back; the model's declared type fills it in */
+  ox_value *open;
+  CHECK(!ox_opt_new(A, ox_type_parse(A, "?", OX_TYPE_OPEN, NULL, 0), NULL, &open, &E));
+  char *ot = round_trip(open);
+  CHECK(strstr(ot, "\"elem_dtype\": \"?\"") != NULL);
+  ox_value *filled = decode(ot, opt_f);
+  if (filled) CHECK(ox_type_eq(filled->type, opt_f));
+  free(ot);
+  ox_value *es = decode("{\"sequence\": [], \"elem_type\": \"seq(tensor(?))\"}", NULL);
+  if (es) free(round_trip(es));
+  decode_fails("{\"optional\": null, \"elem_type\": \"seq(tensor(?))\"}",
+               ox_type_opt(A, ox_type_tensor(OX_FLOAT)), "optional(seq(tensor(?)))|optional(tensor(float))");
+
   /* optional of a sequence, type from the element */
   ox_value *os = decode("{\"optional\": {\"sequence\": [], \"elem_dtype\": \"int32\"}}", NULL);
   if (os) free(round_trip(os));
 
   /* the model declares optional(X): a plain X, or null */
-  const ox_type *opt_f = ox_type_opt(A, ox_type_tensor(OX_FLOAT));
   ox_value *w1 = decode("{\"dtype\": \"float32\", \"data\": [1]}", opt_f);
   if (w1) CHECK(w1->kind == OX_OPTIONAL && w1->u.opt && w1->u.opt->u.t.dt == OX_FLOAT);
   ox_value *w2 = decode("null", opt_f);
@@ -852,8 +873,53 @@ static void test_errors(void) {
   CHECK(strstr(E.msg, "NUL") != NULL);
 }
 
+/* core/value.c's ox_type_parse, the one parser of type strings (the command
+ * line's --input and -a NAME:type=, and "elem_type" here) */
+static void test_type_strings(void) {
+  char why[160], tb[256];
+  const char *ok[][2] = {
+      {"tensor(float)", "tensor(float)"},
+      {"tensor( float )", "tensor(float)"},
+      {" seq ( tensor(int64) ) ", "seq(tensor(int64))"},
+      {"sequence(tensor(int64))", "seq(tensor(int64))"},
+      {"optional(seq(tensor(uint8)))", "optional(seq(tensor(uint8)))"},
+      {"map(string,tensor(float))", "map(string, tensor(float))"},
+      {"map( int64 ,\n seq(tensor(double)))", "map(int64, seq(tensor(double)))"},
+      {"float32", "tensor(float)"},
+      {"FLOAT16", "tensor(float16)"},
+  };
+  for (size_t k = 0; k < sizeof ok / sizeof *ok; k++) {
+    const ox_type *t = ox_type_parse(A, ok[k][0], 0, why, sizeof why);
+    if (!t) fprintf(stderr, "'%s': %s\n", ok[k][0], why);
+    CHECK_EQ_S(t ? ox_type_str(t, tb, sizeof tb) : "NULL", ok[k][1]);
+  }
+  const char *bad[][2] = {
+      {"tensor(flaot)", "unknown dtype \"flaot\""},
+      {"tensor(float", "expected ')'"},
+      {"tensor(float))", "unexpected \")\" at the end"},
+      {"seq tensor(float)", "expected '('"},
+      {"map(string tensor(float))", "expected ','"},
+      {"", "expected tensor(...)"},
+      {"?", "unknown type \"?\""},
+      {"tensor(?)", "unknown dtype \"?\""},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    why[0] = 0;
+    CHECK(!ox_type_parse(A, bad[k][0], 0, why, sizeof why));
+    if (!strstr(why, bad[k][1])) fprintf(stderr, "'%s': '%s' lacks '%s'\n", bad[k][0], why, bad[k][1]);
+    CHECK(strstr(why, bad[k][1]) != NULL);
+  }
+  /* "?" (left open) only where asked for; it prints back the same */
+  const ox_type *t = ox_type_parse(A, "optional( seq(tensor(?)) )", OX_TYPE_OPEN, why, sizeof why);
+  CHECK_EQ_S(t ? ox_type_str(t, tb, sizeof tb) : "NULL", "optional(seq(tensor(?)))");
+  CHECK(!ox_type_parse(A, NULL, 0, NULL, 0));
+  CHECK(!ox_type_parse(A, "seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(seq(float)))))))))))))))))))))))))))))))))", 0, why, sizeof why));
+  CHECK(strstr(why, "nested too deeply") != NULL);
+}
+
 int main(void) {
   A = ox_arena_new();
+  test_type_strings();
   test_basic_form();
   test_scalars_and_empty();
   test_every_dtype();
