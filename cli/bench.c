@@ -80,7 +80,7 @@ int ox_cmd_bench(int argc, char **argv) {
   const char *model_path = NULL;
   long runs = 20, warmup = 3;
   int nin = 0, rc = 0;
-  const char **ins = calloc((size_t)argc, sizeof *ins);
+  const char **ins = ox_heap_calloc((size_t)argc, sizeof *ins);
   if (!ins) return OX_EINPUT;
   for (int i = 1; i < argc && !rc; i++) {
     const char *a = argv[i];
@@ -125,10 +125,9 @@ int ox_cmd_bench(int argc, char **argv) {
   /* inputs: as onnxop run binds them (cli/bind.c) */
   ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
   ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
-  t = calloc((size_t)runs, sizeof *t);
+  t = ox_heap_calloc((size_t)runs, sizeof *t);
   if (!in_vals || !out_vals || !t) {
-    fprintf(stderr, "onnxop: out of memory\n");
-    rc = OX_EINPUT;
+    rc = ox_cli_oom("bench", NULL);
     goto done;
   }
   if ((rc = ox_bind_inputs(A, "bench", m, ins, nin, in_vals))) goto done;

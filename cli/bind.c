@@ -107,19 +107,13 @@ int ox_bind_inputs(ox_arena *A, const char *cmd, const ox_model *m, const char *
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   const char **names = ox_alloc_array(A, g->nin + 1, sizeof *names);
   char *taken = ox_alloc_array(A, g->nin + 1, 1);
-  if (!real || !names || !taken) {
-    fprintf(stderr, "onnxop: out of memory\n");
-    return OX_EINPUT;
-  }
+  if (!real || !names || !taken) return ox_cli_oom(cmd, NULL);
   int nreal = ox_graph_real_inputs(g, real);
   for (int i = 0; i < g->nin; i++) names[i] = g->in[i].name;
   OX_TRY(expand_npz(A, cmd, &args, &nin, g->nin, names)); /* now in the arena */
   int *slot_of = ox_alloc_array(A, nin + 1, sizeof *slot_of);
   const char **file_of = ox_alloc_array(A, nin + 1, sizeof *file_of);
-  if (!slot_of || !file_of) {
-    fprintf(stderr, "onnxop: out of memory\n");
-    return OX_EINPUT;
-  }
+  if (!slot_of || !file_of) return ox_cli_oom(cmd, NULL);
   /* the named inputs first; the positional ones then take the real
    * (non-initializer) inputs left, in order */
   for (int i = 0; i < nin; i++) {

@@ -7,6 +7,7 @@
 
 #include "../core/ox.h"
 #include "../core/threads.h"
+#include "../io/io.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -67,6 +68,13 @@ int ox_usage_error(const char *cmd, const char *fmt, ...) {
   return OX_EUSAGE;
 }
 
+int ox_cli_oom(const char *cmd, const char *what) {
+  ox_err e = {0};
+  ox_oom(&e, what ? "%s" : NULL, what);
+  fprintf(stderr, "onnxop%s%s: %s\n", *cmd ? " " : "", cmd, e.msg);
+  return OX_ENOMEM;
+}
+
 /* "512M", "2G", "100000" -> bytes; 0 if malformed */
 static size_t parse_size(const char *s) {
   char *end;
@@ -117,6 +125,21 @@ static double parse_seconds(const char *s) {
   return *end || !(v >= 0 && v <= 1e12) ? -1 : v;
 }
 
+/* The process exit status of a command's result, here and nowhere else
+ * (the list is the usage text's, and the man page's EXIT STATUS): the error
+ * codes of core/err.h are their own statuses, except OX_ENOMEM, which is a
+ * limit reached or a refusal like any other (1). */
+static int exit_status(int code) {
+  switch (code) {
+  case OX_OK: return 0;
+  case OX_EUSAGE: return 2;
+  case OX_EUNSUPPORTED: return 3;
+  case OX_EINPUT:
+  case OX_ENOMEM:
+  default: return 1;
+  }
+}
+
 /* Every command ends here: what it printed must have reached standard output
  * and standard error. A write that failed (a full disk, a closed pipe) is a
  * failure, never a silent exit 0; the command's own failure, if any, keeps
@@ -150,6 +173,7 @@ static const struct { const char *name; int (*fn)(int argc, char **argv); } comm
 };
 
 int main(int argc, char **argv) {
+  ox_json_hooks(); /* cJSON's reports count against --max-memory too */
   /* --max-memory SIZE (or ONNXOP_MAX_MEMORY), for every command */
   const char *mm = getenv("ONNXOP_MAX_MEMORY");
   if (take_global(&argc, argv, "--max-memory", &mm))
@@ -214,5 +238,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "onnxop: unknown command '%s'\nTry 'onnxop --help'.\n", cmd);
     rc = OX_EUSAGE;
   }
-  return finish(rc);
+  return finish(exit_status(rc));
 }

@@ -229,7 +229,7 @@ static int random_tensor(ox_arena *A, const ox_valueinfo *vi, uint64_t *s, ox_va
     if (dt == OX_STRING) {
       int n = (int)int_in(s, 1, 8);
       char *p = ox_alloc(A, (size_t)n + 1);
-      if (!p) return ox_fail(e, OX_EINPUT, "out of memory");
+      if (!p) return ox_oom(e, NULL);
       for (int k = 0; k < n; k++) p[k] = (char)('a' + int_in(s, 0, 25));
       ((ox_str *)t->data)[i] = (ox_str){p, n};
     } else if (dt == OX_BOOL) {

@@ -127,11 +127,10 @@ int ox_cmd_ops(int argc, char **argv) {
   if (json) {
     char *out = cJSON_PrintUnformatted(rows);
     if (out && (!want || shown)) puts(out);
-    free(out);
+    cJSON_free(out);
     cJSON_Delete(rows);
     if (!out) {
-      fprintf(stderr, "onnxop ops: out of memory\n");
-      return OX_EINPUT;
+      return ox_cli_oom("ops", NULL);
     }
   }
   if (want && !shown) {

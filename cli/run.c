@@ -61,7 +61,7 @@ int ox_cmd_run(int argc, char **argv) {
   const char *model_path = NULL, *out_dir = NULL;
   ox_format dir_fmt = OX_FMT_PB;
   int nin = 0, nout = 0;
-  const char **ins = calloc((size_t)argc, sizeof *ins), **outs = calloc((size_t)argc, sizeof *outs);
+  const char **ins = ox_heap_calloc((size_t)argc, sizeof *ins), **outs = ox_heap_calloc((size_t)argc, sizeof *outs);
   if (!ins || !outs) {
     free(ins);
     free(outs);
@@ -140,8 +140,7 @@ int ox_cmd_run(int argc, char **argv) {
   int *slot_of = ox_alloc_array(A, nout + 1, sizeof *slot_of);
   const char **file_of = ox_alloc_array(A, nout + 1, sizeof *file_of);
   if (!in_vals || !out_vals || !out_names || !slot_of || !file_of) {
-    fprintf(stderr, "onnxop: out of memory\n");
-    rc = OX_EINPUT;
+    rc = ox_cli_oom("run", NULL);
     goto done;
   }
   for (int i = 0; i < g->nout; i++) out_names[i] = g->out[i].name;
@@ -194,8 +193,7 @@ int ox_cmd_run(int argc, char **argv) {
       }
     }
     if (!slot_of || !file_of || (nout && !file_of[nout - 1])) {
-      fprintf(stderr, "onnxop: out of memory\n");
-      rc = OX_EINPUT;
+      rc = ox_cli_oom("run", NULL);
       goto done;
     }
   }

@@ -92,8 +92,7 @@ int ox_cmd_show(int argc, char **argv) {
         ox_err_clear(&e);
       } else if (ox_text_print(stdout, name && *name ? name : argv[i], v, 2)) {
         /* a write error stops the loops (main says so); else memory ran out */
-        if (!ferror(stdout)) fprintf(stderr, "onnxop: %s: out of memory printing the value\n", path);
-        rc = OX_EINPUT;
+        rc = ferror(stdout) ? OX_EINPUT : ox_cli_oom("show", "printing the value");
       } else if (st) {
         stats(v, "", 4);
       }
@@ -280,8 +279,8 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e
   char *text = cJSON_PrintUnformatted(o);
   int rc = 0;
   if (text) puts(text);
-  else rc = ox_fail(e, OX_EINPUT, "out of memory");
-  free(text);
+  else rc = ox_oom(e, NULL);
+  cJSON_free(text);
   cJSON_Delete(o);
   return rc;
 }

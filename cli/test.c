@@ -94,17 +94,17 @@ static int list_dir(const char *dir, const char *prefix, char ***out) {
   DIR *d = opendir(dir);
   if (!d) return -1;
   int n = 0, cap = 64;
-  char **v = malloc((size_t)cap * sizeof *v);
+  char **v = ox_heap_malloc((size_t)cap * sizeof *v);
   struct dirent *de;
   while (v && (de = readdir(d))) {
     if (de->d_name[0] == '.') continue;
     if (prefix && strncmp(de->d_name, prefix, strlen(prefix))) continue;
     if (n == cap) {
-      char **nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+      char **nv = ox_heap_realloc(v, (size_t)(cap *= 2) * sizeof *v);
       if (!nv) break;
       v = nv;
     }
-    v[n++] = strdup(de->d_name);
+    v[n++] = ox_heap_strdup(de->d_name);
   }
   closedir(d);
   if (v) qsort(v, (size_t)n, sizeof *v, cmp_str);
@@ -177,7 +177,7 @@ static int count_values(const char *dir, const char *set, const char *kind, int 
     snprintf(why, n, "%s is not a readable folder", set);
     return -1;
   }
-  int *ks = malloc((size_t)(nn + 1) * sizeof *ks);
+  int *ks = ox_heap_malloc((size_t)(nn + 1) * sizeof *ks);
   if (!ks) {
     free_list(names, nn);
     snprintf(why, n, "out of memory");
@@ -409,14 +409,14 @@ static void worker_lost(tcase *cases, worker *w, int timed_out) {
   else if (WIFSIGNALED(st)) snprintf(msg, sizeof msg, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
   else snprintf(msg, sizeof msg, "the case's process exited with status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
   c->done = 1;
-  c->why = strdup(msg);
+  c->why = ox_heap_strdup(msg);
   c->secs = now_s() - w->t0;
   w->idx = -1;
 }
 
 static void run_all(tcase *cases, int n, int jobs, int timeout) {
   if (jobs > n) jobs = n ? n : 1;
-  worker *ws = calloc((size_t)jobs, sizeof *ws);
+  worker *ws = ox_heap_calloc((size_t)jobs, sizeof *ws);
   if (!ws) return;
   for (int j = 0; j < jobs; j++) {
     ws[j].pid = -1;
@@ -430,7 +430,7 @@ static void run_all(tcase *cases, int n, int jobs, int timeout) {
       if (w->idx >= 0) continue;
       if (w->pid < 0 && start_worker(cases, ws, jobs, w)) {
         cases[next].done = 1;
-        cases[next].why = strdup("cannot start a worker process");
+        cases[next].why = ox_heap_strdup("cannot start a worker process");
         next++;
         continue;
       }
@@ -466,7 +466,7 @@ static void run_all(tcase *cases, int n, int jobs, int timeout) {
           c->done = 1;
           c->secs = now_s() - w->t0;
           if (buf[4] == 'P') c->passed = 1;
-          else c->why = strndup(buf + 5, len - 1);
+          else c->why = ox_heap_strndup(buf + 5, len - 1);
           w->idx = -1;
         } else {
           worker_lost(cases, w, 0);
@@ -504,7 +504,7 @@ static int collect(const char *path, tcase **cases, int *n, int *cap) {
     if (names && !has_model(p)) continue;
     if (*n == *cap) {
       int ncap = *cap ? *cap * 2 : 256;
-      tcase *nc = realloc(*cases, (size_t)ncap * sizeof **cases);
+      tcase *nc = ox_heap_realloc(*cases, (size_t)ncap * sizeof **cases);
       if (!nc) {
         added = -2;
         break;
@@ -514,8 +514,8 @@ static int collect(const char *path, tcase **cases, int *n, int *cap) {
     }
     tcase *c = &(*cases)[*n];
     memset(c, 0, sizeof *c);
-    c->path = strdup(p);
-    c->name = strdup(base_name(p));
+    c->path = ox_heap_strdup(p);
+    c->name = ox_heap_strdup(base_name(p));
     (*n)++;
     if (!c->path || !c->name) added = -2;
     else added++;
@@ -560,12 +560,12 @@ static int load_xfail(const char *file, xline **out) {
     while (l && (s[l - 1] == ' ' || s[l - 1] == '\t')) s[--l] = 0;
     if (n == cap) {
       cap = cap ? cap * 2 : 256;
-      xline *nv = realloc(v, (size_t)cap * sizeof *v);
+      xline *nv = ox_heap_realloc(v, (size_t)cap * sizeof *v);
       if (!nv) break;
       v = nv;
     }
-    v[n].name = strdup(s);
-    v[n].reason = strdup(r);
+    v[n].name = ox_heap_strdup(s);
+    v[n].reason = ox_heap_strdup(r);
     v[n].seen = 0;
     n++;
   }
@@ -597,11 +597,8 @@ int ox_cmd_test(int argc, char **argv) {
   int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0, json = 0;
   tcase *cases = NULL;
   int n = 0, cap = 0, npaths = 0, empty = 0; /* empty: PATHs that held no case */
-  char *is_empty = calloc((size_t)argc, 1); /* argv[i] is a PATH that held no case */
-  if (!is_empty) {
-    fprintf(stderr, "onnxop test: out of memory\n");
-    return OX_EINPUT;
-  }
+  char *is_empty = ox_heap_calloc((size_t)argc, 1); /* argv[i] is a PATH that held no case */
+  if (!is_empty) return ox_cli_oom("test", NULL);
   if (jobs < 1) jobs = 1;
   if (jobs > 64) jobs = 64;
   for (int i = 1; i < argc; i++) {
@@ -633,10 +630,9 @@ int ox_cmd_test(int argc, char **argv) {
       int got = collect(a, &cases, &n, &cap);
       if (got == -1) USAGE("'%s' is not a folder", a);
       if (got == -2) {
-        fprintf(stderr, "onnxop test: out of memory\n");
         free_cases(cases, n);
         free(is_empty);
-        return OX_EINPUT;
+        return ox_cli_oom("test", NULL);
       }
       if (!got) {
         is_empty[i] = 1;
@@ -714,9 +710,8 @@ int ox_cmd_test(int argc, char **argv) {
     cJSON_AddNumberToObject(o, "xpassed", xpassed);
     char *text = cJSON_PrintUnformatted(o);
     if (text) puts(text);
-    else fprintf(stderr, "onnxop test: out of memory printing the report\n");
-    if (!text) rc = OX_EINPUT;
-    free(text);
+    else rc = ox_cli_oom("test", "printing the report");
+    cJSON_free(text);
     cJSON_Delete(o);
   } else if (!failures) {
     if (xfile)

@@ -11,7 +11,7 @@ int ox_dtype_is_small_float(ox_dtype dt) {
 float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e) {
   float *f = ox_alloc_array(a, t->n, sizeof *f);
   if (!f) {
-    ox_fail(e, OX_EINPUT, "out of memory for %lld floats", (long long)t->n);
+    ox_oom(e, "for %lld floats", (long long)t->n);
     return NULL;
   }
   switch (t->dt) {
@@ -95,7 +95,7 @@ int ox_ints_of(ox_ctx *c, int input, const ox_value *v, int64_t **vals, int64_t 
     return ox_fail(c->err, OX_EINPUT, "%s must be int64 or int32; it is %s", ox_input_name(c, input),
                    ox_dtype_name(t->dt));
   int64_t *p = ox_alloc_array(c->a, t->n + 1, sizeof *p);
-  if (!p) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!p) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < t->n; i++) p[i] = ox_load_i64(t->dt, t->data, i);
   *vals = p;
   *n = t->n;

@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include "../core/ox.h"
 
-/* A growable byte buffer (malloc'd, not in the arena: output is built once). */
+/* A growable byte buffer (from ox_mem_realloc, so counted against the limit;
+ * not in the arena: output is built once). */
 typedef struct { uint8_t *p; size_t n, cap; } ox_buf;
 int ox_buf_put(ox_buf *b, const void *p, size_t n);
 int ox_buf_printf(ox_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -108,6 +109,11 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
                    ox_value **out, const char **name_out, ox_err *e);
 int ox_json_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e);
 int ox_json_write(const ox_value *v, const char *name, ox_out *o, ox_err *e);
+/* Route cJSON's allocations through ox_mem_malloc (counted, and failing in
+ * fault-injection tests); the decoder does it, and cli/main.c first thing,
+ * for the commands that build JSON reports. A block cJSON returns (its
+ * printed text) is freed with cJSON_free. */
+void ox_json_hooks(void);
 
 /* ---- numpy's .npy and .npz (io/npy.c) ----
  * .npy holds one tensor of bool, int8..uint64, float16/32/64, complex64/128 or

@@ -128,7 +128,7 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
   size_t raw_at = 0, raw_n = 0, rest_len = 0;
   uint8_t *rest = NULL;
   ProtobufCMessage *msg;
-  size_t refused = ox_mem_refusals();
+  size_t refused = ox_mem_failures();
   if (m == MSG_TENSOR && split_raw(buf, len, &raw_at, &raw_n, &rest, &rest_len)) {
     msg = protobuf_c_message_unpack(descs[m], &ox_pb_allocator, rest_len, rest);
     ox_mem_free(rest);
@@ -142,8 +142,8 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
     raw_n = 0;
     msg = protobuf_c_message_unpack(descs[m], &ox_pb_allocator, len, buf);
   }
-  if (!msg && ox_mem_refusals() != refused)
-    return ox_fail(e, OX_EINPUT, "out of memory unpacking a %s of %zu bytes", descs[m]->short_name, len);
+  if (!msg && ox_mem_failures() != refused)
+    return ox_oom(e, "unpacking a %s of %zu bytes", descs[m]->short_name, len);
   if (!msg)
     return ox_fail(e, OX_EINPUT, "not a valid %s (truncated or corrupt)", descs[m]->short_name);
   const char *name = NULL;
@@ -177,7 +177,7 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
   if (!rc) rc = ox_name_check(e, "the value's name", name);
   if (!rc && name_out) {
     *name_out = name && *name ? ox_strdup(a, name) : NULL;
-    if (name && *name && !*name_out) rc = ox_fail(e, OX_EINPUT, "out of memory");
+    if (name && *name && !*name_out) rc = ox_oom(e, NULL);
   }
   if (raw_n) { /* raw_data is buf's, not protobuf-c's to free */
     Onnx__TensorProto *tp = (Onnx__TensorProto *)msg;
@@ -458,7 +458,7 @@ int ox_pb_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e) {
 int ox_pb_write(const ox_value *v, const char *name, ox_out *o, ox_err *e) {
   if (!v) return ox_fail(e, OX_EINPUT, "no value to write");
   ox_arena *a = ox_arena_new();
-  if (!a) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!a) return ox_oom(e, NULL);
   ProtobufCMessage *msg = NULL;
   int rc;
   switch (v->kind) {
@@ -492,7 +492,7 @@ int ox_pb_write(const ox_value *v, const char *name, ox_out *o, ox_err *e) {
   if (!rc) {
     out_sink sink = {{sink_append}, o};
     protobuf_c_message_pack_to_buffer(msg, &sink.base);
-    if (o->err) rc = ox_fail(e, OX_EINPUT, o->err == ENOMEM ? "out of memory" : "write error: %s", strerror(o->err));
+    if (o->err) rc = o->err == ENOMEM ? ox_oom(e, NULL) : ox_fail(e, OX_EINPUT, "write error: %s", strerror(o->err));
   }
   ox_arena_free(a);
   return rc;

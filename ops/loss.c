@@ -10,11 +10,9 @@
 
 #include "core/kernel.h"
 
-#define NOMEM(c) ox_fail((c)->err, OX_EINPUT, "out of memory")
-
 static double *load_f64(ox_ctx *c, const ox_tensor *t) {
   double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
-  if (!d) { NOMEM(c); return NULL; }
+  if (!d) { ox_oom(c->err, NULL); return NULL; }
   switch (t->dt) {
   case OX_FLOAT: { const float *s = t->data; for (int64_t i = 0; i < t->n; i++) d[i] = s[i]; } break;
   case OX_DOUBLE: memcpy(d, t->data, (size_t)t->n * sizeof *d); break;
@@ -33,7 +31,7 @@ static int store_f64(ox_ctx *c, const double *d, ox_tensor *t) {
   case OX_DOUBLE: memcpy(t->data, d, (size_t)t->n * sizeof *d); break;
   default: {
     float *f = ox_alloc_array(c->a, t->n + 1, sizeof *f);
-    if (!f) return NOMEM(c);
+    if (!f) return ox_oom(c->err, NULL);
     for (int64_t i = 0; i < t->n; i++) f[i] = (float)d[i];
     ox_narrow_f32(f, t);
   }
@@ -70,7 +68,7 @@ static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const dou
   if (mode == 0) OX_TRY(ox_tensor_new(c->a, x->dt, t->rank, t->dims, &out[0], c->err));
   else OX_TRY(ox_scalar_new(c->a, x->dt, &out[0], c->err));
   double *l = ox_alloc_array(c->a, t->n + 1, sizeof *l);
-  if (!l) return NOMEM(c);
+  if (!l) return ox_oom(c->err, NULL);
   double sum = 0, wsum = 0;
   for (int64_t n = 0; n < N; n++)
     for (int64_t d = 0; d < D; d++) {
@@ -115,7 +113,7 @@ static int sce_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int64_t N = x->dims[0], C = x->dims[1], D = N ? ox_numel(x->rank - 2, x->dims + 2, 0) : 0;
   double *m = ox_alloc_array(c->a, D + 1, sizeof *m), *s = ox_alloc_array(c->a, D + 1, sizeof *s);
   if (!lp) return c->err->code;
-  if (!m || !s) return NOMEM(c);
+  if (!m || !s) return ox_oom(c->err, NULL);
   /* log_softmax over the class axis: rows of D contiguous values per class */
   for (int64_t n = 0; n < N && C > 0; n++) {
     double *p = lp + n * C * D;

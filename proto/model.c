@@ -59,10 +59,6 @@ typedef struct {
 
 static int decode_graph(decoder *d, const Onnx__GraphProto *pg, ox_graph **out);
 
-static int oom(decoder *d) {
-  return ox_fail(d->e, OX_EINPUT, "out of memory while loading the model");
-}
-
 /* Whether the error message has room for more context in front. Deeply
  * nested subgraphs would otherwise push the cause out of the message. */
 static int room(decoder *d) { return strlen(d->e->msg) < 768; }
@@ -84,16 +80,16 @@ static const char *copy_domain(decoder *d, const char *s) {
 /* n strings into a new arena array; *out stays valid (not NULL) for n == 0. */
 static int copy_strs(decoder *d, size_t n, char *const *src, const char ***out) {
   const char **dst = ox_alloc_array(d->a, (int64_t)n, sizeof *dst);
-  if (!dst) return oom(d);
+  if (!dst) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < n; i++)
-    if (!(dst[i] = copy_str(d, "the name", src[i]))) return oom(d);
+    if (!(dst[i] = copy_str(d, "the name", src[i]))) return ox_oom(d->e, NULL);
   *out = dst;
   return 0;
 }
 
 static int copy_bytes(decoder *d, ProtobufCBinaryData b, ox_str *s) {
   char *p = ox_strndup(d->a, (const char *)b.data, b.len);
-  if (!p) return oom(d);
+  if (!p) return ox_oom(d->e, NULL);
   s->p = p;
   s->n = (int64_t)b.len;
   return 0;
@@ -346,41 +342,41 @@ static int decode_attr_value(decoder *d, const Onnx__AttributeProto *pa, ox_attr
     return 0;
   case OX_ATTR_FLOATS:
     at->n = (int64_t)pa->n_floats;
-    if (!(at->floats = ox_alloc_array(a, at->n, sizeof *at->floats))) return oom(d);
+    if (!(at->floats = ox_alloc_array(a, at->n, sizeof *at->floats))) return ox_oom(d->e, NULL);
     if (at->n) memcpy(at->floats, pa->floats, pa->n_floats * sizeof *at->floats);
     return 0;
   case OX_ATTR_INTS:
     at->n = (int64_t)pa->n_ints;
-    if (!(at->ints = ox_alloc_array(a, at->n, sizeof *at->ints))) return oom(d);
+    if (!(at->ints = ox_alloc_array(a, at->n, sizeof *at->ints))) return ox_oom(d->e, NULL);
     if (at->n) memcpy(at->ints, pa->ints, pa->n_ints * sizeof *at->ints);
     return 0;
   case OX_ATTR_STRINGS:
     at->n = (int64_t)pa->n_strings;
-    if (!(at->strings = ox_alloc_array(a, at->n, sizeof *at->strings))) return oom(d);
+    if (!(at->strings = ox_alloc_array(a, at->n, sizeof *at->strings))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_strings; k++)
       OX_TRY(copy_bytes(d, pa->strings[k], &at->strings[k]));
     return 0;
   case OX_ATTR_TENSORS:
     at->n = (int64_t)pa->n_tensors;
-    if (!(at->tensors = ox_alloc_array(a, at->n, sizeof *at->tensors))) return oom(d);
+    if (!(at->tensors = ox_alloc_array(a, at->n, sizeof *at->tensors))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_tensors; k++)
       OX_TRY(decode_tensor(d, pa->tensors[k], &at->tensors[k]));
     return 0;
   case OX_ATTR_GRAPHS:
     at->n = (int64_t)pa->n_graphs;
-    if (!(at->graphs = ox_alloc_array(a, at->n, sizeof *at->graphs))) return oom(d);
+    if (!(at->graphs = ox_alloc_array(a, at->n, sizeof *at->graphs))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_graphs; k++)
       OX_TRY(decode_graph(d, pa->graphs[k], &at->graphs[k]));
     return 0;
   case OX_ATTR_SPARSE_TENSORS: /* densified, so they are plain tensors */
     at->n = (int64_t)pa->n_sparse_tensors;
-    if (!(at->tensors = ox_alloc_array(a, at->n, sizeof *at->tensors))) return oom(d);
+    if (!(at->tensors = ox_alloc_array(a, at->n, sizeof *at->tensors))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_sparse_tensors; k++)
       OX_TRY(densify(d, pa->sparse_tensors[k], &at->tensors[k]));
     return 0;
   case OX_ATTR_TYPE_PROTOS:
     at->n = (int64_t)pa->n_type_protos;
-    if (!(at->tps = ox_alloc_array(a, at->n, sizeof *at->tps))) return oom(d);
+    if (!(at->tps = ox_alloc_array(a, at->n, sizeof *at->tps))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_type_protos; k++)
       at->tps[k] = ox_from_type_proto(a, pa->type_protos[k]);
     return 0;
@@ -391,11 +387,11 @@ static int decode_attr_value(decoder *d, const Onnx__AttributeProto *pa, ox_attr
 }
 
 static int decode_attr(decoder *d, const Onnx__AttributeProto *pa, ox_attr *at) {
-  if (!(at->name = copy_str(d, "the attribute name", pa->name))) return oom(d);
+  if (!(at->name = copy_str(d, "the attribute name", pa->name))) return ox_oom(d->e, NULL);
   at->type = pa->has_type ? (ox_attr_type)pa->type : (ox_attr_type)infer_attr_type(pa);
   if (pa->ref_attr_name && pa->ref_attr_name[0]) {
     /* Inside a function body: the value is the caller's attribute of that name. */
-    if (!(at->ref_attr_name = copy_str(d, "the attribute reference", pa->ref_attr_name))) return oom(d);
+    if (!(at->ref_attr_name = copy_str(d, "the attribute reference", pa->ref_attr_name))) return ox_oom(d->e, NULL);
     return 0;
   }
   if (decode_attr_value(d, pa, at)) {
@@ -414,13 +410,13 @@ static int decode_node(decoder *d, const Onnx__NodeProto *pn, int index, ox_node
   if (!(n->name = copy_str(d, "the node name", pn->name)) || !(n->op = copy_str(d, "the op type", pn->op_type)) ||
       !(n->domain = copy_domain(d, pn->domain)) ||
       !(n->overload = extra_string(d, &pn->base, NODE_OVERLOAD)))
-    return oom(d);
+    return ox_oom(d->e, NULL);
   n->nin = (int)pn->n_input;
   n->nout = (int)pn->n_output;
   OX_TRY(copy_strs(d, pn->n_input, pn->input, &n->in));
   OX_TRY(copy_strs(d, pn->n_output, pn->output, &n->out));
   n->nattr = (int)pn->n_attribute;
-  if (!(n->attr = ox_alloc_array(d->a, n->nattr, sizeof *n->attr))) return oom(d);
+  if (!(n->attr = ox_alloc_array(d->a, n->nattr, sizeof *n->attr))) return ox_oom(d->e, NULL);
   for (int i = 0; i < n->nattr; i++) {
     if (decode_attr(d, pn->attribute[i], &n->attr[i])) {
       if (!room(d)) return d->e->code;
@@ -435,7 +431,7 @@ static int decode_node(decoder *d, const Onnx__NodeProto *pn, int index, ox_node
 static int decode_nodes(decoder *d, size_t count, Onnx__NodeProto *const *src, int *n_out,
                         ox_node **out) {
   ox_node *nodes = ox_alloc_array(d->a, (int64_t)count, sizeof *nodes);
-  if (!nodes) return oom(d);
+  if (!nodes) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < count; i++) OX_TRY(decode_node(d, src[i], (int)i, &nodes[i]));
   *n_out = (int)count;
   *out = nodes;
@@ -444,7 +440,7 @@ static int decode_nodes(decoder *d, size_t count, Onnx__NodeProto *const *src, i
 
 /* Name, type and (for tensors) declared shape. */
 static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_valueinfo *vi) {
-  if (!(vi->name = copy_str(d, "the value name", pv->name))) return oom(d);
+  if (!(vi->name = copy_str(d, "the value name", pv->name))) return ox_oom(d->e, NULL);
   if (ox_type_proto_depth(pv->type) > OX_PROTO_MAX_DEPTH + 1)
     return ox_fail(d->e, OX_EINPUT, "the type of '%s' nests more than %d levels", vi->name, OX_PROTO_MAX_DEPTH);
   vi->type = ox_from_type_proto(d->a, pv->type);
@@ -454,7 +450,7 @@ static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_value
       tp->tensor_type->shape) {
     const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
     vi->rank = (int)sh->n_dim;
-    if (!(vi->dims = ox_alloc_array(d->a, vi->rank, sizeof *vi->dims))) return oom(d);
+    if (!(vi->dims = ox_alloc_array(d->a, vi->rank, sizeof *vi->dims))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < sh->n_dim; k++) {
       const Onnx__TensorShapeProto__Dimension *dim = sh->dim[k];
       int known = dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
@@ -468,7 +464,7 @@ static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_value
 static int decode_valueinfos(decoder *d, size_t count, Onnx__ValueInfoProto *const *src,
                              int *n_out, ox_valueinfo **out) {
   ox_valueinfo *vis = ox_alloc_array(d->a, (int64_t)count, sizeof *vis);
-  if (!vis) return oom(d);
+  if (!vis) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < count; i++) OX_TRY(decode_valueinfo(d, src[i], &vis[i]));
   *n_out = (int)count;
   *out = vis;
@@ -481,10 +477,10 @@ static int decode_initializers(decoder *d, const Onnx__GraphProto *pg, ox_graph 
   g->ninit = (int)n;
   g->init_name = ox_alloc_array(d->a, (int64_t)n, sizeof *g->init_name);
   g->init = ox_alloc_array(d->a, (int64_t)n, sizeof *g->init);
-  if (!g->init_name || !g->init) return oom(d);
+  if (!g->init_name || !g->init) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < pg->n_initializer; i++) {
     const Onnx__TensorProto *tp = pg->initializer[i];
-    if (!(g->init_name[i] = copy_str(d, "the initializer name", tp->name))) return oom(d);
+    if (!(g->init_name[i] = copy_str(d, "the initializer name", tp->name))) return ox_oom(d->e, NULL);
     if (decode_tensor(d, tp, &g->init[i])) {
       if (room(d)) ox_prefix(d->e, "initializer '%s': ", g->init_name[i]);
       return d->e->code;
@@ -494,7 +490,7 @@ static int decode_initializers(decoder *d, const Onnx__GraphProto *pg, ox_graph 
     const Onnx__SparseTensorProto *sp = pg->sparse_initializer[i];
     size_t k = pg->n_initializer + i;
     /* A sparse tensor's name is its values' name. */
-    if (!(g->init_name[k] = copy_str(d, "the initializer name", sp->values ? sp->values->name : NULL))) return oom(d);
+    if (!(g->init_name[k] = copy_str(d, "the initializer name", sp->values ? sp->values->name : NULL))) return ox_oom(d->e, NULL);
     if (densify(d, sp, &g->init[k])) {
       if (room(d)) ox_prefix(d->e, "sparse initializer '%s': ", g->init_name[k]);
       return d->e->code;
@@ -509,7 +505,7 @@ static int decode_graph(decoder *d, const Onnx__GraphProto *pg, ox_graph **out) 
   d->depth++;
   int rc = 0;
   ox_graph *g = ox_alloc(d->a, sizeof *g);
-  if (!g || !(g->name = copy_str(d, "the graph name", pg->name))) rc = oom(d);
+  if (!g || !(g->name = copy_str(d, "the graph name", pg->name))) rc = ox_oom(d->e, NULL);
   if (!rc) rc = decode_nodes(d, pg->n_node, pg->node, &g->nnode, &g->node);
   if (!rc) rc = decode_valueinfos(d, pg->n_input, pg->input, &g->nin, &g->in);
   if (!rc) rc = decode_valueinfos(d, pg->n_output, pg->output, &g->nout, &g->out);
@@ -526,9 +522,9 @@ static int decode_graph(decoder *d, const Onnx__GraphProto *pg, ox_graph **out) 
 static int decode_opsets(decoder *d, size_t count, Onnx__OperatorSetIdProto *const *src,
                          int *n_out, ox_opset **out) {
   ox_opset *ops = ox_alloc_array(d->a, (int64_t)count, sizeof *ops);
-  if (!ops) return oom(d);
+  if (!ops) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < count; i++) {
-    if (!(ops[i].domain = copy_domain(d, src[i]->domain))) return oom(d);
+    if (!(ops[i].domain = copy_domain(d, src[i]->domain))) return ox_oom(d->e, NULL);
     ops[i].version = src[i]->version;
   }
   *n_out = (int)count;
@@ -549,7 +545,7 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
     Onnx__AttributeProto *const *src =
         *(Onnx__AttributeProto *const *const *)((const char *)m + f->offset);
     fn->attr_default = ox_alloc_array(d->a, (int64_t)n, sizeof *fn->attr_default);
-    if (!fn->attr_default) return oom(d);
+    if (!fn->attr_default) return ox_oom(d->e, NULL);
     fn->ndefault = (int)n;
     for (size_t i = 0; i < n; i++) OX_TRY(decode_attr(d, src[i], &fn->attr_default[i]));
     return 0;
@@ -559,7 +555,7 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
   for (size_t i = 0; i < m->n_unknown_fields; i++)
     if (m->unknown_fields[i].tag == FUNCTION_ATTRIBUTE_PROTO) n++;
   fn->attr_default = ox_alloc_array(d->a, (int64_t)n, sizeof *fn->attr_default);
-  if (!fn->attr_default) return oom(d);
+  if (!fn->attr_default) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < m->n_unknown_fields; i++) {
     const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
     const uint8_t *p;
@@ -571,9 +567,9 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
     wire_where w;
     if (wire_error(check_wire(&onnx__attribute_proto__descriptor, p, len, MAX_MESSAGE_DEPTH, &w), &w, d->e))
       return d->e->code;
-    size_t refused = ox_mem_refusals();
+    size_t refused = ox_mem_failures();
     Onnx__AttributeProto *pa = onnx__attribute_proto__unpack(&ox_pb_allocator, len, p);
-    if (!pa && ox_mem_refusals() != refused) return oom(d);
+    if (!pa && ox_mem_failures() != refused) return ox_oom(d->e, NULL);
     if (!pa)
       return ox_fail(d->e, OX_EINPUT, "attribute_proto %d is not a valid AttributeProto",
                      fn->ndefault);
@@ -588,7 +584,7 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
 static int decode_function(decoder *d, const Onnx__FunctionProto *pf, ox_function *fn) {
   if (!(fn->name = copy_str(d, "the function name", pf->name)) || !(fn->domain = copy_domain(d, pf->domain)) ||
       !(fn->overload = extra_string(d, &pf->base, FUNCTION_OVERLOAD)))
-    return oom(d);
+    return ox_oom(d->e, NULL);
   fn->nin = (int)pf->n_input;
   fn->nout = (int)pf->n_output;
   fn->nattr = (int)pf->n_attribute;
@@ -617,7 +613,7 @@ static int decode_model(decoder *d, const Onnx__ModelProto *pm, ox_model *m) {
   OX_TRY(decode_opsets(d, pm->n_opset_import, pm->opset_import, &m->nopset, &m->opset));
   OX_TRY(decode_graph(d, pm->graph, &m->graph));
   m->nfunc = (int)pm->n_functions;
-  if (!(m->func = ox_alloc_array(d->a, m->nfunc, sizeof *m->func))) return oom(d);
+  if (!(m->func = ox_alloc_array(d->a, m->nfunc, sizeof *m->func))) return ox_oom(d->e, NULL);
   for (int i = 0; i < m->nfunc; i++) {
     if (decode_function(d, pm->functions[i], &m->func[i])) {
       if (room(d)) ox_prefix(d->e, "function '%s': ", m->func[i].name ? m->func[i].name : "");
@@ -639,10 +635,10 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
   wire_where w;
   if (wire_error(check_wire(&onnx__model_proto__descriptor, buf, len, MAX_MESSAGE_DEPTH, &w), &w, e))
     return e->code;
-  size_t refused = ox_mem_refusals();
+  size_t refused = ox_mem_failures();
   Onnx__ModelProto *pm = onnx__model_proto__unpack(&ox_pb_allocator, len, buf);
-  if (!pm && ox_mem_refusals() != refused)
-    return ox_fail(e, OX_EINPUT, "out of memory unpacking the model's %zu bytes", len);
+  if (!pm && ox_mem_failures() != refused)
+    return ox_oom(e, "unpacking the model's %zu bytes", len);
   if (!pm) return ox_fail(e, OX_EINPUT, "not a valid ONNX model (truncated or corrupt)");
   if (!pm->graph) {
     protobuf_c_message_free_unpacked(&pm->base, &ox_pb_allocator);
@@ -652,11 +648,11 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
   decoder d = {a, e, NULL, 0};
   ox_model *m = ox_alloc(a, sizeof *m);
   int rc = 0;
-  if (!m) rc = oom(&d);
+  if (!m) rc = ox_oom(e, NULL);
   if (!rc) {
     m->path = ox_strdup(a, path ? path : "");
     m->dir = path ? dir_of(a, path) : NULL;
-    if (!m->path || (path && !m->dir)) rc = oom(&d);
+    if (!m->path || (path && !m->dir)) rc = ox_oom(e, NULL);
   }
   if (!rc) {
     d.dir = m->dir;
@@ -689,7 +685,7 @@ static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err
       if (!nb) {
         ox_mem_free(buf);
         fclose(f);
-        return ox_fail(e, OX_EINPUT, "out of memory reading model '%s'", path);
+        return ox_oom(e, "reading model '%s'", path);
       }
       buf = nb;
       cap = ncap;
