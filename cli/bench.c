@@ -81,7 +81,7 @@ int ox_cmd_bench(int argc, char **argv) {
   long runs = 20, warmup = 3;
   int nin = 0, rc = 0;
   const char **ins = ox_heap_calloc((size_t)argc, sizeof *ins);
-  if (!ins) return OX_EINPUT;
+  if (!ins) return ox_cli_oom("bench", NULL);
   for (int i = 1; i < argc && !rc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -115,7 +115,10 @@ int ox_cmd_bench(int argc, char **argv) {
   ox_err e = {0};
   ox_model *m = NULL;
   double *t = NULL;
-  if (!A) return OX_EINPUT;
+  if (!A) {
+    free(ins);
+    return ox_cli_oom("bench", NULL);
+  }
   if ((rc = ox_model_load(A, model_path, &m, &e)) || (rc = ox_prepare(A, m, &e))) {
     rc = fail_file(model_path, NULL, &e);
     goto done;

@@ -66,12 +66,14 @@ static int expand_npz(ox_arena *A, const char *cmd, const char ***ins, int *nin,
   int cap = *nin + 1, n = 0;
   const char **out = NULL;
   for (int pass = 0; pass < 2; pass++) {
-    if (pass && !(out = ox_alloc_array(A, cap, sizeof *out))) return OX_EINPUT;
+    if (pass && !(out = ox_alloc_array(A, cap, sizeof *out))) return ox_cli_oom(cmd, NULL);
     for (int i = 0; i < *nin; i++) {
-      const char *arg = (*ins)[i], *member = NULL;
+      const char *arg = (*ins)[i], *member = NULL, *file = NULL;
       ox_binding b;
       OX_TRY(ox_split_binding(cmd, "input", arg, nnames, names, &b));
-      if (ox_format_of(b.file) != OX_FMT_NPZ || strcmp(ox_npz_split(A, b.file, &member), b.file) || member) {
+      if (ox_format_of(b.file) == OX_FMT_NPZ && !(file = ox_npz_split(A, b.file, &member)))
+        return ox_cli_oom(cmd, NULL);
+      if (ox_format_of(b.file) != OX_FMT_NPZ || strcmp(file, b.file) || member) {
         if (pass) out[n++] = arg;
         continue;
       }
@@ -82,7 +84,8 @@ static int expand_npz(ox_arena *A, const char *cmd, const char ***ins, int *nin,
       if (b.name) { /* NAME=FILE.npz: member NAME if there is one, else the only member */
         int has = 0;
         for (int64_t k = 0; k < nm; k++) has |= !strcmp(mem[k], b.name);
-        if (pass) out[n++] = has ? ox_sprintf(A, "%s=%s:%s", b.name, b.file, b.name) : arg;
+        if (pass && !(out[n++] = has ? ox_sprintf(A, "%s=%s:%s", b.name, b.file, b.name) : arg))
+          return ox_cli_oom(cmd, NULL);
         continue;
       }
       if (!pass) {
@@ -93,6 +96,7 @@ static int expand_npz(ox_arena *A, const char *cmd, const char ***ins, int *nin,
         int named = 0;
         for (int j = 0; j < nnames; j++) named |= !strcmp(names[j], mem[k]);
         out[n++] = named ? ox_sprintf(A, "%s=%s:%s", mem[k], b.file, mem[k]) : ox_sprintf(A, "%s:%s", b.file, mem[k]);
+        if (!out[n - 1]) return ox_cli_oom(cmd, NULL);
       }
     }
   }

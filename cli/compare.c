@@ -51,13 +51,17 @@ static int is_dir(const char *p) {
   return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-/* the value file in dir whose stem is `stem` (.pb, .json, .npy or .npz), or NULL */
-static char *find_stem(const char *dir, const char *stem) {
+/* the value file in dir whose stem is `stem` (.pb, .json, .npy or .npz), or
+ * NULL (*oom set when memory ran out) */
+static char *find_stem(const char *dir, const char *stem, int *oom) {
   static const char *ext[] = {".pb", ".json", ".npy", ".npz"};
   for (int i = 0; i < 4; i++) {
     size_t n = strlen(dir) + strlen(stem) + 8;
     char *p = ox_heap_malloc(n);
-    if (!p) return NULL;
+    if (!p) {
+      *oom = 1;
+      return NULL;
+    }
     snprintf(p, n, "%s/%s%s", dir, stem, ext[i]);
     struct stat st;
     if (!stat(p, &st) && S_ISREG(st.st_mode)) return p;
@@ -81,7 +85,7 @@ static char *join(const char *a, char sep, const char *b) {
 static int gone(ox_arena *A, const char *path, char *why, size_t n) {
   const char *member = NULL, *file = ox_npz_split(A, path, &member);
   struct stat st;
-  if (ox_format_of(path) == OX_FMT_UNKNOWN) return 0; /* an inline value or "-" */
+  if (!file || ox_format_of(path) == OX_FMT_UNKNOWN) return 0; /* an inline value or "-"; or no memory */
   if (stat(file, &st)) {
     if (errno != ENOENT && errno != ENOTDIR) return 0;
     snprintf(why, n, "missing: %s does not exist", file);
@@ -175,15 +179,15 @@ int ox_cmd_compare(int argc, char **argv) {
           *strrchr(stem, '.') = 0;
           path = join(dir, '/', de->d_name);
         }
-        int known = 0;
+        int known = 0, oom = !path;
         for (int k = 0; side && k < np && path; k++) known |= !strcmp(ps[k].name, stem);
-        if (!path) {
-          rc = ox_cli_oom("compare", NULL);
-        } else if (!known) {
-          ps[np] = (pair){stem, side ? path : (got_gone ? NULL : find_stem(got, stem)), side ? NULL : path};
+        if (!oom && !known) {
+          ps[np] = (pair){stem, side ? path : (got_gone ? NULL : find_stem(got, stem, &oom)), side ? NULL : path};
           np++;
-          continue;
+          if (!oom) continue;
+          stem = path = NULL; /* ps[np - 1] has them, freed below */
         }
+        if (oom) rc = ox_cli_oom("compare", NULL);
         free(stem);
         free(path);
       }
@@ -221,23 +225,29 @@ int ox_cmd_compare(int argc, char **argv) {
         ps[np].name = ox_heap_strdup(name);
         if (in_want) ps[np].want = join(want, ':', name);
         if (in_got) ps[np].got = join(got, ':', name);
+        if (!ps[np].name || (in_want && !ps[np].want) || (in_got && !ps[np].got)) rc = OX_ENOMEM;
         np++;
       }
     ox_arena_free(A);
-    if (!ps || !np) {
-      if (ps) fprintf(stderr, "onnxop compare: %s holds no arrays\n", want);
+    if (rc) rc = ox_cli_oom("compare", NULL);
+    else if (!ps) {
+      return ox_cli_oom("compare", NULL);
+    } else if (!np) {
+      fprintf(stderr, "onnxop compare: %s holds no arrays\n", want);
       free(ps);
-      return ps ? OX_EINPUT : ox_cli_oom("compare", NULL);
+      return OX_EINPUT;
     }
   } else {
     ps = ox_heap_calloc(1, sizeof *ps);
-    if (!ps) return OX_EINPUT;
+    if (!ps) return ox_cli_oom("compare", NULL);
     ps[0].name = ox_heap_strdup(want);
     ps[0].want = ox_heap_strdup(want);
     ps[0].got = ox_heap_strdup(got);
     np = 1;
+    if (!ps[0].name || !ps[0].want || !ps[0].got) rc = ox_cli_oom("compare", NULL);
   }
 
+  size_t failed = ox_mem_failures(); /* a part of the JSON report that could not be made */
   cJSON *report = json ? cJSON_CreateArray() : NULL;
   int differ = 0;
   for (int i = 0; i < np && !rc; i++) {
@@ -284,7 +294,7 @@ int ox_cmd_compare(int argc, char **argv) {
       if (r.numeric && r.rel_at.t) json_at(o, "max_rel", &r.rel_at, r.max_rel, r.rel_got, r.rel_want);
       if (r.floats) cJSON_AddNumberToObject(o, "max_ulp", (double)r.max_ulp);
       if (r.differ && !r.structural) cJSON_AddStringToObject(o, "first", r.why);
-      cJSON_AddItemToArray(report, o);
+      ox_cjson_push(report, o);
     } else if (r.structural) {
       printf("%s: differs: %s\n", p->name, r.why);
     } else if (!r.differ) {
@@ -308,7 +318,7 @@ int ox_cmd_compare(int argc, char **argv) {
   }
   if (json && !rc) {
     char *s = cJSON_PrintUnformatted(report);
-    if (s) puts(s);
+    if (s && ox_mem_failures() == failed) puts(s);
     else rc = ox_cli_oom("compare", "printing the report");
     cJSON_free(s);
   }

@@ -40,12 +40,16 @@ int ox_cmd_convert(int argc, char **argv) {
   const char **mem = NULL;
   int64_t nm = 0;
   int rc = 0;
+  if (!A) return ox_cli_oom("convert", NULL);
   if (f == OX_FMT_NPZ && !strchr(out, ':') && ox_format_of(in) == OX_FMT_NPZ && !strchr(in, ':')) {
     /* archive to archive: every member, by name */
     if (!(rc = ox_npz_members(A, in, &mem, &nm, &e))) {
       const ox_value **vals = ox_alloc_array(A, nm + 1, sizeof *vals);
-      for (int64_t k = 0; k < nm && !rc; k++)
-        rc = ox_load_value(A, ox_sprintf(A, "%s:%s", in, mem[k]), NULL, NULL, (ox_value **)&vals[k], NULL, &e);
+      if (!vals) rc = ox_oom(&e, NULL);
+      for (int64_t k = 0; k < nm && !rc; k++) {
+        const char *member = ox_sprintf(A, "%s:%s", in, mem[k]);
+        rc = member ? ox_load_value(A, member, NULL, NULL, (ox_value **)&vals[k], NULL, &e) : ox_oom(&e, NULL);
+      }
       if (rc) fprintf(stderr, "onnxop: %s: %s\n", in, e.msg);
       else if ((rc = ox_save_npz(out, (int)nm, vals, mem, &e)) || (rc = ox_commit_files(&e)))
         fprintf(stderr, "onnxop: %s: %s\n", out, e.msg);

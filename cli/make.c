@@ -106,6 +106,7 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   const char *eq = strchr(spec, '=');
   if (!eq) return ox_fail(e, OX_EUSAGE, "attribute '%s' needs NAME=VALUE", spec);
   char *name = ox_strndup(A, spec, (size_t)(eq - spec));
+  if (!name) return ox_oom(e, NULL);
   char *kind = strchr(name, ':');
   if (kind) *kind++ = 0;
   const char *val = eq + 1;
@@ -132,19 +133,24 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   int64_t n;
   int isf;
   /* [a, b] without a kind: numbers if they all are, else strings */
+  size_t failed = ox_mem_failures();
   int strs = kind ? !strcmp(kind, "strings") : val[0] == '[' && parse_list(A, val, &v, &n, &isf) != 0;
+  if (ox_mem_failures() != failed) return ox_oom(e, NULL);
   if (!strs && ((kind && (!strcmp(kind, "ints") || !strcmp(kind, "floats"))) || (!kind && val[0] == '['))) {
     if (parse_list(A, val, &v, &n, &isf))
-      return ox_fail(e, OX_EUSAGE, "attribute '%s': '%s' is not a list of numbers", name, val);
+      return ox_mem_failures() != failed ? ox_oom(e, NULL)
+                                         : ox_fail(e, OX_EUSAGE, "attribute '%s': '%s' is not a list of numbers", name, val);
     if (kind) isf = !strcmp(kind, "floats");
     at->n = n;
     if (isf) {
       at->type = OX_ATTR_FLOATS;
       at->floats = ox_alloc_array(A, n + 1, sizeof *at->floats);
+      if (!at->floats) return ox_oom(e, NULL);
       for (int64_t i = 0; i < n; i++) at->floats[i] = (float)v[i];
     } else {
       at->type = OX_ATTR_INTS;
       at->ints = ox_alloc_array(A, n + 1, sizeof *at->ints);
+      if (!at->ints) return ox_oom(e, NULL);
       for (int64_t i = 0; i < n; i++) at->ints[i] = (int64_t)v[i];
     }
     return 0;
@@ -162,6 +168,7 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
     n = 1;
     for (const char *q = p; q < stop; q++) n += *q == ',';
     at->strings = ox_alloc_array(A, n, sizeof *at->strings);
+    if (!at->strings) return ox_oom(e, NULL);
     at->n = 0;
     while (p < stop && (*p == ' ' || *p == '\t')) p++;
     if (p == stop) return 0; /* [] : no strings */
@@ -171,7 +178,7 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
       const char *a = p, *b = q;
       while (a < b && (*a == ' ' || *a == '\t')) a++;
       while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
-      at->strings[at->n].p = ox_strndup(A, a, (size_t)(b - a));
+      if (!(at->strings[at->n].p = ox_strndup(A, a, (size_t)(b - a)))) return ox_oom(e, NULL);
       at->strings[at->n++].n = (int64_t)(b - a);
       if (q == stop) break;
       p = q + 1;
@@ -261,7 +268,7 @@ int ox_cmd_make(int argc, char **argv) {
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
   int rc = 0;
-  if (!A) return OX_EINPUT;
+  if (!A) return ox_cli_oom("make", NULL);
   const char *op = argv[1], *domain = "", *out_model = NULL, *case_dir = NULL;
   long opset = 21;
   int nin = 0, nout = 0, nattr = 0, nfiles = 0, random = 0;
@@ -269,6 +276,7 @@ int ox_cmd_make(int argc, char **argv) {
   ox_valueinfo *ins = ox_alloc_array(A, argc, sizeof *ins), *outs = ox_alloc_array(A, argc, sizeof *outs);
   ox_attr *attrs = ox_alloc_array(A, argc, sizeof *attrs);
   const char **files = ox_alloc_array(A, argc, sizeof *files);
+  if (!ins || !outs || !attrs || !files) rc = ox_cli_oom("make", NULL);
   for (int i = 2; i < argc && !rc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -314,8 +322,12 @@ int ox_cmd_make(int argc, char **argv) {
       const char *colon = strchr(v, ':');
       vi->name = colon ? ox_strndup(A, v, (size_t)(colon - v)) : v;
       vi->rank = -1;
-      if (colon && !(vi->type = parse_type_spec(A, colon + 1, &vi->rank, &vi->dims)))
-        rc = ox_usage_error("make", "'%s' is not a type (an ONNX type string or DTYPE[SHAPE])", colon + 1);
+      size_t failed = ox_mem_failures();
+      if (!vi->name) rc = ox_cli_oom("make", NULL);
+      else if (colon && !(vi->type = parse_type_spec(A, colon + 1, &vi->rank, &vi->dims)))
+        rc = ox_mem_failures() != failed
+                 ? ox_cli_oom("make", NULL)
+                 : ox_usage_error("make", "'%s' is not a type (an ONNX type string or DTYPE[SHAPE])", colon + 1);
     } else rc = ox_usage_error("make", "unknown option '%s'", a);
   }
   if (rc) goto done;
@@ -337,7 +349,10 @@ int ox_cmd_make(int argc, char **argv) {
   }
   if (!nin)
     for (int i = 0; i < nfiles; i++) {
-      ins[nin].name = ox_sprintf(A, "input_%d", i);
+      if (!(ins[nin].name = ox_sprintf(A, "input_%d", i))) {
+        rc = ox_cli_oom("make", NULL);
+        goto done;
+      }
       ins[nin++].rank = -1;
     }
   if (!nout) {
@@ -363,17 +378,21 @@ int ox_cmd_make(int argc, char **argv) {
   n.nout = nout;
   n.in = ox_alloc_array(A, nin + 1, sizeof *n.in);
   n.out = ox_alloc_array(A, nout + 1, sizeof *n.out);
+  g.name = ox_sprintf(A, "%s_graph", op);
+  g.in = ox_alloc_array(A, nin + 1, sizeof *g.in);
+  if (!n.in || !n.out || !g.name || !g.in) {
+    rc = ox_cli_oom("make", NULL);
+    goto done;
+  }
   for (int i = 0; i < nin; i++) n.in[i] = ins[i].name;
   for (int i = 0; i < nout; i++) n.out[i] = outs[i].name;
   n.nattr = nattr;
   n.attr = attrs;
-  g.name = ox_sprintf(A, "%s_graph", op);
   g.node = &n;
   g.nnode = 1;
   g.out = outs;
   g.nout = nout;
   /* graph inputs: the node's non-empty inputs */
-  g.in = ox_alloc_array(A, nin + 1, sizeof *g.in);
   for (int i = 0; i < nin; i++)
     if (ins[i].name[0]) g.in[g.nin++] = ins[i];
 
@@ -383,6 +402,12 @@ int ox_cmd_make(int argc, char **argv) {
       goto done;
     }
     ox_value **vals = ox_alloc_array(A, g.nin + 1, sizeof *vals);
+    ox_value **res = ox_alloc_array(A, nout + 1, sizeof *res);
+    char *set = ox_sprintf(A, "%s/test_data_set_0", case_dir);
+    if (!vals || !res || !set) {
+      rc = ox_cli_oom("make", NULL);
+      goto done;
+    }
     for (int i = 0; random && i < g.nin; i++) {
       const ox_valueinfo *vi = &g.in[i];
       int known = vi->type && vi->type->kind == OX_TENSOR && vi->rank >= 0;
@@ -403,30 +428,38 @@ int ox_cmd_make(int argc, char **argv) {
         rc = e.code;
         goto done;
       }
-      if (!g.in[i].type) g.in[i].type = ox_value_type(A, vals[i]);
+      if (!g.in[i].type && !(g.in[i].type = ox_value_type(A, vals[i]))) {
+        rc = ox_cli_oom("make", NULL);
+        goto done;
+      }
     }
-    ox_value **res = ox_alloc_array(A, nout + 1, sizeof *res);
     if ((rc = ox_prepare(A, &m, &e)) || (rc = ox_run(A, &m, vals, res, &e))) {
       fprintf(stderr, "onnxop make: %s\n", e.msg);
       goto done;
     }
-    for (int i = 0; i < nout; i++)
-      if (!outs[i].type) outs[i].type = ox_value_type(A, res[i]);
-    char *set = ox_sprintf(A, "%s/test_data_set_0", case_dir);
-    if (ox_mkdir_p(set)) {
-      fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", set, strerror(errno));
-      rc = OX_EINPUT;
-      goto done;
-    }
-    for (int i = 0; i < g.nin && !rc; i++)
-      rc = ox_save_value(ox_sprintf(A, "%s/input_%d.pb", set, i), OX_FMT_PB, vals[i], g.in[i].name, &e);
     for (int i = 0; i < nout && !rc; i++)
-      rc = ox_save_value(ox_sprintf(A, "%s/output_%d.pb", set, i), OX_FMT_PB, res[i], outs[i].name, &e);
+      if (!outs[i].type && !(outs[i].type = ox_value_type(A, res[i]))) rc = ox_oom(&e, NULL);
+    if (!rc && ox_mkdir_p(set)) {
+      if (errno == ENOMEM) rc = ox_oom(&e, NULL);
+      else {
+        fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", set, strerror(errno));
+        rc = OX_EINPUT;
+        goto done;
+      }
+    }
+    for (int i = 0; i < g.nin && !rc; i++) {
+      const char *file = ox_sprintf(A, "%s/input_%d.pb", set, i);
+      rc = file ? ox_save_value(file, OX_FMT_PB, vals[i], g.in[i].name, &e) : ox_oom(&e, NULL);
+    }
+    for (int i = 0; i < nout && !rc; i++) {
+      const char *file = ox_sprintf(A, "%s/output_%d.pb", set, i);
+      rc = file ? ox_save_value(file, OX_FMT_PB, res[i], outs[i].name, &e) : ox_oom(&e, NULL);
+    }
+    if (!rc && !out_model && !(out_model = ox_sprintf(A, "%s/model.onnx", case_dir))) rc = ox_oom(&e, NULL);
     if (rc) {
       fprintf(stderr, "onnxop make: %s\n", e.msg);
       goto done;
     }
-    if (!out_model) out_model = ox_sprintf(A, "%s/model.onnx", case_dir);
   } else if ((rc = ox_prepare(A, &m, &e))) {
     /* an op onnxop cannot run can still be written, but say so */
     fprintf(stderr, "onnxop make: warning: %s\n", e.msg);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/ox.h"
+#include "../io/io.h"
 #include "cli.h"
 
 static void types_str(uint64_t mask, char *buf, size_t n) {
@@ -86,7 +87,7 @@ int ox_cmd_ops(int argc, char **argv) {
         cJSON_AddStringToObject(o, "family", f->family);
         cJSON *ts = cJSON_AddArrayToObject(o, "types");
         for (int d = 1; d < OX_DTYPE_MAX; d++)
-          if (k->types & (UINT64_C(1) << d)) cJSON_AddItemToArray(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
+          if (k->types & (UINT64_C(1) << d)) ox_cjson_push(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
         if (sc) {
           cJSON *as = cJSON_AddArrayToObject(o, "attributes");
           char req[1024] = "";
@@ -97,13 +98,13 @@ int ox_cmd_ops(int argc, char **argv) {
             cJSON_AddStringToObject(x, "name", a.name);
             cJSON_AddStringToObject(x, "type", a.type);
             cJSON_AddBoolToObject(x, "required", a.required);
-            cJSON_AddItemToArray(as, x);
+            ox_cjson_push(as, x);
             if (a.required && at < sizeof req)
               at += (size_t)snprintf(req + at, sizeof req - at, "%s%s:%s", at ? "," : "", a.name, a.type);
           }
           if (req[0]) cJSON_AddStringToObject(o, "required", req);
         }
-        cJSON_AddItemToArray(rows, o);
+        ox_cjson_push(rows, o);
       } else if (want) {
         if (k->tin < 0) /* no input is checked: the types it makes */
           printf("%s %s %s (family %s)\n  output element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",

@@ -65,7 +65,7 @@ int ox_cmd_run(int argc, char **argv) {
   if (!ins || !outs) {
     free(ins);
     free(outs);
-    return OX_EINPUT;
+    return ox_cli_oom("run", NULL);
   }
   int rc = 0;
   for (int i = 1; i < argc && !rc; i++) {
@@ -125,7 +125,7 @@ int ox_cmd_run(int argc, char **argv) {
   if (!A) {
     free(ins);
     free(outs);
-    return OX_EINPUT;
+    return ox_cli_oom("run", NULL);
   }
   if ((rc = ox_model_load(A, model_path, &m, &e)) || (rc = ox_prepare(A, m, &e))) {
     rc = fail_file(model_path, NULL, &e);
@@ -175,8 +175,8 @@ int ox_cmd_run(int argc, char **argv) {
   static const char *const ext[] = {"", "pb", "json", "npy", "npz"};
   if (out_dir) {
     if (ox_mkdir_p(out_dir)) {
-      fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno));
-      rc = OX_EINPUT;
+      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
+      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno)), rc = OX_EINPUT;
       goto done;
     }
     nout = dir_fmt == OX_FMT_NPZ ? 1 : g->nout;
@@ -203,7 +203,10 @@ int ox_cmd_run(int argc, char **argv) {
     goto done;
   }
   if (!nout && !out_dir) {
-    for (int i = 0; i < g->nout; i++) ox_text_print(stdout, g->out[i].name, out_vals[i], 2);
+    /* a write error is main's to say; else memory ran out */
+    for (int i = 0; i < g->nout && !rc; i++)
+      if (ox_text_print(stdout, g->out[i].name, out_vals[i], 2) && !ferror(stdout))
+        rc = ox_cli_oom("run", "printing the outputs");
     goto done;
   }
   /* every temporary first, then all renamed into place (or none) */

@@ -77,6 +77,10 @@ int ox_cmd_show(int argc, char **argv) {
     ox_err e = {0};
     const char **mem = NULL, *one = argv[i];
     int64_t nm = 1;
+    if (!A) {
+      rc = ox_cli_oom("show", NULL);
+      break;
+    }
     /* an .npz without a member: every member */
     if (ox_format_of(argv[i]) == OX_FMT_NPZ && !strchr(argv[i], ':') && ox_npz_members(A, argv[i], &mem, &nm, &e)) {
       fprintf(stderr, "onnxop: %s: %s\n", argv[i], e.msg);
@@ -86,6 +90,10 @@ int ox_cmd_show(int argc, char **argv) {
     for (int64_t k = 0; k < nm && !ferror(stdout); k++) {
       ox_value *v = NULL;
       const char *name = NULL, *path = mem ? ox_sprintf(A, "%s:%s", argv[i], mem[k]) : one;
+      if (!path) {
+        rc = ox_cli_oom("show", NULL);
+        break;
+      }
       if (ox_load_value(A, path, NULL, NULL, &v, &name, &e)) {
         fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
         rc = e.code == OX_EUSAGE ? OX_EUSAGE : OX_EINPUT;
@@ -178,7 +186,7 @@ static cJSON *vi_json(const ox_valueinfo *vi) {
   if (vi->rank >= 0) {
     cJSON *sh = cJSON_AddArrayToObject(o, "shape");
     for (int d = 0; d < vi->rank; d++)
-      cJSON_AddItemToArray(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d]) : cJSON_CreateNull());
+      ox_cjson_push(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d]) : cJSON_CreateNull());
   } else {
     cJSON_AddNullToObject(o, "shape");
   }
@@ -187,7 +195,7 @@ static cJSON *vi_json(const ox_valueinfo *vi) {
 
 static cJSON *names_json(int n, const char *const *v) {
   cJSON *a = cJSON_CreateArray();
-  for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+  for (int i = 0; i < n; i++) ox_cjson_push(a, cJSON_CreateString(v[i]));
   return a;
 }
 
@@ -207,8 +215,8 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
     if (k) cJSON_AddNumberToObject(o, "since", k->since);
     else cJSON_AddNullToObject(o, "since");
     cJSON_AddStringToObject(o, "name", nd->name);
-    cJSON_AddItemToObject(o, "inputs", names_json(nd->nin, nd->in));
-    cJSON_AddItemToObject(o, "outputs", names_json(nd->nout, nd->out));
+    ox_cjson_add(o, "inputs", names_json(nd->nin, nd->in));
+    ox_cjson_add(o, "outputs", names_json(nd->nout, nd->out));
     ox_err e = {0};
     const char *problem = is_fn ? NULL : node_problem(k, nd, opset, &e);
     cJSON_AddBoolToObject(o, "function", is_fn);
@@ -223,16 +231,19 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
       cJSON *g = cJSON_CreateObject();
       cJSON_AddStringToObject(g, "attribute", at->name);
       cJSON_AddStringToObject(g, "graph", at->g->name ? at->g->name : "");
-      cJSON_AddItemToObject(g, "nodes", nodes_json(m, at->g->nnode, at->g->node, unsupported));
-      cJSON_AddItemToArray(sub, g);
+      ox_cjson_add(g, "nodes", nodes_json(m, at->g->nnode, at->g->node, unsupported));
+      ox_cjson_push(sub, g);
     }
-    cJSON_AddItemToArray(arr, o);
+    ox_cjson_push(arr, o);
   }
   return arr;
 }
 
 static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e) {
   const ox_graph *g = m->graph;
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  if (!real) return ox_oom(e, NULL);
+  size_t failed = ox_mem_failures(); /* a part of the report that could not be made */
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "model", path);
   cJSON_AddNumberToObject(o, "ir_version", (double)m->ir_version);
@@ -241,14 +252,13 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e
     cJSON *x = cJSON_CreateObject();
     cJSON_AddStringToObject(x, "domain", m->opset[i].domain[0] ? m->opset[i].domain : "ai.onnx");
     cJSON_AddNumberToObject(x, "version", (double)m->opset[i].version);
-    cJSON_AddItemToArray(ops, x);
+    ox_cjson_push(ops, x);
   }
   cJSON_AddStringToObject(o, "graph", g->name ? g->name : "");
-  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   int nreal = ox_graph_real_inputs(g, real);
   cJSON *ins = cJSON_AddArrayToObject(o, "inputs"), *outs = cJSON_AddArrayToObject(o, "outputs");
-  for (int i = 0; i < nreal; i++) cJSON_AddItemToArray(ins, vi_json(&g->in[real[i]]));
-  for (int i = 0; i < g->nout; i++) cJSON_AddItemToArray(outs, vi_json(&g->out[i]));
+  for (int i = 0; i < nreal; i++) ox_cjson_push(ins, vi_json(&g->in[real[i]]));
+  for (int i = 0; i < g->nout; i++) ox_cjson_push(outs, vi_json(&g->out[i]));
   cJSON *inits = cJSON_AddArrayToObject(o, "initializers");
   for (int i = 0; i < g->ninit; i++) {
     char ty[64];
@@ -258,27 +268,27 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e
     cJSON_AddStringToObject(x, "type", ox_value_desc(v, ty, sizeof ty));
     if (v->kind == OX_TENSOR) {
       cJSON *sh = cJSON_AddArrayToObject(x, "shape");
-      for (int d = 0; d < v->u.t.rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)v->u.t.dims[d]));
+      for (int d = 0; d < v->u.t.rank; d++) ox_cjson_push(sh, cJSON_CreateNumber((double)v->u.t.dims[d]));
     }
-    cJSON_AddItemToArray(inits, x);
+    ox_cjson_push(inits, x);
   }
   int unsupported = 0;
-  cJSON_AddItemToObject(o, "nodes", nodes_json(m, g->nnode, g->node, &unsupported));
+  ox_cjson_add(o, "nodes", nodes_json(m, g->nnode, g->node, &unsupported));
   cJSON *fns = cJSON_AddArrayToObject(o, "functions");
   for (int i = 0; i < m->nfunc; i++) {
     const ox_function *f = &m->func[i];
     cJSON *x = cJSON_CreateObject();
     cJSON_AddStringToObject(x, "domain", f->domain ? f->domain : "");
     cJSON_AddStringToObject(x, "name", f->name);
-    cJSON_AddItemToObject(x, "inputs", names_json(f->nin, f->in));
-    cJSON_AddItemToObject(x, "outputs", names_json(f->nout, f->out));
-    cJSON_AddItemToObject(x, "nodes", nodes_json(m, f->nnode, f->node, &unsupported));
-    cJSON_AddItemToArray(fns, x);
+    ox_cjson_add(x, "inputs", names_json(f->nin, f->in));
+    ox_cjson_add(x, "outputs", names_json(f->nout, f->out));
+    ox_cjson_add(x, "nodes", nodes_json(m, f->nnode, f->node, &unsupported));
+    ox_cjson_push(fns, x);
   }
   cJSON_AddNumberToObject(o, "unsupported", unsupported);
   char *text = cJSON_PrintUnformatted(o);
   int rc = 0;
-  if (text) puts(text);
+  if (text && ox_mem_failures() == failed) puts(text);
   else rc = ox_oom(e, NULL);
   cJSON_free(text);
   cJSON_Delete(o);
@@ -323,10 +333,11 @@ int ox_cmd_info(int argc, char **argv) {
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
   ox_model *m = NULL;
+  if (!A) return ox_cli_oom("info", NULL);
   if (ox_model_load(A, path, &m, &e)) {
     fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
     ox_arena_free(A);
-    return OX_EINPUT;
+    return e.code;
   }
   if (json) {
     int rc = info_json(A, path, m, &e);
@@ -335,12 +346,16 @@ int ox_cmd_info(int argc, char **argv) {
     return rc;
   }
   const ox_graph *g = m->graph;
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  if (!real) {
+    ox_arena_free(A);
+    return ox_cli_oom("info", NULL);
+  }
   printf("model: %s\n  ir_version: %lld\n  opset_import:", path, (long long)m->ir_version);
   for (int i = 0; i < m->nopset; i++)
     printf("%s %s %lld", i ? "," : "", m->opset[i].domain[0] ? m->opset[i].domain : "ai.onnx",
            (long long)m->opset[i].version);
   printf("\n  graph: '%s'\n  inputs:\n", g->name ? g->name : "");
-  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   int nreal = ox_graph_real_inputs(g, real);
   for (int i = 0; i < nreal; i++) vi_line(&g->in[real[i]]);
   printf("  outputs:\n");

@@ -63,34 +63,38 @@ static void say_count(void) {
   if (write(2, line, (size_t)k) < 0) return;
 }
 
-/* The request that fails says so, with the return addresses of its callers
- * as OBJECT+OFFSET (addr2line -e OBJECT OFFSET names the line). */
-static void say_fault(void) {
-  void *frames[16];
-  int n = backtrace(frames, 16);
-  char line[1536];
-  size_t k = (size_t)snprintf(line, sizeof line, "onnxop: ONNXOP_FAIL_ALLOC=%lld: this allocation fails:", fault_at);
-  for (int i = 1; i < n && k < sizeof line - 80; i++) {
+/* Request k says what it is, with the return addresses of its callers as
+ * OBJECT+OFFSET (addr2line -e OBJECT OFFSET names the line). */
+static void say_request(long long k, int fails) {
+  void *frames[32];
+  int n = backtrace(frames, 32);
+  char line[2560];
+  size_t at = (size_t)snprintf(line, sizeof line, fails ? "onnxop: ONNXOP_FAIL_ALLOC=%lld: this allocation fails:"
+                                                       : "onnxop: ONNXOP_FAIL_ALLOC: request %lld:", k);
+  for (int i = 2; i < n && at < sizeof line - 80; i++) { /* from ox_fault_now's caller on */
     Dl_info info;
     if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
     const char *name = strrchr(info.dli_fname, '/');
-    k += (size_t)snprintf(line + k, sizeof line - k, " %s+0x%lx", name ? name + 1 : info.dli_fname,
-                          (unsigned long)((char *)frames[i] - (char *)info.dli_fbase));
+    at += (size_t)snprintf(line + at, sizeof line - at, " %s+0x%lx", name ? name + 1 : info.dli_fname,
+                           (unsigned long)((char *)frames[i] - (char *)info.dli_fbase));
   }
-  line[k++] = '\n';
-  if (write(2, line, k) < 0) return;
+  line[at++] = '\n';
+  if (write(2, line, at) < 0) return;
 }
 
 int ox_fault_now(void) {
+  static int trace;
   if (fault_at < 0) {
     const char *v = getenv("ONNXOP_FAIL_ALLOC");
     fault_at = v ? strtoll(v, NULL, 10) : 0;
     if (fault_at < 0) fault_at = 0;
     if (v && !fault_at) atexit(say_count); /* ONNXOP_FAIL_ALLOC=0: fail none, count them */
+    trace = !fault_at && getenv("ONNXOP_FAIL_ALLOC_TRACE"); /* and name each */
   }
   long long k = __atomic_add_fetch(&fault_count, 1, __ATOMIC_RELAXED);
+  if (trace) say_request(k, 0);
   if (k != fault_at) return 0;
-  say_fault();
+  say_request(k, 1);
   return 1;
 }
 #endif

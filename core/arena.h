@@ -76,8 +76,10 @@ char *ox_heap_strndup(const char *s, size_t n);
  * N-th allocation request of the process fail (every function above that
  * allocates counts one per call), as if the system had refused it, and
  * writes one line to standard error naming the request and where it came
- * from (tests/faults.py reads it). A release build has none of this and
- * reads no such variable. */
+ * from (tests/faults.py reads it). ONNXOP_FAIL_ALLOC=0 fails none and counts
+ * them at exit; with ONNXOP_FAIL_ALLOC_TRACE=1 too, each request says where
+ * it comes from. A release build has none of this and reads no such
+ * variable. */
 #ifdef OX_FAULT_INJECTION
 int ox_fault_now(void); /* 1 when this request is the one to fail */
 #define OX_TEST_BUILD 1

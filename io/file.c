@@ -587,7 +587,7 @@ const char *ox_npz_split(ox_arena *a, const char *path, const char **member) {
   *member = NULL;
   if (!c || !stat(path, &st)) return path;
   char *file = ox_strndup(a, path, (size_t)(c - path));
-  if (!file) return path;
+  if (!file) return NULL;
   *member = c + 1;
   return file;
 }
@@ -749,7 +749,7 @@ int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char
   if (f == OX_FMT_UNKNOWN)
     return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb, .json, .npy or .npz file)");
   const char *member = NULL;
-  if (f == OX_FMT_NPZ) path = ox_npz_split(a, path, &member);
+  if (f == OX_FMT_NPZ && !(path = ox_npz_split(a, path, &member))) return ox_oom(e, NULL);
   uint8_t *data;
   size_t len;
   if (f == OX_FMT_PB) { /* the file's bytes are needed only while decoding */

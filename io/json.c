@@ -1190,6 +1190,13 @@ static void count_cjson(void) {
 }
 void ox_json_hooks(void) { pthread_once(&hooks_once, count_cjson); }
 
+void ox_cjson_add(cJSON *o, const char *key, cJSON *item) {
+  if (!cJSON_AddItemToObject(o, key, item)) cJSON_Delete(item);
+}
+void ox_cjson_push(cJSON *arr, cJSON *item) {
+  if (!cJSON_AddItemToArray(arr, item)) cJSON_Delete(item);
+}
+
 int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *want,
                    ox_value **out, const char **name_out, ox_err *e) {
   if (name_out) *name_out = NULL;

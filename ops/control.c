@@ -200,7 +200,11 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     goto done;
   }
   for (int i = 0; i < nv; i++) v[i] = in[2 + i];
-  for (int k = 0; k < nscan; k++) scans[k] = ox_alloc_array(c->a, cap, sizeof **scans);
+  for (int k = 0; k < nscan; k++)
+    if (!(scans[k] = ox_alloc_array(c->a, cap, sizeof **scans))) {
+      rc = ox_oom(e, NULL);
+      goto done;
+    }
   ox_ctx bc = *c;
   bc.a = scratch;
   ox_mark m0 = ox_arena_mark(scratch);

@@ -107,7 +107,8 @@ static int too_big(job *j, int64_t w, int64_t h) {
 /* Charge n bytes a library will hold while decoding, where its allocations
  * can't be counted one by one. */
 __attribute__((unused)) static int hold(job *j, int64_t w, int64_t h, uint64_t n) {
-  if (n > SIZE_MAX || ox_mem_charge((size_t)n)) return too_big(j, w, h);
+  if (n > SIZE_MAX) return too_big(j, w, h);
+  if (ox_mem_charge((size_t)n)) return ox_mem_last_failure() == OX_MEM_LIMIT ? too_big(j, w, h) : ox_oom(j->c->err, NULL);
   j->held += (size_t)n;
   return 0;
 }

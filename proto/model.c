@@ -337,9 +337,11 @@ static int decode_attr_value(decoder *d, const Onnx__AttributeProto *pa, ox_attr
     if (!pa->sparse_tensor)
       return ox_fail(d->e, OX_EINPUT, "attribute of type SPARSE_TENSOR has no sparse tensor");
     return densify(d, pa->sparse_tensor, &at->t);
-  case OX_ATTR_TYPE_PROTO:
-    at->tp = ox_from_type_proto(a, pa->tp); /* NULL: absent or not modelled */
-    return 0;
+  case OX_ATTR_TYPE_PROTO: {
+    size_t failed = ox_mem_failures();
+    at->tp = ox_from_type_proto(a, pa->tp); /* NULL: absent or not modelled, or no memory */
+    return !at->tp && ox_mem_failures() != failed ? ox_oom(d->e, NULL) : 0;
+  }
   case OX_ATTR_FLOATS:
     at->n = (int64_t)pa->n_floats;
     if (!(at->floats = ox_alloc_array(a, at->n, sizeof *at->floats))) return ox_oom(d->e, NULL);
@@ -377,8 +379,11 @@ static int decode_attr_value(decoder *d, const Onnx__AttributeProto *pa, ox_attr
   case OX_ATTR_TYPE_PROTOS:
     at->n = (int64_t)pa->n_type_protos;
     if (!(at->tps = ox_alloc_array(a, at->n, sizeof *at->tps))) return ox_oom(d->e, NULL);
-    for (size_t k = 0; k < pa->n_type_protos; k++)
-      at->tps[k] = ox_from_type_proto(a, pa->type_protos[k]);
+    for (size_t k = 0; k < pa->n_type_protos; k++) {
+      size_t failed = ox_mem_failures();
+      if (!(at->tps[k] = ox_from_type_proto(a, pa->type_protos[k])) && ox_mem_failures() != failed)
+        return ox_oom(d->e, NULL);
+    }
     return 0;
   case OX_ATTR_UNDEFINED:
     return ox_fail(d->e, OX_EINPUT, "attribute has no type and no value");
@@ -443,7 +448,9 @@ static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_value
   if (!(vi->name = copy_str(d, "the value name", pv->name))) return ox_oom(d->e, NULL);
   if (ox_type_proto_depth(pv->type) > OX_PROTO_MAX_DEPTH + 1)
     return ox_fail(d->e, OX_EINPUT, "the type of '%s' nests more than %d levels", vi->name, OX_PROTO_MAX_DEPTH);
-  vi->type = ox_from_type_proto(d->a, pv->type);
+  size_t failed = ox_mem_failures();
+  vi->type = ox_from_type_proto(d->a, pv->type); /* NULL: absent or not modelled, or no memory */
+  if (!vi->type && ox_mem_failures() != failed) return ox_oom(d->e, NULL);
   vi->rank = -1;
   const Onnx__TypeProto *tp = pv->type;
   if (tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && tp->tensor_type &&

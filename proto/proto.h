@@ -31,7 +31,7 @@ const ox_type *ox_proto_type_unify(ox_arena *a, const ox_type *x, const ox_type 
 void ox_proto_value_refine(ox_arena *a, ox_value *v, const ox_type *t);
 
 /* TypeProto -> type; NULL (no error) for a type onnxop does not model (opaque,
- * sparse) or an absent one. */
+ * sparse) or an absent one, and when memory runs out (ox_mem_failures tells). */
 const ox_type *ox_from_type_proto(ox_arena *a, const Onnx__TypeProto *tp);
 /* How many TypeProtos are nested in tp (seq(seq(tensor)) is 3); values and
  * types nest at most OX_PROTO_MAX_DEPTH. */

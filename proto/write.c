@@ -1,6 +1,9 @@
 /* proto/write.c: core model -> ModelProto, for `onnxop make`.
  *
- * Everything is built in the arena and packed once. */
+ * Everything is built in the arena and packed once. The builders below stop
+ * at a NULL where they must (and never write through one), but leave a
+ * field NULL where an allocation failed; ox_model_encode then sees the
+ * failure by ox_mem_failures() and packs nothing. */
 #include <string.h>
 
 #include "proto.h"
@@ -180,6 +183,7 @@ static Onnx__GraphProto *graph(ox_arena *a, const ox_graph *g, ox_err *e) {
 }
 
 int ox_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e) {
+  size_t failed = ox_mem_failures();
   Onnx__ModelProto *mp = NEW(a, Onnx__ModelProto, ONNX__MODEL_PROTO__INIT);
   if (!mp) return ox_oom(e, NULL);
   mp->has_ir_version = 1;
@@ -197,6 +201,7 @@ int ox_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len,
   }
   if (!(mp->graph = graph(a, m->graph, e)))
     return e->code ? e->code : ox_oom(e, NULL);
+  if (ox_mem_failures() != failed) return ox_oom(e, NULL); /* a part is missing */
   size_t n = onnx__model_proto__get_packed_size(mp);
   uint8_t *buf = ox_alloc(a, n + 1);
   if (!buf) return ox_oom(e, NULL);

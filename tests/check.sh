@@ -2,7 +2,8 @@
 # tests/check.sh BUILD SHARED_SUITE DEBIAN_DATA: everything `make check` runs.
 #   1. the unit tests, plain and under ASan+UBSan
 #   2. the CLI tests (tests/cli/run.sh, tests/cli/files.py), the hostile
-#      inputs (tests/bad) and the limits (tests/limits.py)
+#      inputs (tests/bad), the limits (tests/limits.py) and the allocation
+#      failures (tests/faults.py, on the ASan build: the test build)
 #   3. the conformance suites with their expected-failure lists, plain and
 #      under ASan+UBSan
 # Prints one line per part, then the totals as "N passed, M failed".
@@ -57,6 +58,8 @@ run "bad" sh tests/bad/run.sh "$B"
 run "bad (asan)" sh tests/bad/run.sh "$B/asan"
 run "limits" python3 tests/limits.py "$B"
 run "limits (asan)" python3 tests/limits.py "$B/asan"
+# every allocation failure handled: the test build fails each in turn
+run "faults (asan)" python3 tests/faults.py "$B/asan" --suite="$SHARED"
 
 suite() { # NAME PATH XFAIL
   if [ ! -d "$2" ]; then
