@@ -230,8 +230,9 @@ int main(int argc, char **argv) {
     rc = 0;
   } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
     printf("onnxop %s\n", OX_VERSION);
-    /* the ASan build is the test build (core/arena.h): tests look for this */
-    if (OX_TEST_BUILD) printf("test build: ONNXOP_FAIL_ALLOC and the ONNXOP_TEST_ hooks are on\n");
+#ifdef OX_FAULT_INJECTION /* the ASan build is the test build (core/arena.h): tests look for this */
+    printf("test build: ONNXOP_FAIL_ALLOC and the ONNXOP_TEST_ hooks are on\n");
+#endif
     rc = 0;
   }
   for (int i = 0; rc < 0 && i < (int)(sizeof commands / sizeof *commands); i++)

@@ -82,10 +82,8 @@ char *ox_heap_strndup(const char *s, size_t n);
  * variable. */
 #ifdef OX_FAULT_INJECTION
 int ox_fault_now(void); /* 1 when this request is the one to fail */
-#define OX_TEST_BUILD 1
 #else
 #define ox_fault_now() 0
-#define OX_TEST_BUILD 0
 #endif
 
 #endif

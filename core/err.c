@@ -35,7 +35,9 @@ int ox_oom(ox_err *e, const char *fmt, ...) {
              (unsigned long long)ox_memory_limit());
     cause = lim;
     break;
+#ifdef OX_FAULT_INJECTION
   case OX_MEM_INJECTED: cause = " (injected by ONNXOP_FAIL_ALLOC)"; break;
+#endif
   default: break; /* the system refused, or nothing was asked of it (a size that overflows) */
   }
   return ox_fail(e, OX_ENOMEM, "out of memory%s%s%s", *what ? " " : "", what, cause);

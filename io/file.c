@@ -463,14 +463,19 @@ int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e) {
 
 /* ---- commit: all or nothing ---- */
 
-/* Test hook (tests/files.sh): ONNXOP_TEST_FAIL_RENAME=K makes the K-th rename
- * into place fail with EIO, as a full or failing disk could. */
+/* Test hook (tests/cli/files.py), in the test build only (core/arena.h):
+ * ONNXOP_TEST_FAIL_RENAME=K makes the K-th rename into place fail with EIO,
+ * as a full or failing disk could. */
 static int rename_into_place(int dfd, const char *from, const char *to, int k) {
+#ifdef OX_FAULT_INJECTION
   const char *hook = getenv("ONNXOP_TEST_FAIL_RENAME");
   if (hook && atoi(hook) == k) {
     errno = EIO;
     return -1;
   }
+#else
+  (void)k;
+#endif
   return renameat(dfd, from, dfd, to);
 }
 
