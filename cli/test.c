@@ -559,13 +559,16 @@ static void no_case_here(const char *path) {
 
 typedef struct { char *name, *reason; int seen; } xline;
 
-static int load_xfail(const char *file, xline **out) {
-  FILE *f = fopen(file, "r");
+/* The lines of an expected-failure list: their count; -1 with *why set when
+ * the file cannot be opened (a FIFO or a folder is refused, not waited on),
+ * -2 when memory runs out. */
+static int load_xfail(const char *file, xline **out, const char **why) {
+  FILE *f = ox_open_regular(file, why);
   if (!f) return -1;
-  int n = 0, cap = 0;
+  int n = 0, cap = 0, oom = 0;
   xline *v = NULL;
   char line[4096];
-  while (fgets(line, sizeof line, f)) {
+  while (!oom && fgets(line, sizeof line, f)) {
     line[strcspn(line, "\r\n")] = 0;
     char *s = line;
     while (*s == ' ' || *s == '\t') s++;
@@ -579,15 +582,24 @@ static int load_xfail(const char *file, xline **out) {
     if (n == cap) {
       cap = cap ? cap * 2 : 256;
       xline *nv = ox_heap_realloc(v, (size_t)cap * sizeof *v);
-      if (!nv) break;
+      if (!nv) {
+        oom = 1;
+        break;
+      }
       v = nv;
     }
     v[n].name = ox_heap_strdup(s);
     v[n].reason = ox_heap_strdup(r);
     v[n].seen = 0;
+    oom = !v[n].name || !v[n].reason;
     n++;
   }
   fclose(f);
+  if (oom) {
+    for (int i = 0; i < n; i++) free(v[i].name), free(v[i].reason);
+    free(v);
+    return -2;
+  }
   *out = v;
   return n;
 }
@@ -662,8 +674,13 @@ int ox_cmd_test(int argc, char **argv) {
   if (json && failures) USAGE("use either --json or --failures, not both");
   xline *xl = NULL;
   int nx = 0;
-  if (xfile && (nx = load_xfail(xfile, &xl)) < 0)
-    USAGE("cannot read the expected-failure list '%s'", xfile);
+  const char *xwhy = NULL;
+  if (xfile && (nx = load_xfail(xfile, &xl, &xwhy)) == -2) {
+    free_cases(cases, n);
+    free(is_empty);
+    return ox_cli_oom("test", NULL);
+  }
+  if (nx < 0) USAGE("cannot read the expected-failure list '%s': %s", xfile, xwhy);
 
   run_all(cases, n, jobs, timeout);
 

@@ -713,7 +713,28 @@ static int load_inline(ox_arena *a, const char *s, const ox_type *want, ox_value
   return rc;
 }
 
+/* Standard input, whole, into the arena, counted against --max-memory. A
+ * regular file (< FILE) is read straight into the arena at its size. A pipe
+ * is read into an ox_buf, which counts as it grows (doubling), is cut to
+ * size at the end and then copied into the arena: such an input is held
+ * twice for a moment, so one over half the limit is refused, with the
+ * limit's message. */
 static int read_stdin(ox_arena *a, uint8_t **data, size_t *len, ox_err *e) {
+  struct stat st;
+  off_t at;
+  if (!fstat(0, &st) && S_ISREG(st.st_mode) && (at = lseek(0, 0, SEEK_CUR)) >= 0 && at <= st.st_size) {
+    size_t n = (size_t)(st.st_size - at);
+    uint8_t *p = ox_alloc_uninit(a, n + 1);
+    if (!p) return ox_oom(e, "reading standard input (%zu bytes)", n);
+    size_t got = fread(p, 1, n, stdin);
+    if (ferror(stdin)) return ox_fail(e, OX_EINPUT, "cannot read standard input: %s", strerror(errno));
+    if (got == n && getc(stdin) != EOF)
+      return ox_fail(e, OX_EINPUT, "standard input grew while it was read");
+    p[got] = 0;
+    *data = p;
+    *len = got;
+    return 0;
+  }
   ox_buf b = {0};
   char chunk[65536];
   size_t n;
@@ -722,12 +743,22 @@ static int read_stdin(ox_arena *a, uint8_t **data, size_t *len, ox_err *e) {
       ox_buf_free(&b);
       return ox_oom(e, "reading standard input");
     }
-  uint8_t *p = ox_alloc(a, b.n + 1);
+  if (ferror(stdin)) {
+    int er = errno;
+    ox_buf_free(&b);
+    return ox_fail(e, OX_EINPUT, "cannot read standard input: %s", strerror(er));
+  }
+  if (b.cap > b.n + 1) { /* to size, before the copy (if that fails, the larger block does) */
+    uint8_t *q = ox_mem_realloc(b.p, b.n + 1);
+    if (q) b.p = q, b.cap = b.n + 1;
+  }
+  uint8_t *p = ox_alloc_uninit(a, b.n + 1);
   if (!p) {
     ox_buf_free(&b);
-    return ox_oom(e, "reading standard input");
+    return ox_oom(e, "reading standard input (%zu bytes)", b.n);
   }
   if (b.n) memcpy(p, b.p, b.n);
+  p[b.n] = 0;
   *data = p;
   *len = b.n;
   ox_buf_free(&b);

@@ -38,45 +38,11 @@ static size_t read_varint(const uint8_t *p, size_t n, uint64_t *v) {
 }
 
 /* protobuf-c unpacks nested messages recursively, without a limit: a small
- * file nesting 200000 OptionalProtos overflows the stack. So we walk the
- * message tree first, following the descriptors, and refuse nesting deeper
- * than Google's protobuf allows by default (100). Malformed bytes pass here;
- * protobuf-c rejects them next. */
+ * file nesting 200000 OptionalProtos overflows the stack. So the message tree
+ * is walked first (ox_wire_check), and nesting deeper than Google's protobuf
+ * allows by default (100) is refused; so is a name holding a NUL byte, which
+ * protobuf-c would cut short. */
 #define MAX_NESTING 100
-static int nesting_ok(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n, int depth) {
-  if (depth > MAX_NESTING) return 0;
-  while (n) {
-    uint64_t tag, v;
-    size_t used = read_varint(p, n, &tag), skip;
-    if (!used) return 1;
-    p += used;
-    n -= used;
-    switch (tag & 7) {
-    case WT_VARINT:
-      if (!(skip = read_varint(p, n, &v))) return 1;
-      break;
-    case WT_I64: skip = 8; break;
-    case WT_I32: skip = 4; break;
-    case WT_LEN: {
-      if (!(used = read_varint(p, n, &v)) || v > n - used) return 1;
-      const ProtobufCFieldDescriptor *f =
-          (tag >> 3) <= 0x1fffffff ? protobuf_c_message_descriptor_get_field(d, (unsigned)(tag >> 3))
-                                   : NULL;
-      if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
-          !nesting_ok(f->descriptor, p + used, (size_t)v, depth + 1))
-        return 0;
-      skip = used + (size_t)v;
-      break;
-    }
-    default:
-      return 1;
-    }
-    if (skip > n) return 1;
-    p += skip;
-    n -= skip;
-  }
-  return 1;
-}
 
 /* A TensorProto's raw_data (field 9) is most of a large file, and protobuf-c
  * would copy it. When the message holds it once, *at and *n locate its bytes and
@@ -122,9 +88,13 @@ static int split_raw(const uint8_t *buf, size_t len, size_t *at, size_t *n, uint
  * unpacked message is freed here. */
 static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const char *basedir,
                      ox_value **out, const char **name_out, ox_err *e) {
-  if (!nesting_ok(descs[m], buf, len, 1))
+  const char *msg_name, *field;
+  int wire = ox_wire_check(descs[m], buf, len, MAX_NESTING - 1, &msg_name, &field);
+  if (wire == OX_WIRE_TOO_DEEP)
     return ox_fail(e, OX_EINPUT, "%s nests messages more than %d deep", descs[m]->short_name,
                    MAX_NESTING);
+  if (wire == OX_WIRE_NUL)
+    return ox_fail(e, OX_EINPUT, "a %s.%s holds a NUL byte; ONNX names and strings cannot", msg_name, field);
   size_t raw_at = 0, raw_n = 0, rest_len = 0;
   uint8_t *rest = NULL;
   ProtobufCMessage *msg;

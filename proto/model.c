@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../io/io.h"
 #include "proto.h"
@@ -112,19 +113,18 @@ static int read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v) {
   return -1;
 }
 
-/* What check_wire found. */
-enum { WIRE_OK, WIRE_TOO_DEEP, WIRE_NUL };
+/* What check_wire found (proto.h's OX_WIRE_ values), where. */
 typedef struct {
-  const ProtobufCMessageDescriptor *desc; /* WIRE_NUL: the message and field */
+  const ProtobufCMessageDescriptor *desc; /* OX_WIRE_NUL: the message and field */
   const ProtobufCFieldDescriptor *field;
 } wire_where;
 
 /* Whether the message bytes p[0..len) nest messages more than `left` levels
- * further down (WIRE_TOO_DEEP), or hold a string field with a NUL byte
- * (WIRE_NUL; doc strings excepted). protobuf-c copies a string up to its
+ * further down (OX_WIRE_TOO_DEEP), or hold a string field with a NUL byte
+ * (OX_WIRE_NUL; doc strings excepted). protobuf-c copies a string up to its
  * first NUL, so a name "a\0b" would silently read as "a"; ONNX names are
  * text, and a NUL in one is refused. Malformed bytes end the walk with
- * WIRE_OK: protobuf-c rejects them itself, and it checks a whole message
+ * OX_WIRE_OK: protobuf-c rejects them itself, and it checks a whole message
  * before unpacking anything inside it, so it never goes deeper than the part
  * this walk has seen. */
 static int check_wire(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, int left,
@@ -132,26 +132,26 @@ static int check_wire(const ProtobufCMessageDescriptor *desc, const uint8_t *p, 
   size_t pos = 0;
   while (pos < len) {
     uint64_t key, n;
-    if (read_varint(p, len, &pos, &key)) return WIRE_OK;
+    if (read_varint(p, len, &pos, &key)) return OX_WIRE_OK;
     switch (key & 7) {
     case PROTOBUF_C_WIRE_TYPE_VARINT:
-      if (read_varint(p, len, &pos, &n)) return WIRE_OK;
+      if (read_varint(p, len, &pos, &n)) return OX_WIRE_OK;
       break;
     case PROTOBUF_C_WIRE_TYPE_64BIT:
-      if (len - pos < 8) return WIRE_OK;
+      if (len - pos < 8) return OX_WIRE_OK;
       pos += 8;
       break;
     case PROTOBUF_C_WIRE_TYPE_32BIT:
-      if (len - pos < 4) return WIRE_OK;
+      if (len - pos < 4) return OX_WIRE_OK;
       pos += 4;
       break;
     case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED: {
-      if (read_varint(p, len, &pos, &n) || n > len - pos) return WIRE_OK;
+      if (read_varint(p, len, &pos, &n) || n > len - pos) return OX_WIRE_OK;
       const ProtobufCFieldDescriptor *f = NULL;
       if (key >> 3 <= UINT_MAX)
         f = protobuf_c_message_descriptor_get_field(desc, (unsigned)(key >> 3));
       if (f && f->type == PROTOBUF_C_TYPE_MESSAGE) {
-        if (left == 0) return WIRE_TOO_DEEP;
+        if (left == 0) return OX_WIRE_TOO_DEEP;
         int rc = check_wire(f->descriptor, p + pos, (size_t)n, left - 1, w);
         if (rc) return rc;
       }
@@ -159,24 +159,32 @@ static int check_wire(const ProtobufCMessageDescriptor *desc, const uint8_t *p, 
           memchr(p + pos, 0, (size_t)n)) {
         w->desc = desc;
         w->field = f;
-        return WIRE_NUL;
+        return OX_WIRE_NUL;
       }
       pos += (size_t)n;
       break;
     }
     default: /* groups: protobuf-c does not support them */
-      return WIRE_OK;
+      return OX_WIRE_OK;
     }
   }
-  return WIRE_OK;
+  return OX_WIRE_OK;
+}
+
+int ox_wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, int left,
+                  const char **message, const char **field) {
+  wire_where w;
+  int rc = check_wire(desc, p, len, left, &w);
+  if (rc == OX_WIRE_NUL) *message = w.desc->short_name, *field = w.field->name;
+  return rc;
 }
 
 /* check_wire's finding as an error, or 0. */
 static int wire_error(int rc, const wire_where *w, ox_err *e) {
-  if (rc == WIRE_TOO_DEEP)
+  if (rc == OX_WIRE_TOO_DEEP)
     return ox_fail(e, OX_EINPUT, "not a valid ONNX model (messages nest deeper than %d levels)",
                    MAX_MESSAGE_DEPTH);
-  if (rc == WIRE_NUL)
+  if (rc == OX_WIRE_NUL)
     return ox_fail(e, OX_EINPUT, "a %s.%s holds a NUL byte; ONNX names and strings cannot",
                    w->desc->short_name, w->field->name);
   return 0;
@@ -630,10 +638,8 @@ static int decode_model(decoder *d, const Onnx__ModelProto *pm, ox_model *m) {
   return 0;
 }
 
-/* path may be NULL for bytes that come from nowhere: then path is "" and dir
- * NULL, so external data is refused. */
-int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *path,
-                    ox_model **out, ox_err *e) {
+/* The model's bytes, checked and unpacked by protobuf-c. */
+static int unpack_model(const uint8_t *buf, size_t len, Onnx__ModelProto **out, ox_err *e) {
   if (len == 0) return ox_fail(e, OX_EINPUT, "not a valid ONNX model (the file is empty)");
   /* Protobuf messages are limited to 2 GiB; this also keeps every count in an int. */
   if (len > INT_MAX)
@@ -651,7 +657,14 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
     protobuf_c_message_free_unpacked(&pm->base, &ox_pb_allocator);
     return ox_fail(e, OX_EINPUT, "model has no graph");
   }
+  *out = pm;
+  return 0;
+}
 
+/* The unpacked model into the arena; pm is freed. path may be NULL for bytes
+ * that come from nowhere: then path is "" and dir NULL, so external data is
+ * refused. */
+static int decode_unpacked(ox_arena *a, Onnx__ModelProto *pm, const char *path, ox_model **out, ox_err *e) {
   decoder d = {a, e, NULL, 0};
   ox_model *m = ox_alloc(a, sizeof *m);
   int rc = 0;
@@ -671,42 +684,44 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
   return 0;
 }
 
-/* The whole file, malloc'd (not in the arena: it is dropped once decoded),
- * counted against --max-memory. */
+int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *path,
+                    ox_model **out, ox_err *e) {
+  Onnx__ModelProto *pm;
+  OX_TRY(unpack_model(buf, len, &pm, e));
+  return decode_unpacked(a, pm, path, out, e);
+}
+
+/* The whole file, malloc'd (not in the arena: it is dropped once unpacked),
+ * counted against --max-memory: one buffer of the file's size. */
 static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err *e) {
   const char *why;
   FILE *f = ox_open_regular(path, &why); /* a FIFO or a device is refused, not waited on */
   if (!f) return ox_fail(e, OX_EINPUT, "cannot open model '%s': %s", path, why);
-  uint8_t *buf = NULL;
-  size_t n = 0, cap = 0;
-  for (;;) {
-    if (n == cap) {
-      if (cap > (size_t)INT_MAX) { /* ox_model_decode refuses it anyway */
-        ox_mem_free(buf);
-        fclose(f);
-        return ox_fail(e, OX_EINPUT, "not a valid ONNX model (larger than 2 GiB; large "
-                                     "weights belong in external data files)");
-      }
-      size_t ncap = cap ? cap * 2 : 1 << 16;
-      uint8_t *nb = ox_mem_realloc(buf, ncap);
-      if (!nb) {
-        ox_mem_free(buf);
-        fclose(f);
-        return ox_oom(e, "reading model '%s'", path);
-      }
-      buf = nb;
-      cap = ncap;
-    }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(f);
-  int err = errno;
-  fclose(f);
-  if (bad) {
-    ox_mem_free(buf);
+  struct stat st;
+  if (fstat(fileno(f), &st)) {
+    int err = errno;
+    fclose(f);
     return ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(err));
+  }
+  if ((uint64_t)st.st_size > (uint64_t)INT_MAX) { /* unpack_model refuses it anyway */
+    fclose(f);
+    return ox_fail(e, OX_EINPUT, "not a valid ONNX model (larger than 2 GiB; large "
+                                 "weights belong in external data files)");
+  }
+  size_t n = (size_t)st.st_size;
+  uint8_t *buf = ox_mem_malloc(n + 1);
+  if (!buf) {
+    fclose(f);
+    return ox_oom(e, "reading model '%s' (%zu bytes)", path, n);
+  }
+  /* one byte more than fstat said: a file that grew meanwhile is refused */
+  size_t got = fread(buf, 1, n + 1, f);
+  int bad = ferror(f), err = errno;
+  fclose(f);
+  if (bad || got != n) {
+    ox_mem_free(buf);
+    if (bad) return ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(err));
+    return ox_fail(e, OX_EINPUT, "cannot read model '%s': it changed size while being read", path);
   }
   *data = buf;
   *len = n;
@@ -716,8 +731,11 @@ static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err
 int ox_model_load(ox_arena *a, const char *path, ox_model **out, ox_err *e) {
   uint8_t *buf = NULL;
   size_t len = 0;
+  Onnx__ModelProto *pm;
   OX_TRY(read_model_file(path, &buf, &len, e));
-  int rc = ox_model_decode(a, buf, len, path, out, e);
+  /* the file's bytes go as soon as they are unpacked: the weights are held
+   * twice at most (protobuf-c's copy, then the tensors'), never three times */
+  int rc = unpack_model(buf, len, &pm, e);
   ox_mem_free(buf);
-  return rc;
+  return rc ? rc : decode_unpacked(a, pm, path, out, e);
 }

@@ -19,6 +19,8 @@ protobuf by hand, as tests/bad/gen.c does):
   npz_big        an .npz of 80 MB, stored, under a 64 MiB limit
   npz_bomb       an .npz member of 60 MB of zeros, deflated to ~60 KB (this
                  one held already: the declared size is checked)
+  stdin_pipe_big 160 MB of .npy through a pipe to --in -
+  model_weights  a model of 24 MiB of weights (raw_data) under 64 MiB: loads
   loop_timeout   a Loop of 2^62 iterations with a constant-memory body under
                  --timeout 0.5 (and ONNXOP_TIMEOUT), for run and bench; and
                  make --case under a timeout that has passed before it runs
@@ -146,6 +148,12 @@ def generate(d):
     # an .npz of 80 MB, stored
     with zipfile.ZipFile(f"{d}/big.npz", "w", zipfile.ZIP_STORED) as z:
         z.writestr("x.npy", npy("<f4", [20_000_000], bytes(80_000_000)))
+    # 160 MB for standard input, through a pipe
+    write(f"{d}/big.npy", npy("<f4", [40_000_000], bytes(160_000_000)))
+    # a model whose initializer holds 24 MiB (raw_data), over a third of 64 MiB
+    init = f_int(1, 6 * MIB) + f_int(2, FLOAT) + f_bytes(8, "w") + f_bytes(9, bytes(24 * MIB))
+    write(f"{d}/weights.onnx", model(graph([node("Identity", ["w"], ["y"], "id")], [],
+                                           [value_info("y", tensor_type(FLOAT))]) + f_bytes(5, init), 21))  # 5: initializer
     # an .npz member of 60 MB of zeros, deflated (about 60 KB)
     with zipfile.ZipFile(f"{d}/bomb.npz", "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("x.npy", npy("<f4", [15_000_000], bytes(60_000_000)))
@@ -214,14 +222,19 @@ class Run:
         self.check_rss = not build.rstrip("/").endswith("asan")
         self.passed = self.failed = 0
 
-    def case(self, name, args, code, frags, limit=None, max_secs=60, env=None, out_dir=None):
-        """limit: the --max-memory given (bytes), for the RSS bound."""
+    def case(self, name, args, code, frags, limit=None, max_secs=60, env=None, out_dir=None, pipe_in=None):
+        """limit: the --max-memory given (bytes), for the RSS bound; pipe_in: a
+        file fed to standard input through a pipe (cat FILE | onnxop ...; the
+        peak RSS is then the larger of the two)."""
         e = dict(os.environ)
         e.pop("ONNXOP_TIMEOUT", None)
         e.pop("ONNXOP_MAX_MEMORY", None)
         e.update(env or {})
         bound = limit + SLACK if limit and self.check_rss else 0
-        got, err, rss, secs, killed = measure([self.x] + args, e, out_dir, bound, max_secs)
+        cmd = [self.x] + args
+        if pipe_in:
+            cmd = ["sh", "-c", 'cat "$0" | "$@"', pipe_in] + cmd
+        got, err, rss, secs, killed = measure(cmd, e, out_dir, bound, max_secs)
         why = []
         if killed:
             why.append(killed)
@@ -272,6 +285,14 @@ def main():
     c("pb_seq_big", mm + ["run", f"{d}/id_seq.onnx", "--in", f"{d}/big_seq.pb"], 1, [reached, "big_seq.pb"], lim)
     c("npz_big", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/big.npz"], 1, [reached, "big.npz"], lim)
     c("npz_bomb", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/bomb.npz"], 1, [reached, "bomb.npz"], lim)
+    # standard input through a pipe is counted as it is read: refused once
+    # the buffer would pass the limit, not after it has taken all 160 MB
+    c("stdin_pipe_big", mm + ["run", f"{d}/id.onnx", "--in", "-"], 1, [reached, "standard input"], lim,
+      pipe_in=f"{d}/big.npy")
+    # the model file is read into one buffer of its size, dropped once
+    # unpacked: 24 MiB of weights load under 64 MiB (a doubling buffer of
+    # 32 MiB, kept while the weights were decoded, passed the limit)
+    c("model_weights", mm + ["info", f"{d}/weights.onnx"], 0, [], lim)
     c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
       env={"ONNXOP_MAX_MEMORY": "64M"})
 

@@ -193,6 +193,9 @@ same_text json_literal "$G/sequence_at_pos2.txt"
 same_text stdin_pb "$G/sequence_at_pos0.txt"
 "$X" run "$T/sequence_at.onnx" --in - --in "$S/pos_pos2.json" <"$S/seq3.json" >"$T/stdin_json.out" 2>"$T/stdin_json.err"
 same_text stdin_json "$G/sequence_at_pos2.txt"
+# through a pipe too (a file, above, is read at its size; a pipe as it comes)
+cat "$T/seq3.pb" | "$X" run "$T/sequence_at.onnx" --in input_seq=- --in "$S/pos_pos0.json" >"$T/stdin_pipe.out" 2>"$T/stdin_pipe.err"
+same_text stdin_pipe "$G/sequence_at_pos0.txt"
 expect 1 inline_bad "$X" run "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'position=int64[2]:1'
 err_has inline_bad "inline value: data has 1 element; shape (2,) needs 2"
 expect 0 trace "$X" run --trace --time "$T/sequence_at.onnx" --in "$S/seq3.json" --in 'int64[]:-2'
