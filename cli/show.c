@@ -239,7 +239,8 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
   return arr;
 }
 
-static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e) {
+/* invalid: why ox_model_check refuses the model, or NULL */
+static int info_json(ox_arena *A, const char *path, const ox_model *m, const char *invalid, ox_err *e) {
   const ox_graph *g = m->graph;
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   if (!real) return ox_oom(e, NULL);
@@ -286,6 +287,7 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e
     ox_cjson_push(fns, x);
   }
   cJSON_AddNumberToObject(o, "unsupported", unsupported);
+  if (invalid) cJSON_AddStringToObject(o, "invalid", invalid);
   char *text = cJSON_PrintUnformatted(o);
   int rc = 0;
   if (text && ox_mem_failures() == failed) puts(text);
@@ -306,16 +308,20 @@ int ox_cmd_info(int argc, char **argv) {
             "initializers, the functions, and which nodes cannot run: ops this build\n"
             "lacks, and nodes whose attributes do not fit their op-version: one it\n"
             "requires missing, one it does not declare, one of another type (which\n"
-            "`run` refuses).\n\n"
+            "`run` refuses). A model whose structure `run` refuses at load (a name\n"
+            "given twice, a value that nothing produces, ...) is shown as far as it\n"
+            "goes, then said invalid, and why.\n\n"
             "  --json   the same facts as one JSON object: model, ir_version,\n"
             "           opset_import, graph, inputs and outputs (name, type, shape with\n"
             "           null for unknown dims), initializers, nodes (op, domain, opset,\n"
             "           since, name, inputs, outputs, function, supported, problem when\n"
             "           an attribute does not fit the op-version, subgraphs), functions, and\n"
-            "           unsupported (the count of nodes that cannot run)\n\n"
+            "           unsupported (the count of nodes that cannot run), and invalid\n"
+            "           (why) for an invalid model\n\n"
             "exit status:\n"
             "  0      success, whether or not every node can run\n"
-            "  1      MODEL was rejected, or standard output could not be written\n"
+            "  1      MODEL was rejected or is invalid, or standard output could not be\n"
+            "         written\n"
             OX_EXIT_HELP_2
             OX_EXIT_HELP_SIGNAL,
             stdout);
@@ -339,11 +345,21 @@ int ox_cmd_info(int argc, char **argv) {
     ox_arena_free(A);
     return e.code;
   }
-  if (json) {
-    int rc = info_json(A, path, m, &e);
-    if (rc) fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
+  /* what `run` checks at load, beyond decoding: the names, the graph's
+   * structure (ox_model_check); an invalid model is still shown */
+  ox_err ce = {0};
+  int invalid = ox_model_check(A, m, &ce);
+  if (invalid == OX_ENOMEM) {
+    fprintf(stderr, "onnxop: %s: %s\n", path, ce.msg);
     ox_arena_free(A);
-    return rc;
+    return invalid;
+  }
+  if (json) {
+    int rc = info_json(A, path, m, invalid ? ce.msg : NULL, &e);
+    if (rc) fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
+    else if (invalid) fprintf(stderr, "onnxop: %s: invalid model: %s\n", path, ce.msg);
+    ox_arena_free(A);
+    return rc ? rc : invalid;
   }
   const ox_graph *g = m->graph;
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
@@ -383,7 +399,9 @@ int ox_cmd_info(int argc, char **argv) {
   if (cant[1])
     printf("  %d node%s cannot run as written (an attribute is missing, undeclared or mistyped)\n", cant[1],
            cant[1] == 1 ? "" : "s");
-  if (!cant[0] && !cant[1]) printf("  every node can run in this build\n");
+  if (invalid) printf("  invalid: %s\n", ce.msg);
+  else if (!cant[0] && !cant[1]) printf("  every node can run in this build\n");
   ox_arena_free(A);
-  return 0;
+  if (invalid) fprintf(stderr, "onnxop: %s: invalid model: %s\n", path, ce.msg);
+  return invalid;
 }

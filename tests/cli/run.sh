@@ -265,6 +265,16 @@ expect 0 info_unknown "$X" info "$T/unknown.onnx"
 out_has info_unknown "Frobnicate 'node' (x) -> (output)  [unsupported in this build: opset 13]"
 out_has info_unknown "1 node cannot run in this build (operator unsupported)"
 expect 1 info_bad "$X" info "$T/trunc.onnx"
+# a model run refuses at load (its structure): shown as far as it goes, then
+# said invalid, and why; exit 1 (make writes it, with a warning)
+"$X" make Add --input a:float32[2] --input a:float32[2] -o "$T/dup_input.onnx" 2>/dev/null
+expect 1 info_invalid "$X" info "$T/dup_input.onnx"
+out_has info_invalid "Add-14 'node' (a, a) -> (output)"
+out_has info_invalid "  invalid: graph input 'a' is listed twice"
+out_lacks info_invalid "every node can run"
+err_has info_invalid "dup_input.onnx: invalid model: graph input 'a' is listed twice"
+expect 1 info_invalid_json "$X" info --json "$T/dup_input.onnx"
+out_has info_invalid_json '"unsupported":0,"invalid":"graph input '"'a'"' is listed twice"}'
 # a node without a required attribute: make writes it with a warning, info
 # marks it with run's message, run refuses it at load and writes nothing
 expect 0 make_no_axis "$X" make Concat --opset 13 --input a:float32[2] --input b:float32[2] -o "$T/no_axis.onnx"
