@@ -39,8 +39,9 @@ static const char usage[] =
     "                      tensors, parsed JSON, unpacked protobuf, decoded images\n"
     "  --timeout SECONDS   stop evaluating (exit 1) once SECONDS (e.g. 0.5, 30) have\n"
     "                      passed, checked between nodes and Loop/Scan iterations\n"
-    "                      (also ONNXOP_TIMEOUT; 0: none, the default); `test` has\n"
-    "                      its own --timeout, per case\n"
+    "                      (also ONNXOP_TIMEOUT; 0: none, the default); for\n"
+    "                      `test`, before or after it, the limit of each case\n"
+    "                      (whole seconds; ONNXOP_TIMEOUT does not apply)\n"
     "  --threads N         run the heavy kernels on up to N threads (default 1; 0: one\n"
     "                      per CPU; also ONNXOP_THREADS); the outputs are the same\n"
     "                      bytes for every N\n"
@@ -202,8 +203,20 @@ int main(int argc, char **argv) {
     ox_set_threads((int)n);
   }
   /* --timeout SECONDS (or ONNXOP_TIMEOUT), for the commands that evaluate;
-   * `onnxop test` has a --timeout of its own, per case, and ignores both */
-  if (strcmp(command_of(argc, argv), "test")) {
+   * `onnxop test` has a --timeout of its own, per case, and ignores
+   * ONNXOP_TIMEOUT */
+  if (!strcmp(command_of(argc, argv), "test")) {
+    /* `onnxop --timeout 5 test DIR`: a --timeout anywhere on the line is
+     * test's own (the last one wins), handed to it after its other arguments */
+    const char *opt = NULL;
+    if (take_global(&argc, argv, "--timeout", &opt))
+      return ox_usage_error("test", "--timeout needs a number of seconds");
+    if (opt) { /* take_global freed two places at least */
+      argv[argc++] = "--timeout";
+      argv[argc++] = (char *)opt;
+      argv[argc] = NULL;
+    }
+  } else {
     const char *to = getenv("ONNXOP_TIMEOUT"), *from = "ONNXOP_TIMEOUT", *opt = NULL;
     if (take_global(&argc, argv, "--timeout", &opt))
       return ox_usage_error(command_of(argc, argv), "--timeout needs a number of seconds such as 0.5 or 30");

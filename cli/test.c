@@ -45,7 +45,8 @@ static const char test_help[] =
     "                 \"stale\" (listed cases not run), and the totals passed,\n"
     "                 failed, xfailed, xpassed (the exit status is the same)\n"
     "  -j N           run N cases at once (default: the number of CPUs)\n"
-    "  --timeout S    a case taking longer than S seconds fails (default 120)\n"
+    "  --timeout S    a case taking longer than S whole seconds fails (default\n"
+    "                 120; also given before `test`: onnxop --timeout S test)\n"
     "  -v             also print passing and expected-failing cases\n"
     "\n"
     "A case fails when it has no test_data_set_N, or when a data set lacks a file\n"
@@ -645,8 +646,8 @@ int ox_cmd_test(int argc, char **argv) {
       const char *v = a[2] ? a + 2 : (++i < argc ? argv[i] : "");
       if ((jobs = atoi(v)) < 1 || jobs > 64) USAGE("-j needs a number from 1 to 64");
     } else if (!strcmp(a, "--timeout")) {
-      if (++i >= argc || (timeout = atoi(argv[i])) < 1)
-        USAGE("--timeout needs a number of seconds");
+      if (++i >= argc || (timeout = atoi(argv[i])) < 1 || strspn(argv[i], "0123456789") != strlen(argv[i]))
+        USAGE("--timeout needs a whole number of seconds, 1 or more (a limit per case)");
     } else if (!strcmp(a, "-v")) {
       verbose = 1;
     } else if (!strcmp(a, "--failures")) {
