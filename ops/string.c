@@ -300,6 +300,15 @@ static int split_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 /* ---------------------------------------------------------------- RegexFullMatch */
 
+static void *pcre_alloc(PCRE2_SIZE n, void *data) {
+  (void)data;
+  return ox_mem_malloc(n);
+}
+static void pcre_free(void *p, void *data) {
+  (void)data;
+  ox_mem_free(p);
+}
+
 /* RE2 syntax -> PCRE2 syntax, where PCRE2 would read the same text
  * differently (PCRE2 extensions such as lookaround are left alone):
  *   \s \S     RE2: [\t\n\f\r ] (no \v, which PCRE2's \s has)
@@ -397,15 +406,24 @@ static int regex_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   int rc = 0, ec;
   PCRE2_SIZE eoff;
   PCRE2_UCHAR msg[256];
-  pcre2_compile_context *cc = pcre2_compile_context_create(NULL);
+  /* PCRE2's memory, counted against --max-memory as everything else */
+  pcre2_general_context *gc = pcre2_general_context_create(pcre_alloc, pcre_free, NULL);
+  pcre2_compile_context *cc = gc ? pcre2_compile_context_create(gc) : NULL;
   pcre2_code *re = NULL;
   pcre2_match_data *md = NULL;
-  if (!cc) return ox_oom(c->err, NULL);
+  if (!cc) {
+    pcre2_general_context_free(gc);
+    return ox_oom(c->err, NULL);
+  }
   pcre2_set_newline(cc, PCRE2_NEWLINE_LF); /* RE2 knows only \n */
   re = pcre2_compile((PCRE2_SPTR)tp, tn,
                      PCRE2_UTF | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_DOLLAR_ENDONLY |
                          PCRE2_NEVER_BACKSLASH_C,
                      &ec, &eoff, cc);
+  if (!re && (ec == PCRE2_ERROR_HEAP_FAILED || ec == PCRE2_ERROR_NOMEMORY)) {
+    rc = ox_oom(c->err, "compiling pattern '%s'", pa->s.p);
+    goto done;
+  }
   if (!re) {
     pcre2_get_error_message(ec, msg, sizeof msg);
     if (tn == (size_t)pa->s.n && !memcmp(tp, pa->s.p, tn))
@@ -417,7 +435,7 @@ static int regex_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
                    pa->s.p, tp, (char *)msg, (size_t)eoff);
     goto done;
   }
-  md = pcre2_match_data_create_from_pattern(re, NULL);
+  md = pcre2_match_data_create_from_pattern(re, gc);
   if (!md) {
     rc = ox_oom(c->err, NULL);
     goto done;
@@ -431,6 +449,9 @@ static int regex_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
       y[i] = 1;
     } else if (r == PCRE2_ERROR_NOMATCH) {
       y[i] = 0;
+    } else if (r == PCRE2_ERROR_NOMEMORY) {
+      rc = ox_oom(c->err, "matching pattern '%s'", pa->s.p);
+      goto done;
     } else if (r <= PCRE2_ERROR_UTF8_ERR1 && r >= PCRE2_ERROR_UTF8_ERR21) {
       rc = check_utf8(c, ox_input_name(c, 0), i, &xs[i]);
       goto done;
@@ -445,6 +466,7 @@ done:
   pcre2_match_data_free(md);
   pcre2_code_free(re);
   pcre2_compile_context_free(cc);
+  pcre2_general_context_free(gc);
   return rc;
 }
 

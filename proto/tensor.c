@@ -17,6 +17,7 @@
  * odd tail is padded with zero bits. In memory (core/dtype.h) they take one
  * byte per element, int4/int2 sign-extended.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,7 +299,13 @@ static int external_open(ox_arena *a, const Onnx__TensorProto *tp, const ox_tens
   if (!path) return ox_oom(e, NULL);
   /* A symlink may lead out of the model's folder: compare the resolved paths.
    * And check the kind before opening: fopen on a FIFO would block. */
+  errno = 0;
   char *real_dir = realpath(basedir, NULL), *real = realpath(path, NULL);
+  if ((!real_dir || !real) && errno == ENOMEM) { /* not "leads out" */
+    free(real_dir);
+    free(real);
+    return ox_oom(e, NULL);
+  }
   int inside = real_dir && real && !strncmp(real, real_dir, strlen(real_dir)) &&
                (real[strlen(real_dir)] == '/' || !strcmp(real_dir, "/"));
   free(real_dir);
