@@ -82,7 +82,9 @@ $(1)/unit/%: tests/unit/%.c $(1)/libonnxop.a Makefile | $(GEN_HDRS)
 endef
 %/obj/ops/imagedecoder.o: IMG_CPPFLAGS = $(IMG_FLAGS)
 $(eval $(call BUILD,$(B),))
-$(eval $(call BUILD,$(B)/asan,$(SAN)))
+# the ASan build is also the test build: fault injection and test hooks
+# (core/arena.h, OX_FAULT_INJECTION); the plain build has none of them
+$(eval $(call BUILD,$(B)/asan,$(SAN) -DOX_FAULT_INJECTION))
 $(eval $(call BUILD,$(B)/fuzz,-fsanitize=fuzzer-no-link,address,undefined))
 
 # ---- fuzzing: libFuzzer harnesses (clang); `make check` replays the regression corpus ----

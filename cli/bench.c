@@ -125,7 +125,10 @@ int ox_cmd_bench(int argc, char **argv) {
   ox_err e = {0};
   ox_model *m = NULL;
   double *t = NULL;
-  if (!A) return OX_EINPUT;
+  if (!A) {
+    free(ins);
+    return ox_cli_oom("bench", NULL);
+  }
   if ((rc = ox_model_load(A, model_path, &m, &e)) || (rc = ox_prepare(A, m, &e))) {
     rc = fail_file(model_path, NULL, &e);
     goto done;
@@ -135,10 +138,9 @@ int ox_cmd_bench(int argc, char **argv) {
   /* inputs: as onnxop run binds them (cli/bind.c) */
   ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
   ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
-  t = calloc((size_t)runs, sizeof *t);
+  t = ox_heap_calloc((size_t)runs, sizeof *t);
   if (!in_vals || !out_vals || !t) {
-    fprintf(stderr, "onnxop: out of memory\n");
-    rc = OX_EINPUT;
+    rc = ox_cli_oom("bench", NULL);
     goto done;
   }
   if ((rc = ox_bind_inputs(A, "bench", m, ins, nin, in_vals))) goto done;

@@ -66,12 +66,14 @@ static int expand_npz(ox_arena *A, const char *cmd, const char ***ins, int *nin,
   int cap = *nin + 1, n = 0;
   const char **out = NULL;
   for (int pass = 0; pass < 2; pass++) {
-    if (pass && !(out = ox_alloc_array(A, cap, sizeof *out))) return OX_EINPUT;
+    if (pass && !(out = ox_alloc_array(A, cap, sizeof *out))) return ox_cli_oom(cmd, NULL);
     for (int i = 0; i < *nin; i++) {
-      const char *arg = (*ins)[i], *member = NULL;
+      const char *arg = (*ins)[i], *member = NULL, *file = NULL;
       ox_binding b;
       OX_TRY(ox_split_binding(cmd, "input", arg, nnames, names, &b));
-      if (ox_format_of(b.file) != OX_FMT_NPZ || strcmp(ox_npz_split(A, b.file, &member), b.file) || member) {
+      if (ox_format_of(b.file) == OX_FMT_NPZ && !(file = ox_npz_split(A, b.file, &member)))
+        return ox_cli_oom(cmd, NULL);
+      if (ox_format_of(b.file) != OX_FMT_NPZ || strcmp(file, b.file) || member) {
         if (pass) out[n++] = arg;
         continue;
       }
@@ -82,7 +84,8 @@ static int expand_npz(ox_arena *A, const char *cmd, const char ***ins, int *nin,
       if (b.name) { /* NAME=FILE.npz: member NAME if there is one, else the only member */
         int has = 0;
         for (int64_t k = 0; k < nm; k++) has |= !strcmp(mem[k], b.name);
-        if (pass) out[n++] = has ? ox_sprintf(A, "%s=%s:%s", b.name, b.file, b.name) : arg;
+        if (pass && !(out[n++] = has ? ox_sprintf(A, "%s=%s:%s", b.name, b.file, b.name) : arg))
+          return ox_cli_oom(cmd, NULL);
         continue;
       }
       if (!pass) {
@@ -93,6 +96,7 @@ static int expand_npz(ox_arena *A, const char *cmd, const char ***ins, int *nin,
         int named = 0;
         for (int j = 0; j < nnames; j++) named |= !strcmp(names[j], mem[k]);
         out[n++] = named ? ox_sprintf(A, "%s=%s:%s", mem[k], b.file, mem[k]) : ox_sprintf(A, "%s:%s", b.file, mem[k]);
+        if (!out[n - 1]) return ox_cli_oom(cmd, NULL);
       }
     }
   }
@@ -107,19 +111,13 @@ int ox_bind_inputs(ox_arena *A, const char *cmd, const ox_model *m, const char *
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   const char **names = ox_alloc_array(A, g->nin + 1, sizeof *names);
   char *taken = ox_alloc_array(A, g->nin + 1, 1);
-  if (!real || !names || !taken) {
-    fprintf(stderr, "onnxop: out of memory\n");
-    return OX_EINPUT;
-  }
+  if (!real || !names || !taken) return ox_cli_oom(cmd, NULL);
   int nreal = ox_graph_real_inputs(g, real);
   for (int i = 0; i < g->nin; i++) names[i] = g->in[i].name;
   OX_TRY(expand_npz(A, cmd, &args, &nin, g->nin, names)); /* now in the arena */
   int *slot_of = ox_alloc_array(A, nin + 1, sizeof *slot_of);
   const char **file_of = ox_alloc_array(A, nin + 1, sizeof *file_of);
-  if (!slot_of || !file_of) {
-    fprintf(stderr, "onnxop: out of memory\n");
-    return OX_EINPUT;
-  }
+  if (!slot_of || !file_of) return ox_cli_oom(cmd, NULL);
   /* the named inputs first; the positional ones then take the real
    * (non-initializer) inputs left, in order */
   for (int i = 0; i < nin; i++) {

@@ -27,6 +27,10 @@ int ox_cmd_bench(int argc, char **argv);
   "         not implement\n"
 #define OX_EXIT_HELP_SIGNAL "  128+N  killed by signal N\n"
 
+/* "onnxop CMD: out of memory" (with what, when not NULL, and the cause
+ * ox_oom says) on standard error; returns OX_ENOMEM. cmd "" for none. */
+int ox_cli_oom(const char *cmd, const char *what);
+
 /* "onnxop run: <msg>" + the hint, exit code 2 */
 int ox_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

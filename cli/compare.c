@@ -51,13 +51,17 @@ static int is_dir(const char *p) {
   return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-/* the value file in dir whose stem is `stem` (.pb, .json, .npy or .npz), or NULL */
-static char *find_stem(const char *dir, const char *stem) {
+/* the value file in dir whose stem is `stem` (.pb, .json, .npy or .npz), or
+ * NULL (*oom set when memory ran out) */
+static char *find_stem(const char *dir, const char *stem, int *oom) {
   static const char *ext[] = {".pb", ".json", ".npy", ".npz"};
   for (int i = 0; i < 4; i++) {
     size_t n = strlen(dir) + strlen(stem) + 8;
-    char *p = malloc(n);
-    if (!p) return NULL;
+    char *p = ox_heap_malloc(n);
+    if (!p) {
+      *oom = 1;
+      return NULL;
+    }
     snprintf(p, n, "%s/%s%s", dir, stem, ext[i]);
     struct stat st;
     if (!stat(p, &st) && S_ISREG(st.st_mode)) return p;
@@ -69,7 +73,7 @@ static char *find_stem(const char *dir, const char *stem) {
 /* "a" SEP "b" in a new string (NULL when out of memory) */
 static char *join(const char *a, char sep, const char *b) {
   size_t n = strlen(a) + strlen(b) + 2;
-  char *p = malloc(n);
+  char *p = ox_heap_malloc(n);
   if (p) snprintf(p, n, "%s%c%s", a, sep, b);
   return p;
 }
@@ -81,7 +85,7 @@ static char *join(const char *a, char sep, const char *b) {
 static int gone(ox_arena *A, const char *path, char *why, size_t n) {
   const char *member = NULL, *file = ox_npz_split(A, path, &member);
   struct stat st;
-  if (ox_format_of(path) == OX_FMT_UNKNOWN) return 0; /* an inline value or "-" */
+  if (!file || ox_format_of(path) == OX_FMT_UNKNOWN) return 0; /* an inline value or "-"; or no memory */
   if (stat(file, &st)) {
     if (errno != ENOENT && errno != ENOTDIR) return 0;
     snprintf(why, n, "missing: %s does not exist", file);
@@ -177,23 +181,22 @@ int ox_cmd_compare(int argc, char **argv) {
       while (d && !rc && (de = readdir(d))) {
         ox_format f = ox_format_of(de->d_name);
         if (de->d_name[0] == '.' || f == OX_FMT_UNKNOWN || strncmp(de->d_name, "output_", 7)) continue;
-        char *stem = strdup(de->d_name), *path = NULL;
-        pair *nps = stem ? realloc(ps, (size_t)(np + 1) * sizeof *ps) : NULL;
+        char *stem = ox_heap_strdup(de->d_name), *path = NULL;
+        pair *nps = stem ? ox_heap_realloc(ps, (size_t)(np + 1) * sizeof *ps) : NULL;
         if (nps) {
           ps = nps;
           *strrchr(stem, '.') = 0;
           path = join(dir, '/', de->d_name);
         }
-        int known = 0;
+        int known = 0, oom = !path;
         for (int k = 0; side && k < np && path; k++) known |= !strcmp(ps[k].name, stem);
-        if (!path) {
-          fprintf(stderr, "onnxop compare: out of memory\n");
-          rc = OX_EINPUT;
-        } else if (!known) {
-          ps[np] = (pair){stem, side ? path : (got_gone ? NULL : find_stem(got, stem)), side ? NULL : path};
+        if (!oom && !known) {
+          ps[np] = (pair){stem, side ? path : (got_gone ? NULL : find_stem(got, stem, &oom)), side ? NULL : path};
           np++;
-          continue;
+          if (!oom) continue;
+          stem = path = NULL; /* ps[np - 1] has them, freed below */
         }
+        if (oom) rc = ox_cli_oom("compare", NULL);
         free(stem);
         free(path);
       }
@@ -214,12 +217,13 @@ int ox_cmd_compare(int argc, char **argv) {
     int64_t nm = 0, ngm = 0;
     const char *bad = !A ? "" : ox_npz_members(A, want, &mem, &nm, &e) ? want
                             : !got_gone && ox_npz_members(A, got, &gmem, &ngm, &e) ? got : NULL;
+    if (!A) return ox_cli_oom("compare", NULL);
     if (bad) {
-      fprintf(stderr, "onnxop: %s: %s\n", bad, A ? e.msg : "out of memory");
+      fprintf(stderr, "onnxop: %s: %s\n", bad, e.msg);
       ox_arena_free(A);
-      return OX_EINPUT;
+      return e.code;
     }
-    ps = calloc((size_t)(nm + ngm) + 1, sizeof *ps);
+    ps = ox_heap_calloc((size_t)(nm + ngm) + 1, sizeof *ps);
     for (int side = 0; side < 2 && ps; side++)
       for (int64_t k = 0; k < (side ? ngm : nm); k++) {
         const char *name = side ? gmem[k] : mem[k];
@@ -227,26 +231,32 @@ int ox_cmd_compare(int argc, char **argv) {
         for (int64_t q = 0; q < ngm; q++) in_got |= !strcmp(gmem[q], name);
         for (int64_t q = 0; q < nm; q++) in_want |= !strcmp(mem[q], name);
         if (side && in_want) continue;
-        ps[np].name = strdup(name);
+        ps[np].name = ox_heap_strdup(name);
         if (in_want) ps[np].want = join(want, ':', name);
         if (in_got) ps[np].got = join(got, ':', name);
+        if (!ps[np].name || (in_want && !ps[np].want) || (in_got && !ps[np].got)) rc = OX_ENOMEM;
         np++;
       }
     ox_arena_free(A);
-    if (!ps || !np) {
-      fprintf(stderr, "onnxop compare: %s%s\n", want, ps ? " holds no arrays" : ": out of memory");
+    if (rc) rc = ox_cli_oom("compare", NULL);
+    else if (!ps) {
+      return ox_cli_oom("compare", NULL);
+    } else if (!np) {
+      fprintf(stderr, "onnxop compare: %s holds no arrays\n", want);
       free(ps);
       return OX_EINPUT;
     }
   } else {
-    ps = calloc(1, sizeof *ps);
-    if (!ps) return OX_EINPUT;
-    ps[0].name = strdup(want);
-    ps[0].want = strdup(want);
-    ps[0].got = strdup(got);
+    ps = ox_heap_calloc(1, sizeof *ps);
+    if (!ps) return ox_cli_oom("compare", NULL);
+    ps[0].name = ox_heap_strdup(want);
+    ps[0].want = ox_heap_strdup(want);
+    ps[0].got = ox_heap_strdup(got);
     np = 1;
+    if (!ps[0].name || !ps[0].want || !ps[0].got) rc = ox_cli_oom("compare", NULL);
   }
 
+  size_t failed = ox_mem_failures(); /* a part of the JSON report that could not be made */
   cJSON *report = json ? cJSON_CreateArray() : NULL;
   int differ = 0;
   for (int i = 0; i < np && !rc; i++) {
@@ -256,8 +266,7 @@ int ox_cmd_compare(int argc, char **argv) {
     pair *p = &ps[i];
     ox_cmp r = {0};
     if (!A) {
-      fprintf(stderr, "onnxop compare: out of memory\n");
-      rc = OX_EINPUT;
+      rc = ox_cli_oom("compare", NULL);
     } else if (!p->want) {
       snprintf(r.why, sizeof r.why, "extra: %s is in GOT but not in EXPECTED", p->got);
     } else if (!p->got) {
@@ -294,7 +303,7 @@ int ox_cmd_compare(int argc, char **argv) {
       if (r.numeric && r.rel_at.t) json_at(o, "max_rel", &r.rel_at, r.max_rel, r.rel_got, r.rel_want);
       if (r.floats) cJSON_AddNumberToObject(o, "max_ulp", (double)r.max_ulp);
       if (r.differ && !r.structural) cJSON_AddStringToObject(o, "first", r.why);
-      cJSON_AddItemToArray(report, o);
+      ox_cjson_push(report, o);
     } else if (r.structural) {
       printf("%s: differs: %s\n", p->name, r.why);
     } else if (!r.differ) {
@@ -318,10 +327,9 @@ int ox_cmd_compare(int argc, char **argv) {
   }
   if (json && !rc) {
     char *s = cJSON_PrintUnformatted(report);
-    if (s) puts(s);
-    else fprintf(stderr, "onnxop compare: out of memory printing the report\n");
-    if (!s) rc = OX_EINPUT;
-    free(s);
+    if (s && ox_mem_failures() == failed) puts(s);
+    else rc = ox_cli_oom("compare", "printing the report");
+    cJSON_free(s);
   }
   cJSON_Delete(report);
   for (int i = 0; i < np; i++) {

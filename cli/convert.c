@@ -94,8 +94,11 @@ int ox_cmd_convert(int argc, char **argv) {
     /* archive to archive: every member, by name */
     if (!(rc = ox_npz_members(A, in, &mem, &nm, &e))) {
       const ox_value **vals = ox_alloc_array(A, nm + 1, sizeof *vals);
-      for (int64_t k = 0; k < nm && !rc; k++)
-        rc = ox_load_value(A, ox_sprintf(A, "%s:%s", in, mem[k]), NULL, NULL, (ox_value **)&vals[k], NULL, &e);
+      if (!vals) rc = ox_oom(&e, NULL);
+      for (int64_t k = 0; k < nm && !rc; k++) {
+        const char *member = ox_sprintf(A, "%s:%s", in, mem[k]);
+        rc = member ? ox_load_value(A, member, NULL, NULL, (ox_value **)&vals[k], NULL, &e) : ox_oom(&e, NULL);
+      }
       if (rc) fprintf(stderr, "onnxop: %s: %s\n", in, e.msg);
       else if (dash ? (rc = ox_write_stdout(f, 1, (int)nm, vals, mem, &e))
                     : ((rc = ox_save_npz(out, (int)nm, vals, mem, &e)) || (rc = ox_commit_files(&e))))

@@ -7,6 +7,7 @@
 
 #include "../core/ox.h"
 #include "../core/threads.h"
+#include "../io/io.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -38,8 +39,9 @@ static const char usage[] =
     "                      tensors, parsed JSON, unpacked protobuf, decoded images\n"
     "  --timeout SECONDS   stop evaluating (exit 1) once SECONDS (e.g. 0.5, 30) have\n"
     "                      passed, checked between nodes and Loop/Scan iterations\n"
-    "                      (also ONNXOP_TIMEOUT; 0: none, the default); `test` has\n"
-    "                      its own --timeout, per case\n"
+    "                      (also ONNXOP_TIMEOUT; 0: none, the default); for\n"
+    "                      `test`, before or after it, the limit of each case\n"
+    "                      (whole seconds; ONNXOP_TIMEOUT does not apply)\n"
     "  --threads N         run the heavy kernels on up to N threads (default 1; 0: one\n"
     "                      per CPU; also ONNXOP_THREADS); the outputs are the same\n"
     "                      bytes for every N\n"
@@ -65,6 +67,13 @@ int ox_usage_error(const char *cmd, const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "\nTry 'onnxop %s%s--help'.\n", cmd, *cmd ? " " : "");
   return OX_EUSAGE;
+}
+
+int ox_cli_oom(const char *cmd, const char *what) {
+  ox_err e = {0};
+  ox_oom(&e, what ? "%s" : NULL, what);
+  fprintf(stderr, "onnxop%s%s: %s\n", *cmd ? " " : "", cmd, e.msg);
+  return OX_ENOMEM;
 }
 
 /* "512M", "2G", "100000" -> bytes; 0 if malformed */
@@ -122,6 +131,21 @@ static double parse_seconds(const char *s) {
   return *end || !(v >= 0 && v <= 1e12) ? -1 : v;
 }
 
+/* The process exit status of a command's result, here and nowhere else
+ * (the list is the usage text's, and the man page's EXIT STATUS): the error
+ * codes of core/err.h are their own statuses, except OX_ENOMEM, which is a
+ * limit reached or a refusal like any other (1). */
+static int exit_status(int code) {
+  switch (code) {
+  case OX_OK: return 0;
+  case OX_EUSAGE: return 2;
+  case OX_EUNSUPPORTED: return 3;
+  case OX_EINPUT:
+  case OX_ENOMEM:
+  default: return 1;
+  }
+}
+
 /* Every command ends here: what it printed must have reached standard output
  * and standard error. A write that failed (a full disk, a closed pipe) is a
  * failure, never a silent exit 0; the command's own failure, if any, keeps
@@ -155,6 +179,7 @@ static const struct { const char *name; int (*fn)(int argc, char **argv); } comm
 };
 
 int main(int argc, char **argv) {
+  ox_json_hooks(); /* cJSON's reports count against --max-memory too */
   /* --max-memory SIZE (or ONNXOP_MAX_MEMORY), for every command */
   const char *mm = getenv("ONNXOP_MAX_MEMORY"), *mm_opt = NULL;
   if (take_global(&argc, argv, "--max-memory", &mm_opt))
@@ -183,8 +208,20 @@ int main(int argc, char **argv) {
     ox_set_threads((int)n);
   }
   /* --timeout SECONDS (or ONNXOP_TIMEOUT), for the commands that evaluate;
-   * `onnxop test` has a --timeout of its own, per case, and ignores both */
-  if (strcmp(command_of(argc, argv), "test")) {
+   * `onnxop test` has a --timeout of its own, per case, and ignores
+   * ONNXOP_TIMEOUT */
+  if (!strcmp(command_of(argc, argv), "test")) {
+    /* `onnxop --timeout 5 test DIR`: a --timeout anywhere on the line is
+     * test's own (the last one wins), handed to it after its other arguments */
+    const char *opt = NULL;
+    if (take_global(&argc, argv, "--timeout", &opt))
+      return ox_usage_error("test", "--timeout needs a number of seconds");
+    if (opt) { /* take_global freed two places at least */
+      argv[argc++] = "--timeout";
+      argv[argc++] = (char *)opt;
+      argv[argc] = NULL;
+    }
+  } else {
     const char *to = getenv("ONNXOP_TIMEOUT"), *from = "ONNXOP_TIMEOUT", *opt = NULL;
     if (take_global(&argc, argv, "--timeout", &opt))
       return ox_usage_error(command_of(argc, argv), "--timeout needs a number of seconds such as 0.5 or 30");
@@ -220,6 +257,9 @@ int main(int argc, char **argv) {
     rc = 0;
   } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
     printf("onnxop %s\n", OX_VERSION);
+#ifdef OX_FAULT_INJECTION /* the ASan build is the test build (core/arena.h): tests look for this */
+    printf("test build: ONNXOP_FAIL_ALLOC and the ONNXOP_TEST_ hooks are on\n");
+#endif
     rc = 0;
   }
   for (int i = 0; rc < 0 && i < (int)(sizeof commands / sizeof *commands); i++)
@@ -232,5 +272,5 @@ int main(int argc, char **argv) {
             near ? near : "", near ? "'?" : "");
     rc = OX_EUSAGE;
   }
-  return finish(rc);
+  return finish(exit_status(rc));
 }

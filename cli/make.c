@@ -213,7 +213,7 @@ static int parse_shaped(ox_arena *A, const char *s, shaped *out, char *why, size
   out->dims = ox_alloc_array(A, OX_MAX_RANK, sizeof *out->dims);
   out->params = ox_alloc_array(A, OX_MAX_RANK, sizeof *out->params);
   if (!out->dims || !out->params) {
-    snprintf(why, wn, "out of memory");
+    if (wn) why[0] = 0; /* out of memory */
     return -1;
   }
   int r = 0, symbolic = 0;
@@ -304,7 +304,7 @@ int ox_make_parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   const char *eq = strchr(spec, '=');
   if (!eq) return ox_fail(e, OX_EUSAGE, "attribute '%s' needs NAME=VALUE", spec);
   char *name = ox_strndup(A, spec, (size_t)(eq - spec));
-  if (!name) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!name) return ox_oom(e, NULL);
   char *kind = strchr(name, ':');
   if (kind) *kind++ = 0;
   const char *val = eq + 1;
@@ -313,7 +313,8 @@ int ox_make_parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   char why[160];
   if (kind && !strcmp(kind, "type")) {
     at->type = OX_ATTR_TYPE_PROTO;
-    if (!(at->tp = ox_type_parse(A, val, 0, why, sizeof why)))
+    if (!(at->tp = ox_type_parse(A, val, 0, why, sizeof why)) && !why[0]) return ox_oom(e, NULL);
+    if (!at->tp)
       return ox_fail(e, OX_EUSAGE, "attribute '%s': '%s' is not an ONNX type: %s", name, val, why);
     return 0;
   }
@@ -332,10 +333,13 @@ int ox_make_parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   int64_t n;
   int isf;
   /* [a, b] without a kind: numbers if they all are, else strings */
+  size_t failed = ox_mem_failures();
   int strs = kind ? !strcmp(kind, "strings") : val[0] == '[' && parse_list(A, val, &v, &n, &isf) != 0;
+  if (ox_mem_failures() != failed) return ox_oom(e, NULL);
   if (!strs && ((kind && (!strcmp(kind, "ints") || !strcmp(kind, "floats"))) || (!kind && val[0] == '['))) {
     if (parse_list(A, val, &v, &n, &isf))
-      return ox_fail(e, OX_EUSAGE, "attribute '%s': '%s' is not a list of numbers", name, val);
+      return ox_mem_failures() != failed ? ox_oom(e, NULL)
+                                         : ox_fail(e, OX_EUSAGE, "attribute '%s': '%s' is not a list of numbers", name, val);
     if (kind) isf = !strcmp(kind, "floats");
     at->n = n;
     if (isf) {
@@ -362,7 +366,7 @@ int ox_make_parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
     n = 1;
     for (const char *q = p; q < stop; q++) n += *q == ',';
     at->strings = ox_alloc_array(A, n, sizeof *at->strings);
-    if (!at->strings) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!at->strings) return ox_oom(e, NULL);
     at->n = 0;
     while (p < stop && (*p == ' ' || *p == '\t')) p++;
     if (p == stop) return 0; /* [] : no strings */
@@ -372,7 +376,7 @@ int ox_make_parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
       const char *a = p, *b = q;
       while (a < b && (*a == ' ' || *a == '\t')) a++;
       while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
-      at->strings[at->n].p = ox_strndup(A, a, (size_t)(b - a));
+      if (!(at->strings[at->n].p = ox_strndup(A, a, (size_t)(b - a)))) return ox_oom(e, NULL);
       at->strings[at->n++].n = (int64_t)(b - a);
       if (q == stop) break;
       p = q + 1;
@@ -469,7 +473,7 @@ int ox_draw_tensor(ox_arena *A, ox_dtype dt, int rank, const int64_t *dims, cons
     if (dt == OX_STRING) {
       int n = (int)int_in(s, 1, 8);
       char *p = ox_alloc(A, (size_t)n + 1);
-      if (!p) return ox_fail(e, OX_EINPUT, "out of memory");
+      if (!p) return ox_oom(e, NULL);
       for (int k = 0; k < n; k++) p[k] = (char)('a' + int_in(s, 0, 25));
       ((ox_str *)t->data)[i] = (ox_str){p, n};
     } else if (dt == OX_BOOL) {
@@ -538,6 +542,13 @@ static int fail(const built *b, int code, const char *fmt, ...) {
   va_end(ap);
   fputc('\n', stderr);
   return code;
+}
+
+/* ox_oom's message (it says when --max-memory was the cause); exit status 1 */
+static int fail_oom(const built *b) {
+  ox_err e = {0};
+  ox_oom(&e, NULL);
+  return fail(b, OX_EINPUT, "%s", e.msg);
 }
 
 /* the index of dim symbol `name` in c->dim, or -1 */
@@ -664,7 +675,7 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
   b->node.in = ox_alloc_array(A, c->nin + 1, sizeof *b->node.in);
   b->node.out = ox_alloc_array(A, c->nout + 1, sizeof *b->node.out);
   if (!b->in || !b->out || !b->given || !b->slot || !b->sym || !b->g.in || !b->g.out || !b->node.in || !b->node.out)
-    return fail(b, OX_EINPUT, "out of memory");
+    return fail_oom(b);
   for (int k = 0; k < c->ndim; k++) b->sym[k] = c->dim[k].size;
   char why[200];
   for (int i = 0; i < c->nin; i++) {
@@ -674,7 +685,7 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
     b->node.in[i] = in->name;
     if (!*in->name) continue;
     if (in->type && parse_shaped(A, in->type, &b->in[i], why, sizeof why))
-      return fail(b, OX_EUSAGE, "input '%s': '%s' is not a type: %s", in->name, in->type, why);
+      return !why[0] ? fail_oom(b) : fail(b, OX_EUSAGE, "input '%s': '%s' is not a type: %s", in->name, in->type, why);
     if (in->file || in->json) {
       ox_err le = {0};
       const ox_type *want = b->in[i].type;
@@ -721,7 +732,7 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
     const mk_output *o = &c->out[i];
     b->out[i] = (shaped){NULL, -1, NULL, NULL};
     if (o->type && parse_shaped(A, o->type, &b->out[i], why, sizeof why))
-      return fail(b, OX_EUSAGE, "output '%s': '%s' is not a type: %s", o->name, o->type, why);
+      return !why[0] ? fail_oom(b) : fail(b, OX_EUSAGE, "output '%s': '%s' is not a type: %s", o->name, o->type, why);
     b->node.out[i] = o->name;
     b->g.out[i] = (ox_valueinfo){o->name, b->out[i].type, b->out[i].rank, b->out[i].dims, b->out[i].params};
   }
@@ -770,7 +781,7 @@ static int set_outputs(ox_arena *A, built *b, ox_value **res, ox_value **res2) {
     const ox_value *w = res2 ? res2[i] : NULL;
     vi->rank = v->u.t.rank;
     vi->dims = ox_alloc_array(A, vi->rank + 1, sizeof *vi->dims);
-    if (!vi->dims) return fail(b, OX_EINPUT, "out of memory");
+    if (!vi->dims) return fail_oom(b);
     for (int d = 0; d < vi->rank; d++) vi->dims[d] = symbolic && !w ? -1 : v->u.t.dims[d];
     if (!symbolic || !w || w->kind != OX_TENSOR || w->u.t.rank != vi->rank) continue;
     /* a dim that grew with the symbols is the symbol whose size it had */
@@ -780,7 +791,7 @@ static int set_outputs(ox_arena *A, built *b, ox_value **res, ox_value **res2) {
       for (int k = 0; k < c->ndim; k++)
         if (b->sym[k] == v->u.t.dims[d] && w->u.t.dims[d] == b->sym[k] + 1) {
           if (!vi->dim_param && !(vi->dim_param = ox_alloc_array(A, vi->rank, sizeof *vi->dim_param)))
-            return fail(b, OX_EINPUT, "out of memory");
+            return fail_oom(b);
           vi->dim_param[d] = c->dim[k].name;
           break;
         }
@@ -869,11 +880,11 @@ static int write_data_json(ox_arena *A, const built *b, const char *dir) {
   }
   char *text = o ? cJSON_Print(o) : NULL;
   cJSON_Delete(o);
-  if (!text) return fail(b, OX_EINPUT, "out of memory");
+  if (!text) return fail_oom(b);
   ox_buf buf = {(uint8_t *)text, strlen(text), strlen(text)};
   ox_err e = {0};
   const char *path = ox_sprintf(A, "%s/data.json", dir);
-  int rc = path ? ox_write_file_tmp(path, &buf, &e) : ox_fail(&e, OX_EINPUT, "out of memory");
+  int rc = path ? ox_write_file_tmp(path, &buf, &e) : ox_oom(&e, NULL);
   cJSON_free(text);
   return rc ? fail(b, rc, "%s: %s", path ? path : dir, e.msg) : 0;
 }
@@ -889,7 +900,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
   int nin = b.g.nin, nout = c->nout;
   ox_value **vals = ox_alloc_array(A, nin + 1, sizeof *vals), **res = ox_alloc_array(A, nout + 1, sizeof *res);
   ox_value **vals2 = ox_alloc_array(A, nin + 1, sizeof *vals2), **res2 = ox_alloc_array(A, nout + 1, sizeof *res2);
-  if (!vals || !res || !vals2 || !res2) return fail(&b, OX_EINPUT, "out of memory");
+  if (!vals || !res || !vals2 || !res2) return fail_oom(&b);
   int symbolic = 0, drawn = 0;
   for (int i = 0; i < c->nin; i++) {
     for (int d = 0; b.in[i].params && d < b.in[i].rank; d++) symbolic |= b.in[i].params[d] != NULL;
@@ -925,7 +936,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
         ox_err_clear(&e);
       }
       char *dir = ox_sprintf(A, "%s/test_data_set_%d", case_dir, set);
-      if (!dir) return fail(&b, OX_EINPUT, "out of memory");
+      if (!dir) return fail_oom(&b);
       if (ox_mkdir_p(dir)) return fail(&b, OX_EINPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
       for (int i = 0; i < nin; i++)
         if ((rc = save(&b, ox_sprintf(A, "%s/input_%d.pb", dir, i), vals[i], b.g.in[i].name))) return rc;
@@ -973,7 +984,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
   if ((rc = ox_model_encode(A, &b.m, &bytes, &len, &e))) return fail(&b, rc, "%s", e.msg);
   ox_buf buf = {bytes, len, len};
   const char *path = model_path ? model_path : ox_sprintf(A, "%s/model.onnx", case_dir);
-  if (!path) return fail(&b, OX_EINPUT, "out of memory");
+  if (!path) return fail_oom(&b);
   if (case_dir && ox_mkdir_p(case_dir))
     return fail(&b, OX_EINPUT, "%s: cannot create the folder: %s", case_dir, strerror(errno));
   if ((rc = ox_write_file_tmp(path, &buf, &e))) return fail(&b, rc, "%s: %s", path, e.msg);

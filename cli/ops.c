@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/ox.h"
+#include "../io/io.h"
 #include "cli.h"
 
 static void types_str(uint64_t mask, char *buf, size_t n) {
@@ -138,11 +139,10 @@ int ox_cmd_ops(int argc, char **argv) {
   if (json) {
     char *out = cJSON_PrintUnformatted(rows);
     if (out && (!want || shown)) puts(out);
-    free(out);
+    cJSON_free(out);
     cJSON_Delete(rows);
     if (!out) {
-      fprintf(stderr, "onnxop ops: out of memory\n");
-      return OX_EINPUT;
+      return ox_cli_oom("ops", NULL);
     }
   }
   if (want && !shown) { /* the nearest name, any domain */

@@ -129,13 +129,13 @@ static int save_node(void *arg, const ox_node *n, int depth, ox_value **out, ox_
     if (!n->out[i][0] || !out[i]) continue;
     const char *f = safe_file(s, n->out[i]);
     const char *path = f ? ox_sprintf(s->A, "%s/%s.pb", s->dir, f) : NULL;
-    if (!path) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!path) return ox_oom(e, NULL);
     if (ox_save_value(path, OX_FMT_PB, out[i], n->out[i], e)) {
       ox_prefix(e, "--save-intermediates: %s: ", path);
       return e->code;
     }
     cJSON *x = cJSON_CreateObject();
-    if (!x) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!x) return ox_oom(e, NULL);
     cJSON_AddItemToArray(s->index, x);
     cJSON_AddStringToObject(x, "file", ox_sprintf(s->A, "%s.pb", f));
     cJSON_AddStringToObject(x, "name", n->out[i]);
@@ -149,16 +149,16 @@ static int save_node(void *arg, const ox_node *n, int depth, ox_value **out, ox_
 
 static int write_index(saver *s, ox_err *e) {
   cJSON *root = cJSON_CreateObject();
-  if (!root) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!root) return ox_oom(e, NULL);
   cJSON_AddItemReferenceToObject(root, "values", s->index);
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
-  if (!text) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!text) return ox_oom(e, NULL);
   size_t len = strlen(text);
   text[len] = '\n'; /* cJSON_Print's NUL becomes the last newline */
   ox_buf b = {(uint8_t *)text, len + 1, len + 1};
   const char *path = ox_sprintf(s->A, "%s/index.json", s->dir);
-  int rc = path ? ox_write_file_tmp(path, &b, e) : ox_fail(e, OX_EINPUT, "out of memory");
+  int rc = path ? ox_write_file_tmp(path, &b, e) : ox_oom(e, NULL);
   cJSON_free(text);
   return rc;
 }
@@ -332,8 +332,7 @@ int ox_cmd_run(int argc, char **argv) {
   int *slot_of = ox_alloc_array(A, nout + 1, sizeof *slot_of);
   const char **file_of = ox_alloc_array(A, nout + 1, sizeof *file_of);
   if (!in_vals || !out_vals || !out_names || !slot_of || !file_of) {
-    fprintf(stderr, "onnxop: out of memory\n");
-    rc = OX_EINPUT;
+    rc = ox_cli_oom("run", NULL);
     goto done;
   }
   for (int i = 0; i < g->nout; i++) out_names[i] = g->out[i].name;
@@ -378,8 +377,8 @@ int ox_cmd_run(int argc, char **argv) {
   static const char *const ext[] = {"", "pb", "json", "npy", "npz"};
   if (out_dir) {
     if (ox_mkdir_p(out_dir)) {
-      fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno));
-      rc = OX_EINPUT;
+      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
+      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno)), rc = OX_EINPUT;
       goto done;
     }
     nout = dir_fmt == OX_FMT_NPZ ? 1 : g->nout;
@@ -396,8 +395,7 @@ int ox_cmd_run(int argc, char **argv) {
       }
     }
     if (!slot_of || !file_of || (nout && !file_of[nout - 1])) {
-      fprintf(stderr, "onnxop: out of memory\n");
-      rc = OX_EINPUT;
+      rc = ox_cli_oom("run", NULL);
       goto done;
     }
   }

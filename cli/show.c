@@ -112,6 +112,10 @@ int ox_cmd_show(int argc, char **argv) {
     ox_err e = {0};
     const char **mem = NULL, *one = files[i];
     int64_t nm = 1;
+    if (!A) {
+      rc = ox_cli_oom("show", NULL);
+      break;
+    }
     /* an .npz without a member: every member */
     if (ox_format_of(files[i]) == OX_FMT_NPZ && !strchr(files[i], ':') && ox_npz_members(A, files[i], &mem, &nm, &e)) {
       fprintf(stderr, "onnxop: %s: %s\n", files[i], e.msg);
@@ -127,8 +131,7 @@ int ox_cmd_show(int argc, char **argv) {
         ox_err_clear(&e);
       } else if (ox_text_print(stdout, name && *name ? name : files[i], val, 2)) {
         /* a write error stops the loops (main says so); else memory ran out */
-        if (!ferror(stdout)) fprintf(stderr, "onnxop: %s: out of memory printing the value\n", path);
-        rc = OX_EINPUT;
+        rc = ferror(stdout) ? OX_EINPUT : ox_cli_oom("show", "printing the value");
       } else if (st) {
         stats(val, "", 4);
       }
@@ -390,7 +393,7 @@ static cJSON *vi_json(const ox_valueinfo *vi) {
 
 static cJSON *names_json(int n, const char *const *v) {
   cJSON *a = cJSON_CreateArray();
-  for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+  for (int i = 0; i < n; i++) ox_cjson_push(a, cJSON_CreateString(v[i]));
   return a;
 }
 
@@ -410,8 +413,8 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
     if (k) cJSON_AddNumberToObject(o, "since", k->since);
     else cJSON_AddNullToObject(o, "since");
     cJSON_AddStringToObject(o, "name", nd->name);
-    cJSON_AddItemToObject(o, "inputs", names_json(nd->nin, nd->in));
-    cJSON_AddItemToObject(o, "outputs", names_json(nd->nout, nd->out));
+    ox_cjson_add(o, "inputs", names_json(nd->nin, nd->in));
+    ox_cjson_add(o, "outputs", names_json(nd->nout, nd->out));
     ox_err e = {0};
     const char *problem = is_fn ? NULL : node_problem(k, nd, &e);
     cJSON_AddBoolToObject(o, "function", is_fn);
@@ -435,16 +438,20 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
       cJSON *g = cJSON_CreateObject();
       cJSON_AddStringToObject(g, "attribute", at->name);
       cJSON_AddStringToObject(g, "graph", at->g->name ? at->g->name : "");
-      cJSON_AddItemToObject(g, "nodes", nodes_json(m, at->g->nnode, at->g->node, unsupported));
-      cJSON_AddItemToArray(sub, g);
+      ox_cjson_add(g, "nodes", nodes_json(m, at->g->nnode, at->g->node, unsupported));
+      ox_cjson_push(sub, g);
     }
-    cJSON_AddItemToArray(arr, o);
+    ox_cjson_push(arr, o);
   }
   return arr;
 }
 
-static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e) {
+/* invalid: why ox_model_check refuses the model, or NULL */
+static int info_json(ox_arena *A, const char *path, const ox_model *m, const char *invalid, ox_err *e) {
   const ox_graph *g = m->graph;
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  if (!real) return ox_oom(e, NULL);
+  size_t failed = ox_mem_failures(); /* a part of the report that could not be made */
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "model", path);
   cJSON_AddNumberToObject(o, "ir_version", (double)m->ir_version);
@@ -453,14 +460,13 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e
     cJSON *x = cJSON_CreateObject();
     cJSON_AddStringToObject(x, "domain", m->opset[i].domain[0] ? m->opset[i].domain : "ai.onnx");
     cJSON_AddNumberToObject(x, "version", (double)m->opset[i].version);
-    cJSON_AddItemToArray(ops, x);
+    ox_cjson_push(ops, x);
   }
   cJSON_AddStringToObject(o, "graph", g->name ? g->name : "");
-  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   int nreal = ox_graph_real_inputs(g, real);
   cJSON *ins = cJSON_AddArrayToObject(o, "inputs"), *outs = cJSON_AddArrayToObject(o, "outputs");
-  for (int i = 0; i < nreal; i++) cJSON_AddItemToArray(ins, vi_json(&g->in[real[i]]));
-  for (int i = 0; i < g->nout; i++) cJSON_AddItemToArray(outs, vi_json(&g->out[i]));
+  for (int i = 0; i < nreal; i++) ox_cjson_push(ins, vi_json(&g->in[real[i]]));
+  for (int i = 0; i < g->nout; i++) ox_cjson_push(outs, vi_json(&g->out[i]));
   cJSON *inits = cJSON_AddArrayToObject(o, "initializers");
   for (int i = 0; i < g->ninit; i++) {
     char ty[64];
@@ -473,27 +479,28 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, ox_err *e
       for (int d = 0; d < v->u.t.rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)v->u.t.dims[d]));
       stats_json(x, v);
     }
-    cJSON_AddItemToArray(inits, x);
+    ox_cjson_push(inits, x);
   }
   int unsupported = 0;
-  cJSON_AddItemToObject(o, "nodes", nodes_json(m, g->nnode, g->node, &unsupported));
+  ox_cjson_add(o, "nodes", nodes_json(m, g->nnode, g->node, &unsupported));
   cJSON *fns = cJSON_AddArrayToObject(o, "functions");
   for (int i = 0; i < m->nfunc; i++) {
     const ox_function *f = &m->func[i];
     cJSON *x = cJSON_CreateObject();
     cJSON_AddStringToObject(x, "domain", f->domain ? f->domain : "");
     cJSON_AddStringToObject(x, "name", f->name);
-    cJSON_AddItemToObject(x, "inputs", names_json(f->nin, f->in));
-    cJSON_AddItemToObject(x, "outputs", names_json(f->nout, f->out));
-    cJSON_AddItemToObject(x, "nodes", nodes_json(m, f->nnode, f->node, &unsupported));
-    cJSON_AddItemToArray(fns, x);
+    ox_cjson_add(x, "inputs", names_json(f->nin, f->in));
+    ox_cjson_add(x, "outputs", names_json(f->nout, f->out));
+    ox_cjson_add(x, "nodes", nodes_json(m, f->nnode, f->node, &unsupported));
+    ox_cjson_push(fns, x);
   }
   cJSON_AddNumberToObject(o, "unsupported", unsupported);
+  if (invalid) cJSON_AddStringToObject(o, "invalid", invalid);
   char *text = cJSON_PrintUnformatted(o);
   int rc = 0;
-  if (text) puts(text);
-  else rc = ox_fail(e, OX_EINPUT, "out of memory");
-  free(text);
+  if (text && ox_mem_failures() == failed) puts(text);
+  else rc = ox_oom(e, NULL);
+  cJSON_free(text);
   cJSON_Delete(o);
   return rc;
 }
@@ -531,7 +538,8 @@ int ox_cmd_info(int argc, char **argv) {
             "           of nodes that cannot run)\n\n"
             "exit status:\n"
             "  0      success, whether or not every node can run\n"
-            "  1      MODEL was rejected, or standard output could not be written\n"
+            "  1      MODEL was rejected or is invalid, or standard output could not be\n"
+            "         written\n"
             OX_EXIT_HELP_2
             OX_EXIT_HELP_SIGNAL,
             stdout);
@@ -545,24 +553,39 @@ int ox_cmd_info(int argc, char **argv) {
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
   ox_model *m = NULL;
+  if (!A) return ox_cli_oom("info", NULL);
   if (ox_model_load(A, path, &m, &e)) {
     fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
     ox_arena_free(A);
-    return OX_EINPUT;
+    return e.code;
+  }
+  /* what `run` checks at load, beyond decoding: the names, the graph's
+   * structure (ox_model_check); an invalid model is still shown */
+  ox_err ce = {0};
+  int invalid = ox_model_check(A, m, &ce);
+  if (invalid == OX_ENOMEM) {
+    fprintf(stderr, "onnxop: %s: %s\n", path, ce.msg);
+    ox_arena_free(A);
+    return invalid;
   }
   if (json) {
-    int rc = info_json(A, path, m, &e);
+    int rc = info_json(A, path, m, invalid ? ce.msg : NULL, &e);
     if (rc) fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
+    else if (invalid) fprintf(stderr, "onnxop: %s: invalid model: %s\n", path, ce.msg);
     ox_arena_free(A);
-    return rc;
+    return rc ? rc : invalid;
   }
   const ox_graph *g = m->graph;
+  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  if (!real) {
+    ox_arena_free(A);
+    return ox_cli_oom("info", NULL);
+  }
   printf("model: %s\n  ir_version: %lld\n  opset_import:", path, (long long)m->ir_version);
   for (int i = 0; i < m->nopset; i++)
     printf("%s %s %lld", i ? "," : "", m->opset[i].domain[0] ? m->opset[i].domain : "ai.onnx",
            (long long)m->opset[i].version);
   printf("\n  graph: '%s'\n  inputs:\n", g->name ? g->name : "");
-  int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   int nreal = ox_graph_real_inputs(g, real);
   for (int i = 0; i < nreal; i++) vi_line(&g->in[real[i]]);
   printf("  outputs:\n");
@@ -595,7 +618,9 @@ int ox_cmd_info(int argc, char **argv) {
   if (cant[1])
     printf("  %d node%s cannot run as written (an attribute is missing, undeclared or mistyped)\n", cant[1],
            cant[1] == 1 ? "" : "s");
-  if (!cant[0] && !cant[1]) printf("  every node can run in this build\n");
+  if (invalid) printf("  invalid: %s\n", ce.msg);
+  else if (!cant[0] && !cant[1]) printf("  every node can run in this build\n");
   ox_arena_free(A);
-  return 0;
+  if (invalid) fprintf(stderr, "onnxop: %s: invalid model: %s\n", path, ce.msg);
+  return invalid;
 }

@@ -65,7 +65,7 @@ static int get_str(rd *r, const cJSON *obj, const char *key, const char **out) {
   const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!j) return 0;
   if (!cJSON_IsString(j)) return bad(r, "\"%s\" must be a string", key);
-  if (!(*out = ox_strdup(r->A, j->valuestring))) return ox_fail(r->e, OX_EINPUT, "out of memory");
+  if (!(*out = ox_strdup(r->A, j->valuestring))) return ox_oom(r->e, NULL);
   return 0;
 }
 
@@ -102,7 +102,7 @@ static const char *json_text(rd *r, const cJSON *j) {
   char *t = cJSON_PrintUnformatted(j);
   const char *s = t ? ox_strdup(r->A, t) : NULL;
   cJSON_free(t);
-  if (!s) ox_fail(r->e, OX_EINPUT, "out of memory");
+  if (!s) ox_oom(r->e, NULL);
   return s;
 }
 
@@ -125,7 +125,7 @@ static int attribute(rd *r, const cJSON *j, ox_attr *at) {
   const char *key = j->string, *colon = strchr(key, ':');
   const char *kind = colon ? colon + 1 : NULL;
   at->name = colon ? ox_strndup(r->A, key, (size_t)(colon - key)) : ox_strdup(r->A, key);
-  if (!at->name) return ox_fail(r->e, OX_EINPUT, "out of memory");
+  if (!at->name) return ox_oom(r->e, NULL);
   int n = cJSON_IsArray(j) ? cJSON_GetArraySize(j) : 0, nums = 1, strs = 1, whole = 1;
   for (const cJSON *x = cJSON_IsArray(j) ? j->child : NULL; x; x = x->next) {
     nums &= cJSON_IsNumber(x);
@@ -158,7 +158,7 @@ static int attribute(rd *r, const cJSON *j, ox_attr *at) {
     at->n = n;
     at->ints = isf ? NULL : ox_alloc_array(r->A, n + 1, sizeof *at->ints);
     at->floats = isf ? ox_alloc_array(r->A, n + 1, sizeof *at->floats) : NULL;
-    if (isf ? !at->floats : !at->ints) return ox_fail(r->e, OX_EINPUT, "out of memory");
+    if (isf ? !at->floats : !at->ints) return ox_oom(r->e, NULL);
     for (const cJSON *x = j->child; x; x = x->next, i++)
       if (isf) at->floats[i] = (float)x->valuedouble;
       else at->ints[i] = (int64_t)x->valuedouble;
@@ -166,7 +166,7 @@ static int attribute(rd *r, const cJSON *j, ox_attr *at) {
     int i = 0;
     at->type = OX_ATTR_STRINGS;
     at->n = n;
-    if (!(at->strings = ox_alloc_array(r->A, n + 1, sizeof *at->strings))) return ox_fail(r->e, OX_EINPUT, "out of memory");
+    if (!(at->strings = ox_alloc_array(r->A, n + 1, sizeof *at->strings))) return ox_oom(r->e, NULL);
     for (const cJSON *x = j->child; x; x = x->next, i++)
       at->strings[i] = (ox_str){ox_strdup(r->A, x->valuestring), (int64_t)strlen(x->valuestring)};
   } else if (!strcmp(kind, "tensor") && (cJSON_IsObject(j) || cJSON_IsString(j))) {
@@ -183,7 +183,9 @@ static int attribute(rd *r, const cJSON *j, ox_attr *at) {
     if (at->t->kind != OX_TENSOR) return bad(r, "attribute \"%s\" does not hold a tensor", key);
   } else if (!strcmp(kind, "type") && cJSON_IsString(j)) {
     at->type = OX_ATTR_TYPE_PROTO;
-    if (!(at->tp = ox_type_parse(r->A, j->valuestring, 0, why, sizeof why)))
+    if (!(at->tp = ox_type_parse(r->A, j->valuestring, 0, why, sizeof why)) && !why[0])
+      return ox_oom(r->e, NULL);
+    if (!at->tp)
       return bad(r, "attribute \"%s\": '%s' is not an ONNX type: %s", key, j->valuestring, why);
   } else {
     static const char *const kinds[] = {"int", "float", "string", "ints", "floats", "strings", "tensor", "type"};
@@ -265,13 +267,13 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
   const cJSON *ja = cJSON_GetObjectItemCaseSensitive(j, "attributes");
   if (ja && !cJSON_IsObject(ja)) return bad(r, "\"attributes\" must be an object (NAME: value)");
   c->attr = ox_alloc_array(r->A, cJSON_GetArraySize(ja) + 1, sizeof *c->attr);
-  if (!c->attr) return ox_fail(r->e, OX_EINPUT, "out of memory");
+  if (!c->attr) return ox_oom(r->e, NULL);
   for (const cJSON *a = ja ? ja->child : NULL; a; a = a->next) OX_TRY(attribute(r, a, &c->attr[c->nattr++]));
   /* dims */
   const cJSON *jd = cJSON_GetObjectItemCaseSensitive(j, "dims");
   if (jd && !cJSON_IsObject(jd)) return bad(r, "\"dims\" must be an object (NAME: size)");
   c->dim = ox_alloc_array(r->A, cJSON_GetArraySize(jd) + 1, sizeof *c->dim);
-  if (!c->dim) return ox_fail(r->e, OX_EINPUT, "out of memory");
+  if (!c->dim) return ox_oom(r->e, NULL);
   for (const cJSON *d = jd ? jd->child : NULL; d; d = d->next) {
     if (!cJSON_IsNumber(d) || d->valuedouble < 0 || d->valuedouble != floor(d->valuedouble) || d->valuedouble > 1e15)
       return bad(r, "\"dims\": \"%s\" must be a size (a whole number >= 0)", d->string);
@@ -281,7 +283,7 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
   const cJSON *ji = cJSON_GetObjectItemCaseSensitive(j, "inputs");
   if (ji && !cJSON_IsArray(ji)) return bad(r, "\"inputs\" must be a list");
   c->in = ox_alloc_array(r->A, cJSON_GetArraySize(ji) + 1, sizeof *c->in);
-  if (!c->in) return ox_fail(r->e, OX_EINPUT, "out of memory");
+  if (!c->in) return ox_oom(r->e, NULL);
   int k = 0;
   for (const cJSON *in = ji ? ji->child : NULL; in; in = in->next, k++) {
     char what[48];
@@ -294,7 +296,7 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
     if (!m->name) return bad(r, "%s has no \"name\" (\"\" for a missing optional input)", what);
     OX_TRY(get_str(r, in, "type", &m->type));
     OX_TRY(get_str(r, in, "file", &m->file));
-    if (m->file && !(m->file = spec_path(r, m->file))) return ox_fail(r->e, OX_EINPUT, "out of memory");
+    if (m->file && !(m->file = spec_path(r, m->file))) return ox_oom(r->e, NULL);
     const cJSON *val = cJSON_GetObjectItemCaseSensitive(in, "value");
     if (val && !(m->json = json_text(r, val))) return r->e->code;
     if (m->file && m->json) return bad(r, "%s: give \"value\" or \"file\", not both", what);
@@ -318,7 +320,7 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
   const cJSON *jo = cJSON_GetObjectItemCaseSensitive(j, "outputs");
   if (jo && !cJSON_IsArray(jo)) return bad(r, "\"outputs\" must be a list");
   c->out = ox_alloc_array(r->A, cJSON_GetArraySize(jo) + 2, sizeof *c->out);
-  if (!c->out) return ox_fail(r->e, OX_EINPUT, "out of memory");
+  if (!c->out) return ox_oom(r->e, NULL);
   k = 0;
   for (const cJSON *o = jo ? jo->child : NULL; o; o = o->next, k++) {
     char what[48];
@@ -359,7 +361,7 @@ int ox_spec_load(ox_arena *A, const char *path, mk_case **cases, int *n, ox_err 
   int count = rc ? 0 : cJSON_GetArraySize(list);
   if (!rc && !count) rc = bad(&r, "no cases");
   mk_case *cs = rc ? NULL : ox_alloc_array(A, count, sizeof *cs);
-  if (!rc && !cs) rc = ox_fail(e, OX_EINPUT, "out of memory");
+  if (!rc && !cs) rc = ox_oom(e, NULL);
   int i = 0;
   for (const cJSON *j = rc ? NULL : list->child; j && !rc; j = j->next, i++) {
     snprintf(r.where, sizeof r.where, "case %d", i);
@@ -368,7 +370,7 @@ int ox_spec_load(ox_arena *A, const char *path, mk_case **cases, int *n, ox_err 
     cJSON *prov = rc ? NULL : cJSON_CreateObject();
     if (!rc && (!prov || !cJSON_AddStringToObject(prov, "spec", path) ||
                 !cJSON_AddItemToObject(prov, "entry", cJSON_Duplicate(j, 1))))
-      rc = ox_fail(e, OX_EINPUT, "out of memory");
+      rc = ox_oom(e, NULL);
     cs[i].prov = prov;
   }
   if (rc) {

@@ -45,7 +45,8 @@ static const char test_help[] =
     "                 \"stale\" (listed cases not run), and the totals passed,\n"
     "                 failed, xfailed, xpassed (the exit status is the same)\n"
     "  -j N           run N cases at once (default: the number of CPUs)\n"
-    "  --timeout S    a case taking longer than S seconds fails (default 120)\n"
+    "  --timeout S    a case taking longer than S whole seconds fails (default\n"
+    "                 120; also given before `test`: onnxop --timeout S test)\n"
     "  -v             also print passing and expected-failing cases\n"
     "\n"
     "A case fails when it has no test_data_set_N, or when a data set lacks a file\n"
@@ -89,25 +90,32 @@ static int has_model(const char *dir) {
   return !access(p, R_OK);
 }
 
-/* Sorted entries of a folder whose names start with prefix (NULL: all). */
+/* Sorted entries of a folder whose names start with prefix (NULL: all); -1
+ * when dir cannot be read, -2 when memory runs out. */
 static int list_dir(const char *dir, const char *prefix, char ***out) {
   DIR *d = opendir(dir);
   if (!d) return -1;
   int n = 0, cap = 64;
-  char **v = malloc((size_t)cap * sizeof *v);
-  struct dirent *de;
+  char **v = ox_heap_malloc((size_t)cap * sizeof *v);
+  struct dirent *de = NULL;
   while (v && (de = readdir(d))) {
     if (de->d_name[0] == '.') continue;
     if (prefix && strncmp(de->d_name, prefix, strlen(prefix))) continue;
     if (n == cap) {
-      char **nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+      char **nv = ox_heap_realloc(v, (size_t)(cap *= 2) * sizeof *v);
       if (!nv) break;
       v = nv;
     }
-    v[n++] = strdup(de->d_name);
+    if (!(v[n] = ox_heap_strdup(de->d_name))) break;
+    n++;
   }
   closedir(d);
-  if (v) qsort(v, (size_t)n, sizeof *v, cmp_str);
+  if (!v || de) { /* stopped early: memory ran out */
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+    return -2;
+  }
+  qsort(v, (size_t)n, sizeof *v, cmp_str);
   *out = v;
   return n;
 }
@@ -174,10 +182,10 @@ static int count_values(const char *dir, const char *set, const char *kind, int 
   snprintf(p, sizeof p, "%s/%s", dir, set);
   int nn = list_dir(p, kind, &names), nk = 0;
   if (nn < 0) {
-    snprintf(why, n, "%s is not a readable folder", set);
+    snprintf(why, n, nn == -2 ? "out of memory" : "%s is not a readable folder", set);
     return -1;
   }
-  int *ks = malloc((size_t)(nn + 1) * sizeof *ks);
+  int *ks = ox_heap_malloc((size_t)(nn + 1) * sizeof *ks);
   if (!ks) {
     free_list(names, nn);
     snprintf(why, n, "out of memory");
@@ -223,16 +231,24 @@ static int run_case(const char *dir, char *why, size_t n) {
   read_tolerances(A, dir, &rtol, &atol);
   nsets = list_dir(dir, "test_data_set_", &sets);
   if (nsets <= 0) {
-    snprintf(why, n, "no test_data_set_N folder");
+    snprintf(why, n, nsets == -2 ? "out of memory" : "no test_data_set_N folder");
     goto out;
   }
   const ox_graph *g = m->graph;
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
+  if (!real) {
+    snprintf(why, n, "out of memory");
+    goto out;
+  }
   int nreal = ox_graph_real_inputs(g, real);
   for (int s = 0; s < nsets; s++) {
     ox_mark mark = ox_arena_mark(A);
     ox_value **in = ox_alloc_array(A, g->nin + 1, sizeof *in);
     ox_value **got = ox_alloc_array(A, g->nout + 1, sizeof *got);
+    if (!in || !got) {
+      snprintf(why, n, "out of memory");
+      goto out;
+    }
     /* every expected output is there, and nothing more: a data set that
      * leaves one out or holds one too many checks less than it claims */
     int nin_files, nout_files;
@@ -335,10 +351,12 @@ static void worker_loop(tcase *cases, int to, int from) {
   while (read(to, &idx, sizeof idx) == (ssize_t)sizeof idx) {
     char msg[3000];
     uint32_t len;
-    /* test hook: the CLI tests check that a crashing case is reported and
-     * does not stop the run */
+#ifdef OX_FAULT_INJECTION
+    /* test hook (the test build only: core/arena.h): the CLI tests check
+     * that a crashing case is reported and does not stop the run */
     const char *crash = getenv("ONNXOP_TEST_CRASH");
     if (crash && !strcmp(crash, cases[idx].name)) abort();
+#endif
     int fail = run_case(cases[idx].path, msg + 5, sizeof msg - 5);
     msg[4] = fail ? 'F' : 'P';
     len = fail ? (uint32_t)strlen(msg + 5) + 1 : 1;
@@ -409,14 +427,16 @@ static void worker_lost(tcase *cases, worker *w, int timed_out) {
   else if (WIFSIGNALED(st)) snprintf(msg, sizeof msg, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
   else snprintf(msg, sizeof msg, "the case's process exited with status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
   c->done = 1;
-  c->why = strdup(msg);
+  c->why = ox_heap_strdup(msg);
   c->secs = now_s() - w->t0;
   w->idx = -1;
 }
 
+/* A case left without a reason failed because memory ran out (the report
+ * says so). */
 static void run_all(tcase *cases, int n, int jobs, int timeout) {
   if (jobs > n) jobs = n ? n : 1;
-  worker *ws = calloc((size_t)jobs, sizeof *ws);
+  worker *ws = ox_heap_calloc((size_t)jobs, sizeof *ws);
   if (!ws) return;
   for (int j = 0; j < jobs; j++) {
     ws[j].pid = -1;
@@ -430,7 +450,7 @@ static void run_all(tcase *cases, int n, int jobs, int timeout) {
       if (w->idx >= 0) continue;
       if (w->pid < 0 && start_worker(cases, ws, jobs, w)) {
         cases[next].done = 1;
-        cases[next].why = strdup("cannot start a worker process");
+        cases[next].why = ox_heap_strdup("cannot start a worker process");
         next++;
         continue;
       }
@@ -466,7 +486,7 @@ static void run_all(tcase *cases, int n, int jobs, int timeout) {
           c->done = 1;
           c->secs = now_s() - w->t0;
           if (buf[4] == 'P') c->passed = 1;
-          else c->why = strndup(buf + 5, len - 1);
+          else c->why = ox_heap_strndup(buf + 5, len - 1);
           w->idx = -1;
         } else {
           worker_lost(cases, w, 0);
@@ -494,8 +514,7 @@ static int collect(const char *path, tcase **cases, int *n, int *cap) {
   int nn = 0, added = 0;
   if (!has_model(path)) {
     nn = list_dir(path, NULL, &names);
-    if (nn < 0) return -1;
-    if (!names) return -2;
+    if (nn < 0) return nn;
   }
   for (int i = 0; i < (names ? nn : 1) && added >= 0; i++) {
     char p[4096];
@@ -504,7 +523,7 @@ static int collect(const char *path, tcase **cases, int *n, int *cap) {
     if (names && !has_model(p)) continue;
     if (*n == *cap) {
       int ncap = *cap ? *cap * 2 : 256;
-      tcase *nc = realloc(*cases, (size_t)ncap * sizeof **cases);
+      tcase *nc = ox_heap_realloc(*cases, (size_t)ncap * sizeof **cases);
       if (!nc) {
         added = -2;
         break;
@@ -514,8 +533,8 @@ static int collect(const char *path, tcase **cases, int *n, int *cap) {
     }
     tcase *c = &(*cases)[*n];
     memset(c, 0, sizeof *c);
-    c->path = strdup(p);
-    c->name = strdup(base_name(p));
+    c->path = ox_heap_strdup(p);
+    c->name = ox_heap_strdup(base_name(p));
     (*n)++;
     if (!c->path || !c->name) added = -2;
     else added++;
@@ -541,13 +560,16 @@ static void no_case_here(const char *path) {
 
 typedef struct { char *name, *reason; int seen; } xline;
 
-static int load_xfail(const char *file, xline **out) {
-  FILE *f = fopen(file, "r");
+/* The lines of an expected-failure list: their count; -1 with *why set when
+ * the file cannot be opened (a FIFO or a folder is refused, not waited on),
+ * -2 when memory runs out. */
+static int load_xfail(const char *file, xline **out, const char **why) {
+  FILE *f = ox_open_regular(file, why);
   if (!f) return -1;
-  int n = 0, cap = 0;
+  int n = 0, cap = 0, oom = 0;
   xline *v = NULL;
   char line[4096];
-  while (fgets(line, sizeof line, f)) {
+  while (!oom && fgets(line, sizeof line, f)) {
     line[strcspn(line, "\r\n")] = 0;
     char *s = line;
     while (*s == ' ' || *s == '\t') s++;
@@ -560,16 +582,25 @@ static int load_xfail(const char *file, xline **out) {
     while (l && (s[l - 1] == ' ' || s[l - 1] == '\t')) s[--l] = 0;
     if (n == cap) {
       cap = cap ? cap * 2 : 256;
-      xline *nv = realloc(v, (size_t)cap * sizeof *v);
-      if (!nv) break;
+      xline *nv = ox_heap_realloc(v, (size_t)cap * sizeof *v);
+      if (!nv) {
+        oom = 1;
+        break;
+      }
       v = nv;
     }
-    v[n].name = strdup(s);
-    v[n].reason = strdup(r);
+    v[n].name = ox_heap_strdup(s);
+    v[n].reason = ox_heap_strdup(r);
     v[n].seen = 0;
+    oom = !v[n].name || !v[n].reason;
     n++;
   }
   fclose(f);
+  if (oom) {
+    for (int i = 0; i < n; i++) free(v[i].name), free(v[i].reason);
+    free(v);
+    return -2;
+  }
   *out = v;
   return n;
 }
@@ -597,11 +628,8 @@ int ox_cmd_test(int argc, char **argv) {
   int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0, json = 0;
   tcase *cases = NULL;
   int n = 0, cap = 0, npaths = 0, empty = 0; /* empty: PATHs that held no case */
-  char *is_empty = calloc((size_t)argc, 1); /* argv[i] is a PATH that held no case */
-  if (!is_empty) {
-    fprintf(stderr, "onnxop test: out of memory\n");
-    return OX_EINPUT;
-  }
+  char *is_empty = ox_heap_calloc((size_t)argc, 1); /* argv[i] is a PATH that held no case */
+  if (!is_empty) return ox_cli_oom("test", NULL);
   if (jobs < 1) jobs = 1;
   if (jobs > 64) jobs = 64;
   for (int i = 1; i < argc; i++) {
@@ -618,8 +646,8 @@ int ox_cmd_test(int argc, char **argv) {
       const char *v = a[2] ? a + 2 : (++i < argc ? argv[i] : "");
       if ((jobs = atoi(v)) < 1 || jobs > 64) USAGE("-j needs a number from 1 to 64");
     } else if (!strcmp(a, "--timeout")) {
-      if (++i >= argc || (timeout = atoi(argv[i])) < 1)
-        USAGE("--timeout needs a number of seconds");
+      if (++i >= argc || (timeout = atoi(argv[i])) < 1 || strspn(argv[i], "0123456789") != strlen(argv[i]))
+        USAGE("--timeout needs a whole number of seconds, 1 or more (a limit per case)");
     } else if (!strcmp(a, "-v")) {
       verbose = 1;
     } else if (!strcmp(a, "--failures")) {
@@ -633,10 +661,9 @@ int ox_cmd_test(int argc, char **argv) {
       int got = collect(a, &cases, &n, &cap);
       if (got == -1) USAGE("'%s' is not a folder", a);
       if (got == -2) {
-        fprintf(stderr, "onnxop test: out of memory\n");
         free_cases(cases, n);
         free(is_empty);
-        return OX_EINPUT;
+        return ox_cli_oom("test", NULL);
       }
       if (!got) {
         is_empty[i] = 1;
@@ -648,12 +675,18 @@ int ox_cmd_test(int argc, char **argv) {
   if (json && failures) USAGE("use either --json or --failures, not both");
   xline *xl = NULL;
   int nx = 0;
-  if (xfile && (nx = load_xfail(xfile, &xl)) < 0)
-    USAGE("cannot read the expected-failure list '%s'", xfile);
+  const char *xwhy = NULL;
+  if (xfile && (nx = load_xfail(xfile, &xl, &xwhy)) == -2) {
+    free_cases(cases, n);
+    free(is_empty);
+    return ox_cli_oom("test", NULL);
+  }
+  if (nx < 0) USAGE("cannot read the expected-failure list '%s': %s", xfile, xwhy);
 
   run_all(cases, n, jobs, timeout);
 
   int passed = 0, failed = 0, xfailed = 0, xpassed = 0, stale = 0;
+  size_t failed_allocs = ox_mem_failures(); /* a part of the JSON report that could not be made */
   cJSON *jcases = json ? cJSON_CreateArray() : NULL;
   for (int i = 0; i < n; i++) {
     tcase *c = &cases[i];
@@ -661,7 +694,7 @@ int ox_cmd_test(int argc, char **argv) {
     for (int j = 0; j < nx && !x; j++)
       if (!strcmp(xl[j].name, c->name)) x = &xl[j];
     if (x) x->seen = 1;
-    const char *why = c->why ? c->why : "?";
+    const char *why = c->why ? c->why : "out of memory";
     if (c->passed && x) xpassed++;
     else if (c->passed) passed++;
     else if (x) xfailed++;
@@ -681,7 +714,7 @@ int ox_cmd_test(int argc, char **argv) {
         cJSON_AddStringToObject(o, "message", why);
       }
       cJSON_AddNumberToObject(o, "seconds", (double)(int64_t)(c->secs * 1e4 + 0.5) / 1e4);
-      cJSON_AddItemToArray(jcases, o);
+      ox_cjson_push(jcases, o);
     } else if (failures) {
       if (!c->passed) printf("%s: %s\n", c->name, why);
     } else if (c->passed && x) {
@@ -699,24 +732,23 @@ int ox_cmd_test(int argc, char **argv) {
   for (int j = 0; j < nx; j++)
     if (!xl[j].seen) {
       stale++;
-      if (json) cJSON_AddItemToArray(jstale, cJSON_CreateString(xl[j].name));
+      if (json) ox_cjson_push(jstale, cJSON_CreateString(xl[j].name));
       else if (!failures) printf("STALE %s: listed in %s but no such case was run\n", xl[j].name, xfile);
     }
   /* --json and --failures only change what is printed, never the status */
   int rc = failed + xpassed + stale + empty || !n ? OX_EINPUT : 0;
   if (json) {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "cases", jcases);
-    cJSON_AddItemToObject(o, "stale", jstale);
+    ox_cjson_add(o, "cases", jcases);
+    ox_cjson_add(o, "stale", jstale);
     cJSON_AddNumberToObject(o, "passed", passed);
     cJSON_AddNumberToObject(o, "failed", failed + xpassed + stale);
     cJSON_AddNumberToObject(o, "xfailed", xfailed);
     cJSON_AddNumberToObject(o, "xpassed", xpassed);
     char *text = cJSON_PrintUnformatted(o);
-    if (text) puts(text);
-    else fprintf(stderr, "onnxop test: out of memory printing the report\n");
-    if (!text) rc = OX_EINPUT;
-    free(text);
+    if (text && ox_mem_failures() == failed_allocs) puts(text);
+    else rc = ox_cli_oom("test", "printing the report");
+    cJSON_free(text);
     cJSON_Delete(o);
   } else if (!failures) {
     if (xfile)

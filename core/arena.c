@@ -3,6 +3,9 @@
  * Every allocation is zeroed and 64-byte aligned (so kernels may use aligned
  * vector loads). A mark records the current chunk, its fill and the newest
  * big block; release frees what came after. */
+#ifdef OX_FAULT_INJECTION
+#define _GNU_SOURCE /* dladdr */
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +13,10 @@
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef OX_FAULT_INJECTION
+#include <dlfcn.h>
+#include <execinfo.h>
+#endif
 
 #include "arena.h"
 
@@ -34,7 +41,70 @@ struct ox_arena {
  * kernel's OOM killer. Default: three quarters of physical memory. Like the
  * arenas, the count is for the evaluating thread (kernels do not allocate
  * from their worker threads). */
-static size_t in_use, limit, refusals;
+static size_t in_use, limit, failures;
+static ox_mem_cause last_failure;
+
+/* Every failed request comes through here (returns NULL for the caller). */
+static void *failed(ox_mem_cause why) {
+  failures++;
+  last_failure = why;
+  return NULL;
+}
+ox_mem_cause ox_mem_last_failure(void) { return last_failure; }
+size_t ox_mem_failures(void) { return failures; }
+
+#ifdef OX_FAULT_INJECTION
+static long long fault_at = -1; /* ONNXOP_FAIL_ALLOC; -1: not read yet */
+static long long fault_count;
+
+static void say_count(void) {
+  char line[128];
+  int k = snprintf(line, sizeof line, "onnxop: ONNXOP_FAIL_ALLOC: %lld allocation requests\n", fault_count);
+  if (write(2, line, (size_t)k) < 0) return;
+}
+
+/* Request k says what it is, with the return addresses of its callers as
+ * OBJECT+OFFSET (addr2line -e OBJECT OFFSET names the line). */
+static void say_request(long long k, int fails) {
+  void *frames[32];
+  int n = backtrace(frames, 32);
+  char line[2560];
+  size_t at = (size_t)snprintf(line, sizeof line, fails ? "onnxop: ONNXOP_FAIL_ALLOC=%lld: this allocation fails:"
+                                                       : "onnxop: ONNXOP_FAIL_ALLOC: request %lld:", k);
+  for (int i = 2; i < n && at < sizeof line - 80; i++) { /* from ox_fault_now's caller on */
+    Dl_info info;
+    if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
+    const char *name = strrchr(info.dli_fname, '/');
+    at += (size_t)snprintf(line + at, sizeof line - at, " %s+0x%lx", name ? name + 1 : info.dli_fname,
+                           (unsigned long)((char *)frames[i] - (char *)info.dli_fbase));
+  }
+  line[at++] = '\n';
+  if (write(2, line, at) < 0) return;
+}
+
+int ox_fault_now(void) {
+  static int trace;
+  if (fault_at < 0) {
+    const char *v = getenv("ONNXOP_FAIL_ALLOC");
+    fault_at = v ? strtoll(v, NULL, 10) : 0;
+    if (fault_at < 0) fault_at = 0;
+    if (v && !fault_at) atexit(say_count); /* ONNXOP_FAIL_ALLOC=0: fail none, count them */
+    trace = !fault_at && getenv("ONNXOP_FAIL_ALLOC_TRACE"); /* and name each */
+  }
+  long long k = __atomic_add_fetch(&fault_count, 1, __ATOMIC_RELAXED);
+  if (trace) say_request(k, 0);
+  if (k != fault_at) return 0;
+  say_request(k, 1);
+  return 1;
+}
+#endif
+
+/* A request that fails by injection (test builds only; else never). */
+static int inject(void) {
+  if (!ox_fault_now()) return 0;
+  failed(OX_MEM_INJECTED);
+  return 1;
+}
 
 size_t ox_memory_limit(void) {
   if (!limit) {
@@ -45,21 +115,22 @@ size_t ox_memory_limit(void) {
 }
 void ox_set_memory_limit(size_t bytes) { limit = bytes; }
 size_t ox_memory_in_use(void) { return in_use; }
-size_t ox_mem_refusals(void) { return refusals; }
 
 static int over(size_t n) { return n > ox_memory_limit() || in_use > ox_memory_limit() - n; }
 
 static void spare_trim(size_t n);
 
-int ox_mem_charge(size_t n) {
+static int charge(size_t n) {
   spare_trim(n);
   if (over(n)) {
-    refusals++;
+    failed(OX_MEM_LIMIT);
     return -1;
   }
   in_use += n;
   return 0;
 }
+
+int ox_mem_charge(size_t n) { return inject() ? -1 : charge(n); }
 
 void ox_mem_uncharge(size_t n) { in_use -= n < in_use ? n : in_use; }
 
@@ -67,26 +138,31 @@ void ox_mem_uncharge(size_t n) { in_use -= n < in_use ? n : in_use; }
  * block's real size (malloc_usable_size, which ox_mem_free counts back) is
  * what stays counted. No header: a block freed by plain free() by mistake
  * leaves the count high, it does not corrupt the heap. */
-void *ox_mem_malloc(size_t n) {
-  if (ox_mem_charge(n)) return NULL;
-  void *p = malloc(n ? n : 1);
+static void *counted(size_t n, int aligned) {
+  if (inject() || charge(n)) return NULL;
+  void *p = aligned ? aligned_alloc(ALIGN, (n + ALIGN - 1) / ALIGN * ALIGN) : malloc(n ? n : 1);
   if (!p) {
     ox_mem_uncharge(n);
-    return NULL;
+    return failed(OX_MEM_SYSTEM);
   }
   size_t real = malloc_usable_size(p);
   in_use += real - (n < real ? n : real);
   return p;
 }
 
+void *ox_mem_malloc(size_t n) { return counted(n, 0); }
+
+void *ox_mem_aligned(size_t n) { return n > SIZE_MAX - ALIGN ? failed(OX_MEM_LIMIT) : counted(n, 1); }
+
 void *ox_mem_realloc(void *p, size_t n) {
   if (!p) return ox_mem_malloc(n);
+  if (inject()) return NULL;
   size_t old = malloc_usable_size(p);
-  if (n > old && ox_mem_charge(n - old)) return NULL;
+  if (n > old && charge(n - old)) return NULL;
   void *q = realloc(p, n ? n : 1);
   if (!q) {
     if (n > old) ox_mem_uncharge(n - old);
-    return NULL;
+    return failed(OX_MEM_SYSTEM);
   }
   size_t real = malloc_usable_size(q);
   ox_mem_uncharge(n > old ? n : old); /* what is counted now: old, or n */
@@ -100,7 +176,20 @@ void ox_mem_free(void *p) {
   free(p);
 }
 
-ox_arena *ox_arena_new(void) { return calloc(1, sizeof(ox_arena)); }
+/* ---- the uncounted ones, for bookkeeping ---- */
+
+/* p, or a failure of the system's when it is NULL */
+static void *got(void *p) { return p ? p : failed(OX_MEM_SYSTEM); }
+
+void *ox_heap_malloc(size_t n) { return inject() ? NULL : got(malloc(n ? n : 1)); }
+void *ox_heap_calloc(size_t n, size_t size) { return inject() ? NULL : got(calloc(n ? n : 1, size ? size : 1)); }
+void *ox_heap_realloc(void *p, size_t n) { return inject() ? NULL : got(realloc(p, n ? n : 1)); }
+char *ox_heap_strndup(const char *s, size_t n) { return inject() ? NULL : got(strndup(s, n)); }
+char *ox_heap_strdup(const char *s) { return ox_heap_strndup(s, SIZE_MAX); }
+
+/* ---- arenas ---- */
+
+ox_arena *ox_arena_new(void) { return ox_heap_calloc(1, sizeof(ox_arena)); }
 
 static size_t hdr(size_t s) { return (s + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
 
@@ -163,8 +252,8 @@ static void spare_give(big *b) {
 
 static void *big_alloc(ox_arena *a, size_t n, int zero) {
   size_t h = hdr(sizeof(big));
-  if (n > SIZE_MAX - h) return NULL;
-  if (ox_mem_charge(h + n)) return NULL;
+  if (n > SIZE_MAX - h) return failed(OX_MEM_LIMIT);
+  if (charge(h + n)) return NULL;
   void *p = NULL;
   int mapped = h + n >= MAP_MIN;
   size_t size = h + n;
@@ -178,13 +267,13 @@ static void *big_alloc(ox_arena *a, size_t n, int zero) {
       p = mmap(NULL, h + n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (p == MAP_FAILED) {
         ox_mem_uncharge(h + n);
-        return NULL;
+        return failed(OX_MEM_SYSTEM);
       }
     }
   } else {
     if (posix_memalign(&p, ALIGN, h + n)) {
       ox_mem_uncharge(h + n);
-      return NULL;
+      return failed(OX_MEM_SYSTEM);
     }
     memset(p, 0, zero ? h + n : h);
   }
@@ -203,16 +292,17 @@ uint64_t ox_arena_allocs(void) { return allocs; }
 
 void *ox_alloc(ox_arena *a, size_t n) {
   allocs++;
+  if (inject()) return NULL;
   if (n == 0) n = 1;
   if (n >= BIG) return big_alloc(a, n, 1);
   n = hdr(n);
   size_t h = hdr(sizeof(chunk));
   if (!a->cur || a->cur->used + n > a->cur->size) {
     void *p = NULL;
-    if (ox_mem_charge(h + CHUNK)) return NULL;
+    if (charge(h + CHUNK)) return NULL;
     if (posix_memalign(&p, ALIGN, h + CHUNK)) {
       ox_mem_uncharge(h + CHUNK);
-      return NULL;
+      return failed(OX_MEM_SYSTEM);
     }
     chunk *c = p;
     c->prev = a->cur;
@@ -230,17 +320,17 @@ void *ox_alloc(ox_arena *a, size_t n) {
 void *ox_alloc_uninit(ox_arena *a, size_t n) {
   if (n < BIG) return ox_alloc(a, n);
   allocs++;
-  return big_alloc(a, n, 0);
+  return inject() ? NULL : big_alloc(a, n, 0);
 }
 
 void *ox_alloc_array(ox_arena *a, int64_t count, size_t size) {
   if (count < 0) return NULL;
-  if (size && (uint64_t)count > SIZE_MAX / size) return NULL;
+  if (size && (uint64_t)count > SIZE_MAX / size) return failed(OX_MEM_LIMIT);
   return ox_alloc(a, (size_t)count * size);
 }
 
 char *ox_strndup(ox_arena *a, const char *s, size_t n) {
-  if (n == SIZE_MAX) return NULL;
+  if (n == SIZE_MAX) return failed(OX_MEM_LIMIT);
   char *p = ox_alloc(a, n + 1);
   if (p && n) memcpy(p, s, n);
   return p;

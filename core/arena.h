@@ -43,14 +43,47 @@ size_t ox_memory_in_use(void);
  * that onnxop cannot hook: charge its size for as long as it is held. */
 int ox_mem_charge(size_t n);
 void ox_mem_uncharge(size_t n);
-/* How many requests the limit has refused so far: a library that fails after
- * a refusal failed because of the limit, whatever it says. */
-size_t ox_mem_refusals(void);
+/* Why the most recent allocation request failed (any arena or ox_mem_ or
+ * ox_heap_ function): refused by the limit (also a size that overflows),
+ * by the system, or injected (test builds, below); OX_MEM_OK before any
+ * failure. ox_oom says it. */
+typedef enum { OX_MEM_OK, OX_MEM_LIMIT, OX_MEM_SYSTEM, OX_MEM_INJECTED } ox_mem_cause;
+ox_mem_cause ox_mem_last_failure(void);
+/* How many requests have failed so far, for any of those causes: a library
+ * that fails after this count moved failed for lack of memory, whatever it
+ * says. */
+size_t ox_mem_failures(void);
 /* malloc, realloc and free counted against the limit, for the hooks of cJSON,
- * protobuf-c, zlib, libpng and stb_image: NULL when the limit (or the system)
- * refuses. A block from one of them must be freed by ox_mem_free. */
+ * protobuf-c, zlib, libpng and stb_image, and for onnxop's own buffers that
+ * can grow large (io/'s ox_buf and ox_out, scratch space): NULL when the
+ * limit (or the system) refuses. A block from one of them must be freed by
+ * ox_mem_free. ox_mem_aligned's block is 64-byte aligned. */
 void *ox_mem_malloc(size_t n);
 void *ox_mem_realloc(void *p, size_t n);
+void *ox_mem_aligned(size_t n);
 void ox_mem_free(void *p);
+/* malloc, calloc, realloc, strdup and strndup for small bookkeeping (lists
+ * of names, of files): not counted against the limit, freed with free().
+ * They differ from libc's only in that a test build can make them fail. */
+void *ox_heap_malloc(size_t n);
+void *ox_heap_calloc(size_t n, size_t size);
+void *ox_heap_realloc(void *p, size_t n);
+char *ox_heap_strdup(const char *s);
+char *ox_heap_strndup(const char *s, size_t n);
+
+/* Fault injection, as SQLite's tests do it, in test builds only (compiled
+ * with -DOX_FAULT_INJECTION: the ASan build): ONNXOP_FAIL_ALLOC=N makes the
+ * N-th allocation request of the process fail (every function above that
+ * allocates counts one per call), as if the system had refused it, and
+ * writes one line to standard error naming the request and where it came
+ * from (tests/faults.py reads it). ONNXOP_FAIL_ALLOC=0 fails none and counts
+ * them at exit; with ONNXOP_FAIL_ALLOC_TRACE=1 too, each request says where
+ * it comes from. A release build has none of this and reads no such
+ * variable. */
+#ifdef OX_FAULT_INJECTION
+int ox_fault_now(void); /* 1 when this request is the one to fail */
+#else
+#define ox_fault_now() 0
+#endif
 
 #endif

@@ -16,17 +16,31 @@ int ox_fail(ox_err *e, int code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(e->msg, sizeof e->msg, fmt, ap);
   va_end(ap);
-  /* Most allocations fail because the arena (or a library's counted
-   * malloc) refuses to pass --max-memory, not because the system ran out:
-   * say so where the message can't. */
-  size_t lim = ox_memory_limit();
-  if (!strncmp(e->msg, "out of memory", 13) &&
-      (ox_mem_refusals() || ox_memory_in_use() + ((size_t)1 << 20) > lim)) {
-    size_t k = strlen(e->msg);
-    snprintf(e->msg + k, sizeof e->msg - k, " (the memory limit of %llu bytes is reached; see --max-memory)",
-             (unsigned long long)lim);
-  }
   return code;
+}
+
+int ox_oom(ox_err *e, const char *fmt, ...) {
+  char what[512] = "";
+  if (fmt) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+  }
+  const char *cause = "";
+  char lim[96];
+  switch (ox_mem_last_failure()) {
+  case OX_MEM_LIMIT:
+    snprintf(lim, sizeof lim, " (the memory limit of %llu bytes is reached; see --max-memory)",
+             (unsigned long long)ox_memory_limit());
+    cause = lim;
+    break;
+#ifdef OX_FAULT_INJECTION
+  case OX_MEM_INJECTED: cause = " (injected by ONNXOP_FAIL_ALLOC)"; break;
+#endif
+  default: break; /* the system refused, or nothing was asked of it (a size that overflows) */
+  }
+  return ox_fail(e, OX_ENOMEM, "out of memory%s%s%s", *what ? " " : "", what, cause);
 }
 
 void ox_prefix(ox_err *e, const char *fmt, ...) {

@@ -14,6 +14,8 @@ enum {
   OX_EUNSUPPORTED = 3, /* the model needs an operator (op, version, domain), or a
                         * case of one (an element type, an image format), that
                         * this build does not implement; nothing else */
+  OX_ENOMEM = 4,       /* memory ran out: the --max-memory limit or the system
+                        * refused an allocation (ox_oom); exit status 1 */
 };
 
 typedef struct ox_err {
@@ -24,6 +26,11 @@ typedef struct ox_err {
 /* Record an error (the first one wins) and return its code. */
 int ox_fail(ox_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Out of memory: records OX_ENOMEM with "out of memory", then what was being
+ * allocated when fmt is not NULL ("out of memory for a sequence of 5"), then
+ * whether the --max-memory limit was the cause ("(the memory limit of N
+ * bytes is reached; see --max-memory)") as core/arena.c knows it. */
+int ox_oom(ox_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Put context in front of the message: "node 'n0' SequenceAt-11: " + msg. */
 void ox_prefix(ox_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* ONNX names are protobuf strings, so UTF-8: 0 when s is (or is NULL), else

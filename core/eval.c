@@ -96,7 +96,7 @@ static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth,
    * the model's for domains it does not import. */
   int n = f->nopset + m->nopset;
   ox_opset *ops = ox_alloc_array(a, n, sizeof *ops);
-  if (!ops) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!ops) return ox_oom(e, NULL);
   memcpy(ops, f->opset, (size_t)f->nopset * sizeof *ops);
   memcpy(ops + f->nopset, m->opset, (size_t)m->nopset * sizeof *ops);
   int rc = prepare_nodes(a, m, f->nnode, f->node, n, ops, depth + 1, e);
@@ -202,7 +202,7 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   int *heap = ox_alloc_array(a, nnode, sizeof *heap), *order = ox_alloc_array(a, nnode, sizeof *order);
   int total = 0;
   if (!start || !indeg || !heap || !order || !nm_init(a, &prod, nnode * 2))
-    return ox_fail(e, OX_EINPUT, "out of memory");
+    return ox_oom(e, NULL);
   for (int i = 0; i < nnode; i++)
     for (int k = 0; k < nodes[i].nout; k++) {
       if (!nodes[i].out[k][0]) continue;
@@ -221,7 +221,7 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   }
   start[nnode] = total;
   int *from = ox_alloc_array(a, total + 1, sizeof *from);
-  if (!from) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!from) return ox_oom(e, NULL);
   int sorted = 1;
   for (int i = 0; i < nnode; i++) {
     dep_acc d = {&prod, i, from + start[i], 0, start[i + 1] - start[i]};
@@ -236,7 +236,7 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   /* reverse edges: for each j, the nodes that read from it */
   int *ostart = ox_alloc_array(a, nnode + 1, sizeof *ostart), *to = ox_alloc_array(a, total + 1, sizeof *to);
   int *fill = ox_alloc_array(a, nnode + 1, sizeof *fill);
-  if (!ostart || !to || !fill) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!ostart || !to || !fill) return ox_oom(e, NULL);
   for (int q = 0; q < total; q++) ostart[from[q] + 1]++;
   for (int j = 0; j < nnode; j++) ostart[j + 1] += ostart[j];
   for (int i = 0; i < nnode; i++)
@@ -255,7 +255,7 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
       if (indeg[i]) return ox_fail(e, OX_EINPUT, "the graph has a cycle through node '%s' (%s)", nodes[i].name, nodes[i].op);
   }
   ox_node *copy = ox_alloc_array(a, nnode, sizeof *copy);
-  if (!copy) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!copy) return ox_oom(e, NULL);
   for (int i = 0; i < nnode; i++) copy[i] = nodes[order[i]];
   memcpy(nodes, copy, sizeof *copy * (size_t)nnode);
   return 0;
@@ -372,12 +372,12 @@ static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, ox_
   if (depth > 64) return ox_fail(e, OX_EINPUT, "function calls nest more than 64 deep");
   ox_scope sc;
   if (!scope_init(a, &sc, NULL, f->nnode * 2 + f->nin))
-    return ox_fail(e, OX_EINPUT, "out of memory");
+    return ox_oom(e, NULL);
   for (int i = 0; i < f->nin; i++)
     if (i < call->nin && in[i] && !scope_set(a, &sc, f->in[i], in[i]))
-      return ox_fail(e, OX_EINPUT, "out of memory");
+      return ox_oom(e, NULL);
   ox_node *body = ox_alloc_array(a, f->nnode, sizeof *body);
-  if (!body && f->nnode) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!body && f->nnode) return ox_oom(e, NULL);
   for (int i = 0; i < f->nnode; i++) {
     body[i] = f->node[i];
     ox_attr *at = ox_alloc_array(a, body[i].nattr, sizeof *at);
@@ -463,7 +463,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
                     ox_err *e) {
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
   ox_value **out = ox_alloc_array(a, n->nout ? n->nout : 1, sizeof *out);
-  if (!in || !out) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!in || !out) return ox_oom(e, NULL);
   for (int i = 0; i < n->nin; i++) {
     if (!n->in[i][0]) continue; /* a missing optional input */
     in[i] = scope_get(sc, n->in[i]);
@@ -507,7 +507,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   for (int i = 0; i < n->nout; i++) {
     if (!n->out[i][0]) continue;
     if (!out[i]) return ox_fail(e, OX_EINPUT, "produced no value for output %d '%s'", i, n->out[i]);
-    if (!scope_set(a, sc, n->out[i], out[i])) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!scope_set(a, sc, n->out[i], out[i])) return ox_oom(e, NULL);
   }
   return ox_node_hook ? ox_node_hook(ox_node_hook_arg, n, depth, out, e) : 0;
 }
@@ -552,7 +552,7 @@ static int check_declared(const ox_valueinfo *vi, const ox_value *v, ox_err *e) 
 
 static int bind_graph(ox_arena *a, const ox_graph *g, ox_scope *sc, ox_value **inputs, ox_err *e) {
   for (int i = 0; i < g->ninit; i++)
-    if (!scope_set(a, sc, g->init_name[i], g->init[i])) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!scope_set(a, sc, g->init_name[i], g->init[i])) return ox_oom(e, NULL);
   for (int i = 0; i < g->nin; i++) {
     ox_value *v = inputs ? inputs[i] : NULL;
     if (!v) {
@@ -566,7 +566,7 @@ static int bind_graph(ox_arena *a, const ox_graph *g, ox_scope *sc, ox_value **i
     } else {
       OX_TRY(check_declared(&g->in[i], v, e));
     }
-    if (!scope_set(a, sc, g->in[i].name, v)) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!scope_set(a, sc, g->in[i].name, v)) return ox_oom(e, NULL);
   }
   return 0;
 }
@@ -584,7 +584,7 @@ int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs
   const ox_graph *g = m->graph;
   ox_scope sc;
   if (!scope_init(a, &sc, NULL, g->nnode * 2 + g->nin + g->ninit))
-    return ox_fail(e, OX_EINPUT, "out of memory");
+    return ox_oom(e, NULL);
   OX_TRY(bind_graph(a, g, &sc, inputs, e));
   OX_TRY(run_nodes(a, m, g->nnode, g->node, &sc, 0, e));
   return collect_outputs(g, &sc, outputs, e);
@@ -597,9 +597,9 @@ int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox
     return ox_fail(e, OX_EINPUT, "subgraph '%s' takes %d inputs, got %d", g->name, g->nin, nin);
   ox_scope sc;
   if (!scope_init(c->a, &sc, c->scope, g->nnode * 2 + g->nin + g->ninit))
-    return ox_fail(e, OX_EINPUT, "out of memory");
+    return ox_oom(e, NULL);
   for (int i = 0; i < g->ninit; i++)
-    if (!scope_set(c->a, &sc, g->init_name[i], g->init[i])) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!scope_set(c->a, &sc, g->init_name[i], g->init[i])) return ox_oom(e, NULL);
   for (int i = 0; i < nin; i++) {
     ox_value *v = ins[i];
     /* A plain value bound to an input declared optional(T) is that optional
@@ -608,7 +608,7 @@ int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox
     const ox_type *t = g->in[i].type;
     if (v && t && t->kind == OX_OPTIONAL && v->kind != OX_OPTIONAL)
       OX_TRY(ox_opt_new(c->a, t->inner, v, &v, e));
-    if (v && !scope_set(c->a, &sc, g->in[i].name, v)) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (v && !scope_set(c->a, &sc, g->in[i].name, v)) return ox_oom(e, NULL);
   }
   int rc = run_nodes(c->a, c->model, g->nnode, g->node, &sc, 1, e);
   if (rc) {

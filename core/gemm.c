@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "cpu.h"
 #include "gemm.h"
 #include "threads.h"
@@ -57,7 +58,7 @@ static int64_t round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
 /* 64-byte aligned scratch for n elements of `size` bytes; NULL if too big. */
 static void *scratch(int64_t n, size_t size) {
   if (n <= 0 || (uint64_t)n > SIZE_MAX / 2 / size) return NULL;
-  return aligned_alloc(64, (size_t)round_up((int64_t)(n * size), 64));
+  return ox_mem_aligned((size_t)n * size); /* counted against --max-memory */
 }
 
 /* float, portable: 6 x 8 tile of 4-float vectors (12 accumulators) */
@@ -378,8 +379,8 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
     pa[c] = scratch(round_up(min64(M, GEMM_MC), MR) * kcmax, sizeof(T));
     pb[c] = scratch(round_up(min64(N, GEMM_NC), NR) * kcmax, sizeof(T));
     if (!pa[c] || !pb[c]) { /* fewer threads: the same result */
-      free(pa[c]);
-      free(pb[c]);
+      ox_mem_free(pa[c]);
+      ox_mem_free(pb[c]);
       nch = c;
       break;
     }
@@ -390,8 +391,8 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
   if (nch == 1) GEMM_NAME(chunk)(&j, 0, 0, 1);
   else ox_par_for(nch, nch, GEMM_NAME(chunk), &j);
   for (int c = 0; c < nch; c++) {
-    free(pa[c]);
-    free(pb[c]);
+    ox_mem_free(pa[c]);
+    ox_mem_free(pb[c]);
   }
   return 0;
 }

@@ -61,7 +61,7 @@ static int names_init(ox_arena *a, names *s, const names *up, int64_t expect, ox
   s->up = up;
   s->mask = cap - 1;
   s->key = ox_alloc_array(a, (int64_t)cap, sizeof *s->key);
-  return s->key ? 0 : ox_fail(e, OX_EINPUT, "out of memory while checking the model");
+  return s->key ? 0 : ox_oom(e, "while checking the model");
 }
 
 /* Add k; 0 when it was there already. */
@@ -218,7 +218,7 @@ int ox_model_check(ox_arena *a, const ox_model *m, ox_err *e) {
     const char *ov = f->overload ? f->overload : "";
     /* 0xFF is never part of UTF-8, which names are: it keeps the parts apart */
     char *id = ox_sprintf(a, "%s\xff%s\xff%s", dom, f->name, ov);
-    if (!id) rc = ox_fail(e, OX_EINPUT, "out of memory while checking the model");
+    if (!id) rc = ox_oom(e, "while checking the model");
     else if (!names_add(&ids, id))
       rc = ox_fail(e, OX_EINPUT, "function '%s' (domain '%s'%s%s%s) is defined twice", f->name, dom,
                    ov[0] ? ", overload '" : "", ov, ov[0] ? "'" : "");

@@ -12,7 +12,7 @@ int ox_dtype_is_small_float(ox_dtype dt) {
 float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e) {
   float *f = ox_alloc_array(a, t->n, sizeof *f);
   if (!f) {
-    ox_fail(e, OX_EINPUT, "out of memory for %lld floats", (long long)t->n);
+    ox_oom(e, "for %lld floats", (long long)t->n);
     return NULL;
   }
   switch (t->dt) {
@@ -52,7 +52,7 @@ void ox_narrow_f32(const float *src, ox_tensor *dst) {
 double *ox_widen_f64(ox_arena *a, const ox_tensor *t, ox_err *e) {
   double *d = ox_alloc_array(a, t->n ? t->n : 1, sizeof *d);
   if (!d) {
-    ox_fail(e, OX_EINPUT, "out of memory for %lld doubles", (long long)t->n);
+    ox_oom(e, "for %lld doubles", (long long)t->n);
     return NULL;
   }
   switch (t->dt) {
@@ -116,7 +116,7 @@ int ox_narrow_f64(ox_arena *a, const double *src, ox_tensor *dst, ox_to_int how,
   default:
     if (ox_dtype_is_small_float(dst->dt)) {
       float *f = ox_alloc_array(a, n ? n : 1, sizeof *f);
-      if (!f) return ox_fail(e, OX_EINPUT, "out of memory for %lld floats", (long long)n);
+      if (!f) return ox_oom(e, "for %lld floats", (long long)n);
       for (int64_t i = 0; i < n; i++) f[i] = (float)src[i];
       ox_narrow_f32(f, dst);
       return 0;
@@ -188,7 +188,7 @@ int ox_ints_of(ox_ctx *c, int input, const ox_value *v, int64_t **vals, int64_t 
     return ox_fail(c->err, OX_EINPUT, "%s must be int64 or int32; it is %s", ox_input_name(c, input),
                    ox_dtype_name(t->dt));
   int64_t *p = ox_alloc_array(c->a, t->n + 1, sizeof *p);
-  if (!p) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!p) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < t->n; i++) p[i] = ox_load_i64(t->dt, t->data, i);
   *vals = p;
   *n = t->n;

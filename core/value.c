@@ -166,7 +166,7 @@ static const ox_type *parse_type(ox_arena *a, const char **s, int flags, int dep
     t = is_seq ? ox_type_seq(a, inner) : ox_type_opt(a, inner);
   }
   if (!t) {
-    snprintf(why, wn, "out of memory");
+    if (wn) why[0] = 0; /* out of memory: no reason */
     return NULL;
   }
   if (!eat(s, ')')) {
@@ -254,7 +254,7 @@ static int tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, o
                      "in use, and a %s tensor of shape %s needs %lld more", (unsigned long long)ox_memory_limit(),
                      (unsigned long long)ox_memory_in_use(), ox_dtype_name(dt),
                      ox_shape_str(rank, dims, sb, sizeof sb), (long long)(n * (int64_t)es));
-    return ox_fail(e, OX_EINPUT, "out of memory for a %s tensor of shape %s (%lld bytes)",
+    return ox_oom(e, "for a %s tensor of shape %s (%lld bytes)",
                    ox_dtype_name(dt), ox_shape_str(rank, dims, sb, sizeof sb),
                    (long long)(n * (int64_t)es));
   }
@@ -294,7 +294,7 @@ int ox_seq_new_cap(ox_arena *a, const ox_type *elem, int64_t n, int64_t cap, ox_
   ox_seqbuf *g = cap > n ? ox_alloc(a, sizeof *g) : NULL;
   const ox_type *t = ox_type_seq(a, elem);
   if (!v || !els || !t || (cap > n && !g))
-    return ox_fail(e, OX_EINPUT, "out of memory for a sequence of %lld", (long long)n);
+    return ox_oom(e, "for a sequence of %lld", (long long)n);
   v->kind = OX_SEQUENCE;
   v->type = t;
   v->u.seq.v = els;
@@ -310,7 +310,7 @@ int ox_seq_append(ox_arena *a, const ox_value *s, ox_value *x, ox_value **out, o
   ox_seqbuf *g = s->u.seq.grow;
   if (g && g->fill == n && n < g->cap) {
     ox_value *v = ox_alloc(a, sizeof *v);
-    if (!v) return ox_fail(e, OX_EINPUT, "out of memory for a sequence of %lld", (long long)n + 1);
+    if (!v) return ox_oom(e, "for a sequence of %lld", (long long)n + 1);
     *v = *s;
     v->u.seq.v[n] = x; /* past every other view's end */
     v->u.seq.n = g->fill = n + 1;
@@ -327,7 +327,7 @@ int ox_seq_append(ox_arena *a, const ox_value *s, ox_value *x, ox_value **out, o
 int ox_opt_new(ox_arena *a, const ox_type *elem, ox_value *x, ox_value **out, ox_err *e) {
   ox_value *v = ox_alloc(a, sizeof *v);
   const ox_type *t = ox_type_opt(a, elem);
-  if (!v || !t) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!v || !t) return ox_oom(e, NULL);
   v->kind = OX_OPTIONAL;
   v->type = t;
   v->u.opt = x;
@@ -352,7 +352,7 @@ int ox_value_copy(ox_arena *a, const ox_value *v, ox_value **out, ox_err *e) {
       ox_str *d = o->data;
       for (int64_t i = 0; i < t->n; i++) {
         d[i].p = ox_strndup(a, s[i].p ? s[i].p : "", (size_t)s[i].n);
-        if (!d[i].p) return ox_fail(e, OX_EINPUT, "out of memory");
+        if (!d[i].p) return ox_oom(e, NULL);
         d[i].n = s[i].n;
       }
     } else if (t->n) {
@@ -373,7 +373,7 @@ int ox_value_copy(ox_arena *a, const ox_value *v, ox_value **out, ox_err *e) {
   }
   case OX_MAP: {
     ox_value *m = ox_alloc(a, sizeof *m);
-    if (!m) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!m) return ox_oom(e, NULL);
     *m = *v;
     OX_TRY(ox_value_copy(a, v->u.map.keys, &m->u.map.keys, e));
     OX_TRY(ox_value_copy(a, v->u.map.values, &m->u.map.values, e));

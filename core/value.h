@@ -71,7 +71,7 @@ const char *ox_type_str(const ox_type *t, char *buf, size_t n);
  * ox_dtype_from_name knows) means a tensor of it; blanks may stand around
  * every word and mark ("tensor( float )"). The one parser of type strings:
  * the command line and io/json.c both call it. NULL if malformed, with the
- * reason in why (why may be NULL). flags: OX_TYPE_OPEN also takes "?" for an
+ * reason in why (why may be NULL), or out of memory, with why "". flags: OX_TYPE_OPEN also takes "?" for an
  * element type left open, as ox_type_str prints the type of an empty
  * sequence or absent optional read from a .pb ("optional(tensor(?))"). */
 #define OX_TYPE_OPEN 1

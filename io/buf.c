@@ -3,7 +3,8 @@
  *
  * The bytes are always followed by a NUL (not counted in n), so text built
  * with ox_buf_printf can be used as a C string. Both functions return 0, or
- * OX_EINPUT when memory runs out (the buffer is then left as it was). */
+ * OX_EINPUT when memory runs out (the buffer is then left as it was). The
+ * buffer and the stream's chunk count against --max-memory (ox_mem_malloc). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ static int reserve(ox_buf *b, size_t more) {
   if (need <= b->cap) return 0;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < need) cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-  uint8_t *p = realloc(b->p, cap);
+  uint8_t *p = ox_mem_realloc(b->p, cap);
   if (!p) return OX_EINPUT;
   b->p = p;
   b->cap = cap;
@@ -50,7 +51,7 @@ int ox_buf_printf(ox_buf *b, const char *fmt, ...) {
 }
 
 void ox_buf_free(ox_buf *b) {
-  free(b->p);
+  ox_mem_free(b->p);
   b->p = NULL;
   b->n = b->cap = 0;
 }
@@ -105,7 +106,7 @@ int ox_out_put(ox_out *o, const void *p, size_t n) {
     }
   o->n += n;
   if (o->buf) return ox_buf_put(o->buf, p, n) ? out_error(o, ENOMEM) : 0;
-  if (!o->chunk && !(o->chunk = malloc(OX_OUT_CHUNK))) return out_error(o, ENOMEM);
+  if (!o->chunk && !(o->chunk = ox_mem_malloc(OX_OUT_CHUNK))) return out_error(o, ENOMEM);
   if (o->fill + n > OX_OUT_CHUNK) {
     if (ox_out_flush(o)) return -1;
     if (n >= OX_OUT_CHUNK) { /* large: straight from the caller's memory */
@@ -132,7 +133,7 @@ int ox_out_patch(ox_out *o, uint64_t at, const void *p, size_t n) {
 
 int ox_out_finish(ox_out *o) {
   ox_out_flush(o);
-  free(o->chunk);
+  ox_mem_free(o->chunk);
   o->chunk = NULL;
   return o->err;
 }

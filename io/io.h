@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include "../core/ox.h"
 
-/* A growable byte buffer (malloc'd, not in the arena: output is built once). */
+/* A growable byte buffer (from ox_mem_realloc, so counted against the limit;
+ * not in the arena: output is built once). */
 typedef struct { uint8_t *p; size_t n, cap; } ox_buf;
 int ox_buf_put(ox_buf *b, const void *p, size_t n);
 int ox_buf_printf(ox_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -80,7 +81,8 @@ typedef enum { OX_FMT_UNKNOWN = 0, OX_FMT_PB, OX_FMT_JSON, OX_FMT_NPY, OX_FMT_NP
 /* From the extension; "bundle.npz:x" (member x of bundle.npz) is OX_FMT_NPZ. */
 ox_format ox_format_of(const char *path);
 /* "bundle.npz:x" -> "bundle.npz" (in the arena) and *member = "x"; any other
- * path (also one that exists as a file) is returned as it is, *member = NULL. */
+ * path (also one that exists as a file) is returned as it is, *member = NULL.
+ * NULL when memory runs out. */
 const char *ox_npz_split(ox_arena *a, const char *path, const char **member);
 /* The member names of an .npz file (without ".npy"), in archive order. */
 int ox_npz_members(ox_arena *a, const char *path, const char ***names, int64_t *n, ox_err *e);
@@ -108,6 +110,18 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
                    ox_value **out, const char **name_out, ox_err *e);
 int ox_json_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e);
 int ox_json_write(const ox_value *v, const char *name, ox_out *o, ox_err *e);
+/* Route cJSON's allocations through ox_mem_malloc (counted, and failing in
+ * fault-injection tests); the decoder does it, and cli/main.c first thing,
+ * for the commands that build JSON reports. A block cJSON returns (its
+ * printed text) is freed with cJSON_free. */
+void ox_json_hooks(void);
+/* cJSON_AddItemToObject and cJSON_AddItemToArray, except that they delete
+ * item when it cannot be added (memory ran out, or o is NULL because it
+ * could not be made), so that a report being built leaks nothing. A caller
+ * learns that memory ran out while building from ox_mem_failures(). */
+struct cJSON;
+void ox_cjson_add(struct cJSON *o, const char *key, struct cJSON *item);
+void ox_cjson_push(struct cJSON *arr, struct cJSON *item);
 
 /* ---- numpy's .npy and .npz (io/npy.c) ----
  * .npy holds one tensor of bool, int8..uint64, float16/32/64, complex64/128 or

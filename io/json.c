@@ -340,7 +340,7 @@ static int bad(dec *d, const char *fmt, ...) {
   return ox_fail(d->e, OX_EINPUT, "%s", msg);
 }
 
-static int out_of_memory(dec *d) { return bad(d, "out of memory"); }
+static int out_of_memory(dec *d) { return d->plen ? ox_oom(d->e, "reading %s", d->path) : ox_oom(d->e, NULL); }
 
 /* A key or a type name holding "\u0000" (see mark_nuls): refused by name. */
 static int has_nul(dec *d, const char *s) {
@@ -590,7 +590,9 @@ static int type_from_json(dec *d, const cJSON *j, const char *key, const ox_type
     return bad(d, "\"%s\" must be a type such as \"float32\" or \"seq(tensor(float))\", not %s",
                key, jdesc(j, desc, sizeof desc));
   if (has_nul(d, j->valuestring)) return bad(d, "\"%s\" holds \"\\u0000\"", key);
-  if (!(*t = ox_type_parse(d->a, j->valuestring, OX_TYPE_OPEN, why, sizeof why)))
+  if (!(*t = ox_type_parse(d->a, j->valuestring, OX_TYPE_OPEN, why, sizeof why)) && !why[0])
+    return out_of_memory(d);
+  if (!*t)
     return bad(d, "bad \"%s\" \"%.100s\": %s", key, j->valuestring, why);
   return 0;
 }
@@ -1121,6 +1123,14 @@ static void count_cjson(void) {
   cJSON_Hooks h = {ox_mem_malloc, ox_mem_free};
   cJSON_InitHooks(&h);
 }
+void ox_json_hooks(void) { pthread_once(&hooks_once, count_cjson); }
+
+void ox_cjson_add(cJSON *o, const char *key, cJSON *item) {
+  if (!cJSON_AddItemToObject(o, key, item)) cJSON_Delete(item);
+}
+void ox_cjson_push(cJSON *arr, cJSON *item) {
+  if (!cJSON_AddItemToArray(arr, item)) cJSON_Delete(item);
+}
 
 int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *want,
                    ox_value **out, const char **name_out, ox_err *e) {
@@ -1134,14 +1144,14 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
 
   /* cJSON's tree (about 64 bytes a number) counts against --max-memory */
   pthread_once(&hooks_once, count_cjson);
-  size_t refused = ox_mem_refusals();
+  size_t refused = ox_mem_failures();
   /* a \u0000 inside a string is marked first (mark_nuls): cJSON keeps C strings */
   int marked = 0;
   for (const char *q = text; !marked && (q = memchr(q, '\\', len - (size_t)(q - text))); q++)
     marked = len - (size_t)(q - text) >= 6 && !memcmp(q + 1, "u0000", 5);
   size_t clen = len;
   char *copy = marked ? mark_nuls(text, len, &clen) : ox_mem_malloc(len + 1);
-  if (!copy) return ox_fail(e, OX_EINPUT, "out of memory for %zu bytes of JSON", len);
+  if (!copy) return ox_oom(e, "for %zu bytes of JSON", len);
   if (!marked) {
     memcpy(copy, text, len);
     copy[len] = 0;
@@ -1151,8 +1161,8 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
   cJSON *root = cJSON_ParseWithLengthOpts(copy, clen + 1, &end, 1);
   if (!root) {
     size_t at = end ? (size_t)(end - copy) : clen;
-    int rc = ox_mem_refusals() != refused
-                 ? ox_fail(e, OX_EINPUT, "out of memory parsing %zu bytes of JSON", len)
+    int rc = ox_mem_failures() != refused
+                 ? ox_oom(e, "parsing %zu bytes of JSON", len)
                  : json_syntax_error(text, len, marked ? unmarked_offset(text, len, at) : at, e);
     ox_mem_free(copy);
     return rc;
@@ -1507,7 +1517,7 @@ int ox_json_write(const ox_value *v, const char *name, ox_out *o, ox_err *e) {
   wr w = {.o = o, .e = e, .line_start = o->n};
   OX_TRY(enc_value(&w, v, 0, name));
   put(&w, "\n", 1);
-  if (o->err == ENOMEM) return ox_fail(e, OX_EINPUT, "out of memory while writing JSON");
+  if (o->err == ENOMEM) return ox_oom(e, "while writing JSON");
   if (o->err) return ox_fail(e, OX_EINPUT, "write error: %s", strerror(o->err));
   return 0;
 }

@@ -257,7 +257,7 @@ static int load_strings(ox_arena *a, ox_tensor *t, const uint8_t *raw, size_t it
     if (unicode) {
       while (len && !rd32(p + 4 * (len - 1))) len--; /* zero is zero in both orders */
       char *o = ox_alloc(a, len * 4 + 1);
-      if (!o) return ox_fail(e, OX_EINPUT, "out of memory");
+      if (!o) return ox_oom(e, NULL);
       size_t at = 0;
       for (size_t k = 0; k < len; k++) {
         const uint8_t *q = p + 4 * k;
@@ -272,7 +272,7 @@ static int load_strings(ox_arena *a, ox_tensor *t, const uint8_t *raw, size_t it
     } else {
       while (len && !p[len - 1]) len--;
       char *o = ox_strndup(a, (const char *)p, len);
-      if (!o) return ox_fail(e, OX_EINPUT, "out of memory");
+      if (!o) return ox_oom(e, NULL);
       s[i].p = o;
       s[i].n = (int64_t)len;
     }
@@ -319,7 +319,7 @@ static int decode_npy(ox_arena *a, const uint8_t *buf, size_t len, ox_value **ou
   if (dt == OX_STRING) {
     if (transpose && itemsize) {
       uint8_t *c = ox_alloc(a, (size_t)need);
-      if (!c) return ox_fail(e, OX_EINPUT, "out of memory");
+      if (!c) return ox_oom(e, NULL);
       fortran_to_c(c, raw, h.rank, h.dims, n, itemsize);
       raw = c;
     }
@@ -450,7 +450,7 @@ static int write_header(const ox_value *v, ox_buf *h, size_t *es_out, int64_t *m
   bad |= ox_buf_put(h, pream, pre);
   bad |= ox_buf_put(h, d.p, d.n);
   ox_buf_free(&d);
-  if (bad) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (bad) return ox_oom(e, NULL);
   *es_out = es;
   *maxcp_out = maxcp;
   return 0;
@@ -460,8 +460,8 @@ static int write_header(const ox_value *v, ox_buf *h, size_t *es_out, int64_t *m
 static void npy_data(const ox_tensor *t, size_t es, int64_t maxcp, ox_out *o) {
   if (t->dt == OX_STRING) { /* '<U': maxcp UTF-32 code units each, zero-padded */
     const ox_str *s = t->data;
-    uint32_t *cp = malloc((size_t)maxcp * sizeof *cp);
-    uint8_t *el = calloc(1, es);
+    uint32_t *cp = ox_mem_malloc((size_t)maxcp * sizeof *cp);
+    uint8_t *el = ox_mem_malloc(es);
     if ((!cp || !el) && !o->err) o->err = ENOMEM;
     for (int64_t i = 0; cp && el && !o->err && i < t->n; i++) {
       int64_t c = utf8_decode(&s[i], cp);
@@ -469,8 +469,8 @@ static void npy_data(const ox_tensor *t, size_t es, int64_t maxcp, ox_out *o) {
       for (int64_t k = 0; k < c; k++) put32(el + 4 * (size_t)k, cp[k]);
       ox_out_put(o, el, es);
     }
-    free(cp);
-    free(el);
+    ox_mem_free(cp);
+    ox_mem_free(el);
     return;
   }
   size_t nbytes = (size_t)t->n * es;
@@ -491,7 +491,7 @@ static void npy_data(const ox_tensor *t, size_t es, int64_t maxcp, ox_out *o) {
 
 /* The error of a failed stream: out of memory, or the file's write error. */
 static int out_fail(ox_out *o, ox_err *e) {
-  if (o->err == ENOMEM) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (o->err == ENOMEM) return ox_oom(e, NULL);
   return ox_fail(e, OX_EINPUT, "write error: %s", strerror(o->err));
 }
 
@@ -565,7 +565,7 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
     return ox_fail(e, OX_EINPUT, "bad zip archive: %llu entries cannot fit a %llu-byte central directory",
                    (unsigned long long)n, (unsigned long long)cdsize);
   zentry *z = ox_alloc_array(a, (int64_t)n + 1, sizeof *z);
-  if (!z) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!z) return ox_oom(e, NULL);
   const uint8_t *p = buf + cdoff, *cdend = buf + cdoff + cdsize;
   for (uint64_t i = 0; i < n; i++) {
     if (cdend - p < 46 || rd32(p) != SIG_CENTRAL)
@@ -576,7 +576,7 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
                      (unsigned long long)i);
     zentry *ze = &z[i];
     ze->name = ox_strndup(a, (const char *)p + 46, nl);
-    if (!ze->name) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!ze->name) return ox_oom(e, NULL);
     ze->method = (int)rd16(p + 10);
     ze->crc = rd32(p + 16);
     ze->csize = rd32(p + 20);
@@ -610,7 +610,7 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
                      ze->name, ze->method);
     size_t kl = nl >= 4 && !strcmp(ze->name + nl - 4, ".npy") ? nl - 4 : nl;
     ze->key = ox_strndup(a, ze->name, kl);
-    if (!ze->key) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!ze->key) return ox_oom(e, NULL);
     for (uint64_t j = 0; j < i; j++)
       if (!strcmp(z[j].key, ze->key)) return ox_fail(e, OX_EINPUT, "the archive holds '%s' twice", ze->key);
     /* the member's data: after its local header, before the central directory */
@@ -654,12 +654,12 @@ static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const u
                      "limit allows (%zu bytes; see --max-memory)", (unsigned long long)z->usize,
                      ox_memory_limit());
     uint8_t *o = ox_alloc_uninit(a, (size_t)z->usize + 1); /* inflate fills what is used */
-    if (!o) return ox_fail(e, OX_EINPUT, "out of memory inflating it");
+    if (!o) return ox_oom(e, "inflating it");
     z_stream s;
     memset(&s, 0, sizeof s);
     s.zalloc = z_alloc;
     s.zfree = z_free;
-    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) return ox_fail(e, OX_EINPUT, "out of memory starting zlib");
+    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) return ox_oom(e, "starting zlib");
     uint64_t in_left = z->csize, out_left = z->usize + 1; /* one more: to see if it overflows */
     s.next_in = (Bytef *)src;
     s.next_out = o;
@@ -707,7 +707,7 @@ int ox_npz_list(ox_arena *a, const uint8_t *buf, size_t len, const char ***names
   int64_t cnt;
   OX_TRY(zip_list(a, buf, len, &z, &cnt, e));
   const char **v = ox_alloc_array(a, cnt + 1, sizeof *v);
-  if (!v) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!v) return ox_oom(e, NULL);
   for (int64_t i = 0; i < cnt; i++) v[i] = z[i].key;
   *names = v;
   *n = cnt;
@@ -829,7 +829,7 @@ int ox_npz_write(int n, const ox_value *const *vals, const char *const *names, o
            put32b(&cd, (uint32_t)size) | put16b(&cd, (uint32_t)nl) | put16b(&cd, 0) | put16b(&cd, 0) |
            put16b(&cd, 0) | put16b(&cd, 0) | put32b(&cd, 0) | put32b(&cd, (uint32_t)off) |
            ox_buf_printf(&cd, "%s.npy", nm);
-    if (bad) rc = ox_fail(e, OX_EINPUT, "out of memory");
+    if (bad) rc = ox_oom(e, NULL);
   }
   if (!rc && (n > 65535 || o->n - start >= 0xffffffffu || cd.n >= 0xffffffffu))
     rc = ox_fail(e, OX_EINPUT, "the archive is too large for a zip without zip64");
@@ -837,7 +837,7 @@ int ox_npz_write(int n, const ox_value *const *vals, const char *const *names, o
     uint32_t cdoff = (uint32_t)(o->n - start), cdsize = (uint32_t)cd.n;
     bad |= put32b(&cd, SIG_END) | put16b(&cd, 0) | put16b(&cd, 0) | put16b(&cd, (uint32_t)n) |
            put16b(&cd, (uint32_t)n) | put32b(&cd, cdsize) | put32b(&cd, cdoff) | put16b(&cd, 0);
-    if (bad) rc = ox_fail(e, OX_EINPUT, "out of memory");
+    if (bad) rc = ox_oom(e, NULL);
     else if (ox_out_put(o, cd.p, cd.n)) rc = out_fail(o, e);
   }
   ox_buf_free(&cd);

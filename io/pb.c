@@ -36,45 +36,11 @@ static size_t read_varint(const uint8_t *p, size_t n, uint64_t *v) {
 }
 
 /* protobuf-c unpacks nested messages recursively, without a limit: a small
- * file nesting 200000 OptionalProtos overflows the stack. So we walk the
- * message tree first, following the descriptors, and refuse nesting deeper
- * than Google's protobuf allows by default (100). Malformed bytes pass here;
- * protobuf-c rejects them next. */
+ * file nesting 200000 OptionalProtos overflows the stack. So the message tree
+ * is walked first (ox_wire_check), and nesting deeper than Google's protobuf
+ * allows by default (100) is refused; so is a name holding a NUL byte, which
+ * protobuf-c would cut short. */
 #define MAX_NESTING 100
-static int nesting_ok(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n, int depth) {
-  if (depth > MAX_NESTING) return 0;
-  while (n) {
-    uint64_t tag, v;
-    size_t used = read_varint(p, n, &tag), skip;
-    if (!used) return 1;
-    p += used;
-    n -= used;
-    switch (tag & 7) {
-    case WT_VARINT:
-      if (!(skip = read_varint(p, n, &v))) return 1;
-      break;
-    case WT_I64: skip = 8; break;
-    case WT_I32: skip = 4; break;
-    case WT_LEN: {
-      if (!(used = read_varint(p, n, &v)) || v > n - used) return 1;
-      const ProtobufCFieldDescriptor *f =
-          (tag >> 3) <= 0x1fffffff ? protobuf_c_message_descriptor_get_field(d, (unsigned)(tag >> 3))
-                                   : NULL;
-      if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
-          !nesting_ok(f->descriptor, p + used, (size_t)v, depth + 1))
-        return 0;
-      skip = used + (size_t)v;
-      break;
-    }
-    default:
-      return 1;
-    }
-    if (skip > n) return 1;
-    p += skip;
-    n -= skip;
-  }
-  return 1;
-}
 
 /* A TensorProto's raw_data (field 9) is most of a large file, and protobuf-c
  * would copy it. When the message holds it once, *at and *n locate its bytes and
@@ -120,13 +86,17 @@ static int split_raw(const uint8_t *buf, size_t len, size_t *at, size_t *n, uint
  * unpacked message is freed here. */
 static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const char *basedir,
                      ox_value **out, const char **name_out, ox_err *e) {
-  if (!nesting_ok(descs[m], buf, len, 1))
+  const char *msg_name, *field;
+  int wire = ox_wire_check(descs[m], buf, len, MAX_NESTING - 1, &msg_name, &field);
+  if (wire == OX_WIRE_TOO_DEEP)
     return ox_fail(e, OX_EINPUT, "%s nests messages more than %d deep", descs[m]->short_name,
                    MAX_NESTING);
+  if (wire == OX_WIRE_NUL)
+    return ox_fail(e, OX_EINPUT, "a %s.%s holds a NUL byte; ONNX names and strings cannot", msg_name, field);
   size_t raw_at = 0, raw_n = 0, rest_len = 0;
   uint8_t *rest = NULL;
   ProtobufCMessage *msg;
-  size_t refused = ox_mem_refusals();
+  size_t refused = ox_mem_failures();
   if (m == MSG_TENSOR && split_raw(buf, len, &raw_at, &raw_n, &rest, &rest_len)) {
     msg = protobuf_c_message_unpack(descs[m], &ox_pb_allocator, rest_len, rest);
     ox_mem_free(rest);
@@ -140,8 +110,8 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
     raw_n = 0;
     msg = protobuf_c_message_unpack(descs[m], &ox_pb_allocator, len, buf);
   }
-  if (!msg && ox_mem_refusals() != refused)
-    return ox_fail(e, OX_EINPUT, "out of memory unpacking a %s of %zu bytes", descs[m]->short_name, len);
+  if (!msg && ox_mem_failures() != refused)
+    return ox_oom(e, "unpacking a %s of %zu bytes", descs[m]->short_name, len);
   if (!msg)
     return ox_fail(e, OX_EINPUT, "not a valid %s (truncated or corrupt)", descs[m]->short_name);
   const char *name = NULL;
@@ -175,7 +145,7 @@ static int decode_as(ox_arena *a, int m, const uint8_t *buf, size_t len, const c
   if (!rc) rc = ox_name_check(e, "the value's name", name);
   if (!rc && name_out) {
     *name_out = name && *name ? ox_strdup(a, name) : NULL;
-    if (name && *name && !*name_out) rc = ox_fail(e, OX_EINPUT, "out of memory");
+    if (name && *name && !*name_out) rc = ox_oom(e, NULL);
   }
   if (raw_n) { /* raw_data is buf's, not protobuf-c's to free */
     Onnx__TensorProto *tp = (Onnx__TensorProto *)msg;
@@ -462,7 +432,7 @@ int ox_pb_encode(const ox_value *v, const char *name, ox_buf *out, ox_err *e) {
 int ox_pb_write(const ox_value *v, const char *name, ox_out *o, ox_err *e) {
   if (!v) return ox_fail(e, OX_EINPUT, "no value to write");
   ox_arena *a = ox_arena_new();
-  if (!a) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!a) return ox_oom(e, NULL);
   ProtobufCMessage *msg = NULL;
   int rc;
   switch (v->kind) {
@@ -496,7 +466,7 @@ int ox_pb_write(const ox_value *v, const char *name, ox_out *o, ox_err *e) {
   if (!rc) {
     out_sink sink = {{sink_append}, o};
     protobuf_c_message_pack_to_buffer(msg, &sink.base);
-    if (o->err) rc = ox_fail(e, OX_EINPUT, o->err == ENOMEM ? "out of memory" : "write error: %s", strerror(o->err));
+    if (o->err) rc = o->err == ENOMEM ? ox_oom(e, NULL) : ox_fail(e, OX_EINPUT, "write error: %s", strerror(o->err));
   }
   ox_arena_free(a);
   return rc;

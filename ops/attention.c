@@ -45,8 +45,6 @@ typedef struct {
   int zero_masked_rows;            /* a row of only -inf softmaxes to zeros (Attention) */
 } att_p;
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* Whether the softmax precision is narrower than the compute type. */
 static int narrower(ox_dtype smp, int dbl) {
   return smp == OX_FLOAT16 || smp == OX_BFLOAT16 || (dbl && smp == OX_FLOAT);
@@ -182,12 +180,12 @@ static void *to_compute(ox_ctx *c, const ox_tensor *t, int dbl) {
   if (t->dt == (dbl ? OX_DOUBLE : OX_FLOAT)) return t->data;
   if (!dbl) {
     float *f = ox_widen_f32(c->a, t, c->err);
-    if (!f) oom(c);
+    if (!f) ox_oom(c->err, NULL);
     return f;
   }
   double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
   if (!d) {
-    oom(c);
+    ox_oom(c->err, NULL);
     return NULL;
   }
   for (int64_t i = 0; i < t->n; i++) d[i] = ox_load_f64(t->dt, t->data, i);
@@ -199,7 +197,7 @@ static void *to_compute(ox_ctx *c, const ox_tensor *t, int dbl) {
 static void *out_buffer(ox_ctx *c, const ox_tensor *t, int dbl) {
   if (t->dt == (dbl ? OX_DOUBLE : OX_FLOAT)) return t->data;
   void *b = ox_alloc_array(c->a, t->n + 1, dbl ? sizeof(double) : sizeof(float));
-  if (!b) oom(c);
+  if (!b) ox_oom(c->err, NULL);
   return b;
 }
 
@@ -280,7 +278,7 @@ static int kv_concat(ox_ctx *c, const ox_tensor *past, const ox_tensor *x, int64
                      int64_t Dh, ox_value **out) {
   int x3 = x->rank == 3;
   int64_t B = x->dims[0], L = x->dims[x3 ? 1 : 2], P = past ? past->dims[2] : 0;
-  if (P > INT64_MAX - L) return oom(c);
+  if (P > INT64_MAX - L) return ox_oom(c->err, NULL);
   int64_t dims[4] = {B, H, P + L, Dh};
   OX_TRY(ox_tensor_new(c->a, x->dt, 4, dims, out, c->err));
   size_t es = ox_dtype_size(x->dt), row = (size_t)Dh * es;
@@ -359,7 +357,7 @@ static void *mask_bias(ox_ctx *c, const ox_tensor *m, int dbl) {
   if (m->dt != OX_BOOL) return to_compute(c, m, dbl);
   void *b = ox_alloc_array(c->a, m->n + 1, dbl ? sizeof(double) : sizeof(float));
   if (!b) {
-    oom(c);
+    ox_oom(c->err, NULL);
     return NULL;
   }
   const uint8_t *s = m->data;
@@ -474,7 +472,7 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
         PV->dims[3] != p.Dv)
       return bad_shape(c, 5, PV, "(batch_size, kv_num_heads, past_sequence_length, v_head_size)");
   }
-  if (P > INT64_MAX - L) return oom(c);
+  if (P > INT64_MAX - L) return ox_oom(c->err, NULL);
   p.T = P + L;
   p.past = P;
   if (NP) {
@@ -494,7 +492,7 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
 
   /* outputs: Y (B, Hq, S, Dv) or (B, S, Hq * Dv); present_*; qk (B, Hq, S, T) */
   int64_t yd4[4] = {p.B, p.Hq, p.S, p.Dv}, yd3[3] = {p.B, p.S, 0};
-  if (p.Hq && p.Dv > INT64_MAX / p.Hq) return oom(c);
+  if (p.Hq && p.Dv > INT64_MAX / p.Hq) return ox_oom(c->err, NULL);
   yd3[2] = p.Hq * p.Dv;
   OX_TRY(ox_tensor_new(c->a, Q->dt, three ? 3 : 4, three ? yd3 : yd4, &out[0], c->err));
   const ox_tensor *Kc = K, *Vc = V;
@@ -608,13 +606,13 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   int dbl = Q->dt == OX_DOUBLE || p.smp == OX_DOUBLE;
   size_t fs = dbl ? sizeof(double) : sizeof(float);
   int64_t n = ox_numel(4, sd, fs);
-  if (n < 0) return oom(c);
+  if (n < 0) return ox_oom(c->err, NULL);
   void *q = to_compute(c, Q, dbl), *k = q ? to_compute(c, K, dbl) : NULL;
   void *v = k ? to_compute(c, V, dbl) : NULL;
   if (!v) return c->err->code;
   void *y = out_buffer(c, Y, dbl), *sc = ox_alloc_array(c->a, n + 1, fs);
   if (!y) return c->err->code;
-  if (!sc) return oom(c);
+  if (!sc) return ox_oom(c->err, NULL);
   int64_t hs = p.S * p.T; /* <= n */
   int rnd = narrower(p.smp, dbl);
   for (int64_t b = 0; b < p.B; b++)

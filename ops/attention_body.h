@@ -130,9 +130,9 @@ static int FN(attention)(ox_ctx *c, const att_p *p, const F *q, const F *k,
                          const F *v, const F *mask, F *y, F *qk) {
   if (!p->B || !p->Hq || !p->S) return 0;
   int64_t dims[2] = {p->S, p->T};
-  if (ox_numel(2, dims, sizeof(F)) < 0) return oom(c);
+  if (ox_numel(2, dims, sizeof(F)) < 0) return ox_oom(c->err, NULL);
   F *sc = ox_alloc_array(c->a, p->S * p->T + 1, sizeof(F));
-  if (!sc) return oom(c);
+  if (!sc) return ox_oom(c->err, NULL);
   int rnd = narrower(p->smp, sizeof(F) == sizeof(double));
   for (int64_t b = 0; b < p->B; b++)
     for (int64_t h = 0; h < p->Hq; h++) {

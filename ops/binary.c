@@ -222,7 +222,7 @@ static ox_tensor *convert(ox_ctx *c, const ox_tensor *t, ox_dtype dt) {
       for (int64_t i = 0; i < t->n; i++) ((int64_t *)d)[i] = ox_load_i64(t->dt, t->data, i);
   }
   if (!r || !d) {
-    ox_fail(c->err, OX_EINPUT, "out of memory");
+    ox_oom(c->err, NULL);
     return NULL;
   }
   *r = *t;
@@ -293,7 +293,7 @@ static int legacy_view(ox_ctx *c, const ox_tensor *A, const ox_tensor *B, const 
                    "(before opset 7, B broadcasts only with broadcast=1)", s1, s2);
   ox_tensor *v = ox_alloc(c->a, sizeof *v);
   int64_t *dims = ox_alloc_array(c->a, A->rank + 1, sizeof *dims);
-  if (!v || !dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!v || !dims) return ox_oom(c->err, NULL);
   *v = *B;
   if (B->n == 1) { /* a scalar or 1-element tensor: shared by every element */
     v->rank = 0;
@@ -473,10 +473,10 @@ static int prelu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
                      ox_shape_str(X->rank, X->dims, s1, sizeof s1));
     /* slope: (C,) seen as (C, 1, ..., 1) from X's dim `found` */
     ox_tensor *v = ox_alloc(c->a, sizeof *v);
-    if (!v) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!v) return ox_oom(c->err, NULL);
     *v = *S;
     int64_t *vd = ox_alloc_array(c->a, X->rank - found, sizeof *vd);
-    if (!vd) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!vd) return ox_oom(c->err, NULL);
     for (int d = 0; d < X->rank - found; d++) vd[d] = d ? 1 : S->dims[0];
     v->rank = X->rank - found;
     v->dims = vd;
@@ -551,7 +551,7 @@ static int variadic(ox_ctx *c, binop op, int mean, int nin, ox_value **in, ox_va
   if (small) return narrow(c, acc, dt, out);
   if (!r) { /* one input: its value */
     *out = ox_tensor_view(c->a, in[0]);
-    return *out ? 0 : ox_fail(c->err, OX_EINPUT, "out of memory");
+    return *out ? 0 : ox_oom(c->err, NULL);
   }
   *out = r;
   return 0;

@@ -258,7 +258,7 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
   ox_dtype from = t->dt;
   if (from == to) { /* nothing to do: share the data */
     *out = ox_tensor_view(c->a, in);
-    return *out ? 0 : ox_fail(c->err, OX_EINPUT, "out of memory");
+    return *out ? 0 : ox_oom(c->err, NULL);
   }
   OX_TRY(ox_tensor_new(c->a, to, t->rank, t->dims, out, c->err));
   const void *x = t->data;
@@ -271,7 +271,7 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
     for (int64_t i = 0; i < n; i++) {
       int len = format_elem(from, x, i, buf);
       char *p = ox_strndup(c->a, buf, (size_t)len);
-      if (!p) return ox_fail(c->err, OX_EINPUT, "out of memory");
+      if (!p) return ox_oom(c->err, NULL);
       ys[i] = (ox_str){p, len};
     }
   } else if (from == OX_STRING) {
@@ -383,7 +383,7 @@ static int bitcast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
                    ox_dtypes[t->dt].onnx_name, bits, ox_dtypes[to].onnx_name, tbits);
   if (bits >= 8) { /* whole bytes: share them */
     *out = ox_tensor_view(c->a, in[0]);
-    if (!*out) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!*out) return ox_oom(c->err, NULL);
     (*out)->u.t.dt = to;
     return 0;
   }

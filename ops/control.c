@@ -145,14 +145,14 @@ static int carry_seq(ox_arena *ca, seq_slot *sl, const ox_value *prev, const ox_
     for (int64_t k = prev->u.seq.n; k < out->u.seq.n; k++) /* slots past prev's end: ours */
       OX_TRY(ox_value_copy(st, out->u.seq.v[k], &out->u.seq.v[k], e));
     ox_value *h = ox_alloc(ca, sizeof *h);
-    if (!h) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!h) return ox_oom(e, NULL);
     *h = *out;
     h->type = prev->type; /* in the store, not in the scratch arena */
     *res = h;
     return 0;
   }
   int other = !sl->side;
-  if (!sl->store[other] && !(sl->store[other] = ox_arena_new())) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!sl->store[other] && !(sl->store[other] = ox_arena_new())) return ox_oom(e, NULL);
   ox_arena *st = sl->store[other];
   int64_t n = out->u.seq.n;
   ox_value *s;
@@ -196,11 +196,15 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   seq_slot *sl = ox_alloc_array(c->a, nv + 1, sizeof *sl);
   int rc = 0;
   if (!scratch || !carry[0] || !carry[1] || !v || !bin || !bout || !scans || !sl) {
-    rc = ox_fail(e, OX_EINPUT, "out of memory");
+    rc = ox_oom(e, NULL);
     goto done;
   }
   for (int i = 0; i < nv; i++) v[i] = in[2 + i];
-  for (int k = 0; k < nscan; k++) scans[k] = ox_alloc_array(c->a, cap, sizeof **scans);
+  for (int k = 0; k < nscan; k++)
+    if (!(scans[k] = ox_alloc_array(c->a, cap, sizeof **scans))) {
+      rc = ox_oom(e, NULL);
+      goto done;
+    }
   ox_ctx bc = *c;
   bc.a = scratch;
   ox_mark m0 = ox_arena_mark(scratch);
@@ -237,7 +241,7 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       for (int k = 0; k < nscan; k++) {
         ox_value **g = ox_alloc_array(c->a, cap, sizeof *g);
         if (!g) {
-          rc = ox_fail(e, OX_EINPUT, "out of memory");
+          rc = ox_oom(e, NULL);
           goto done;
         }
         memcpy(g, scans[k], sizeof *g * (size_t)n);
@@ -285,12 +289,12 @@ static int scan_run(ox_ctx *c, const ox_graph *body, int ns, ox_value **states, 
   ox_value ***scans = ox_alloc_array(c->a, nk + 1, sizeof *scans);
   int rc = 0;
   if (!scratch || !carry[0] || !carry[1] || !v || !bin || !bout || !scans) {
-    rc = ox_fail(e, OX_EINPUT, "out of memory");
+    rc = ox_oom(e, NULL);
     goto done;
   }
   for (int k = 0; k < nk; k++)
     if (!(scans[k] = ox_alloc_array(c->a, len + 1, sizeof **scans))) {
-      rc = ox_fail(e, OX_EINPUT, "out of memory");
+      rc = ox_oom(e, NULL);
       goto done;
     }
   for (int i = 0; i < ns; i++) v[i] = states[i];
@@ -368,7 +372,7 @@ static int scan9_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
                    body->nin, body->nout, ns + m, nout);
   int *in_axis = int_list(c, "scan_input_axes", m, AXES), *in_rev = int_list(c, "scan_input_directions", m, DIRS);
   int *out_axis = int_list(c, "scan_output_axes", nk, AXES), *out_rev = int_list(c, "scan_output_directions", nk, DIRS);
-  if (!in_axis || !in_rev || !out_axis || !out_rev) return c->err->code ? c->err->code : ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!in_axis || !in_rev || !out_axis || !out_rev) return c->err->code ? c->err->code : ox_oom(c->err, NULL);
   for (int i = 0; i < ns; i++)
     if (!in[i]) return ox_fail(c->err, OX_EINPUT, "initial state %d is missing (Scan's states are not optional)", i);
   int64_t len = -1;
@@ -415,9 +419,9 @@ static int scan8_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   ox_value **bs = ox_alloc_array(c->a, ns + m + 1, sizeof *bs);
   ox_value **bo = ox_alloc_array(c->a, nout + 1, sizeof *bo);
   ox_value ***per = ox_alloc_array(c->a, nout + 1, sizeof *per);
-  if (!zero || !axis0 || !bs || !bo || !per) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!zero || !axis0 || !bs || !bo || !per) return ox_oom(c->err, NULL);
   for (int i = 0; i < nout; i++)
-    if (!(per[i] = ox_alloc_array(c->a, batch + 1, sizeof **per))) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!(per[i] = ox_alloc_array(c->a, batch + 1, sizeof **per))) return ox_oom(c->err, NULL);
   for (int64_t b = 0; b < batch; b++) {
     int64_t len = maxlen;
     if (in[0]) {
@@ -469,7 +473,7 @@ static int seqmap_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
       return ox_fail(c->err, OX_EINPUT, "input %d is a sequence of %lld; input 0 has %lld", i,
                      (long long)in[i]->u.seq.n, (long long)n);
   ox_value **bin = ox_alloc_array(c->a, nin + 1, sizeof *bin), **bout = ox_alloc_array(c->a, nout + 1, sizeof *bout);
-  if (!bin || !bout) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!bin || !bout) return ox_oom(c->err, NULL);
   for (int k = 0; k < nout; k++) {
     /* the element type: from the body's declared output, else the first result */
     const ox_type *et = body->out[k].type;

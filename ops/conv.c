@@ -19,8 +19,6 @@
 
 #define MAXSP 8 /* spatial dimensions supported */
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* ---- window geometry ----
  * An "image" of spatial dims img[] and a grid of window positions pos[]:
  * window p covers img index p * s + k * d - pb for k in [0, ker). For Conv the
@@ -429,16 +427,16 @@ static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tenso
   int nch = ox_par_chunks(items, 2.0 * (double)N * (double)M * (double)P * (double)Kg);
   void **col = ox_alloc_array(c->a, nch, sizeof *col);
   int64_t **taps = ox_alloc_array(c->a, nch, sizeof *taps);
-  if (!col || !taps) return oom(c);
+  if (!col || !taps) return ox_oom(c->err, NULL);
   if (!direct && !depthwise && ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
     return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   int rc = 0;
   for (int ch = 0; ch < nch && !rc; ch++) {
     if (depthwise && !(taps[ch] = ox_alloc_array(c->a, g->nker * (g->nd + 3), sizeof **taps)))
-      rc = oom(c);
+      rc = ox_oom(c->err, NULL);
     /* scratch rewritten by every tile: malloc (counted against --max-memory),
      * not the zeroing arena */
-    if (!direct && !depthwise && !(col[ch] = ox_mem_malloc((size_t)(Kg * trows * W) * es))) rc = oom(c);
+    if (!direct && !depthwise && !(col[ch] = ox_mem_malloc((size_t)(Kg * trows * W) * es))) rc = ox_oom(c->err, NULL);
   }
   if (!rc) {
     conv_job j = {dt, g, x->data, w->data, b ? b->data : NULL, y, es, direct, depthwise,
@@ -473,7 +471,7 @@ static int run_float(ox_ctx *c, float_body fn, const ox_tensor *x, const ox_tens
   OX_TRY(widen(c, w, &wf));
   OX_TRY(widen(c, b, &bf));
   float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-  if (!yf) return oom(c);
+  if (!yf) return ox_oom(c->err, NULL);
   OX_TRY(fn(c, OX_FLOAT, &xf, &wf, b ? &bf : NULL, G, g, yf));
   ox_narrow_f32(yf, y);
   return 0;
@@ -524,7 +522,7 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   int64_t Kg = Cg * g.nker, P = g.npos, wn = ox_numel(2, (int64_t[]){M, Kg}, 4);
   int32_t *xs = ox_alloc_array(c->a, x->n, 4), *ws = ox_alloc_array(c->a, wn, 4);
   int32_t *col = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){Kg, P}, 4), 4);
-  if (!xs || !ws || !col) return oom(c);
+  if (!xs || !ws || !col) return ox_oom(c->err, NULL);
   int64_t xzv = xz ? ox_load_i64(xz->dt, xz->data, 0) : 0;
   for (int64_t i = 0; i < x->n; i++) xs[i] = (int32_t)(ox_load_i64(x->dt, x->data, i) - xzv);
   for (int64_t m = 0; m < M; m++) {
@@ -630,7 +628,7 @@ static int convtranspose_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const
   size_t es = ox_dtype_size(dt);
   if (ox_numel(2, (int64_t[]){R, P}, es) < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   void *col = ox_alloc_array(c->a, R * P + 1, es);
-  if (!col) return oom(c);
+  if (!col) return ox_oom(c->err, NULL);
   for (int64_t n = 0; n < N; n++)
     for (int64_t gi = 0; gi < G; gi++) {
       const char *xg = (const char *)x->data + (size_t)((n * C + gi * Cg) * P) * es;
@@ -714,7 +712,7 @@ static int deform_float(ox_ctx *c, ox_dtype dt, const ox_tensor *const *t, int64
   size_t es = ox_dtype_size(dt);
   if (ox_numel(2, (int64_t[]){Kg, P}, es) < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   void *col = ox_alloc_array(c->a, Kg * P + 1, es);
-  if (!col) return oom(c);
+  if (!col) return ox_oom(c->err, NULL);
   for (int64_t n = 0; n < N; n++)
     for (int64_t gi = 0; gi < G; gi++) {
       for (int64_t ci = 0; ci < Cg; ci++) {
@@ -799,7 +797,7 @@ static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
     tf[i] = t[i] ? &f[i] : NULL;
   }
   float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-  if (!yf) return oom(c);
+  if (!yf) return ox_oom(c->err, NULL);
   OX_TRY(deform_float(c, OX_FLOAT, tf, G, OG, &g, yf));
   ox_narrow_f32(yf, y);
   return 0;
@@ -854,7 +852,7 @@ static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   if (ox_dtype_is_small_float(dt)) {
     xd = ox_widen_f32(c->a, x, c->err);
     yd = ox_alloc_array(c->a, y->n, 4);
-    if (!xd || !yd) return oom(c);
+    if (!xd || !yd) return ox_oom(c->err, NULL);
     dt = OX_FLOAT;
   } else if (!row_add_of(dt)) {
     return ox_fail(c->err, OX_EUNSUPPORTED, "Col2Im of %s is not supported (overlapping blocks are summed)",

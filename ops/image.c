@@ -55,7 +55,7 @@ enum { EXT_VALUE = 1, EXT_ZERO = 2 };
 
 static int mark_ext(ox_ctx *c, axis_taps *t, int64_t O, int64_t o, uint8_t kind) {
   if (!t->ext && !(t->ext = ox_alloc(c->a, (size_t)O)))
-    return ox_fail(c->err, OX_EINPUT, "out of memory");
+    return ox_oom(c->err, NULL);
   if (t->ext[o] != EXT_VALUE) t->ext[o] = kind; /* the extrapolation is applied last */
   return 0;
 }
@@ -107,7 +107,7 @@ static int build_taps(ox_ctx *c, const rz_opts *p, int64_t W, int64_t O, double 
   t->w = p->mode == M_NEAREST ? NULL : ox_alloc_array(c->a, O * K, sizeof *t->w);
   t->ext = NULL;
   if (!t->idx || (p->mode != M_NEAREST && !t->w))
-    return ox_fail(c->err, OX_EINPUT, "out of memory");
+    return ox_oom(c->err, NULL);
   for (int64_t o = 0; o < O; o++) {
     double x = src_coord(p, (double)o, s, W, O, lo, hi);
     if (p->ct == CT_TF_CROP && (x < 0 || x > (double)(W - 1)))
@@ -258,11 +258,11 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
   int64_t cur[16];
   memcpy(cur, X->dims, (size_t)r * sizeof *cur);
   axis_taps *taps = ox_alloc_array(c->a, r, sizeof *taps);
-  if (!taps) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!taps) return ox_oom(c->err, NULL);
   const void *src = wk == W_BYTES || X->dt == OX_FLOAT ? X->data
                     : wk == W_F32 ? (const void *)ox_widen_f32(c->a, X, c->err)
                                   : (const void *)ox_widen_f64(c->a, X, c->err);
-  if (!src) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!src) return ox_oom(c->err, NULL);
   int anyext = 0, anyval = 0;
   for (int d = 0; d < r; d++) {
     if (!doax[d]) continue;
@@ -272,7 +272,7 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
     for (int k = d + 1; k < r; k++) inner *= cur[k];
     int64_t n = outer * odims[d] * inner; /* <= the output's count: no overflow */
     void *dst = d == last && direct ? Y->data : ox_alloc_array(c->a, n, es);
-    if (!dst) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!dst) return ox_oom(c->err, NULL);
     if (wk == W_BYTES) gather_pass(src, dst, outer, cur[d], odims[d], inner, es, &taps[d]);
     else if (wk == W_F32) interp_f32(src, dst, outer, cur[d], odims[d], inner, &taps[d]);
     else interp_f64(src, dst, outer, cur[d], odims[d], inner, &taps[d]);
@@ -348,7 +348,7 @@ static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     const int64_t *ax = ox_attr_ints(c, "axes", &naxes);
     if (ax) {
       axes = ox_alloc_array(c->a, naxes ? naxes : 1, sizeof *axes);
-      if (!axes) return ox_fail(c->err, OX_EINPUT, "out of memory");
+      if (!axes) return ox_oom(c->err, NULL);
       uint32_t seen = 0;
       for (int64_t i = 0; i < naxes; i++) {
         int a;
@@ -361,7 +361,7 @@ static int resize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   }
   if (!axes) {
     axes = ox_alloc_array(c->a, r ? r : 1, sizeof *axes);
-    if (!axes) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!axes) return ox_oom(c->err, NULL);
     for (int i = 0; i < r; i++) axes[i] = i;
   }
   if (p.mode == M_NEAREST) p.antialias = 0;
@@ -451,7 +451,7 @@ static int upsample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
       return ox_fail(c->err, OX_EINPUT, "attributes 'height_scale' and 'width_scale' (float) are required");
     ns = 4;
     sv = ox_alloc_array(c->a, 4, sizeof *sv);
-    if (!sv) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!sv) return ox_oom(c->err, NULL);
     sv[0] = sv[1] = 1;
     sv[2] = h->f;
     sv[3] = w->f;
@@ -461,7 +461,7 @@ static int upsample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
       return ox_fail(c->err, OX_EINPUT, "attribute 'scales' (floats) is required");
     ns = a->n;
     sv = ox_alloc_array(c->a, ns ? ns : 1, sizeof *sv);
-    if (!sv) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!sv) return ox_oom(c->err, NULL);
     for (int64_t i = 0; i < ns; i++) sv[i] = a->floats[i];
   } else OX_TRY(floats_of(c, nin > 1 ? in[1] : NULL, &sv, &ns));
   if (ns != r)
@@ -565,7 +565,7 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   float *yf = !f32 ? NULL : X->dt == OX_FLOAT ? Y->data : ox_alloc_array(c->a, Y->n, sizeof *yf);
   int64_t *off = ox_alloc_array(c->a, nt, sizeof *off), idx[8][4], str[8];
   double *w = ox_alloc_array(c->a, nt, sizeof *w), wt[8][4];
-  if (!g || (!bytes && !f32 && (!x || !y)) || (f32 && (!xf || !yf)) || !off || !w) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!g || (!bytes && !f32 && (!x || !y)) || (f32 && (!xf || !yf)) || !off || !w) return ox_oom(c->err, NULL);
   str[k - 1] = 1;
   for (int i = k - 2; i >= 0; i--) str[i] = str[i + 1] * X->dims[3 + i];
   size_t es = ox_dtype_size(X->dt);
@@ -680,12 +680,12 @@ static int affine_grid(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   int align = ox_attr_int(c, "align_corners", 0) != 0;
   const double *th = ox_widen_f64(c->a, T, c->err);
   double *y = ox_alloc_array(c->a, Y->n, sizeof *y), *base[3];
-  if (!th || !y) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!th || !y) return ox_oom(c->err, NULL);
   /* base[i]: the normalised coordinates along spatial dim i (D, H, W order) */
   for (int i = 0; i < k; i++) {
     int64_t n = gd[1 + i];
     if (!(base[i] = ox_alloc_array(c->a, n, sizeof(double))))
-      return ox_fail(c->err, OX_EINPUT, "out of memory");
+      return ox_oom(c->err, NULL);
     for (int64_t j = 0; j < n; j++)
       base[i][j] = align ? (n == 1 ? -1 : -1 + 2.0 * (double)j / (double)(n - 1))
                          : -1 + (2.0 * (double)j + 1) / (double)n;
@@ -779,7 +779,7 @@ static int nms(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   scored *cand = ox_alloc_array(c->a, M ? M : 1, sizeof *cand);
   double *q = ox_alloc_array(c->a, M ? M * 4 : 4, sizeof *q);
   int64_t *kept = ox_alloc_array(c->a, keep ? keep : 1, sizeof *kept);
-  if (!sel || !cand || !q || !kept) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!sel || !cand || !q || !kept) return ox_oom(c->err, NULL);
   const float *bx = B->data, *sc = Sc->data;
   for (int64_t n = 0; n < N && keep; n++) {
     for (int64_t m = 0; m < M; m++) corners(bx + (n * M + m) * 4, center, q + m * 4);

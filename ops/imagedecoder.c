@@ -107,7 +107,8 @@ static int too_big(job *j, int64_t w, int64_t h) {
 /* Charge n bytes a library will hold while decoding, where its allocations
  * can't be counted one by one. */
 __attribute__((unused)) static int hold(job *j, int64_t w, int64_t h, uint64_t n) {
-  if (n > SIZE_MAX || ox_mem_charge((size_t)n)) return too_big(j, w, h);
+  if (n > SIZE_MAX) return too_big(j, w, h);
+  if (ox_mem_charge((size_t)n)) return ox_mem_last_failure() == OX_MEM_LIMIT ? too_big(j, w, h) : ox_oom(j->c->err, NULL);
   j->held += (size_t)n;
   return 0;
 }
@@ -128,7 +129,7 @@ __attribute__((unused)) static int make_room(job *j, image *im, int64_t w, int64
   im->h = h;
   im->ch = ch;
   im->px = ox_alloc_uninit(j->c->a, (size_t)(w * h * ch));
-  if (!im->px) return ox_fail(j->c->err, OX_EINPUT, "out of memory for a %lld x %lld image", (long long)w,
+  if (!im->px) return ox_oom(j->c->err, "for a %lld x %lld image", (long long)w,
                               (long long)h);
   return 0;
 }
@@ -274,7 +275,7 @@ static int decode_jpeg(job *j, const uint8_t *s, size_t n, image *im) {
   if (cmyk) row = ox_mem_malloc((size_t)ci.output_width * 4);
   if (cmyk && !row) {
     jpg.jpeg_destroy_decompress(&ci);
-    return ox_fail(j->c->err, OX_EINPUT, "out of memory");
+    return ox_oom(j->c->err, NULL);
   }
   int inverted = ci.saw_Adobe_marker;
   while (ci.output_scanline < ci.output_height) {
@@ -337,7 +338,7 @@ static int decode_png(job *j, const uint8_t *s, size_t n, image *im) {
   png_infop info = png ? lpng.png_create_info_struct(png) : NULL;
   if (!info) {
     lpng.png_destroy_read_struct(png ? &png : NULL, NULL, NULL);
-    return ox_fail(j->c->err, OX_EINPUT, "out of memory");
+    return ox_oom(j->c->err, NULL);
   }
   lpng.png_set_read_fn(png, &src, png_read_mem);
   if (setjmp(*lpng.png_set_longjmp_fn(png, longjmp, sizeof(jmp_buf)))) {
@@ -433,7 +434,7 @@ static int decode_tiff(job *j, const uint8_t *s, size_t n, image *im) {
   uint32_t *raster = ox_mem_malloc((size_t)w * h * sizeof *raster);
   if (!raster) {
     tif.TIFFClose(t);
-    return ox_fail(j->c->err, OX_EINPUT, "out of memory for the %u x %u raster", (unsigned)w, (unsigned)h);
+    return ox_oom(j->c->err, "for the %u x %u raster", (unsigned)w, (unsigned)h);
   }
   int ok = tif.TIFFReadRGBAImageOriented(t, w, h, raster, ORIENTATION_TOPLEFT, 0);
   tif.TIFFClose(t);
@@ -527,7 +528,7 @@ static int decode_jpeg2000(job *j, const uint8_t *s, size_t n, int jp2, image *i
   opj_image_t *img = NULL;
   int rc = UNDECODABLE;
   if (!st || !codec) {
-    rc = ox_fail(j->c->err, OX_EINPUT, "out of memory");
+    rc = ox_oom(j->c->err, NULL);
     goto done;
   }
   opj.opj_stream_set_user_data(st, &src, NULL);
@@ -723,13 +724,13 @@ static int image_decoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
 
   job j = {c, "", 0};
   image im = {0, 0, 0, NULL};
-  size_t refused = ox_mem_refusals();
+  size_t refused = ox_mem_failures();
   int rc = decode(&j, s->data, (size_t)s->n, &im);
   ox_mem_uncharge(j.held);
   /* a library that failed because the memory limit refused it a buffer
    * blames the stream ("Out of Memory", a NULL): not the stream's fault */
-  if (rc == UNDECODABLE && ox_mem_refusals() != refused)
-    rc = ox_fail(c->err, OX_EINPUT, "out of memory decoding the image (%s)", j.why);
+  if (rc == UNDECODABLE && ox_mem_failures() != refused)
+    rc = ox_oom(c->err, "decoding the image (%s)", j.why);
   if (rc > 0) return rc;
   if (rc == UNDECODABLE) {
     fprintf(stderr, "onnxop: warning: node '%s' ImageDecoder-20: %s; the output is empty, as the operator "

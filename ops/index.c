@@ -71,7 +71,7 @@ static int span(ox_ctx *c, const ox_tensor *t, int from, int to, int64_t *out) {
 
 static int64_t *alloc_i64(ox_ctx *c, int64_t n) {
   int64_t *p = ox_alloc_array(c->a, n + 1, sizeof *p);
-  if (!p) ox_fail(c->err, OX_EINPUT, "out of memory for %lld indices", (long long)n);
+  if (!p) ox_oom(c->err, "for %lld indices", (long long)n);
   return p;
 }
 
@@ -677,7 +677,7 @@ static int nonzero(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   const ox_tensor *x = &in[0]->u.t;
   uint8_t *nz = ox_alloc(c->a, (size_t)x->n + 1);
   int64_t *coord = alloc_i64(c, x->rank);
-  if (!nz || !coord) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!nz || !coord) return ox_oom(c->err, NULL);
   nonzero_mask(x, nz);
   int64_t cnt = 0;
   for (int64_t i = 0; i < x->n; i++) cnt += nz[i];
@@ -1078,7 +1078,7 @@ static int cumulative(ox_ctx *c, int nin, ox_value **in, ox_value **out, int pro
   case OX_BFLOAT16: {
     float (*rnd)(float) = x->dt == OX_FLOAT16 ? round_f16 : round_bf16;
     float *xf = ox_widen_f32(c->a, x, c->err), *yf = ox_alloc_array(c->a, yt->n, sizeof *yf);
-    if (!xf || !yf) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!xf || !yf) return ox_oom(c->err, NULL);
     if (prod) { CUM_LOOP(float, R_MUL, 1, yf, xf) }
     else { CUM_LOOP(float, R_ADD, 0, yf, xf) }
     ox_narrow_f32(yf, yt); /* exact: every value is already rounded */

@@ -10,8 +10,6 @@
 
 #include "core/kernel.h"
 
-#define NOMEM(c) ox_fail((c)->err, OX_EINPUT, "out of memory")
-
 /* The shared tail: lp is (N, C, D) log-probabilities (NLL: the input itself).
  * in[1]: target (N, d1, ..., dk); in[2]: optional weight (C). */
 static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const double *lp,
@@ -41,7 +39,7 @@ static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const dou
   if (mode == 0) OX_TRY(ox_tensor_new(c->a, x->dt, t->rank, t->dims, &out[0], c->err));
   else OX_TRY(ox_scalar_new(c->a, x->dt, &out[0], c->err));
   double *l = ox_alloc_array(c->a, t->n + 1, sizeof *l);
-  if (!l) return NOMEM(c);
+  if (!l) return ox_oom(c->err, NULL);
   double sum = 0, wsum = 0;
   for (int64_t n = 0; n < N; n++)
     for (int64_t d = 0; d < D; d++) {
@@ -86,7 +84,7 @@ static int sce_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int64_t N = x->dims[0], C = x->dims[1], D = N ? ox_numel(x->rank - 2, x->dims + 2, 0) : 0;
   double *m = ox_alloc_array(c->a, D + 1, sizeof *m), *s = ox_alloc_array(c->a, D + 1, sizeof *s);
   if (!lp) return c->err->code;
-  if (!m || !s) return NOMEM(c);
+  if (!m || !s) return ox_oom(c->err, NULL);
   /* log_softmax over the class axis: rows of D contiguous values per class */
   for (int64_t n = 0; n < N && C > 0; n++) {
     double *p = lp + n * C * D;

@@ -36,8 +36,6 @@
 
 /* ---- small helpers ---- */
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* A float32 copy of t as a tensor header (same shape), for float16/bfloat16. */
 static int widen(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
   *f = *t;
@@ -80,7 +78,7 @@ static int mm_plan_make(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, mm_pl
   p->rank = nbd + (ra >= 2) + (rb >= 2);
   p->dims = ox_alloc_array(c->a, p->rank + 1, sizeof *p->dims);
   int64_t *sa = ox_alloc_array(c->a, nbd + 1, sizeof *sa), *sb = ox_alloc_array(c->a, nbd + 1, sizeof *sb);
-  if (!p->dims || !sa || !sb) return oom(c);
+  if (!p->dims || !sa || !sb) return ox_oom(c->err, NULL);
   for (int d = nbd - 1; d >= 0; d--) {
     int da = d - (nbd - na), db = d - (nbd - nb);
     int64_t x = da >= 0 ? a->dims[da] : 1, y = db >= 0 ? b->dims[db] : 1;
@@ -122,7 +120,7 @@ static int mm_plan_make(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, mm_pl
   p->aoff = ox_alloc_array(c->a, nbatch + 1, sizeof *p->aoff);
   p->boff = ox_alloc_array(c->a, nbatch + 1, sizeof *p->boff);
   int64_t *idx = ox_alloc_array(c->a, nbd + 1, sizeof *idx);
-  if (!p->aoff || !p->boff || !idx) return oom(c);
+  if (!p->aoff || !p->boff || !idx) return ox_oom(c->err, NULL);
   int64_t oa = 0, ob = 0;
   for (int64_t i = 0; i < nbatch; i++) { /* odometer over the batch dims */
     p->aoff[i] = oa;
@@ -223,7 +221,7 @@ static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tens
   int nch = work < OX_PAR_MIN_WORK ? ox_par_chunks(p->nbatch, work * (double)p->nbatch) : 1;
   void *acc[OX_MAX_THREADS];
   for (int s = 0; ints && s < nch; s++) /* the arena is single-threaded: before the fan-out */
-    if (!(acc[s] = ox_alloc_array(c->a, p->N + 1, sizeof(uint64_t)))) return oom(c);
+    if (!(acc[s] = ox_alloc_array(c->a, p->N + 1, sizeof(uint64_t)))) return ox_oom(c->err, NULL);
   mm_job j = {p, a->dt, a->data, b->data, y, ints ? acc : NULL};
   if (nch <= 1) mm_products(&j, ints ? acc[0] : NULL, 0, p->nbatch);
   else ox_par_for(p->nbatch, nch, mm_chunk, &j);
@@ -242,7 +240,7 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
   OX_TRY(widen(c, a, &af));
   OX_TRY(widen(c, b, &bf));
   float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-  if (!yf) return oom(c);
+  if (!yf) return ox_oom(c->err, NULL);
   OX_TRY(mm_run(c, &p, &af, &bf, yf));
   ox_narrow_f32(yf, y);
   return 0;
@@ -266,7 +264,7 @@ static int minus_zero_point(ox_ctx *c, const ox_tensor *x, const ox_tensor *zp, 
   *r = *x;
   r->dt = OX_INT32;
   int32_t *d = ox_alloc_array(c->a, x->n + 1, sizeof *d);
-  if (!d) return oom(c);
+  if (!d) return ox_oom(c->err, NULL);
   r->data = d;
   if (!zp) {
     for (int64_t i = 0; i < x->n; i++) d[i] = (int32_t)ox_load_i64(x->dt, x->data, i);
@@ -431,7 +429,7 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     OX_TRY(widen(c, b, &bf));
     if (ct) OX_TRY(widen(c, ct, &cf));
     float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-    if (!yf) return oom(c);
+    if (!yf) return ox_oom(c->err, NULL);
     gemm_float(M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
     ox_narrow_f32(yf, y);
     return 0;
@@ -451,7 +449,7 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       const ox_tensor *x = k ? b : a;
       if (!(k ? tb : ta)) continue;
       char *d = ox_alloc_array(c->a, x->n, es);
-      if (!d) return oom(c);
+      if (!d) return ox_oom(c->err, NULL);
       int64_t R = x->dims[0], C = x->dims[1];
       for (int64_t i = 0; i < R; i++)
         for (int64_t j = 0; j < C; j++)
@@ -530,7 +528,7 @@ static int det(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!y->n) return 0; /* (n * n might not fit: (0, 2^62, 2^62)) */
   int64_t n = x->dims[x->rank - 1];
   double *m = ox_alloc_array(c->a, n * n + 1, sizeof *m);
-  if (!m) return oom(c);
+  if (!m) return ox_oom(c->err, NULL);
   for (int64_t b = 0; b < y->n; b++) {
     for (int64_t i = 0; i < n * n; i++) m[i] = ox_load_f64(x->dt, x->data, b * n * n + i);
     ox_store_f64(y->dt, y->data, b, det_lu(m, n));
@@ -693,7 +691,7 @@ static int einsum_gemm(ox_ctx *c, const ox_tensor *const *x, const term *terms, 
   int ta, tb;
   void *a = operand(c, src[0], es, ldims, st[0], bt, nbt, ms, nm, ks, nk, &ta);
   void *b = operand(c, src[1], es, ldims, st[1], bt, nbt, ks, nk, ns, nn, &tb);
-  if (!a || !b) return oom(c);
+  if (!a || !b) return ox_oom(c->err, NULL);
   /* y in output-label order: each output label's stride in r (batch, m, n);
    * when that is y's own order, the products are written straight into y */
   int64_t rs[MAXLABELS], str[MAXLABELS], s = 1;
@@ -703,14 +701,14 @@ static int einsum_gemm(ox_ctx *c, const ox_tensor *const *x, const term *terms, 
   for (int j = 0; j < nouter; j++) str[j] = rs[j];
   int direct = in_order(nouter, ldims, str);
   void *r = direct ? y : ox_alloc_array(c->a, NB * M * N + 1, es);
-  if (!r) return oom(c);
+  if (!r) return ox_oom(c->err, NULL);
   /* r = a b, product i at i M K in a (NB, M, K) or (NB, K, M) and at i K N in
    * b (NB, K, N) or (NB, N, K): through mm_run, which splits many small
    * products over the threads */
   mm_plan p = {.M = M, .N = N, .K = K, .nbatch = NB, .ta = ta, .tb = tb};
   p.aoff = ox_alloc_array(c->a, NB + 1, sizeof *p.aoff);
   p.boff = ox_alloc_array(c->a, NB + 1, sizeof *p.boff);
-  if (!p.aoff || !p.boff) return oom(c);
+  if (!p.aoff || !p.boff) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < NB; i++) p.aoff[i] = i * M * K, p.boff[i] = i * K * N;
   ox_dtype dt = es == 4 ? OX_FLOAT : OX_DOUBLE;
   ox_tensor xa = {.dt = dt, .data = a}, xb = {.dt = dt, .data = b};
@@ -762,7 +760,7 @@ static int einsum_core(ox_ctx *c, int nin, const ox_tensor *const *x, const term
   int64_t (*st)[MAXLABELS] = ox_alloc_array(c->a, nin, sizeof *st);
   int64_t *idx = ox_alloc_array(c->a, nloop + 1, sizeof *idx), *off = ox_alloc_array(c->a, nin, sizeof *off);
   const void **src = ox_alloc_array(c->a, nin, sizeof *src);
-  if (!st || !idx || !off || !src) return oom(c);
+  if (!st || !idx || !off || !src) return ox_oom(c->err, NULL);
   for (int i = 0; i < nin; i++) {
     int64_t s = 1;
     for (int k = terms[i].nlab - 1; k >= 0; k--) {
@@ -828,7 +826,7 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   /* split "lhs->rhs" and the lhs terms at commas */
   const char *arrow = strstr(eq, "->"), *lhs_end = arrow ? arrow : eq + strlen(eq);
   term *terms = ox_alloc_array(c->a, nin + 1, sizeof *terms);
-  if (!terms) return oom(c);
+  if (!terms) return ox_oom(c->err, NULL);
   int nell = 0, nt = 0;
   for (const char *p = eq;; p++) {
     const char *comma = memchr(p, ',', (size_t)(lhs_end - p));
@@ -892,7 +890,7 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int small = ox_dtype_is_small_float(dt);
   ox_tensor *wide = NULL;
   if (small) { /* small floats compute in float, rounded once at the end */
-    if (!(wide = ox_alloc_array(c->a, nin, sizeof *wide))) return oom(c);
+    if (!(wide = ox_alloc_array(c->a, nin, sizeof *wide))) return ox_oom(c->err, NULL);
     for (int i = 0; i < nin; i++) {
       OX_TRY(widen(c, x[i], &wide[i]));
       x[i] = &wide[i];

@@ -21,7 +21,7 @@
 static double *load_d(ox_ctx *c, const ox_tensor *t) {
   double *d = ox_alloc_array(c->a, t->n + 1, sizeof *d);
   if (!d) {
-    ox_fail(c->err, OX_EINPUT, "out of memory");
+    ox_oom(c->err, NULL);
     return NULL;
   }
   switch (t->dt) {
@@ -54,7 +54,7 @@ static int store_d(ox_ctx *c, const double *src, ox_tensor *t) {
     break;
   default: {
     float *f = ox_alloc_array(c->a, t->n + 1, sizeof *f);
-    if (!f) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!f) return ox_oom(c->err, NULL);
     for (int64_t i = 0; i < t->n; i++) f[i] = (float)src[i];
     ox_narrow_f32(f, t);
   }
@@ -71,7 +71,7 @@ static int emit(ox_ctx *c, ox_dtype dt, int rank, const int64_t *dims, const dou
 
 static double *scratch(ox_ctx *c, int64_t n) {
   double *d = ox_alloc_array(c->a, n + 1, sizeof *d);
-  if (!d) ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!d) ox_oom(c->err, NULL);
   return d;
 }
 
@@ -222,7 +222,7 @@ static int batchnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   if (!x->n) { /* Y empty; running statistics unchanged */
     OX_TRY(empty_out(c, x, x->dt, &out[0]));
     for (int i = 1; i < nout && i < 3; i++)
-      if (!(out[i] = ox_tensor_view(c->a, in[i + 2]))) return ox_fail(c->err, OX_EINPUT, "out of memory");
+      if (!(out[i] = ox_tensor_view(c->a, in[i + 2]))) return ox_oom(c->err, NULL);
     return 0;
   }
   double eps = ox_attr_float(c, "epsilon", 1e-5f), mom = ox_attr_float(c, "momentum", 0.9f);
@@ -332,7 +332,7 @@ static int bcast_param(ox_ctx *c, ox_value **in, int i, const ox_tensor *x, int 
     if (p->dims[p->rank - k] != 1 && p->dims[p->rank - k] != x->dims[r - k]) goto bad;
   /* pattern: x's trailing m dims; the parameter's strides, 0 where broadcast */
   int64_t per = 1, *st = ox_alloc_array(c->a, m + 1, sizeof *st), *idx = ox_alloc_array(c->a, m + 1, sizeof *idx);
-  if (!st || !idx) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!st || !idx) return ox_oom(c->err, NULL);
   const int64_t *d = x->dims + (r - m);
   for (int64_t k = m - 1, s = 1; k >= 0; k--) { /* the parameter's row-major strides */
     int64_t pk = p->rank - (m - k);
@@ -407,7 +407,7 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   OX_TRY(emit(c, center ? x->dt : st->dt, r, x->dims, y, &out[0]));
   if (nout > 1 && center) {
     int64_t *sd = ox_alloc_array(c->a, r, sizeof *sd);
-    if (!sd) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!sd) return ox_oom(c->err, NULL);
     for (int i = 0; i < r; i++) sd[i] = i < axis ? x->dims[i] : 1;
     OX_TRY(emit(c, (ox_dtype)stash, r, sd, mean, &out[1]));
     if (nout > 2) OX_TRY(emit(c, (ox_dtype)stash, r, sd, inv, &out[2]));
@@ -475,7 +475,7 @@ static int mvn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!x->n) return empty_out(c, x, x->dt, &out[0]);
   uint8_t *red = ox_alloc_array(c->a, r + 1, 1);
   int64_t *kst = ox_alloc_array(c->a, r + 1, sizeof *kst), *idx = ox_alloc_array(c->a, r + 1, sizeof *idx);
-  if (!red || !kst || !idx) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!red || !kst || !idx) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < na; i++) {
     int a;
     OX_TRY(ox_axis(c, axes[i], r, 0, "axis", &a));
@@ -491,7 +491,7 @@ static int mvn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!xd || !y || !m || !v || !cnt) return c->err->code;
   int64_t last = r ? x->dims[r - 1] : 1, step = r ? kst[r - 1] : 0;
   int64_t runs = last ? x->n / last : 0, *base = ox_alloc_array(c->a, runs + 1, sizeof *base);
-  if (!base) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!base) return ox_oom(c->err, NULL);
   for (int64_t q = 0, off = 0; q < runs; q++) { /* odometer over dims 0..r-2 */
     base[q] = off;
     for (int k = r - 2; k >= 0; k--) {
@@ -587,7 +587,7 @@ static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
     return ox_fail(c->err, OX_EINPUT, "ratio is %g; it must be in [0, 1]", ratio);
   if (!train || ratio == 0) {
     out[0] = ox_tensor_view(c->a, in[0]);
-    if (!out[0]) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!out[0]) return ox_oom(c->err, NULL);
     if (nout > 1) {
       ox_dtype mt = c->version >= 10 ? OX_BOOL : x->dt;
       OX_TRY(ox_tensor_new(c->a, mt, x->rank, x->dims, &out[1], c->err));
@@ -603,7 +603,7 @@ static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
     return 0;
   }
   ox_mt19937 *mt = ox_alloc(c->a, sizeof *mt);
-  if (!mt) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!mt) return ox_oom(c->err, NULL);
   const ox_attr *seed = ox_attr_find(c, "seed");
   if (!seed) ox_mt_seed_entropy(mt);
   else if (seed->type != OX_ATTR_INT || seed->i < 0 || seed->i > UINT32_MAX)

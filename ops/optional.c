@@ -8,7 +8,7 @@
 /* A copy of a value's header, sharing its data. */
 static int share(ox_ctx *c, const ox_value *v, ox_value **out) {
   *out = ox_tensor_view(c->a, v);
-  return *out ? 0 : ox_fail(c->err, OX_EINPUT, "out of memory");
+  return *out ? 0 : ox_oom(c->err, NULL);
 }
 
 /* What an optional may hold: a tensor, or a sequence of tensors. */

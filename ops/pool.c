@@ -16,8 +16,6 @@
 
 #define MAXSP 8 /* spatial dimensions supported */
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* x must be (N, C, D1, ...) with 1 to MAXSP spatial axes (0 allowed for the
  * Global pools when allow0). */
 static int check_nc(ox_ctx *c, const ox_tensor *x, int allow0) {
@@ -70,7 +68,7 @@ static int pgeom_tables(ox_ctx *c, const ox_tensor *x, pgeom *g) {
     g->first[j] = ox_alloc_array(c->a, n, sizeof(int64_t));
     g->ntap[j] = ox_alloc_array(c->a, n, sizeof(int64_t));
     g->npad[j] = ox_alloc_array(c->a, n, sizeof(int64_t));
-    if (!g->first[j] || !g->ntap[j] || !g->npad[j]) return oom(c);
+    if (!g->first[j] || !g->ntap[j] || !g->npad[j]) return ox_oom(c->err, NULL);
     for (int64_t o = 0; o < g->out[j]; o++) {
       int64_t start = o * g->s[j] - g->pb[j], d = g->d[j], k = g->k[j];
       int64_t lo = start < 0 ? ceil_div(-start, d) : 0, hi = ceil_div(g->in[j] - start, d);
@@ -316,7 +314,7 @@ static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_op
   if (!ox_dtype_is_small_float(x->dt))
     return ox_fail(c->err, OX_EUNSUPPORTED, "this pooling of %s is not supported", ox_dtypes[x->dt].onnx_name);
   float *xf = ox_widen_f32(c->a, x, c->err), *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-  if (!xf || !yf) return oom(c);
+  if (!xf || !yf) return ox_oom(c->err, NULL);
   pool_fn_of(po->kind, po->idx != NULL, OX_FLOAT)(g, po, planes, xf, yf);
   ox_narrow_f32(yf, y);
   return 0;
@@ -494,7 +492,7 @@ static int maxroipool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
   double *yd = ox_alloc_array(c->a, y->n, sizeof *yd);
-  if (!yd) return oom(c);
+  if (!yd) return ox_oom(c->err, NULL);
   for (int64_t r = 0; r < R; r++) {
     double roi[5];
     for (int i = 0; i < 5; i++) roi[i] = ox_load_f64(rois->dt, rois->data, r * 5 + i);
@@ -571,7 +569,7 @@ static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
   double *yd = ox_alloc_array(c->a, y->n, sizeof *yd);
-  if (!yd) return oom(c);
+  if (!yd) return ox_oom(c->err, NULL);
   const int64_t *bi = bix->data;
   for (int64_t r = 0; r < R; r++) {
     if (bi[r] < 0 || bi[r] >= N)

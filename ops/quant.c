@@ -47,8 +47,6 @@
   X(UINT4, uint8_t, 0, 15) X(INT4, int8_t, -8, 7)                                     \
   X(UINT2, uint8_t, 0, 3) X(INT2, int8_t, -2, 1)
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 static int type_in(ox_ctx *c, int i, const ox_tensor *t, uint64_t mask, const char *what) {
   if (mask & (UINT64_C(1) << t->dt)) return 0;
   char list[512] = "";
@@ -364,7 +362,7 @@ static double *minus_zp(ox_ctx *c, const ox_tensor *v, const ox_tensor *zp, cons
   double *d = ox_alloc_array(c->a, v->n + 1, sizeof *d), *X = ox_widen_f64(c->a, v, c->err),
          *Z = ox_widen_f64(c->a, zp, c->err);
   if (!d || !X || !Z) {
-    if (!c->err->code) oom(c);
+    if (!c->err->code) ox_oom(c->err, NULL);
     return NULL;
   }
   if (v->n == 0) return d;
@@ -414,7 +412,7 @@ static int requantize(ox_ctx *c, int rank, const int64_t *dims, const double *ac
   OX_TRY(ox_bcast_init(&it, 4, (const ox_tensor *[]){as, bs, ys, yz}, rank, dims, c->err));
   if (it.n == 0) return 0;
   double *r = ox_alloc_array(c->a, it.inner + 1, sizeof *r);
-  if (!r) return oom(c);
+  if (!r) return ox_oom(c->err, NULL);
   do {
     for (int64_t i = 0; i < it.inner; i++) {
       double m = ox_round_to(st, ox_round_to(st, AS[it.off[0] + i * it.step[0]] * BS[it.off[1] + i * it.step[1]]) /
@@ -499,7 +497,7 @@ static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   double *A = minus_zp(c, a, &azv, "a_zero_point"), *B = A ? minus_zp(c, b, bz, "b_zero_point") : NULL;
   if (!A || !B) return c->err->code;
   double *acc = ox_alloc_array(c->a, y->n + 1, sizeof *acc);
-  if (!acc) return oom(c);
+  if (!acc) return ox_oom(c->err, NULL);
   int64_t nbatch = y->n / (M * N > 0 ? M * N : 1), idx[OX_BCAST_MAX_RANK] = {0}, oa = 0, ob = 0;
   for (int64_t bt = 0; bt < nbatch && M * N > 0; bt++) { /* odometer over the batch dims */
     ox_dgemm(M, N, K, A + oa, K, 0, B + ob, N, 0, acc + bt * M * N, N, 1, 0);
@@ -612,7 +610,7 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   }
   col = ox_alloc_array(c->a, rows * P + 1, sizeof *col);
   acc = ox_alloc_array(c->a, y->n + 1, sizeof *acc);
-  if (!col || !acc) return oom(c);
+  if (!col || !acc) return ox_oom(c->err, NULL);
   int64_t S = 1; /* input spatial size */
   for (int i = 0; i < ns; i++) S *= x->dims[2 + i];
   int64_t Mg = M / group, last = ns - 1;

@@ -20,7 +20,7 @@
  * outside [0, 2^32 - 1]. */
 static int rng_init(ox_ctx *c, ox_mt19937 **out) {
   ox_mt19937 *m = ox_alloc(c->a, sizeof *m);
-  if (!m) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!m) return ox_oom(c->err, NULL);
   *out = m;
   const ox_attr *at = ox_attr_find(c, "seed");
   double s;
@@ -201,7 +201,7 @@ static int multinomial(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   OX_TRY(ox_tensor_new(c->a, dt, 2, (int64_t[]){batch, samples}, &out[0], c->err));
   if (!out[0]->u.t.n) return 0;
   double *cdf = ox_alloc_array(c->a, classes, sizeof *cdf);
-  if (!cdf) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!cdf) return ox_oom(c->err, NULL);
   for (int64_t b = 0; b < batch; b++) {
     /* softmax's weights, kept finite: exp(x - max); an +inf entry takes it all */
     double mx = -INFINITY;

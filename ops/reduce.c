@@ -357,7 +357,7 @@ static int make_plan(ox_ctx *c, const ox_tensor *x, const uint8_t *red, int keep
   p->ost = ox_alloc_array(c->a, r + 1, sizeof *p->ost);
   p->idx = ox_alloc_array(c->a, r + 1, sizeof *p->idx);
   uint8_t *gred = ox_alloc_array(c->a, r + 1, 1);
-  if (!p->dim || !p->ost || !p->idx || !gred) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!p->dim || !p->ost || !p->idx || !gred) return ox_oom(c->err, NULL);
   int ng = 0, k = 0;
   if (!x->n) {
     /* Nothing to walk, and the dims may multiply beyond int64 ((2^62, 2^62,
@@ -452,11 +452,11 @@ static int reduce_par(ox_ctx *c, ox_dtype dt, int op, plan *p, const void *x, vo
                   dt == OX_BOOL ? 1 : ox_dtype_size(dt), NULL, NULL};
   j.dim = ox_alloc_array(c->a, nch, sizeof *j.dim);
   j.idx = ox_alloc_array(c->a, nch, sizeof *j.idx);
-  if (!j.dim || !j.idx) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!j.dim || !j.idx) return ox_oom(c->err, NULL);
   for (int ch = 0; ch < nch; ch++)
     if (!(j.dim[ch] = ox_alloc_array(c->a, p->ng, sizeof **j.dim)) ||
         !(j.idx[ch] = ox_alloc_array(c->a, p->ng, sizeof **j.idx)))
-      return ox_fail(c->err, OX_EINPUT, "out of memory");
+      return ox_oom(c->err, NULL);
   ox_par_for(p->dim[0], nch, reduce_chunk, &j);
   return 0;
 }
@@ -468,7 +468,7 @@ static int reduce(ox_ctx *c, int nin, ox_value **in, ox_value **out, int op, int
   if (c->err->code) return c->err->code;
   uint8_t *red = ox_alloc_array(c->a, r + 1, 1);
   int64_t *odims = ox_alloc_array(c->a, r + 1, sizeof *odims);
-  if (!red || !odims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!red || !odims) return ox_oom(c->err, NULL);
   OX_TRY(get_axes(c, nin, in, r, axes_input, red));
   plan p;
   OX_TRY(make_plan(c, x, red, keepdims != 0, &p, &orank, odims));
@@ -476,12 +476,12 @@ static int reduce(ox_ctx *c, int nin, ox_value **in, ox_value **out, int op, int
   OX_TRY(ox_tensor_new(c->a, x->dt, orank, odims, &out[0], c->err));
   ox_tensor *y = &out[0]->u.t;
   void *acc = ox_alloc_array(c->a, p.out_n + 1, 8), *aux = ox_alloc_array(c->a, p.out_n + 1, 8);
-  if (!acc || !aux) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!acc || !aux) return ox_oom(c->err, NULL);
   if (ox_dtype_is_small_float(x->dt)) { /* in float, rounded once on store */
     float *xf = ox_widen_f32(c->a, x, c->err);
     float *yf = ox_alloc_array(c->a, y->n + 1, sizeof *yf);
     if (!xf) return c->err->code;
-    if (!yf) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!yf) return ox_oom(c->err, NULL);
     OX_TRY(reduce_par(c, OX_FLOAT, op, &p, xf, yf, acc, aux));
     ox_narrow_f32(yf, y);
   } else {
@@ -565,7 +565,7 @@ static int arg_reduce(ox_ctx *c, ox_value **in, ox_value **out, int is_max) {
   if (r == 0) return ox_fail(c->err, OX_EINPUT, "the input is a scalar; it has no axis to search");
   OX_TRY(ox_axis(c, axis_attr, r, 0, "axis", &axis));
   int64_t outer, d, inner, *odims = ox_alloc_array(c->a, r, sizeof *odims);
-  if (!odims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!odims) return ox_oom(c->err, NULL);
   split_at(x, axis, &outer, &d, &inner);
   int k = 0;
   for (int i = 0; i < r; i++)
@@ -576,7 +576,7 @@ static int arg_reduce(ox_ctx *c, ox_value **in, ox_value **out, int is_max) {
   if (d == 0)
     return ox_fail(c->err, OX_EINPUT, "axis %d has size 0; there is no element to pick", axis);
   void *best = ox_alloc_array(c->a, inner, 8);
-  if (!best) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!best) return ox_oom(c->err, NULL);
   const void *xd = x->data;
   ox_dtype dt = x->dt;
   if (ox_dtype_is_small_float(dt)) {
@@ -683,7 +683,7 @@ static int soft_par(ox_ctx *c, ox_dtype dt, int kind, const void *x, void *y, in
                     int64_t d, int64_t inner) {
   int nch = ox_par_chunks(outer, 8.0 * (double)outer * (double)d * (double)inner);
   double *m = ox_alloc_array(c->a, nch * inner, sizeof *m), *s = ox_alloc_array(c->a, nch * inner, sizeof *s);
-  if (!m || !s) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!m || !s) return ox_oom(c->err, NULL);
   soft_job j = {dt, kind, x, y, ox_dtype_size(dt), d, inner, m, s};
   ox_par_for(outer, nch, soft_chunk, &j);
   return 0;
@@ -710,7 +710,7 @@ static int softmax_family(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
     float *xf = ox_widen_f32(c->a, x, c->err);
     float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
     if (!xf) return c->err->code;
-    if (!yf) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!yf) return ox_oom(c->err, NULL);
     OX_TRY(soft_par(c, OX_FLOAT, kind, xf, yf, outer, d, inner));
     ox_narrow_f32(yf, y);
   } else {

@@ -60,8 +60,6 @@ typedef struct {
   void *y, *yh, *yc;          /* (S, D, N, H), (D, N, H), (D, N, H), zeroed */
 } job;
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* The per-type parts: activations over a vector, clip, and the driver
  * (ops/rnn_body.h): act_f, gate_f, run_f and act_d, gate_d, run_d. */
 #define T float
@@ -162,7 +160,7 @@ static const void *work_data(ox_ctx *c, const ox_tensor *t, ox_dtype wt, int swa
   if (t->dt != wt && !(d = ox_widen_f32(c->a, t, c->err))) return NULL;
   if (!swap) return d;
   void *o = ox_alloc_array(c->a, t->n + 1, ox_dtype_size(wt));
-  if (!o) return oom(c), NULL;
+  if (!o) return ox_oom(c->err, NULL), NULL;
   swap01(d, o, t->dims[0], t->dims[1], (size_t)t->dims[2] * ox_dtype_size(wt));
   return o;
 }
@@ -177,7 +175,7 @@ static int put_out(ox_ctx *c, ox_dtype dt, ox_dtype wt, int rank, const int64_t 
   const void *s = src;
   if (swap) {
     void *o = ox_alloc_array(c->a, y->n, ox_dtype_size(wt));
-    if (!o) return oom(c);
+    if (!o) return ox_oom(c->err, NULL);
     swap01(src, o, A, B, (size_t)inner * ox_dtype_size(wt));
     s = o;
   }
@@ -248,7 +246,7 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   if (C0) OX_TRY(want_shape(c, 6, C0, 3, hd));
   if (P) OX_TRY(want_shape(c, 7, P, 2, (int64_t[]){D, 3 * Hs}));
   int64_t *len = ox_alloc_array(c->a, N + 1, sizeof *len);
-  if (!len) return oom(c);
+  if (!len) return ox_oom(c->err, NULL);
   for (int64_t b = 0; b < N; b++) len[b] = j.S;
   if (L) {
     if (L->dt != OX_INT32 && L->dt != OX_INT64)
@@ -269,16 +267,16 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   size_t es = ox_dtype_size(wt);
   int want[3] = {0, 0, 0};
   for (int k = 0; k < nout && k < 3; k++) want[k] = c->node->out[k] && c->node->out[k][0];
-  if (want[0] && !(j.y = ox_alloc_array(c->a, j.S * D * N * Hs + 1, es))) return oom(c);
-  if (want[1] && !(j.yh = ox_alloc_array(c->a, D * N * Hs + 1, es))) return oom(c);
-  if (want[2] && cell == CELL_LSTM && !(j.yc = ox_alloc_array(c->a, D * N * Hs + 1, es))) return oom(c);
+  if (want[0] && !(j.y = ox_alloc_array(c->a, j.S * D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
+  if (want[1] && !(j.yh = ox_alloc_array(c->a, D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
+  if (want[2] && cell == CELL_LSTM && !(j.yc = ox_alloc_array(c->a, D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
   /* inputs in the work type, seq-major */
   if (!(j.x = work_data(c, X, wt, layout)) || !(j.w = work_data(c, W, wt, 0)) ||
       !(j.r = work_data(c, R, wt, 0)))
-    return c->err->code ? c->err->code : oom(c);
+    return c->err->code ? c->err->code : ox_oom(c->err, NULL);
   if ((B && !(j.b = work_data(c, B, wt, 0))) || (H0 && !(j.h0 = work_data(c, H0, wt, layout))) ||
       (C0 && !(j.c0 = work_data(c, C0, wt, layout))) || (P && !(j.p = work_data(c, P, wt, 0))))
-    return c->err->code ? c->err->code : oom(c);
+    return c->err->code ? c->err->code : ox_oom(c->err, NULL);
   /* seq_length 0: every row has length 0, outputs stay zero */
   if (j.S > 0 && N > 0) OX_TRY(wt == OX_DOUBLE ? run_d(c, &j) : run_f(c, &j));
   for (int k = 0; k < nout; k++) out[k] = NULL;

@@ -59,7 +59,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
   T *cs = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *rh = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *tmp = ox_alloc_array(c->a, 4 * H + 1, sizeof(T));
-  if (!xw || !hr || !h || !cs || !rh || !tmp) return oom(c);
+  if (!xw || !hr || !h || !cs || !rh || !tmp) return ox_oom(c->err, NULL);
   for (int64_t d = 0; d < j->D; d++) {
     int rev = j->reverse || d == 1;
     const act *af = &j->acts[d][0], *ag = &j->acts[d][1], *ah = &j->acts[d][2];

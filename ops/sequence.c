@@ -66,7 +66,7 @@ static int get_position(ox_ctx *c, ox_value **in, int i, int64_t n, int64_t hi,
 /* A copy of a value's header, sharing its data (values are never mutated). */
 static int share(ox_ctx *c, const ox_value *v, ox_value **out) {
   *out = ox_tensor_view(c->a, v);
-  return *out ? 0 : ox_fail(c->err, OX_EINPUT, "out of memory");
+  return *out ? 0 : ox_oom(c->err, NULL);
 }
 
 /* ---- the ops ---- */
@@ -178,7 +178,7 @@ static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
   if (!sp) { /* no split: chunks of 1, and keepdims = 0 drops the axis */
     nchunk = dim;
     len = ox_alloc_array(c->a, nchunk, sizeof *len);
-    if (!len && nchunk) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!len && nchunk) return ox_oom(c->err, NULL);
     for (int64_t i = 0; i < nchunk; i++) len[i] = 1;
   } else {
     OX_TRY(need_tensor(c, in, 1));
@@ -193,12 +193,12 @@ static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
                        (long long)size);
       nchunk = dim / size + (dim % size != 0);
       len = ox_alloc_array(c->a, nchunk, sizeof *len);
-      if (!len && nchunk) return ox_fail(c->err, OX_EINPUT, "out of memory");
+      if (!len && nchunk) return ox_oom(c->err, NULL);
       for (int64_t i = 0; i < nchunk; i++) len[i] = i < dim / size ? size : dim % size;
     } else if (s->rank == 1) { /* the given lengths, summing to dim */
       nchunk = s->n;
       len = ox_alloc_array(c->a, nchunk, sizeof *len);
-      if (!len && nchunk) return ox_fail(c->err, OX_EINPUT, "out of memory");
+      if (!len && nchunk) return ox_oom(c->err, NULL);
       int64_t sum = 0;
       for (int64_t i = 0; i < nchunk; i++) {
         len[i] = ox_load_i64(s->dt, s->data, i);
@@ -234,7 +234,7 @@ static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
 
   OX_TRY(ox_seq_new(c->a, ox_type_tensor(x->dt), nchunk, &out[0], c->err));
   int64_t *dims = ox_alloc_array(c->a, r, sizeof *dims);
-  if (!dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!dims) return ox_oom(c->err, NULL);
   int64_t off = 0;
   for (int64_t k = 0; k < nchunk; k++) {
     /* chunk k: x's shape with len[k] on the axis (or without the axis) */
@@ -297,7 +297,7 @@ static int concat_from_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_
   }
 
   int64_t *dims = ox_alloc_array(c->a, rout, sizeof *dims);
-  if (!dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!dims) return ox_oom(c->err, NULL);
   for (int d = 0; d < rout; d++) /* with new_axis, t0's dims shift right past the axis */
     dims[d] = d == axis ? sum : t0->dims[new_axis && d > axis ? d - 1 : d];
   OX_TRY(ox_tensor_new(c->a, t0->dt, rout, dims, &out[0], c->err));

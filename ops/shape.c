@@ -29,7 +29,7 @@
 /* A copy of a value's header, sharing its data. */
 static int share(ox_ctx *c, const ox_value *v, ox_value **out) {
   *out = ox_tensor_view(c->a, v);
-  return *out ? 0 : ox_fail(c->err, OX_EINPUT, "out of memory");
+  return *out ? 0 : ox_oom(c->err, NULL);
 }
 
 /* Identity-1 and -13 take tensors, -14 also sequences, -16 also optionals.
@@ -180,7 +180,7 @@ static int tensor_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
 static int view_as(ox_ctx *c, const ox_value *x, int rank, const int64_t *dims, ox_value **out) {
   ox_value *v = ox_tensor_view(c->a, x);
   int64_t *d = ox_alloc_array(c->a, rank + 1, sizeof *d);
-  if (!v || !d) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!v || !d) return ox_oom(c->err, NULL);
   if (rank) memcpy(d, dims, (size_t)rank * sizeof *d);
   v->u.t.rank = rank;
   v->u.t.dims = d;
@@ -283,7 +283,7 @@ static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "allowzero", 0, 0, 1, &allowzero));
   if (n > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "shape has %lld entries", (long long)n);
   int64_t *dims = ox_alloc_array(c->a, n + 1, sizeof *dims);
-  if (!dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!dims) return ox_oom(c->err, NULL);
   OX_TRY(reshape_dims(c, x, n, want, allowzero, dims));
   return view_as(c, in[0], (int)n, dims, &out[0]);
 }
@@ -358,7 +358,7 @@ static int squeeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   int r = x->rank;
   char *mark = ox_alloc(c->a, (size_t)r + 1);
   int64_t *dims = ox_alloc_array(c->a, r + 1, sizeof *dims);
-  if (!mark || !dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!mark || !dims) return ox_oom(c->err, NULL);
   if (n < 0) {
     for (int i = 0; i < r; i++) mark[i] = x->dims[i] == 1;
   } else {
@@ -390,7 +390,7 @@ static int unsqueeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   int r = x->rank + (int)n;
   char *mark = ox_alloc(c->a, (size_t)r + 1);
   int64_t *dims = ox_alloc_array(c->a, r + 1, sizeof *dims);
-  if (!mark || !dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!mark || !dims) return ox_oom(c->err, NULL);
   OX_TRY(mark_axes(c, axes, n, r, mark));
   for (int i = 0, k = 0; i < r; i++) dims[i] = mark[i] ? 1 : x->dims[k++];
   return view_as(c, in[0], r, dims, &out[0]);
@@ -582,7 +582,7 @@ static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       return ox_fail(c->err, OX_EINPUT, "stash_type %lld is not supported; it must be 1 (float) "
                      "or 11 (double)", (long long)stash);
     float *f = ox_alloc_array(c->a, count, sizeof *f);
-    if (!f && count) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!f && count) return ox_oom(c->err, NULL);
     float fs = (float)s, fd = (float)d;
     for (int64_t i = 0; i < count; i++) f[i] = fs + (float)i * fd;
     ox_narrow_f32(f, y);
@@ -663,7 +663,7 @@ static int one_hot(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   OX_TRY(ox_axis(c, ax, r, 1, "axis", &axis));
 
   int64_t *dims = ox_alloc_array(c->a, r + 1, sizeof *dims);
-  if (!dims) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!dims) return ox_oom(c->err, NULL);
   for (int i = 0, j = 0; i <= r; i++) dims[i] = i == axis ? depth : x->dims[j++];
   OX_TRY(ox_tensor_new(c->a, val->dt, r + 1, dims, &out[0], c->err));
   size_t es = ox_dtype_size(val->dt);
@@ -825,7 +825,7 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
   if (!x->n) return 0;
   /* input strides (elements) of each input axis */
   int64_t *xstr = ox_alloc_array(c->a, 5 * (int64_t)r + 5, sizeof(int64_t));
-  if (!xstr) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!xstr) return ox_oom(c->err, NULL);
   int64_t *od = xstr + r + 1, *is = od + r + 1, *os = is + r + 1, *idx = os + r + 1;
   int64_t s = 1;
   for (int i = r - 1; i >= 0; i--) {
@@ -917,7 +917,7 @@ static int transpose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   int r = x->rank;
   int64_t *perm = ox_alloc_array(c->a, 2 * (int64_t)r + 2, sizeof *perm), *dims = perm + r + 1;
   char *seen = ox_alloc(c->a, (size_t)r + 1);
-  if (!perm || !seen) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!perm || !seen) return ox_oom(c->err, NULL);
   if (!p) {
     for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
   } else {

@@ -12,8 +12,6 @@
 #include "core/fft.h"
 #include "core/kernel.h"
 
-#define NOMEM(c) ox_fail((c)->err, OX_EINPUT, "out of memory")
-
 /* ---- the precision of a transform ----
  * ONNX's reference calls numpy.fft, and numpy (2.x) picks its float32 or
  * float64 loop by ufunc dispatch on (data, fct): an exact match takes
@@ -51,7 +49,7 @@ static const void *load_as(ox_ctx *c, const ox_tensor *t, int dt) {
 static void *out_buf(ox_ctx *c, ox_tensor *y, int dt) {
   if ((int)y->dt == dt) return y->data;
   void *b = ox_alloc_array(c->a, y->n, dt == OX_DOUBLE ? sizeof(double) : sizeof(float));
-  if (!b) NOMEM(c);
+  if (!b) ox_oom(c->err, NULL);
   return b;
 }
 
@@ -75,7 +73,7 @@ static ox_fft *plan(ox_ctx *c, int dt, int64_t n, int real) {
     return NULL;
   }
   ox_fft *p = ox_fft_plan(c->a, dt, n, real);
-  if (!p) NOMEM(c);
+  if (!p) ox_oom(c->err, NULL);
   return p;
 }
 
@@ -119,7 +117,7 @@ static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   /* y viewed as (outer, olen, inner, oc) */
   int64_t olen = onesided && !inverse ? n / 2 + 1 : n, oc = irfft ? 1 : 2;
   int64_t *dims = ox_alloc_array(c->a, r, sizeof *dims);
-  if (!dims) return NOMEM(c);
+  if (!dims) return ox_oom(c->err, NULL);
   memcpy(dims, x->dims, (size_t)r * sizeof *dims);
   dims[ax] = olen, dims[r - 1] = oc;
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
@@ -180,7 +178,7 @@ static int stft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   double *fr = ox_alloc_array(c->a, fl * ic, sizeof *fr);
   double *yd = out_buf(c, y, OX_DOUBLE);
   if (!xd || (w && !wd) || !yd) return c->err->code;
-  if (!fr) return NOMEM(c);
+  if (!fr) return ox_oom(c->err, NULL);
   ox_fft *p = plan(c, OX_DOUBLE, fl, 0);
   if (!p) return c->err->code;
   ox_fft_line l = {.x = fr, .xs = ic, .nin = fl, .xc = (int)ic, .ys = 2, .ny = bins};
@@ -209,7 +207,7 @@ static int window(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
     return ox_fail(c->err, OX_EINPUT, "output_datatype %lld is not a numeric type", (long long)dt);
   OX_TRY(ox_tensor_new(c->a, (ox_dtype)dt, 1, &size, &out[0], c->err));
   double *v = ox_alloc_array(c->a, size + 1, sizeof *v);
-  if (!v) return NOMEM(c);
+  if (!v) return ox_oom(c->err, NULL);
   /* periodic: N = size; symmetric: N = size - 1 (size 1 gives 0 / 0: NaN).
    * The formulas, and where they round, are the ONNX reference's (numpy 2):
    * Hann and Hamming take n = 0..size-1 in the output type, so n * pi is
@@ -300,7 +298,7 @@ static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_new(c->a, (ox_dtype)dt, 2, (int64_t[]){nspec, nmel}, &out[0], c->err));
   double *o = ox_alloc_array(c->a, nspec * nmel, sizeof *o);
   int64_t *fb = ox_alloc_array(c->a, nmel + 2, sizeof *fb);
-  if (!o || !fb) return NOMEM(c);
+  if (!o || !fb) return ox_oom(c->err, NULL);
   /* as the reference: nmel + 2 points evenly spaced in mel over
    * [lo, hi) with step (hi - lo) / (nmel + 2), mapped to DFT bins by
    * (dft_length + 1) * f // sample_rate. The two edges' mel values and the

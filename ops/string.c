@@ -32,8 +32,6 @@ static int string_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
   return 0;
 }
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* "input 0 'X' element 3" or "stopwords[3]" is `what`; the message says where
  * the first bad byte is. */
 static int check_utf8(ox_ctx *c, const char *what, int64_t i, const ox_str *s) {
@@ -77,10 +75,10 @@ static int map_case(ox_ctx *c, int how, const char *lang, const ox_str *s, ox_st
                : how == CASE_UPPER ? u8_toupper(p, (size_t)s->n, lang, NULL, buf, &len)
                                    : u8_casefold(p, (size_t)s->n, lang, NULL, buf, &len);
   if (!r)
-    return errno == ENOMEM ? oom(c) : ox_fail(c->err, OX_EINPUT, "a string is not valid UTF-8");
+    return errno == ENOMEM ? ox_oom(c->err, NULL) : ox_fail(c->err, OX_EINPUT, "a string is not valid UTF-8");
   *out = arena_str(c, (const char *)r, len);
   if (r != buf) free(r);
-  return out->n < 0 ? oom(c) : 0;
+  return out->n < 0 ? ox_oom(c->err, NULL) : 0;
 }
 
 static int str_cmp(const void *x, const void *y) {
@@ -128,7 +126,7 @@ static int normalizer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   /* the stopwords, sorted (case-folded when matching ignores case) */
   int64_t ns = sw ? sw->n : 0;
   ox_str *stops = ox_alloc_array(c->a, ns ? ns : 1, sizeof *stops);
-  if (!stops) return oom(c);
+  if (!stops) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < ns; i++) {
     stops[i] = sw->strings[i];
     if (!sensitive) {
@@ -141,7 +139,7 @@ static int normalizer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   const ox_str *xs = x->data;
   int64_t n = x->n, k = 0;
   ox_str *keep = ox_alloc_array(c->a, n ? n : 1, sizeof *keep);
-  if (!keep) return oom(c);
+  if (!keep) return ox_oom(c->err, NULL);
   const char *what = ox_input_name(c, 0);
   for (int64_t i = 0; i < n; i++) {
     if (how != CASE_NONE || (ns && !sensitive)) OX_TRY(check_utf8(c, what, i, &xs[i]));
@@ -177,7 +175,7 @@ static int concat_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
     for (int64_t i = 0; i < b.inner; i++) {
       const ox_str *s = &xs[b.off[0] + i * b.step[0]], *t = &ys[b.off[1] + i * b.step[1]];
       char *p = ox_alloc(c->a, (size_t)s->n + (size_t)t->n + 1);
-      if (!p) return oom(c);
+      if (!p) return ox_oom(c->err, NULL);
       if (s->n) memcpy(p, s->p, (size_t)s->n);
       if (t->n) memcpy(p + s->n, t->p, (size_t)t->n);
       z[b.out + i] = (ox_str){p, s->n + t->n};
@@ -272,7 +270,7 @@ static int split_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
                    ox_input_name(c, 0), x->rank, OX_MAX_RANK);
   const ox_str *xs = x->data;
   int64_t *cnt = ox_alloc_array(c->a, x->n ? x->n : 1, sizeof *cnt), m = 0;
-  if (!cnt) return oom(c);
+  if (!cnt) return ox_oom(c->err, NULL);
   const char *what = ox_input_name(c, 0);
   for (int64_t i = 0; i < x->n; i++) {
     if (d.n == 0) OX_TRY(check_utf8(c, what, i, &xs[i]));
@@ -290,7 +288,7 @@ static int split_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
     else split_space(&xs[i], maxsplit, row);
     for (int64_t j = 0; j < m; j++) {
       row[j] = j < cnt[i] ? arena_str(c, row[j].p, (size_t)row[j].n) : (ox_str){"", 0};
-      if (row[j].n < 0) return oom(c);
+      if (row[j].n < 0) return ox_oom(c->err, NULL);
     }
   }
   if (nout > 1) {
@@ -302,6 +300,15 @@ static int split_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 /* ---------------------------------------------------------------- RegexFullMatch */
 
+static void *pcre_alloc(PCRE2_SIZE n, void *data) {
+  (void)data;
+  return ox_mem_malloc(n);
+}
+static void pcre_free(void *p, void *data) {
+  (void)data;
+  ox_mem_free(p);
+}
+
 /* RE2 syntax -> PCRE2 syntax, where PCRE2 would read the same text
  * differently (PCRE2 extensions such as lookaround are left alone):
  *   \s \S     RE2: [\t\n\f\r ] (no \v, which PCRE2's \s has)
@@ -311,17 +318,15 @@ static int split_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
  *   \12 \123  RE2: octal; PCRE2 may read a back reference -> \o{...}
  *   \C        any byte: refused (it can split a UTF-8 character)
  * $ (end of text only, as RE2 without (?m)) is PCRE2_DOLLAR_ENDONLY at
- * compile time. Returns the translation, or NULL with *why set. */
+ * compile time. Returns the translation, or NULL with *why set (left NULL
+ * when memory ran out). */
 static char *re2_to_pcre2(ox_arena *a, const char *p, size_t n, size_t *outn, const char **why) {
   if (n > ((size_t)1 << 20)) {
     *why = "the pattern is longer than 1 MiB";
     return NULL;
   }
   char *o = ox_alloc(a, n * 40 + 1);
-  if (!o) {
-    *why = "out of memory";
-    return NULL;
-  }
+  if (!o) return NULL; /* out of memory: *why stays NULL */
   size_t k = 0, i = 0;
   int cls = 0; /* inside [...] */
 #define EMIT(s) (memcpy(o + k, (s), strlen(s)), k += strlen(s))
@@ -396,20 +401,29 @@ static int regex_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   const char *why = NULL;
   size_t tn = 0;
   char *tp = re2_to_pcre2(c->a, pa->s.p, (size_t)pa->s.n, &tn, &why);
-  if (!tp) return ox_fail(c->err, OX_EINPUT, "pattern '%s': %s", pa->s.p, why);
+  if (!tp) return why ? ox_fail(c->err, OX_EINPUT, "pattern '%s': %s", pa->s.p, why) : ox_oom(c->err, NULL);
 
   int rc = 0, ec;
   PCRE2_SIZE eoff;
   PCRE2_UCHAR msg[256];
-  pcre2_compile_context *cc = pcre2_compile_context_create(NULL);
+  /* PCRE2's memory, counted against --max-memory as everything else */
+  pcre2_general_context *gc = pcre2_general_context_create(pcre_alloc, pcre_free, NULL);
+  pcre2_compile_context *cc = gc ? pcre2_compile_context_create(gc) : NULL;
   pcre2_code *re = NULL;
   pcre2_match_data *md = NULL;
-  if (!cc) return oom(c);
+  if (!cc) {
+    pcre2_general_context_free(gc);
+    return ox_oom(c->err, NULL);
+  }
   pcre2_set_newline(cc, PCRE2_NEWLINE_LF); /* RE2 knows only \n */
   re = pcre2_compile((PCRE2_SPTR)tp, tn,
                      PCRE2_UTF | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_DOLLAR_ENDONLY |
                          PCRE2_NEVER_BACKSLASH_C,
                      &ec, &eoff, cc);
+  if (!re && (ec == PCRE2_ERROR_HEAP_FAILED || ec == PCRE2_ERROR_NOMEMORY)) {
+    rc = ox_oom(c->err, "compiling pattern '%s'", pa->s.p);
+    goto done;
+  }
   if (!re) {
     pcre2_get_error_message(ec, msg, sizeof msg);
     if (tn == (size_t)pa->s.n && !memcmp(tp, pa->s.p, tn))
@@ -421,9 +435,9 @@ static int regex_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
                    pa->s.p, tp, (char *)msg, (size_t)eoff);
     goto done;
   }
-  md = pcre2_match_data_create_from_pattern(re, NULL);
+  md = pcre2_match_data_create_from_pattern(re, gc);
   if (!md) {
-    rc = oom(c);
+    rc = ox_oom(c->err, NULL);
     goto done;
   }
   if ((rc = ox_tensor_new(c->a, OX_BOOL, x->rank, x->dims, &out[0], c->err))) goto done;
@@ -435,6 +449,9 @@ static int regex_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
       y[i] = 1;
     } else if (r == PCRE2_ERROR_NOMATCH) {
       y[i] = 0;
+    } else if (r == PCRE2_ERROR_NOMEMORY) {
+      rc = ox_oom(c->err, "matching pattern '%s'", pa->s.p);
+      goto done;
     } else if (r <= PCRE2_ERROR_UTF8_ERR1 && r >= PCRE2_ERROR_UTF8_ERR21) {
       rc = check_utf8(c, ox_input_name(c, 0), i, &xs[i]);
       goto done;
@@ -449,6 +466,7 @@ done:
   pcre2_match_data_free(md);
   pcre2_code_free(re);
   pcre2_compile_context_free(cc);
+  pcre2_general_context_free(gc);
   return rc;
 }
 
@@ -586,7 +604,7 @@ static int tfidf_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   vocab v = {ox_alloc_array(c->a, (int64_t)cap, sizeof(vocab_e)), cap - 1, 0};
   grams g = {ox_alloc_array(c->a, (int64_t)cap, sizeof(gram_e)), cap - 1};
   uint32_t *ptok = ox_alloc_array(c->a, npool ? npool : 1, sizeof *ptok);
-  if (!v.e || !g.e || !ptok) return oom(c);
+  if (!v.e || !g.e || !ptok) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < npool; i++) {
     int64_t tmp, n;
     const char *p = item_bytes(pdt, pool, i, &tmp, &n);
@@ -634,7 +652,7 @@ static int tfidf_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   int64_t *freq = ox_alloc_array(c->a, osize, sizeof *freq);
   uint32_t *tok = ox_alloc_array(c->a, C ? C : 1, sizeof *tok);
   uint32_t *buf = ox_alloc_array(c->a, top ? top : 1, sizeof *buf);
-  if (!freq || !tok || !buf) return oom(c);
+  if (!freq || !tok || !buf) return ox_oom(c->err, NULL);
   int64_t maxd = skip + 1 < C ? skip + 1 : C; /* longer distances fit no 2-gram */
   for (int64_t r = 0; r < rows; r++) {
     memset(freq, 0, (size_t)osize * sizeof *freq);

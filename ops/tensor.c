@@ -27,8 +27,6 @@
 
 /* ---- small helpers ---- */
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 static int64_t *ints_new(ox_ctx *c, int64_t n) { return ox_alloc_array(c->a, n + 1, sizeof(int64_t)); }
 
 /* Input i (of nin; present, a tensor) as a list of int64 (1-D int32 or int64). */
@@ -112,7 +110,7 @@ static int remap(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t *const *ma
   const int64_t last = y->dims[k - 1], *lm = map[k - 1];
   /* runs along dim k-1: (out start, source index or -1, length, source step) */
   int64_t *run = ox_alloc_array(c->a, 4 * last + 4, sizeof(int64_t));
-  if (!xs || !idx || !off || !run) return oom(c);
+  if (!xs || !idx || !off || !run) return ox_oom(c->err, NULL);
   int64_t s = (int64_t)es;
   for (int d = r - 1; d >= 0; d--) {
     xs[d] = s;
@@ -233,7 +231,7 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_axis(c, a, t0->rank, 0, "axis", &axis));
   int r = t0->rank;
   int64_t *dims = ints_new(c, r), *chunk = ints_new(c, nin);
-  if (!dims || !chunk) return oom(c);
+  if (!dims || !chunk) return ox_oom(c->err, NULL);
   memcpy(dims, t0->dims, (size_t)r * sizeof *dims);
   dims[axis] = 0;
   for (int i = 0; i < nin; i++) {
@@ -291,7 +289,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     const int64_t *sa = ox_attr_ints(c, "split", &nsplit);
     if (sa) {
       sp = ints_new(c, nsplit);
-      if (!sp) return oom(c);
+      if (!sp) return ox_oom(c->err, NULL);
       memcpy(sp, sa, (size_t)nsplit * sizeof *sp);
     }
   }
@@ -307,7 +305,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                        ox_shape_str(s->rank, s->dims, sb, sizeof sb));
       nsplit = s->n;
       sp = ints_new(c, nsplit);
-      if (!sp) return oom(c);
+      if (!sp) return ox_oom(c->err, NULL);
       for (int64_t i = 0; i < nsplit; i++) sp[i] = (int64_t)ox_load_f64(s->dt, s->data, i);
     } else {
       if (s->dt != OX_INT64)
@@ -333,7 +331,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                      "of %lld and a smaller last one", (long long)dim, (long long)k, (long long)part);
     nsplit = k;
     sp = ints_new(c, k);
-    if (!sp) return oom(c);
+    if (!sp) return ox_oom(c->err, NULL);
     for (int64_t i = 0; i < k; i++) sp[i] = i < k - 1 ? part : dim - part * (k - 1);
   }
   if (!sp) {
@@ -342,7 +340,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                      (long long)dim, nout);
     nsplit = nout;
     sp = ints_new(c, nout);
-    if (!sp) return oom(c);
+    if (!sp) return ox_oom(c->err, NULL);
     for (int i = 0; i < nout; i++) sp[i] = dim / nout;
   }
   if (nsplit != nout)
@@ -366,7 +364,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                    ox_shape_str(x->rank, x->dims, sb, sizeof sb));
   }
   int64_t *dims = ints_new(c, x->rank);
-  if (!dims) return oom(c);
+  if (!dims) return ox_oom(c->err, NULL);
   memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
   for (int i = 0; i < nout; i++) {
     dims[axis] = sp[i];
@@ -446,7 +444,7 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
   unsigned char *seen = ox_alloc(c->a, (size_t)r + 1);
   int64_t *first = ints_new(c, r), *step = ints_new(c, r);
-  if (!dims || !map || !seen || !first || !step) return oom(c);
+  if (!dims || !map || !seen || !first || !step) return ox_oom(c->err, NULL);
   for (int d = 0; d < r; d++) {
     dims[d] = x->dims[d];
     first[d] = 0;
@@ -467,7 +465,7 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (out[0]->u.t.n == 0) return 0; /* no maps: (2, 2^62, 0) would need 2^62 entries */
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
-    if (!map[d]) return oom(c);
+    if (!map[d]) return ox_oom(c->err, NULL);
     for (int64_t o = 0, v = first[d]; o < dims[d]; o++, v += step[d]) map[d][o] = v;
   }
   return remap(c, x, &out[0]->u.t, map, NULL);
@@ -518,7 +516,7 @@ static int tile_by(ox_ctx *c, const ox_tensor *x, const int64_t *reps, ox_value 
   int r = x->rank;
   int64_t *dims = ints_new(c, r);
   int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
-  if (!dims || !map) return oom(c);
+  if (!dims || !map) return ox_oom(c->err, NULL);
   for (int d = 0; d < r; d++) {
     if (reps[d] < 0)
       return ox_fail(c->err, OX_EINPUT, "repeats[%d] = %lld is negative", d, (long long)reps[d]);
@@ -531,7 +529,7 @@ static int tile_by(ox_ctx *c, const ox_tensor *x, const int64_t *reps, ox_value 
   if (out[0]->u.t.n == 0) return 0;
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
-    if (!map[d]) return oom(c);
+    if (!map[d]) return ox_oom(c->err, NULL);
     for (int64_t o = 0, i = 0; o < dims[d]; o++) { /* i = o mod d_d, without dividing */
       map[d][o] = i;
       if (++i == x->dims[d]) i = 0;
@@ -564,7 +562,7 @@ static int tile1(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_scalar_i64(c, 2, in[2], &a));
   OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
   int64_t *reps = ints_new(c, x->rank);
-  if (!reps) return oom(c);
+  if (!reps) return ox_oom(c->err, NULL);
   for (int d = 0; d < x->rank; d++) reps[d] = d == axis ? tiles : 1;
   return tile_by(c, x, reps, out);
 }
@@ -655,7 +653,7 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int64_t *dims = ints_new(c, r);
   int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
   unsigned char *seen = ox_alloc(c->a, (size_t)r + 1);
-  if (!lo || !len || !before || !dims || !map || !seen) return oom(c);
+  if (!lo || !len || !before || !dims || !map || !seen) return ox_oom(c->err, NULL);
   for (int d = 0; d < r; d++) {
     lo[d] = before[d] = 0;
     len[d] = dims[d] = x->dims[d];
@@ -686,7 +684,7 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (out[0]->u.t.n == 0) return 0;
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
-    if (!map[d]) return oom(c);
+    if (!map[d]) return ox_oom(c->err, NULL);
     for (int64_t o = 0; o < dims[d]; o++) {
       int64_t i = pad_src(mode, o, before[d], len[d]);
       map[d][o] = i < 0 ? -1 : lo[d] + i;
@@ -713,7 +711,7 @@ static int center_crop_pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
   int64_t *dims = ints_new(c, r), *off = ints_new(c, r);
   int64_t **map = ox_alloc_array(c->a, r + 1, sizeof *map);
   unsigned char *seen = ox_alloc(c->a, (size_t)r + 1);
-  if (!dims || !off || !map || !seen) return oom(c);
+  if (!dims || !off || !map || !seen) return ox_oom(c->err, NULL);
   for (int d = 0; d < r; d++) {
     dims[d] = x->dims[d];
     off[d] = 0;
@@ -734,7 +732,7 @@ static int center_crop_pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
   if (out[0]->u.t.n == 0) return 0;
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
-    if (!map[d]) return oom(c);
+    if (!map[d]) return ox_oom(c->err, NULL);
     for (int64_t o = 0; o < dims[d]; o++) {
       int64_t i = o + off[d];
       map[d][o] = i >= 0 && i < x->dims[d] ? i : -1;

@@ -271,7 +271,7 @@ static const double *vals(gctx *G, gslot *s) {
   const ox_tensor *t = &s->v->u.t;
   s->d = ox_alloc_array(G->c->a, t->n ? t->n : 1, sizeof *s->d);
   if (!s->d) {
-    ox_fail(G->c->err, OX_EINPUT, "out of memory");
+    ox_oom(G->c->err, NULL);
     return NULL;
   }
   for (int64_t i = 0; i < t->n; i++) s->d[i] = ox_load_f64(t->dt, t->data, i);
@@ -284,7 +284,7 @@ static double *grad_of(gctx *G, gslot *s) {
   if (!s || !s->active) return NULL;
   if (!s->g) {
     s->g = ox_alloc_array(G->c->a, s->v->u.t.n ? s->v->u.t.n : 1, sizeof *s->g);
-    if (!s->g) ox_fail(G->c->err, OX_EINPUT, "out of memory");
+    if (!s->g) ox_oom(G->c->err, NULL);
   }
   return s->g;
 }
@@ -295,7 +295,7 @@ static int64_t *bcast_offsets(gctx *G, int xrank, const int64_t *xdims, int rank
   int64_t n = ox_numel(rank, dims, 0), st[OX_MAX_RANK] = {0}, idx[OX_MAX_RANK] = {0};
   int64_t *off = ox_alloc_array(G->c->a, n > 0 ? n : 1, sizeof *off);
   if (n < 0 || !off || rank > OX_MAX_RANK) {
-    ox_fail(G->c->err, OX_EINPUT, "out of memory");
+    ox_oom(G->c->err, NULL);
     return NULL;
   }
   int64_t s = 1;
@@ -607,7 +607,7 @@ static int gradient(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   gctx G = {.c = c};
   G.s = ox_alloc_array(c->a, nnames, sizeof *G.s);
   if (!sm_init(c->a, &prod, nnames) || !sm_init(c->a, &G.map, nnames) || !G.s)
-    return ox_fail(c->err, OX_EINPUT, "out of memory");
+    return ox_oom(c->err, NULL);
   for (int i = 0; i < g->nnode; i++)
     for (int k = 0; k < g->node[i].nout; k++)
       if (g->node[i].out[k][0]) *sm_slot(&prod, g->node[i].out[k]) = i;
@@ -622,7 +622,7 @@ static int gradient(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   /* the nodes y depends on, back to the leaves */
   uint8_t *need = ox_alloc_array(c->a, g->nnode ? g->nnode : 1, 1);
   const char **stack = ox_alloc_array(c->a, nnames, sizeof *stack);
-  if (!need || !stack) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!need || !stack) return ox_oom(c->err, NULL);
   int64_t sp = 0;
   stack[sp++] = y;
   while (sp) {
@@ -651,8 +651,8 @@ static int gradient(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   fg.node = ox_alloc_array(c->a, nn ? nn : 1, sizeof *fg.node);
   fg.in = ox_alloc_array(c->a, nin, sizeof *fg.in);
   fg.out = ox_alloc_array(c->a, nnames, sizeof *fg.out);
-  if (!fg.node || !fg.in || !fg.out) return ox_fail(c->err, OX_EINPUT, "out of memory");
-  for (int i = 0; i < nin; i++) fg.in[i] = (ox_valueinfo){G.s[i].name, NULL, -1, NULL};
+  if (!fg.node || !fg.in || !fg.out) return ox_oom(c->err, NULL);
+  for (int i = 0; i < nin; i++) fg.in[i] = (ox_valueinfo){.name = G.s[i].name, .rank = -1};
   int first = G.n;
   for (int i = 0, q = 0; i < g->nnode; i++) {
     if (!need[i]) continue;
@@ -665,16 +665,16 @@ static int gradient(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
       if (*s >= 0) continue;
       *s = G.n;
       G.s[G.n++] = (gslot){.name = nm};
-      fg.out[fg.nout++] = (ox_valueinfo){nm, NULL, -1, NULL};
+      fg.out[fg.nout++] = (ox_valueinfo){.name = nm, .rank = -1};
     }
   }
   if (sm_get(&G.map, y) < 0) { /* y is neither a leaf nor made by a node: an outer name */
     *sm_slot(&G.map, y) = G.n;
     G.s[G.n++] = (gslot){.name = y};
-    fg.out[fg.nout++] = (ox_valueinfo){y, NULL, -1, NULL};
+    fg.out[fg.nout++] = (ox_valueinfo){.name = y, .rank = -1};
   }
   ox_value **fv = ox_alloc_array(c->a, fg.nout ? fg.nout : 1, sizeof *fv);
-  if (!fv) return ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!fv) return ox_oom(c->err, NULL);
   OX_TRY(ox_run_subgraph(c, "forward graph", &fg, nin, in, fv));
   for (int i = 0; i < fg.nout; i++) G.s[first + i].v = fv[i];
 
@@ -705,7 +705,7 @@ static int gradient(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
     if (!grad_of(&G, ys)) return c->err->code;
     for (int64_t i = 0; i < ys->v->u.t.n; i++) ys->g[i] = 1;
     gslot **ins = ox_alloc_array(c->a, nnames, sizeof *ins);
-    if (!ins) return ox_fail(c->err, OX_EINPUT, "out of memory");
+    if (!ins) return ox_oom(c->err, NULL);
     for (int i = nn - 1; i >= 0; i--) {
       const ox_node *m = &fg.node[i];
       gslot *o = m->nout ? slot_at(&G, m->out[0]) : NULL;

@@ -19,8 +19,6 @@
 #pragma GCC optimize("vect-cost-model=cheap")
 #endif
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* An optional input: *t is NULL when it is absent. */
 /* One of float, float16, bfloat16 (for inputs the registry row does not check). */
 static int float_type(ox_ctx *c, int i, const ox_tensor *t) {
@@ -46,7 +44,7 @@ static const float *f32_in(ox_ctx *c, const ox_tensor *t) {
 static float *f32_out(ox_ctx *c, ox_tensor *t) {
   if (t->dt == OX_FLOAT) return t->data;
   float *f = ox_alloc_array(c->a, t->n + 1, sizeof *f);
-  if (!f) oom(c);
+  if (!f) ox_oom(c->err, NULL);
   return f;
 }
 
@@ -244,7 +242,7 @@ static int causal_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   const float *xf = f32_in(c, x), *wf = f32_in(c, w);
   const float *bf = bias ? f32_in(c, bias) : NULL, *pf = past ? f32_in(c, past) : NULL;
   float *yf = f32_out(c, &out[0]->u.t), *sf = f32_out(c, &st->u.t);
-  if (!p || !xf || !wf || (bias && !bf) || (past && !pf) || !yf || !sf) return c->err->code ? c->err->code : oom(c);
+  if (!p || !xf || !wf || (bias && !bf) || (past && !pf) || !yf || !sf) return c->err->code ? c->err->code : ox_oom(c->err, NULL);
   for (int64_t b = 0; b < B; b++)
     for (int64_t ch = 0; ch < C; ch++) {
       int64_t r = b * C + ch;
@@ -380,7 +378,7 @@ static int linear_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   float *S = ox_alloc_array(c->a, st->u.t.n + 1, sizeof *S);
   float *u = ox_alloc_array(c->a, dv + 1, sizeof *u);
   float *e = ox_alloc_array(c->a, dk + 1, sizeof *e), *ke = ox_alloc_array(c->a, dk + 1, sizeof *ke);
-  if (!S || !u || !e || !ke) return oom(c);
+  if (!S || !u || !e || !ke) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < dk; i++) e[i] = 1.0f;
   if (past) {
     const float *pf = f32_in(c, past);

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../io/io.h"
 #include "proto.h"
@@ -59,10 +60,6 @@ typedef struct {
 
 static int decode_graph(decoder *d, const Onnx__GraphProto *pg, ox_graph **out);
 
-static int oom(decoder *d) {
-  return ox_fail(d->e, OX_EINPUT, "out of memory while loading the model");
-}
-
 /* Whether the error message has room for more context in front. Deeply
  * nested subgraphs would otherwise push the cause out of the message. */
 static int room(decoder *d) { return strlen(d->e->msg) < 768; }
@@ -84,16 +81,16 @@ static const char *copy_domain(decoder *d, const char *s) {
 /* n strings into a new arena array; *out stays valid (not NULL) for n == 0. */
 static int copy_strs(decoder *d, size_t n, char *const *src, const char ***out) {
   const char **dst = ox_alloc_array(d->a, (int64_t)n, sizeof *dst);
-  if (!dst) return oom(d);
+  if (!dst) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < n; i++)
-    if (!(dst[i] = copy_str(d, "the name", src[i]))) return oom(d);
+    if (!(dst[i] = copy_str(d, "the name", src[i]))) return ox_oom(d->e, NULL);
   *out = dst;
   return 0;
 }
 
 static int copy_bytes(decoder *d, ProtobufCBinaryData b, ox_str *s) {
   char *p = ox_strndup(d->a, (const char *)b.data, b.len);
-  if (!p) return oom(d);
+  if (!p) return ox_oom(d->e, NULL);
   s->p = p;
   s->n = (int64_t)b.len;
   return 0;
@@ -116,19 +113,18 @@ static int read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v) {
   return -1;
 }
 
-/* What check_wire found. */
-enum { WIRE_OK, WIRE_TOO_DEEP, WIRE_NUL };
+/* What check_wire found (proto.h's OX_WIRE_ values), where. */
 typedef struct {
-  const ProtobufCMessageDescriptor *desc; /* WIRE_NUL: the message and field */
+  const ProtobufCMessageDescriptor *desc; /* OX_WIRE_NUL: the message and field */
   const ProtobufCFieldDescriptor *field;
 } wire_where;
 
 /* Whether the message bytes p[0..len) nest messages more than `left` levels
- * further down (WIRE_TOO_DEEP), or hold a string field with a NUL byte
- * (WIRE_NUL; doc strings excepted). protobuf-c copies a string up to its
+ * further down (OX_WIRE_TOO_DEEP), or hold a string field with a NUL byte
+ * (OX_WIRE_NUL; doc strings excepted). protobuf-c copies a string up to its
  * first NUL, so a name "a\0b" would silently read as "a"; ONNX names are
  * text, and a NUL in one is refused. Malformed bytes end the walk with
- * WIRE_OK: protobuf-c rejects them itself, and it checks a whole message
+ * OX_WIRE_OK: protobuf-c rejects them itself, and it checks a whole message
  * before unpacking anything inside it, so it never goes deeper than the part
  * this walk has seen. */
 static int check_wire(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, int left,
@@ -136,26 +132,26 @@ static int check_wire(const ProtobufCMessageDescriptor *desc, const uint8_t *p, 
   size_t pos = 0;
   while (pos < len) {
     uint64_t key, n;
-    if (read_varint(p, len, &pos, &key)) return WIRE_OK;
+    if (read_varint(p, len, &pos, &key)) return OX_WIRE_OK;
     switch (key & 7) {
     case PROTOBUF_C_WIRE_TYPE_VARINT:
-      if (read_varint(p, len, &pos, &n)) return WIRE_OK;
+      if (read_varint(p, len, &pos, &n)) return OX_WIRE_OK;
       break;
     case PROTOBUF_C_WIRE_TYPE_64BIT:
-      if (len - pos < 8) return WIRE_OK;
+      if (len - pos < 8) return OX_WIRE_OK;
       pos += 8;
       break;
     case PROTOBUF_C_WIRE_TYPE_32BIT:
-      if (len - pos < 4) return WIRE_OK;
+      if (len - pos < 4) return OX_WIRE_OK;
       pos += 4;
       break;
     case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED: {
-      if (read_varint(p, len, &pos, &n) || n > len - pos) return WIRE_OK;
+      if (read_varint(p, len, &pos, &n) || n > len - pos) return OX_WIRE_OK;
       const ProtobufCFieldDescriptor *f = NULL;
       if (key >> 3 <= UINT_MAX)
         f = protobuf_c_message_descriptor_get_field(desc, (unsigned)(key >> 3));
       if (f && f->type == PROTOBUF_C_TYPE_MESSAGE) {
-        if (left == 0) return WIRE_TOO_DEEP;
+        if (left == 0) return OX_WIRE_TOO_DEEP;
         int rc = check_wire(f->descriptor, p + pos, (size_t)n, left - 1, w);
         if (rc) return rc;
       }
@@ -163,24 +159,32 @@ static int check_wire(const ProtobufCMessageDescriptor *desc, const uint8_t *p, 
           memchr(p + pos, 0, (size_t)n)) {
         w->desc = desc;
         w->field = f;
-        return WIRE_NUL;
+        return OX_WIRE_NUL;
       }
       pos += (size_t)n;
       break;
     }
     default: /* groups: protobuf-c does not support them */
-      return WIRE_OK;
+      return OX_WIRE_OK;
     }
   }
-  return WIRE_OK;
+  return OX_WIRE_OK;
+}
+
+int ox_wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, int left,
+                  const char **message, const char **field) {
+  wire_where w;
+  int rc = check_wire(desc, p, len, left, &w);
+  if (rc == OX_WIRE_NUL) *message = w.desc->short_name, *field = w.field->name;
+  return rc;
 }
 
 /* check_wire's finding as an error, or 0. */
 static int wire_error(int rc, const wire_where *w, ox_err *e) {
-  if (rc == WIRE_TOO_DEEP)
+  if (rc == OX_WIRE_TOO_DEEP)
     return ox_fail(e, OX_EINPUT, "not a valid ONNX model (messages nest deeper than %d levels)",
                    MAX_MESSAGE_DEPTH);
-  if (rc == WIRE_NUL)
+  if (rc == OX_WIRE_NUL)
     return ox_fail(e, OX_EINPUT, "a %s.%s holds a NUL byte; ONNX names and strings cannot",
                    w->desc->short_name, w->field->name);
   return 0;
@@ -341,48 +345,53 @@ static int decode_attr_value(decoder *d, const Onnx__AttributeProto *pa, ox_attr
     if (!pa->sparse_tensor)
       return ox_fail(d->e, OX_EINPUT, "attribute of type SPARSE_TENSOR has no sparse tensor");
     return densify(d, pa->sparse_tensor, &at->t);
-  case OX_ATTR_TYPE_PROTO:
-    at->tp = ox_from_type_proto(a, pa->tp); /* NULL: absent or not modelled */
-    return 0;
+  case OX_ATTR_TYPE_PROTO: {
+    size_t failed = ox_mem_failures();
+    at->tp = ox_from_type_proto(a, pa->tp); /* NULL: absent or not modelled, or no memory */
+    return !at->tp && ox_mem_failures() != failed ? ox_oom(d->e, NULL) : 0;
+  }
   case OX_ATTR_FLOATS:
     at->n = (int64_t)pa->n_floats;
-    if (!(at->floats = ox_alloc_array(a, at->n, sizeof *at->floats))) return oom(d);
+    if (!(at->floats = ox_alloc_array(a, at->n, sizeof *at->floats))) return ox_oom(d->e, NULL);
     if (at->n) memcpy(at->floats, pa->floats, pa->n_floats * sizeof *at->floats);
     return 0;
   case OX_ATTR_INTS:
     at->n = (int64_t)pa->n_ints;
-    if (!(at->ints = ox_alloc_array(a, at->n, sizeof *at->ints))) return oom(d);
+    if (!(at->ints = ox_alloc_array(a, at->n, sizeof *at->ints))) return ox_oom(d->e, NULL);
     if (at->n) memcpy(at->ints, pa->ints, pa->n_ints * sizeof *at->ints);
     return 0;
   case OX_ATTR_STRINGS:
     at->n = (int64_t)pa->n_strings;
-    if (!(at->strings = ox_alloc_array(a, at->n, sizeof *at->strings))) return oom(d);
+    if (!(at->strings = ox_alloc_array(a, at->n, sizeof *at->strings))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_strings; k++)
       OX_TRY(copy_bytes(d, pa->strings[k], &at->strings[k]));
     return 0;
   case OX_ATTR_TENSORS:
     at->n = (int64_t)pa->n_tensors;
-    if (!(at->tensors = ox_alloc_array(a, at->n, sizeof *at->tensors))) return oom(d);
+    if (!(at->tensors = ox_alloc_array(a, at->n, sizeof *at->tensors))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_tensors; k++)
       OX_TRY(decode_tensor(d, pa->tensors[k], &at->tensors[k]));
     return 0;
   case OX_ATTR_GRAPHS:
     at->n = (int64_t)pa->n_graphs;
-    if (!(at->graphs = ox_alloc_array(a, at->n, sizeof *at->graphs))) return oom(d);
+    if (!(at->graphs = ox_alloc_array(a, at->n, sizeof *at->graphs))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_graphs; k++)
       OX_TRY(decode_graph(d, pa->graphs[k], &at->graphs[k]));
     return 0;
   case OX_ATTR_SPARSE_TENSORS: /* densified, so they are plain tensors */
     at->n = (int64_t)pa->n_sparse_tensors;
-    if (!(at->tensors = ox_alloc_array(a, at->n, sizeof *at->tensors))) return oom(d);
+    if (!(at->tensors = ox_alloc_array(a, at->n, sizeof *at->tensors))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < pa->n_sparse_tensors; k++)
       OX_TRY(densify(d, pa->sparse_tensors[k], &at->tensors[k]));
     return 0;
   case OX_ATTR_TYPE_PROTOS:
     at->n = (int64_t)pa->n_type_protos;
-    if (!(at->tps = ox_alloc_array(a, at->n, sizeof *at->tps))) return oom(d);
-    for (size_t k = 0; k < pa->n_type_protos; k++)
-      at->tps[k] = ox_from_type_proto(a, pa->type_protos[k]);
+    if (!(at->tps = ox_alloc_array(a, at->n, sizeof *at->tps))) return ox_oom(d->e, NULL);
+    for (size_t k = 0; k < pa->n_type_protos; k++) {
+      size_t failed = ox_mem_failures();
+      if (!(at->tps[k] = ox_from_type_proto(a, pa->type_protos[k])) && ox_mem_failures() != failed)
+        return ox_oom(d->e, NULL);
+    }
     return 0;
   case OX_ATTR_UNDEFINED:
     return ox_fail(d->e, OX_EINPUT, "attribute has no type and no value");
@@ -391,11 +400,11 @@ static int decode_attr_value(decoder *d, const Onnx__AttributeProto *pa, ox_attr
 }
 
 static int decode_attr(decoder *d, const Onnx__AttributeProto *pa, ox_attr *at) {
-  if (!(at->name = copy_str(d, "the attribute name", pa->name))) return oom(d);
+  if (!(at->name = copy_str(d, "the attribute name", pa->name))) return ox_oom(d->e, NULL);
   at->type = pa->has_type ? (ox_attr_type)pa->type : (ox_attr_type)infer_attr_type(pa);
   if (pa->ref_attr_name && pa->ref_attr_name[0]) {
     /* Inside a function body: the value is the caller's attribute of that name. */
-    if (!(at->ref_attr_name = copy_str(d, "the attribute reference", pa->ref_attr_name))) return oom(d);
+    if (!(at->ref_attr_name = copy_str(d, "the attribute reference", pa->ref_attr_name))) return ox_oom(d->e, NULL);
     return 0;
   }
   if (decode_attr_value(d, pa, at)) {
@@ -414,13 +423,13 @@ static int decode_node(decoder *d, const Onnx__NodeProto *pn, int index, ox_node
   if (!(n->name = copy_str(d, "the node name", pn->name)) || !(n->op = copy_str(d, "the op type", pn->op_type)) ||
       !(n->domain = copy_domain(d, pn->domain)) ||
       !(n->overload = extra_string(d, &pn->base, NODE_OVERLOAD)))
-    return oom(d);
+    return ox_oom(d->e, NULL);
   n->nin = (int)pn->n_input;
   n->nout = (int)pn->n_output;
   OX_TRY(copy_strs(d, pn->n_input, pn->input, &n->in));
   OX_TRY(copy_strs(d, pn->n_output, pn->output, &n->out));
   n->nattr = (int)pn->n_attribute;
-  if (!(n->attr = ox_alloc_array(d->a, n->nattr, sizeof *n->attr))) return oom(d);
+  if (!(n->attr = ox_alloc_array(d->a, n->nattr, sizeof *n->attr))) return ox_oom(d->e, NULL);
   for (int i = 0; i < n->nattr; i++) {
     if (decode_attr(d, pn->attribute[i], &n->attr[i])) {
       if (!room(d)) return d->e->code;
@@ -435,7 +444,7 @@ static int decode_node(decoder *d, const Onnx__NodeProto *pn, int index, ox_node
 static int decode_nodes(decoder *d, size_t count, Onnx__NodeProto *const *src, int *n_out,
                         ox_node **out) {
   ox_node *nodes = ox_alloc_array(d->a, (int64_t)count, sizeof *nodes);
-  if (!nodes) return oom(d);
+  if (!nodes) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < count; i++) OX_TRY(decode_node(d, src[i], (int)i, &nodes[i]));
   *n_out = (int)count;
   *out = nodes;
@@ -444,17 +453,19 @@ static int decode_nodes(decoder *d, size_t count, Onnx__NodeProto *const *src, i
 
 /* Name, type and (for tensors) declared shape. */
 static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_valueinfo *vi) {
-  if (!(vi->name = copy_str(d, "the value name", pv->name))) return oom(d);
+  if (!(vi->name = copy_str(d, "the value name", pv->name))) return ox_oom(d->e, NULL);
   if (ox_type_proto_depth(pv->type) > OX_PROTO_MAX_DEPTH + 1)
     return ox_fail(d->e, OX_EINPUT, "the type of '%s' nests more than %d levels", vi->name, OX_PROTO_MAX_DEPTH);
-  vi->type = ox_from_type_proto(d->a, pv->type);
+  size_t failed = ox_mem_failures();
+  vi->type = ox_from_type_proto(d->a, pv->type); /* NULL: absent or not modelled, or no memory */
+  if (!vi->type && ox_mem_failures() != failed) return ox_oom(d->e, NULL);
   vi->rank = -1;
   const Onnx__TypeProto *tp = pv->type;
   if (tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && tp->tensor_type &&
       tp->tensor_type->shape) {
     const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
     vi->rank = (int)sh->n_dim;
-    if (!(vi->dims = ox_alloc_array(d->a, vi->rank, sizeof *vi->dims))) return oom(d);
+    if (!(vi->dims = ox_alloc_array(d->a, vi->rank, sizeof *vi->dims))) return ox_oom(d->e, NULL);
     for (size_t k = 0; k < sh->n_dim; k++) {
       const Onnx__TensorShapeProto__Dimension *dim = sh->dim[k];
       int known = dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
@@ -463,8 +474,8 @@ static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_value
       if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && dim->dim_param &&
           *dim->dim_param) { /* kept for run --random --dim and info */
         if (!vi->dim_param && !(vi->dim_param = ox_alloc_array(d->a, vi->rank, sizeof *vi->dim_param)))
-          return oom(d);
-        if (!(vi->dim_param[k] = copy_str(d, "a dim_param", dim->dim_param))) return d->e->code ? d->e->code : oom(d);
+          return ox_oom(d->e, NULL);
+        if (!(vi->dim_param[k] = copy_str(d, "a dim_param", dim->dim_param))) return d->e->code ? d->e->code : ox_oom(d->e, NULL);
       }
     }
   }
@@ -474,7 +485,7 @@ static int decode_valueinfo(decoder *d, const Onnx__ValueInfoProto *pv, ox_value
 static int decode_valueinfos(decoder *d, size_t count, Onnx__ValueInfoProto *const *src,
                              int *n_out, ox_valueinfo **out) {
   ox_valueinfo *vis = ox_alloc_array(d->a, (int64_t)count, sizeof *vis);
-  if (!vis) return oom(d);
+  if (!vis) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < count; i++) OX_TRY(decode_valueinfo(d, src[i], &vis[i]));
   *n_out = (int)count;
   *out = vis;
@@ -487,10 +498,10 @@ static int decode_initializers(decoder *d, const Onnx__GraphProto *pg, ox_graph 
   g->ninit = (int)n;
   g->init_name = ox_alloc_array(d->a, (int64_t)n, sizeof *g->init_name);
   g->init = ox_alloc_array(d->a, (int64_t)n, sizeof *g->init);
-  if (!g->init_name || !g->init) return oom(d);
+  if (!g->init_name || !g->init) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < pg->n_initializer; i++) {
     const Onnx__TensorProto *tp = pg->initializer[i];
-    if (!(g->init_name[i] = copy_str(d, "the initializer name", tp->name))) return oom(d);
+    if (!(g->init_name[i] = copy_str(d, "the initializer name", tp->name))) return ox_oom(d->e, NULL);
     if (decode_tensor(d, tp, &g->init[i])) {
       if (room(d)) ox_prefix(d->e, "initializer '%s': ", g->init_name[i]);
       return d->e->code;
@@ -500,7 +511,7 @@ static int decode_initializers(decoder *d, const Onnx__GraphProto *pg, ox_graph 
     const Onnx__SparseTensorProto *sp = pg->sparse_initializer[i];
     size_t k = pg->n_initializer + i;
     /* A sparse tensor's name is its values' name. */
-    if (!(g->init_name[k] = copy_str(d, "the initializer name", sp->values ? sp->values->name : NULL))) return oom(d);
+    if (!(g->init_name[k] = copy_str(d, "the initializer name", sp->values ? sp->values->name : NULL))) return ox_oom(d->e, NULL);
     if (densify(d, sp, &g->init[k])) {
       if (room(d)) ox_prefix(d->e, "sparse initializer '%s': ", g->init_name[k]);
       return d->e->code;
@@ -515,7 +526,7 @@ static int decode_graph(decoder *d, const Onnx__GraphProto *pg, ox_graph **out) 
   d->depth++;
   int rc = 0;
   ox_graph *g = ox_alloc(d->a, sizeof *g);
-  if (!g || !(g->name = copy_str(d, "the graph name", pg->name))) rc = oom(d);
+  if (!g || !(g->name = copy_str(d, "the graph name", pg->name))) rc = ox_oom(d->e, NULL);
   if (!rc) rc = decode_nodes(d, pg->n_node, pg->node, &g->nnode, &g->node);
   if (!rc) rc = decode_valueinfos(d, pg->n_input, pg->input, &g->nin, &g->in);
   if (!rc) rc = decode_valueinfos(d, pg->n_output, pg->output, &g->nout, &g->out);
@@ -532,9 +543,9 @@ static int decode_graph(decoder *d, const Onnx__GraphProto *pg, ox_graph **out) 
 static int decode_opsets(decoder *d, size_t count, Onnx__OperatorSetIdProto *const *src,
                          int *n_out, ox_opset **out) {
   ox_opset *ops = ox_alloc_array(d->a, (int64_t)count, sizeof *ops);
-  if (!ops) return oom(d);
+  if (!ops) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < count; i++) {
-    if (!(ops[i].domain = copy_domain(d, src[i]->domain))) return oom(d);
+    if (!(ops[i].domain = copy_domain(d, src[i]->domain))) return ox_oom(d->e, NULL);
     ops[i].version = src[i]->version;
   }
   *n_out = (int)count;
@@ -555,7 +566,7 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
     Onnx__AttributeProto *const *src =
         *(Onnx__AttributeProto *const *const *)((const char *)m + f->offset);
     fn->attr_default = ox_alloc_array(d->a, (int64_t)n, sizeof *fn->attr_default);
-    if (!fn->attr_default) return oom(d);
+    if (!fn->attr_default) return ox_oom(d->e, NULL);
     fn->ndefault = (int)n;
     for (size_t i = 0; i < n; i++) OX_TRY(decode_attr(d, src[i], &fn->attr_default[i]));
     return 0;
@@ -565,7 +576,7 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
   for (size_t i = 0; i < m->n_unknown_fields; i++)
     if (m->unknown_fields[i].tag == FUNCTION_ATTRIBUTE_PROTO) n++;
   fn->attr_default = ox_alloc_array(d->a, (int64_t)n, sizeof *fn->attr_default);
-  if (!fn->attr_default) return oom(d);
+  if (!fn->attr_default) return ox_oom(d->e, NULL);
   for (size_t i = 0; i < m->n_unknown_fields; i++) {
     const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
     const uint8_t *p;
@@ -577,9 +588,9 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
     wire_where w;
     if (wire_error(check_wire(&onnx__attribute_proto__descriptor, p, len, MAX_MESSAGE_DEPTH, &w), &w, d->e))
       return d->e->code;
-    size_t refused = ox_mem_refusals();
+    size_t refused = ox_mem_failures();
     Onnx__AttributeProto *pa = onnx__attribute_proto__unpack(&ox_pb_allocator, len, p);
-    if (!pa && ox_mem_refusals() != refused) return oom(d);
+    if (!pa && ox_mem_failures() != refused) return ox_oom(d->e, NULL);
     if (!pa)
       return ox_fail(d->e, OX_EINPUT, "attribute_proto %d is not a valid AttributeProto",
                      fn->ndefault);
@@ -594,7 +605,7 @@ static int decode_function_defaults(decoder *d, const Onnx__FunctionProto *pf, o
 static int decode_function(decoder *d, const Onnx__FunctionProto *pf, ox_function *fn) {
   if (!(fn->name = copy_str(d, "the function name", pf->name)) || !(fn->domain = copy_domain(d, pf->domain)) ||
       !(fn->overload = extra_string(d, &pf->base, FUNCTION_OVERLOAD)))
-    return oom(d);
+    return ox_oom(d->e, NULL);
   fn->nin = (int)pf->n_input;
   fn->nout = (int)pf->n_output;
   fn->nattr = (int)pf->n_attribute;
@@ -623,7 +634,7 @@ static int decode_model(decoder *d, const Onnx__ModelProto *pm, ox_model *m) {
   OX_TRY(decode_opsets(d, pm->n_opset_import, pm->opset_import, &m->nopset, &m->opset));
   OX_TRY(decode_graph(d, pm->graph, &m->graph));
   m->nfunc = (int)pm->n_functions;
-  if (!(m->func = ox_alloc_array(d->a, m->nfunc, sizeof *m->func))) return oom(d);
+  if (!(m->func = ox_alloc_array(d->a, m->nfunc, sizeof *m->func))) return ox_oom(d->e, NULL);
   for (int i = 0; i < m->nfunc; i++) {
     if (decode_function(d, pm->functions[i], &m->func[i])) {
       if (room(d)) ox_prefix(d->e, "function '%s': ", m->func[i].name ? m->func[i].name : "");
@@ -633,10 +644,8 @@ static int decode_model(decoder *d, const Onnx__ModelProto *pm, ox_model *m) {
   return 0;
 }
 
-/* path may be NULL for bytes that come from nowhere: then path is "" and dir
- * NULL, so external data is refused. */
-int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *path,
-                    ox_model **out, ox_err *e) {
+/* The model's bytes, checked and unpacked by protobuf-c. */
+static int unpack_model(const uint8_t *buf, size_t len, Onnx__ModelProto **out, ox_err *e) {
   if (len == 0) return ox_fail(e, OX_EINPUT, "not a valid ONNX model (the file is empty)");
   /* Protobuf messages are limited to 2 GiB; this also keeps every count in an int. */
   if (len > INT_MAX)
@@ -645,24 +654,31 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
   wire_where w;
   if (wire_error(check_wire(&onnx__model_proto__descriptor, buf, len, MAX_MESSAGE_DEPTH, &w), &w, e))
     return e->code;
-  size_t refused = ox_mem_refusals();
+  size_t refused = ox_mem_failures();
   Onnx__ModelProto *pm = onnx__model_proto__unpack(&ox_pb_allocator, len, buf);
-  if (!pm && ox_mem_refusals() != refused)
-    return ox_fail(e, OX_EINPUT, "out of memory unpacking the model's %zu bytes", len);
+  if (!pm && ox_mem_failures() != refused)
+    return ox_oom(e, "unpacking the model's %zu bytes", len);
   if (!pm) return ox_fail(e, OX_EINPUT, "not a valid ONNX model (truncated or corrupt)");
   if (!pm->graph) {
     protobuf_c_message_free_unpacked(&pm->base, &ox_pb_allocator);
     return ox_fail(e, OX_EINPUT, "model has no graph");
   }
+  *out = pm;
+  return 0;
+}
 
+/* The unpacked model into the arena; pm is freed. path may be NULL for bytes
+ * that come from nowhere: then path is "" and dir NULL, so external data is
+ * refused. */
+static int decode_unpacked(ox_arena *a, Onnx__ModelProto *pm, const char *path, ox_model **out, ox_err *e) {
   decoder d = {a, e, NULL, 0};
   ox_model *m = ox_alloc(a, sizeof *m);
   int rc = 0;
-  if (!m) rc = oom(&d);
+  if (!m) rc = ox_oom(e, NULL);
   if (!rc) {
     m->path = ox_strdup(a, path ? path : "");
     m->dir = path ? dir_of(a, path) : NULL;
-    if (!m->path || (path && !m->dir)) rc = oom(&d);
+    if (!m->path || (path && !m->dir)) rc = ox_oom(e, NULL);
   }
   if (!rc) {
     d.dir = m->dir;
@@ -674,42 +690,44 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
   return 0;
 }
 
-/* The whole file, malloc'd (not in the arena: it is dropped once decoded),
- * counted against --max-memory. */
+int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *path,
+                    ox_model **out, ox_err *e) {
+  Onnx__ModelProto *pm;
+  OX_TRY(unpack_model(buf, len, &pm, e));
+  return decode_unpacked(a, pm, path, out, e);
+}
+
+/* The whole file, malloc'd (not in the arena: it is dropped once unpacked),
+ * counted against --max-memory: one buffer of the file's size. */
 static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err *e) {
   const char *why;
   FILE *f = ox_open_regular(path, &why); /* a FIFO or a device is refused, not waited on */
   if (!f) return ox_fail(e, OX_EINPUT, "cannot open model '%s': %s", path, why);
-  uint8_t *buf = NULL;
-  size_t n = 0, cap = 0;
-  for (;;) {
-    if (n == cap) {
-      if (cap > (size_t)INT_MAX) { /* ox_model_decode refuses it anyway */
-        ox_mem_free(buf);
-        fclose(f);
-        return ox_fail(e, OX_EINPUT, "not a valid ONNX model (larger than 2 GiB; large "
-                                     "weights belong in external data files)");
-      }
-      size_t ncap = cap ? cap * 2 : 1 << 16;
-      uint8_t *nb = ox_mem_realloc(buf, ncap);
-      if (!nb) {
-        ox_mem_free(buf);
-        fclose(f);
-        return ox_fail(e, OX_EINPUT, "out of memory reading model '%s'", path);
-      }
-      buf = nb;
-      cap = ncap;
-    }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(f);
-  int err = errno;
-  fclose(f);
-  if (bad) {
-    ox_mem_free(buf);
+  struct stat st;
+  if (fstat(fileno(f), &st)) {
+    int err = errno;
+    fclose(f);
     return ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(err));
+  }
+  if ((uint64_t)st.st_size > (uint64_t)INT_MAX) { /* unpack_model refuses it anyway */
+    fclose(f);
+    return ox_fail(e, OX_EINPUT, "not a valid ONNX model (larger than 2 GiB; large "
+                                 "weights belong in external data files)");
+  }
+  size_t n = (size_t)st.st_size;
+  uint8_t *buf = ox_mem_malloc(n + 1);
+  if (!buf) {
+    fclose(f);
+    return ox_oom(e, "reading model '%s' (%zu bytes)", path, n);
+  }
+  /* one byte more than fstat said: a file that grew meanwhile is refused */
+  size_t got = fread(buf, 1, n + 1, f);
+  int bad = ferror(f), err = errno;
+  fclose(f);
+  if (bad || got != n) {
+    ox_mem_free(buf);
+    if (bad) return ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(err));
+    return ox_fail(e, OX_EINPUT, "cannot read model '%s': it changed size while being read", path);
   }
   *data = buf;
   *len = n;
@@ -719,8 +737,11 @@ static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err
 int ox_model_load(ox_arena *a, const char *path, ox_model **out, ox_err *e) {
   uint8_t *buf = NULL;
   size_t len = 0;
+  Onnx__ModelProto *pm;
   OX_TRY(read_model_file(path, &buf, &len, e));
-  int rc = ox_model_decode(a, buf, len, path, out, e);
+  /* the file's bytes go as soon as they are unpacked: the weights are held
+   * twice at most (protobuf-c's copy, then the tensors'), never three times */
+  int rc = unpack_model(buf, len, &pm, e);
   ox_mem_free(buf);
-  return rc;
+  return rc ? rc : decode_unpacked(a, pm, path, out, e);
 }

@@ -30,8 +30,18 @@ int ox_from_map_proto(ox_arena *a, const Onnx__MapProto *mp, const char *basedir
 const ox_type *ox_proto_type_unify(ox_arena *a, const ox_type *x, const ox_type *y);
 void ox_proto_value_refine(ox_arena *a, ox_value *v, const ox_type *t);
 
+/* The walk over the wire format that both decoders make before protobuf-c
+ * unpacks (proto/model.c): OX_WIRE_TOO_DEEP when messages nest more than
+ * `left` levels below the top one (protobuf-c would recurse without a limit),
+ * OX_WIRE_NUL when a string field (doc strings excepted) holds a NUL byte
+ * (protobuf-c would cut the string there), with *message and *field naming
+ * it; else OX_WIRE_OK (malformed bytes included: protobuf-c refuses them). */
+enum { OX_WIRE_OK, OX_WIRE_TOO_DEEP, OX_WIRE_NUL };
+int ox_wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, int left,
+                  const char **message, const char **field);
+
 /* TypeProto -> type; NULL (no error) for a type onnxop does not model (opaque,
- * sparse) or an absent one. */
+ * sparse) or an absent one, and when memory runs out (ox_mem_failures tells). */
 const ox_type *ox_from_type_proto(ox_arena *a, const Onnx__TypeProto *tp);
 /* How many TypeProtos are nested in tp (seq(seq(tensor)) is 3); values and
  * types nest at most OX_PROTO_MAX_DEPTH. */

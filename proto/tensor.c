@@ -17,6 +17,7 @@
  * odd tail is padded with zero bits. In memory (core/dtype.h) they take one
  * byte per element, int4/int2 sign-extended.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,7 +223,7 @@ static int fill_int32(ox_arena *a, ox_tensor *t, const int32_t *x, int64_t count
     if (is_packed(t->dt)) {
       /* one packed byte per entry */
       uint8_t *bytes = ox_alloc(a, (size_t)count);
-      if (!bytes) return ox_fail(e, OX_EINPUT, "out of memory");
+      if (!bytes) return ox_oom(e, NULL);
       for (int64_t i = 0; i < count; i++) bytes[i] = (uint8_t)(uint32_t)x[i];
       unpack_small(t, bytes);
     } else { /* int8, uint8 and the 8-bit floats */
@@ -295,10 +296,16 @@ static int external_open(ox_arena *a, const Onnx__TensorProto *tp, const ox_tens
     return ox_fail(e, OX_EINPUT, "external data length '%s' is not a non-negative integer", len_s);
 
   const char *path = ox_sprintf(a, "%s/%s", basedir, loc);
-  if (!path) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!path) return ox_oom(e, NULL);
   /* A symlink may lead out of the model's folder: compare the resolved paths.
    * And check the kind before opening: fopen on a FIFO would block. */
+  errno = 0;
   char *real_dir = realpath(basedir, NULL), *real = realpath(path, NULL);
+  if ((!real_dir || !real) && errno == ENOMEM) { /* not "leads out" */
+    free(real_dir);
+    free(real);
+    return ox_oom(e, NULL);
+  }
   int inside = real_dir && real && !strncmp(real, real_dir, strlen(real_dir)) &&
                (real[strlen(real_dir)] == '/' || !strcmp(real_dir, "/"));
   free(real_dir);
@@ -367,7 +374,7 @@ static int read_external(ox_arena *a, const Onnx__TensorProto *tp, const ox_tens
   uint8_t *buf = is_packed(dt) ? ox_alloc(a, (size_t)need) : t->data;
   size_t got = buf ? fread(buf, 1, (size_t)need, f) : 0;
   fclose(f);
-  if (!buf) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!buf) return ox_oom(e, NULL);
   if (got != (size_t)need) return ox_fail(e, OX_EINPUT, "cannot read external data");
   if (is_packed(dt)) unpack_small(t, buf);
   else fix_bools(t);
@@ -469,7 +476,7 @@ int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *b
     for (int64_t i = 0; i < n; i++) {
       const ProtobufCBinaryData *b = &tp->string_data[i];
       s[i].p = ox_strndup(a, b->len ? (const char *)b->data : "", b->len);
-      if (!s[i].p) return ox_fail(e, OX_EINPUT, "out of memory");
+      if (!s[i].p) return ox_oom(e, NULL);
       s[i].n = (int64_t)b->len;
     }
     return 0;
@@ -573,7 +580,7 @@ static int seq_from(ox_arena *a, const Onnx__SequenceProto *sp, const char *base
     et = u;
   }
   v->type = ox_type_seq(a, et);
-  if (!et || !v->type) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!et || !v->type) return ox_oom(e, NULL);
   for (int64_t i = 0; i < n; i++) ox_proto_value_refine(a, v->u.seq.v[i], et);
   *out = v;
   return 0;
@@ -597,7 +604,7 @@ static int opt_from(ox_arena *a, const Onnx__OptionalProto *op, const char *base
     }
   }
   const ox_type *et = x ? ox_value_type(a, x) : unknown_of(a, k);
-  if (!et) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!et) return ox_oom(e, NULL);
   return ox_opt_new(a, et, x, out, e);
 }
 
@@ -658,7 +665,7 @@ static int map_from(ox_arena *a, const Onnx__MapProto *mp, const char *basedir, 
       const ProtobufCBinaryData *b = &mp->string_keys[i];
       ox_str *s = keys->u.t.data;
       s[i].p = ox_strndup(a, b->len ? (const char *)b->data : "", b->len);
-      if (!s[i].p) return ox_fail(e, OX_EINPUT, "out of memory");
+      if (!s[i].p) return ox_oom(e, NULL);
       s[i].n = (int64_t)b->len;
     } else if (key_store(kt, keys->u.t.data, i, mp->keys[i])) {
       return ox_fail(e, OX_EINPUT, "map key %lld does not fit %s", (long long)mp->keys[i],
@@ -682,7 +689,7 @@ static int map_from(ox_arena *a, const Onnx__MapProto *mp, const char *basedir, 
 
   ox_value *m = ox_alloc(a, sizeof *m);
   const ox_type *t = ox_type_map(a, kt, vals->type->inner);
-  if (!m || !t) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!m || !t) return ox_oom(e, NULL);
   m->kind = OX_MAP;
   m->type = t;
   m->u.map.keys = keys;
@@ -774,7 +781,7 @@ static int wrong_kind(ox_err *e, const char *want, const ox_value *v) {
 /* name, or NULL (no field) for NULL or "" */
 static int set_name(ox_arena *a, const char *name, char **field, ox_err *e) {
   if (!name || !*name) return 0;
-  if (!(*field = ox_strdup(a, name))) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!(*field = ox_strdup(a, name))) return ox_oom(e, NULL);
   return 0;
 }
 
@@ -784,7 +791,7 @@ int ox_to_tensor_proto(ox_arena *a, const ox_value *v, const char *name,
   const ox_tensor *t = &v->u.t;
   Onnx__TensorProto *tp = ox_alloc(a, sizeof *tp);
   int64_t *dims = ox_alloc_array(a, t->rank, sizeof *dims);
-  if (!tp || !dims) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!tp || !dims) return ox_oom(e, NULL);
   onnx__tensor_proto__init(tp);
   OX_TRY(set_name(a, name, &tp->name, e));
   if (t->rank) memcpy(dims, t->dims, (size_t)t->rank * sizeof *dims);
@@ -796,7 +803,7 @@ int ox_to_tensor_proto(ox_arena *a, const ox_value *v, const char *name,
   if (t->dt == OX_STRING) {
     const ox_str *s = t->data;
     ProtobufCBinaryData *b = ox_alloc_array(a, t->n, sizeof *b);
-    if (!b) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!b) return ox_oom(e, NULL);
     for (int64_t i = 0; i < t->n; i++) {
       b[i].len = (size_t)s[i].n;
       b[i].data = s[i].p ? (uint8_t *)s[i].p : (uint8_t *)""; /* only read by the packer */
@@ -808,7 +815,7 @@ int ox_to_tensor_proto(ox_arena *a, const ox_value *v, const char *name,
     unsigned mask = (1u << bits) - 1;
     int64_t nb = raw_bytes(t->dt, t->n);
     uint8_t *p = ox_alloc(a, (size_t)nb);
-    if (!p) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!p) return ox_oom(e, NULL);
     const uint8_t *d = t->data;
     for (int64_t i = 0; i < t->n; i++)
       p[i / per] |= (uint8_t)((d[i] & mask) << (bits * (i % per)));
@@ -840,7 +847,7 @@ static int seq_to(ox_arena *a, const ox_value *v, const char *name, int depth,
   if (!v || v->kind != OX_SEQUENCE) return wrong_kind(e, "a sequence", v);
   if (depth > MAX_DEPTH) return ox_fail(e, OX_EINPUT, "values nested more than %d deep", MAX_DEPTH);
   Onnx__SequenceProto *sp = ox_alloc(a, sizeof *sp);
-  if (!sp) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!sp) return ox_oom(e, NULL);
   onnx__sequence_proto__init(sp);
   OX_TRY(set_name(a, name, &sp->name, e));
   /* elem_type from the declared element type, so an empty sequence keeps it */
@@ -850,7 +857,7 @@ static int seq_to(ox_arena *a, const ox_value *v, const char *name, int depth,
   sp->elem_type = elem_of_kind(kind);
   int64_t n = v->u.seq.n;
   void **msgs = ox_alloc_array(a, n, sizeof *msgs);
-  if (!msgs) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!msgs) return ox_oom(e, NULL);
   for (int64_t i = 0; i < n; i++) {
     const ox_value *x = v->u.seq.v[i];
     int rc;
@@ -896,7 +903,7 @@ static int opt_to(ox_arena *a, const ox_value *v, const char *name, int depth,
   if (!v || v->kind != OX_OPTIONAL) return wrong_kind(e, "an optional", v);
   if (depth > MAX_DEPTH) return ox_fail(e, OX_EINPUT, "values nested more than %d deep", MAX_DEPTH);
   Onnx__OptionalProto *op = ox_alloc(a, sizeof *op);
-  if (!op) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!op) return ox_oom(e, NULL);
   onnx__optional_proto__init(op);
   OX_TRY(set_name(a, name, &op->name, e));
   const ox_value *x = v->u.opt;
@@ -931,7 +938,7 @@ static int map_to(ox_arena *a, const ox_value *v, const char *name, int depth,
   if (!keys || keys->kind != OX_TENSOR || !is_key_type(keys->u.t.dt))
     return ox_fail(e, OX_EINPUT, "map keys must be a tensor of integers or strings");
   Onnx__MapProto *mp = ox_alloc(a, sizeof *mp);
-  if (!mp) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!mp) return ox_oom(e, NULL);
   onnx__map_proto__init(mp);
   OX_TRY(set_name(a, name, &mp->name, e));
   const ox_tensor *t = &keys->u.t;
@@ -944,7 +951,7 @@ static int map_to(ox_arena *a, const ox_value *v, const char *name, int depth,
   if (t->dt == OX_STRING) {
     const ox_str *s = t->data;
     ProtobufCBinaryData *b = ox_alloc_array(a, t->n, sizeof *b);
-    if (!b) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!b) return ox_oom(e, NULL);
     for (int64_t i = 0; i < t->n; i++) {
       b[i].len = (size_t)s[i].n;
       b[i].data = s[i].p ? (uint8_t *)s[i].p : (uint8_t *)"";
@@ -953,7 +960,7 @@ static int map_to(ox_arena *a, const ox_value *v, const char *name, int depth,
     mp->string_keys = b;
   } else {
     int64_t *k = ox_alloc_array(a, t->n, sizeof *k);
-    if (!k) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!k) return ox_oom(e, NULL);
     for (int64_t i = 0; i < t->n; i++) k[i] = key_load(t->dt, t->data, i);
     mp->n_keys = (size_t)t->n;
     mp->keys = k;

@@ -1,6 +1,9 @@
 /* proto/write.c: core model -> ModelProto, for `onnxop make`.
  *
- * Everything is built in the arena and packed once. */
+ * Everything is built in the arena and packed once. The builders below stop
+ * at a NULL where they must (and never write through one), but leave a
+ * field NULL where an allocation failed; ox_model_encode then sees the
+ * failure by ox_mem_failures() and packs nothing. */
 #include <string.h>
 
 #include "proto.h"
@@ -192,8 +195,9 @@ static Onnx__GraphProto *graph(ox_arena *a, const ox_graph *g, ox_err *e) {
 }
 
 int ox_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e) {
+  size_t failed = ox_mem_failures();
   Onnx__ModelProto *mp = NEW(a, Onnx__ModelProto, ONNX__MODEL_PROTO__INIT);
-  if (!mp) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!mp) return ox_oom(e, NULL);
   mp->has_ir_version = 1;
   mp->ir_version = m->ir_version ? m->ir_version : 10;
   mp->producer_name = "onnxop";
@@ -201,17 +205,18 @@ int ox_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len,
   mp->opset_import = ox_alloc_array(a, m->nopset + 1, sizeof *mp->opset_import);
   for (int i = 0; mp->opset_import && i < m->nopset; i++) {
     Onnx__OperatorSetIdProto *o = NEW(a, Onnx__OperatorSetIdProto, ONNX__OPERATOR_SET_ID_PROTO__INIT);
-    if (!o) return ox_fail(e, OX_EINPUT, "out of memory");
+    if (!o) return ox_oom(e, NULL);
     o->domain = dup(a, m->opset[i].domain);
     o->has_version = 1;
     o->version = m->opset[i].version;
     mp->opset_import[i] = o;
   }
   if (!(mp->graph = graph(a, m->graph, e)))
-    return e->code ? e->code : ox_fail(e, OX_EINPUT, "out of memory");
+    return e->code ? e->code : ox_oom(e, NULL);
+  if (ox_mem_failures() != failed) return ox_oom(e, NULL); /* a part is missing */
   size_t n = onnx__model_proto__get_packed_size(mp);
   uint8_t *buf = ox_alloc(a, n + 1);
-  if (!buf) return ox_fail(e, OX_EINPUT, "out of memory");
+  if (!buf) return ox_oom(e, NULL);
   *len = onnx__model_proto__pack(mp, buf);
   *data = buf;
   return 0;

@@ -3,7 +3,8 @@
 # (SHARED_SUITE empty: the ONNX node-test suite is skipped on purpose).
 #   1. the unit tests, plain and under ASan+UBSan
 #   2. the CLI tests (tests/cli/run.sh, tests/cli/files.py), the hostile
-#      inputs (tests/bad) and the limits (tests/limits.py)
+#      inputs (tests/bad), the limits (tests/limits.py) and the allocation
+#      failures (tests/faults.py, on the ASan build: the test build)
 #   3. the conformance suites with their expected-failure lists, plain and
 #      under ASan+UBSan
 # Prints one line per part, then the totals as "N passed, M failed".
@@ -68,6 +69,8 @@ run "limits" python3 tests/limits.py "$B"
 run "limits (asan)" python3 tests/limits.py "$B/asan"
 # models from `onnxop make`: Debian's onnx checker, and onnxruntime with ORT_DIR
 run "checker" /usr/bin/python3 tests/checker.py "$B"
+# every allocation failure handled: the test build fails each in turn
+run "faults (asan)" python3 tests/faults.py "$B/asan" --suite="$SHARED"
 
 suite() { # NAME PATH XFAIL
   if [ ! -d "$2" ]; then

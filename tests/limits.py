@@ -19,9 +19,12 @@ protobuf by hand, as tests/bad/gen.c does):
   npz_big        an .npz of 80 MB, stored, under a 64 MiB limit
   npz_bomb       an .npz member of 60 MB of zeros, deflated to ~60 KB (this
                  one held already: the declared size is checked)
+  stdin_pipe_big 160 MB of .npy through a pipe to --in -
+  model_weights  a model of 24 MiB of weights (raw_data) under 64 MiB: loads
   loop_timeout   a Loop of 2^62 iterations with a constant-memory body under
                  --timeout 0.5 (and ONNXOP_TIMEOUT), for run and bench; and
-                 make --case under a timeout that has passed before it runs
+                 make --case under a timeout that has passed before it runs;
+                 as a test case, under `onnxop --timeout 1 test`
 and usage errors for malformed --timeout / ONNXOP_TIMEOUT values.
 
 With BUILD ending in /asan, RSS is not checked (the sanitizer's shadow memory
@@ -146,6 +149,12 @@ def generate(d):
     # an .npz of 80 MB, stored
     with zipfile.ZipFile(f"{d}/big.npz", "w", zipfile.ZIP_STORED) as z:
         z.writestr("x.npy", npy("<f4", [20_000_000], bytes(80_000_000)))
+    # 160 MB for standard input, through a pipe
+    write(f"{d}/big.npy", npy("<f4", [40_000_000], bytes(160_000_000)))
+    # a model whose initializer holds 24 MiB (raw_data), over a third of 64 MiB
+    init = f_int(1, 6 * MIB) + f_int(2, FLOAT) + f_bytes(8, "w") + f_bytes(9, bytes(24 * MIB))
+    write(f"{d}/weights.onnx", model(graph([node("Identity", ["w"], ["y"], "id")], [],
+                                           [value_info("y", tensor_type(FLOAT))]) + f_bytes(5, init), 21))  # 5: initializer
     # an .npz member of 60 MB of zeros, deflated (about 60 KB)
     with zipfile.ZipFile(f"{d}/bomb.npz", "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("x.npy", npy("<f4", [15_000_000], bytes(60_000_000)))
@@ -158,6 +167,14 @@ def generate(d):
                                         [value_info("M", tensor_type(INT64)), value_info("c", tensor_type(BOOL)),
                                          value_info("v", tensor_type(FLOAT))],
                                         [value_info("v_final", tensor_type(FLOAT))]), 16))
+    # the same Loop as a test case of 2^62 iterations
+    os.makedirs(f"{d}/spin_cases/test_spin/test_data_set_0", exist_ok=True)
+    write(f"{d}/spin_cases/test_spin/model.onnx", open(f"{d}/spin.onnx", "rb").read())
+    ds = f"{d}/spin_cases/test_spin/test_data_set_0"
+    write(f"{ds}/input_0.pb", f_int(2, INT64) + f_bytes(9, struct.pack("<q", 1 << 62)))
+    write(f"{ds}/input_1.pb", f_int(2, BOOL) + f_bytes(9, b"\x01"))
+    write(f"{ds}/input_2.pb", f_int(2, FLOAT) + f_bytes(9, struct.pack("<f", 1)))
+    write(f"{ds}/output_0.pb", f_int(2, FLOAT) + f_bytes(9, struct.pack("<f", 1)))
     # Loop(M, "", s) with body (i, cond_in, s_in) -> (Identity(cond_in), SequenceInsert(s_in, i));
     # the graph gives SequenceLength(s_final)
     seqi = seq_type(tensor_type(INT64))
@@ -214,14 +231,23 @@ class Run:
         self.check_rss = not build.rstrip("/").endswith("asan")
         self.passed = self.failed = 0
 
-    def case(self, name, args, code, frags, limit=None, max_secs=60, env=None, out_dir=None):
-        """limit: the --max-memory given (bytes), for the RSS bound."""
+    def case(self, name, args, code, frags, limit=None, max_secs=60, env=None, out_dir=None, pipe_in=None,
+             stdout_too=False):
+        """limit: the --max-memory given (bytes), for the RSS bound; pipe_in: a
+        file fed to standard input through a pipe (cat FILE | onnxop ...; the
+        peak RSS is then the larger of the two); stdout_too: frags are looked
+        for in stdout too."""
         e = dict(os.environ)
         e.pop("ONNXOP_TIMEOUT", None)
         e.pop("ONNXOP_MAX_MEMORY", None)
         e.update(env or {})
         bound = limit + SLACK if limit and self.check_rss else 0
-        got, err, rss, secs, killed = measure([self.x] + args, e, out_dir, bound, max_secs)
+        cmd = [self.x] + args
+        if pipe_in:
+            cmd = ["sh", "-c", 'cat "$0" | "$@"', pipe_in] + cmd
+        if stdout_too:
+            cmd = ["sh", "-c", '"$@" 1>&2', "sh"] + cmd
+        got, err, rss, secs, killed = measure(cmd, e, out_dir, bound, max_secs)
         why = []
         if killed:
             why.append(killed)
@@ -272,6 +298,14 @@ def main():
     c("pb_seq_big", mm + ["run", f"{d}/id_seq.onnx", "--in", f"{d}/big_seq.pb"], 1, [reached, "big_seq.pb"], lim)
     c("npz_big", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/big.npz"], 1, [reached, "big.npz"], lim)
     c("npz_bomb", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/bomb.npz"], 1, [reached, "bomb.npz"], lim)
+    # standard input through a pipe is counted as it is read: refused once
+    # the buffer would pass the limit, not after it has taken all 160 MB
+    c("stdin_pipe_big", mm + ["run", f"{d}/id.onnx", "--in", "-"], 1, [reached, "standard input"], lim,
+      pipe_in=f"{d}/big.npy")
+    # the model file is read into one buffer of its size, dropped once
+    # unpacked: 24 MiB of weights load under 64 MiB (a doubling buffer of
+    # 32 MiB, kept while the weights were decoded, passed the limit)
+    c("model_weights", mm + ["info", f"{d}/weights.onnx"], 0, [], lim)
     c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
       env={"ONNXOP_MAX_MEMORY": "64M"})
 
@@ -287,6 +321,11 @@ def main():
       env={"ONNXOP_TIMEOUT": "100"})
     c("make_case_timeout", ["make", "Identity", "--opset", "21", "--input", "x:float32[1]", "--case", f"{d}/case", "--in", "float32[1]:1",
                             "--timeout", "0.000001"], 1, ["node 'node' Identity-21", "time limit of 1e-06 s"], max_secs=5)
+    # a --timeout before `test` is test's own, per case
+    c("test_timeout_global", ["--timeout", "1", "test", f"{d}/spin_cases"], 1,
+      ["FAIL test_spin: timed out", "0 passed, 1 failed"], max_secs=10, stdout_too=True)
+    c("test_timeout_global_decimal", ["--timeout", "0.5", "test", f"{d}/spin_cases"], 2,
+      ["--timeout needs a whole number of seconds"], max_secs=5)
     c("loop_short_within_timeout", ["run", "--timeout", "30", f"{d}/spin.onnx", "--in", "int64[]:1000", "--in", "bool[]:1",
                                     "--in", "float32[]:1"], 0, [], max_secs=30)
     for bad in ["-1", "nan", "abc", "", "1e400", "0x10", "inf"]:

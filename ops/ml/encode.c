@@ -24,8 +24,6 @@ static int need_tensor(ox_ctx *c, ox_value **in, int i) {
                  in[i] ? ox_value_desc(in[i], desc, sizeof desc) : "missing");
 }
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* A column of n elements of dtype dt: a list attribute (floats, ints,
  * strings) or a tensor attribute. p == NULL: the attribute is absent. */
 typedef struct { ox_dtype dt; int64_t n; const void *p; const char *name; } col;
@@ -100,7 +98,7 @@ static int keyset_make(ox_ctx *c, ox_dtype dt, int64_t n, const void *data, keys
   ks->kind = kind_of(dt);
   ks->n = n;
   ks->e = ox_alloc_array(c->a, n ? n : 1, sizeof *ks->e);
-  if (!ks->e) return oom(c);
+  if (!ks->e) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < n; i++) {
     key_at(ks->kind, dt, data, i, &ks->e[i]);
     ks->e[i].pos = i;
@@ -193,7 +191,7 @@ static int array_feature_extractor(ox_ctx *c, int nin, ox_value **in, int nout, 
                      (long long)idx[j], (long long)j, ox_input_name(c, 1), (long long)C);
   int rank = x->rank == 1 ? 2 : x->rank;
   int64_t *dims = ox_alloc_array(c->a, rank, sizeof *dims);
-  if (!dims) return oom(c);
+  if (!dims) return ox_oom(c->err, NULL);
   if (x->rank == 1) dims[0] = 1;
   else memcpy(dims, x->dims, (size_t)(rank - 1) * sizeof *dims);
   dims[rank - 1] = k;
@@ -282,7 +280,7 @@ static int cast_one(ox_ctx *c, ox_dtype from, const void *src, ox_dtype to, void
   float f = *(const float *)src;
   if (to == OX_STRING) {
     char *p = ox_sprintf(c->a, "%f", (double)f);
-    if (!p) return oom(c);
+    if (!p) return ox_oom(c->err, NULL);
     *(ox_str *)dst = (ox_str){p, (int64_t)strlen(p)};
   } else {
     if (!(f >= -0x1p63f && f < 0x1p63f))
@@ -496,7 +494,7 @@ static int label_encoder_1(ox_ctx *c, const ox_tensor *x, ox_value **out) {
   if (c->err->code) return c->err->code;
   if (!cls.p) return ox_fail(c->err, OX_EINPUT, "attribute 'classes_strings' is required");
   int64_t *pos = ox_alloc_array(c->a, cls.n ? cls.n : 1, sizeof *pos);
-  if (!pos) return oom(c);
+  if (!pos) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < cls.n; i++) pos[i] = i;
   col idx = {OX_INT64, cls.n, pos, "classes_strings"};
   ox_str ds = {def_s, (int64_t)strlen(def_s)};
@@ -573,7 +571,7 @@ static int one_hot_encoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
   keyset ks;
   OX_TRY(keyset_make(c, cats->dt, cats->n, cats->p, &ks));
   int64_t *dims = ox_alloc_array(c->a, x->rank + 1, sizeof *dims);
-  if (!dims) return oom(c);
+  if (!dims) return ox_oom(c->err, NULL);
   if (x->rank) memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
   dims[x->rank] = cats->n;
   OX_TRY(ox_tensor_new(c->a, OX_FLOAT, x->rank + 1, dims, &out[0], c->err));
@@ -623,11 +621,11 @@ static int zipmap(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_new(c->a, lab->dt, 1, &C, &keys, c->err));
   if (C) memcpy(keys->u.t.data, lab->p, (size_t)C * ox_dtype_size(lab->dt));
   const ox_type *ft = ox_type_tensor(OX_FLOAT), *mt = ox_type_map(c->a, lab->dt, ft);
-  if (!mt) return oom(c);
+  if (!mt) return ox_oom(c->err, NULL);
   OX_TRY(ox_seq_new(c->a, mt, N, &out[0], c->err));
   ox_value *maps = ox_alloc_array(c->a, N ? N : 1, sizeof *maps);
   ox_value *scal = ox_alloc_array(c->a, N * C > 0 ? N * C : 1, sizeof *scal);
-  if (!maps || !scal) return oom(c);
+  if (!maps || !scal) return ox_oom(c->err, NULL);
   static int64_t no_dims[1];
   const float *xs = x->data;
   for (int64_t n = 0; n < N; n++) {

@@ -11,8 +11,6 @@
 
 /* ---- shared ---- */
 
-static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
-
 /* Input 0, which must be a tensor. */
 static int tensor0(ox_ctx *c, ox_value **in, const ox_tensor **x) {
   const ox_value *v = in[0];
@@ -129,7 +127,7 @@ static int linear_classifier(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
   OX_TRY(ox_tensor_new(c->a, OX_FLOAT, 2, zdims, &z, c->err));
   if (nout > 1) out[1] = z;
   double *s = ox_alloc_array(c->a, K, sizeof *s), *xr = ox_alloc_array(c->a, C, sizeof *xr);
-  if (!s || !xr) return oom(c);
+  if (!s || !xr) return ox_oom(c->err, NULL);
   for (int64_t n = 0; n < N; n++) {
     linear_row(&m, x, n, C, xr, binary ? s + 1 : s);
     if (binary) s[0] = -s[1];
@@ -164,7 +162,7 @@ static int linear_regressor(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   int64_t dims[2] = {N, targets};
   OX_TRY(ox_tensor_new(c->a, OX_FLOAT, 2, dims, &out[0], c->err));
   double *s = ox_alloc_array(c->a, targets, sizeof *s), *xr = ox_alloc_array(c->a, C, sizeof *xr);
-  if (!s || !xr) return oom(c);
+  if (!s || !xr) return ox_oom(c->err, NULL);
   float *y = out[0]->u.t.data;
   for (int64_t n = 0; n < N; n++) {
     linear_row(&m, x, n, C, xr, s);

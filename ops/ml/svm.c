@@ -122,7 +122,7 @@ static int regressor_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   }
   OX_TRY(ox_tensor_new(c->a, OX_FLOAT, 2, (int64_t[]){n, 1}, &out[0], c->err));
   double *buf = ox_alloc_array(c->a, F > 0 ? F : 1, sizeof *buf);
-  if (!buf) return FAIL("out of memory");
+  if (!buf) return ox_oom(c->err, NULL);
   for (int64_t i = 0; i < n; i++) {
     const double *xi = row_of(x, i, F, buf);
     double s = rho[0];
@@ -248,7 +248,7 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   int64_t *votes = ox_alloc_array(c->a, nc, sizeof *votes);
   double *r = ox_alloc_array(c->a, nr, sizeof *r), *Q = ox_alloc_array(c->a, nr, sizeof *Q);
   double *Qp = ox_alloc_array(c->a, nc, sizeof *Qp);
-  if (!buf || !kv || !sc || !votes || !r || !Q || !Qp) return FAIL("out of memory");
+  if (!buf || !kv || !sc || !votes || !r || !Q || !Qp) return ox_oom(c->err, NULL);
 
   for (int64_t row = 0; row < n; row++) {
     const double *xi = row_of(x, row, F, buf);

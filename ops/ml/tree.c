@@ -46,7 +46,7 @@ typedef struct {
 
 static void *alloc(ox_ctx *c, int64_t n, size_t size) {
   void *p = ox_alloc_array(c->a, n > 0 ? n : 1, size);
-  if (!p) ox_fail(c->err, OX_EINPUT, "out of memory");
+  if (!p) ox_oom(c->err, NULL);
   return p;
 }
 

@@ -475,6 +475,25 @@ static void values(void) {
   f_int(&t, T_INT64, 2);
   f_msg(&s, SQ_TENSOR, &t);
   save("s_mixed_dtypes.pb", &s);
+  /* names holding a NUL byte (protobuf-c would cut them at it): a
+   * TensorProto's, a SequenceProto's, a tensor's inside a sequence */
+  {
+    buf v = float_tensor(1, d2, NULL);
+    f_bytes(&v, T_NAME, "x\0y", 3);
+    save("t_name_nul.pb", &v);
+    buf q = {0};
+    f_bytes(&q, SQ_NAME, "s\0t", 3);
+    f_int(&q, SQ_ELEM, EL_TENSOR);
+    v = float_tensor(1, d2, NULL);
+    f_msg(&q, SQ_TENSOR, &v);
+    save("s_name_nul.pb", &q);
+    q = (buf){0};
+    f_int(&q, SQ_ELEM, EL_TENSOR);
+    v = float_tensor(1, d2, NULL);
+    f_bytes(&v, T_NAME, "e\0f", 3);
+    f_msg(&q, SQ_TENSOR, &v);
+    save("s_elem_name_nul.pb", &q);
+  }
   /* elem_type SEQUENCE, but holding tensors */
   f_int(&s, SQ_ELEM, EL_SEQUENCE);
   t = float_tensor(1, d2, NULL);

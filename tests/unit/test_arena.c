@@ -3,6 +3,7 @@
  * ox_alloc, left as they are by ox_alloc_uninit; the memory limit; tensors
  * made by ox_tensor_new_uninit (strings zeroed all the same). */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "check.h"
 #include "core/ox.h"
@@ -73,9 +74,28 @@ int main(void) {
   /* the memory limit still holds with spares around */
   size_t lim = ox_memory_limit();
   ox_set_memory_limit(ox_memory_in_use() + (4 << 20));
+  size_t failures = ox_mem_failures();
   CHECK(ox_alloc(a, 8 << 20) == NULL);
   CHECK(ox_alloc(a, 2 << 20) != NULL);
+  /* the refusal is counted and its cause kept: ox_oom says it (OX_ENOMEM) */
+  CHECK_EQ_I(ox_mem_failures(), failures + 1);
+  CHECK_EQ_I(ox_mem_last_failure(), OX_MEM_LIMIT);
+  char want[160];
+  snprintf(want, sizeof want, "out of memory for 8 MiB (the memory limit of %zu bytes is reached; see --max-memory)",
+           ox_memory_limit());
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_oom(&e, "for %d MiB", 8), OX_ENOMEM);
+  CHECK_EQ_S(e.msg, want);
   ox_set_memory_limit(lim);
+  /* counted malloc, aligned; a size that overflows is the limit's refusal */
+  void *q = ox_mem_aligned(1000);
+  CHECK(q != NULL && (uintptr_t)q % 64 == 0);
+  ox_mem_free(q);
+  CHECK(ox_alloc_array(a, INT64_MAX, 16) == NULL);
+  CHECK_EQ_I(ox_mem_last_failure(), OX_MEM_LIMIT);
+  char *h = ox_heap_strndup("abcdef", 3);
+  CHECK(h && !strcmp(h, "abc"));
+  free(h);
 
   ox_arena_free(a);
   CHECK_EQ_I(ox_memory_in_use(), 0);
