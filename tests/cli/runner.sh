@@ -1,0 +1,243 @@
+# tests/cli/runner.sh: onnxop test as a runner (statuses, reports, choosing
+# cases, tolerances, shards) and onnxop report; sourced by tests/cli/run.sh
+# (uses its X, T, S and helpers, and the cases it made). SUITE: the
+# 1802-case node-test suite, or empty.
+
+# ---- a suite with one case of each status ----
+R="$T/runner"
+rm -rf "$R" && mkdir -p "$R"
+st="$R/st"
+mkdir -p "$st"
+cp -r "$T/cases/test_cc_sequence_at_neg" "$st/st_pass"
+cp -r "$T/cases/wrong" "$st/st_fail"
+cp -r "$T/cases/test_cc_sequence_at_neg" "$st/st_error" && cp "$T/trunc.onnx" "$st/st_error/model.onnx"
+mkdir -p "$st/st_unsupported/test_data_set_0" && cp "$T/unknown.onnx" "$st/st_unsupported/model.onnx"
+"$X" convert 'float32[2]:1,2' "$st/st_unsupported/test_data_set_0/input_0.pb"
+"$X" convert 'float32[2]:1,2' "$st/st_unsupported/test_data_set_0/output_0.pb"
+mkdir -p "$R/crash" "$R/hang"
+cp -r "$T/cases/test_cc_sequence_at_neg" "$R/crash/st_crash"
+cp -r "$T/cases/test_cc_sequence_at_neg" "$R/hang/st_timeout"
+hooks="env ONNXOP_TEST_CRASH=st_crash ONNXOP_TEST_HANG=st_timeout"
+
+# each status by its name; the summary line lists them before "N passed, M failed"
+expect 1 st_text $hooks "$X" test -j 3 --timeout 1 "$st" "$R/crash" "$R/hang"
+out_has st_text "FAIL st_fail: test_data_set_0 output 0 'output_tensor': element [0, 0]: expected -1, got 6"
+out_has st_text "ERROR st_error: "
+out_has st_text "UNSUPPORTED st_unsupported: "
+out_has st_text "CRASH st_crash: crashed (signal 6"
+out_has st_text "TIMEOUT st_timeout: timed out after 1 s"
+out_lacks st_text "st_pass"
+out_has st_text "1 fail, 1 error, 1 unsupported, 1 crash, 1 timeout; 1 passed, 5 failed"
+expect 1 st_json $hooks "$X" test -j 3 --timeout 1 --json "$st" "$R/crash" "$R/hang"
+jsonok st_json
+for s in pass fail error unsupported; do
+  out_has st_json '{"name":"st_'$s'","path":"'"$st/st_$s"'","status":"'$s'",'
+done
+out_has st_json '{"name":"st_crash","path":"'"$R/crash/st_crash"'","status":"crash","message":"crashed (signal 6'
+out_has st_json '{"name":"st_timeout","path":"'"$R/hang/st_timeout"'","status":"timeout","message":"timed out after 1 s"'
+out_has st_json '"statuses":{"pass":1,"fail":1,"error":1,"unsupported":1,"crash":1,"timeout":1,"xfail":0,"xpass":0,"stale":0,"duplicate":0}'
+# listed in --xfail, each failing status is an expected failure; unsupported too
+printf 'st_unsupported: an operator this build lacks\nst_crash: crashes\nst_fail: wrong\nst_error: bad model\n' >"$R/st.xfail"
+ONNXOP_TEST_CRASH=st_crash expect 0 st_xfail "$X" test --xfail "$R/st.xfail" "$st" "$R/crash"
+out_has st_xfail "4 xfail; 1 passed, 0 failed"
+head -n 2 "$R/st.xfail" >"$R/st2.xfail"
+ONNXOP_TEST_CRASH=st_crash expect 0 st_xfail_v "$X" test -v --xfail "$R/st2.xfail" "$R/crash" "$st/st_unsupported"
+out_has st_xfail_v "XFAIL st_crash: crashed (signal 6"
+out_has st_xfail_v "XFAIL st_unsupported: "
+
+# results print as cases finish: the failure is on stdout while a case still runs
+ONNXOP_TEST_HANG=st_timeout "$X" test -j 2 --timeout 4 "$R/hang" "$st/st_fail" >"$R/live.out" 2>&1 &
+live=$!
+k=0
+while [ $k -lt 30 ] && ! grep -qs "FAIL st_fail" "$R/live.out"; do sleep 0.1; k=$((k + 1)); done
+if grep -q "FAIL st_fail" "$R/live.out" && kill -0 $live 2>/dev/null; then ok; else bad "live: FAIL st_fail not printed while st_timeout ran: $(cat "$R/live.out")"; fi
+wait $live
+
+# -q: the summary alone; -v (--verbose): passing cases too
+expect 1 st_quiet "$X" test --quiet "$st"
+if [ "$(cat "$T/st_quiet.out")" = "1 fail, 1 error, 1 unsupported; 1 passed, 3 failed" ]; then ok; else bad "st_quiet: $(cat "$T/st_quiet.out")"; fi
+expect 0 st_verbose "$X" test --verbose "$st/st_pass"
+out_has st_verbose "PASS st_pass"
+
+# live progress: a counter on stderr when it is a terminal, and only then
+expect 1 st_tty python3 tests/cli/on_tty.py "$R/tty.err" "$X" test -j 1 "$st"
+if grep -q "\[4/4\] 1 passed, 3 failed, .* s, ETA .* s" "$R/tty.err"; then ok; else bad "st_tty: no progress on a terminal: $(cat -v "$R/tty.err" | head -c 300)"; fi
+if grep -qF "ETA" "$T/st_quiet.err" "$T/st_text.err"; then bad "progress on stderr that is no terminal"; else ok; fi
+expect 1 st_tty_quiet python3 tests/cli/on_tty.py "$R/tty_q.err" "$X" test -q "$st"
+if [ -s "$R/tty_q.err" ] && grep -q ETA "$R/tty_q.err"; then bad "st_tty_quiet: progress with -q"; else ok; fi
+
+# two suites that both hold a case of one name: told apart by path
+mkdir -p "$R/a" "$R/b"
+cp -r "$T/cases/test_cc_sequence_at_neg" "$R/a/test_same"
+cp -r "$T/cases/wrong" "$R/b/test_same"
+expect 1 same_name "$X" test "$R/a" "$R/b"
+out_has same_name "FAIL $R/b/test_same: test_data_set_0 output 0"
+expect 1 same_name_failures "$X" test --failures "$R/a" "$R/b/"
+out_has same_name_failures "$R/b/test_same: test_data_set_0 output 0"
+expect 1 same_name_json "$X" test --json "$R/a" "$R/b"
+out_has same_name_json '{"name":"test_same","path":"'"$R/a/test_same"'","status":"pass"'
+out_has same_name_json '{"name":"test_same","path":"'"$R/b/test_same"'","status":"fail"'
+
+# ---- choosing cases: -k, --exclude, --list, --shard, --fail-fast ----
+expect 0 list_all "$X" test --list "$st"
+printf '%s\n' "$st/st_error" "$st/st_fail" "$st/st_pass" "$st/st_unsupported" >"$R/list_all.want"
+same_text list_all "$R/list_all.want"
+expect 0 list_k "$X" test --list -k 'pass|fail' --exclude '^st_f' "$st"
+printf '%s\n' "$st/st_pass" >"$R/list_k.want"
+same_text list_k "$R/list_k.want"
+expect 1 k_run "$X" test -k 'st_(pass|fail)$' "$st"
+out_has k_run "1 fail; 1 passed, 1 failed"
+out_lacks k_run "st_error"
+expect 1 list_none "$X" test --list -k nomatch "$st"
+err_has list_none "onnxop test: no case is chosen (4 found)"
+expect 1 k_none "$X" test -k nomatch "$st"
+err_has k_none "no case is chosen (4 found): nothing was checked"
+expect 2 k_bad "$X" test -k '(' "$st"
+err_has k_bad "onnxop test: -k '(': "
+expect 2 list_json "$X" test --list --json "$st"
+# a case given twice (its suite and itself) runs once
+expect 0 list_twice "$X" test --list "$st" "$st/st_pass"
+same_text list_twice "$R/list_all.want"
+# shards: round-robin over the chosen cases in order; together, each case once
+expect 0 shard1 "$X" test --list --shard 1/2 "$st"
+printf '%s\n' "$st/st_error" "$st/st_pass" >"$R/shard1.want"
+same_text shard1 "$R/shard1.want"
+expect 0 shard2 "$X" test --list --shard 2/2 "$st"
+printf '%s\n' "$st/st_fail" "$st/st_unsupported" >"$R/shard2.want"
+same_text shard2 "$R/shard2.want"
+expect 0 shard_k "$X" test --list --shard 2/2 -k 'st_(pass|fail|unsupported)' "$st"
+printf '%s\n' "$st/st_pass" >"$R/shard_k.want"
+same_text shard_k "$R/shard_k.want"
+k=0
+for sh in 0/2 3/2 1/0 a/b 1/2x -1/2 2 ''; do
+  k=$((k + 1))
+  expect 2 "shard_bad_$k" "$X" test --shard "$sh" "$st"
+  err_has "shard_bad_$k" "--shard needs K/N, two whole numbers with 1 <= K <= N <= 1000000, such as 2/4"
+done
+expect 1 shard_empty "$X" test --shard 5/5 "$st"
+err_has shard_empty "nothing was checked"
+# --fail-fast: the run stops at the first case that fails it
+expect 1 fail_fast "$X" test -j 1 --fail-fast "$st"
+out_has fail_fast "ERROR st_error: "
+out_lacks fail_fast "st_fail"
+out_has fail_fast "1 error, 3 not run; 0 passed, 1 failed"
+err_has fail_fast "onnxop test: --fail-fast: stopped at the first failure; 3 of 4 cases not run"
+printf 'st_error: bad model\n' >"$R/ff.xfail"
+expect 1 fail_fast_xfail "$X" test -j 1 --fail-fast --xfail "$R/ff.xfail" "$st"
+out_has fail_fast_xfail "FAIL st_fail: "
+out_has fail_fast_xfail "1 fail, 1 xfail, 2 not run; 0 passed, 1 failed"
+expect 0 fail_fast_json "$X" test --fail-fast --json "$st/st_pass"
+out_has fail_fast_json '"not_run":0'
+
+# ---- the --xfail list: globs, paths, duplicates, stale lines and shards ----
+printf '%s\n' 'st_f*: a glob' 'st_e?ror: a glob' '*/st/st_unsupported: a path' 'st_fail: also named by line 1' \
+  'test_gone: no such case' 'st_e?ror: a glob again' 'test_gone: again' >"$R/glob.xfail"
+expect 1 xfail_glob "$X" test --xfail "$R/glob.xfail" "$st"
+out_has xfail_glob "DUPLICATE test_gone: line 7 repeats line 5 of $R/glob.xfail; remove it"
+out_has xfail_glob "DUPLICATE st_e?ror: line 6 repeats line 2 of $R/glob.xfail; remove it"
+out_has xfail_glob "STALE test_gone: listed in $R/glob.xfail (line 5 names no case that was found)"
+out_lacks xfail_glob "STALE st_"
+out_has xfail_glob "3 xfail, 1 stale, 2 duplicate; 1 passed, 3 failed"
+expect 1 xfail_glob_v "$X" test -v --xfail "$R/glob.xfail" "$st"
+out_has xfail_glob_v "XFAIL st_unsupported: "
+out_has xfail_glob_v "XFAIL st_fail: "
+# a listed case outside the shard is not stale; what names no case (stale,
+# duplicate) is reported by shard 1 alone
+expect 1 xfail_shard1 "$X" test --shard 1/2 --xfail "$R/glob.xfail" "$st"
+out_has xfail_shard1 "1 xfail, 1 stale, 2 duplicate; 1 passed, 3 failed"
+expect 0 xfail_shard2 "$X" test --shard 2/2 --xfail "$R/glob.xfail" "$st"
+out_has xfail_shard2 "2 xfail; 0 passed, 0 failed"
+out_lacks xfail_shard2 "STALE"
+# -k: a line whose name -k leaves out is not stale
+expect 1 xfail_k "$X" test -k pass --xfail "$R/glob.xfail" "$st"
+out_lacks xfail_k "STALE"
+out_has xfail_k "2 duplicate; 1 passed, 2 failed"
+
+# ---- reports: --junit FILE (checked against the schema), --tap (parsed) ----
+printf '%s\n' 'st_crash: crashes' 'test_gone: stale' 'st_crash: twice' >"$R/rep.xfail"
+expect 1 junit $hooks "$X" test -j 1 --timeout 1 --junit "$R/r.xml" --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
+out_has junit "1 fail, 1 error, 1 unsupported, 1 timeout, 1 xfail, 1 stale, 1 duplicate; 1 passed, 6 failed"
+expect 0 junit_check python3 tests/cli/junit_check.py "$R/r.xml"
+cat >"$R/junit.want" <<EOT
+$st st_error: error error
+$st st_fail: failure fail
+$st st_pass: pass
+$st st_unsupported: error unsupported
+$R/crash st_crash: skipped xfail
+$R/hang st_timeout: error timeout
+$R/rep.xfail test_gone: failure stale
+$R/rep.xfail st_crash: failure duplicate
+junit: 1 error error, 1 error timeout, 1 error unsupported, 1 failure duplicate, 1 failure fail, 1 failure stale, 1 pass, 1 skipped xfail
+EOT
+same_text junit_check "$R/junit.want"
+if grep -qF 'message="test_data_set_0 output 0 &apos;output_tensor&apos;: element [0, 0]: expected -1, got 6' "$R/r.xml"; then ok; else bad "junit: no failure message"; fi
+if grep -qF '<property name="onnxop.xfail" value="'"$R/rep.xfail"'"/>' "$R/r.xml"; then ok; else bad "junit: no onnxop.xfail property"; fi
+# the checker fails a report that breaks the schema
+sed 's#<system-err/>##' "$R/r.xml" >"$R/broken1.xml"
+expect 1 junit_broken1 python3 tests/cli/junit_check.py "$R/broken1.xml"
+out_has junit_broken1 "are not properties, testcase*, system-out, system-err"
+sed 's#tests="4"#tests="5"#' "$R/r.xml" >"$R/broken2.xml"
+expect 1 junit_broken2 python3 tests/cli/junit_check.py "$R/broken2.xml"
+out_has junit_broken2 "testsuite 0: tests=5 but it holds 4"
+sed 's#<failure type="fail"#<failure#' "$R/r.xml" >"$R/broken3.xml"
+expect 1 junit_broken3 python3 tests/cli/junit_check.py "$R/broken3.xml"
+out_has junit_broken3 "<failure> lacks the attribute type"
+# a path that cannot take the report fails before any case runs, and leaves nothing
+expect 1 junit_nodir "$X" test --junit "$R/nodir/r.xml" "$st/st_pass"
+err_has junit_nodir "onnxop test: --junit $R/nodir/r.xml: cannot write: No such file or directory"
+out_lacks junit_nodir "passed"
+expect 1 junit_folder "$X" test --junit "$R" "$st/st_pass"
+err_has junit_folder "onnxop test: --junit $R: is a folder"
+expect 2 junit_stdout "$X" test --junit - "$st/st_pass"
+err_has junit_stdout "--junit needs a FILE (standard output takes --json or --tap)"
+expect 0 junit_again "$X" test --junit "$R/r.xml" "$st/st_pass"
+expect 0 junit_again_check python3 tests/cli/junit_check.py "$R/r.xml"
+out_has junit_again_check "junit: 1 pass"
+if ls "$R"/r.xml.* >/dev/null 2>&1; then bad "junit: a temporary is left: $(ls "$R"/r.xml.*)"; else ok; fi
+# names XML and TAP must escape: & < > " ' # \, and bytes that are not UTF-8
+odd="$R/odd"
+mkdir -p "$odd"
+oddname='t&<>"'"'"'#\ é'
+cp -r "$T/cases/test_cc_sequence_at_neg" "$odd/$oddname"
+cp -r "$T/cases/test_cc_sequence_at_neg" "$odd/$(printf 't\377x')"
+expect 0 junit_odd "$X" test --junit "$R/odd.xml" "$odd"
+expect 0 junit_odd_check python3 tests/cli/junit_check.py "$R/odd.xml"
+out_has junit_odd_check "$odd $oddname: pass"
+out_has junit_odd_check "$odd t?x: pass"
+expect 0 tap_odd "$X" test --tap "$odd"
+expect 0 tap_odd_check python3 tests/cli/tap_check.py "$T/tap_odd.out"
+out_has tap_odd_check "1 $odd/$oddname: ok"
+out_has tap_odd_check "2 $odd/t?x: ok"
+
+expect 1 tap $hooks "$X" test -j 1 --timeout 1 --tap --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
+expect 0 tap_check python3 tests/cli/tap_check.py "$T/tap.out"
+cat >"$R/tap.want" <<EOT
+1 test_gone: stale
+2 st_crash: duplicate
+3 $st/st_error: error
+4 $st/st_fail: fail
+5 $st/st_pass: ok
+6 $st/st_unsupported: unsupported
+7 $R/crash/st_crash: xfail (todo)
+8 $R/hang/st_timeout: timeout
+tap: 8 points, 6 failing
+EOT
+same_text tap_check "$R/tap.want"
+out_has tap "not ok 7 - $R/crash/st_crash # TODO crashes"
+out_has tap "# 1 fail, 1 error, 1 unsupported, 1 timeout, 1 xfail, 1 stale, 1 duplicate; 1 passed, 6 failed"
+# --fail-fast ends the stream with "Bail out!"
+expect 1 tap_bail "$X" test -j 1 --tap --fail-fast "$st"
+out_has tap_bail "Bail out! --fail-fast: $st/st_error failed"
+expect 0 tap_bail_check python3 tests/cli/tap_check.py "$T/tap_bail.out"
+out_has tap_bail_check "tap: 1 points, 1 failing, bailed out"
+# the parser fails a stream that breaks TAP 14
+sed 's/^ok 5 /ok 9 /' "$T/tap.out" >"$R/broken.tap"
+expect 1 tap_broken python3 tests/cli/tap_check.py "$R/broken.tap"
+out_has tap_broken "tap: line 27: test point 9, expected 5"
+sed 's/^1\.\.8$/1..9/' "$T/tap.out" >"$R/broken2.tap"
+expect 1 tap_broken2 python3 tests/cli/tap_check.py "$R/broken2.tap"
+out_has tap_broken2 "tap: the plan says 9 points, the stream has 8"
+sed 's/^  \.\.\.$//' "$T/tap.out" >"$R/broken3.tap"
+expect 1 tap_broken3 python3 tests/cli/tap_check.py "$R/broken3.tap"
+expect 2 tap_json "$X" test --tap --json "$st"
+err_has tap_json "use one of --json, --tap and --failures, not both --tap and --json"
