@@ -30,6 +30,10 @@ int ox_cmd_report(int argc, char **argv);
   "         not implement\n"
 #define OX_EXIT_HELP_SIGNAL "  128+N  killed by signal N\n"
 
+/* cli/compare.c: a tolerance (--atol, --rtol): a finite decimal number >= 0
+ * such as 1e-5 (not "inf", "nan" or hex); 0, or -1 */
+int ox_parse_tolerance(const char *s, double *v);
+
 /* "onnxop run: <msg>" + the hint, exit code 2 */
 int ox_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

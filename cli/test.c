@@ -7,6 +7,7 @@
  * listed and on a listed case that passes, so the list stays true. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <fnmatch.h>
 #include <poll.h>
 #include <regex.h>
@@ -27,49 +28,70 @@
 #include "cli.h"
 
 static const char test_help[] =
-    "usage: onnxop test [--xfail FILE] [--failures | --json] [-j N] [--timeout S]\n"
-    "                   [-q | -v] PATH...\n"
+    "usage: onnxop test [options] PATH...\n"
     "\n"
     "Run ONNX test cases and compare with their expected outputs. PATH is a case\n"
     "folder (model.onnx and test_data_set_N/ holding input_K and output_K as .pb,\n"
     ".npy or .json files) or a folder of such cases.\n"
-    "Comparison: |got - expected| <= atol + rtol * |expected| for floats (rtol 1e-3,\n"
-    "atol 1e-7 unless the case's data.json gives \"rtol\"/\"atol\"); NaN equals NaN;\n"
-    "integers, bools and strings exactly; dtype and shape exactly. Random ops\n"
-    "without a seed draw from numpy's RandomState(ONNXOP_SEED), 0 unless the\n"
-    "environment sets it, so results repeat.\n"
+    "Comparison: |got - expected| <= atol + rtol * |expected| for floats; NaN\n"
+    "equals NaN; integers, bools and strings exactly; dtype and shape exactly.\n"
+    "Random ops without a seed draw from numpy's RandomState(ONNXOP_SEED), 0\n"
+    "unless the environment sets it, so results repeat.\n"
     "\n"
     "Each case ends with one status: pass; fail (an output differs); error (the\n"
     "model, an input or the data set was refused, or the evaluation failed);\n"
     "unsupported (an operator this build lacks); crash (a signal); timeout;\n"
     "xfail and xpass (a case --xfail lists failed, or passed). A case that is\n"
-    "not pass or xfail fails the run, and so does a stale line of the list (it\n"
-    "names no case that was run).\n"
+    "not pass or xfail fails the run (unsupported too, unless listed), and so\n"
+    "does a stale line of the list (it names no case) or a duplicate one.\n"
     "\n"
-    "  --xfail FILE   cases expected to fail, one per line: NAME: reason\n"
-    "  --failures     print only the failing cases, in the --xfail format\n"
-    "  --json         print one JSON object instead: \"cases\", each with name,\n"
-    "                 path, status, message and seconds; \"stale\" lines; the\n"
-    "                 count of each status; the totals passed, failed, xfailed,\n"
-    "                 xpassed (the exit status is the same)\n"
-    "  -j N           run N cases at once (default: the number of CPUs)\n"
-    "  --timeout S    a case taking longer than S seconds times out (default 120)\n"
-    "  -q, --quiet    print the summary line alone\n"
-    "  -v, --verbose  also print passing and expected-failing cases\n"
+    "reports:\n"
+    "  -q, --quiet        print the summary line alone\n"
+    "  -v, --verbose      also print passing and expected-failing cases\n"
+    "  --failures         print only the failing cases, in the --xfail format\n"
+    "  --json             print one JSON object instead: \"cases\" (name, path,\n"
+    "                     status, message, seconds), \"stale\" and \"duplicates\"\n"
+    "                     lines, the count of each status, the shard, and the\n"
+    "                     totals passed, failed, xfailed, xpassed\n"
+    "  --tap              print TAP version 14 instead\n"
+    "  --junit FILE       also write JUnit XML to FILE (a testsuite per PATH)\n"
+    "choosing cases:\n"
+    "  -k REGEX           only the cases whose name matches REGEX (POSIX extended;\n"
+    "                     given again: any of them)\n"
+    "  --exclude REGEX    not the cases whose name matches REGEX\n"
+    "  --list             print the paths of the cases that would run, and stop\n"
+    "  --shard K/N        run the K-th of N slices: the chosen cases in order (PATH\n"
+    "                     by PATH, each sorted by name), the i-th in slice i mod N\n"
+    "  --fail-fast        stop at the first case that fails the run\n"
+    "  --xfail FILE       cases expected to fail, one per line: NAME: reason; NAME\n"
+    "                     may be a shell glob (test_bernoulli*), and with a '/' a\n"
+    "                     glob of the path (suite/test_abs)\n"
+    "tolerances (rtol 1e-3, atol 1e-7 unless changed):\n"
+    "  --atol A, --rtol R set them; a case's data.json (\"atol\", \"rtol\") wins\n"
+    "  --force-tolerance  --atol and --rtol win over data.json and --tolerances\n"
+    "  --tolerances FILE  lines GLOB[:OUTPUT] atol=A rtol=R (either may be left\n"
+    "                     out) for the cases GLOB names (and that output alone);\n"
+    "                     they win over data.json, a later line over an earlier\n"
+    "running:\n"
+    "  -j N               run N cases at once (default: the number of CPUs)\n"
+    "  --timeout S        a case taking longer than S seconds times out (default\n"
+    "                     120)\n"
     "\n"
-    "Failing cases print as they finish, by name (by path when two cases of the\n"
-    "run share a name); on a terminal, a counter on stderr shows the progress.\n"
-    "A data set that lacks a file for an input the model needs (an optional-typed\n"
-    "one may be left out) or for an output, or holds more than the model has, is\n"
-    "an error. The last line is 'N passed, M failed' (M: all that fail the run),\n"
-    "after the counts of the other statuses; --json and --failures change what is\n"
-    "printed, not the exit status.\n"
+    "Failing cases print as they finish, by name (by path when two cases share a\n"
+    "name); on a terminal, a counter on stderr shows the progress. A data set\n"
+    "that lacks a file for an input the model needs (an optional-typed one may be\n"
+    "left out) or for an output, or holds more than the model has, is an error.\n"
+    "The last line is 'N passed, M failed' (M: all that fail the run), after the\n"
+    "counts of the other statuses. With --shard, what belongs to the whole run\n"
+    "(stale and duplicate lines, a PATH with no case) is reported by shard 1;\n"
+    "'onnxop report' merges the shards' --junit or --json reports. What is\n"
+    "printed never changes the exit status.\n"
     "\n"
     "exit status:\n"
     "  0      every case passed (or failed as --xfail lists it)\n"
-    "  1      a case failed (any status but pass and xfail), a listed case passed\n"
-    "         or was not run, a PATH held no case (nothing was checked), or the\n"
-    "         report could not be written\n"
+    "  1      a case failed (any status but pass and xfail), a line of the list\n"
+    "         is stale or a duplicate, a PATH held no case, nothing was checked,\n"
+    "         or the report could not be written\n"
     OX_EXIT_HELP_2
     OX_EXIT_HELP_SIGNAL;
 
@@ -130,18 +152,167 @@ static const char *base_name(const char *p) {
   return s;
 }
 
+/* A case found under a PATH. */
+typedef struct {
+  char *path;       /* PATH/NAME as given (PATH itself when it is the case) */
+  const char *name; /* the folder's own name, inside path */
+  int arg;          /* which PATH it came from (its JUnit testsuite) */
+  int x;            /* the --xfail line that names it, or -1 */
+  int show_path;    /* another case of the run has its name: shown by path */
+  int done;
+  ox_status st;
+  char *why;
+  double secs;      /* wall time of the case, from dispatch to its answer */
+} tcase;
+
+static const char *shown(const tcase *c) { return c->show_path ? c->path : c->name; }
+
+/* Whether a glob (of the --xfail list or the --tolerances file) names the
+ * case: its name, or with a '/' its path or the path's last components. */
+static int glob_names(const char *pat, const tcase *c) {
+  if (!strchr(pat, '/')) return !fnmatch(pat, c->name, 0);
+  for (const char *p = c->path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL)
+    if (!fnmatch(pat, p, FNM_PATHNAME)) return 1;
+  return 0;
+}
+
 /* ---- running one case (in the child) ---- */
 
-static void read_tolerances(ox_arena *A, const char *dir, double *rtol, double *atol) {
+/* The tolerances (|got - expected| <= atol + rtol * |expected|), from the
+ * weakest: the defaults; --atol and --rtol; the case's data.json; the
+ * --tolerances lines that name the case (and output), in file order; and
+ * with --force-tolerance, --atol and --rtol again. Set before the workers
+ * are forked. */
+typedef struct {
+  char *glob, *output; /* output NULL: every output of the case */
+  double atol, rtol;
+  int has;             /* HAS_ATOL | HAS_RTOL: the values the line gives */
+} tolline;
+enum { HAS_ATOL = 1, HAS_RTOL = 2 };
+static struct {
+  double atol, rtol;
+  int has, force;
+  tolline *lines;
+  int nlines;
+} tol;
+
+static void tol_apply(double *rtol, double *atol, int has, double r, double a) {
+  if (has & HAS_RTOL) *rtol = r;
+  if (has & HAS_ATOL) *atol = a;
+}
+
+/* data.json's "rtol" and "atol" (has: which it gives). 0, or -1 with the
+ * reason in why: a tolerance that is not a number >= 0 is an error, never
+ * a silent 0 */
+static int read_data_json(ox_arena *A, const char *dir, int *has, double *rtol, double *atol, char *why, size_t n) {
   char p[4096];
-  snprintf(p, sizeof p, "%s/data.json", dir);
   uint8_t *data;
   size_t len;
   ox_err e = {0};
-  if (access(p, R_OK) || ox_read_file(A, p, &data, &len, &e)) return;
-  const char *r = strstr((const char *)data, "\"rtol\""), *a = strstr((const char *)data, "\"atol\"");
-  if (r && (r = strchr(r, ':'))) *rtol = strtod(r + 1, NULL);
-  if (a && (a = strchr(a, ':'))) *atol = strtod(a + 1, NULL);
+  *has = 0;
+  snprintf(p, sizeof p, "%s/data.json", dir);
+  if (access(p, F_OK)) return 0;
+  if (ox_read_file(A, p, &data, &len, &e)) {
+    snprintf(why, n, "data.json: %s", e.msg);
+    return -1;
+  }
+  cJSON *j = cJSON_ParseWithLength((const char *)data, len);
+  if (!cJSON_IsObject(j)) {
+    snprintf(why, n, "data.json: %s", j ? "not a JSON object" : "invalid JSON");
+    cJSON_Delete(j);
+    return -1;
+  }
+  static const char *const key[2] = {"atol", "rtol"};
+  for (int k = 0; k < 2; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key[k]);
+    if (!v) continue;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || !isfinite(v->valuedouble)) {
+      char *txt = cJSON_PrintUnformatted(v);
+      snprintf(why, n, "data.json: \"%s\" is %.60s, not a number >= 0", key[k], txt ? txt : "not a number");
+      free(txt);
+      cJSON_Delete(j);
+      return -1;
+    }
+    *(k ? rtol : atol) = v->valuedouble;
+    *has |= k ? HAS_RTOL : HAS_ATOL;
+  }
+  cJSON_Delete(j);
+  return 0;
+}
+
+/* The tolerances of output `out` of case c, given data.json's. */
+static void tolerance_of(const tcase *c, const char *out, int dhas, double drtol, double datol, double *rtol,
+                         double *atol) {
+  *rtol = 1e-3;
+  *atol = 1e-7;
+  tol_apply(rtol, atol, tol.has, tol.rtol, tol.atol);
+  tol_apply(rtol, atol, dhas, drtol, datol);
+  for (int i = 0; i < tol.nlines; i++) {
+    const tolline *l = &tol.lines[i];
+    if ((!l->output || (out && !strcmp(l->output, out))) && glob_names(l->glob, c))
+      tol_apply(rtol, atol, l->has, l->rtol, l->atol);
+  }
+  if (tol.force) tol_apply(rtol, atol, tol.has, tol.rtol, tol.atol);
+}
+
+/* --tolerances FILE: "GLOB[:OUTPUT] atol=A rtol=R" lines (either value may
+ * be left out; '#' starts a comment). 0, or a usage error (said). */
+static int load_tolerances(const char *file) {
+  FILE *f = fopen(file, "r");
+  if (!f) return ox_usage_error("test", "cannot read the tolerance file '%s': %s", file, strerror(errno));
+  char line[4096];
+  int lineno = 0, rc = 0;
+  while (!rc && fgets(line, sizeof line, f)) {
+    lineno++;
+    if (!strchr(line, '\n') && !feof(f)) {
+      rc = ox_usage_error("test", "%s:%d: the line is longer than %zu bytes", file, lineno, sizeof line - 2);
+      break;
+    }
+    char *hash = strchr(line, '#'), *save = NULL;
+    if (hash) *hash = 0;
+    char *w = strtok_r(line, " \t\r\n", &save);
+    if (!w) continue;
+    tolline l = {0};
+    char *colon = strchr(w, ':');
+    if (colon) *colon = 0;
+    if (!*w || (colon && !colon[1])) {
+      rc = ox_usage_error("test", "%s:%d: '%s%s%s' is not GLOB or GLOB:OUTPUT", file, lineno, w, colon ? ":" : "",
+                          colon ? colon + 1 : "");
+      break;
+    }
+    while (!rc && (w = strtok_r(NULL, " \t\r\n", &save))) {
+      int is_a = !strncmp(w, "atol=", 5), is_r = !strncmp(w, "rtol=", 5);
+      if (!is_a && !is_r)
+        rc = ox_usage_error("test", "%s:%d: '%s' is not atol=NUMBER or rtol=NUMBER", file, lineno, w);
+      else if (ox_parse_tolerance(w + 5, is_a ? &l.atol : &l.rtol))
+        rc = ox_usage_error("test", "%s:%d: %s: '%s' is not a number >= 0", file, lineno, is_a ? "atol" : "rtol",
+                            w + 5);
+      l.has |= is_a ? HAS_ATOL : HAS_RTOL;
+    }
+    if (!rc && !l.has) rc = ox_usage_error("test", "%s:%d: the line gives neither atol= nor rtol=", file, lineno);
+    if (rc) break;
+    tolline *nl = realloc(tol.lines, ((size_t)tol.nlines + 1) * sizeof *nl);
+    if (nl) tol.lines = nl;
+    if (!nl || !(l.glob = strdup(line)) || (colon && !(l.output = strdup(colon + 1)))) {
+      free(l.glob);
+      fprintf(stderr, "onnxop test: out of memory\n");
+      rc = OX_EINPUT;
+      break;
+    }
+    tol.lines[tol.nlines++] = l;
+  }
+  if (!rc && ferror(f)) rc = ox_usage_error("test", "cannot read the tolerance file '%s'", file);
+  fclose(f);
+  return rc;
+}
+
+static void free_tolerances(void) {
+  for (int i = 0; i < tol.nlines; i++) {
+    free(tol.lines[i].glob);
+    free(tol.lines[i].output);
+  }
+  free(tol.lines);
+  memset(&tol, 0, sizeof tol);
 }
 
 /* DIR/SET/KIND_K.pb, or .npy, or .json (as `onnxop run --out-dir --format`
@@ -212,13 +383,15 @@ static ox_status status_of(const ox_err *e) { return e->code == OX_EUNSUPPORTED 
 
 /* Run the case in folder dir: pass; fail when an output differs; error or
  * unsupported when something was refused. The reason goes into why. */
-static ox_status run_case(const char *dir, char *why, size_t n) {
+static ox_status run_case(const tcase *c, char *why, size_t n) {
+  const char *dir = c->path;
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
   ox_model *m = NULL;
   char p[4096];
   ox_status st = OX_ST_ERROR;
-  double rtol = 1e-3, atol = 1e-7;
+  double drtol = 0, datol = 0; /* data.json's */
+  int dhas = 0;
   char **sets = NULL;
   int nsets = 0;
   if (!A) {
@@ -231,7 +404,7 @@ static ox_status run_case(const char *dir, char *why, size_t n) {
     st = status_of(&e);
     goto out;
   }
-  read_tolerances(A, dir, &rtol, &atol);
+  if (read_data_json(A, dir, &dhas, &drtol, &datol, why, n)) goto out;
   nsets = list_dir(dir, "test_data_set_", &sets);
   if (nsets <= 0) {
     snprintf(why, n, "no test_data_set_N folder");
@@ -321,6 +494,8 @@ static ox_status run_case(const char *dir, char *why, size_t n) {
         goto out;
       }
       char d[1200];
+      double rtol, atol;
+      tolerance_of(c, g->out[k].name, dhas, drtol, datol, &rtol, &atol);
       if (ox_compare(got[k], want, rtol, atol, d, sizeof d)) {
         snprintf(why, n, "%s output %d '%s': %s", sets[s], k, g->out[k].name, d);
         st = OX_ST_FAIL;
@@ -337,21 +512,6 @@ out:
 }
 
 /* ---- the driver ---- */
-
-/* A case found under a PATH. */
-typedef struct {
-  char *path;       /* PATH/NAME as given (PATH itself when it is the case) */
-  const char *name; /* the folder's own name, inside path */
-  int arg;          /* which PATH it came from (its JUnit testsuite) */
-  int x;            /* the --xfail line that names it, or -1 */
-  int show_path;    /* another case of the run has its name: shown by path */
-  int done;
-  ox_status st;
-  char *why;
-  double secs;      /* wall time of the case, from dispatch to its answer */
-} tcase;
-
-static const char *shown(const tcase *c) { return c->show_path ? c->path : c->name; }
 
 /* Workers: each is a forked process that runs the cases it is sent, one at a
  * time, and answers with a status letter and the reason (length-prefixed,
@@ -372,7 +532,7 @@ static void worker_loop(tcase *cases, int to, int from) {
     const char *crash = getenv("ONNXOP_TEST_CRASH"), *hang = getenv("ONNXOP_TEST_HANG");
     if (crash && !strcmp(crash, cases[idx].name)) abort();
     if (hang && !strcmp(hang, cases[idx].name)) pause();
-    ox_status st = run_case(cases[idx].path, msg + 5, sizeof msg - 5);
+    ox_status st = run_case(&cases[idx], msg + 5, sizeof msg - 5);
     msg[4] = status_letter[st];
     len = st != OX_ST_PASS ? (uint32_t)strlen(msg + 5) + 1 : 1;
     memcpy(msg, &len, 4);
@@ -650,15 +810,6 @@ static int cmp_xline(const void *a, const void *b) {
   return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
-/* Whether a glob line names the case: its name, or with a '/' its path or
- * the path's last components. */
-static int glob_names(const char *pat, const tcase *c) {
-  if (!strchr(pat, '/')) return !fnmatch(pat, c->name, 0);
-  for (const char *p = c->path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL)
-    if (!fnmatch(pat, p, FNM_PATHNAME)) return 1;
-  return 0;
-}
-
 /* The lines of the list in the order to look names up: exact names sorted
  * (binary search), globs in file order. Duplicates are marked, and left out. */
 typedef struct { xline **exact; int nexact; xline **globs; int nglobs; } xindex;
@@ -817,7 +968,7 @@ static int cmp_shown(const void *a, const void *b) {
 
 /* The command line. */
 typedef struct {
-  const char *xfile, *junit;
+  const char *xfile, *junit, *tolfile;
   int jobs, timeout, verbose, failures, json, tap, list, fail_fast;
   int shard_k, shard_n;         /* --shard K/N; 0 and 0 without it */
   regex_t keep[16], drop[16];   /* -k and --exclude */
@@ -890,6 +1041,17 @@ static int parse_opts(int argc, char **argv, topts *o) {
       o->failures = 1;
     } else if (!strcmp(a, "--json")) {
       o->json = 1;
+    } else if (!strcmp(a, "--atol") || !strcmp(a, "--rtol")) {
+      int is_a = a[2] == 'a';
+      if (++i >= argc || ox_parse_tolerance(argv[i], is_a ? &tol.atol : &tol.rtol))
+        return ox_usage_error("test", "%s needs a number >= 0%s%s%s", a, i < argc ? ", not '" : "", i < argc ? argv[i] : "",
+                              i < argc ? "'" : "");
+      tol.has |= is_a ? HAS_ATOL : HAS_RTOL;
+    } else if (!strcmp(a, "--force-tolerance")) {
+      tol.force = 1;
+    } else if (!strcmp(a, "--tolerances")) {
+      if (++i >= argc) return ox_usage_error("test", "--tolerances needs a FILE");
+      o->tolfile = argv[i];
     } else if (!strcmp(a, "--tap")) {
       o->tap = 1;
     } else if (!strcmp(a, "--junit")) {
@@ -925,6 +1087,7 @@ static int parse_opts(int argc, char **argv, topts *o) {
     }
   }
   if (!o->npaths) return ox_usage_error("test", "no PATH given");
+  if (tol.force && !tol.has) return ox_usage_error("test", "--force-tolerance needs --atol or --rtol");
   if (o->json + o->failures + o->tap > 1)
     return ox_usage_error("test", "use one of --json, --tap and --failures, not %s", o->json + o->failures + o->tap > 2
                           ? "all three" : o->json && o->failures ? "both --json and --failures" : o->tap && o->json
@@ -941,8 +1104,10 @@ int ox_cmd_test(int argc, char **argv) {
   setenv("ONNXOP_SEED", "0", 0);
   topts o;
   int rc = parse_opts(argc, argv, &o);
+  if (!rc && o.tolfile) rc = load_tolerances(o.tolfile);
   if (rc) {
     free_opts(&o);
+    free_tolerances();
     return rc == 1 ? 0 : rc;
   }
   tcase *cases = NULL;
@@ -1129,5 +1294,6 @@ out:
   free_cases(cases, n);
   free_xfail(xl, nx);
   free_opts(&o);
+  free_tolerances();
   return rc;
 }

@@ -21,7 +21,7 @@ out_has test_json_pass '"passed":1,"failed":0,"xfailed":0,"xpassed":0}'
 expect 2 test_json_failures "$X" test --json --failures "$T/cases"
 err_has test_json_failures "onnxop test: use one of --json, --tap and --failures, not both --json and --failures"
 expect 0 test_help_json "$X" test --help
-out_has test_help_json "--json         print one JSON object instead"
+out_has test_help_json "--json             print one JSON object instead"
 
 # ---- info --json: the facts info prints ----
 expect 0 info_json "$X" info --json "$T/sequence_at.onnx"

@@ -241,3 +241,67 @@ sed 's/^  \.\.\.$//' "$T/tap.out" >"$R/broken3.tap"
 expect 1 tap_broken3 python3 tests/cli/tap_check.py "$R/broken3.tap"
 expect 2 tap_json "$X" test --tap --json "$st"
 err_has tap_json "use one of --json, --tap and --failures, not both --tap and --json"
+
+# ---- tolerances: --atol/--rtol, data.json, --force-tolerance, --tolerances FILE ----
+tc="$R/tol/tol_case"
+"$X" make Add --opset 14 --input 'A:float32[3]' --input 'B:float32[3]' --output C --case "$tc" \
+  --in 'float32[3]:1,2,3' --in 'float32[3]:10,20,30' >/dev/null
+"$X" convert 'float32[3]:11,22,33.1' "$tc/test_data_set_0/output_0.pb" # 0.1 off
+expect 1 tol_default "$X" test "$tc"
+out_has tol_default "FAIL tol_case: test_data_set_0 output 0 'C': element [2]: expected 33.0999985, got 33 (rtol 0.001, atol 1e-07)"
+expect 0 tol_atol "$X" test --atol 0.2 "$tc"
+expect 0 tol_rtol "$X" test --rtol 0.01 "$tc"
+expect 1 tol_small "$X" test --atol 0.05 "$tc"
+out_has tol_small "(rtol 0.001, atol 0.05)"
+# data.json wins over --atol/--rtol, unless --force-tolerance
+echo '{"rtol": 0.0001, "atol": 0}' >"$tc/data.json"
+expect 1 tol_data "$X" test --rtol 0.01 "$tc"
+out_has tol_data "(rtol 0.0001, atol 0)"
+expect 0 tol_force "$X" test --rtol 0.01 --force-tolerance "$tc"
+expect 2 tol_force_alone "$X" test --force-tolerance "$tc"
+err_has tol_force_alone "onnxop test: --force-tolerance needs --atol or --rtol"
+# a tolerance that is not a number is an error, never a silent 0
+for v in '"abc"' '-1' 'null' '[1]' '1e999'; do
+  echo "{\"rtol\": $v}" >"$tc/data.json"
+  expect 1 "tol_data_bad_$v" "$X" test "$tc"
+  out_has "tol_data_bad_$v" "ERROR tol_case: data.json: \"rtol\" is "
+done
+out_has 'tol_data_bad_"abc"' 'ERROR tol_case: data.json: "rtol" is "abc", not a number >= 0'
+echo '{"rtol": 0.1' >"$tc/data.json"
+expect 1 tol_data_invalid "$X" test "$tc"
+out_has tol_data_invalid "ERROR tol_case: data.json: invalid JSON"
+rm "$tc/data.json"
+for v in abc -1 inf nan 0x10 ''; do
+  expect 2 "tol_opt_bad_$v" "$X" test --atol "$v" "$tc"
+  err_has "tol_opt_bad_$v" "onnxop test: --atol needs a number >= 0, not '$v'"
+done
+# the file: GLOB[:OUTPUT] atol= rtol=, later lines over earlier ones, over data.json
+tf="$R/tol.txt"
+printf '# tolerances\ntol_* atol=0.5\n' >"$tf"
+expect 0 tol_file "$X" test --tolerances "$tf" "$tc"
+printf 'tol_* atol=0.5\ntol_case rtol=0 atol=0  # tighter\n' >"$tf"
+expect 1 tol_file_order "$X" test --tolerances "$tf" "$tc"
+out_has tol_file_order "(rtol 0, atol 0)"
+printf 'tol_case:C atol=0.5\n' >"$tf"
+expect 0 tol_file_output "$X" test --tolerances "$tf" "$tc"
+printf 'tol_case:D atol=0.5\n*/tol/tol_case:D rtol=1\n' >"$tf"
+expect 1 tol_file_other_output "$X" test --tolerances "$tf" "$tc"
+printf '*/tol/tol_case atol=0.5\n' >"$tf"
+expect 0 tol_file_path "$X" test --tolerances "$tf" "$tc"
+echo '{"atol": 0, "rtol": 0}' >"$tc/data.json"
+printf 'tol_case atol=0.5\n' >"$tf"
+expect 0 tol_file_over_data "$X" test --tolerances "$tf" "$tc"
+expect 1 tol_file_forced "$X" test --tolerances "$tf" --atol 0 --force-tolerance "$tc"
+rm "$tc/data.json"
+k=0
+for line in 'tol_case atol=x' 'tol_case' 'tol_case foo=1' 'tol_case atol=1e-3 rtol=inf' ':C atol=1' 'tol_case: atol=1'; do
+  k=$((k + 1))
+  printf '\n%s\n' "$line" >"$tf"
+  expect 2 "tol_file_bad_$k" "$X" test --tolerances "$tf" "$tc"
+  err_has "tol_file_bad_$k" "onnxop test: $tf:2: "
+done
+err_has tol_file_bad_1 "$tf:2: atol: 'x' is not a number >= 0"
+err_has tol_file_bad_2 "$tf:2: the line gives neither atol= nor rtol="
+err_has tol_file_bad_3 "$tf:2: 'foo=1' is not atol=NUMBER or rtol=NUMBER"
+expect 2 tol_file_missing "$X" test --tolerances "$R/no-such-file" "$tc"
+err_has tol_file_missing "cannot read the tolerance file '$R/no-such-file': No such file or directory"
