@@ -79,6 +79,7 @@ typedef struct {
 typedef struct {
   int shard_k, shard_n; /* --shard K/N; 0 and 0 without it */
   long long selected;   /* cases selected (-k, --exclude) before the shard was cut */
+  long long run;        /* the cases of this shard (of the run, unsharded) */
   long long not_run;    /* --fail-fast stopped the run before these */
   const char *xfail;    /* the --xfail FILE, or NULL */
 } ox_run_info;

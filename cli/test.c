@@ -1227,7 +1227,7 @@ int ox_cmd_test(int argc, char **argv) {
     if (c->done > 0) res[nres++] = (ox_result){c->name, c->path, c->why, c->st, c->secs, c->arg};
     else not_run++;
   }
-  ox_run_info info = {o.shard_k, o.shard_n, nsel, not_run, o.xfile};
+  ox_run_info info = {o.shard_k, o.shard_n, nsel, nrun, not_run, o.xfile};
 
   if (o.failures) {
     /* the failing cases in the --xfail format, sorted */

@@ -305,3 +305,143 @@ err_has tol_file_bad_2 "$tf:2: the line gives neither atol= nor rtol="
 err_has tol_file_bad_3 "$tf:2: 'foo=1' is not atol=NUMBER or rtol=NUMBER"
 expect 2 tol_file_missing "$X" test --tolerances "$R/no-such-file" "$tc"
 err_has tol_file_missing "cannot read the tolerance file '$R/no-such-file': No such file or directory"
+
+# ---- onnxop report: shard reports merged into one summary and one status ----
+expect 1 rep_whole "$X" test --xfail "$R/rep.xfail" "$st"
+for k in 1 2 3; do
+  code=1
+  [ $k = 3 ] && code=0 # st_pass alone; the list's lines are shard 1's
+  expect $code "rep_shard$k" "$X" test --shard $k/3 --xfail "$R/rep.xfail" --junit "$R/s$k.xml" "$st"
+  expect $code "rep_shard${k}_json" "$X" test --shard $k/3 --xfail "$R/rep.xfail" --json "$st"
+  cp "$T/rep_shard${k}_json.out" "$R/s$k.json"
+done
+tail -n 1 "$T/rep_whole.out" >"$R/rep_whole.want"
+expect 1 rep_junit "$X" report "$R/s1.xml" "$R/s2.xml" "$R/s3.xml"
+if [ "$(tail -n 1 "$T/rep_junit.out")" = "$(cat "$R/rep_whole.want")" ]; then ok; else bad "rep_junit: '$(tail -n 1 "$T/rep_junit.out")', one run says '$(cat "$R/rep_whole.want")'"; fi
+out_has rep_junit "FAIL st_fail: test_data_set_0 output 0 'output_tensor': element [0, 0]: expected -1, got 6"
+out_has rep_junit "STALE test_gone: line 2 names no case that was found"
+out_has rep_junit "DUPLICATE st_crash: line 3 repeats line 1"
+expect 1 rep_json "$X" report "$R/s1.json" "$R/s2.json" "$R/s3.json"
+out_has rep_json "$(cat "$R/rep_whole.want")"
+out_has rep_json "STALE test_gone: "
+out_has rep_json "DUPLICATE st_crash: "
+expect 1 rep_mixed "$X" report "$R/s1.xml" "$R/s2.json" "$R/s3.xml"
+out_has rep_mixed "$(cat "$R/rep_whole.want")"
+# the merged report as JSON and as JUnit (valid)
+expect 1 rep_to_json "$X" report --json --junit "$R/merged.xml" "$R/s1.xml" "$R/s2.xml" "$R/s3.json"
+jsonok rep_to_json
+out_has rep_to_json '"statuses":{"pass":1,"fail":1,"error":1,"unsupported":1,"crash":0,"timeout":0,"xfail":0,"xpass":0,"stale":2,"duplicate":1}'
+expect 0 rep_merged_check python3 tests/cli/junit_check.py "$R/merged.xml"
+out_has rep_merged_check "junit: 1 error error, 1 error unsupported, 1 failure duplicate, 1 failure fail, 2 failure stale, 1 pass"
+# a shard missing or twice, a case in two reports, shards that do not add up: exit 1
+expect 1 rep_missing "$X" report "$R/s1.xml" "$R/s3.xml"
+err_has rep_missing "onnxop report: no report of shard 2/3 (of the run that selected 4 cases)"
+err_has rep_missing "onnxop report: the reports are not one whole run, each case once (see above)"
+expect 1 rep_twice "$X" report "$R/s1.xml" "$R/s2.xml" "$R/s3.xml" "$R/s2.json"
+err_has rep_twice "onnxop report: $st/st_fail is in $R/s2.xml and in $R/s2.json (a shard run twice, or shards that overlap)"
+err_has rep_twice "onnxop report: shard 2/3 is in $R/s2.xml and in $R/s2.json"
+out_has rep_twice "$(cat "$R/rep_whole.want")"
+"$X" test --shard 2/3 -k pass --json "$st" >"$R/s2k.json" 2>/dev/null
+expect 1 rep_not_whole "$X" report "$R/s1.json" "$R/s2k.json" "$R/s3.json"
+err_has rep_not_whole "no report of shard 2/3 (of the run that selected 4 cases)"
+sed 's/"run":[0-9]*/"run":0/' "$R/s2.json" >"$R/s2r.json"
+expect 1 rep_not_sum "$X" report "$R/s1.json" "$R/s2r.json" "$R/s3.json"
+err_has rep_not_sum "onnxop report: the 3 shards hold 3 cases, but 4 were selected"
+# all passing: exit 0; unsharded reports of two suites merge as they are
+expect 0 rep_pass_run "$X" test --json "$st/st_pass"
+cp "$T/rep_pass_run.out" "$R/pass.json"
+expect 0 rep_pass_run2 "$X" test --junit "$R/pass2.xml" "$R/a"
+expect 0 rep_pass "$X" report "$R/pass.json" "$R/pass2.xml"
+out_has rep_pass "2 passed, 0 failed"
+expect 0 rep_pass_v "$X" report -v "$R/pass.json" "$R/pass2.xml"
+out_has rep_pass_v "PASS st_pass"
+expect 0 rep_pass_q "$X" report -q "$R/pass.json"
+if [ "$(cat "$T/rep_pass_q.out")" = "1 passed, 0 failed" ]; then ok; else bad "rep_pass_q: $(cat "$T/rep_pass_q.out")"; fi
+# JUnit of other tools: failure, error and skipped without onnxop's types
+cat >"$R/other.xml" <<'EOT'
+<?xml version="1.0"?>
+<!-- pytest -->
+<testsuites><testsuite name="pytest" tests="4"><testcase classname="t.mod" name="a" time="0.1"/>
+<testcase classname="t.mod" name="b" time="x"><failure message="assert 1 == 2">trace &amp; more</failure></testcase>
+<testcase classname="t.mod" name="c"><error message="boom &#x263A; &lt;&#65;&gt;"><![CDATA[ <not a tag> ]]></error></testcase>
+<testcase classname="t.mod" name="d"><skipped message="later"/></testcase></testsuite></testsuites>
+EOT
+expect 1 rep_other "$X" report "$R/other.xml"
+out_has rep_other "FAIL b: assert 1 == 2"
+out_has rep_other "ERROR c: boom ☺ <A>"
+out_has rep_other "1 fail, 1 error, 1 xfail; 1 passed, 2 failed"
+# what is not a report, or a broken one, is refused with the line and why
+printf 'hello\n' >"$R/junk.txt"
+expect 1 rep_junk "$X" report "$R/junk.txt"
+err_has rep_junk "onnxop report: $R/junk.txt: neither JUnit XML nor an onnxop --json report"
+k=0
+for x in '<testsuites><testsuite name="a">' '<testsuites></testsuite>' '<testsuites><testcase name="a" classname="b"/></testsuites>' \
+  '<!DOCTYPE t [<!ENTITY a "aaaa">]><testsuites/>' '<testsuites><testsuite name="a"><testcase name="x" classname="y"><failure message="&bogus;"/></testcase></testsuite></testsuites>' \
+  '<testsuites a="1" a="2"/>' '<a/>' '<testsuites/><testsuites/>' '<testsuites><testsuite name="s"><properties><property name="onnxop.shard" value="3/2"/></properties></testsuite></testsuites>'; do
+  k=$((k + 1))
+  printf '%s\n' "$x" >"$R/bad$k.xml"
+  expect 1 "rep_bad_xml_$k" "$X" report "$R/bad$k.xml"
+  err_has "rep_bad_xml_$k" "onnxop report: $R/bad$k.xml: not a JUnit XML report: line "
+done
+err_has rep_bad_xml_1 "line 2: the file ends inside an element"
+err_has rep_bad_xml_2 "an end tag that closes no open element"
+err_has rep_bad_xml_3 "a <testcase> outside a <testsuite>"
+err_has rep_bad_xml_4 "a DOCTYPE with an internal subset (entity definitions are refused)"
+err_has rep_bad_xml_5 "an unknown entity or a bad character reference"
+err_has rep_bad_xml_6 "an attribute given twice"
+err_has rep_bad_xml_7 "the root is neither <testsuites> nor <testsuite>"
+err_has rep_bad_xml_8 "a second root element"
+err_has rep_bad_xml_9 "the property onnxop.shard is not K/N"
+k=0
+for j in '{}' '[]' '{"cases":[{"name":"a","path":"a","status":"bogus","message":null,"seconds":0}]}' \
+  '{"cases":[{"name":"a","status":"pass","message":null,"seconds":0}]}' '{"cases":[],"stale":[],"duplicates":[],"shard":"2/1","selected":0,"not_run":0}' \
+  '{"cases":[],"stale":[1],"duplicates":[],"selected":0,"not_run":0}' '{"cases":[],"stale":[],"duplicates":[],"selected":-1,"not_run":0}' '{"cases":[}'; do
+  k=$((k + 1))
+  printf '%s\n' "$j" >"$R/bad$k.json"
+  expect 1 "rep_bad_json_$k" "$X" report "$R/bad$k.json"
+  err_has "rep_bad_json_$k" "onnxop report: $R/bad$k.json: not an onnxop --json report: "
+done
+err_has rep_bad_json_1 'no "cases" array'
+err_has rep_bad_json_2 'not a JSON object'
+err_has rep_bad_json_3 'cases[0]: "status" is not a case'
+err_has rep_bad_json_4 'cases[0]: no "name" or "path" string'
+err_has rep_bad_json_5 '"shard" is not "K/N" or null'
+err_has rep_bad_json_6 '"stale": holds something that is not a string'
+err_has rep_bad_json_7 '"selected": not a count'
+err_has rep_bad_json_8 'invalid JSON'
+expect 1 rep_none "$X" report "$R/no-such.xml"
+err_has rep_none "onnxop report: $R/no-such.xml: "
+expect 2 rep_noargs "$X" report
+err_has rep_noargs "onnxop report: no REPORT given"
+expect 1 rep_empty "$X" report "$R/bad5.json"
+expect 0 rep_help "$X" report --help
+out_has rep_help "usage: onnxop report"
+
+# ---- 4 shards of the node-test suite: each case once, the counts of one run ----
+if [ -n "$SUITE" ] && [ -d "$SUITE" ]; then
+  XF=tests/xfail/onnx-node-tests.txt
+  "$X" test --list "$SUITE" | sort >"$R/suite.list"
+  : >"$R/shards.list"
+  for k in 1 2 3 4; do "$X" test --list --shard $k/4 "$SUITE" >>"$R/shards.list"; done
+  if [ "$(sort "$R/shards.list" | uniq -d | wc -l)" = 0 ]; then ok; else bad "shards: a case is in two shards: $(sort "$R/shards.list" | uniq -d | head -3)"; fi
+  if sort "$R/shards.list" | cmp -s - "$R/suite.list" && [ "$(wc -l <"$R/suite.list")" -ge 1802 ]; then ok; else
+    bad "shards: the 4 shards are not the $(wc -l <"$R/suite.list") cases of the suite"; fi
+  expect 0 suite_whole "$X" test --xfail "$XF" --json "$SUITE"
+  for k in 1 2 3 4; do
+    expect 0 "suite_shard$k" "$X" test -q --shard $k/4 --xfail "$XF" --junit "$R/suite$k.xml" "$SUITE"
+  done
+  expect 0 suite_report "$X" report --json "$R/suite1.xml" "$R/suite2.xml" "$R/suite3.xml" "$R/suite4.xml"
+  # the same cases with the same statuses, and the same counts, as the one run
+  if python3 - "$T/suite_whole.out" "$T/suite_report.out" <<'EOT'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+ca = sorted((c["path"], c["status"]) for c in a["cases"])
+cb = sorted((c["path"], c["status"]) for c in b["cases"])
+assert len(ca) >= 1802 and ca == cb, (len(ca), len(cb))
+for k in ("statuses", "passed", "failed", "xfailed", "xpassed", "stale", "duplicates", "selected"):
+    assert a[k] == b[k], (k, a[k], b[k])
+EOT
+  then ok; else bad "suite_report: the merged shards differ from one run"; fi
+else
+  echo "runner: no SUITE given: the 4-shard test of the node-test suite is skipped"
+fi
