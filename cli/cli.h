@@ -94,6 +94,9 @@ void ox_print_summary(FILE *f, const long long count[OX_ST_N], long long not_run
 /* The --json report: {"cases": [...], "stale": [...], ..., "passed", "failed", ...}
  * (NULL when out of memory). */
 struct cJSON *ox_results_json(const ox_result *r, long long n, const ox_run_info *info);
+/* Print j on stdout, one line, and free it: 0, or 1 (said) when memory
+ * ran out (j NULL: it already had). */
+int ox_print_json(struct cJSON *j, const char *cmd);
 /* JUnit XML into file (through a temporary renamed into place): a testsuite
  * for each of the ngroups groups, even an empty one. 0, or 1 with e set. */
 struct ox_err;

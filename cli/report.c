@@ -35,6 +35,15 @@ void ox_print_summary(FILE *f, const long long count[OX_ST_N], long long not_run
   fprintf(f, "%s%lld passed, %lld failed\n", any ? "; " : "", count[OX_ST_PASS], failed);
 }
 
+int ox_print_json(cJSON *j, const char *cmd) {
+  char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+  if (text) puts(text);
+  else fprintf(stderr, "onnxop %s: out of memory printing the report\n", cmd);
+  free(text);
+  cJSON_Delete(j);
+  return text ? 0 : OX_EINPUT;
+}
+
 /* seconds to 0.1 ms, so that reports stay short and compare equal */
 static double secs4(double s) { return (double)(long long)(s * 1e4 + 0.5) / 1e4; }
 
@@ -893,13 +902,7 @@ int ox_cmd_report(int argc, char **argv) {
   ox_run_info info = {0, 0, selected, cases, not_run, NULL};
   for (int i = 0; i < nfiles && !info.xfail; i++) info.xfail = meta[i].info.xfail;
   if (json) {
-    cJSON *j = ox_results_json(m.r, m.n, &info);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    if (text) puts(text);
-    else fprintf(stderr, "onnxop report: out of memory printing the report\n");
-    if (!text) rc = OX_EINPUT;
-    free(text);
-    cJSON_Delete(j);
+    rc = ox_print_json(ox_results_json(m.r, m.n, &info), "report");
   } else {
     for (long long i = 0; i < m.n; i++) {
       const ox_result *r = &m.r[i];

@@ -1238,13 +1238,7 @@ int ox_cmd_test(int argc, char **argv) {
     qsort(by, (size_t)nf, sizeof *by, cmp_shown);
     for (int i = 0; i < nf; i++) printf("%s: %s\n", shown(by[i]), by[i]->why ? by[i]->why : "?");
   } else if (o.json) {
-    cJSON *j = ox_results_json(res, nres, &info);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    if (text) puts(text);
-    else fprintf(stderr, "onnxop test: out of memory printing the report\n");
-    if (!text) rc = OX_EINPUT;
-    free(text);
-    cJSON_Delete(j);
+    rc = ox_print_json(ox_results_json(res, nres, &info), "test");
   } else {
     for (long long i = 0; i < nres && o.verbose >= 0 && !o.tap; i++)
       if (res[i].st == OX_ST_DUPLICATE)

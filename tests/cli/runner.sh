@@ -445,3 +445,70 @@ EOT
 else
   echo "runner: no SUITE given: the 4-shard test of the node-test suite is skipped"
 fi
+
+# ---- compare: per-output tolerances, --check-error-stat, --validate ----
+c2="$R/cmp"
+mkdir -p "$c2/got" "$c2/want"
+echo '{"name":"y","dtype":"float32","shape":[2],"data":[1,2]}' >"$R/y.json"
+"$X" convert "$R/y.json" "$c2/want/output_0.pb"
+"$X" convert 'float32[2]:1,2.5' "$c2/got/output_0.pb"
+"$X" convert 'float32[3]:1,2,3' "$c2/want/output_1.pb"
+"$X" convert 'float32[3]:1,2,3.2' "$c2/got/output_1.pb"
+expect 1 cmp_plain "$X" compare "$c2/got" "$c2/want"
+out_has cmp_plain "output_0: 1 of 2 elements differ (rtol 0.001, atol 1e-07)"
+out_has cmp_plain "output_1: 1 of 3 elements differ (rtol 0.001, atol 1e-07)"
+expect 1 cmp_one "$X" compare "$c2/got" "$c2/want" --atol output_1=0.5
+out_has cmp_one "output_0: 1 of 2 elements differ (rtol 0.001, atol 1e-07)"
+out_has cmp_one "output_1: match (3 elements; worst absolute error 0.2"
+expect 0 cmp_both "$X" compare "$c2/got" "$c2/want" --atol output_1=0.5 --rtol y=0.3
+out_has cmp_both "output_0: match"
+expect 0 cmp_one_json "$X" compare --json "$c2/got" "$c2/want" --atol 0.5 --atol output_0=0.6
+out_has cmp_one_json '"name":"output_0","match":true'
+out_has cmp_one_json '"rtol":0.001,"atol":0.6}'
+out_has cmp_one_json '"rtol":0.001,"atol":0.5}'
+expect 2 cmp_tol_unknown "$X" compare "$c2/got" "$c2/want" --atol out0=1e-3
+err_has cmp_tol_unknown "onnxop compare: --atol out0=0.001: no output compared is named 'out0'"
+for v in '=1' 'x=' 'x=abc' 'x=-1' 'inf'; do
+  expect 2 "cmp_tol_bad_$v" "$X" compare "$c2/got" "$c2/want" --rtol "$v"
+  err_has "cmp_tol_bad_$v" "onnxop compare: --rtol needs a number >= 0 (or NAME=number), not '$v'"
+done
+# error statistics: one element 10 off, four exact
+e5='float32[5]:0,0,0,0,10'
+z5='float32[5]:0,0,0,0,0'
+expect 1 stat_elem "$X" compare "$e5" "$z5" --atol 1
+expect 1 stat_max "$X" compare "$e5" "$z5" --atol 1 --check-error-stat max
+out_has stat_max "the max error is out of tolerance: absolute 10 > atol 1 and relative inf > rtol 0.001"
+expect 1 stat_mean "$X" compare "$e5" "$z5" --atol 1 --check-error-stat mean
+out_has stat_mean "the mean error is out of tolerance: absolute 2 > atol 1"
+expect 0 stat_mean_ok "$X" compare "$e5" "$z5" --atol 2 --check-error-stat mean
+out_has stat_mean_ok "match (5 elements; mean error: absolute 2, relative inf"
+expect 0 stat_median "$X" compare "$e5" "$z5" --atol 1 --check-error-stat median
+out_has stat_median "match (5 elements; median error: absolute 0, relative 0"
+expect 1 stat_q8 "$X" compare "$e5" "$z5" --atol 1 --check-error-stat quantile=0.8
+out_has stat_q8 "the 0.8-quantile error is out of tolerance: absolute 2 > atol 1"
+expect 0 stat_q7 "$X" compare "$e5" "$z5" --atol 1 --check-error-stat quantile=0.7
+# relative alone is enough (Polygraphy: out of tolerance only when both are)
+expect 0 stat_rel "$X" compare 'float32[2]:100,210' 'float32[2]:100,200' --check-error-stat max --rtol 0.05
+expect 1 stat_rel_no "$X" compare 'float32[2]:100,210' 'float32[2]:100,200' --check-error-stat max --rtol 0.04
+expect 1 stat_json "$X" compare --json "$e5" "$z5" --atol 1 --check-error-stat mean
+out_has stat_json '"error_stat":{"stat":"mean","abs":2,"rel":"inf"}'
+# a NaN against a number is an infinite error; integers stay exact
+expect 1 stat_nan "$X" compare 'float32[4]:nan,0,0,0' 'float32[4]:1,0,0,0' --atol 1 --check-error-stat mean
+expect 0 stat_nan_median "$X" compare 'float32[4]:nan,0,0,0' 'float32[4]:1,0,0,0' --atol 1 --check-error-stat median
+expect 1 stat_int "$X" compare 'int32[3]:1,2,3' 'int32[3]:1,2,4' --atol 5 --check-error-stat median
+out_has stat_int "1 of 3 elements differ (integers, bools and strings compare exactly)"
+for v in 'quantile=2' 'quantile=' 'foo' 'quantile=-0.1' ''; do
+  expect 2 "stat_bad_$v" "$X" compare "$e5" "$z5" --check-error-stat "$v"
+  err_has "stat_bad_$v" "onnxop compare: --check-error-stat needs max, mean, median, quantile=Q (0 <= Q <= 1) or elemwise"
+done
+# --validate: NaN or infinity in GOT fails, even where EXPECTED holds the same
+expect 0 valid_no "$X" compare 'float32[3]:1,nan,inf' 'float32[3]:1,nan,inf'
+expect 1 valid "$X" compare --validate 'float32[3]:1,nan,inf' 'float32[3]:1,nan,inf'
+out_has valid "differs: GOT holds 1 NaN and 1 infinite value, the first at [1] (--validate)"
+expect 0 valid_ok "$X" compare --validate 'float32[3]:1,2,3' 'float32[3]:1,2,3'
+cplx='{"dtype":"complex64","shape":[2],"data":[[1,2],[3,"inf"]]}'
+expect 1 valid_json "$X" compare --json --validate "$cplx" "$cplx"
+out_has valid_json '"nan":0,"inf":1,"first_nonfinite":"[1]"'
+expect 1 valid_both "$X" compare --validate 'float32[2]:inf,5' 'float32[2]:inf,1'
+out_has valid_both "1 of 2 elements differ"
+out_has valid_both "  GOT holds 0 NaN and 1 infinite value, the first at [0] (--validate)"
