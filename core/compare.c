@@ -260,17 +260,20 @@ static void each_tensor(const ox_value *g, const ox_value *w, int64_t seq, tenso
 
 typedef struct { double *abs, *rel; int64_t n; } errs;
 
+/* The i-th number of a float tensor (of a complex one: two per element). */
+static double number_at(const ox_tensor *t, int64_t i) {
+  if (t->dt == OX_COMPLEX64) return ((const float *)t->data)[i];
+  if (t->dt == OX_COMPLEX128) return ((const double *)t->data)[i];
+  return ox_load_f64(t->dt, t->data, i);
+}
+
 static void tensor_errors(void *ctx, const ox_tensor *g, const ox_tensor *w, int64_t seq) {
   errs *e = ctx;
   (void)seq;
   if (!ox_dtype_is_float(g->dt) && !ox_dtype_is_complex(g->dt)) return;
   int parts = ox_dtype_is_complex(g->dt) ? 2 : 1;
   for (int64_t i = 0; i < g->n * parts; i++) {
-    double gv, wv;
-    if (g->dt == OX_COMPLEX64) gv = ((const float *)g->data)[i], wv = ((const float *)w->data)[i];
-    else if (g->dt == OX_COMPLEX128) gv = ((const double *)g->data)[i], wv = ((const double *)w->data)[i];
-    else gv = ox_load_f64(g->dt, g->data, i), wv = ox_load_f64(g->dt, w->data, i);
-    double ad, rd;
+    double gv = number_at(g, i), wv = number_at(w, i), ad, rd;
     if ((isnan(gv) && isnan(wv)) || gv == wv) ad = rd = 0; /* equal, infinities included */
     else if (isnan(gv) || isnan(wv) || isinf(gv) || isinf(wv)) ad = rd = INFINITY;
     else ad = fabs(gv - wv), rd = wv != 0 ? ad / fabs(wv) : INFINITY;
@@ -321,9 +324,7 @@ static void tensor_nonfinite(void *ctx, const ox_tensor *g, const ox_tensor *w, 
   if (!ox_dtype_is_float(g->dt) && !ox_dtype_is_complex(g->dt)) return;
   int parts = ox_dtype_is_complex(g->dt) ? 2 : 1;
   for (int64_t i = 0; i < g->n * parts; i++) {
-    double v = g->dt == OX_COMPLEX64    ? ((const float *)g->data)[i]
-               : g->dt == OX_COMPLEX128 ? ((const double *)g->data)[i]
-                                        : ox_load_f64(g->dt, g->data, i);
+    double v = number_at(g, i);
     if (isfinite(v)) continue;
     if (!nf->nan && !nf->inf) nf->first = (ox_cmp_at){g, seq, i / parts};
     if (isnan(v)) nf->nan++;
