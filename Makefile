@@ -30,7 +30,7 @@ IMG_FLAGS := $(call img_lib,libjpeg,JPEG,libjpeg.so) $(call img_lib,libpng,PNG,l
 DEBS      := gcc make pkg-config libprotobuf-c-dev protobuf-c-compiler libcjson-dev zlib1g-dev python3-onnx
 DEBS      += libpcre2-dev libunistring-dev
 DEBS      += libjpeg-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev libstb-dev
-TEST_DEBS := libonnx-testdata
+TEST_DEBS := libonnx-testdata parallel
 DEBIAN_DATA  := /usr/share/libonnx-testdata/data
 SHARED_SUITE ?= $(wildcard ../shared/onnx-node-tests)
 

@@ -498,7 +498,7 @@ out_has help "  --max-memory SIZE   refuse to hold more than SIZE"
 expect 0 run_help "$X" run --help
 out_has run_help "--out-dir DIR"
 # every --help lists its exit statuses, as the man page does
-for c in run test ops make convert compare show info bench; do
+for c in run test ops make convert compare show info bench report; do
   expect 0 "exit_help_$c" "$X" $c --help
   out_has "exit_help_$c" "exit status:"
   out_has "exit_help_$c" "  2      usage error: a bad command line"

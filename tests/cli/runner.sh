@@ -512,3 +512,31 @@ out_has valid_json '"nan":0,"inf":1,"first_nonfinite":"[1]"'
 expect 1 valid_both "$X" compare --validate 'float32[2]:inf,5' 'float32[2]:inf,1'
 out_has valid_both "1 of 2 elements differ"
 out_has valid_both "  GOT holds 0 NaN and 1 infinite value, the first at [0] (--validate)"
+
+# ---- GNU parallel over shards, as the README and the man page show ----
+if command -v parallel >/dev/null 2>&1; then
+  rm -f "$R"/par*.xml
+  parallel -j 3 "$X" test -q --shard {}/3 --xfail "$R/rep.xfail" --junit "$R/par{}.xml" "$st" ::: 1 2 3 >"$R/par.out" 2>&1
+  expect 1 par_report "$X" report "$R/par1.xml" "$R/par2.xml" "$R/par3.xml"
+  if [ "$(tail -n 1 "$T/par_report.out")" = "$(cat "$R/rep_whole.want")" ]; then ok; else
+    bad "par_report: '$(tail -n 1 "$T/par_report.out")', one run says '$(cat "$R/rep_whole.want")'"; fi
+  if [ -n "$SUITE" ] && [ -d "$SUITE" ]; then
+    rm -f "$R"/psuite*.xml
+    # the README's command, on this machine through --sshlogin : (ssh to
+    # other hosts cannot run here), with absolute paths as a host needs
+    abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+    parallel --sshlogin : "$(abs "$X")" test -q --shard {}/4 --xfail "$PWD/tests/xfail/onnx-node-tests.txt" \
+      --junit "$(abs "$R")/psuite{}.xml" "$(abs "$SUITE")" ::: 1 2 3 4 >"$R/psuite.out" 2>&1
+    expect 0 par_suite "$X" report --json "$R"/psuite*.xml
+    if python3 - "$T/suite_whole.out" "$T/par_suite.out" <<'EOT'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+# by name: one suite, given as a relative path to one and an absolute one to the other
+assert sorted((c["name"], c["status"]) for c in a["cases"]) == sorted((c["name"], c["status"]) for c in b["cases"])
+assert a["statuses"] == b["statuses"] and a["failed"] == b["failed"] and a["selected"] == b["selected"]
+EOT
+    then ok; else bad "par_suite: GNU parallel's 4 shards differ from one run"; fi
+  fi
+else
+  echo "runner: GNU parallel is not installed (apt-get install parallel, in the Makefile's TEST_DEBS): its test is skipped"
+fi
