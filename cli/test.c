@@ -518,7 +518,7 @@ out:
  * one write, so the parent reads it whole). A worker that crashes or hangs
  * takes only its current case down: the parent records why and starts a new
  * worker. Reusing workers saves a fork and an exit per case. */
-typedef struct { pid_t pid; int to, from; int idx; time_t start; double t0; } worker;
+typedef struct { pid_t pid; int to, from; int idx; double t0; } worker;
 
 static const char status_letter[] = "PFEU"; /* pass, fail, error, unsupported: ox_status 0-3 */
 
@@ -646,7 +646,6 @@ static int run_all(tcase *cases, const int *order, int n, int jobs, int timeout,
         continue; /* retried with a new worker */
       }
       w->idx = order[next++];
-      w->start = time(NULL);
       w->t0 = now_s();
       running++;
     }
@@ -660,7 +659,7 @@ static int run_all(tcase *cases, const int *order, int n, int jobs, int timeout,
         map[np++] = j;
       }
     poll(pf, (nfds_t)np, stop ? 0 : 250);
-    time_t now = time(NULL);
+    double now = now_s();
     for (int q = 0; q < np; q++) {
       worker *w = &ws[map[q]];
       tcase *c = &cases[w->idx];
@@ -687,7 +686,7 @@ static int run_all(tcase *cases, const int *order, int n, int jobs, int timeout,
         }
       } else if (pf[q].revents & (POLLHUP | POLLERR)) {
         worker_lost(cases, w, 0);
-      } else if (now - w->start > timeout) {
+      } else if (now - w->t0 > timeout) {
         worker_lost(cases, w, timeout);
       } else {
         continue;

@@ -20,21 +20,21 @@ cp -r "$T/cases/test_cc_sequence_at_neg" "$R/hang/st_timeout"
 hooks="env ONNXOP_TEST_CRASH=st_crash ONNXOP_TEST_HANG=st_timeout"
 
 # each status by its name; the summary line lists them before "N passed, M failed"
-expect 1 st_text $hooks "$X" test -j 3 --timeout 1 "$st" "$R/crash" "$R/hang"
+expect 1 st_text $hooks "$X" test -j 3 --timeout 2 "$st" "$R/crash" "$R/hang"
 out_has st_text "FAIL st_fail: test_data_set_0 output 0 'output_tensor': element [0, 0]: expected -1, got 6"
 out_has st_text "ERROR st_error: "
 out_has st_text "UNSUPPORTED st_unsupported: "
 out_has st_text "CRASH st_crash: crashed (signal 6"
-out_has st_text "TIMEOUT st_timeout: timed out after 1 s"
+out_has st_text "TIMEOUT st_timeout: timed out after 2 s"
 out_lacks st_text "st_pass"
 out_has st_text "1 fail, 1 error, 1 unsupported, 1 crash, 1 timeout; 1 passed, 5 failed"
-expect 1 st_json $hooks "$X" test -j 3 --timeout 1 --json "$st" "$R/crash" "$R/hang"
+expect 1 st_json $hooks "$X" test -j 3 --timeout 2 --json "$st" "$R/crash" "$R/hang"
 jsonok st_json
 for s in pass fail error unsupported; do
   out_has st_json '{"name":"st_'$s'","path":"'"$st/st_$s"'","status":"'$s'",'
 done
 out_has st_json '{"name":"st_crash","path":"'"$R/crash/st_crash"'","status":"crash","message":"crashed (signal 6'
-out_has st_json '{"name":"st_timeout","path":"'"$R/hang/st_timeout"'","status":"timeout","message":"timed out after 1 s"'
+out_has st_json '{"name":"st_timeout","path":"'"$R/hang/st_timeout"'","status":"timeout","message":"timed out after 2 s"'
 out_has st_json '"statuses":{"pass":1,"fail":1,"error":1,"unsupported":1,"crash":1,"timeout":1,"xfail":0,"xpass":0,"stale":0,"duplicate":0}'
 # listed in --xfail, each failing status is an expected failure; unsupported too
 printf 'st_unsupported: an operator this build lacks\nst_crash: crashes\nst_fail: wrong\nst_error: bad model\n' >"$R/st.xfail"
@@ -155,7 +155,7 @@ out_has xfail_k "2 duplicate; 1 passed, 2 failed"
 
 # ---- reports: --junit FILE (checked against the schema), --tap (parsed) ----
 printf '%s\n' 'st_crash: crashes' 'test_gone: stale' 'st_crash: twice' >"$R/rep.xfail"
-expect 1 junit $hooks "$X" test -j 1 --timeout 1 --junit "$R/r.xml" --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
+expect 1 junit $hooks "$X" test -j 1 --timeout 2 --junit "$R/r.xml" --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
 out_has junit "1 fail, 1 error, 1 unsupported, 1 timeout, 1 xfail, 1 stale, 1 duplicate; 1 passed, 6 failed"
 expect 0 junit_check python3 tests/cli/junit_check.py "$R/r.xml"
 cat >"$R/junit.want" <<EOT
@@ -204,12 +204,12 @@ expect 0 junit_odd "$X" test --junit "$R/odd.xml" "$odd"
 expect 0 junit_odd_check python3 tests/cli/junit_check.py "$R/odd.xml"
 out_has junit_odd_check "$odd $oddname: pass"
 out_has junit_odd_check "$odd t?x: pass"
-expect 0 tap_odd "$X" test --tap "$odd"
+expect 0 tap_odd "$X" test -j 1 --tap "$odd" # -j 1: points in the order of the cases
 expect 0 tap_odd_check python3 tests/cli/tap_check.py "$T/tap_odd.out"
 out_has tap_odd_check "1 $odd/$oddname: ok"
 out_has tap_odd_check "2 $odd/t?x: ok"
 
-expect 1 tap $hooks "$X" test -j 1 --timeout 1 --tap --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
+expect 1 tap $hooks "$X" test -j 1 --timeout 2 --tap --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
 expect 0 tap_check python3 tests/cli/tap_check.py "$T/tap.out"
 cat >"$R/tap.want" <<EOT
 1 test_gone: stale
@@ -392,6 +392,9 @@ err_has rep_bad_xml_6 "an attribute given twice"
 err_has rep_bad_xml_7 "the root is neither <testsuites> nor <testsuite>"
 err_has rep_bad_xml_8 "a second root element"
 err_has rep_bad_xml_9 "the property onnxop.shard is not K/N"
+python3 -c 'print("<testsuites>" + "<a>" * 100 + "</a>" * 100 + "</testsuites>")' >"$R/deep.xml"
+expect 1 rep_deep "$X" report "$R/deep.xml"
+err_has rep_deep "line 1: elements nested more than 64 deep"
 k=0
 for j in '{}' '[]' '{"cases":[{"name":"a","path":"a","status":"bogus","message":null,"seconds":0}]}' \
   '{"cases":[{"name":"a","status":"pass","message":null,"seconds":0}]}' '{"cases":[],"stale":[],"duplicates":[],"shard":"2/1","selected":0,"not_run":0}' \
