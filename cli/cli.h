@@ -63,7 +63,8 @@ typedef enum {
   OX_ST_PASS, OX_ST_FAIL, OX_ST_ERROR, OX_ST_UNSUPPORTED, OX_ST_CRASH, OX_ST_TIMEOUT,
   OX_ST_XFAIL, OX_ST_XPASS, OX_ST_STALE, OX_ST_DUPLICATE, OX_ST_N
 } ox_status;
-extern const char *const ox_status_name[OX_ST_N]; /* "pass", "fail", ... */
+extern const char *const ox_status_name[OX_ST_N];  /* "pass", "fail", ... */
+extern const char *const ox_status_label[OX_ST_N]; /* "PASS", "FAIL", ...: the text's lines */
 /* Every status but pass and xfail fails the run. */
 #define OX_ST_FAILS(s) ((s) != OX_ST_PASS && (s) != OX_ST_XFAIL)
 

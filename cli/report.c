@@ -18,6 +18,8 @@
 
 const char *const ox_status_name[OX_ST_N] = {"pass",  "fail",  "error", "unsupported", "crash",
                                              "timeout", "xfail", "xpass", "stale",       "duplicate"};
+const char *const ox_status_label[OX_ST_N] = {"PASS",    "FAIL",  "ERROR", "UNSUPPORTED", "CRASH",
+                                              "TIMEOUT", "XFAIL", "XPASS", "STALE",       "DUPLICATE"};
 
 void ox_count_results(const ox_result *r, long long n, long long count[OX_ST_N]) {
   memset(count, 0, OX_ST_N * sizeof *count);
@@ -909,12 +911,8 @@ int ox_cmd_report(int argc, char **argv) {
       const char *shown = by_path[i] ? r->path : r->name;
       int line = OX_ST_FAILS(r->st) ? verbose >= 0 : verbose > 0;
       if (!line) continue;
-      char up[16];
-      size_t k = 0;
-      for (const char *w = ox_status_name[r->st]; w[k] && k < sizeof up - 1; k++) up[k] = (char)(w[k] - 'a' + 'A');
-      up[k] = 0;
       if (r->st == OX_ST_PASS) printf("PASS %s\n", shown);
-      else printf("%s %s: %s\n", up, shown, r->message ? r->message : "");
+      else printf("%s %s: %s\n", ox_status_label[r->st], shown, r->message ? r->message : "");
     }
     long long count[OX_ST_N];
     ox_count_results(m.r, m.n, count);

@@ -907,14 +907,10 @@ static int case_done(void *ctx, tcase *c) {
   if (OX_ST_FAILS(c->st)) r->failed++;
   int line = r->text && (OX_ST_FAILS(c->st) ? r->verbose >= 0 : r->verbose > 0);
   if (line) {
-    char up[16];
-    const char *w = ox_status_name[c->st];
-    size_t k = 0;
-    for (; w[k] && k < sizeof up - 1; k++) up[k] = (char)(w[k] - 'a' + 'A');
-    up[k] = 0;
     progress_clear(r);
     if (c->st == OX_ST_PASS) printf("PASS %s\n", shown(c));
-    else printf("%s %s: %s%s\n", up, shown(c), c->why ? c->why : "?", c->st == OX_ST_XPASS ? "; remove the line" : "");
+    else printf("%s %s: %s%s\n", ox_status_label[c->st], shown(c), c->why ? c->why : "?",
+                c->st == OX_ST_XPASS ? "; remove the line" : "");
   }
   if (r->tap) {
     ox_result res = {c->name, c->path, c->why, c->st, c->secs, c->arg};
