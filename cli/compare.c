@@ -19,7 +19,8 @@
 #include "cli.h"
 
 static const char compare_help[] =
-    "usage: onnxop compare GOT EXPECTED [--rtol R] [--atol A] [--json]\n"
+    "usage: onnxop compare GOT EXPECTED [--rtol [NAME=]R]... [--atol [NAME=]A]...\n"
+    "                      [--check-error-stat STAT] [--validate] [--json]\n"
     "\n"
     "Compare two values (.pb, .json, .npy or .npz files), or two folders in the\n"
     "test_data_set layout (output_K files matched by name), or two .npz archives\n"
@@ -30,6 +31,19 @@ static const char compare_help[] =
     "\n"
     "  --rtol R, --atol A   tolerances: |got - expected| <= atol + rtol * |expected|\n"
     "                       (default 1e-3 and 1e-7); integers and strings exactly\n"
+    "  --rtol NAME=R, --atol NAME=A\n"
+    "                       the tolerance of one output: NAME is a file's stem\n"
+    "                       (output_0), an .npz member, or the name EXPECTED's file\n"
+    "                       stores; a NAME that names no output is a usage error\n"
+    "  --check-error-stat STAT\n"
+    "                       check a statistic of the errors instead of each element\n"
+    "                       (as Polygraphy does): max, mean, median or quantile=Q\n"
+    "                       (0 <= Q <= 1, numpy's linear interpolation); an output\n"
+    "                       is out of tolerance when STAT of |got - expected| > atol\n"
+    "                       and STAT of |got - expected| / |expected| > rtol (a NaN\n"
+    "                       against a number, or unequal infinities, is an infinite\n"
+    "                       error); elemwise (the default) checks each element\n"
+    "  --validate           also fail an output whose GOT holds a NaN or an infinity\n"
     "  --json               the report as JSON on stdout\n"
     "\n"
     "An output of EXPECTED that GOT lacks (a file, an output_K of a folder, a\n"
@@ -45,6 +59,15 @@ static const char compare_help[] =
 /* One output to compare. got NULL: missing from GOT; want NULL: only GOT has
  * it (extra). */
 typedef struct { char *name, *got, *want; } pair;
+
+int ox_parse_tolerance(const char *s, double *v) {
+  char *end;
+  if (!*s || strspn(s, "0123456789.eE+-") != strlen(s)) return -1;
+  double x = strtod(s, &end);
+  if (*end || !(x >= 0) || !isfinite(x)) return -1;
+  *v = x;
+  return 0;
+}
 
 static int is_dir(const char *p) {
   struct stat st;
@@ -122,19 +145,50 @@ static void json_at(cJSON *o, const char *key, const ox_cmp_at *at, double err, 
   json_num(x, "got", got);
 }
 
-enum { C_HELP, C_RTOL, C_ATOL, C_JSON };
+/* --atol NAME=A and --rtol NAME=R: the tolerance of one output */
+typedef struct { const char *name; size_t len; double v; int rel, used; } out_tol;
+
+/* Whether t names output `name` (a file's stem or member, or the name
+ * stored in EXPECTED). */
+static int names(const out_tol *t, const char *name) {
+  return name && strlen(name) == t->len && !strncmp(name, t->name, t->len);
+}
+
+/* --check-error-stat: "max", "mean", "median", "quantile=Q" (Q in [0, 1]),
+ * or "elemwise" (each element, the default: stat -1). 0, or -1. */
+static int parse_stat(const char *s, int *stat, double *q) {
+  static const char *const names[] = {"max", "mean", "median"};
+  if (!strcmp(s, "elemwise")) return *stat = -1, 0;
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(s, names[k])) return *stat = k, 0;
+  if (strncmp(s, "quantile=", 9) || ox_parse_tolerance(s + 9, q) || *q > 1) return -1;
+  *stat = OX_STAT_QUANTILE;
+  return 0;
+}
+
+static const char *stat_name(int stat, double q, char *buf, size_t n) {
+  static const char *const names[] = {"max", "mean", "median"};
+  if (stat == OX_STAT_QUANTILE) snprintf(buf, n, "%g-quantile", q);
+  else snprintf(buf, n, "%s", names[stat]);
+  return buf;
+}
+
+enum { C_HELP, C_RTOL, C_ATOL, C_STAT, C_VALIDATE, C_JSON };
 static const ox_opt compare_opts[] = {
     [C_HELP] = {"--help", "-h", NULL},
-    [C_RTOL] = {"--rtol", NULL, "a number"},
-    [C_ATOL] = {"--atol", NULL, "a number"},
+    [C_RTOL] = {"--rtol", NULL, "a number, or NAME=number"},
+    [C_ATOL] = {"--atol", NULL, "a number, or NAME=number"},
+    [C_STAT] = {"--check-error-stat", NULL, "max, mean, median, quantile=Q or elemwise"},
+    [C_VALIDATE] = {"--validate", NULL, NULL},
     [C_JSON] = {"--json", NULL, NULL},
     {NULL, NULL, NULL},
 };
 
 int ox_cmd_compare(int argc, char **argv) {
   const char *got = NULL, *want = NULL, *v;
-  double rtol = 1e-3, atol = 1e-7;
-  int json = 0;
+  double rtol = 1e-3, atol = 1e-7, q = 0;
+  int json = 0, estat = -1, validate = 0, ntols = 0;
+  out_tol tols[64];
   ox_optparse p;
   ox_opt_init(&p, "compare", argc, argv, compare_opts);
   for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
@@ -143,11 +197,22 @@ int ox_cmd_compare(int argc, char **argv) {
       fputs(compare_help, stdout);
       return 0;
     } else if (k == C_RTOL || k == C_ATOL) {
-      char *end;
-      double x = strtod(v, &end);
-      if (!*v || *end || x < 0 || isnan(x))
-        return ox_usage_error("compare", "%s needs a number >= 0, not '%s'", compare_opts[k].name, v);
-      *(k == C_RTOL ? &rtol : &atol) = x;
+      const char *a = compare_opts[k].name, *eq = strrchr(v, '='), *num = eq ? eq + 1 : v;
+      double x;
+      if (ox_parse_tolerance(num, &x) || (eq && eq == v))
+        return ox_usage_error("compare", "%s needs a number >= 0 (or NAME=number), not '%s'", a, v);
+      if (!eq) {
+        *(k == C_RTOL ? &rtol : &atol) = x;
+        continue;
+      }
+      if (ntols == 64) return ox_usage_error("compare", "more than 64 per-output tolerances");
+      tols[ntols++] = (out_tol){v, (size_t)(eq - v), x, k == C_RTOL, 0};
+    } else if (k == C_STAT) {
+      if (parse_stat(v, &estat, &q))
+        return ox_usage_error("compare", "--check-error-stat needs max, mean, median, quantile=Q (0 <= Q <= 1) or "
+                              "elemwise, not '%s'", v);
+    } else if (k == C_VALIDATE) {
+      validate = 1;
     } else if (k == C_JSON) {
       json = 1;
     } else if (!got) {
@@ -263,6 +328,7 @@ int ox_cmd_compare(int argc, char **argv) {
     ox_arena *A = ox_arena_new();
     ox_err e = {0};
     ox_value *g = NULL, *w = NULL;
+    const char *stored = NULL; /* the name EXPECTED's file gives the value */
     pair *p = &ps[i];
     ox_cmp r = {0};
     if (!A) {
@@ -273,7 +339,7 @@ int ox_cmd_compare(int argc, char **argv) {
       if (got_gone) snprintf(r.why, sizeof r.why, "missing: %s does not exist", got);
       else if (is_dir(got)) snprintf(r.why, sizeof r.why, "missing: %s has no %s.pb, .json, .npy or .npz", got, p->name);
       else snprintf(r.why, sizeof r.why, "missing: %s has no member '%s'", got, p->name);
-    } else if (ox_load_value(A, p->want, NULL, NULL, &w, NULL, &e)) {
+    } else if (ox_load_value(A, p->want, NULL, NULL, &w, &stored, &e)) {
       fprintf(stderr, "onnxop: %s: %s\n", p->want, e.msg);
       rc = OX_EINPUT;
     } else if (ox_load_value(A, p->got, w ? ox_value_type(A, w) : NULL, NULL, &g, NULL, &e) &&
@@ -282,16 +348,50 @@ int ox_cmd_compare(int argc, char **argv) {
         fprintf(stderr, "onnxop: %s: %s\n", p->got, e.msg);
         rc = OX_EINPUT;
       }
-    } else {
-      ox_compare_full(g, w, rtol, atol, &r);
     }
     if (rc) {
       ox_arena_free(A);
       break;
     }
+    /* this output's tolerances: --atol NAME=A / --rtol NAME=R over the
+     * plain ones, a later one over an earlier one */
+    double ort = rtol, oat = atol;
+    for (int k = 0; k < ntols; k++)
+      if (names(&tols[k], p->name) || names(&tols[k], stored)) {
+        *(tols[k].rel ? &ort : &oat) = tols[k].v;
+        tols[k].used = 1;
+      }
+    /* the error statistic, when one is checked instead of each element */
+    double sabs = 0, srel = 0;
+    int64_t nerr = 0;
+    if (g && w) {
+      ox_compare_full(g, w, ort, oat, &r);
+      if (!r.structural && estat >= 0) {
+        double *ea = ox_alloc_array(A, 2 * r.total + 1, sizeof *ea), *er = ox_alloc_array(A, 2 * r.total + 1, sizeof *er);
+        if (!ea || !er) {
+          fprintf(stderr, "onnxop compare: %s: out of memory for the errors of %lld elements\n", p->name,
+                  (long long)r.total);
+          rc = OX_EINPUT;
+          ox_arena_free(A);
+          break;
+        }
+        nerr = ox_compare_errors(g, w, ea, er);
+        sabs = ox_error_stat(ea, nerr, (ox_err_stat)estat, q);
+        srel = ox_error_stat(er, nerr, (ox_err_stat)estat, q);
+        /* Polygraphy's rule: out of tolerance when both statistics are */
+        r.differ = r.bad_exact > 0 || (nerr && !(sabs <= oat) && !(srel <= ort));
+      }
+    }
+    /* --validate: GOT must hold no NaN and no infinity */
+    int64_t nnan = 0, ninf = 0;
+    ox_cmp_at nf_at = {NULL, -1, 0};
+    if (g && validate) {
+      ox_count_nonfinite(g, &nnan, &ninf, &nf_at);
+      r.differ |= nnan || ninf;
+    }
     if (!g || !w) r.differ = r.structural = 1; /* missing or extra: r.why says which */
     differ |= r.differ;
-    char ix[256];
+    char ix[256], sn[40];
     if (json) {
       cJSON *o = cJSON_CreateObject();
       cJSON_AddStringToObject(o, "name", p->name);
@@ -302,35 +402,70 @@ int ox_cmd_compare(int argc, char **argv) {
       if (r.numeric && r.abs_at.t) json_at(o, "max_abs", &r.abs_at, r.max_abs, r.abs_got, r.abs_want);
       if (r.numeric && r.rel_at.t) json_at(o, "max_rel", &r.rel_at, r.max_rel, r.rel_got, r.rel_want);
       if (r.floats) cJSON_AddNumberToObject(o, "max_ulp", (double)r.max_ulp);
-      if (r.differ && !r.structural) cJSON_AddStringToObject(o, "first", r.why);
+      if (r.differ && !r.structural && r.why[0]) cJSON_AddStringToObject(o, "first", r.why);
+      cJSON_AddNumberToObject(o, "rtol", ort);
+      cJSON_AddNumberToObject(o, "atol", oat);
+      if (estat >= 0 && !r.structural) {
+        cJSON *st = cJSON_AddObjectToObject(o, "error_stat");
+        cJSON_AddStringToObject(st, "stat", stat_name(estat, q, sn, sizeof sn));
+        json_num(st, "abs", sabs);
+        json_num(st, "rel", srel);
+      }
+      if (validate && g) {
+        cJSON_AddNumberToObject(o, "nan", (double)nnan);
+        cJSON_AddNumberToObject(o, "inf", (double)ninf);
+        if (nnan || ninf) cJSON_AddStringToObject(o, "first_nonfinite", ox_cmp_at_str(&nf_at, ix, sizeof ix));
+      }
       ox_cjson_push(report, o);
     } else if (r.structural) {
       printf("%s: differs: %s\n", p->name, r.why);
-    } else if (!r.differ) {
-      printf("%s: match (%lld element%s", p->name, (long long)r.total, r.total == 1 ? "" : "s");
-      if (r.numeric && r.abs_at.t) printf("; worst absolute error %.6g", r.max_abs);
-      if (r.floats) printf("; max %llu ULP", (unsigned long long)r.max_ulp);
-      printf(")\n");
     } else {
-      printf("%s: %lld of %lld element%s differ (rtol %g, atol %g)\n", p->name, (long long)r.bad,
-             (long long)r.total, r.total == 1 ? "" : "s", rtol, atol);
-      printf("  first: %s\n", r.why);
-      if (r.numeric && r.abs_at.t)
-        printf("  worst absolute error %.6g at %s: expected %.9g, got %.9g\n", r.max_abs,
-               ox_cmp_at_str(&r.abs_at, ix, sizeof ix), r.abs_want, r.abs_got);
-      if (r.numeric && r.rel_at.t)
-        printf("  worst relative error %.6g at %s: expected %.9g, got %.9g\n", r.max_rel,
-               ox_cmp_at_str(&r.rel_at, ix, sizeof ix), r.rel_want, r.rel_got);
-      if (r.floats) printf("  max ULP distance %llu\n", (unsigned long long)r.max_ulp);
+      if (!r.differ) {
+        printf("%s: match (%lld element%s", p->name, (long long)r.total, r.total == 1 ? "" : "s");
+        if (estat >= 0 && nerr) printf("; %s error: absolute %.6g, relative %.6g", stat_name(estat, q, sn, sizeof sn), sabs, srel);
+        else if (r.numeric && r.abs_at.t) printf("; worst absolute error %.6g", r.max_abs);
+        if (r.floats) printf("; max %llu ULP", (unsigned long long)r.max_ulp);
+        printf(")\n");
+      } else if (estat >= 0 && r.bad_exact) {
+        printf("%s: %lld of %lld element%s differ (integers, bools and strings compare exactly)\n", p->name,
+               (long long)r.bad_exact, (long long)r.total, r.total == 1 ? "" : "s");
+      } else if (estat >= 0 && !(sabs <= oat) && !(srel <= ort)) {
+        printf("%s: the %s error is out of tolerance: absolute %.6g > atol %g and relative %.6g > rtol %g\n", p->name,
+               stat_name(estat, q, sn, sizeof sn), sabs, oat, srel, ort);
+      } else if (estat < 0 && r.bad) {
+        printf("%s: %lld of %lld element%s differ (rtol %g, atol %g)\n", p->name, (long long)r.bad, (long long)r.total,
+               r.total == 1 ? "" : "s", ort, oat);
+      } else {
+        printf("%s: differs: GOT holds %lld NaN and %lld infinite value%s, the first at %s (--validate)\n", p->name,
+               (long long)nnan, (long long)ninf, ninf == 1 ? "" : "s", ox_cmp_at_str(&nf_at, ix, sizeof ix));
+      }
+      if (r.differ && (r.bad || estat >= 0)) {
+        if (r.bad) printf("  first: %s\n", r.why);
+        if (r.numeric && r.abs_at.t)
+          printf("  worst absolute error %.6g at %s: expected %.9g, got %.9g\n", r.max_abs,
+                 ox_cmp_at_str(&r.abs_at, ix, sizeof ix), r.abs_want, r.abs_got);
+        if (r.numeric && r.rel_at.t)
+          printf("  worst relative error %.6g at %s: expected %.9g, got %.9g\n", r.max_rel,
+                 ox_cmp_at_str(&r.rel_at, ix, sizeof ix), r.rel_want, r.rel_got);
+        if (r.floats) printf("  max ULP distance %llu\n", (unsigned long long)r.max_ulp);
+      }
+      if (r.differ && validate && (nnan || ninf) && (r.bad || estat >= 0))
+        printf("  GOT holds %lld NaN and %lld infinite value%s, the first at %s (--validate)\n", (long long)nnan,
+               (long long)ninf, ninf == 1 ? "" : "s", ox_cmp_at_str(&nf_at, ix, sizeof ix));
     }
     ox_arena_free(A);
   }
   if (json && !rc) {
-    char *s = cJSON_PrintUnformatted(report);
-    if (s && ox_mem_failures() == failed) puts(s);
-    else rc = ox_cli_oom("compare", "printing the report");
-    cJSON_free(s);
+    rc = ox_print_json(report, "compare", failed);
+    report = NULL;
   }
+  /* a per-output tolerance that named no output was meant for another */
+  for (int k = 0; k < ntols && !rc; k++)
+    if (!tols[k].used) {
+      rc = ox_usage_error("compare", "--%s %.*s=%g: no output compared is named '%.*s' (a file's stem such as "
+                          "output_0, an .npz member, or the name EXPECTED stores)", tols[k].rel ? "rtol" : "atol",
+                          (int)tols[k].len, tols[k].name, tols[k].v, (int)tols[k].len, tols[k].name);
+    }
   cJSON_Delete(report);
   for (int i = 0; i < np; i++) {
     free(ps[i].name);

@@ -20,7 +20,8 @@ static const char usage[] =
     "            [--format pb|json|npy|npz]\n"
     "                      evaluate a model on inputs from .pb, .json, .npy or .npz\n"
     "  test PATH...        run ONNX test cases (a case folder or a folder of cases;\n"
-    "                      --json for one JSON report)\n"
+    "                      --json, --tap, --junit FILE; --shard K/N)\n"
+    "  report REPORT...    merge the --junit or --json reports of test's shards\n"
     "  ops [OP]            list the operators onnxop implements, from its registry\n"
     "  make OP ...         build a one-node model, or a whole test case (--case)\n"
     "  convert IN OUT      convert a value file between .pb, .json, .npy and .npz\n"
@@ -175,7 +176,7 @@ static const struct { const char *name; int (*fn)(int argc, char **argv); } comm
     {"run", ox_cmd_run},         {"test", ox_cmd_test}, {"ops", ox_cmd_ops},
     {"make", ox_cmd_make},       {"convert", ox_cmd_convert},
     {"compare", ox_cmd_compare}, {"show", ox_cmd_show}, {"info", ox_cmd_info},
-    {"bench", ox_cmd_bench},
+    {"bench", ox_cmd_bench},     {"report", ox_cmd_report},
 };
 
 int main(int argc, char **argv) {

@@ -7,7 +7,10 @@
  * listed and on a listed case that passes, so the list stays true. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
+#include <fnmatch.h>
 #include <poll.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,49 +28,72 @@
 #include "cli.h"
 
 static const char test_help[] =
-    "usage: onnxop test [--xfail FILE] [--failures] [--json] [-j N] [--timeout S] [-v]\n"
-    "                   PATH...\n"
+    "usage: onnxop test [options] PATH...\n"
     "\n"
     "Run ONNX test cases and compare with their expected outputs. PATH is a case\n"
     "folder (model.onnx and test_data_set_N/ holding input_K and output_K as .pb,\n"
     ".npy or .json files) or a folder of such cases.\n"
-    "Comparison: |got - expected| <= atol + rtol * |expected| for floats (rtol 1e-3,\n"
-    "atol 1e-7 unless the case's data.json gives \"rtol\"/\"atol\"); NaN equals NaN;\n"
-    "integers, bools and strings exactly; dtype and shape exactly. Random ops\n"
-    "without a seed draw from numpy's RandomState(ONNXOP_SEED), 0 unless the\n"
-    "environment sets it, so results repeat.\n"
+    "Comparison: |got - expected| <= atol + rtol * |expected| for floats; NaN\n"
+    "equals NaN; integers, bools and strings exactly; dtype and shape exactly.\n"
+    "Random ops without a seed draw from numpy's RandomState(ONNXOP_SEED), 0\n"
+    "unless the environment sets it, so results repeat.\n"
     "\n"
-    "  --xfail FILE   cases expected to fail, one per line: NAME: reason\n"
-    "                 (the run fails if a listed case passes)\n"
-    "  --failures     print only the failing cases, in the --xfail format\n"
-    "  --json         print one JSON object instead: \"cases\", each with name,\n"
-    "                 status (pass, fail, xfail, xpass), message and seconds;\n"
-    "                 \"stale\" (listed cases not run), and the totals passed,\n"
-    "                 failed, xfailed, xpassed (the exit status is the same)\n"
-    "  -j N           run N cases at once (default: the number of CPUs)\n"
-    "  --timeout S    a case taking longer than S whole seconds fails (default\n"
-    "                 120; also given before `test`: onnxop --timeout S test)\n"
-    "  -v             also print passing and expected-failing cases\n"
+    "Each case ends with one status: pass; fail (an output differs); error (the\n"
+    "model, an input or the data set was refused, or the evaluation failed);\n"
+    "unsupported (an operator this build lacks); crash (a signal); timeout;\n"
+    "xfail and xpass (a case --xfail lists failed, or passed). A case that is\n"
+    "not pass or xfail fails the run (unsupported too, unless listed), and so\n"
+    "does a stale line of the list (it names no case) or a duplicate one.\n"
     "\n"
-    "A case fails when it has no test_data_set_N, or when a data set lacks a file\n"
-    "for an input the model needs (an optional-typed one may be left out) or for\n"
-    "an output, or holds more than the model has. The last line is\n"
-    "'N passed, M failed'; --json and --failures change what is printed, not the\n"
-    "exit status.\n"
+    "reports:\n"
+    "  -q, --quiet        print the summary line alone\n"
+    "  -v, --verbose      also print passing and expected-failing cases\n"
+    "  --failures         print only the failing cases, in the --xfail format\n"
+    "  --json             print one JSON object instead: \"cases\" (name, path,\n"
+    "                     status, message, seconds), \"stale\" and \"duplicates\"\n"
+    "                     lines, the count of each status, the shard, and the\n"
+    "                     totals passed, failed, xfailed, xpassed\n"
+    "  --tap              print TAP version 14 instead\n"
+    "  --junit FILE       also write JUnit XML to FILE (a testsuite per PATH)\n"
+    "choosing cases:\n"
+    "  -k REGEX           only the cases whose name matches REGEX (POSIX extended;\n"
+    "                     given again: any of them)\n"
+    "  --exclude REGEX    not the cases whose name matches REGEX\n"
+    "  --list             print the paths of the cases that would run, and stop\n"
+    "  --shard K/N        run the K-th of N slices: the chosen cases in order (PATH\n"
+    "                     by PATH, each sorted by name), the i-th in slice i mod N\n"
+    "  --fail-fast        stop at the first case that fails the run\n"
+    "  --xfail FILE       cases expected to fail, one per line: NAME: reason; NAME\n"
+    "                     may be a shell glob (test_bernoulli*), and with a '/' a\n"
+    "                     glob of the path (suite/test_abs)\n"
+    "tolerances (rtol 1e-3, atol 1e-7 unless changed):\n"
+    "  --atol A, --rtol R set them; a case's data.json (\"atol\", \"rtol\") wins\n"
+    "  --force-tolerance  --atol and --rtol win over data.json and --tolerances\n"
+    "  --tolerances FILE  lines GLOB[:OUTPUT] atol=A rtol=R (either may be left\n"
+    "                     out) for the cases GLOB names (and that output alone);\n"
+    "                     they win over data.json, a later line over an earlier\n"
+    "running:\n"
+    "  -j N               run N cases at once (default: the number of CPUs)\n"
+    "  --timeout S        a case taking longer than S seconds times out (default\n"
+    "                     120)\n"
+    "\n"
+    "Failing cases print as they finish, by name (by path when two cases share a\n"
+    "name); on a terminal, a counter on stderr shows the progress. A data set\n"
+    "that lacks a file for an input the model needs (an optional-typed one may be\n"
+    "left out) or for an output, or holds more than the model has, is an error.\n"
+    "The last line is 'N passed, M failed' (M: all that fail the run), after the\n"
+    "counts of the other statuses. With --shard, what belongs to the whole run\n"
+    "(stale and duplicate lines, a PATH with no case) is reported by shard 1;\n"
+    "'onnxop report' merges the shards' --junit or --json reports. What is\n"
+    "printed never changes the exit status.\n"
     "\n"
     "exit status:\n"
     "  0      every case passed (or failed as --xfail lists it)\n"
-    "  1      a case failed, a listed case passed or was not run, a PATH held no\n"
-    "         case (nothing was checked), or the report could not be written\n"
+    "  1      a case failed (any status but pass and xfail), a line of the list\n"
+    "         is stale or a duplicate, a PATH held no case, nothing was checked,\n"
+    "         or the report could not be written\n"
     OX_EXIT_HELP_2
     OX_EXIT_HELP_SIGNAL;
-
-typedef struct {
-  char *path, *name;
-  int done, passed;
-  char *why;
-  double secs; /* wall time of the case, from dispatch to its answer */
-} tcase;
 
 static double now_s(void) {
   struct timespec ts;
@@ -133,18 +159,168 @@ static const char *base_name(const char *p) {
   return s;
 }
 
+/* A case found under a PATH. */
+typedef struct {
+  char *path;       /* PATH/NAME as given (PATH itself when it is the case) */
+  const char *name; /* the folder's own name, inside path */
+  int arg;          /* which PATH it came from (its JUnit testsuite) */
+  int x;            /* the --xfail line that names it, or -1 */
+  int show_path;    /* another case of the run has its name: shown by path */
+  int done;
+  ox_status st;
+  char *why;
+  double secs;      /* wall time of the case, from dispatch to its answer */
+} tcase;
+
+static const char *shown(const tcase *c) { return c->show_path ? c->path : c->name; }
+
+/* Whether a glob (of the --xfail list or the --tolerances file) names the
+ * case: its name, or with a '/' its path or the path's last components. */
+static int glob_names(const char *pat, const tcase *c) {
+  if (!strchr(pat, '/')) return !fnmatch(pat, c->name, 0);
+  for (const char *p = c->path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL)
+    if (!fnmatch(pat, p, FNM_PATHNAME)) return 1;
+  return 0;
+}
+
 /* ---- running one case (in the child) ---- */
 
-static void read_tolerances(ox_arena *A, const char *dir, double *rtol, double *atol) {
+/* The tolerances (|got - expected| <= atol + rtol * |expected|), from the
+ * weakest: the defaults; --atol and --rtol; the case's data.json; the
+ * --tolerances lines that name the case (and output), in file order; and
+ * with --force-tolerance, --atol and --rtol again. Set before the workers
+ * are forked. */
+typedef struct {
+  char *glob, *output; /* output NULL: every output of the case */
+  double atol, rtol;
+  int has;             /* HAS_ATOL | HAS_RTOL: the values the line gives */
+} tolline;
+enum { HAS_ATOL = 1, HAS_RTOL = 2 };
+static struct {
+  double atol, rtol;
+  int has, force;
+  tolline *lines;
+  int nlines;
+} tol;
+
+static void tol_apply(double *rtol, double *atol, int has, double r, double a) {
+  if (has & HAS_RTOL) *rtol = r;
+  if (has & HAS_ATOL) *atol = a;
+}
+
+/* data.json's "rtol" and "atol" (has: which it gives). 0, or -1 with the
+ * reason in why: a tolerance that is not a number >= 0 is an error, never
+ * a silent 0 */
+static int read_data_json(ox_arena *A, const char *dir, int *has, double *rtol, double *atol, char *why, size_t n) {
   char p[4096];
-  snprintf(p, sizeof p, "%s/data.json", dir);
   uint8_t *data;
   size_t len;
   ox_err e = {0};
-  if (access(p, R_OK) || ox_read_file(A, p, &data, &len, &e)) return;
-  const char *r = strstr((const char *)data, "\"rtol\""), *a = strstr((const char *)data, "\"atol\"");
-  if (r && (r = strchr(r, ':'))) *rtol = strtod(r + 1, NULL);
-  if (a && (a = strchr(a, ':'))) *atol = strtod(a + 1, NULL);
+  *has = 0;
+  snprintf(p, sizeof p, "%s/data.json", dir);
+  if (access(p, F_OK)) return 0;
+  if (ox_read_file(A, p, &data, &len, &e)) {
+    snprintf(why, n, "data.json: %s", e.msg);
+    return -1;
+  }
+  cJSON *j = cJSON_ParseWithLength((const char *)data, len);
+  if (!cJSON_IsObject(j)) {
+    snprintf(why, n, "data.json: %s", j ? "not a JSON object" : "invalid JSON");
+    cJSON_Delete(j);
+    return -1;
+  }
+  static const char *const key[2] = {"atol", "rtol"};
+  for (int k = 0; k < 2; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key[k]);
+    if (!v) continue;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || !isfinite(v->valuedouble)) {
+      char *txt = cJSON_PrintUnformatted(v);
+      snprintf(why, n, "data.json: \"%s\" is %.60s, not a number >= 0", key[k], txt ? txt : "not a number");
+      free(txt);
+      cJSON_Delete(j);
+      return -1;
+    }
+    *(k ? rtol : atol) = v->valuedouble;
+    *has |= k ? HAS_RTOL : HAS_ATOL;
+  }
+  cJSON_Delete(j);
+  return 0;
+}
+
+/* The tolerances of output `out` of case c, given data.json's. */
+static void tolerance_of(const tcase *c, const char *out, int dhas, double drtol, double datol, double *rtol,
+                         double *atol) {
+  *rtol = 1e-3;
+  *atol = 1e-7;
+  tol_apply(rtol, atol, tol.has, tol.rtol, tol.atol);
+  tol_apply(rtol, atol, dhas, drtol, datol);
+  for (int i = 0; i < tol.nlines; i++) {
+    const tolline *l = &tol.lines[i];
+    if ((!l->output || (out && !strcmp(l->output, out))) && glob_names(l->glob, c))
+      tol_apply(rtol, atol, l->has, l->rtol, l->atol);
+  }
+  if (tol.force) tol_apply(rtol, atol, tol.has, tol.rtol, tol.atol);
+}
+
+/* --tolerances FILE: "GLOB[:OUTPUT] atol=A rtol=R" lines (either value may
+ * be left out; '#' starts a comment). 0, or a usage error (said). */
+static int load_tolerances(const char *file) {
+  const char *why;
+  FILE *f = ox_open_regular(file, &why); /* a FIFO would block */
+  if (!f) return ox_usage_error("test", "cannot read the tolerance file '%s': %s", file, why);
+  char line[4096];
+  int lineno = 0, rc = 0;
+  while (!rc && fgets(line, sizeof line, f)) {
+    lineno++;
+    if (!strchr(line, '\n') && !feof(f)) {
+      rc = ox_usage_error("test", "%s:%d: the line is longer than %zu bytes", file, lineno, sizeof line - 2);
+      break;
+    }
+    char *hash = strchr(line, '#'), *save = NULL;
+    if (hash) *hash = 0;
+    char *w = strtok_r(line, " \t\r\n", &save);
+    if (!w) continue;
+    tolline l = {0};
+    char *colon = strchr(w, ':');
+    if (colon) *colon = 0;
+    if (!*w || (colon && !colon[1])) {
+      rc = ox_usage_error("test", "%s:%d: '%s%s%s' is not GLOB or GLOB:OUTPUT", file, lineno, w, colon ? ":" : "",
+                          colon ? colon + 1 : "");
+      break;
+    }
+    while (!rc && (w = strtok_r(NULL, " \t\r\n", &save))) {
+      int is_a = !strncmp(w, "atol=", 5), is_r = !strncmp(w, "rtol=", 5);
+      if (!is_a && !is_r)
+        rc = ox_usage_error("test", "%s:%d: '%s' is not atol=NUMBER or rtol=NUMBER", file, lineno, w);
+      else if (ox_parse_tolerance(w + 5, is_a ? &l.atol : &l.rtol))
+        rc = ox_usage_error("test", "%s:%d: %s: '%s' is not a number >= 0", file, lineno, is_a ? "atol" : "rtol",
+                            w + 5);
+      l.has |= is_a ? HAS_ATOL : HAS_RTOL;
+    }
+    if (!rc && !l.has) rc = ox_usage_error("test", "%s:%d: the line gives neither atol= nor rtol=", file, lineno);
+    if (rc) break;
+    tolline *nl = realloc(tol.lines, ((size_t)tol.nlines + 1) * sizeof *nl);
+    if (nl) tol.lines = nl;
+    if (!nl || !(l.glob = strdup(line)) || (colon && !(l.output = strdup(colon + 1)))) {
+      free(l.glob);
+      fprintf(stderr, "onnxop test: out of memory\n");
+      rc = OX_EINPUT;
+      break;
+    }
+    tol.lines[tol.nlines++] = l;
+  }
+  if (!rc && ferror(f)) rc = ox_usage_error("test", "cannot read the tolerance file '%s'", file);
+  fclose(f);
+  return rc;
+}
+
+static void free_tolerances(void) {
+  for (int i = 0; i < tol.nlines; i++) {
+    free(tol.lines[i].glob);
+    free(tol.lines[i].output);
+  }
+  free(tol.lines);
+  memset(&tol, 0, sizeof tol);
 }
 
 /* DIR/SET/KIND_K.pb, or .npy, or .json (as `onnxop run --out-dir --format`
@@ -209,26 +385,34 @@ static int count_values(const char *dir, const char *set, const char *kind, int 
   return rc;
 }
 
-/* Returns 0 on pass; else writes the reason into why. */
-static int run_case(const char *dir, char *why, size_t n) {
+/* The status of an error: unsupported for exit 3 (an operator this build
+ * lacks), else error. */
+static ox_status status_of(const ox_err *e) { return e->code == OX_EUNSUPPORTED ? OX_ST_UNSUPPORTED : OX_ST_ERROR; }
+
+/* Run the case in folder dir: pass; fail when an output differs; error or
+ * unsupported when something was refused. The reason goes into why. */
+static ox_status run_case(const tcase *c, char *why, size_t n) {
+  const char *dir = c->path;
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
   ox_model *m = NULL;
   char p[4096];
-  int fail = 1;
-  double rtol = 1e-3, atol = 1e-7;
+  ox_status st = OX_ST_ERROR;
+  double drtol = 0, datol = 0; /* data.json's */
+  int dhas = 0;
   char **sets = NULL;
   int nsets = 0;
   if (!A) {
     snprintf(why, n, "out of memory");
-    return 1;
+    return OX_ST_ERROR;
   }
   snprintf(p, sizeof p, "%s/model.onnx", dir);
   if (ox_model_load(A, p, &m, &e) || ox_prepare(A, m, &e)) {
     snprintf(why, n, "%s", e.msg);
+    st = status_of(&e);
     goto out;
   }
-  read_tolerances(A, dir, &rtol, &atol);
+  if (read_data_json(A, dir, &dhas, &drtol, &datol, why, n)) goto out;
   nsets = list_dir(dir, "test_data_set_", &sets);
   if (nsets <= 0) {
     snprintf(why, n, nsets == -2 ? "out of memory" : "no test_data_set_N folder");
@@ -293,6 +477,7 @@ static int run_case(const char *dir, char *why, size_t n) {
       }
       if (rc) {
         snprintf(why, n, "%s/%s: %s", sets[s], f, e.msg);
+        st = status_of(&e);
         goto out;
       }
       in[slot] = v;
@@ -309,6 +494,7 @@ static int run_case(const char *dir, char *why, size_t n) {
     }
     if (ox_run(A, m, in, got, &e)) {
       snprintf(why, n, "%s", e.msg);
+      st = status_of(&e);
       goto out;
     }
     for (int k = 0; k < g->nout; k++) {
@@ -320,31 +506,37 @@ static int run_case(const char *dir, char *why, size_t n) {
       ox_value *want = NULL;
       if (ox_load_value(A, p, g->out[k].type, m->dir, &want, NULL, &e)) {
         snprintf(why, n, "%s/%s: %s", sets[s], f, e.msg);
+        st = status_of(&e);
         goto out;
       }
       char d[1200];
+      double rtol, atol;
+      tolerance_of(c, g->out[k].name, dhas, drtol, datol, &rtol, &atol);
       if (ox_compare(got[k], want, rtol, atol, d, sizeof d)) {
         snprintf(why, n, "%s output %d '%s': %s", sets[s], k, g->out[k].name, d);
+        st = OX_ST_FAIL;
         goto out;
       }
     }
     ox_arena_release(A, mark);
   }
-  fail = 0;
+  st = OX_ST_PASS;
 out:
   free_list(sets, nsets > 0 ? nsets : 0);
   ox_arena_free(A);
-  return fail;
+  return st;
 }
 
 /* ---- the driver ---- */
 
 /* Workers: each is a forked process that runs the cases it is sent, one at a
- * time, and answers with "P" or "F<reason>" (length-prefixed, one write, so
- * the parent reads it whole). A worker that crashes or hangs takes only its
- * current case down: the parent records why and starts a new worker. Reusing
- * workers saves a fork and an exit per case. */
-typedef struct { pid_t pid; int to, from; int idx; time_t start; double t0; } worker;
+ * time, and answers with a status letter and the reason (length-prefixed,
+ * one write, so the parent reads it whole). A worker that crashes or hangs
+ * takes only its current case down: the parent records why and starts a new
+ * worker. Reusing workers saves a fork and an exit per case. */
+typedef struct { pid_t pid; int to, from; int idx; double t0; } worker;
+
+static const char status_letter[] = "PFEU"; /* pass, fail, error, unsupported: ox_status 0-3 */
 
 static void worker_loop(tcase *cases, int to, int from) {
   int idx;
@@ -352,14 +544,16 @@ static void worker_loop(tcase *cases, int to, int from) {
     char msg[3000];
     uint32_t len;
 #ifdef OX_FAULT_INJECTION
-    /* test hook (the test build only: core/arena.h): the CLI tests check
-     * that a crashing case is reported and does not stop the run */
-    const char *crash = getenv("ONNXOP_TEST_CRASH");
+    /* test hooks (the test build only: core/arena.h): the CLI tests check
+     * that a crashing or hanging case is reported as such and does not stop
+     * the run */
+    const char *crash = getenv("ONNXOP_TEST_CRASH"), *hang = getenv("ONNXOP_TEST_HANG");
     if (crash && !strcmp(crash, cases[idx].name)) abort();
+    if (hang && !strcmp(hang, cases[idx].name)) pause();
 #endif
-    int fail = run_case(cases[idx].path, msg + 5, sizeof msg - 5);
-    msg[4] = fail ? 'F' : 'P';
-    len = fail ? (uint32_t)strlen(msg + 5) + 1 : 1;
+    ox_status st = run_case(&cases[idx], msg + 5, sizeof msg - 5);
+    msg[4] = status_letter[st];
+    len = st != OX_ST_PASS ? (uint32_t)strlen(msg + 5) + 1 : 1;
     memcpy(msg, &len, 4);
     if (write(from, msg, 4 + len) != (ssize_t)(4 + len)) _exit(3);
   }
@@ -414,52 +608,63 @@ static void stop_worker(worker *w, int kill_it) {
 }
 
 /* The worker died or hung while running its case: say why, start anew. */
-static void worker_lost(tcase *cases, worker *w, int timed_out) {
+static void worker_lost(tcase *cases, worker *w, int timeout) {
   tcase *c = &cases[w->idx];
   int st = 0;
   char msg[256];
   close(w->to);
   close(w->from);
-  if (timed_out) kill(w->pid, SIGKILL);
+  if (timeout) kill(w->pid, SIGKILL);
   waitpid(w->pid, &st, 0);
   w->pid = -1;
-  if (timed_out) snprintf(msg, sizeof msg, "timed out");
-  else if (WIFSIGNALED(st)) snprintf(msg, sizeof msg, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-  else snprintf(msg, sizeof msg, "the case's process exited with status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+  c->st = OX_ST_CRASH;
+  if (timeout) {
+    snprintf(msg, sizeof msg, "timed out after %d s", timeout);
+    c->st = OX_ST_TIMEOUT;
+  } else if (WIFSIGNALED(st)) {
+    snprintf(msg, sizeof msg, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+  } else {
+    snprintf(msg, sizeof msg, "the case's process exited with status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+  }
   c->done = 1;
   c->why = ox_heap_strdup(msg);
   c->secs = now_s() - w->t0;
   w->idx = -1;
 }
 
-/* A case left without a reason failed because memory ran out (the report
- * says so). */
-static void run_all(tcase *cases, int n, int jobs, int timeout) {
+/* What to do as each case finishes (print it, count it); nonzero stops the
+ * run (--fail-fast). */
+typedef int (*on_done_fn)(void *ctx, tcase *c);
+
+/* Run cases[order[0..n)] on up to `jobs` workers. Returns how many were
+ * dispatched (all n unless on_done stopped the run). */
+static int run_all(tcase *cases, const int *order, int n, int jobs, int timeout, on_done_fn on_done, void *ctx) {
   if (jobs > n) jobs = n ? n : 1;
-  worker *ws = ox_heap_calloc((size_t)jobs, sizeof *ws);
-  if (!ws) return;
+  worker *ws = calloc((size_t)jobs, sizeof *ws);
+  if (!ws) return 0;
   for (int j = 0; j < jobs; j++) {
     ws[j].pid = -1;
     ws[j].idx = -1;
   }
-  int next = 0, running = 0;
+  int next = 0, running = 0, stop = 0;
   signal(SIGPIPE, SIG_IGN);
   for (;;) {
-    for (int j = 0; j < jobs && next < n; j++) {
+    for (int j = 0; j < jobs && next < n && !stop; j++) {
       worker *w = &ws[j];
       if (w->idx >= 0) continue;
       if (w->pid < 0 && start_worker(cases, ws, jobs, w)) {
-        cases[next].done = 1;
-        cases[next].why = ox_heap_strdup("cannot start a worker process");
-        next++;
+        tcase *c = &cases[order[next++]];
+        c->done = 1;
+        c->st = OX_ST_ERROR;
+        c->why = strdup("cannot start a worker process");
+        stop = on_done(ctx, c);
         continue;
       }
-      if (write(w->to, &next, sizeof next) != (ssize_t)sizeof next) {
+      if (write(w->to, &order[next], sizeof *order) != (ssize_t)sizeof *order) {
         stop_worker(w, 1);
         continue; /* retried with a new worker */
       }
-      w->idx = next++;
-      w->start = time(NULL);
+      w->idx = order[next++];
       w->t0 = now_s();
       running++;
     }
@@ -472,54 +677,65 @@ static void run_all(tcase *cases, int n, int jobs, int timeout) {
         pf[np].events = POLLIN;
         map[np++] = j;
       }
-    poll(pf, (nfds_t)np, 1000);
-    time_t now = time(NULL);
+    poll(pf, (nfds_t)np, stop ? 0 : 250);
+    double now = now_s();
     for (int q = 0; q < np; q++) {
       worker *w = &ws[map[q]];
+      tcase *c = &cases[w->idx];
+      if (stop) { /* --fail-fast: the cases still running are not run */
+        stop_worker(w, 1);
+        w->idx = -1;
+        running--;
+        continue;
+      }
       if (pf[q].revents & POLLIN) {
         char buf[4096];
         ssize_t r = read(w->from, buf, sizeof buf);
         uint32_t len = 0;
+        const char *st = NULL;
         if (r >= 5) memcpy(&len, buf, 4);
-        if (r >= 5 && (ssize_t)(4 + len) == r) {
-          tcase *c = &cases[w->idx];
+        if (r >= 5 && (ssize_t)(4 + len) == r && buf[4] && (st = strchr(status_letter, buf[4]))) {
           c->done = 1;
           c->secs = now_s() - w->t0;
-          if (buf[4] == 'P') c->passed = 1;
-          else c->why = ox_heap_strndup(buf + 5, len - 1);
+          c->st = (ox_status)(st - status_letter);
+          if (c->st != OX_ST_PASS) c->why = strndup(buf + 5, len - 1);
           w->idx = -1;
         } else {
           worker_lost(cases, w, 0);
         }
-        running--;
       } else if (pf[q].revents & (POLLHUP | POLLERR)) {
         worker_lost(cases, w, 0);
-        running--;
-      } else if (now - w->start > timeout) {
-        worker_lost(cases, w, 1);
-        running--;
+      } else if (now - w->t0 > timeout) {
+        worker_lost(cases, w, timeout);
+      } else {
+        continue;
       }
+      running--;
+      stop = on_done(ctx, c) || stop;
     }
   }
   for (int j = 0; j < jobs; j++) stop_worker(&ws[j], 0);
   free(ws);
+  return next;
 }
 
 /* Collect the cases under a path: the path itself when it holds model.onnx,
  * else its sub-folders that do. Returns how many were added, -1 when path is
  * not a folder, -2 when memory ran out. */
-static int collect(const char *path, tcase **cases, int *n, int *cap) {
+static int collect(const char *path, int arg, tcase **cases, int *n, int *cap) {
   if (!is_dir(path)) return -1;
   char **names = NULL;
   int nn = 0, added = 0;
+  size_t l = strlen(path);
+  while (l > 1 && path[l - 1] == '/') l--; /* "suite/" -> "suite/test_abs" */
   if (!has_model(path)) {
     nn = list_dir(path, NULL, &names);
     if (nn < 0) return nn;
   }
   for (int i = 0; i < (names ? nn : 1) && added >= 0; i++) {
     char p[4096];
-    if (names) snprintf(p, sizeof p, "%s/%s", path, names[i]);
-    else snprintf(p, sizeof p, "%s", path);
+    if (names) snprintf(p, sizeof p, "%.*s/%s", (int)l, path, names[i]);
+    else snprintf(p, sizeof p, "%.*s", (int)l, path);
     if (names && !has_model(p)) continue;
     if (*n == *cap) {
       int ncap = *cap ? *cap * 2 : 256;
@@ -533,32 +749,45 @@ static int collect(const char *path, tcase **cases, int *n, int *cap) {
     }
     tcase *c = &(*cases)[*n];
     memset(c, 0, sizeof *c);
-    c->path = ox_heap_strdup(p);
-    c->name = ox_heap_strdup(base_name(p));
+    c->path = strdup(p);
+    c->arg = arg;
+    c->x = -1;
     (*n)++;
-    if (!c->path || !c->name) added = -2;
-    else added++;
+    if (!c->path) {
+      added = -2;
+    } else {
+      c->name = base_name(c->path);
+      added++;
+    }
   }
   free_list(names, nn > 0 ? nn : 0);
   return added;
 }
 
-/* A PATH that held no case: say so, and name the case folder when PATH is
- * one of its data sets (a common slip: SUITE/test_add/test_data_set_0). */
-static void no_case_here(const char *path) {
+/* A PATH that held no case: why, for its message (the case folder when PATH
+ * is one of its data sets: a common slip is SUITE/test_add/test_data_set_0). */
+static void no_case_here(const char *path, char *why, size_t n) {
   char parent[4096];
   size_t l = strlen(path);
   while (l > 1 && path[l - 1] == '/') l--;
   while (l > 0 && path[l - 1] != '/') l--; /* path[0, l): the parent, with its '/' */
   snprintf(parent, sizeof parent, "%.*s", l > 1 ? (int)l - 1 : (int)l, l ? path : ".");
   if (!strncmp(base_name(path), "test_data_set_", 14) || has_model(parent))
-    fprintf(stderr, "onnxop test: %s is a data set, not a case: give the case folder (%s)\n", path, parent);
+    snprintf(why, n, "%s is a data set, not a case: give the case folder (%s)", path, parent);
   else
-    fprintf(stderr, "onnxop test: %s holds no test case (a folder with model.onnx, or a folder of "
-            "them)\n", path);
+    snprintf(why, n, "%s holds no test case (a folder with model.onnx, or a folder of them)", path);
 }
 
-typedef struct { char *name, *reason; int seen; } xline;
+/* A line of the --xfail list: PATTERN: reason. The pattern is a case's
+ * name or a shell glob of names (test_bernoulli*); with a '/', a glob of
+ * the case's path or of its last components (suite/test_abs). */
+typedef struct {
+  char *name, *reason;
+  int line;   /* its line number in the file */
+  int glob;   /* has * ? [ or /: matched with fnmatch */
+  int dup_of; /* the line number it repeats (a duplicate), or 0 */
+  int used;   /* it names a case that was found (in this shard or not) */
+} xline;
 
 /* The lines of an expected-failure list: their count; -1 with *why set when
  * the file cannot be opened (a FIFO or a folder is refused, not waited on),
@@ -566,10 +795,11 @@ typedef struct { char *name, *reason; int seen; } xline;
 static int load_xfail(const char *file, xline **out, const char **why) {
   FILE *f = ox_open_regular(file, why);
   if (!f) return -1;
-  int n = 0, cap = 0, oom = 0;
+  int n = 0, cap = 0, lineno = 0, oom = 0;
   xline *v = NULL;
   char line[4096];
   while (!oom && fgets(line, sizeof line, f)) {
+    lineno++;
     line[strcspn(line, "\r\n")] = 0;
     char *s = line;
     while (*s == ' ' || *s == '\t') s++;
@@ -589,9 +819,7 @@ static int load_xfail(const char *file, xline **out, const char **why) {
       }
       v = nv;
     }
-    v[n].name = ox_heap_strdup(s);
-    v[n].reason = ox_heap_strdup(r);
-    v[n].seen = 0;
+    v[n] = (xline){ox_heap_strdup(s), ox_heap_strdup(r), lineno, strpbrk(s, "*?[/") != NULL, 0, 0};
     oom = !v[n].name || !v[n].reason;
     n++;
   }
@@ -605,172 +833,489 @@ static int load_xfail(const char *file, xline **out, const char **why) {
   return n;
 }
 
-/* A usage error after cases were collected: free them first. */
+static int cmp_xline(const void *a, const void *b) {
+  const xline *x = *(const xline *const *)a, *y = *(const xline *const *)b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* The lines of the list in the order to look names up: exact names sorted
+ * (binary search), globs in file order. Duplicates are marked, and left out. */
+typedef struct { xline **exact; int nexact; xline **globs; int nglobs; } xindex;
+
+static int xindex_make(xline *xl, int nx, xindex *ix) {
+  ix->exact = malloc(((size_t)nx + 1) * sizeof *ix->exact);
+  ix->globs = malloc(((size_t)nx + 1) * sizeof *ix->globs);
+  ix->nexact = ix->nglobs = 0;
+  if (!ix->exact || !ix->globs) return -1;
+  xline **all = ix->exact;
+  for (int j = 0; j < nx; j++) all[j] = &xl[j];
+  qsort(all, (size_t)nx, sizeof *all, cmp_xline);
+  for (int j = 1; j < nx; j++)
+    if (!strcmp(all[j]->name, all[j - 1]->name))
+      all[j]->dup_of = all[j - 1]->dup_of ? all[j - 1]->dup_of : all[j - 1]->line;
+  for (int j = 0; j < nx; j++)
+    if (!xl[j].dup_of && xl[j].glob) ix->globs[ix->nglobs++] = &xl[j];
+  int k = 0;
+  for (int j = 0; j < nx; j++)
+    if (!all[j]->dup_of && !all[j]->glob) all[k++] = all[j];
+  ix->nexact = k;
+  return 0;
+}
+
+/* The first line of the file that names the case, or NULL. Every line that
+ * names it is marked used (none of them is stale). */
+static xline *xfind(const xindex *ix, const tcase *c) {
+  xline *hit = NULL;
+  int lo = 0, hi = ix->nexact;
+  while (lo < hi) { /* the first exact line >= the name */
+    int mid = lo + (hi - lo) / 2;
+    if (strcmp(ix->exact[mid]->name, c->name) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < ix->nexact && !strcmp(ix->exact[lo]->name, c->name)) (hit = ix->exact[lo])->used = 1;
+  for (int j = 0; j < ix->nglobs; j++)
+    if (glob_names(ix->globs[j]->name, c)) {
+      ix->globs[j]->used = 1;
+      if (!hit || ix->globs[j]->line < hit->line) hit = ix->globs[j];
+    }
+  return hit;
+}
+
+/* What is printed as cases finish, and the counts so far. */
+typedef struct {
+  int verbose;      /* -1: -q, 0, 1: -v */
+  int text;         /* the per-case lines (not --json, --failures) */
+  int progress;     /* the counter on stderr (a terminal) */
+  int shown;        /* the counter is on screen now */
+  const char *xfile;
+  const xline *xl;
+  int fail_fast;    /* stop at the first case that fails the run */
+  int tap;          /* --tap: a test point as each case ends */
+  long long tapn;   /* the last test point's number */
+  long long total, done, passed, failed;
+  double t0, drawn;
+} report_ctx;
+
+static void progress_clear(report_ctx *r) {
+  if (r->shown) fputs("\r\033[K", stderr);
+  r->shown = 0;
+}
+
+/* [done/total] passed, failed, elapsed, ETA: one line, redrawn in place,
+ * at most ten times a second */
+static void progress_draw(report_ctx *r, int force) {
+  double t = now_s();
+  if (!r->progress || (!force && r->done < r->total && t - r->drawn < 0.1)) return;
+  double el = t - r->t0, eta = r->done ? el / (double)r->done * (double)(r->total - r->done) : 0;
+  fprintf(stderr, "\r[%lld/%lld] %lld passed, %lld failed, %.1f s, ETA %.1f s\033[K", r->done, r->total, r->passed,
+          r->failed, el, eta);
+  fflush(stderr);
+  r->shown = 1;
+  r->drawn = t;
+}
+
+/* A case finished: its final status (an --xfail line turns a failure into
+ * xfail and a pass into xpass), counted and printed. */
+static int case_done(void *ctx, tcase *c) {
+  report_ctx *r = ctx;
+  if (c->x >= 0) {
+    const xline *x = &r->xl[c->x];
+    if (c->st == OX_ST_PASS) {
+      char m[4400];
+      snprintf(m, sizeof m, "passes, but %s lists it as failing (%s)", r->xfile, x->reason);
+      free(c->why);
+      c->why = strdup(m);
+      c->st = OX_ST_XPASS;
+    } else {
+      c->st = OX_ST_XFAIL;
+    }
+  }
+  if (!c->why && c->st != OX_ST_PASS) c->why = strdup("out of memory");
+  r->done++;
+  if (c->st == OX_ST_PASS) r->passed++;
+  if (OX_ST_FAILS(c->st)) r->failed++;
+  int line = r->text && (OX_ST_FAILS(c->st) ? r->verbose >= 0 : r->verbose > 0);
+  if (line) {
+    progress_clear(r);
+    if (c->st == OX_ST_PASS) printf("PASS %s\n", shown(c));
+    else printf("%s %s: %s%s\n", ox_status_label[c->st], shown(c), c->why ? c->why : "?",
+                c->st == OX_ST_XPASS ? "; remove the line" : "");
+  }
+  if (r->tap) {
+    ox_result res = {c->name, c->path, c->why, c->st, c->secs, c->arg};
+    progress_clear(r);
+    ox_tap_point(stdout, ++r->tapn, &res, c->x >= 0 ? r->xl[c->x].reason : NULL);
+    line = 1;
+  }
+  int stop = r->fail_fast && OX_ST_FAILS(c->st);
+  if (stop && r->tap) printf("Bail out! --fail-fast: %s failed\n", c->path);
+  if (line) fflush(stdout);
+  progress_draw(r, line);
+  return stop;
+}
+
+static void free_whys(char **why, int n) {
+  for (int i = 0; why && i < n; i++) free(why[i]);
+  free(why);
+}
+
+/* Free every case. */
 static void free_cases(tcase *cases, int n) {
   for (int i = 0; i < n; i++) {
     free(cases[i].path);
-    free(cases[i].name);
-  }
-  free(cases);
-}
-#define USAGE(...)                                                                    \
-  do {                                                                                \
-    free_cases(cases, n);                                                             \
-    free(is_empty);                                                                   \
-    return ox_usage_error("test", __VA_ARGS__);                                       \
-  } while (0)
-
-int ox_cmd_test(int argc, char **argv) {
-  /* unseeded random ops draw from RandomState(0) unless the user set another
-   * seed, so a suite's results repeat from run to run */
-  setenv("ONNXOP_SEED", "0", 0);
-  const char *xfile = NULL;
-  int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), timeout = 120, verbose = 0, failures = 0, json = 0;
-  tcase *cases = NULL;
-  int n = 0, cap = 0, npaths = 0, empty = 0; /* empty: PATHs that held no case */
-  char *is_empty = ox_heap_calloc((size_t)argc, 1); /* argv[i] is a PATH that held no case */
-  if (!is_empty) return ox_cli_oom("test", NULL);
-  if (jobs < 1) jobs = 1;
-  if (jobs > 64) jobs = 64;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(test_help, stdout);
-      free_cases(cases, n);
-      free(is_empty);
-      return 0;
-    } else if (!strcmp(a, "--xfail")) {
-      if (++i >= argc) USAGE("--xfail needs a FILE");
-      xfile = argv[i];
-    } else if (!strncmp(a, "-j", 2)) {
-      const char *v = a[2] ? a + 2 : (++i < argc ? argv[i] : "");
-      if ((jobs = atoi(v)) < 1 || jobs > 64) USAGE("-j needs a number from 1 to 64");
-    } else if (!strcmp(a, "--timeout")) {
-      if (++i >= argc || (timeout = atoi(argv[i])) < 1 || strspn(argv[i], "0123456789") != strlen(argv[i]))
-        USAGE("--timeout needs a whole number of seconds, 1 or more (a limit per case)");
-    } else if (!strcmp(a, "-v")) {
-      verbose = 1;
-    } else if (!strcmp(a, "--failures")) {
-      failures = 1;
-    } else if (!strcmp(a, "--json")) {
-      json = 1;
-    } else if (a[0] == '-') {
-      USAGE("unknown option '%s'", a);
-    } else {
-      npaths++;
-      int got = collect(a, &cases, &n, &cap);
-      if (got == -1) USAGE("'%s' is not a folder", a);
-      if (got == -2) {
-        free_cases(cases, n);
-        free(is_empty);
-        return ox_cli_oom("test", NULL);
-      }
-      if (!got) {
-        is_empty[i] = 1;
-        empty++;
-      }
-    }
-  }
-  if (!npaths) USAGE("no PATH given");
-  if (json && failures) USAGE("use either --json or --failures, not both");
-  xline *xl = NULL;
-  int nx = 0;
-  const char *xwhy = NULL;
-  if (xfile && (nx = load_xfail(xfile, &xl, &xwhy)) == -2) {
-    free_cases(cases, n);
-    free(is_empty);
-    return ox_cli_oom("test", NULL);
-  }
-  if (nx < 0) USAGE("cannot read the expected-failure list '%s': %s", xfile, xwhy);
-
-  run_all(cases, n, jobs, timeout);
-
-  int passed = 0, failed = 0, xfailed = 0, xpassed = 0, stale = 0;
-  size_t failed_allocs = ox_mem_failures(); /* a part of the JSON report that could not be made */
-  cJSON *jcases = json ? cJSON_CreateArray() : NULL;
-  for (int i = 0; i < n; i++) {
-    tcase *c = &cases[i];
-    xline *x = NULL;
-    for (int j = 0; j < nx && !x; j++)
-      if (!strcmp(xl[j].name, c->name)) x = &xl[j];
-    if (x) x->seen = 1;
-    const char *why = c->why ? c->why : "out of memory";
-    if (c->passed && x) xpassed++;
-    else if (c->passed) passed++;
-    else if (x) xfailed++;
-    else failed++;
-    if (json) {
-      const char *st = c->passed ? (x ? "xpass" : "pass") : (x ? "xfail" : "fail");
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddStringToObject(o, "name", c->name);
-      cJSON_AddStringToObject(o, "status", st);
-      if (c->passed && x) {
-        char m[4200];
-        snprintf(m, sizeof m, "passes, but %s lists it as failing (%s)", xfile, x->reason);
-        cJSON_AddStringToObject(o, "message", m);
-      } else if (c->passed) {
-        cJSON_AddNullToObject(o, "message");
-      } else {
-        cJSON_AddStringToObject(o, "message", why);
-      }
-      cJSON_AddNumberToObject(o, "seconds", (double)(int64_t)(c->secs * 1e4 + 0.5) / 1e4);
-      ox_cjson_push(jcases, o);
-    } else if (failures) {
-      if (!c->passed) printf("%s: %s\n", c->name, why);
-    } else if (c->passed && x) {
-      printf("XPASS %s: passes, but %s lists it as failing (%s); remove the line\n", c->name, xfile,
-             x->reason);
-    } else if (c->passed) {
-      if (verbose) printf("PASS %s\n", c->name);
-    } else if (x) {
-      if (verbose) printf("XFAIL %s: %s\n", c->name, why);
-    } else {
-      printf("FAIL %s: %s\n", c->name, why);
-    }
-  }
-  cJSON *jstale = json ? cJSON_CreateArray() : NULL;
-  for (int j = 0; j < nx; j++)
-    if (!xl[j].seen) {
-      stale++;
-      if (json) ox_cjson_push(jstale, cJSON_CreateString(xl[j].name));
-      else if (!failures) printf("STALE %s: listed in %s but no such case was run\n", xl[j].name, xfile);
-    }
-  /* --json and --failures only change what is printed, never the status */
-  int rc = failed + xpassed + stale + empty || !n ? OX_EINPUT : 0;
-  if (json) {
-    cJSON *o = cJSON_CreateObject();
-    ox_cjson_add(o, "cases", jcases);
-    ox_cjson_add(o, "stale", jstale);
-    cJSON_AddNumberToObject(o, "passed", passed);
-    cJSON_AddNumberToObject(o, "failed", failed + xpassed + stale);
-    cJSON_AddNumberToObject(o, "xfailed", xfailed);
-    cJSON_AddNumberToObject(o, "xpassed", xpassed);
-    char *text = cJSON_PrintUnformatted(o);
-    if (text && ox_mem_failures() == failed_allocs) puts(text);
-    else rc = ox_cli_oom("test", "printing the report");
-    cJSON_free(text);
-    cJSON_Delete(o);
-  } else if (!failures) {
-    if (xfile)
-      printf("%d expected failures (listed in %s), %d unexpected passes, %d stale lines\n", xfailed, xfile,
-             xpassed, stale);
-    printf("%d passed, %d failed\n", passed, failed + xpassed + stale);
-  }
-  /* after the report, so that they are the last thing read */
-  for (int i = 1; empty && i < argc; i++)
-    if (is_empty[i]) no_case_here(argv[i]);
-  if (!n) fprintf(stderr, "onnxop test: no tests ran: nothing was checked\n");
-  free(is_empty);
-  for (int i = 0; i < n; i++) {
-    free(cases[i].path);
-    free(cases[i].name);
     free(cases[i].why);
   }
   free(cases);
+}
+
+static void free_xfail(xline *xl, int nx) {
   for (int j = 0; j < nx; j++) {
     free(xl[j].name);
     free(xl[j].reason);
   }
   free(xl);
+}
+
+static int cmp_name(const void *a, const void *b) {
+  return strcmp((*(tcase *const *)a)->name, (*(tcase *const *)b)->name);
+}
+
+static int cmp_path(const void *a, const void *b) {
+  const tcase *x = *(tcase *const *)a, *y = *(tcase *const *)b;
+  int c = strcmp(x->path, y->path);
+  return c ? c : (x > y) - (x < y);
+}
+
+static int cmp_shown(const void *a, const void *b) {
+  return strcmp(shown(*(tcase *const *)a), shown(*(tcase *const *)b));
+}
+
+/* The command line. */
+typedef struct {
+  const char *xfile, *junit, *tolfile;
+  int jobs, timeout, verbose, failures, json, tap, list, fail_fast;
+  int shard_k, shard_n;         /* --shard K/N; 0 and 0 without it */
+  regex_t keep[16], drop[16];   /* -k and --exclude */
+  int nkeep, ndrop;
+  char *is_path;                /* is_path[i]: argv[i] is a PATH */
+  int npaths;
+} topts;
+
+static void free_opts(topts *o) {
+  for (int i = 0; i < o->nkeep; i++) regfree(&o->keep[i]);
+  for (int i = 0; i < o->ndrop; i++) regfree(&o->drop[i]);
+  free(o->is_path);
+}
+
+/* -k and --exclude: a case is chosen when its name matches a -k (when there
+ * is one) and no --exclude */
+static int chosen(const topts *o, const char *name) {
+  int keep = !o->nkeep;
+  for (int i = 0; i < o->nkeep && !keep; i++) keep = !regexec(&o->keep[i], name, 0, NULL, 0);
+  for (int i = 0; i < o->ndrop && keep; i++) keep = regexec(&o->drop[i], name, 0, NULL, 0) != 0;
+  return keep;
+}
+
+/* "K/N", 1 <= K <= N: 0, or -1 */
+static int parse_shard(const char *s, int *k, int *n) {
+  char *end;
+  errno = 0;
+  long a = strtol(s, &end, 10);
+  if (end == s || *end != '/' || s[0] == '-' || s[0] == '+' || s[0] == ' ') return -1;
+  const char *t = end + 1;
+  long b = strtol(t, &end, 10);
+  if (end == t || *end || t[0] == '-' || t[0] == '+' || t[0] == ' ' || errno || a < 1 || b < a || b > 1000000)
+    return -1;
+  *k = (int)a;
+  *n = (int)b;
+  return 0;
+}
+
+/* The options; PATHs are marked in o->is_path. 0, 1 for --help (printed),
+ * or a usage error (said). */
+static int parse_opts(int argc, char **argv, topts *o) {
+  memset(o, 0, sizeof *o);
+  o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  o->timeout = 120;
+  if (o->jobs < 1) o->jobs = 1;
+  if (o->jobs > 64) o->jobs = 64;
+  if (!(o->is_path = calloc((size_t)argc, 1))) {
+    fprintf(stderr, "onnxop test: out of memory\n");
+    return OX_EINPUT;
+  }
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(test_help, stdout);
+      return 1;
+    } else if (!strcmp(a, "--xfail")) {
+      if (++i >= argc) return ox_usage_error("test", "--xfail needs a FILE");
+      o->xfile = argv[i];
+    } else if (!strncmp(a, "-j", 2)) {
+      const char *v = a[2] ? a + 2 : (++i < argc ? argv[i] : "");
+      if ((o->jobs = atoi(v)) < 1 || o->jobs > 64) return ox_usage_error("test", "-j needs a number from 1 to 64");
+    } else if (!strcmp(a, "--timeout")) {
+      if (++i >= argc || (o->timeout = atoi(argv[i])) < 1)
+        return ox_usage_error("test", "--timeout needs a number of seconds");
+    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+      o->verbose = 1;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      o->verbose = -1;
+    } else if (!strcmp(a, "--failures")) {
+      o->failures = 1;
+    } else if (!strcmp(a, "--json")) {
+      o->json = 1;
+    } else if (!strcmp(a, "--atol") || !strcmp(a, "--rtol")) {
+      int is_a = a[2] == 'a';
+      if (++i >= argc || ox_parse_tolerance(argv[i], is_a ? &tol.atol : &tol.rtol))
+        return ox_usage_error("test", "%s needs a number >= 0%s%s%s", a, i < argc ? ", not '" : "", i < argc ? argv[i] : "",
+                              i < argc ? "'" : "");
+      tol.has |= is_a ? HAS_ATOL : HAS_RTOL;
+    } else if (!strcmp(a, "--force-tolerance")) {
+      tol.force = 1;
+    } else if (!strcmp(a, "--tolerances")) {
+      if (++i >= argc) return ox_usage_error("test", "--tolerances needs a FILE");
+      o->tolfile = argv[i];
+    } else if (!strcmp(a, "--tap")) {
+      o->tap = 1;
+    } else if (!strcmp(a, "--junit")) {
+      if (++i >= argc || !strcmp(argv[i], "-") || !argv[i][0])
+        return ox_usage_error("test", "--junit needs a FILE (standard output takes --json or --tap)");
+      o->junit = argv[i];
+    } else if (!strcmp(a, "--list")) {
+      o->list = 1;
+    } else if (!strcmp(a, "--fail-fast")) {
+      o->fail_fast = 1;
+    } else if (!strcmp(a, "--shard")) {
+      if (++i >= argc || parse_shard(argv[i], &o->shard_k, &o->shard_n))
+        return ox_usage_error("test", "--shard needs K/N, two whole numbers with 1 <= K <= N <= 1000000, such as "
+                              "2/4%s%s%s", i < argc ? ", not '" : "", i < argc ? argv[i] : "", i < argc ? "'" : "");
+    } else if (!strcmp(a, "-k") || !strcmp(a, "--exclude")) {
+      int keep = a[1] == 'k';
+      regex_t *re = keep ? &o->keep[o->nkeep] : &o->drop[o->ndrop];
+      if (++i >= argc) return ox_usage_error("test", "%s needs a REGEX", a);
+      if ((keep ? o->nkeep : o->ndrop) == 16) return ox_usage_error("test", "%s is given more than 16 times", a);
+      int err = regcomp(re, argv[i], REG_EXTENDED | REG_NOSUB);
+      if (err) {
+        char msg[256];
+        regerror(err, re, msg, sizeof msg);
+        return ox_usage_error("test", "%s '%s': %s", a, argv[i], msg);
+      }
+      if (keep) o->nkeep++;
+      else o->ndrop++;
+    } else if (a[0] == '-') {
+      return ox_usage_error("test", "unknown option '%s'", a);
+    } else {
+      o->is_path[i] = 1;
+      o->npaths++;
+    }
+  }
+  if (!o->npaths) return ox_usage_error("test", "no PATH given");
+  if (tol.force && !tol.has) return ox_usage_error("test", "--force-tolerance needs --atol or --rtol");
+  if (o->json + o->failures + o->tap > 1)
+    return ox_usage_error("test", "use one of --json, --tap and --failures, not %s", o->json + o->failures + o->tap > 2
+                          ? "all three" : o->json && o->failures ? "both --json and --failures" : o->tap && o->json
+                          ? "both --tap and --json" : "both --tap and --failures");
+  if (o->list && (o->json || o->failures || o->tap || o->junit))
+    return ox_usage_error("test", "--list prints the cases and runs none: not with %s", o->json ? "--json" : o->failures
+                          ? "--failures" : o->tap ? "--tap" : "--junit");
+  return 0;
+}
+
+int ox_cmd_test(int argc, char **argv) {
+  /* unseeded random ops draw from RandomState(0) unless the user set another
+   * seed, so a suite's results repeat from run to run */
+  setenv("ONNXOP_SEED", "0", 0);
+  topts o;
+  int rc = parse_opts(argc, argv, &o);
+  if (!rc && o.tolfile) rc = load_tolerances(o.tolfile);
+  if (rc) {
+    free_opts(&o);
+    free_tolerances();
+    return rc == 1 ? 0 : rc;
+  }
+  tcase *cases = NULL;
+  int n = 0, cap = 0;
+  xline *xl = NULL;
+  int nx = 0;
+  xindex xi = {0};
+  int *order = NULL, nsel = 0, nrun = 0;
+  tcase **by = NULL;
+  ox_result *res = NULL;
+  long long nres = 0;
+  char (*lmsg)[96] = NULL; /* the messages of the list's stale and duplicate lines */
+  /* empty_why[i]: why argv[i], a PATH, held no case; NULL for the others */
+  char **empty_why = calloc((size_t)argc, sizeof *empty_why);
+  if (!empty_why) goto oom;
+  for (int i = 1; i < argc; i++) {
+    if (!o.is_path[i]) continue;
+    int got = collect(argv[i], i, &cases, &n, &cap);
+    if (got == -1) {
+      rc = ox_usage_error("test", "'%s' is not a folder", argv[i]);
+      goto out;
+    }
+    if (got == -2) goto oom;
+    if (!got) {
+      char why[8300];
+      no_case_here(argv[i], why, sizeof why);
+      if (!(empty_why[i] = strdup(why))) goto oom;
+    }
+  }
+  const char *xwhy = NULL;
+  if (o.xfile && (nx = load_xfail(o.xfile, &xl, &xwhy)) == -2) goto oom;
+  if (nx < 0) {
+    rc = ox_usage_error("test", "cannot read the expected-failure list '%s': %s", o.xfile, xwhy);
+    goto out;
+  }
+  if (o.junit) { /* a path that cannot take the report fails before the run */
+    ox_err e = {0};
+    if ((rc = ox_claim_output(o.junit, &e))) {
+      fprintf(stderr, "onnxop test: --junit %s: %s\n", o.junit, e.msg);
+      goto out;
+    }
+  }
+  order = malloc(((size_t)n + 1) * sizeof *order);
+  by = malloc(((size_t)n + 1) * sizeof *by);
+  if (!order || !by || xindex_make(xl, nx, &xi)) goto oom;
+
+  /* a case given twice (a suite and one of its cases) runs once */
+  for (int i = 0; i < n; i++) by[i] = &cases[i];
+  qsort(by, (size_t)n, sizeof *by, cmp_path);
+  for (int i = 1; i < n; i++)
+    if (!strcmp(by[i]->path, by[i - 1]->path)) by[i]->done = -1; /* the later one (cmp_path: by address) */
+  /* names two cases share (two suites both hold test_dft_inverse): shown by
+   * path, in every shard alike */
+  int nb = 0;
+  for (int i = 0; i < n; i++)
+    if (cases[i].done >= 0) by[nb++] = &cases[i];
+  qsort(by, (size_t)nb, sizeof *by, cmp_name);
+  for (int i = 1; i < nb; i++)
+    if (!strcmp(by[i - 1]->name, by[i]->name)) by[i - 1]->show_path = by[i]->show_path = 1;
+
+  /* the --xfail line of each case found; the cases chosen (-k, --exclude),
+   * then this shard's: the chosen cases in order (PATH by PATH, each sorted
+   * by name), the i-th (from 0) in shard i mod N + 1 */
+  for (int i = 0; i < n; i++) {
+    tcase *c = &cases[i];
+    if (c->done < 0) continue;
+    xline *x = xfind(&xi, c);
+    if (x) c->x = (int)(x - xl);
+    if (!chosen(&o, c->name)) continue;
+    if (!o.shard_n || nsel % o.shard_n == o.shard_k - 1) order[nrun++] = i;
+    nsel++;
+  }
+  /* what belongs to the whole run, not to a slice of it (lines of the list
+   * that name no case, PATHs with no case) is reported by shard 1 alone, so
+   * that merged shard reports count it once */
+  int whole = !o.shard_n || o.shard_k == 1;
+
+  if (o.list) {
+    for (int i = 0; i < nrun; i++) printf("%s\n", cases[order[i]].path);
+    rc = nrun ? 0 : OX_EINPUT;
+    for (int i = 1; i < argc; i++)
+      if (empty_why[i]) fprintf(stderr, "onnxop test: %s\n", empty_why[i]), rc = OX_EINPUT;
+    if (!nrun) fprintf(stderr, "onnxop test: no case is chosen (%d found)\n", n);
+    goto out;
+  }
+
+  /* the results: first what belongs to the whole run (the PATHs that held
+   * no case, the list's duplicate and stale lines), then the cases */
+  if (!(res = calloc((size_t)nrun + (size_t)nx + (size_t)argc + 1, sizeof *res))) goto oom;
+  if (nx && !(lmsg = calloc((size_t)nx, sizeof *lmsg))) goto oom;
+  for (int k = 1; whole && k < argc; k++)
+    if (empty_why[k]) res[nres++] = (ox_result){base_name(argv[k]), argv[k], empty_why[k], OX_ST_ERROR, 0, k};
+  for (int j = 0; whole && j < nx; j++) {
+    const char *base = strrchr(xl[j].name, '/') ? strrchr(xl[j].name, '/') + 1 : xl[j].name;
+    if (xl[j].dup_of) {
+      snprintf(lmsg[j], sizeof lmsg[j], "line %d repeats line %d", xl[j].line, xl[j].dup_of);
+      res[nres++] = (ox_result){xl[j].name, xl[j].name, lmsg[j], OX_ST_DUPLICATE, 0, argc};
+    } else if (!xl[j].used && chosen(&o, base)) {
+      snprintf(lmsg[j], sizeof lmsg[j], "line %d names no case that was found", xl[j].line);
+      res[nres++] = (ox_result){xl[j].name, xl[j].name, lmsg[j], OX_ST_STALE, 0, argc};
+    }
+  }
+  long long nwhole = nres;
+
+  report_ctx r = {.verbose = o.verbose, .text = !o.json && !o.failures && !o.tap, .xfile = o.xfile, .xl = xl,
+                  .total = nrun, .t0 = now_s(), .fail_fast = o.fail_fast, .tap = o.tap};
+  r.progress = isatty(2) && o.verbose >= 0;
+  if (o.tap) { /* the plan, then the run's own points, then each case as it ends */
+    printf("TAP version 14\n1..%lld\n", nwhole + nrun);
+    for (long long i = 0; i < nwhole; i++) ox_tap_point(stdout, ++r.tapn, &res[i], NULL);
+    fflush(stdout);
+  }
+  run_all(cases, order, nrun, o.jobs, o.timeout, case_done, &r);
+  progress_clear(&r);
+  fflush(stderr);
+  long long not_run = 0;
+  for (int i = 0; i < nrun; i++) {
+    tcase *c = &cases[order[i]];
+    if (c->done > 0) res[nres++] = (ox_result){c->name, c->path, c->why, c->st, c->secs, c->arg};
+    else not_run++;
+  }
+  ox_run_info info = {o.shard_k, o.shard_n, nsel, nrun, not_run, o.xfile};
+
+  if (o.failures) {
+    /* the failing cases in the --xfail format, sorted */
+    int nf = 0;
+    for (int i = 0; i < nrun; i++)
+      if (cases[order[i]].done > 0 && cases[order[i]].st != OX_ST_PASS && cases[order[i]].st != OX_ST_XPASS)
+        by[nf++] = &cases[order[i]];
+    qsort(by, (size_t)nf, sizeof *by, cmp_shown);
+    for (int i = 0; i < nf; i++) printf("%s: %s\n", shown(by[i]), by[i]->why ? by[i]->why : "?");
+  } else if (o.json) {
+    size_t failed = ox_mem_failures();
+    rc = ox_print_json(ox_results_json(res, nres, &info), "test", failed);
+  } else {
+    for (long long i = 0; i < nres && o.verbose >= 0 && !o.tap; i++)
+      if (res[i].st == OX_ST_DUPLICATE)
+        printf("DUPLICATE %s: %s of %s; remove it\n", res[i].name, res[i].message, o.xfile);
+      else if (res[i].st == OX_ST_STALE)
+        printf("STALE %s: listed in %s (%s)\n", res[i].name, o.xfile, res[i].message);
+    long long count[OX_ST_N];
+    ox_count_results(res, nres, count);
+    if (o.tap) fputs("# ", stdout); /* a comment, after the last test point */
+    ox_print_summary(stdout, count, not_run);
+  }
+  if (o.junit) {
+    /* a testsuite for each PATH, and one for the list's own lines */
+    const char **groups = calloc((size_t)argc + 1, sizeof *groups);
+    ox_err e = {0};
+    for (int k = 1; groups && k < argc; k++) groups[k] = o.is_path[k] ? argv[k] : NULL;
+    for (long long i = nwhole; groups && i-- > 0;)
+      if (res[i].group == argc) groups[argc] = o.xfile;
+    if (!groups || ox_junit_write(o.junit, res, nres, groups, argc + 1, &info, &e) || ox_commit_files(&e)) {
+      fprintf(stderr, "onnxop test: %s: %s\n", o.junit, groups ? e.msg : "out of memory");
+      ox_discard_files();
+      rc = OX_EINPUT;
+    }
+    free(groups);
+  }
+  for (long long i = 0; i < nres; i++)
+    if (OX_ST_FAILS(res[i].st)) rc = OX_EINPUT;
+  if (!nrun) rc = OX_EINPUT;
+  /* after the report, so that they are the last thing read */
+  for (int i = 1; i < argc; i++)
+    if (empty_why[i]) fprintf(stderr, "onnxop test: %s\n", empty_why[i]);
+  if (not_run) fprintf(stderr, "onnxop test: --fail-fast: stopped at the first failure; %lld of %d cases not run\n", not_run, nrun);
+  if (!nrun && n) fprintf(stderr, "onnxop test: no case is chosen (%d found): nothing was checked\n", n);
+  else if (!nrun) fprintf(stderr, "onnxop test: no tests ran: nothing was checked\n");
+  goto out;
+oom:
+  fprintf(stderr, "onnxop test: out of memory\n");
+  rc = OX_EINPUT;
+out:
+  free(res);
+  free(lmsg);
+  free(order);
+  free(by);
+  free(xi.exact);
+  free(xi.globs);
+  free_whys(empty_why, argc);
+  free_cases(cases, n);
+  free_xfail(xl, nx);
+  free_opts(&o);
+  free_tolerances();
   return rc;
 }

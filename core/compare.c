@@ -1,5 +1,6 @@
 /* core/compare.c: value comparison for `onnxop test` and `onnxop compare`. */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,6 +82,7 @@ static void cmp_tensor(const ox_tensor *g, const ox_tensor *w, int64_t seq, doub
       const ox_str *x = (const ox_str *)g->data + i, *y = (const ox_str *)w->data + i;
       if (x->n != y->n || memcmp(x->p, y->p, (size_t)x->n)) {
         r->bad++;
+        r->bad_exact++;
         if (!r->differ) {
           snprintf(a, sizeof a, "'%.60s'", x->p);
           snprintf(b, sizeof b, "'%.60s'", y->p);
@@ -160,6 +162,7 @@ static void cmp_tensor(const ox_tensor *g, const ox_tensor *w, int64_t seq, doub
         if (parts == 2) snprintf(part, sizeof part, " (%s)", p ? "imaginary" : "real");
         if (isf) snprintf(tol, sizeof tol, " (rtol %g, atol %g)", rtol, atol);
         r->bad++;
+        r->bad_exact += !isf;
         fail_first(r, &at, a, b, part, tol);
         break; /* one count per element */
       }
@@ -234,4 +237,105 @@ int ox_compare(const ox_value *got, const ox_value *want, double rtol, double at
   if (!ox_compare_full(got, want, rtol, atol, &r)) return 0;
   snprintf(why, n, "%s", r.why);
   return 1;
+}
+
+/* ---- error statistics and non-finite values ---- */
+
+/* Calls fn(ctx, tensor_of_got, tensor_of_want, seq) for each pair of tensors
+ * of two values alike in structure (want NULL: the tensors of got alone). */
+typedef void (*tensor_fn)(void *ctx, const ox_tensor *g, const ox_tensor *w, int64_t seq);
+
+static void each_tensor(const ox_value *g, const ox_value *w, int64_t seq, tensor_fn fn, void *ctx) {
+  if (!g) return;
+  switch (g->kind) {
+  case OX_TENSOR: fn(ctx, &g->u.t, w ? &w->u.t : NULL, seq); return;
+  case OX_SEQUENCE:
+    for (int64_t i = 0; i < g->u.seq.n; i++) each_tensor(g->u.seq.v[i], w ? w->u.seq.v[i] : NULL, i, fn, ctx);
+    return;
+  case OX_OPTIONAL: each_tensor(g->u.opt, w ? w->u.opt : NULL, seq, fn, ctx); return;
+  case OX_MAP: each_tensor(g->u.map.values, w ? w->u.map.values : NULL, seq, fn, ctx); return;
+  default: return;
+  }
+}
+
+typedef struct { double *abs, *rel; int64_t n; } errs;
+
+/* The i-th number of a float tensor (of a complex one: two per element). */
+static double number_at(const ox_tensor *t, int64_t i) {
+  if (t->dt == OX_COMPLEX64) return ((const float *)t->data)[i];
+  if (t->dt == OX_COMPLEX128) return ((const double *)t->data)[i];
+  return ox_load_f64(t->dt, t->data, i);
+}
+
+static void tensor_errors(void *ctx, const ox_tensor *g, const ox_tensor *w, int64_t seq) {
+  errs *e = ctx;
+  (void)seq;
+  if (!ox_dtype_is_float(g->dt) && !ox_dtype_is_complex(g->dt)) return;
+  int parts = ox_dtype_is_complex(g->dt) ? 2 : 1;
+  for (int64_t i = 0; i < g->n * parts; i++) {
+    double gv = number_at(g, i), wv = number_at(w, i), ad, rd;
+    if ((isnan(gv) && isnan(wv)) || gv == wv) ad = rd = 0; /* equal, infinities included */
+    else if (isnan(gv) || isnan(wv) || isinf(gv) || isinf(wv)) ad = rd = INFINITY;
+    else ad = fabs(gv - wv), rd = wv != 0 ? ad / fabs(wv) : INFINITY;
+    e->abs[e->n] = ad;
+    e->rel[e->n++] = rd;
+  }
+}
+
+int64_t ox_compare_errors(const ox_value *got, const ox_value *want, double *abs, double *rel) {
+  errs e = {abs, rel, 0};
+  each_tensor(got, want, -1, tensor_errors, &e);
+  return e.n;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double ox_error_stat(double *v, int64_t n, ox_err_stat s, double q) {
+  if (n <= 0) return 0;
+  double acc = 0;
+  switch (s) {
+  case OX_STAT_MAX:
+    for (int64_t i = 0; i < n; i++) acc = v[i] > acc ? v[i] : acc;
+    return acc;
+  case OX_STAT_MEAN:
+    for (int64_t i = 0; i < n; i++) acc += v[i];
+    return acc / (double)n;
+  case OX_STAT_MEDIAN: q = 0.5; /* fall through */
+  case OX_STAT_QUANTILE: {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double pos = q * (double)(n - 1);
+    int64_t lo = (int64_t)floor(pos), hi = lo + 1 < n ? lo + 1 : lo;
+    double frac = pos - (double)lo;
+    if (frac == 0 || v[hi] == v[lo]) return v[lo]; /* no inf - inf */
+    return v[lo] + (v[hi] - v[lo]) * frac;
+  }
+  }
+  return 0;
+}
+
+typedef struct { int64_t nan, inf; ox_cmp_at first; } nonfinite;
+
+static void tensor_nonfinite(void *ctx, const ox_tensor *g, const ox_tensor *w, int64_t seq) {
+  nonfinite *nf = ctx;
+  (void)w;
+  if (!ox_dtype_is_float(g->dt) && !ox_dtype_is_complex(g->dt)) return;
+  int parts = ox_dtype_is_complex(g->dt) ? 2 : 1;
+  for (int64_t i = 0; i < g->n * parts; i++) {
+    double v = number_at(g, i);
+    if (isfinite(v)) continue;
+    if (!nf->nan && !nf->inf) nf->first = (ox_cmp_at){g, seq, i / parts};
+    if (isnan(v)) nf->nan++;
+    else nf->inf++;
+  }
+}
+
+void ox_count_nonfinite(const ox_value *v, int64_t *nan, int64_t *inf, ox_cmp_at *first) {
+  nonfinite nf = {0, 0, {NULL, -1, 0}};
+  each_tensor(v, NULL, -1, tensor_nonfinite, &nf);
+  *nan = nf.nan;
+  *inf = nf.inf;
+  *first = nf.first;
 }

@@ -19,6 +19,7 @@ typedef struct ox_cmp {
   char why[1024];   /* the first difference, e.g. "element [1, 2]: expected 0.5, got 0.75" */
   int64_t total;    /* elements compared */
   int64_t bad;      /* elements out of tolerance (or unequal) */
+  int64_t bad_exact; /* of those, the ones compared exactly (integers, bools, strings) */
   int numeric;      /* the stats below are set (numbers were compared) */
   double max_abs, max_rel;      /* worst |got - want| and |got - want| / |want| */
   ox_cmp_at abs_at, rel_at;
@@ -33,6 +34,26 @@ int ox_compare_full(const ox_value *got, const ox_value *want, double rtol, doub
 /* 0: equal; 1: different, with the first difference described in why. */
 int ox_compare(const ox_value *got, const ox_value *want, double rtol, double atol,
                char *why, size_t n);
+
+/* The errors of the float (and complex) elements of two values that
+ * ox_compare_full found alike in structure, into abs[] and rel[] (room for
+ * 2 * r->total: a complex element gives one per part); returns how many.
+ * abs = |got - want|, rel = abs / |want|; both 0 when the two are equal
+ * (NaN and NaN, or the same infinity), both infinite when one is NaN or an
+ * infinity and the other is not the same (rel is infinite when want is 0
+ * and got is not). */
+int64_t ox_compare_errors(const ox_value *got, const ox_value *want, double *abs, double *rel);
+
+/* An error statistic, as Polygraphy's --check-error-stat: */
+typedef enum { OX_STAT_MAX, OX_STAT_MEAN, OX_STAT_MEDIAN, OX_STAT_QUANTILE } ox_err_stat;
+/* the statistic of v[0..n) (0 when n is 0). MEDIAN and QUANTILE sort v;
+ * QUANTILE q in [0, 1] interpolates linearly between the two neighbouring
+ * order statistics, as numpy.quantile does by default. */
+double ox_error_stat(double *v, int64_t n, ox_err_stat s, double q);
+
+/* How many NaN and infinite elements the floats of v hold (complex: either
+ * part); *first is the first such element's place. */
+void ox_count_nonfinite(const ox_value *v, int64_t *nan, int64_t *inf, ox_cmp_at *first);
 
 /* "[1, 2]" (or "seq[3][1, 2]") for a place. */
 const char *ox_cmp_at_str(const ox_cmp_at *at, char *buf, size_t n);

@@ -34,7 +34,7 @@ run() { # NAME CMD...
   last=$(printf '%s\n' "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
   if [ $rc -ne 0 ]; then
     status=1
-    printf '%s\n' "$out" | grep -E '^(FAIL|XPASS|STALE)|failed$|: CHECK|==[0-9]+==|runtime error' | head -40
+    printf '%s\n' "$out" | grep -E '^(FAIL|ERROR|UNSUPPORTED|CRASH|TIMEOUT|XPASS|STALE|DUPLICATE)|failed$|: CHECK|==[0-9]+==|runtime error' | head -40
     [ -n "$last" ] || tf=$((tf + 1))
   fi
   count "$out"
@@ -55,8 +55,8 @@ for src in tests/unit/test_*.c; do
   run "unit (asan) $t" "$B/asan/unit/$t"
 done
 for f in model pb json npy; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
-run "cli" sh tests/cli/run.sh "$B"
-run "cli (asan)" sh tests/cli/run.sh "$B/asan"
+run "cli" sh tests/cli/run.sh "$B" "$SHARED"
+run "cli (asan)" sh tests/cli/run.sh "$B/asan" "$SHARED"
 # outputs on disk: temporaries, renames, signals, a full disk, streaming
 # memory (numpy reads the streamed files when the system's python has it)
 PY=python3

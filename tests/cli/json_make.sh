@@ -7,21 +7,21 @@ jsonok() { # NAME: stdout of NAME is one valid JSON document
 # ---- test --json: per-case results and the totals; the exit status as without it ----
 expect 1 test_json "$X" test --json "$T/cases"
 jsonok test_json
-out_has test_json '{"name":"test_cc_sequence_at_neg","status":"pass","message":null,"seconds":'
-out_has test_json '{"name":"wrong","status":"fail","message":"test_data_set_0 output 0 '"'"'output_tensor'"'"': element [0, 0]: expected -1, got 6'
-out_has test_json '"stale":[],"passed":5,"failed":1,"xfailed":0,"xpassed":0}'
+out_has test_json '{"name":"test_cc_sequence_at_neg","path":"'"$T"'/cases/test_cc_sequence_at_neg","status":"pass","message":null,"seconds":'
+out_has test_json '{"name":"wrong","path":"'"$T"'/cases/wrong","status":"fail","message":"test_data_set_0 output 0 '"'"'output_tensor'"'"': element [0, 0]: expected -1, got 6'
+out_has test_json '"stale":[],"duplicates":[],"statuses":{"pass":5,"fail":1,"error":0,"unsupported":0,"crash":0,"timeout":0,"xfail":0,"xpass":0,"stale":0,"duplicate":0},"shard":null,"selected":6,"run":6,"not_run":0,"xfail":null,"passed":5,"failed":1,"xfailed":0,"xpassed":0}'
 printf 'wrong: a wrong expected value\ntest_cc_sequence_at_neg: listed, but passes\ntest_gone: no such case\n' >"$T/xf.txt"
 expect 1 test_json_xfail "$X" test --json --xfail "$T/xf.txt" "$T/cases"
 jsonok test_json_xfail
-out_has test_json_xfail '{"name":"wrong","status":"xfail","message":"test_data_set_0 output 0'
-out_has test_json_xfail '{"name":"test_cc_sequence_at_neg","status":"xpass","message":"passes, but '"$T/xf.txt"' lists it as failing (listed, but passes)"'
-out_has test_json_xfail '"stale":["test_gone"],"passed":4,"failed":2,"xfailed":1,"xpassed":1}'
+out_has test_json_xfail '{"name":"wrong","path":"'"$T"'/cases/wrong","status":"xfail","message":"test_data_set_0 output 0'
+out_has test_json_xfail '{"name":"test_cc_sequence_at_neg","path":"'"$T"'/cases/test_cc_sequence_at_neg","status":"xpass","message":"passes, but '"$T/xf.txt"' lists it as failing (listed, but passes)"'
+out_has test_json_xfail '"stale":["test_gone"],"duplicates":[],"statuses":{"pass":4,"fail":0,"error":0,"unsupported":0,"crash":0,"timeout":0,"xfail":1,"xpass":1,"stale":1,"duplicate":0},"shard":null,"selected":6,"run":6,"not_run":0,"xfail":"'"$T/xf.txt"'","passed":4,"failed":2,"xfailed":1,"xpassed":1}'
 expect 0 test_json_pass "$X" test --json "$T/made"
-out_has test_json_pass '"stale":[],"passed":1,"failed":0,"xfailed":0,"xpassed":0}'
+out_has test_json_pass '"passed":1,"failed":0,"xfailed":0,"xpassed":0}'
 expect 2 test_json_failures "$X" test --json --failures "$T/cases"
-err_has test_json_failures "onnxop test: use either --json or --failures, not both"
+err_has test_json_failures "onnxop test: use one of --json, --tap and --failures, not both --json and --failures"
 expect 0 test_help_json "$X" test --help
-out_has test_help_json "--json         print one JSON object instead"
+out_has test_help_json "--json             print one JSON object instead"
 
 # ---- info --json: the facts info prints ----
 expect 0 info_json "$X" info --json "$T/sequence_at.onnx"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli/run.sh BUILD: golden tests of the command line (stdout, stderr, exit codes).
+# tests/cli/run.sh BUILD [SUITE]: golden tests of the command line (stdout, stderr, exit codes).
 # The seed pages' examples run from .pb and from JSON and must print what the
 # pages show; each error case must give its exit code, a message naming the
 # file/node/input, and no output file.
@@ -98,8 +98,8 @@ out_has seed_cases "5 passed, 0 failed"
 # is a hook of the test build; the plain build ignores it, as every hook)
 if "$X" --version | grep -q "test build"; then
   ONNXOP_TEST_CRASH=test_cc_sequence_at_pos0 expect 1 crash_case "$X" test -j 2 "$T/cases"
-  out_has crash_case "FAIL test_cc_sequence_at_pos0: crashed (signal 6"
-  out_has crash_case "4 passed, 1 failed"
+  out_has crash_case "CRASH test_cc_sequence_at_pos0: crashed (signal 6"
+  out_has crash_case "1 crash; 4 passed, 1 failed"
 else
   ONNXOP_TEST_CRASH=test_cc_sequence_at_pos0 ONNXOP_FAIL_ALLOC=1 expect 0 crash_hook_ignored "$X" test -j 2 "$T/cases"
   out_has crash_hook_ignored "5 passed, 0 failed"
@@ -114,7 +114,7 @@ out_has wrong_case "0 passed, 1 failed"
 # a run that checks nothing, or less than a case claims, fails and says why
 mkdir -p "$T/nocase"
 expect 1 test_nothing "$X" test "$T/nocase"
-out_has test_nothing "0 passed, 0 failed"
+out_has test_nothing "1 error; 0 passed, 1 failed"
 err_has test_nothing "onnxop test: $T/nocase holds no test case (a folder with model.onnx, or a folder of them)"
 err_has test_nothing "onnxop test: no tests ran: nothing was checked"
 expect 1 test_nothing_json "$X" test --json "$T/nocase"
@@ -123,7 +123,7 @@ expect 1 test_data_set_path "$X" test "$T/cases/test_cc_sequence_at_neg/test_dat
 err_has test_data_set_path "is a data set, not a case: give the case folder ($T/cases/test_cc_sequence_at_neg)"
 # one PATH without a case fails the run, though the others pass
 expect 1 test_one_empty "$X" test "$T/cases/test_cc_sequence_at_neg" "$T/nocase"
-out_has test_one_empty "1 passed, 0 failed"
+out_has test_one_empty "1 error; 1 passed, 1 failed"
 err_has test_one_empty "$T/nocase holds no test case"
 # data sets missing or incomplete: each a failing case that says what is wrong
 hc="$T/holes"
@@ -142,16 +142,16 @@ mk_hole h_second_set_short && cp -r "$hc/h_second_set_short/test_data_set_0" "$h
   rm "$hc/h_second_set_short/test_data_set_1/output_0.pb"
 mk_hole h_complete
 expect 1 test_holes "$X" test "$hc"
-out_has test_holes "FAIL h_no_sets: no test_data_set_N folder"
-out_has test_holes "FAIL h_no_output: test_data_set_0: no output_0 file: the expected value of output 0 'output_tensor' is missing"
-out_has test_holes "FAIL h_extra_output: test_data_set_0: 2 expected outputs (output_0 to output_1) but the model has 1 output"
-out_has test_holes "FAIL h_output_gap: test_data_set_0: output_0 is missing (there is output_1)"
-out_has test_holes "FAIL h_extra_input: test_data_set_0: 3 input files (input_0 to input_2) but the model has 2 inputs"
-out_has test_holes "FAIL h_few_inputs: test_data_set_0: no value for input 1 'position': the data set has 1 input file, the model 2 inputs"
-out_has test_holes "FAIL h_input_gap: test_data_set_0: input_1 is missing (there is input_2)"
-out_has test_holes "FAIL h_two_files: test_data_set_0: input_0 has two files (.pb, .npy or .json)"
-out_has test_holes "FAIL h_second_set_short: test_data_set_1: no output_0 file"
-out_has test_holes "1 passed, 9 failed"
+out_has test_holes "ERROR h_no_sets: no test_data_set_N folder"
+out_has test_holes "ERROR h_no_output: test_data_set_0: no output_0 file: the expected value of output 0 'output_tensor' is missing"
+out_has test_holes "ERROR h_extra_output: test_data_set_0: 2 expected outputs (output_0 to output_1) but the model has 1 output"
+out_has test_holes "ERROR h_output_gap: test_data_set_0: output_0 is missing (there is output_1)"
+out_has test_holes "ERROR h_extra_input: test_data_set_0: 3 input files (input_0 to input_2) but the model has 2 inputs"
+out_has test_holes "ERROR h_few_inputs: test_data_set_0: no value for input 1 'position': the data set has 1 input file, the model 2 inputs"
+out_has test_holes "ERROR h_input_gap: test_data_set_0: input_1 is missing (there is input_2)"
+out_has test_holes "ERROR h_two_files: test_data_set_0: input_0 has two files (.pb, .npy or .json)"
+out_has test_holes "ERROR h_second_set_short: test_data_set_1: no output_0 file"
+out_has test_holes "9 error; 1 passed, 9 failed"
 # --failures and --json change what is printed, not the exit status
 expect 1 test_failures_status "$X" test --failures "$hc"
 out_has test_failures_status "h_no_output: test_data_set_0: no output_0 file"
@@ -541,7 +541,7 @@ out_has help "  --max-memory SIZE   refuse to hold more than SIZE"
 expect 0 run_help "$X" run --help
 out_has run_help "--out-dir DIR"
 # every --help lists its exit statuses, as the man page does
-for c in run test ops make convert compare show info bench; do
+for c in run test ops make convert compare show info bench report; do
   expect 0 "exit_help_$c" "$X" $c --help
   out_has "exit_help_$c" "exit status:"
   out_has "exit_help_$c" "  2      usage error: a bad command line"
@@ -616,6 +616,10 @@ err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 . tests/cli/json_make.sh
 # ---- authoring suites: round trips, make, run, info, conventions ----
 . tests/cli/suites.sh
+
+# ---- onnxop test as a runner, onnxop report ----
+SUITE=$2
+. tests/cli/runner.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
