@@ -53,6 +53,8 @@ typedef struct {
   const ox_opt *opts;
 } ox_optparse;
 enum { OX_OPT_OPERAND = -1, OX_OPT_END = -2, OX_OPT_ERROR = -3 };
+/* "0.5", "30", "1e3" -> seconds; -1 unless a finite decimal number >= 0 */
+double ox_parse_seconds(const char *s);
 void ox_opt_init(ox_optparse *p, const char *cmd, int argc, char **argv, const ox_opt *opts);
 int ox_opt_next(ox_optparse *p, const char **val);
 /* The candidate nearest to word (case aside, a few letters off), or NULL:

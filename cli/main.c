@@ -42,7 +42,7 @@ static const char usage[] =
     "                      passed, checked between nodes and Loop/Scan iterations\n"
     "                      (also ONNXOP_TIMEOUT; 0: none, the default); for\n"
     "                      `test`, before or after it, the limit of each case\n"
-    "                      (whole seconds; ONNXOP_TIMEOUT does not apply)\n"
+    "                      (such as 0.5; ONNXOP_TIMEOUT does not apply)\n"
     "  --threads N         run the heavy kernels on up to N threads (default 1; 0: one\n"
     "                      per CPU; also ONNXOP_THREADS); the outputs are the same\n"
     "                      bytes for every N\n"
@@ -121,15 +121,6 @@ static const char *command_of(int argc, char **argv) {
     i += 2;
   if (i < argc && !strcmp(argv[i], "help")) i++; /* onnxop help CMD */
   return i < argc && argv[i][0] != '-' ? argv[i] : "";
-}
-
-/* "0.5", "30", "1e3" -> seconds (0: no limit); -1 if not a finite number >= 0
- * written in decimal (strtod would also take "0x10", "inf" and " 5") */
-static double parse_seconds(const char *s) {
-  char *end;
-  if (!*s || strspn(s, "0123456789.eE+-") != strlen(s)) return -1;
-  double v = strtod(s, &end);
-  return *end || !(v >= 0 && v <= 1e12) ? -1 : v;
 }
 
 /* The process exit status of a command's result, here and nowhere else
@@ -227,7 +218,7 @@ int main(int argc, char **argv) {
     if (take_global(&argc, argv, "--timeout", &opt))
       return ox_usage_error(command_of(argc, argv), "--timeout needs a number of seconds such as 0.5 or 30");
     if (opt) to = opt, from = "--timeout";
-    double secs = to ? parse_seconds(to) : 0;
+    double secs = to ? ox_parse_seconds(to) : 0;
     if (secs < 0)
       return ox_usage_error(command_of(argc, argv), "%s%s'%s'%s a number of seconds such as 0.5 or 30", from,
                             opt ? ": " : " is ", to, opt ? " is not" : "; it must be");

@@ -117,3 +117,12 @@ const char *ox_suggest(const char *word, const char *const *cands, int n) {
   }
   return pick;
 }
+
+/* "0.5", "30", "1e3" -> seconds (0: no limit); -1 if not a finite number >= 0
+ * written in decimal (strtod would also take "0x10", "inf" and " 5") */
+double ox_parse_seconds(const char *s) {
+  char *end;
+  if (!*s || strspn(s, "0123456789.eE+-") != strlen(s)) return -1;
+  double v = strtod(s, &end);
+  return *end || !(v >= 0 && v <= 1e12) ? -1 : v;
+}

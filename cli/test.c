@@ -73,9 +73,10 @@ static const char test_help[] =
     "                     out) for the cases GLOB names (and that output alone);\n"
     "                     they win over data.json, a later line over an earlier\n"
     "running:\n"
-    "  -j N               run N cases at once (default: the number of CPUs)\n"
-    "  --timeout S        a case taking longer than S seconds times out (default\n"
-    "                     120)\n"
+    "  -j, --jobs N       run N cases at once (default, and 0: one per CPU)\n"
+    "  --timeout S        a case taking longer than S seconds (such as 0.5 or 30)\n"
+    "                     times out (default 120; also given before the command:\n"
+    "                     onnxop --timeout S test ...)\n"
     "\n"
     "Failing cases print as they finish, by name (by path when two cases share a\n"
     "name); on a terminal, a counter on stderr shows the progress. A data set\n"
@@ -85,7 +86,8 @@ static const char test_help[] =
     "counts of the other statuses. With --shard, what belongs to the whole run\n"
     "(stale and duplicate lines, a PATH with no case) is reported by shard 1;\n"
     "'onnxop report' merges the shards' --junit or --json reports. What is\n"
-    "printed never changes the exit status.\n"
+    "printed never changes the exit status. Options take --opt=value too, and\n"
+    "'--' ends them.\n"
     "\n"
     "exit status:\n"
     "  0      every case passed (or failed as --xfail lists it)\n"
@@ -608,7 +610,7 @@ static void stop_worker(worker *w, int kill_it) {
 }
 
 /* The worker died or hung while running its case: say why, start anew. */
-static void worker_lost(tcase *cases, worker *w, int timeout) {
+static void worker_lost(tcase *cases, worker *w, double timeout) {
   tcase *c = &cases[w->idx];
   int st = 0;
   char msg[256];
@@ -619,7 +621,7 @@ static void worker_lost(tcase *cases, worker *w, int timeout) {
   w->pid = -1;
   c->st = OX_ST_CRASH;
   if (timeout) {
-    snprintf(msg, sizeof msg, "timed out after %d s", timeout);
+    snprintf(msg, sizeof msg, "timed out after %g s", timeout);
     c->st = OX_ST_TIMEOUT;
   } else if (WIFSIGNALED(st)) {
     snprintf(msg, sizeof msg, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -638,7 +640,7 @@ typedef int (*on_done_fn)(void *ctx, tcase *c);
 
 /* Run cases[order[0..n)] on up to `jobs` workers. Returns how many were
  * dispatched (all n unless on_done stopped the run). */
-static int run_all(tcase *cases, const int *order, int n, int jobs, int timeout, on_done_fn on_done, void *ctx) {
+static int run_all(tcase *cases, const int *order, int n, int jobs, double timeout, on_done_fn on_done, void *ctx) {
   if (jobs > n) jobs = n ? n : 1;
   worker *ws = calloc((size_t)jobs, sizeof *ws);
   if (!ws) return 0;
@@ -698,7 +700,7 @@ static int run_all(tcase *cases, const int *order, int n, int jobs, int timeout,
           c->done = 1;
           c->secs = now_s() - w->t0;
           c->st = (ox_status)(st - status_letter);
-          if (c->st != OX_ST_PASS) c->why = strndup(buf + 5, len - 1);
+          if (c->st != OX_ST_PASS) c->why = ox_heap_strndup(buf + 5, len - 1);
           w->idx = -1;
         } else {
           worker_lost(cases, w, 0);
@@ -994,7 +996,8 @@ static int cmp_shown(const void *a, const void *b) {
 /* The command line. */
 typedef struct {
   const char *xfile, *junit, *tolfile;
-  int jobs, timeout, verbose, failures, json, tap, list, fail_fast;
+  int jobs, verbose, failures, json, tap, list, fail_fast;
+  double timeout;               /* seconds a case may take */
   int shard_k, shard_n;         /* --shard K/N; 0 and 0 without it */
   regex_t keep[16], drop[16];   /* -k and --exclude */
   int nkeep, ndrop;
@@ -1032,83 +1035,104 @@ static int parse_shard(const char *s, int *k, int *n) {
   return 0;
 }
 
-/* The options; PATHs are marked in o->is_path. 0, 1 for --help (printed),
- * or a usage error (said). */
+enum { T_HELP, T_XFAIL, T_JOBS, T_TIMEOUT, T_VERBOSE, T_QUIET, T_FAILURES, T_JSON, T_ATOL, T_RTOL, T_FORCE_TOL,
+       T_TOLERANCES, T_TAP, T_JUNIT, T_LIST, T_FAIL_FAST, T_SHARD, T_KEEP, T_EXCLUDE };
+static const ox_opt test_opts[] = {
+    [T_HELP] = {"--help", "-h", NULL},
+    [T_XFAIL] = {"--xfail", NULL, "a FILE"},
+    [T_JOBS] = {"--jobs", "-j", "a count (0: one per CPU)"},
+    [T_TIMEOUT] = {"--timeout", NULL, "a number of seconds"},
+    [T_VERBOSE] = {"--verbose", "-v", NULL},
+    [T_QUIET] = {"--quiet", "-q", NULL},
+    [T_FAILURES] = {"--failures", NULL, NULL},
+    [T_JSON] = {"--json", NULL, NULL},
+    [T_ATOL] = {"--atol", NULL, "a number >= 0"},
+    [T_RTOL] = {"--rtol", NULL, "a number >= 0"},
+    [T_FORCE_TOL] = {"--force-tolerance", NULL, NULL},
+    [T_TOLERANCES] = {"--tolerances", NULL, "a FILE"},
+    [T_TAP] = {"--tap", NULL, NULL},
+    [T_JUNIT] = {"--junit", NULL, "a FILE"},
+    [T_LIST] = {"--list", NULL, NULL},
+    [T_FAIL_FAST] = {"--fail-fast", NULL, NULL},
+    [T_SHARD] = {"--shard", NULL, "K/N"},
+    [T_KEEP] = {"-k", NULL, "a REGEX"},
+    [T_EXCLUDE] = {"--exclude", NULL, "a REGEX"},
+    {NULL, NULL, NULL},
+};
+
+/* The options (cli/opts.c's conventions: --opt=value, --); PATHs are marked
+ * in o->is_path. 0, 1 for --help (printed), or a usage error (said). */
 static int parse_opts(int argc, char **argv, topts *o) {
   memset(o, 0, sizeof *o);
-  o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  o->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
   o->timeout = 120;
-  if (o->jobs < 1) o->jobs = 1;
-  if (o->jobs > 64) o->jobs = 64;
-  if (!(o->is_path = calloc((size_t)argc, 1))) {
-    fprintf(stderr, "onnxop test: out of memory\n");
-    return OX_EINPUT;
-  }
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(test_help, stdout);
-      return 1;
-    } else if (!strcmp(a, "--xfail")) {
-      if (++i >= argc) return ox_usage_error("test", "--xfail needs a FILE");
-      o->xfile = argv[i];
-    } else if (!strncmp(a, "-j", 2)) {
-      const char *v = a[2] ? a + 2 : (++i < argc ? argv[i] : "");
-      if ((o->jobs = atoi(v)) < 1 || o->jobs > 64) return ox_usage_error("test", "-j needs a number from 1 to 64");
-    } else if (!strcmp(a, "--timeout")) {
-      if (++i >= argc || (o->timeout = atoi(argv[i])) < 1)
-        return ox_usage_error("test", "--timeout needs a number of seconds");
-    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-      o->verbose = 1;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      o->verbose = -1;
-    } else if (!strcmp(a, "--failures")) {
-      o->failures = 1;
-    } else if (!strcmp(a, "--json")) {
-      o->json = 1;
-    } else if (!strcmp(a, "--atol") || !strcmp(a, "--rtol")) {
-      int is_a = a[2] == 'a';
-      if (++i >= argc || ox_parse_tolerance(argv[i], is_a ? &tol.atol : &tol.rtol))
-        return ox_usage_error("test", "%s needs a number >= 0%s%s%s", a, i < argc ? ", not '" : "", i < argc ? argv[i] : "",
-                              i < argc ? "'" : "");
-      tol.has |= is_a ? HAS_ATOL : HAS_RTOL;
-    } else if (!strcmp(a, "--force-tolerance")) {
-      tol.force = 1;
-    } else if (!strcmp(a, "--tolerances")) {
-      if (++i >= argc) return ox_usage_error("test", "--tolerances needs a FILE");
-      o->tolfile = argv[i];
-    } else if (!strcmp(a, "--tap")) {
-      o->tap = 1;
-    } else if (!strcmp(a, "--junit")) {
-      if (++i >= argc || !strcmp(argv[i], "-") || !argv[i][0])
+  if (!(o->is_path = ox_heap_calloc((size_t)argc, 1))) return ox_cli_oom("test", NULL);
+  ox_optparse p;
+  ox_opt_init(&p, "test", argc, argv, test_opts);
+  const char *v;
+  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+    const char *a = k >= 0 ? test_opts[k].name : NULL;
+    switch (k) {
+    case OX_OPT_ERROR: return OX_EUSAGE;
+    case OX_OPT_OPERAND:
+      o->is_path[p.i - 1] = 1;
+      o->npaths++;
+      break;
+    case T_HELP: fputs(test_help, stdout); return 1;
+    case T_XFAIL: o->xfile = v; break;
+    case T_JOBS: { /* 0: one per CPU, as --threads 0 */
+      char *end;
+      long j = strtol(v, &end, 10);
+      if (!*v || *end || j < 0 || j > 64) return ox_usage_error("test", "-j needs a number from 0 (one per CPU) to 64, not '%s'", v);
+      if (j) o->jobs = (int)j;
+      break;
+    }
+    case T_TIMEOUT:
+      if ((o->timeout = ox_parse_seconds(v)) <= 0)
+        return ox_usage_error("test", "--timeout needs a number of seconds above 0 such as 0.5 or 30 (a limit per "
+                              "case), not '%s'", v);
+      break;
+    case T_VERBOSE: o->verbose = 1; break;
+    case T_QUIET: o->verbose = -1; break;
+    case T_FAILURES: o->failures = 1; break;
+    case T_JSON: o->json = 1; break;
+    case T_ATOL:
+    case T_RTOL:
+      if (ox_parse_tolerance(v, k == T_ATOL ? &tol.atol : &tol.rtol))
+        return ox_usage_error("test", "%s needs a number >= 0, not '%s'", a, v);
+      tol.has |= k == T_ATOL ? HAS_ATOL : HAS_RTOL;
+      break;
+    case T_FORCE_TOL: tol.force = 1; break;
+    case T_TOLERANCES: o->tolfile = v; break;
+    case T_TAP: o->tap = 1; break;
+    case T_JUNIT:
+      if (!strcmp(v, "-") || !*v)
         return ox_usage_error("test", "--junit needs a FILE (standard output takes --json or --tap)");
-      o->junit = argv[i];
-    } else if (!strcmp(a, "--list")) {
-      o->list = 1;
-    } else if (!strcmp(a, "--fail-fast")) {
-      o->fail_fast = 1;
-    } else if (!strcmp(a, "--shard")) {
-      if (++i >= argc || parse_shard(argv[i], &o->shard_k, &o->shard_n))
+      o->junit = v;
+      break;
+    case T_LIST: o->list = 1; break;
+    case T_FAIL_FAST: o->fail_fast = 1; break;
+    case T_SHARD:
+      if (parse_shard(v, &o->shard_k, &o->shard_n))
         return ox_usage_error("test", "--shard needs K/N, two whole numbers with 1 <= K <= N <= 1000000, such as "
-                              "2/4%s%s%s", i < argc ? ", not '" : "", i < argc ? argv[i] : "", i < argc ? "'" : "");
-    } else if (!strcmp(a, "-k") || !strcmp(a, "--exclude")) {
-      int keep = a[1] == 'k';
+                              "2/4, not '%s'", v);
+      break;
+    case T_KEEP:
+    case T_EXCLUDE: {
+      int keep = k == T_KEEP;
       regex_t *re = keep ? &o->keep[o->nkeep] : &o->drop[o->ndrop];
-      if (++i >= argc) return ox_usage_error("test", "%s needs a REGEX", a);
       if ((keep ? o->nkeep : o->ndrop) == 16) return ox_usage_error("test", "%s is given more than 16 times", a);
-      int err = regcomp(re, argv[i], REG_EXTENDED | REG_NOSUB);
+      int err = regcomp(re, v, REG_EXTENDED | REG_NOSUB);
       if (err) {
         char msg[256];
         regerror(err, re, msg, sizeof msg);
-        return ox_usage_error("test", "%s '%s': %s", a, argv[i], msg);
+        return ox_usage_error("test", "%s '%s': %s", a, v, msg);
       }
       if (keep) o->nkeep++;
       else o->ndrop++;
-    } else if (a[0] == '-') {
-      return ox_usage_error("test", "unknown option '%s'", a);
-    } else {
-      o->is_path[i] = 1;
-      o->npaths++;
+      break;
+    }
     }
   }
   if (!o->npaths) return ox_usage_error("test", "no PATH given");

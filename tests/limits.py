@@ -323,9 +323,11 @@ def main():
                             "--timeout", "0.000001"], 1, ["node 'node' Identity-21", "time limit of 1e-06 s"], max_secs=5)
     # a --timeout before `test` is test's own, per case
     c("test_timeout_global", ["--timeout", "1", "test", f"{d}/spin_cases"], 1,
-      ["FAIL test_spin: timed out", "0 passed, 1 failed"], max_secs=10, stdout_too=True)
-    c("test_timeout_global_decimal", ["--timeout", "0.5", "test", f"{d}/spin_cases"], 2,
-      ["--timeout needs a whole number of seconds"], max_secs=5)
+      ["TIMEOUT test_spin: timed out after 1 s", "0 passed, 1 failed"], max_secs=10, stdout_too=True)
+    c("test_timeout_global_decimal", ["--timeout", "0.5", "test", f"{d}/spin_cases"], 1,
+      ["TIMEOUT test_spin: timed out after 0.5 s"], max_secs=5, stdout_too=True)
+    c("test_timeout_bad", ["test", "--timeout=0", f"{d}/spin_cases"], 2,
+      ["--timeout needs a number of seconds above 0"], max_secs=5)
     c("loop_short_within_timeout", ["run", "--timeout", "30", f"{d}/spin.onnx", "--in", "int64[]:1000", "--in", "bool[]:1",
                                     "--in", "float32[]:1"], 0, [], max_secs=30)
     for bad in ["-1", "nan", "abc", "", "1e400", "0x10", "inf"]:

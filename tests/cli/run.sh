@@ -608,8 +608,16 @@ same_text rn_env "$T/rn_seed5.out"
 expect 2 rn_bad_seed env ONNXOP_SEED=-1 "$X" run "$T/rn.onnx"
 err_has rn_bad_seed "ONNXOP_SEED is '-1'; it must be a number from 0 to 4294967295"
 # usage errors after the cases were collected (the ASan run checks they are freed)
-expect 2 test_bad_j_after_path "$X" test "$T/cases" -j 0
-err_has test_bad_j_after_path "-j needs a number from 1 to 64"
+expect 2 test_bad_j_after_path "$X" test "$T/cases" -j 65
+err_has test_bad_j_after_path "-j needs a number from 0 (one per CPU) to 64, not '65'"
+# the shared option conventions (cli/opts.c): -j 0 is one per CPU, as
+# --threads 0; --opt=value; fractions of a second; -- ends the options
+expect 0 test_j0 "$X" test -j 0 --timeout=0.5 "$T/cases/test_cc_sequence_at_neg"
+out_has test_j0 "1 passed, 0 failed"
+expect 0 test_jobs_eq "$X" test --jobs=2 -- "$T/cases/test_cc_sequence_at_neg"
+out_has test_jobs_eq "1 passed, 0 failed"
+expect 2 test_opt_suggest "$X" test --fail-fats "$T/cases"
+err_has test_opt_suggest "unknown option '--fail-fats'; did you mean '--fail-fast'?"
 expect 2 test_bad_xfail_after_path "$X" test "$T/cases" --xfail "$T/no-such-list.txt"
 err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 # ---- test --json, info --json, make --random ----

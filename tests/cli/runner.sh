@@ -159,10 +159,11 @@ out_has xfail_k "2 duplicate; 1 passed, 2 failed"
 
 # ---- reports: --junit FILE (checked against the schema), --tap (parsed) ----
 printf '%s\n' 'st_crash: crashes' 'test_gone: stale' 'st_crash: twice' >"$R/rep.xfail"
-expect 1 junit $hooks "$X" test -j 1 --timeout 2 --junit "$R/r.xml" --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
-out_has junit "1 fail, 1 error, 1 unsupported, 1 timeout, 1 xfail, 1 stale, 1 duplicate; 1 passed, 6 failed"
-expect 0 junit_check python3 tests/cli/junit_check.py "$R/r.xml"
-cat >"$R/junit.want" <<EOT
+if "$X" --version | grep -q "test build"; then # the hooks: see above
+  expect 1 junit $hooks "$X" test -j 1 --timeout 2 --junit "$R/r.xml" --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
+  out_has junit "1 fail, 1 error, 1 unsupported, 1 timeout, 1 xfail, 1 stale, 1 duplicate; 1 passed, 6 failed"
+  expect 0 junit_check python3 tests/cli/junit_check.py "$R/r.xml"
+  cat >"$R/junit.want" <<EOT
 $st st_error: error error
 $st st_fail: failure fail
 $st st_pass: pass
@@ -173,19 +174,20 @@ $R/rep.xfail test_gone: failure stale
 $R/rep.xfail st_crash: failure duplicate
 junit: 1 error error, 1 error timeout, 1 error unsupported, 1 failure duplicate, 1 failure fail, 1 failure stale, 1 pass, 1 skipped xfail
 EOT
-same_text junit_check "$R/junit.want"
-if grep -qF 'message="test_data_set_0 output 0 &apos;output_tensor&apos;: element [0, 0]: expected -1, got 6' "$R/r.xml"; then ok; else bad "junit: no failure message"; fi
-if grep -qF '<property name="onnxop.xfail" value="'"$R/rep.xfail"'"/>' "$R/r.xml"; then ok; else bad "junit: no onnxop.xfail property"; fi
-# the checker fails a report that breaks the schema
-sed 's#<system-err/>##' "$R/r.xml" >"$R/broken1.xml"
-expect 1 junit_broken1 python3 tests/cli/junit_check.py "$R/broken1.xml"
-out_has junit_broken1 "are not properties, testcase*, system-out, system-err"
-sed 's#tests="4"#tests="5"#' "$R/r.xml" >"$R/broken2.xml"
-expect 1 junit_broken2 python3 tests/cli/junit_check.py "$R/broken2.xml"
-out_has junit_broken2 "testsuite 0: tests=5 but it holds 4"
-sed 's#<failure type="fail"#<failure#' "$R/r.xml" >"$R/broken3.xml"
-expect 1 junit_broken3 python3 tests/cli/junit_check.py "$R/broken3.xml"
-out_has junit_broken3 "<failure> lacks the attribute type"
+  same_text junit_check "$R/junit.want"
+  if grep -qF 'message="test_data_set_0 output 0 &apos;output_tensor&apos;: element [0, 0]: expected -1, got 6' "$R/r.xml"; then ok; else bad "junit: no failure message"; fi
+  if grep -qF '<property name="onnxop.xfail" value="'"$R/rep.xfail"'"/>' "$R/r.xml"; then ok; else bad "junit: no onnxop.xfail property"; fi
+  # the checker fails a report that breaks the schema
+  sed 's#<system-err/>##' "$R/r.xml" >"$R/broken1.xml"
+  expect 1 junit_broken1 python3 tests/cli/junit_check.py "$R/broken1.xml"
+  out_has junit_broken1 "are not properties, testcase*, system-out, system-err"
+  sed 's#tests="4"#tests="5"#' "$R/r.xml" >"$R/broken2.xml"
+  expect 1 junit_broken2 python3 tests/cli/junit_check.py "$R/broken2.xml"
+  out_has junit_broken2 "testsuite 0: tests=5 but it holds 4"
+  sed 's#<failure type="fail"#<failure#' "$R/r.xml" >"$R/broken3.xml"
+  expect 1 junit_broken3 python3 tests/cli/junit_check.py "$R/broken3.xml"
+  out_has junit_broken3 "<failure> lacks the attribute type"
+fi
 # a path that cannot take the report fails before any case runs, and leaves nothing
 expect 1 junit_nodir "$X" test --junit "$R/nodir/r.xml" "$st/st_pass"
 err_has junit_nodir "onnxop test: --junit $R/nodir/r.xml: cannot write: No such file or directory"
@@ -213,9 +215,10 @@ expect 0 tap_odd_check python3 tests/cli/tap_check.py "$T/tap_odd.out"
 out_has tap_odd_check "1 $odd/$oddname: ok"
 out_has tap_odd_check "2 $odd/t?x: ok"
 
-expect 1 tap $hooks "$X" test -j 1 --timeout 2 --tap --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
-expect 0 tap_check python3 tests/cli/tap_check.py "$T/tap.out"
-cat >"$R/tap.want" <<EOT
+if "$X" --version | grep -q "test build"; then # the hooks: see above
+  expect 1 tap $hooks "$X" test -j 1 --timeout 2 --tap --xfail "$R/rep.xfail" "$st" "$R/crash" "$R/hang"
+  expect 0 tap_check python3 tests/cli/tap_check.py "$T/tap.out"
+  cat >"$R/tap.want" <<EOT
 1 test_gone: stale
 2 st_crash: duplicate
 3 $st/st_error: error
@@ -226,23 +229,26 @@ cat >"$R/tap.want" <<EOT
 8 $R/hang/st_timeout: timeout
 tap: 8 points, 6 failing
 EOT
-same_text tap_check "$R/tap.want"
-out_has tap "not ok 7 - $R/crash/st_crash # TODO crashes"
-out_has tap "# 1 fail, 1 error, 1 unsupported, 1 timeout, 1 xfail, 1 stale, 1 duplicate; 1 passed, 6 failed"
+  same_text tap_check "$R/tap.want"
+  out_has tap "not ok 7 - $R/crash/st_crash # TODO crashes"
+  out_has tap "# 1 fail, 1 error, 1 unsupported, 1 timeout, 1 xfail, 1 stale, 1 duplicate; 1 passed, 6 failed"
+fi
 # --fail-fast ends the stream with "Bail out!"
 expect 1 tap_bail "$X" test -j 1 --tap --fail-fast "$st"
 out_has tap_bail "Bail out! --fail-fast: $st/st_error failed"
 expect 0 tap_bail_check python3 tests/cli/tap_check.py "$T/tap_bail.out"
 out_has tap_bail_check "tap: 1 points, 1 failing, bailed out"
-# the parser fails a stream that breaks TAP 14
-sed 's/^ok 5 /ok 9 /' "$T/tap.out" >"$R/broken.tap"
-expect 1 tap_broken python3 tests/cli/tap_check.py "$R/broken.tap"
-out_has tap_broken "tap: line 27: test point 9, expected 5"
-sed 's/^1\.\.8$/1..9/' "$T/tap.out" >"$R/broken2.tap"
-expect 1 tap_broken2 python3 tests/cli/tap_check.py "$R/broken2.tap"
-out_has tap_broken2 "tap: the plan says 9 points, the stream has 8"
-sed 's/^  \.\.\.$//' "$T/tap.out" >"$R/broken3.tap"
-expect 1 tap_broken3 python3 tests/cli/tap_check.py "$R/broken3.tap"
+if "$X" --version | grep -q "test build"; then # the hooks: see above
+  # the parser fails a stream that breaks TAP 14
+  sed 's/^ok 5 /ok 9 /' "$T/tap.out" >"$R/broken.tap"
+  expect 1 tap_broken python3 tests/cli/tap_check.py "$R/broken.tap"
+  out_has tap_broken "tap: line 27: test point 9, expected 5"
+  sed 's/^1\.\.8$/1..9/' "$T/tap.out" >"$R/broken2.tap"
+  expect 1 tap_broken2 python3 tests/cli/tap_check.py "$R/broken2.tap"
+  out_has tap_broken2 "tap: the plan says 9 points, the stream has 8"
+  sed 's/^  \.\.\.$//' "$T/tap.out" >"$R/broken3.tap"
+  expect 1 tap_broken3 python3 tests/cli/tap_check.py "$R/broken3.tap"
+fi
 expect 2 tap_json "$X" test --tap --json "$st"
 err_has tap_json "use one of --json, --tap and --failures, not both --tap and --json"
 
