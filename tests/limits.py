@@ -19,6 +19,10 @@ protobuf by hand, as tests/bad/gen.c does):
   npz_big        an .npz of 80 MB, stored, under a 64 MiB limit
   npz_bomb       an .npz member of 60 MB of zeros, deflated to ~60 KB (this
                  one held already: the declared size is checked)
+  chain_reuse    ConstantOfShape to 16 MB of floats, eight Relus, a
+                 ReduceSum, under --max-memory 64M: it fits because each
+                 value's memory is given back after its last reader (nine
+                 16 MB values held to the end would not)
   loop_timeout   a Loop of 2^62 iterations with a constant-memory body under
                  --timeout 0.5 (and ONNXOP_TIMEOUT), for run and bench; and
                  make --case under a timeout that has passed before it runs
@@ -158,6 +162,12 @@ def generate(d):
                                         [value_info("M", tensor_type(INT64)), value_info("c", tensor_type(BOOL)),
                                          value_info("v", tensor_type(FLOAT))],
                                         [value_info("v_final", tensor_type(FLOAT))]), 16))
+    # ConstantOfShape(n) (floats), eight Relus, ReduceSum over all axes
+    chain = [node("ConstantOfShape", ["n"], ["r0"], "fill")]
+    chain += [node("Relu", [f"r{k}"], [f"r{k + 1}"], f"relu{k}") for k in range(8)]
+    chain.append(node("ReduceSum", ["r8"], ["s"], "sum", attr_int("keepdims", 0)))
+    write(f"{d}/chain.onnx", model(graph(chain, [value_info("n", tensor_type(INT64))],
+                                         [value_info("s", tensor_type(FLOAT))]), 13))
     # Loop(M, "", s) with body (i, cond_in, s_in) -> (Identity(cond_in), SequenceInsert(s_in, i));
     # the graph gives SequenceLength(s_final)
     seqi = seq_type(tensor_type(INT64))
@@ -274,6 +284,8 @@ def main():
     c("npz_bomb", mm + ["run", f"{d}/id.onnx", "--in", f"{d}/bomb.npz"], 1, [reached, "bomb.npz"], lim)
     c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
       env={"ONNXOP_MAX_MEMORY": "64M"})
+
+    c("chain_reuse", mm + ["run", f"{d}/chain.onnx", "--in", "int64[1]:4194304"], 0, [], lim)
 
     # --timeout: a Loop of 2^62 iterations stops within the time limit
     spin = [f"{d}/spin.onnx", "--in", '{"dtype": "int64", "shape": [], "data": "4611686018427387904"}', "--in", "bool[]:1", "--in", "float32[]:1"]
