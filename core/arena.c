@@ -36,6 +36,7 @@
 #define CHUNK (256 * 1024) /* a chunk's size, its header included */
 #define BIG (64 * 1024)
 #define PAGE 4096
+#define OFFERS 8
 
 /* A chunk's header, then the bump area. */
 typedef struct chunk { struct chunk *prev; size_t size, used; } chunk;
@@ -55,6 +56,8 @@ struct ox_arena {
   /* liveness (ox_live_begin ... ox_live_end) */
   int live_depth, frozen;
   uint64_t live_since; /* blocks with larger serials are tracked */
+  const void *offer[OFFERS]; /* inputs the running node may write over */
+  int noffer;
 };
 
 static uint64_t serials; /* the newest block's serial, over all arenas */
@@ -428,3 +431,20 @@ void ox_live_sweep(ox_arena *a, uint64_t since) {
     if (b->refs == 0) give_back(a, b);
   }
 }
+
+void ox_live_offer(ox_arena *a, const void *p) {
+  if (!p || !ox_live_on(a) || a->noffer == OFFERS) return;
+  big *b = tracked(a, p);
+  if (b && b->refs == 1 && p == (char *)b + hdr(sizeof(big))) a->offer[a->noffer++] = p;
+}
+
+int ox_live_take(ox_arena *a, const void *p) {
+  for (int i = 0; p && i < a->noffer; i++)
+    if (a->offer[i] == p) {
+      a->offer[i] = a->offer[--a->noffer];
+      return 1;
+    }
+  return 0;
+}
+
+void ox_live_offers_end(ox_arena *a) { a->noffer = 0; }

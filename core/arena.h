@@ -51,6 +51,15 @@ uint64_t ox_live_now(void);
 void ox_live_ref(ox_arena *a, const void *p);
 void ox_live_unref(ox_arena *a, const void *p, int give);
 void ox_live_sweep(ox_arena *a, uint64_t since);
+/* Writing over an input that dies: before a node runs, the evaluator offers
+ * the memory of each input the node is the last reader of, when that input
+ * alone holds a tracked block and starts it (ox_live_offer: nothing happens
+ * otherwise); an elementwise kernel may then take it (ox_live_take: 1, once)
+ * and write its output there instead of into new memory. The offers end
+ * when the node does (ox_live_offers_end). */
+void ox_live_offer(ox_arena *a, const void *p);
+int ox_live_take(ox_arena *a, const void *p);
+void ox_live_offers_end(ox_arena *a);
 /* How many allocations all arenas have made so far: a test can tell an
  * algorithm's cost by it without timing anything. */
 uint64_t ox_arena_allocs(void);

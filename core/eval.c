@@ -566,6 +566,27 @@ static void live_drop(ox_arena *a, int n, ox_value **v) {
     if (v[i] && v[i]->kind == OX_TENSOR) ox_live_unref(a, v[i]->u.t.data, 0);
 }
 
+/* Offer the memory of the inputs n is the last reader of to its kernel (an
+ * elementwise op may write its output there: ox_live_take); not an input
+ * the node takes twice (Sum(x, y, x) reads x again after writing), and not
+ * while --trace prints the inputs after the node has run. */
+static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
+  ox_live_offers_end(a); /* a subgraph's node: nothing of its caller's */
+  if (!n->ndies || (ox_trace_flags & OX_TRACE_NODES) || !ox_live_on(a)) return;
+  for (int i = 0; i < n->nin; i++) {
+    if (!in[i] || in[i]->kind != OX_TENSOR || in[i]->u.t.dt == OX_STRING) continue;
+    int twice = 0;
+    for (int j = 0; j < n->nin && !twice; j++)
+      twice = j != i && in[j] && in[j]->kind == OX_TENSOR && in[j]->u.t.data == in[i]->u.t.data;
+    if (twice) continue;
+    for (int d = 0; d < n->ndies; d++)
+      if (!strcmp(n->dies[d], n->in[i])) {
+        ox_live_offer(a, in[i]->u.t.data);
+        break;
+      }
+  }
+}
+
 static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *sc, int depth,
                     ox_err *e) {
   uint64_t born = ox_live_now();
@@ -586,8 +607,10 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     rc = check_inputs(n, n->nin, in, e);
     if (!rc) {
       ox_ctx c = {a, e, n, n->version, m, sc};
+      offer_dying(a, n, in);
       double t0 = ox_trace_flags ? now_us() : 0;
       rc = n->k->fn(&c, n->nin, in, n->nout, out);
+      ox_live_offers_end(a);
       if (!rc && e->code) rc = e->code; /* an attribute getter complained */
       FILE *f = ox_trace_file ? ox_trace_file : stderr;
       if (ox_trace_flags & OX_TRACE_TIME)

@@ -49,10 +49,19 @@ float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e);
 void ox_narrow_f32(const float *src, ox_tensor *dst);
 
 /* The common preamble of an elementwise op: the broadcast output shape of the
- * inputs, a new output tensor of dtype `dt`, and the iterator over them. The
- * output's data is not zeroed (except strings): the op writes every element. */
+ * inputs, a new output tensor of dtype `dt` (ox_elementwise_new), and the
+ * iterator over them. The output's data is not zeroed (except strings): the
+ * op writes every element. */
 int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt,
                        ox_value **out, ox_bcast *b);
+/* An elementwise op's output of dtype dt and shape (rank, dims): over the
+ * memory of one of the inputs ins[0 .. n-1] when it has that dtype and shape
+ * and the evaluator offered it (the node is its last reader and nothing else
+ * holds it: ox_live_take, core/arena.h); else new, not zeroed (strings are).
+ * The op must read each element of its inputs before it writes the same
+ * element of the output, as a plain elementwise loop does. */
+int ox_elementwise_new(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt, int rank,
+                       const int64_t *dims, ox_value **out);
 
 /* Input i (of nin) as a tensor: absent (or i >= nin) or not a tensor is an
  * error naming the input (the registry checks only its element type). */

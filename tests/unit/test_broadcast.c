@@ -1,5 +1,6 @@
 /* tests/unit/test_broadcast.c: the broadcasting iterator against a naive
- * per-element index computation, over many shapes. */
+ * per-element index computation, over many shapes: whole walks, and walks of
+ * a random range [lo, hi) from ox_bcast_seek (as a thread's chunk does). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -86,6 +87,19 @@ int main(void) {
       }
     } while (ox_bcast_next(&b));
     if (seen != n) bad++;
+    /* a walk over [lo, hi) from ox_bcast_seek, run by run (a thread's chunk) */
+    int64_t lo = rnd((int)n), hi = lo + 1 + rnd((int)(n - lo));
+    ox_bcast_seek(&b, lo);
+    seen = 0;
+    for (int64_t pos = lo, col, len; pos < hi; pos += len) {
+      if (pos > lo) ox_bcast_next(&b);
+      len = ox_bcast_run(&b, pos, hi, &col);
+      if (len <= 0 || b.out + col != pos) { bad++; break; }
+      for (int64_t i = 0; i < len; i++, seen++)
+        for (int k = 0; k < nin; k++)
+          if (b.off[k] + (col + i) * b.step[k] != naive_off(&ts[k], orank, odims, pos + i)) bad++;
+    }
+    if (seen != hi - lo) bad++;
   }
   CHECK_EQ_I(bad, 0);
   CHECK(runs > 1000);
