@@ -3,23 +3,7 @@
  * a random range [lo, hi) from ox_bcast_seek (as a thread's chunk does). */
 #include <stdlib.h>
 
-#include "check.h"
-#include "core/broadcast.h"
-
-/* naive: the input offset of output element i */
-static int64_t naive_off(const ox_tensor *t, int rank, const int64_t *dims, int64_t i) {
-  int64_t off = 0, s = 1;
-  for (int d = rank - 1; d >= 0; d--) {
-    int64_t id = i % dims[d];
-    i /= dims[d];
-    int td = d - (rank - t->rank);
-    if (td >= 0) {
-      if (t->dims[td] != 1) off += id * s;
-      s *= t->dims[td];
-    }
-  }
-  return off;
-}
+#include "kit.h"
 
 static unsigned rnd_state = 12345;
 static int rnd(int n) {
@@ -82,7 +66,7 @@ int main(void) {
     do {
       for (int64_t i = 0; i < b.inner; i++) {
         for (int k = 0; k < nin; k++)
-          if (b.off[k] + i * b.step[k] != naive_off(&ts[k], orank, odims, b.out + i)) bad++;
+          if (b.off[k] + i * b.step[k] != kit_bcast_off(&ts[k], orank, odims, b.out + i)) bad++;
         seen++;
       }
     } while (ox_bcast_next(&b));
@@ -97,7 +81,7 @@ int main(void) {
       if (len <= 0 || b.out + col != pos) { bad++; break; }
       for (int64_t i = 0; i < len; i++, seen++)
         for (int k = 0; k < nin; k++)
-          if (b.off[k] + (col + i) * b.step[k] != naive_off(&ts[k], orank, odims, pos + i)) bad++;
+          if (b.off[k] + (col + i) * b.step[k] != kit_bcast_off(&ts[k], orank, odims, pos + i)) bad++;
     }
     if (seen != hi - lo) bad++;
   }

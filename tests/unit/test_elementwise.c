@@ -13,30 +13,8 @@
 #include "kit.h"
 #include "core/threads.h"
 
-static uint64_t rs = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd32(void) {
-  rs ^= rs << 13;
-  rs ^= rs >> 7;
-  rs ^= rs << 17;
-  return (uint32_t)(rs >> 16);
-}
-static int rnd(int n) { return (int)(rnd32() % (unsigned)n); }
-static float rndf(void) { return (float)((double)rnd32() / 4294967296.0 * 4 - 2); }
-
-/* the offset in t of output element i of the broadcast shape (rank, dims) */
-static int64_t naive_off(const ox_tensor *t, int rank, const int64_t *dims, int64_t i) {
-  int64_t off = 0, s = 1;
-  for (int d = rank - 1; d >= 0; d--) {
-    int64_t id = i % dims[d];
-    i /= dims[d];
-    int td = d - (rank - t->rank);
-    if (td >= 0) {
-      if (t->dims[td] != 1) off += id * s;
-      s *= t->dims[td];
-    }
-  }
-  return off;
-}
+static int rnd(int n) { return (int)(kit_rnd32() % (unsigned)n); }
+static float rndf(void) { return (float)((double)kit_rnd32() / 4294967296.0 * 4 - 2); }
 
 static ox_value *random_tensor(ox_dtype dt, int rank, const int64_t *dims) {
   ox_value *v = tensor(dt, rank, dims, NULL);
@@ -67,7 +45,7 @@ static int check_binary(const char *op, int bool_out, const ox_value *a, const o
   const ox_tensor *A = &a->u.t, *B = &b->u.t, *Z = &z->u.t;
   int bad = 0;
   for (int64_t i = 0; i < Z->n; i++) {
-    int64_t ia = naive_off(A, Z->rank, Z->dims, i), ib = naive_off(B, Z->rank, Z->dims, i);
+    int64_t ia = kit_bcast_off(A, Z->rank, Z->dims, i), ib = kit_bcast_off(B, Z->rank, Z->dims, i);
     int ok;
     if (A->dt == OX_INT32) {
       int32_t x = ((int32_t *)A->data)[ia], y = ((int32_t *)B->data)[ib];
@@ -95,18 +73,6 @@ static int check_binary(const char *op, int bool_out, const ox_value *a, const o
 static int same_bytes_of(const ox_value *x, const ox_value *y) {
   return x && y && x->u.t.n == y->u.t.n && x->u.t.dt == y->u.t.dt &&
          !memcmp(x->u.t.data, y->u.t.data, (size_t)x->u.t.n * ox_dtype_size(x->u.t.dt));
-}
-
-static ox_node gnode(const char *op, int nin, const char **in, int nout, const char **out) {
-  ox_node n = {0};
-  n.name = op;
-  n.op = op;
-  n.domain = "";
-  n.nin = nin;
-  n.in = in;
-  n.nout = nout;
-  n.out = out;
-  return n;
 }
 
 int main(void) {
@@ -261,7 +227,7 @@ int main(void) {
   {
     /* x -> Relu -> a -> Neg -> b -> Abs -> c: one 1 MiB block besides x's */
     static const char *x_[] = {"x"}, *a_[] = {"a"}, *b_[] = {"b"}, *c_[] = {"c"};
-    ox_node ns[] = {gnode("Relu", 1, x_, 1, a_), gnode("Neg", 1, a_, 1, b_), gnode("Abs", 1, b_, 1, c_)};
+    ox_node ns[] = {kit_node("Relu", 1, x_, 1, a_), kit_node("Neg", 1, a_, 1, b_), kit_node("Abs", 1, b_, 1, c_)};
     ox_valueinfo gi[] = {{"x", NULL, -1, NULL}}, go[] = {{"c", NULL, -1, NULL}};
     ox_graph g = {"chain", 3, ns, 1, gi, 1, go, 0, NULL, NULL, 0, NULL};
     ox_opset ops[] = {{"", 16}};
@@ -285,7 +251,7 @@ int main(void) {
 
     /* a = Relu(x); s = Sum(a, x, a): a dies at Sum, which reads it twice */
     static const char *sin_[] = {"a", "x", "a"}, *s_[] = {"s"};
-    ox_node ns2[] = {gnode("Relu", 1, x_, 1, a_), gnode("Sum", 3, sin_, 1, s_)};
+    ox_node ns2[] = {kit_node("Relu", 1, x_, 1, a_), kit_node("Sum", 3, sin_, 1, s_)};
     ox_valueinfo go2[] = {{"s", NULL, -1, NULL}};
     ox_graph g2 = {"twice", 2, ns2, 1, gi, 1, go2, 0, NULL, NULL, 0, NULL};
     ox_model m2 = {"mem", ".", 10, 1, ops, &g2, 0, NULL};

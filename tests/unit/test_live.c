@@ -15,24 +15,9 @@
  *     the one it shares died, which would take the dead one's block. */
 #include <math.h>
 
-#include "check.h"
-#include "core/ox.h"
+#include "kit.h"
 
-static ox_arena *A;
-static ox_err E;
 #define N 262144 /* floats: 1 MiB */
-
-static ox_node node(const char *op, int nin, const char **in, int nout, const char **out) {
-  ox_node n = {0};
-  n.name = op;
-  n.op = op;
-  n.domain = "";
-  n.nin = nin;
-  n.in = in;
-  n.nout = nout;
-  n.out = out;
-  return n;
-}
 
 static ox_valueinfo vi(const char *name) {
   ox_valueinfo v = {name, NULL, -1, NULL};
@@ -147,7 +132,7 @@ int main(void) {
   {
     static const char *names[] = {"x", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10"};
     ox_node ns[10];
-    for (int i = 0; i < 10; i++) ns[i] = node("Relu", 1, &names[i], 1, &names[i + 1]);
+    for (int i = 0; i < 10; i++) ns[i] = kit_node("Relu", 1, &names[i], 1, &names[i + 1]);
     ox_valueinfo gi[] = {vi("x")}, go[] = {vi("r10")};
     ox_graph g = {"chain", 10, ns, 1, gi, 1, go, 0, NULL, NULL, 0, NULL};
     ox_opset ops[] = {{"", 16}};
@@ -167,8 +152,8 @@ int main(void) {
   {
     static const char *x_[] = {"x"}, *a_[] = {"a"}, *ra[] = {"a", "shape"}, *b_[] = {"b"};
     static const char *d_[] = {"d"}, *bd[] = {"b", "d"}, *o_[] = {"o"};
-    ox_node ns[] = {node("Relu", 1, x_, 1, a_), node("Reshape", 2, ra, 1, b_), node("Neg", 1, x_, 1, d_),
-                    node("Add", 2, bd, 1, o_)};
+    ox_node ns[] = {kit_node("Relu", 1, x_, 1, a_), kit_node("Reshape", 2, ra, 1, b_), kit_node("Neg", 1, x_, 1, d_),
+                    kit_node("Add", 2, bd, 1, o_)};
     ox_valueinfo gi[] = {vi("x"), vi("shape")}, go[] = {vi("o")};
     ox_graph g = {"view", 4, ns, 2, gi, 1, go, 0, NULL, NULL, 0, NULL};
     ox_value *in[] = {x, shape}, *out[1] = {0};
@@ -180,8 +165,8 @@ int main(void) {
   {
     static const char *x_[] = {"x"}, *a_[] = {"a"}, *s_[] = {"s"}, *sz[] = {"s", "zero"}, *t_[] = {"t"};
     static const char *d_[] = {"d"}, *td[] = {"t", "d"}, *o_[] = {"o"};
-    ox_node ns[] = {node("Relu", 1, x_, 1, a_), node("SequenceConstruct", 1, a_, 1, s_),
-                    node("Neg", 1, x_, 1, d_), node("SequenceAt", 2, sz, 1, t_), node("Add", 2, td, 1, o_)};
+    ox_node ns[] = {kit_node("Relu", 1, x_, 1, a_), kit_node("SequenceConstruct", 1, a_, 1, s_),
+                    kit_node("Neg", 1, x_, 1, d_), kit_node("SequenceAt", 2, sz, 1, t_), kit_node("Add", 2, td, 1, o_)};
     ox_valueinfo gi[] = {vi("x"), vi("zero")}, go[] = {vi("o")};
     ox_graph g = {"seq", 5, ns, 2, gi, 1, go, 0, NULL, NULL, 0, NULL};
     ox_value *in[] = {x, zero}, *out[1] = {0};
@@ -193,7 +178,7 @@ int main(void) {
    * If, and a value of its own ---- */
   {
     static const char *a_[] = {"a"}, *z1[] = {"z1"}, *z2[] = {"z2"};
-    ox_node br[] = {node("Identity", 1, a_, 1, z1), node("Relu", 1, a_, 1, z2)};
+    ox_node br[] = {kit_node("Identity", 1, a_, 1, z1), kit_node("Relu", 1, a_, 1, z2)};
     ox_valueinfo bo[] = {vi("z1"), vi("z2")};
     ox_graph then_g = {"then", 2, br, 0, NULL, 2, bo, 0, NULL, NULL, 0, NULL};
     ox_attr at[2] = {{0}, {0}};
@@ -203,8 +188,8 @@ int main(void) {
     at[0].g = at[1].g = &then_g;
     static const char *x_[] = {"x"}, *c_[] = {"c"}, *y_[] = {"y1", "y2"}, *d_[] = {"d"};
     static const char *yd1[] = {"y1", "d"}, *yd2[] = {"y2", "d"}, *o1[] = {"o1"}, *o2[] = {"o2"};
-    ox_node ns[] = {node("Relu", 1, x_, 1, a_), node("If", 1, c_, 2, y_), node("Neg", 1, x_, 1, d_),
-                    node("Add", 2, yd1, 1, o1), node("Add", 2, yd2, 1, o2)};
+    ox_node ns[] = {kit_node("Relu", 1, x_, 1, a_), kit_node("If", 1, c_, 2, y_), kit_node("Neg", 1, x_, 1, d_),
+                    kit_node("Add", 2, yd1, 1, o1), kit_node("Add", 2, yd2, 1, o2)};
     ns[1].attr = at;
     ns[1].nattr = 2;
     ox_valueinfo gi[] = {vi("x"), vi("c")}, go[] = {vi("o1"), vi("o2")};
@@ -219,8 +204,8 @@ int main(void) {
   {
     static const char *x_[] = {"x"}, *a_[] = {"a"}, *ra[] = {"a", "shape"}, *o1[] = {"o1"};
     static const char *d_[] = {"d"}, *dd[] = {"d", "d"}, *o2[] = {"o2"};
-    ox_node ns[] = {node("Relu", 1, x_, 1, a_), node("Reshape", 2, ra, 1, o1), node("Neg", 1, x_, 1, d_),
-                    node("Add", 2, dd, 1, o2)};
+    ox_node ns[] = {kit_node("Relu", 1, x_, 1, a_), kit_node("Reshape", 2, ra, 1, o1), kit_node("Neg", 1, x_, 1, d_),
+                    kit_node("Add", 2, dd, 1, o2)};
     ox_valueinfo gi[] = {vi("x"), vi("shape")}, go[] = {vi("o1"), vi("o2")};
     ox_graph g = {"outview", 4, ns, 2, gi, 2, go, 0, NULL, NULL, 0, NULL};
     ox_value *in[] = {x, shape}, *out[2] = {0};
@@ -231,12 +216,12 @@ int main(void) {
   /* ---- a function's result, made inside it from a value that dies there ---- */
   {
     static const char *fx[] = {"fx"}, *fy[] = {"fy"}, *fz[] = {"fz"};
-    ox_node body[] = {node("Relu", 1, fx, 1, fy), node("Identity", 1, fy, 1, fz)};
+    ox_node body[] = {kit_node("Relu", 1, fx, 1, fy), kit_node("Identity", 1, fy, 1, fz)};
     ox_opset fops[] = {{"", 16}};
     ox_function fn = {"F", "local", NULL, 1, 1, fx, fz, 0, NULL, 0, NULL, 2, body, 1, fops, 0};
     static const char *x_[] = {"x"}, *a_[] = {"a"}, *b_[] = {"b"}, *d_[] = {"d"}, *bd[] = {"b", "d"}, *o_[] = {"o"};
-    ox_node ns[] = {node("Neg", 1, x_, 1, a_), node("F", 1, a_, 1, b_), node("Neg", 1, x_, 1, d_),
-                    node("Add", 2, bd, 1, o_)};
+    ox_node ns[] = {kit_node("Neg", 1, x_, 1, a_), kit_node("F", 1, a_, 1, b_), kit_node("Neg", 1, x_, 1, d_),
+                    kit_node("Add", 2, bd, 1, o_)};
     ns[1].domain = "local";
     ox_valueinfo gi[] = {vi("x")}, go[] = {vi("o")};
     ox_graph g = {"fn", 4, ns, 1, gi, 1, go, 0, NULL, NULL, 0, NULL};
@@ -248,7 +233,7 @@ int main(void) {
   /* ---- a kernel's own value, given to a subgraph that drops an Identity of it ---- */
   {
     static const char *xi[] = {"xi"}, *y_[] = {"y"}, *z_[] = {"z"}, *w_[] = {"w"};
-    ox_node ns[] = {node("Identity", 1, xi, 1, y_), node("Relu", 1, y_, 1, z_), node("Neg", 1, z_, 1, w_)};
+    ox_node ns[] = {kit_node("Identity", 1, xi, 1, y_), kit_node("Relu", 1, y_, 1, z_), kit_node("Neg", 1, z_, 1, w_)};
     ox_valueinfo gi[] = {vi("xi")}, go[] = {vi("w")};
     ox_graph g = {"sub", 3, ns, 1, gi, 1, go, 0, NULL, NULL, 0, NULL};
     ox_opset ops[] = {{"", 16}};

@@ -7,14 +7,7 @@
 #include "kit.h"
 #include "core/threads.h"
 
-static uint64_t rs = 0x2545F4914F6CDD1Dull;
-static uint32_t rnd32(void) {
-  rs ^= rs << 13;
-  rs ^= rs >> 7;
-  rs ^= rs << 17;
-  return (uint32_t)(rs >> 16);
-}
-static int rnd(int n) { return (int)(rnd32() % (unsigned)n); }
+static int rnd(int n) { return (int)(kit_rnd32() % (unsigned)n); }
 
 static int same(const ox_value *a, const ox_value *b) {
   return a && b && a->u.t.n == b->u.t.n && a->u.t.rank == b->u.t.rank &&
@@ -50,7 +43,7 @@ int main(void) {
     int64_t dims[4] = {N, C, H, W};
     ox_value *xf = tensor(OX_FLOAT, 4, dims, NULL), *xd = tensor(OX_DOUBLE, 4, dims, NULL);
     for (int64_t i = 0; i < xf->u.t.n; i++) {
-      float v = (float)((int)(rnd32() % 2001) - 1000) / 37.0f;
+      float v = (float)((int)(kit_rnd32() % 2001) - 1000) / 37.0f;
       ((float *)xf->u.t.data)[i] = v;
       ((double *)xd->u.t.data)[i] = v;
     }
@@ -84,7 +77,7 @@ int main(void) {
     int64_t dims[4] = {1, 16, 112, 112}, k[2] = {3, 3}, s[2] = {2, 2}, p[4] = {1, 1, 1, 1};
     ox_value *x = tensor(OX_FLOAT, 4, dims, NULL), *x16 = tensor(OX_FLOAT16, 4, dims, NULL);
     for (int64_t i = 0; i < x->u.t.n; i++) {
-      ((float *)x->u.t.data)[i] = (float)(rnd32() % 1000) / 7.0f;
+      ((float *)x->u.t.data)[i] = (float)(kit_rnd32() % 1000) / 7.0f;
       ((uint16_t *)x16->u.t.data)[i] = ox_f32_to_f16(((float *)x->u.t.data)[i]);
     }
     ox_attr at[] = {attr_ints("kernel_shape", 2, k), attr_ints("strides", 2, s), attr_ints("pads", 4, p)};
