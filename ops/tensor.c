@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/kernel.h"
+#include "core/threads.h"
 
 /* The tensor types, as the versions grew them. */
 #define TS_13 (OX_TS_CLASSIC | OX_T(BFLOAT16))
@@ -240,6 +241,24 @@ static void permute(const ox_tensor *x, ox_tensor *y, int r, const int64_t *shap
 /* ---- Concat ---- */
 
 /* Concat-1: axis defaults to 1; 4: axis required; 11: negative axes documented. */
+typedef struct {
+  ox_value **in;
+  int nin;
+  const int64_t *chunk, *at; /* bytes of input i per row, and its place in y's row */
+  int64_t row;               /* bytes of a row of y */
+  char *y;
+} concat_job;
+
+/* pieces lo .. hi-1, piece p: row p / nin of input p % nin */
+static void concat_pieces(void *arg, int slot, int64_t lo, int64_t hi) {
+  const concat_job *j = arg;
+  for (int64_t p = lo; p < hi; p++) {
+    int64_t o = p / j->nin;
+    int i = (int)(p % j->nin);
+    memcpy(j->y + o * j->row + j->at[i], (const char *)j->in[i]->u.t.data + o * j->chunk[i], (size_t)j->chunk[i]);
+  }
+}
+
 static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t0;
   OX_TRY(tensor_in(c, in, 0, &t0));
@@ -272,20 +291,25 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       return ox_fail(c->err, OX_EINPUT, "the concatenated axis is too long");
     dims[axis] += t->dims[axis];
   }
-  OX_TRY(ox_tensor_new(c->a, t0->dt, r, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, t0->dt, r, dims, &out[0], c->err)); /* every byte is copied */
   if (out[0]->u.t.n == 0) return 0;
   /* the output is not empty, so these products are within its size */
   int64_t inner = (int64_t)ox_dtype_size(t0->dt), outer = 1;
   for (int d = axis + 1; d < r; d++) inner *= t0->dims[d];
   for (int d = 0; d < axis; d++) outer *= t0->dims[d];
-  for (int i = 0; i < nin; i++) chunk[i] = in[i]->u.t.dims[axis] * inner;
-  /* x_i: (outer, dims_i[axis] * inner) -> y: (outer, sum of them) */
-  char *dst = out[0]->u.t.data;
-  for (int64_t o = 0; o < outer; o++)
-    for (int i = 0; i < nin; i++) {
-      memcpy(dst, (const char *)in[i]->u.t.data + o * chunk[i], (size_t)chunk[i]);
-      dst += chunk[i];
-    }
+  int64_t *start = ints_new(c, nin); /* where input i starts in a row of y */
+  if (!start) return oom(c);
+  for (int i = 0; i < nin; i++) {
+    chunk[i] = in[i]->u.t.dims[axis] * inner;
+    start[i] = i ? start[i - 1] + chunk[i - 1] : 0;
+  }
+  /* x_i: (outer, dims_i[axis] * inner) -> y: (outer, sum of them); the
+   * (row, input) pieces split over the threads */
+  concat_job j = {in, nin, chunk, start, start[nin - 1] + chunk[nin - 1], out[0]->u.t.data};
+  int64_t pieces = outer * nin;
+  int nch = ox_par_chunks(pieces, (double)out[0]->u.t.n * 2);
+  if (nch <= 1) concat_pieces(&j, 0, 0, pieces);
+  else ox_par_for(pieces, nch, concat_pieces, &j);
   return 0;
 }
 
