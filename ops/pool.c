@@ -341,22 +341,32 @@ static void pool2d_rows(void *arg, int slot, int64_t lo, int64_t hi) {
           if (max) fa[o] = v > fa[o] ? v : fa[o];
           else da[o] += v;
         }
-      for (int64_t t = 0; t < k1; t++) { /* whole windows: tap t of each */
-        const float *rt = row + t * d1 - pb1;
-        /* strides 1 and 2 as constants, so that the loops vectorise */
+      if (c1 - c0 < 8) { /* few whole windows (a global pool): each along its taps */
+        for (int64_t o = c0; o < c1; o++) {
+          const float *ro = row + o * s1 - pb1;
+          if (max)
+            for (int64_t t = 0; t < k1; t++) fa[o] = ro[t * d1] > fa[o] ? ro[t * d1] : fa[o];
+          else
+            for (int64_t t = 0; t < k1; t++) da[o] += ro[t * d1];
+        }
+      } else {
+        for (int64_t t = 0; t < k1; t++) { /* whole windows: tap t of each */
+          const float *rt = row + t * d1 - pb1;
+          /* strides 1 and 2 as constants, so that the loops vectorise */
 #define WHOLE(S)                                                                      \
   if (max)                                                                            \
     for (int64_t o = c0; o < c1; o++) fa[o] = rt[o * (S)] > fa[o] ? rt[o * (S)] : fa[o]; \
   else                                                                                \
     for (int64_t o = c0; o < c1; o++) da[o] += rt[o * (S)];
-        if (s1 == 1) {
-          WHOLE(1)
-        } else if (s1 == 2) {
-          WHOLE(2)
-        } else {
-          WHOLE(s1)
-        }
+          if (s1 == 1) {
+            WHOLE(1)
+          } else if (s1 == 2) {
+            WHOLE(2)
+          } else {
+            WHOLE(s1)
+          }
 #undef WHOLE
+        }
       }
       for (int64_t o = c1; o < OW; o++) /* the right edge */
         for (int64_t t = 0, f = g->first[1][o], nt = g->ntap[1][o]; t < nt; t++) {

@@ -1,8 +1,8 @@
 /* tests/unit/test_pool.c: the 2-D float MaxPool and AveragePool row kernel
  * (ops/pool.c, pool2d_rows) against the general window loop, which the same
  * pools in double still take: random shapes, kernels, strides 1 to 3,
- * dilations, explicit and automatic pads, ceil_mode, count_include_pad;
- * the float results equal the double ones rounded to float, bit for bit;
+ * dilations, explicit and automatic pads, ceil_mode, count_include_pad,
+ * and the global pools; the float results equal the double ones rounded to float, bit for bit;
  * with 1, 2 and 3 threads the same bytes; and float16 through it. */
 #include "kit.h"
 #include "core/threads.h"
@@ -71,6 +71,23 @@ int main(void) {
   }
   CHECK_EQ_I(bad, 0);
   CHECK(runs > 250);
+
+  /* the global pools go the same way (one window of the whole plane) */
+  for (int iter = 0; iter < 40; iter++) {
+    int64_t dims[4] = {1 + rnd(2), 1 + rnd(4), 1 + rnd(30), 1 + rnd(30)};
+    ox_value *xf = tensor(OX_FLOAT, 4, dims, NULL), *xd = tensor(OX_DOUBLE, 4, dims, NULL), *yf, *yd;
+    for (int64_t i = 0; i < xf->u.t.n; i++) {
+      float v = (float)((int)(kit_rnd32() % 2001) - 1000) / 37.0f;
+      ((float *)xf->u.t.data)[i] = v;
+      ((double *)xd->u.t.data)[i] = v;
+    }
+    const char *op = iter & 1 ? "GlobalMaxPool" : "GlobalAveragePool";
+    CHECK_EQ_I(kit_run("", op, 1, 0, NULL, 1, &xf, 1, &yf), 0);
+    CHECK_EQ_I(kit_run("", op, 1, 0, NULL, 1, &xd, 1, &yd), 0);
+    int nb = 0;
+    for (int64_t i = 0; i < yf->u.t.n; i++) nb += ((float *)yf->u.t.data)[i] != (float)((double *)yd->u.t.data)[i];
+    CHECK_EQ_I(nb, 0);
+  }
 
   /* a large one over 1, 2 and 3 threads; and in float16 */
   {
