@@ -20,6 +20,7 @@
 #include <string.h>
 #include <tgmath.h>
 
+#include "core/cpu.h"
 #include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
@@ -27,6 +28,11 @@
 /* gcc's -O2 vectorises only loops whose trip count needs no scalar epilogue
  * (its "very cheap" cost model), which is none of the loops below; the cheap
  * model vectorises the loops of the simple ops (Abs, Neg, Relu, Clip, ...). */
+/* One rounding per operation, as the reference: no multiply-add fused in
+ * the builds with FMA (gcc's ISO C mode fuses none; clang would) */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("vect-cost-model=cheap")
 /* and the ops with a multiply on one side of a choice (LeakyRelu) vectorise
@@ -318,10 +324,38 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
  * narrowed from, a buffer on the stack). */
 #define BLOCK 1024
 
+/* ---- the activations between convolutions, float32, per vector width ----
+ * Relu, LeakyRelu, Clip, HardSigmoid, HardSwish, Abs and Neg on float32 as one
+ * function built three times, portable (SSE2), AVX2 and AVX-512, the best
+ * the CPU has picked at run time (core/cpu.h), as in ops/binary.c: the same
+ * per-element expressions (no multiply-adds fused), so the same bits. */
+#define FAST_OPS(X) X(Relu) X(LeakyRelu) X(Clip) X(HardSigmoid) X(HardSwish) X(Abs) X(Neg)
+#define FAST_CASE(Op) \
+  case OP_##Op: for (int64_t i = 0; i < n; i++) ys[i] = Op##_F(E, xs[i]); return 1;
+#define FAST_FN(SUF, TARGET)                                                          \
+  TARGET static int fast_##SUF(int op, const prm q, const float *xs, float *ys, int64_t n) { \
+    typedef float E;                                                                  \
+    switch (op) {                                                                     \
+      FAST_OPS(FAST_CASE)                                                             \
+    default: return 0;                                                                \
+    }                                                                                 \
+  }
+FAST_FN(generic, )
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+FAST_FN(avx2, __attribute__((target("avx2"))))
+FAST_FN(avx512, __attribute__((target("avx512f,avx2"))))
+#define FAST(...)                                                                     \
+  (ox_cpu_level() == OX_CPU_AVX512 ? fast_avx512(__VA_ARGS__)                         \
+   : ox_cpu_level() == OX_CPU_AVX2 ? fast_avx2(__VA_ARGS__) : fast_generic(__VA_ARGS__))
+#else
+#define FAST(...) fast_generic(__VA_ARGS__)
+#endif
+
 /* y = op(x) for elements [lo, hi): -1 when op does not take x's dtype. y may
  * be x itself (each element is read before it is written). */
 static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
   int64_t n = hi - lo;
+  if (x->dt == OX_FLOAT && FAST(op, q, (const float *)x->data + lo, (float *)y->data + lo, n)) return 0;
   switch (x->dt) {
     OX_NATIVE_FLOATS(FLOAT_TYPE)
     OX_NATIVE_SINTS(SINT_TYPE)

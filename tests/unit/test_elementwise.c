@@ -4,8 +4,10 @@
  *     sizes, 1s, empty dims) against a naive index computation, bit for bit;
  *     float16 is float32 arithmetic rounded once;
  *   - large outputs split over 1, 2 and 3 threads: the same bytes;
- *   - unary ops in float16 (a block at a time) equal to the float32 op on
- *     the widened input, rounded once; LeakyRelu's -0 and NaN;
+ *   - the float32 activations (one build per vector width) against their
+ *     formulas, bit for bit; unary ops in float16 (a block at a time) equal
+ *     to the float32 op on the widened input, rounded once; LeakyRelu's -0
+ *     and NaN;
  *   - Pow with a scalar exponent 2: x * x exactly, the shape broadcast;
  *   - the evaluator writing an output over an input that dies there: a chain
  *     of elementwise nodes runs in one block, and a node reading its dying
@@ -130,6 +132,41 @@ int main(void) {
       }
       ox_set_threads(1);
       CHECK(same_bytes_of(u[0], u[1]) && same_bytes_of(u[0], u[2]));
+    }
+  }
+
+  /* ---- the float32 activations (built per vector width) against their
+   * formulas, one rounding per operation; NaN, -0 and Inf among them ---- */
+  {
+    int64_t d[1] = {4099};
+    ox_value *x = tensor(OX_FLOAT, 1, d, NULL);
+    float *px = x->u.t.data;
+    for (int64_t i = 0; i < d[0]; i++) px[i] = rndf() * 5;
+    px[0] = NAN, px[1] = -0.0f, px[2] = INFINITY, px[3] = -INFINITY, px[4] = 3, px[5] = -3, px[6] = 6.5f;
+    static const char *ops[] = {"Relu", "LeakyRelu", "Clip", "HardSigmoid", "HardSwish", "Abs", "Neg"};
+    static const int vers[] = {14, 16, 6, 6, 14, 13, 13};
+    for (int k = 0; k < 7; k++) {
+      ox_attr at[] = {attr_float("min", -0.5f), attr_float("max", 0.75f)}, al[] = {attr_float("alpha", 0.3f)};
+      int clip = k == 2, leaky = k == 1;
+      ox_value *y = NULL;
+      CHECK_EQ_I(kit_run("", ops[k], vers[k], clip ? 2 : leaky, clip ? at : al, 1, &x, 1, &y), 0);
+      int nb = 0;
+      for (int64_t i = 0; y && i < d[0]; i++) {
+        float v = px[i], w, t;
+        switch (k) {
+        case 0: w = v < 0 ? 0 : v; break;
+        case 1: w = v < 0 ? 0.3f * v : v; break;
+        case 2: t = v < -0.5f ? -0.5f : v; w = t > 0.75f ? 0.75f : t; break;
+        case 3: t = 0.2f * v + 0.5f; w = t < 0 ? 0 : t > 1 ? 1 : t; break;
+        case 4: t = v * (1.0f / 6) + 0.5f; w = v * (t < 0 ? 0 : t > 1 ? 1 : t); break;
+        case 5: w = fabsf(v); break;
+        default: w = -v;
+        }
+        float got = ((float *)y->u.t.data)[i];
+        nb += !(isnan(w) ? isnan(got) : !memcmp(&got, &w, 4));
+      }
+      if (nb) fprintf(stderr, "%s: %d bad\n", ops[k], nb);
+      CHECK_EQ_I(nb, 0);
     }
   }
 
