@@ -387,11 +387,60 @@ static void pool2d_rows(void *arg, int slot, int64_t lo, int64_t hi) {
   }
 }
 
+/* The global pools (one window, the whole plane): planes lo .. hi-1, four
+ * at a time, each summed (or maxed) over its elements in order in a chain
+ * of its own, so the four run side by side; the same order, and bits, as
+ * pool2d_rows. */
+static void global_planes(void *arg, int slot, int64_t lo, int64_t hi) {
+  const pool2d_job *j = arg;
+  const int max = j->po->kind == POOL_MAX;
+  const int64_t n = j->g->nin;
+  int64_t p = lo;
+  for (; p + 4 <= hi; p += 4) {
+    const float *x0 = j->x + p * n, *x1 = x0 + n, *x2 = x1 + n, *x3 = x2 + n;
+    if (max) {
+      float a0 = -INFINITY, a1 = -INFINITY, a2 = -INFINITY, a3 = -INFINITY;
+      for (int64_t i = 0; i < n; i++) {
+        a0 = x0[i] > a0 ? x0[i] : a0;
+        a1 = x1[i] > a1 ? x1[i] : a1;
+        a2 = x2[i] > a2 ? x2[i] : a2;
+        a3 = x3[i] > a3 ? x3[i] : a3;
+      }
+      j->y[p] = a0, j->y[p + 1] = a1, j->y[p + 2] = a2, j->y[p + 3] = a3;
+    } else {
+      double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      for (int64_t i = 0; i < n; i++) a0 += x0[i], a1 += x1[i], a2 += x2[i], a3 += x3[i];
+      j->y[p] = (float)(a0 / n), j->y[p + 1] = (float)(a1 / n), j->y[p + 2] = (float)(a2 / n),
+      j->y[p + 3] = (float)(a3 / n);
+    }
+  }
+  for (; p < hi; p++) {
+    const float *x0 = j->x + p * n;
+    float m = -INFINITY;
+    double a = 0;
+    for (int64_t i = 0; i < n; i++) {
+      m = x0[i] > m ? x0[i] : m;
+      a += x0[i];
+    }
+    j->y[p] = max ? m : (float)(a / n);
+  }
+}
+
 /* 2-D float MAX without Indices or AVG, over the threads by output rows; 0
  * when done, -1 when the case is not one of these, or an error */
 static int pool2d(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_opts *po, float *xf, float *yf) {
   if (g->nd != 2 || (po->kind == POOL_MAX && po->idx) || po->kind == POOL_LP) return -1;
-  int64_t rows = x->dims[0] * x->dims[1] * g->out[0];
+  int64_t planes = x->dims[0] * x->dims[1], rows = planes * g->out[0];
+  int global = g->out[0] == 1 && g->out[1] == 1 && g->nin > 0 && g->ntap[0][0] == g->in[0] &&
+               g->ntap[1][0] == g->in[1] && g->d[0] == 1 && g->d[1] == 1 && g->first[0][0] == 0 &&
+               g->first[1][0] == 0 && (po->kind == POOL_MAX || !po->count_pad || g->npad[0][0] * g->npad[1][0] == g->nin);
+  if (global) { /* a window of the whole plane, no padding counted */
+    pool2d_job j = {g, po, xf, yf, NULL};
+    int nch = ox_par_chunks(planes, (double)x->n);
+    if (nch <= 1) global_planes(&j, 0, 0, planes);
+    else ox_par_for(planes, nch, global_planes, &j);
+    return 0;
+  }
   int nch = ox_par_chunks(rows, (double)rows * (double)g->out[1] * (double)(g->k[0] * g->k[1]));
   void *acc[OX_MAX_THREADS];
   for (int i = 0; i < nch; i++) /* the arena is single-threaded: before the fan-out */
