@@ -20,10 +20,22 @@ struct ox_scope {
   ox_value **val;
 };
 
+/* Eight bytes at a time (names like "If_0_then_branch__Inline_0__/decoder/
+ * rnn/Slice_2" are long, and every input and output of every node is looked
+ * up): each word mixed in by a multiply, and the high bits folded down, since
+ * the table takes the low ones. */
 static uint64_t hash(const char *s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  while (*s) h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-  return h;
+  size_t n = strlen(s);
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w;
+  for (; n >= 8; s += 8, n -= 8) {
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  w = 0;
+  memcpy(&w, s, n);
+  h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 29);
 }
 
 static int scope_init(ox_arena *a, ox_scope *sc, ox_scope *parent, int expect) {
@@ -53,7 +65,7 @@ static int scope_set(ox_arena *a, ox_scope *sc, const char *name, ox_value *v) {
       sc->n++;
       return 1;
     }
-    if (!strcmp(sc->key[i], name)) {
+    if (sc->key[i] == name || !strcmp(sc->key[i], name)) {
       sc->val[i] = v;
       return 1;
     }
@@ -64,7 +76,7 @@ static ox_value *scope_get(const ox_scope *sc, const char *name) {
   for (; sc; sc = sc->parent) {
     uint64_t m = (uint64_t)sc->cap - 1;
     for (uint64_t i = hash(name) & m; sc->key[i]; i = (i + 1) & m)
-      if (!strcmp(sc->key[i], name)) return sc->val[i];
+      if (sc->key[i] == name || !strcmp(sc->key[i], name)) return sc->val[i];
   }
   return NULL;
 }
@@ -301,6 +313,12 @@ static int plan_liveness(ox_arena *a, int nnode, ox_node *nodes, int nout, const
   for (int i = 0; i < nnode; i++) {
     last_acc l = {&names, prod, last, i};
     node_reads(&nodes[i], note_read, &l);
+    /* an input names the very string its producer's output does, so that
+     * the scope's lookups match it by pointer before comparing bytes */
+    for (int k = 0; k < nodes[i].nin; k++) {
+      int v = nodes[i].in[k][0] ? nm_get(&names, nodes[i].in[k]) : -1;
+      if (v >= 0) nodes[i].in[k] = name[v];
+    }
   }
   for (int j = 0; j < nout; j++) {
     int v = outs[j] && outs[j][0] ? nm_get(&names, outs[j]) : -1;
@@ -580,7 +598,7 @@ static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
       twice = j != i && in[j] && in[j]->kind == OX_TENSOR && in[j]->u.t.data == in[i]->u.t.data;
     if (twice) continue;
     for (int d = 0; d < n->ndies; d++)
-      if (!strcmp(n->dies[d], n->in[i])) {
+      if (n->dies[d] == n->in[i] || !strcmp(n->dies[d], n->in[i])) {
         ox_live_offer(a, in[i]->u.t.data);
         break;
       }

@@ -413,7 +413,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
   for (int i = 0; i < nout; i++) {
     dims[axis] = sp[i];
-    OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, dims, &out[i], c->err));
+    OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, dims, &out[i], c->err));
   }
   if (x->n == 0) return 0;
   int64_t inner = (int64_t)ox_dtype_size(x->dt), outer = 1;
@@ -506,7 +506,7 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     dims[a] = slice_dim(x->dims[a], starts[i], ends[i], st, &first[a]);
   }
   /* x: (d_0, ..., d_r-1) -> y: (count_0, ...); y[.., o, ..] = x[.., first + o * step, ..] */
-  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0; /* no maps: (2, 2^62, 0) would need 2^62 entries */
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
@@ -537,7 +537,7 @@ static int expand(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int rank;
   int64_t dims[OX_BCAST_MAX_RANK];
   OX_TRY(ox_broadcast_shape(2, ts, &rank, dims, c->err));
-  OX_TRY(ox_tensor_new(c->a, x->dt, rank, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, rank, dims, &out[0], c->err));
   ox_tensor *y = &out[0]->u.t;
   if (y->n == 0) return 0;
   ox_bcast b1;
@@ -570,7 +570,7 @@ static int tile_by(ox_ctx *c, const ox_tensor *x, const int64_t *reps, ox_value 
                      (long long)x->dims[d], (long long)reps[d]);
   }
   /* x: (d_0, ..., d_r-1) -> y: (d_0 * reps_0, ..., d_r-1 * reps_r-1) */
-  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0;
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
@@ -822,7 +822,7 @@ static int depth_to_space(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   int64_t Cb = C / (b * b), Hb, Wb;
   if (__builtin_mul_overflow(H, b, &Hb) || __builtin_mul_overflow(W, b, &Wb))
     return ox_fail(c->err, OX_EINPUT, "the output is too large");
-  OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){N, Cb, Hb, Wb}, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, 4, (int64_t[]){N, Cb, Hb, Wb}, &out[0], c->err));
   if (crd) { /* (N, C', b, b, H, W) -> (N, C', H, b, W, b) */
     static const int perm[] = {0, 1, 4, 2, 5, 3};
     permute(x, &out[0]->u.t, 6, (int64_t[]){N, Cb, b, b, H, W}, perm);
@@ -844,7 +844,7 @@ static int space_to_depth(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
                    "blocksize %lld", (long long)H, (long long)W, (long long)b);
   if (__builtin_mul_overflow(C, b * b, &Cb))
     return ox_fail(c->err, OX_EINPUT, "the output is too large");
-  OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){N, Cb, H / b, W / b}, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, 4, (int64_t[]){N, Cb, H / b, W / b}, &out[0], c->err));
   /* (N, C, H/b, b, W/b, b) -> (N, b, b, C, H/b, W/b) */
   static const int perm[] = {0, 3, 5, 1, 2, 4};
   permute(x, &out[0]->u.t, 6, (int64_t[]){N, C, H / b, b, W / b, b}, perm);
@@ -878,7 +878,7 @@ static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
     if (lens[i] < 0 || lens[i] > T)
       return ox_fail(c->err, OX_EINPUT, "sequence_lens[%lld] = %lld is out of range [0, %lld]",
                      (long long)i, (long long)lens[i], (long long)T);
-  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
   if (x->n == 0) return 0;
   /* x: (A0, A1, inner...); block: the contiguous bytes of one (a0, a1) */
   int64_t blk = (int64_t)ox_dtype_size(x->dt);
