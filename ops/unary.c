@@ -378,7 +378,8 @@ static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_
       const E *xs = buf;
       E *ys = buf;
       uint8_t *bs = (uint8_t *)y->data + b0;
-      switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: return -1; }
+      if (!FAST(op, q, xs, ys, n))
+        switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: return -1; }
       if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
     }
   } break;
