@@ -17,6 +17,16 @@
 #include "core/kernel.h"
 #include "core/threads.h"
 
+/* The interpolation rows vectorise under gcc's cheap cost model (-O2's very
+ * cheap one takes no loop with an epilogue); one rounding per operation
+ * (clang would fuse multiply-adds) */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=cheap")
+#endif
+
 /* ---- double buffers of any real dtype ---- */
 
 static double *load_f64(ox_ctx *c, const ox_tensor *t) {
