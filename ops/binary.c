@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/cpu.h"
 #include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
@@ -161,10 +160,9 @@ static int bool_result(binop op) { return op >= EQ; }
 
 /* ---- float32 arithmetic, built per vector width ----
  * The rows of the ops real nets run most (Add, Sub, Mul, Div, Max, Min on
- * float32) as one function built three times, portable (SSE2), AVX2 and
- * AVX-512, the best the CPU has picked at run time (core/cpu.h), as
- * core/gemm.c does: the same expressions, one IEEE operation per element,
- * so the same bits at every width. z = x op y over n elements, sx and sy
+ * float32) as one function built per vector width (OX_BY_WIDTHS, core/
+ * kernel.h): the same expressions, one IEEE operation per element, so the
+ * same bits at every width. z = x op y over n elements, sx and sy
  * each 1 or 0 (an operand held for the row). */
 #define FROW_OP(NAME, EXPR)                                                           \
   case NAME:                                                                          \
@@ -186,16 +184,7 @@ static int bool_result(binop op) { return op >= EQ; }
     default: break;                                                                   \
     }                                                                                 \
   }
-FROW_FN(generic, )
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-FROW_FN(avx2, __attribute__((target("avx2"))))
-FROW_FN(avx512, __attribute__((target("avx512f,avx2"))))
-#define FROW(...)                                                                     \
-  (ox_cpu_level() == OX_CPU_AVX512 ? frow_avx512(__VA_ARGS__)                         \
-   : ox_cpu_level() == OX_CPU_AVX2 ? frow_avx2(__VA_ARGS__) : frow_generic(__VA_ARGS__))
-#else
-#define FROW(...) frow_generic(__VA_ARGS__)
-#endif
+OX_BY_WIDTHS(FROW_FN)
 
 /* The float32 ops above over the output elements [lo, hi): 1, or 0 when
  * (op, dtype) is not one of them. */
@@ -209,8 +198,8 @@ static int float_rows(binop op, const ox_tensor *A, const ox_tensor *B, ox_tenso
   for (int64_t pos = lo, col, n; pos < hi; pos += n) {
     if (pos > lo) ox_bcast_next(it);
     n = ox_bcast_run(it, pos, hi, &col);
-    FROW(op, xa + it->off[0] + col * it->step[0], it->step[0], xb + it->off[1] + col * it->step[1],
-         it->step[1], zz + pos, n);
+    OX_AT_WIDTH(frow, op, xa + it->off[0] + col * it->step[0], it->step[0],
+                xb + it->off[1] + col * it->step[1], it->step[1], zz + pos, n);
   }
   return 1;
 }

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/cpu.h"
 #include "core/kernel.h"
 #include "core/threads.h"
 #include "core/random.h"
@@ -161,30 +160,22 @@ static void affine_nc(double *y, int64_t N, int64_t C, int64_t S, const double *
 /* y = x * a[k] + b[k] for the rows lo .. hi-1 of (N, K) of x and y: (N, K,
  * L), float or double (y may be x: each element is read, then written). In
  * double, one rounding per operation; the float rows built per vector width
- * (portable, AVX2, AVX-512: core/cpu.h), nothing fused, so the same bits. */
+ * (OX_BY_WIDTHS, core/kernel.h), nothing fused, so the same bits. */
 typedef struct { const ox_tensor *x; ox_tensor *y; int64_t K, L; const double *a, *b; } affine_job;
 
 #define AFFINE_FN(SUF, TARGET)                                                        \
   TARGET static void affine_f32_##SUF(const float *xr, float *yr, int64_t L, double ak, double bk) { \
     for (int64_t l = 0; l < L; l++) yr[l] = (float)(xr[l] * ak + bk);                 \
   }
-AFFINE_FN(generic, )
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-AFFINE_FN(avx2, __attribute__((target("avx2"))))
-AFFINE_FN(avx512, __attribute__((target("avx512f,avx2"))))
-#define AFFINE_F32(...)                                                               \
-  (ox_cpu_level() == OX_CPU_AVX512 ? affine_f32_avx512(__VA_ARGS__)                   \
-   : ox_cpu_level() == OX_CPU_AVX2 ? affine_f32_avx2(__VA_ARGS__) : affine_f32_generic(__VA_ARGS__))
-#else
-#define AFFINE_F32(...) affine_f32_generic(__VA_ARGS__)
-#endif
+OX_BY_WIDTHS(AFFINE_FN)
 
 static void affine_rows(void *arg, int slot, int64_t lo, int64_t hi) {
   const affine_job *j = arg;
   int64_t K = j->K, L = j->L;
   if (j->x->dt == OX_FLOAT) {
     for (int64_t r = lo; r < hi; r++)
-      AFFINE_F32((const float *)j->x->data + r * L, (float *)j->y->data + r * L, L, j->a[r % K], j->b[r % K]);
+      OX_AT_WIDTH(affine_f32, (const float *)j->x->data + r * L, (float *)j->y->data + r * L, L,
+                  j->a[r % K], j->b[r % K]);
     return;
   }
   const double *xs = j->x->data;

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <tgmath.h>
 
-#include "core/cpu.h"
 #include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
@@ -326,8 +325,7 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
 
 /* ---- the activations between convolutions, float32, per vector width ----
  * Relu, LeakyRelu, Clip, HardSigmoid, HardSwish, Abs and Neg on float32 as one
- * function built three times, portable (SSE2), AVX2 and AVX-512, the best
- * the CPU has picked at run time (core/cpu.h), as in ops/binary.c: the same
+ * function built per vector width (OX_BY_WIDTHS, core/kernel.h): the same
  * per-element expressions (no multiply-adds fused), so the same bits. */
 #define FAST_OPS(X) X(Relu) X(LeakyRelu) X(Clip) X(HardSigmoid) X(HardSwish) X(Abs) X(Neg)
 #define FAST_CASE(Op) \
@@ -340,22 +338,13 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
     default: return 0;                                                                \
     }                                                                                 \
   }
-FAST_FN(generic, )
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-FAST_FN(avx2, __attribute__((target("avx2"))))
-FAST_FN(avx512, __attribute__((target("avx512f,avx2"))))
-#define FAST(...)                                                                     \
-  (ox_cpu_level() == OX_CPU_AVX512 ? fast_avx512(__VA_ARGS__)                         \
-   : ox_cpu_level() == OX_CPU_AVX2 ? fast_avx2(__VA_ARGS__) : fast_generic(__VA_ARGS__))
-#else
-#define FAST(...) fast_generic(__VA_ARGS__)
-#endif
+OX_BY_WIDTHS(FAST_FN)
 
 /* y = op(x) for elements [lo, hi): -1 when op does not take x's dtype. y may
  * be x itself (each element is read before it is written). */
 static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
   int64_t n = hi - lo;
-  if (x->dt == OX_FLOAT && FAST(op, q, (const float *)x->data + lo, (float *)y->data + lo, n)) return 0;
+  if (x->dt == OX_FLOAT && OX_AT_WIDTH(fast, op, q, (const float *)x->data + lo, (float *)y->data + lo, n)) return 0;
   switch (x->dt) {
     OX_NATIVE_FLOATS(FLOAT_TYPE)
     OX_NATIVE_SINTS(SINT_TYPE)
@@ -378,7 +367,7 @@ static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_
       const E *xs = buf;
       E *ys = buf;
       uint8_t *bs = (uint8_t *)y->data + b0;
-      if (!FAST(op, q, xs, ys, n))
+      if (!OX_AT_WIDTH(fast, op, q, xs, ys, n))
         switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: return -1; }
       if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
     }
