@@ -94,13 +94,77 @@ model() {
     "$X" make Einsum --opset 12 -a 'equation=bhid,bhjd->bhij' --input 'Q:float32[8,8,64,64]' \
       --input 'K:float32[8,8,64,64]' --output Y -o "$m"
     input "$c/in0.pb" 19 8,8,64,64; input "$c/in1.pb" 20 8,8,64,64 ;;
-  *) echo "bench/run.sh: unknown case $1" >&2; exit 2 ;;
+  *) model_cheap "$1" || { echo "bench/run.sh: unknown case $1" >&2; exit 2; } ;;
+  esac
+}
+
+# ---- the cheap ops between convs (issue 18): per-channel Add and Mul, Resize
+# x2, Concat, MaxPool, BatchNormalization, the activations, float16, a
+# one-row Gemm ----
+model_cheap() {
+  c="$D/$1"
+  m="$c/model.onnx"
+  X4='X:float32[1,64,56,56]'
+  case $1 in
+  addc|mulc|subc|divc) # per channel: (1, 64, 56, 56) op (1, 64, 1, 1)
+    op=$(echo "$1" | sed 's/c$//; s/^./\U&/')
+    "$X" make "$op" --opset 14 --input "$X4" --input 'B:float32[1,64,1,1]' --output Y -o "$m"
+    input "$c/in0.pb" 21 1,64,56,56; input "$c/in1.pb" 22 1,64,1,1 ;;
+  resize_n|resize_l) # x2 upsampling, (1, 64, 56, 56) -> (1, 64, 112, 112)
+    mode=nearest; [ "$1" = resize_l ] && mode=linear
+    "$X" make Resize --opset 13 -a "mode=$mode" --input "$X4" --input '' \
+      --input 'S:float32[4]' --output Y -o "$m"
+    input "$c/in0.pb" 23 1,64,56,56
+    [ -s "$c/in1.pb" ] || "$PY" -c "import sys; sys.path.insert(0, '$HERE'); import gen, numpy as np; gen.save('$c/in1.pb', np.array([1, 1, 2, 2], np.float32))" || exit 1 ;;
+  concat) # two (1, 64, 56, 56) along the channels
+    "$X" make Concat --opset 13 -a axis=1 --input "$X4" --input 'Z:float32[1,64,56,56]' --output Y -o "$m"
+    input "$c/in0.pb" 24 1,64,56,56; input "$c/in1.pb" 25 1,64,56,56 ;;
+  maxpool) # 3x3 stride 2 pad 1 on (1, 64, 112, 112), as after a ResNet stem
+    "$X" make MaxPool --opset 12 -a 'kernel_shape=[3, 3]' -a 'strides=[2, 2]' -a 'pads=[1, 1, 1, 1]' \
+      --input 'X:float32[1,64,112,112]' --output Y -o "$m"
+    input "$c/in0.pb" 26 1,64,112,112 ;;
+  batchnorm) # inference BatchNormalization on (1, 64, 56, 56)
+    "$X" make BatchNormalization --opset 15 --input "$X4" --input 'S:float32[64]' --input 'B:float32[64]' \
+      --input 'M:float32[64]' --input 'V:float32[64]' --output Y -o "$m"
+    input "$c/in0.pb" 27 1,64,56,56; input "$c/in1.pb" 28 64; input "$c/in2.pb" 29 64; input "$c/in3.pb" 30 64
+    [ -s "$c/in4.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/in4.pb" 31 64 float32 0.5 2 || exit 1 ;;
+  clip|relu|leakyrelu|hardsigmoid|hardswish) # activations on (1, 64, 56, 56)
+    case $1 in
+    clip) "$X" make Clip --opset 6 -a min=0.0 -a max=6.0 --input "$X4" --output Y -o "$m" ;;
+    relu) "$X" make Relu --opset 14 --input "$X4" --output Y -o "$m" ;;
+    leakyrelu) "$X" make LeakyRelu --opset 16 -a alpha=0.1 --input "$X4" --output Y -o "$m" ;;
+    hardsigmoid) "$X" make HardSigmoid --opset 6 --input "$X4" --output Y -o "$m" ;;
+    hardswish) "$X" make HardSwish --opset 14 --input "$X4" --output Y -o "$m" ;;
+    esac
+    input "$c/in0.pb" 32 1,64,56,56 ;;
+  pow2) # Pow with a scalar exponent 2
+    "$X" make Pow --opset 15 --input "$X4" --input 'P:float32[]' --output Y -o "$m"
+    input "$c/in0.pb" 33 1,64,56,56
+    [ -s "$c/in1.pb" ] || "$PY" "$HERE/gen.py" fill "$c/in1.pb" float32 '' 2 || exit 1 ;;
+  relu16|cast16|add16) # float16 on (1, 64, 112, 112)
+    case $1 in
+    relu16) "$X" make Relu --opset 14 --input 'X:float16[1,64,112,112]' --output Y -o "$m" ;;
+    add16) "$X" make Add --opset 14 --input 'X:float16[1,64,112,112]' --input 'Z:float16[1,64,112,112]' --output Y -o "$m"
+      [ -s "$c/in1.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/in1.pb" 35 1,64,112,112 float16 -1 1 || exit 1 ;;
+    cast16) "$X" make Cast --opset 13 -a to=10 --input 'X:float32[1,64,112,112]' --output Y -o "$m" ;;
+    esac
+    if [ "$1" = cast16 ]; then input "$c/in0.pb" 34 1,64,112,112
+    else [ -s "$c/in0.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/in0.pb" 34 1,64,112,112 float16 -1 1 || exit 1; fi ;;
+  gemv) # one row: (1, 3264) x (128, 3264)^T + (128,)
+    "$X" make Gemm --opset 13 -a transB=1 --input 'A:float32[1,3264]' --input 'B:float32[128,3264]' \
+      --input 'C:float32[128]' --output Y -o "$m"
+    input "$c/in0.pb" 36 1,3264; input "$c/in1.pb" 37 128,3264; input "$c/in2.pb" 38 128 ;;
+  matvec) # MatMul of a few rows: (4, 1024) x (1024, 1024)
+    "$X" make MatMul --opset 13 --input 'A:float32[4,1024]' --input 'B:float32[1024,1024]' --output Y -o "$m"
+    input "$c/in0.pb" 39 4,1024; input "$c/in1.pb" 40 1024,1024 ;;
+  *) return 1 ;;
   esac
 }
 
 # the cases and the onnxop/ORT ratio each should reach (one thread)
 # (einsum_*: MatMul's target, not yet measured against ORT)
 ALL="add:1.0 reducesum:1.0 reducesum0:1.0 softmax:1.0 softmax0:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5 einsum_bmm:1.5 einsum_qk:1.5"
+ALL="$ALL addc:1.0 mulc:1.0 subc:1.0 divc:1.0 resize_n:1.0 resize_l:1.0 concat:1.0 maxpool:1.0 batchnorm:1.0 clip:1.0 relu:1.0 leakyrelu:1.0 hardsigmoid:1.0 hardswish:1.0 pow2:1.0 relu16:1.0 add16:1.0 cast16:1.0 gemv:1.0 matvec:1.0"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }

@@ -1,8 +1,19 @@
-/* core/arena.c: chunked bump allocation, big blocks on their own list.
+/* core/arena.c: chunked bump allocation, big blocks on their own list, and a
+ * process-wide pool of memory that arenas give back.
  *
- * Every allocation is zeroed and 64-byte aligned (so kernels may use aligned
- * vector loads). A mark records the current chunk, its fill and the newest
- * big block; release frees what came after. */
+ * Every allocation is zeroed (ox_alloc) and 64-byte aligned (so kernels may
+ * use aligned vector loads). Small allocations are carved from 256 KiB chunks;
+ * allocations of 64 KiB and more are blocks of their own, on a list newest
+ * first. A mark records the current chunk, its fill and the newest block's
+ * serial number; release gives back what came after.
+ *
+ * Memory comes from mmap in page multiples and goes back to a pool, not to the
+ * system: a run that allocates the sizes an earlier run (or an earlier node)
+ * gave back makes no system call and takes no page fault (a first touch of a
+ * fresh page costs a fault: on virtual machines tens of microseconds per
+ * 4 KiB page, far more than writing it). Under AddressSanitizer blocks come
+ * from malloc instead and go straight back, so that its redzones and its
+ * quarantine still catch overflows and uses after an early release. */
 #ifdef OX_FAULT_INJECTION
 #define _GNU_SOURCE /* dladdr */
 #endif
@@ -20,18 +31,43 @@
 
 #include "arena.h"
 
-#define ALIGN 64
-#define CHUNK (256 * 1024)
-#define BIG (64 * 1024)
+#if defined(__SANITIZE_ADDRESS__)
+#define OX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OX_ASAN 1
+#endif
+#endif
 
+#define ALIGN 64
+#define CHUNK (256 * 1024) /* a chunk's size, its header included */
+#define BIG (64 * 1024)
+#define PAGE 4096
+#define OFFERS 8
+
+/* A chunk's header, then the bump area. */
 typedef struct chunk { struct chunk *prev; size_t size, used; } chunk;
-typedef struct big { struct big *prev; size_t size; int mapped; } big; /* header padded to ALIGN */
+/* A big block's header (padded to ALIGN), then the caller's bytes. newer/older
+ * link the arena's list; serial orders blocks for marks and liveness. */
+typedef struct big {
+  struct big *newer, *older;
+  size_t size;      /* the whole block, header included */
+  uint64_t serial;  /* when it was handed out: later blocks have larger serials */
+  int32_t refs;     /* liveness: values holding it (see ox_live_ref) */
+} big;
 
 struct ox_arena {
   chunk *cur;
-  big *bigs;
+  big *bigs; /* newest first */
   size_t held;
+  /* liveness (ox_live_begin ... ox_live_end) */
+  int live_depth, frozen;
+  uint64_t live_since; /* blocks with larger serials are tracked */
+  const void *offer[OFFERS]; /* inputs the running node may write over */
+  int noffer;
 };
+
+static uint64_t serials; /* the newest block's serial, over all arenas */
 
 /* Every arena's bytes count against one limit (--max-memory), and so do the
  * blocks the libraries onnxop drives allocate through ox_mem_malloc (cJSON's
@@ -118,10 +154,10 @@ size_t ox_memory_in_use(void) { return in_use; }
 
 static int over(size_t n) { return n > ox_memory_limit() || in_use > ox_memory_limit() - n; }
 
-static void spare_trim(size_t n);
+static void pool_trim(size_t n);
 
 static int charge(size_t n) {
-  spare_trim(n);
+  pool_trim(n);
   if (over(n)) {
     failed(OX_MEM_LIMIT);
     return -1;
@@ -187,6 +223,103 @@ void *ox_heap_realloc(void *p, size_t n) { return inject() ? NULL : got(realloc(
 char *ox_heap_strndup(const char *s, size_t n) { return inject() ? NULL : got(strndup(s, n)); }
 char *ox_heap_strdup(const char *s) { return ox_heap_strndup(s, SIZE_MAX); }
 
+/* ---- the pool: mapped regions given back, kept for the next request ----
+ *
+ * Regions are page multiples. A request takes the smallest pooled region of
+ * at least its size and at most twice that (so a long run of mixed sizes
+ * cannot pin memory twice the size of what it uses); the newest of equal
+ * sizes, whose pages are the likeliest to be in cache. The pool holds at most
+ * POOL_BYTES, and no region larger than a quarter of that or an eighth of the
+ * memory limit; it is resident memory, so pool_trim drops regions, oldest
+ * first, while the pool and the bytes in use would pass the limit. */
+#define POOL_BYTES ((size_t)1 << 30)
+
+typedef struct pooled { struct pooled *newer, *older; size_t size; } pooled;
+static struct { pooled *newest, *oldest; size_t bytes; } pool;
+
+static void pool_unlink(pooled *r) {
+  if (r->newer) r->newer->older = r->older;
+  else pool.newest = r->older;
+  if (r->older) r->older->newer = r->newer;
+  else pool.oldest = r->newer;
+  pool.bytes -= r->size;
+}
+
+static void pool_trim(size_t n) {
+  while (pool.oldest && (n > ox_memory_limit() || in_use + pool.bytes > ox_memory_limit() - n)) {
+    pooled *r = pool.oldest;
+    pool_unlink(r);
+    munmap(r, r->size);
+  }
+}
+
+static size_t page_round(size_t n) { return n > SIZE_MAX - (PAGE - 1) ? 0 : (n + PAGE - 1) & ~(size_t)(PAGE - 1); }
+
+/* A region of `size` bytes (a page multiple) or, from the pool, of up to
+ * `most` bytes: *got is its size, *fresh whether it is zero (new pages).
+ * NULL when the system refuses. */
+static void *region_get(size_t size, size_t most, size_t *got, int *fresh) {
+#ifdef OX_ASAN
+  (void)most;
+  void *q = NULL;
+  if (posix_memalign(&q, ALIGN, size)) return NULL;
+  *got = size;
+  *fresh = 0;
+  return q;
+#else
+  pooled *best = NULL;
+  for (pooled *r = pool.newest; r; r = r->older)
+    if (r->size >= size && r->size <= most && r->size / 2 <= size && (!best || r->size < best->size)) {
+      best = r;
+      if (r->size == size) break;
+    }
+  if (best) {
+    pool_unlink(best);
+    *got = best->size;
+    *fresh = 0;
+    return best;
+  }
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  *got = size;
+  *fresh = 1;
+  return p;
+#endif
+}
+
+static void region_put(void *p, size_t size) {
+#ifdef OX_ASAN
+  (void)size;
+  free(p);
+#else
+  if (size > POOL_BYTES / 4 || size > ox_memory_limit() / 8) {
+    munmap(p, size);
+    return;
+  }
+  while (pool.oldest && pool.bytes + size > POOL_BYTES) {
+    pooled *r = pool.oldest;
+    pool_unlink(r);
+    munmap(r, r->size);
+  }
+  pooled *r = p;
+  r->size = size;
+  r->older = pool.newest;
+  r->newer = NULL;
+  if (pool.newest) pool.newest->newer = r;
+  else pool.oldest = r;
+  pool.newest = r;
+  pool.bytes += size;
+#endif
+}
+
+/* The bytes a region of `size` may grow to from the pool: twice, within the
+ * memory limit (what a request charges is its own size; a larger region is
+ * charged its whole size). */
+static size_t most_for(size_t size) {
+  size_t room = in_use < ox_memory_limit() ? ox_memory_limit() - in_use : 0;
+  return size + (room < size ? room : size);
+}
+
 /* ---- arenas ---- */
 
 ox_arena *ox_arena_new(void) { return ox_heap_calloc(1, sizeof(ox_arena)); }
@@ -200,95 +333,49 @@ void ox_arena_free(ox_arena *a) {
   free(a);
 }
 
-/* Blocks of 1 MiB and more come straight from mmap: the kernel hands out
- * zeroed pages as they are first touched, so nothing is written twice. */
-#define MAP_MIN (1024 * 1024)
-
-/* Mapped blocks a release gave back are kept (up to SPARE_N blocks and
- * SPARE_BYTES) and handed out again, zeroed with memset: a first touch of a
- * fresh page costs a page fault (on virtual machines tens of microseconds per
- * 4 KiB page, far more than writing it), and repeated runs, Loop and Scan
- * bodies allocate the same sizes again and again. */
-#define SPARE_N 16
-#define SPARE_BYTES ((size_t)1 << 30)
-static struct { big *b[SPARE_N]; int n; size_t bytes; } spare;
-
-static void spare_drop(int i) {
-  big *b = spare.b[i];
-  spare.bytes -= b->size;
-  spare.b[i] = spare.b[--spare.n];
-  munmap(b, b->size);
-}
-
-/* the smallest spare block of at least `size` bytes and at most twice that */
-static big *spare_take(size_t size) {
-  int best = -1;
-  for (int i = 0; i < spare.n; i++)
-    if (spare.b[i]->size >= size && spare.b[i]->size / 2 <= size &&
-        (best < 0 || spare.b[i]->size < spare.b[best]->size))
-      best = i;
-  if (best < 0) return NULL;
-  big *b = spare.b[best];
-  spare.bytes -= b->size;
-  spare.b[best] = spare.b[--spare.n];
-  return b;
-}
-
-/* Spare blocks are resident too: drop them while they and n more bytes would
- * pass the limit. */
-static void spare_trim(size_t n) {
-  while (spare.n && (n > ox_memory_limit() || in_use + spare.bytes > ox_memory_limit() - n)) spare_drop(0);
-}
-
-static void spare_give(big *b) {
-  if (b->size > SPARE_BYTES / 4 || b->size > ox_memory_limit() / 8) {
-    munmap(b, b->size);
-    return;
-  }
-  while (spare.n && (spare.n == SPARE_N || spare.bytes + b->size > SPARE_BYTES)) spare_drop(0);
-  spare.b[spare.n++] = b;
-  spare.bytes += b->size;
+static void big_unlink(ox_arena *a, big *b) {
+  if (b->newer) b->newer->older = b->older;
+  else a->bigs = b->older;
+  if (b->older) b->older->newer = b->newer;
+  a->held -= b->size;
+  in_use -= b->size;
 }
 
 static void *big_alloc(ox_arena *a, size_t n, int zero) {
   size_t h = hdr(sizeof(big));
-  if (n > SIZE_MAX - h) return failed(OX_MEM_LIMIT);
-  if (charge(h + n)) return NULL;
-  void *p = NULL;
-  int mapped = h + n >= MAP_MIN;
-  size_t size = h + n;
-  if (mapped) {
-    big *s = spare_take(h + n);
-    if (s) {
-      size = s->size;
-      memset(s, 0, zero ? h + n : h);
-      p = s;
-    } else {
-      p = mmap(NULL, h + n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p == MAP_FAILED) {
-        ox_mem_uncharge(h + n);
-        return failed(OX_MEM_SYSTEM);
-      }
-    }
-  } else {
-    if (posix_memalign(&p, ALIGN, h + n)) {
-      ox_mem_uncharge(h + n);
-      return failed(OX_MEM_SYSTEM);
-    }
-    memset(p, 0, zero ? h + n : h);
+  size_t want = page_round(n > SIZE_MAX - h ? 0 : h + n);
+  if (!want) return failed(OX_MEM_LIMIT);
+  if (charge(want)) return NULL;
+  size_t size;
+  int fresh;
+  big *b = region_get(want, most_for(want), &size, &fresh);
+  if (!b) {
+    ox_mem_uncharge(want);
+    return failed(OX_MEM_SYSTEM);
   }
-  big *b = p;
-  b->mapped = mapped;
-  b->prev = a->bigs;
+  in_use += size - want; /* a pooled region may be larger than asked for */
+  if (!fresh) memset(b, 0, zero ? h + n : h);
   b->size = size;
+  b->serial = ++serials;
+  b->refs = 0;
+  b->newer = NULL;
+  b->older = a->bigs;
+  if (a->bigs) a->bigs->newer = b;
   a->bigs = b;
   a->held += size;
-  in_use += size - (h + n); /* a spare may be larger than asked for */
-  return (char *)p + h;
+  return (char *)b + h;
 }
 
 static uint64_t allocs;
 uint64_t ox_arena_allocs(void) { return allocs; }
+
+int ox_arena_pools(void) {
+#ifdef OX_ASAN
+  return 0;
+#else
+  return 1;
+#endif
+}
 
 void *ox_alloc(ox_arena *a, size_t n) {
   allocs++;
@@ -298,18 +385,19 @@ void *ox_alloc(ox_arena *a, size_t n) {
   n = hdr(n);
   size_t h = hdr(sizeof(chunk));
   if (!a->cur || a->cur->used + n > a->cur->size) {
-    void *p = NULL;
-    if (charge(h + CHUNK)) return NULL;
-    if (posix_memalign(&p, ALIGN, h + CHUNK)) {
-      ox_mem_uncharge(h + CHUNK);
+    size_t got;
+    int fresh;
+    if (charge(CHUNK)) return NULL;
+    chunk *c = region_get(CHUNK, CHUNK, &got, &fresh);
+    if (!c) {
+      ox_mem_uncharge(CHUNK);
       return failed(OX_MEM_SYSTEM);
     }
-    chunk *c = p;
     c->prev = a->cur;
-    c->size = CHUNK;
+    c->size = CHUNK - h;
     c->used = 0;
     a->cur = c;
-    a->held += h + CHUNK;
+    a->held += CHUNK;
   }
   char *p = (char *)a->cur + h + a->cur->used;
   a->cur->used += n;
@@ -353,27 +441,98 @@ char *ox_sprintf(ox_arena *a, const char *fmt, ...) {
 }
 
 ox_mark ox_arena_mark(ox_arena *a) {
-  ox_mark m = {a->cur, a->cur ? a->cur->used : 0, a->bigs};
+  ox_mark m = {a->cur, a->cur ? a->cur->used : 0, a->bigs ? a->bigs->serial : 0};
   return m;
 }
 
 void ox_arena_release(ox_arena *a, ox_mark m) {
-  while (a->bigs && a->bigs != (big *)m.big) {
+  while (a->bigs && a->bigs->serial > m.serial) {
     big *b = a->bigs;
-    a->bigs = b->prev;
-    a->held -= b->size;
-    in_use -= b->size;
-    if (b->mapped) spare_give(b);
-    else free(b);
+    big_unlink(a, b);
+    region_put(b, b->size);
   }
   while (a->cur && a->cur != (chunk *)m.chunk) {
     chunk *c = a->cur;
     a->cur = c->prev;
-    a->held -= hdr(sizeof(chunk)) + c->size;
-    in_use -= hdr(sizeof(chunk)) + c->size;
-    free(c);
+    a->held -= CHUNK;
+    in_use -= CHUNK;
+    region_put(c, CHUNK);
   }
   if (a->cur) a->cur->used = m.used;
 }
 
 size_t ox_arena_bytes(const ox_arena *a) { return a->held; }
+
+/* ---- liveness: blocks given back before the run ends ---- */
+
+void ox_live_begin(ox_arena *a) {
+  if (a->live_depth++ == 0) {
+    a->live_since = serials;
+    a->frozen = 0;
+  }
+}
+
+void ox_live_end(ox_arena *a) {
+  if (a->live_depth > 0 && --a->live_depth == 0) a->frozen = 0;
+}
+
+int ox_live_on(const ox_arena *a) { return a->live_depth > 0 && !a->frozen; }
+
+void ox_live_freeze(ox_arena *a) {
+  if (a->live_depth > 0) a->frozen = 1;
+}
+
+uint64_t ox_live_now(void) { return serials; }
+
+/* The tracked block holding byte p, or NULL (p in a chunk, in another arena,
+ * in a block from before the run, or not arena memory at all). */
+static big *tracked(ox_arena *a, const void *p) {
+  size_t h = hdr(sizeof(big));
+  const char *q = p;
+  for (big *b = a->bigs; b && b->serial > a->live_since; b = b->older)
+    if (q >= (char *)b + h && q < (char *)b + b->size) return b;
+  return NULL;
+}
+
+static void give_back(ox_arena *a, big *b) {
+  big_unlink(a, b);
+  region_put(b, b->size);
+}
+
+void ox_live_ref(ox_arena *a, const void *p) {
+  if (!p || !ox_live_on(a)) return;
+  big *b = tracked(a, p);
+  if (b) b->refs++;
+}
+
+void ox_live_unref(ox_arena *a, const void *p, int give) {
+  if (!p || !ox_live_on(a)) return;
+  big *b = tracked(a, p);
+  if (b && b->refs > 0 && --b->refs == 0 && give) give_back(a, b);
+}
+
+void ox_live_sweep(ox_arena *a, uint64_t since) {
+  if (!ox_live_on(a)) return;
+  if (since < a->live_since) since = a->live_since;
+  for (big *b = a->bigs, *older; b && b->serial > since; b = older) {
+    older = b->older;
+    if (b->refs == 0) give_back(a, b);
+  }
+}
+
+void ox_live_offer(ox_arena *a, const void *p) {
+  if (!p || !ox_live_on(a) || a->noffer == OFFERS) return;
+  big *b = tracked(a, p);
+  if (b && b->refs == 1 && p == (char *)b + hdr(sizeof(big))) a->offer[a->noffer++] = p;
+}
+
+int ox_live_take(ox_arena *a, const void *p) {
+  for (int i = 0; p && i < a->noffer; i++)
+    if (a->offer[i] == p) {
+      a->offer[i] = a->offer[--a->noffer];
+      return 1;
+    }
+  return 0;
+}
+
+void ox_live_offers_end(ox_arena *a) { a->noffer = 0; }

@@ -2,8 +2,11 @@
  *
  * Small allocations come from chunks; large ones (>= 64 KiB) are separate
  * blocks on a list, so a mark/release (used by Loop and Scan bodies) can give
- * them back. Memory is zeroed and 64-byte aligned. NULL means out of memory or
- * a size that overflows. */
+ * them back, and the evaluator can give one back as soon as no value holds it
+ * (ox_live_* below). What is given back goes to a pool that later allocations
+ * (of this arena or another) take from, so a run that repeats earlier sizes
+ * makes no system call. Memory is zeroed and 64-byte aligned. NULL means out
+ * of memory or a size that overflows. */
 #ifndef OX_ARENA_H
 #define OX_ARENA_H
 
@@ -11,7 +14,7 @@
 #include <stdint.h>
 
 typedef struct ox_arena ox_arena;
-typedef struct { void *chunk; size_t used; void *big; } ox_mark;
+typedef struct { void *chunk; size_t used; uint64_t serial; } ox_mark;
 
 ox_arena *ox_arena_new(void);
 void ox_arena_free(ox_arena *a);
@@ -27,9 +30,43 @@ char *ox_sprintf(ox_arena *a, const char *fmt, ...) __attribute__((format(printf
 ox_mark ox_arena_mark(ox_arena *a);
 void ox_arena_release(ox_arena *a, ox_mark m);
 size_t ox_arena_bytes(const ox_arena *a); /* bytes currently held */
+
+/* Liveness, for the evaluator (core/eval.c): between ox_live_begin and the
+ * matching ox_live_end (nested for subgraphs; the outermost pair is one
+ * session), every block of 64 KiB and more the arena hands out is tracked,
+ * with a count of the values that hold it. ox_live_ref(a, p) counts one more
+ * holder of the tracked block holding byte p (nothing if p is in no tracked
+ * block: a chunk, another arena, memory from before the session);
+ * ox_live_unref counts one less, and with `give` gives the block back at
+ * zero; ox_live_sweep gives back every tracked block handed out after serial
+ * `since` (ox_live_now() then) that no value holds: a kernel's scratch, an
+ * output nobody reads. ox_live_freeze stops all giving back for the rest of
+ * the session: for values whose references the evaluator cannot follow
+ * (sequences, optionals, maps, strings). */
+void ox_live_begin(ox_arena *a);
+void ox_live_end(ox_arena *a);
+int ox_live_on(const ox_arena *a); /* in a session, not frozen */
+void ox_live_freeze(ox_arena *a);
+uint64_t ox_live_now(void);
+void ox_live_ref(ox_arena *a, const void *p);
+void ox_live_unref(ox_arena *a, const void *p, int give);
+void ox_live_sweep(ox_arena *a, uint64_t since);
+/* Writing over an input that dies: before a node runs, the evaluator offers
+ * the memory of each input the node is the last reader of, when that input
+ * alone holds a tracked block and starts it (ox_live_offer: nothing happens
+ * otherwise); an elementwise kernel may then take it (ox_live_take: 1, once)
+ * and write its output there instead of into new memory. The offers end
+ * when the node does (ox_live_offers_end). */
+void ox_live_offer(ox_arena *a, const void *p);
+int ox_live_take(ox_arena *a, const void *p);
+void ox_live_offers_end(ox_arena *a);
 /* How many allocations all arenas have made so far: a test can tell an
  * algorithm's cost by it without timing anything. */
 uint64_t ox_arena_allocs(void);
+/* Whether memory given back is kept for the next request (1), or returned to
+ * the system at once (0: under AddressSanitizer, so that it sees every block
+ * and every use after one is given back). */
+int ox_arena_pools(void);
 
 /* One limit (--max-memory) for all arenas together and for every large block
  * onnxop's libraries allocate (parsers, protobuf-c, zlib, image decoders,

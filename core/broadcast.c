@@ -93,3 +93,14 @@ int ox_bcast_init(ox_bcast *b, int n, const ox_tensor *const *ts, int rank, cons
   if (b->n == 0) b->inner = 0;
   return 0;
 }
+
+void ox_bcast_seek(ox_bcast *b, int64_t pos) {
+  int64_t row = b->inner ? pos / b->inner : 0;
+  b->out = row * b->inner;
+  for (int k = 0; k < b->nin; k++) b->off[k] = 0;
+  for (int d = b->rank - 2; d >= 0; d--) { /* row-major digits of row over dims[0 .. rank-2] */
+    b->idx[d] = row % b->dims[d];
+    row /= b->dims[d];
+    for (int k = 0; k < b->nin; k++) b->off[k] += b->idx[d] * b->stride[k][d];
+  }
+}

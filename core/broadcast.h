@@ -46,6 +46,23 @@ int ox_broadcast_shape(int n, const ox_tensor *const *ts, int *rank, int64_t *di
 int ox_bcast_init(ox_bcast *b, int n, const ox_tensor *const *ts, int rank, const int64_t *dims,
                   ox_err *e);
 
+/* Put the iterator on the row that holds output element pos (0 <= pos < n):
+ * out is that row's first element, off[] its inputs' offsets; the row's
+ * elements before pos are the caller's to skip. A kernel split over threads
+ * gives each chunk its own copy of the iterator, seeks to the chunk's first
+ * element and stops at its last (ox_bcast_run below). */
+void ox_bcast_seek(ox_bcast *b, int64_t pos);
+
+/* The run of output elements [pos, end) within one row, for a walk over
+ * [lo, hi) that began with ox_bcast_seek(b, lo): its length, with *col the
+ * index within the row (so input k is at off[k] + *col * step[k]). After
+ * the run, move pos on by the length, and call ox_bcast_next when pos < hi. */
+static inline int64_t ox_bcast_run(const ox_bcast *b, int64_t pos, int64_t hi, int64_t *col) {
+  *col = pos - b->out;
+  int64_t n = b->inner - *col;
+  return n < hi - pos ? n : hi - pos;
+}
+
 /* Advance to the next row; 0 when done. */
 static inline int ox_bcast_next(ox_bcast *b) {
   b->out += b->inner;

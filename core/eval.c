@@ -21,10 +21,22 @@ struct ox_scope {
   ox_value **val;
 };
 
+/* Eight bytes at a time (names like "If_0_then_branch__Inline_0__/decoder/
+ * rnn/Slice_2" are long, and every input and output of every node is looked
+ * up): each word mixed in by a multiply, and the high bits folded down, since
+ * the table takes the low ones. */
 static uint64_t hash(const char *s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  while (*s) h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-  return h;
+  size_t n = strlen(s);
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w;
+  for (; n >= 8; s += 8, n -= 8) {
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  w = 0;
+  memcpy(&w, s, n);
+  h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 29);
 }
 
 static int scope_init(ox_arena *a, ox_scope *sc, ox_scope *parent, int expect) {
@@ -54,7 +66,7 @@ static int scope_set(ox_arena *a, ox_scope *sc, const char *name, ox_value *v) {
       sc->n++;
       return 1;
     }
-    if (!strcmp(sc->key[i], name)) {
+    if (sc->key[i] == name || !strcmp(sc->key[i], name)) {
       sc->val[i] = v;
       return 1;
     }
@@ -65,7 +77,7 @@ static ox_value *scope_get(const ox_scope *sc, const char *name) {
   for (; sc; sc = sc->parent) {
     uint64_t m = (uint64_t)sc->cap - 1;
     for (uint64_t i = hash(name) & m; sc->key[i]; i = (i + 1) & m)
-      if (!strcmp(sc->key[i], name)) return sc->val[i];
+      if (sc->key[i] == name || !strcmp(sc->key[i], name)) return sc->val[i];
   }
   return NULL;
 }
@@ -85,7 +97,7 @@ static const ox_function *find_function(const ox_model *m, const ox_node *n) {
 }
 
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
-                         const ox_opset *ops, int depth, ox_err *e);
+                         const ox_opset *ops, int nout, const char *const *outs, int depth, ox_err *e);
 
 static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth, ox_err *e) {
   if (f->prepared == 2) return 0;
@@ -99,7 +111,7 @@ static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth,
   if (!ops) return ox_oom(e, NULL);
   memcpy(ops, f->opset, (size_t)f->nopset * sizeof *ops);
   memcpy(ops + f->nopset, m->opset, (size_t)m->nopset * sizeof *ops);
-  int rc = prepare_nodes(a, m, f->nnode, f->node, n, ops, depth + 1, e);
+  int rc = prepare_nodes(a, m, f->nnode, f->node, n, ops, f->nout, f->out, depth + 1, e);
   if (rc) ox_prefix(e, "function '%s': ", f->name);
   else f->prepared = 2;
   return rc;
@@ -138,34 +150,38 @@ static int nm_get(const name_map *nm, const char *k) {
   return -1;
 }
 
-/* Call f for each name node n reads: its inputs, and every input of every
- * node in its subgraphs (recursively). */
+/* Call f(arg, name) for each name node n reads: its inputs, and every input
+ * of every node in its subgraphs and their outputs (recursively). */
+typedef void (*read_fn)(void *arg, const char *name);
+static void graph_reads(const ox_graph *g, read_fn f, void *arg, int depth) {
+  if (depth > 64) return;
+  for (int i = 0; i < g->nnode; i++) {
+    const ox_node *n = &g->node[i];
+    for (int k = 0; k < n->nin; k++) f(arg, n->in[k]);
+    for (int j = 0; j < n->nattr; j++) {
+      if (n->attr[j].g) graph_reads(n->attr[j].g, f, arg, depth + 1);
+      for (int64_t q = 0; n->attr[j].graphs && q < n->attr[j].n; q++) graph_reads(n->attr[j].graphs[q], f, arg, depth + 1);
+    }
+  }
+  for (int i = 0; i < g->nout; i++) f(arg, g->out[i].name);
+}
+static void node_reads(const ox_node *n, read_fn f, void *arg) {
+  for (int k = 0; k < n->nin; k++) f(arg, n->in[k]);
+  for (int j = 0; j < n->nattr; j++) {
+    if (n->attr[j].g) graph_reads(n->attr[j].g, f, arg, 0);
+    for (int64_t q = 0; n->attr[j].graphs && q < n->attr[j].n; q++) graph_reads(n->attr[j].graphs[q], f, arg, 0);
+  }
+}
+
+/* the nodes a node depends on: the producers of the names it reads */
 typedef struct { const name_map *prod; int self; int *deps; int ndeps, cap; } dep_acc;
-static void add_dep(dep_acc *d, const char *name) {
+static void add_dep(void *arg, const char *name) {
+  dep_acc *d = arg;
   if (!name[0]) return;
   int j = nm_get(d->prod, name);
   if (j < 0 || j == d->self) return;
   if (d->deps && d->ndeps < d->cap) d->deps[d->ndeps] = j;
   d->ndeps++;
-}
-static void graph_reads(const ox_graph *g, dep_acc *d, int depth) {
-  if (depth > 64) return;
-  for (int i = 0; i < g->nnode; i++) {
-    const ox_node *n = &g->node[i];
-    for (int k = 0; k < n->nin; k++) add_dep(d, n->in[k]);
-    for (int j = 0; j < n->nattr; j++) {
-      if (n->attr[j].g) graph_reads(n->attr[j].g, d, depth + 1);
-      for (int64_t q = 0; n->attr[j].graphs && q < n->attr[j].n; q++) graph_reads(n->attr[j].graphs[q], d, depth + 1);
-    }
-  }
-  for (int i = 0; i < g->nout; i++) add_dep(d, g->out[i].name);
-}
-static void node_reads(const ox_node *n, dep_acc *d) {
-  for (int k = 0; k < n->nin; k++) add_dep(d, n->in[k]);
-  for (int j = 0; j < n->nattr; j++) {
-    if (n->attr[j].g) graph_reads(n->attr[j].g, d, 0);
-    for (int64_t q = 0; n->attr[j].graphs && q < n->attr[j].n; q++) graph_reads(n->attr[j].graphs[q], d, 0);
-  }
 }
 
 static void heap_push(int *h, int *n, int v) {
@@ -215,7 +231,7 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   /* count the edges, then fill them (j -> i for each j that i reads from) */
   for (int i = 0; i < nnode; i++) {
     dep_acc d = {&prod, i, NULL, 0, 0};
-    node_reads(&nodes[i], &d);
+    node_reads(&nodes[i], add_dep, &d);
     start[i] = total;
     total += d.ndeps;
   }
@@ -225,7 +241,7 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   int sorted = 1;
   for (int i = 0; i < nnode; i++) {
     dep_acc d = {&prod, i, from + start[i], 0, start[i + 1] - start[i]};
-    node_reads(&nodes[i], &d);
+    node_reads(&nodes[i], add_dep, &d);
     indeg[i] = d.ndeps;
     for (int q = 0; q < d.ndeps; q++) if (d.deps[q] > i) sorted = 0;
   }
@@ -261,8 +277,80 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   return 0;
 }
 
+/* ---- liveness ----
+ * For each value a node of this list produces, the last node that reads it
+ * (directly or from a subgraph); the value dies once that node has run, or
+ * right after its producer if nothing reads it. What the list returns (`outs`:
+ * the graph's or the function's outputs) never dies here: it is the producer's
+ * `kept`. The evaluator gives a dead value's memory back (ox_live_*). */
+typedef struct { const name_map *names; const int *prod; int *last; int self; } last_acc;
+static void note_read(void *arg, const char *name) {
+  last_acc *l = arg;
+  int q = name[0] ? nm_get(l->names, name) : -1;
+  if (q >= 0 && l->prod[q] < l->self && l->last[q] < l->self) l->last[q] = l->self;
+}
+
+static int plan_liveness(ox_arena *a, int nnode, ox_node *nodes, int nout, const char *const *outs,
+                         ox_err *e) {
+  int nv = 0;
+  for (int i = 0; i < nnode; i++) nv += nodes[i].nout;
+  if (!nv) return 0;
+  name_map names;
+  int *prod = ox_alloc_array(a, nv, sizeof *prod), *last = ox_alloc_array(a, nv, sizeof *last);
+  const char **name = ox_alloc_array(a, nv, sizeof *name);
+  int *ndies = ox_alloc_array(a, nnode, sizeof *ndies), *nkept = ox_alloc_array(a, nnode, sizeof *nkept);
+  if (!prod || !last || !name || !ndies || !nkept || !nm_init(a, &names, nv))
+    return ox_oom(e, NULL);
+  int q = 0;
+  for (int i = 0; i < nnode; i++)
+    for (int k = 0; k < nodes[i].nout; k++) {
+      const char *o = nodes[i].out[k];
+      if (!o[0] || nm_get(&names, o) >= 0) continue; /* unnamed; or written twice (refused earlier) */
+      *nm_slot(&names, o) = q;
+      name[q] = o;
+      prod[q] = last[q] = i;
+      q++;
+    }
+  for (int i = 0; i < nnode; i++) {
+    last_acc l = {&names, prod, last, i};
+    node_reads(&nodes[i], note_read, &l);
+    /* an input names the very string its producer's output does, so that
+     * the scope's lookups match it by pointer before comparing bytes */
+    for (int k = 0; k < nodes[i].nin; k++) {
+      int v = nodes[i].in[k][0] ? nm_get(&names, nodes[i].in[k]) : -1;
+      if (v >= 0) nodes[i].in[k] = name[v];
+    }
+  }
+  for (int j = 0; j < nout; j++) {
+    int v = outs[j] && outs[j][0] ? nm_get(&names, outs[j]) : -1;
+    if (v >= 0) last[v] = -1; /* kept */
+  }
+  for (int v = 0; v < q; v++) {
+    if (last[v] >= 0) ndies[last[v]]++;
+    else nkept[prod[v]]++;
+  }
+  for (int i = 0; i < nnode; i++) {
+    nodes[i].ndies = nodes[i].nkept = 0;
+    nodes[i].dies = ox_alloc_array(a, ndies[i], sizeof *nodes[i].dies);
+    nodes[i].kept = ox_alloc_array(a, nkept[i], sizeof *nodes[i].kept);
+    if ((ndies[i] && !nodes[i].dies) || (nkept[i] && !nodes[i].kept)) return ox_oom(e, NULL);
+  }
+  for (int v = 0; v < q; v++) {
+    ox_node *n = &nodes[last[v] >= 0 ? last[v] : prod[v]];
+    if (last[v] >= 0) n->dies[n->ndies++] = name[v];
+    else n->kept[n->nkept++] = name[v];
+  }
+  return 0;
+}
+
+static const char **graph_out_names(ox_arena *a, const ox_graph *g) {
+  const char **o = ox_alloc_array(a, g->nout + 1, sizeof *o);
+  for (int i = 0; o && i < g->nout; i++) o[i] = g->out[i].name;
+  return o;
+}
+
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
-                         const ox_opset *ops, int depth, ox_err *e) {
+                         const ox_opset *ops, int nout, const char *const *outs, int depth, ox_err *e) {
   if (depth > 64)
     return ox_fail(e, OX_EINPUT, "functions or subgraphs nest more than 64 deep (recursion?)");
   OX_TRY(sort_nodes(a, nnode, nodes, e));
@@ -302,25 +390,31 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
     for (int j = 0; j < n->nattr; j++) {
       ox_attr *at = &n->attr[j];
       if (at->g) {
-        int rc = prepare_nodes(a, m, at->g->nnode, at->g->node, nops, ops, depth + 1, e);
+        const char **go = graph_out_names(a, at->g);
+        if (!go) return ox_oom(e, NULL);
+        int rc = prepare_nodes(a, m, at->g->nnode, at->g->node, nops, ops, at->g->nout, go, depth + 1, e);
         if (rc) {
           ox_prefix(e, "node '%s' %s-%d > %s: ", n->name, n->op, n->version, at->name);
           return rc;
         }
       }
       for (int64_t g = 0; g < at->n && at->graphs; g++) {
+        const char **go = graph_out_names(a, at->graphs[g]);
+        if (!go) return ox_oom(e, NULL);
         int rc = prepare_nodes(a, m, at->graphs[g]->nnode, at->graphs[g]->node, nops, ops,
-                               depth + 1, e);
+                               at->graphs[g]->nout, go, depth + 1, e);
         if (rc) return rc;
       }
     }
   }
-  return 0;
+  return plan_liveness(a, nnode, nodes, nout, outs, e);
 }
 
 int ox_prepare(ox_arena *a, ox_model *m, ox_err *e) {
   OX_TRY(ox_model_check(a, m, e));
-  return prepare_nodes(a, m, m->graph->nnode, m->graph->node, m->nopset, m->opset, 0, e);
+  const char **go = graph_out_names(a, m->graph);
+  if (!go) return ox_oom(e, NULL);
+  return prepare_nodes(a, m, m->graph->nnode, m->graph->node, m->nopset, m->opset, m->graph->nout, go, 0, e);
 }
 
 /* ---- running ---- */
@@ -459,8 +553,63 @@ int ox_check_time(ox_err *e) {
   return ox_fail(e, OX_EINPUT, "the time limit of %g s (%s) is reached", timeout_s, timeout_source);
 }
 
+/* Liveness (see plan_liveness and ox_live_* in core/arena.h), once node n has
+ * run and its outputs are bound: count each output as a holder of its
+ * memory, count the values that died at n as holders no more (giving back
+ * memory nobody else holds), and give back what n allocated that no output
+ * holds (its scratch, outputs nobody reads). An output that is not a plain
+ * tensor (a sequence, an optional, a map, strings) can hold memory the
+ * evaluator cannot follow: nothing more is given back in this run. */
+static void live_after(ox_arena *a, const ox_node *n, ox_scope *sc, ox_value **out, uint64_t born) {
+  if (!ox_live_on(a)) return;
+  for (int i = 0; i < n->nout; i++) {
+    const ox_value *v = out[i];
+    if (!v || !n->out[i][0]) continue;
+    if (v->kind != OX_TENSOR || v->u.t.dt == OX_STRING) {
+      ox_live_freeze(a);
+      return;
+    }
+    ox_live_ref(a, v->u.t.data);
+  }
+  for (int i = 0; i < n->ndies; i++) {
+    const ox_value *v = scope_get(sc, n->dies[i]);
+    if (v && v->kind == OX_TENSOR) ox_live_unref(a, v->u.t.data, 1);
+  }
+  ox_live_sweep(a, born);
+}
+
+/* Values a graph run hands to its caller (its outputs; or, for a subgraph,
+ * its inputs back) stop being counted by it, without being given back: the
+ * caller counts them as its node's outputs, or holds them itself. */
+static void live_drop(ox_arena *a, int n, ox_value **v) {
+  for (int i = 0; i < n; i++)
+    if (v[i] && v[i]->kind == OX_TENSOR) ox_live_unref(a, v[i]->u.t.data, 0);
+}
+
+/* Offer the memory of the inputs n is the last reader of to its kernel (an
+ * elementwise op may write its output there: ox_live_take); not an input
+ * the node takes twice (Sum(x, y, x) reads x again after writing), and not
+ * while --trace prints the inputs after the node has run. */
+static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
+  ox_live_offers_end(a); /* a subgraph's node: nothing of its caller's */
+  if (!n->ndies || (ox_trace_flags & OX_TRACE_NODES) || !ox_live_on(a)) return;
+  for (int i = 0; i < n->nin; i++) {
+    if (!in[i] || in[i]->kind != OX_TENSOR || in[i]->u.t.dt == OX_STRING) continue;
+    int twice = 0;
+    for (int j = 0; j < n->nin && !twice; j++)
+      twice = j != i && in[j] && in[j]->kind == OX_TENSOR && in[j]->u.t.data == in[i]->u.t.data;
+    if (twice) continue;
+    for (int d = 0; d < n->ndies; d++)
+      if (n->dies[d] == n->in[i] || !strcmp(n->dies[d], n->in[i])) {
+        ox_live_offer(a, in[i]->u.t.data);
+        break;
+      }
+  }
+}
+
 static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *sc, int depth,
                     ox_err *e) {
+  uint64_t born = ox_live_now();
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
   ox_value **out = ox_alloc_array(a, n->nout ? n->nout : 1, sizeof *out);
   if (!in || !out) return ox_oom(e, NULL);
@@ -478,8 +627,10 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     rc = check_inputs(n, n->nin, in, e);
     if (!rc) {
       ox_ctx c = {a, e, n, n->version, m, sc};
+      offer_dying(a, n, in);
       double t0 = ox_trace_flags ? now_us() : 0;
       rc = n->k->fn(&c, n->nin, in, n->nout, out);
+      ox_live_offers_end(a);
       if (!rc && e->code) rc = e->code; /* an attribute getter complained */
       FILE *f = ox_trace_file ? ox_trace_file : stderr;
       if (ox_trace_flags & OX_TRACE_TIME)
@@ -509,14 +660,17 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     if (!out[i]) return ox_fail(e, OX_EINPUT, "produced no value for output %d '%s'", i, n->out[i]);
     if (!scope_set(a, sc, n->out[i], out[i])) return ox_oom(e, NULL);
   }
+  live_after(a, n, sc, out, born);
   return ox_node_hook ? ox_node_hook(ox_node_hook_arg, n, depth, out, e) : 0;
 }
 
 static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *nodes,
                      ox_scope *sc, int depth, ox_err *e) {
-  for (int i = 0; i < nnode; i++) {
+  int rc = 0;
+  ox_live_begin(a);
+  for (int i = 0; i < nnode && !rc; i++) {
     const ox_node *n = &nodes[i];
-    int rc = ox_check_time(e);
+    rc = ox_check_time(e);
     if (!rc) rc = run_node(a, m, n, sc, depth, e);
     if (rc) {
       /* a message from inside a subgraph already reads "> body node ...": join
@@ -524,10 +678,16 @@ static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *n
       const char *sep = e->msg[0] == '>' ? " " : ": ";
       if (n->fn) ox_prefix(e, "node '%s' %s (function)%s", n->name, n->op, sep);
       else ox_prefix(e, "node '%s' %s-%d%s", n->name, n->op, n->version, sep);
-      return rc;
     }
   }
-  return 0;
+  /* what the graph returns: counted by the caller from here on */
+  for (int i = 0; i < nnode && !rc && ox_live_on(a); i++)
+    for (int k = 0; k < nodes[i].nkept; k++) {
+      ox_value *v = scope_get(sc, nodes[i].kept[k]);
+      live_drop(a, 1, &v);
+    }
+  ox_live_end(a);
+  return rc;
 }
 
 /* Declared type and shape against the value given. */
@@ -610,7 +770,15 @@ int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox
       OX_TRY(ox_opt_new(c->a, t->inner, v, &v, e));
     if (v && !scope_set(c->a, &sc, g->in[i].name, v)) return ox_oom(e, NULL);
   }
+  /* the inputs may be the kernel's own values, which no scope counts: held
+   * while the graph runs (an Identity of one dying inside must not give its
+   * memory back) */
+  ox_live_begin(c->a);
+  for (int i = 0; i < nin; i++)
+    if (ins[i] && ins[i]->kind == OX_TENSOR) ox_live_ref(c->a, ins[i]->u.t.data);
   int rc = run_nodes(c->a, c->model, g->nnode, g->node, &sc, 1, e);
+  live_drop(c->a, nin, ins);
+  ox_live_end(c->a);
   if (rc) {
     ox_prefix(e, "> %s ", label);
     return rc;

@@ -52,6 +52,11 @@ typedef struct ox_node {
   int version;                  /* the opset version of the node's domain */
   const struct ox_kernel *k;    /* NULL for a call to a model-local function */
   const struct ox_function *fn; /* that function */
+  /* liveness: the values this graph's nodes produce that no later node (nor
+   * subgraph) reads once this one has run, and those of this node's outputs
+   * that the graph returns (core/eval.c gives their memory back early) */
+  int ndies, nkept;
+  const char **dies, **kept;
 } ox_node;
 
 typedef struct ox_valueinfo {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "half.h"
 #include "kernel.h"
 
 int ox_dtype_is_small_float(ox_dtype dt) {
@@ -15,38 +16,30 @@ float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e) {
     ox_oom(e, "for %lld floats", (long long)t->n);
     return NULL;
   }
-  switch (t->dt) {
-  case OX_FLOAT16: {
-    const uint16_t *h = t->data;
-    for (int64_t i = 0; i < t->n; i++) f[i] = ox_f16_to_f32(h[i]);
-    break;
-  }
-  case OX_BFLOAT16: {
-    const uint16_t *h = t->data;
-    for (int64_t i = 0; i < t->n; i++) f[i] = ox_bf16_to_f32(h[i]);
-    break;
-  }
-  default:
-    for (int64_t i = 0; i < t->n; i++) f[i] = (float)ox_load_f64(t->dt, t->data, i);
-  }
+  ox_widen_f32_n(t->dt, t->data, 0, t->n, f);
   return f;
 }
 
-void ox_narrow_f32(const float *src, ox_tensor *dst) {
-  switch (dst->dt) {
-  case OX_FLOAT16: {
-    uint16_t *h = dst->data;
-    for (int64_t i = 0; i < dst->n; i++) h[i] = ox_f32_to_f16(src[i]);
-    break;
+void ox_narrow_f32(const float *src, ox_tensor *dst) { ox_narrow_f32_n(src, dst->n, dst->dt, dst->data, 0); }
+
+int ox_elementwise_new(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt, int rank,
+                       const int64_t *dims, ox_value **out) {
+  for (int k = 0; k < n; k++) {
+    const ox_tensor *t = ins[k];
+    if (t->dt != dt || dt == OX_STRING || t->rank != rank || !t->n ||
+        memcmp(t->dims, dims, sizeof *dims * (size_t)rank) || !ox_live_take(c->a, t->data))
+      continue;
+    ox_value *v = ox_alloc(c->a, sizeof *v);
+    int64_t *d = ox_alloc_array(c->a, rank, sizeof *d);
+    if (!v || !d) return ox_oom(c->err, NULL);
+    memcpy(d, dims, sizeof *dims * (size_t)rank);
+    v->kind = OX_TENSOR;
+    v->u.t = *t;
+    v->u.t.dims = d;
+    *out = v;
+    return 0;
   }
-  case OX_BFLOAT16: {
-    uint16_t *h = dst->data;
-    for (int64_t i = 0; i < dst->n; i++) h[i] = ox_f32_to_bf16(src[i]);
-    break;
-  }
-  default:
-    for (int64_t i = 0; i < dst->n; i++) ox_store_f64(dst->dt, dst->data, i, src[i]);
-  }
+  return ox_tensor_new_uninit(c->a, dt, rank, dims, out, c->err);
 }
 
 double *ox_widen_f64(ox_arena *a, const ox_tensor *t, ox_err *e) {
@@ -134,7 +127,7 @@ int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype d
   int rank;
   int64_t dims[OX_BCAST_MAX_RANK];
   OX_TRY(ox_broadcast_shape(n, ins, &rank, dims, c->err));
-  OX_TRY(ox_tensor_new_uninit(c->a, dt, rank, dims, out, c->err));
+  OX_TRY(ox_elementwise_new(c, n, ins, dt, rank, dims, out));
   return ox_bcast_init(b, n, ins, rank, dims, c->err);
 }
 

@@ -18,6 +18,7 @@
 
 #include "registry.h"
 #include "broadcast.h"
+#include "cpu.h"
 
 /* X(NAME, C type) */
 #define OX_NATIVE_FLOATS(X) X(FLOAT, float) X(DOUBLE, double)
@@ -25,6 +26,26 @@
 #define OX_NATIVE_UINTS(X) X(UINT8, uint8_t) X(UINT16, uint16_t) X(UINT32, uint32_t) X(UINT64, uint64_t)
 #define OX_NATIVE_INTS(X) OX_NATIVE_SINTS(X) OX_NATIVE_UINTS(X)
 #define OX_NATIVE_TYPES(X) OX_NATIVE_FLOATS(X) OX_NATIVE_INTS(X)
+
+/* ---- one function built per vector width ----
+ * A loop written once in plain C (or GCC vector extensions), defined three
+ * times by DEF(SUF, TARGET) with OX_BY_WIDTHS: portable (SSE2 on x86-64),
+ * AVX2 and AVX-512, so that the compiler vectorises each for its width; and
+ * called with OX_AT_WIDTH(fn, args...), which picks fn_generic, fn_avx2 or
+ * fn_avx512 by the CPU (core/cpu.h), as core/gemm.c picks its kernels. With
+ * nothing fused (no fp-contract), every width gives the same bits. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define OX_BY_WIDTHS(DEF)                                                             \
+  DEF(generic, )                                                                      \
+  DEF(avx2, __attribute__((target("avx2"))))                                          \
+  DEF(avx512, __attribute__((target("avx512f,avx2"))))
+#define OX_AT_WIDTH(fn, ...)                                                          \
+  (ox_cpu_level() == OX_CPU_AVX512 ? fn##_avx512(__VA_ARGS__)                         \
+   : ox_cpu_level() == OX_CPU_AVX2 ? fn##_avx2(__VA_ARGS__) : fn##_generic(__VA_ARGS__))
+#else
+#define OX_BY_WIDTHS(DEF) DEF(generic, )
+#define OX_AT_WIDTH(fn, ...) fn##_generic(__VA_ARGS__)
+#endif
 
 /* Type sets for registry rows */
 #define OX_TS_SMALL_FLOATS                                                            \
@@ -70,10 +91,19 @@ typedef enum {
 int ox_narrow_f64(ox_arena *a, const double *src, ox_tensor *dst, ox_to_int how, ox_err *e);
 
 /* The common preamble of an elementwise op: the broadcast output shape of the
- * inputs, a new output tensor of dtype `dt`, and the iterator over them. The
- * output's data is not zeroed (except strings): the op writes every element. */
+ * inputs, a new output tensor of dtype `dt` (ox_elementwise_new), and the
+ * iterator over them. The output's data is not zeroed (except strings): the
+ * op writes every element. */
 int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt,
                        ox_value **out, ox_bcast *b);
+/* An elementwise op's output of dtype dt and shape (rank, dims): over the
+ * memory of one of the inputs ins[0 .. n-1] when it has that dtype and shape
+ * and the evaluator offered it (the node is its last reader and nothing else
+ * holds it: ox_live_take, core/arena.h); else new, not zeroed (strings are).
+ * The op must read each element of its inputs before it writes the same
+ * element of the output, as a plain elementwise loop does. */
+int ox_elementwise_new(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype dt, int rank,
+                       const int64_t *dims, ox_value **out);
 
 /* Input i (of nin) as a tensor: absent (or i >= nin) or not a tensor is an
  * error naming the input (the registry checks only its element type). */

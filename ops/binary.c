@@ -19,13 +19,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/half.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 
 /* gcc's -O2 vectorises only loops that need no scalar epilogue (its "very
  * cheap" cost model), which is none of WALK2's; the cheap model vectorises
  * them (as in ops/unary.c). */
+/* One rounding per operation, as the reference: no multiply-add fused in
+ * the builds with FMA (gcc's ISO C mode fuses none; clang would) */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("vect-cost-model=cheap")
+/* PRelu's multiply on one side of a choice vectorises only when it may run
+ * on both: no result changes (floating-point exceptions are never read) */
+#pragma GCC optimize("no-trapping-math")
 #endif
 
 typedef enum {
@@ -54,19 +64,23 @@ static int bool_result(binop op) { return op >= EQ; }
 #define pow_float powf
 #define pow_double pow
 
-/* z = EXPR(a, b) over the broadcast of A (elements TA) and B (TB) into Z (TZ).
- * The inner loop is specialised on the inputs' steps (both 1, one of them 0,
- * both 0) so that each variant is a plain loop the compiler vectorises. */
+/* z = EXPR(a, b) over the broadcast of A (elements TA) and B (TB) into Z (TZ),
+ * for the output elements [lo, hi) (the whole output, or one thread's
+ * chunk of it). The inner loop is specialised on the inputs' steps (both 1,
+ * one of them 0, both 0) so that each variant is a plain loop the compiler
+ * vectorises. */
 #define WALK2(TA, TB, TZ, EXPR)                                                       \
   do {                                                                                \
     const TA *xa_ = A->data;                                                          \
     const TB *xb_ = B->data;                                                          \
     TZ *zz_ = Z->data;                                                                \
-    do {                                                                              \
-      const TA *x = xa_ + it->off[0];                                                 \
-      const TB *y = xb_ + it->off[1];                                                 \
-      TZ *z = zz_ + it->out;                                                          \
-      int64_t n = it->inner;                                                          \
+    ox_bcast_seek(it, lo);                                                            \
+    for (int64_t pos_ = lo, col_, n; pos_ < hi; pos_ += n) {                         \
+      if (pos_ > lo) ox_bcast_next(it);                                               \
+      n = ox_bcast_run(it, pos_, hi, &col_);                                          \
+      const TA *x = xa_ + it->off[0] + col_ * it->step[0];                            \
+      const TB *y = xb_ + it->off[1] + col_ * it->step[1];                            \
+      TZ *z = zz_ + pos_;                                                             \
       if (it->step[0] && it->step[1]) {                                               \
         for (int64_t i = 0; i < n; i++) {                                             \
           TA a = x[i];                                                                \
@@ -91,7 +105,7 @@ static int bool_result(binop op) { return op >= EQ; }
         TZ r = (TZ)(EXPR);                                                            \
         for (int64_t i = 0; i < n; i++) z[i] = r;                                     \
       }                                                                               \
-    } while (ox_bcast_next(it));                                                      \
+    }                                                                                 \
   } while (0)
 
 /* ---- the per-element expressions, by the types they apply to ----
@@ -144,10 +158,58 @@ static int bool_result(binop op) { return op >= EQ; }
   OP(OR, uint8_t, (a != 0) | (b != 0))                                                \
   OP(XOR, uint8_t, (a != 0) != (b != 0))
 
+/* ---- float32 arithmetic, built per vector width ----
+ * The rows of the ops real nets run most (Add, Sub, Mul, Div, Max, Min on
+ * float32) as one function built per vector width (OX_BY_WIDTHS, core/
+ * kernel.h): the same expressions, one IEEE operation per element, so the
+ * same bits at every width. z = x op y over n elements, sx and sy
+ * each 1 or 0 (an operand held for the row). */
+#define FROW_OP(NAME, EXPR)                                                           \
+  case NAME:                                                                          \
+    if (sx && sy) for (int64_t i = 0; i < n; i++) { float a = x[i], b = y[i]; z[i] = EXPR; } \
+    else if (sx) { float b = y[0]; for (int64_t i = 0; i < n; i++) { float a = x[i]; z[i] = EXPR; } } \
+    else if (sy) { float a = x[0]; for (int64_t i = 0; i < n; i++) { float b = y[i]; z[i] = EXPR; } } \
+    else { float a = x[0], b = y[0], r = EXPR; for (int64_t i = 0; i < n; i++) z[i] = r; } \
+    break;
+#define FROW_FN(SUF, TARGET)                                                          \
+  TARGET static void frow_##SUF(binop op, const float *x, int64_t sx, const float *y, int64_t sy, \
+                                float *z, int64_t n) {                                \
+    switch (op) {                                                                     \
+      FROW_OP(ADD, a + b)                                                             \
+      FROW_OP(SUB, a - b)                                                             \
+      FROW_OP(MUL, a * b)                                                             \
+      FROW_OP(DIV, a / b)                                                             \
+      FROW_OP(MIN, (a < b || a != a) ? a : b)                                         \
+      FROW_OP(MAX, (a > b || a != a) ? a : b)                                         \
+    default: break;                                                                   \
+    }                                                                                 \
+  }
+OX_BY_WIDTHS(FROW_FN)
+
+/* The float32 ops above over the output elements [lo, hi): 1, or 0 when
+ * (op, dtype) is not one of them. */
+static int float_rows(binop op, const ox_tensor *A, const ox_tensor *B, ox_tensor *Z, ox_bcast *it,
+                      int64_t lo, int64_t hi) {
+  if (A->dt != OX_FLOAT || !(op == ADD || op == SUB || op == MUL || op == DIV || op == MIN || op == MAX))
+    return 0;
+  const float *xa = A->data, *xb = B->data;
+  float *zz = Z->data;
+  ox_bcast_seek(it, lo);
+  for (int64_t pos = lo, col, n; pos < hi; pos += n) {
+    if (pos > lo) ox_bcast_next(it);
+    n = ox_bcast_run(it, pos, hi, &col);
+    OX_AT_WIDTH(frow, op, xa + it->off[0] + col * it->step[0], it->step[0],
+                xb + it->off[1] + col * it->step[1], it->step[1], zz + pos, n);
+  }
+  return 1;
+}
+
 /* The one type dispatch. A, B: same dtype (float, double, an integer or
  * bool); Z: the output (that dtype, or bool); it: the iterator over them.
  * Returns -1 when the pair (op, dtype) has no expression. */
-static int native(binop op, const ox_tensor *A, const ox_tensor *B, ox_tensor *Z, ox_bcast *it) {
+static int native(binop op, const ox_tensor *A, const ox_tensor *B, ox_tensor *Z, ox_bcast *it,
+                  int64_t lo, int64_t hi) {
+  if (float_rows(op, A, B, Z, it, lo, hi)) return 0;
 #define OP(NAME, TZ, EXPR)                                                            \
   case NAME: WALK2(T_, T_, TZ, EXPR); return 0;
 #define TYPE_CASE(NAME, T, L1, L2)                                                    \
@@ -238,16 +300,79 @@ static int narrow(ox_ctx *c, const ox_tensor *src, ox_dtype dt, ox_value **out) 
   return 0;
 }
 
+/* The small floats (float16, bfloat16, float8): Z = A op B for the output
+ * elements [lo, hi), in float, a block at a time: each block's inputs widened
+ * into buffers on the stack, computed by native() over them (as a row of one
+ * block, through an iterator of its own), the result narrowed once into Z
+ * (bool results written straight). */
+#define SBLOCK 512
+static void small_floats(binop op, const ox_tensor *A, const ox_tensor *B, ox_tensor *Z, ox_bcast *it,
+                         int64_t lo, int64_t hi) {
+  float xa[SBLOCK], xb[SBLOCK], xz[SBLOCK];
+  ox_bcast bi; /* one row of one block: only what native() reads is set */
+  bi.nin = 2;
+  bi.rank = 1;
+  bi.off[0] = bi.off[1] = 0;
+  ox_tensor fa = {.dt = OX_FLOAT, .data = xa}, fb = {.dt = OX_FLOAT, .data = xb};
+  ox_tensor fz = {.dt = bool_result(op) ? OX_BOOL : OX_FLOAT};
+  ox_bcast_seek(it, lo);
+  for (int64_t pos = lo, col, n; pos < hi; pos += n) {
+    if (pos > lo) ox_bcast_next(it);
+    n = ox_bcast_run(it, pos, hi, &col);
+    for (int64_t b0 = 0; b0 < n; b0 += SBLOCK) {
+      int64_t m = n - b0 < SBLOCK ? n - b0 : SBLOCK;
+      ox_widen_f32_n(A->dt, A->data, it->off[0] + (col + b0) * it->step[0], it->step[0] ? m : 1, xa);
+      ox_widen_f32_n(B->dt, B->data, it->off[1] + (col + b0) * it->step[1], it->step[1] ? m : 1, xb);
+      bi.n = bi.inner = m;
+      bi.step[0] = it->step[0];
+      bi.step[1] = it->step[1];
+      fz.data = fz.dt == OX_BOOL ? (void *)((uint8_t *)Z->data + pos + b0) : xz;
+      native(op, &fa, &fb, &fz, &bi, 0, m);
+      if (fz.dt != OX_BOOL) ox_narrow_f32_n(xz, m, Z->dt, Z->data, pos + b0);
+    }
+  }
+}
+
+/* Z = A op B over iterator it, the output split over the threads when it is
+ * large (each element is computed alike in any chunk: the same bytes for
+ * every thread count). */
+typedef struct { binop op; const ox_tensor *A, *B; ox_tensor *Z; const ox_bcast *it; } walk_job;
+
+static void walk_range(const walk_job *j, ox_bcast *it, int64_t lo, int64_t hi) {
+  if (ox_dtype_is_small_float(j->A->dt)) small_floats(j->op, j->A, j->B, j->Z, it, lo, hi);
+  else native(j->op, j->A, j->B, j->Z, it, lo, hi);
+}
+
+static void walk_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const walk_job *j = arg;
+  ox_bcast it = *j->it;
+  walk_range(j, &it, lo, hi);
+}
+
+static int walk(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *B, ox_tensor *Z, ox_bcast *it) {
+  /* nothing computed: is (op, dtype) implemented? (the small floats: in float) */
+  ox_tensor f = {.dt = OX_FLOAT}, fz = {.dt = bool_result(op) ? OX_BOOL : OX_FLOAT};
+  int small = ox_dtype_is_small_float(A->dt);
+  if (small ? native(op, &f, &f, &fz, it, 0, 0) : native(op, A, B, Z, it, 0, 0))
+    return ox_fail(c->err, OX_EUNSUPPORTED, "%s is not implemented for %s", op_names[op],
+                   ox_dtypes[A->dt].onnx_name);
+  /* an element costs a few multiply-adds' time in memory traffic; Pow and
+   * Mod many more, and the small floats their conversions */
+  double per = op == POW || op == FMOD || op == MOD ? 32 : small ? 16 : 8;
+  int nch = ox_par_chunks(it->n, per * (double)it->n);
+  walk_job j = {op, A, B, Z, it};
+  if (nch <= 1) walk_range(&j, it, 0, it->n);
+  else ox_par_for(it->n, nch, walk_chunk, &j);
+  return 0;
+}
+
 /* out = A op B, A and B of one native dtype (or bool), numpy broadcasting. */
 static int apply(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *B, ox_value **out) {
   ox_bcast it;
   ox_dtype zt = bool_result(op) ? OX_BOOL : A->dt;
   OX_TRY(ox_elementwise_out(c, 2, (const ox_tensor *[]){A, B}, zt, out, &it));
   if (it.n == 0) return 0;
-  if (native(op, A, B, &(*out)->u.t, &it))
-    return ox_fail(c->err, OX_EUNSUPPORTED, "%s is not implemented for %s", op_names[op],
-                   ox_dtypes[A->dt].onnx_name);
-  return 0;
+  return walk(c, op, A, B, &(*out)->u.t, &it);
 }
 
 /* Does any element of the integer tensor t equal zero? */
@@ -261,19 +386,14 @@ static int any_zero(const ox_tensor *t) {
 }
 
 /* out = A op B for A and B of one dtype: the small floats are computed in
- * float and rounded once; integer division by zero is an error. */
+ * float and rounded once (small_floats); integer division by zero is an
+ * error. */
 static int binary(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *B, ox_value **out) {
   ox_dtype dt = A->dt;
   if ((op == DIV || op == MOD || op == FMOD) && !ox_dtype_is_float(dt) && any_zero(B))
     return ox_fail(c->err, OX_EINPUT, "integer %s by zero: the divisor (input 1) holds a 0",
                    op == DIV ? "division" : "modulus");
-  if (!ox_dtype_is_small_float(dt)) return apply(c, op, A, B, out);
-  const ox_tensor *fa = convert(c, A, OX_FLOAT), *fb = fa ? convert(c, B, OX_FLOAT) : NULL;
-  if (!fb) return c->err->code;
-  if (bool_result(op)) return apply(c, op, fa, fb, out);
-  ox_value *tmp;
-  OX_TRY(apply(c, op, fa, fb, &tmp));
-  return narrow(c, &tmp->u.t, dt, out);
+  return apply(c, op, A, B, out);
 }
 
 /* Opset 1-6 (Add, Sub, Mul, Div, Pow, the comparisons, And/Or/Xor): no numpy
@@ -329,6 +449,7 @@ static int binary_k(ox_ctx *c, binop op, ox_value **in, ox_value **out) {
     ox_bcast bc, *it = &bc;
     OX_TRY(ox_elementwise_out(c, 2, (const ox_tensor *[]){A, B}, OX_BOOL, out, it));
     ox_tensor *Z = &(*out)->u.t;
+    int64_t lo = 0, hi = it->n;
     if (it->n)
       WALK2(ox_str, ox_str, uint8_t, a.n == b.n && (a.n == 0 || !memcmp(a.p, b.p, (size_t)a.n)));
     return 0;
@@ -400,6 +521,11 @@ static int pow_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     return ox_fail(c->err, OX_EINPUT, "%s (the exponent) is %s; Pow-%d takes a numeric type",
                    ox_input_name(c, 1), ox_dtypes[Y->dt].onnx_name, c->version);
   if (c->version < 7) OX_TRY(legacy_view(c, X, Y, &Y));
+  /* a scalar exponent of 2 (LayerNorm's variance, as exported): x * x, the
+   * correctly rounded square that powf approaches, at a multiply's cost */
+  if (ox_dtype_is_float(X->dt) && Y->n == 1 && Y->rank <= X->rank && Y->dt != OX_STRING &&
+      ox_load_f64(Y->dt, Y->data, 0) == 2)
+    return binary(c, MUL, X, X, out);
   if (X->dt == Y->dt && ox_dtype_is_float(X->dt)) return binary(c, POW, X, Y, out);
   switch (X->dt) {
   case OX_DOUBLE: {
@@ -428,6 +554,7 @@ static int pow_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     ox_bcast bc, *it = &bc;
     OX_TRY(ox_elementwise_out(c, 2, (const ox_tensor *[]){A, B}, X->dt, out, it));
     ox_tensor *Z = &(*out)->u.t;
+    int64_t lo = 0, hi = it->n;
     if (!it->n) return 0;
     if (X->dt == OX_INT32) WALK2(int32_t, int64_t, int32_t, ipow(a, b));
     else WALK2(int64_t, int64_t, int64_t, ipow(a, b));
@@ -501,10 +628,7 @@ static int apply_into(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *
   ox_bcast it;
   OX_TRY(ox_bcast_init(&it, 2, (const ox_tensor *[]){A, B}, Z->rank, Z->dims, c->err));
   if (it.n == 0) return 0;
-  if (native(op, A, B, Z, &it))
-    return ox_fail(c->err, OX_EUNSUPPORTED, "%s is not implemented for %s", op_names[op],
-                   ox_dtypes[A->dt].onnx_name);
-  return 0;
+  return walk(c, op, A, B, Z, &it);
 }
 
 /* Sum, Mean, Min, Max: a fold of the binary op over 1..n inputs, numpy

@@ -29,7 +29,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/half.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 
 /* The types of T1 and T2 (the same set) as each version grew them. */
 #define TS_1 (OX_TS_INTS | OX_T(BOOL) | OX_TS_FLOAT3) /* Cast-1, -6 */
@@ -251,6 +253,21 @@ static int parse_store(ox_ctx *c, const ox_str *s, int64_t i, ox_dtype dt, void 
 
 /* ---- the kernels ---- */
 
+/* float to and from float16 and bfloat16: many at a time (core/half.h), the
+ * same bits as the element-by-element path; split over the threads */
+static int halves(ox_dtype from, ox_dtype to) {
+  int h_from = from == OX_FLOAT16 || from == OX_BFLOAT16, h_to = to == OX_FLOAT16 || to == OX_BFLOAT16;
+  return (from == OX_FLOAT && h_to) || (h_from && to == OX_FLOAT);
+}
+
+typedef struct { ox_dtype from, to; const void *x; void *y; } half_job;
+
+static void half_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const half_job *j = arg;
+  if (j->to == OX_FLOAT) ox_widen_f32_n(j->from, j->x, lo, hi - lo, (float *)j->y + lo);
+  else ox_narrow_f32_n((const float *)j->x + lo, hi - lo, j->to, j->y, lo);
+}
+
 /* Convert tensor x to dtype `to` into a new output. */
 static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *o,
                    ox_value **out) {
@@ -260,12 +277,18 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
     *out = ox_tensor_view(c->a, in);
     return *out ? 0 : ox_oom(c->err, NULL);
   }
-  OX_TRY(ox_tensor_new(c->a, to, t->rank, t->dims, out, c->err));
+  /* every element is written below (strings are zeroed all the same) */
+  OX_TRY(ox_tensor_new_uninit(c->a, to, t->rank, t->dims, out, c->err));
   const void *x = t->data;
   void *y = (*out)->u.t.data;
   int64_t n = t->n;
 
-  if (to == OX_STRING) {
+  if (halves(from, to)) {
+    half_job j = {from, to, x, y};
+    int nch = ox_par_chunks(n, 4.0 * (double)n);
+    if (nch <= 1) half_chunk(&j, 0, 0, n);
+    else ox_par_for(n, nch, half_chunk, &j);
+  } else if (to == OX_STRING) {
     ox_str *ys = y;
     char buf[64];
     for (int64_t i = 0; i < n; i++) {

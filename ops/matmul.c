@@ -1,7 +1,8 @@
 /* ops/matmul.c: matrix products: MatMul, Gemm, MatMulInteger, Einsum and Det.
  *
  * float and double go through the blocked GEMM of core/gemm.h (accumulating in
- * their own type, as onnxruntime does); float16 and bfloat16 are widened to
+ * their own type, as onnxruntime does), or core/gemv.h's when one side is a
+ * vector or a few rows (read in place, not packed); float16 and bfloat16 are widened to
  * float, multiplied, and rounded once on store. Integer products accumulate in
  * their own width with wrap-around (computed in the unsigned type of that
  * width, so overflow is defined), which is exact whenever the result fits.
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "core/gemm.h"
+#include "core/gemv.h"
 #include "core/kernel.h"
 #include "core/threads.h"
 
@@ -154,12 +156,12 @@ static void mm_products(const mm_job *job, void *acc, int64_t lo, int64_t hi) {
   switch (job->dt) {
   case OX_FLOAT:
     for (int64_t i = lo; i < hi; i++)
-      ox_sgemm(M, N, K, (const float *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
+      ox_sgemm_any(M, N, K, (const float *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
                (const float *)job->b + p->boff[i], p->tb ? K : N, p->tb, (float *)job->y + i * MN, N, 1, 0);
     break;
   case OX_DOUBLE:
     for (int64_t i = lo; i < hi; i++)
-      ox_dgemm(M, N, K, (const double *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
+      ox_dgemm_any(M, N, K, (const double *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
                (const double *)job->b + p->boff[i], p->tb ? K : N, p->tb, (double *)job->y + i * MN, N, 1, 0);
     break;
 #define CASE(NAME, T, U)                                                              \
@@ -383,8 +385,8 @@ static void store_trunc(ox_dtype dt, void *y, int64_t i, double v) {
         for (int64_t j = 0; j < N; j++) Y[i * N + j] = C[i * si + j * sj];            \
     FN(M, N, K, A, ta ? M : K, ta, B, tb ? K : N, tb, Y, N, alpha, beta);             \
   }
-GEMM_FLOAT(float, ox_sgemm)
-GEMM_FLOAT(double, ox_dgemm)
+GEMM_FLOAT(float, ox_sgemm_any)
+GEMM_FLOAT(double, ox_dgemm_any)
 
 static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b, *ct = NULL;

@@ -13,6 +13,14 @@
 #include <string.h>
 
 #include "core/kernel.h"
+#include "core/threads.h"
+
+/* gcc's -O2 vectorises only loops that need no scalar epilogue nor alias
+ * check (its "very cheap" cost model): the cheap one vectorises the
+ * row loops of pool2d_rows (as in ops/unary.c) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=cheap")
+#endif
 
 #define MAXSP 8 /* spatial dimensions supported */
 
@@ -280,6 +288,167 @@ POOL_FN(lp_f64, double, double, LP_INIT, LP_STEP, LP_FINISH)
 
 typedef void (*pool_fn)(const pgeom *g, const pool_opts *po, int64_t planes, const void *x, void *y);
 
+/* ---- 2-D float MaxPool (without Indices) and AveragePool, a row at a time ----
+ * For output rows lo .. hi-1 (over all planes): the window's input rows are
+ * folded into a row of accumulators, one tap column at a time, so the loop
+ * runs along the output columns (the columns whose window lies wholly inside
+ * the input: vectorised; the ones at the edges through the tap tables). The
+ * taps of each output are folded in the loops' order above (window row, then
+ * column), so the results are the same bits. acc: out[1] floats (MAX) or
+ * doubles (AVG) of scratch. */
+typedef struct {
+  const pgeom *g;
+  const pool_opts *po;
+  const float *x;
+  float *y;
+  void **acc; /* per thread slot */
+} pool2d_job;
+
+/* the output columns [*c0, *c1) whose windows are whole and unpadded */
+static void whole_cols(const pgeom *g, int64_t *c0, int64_t *c1) {
+  int64_t s = g->s[1], pb = g->pb[1], span = (g->k[1] - 1) * g->d[1];
+  *c0 = pb > 0 ? ceil_div(pb, s) : 0;
+  *c1 = g->in[1] - span + pb > 0 ? ceil_div(g->in[1] - span + pb, s) : 0; /* o*s - pb + span < in */
+  if (*c1 > g->out[1]) *c1 = g->out[1];
+  if (*c1 < *c0) *c1 = *c0;
+}
+
+static void pool2d_rows(void *arg, int slot, int64_t lo, int64_t hi) {
+  const pool2d_job *j = arg;
+  const pgeom *g = j->g;
+  const int max = j->po->kind == POOL_MAX, count_pad = j->po->count_pad;
+  const int64_t OH = g->out[0], OW = g->out[1], IW = g->in[1], s1 = g->s[1], d0 = g->d[0], d1 = g->d[1];
+  const int64_t k1 = g->k[1], pb1 = g->pb[1];
+  int64_t c0, c1;
+  whole_cols(g, &c0, &c1);
+  float *fa = j->acc[slot];
+  double *da = j->acc[slot];
+  for (int64_t r = lo; r < hi; r++) {
+    int64_t pl = r / OH, oh = r % OH, nh = g->ntap[0][oh];
+    const float *xp = j->x + pl * g->nin + g->first[0][oh] * IW;
+    float *yr = j->y + r * OW;
+    if (max)
+      for (int64_t o = 0; o < OW; o++) fa[o] = -INFINITY;
+    else
+      for (int64_t o = 0; o < OW; o++) da[o] = 0;
+    for (int64_t i = 0; i < nh; i++) {
+      const float *row = xp + i * d0 * IW;
+      for (int64_t o = 0; o < c0; o++) /* the left edge */
+        for (int64_t t = 0, f = g->first[1][o], nt = g->ntap[1][o]; t < nt; t++) {
+          float v = row[f + t * d1];
+          if (max) fa[o] = v > fa[o] ? v : fa[o];
+          else da[o] += v;
+        }
+      if (c1 - c0 < 8) { /* few whole windows (a global pool): each along its taps */
+        for (int64_t o = c0; o < c1; o++) {
+          const float *ro = row + o * s1 - pb1;
+          if (max)
+            for (int64_t t = 0; t < k1; t++) fa[o] = ro[t * d1] > fa[o] ? ro[t * d1] : fa[o];
+          else
+            for (int64_t t = 0; t < k1; t++) da[o] += ro[t * d1];
+        }
+      } else {
+        for (int64_t t = 0; t < k1; t++) { /* whole windows: tap t of each */
+          const float *rt = row + t * d1 - pb1;
+          /* strides 1 and 2 as constants, so that the loops vectorise */
+#define WHOLE(S)                                                                      \
+  if (max)                                                                            \
+    for (int64_t o = c0; o < c1; o++) fa[o] = rt[o * (S)] > fa[o] ? rt[o * (S)] : fa[o]; \
+  else                                                                                \
+    for (int64_t o = c0; o < c1; o++) da[o] += rt[o * (S)];
+          if (s1 == 1) {
+            WHOLE(1)
+          } else if (s1 == 2) {
+            WHOLE(2)
+          } else {
+            WHOLE(s1)
+          }
+#undef WHOLE
+        }
+      }
+      for (int64_t o = c1; o < OW; o++) /* the right edge */
+        for (int64_t t = 0, f = g->first[1][o], nt = g->ntap[1][o]; t < nt; t++) {
+          float v = row[f + t * d1];
+          if (max) fa[o] = v > fa[o] ? v : fa[o];
+          else da[o] += v;
+        }
+    }
+    for (int64_t o = 0; o < OW; o++) {
+      int64_t cnt = nh * g->ntap[1][o];
+      if (max) {
+        yr[o] = cnt > 0 ? fa[o] : 0;
+      } else {
+        int64_t div = count_pad ? g->npad[0][oh] * g->npad[1][o] : cnt;
+        yr[o] = div > 0 ? (float)(da[o] / div) : 0;
+      }
+    }
+  }
+}
+
+/* The global pools (one window, the whole plane): planes lo .. hi-1, four
+ * at a time, each summed (or maxed) over its elements in order in a chain
+ * of its own, so the four run side by side; the same order, and bits, as
+ * pool2d_rows. */
+static void global_planes(void *arg, int slot, int64_t lo, int64_t hi) {
+  const pool2d_job *j = arg;
+  const int max = j->po->kind == POOL_MAX;
+  const int64_t n = j->g->nin;
+  int64_t p = lo;
+  for (; p + 4 <= hi; p += 4) {
+    const float *x0 = j->x + p * n, *x1 = x0 + n, *x2 = x1 + n, *x3 = x2 + n;
+    if (max) {
+      float a0 = -INFINITY, a1 = -INFINITY, a2 = -INFINITY, a3 = -INFINITY;
+      for (int64_t i = 0; i < n; i++) {
+        a0 = x0[i] > a0 ? x0[i] : a0;
+        a1 = x1[i] > a1 ? x1[i] : a1;
+        a2 = x2[i] > a2 ? x2[i] : a2;
+        a3 = x3[i] > a3 ? x3[i] : a3;
+      }
+      j->y[p] = a0, j->y[p + 1] = a1, j->y[p + 2] = a2, j->y[p + 3] = a3;
+    } else {
+      double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      for (int64_t i = 0; i < n; i++) a0 += x0[i], a1 += x1[i], a2 += x2[i], a3 += x3[i];
+      j->y[p] = (float)(a0 / n), j->y[p + 1] = (float)(a1 / n), j->y[p + 2] = (float)(a2 / n),
+      j->y[p + 3] = (float)(a3 / n);
+    }
+  }
+  for (; p < hi; p++) {
+    const float *x0 = j->x + p * n;
+    float m = -INFINITY;
+    double a = 0;
+    for (int64_t i = 0; i < n; i++) {
+      m = x0[i] > m ? x0[i] : m;
+      a += x0[i];
+    }
+    j->y[p] = max ? m : (float)(a / n);
+  }
+}
+
+/* 2-D float MAX without Indices or AVG, over the threads by output rows; 0
+ * when done, -1 when the case is not one of these, or an error */
+static int pool2d(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_opts *po, float *xf, float *yf) {
+  if (g->nd != 2 || (po->kind == POOL_MAX && po->idx) || po->kind == POOL_LP) return -1;
+  int64_t planes = x->dims[0] * x->dims[1], rows = planes * g->out[0];
+  int global = g->out[0] == 1 && g->out[1] == 1 && g->nin > 0 && g->ntap[0][0] == g->in[0] &&
+               g->ntap[1][0] == g->in[1] && g->d[0] == 1 && g->d[1] == 1 && g->first[0][0] == 0 &&
+               g->first[1][0] == 0 && (po->kind == POOL_MAX || !po->count_pad || g->npad[0][0] * g->npad[1][0] == g->nin);
+  if (global) { /* a window of the whole plane, no padding counted */
+    pool2d_job j = {g, po, xf, yf, NULL};
+    int nch = ox_par_chunks(planes, (double)x->n);
+    if (nch <= 1) global_planes(&j, 0, 0, planes);
+    else ox_par_for(planes, nch, global_planes, &j);
+    return 0;
+  }
+  int nch = ox_par_chunks(rows, (double)rows * (double)g->out[1] * (double)(g->k[0] * g->k[1]));
+  void *acc[OX_MAX_THREADS];
+  for (int i = 0; i < nch; i++) /* the arena is single-threaded: before the fan-out */
+    if (!(acc[i] = ox_alloc_array(c->a, g->out[1] + 1, sizeof(double)))) return ox_oom(c->err, NULL);
+  pool2d_job j = {g, po, xf, yf, acc};
+  if (nch <= 1) pool2d_rows(&j, 0, 0, rows);
+  else ox_par_for(rows, nch, pool2d_rows, &j);
+  return 0;
+}
+
 /* The loop for a kind and a (float or native) type; NULL if none. */
 static pool_fn pool_fn_of(int kind, int with_idx, ox_dtype dt) {
   switch (dt) {
@@ -306,6 +475,10 @@ static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_op
     g1.ntap[0] = g1.npad[0] = &one;
     return run_pool(c, x, &g1, po, y);
   }
+  if (x->dt == OX_FLOAT) {
+    int rc = pool2d(c, x, g, po, x->data, y->data);
+    if (rc >= 0) return rc;
+  }
   pool_fn fn = pool_fn_of(po->kind, po->idx != NULL, x->dt);
   if (fn) {
     fn(g, po, planes, x->data, y->data);
@@ -315,7 +488,9 @@ static int run_pool(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_op
     return ox_fail(c->err, OX_EUNSUPPORTED, "this pooling of %s is not supported", ox_dtypes[x->dt].onnx_name);
   float *xf = ox_widen_f32(c->a, x, c->err), *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
   if (!xf || !yf) return ox_oom(c->err, NULL);
-  pool_fn_of(po->kind, po->idx != NULL, OX_FLOAT)(g, po, planes, xf, yf);
+  int rc = pool2d(c, x, g, po, xf, yf);
+  if (rc > 0) return rc;
+  if (rc < 0) pool_fn_of(po->kind, po->idx != NULL, OX_FLOAT)(g, po, planes, xf, yf);
   ox_narrow_f32(yf, y);
   return 0;
 }

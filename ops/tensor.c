@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/kernel.h"
+#include "core/threads.h"
 
 /* The tensor types, as the versions grew them. */
 #define TS_13 (OX_TS_CLASSIC | OX_T(BFLOAT16))
@@ -219,6 +220,24 @@ static void permute(const ox_tensor *x, ox_tensor *y, int r, const int64_t *shap
 /* ---- Concat ---- */
 
 /* Concat-1: axis defaults to 1; 4: axis required; 11: negative axes documented. */
+typedef struct {
+  ox_value **in;
+  int nin;
+  const int64_t *chunk, *at; /* bytes of input i per row, and its place in y's row */
+  int64_t row;               /* bytes of a row of y */
+  char *y;
+} concat_job;
+
+/* pieces lo .. hi-1, piece p: row p / nin of input p % nin */
+static void concat_pieces(void *arg, int slot, int64_t lo, int64_t hi) {
+  const concat_job *j = arg;
+  for (int64_t p = lo; p < hi; p++) {
+    int64_t o = p / j->nin;
+    int i = (int)(p % j->nin);
+    memcpy(j->y + o * j->row + j->at[i], (const char *)j->in[i]->u.t.data + o * j->chunk[i], (size_t)j->chunk[i]);
+  }
+}
+
 static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t0;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &t0));
@@ -251,20 +270,25 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       return ox_fail(c->err, OX_EINPUT, "the concatenated axis is too long");
     dims[axis] += t->dims[axis];
   }
-  OX_TRY(ox_tensor_new(c->a, t0->dt, r, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, t0->dt, r, dims, &out[0], c->err)); /* every byte is copied */
   if (out[0]->u.t.n == 0) return 0;
   /* the output is not empty, so these products are within its size */
   int64_t inner = (int64_t)ox_dtype_size(t0->dt), outer = 1;
   for (int d = axis + 1; d < r; d++) inner *= t0->dims[d];
   for (int d = 0; d < axis; d++) outer *= t0->dims[d];
-  for (int i = 0; i < nin; i++) chunk[i] = in[i]->u.t.dims[axis] * inner;
-  /* x_i: (outer, dims_i[axis] * inner) -> y: (outer, sum of them) */
-  char *dst = out[0]->u.t.data;
-  for (int64_t o = 0; o < outer; o++)
-    for (int i = 0; i < nin; i++) {
-      memcpy(dst, (const char *)in[i]->u.t.data + o * chunk[i], (size_t)chunk[i]);
-      dst += chunk[i];
-    }
+  int64_t *start = ints_new(c, nin); /* where input i starts in a row of y */
+  if (!start) return ox_oom(c->err, NULL);
+  for (int i = 0; i < nin; i++) {
+    chunk[i] = in[i]->u.t.dims[axis] * inner;
+    start[i] = i ? start[i - 1] + chunk[i - 1] : 0;
+  }
+  /* x_i: (outer, dims_i[axis] * inner) -> y: (outer, sum of them); the
+   * (row, input) pieces split over the threads */
+  concat_job j = {in, nin, chunk, start, start[nin - 1] + chunk[nin - 1], out[0]->u.t.data};
+  int64_t pieces = outer * nin;
+  int nch = ox_par_chunks(pieces, (double)out[0]->u.t.n * 2);
+  if (nch <= 1) concat_pieces(&j, 0, 0, pieces);
+  else ox_par_for(pieces, nch, concat_pieces, &j);
   return 0;
 }
 
@@ -368,7 +392,7 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
   for (int i = 0; i < nout; i++) {
     dims[axis] = sp[i];
-    OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, dims, &out[i], c->err));
+    OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, dims, &out[i], c->err));
   }
   if (x->n == 0) return 0;
   int64_t inner = (int64_t)ox_dtype_size(x->dt), outer = 1;
@@ -461,7 +485,7 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     dims[a] = slice_dim(x->dims[a], starts[i], ends[i], st, &first[a]);
   }
   /* x: (d_0, ..., d_r-1) -> y: (count_0, ...); y[.., o, ..] = x[.., first + o * step, ..] */
-  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0; /* no maps: (2, 2^62, 0) would need 2^62 entries */
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
@@ -492,7 +516,7 @@ static int expand(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int rank;
   int64_t dims[OX_BCAST_MAX_RANK];
   OX_TRY(ox_broadcast_shape(2, ts, &rank, dims, c->err));
-  OX_TRY(ox_tensor_new(c->a, x->dt, rank, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, rank, dims, &out[0], c->err));
   ox_tensor *y = &out[0]->u.t;
   if (y->n == 0) return 0;
   ox_bcast b1;
@@ -525,7 +549,7 @@ static int tile_by(ox_ctx *c, const ox_tensor *x, const int64_t *reps, ox_value 
                      (long long)x->dims[d], (long long)reps[d]);
   }
   /* x: (d_0, ..., d_r-1) -> y: (d_0 * reps_0, ..., d_r-1 * reps_r-1) */
-  OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, dims, &out[0], c->err));
   if (out[0]->u.t.n == 0) return 0;
   for (int d = 0; d < r; d++) {
     map[d] = ints_new(c, dims[d]);
@@ -777,7 +801,7 @@ static int depth_to_space(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   int64_t Cb = C / (b * b), Hb, Wb;
   if (__builtin_mul_overflow(H, b, &Hb) || __builtin_mul_overflow(W, b, &Wb))
     return ox_fail(c->err, OX_EINPUT, "the output is too large");
-  OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){N, Cb, Hb, Wb}, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, 4, (int64_t[]){N, Cb, Hb, Wb}, &out[0], c->err));
   if (crd) { /* (N, C', b, b, H, W) -> (N, C', H, b, W, b) */
     static const int perm[] = {0, 1, 4, 2, 5, 3};
     permute(x, &out[0]->u.t, 6, (int64_t[]){N, Cb, b, b, H, W}, perm);
@@ -799,7 +823,7 @@ static int space_to_depth(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
                    "blocksize %lld", (long long)H, (long long)W, (long long)b);
   if (__builtin_mul_overflow(C, b * b, &Cb))
     return ox_fail(c->err, OX_EINPUT, "the output is too large");
-  OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){N, Cb, H / b, W / b}, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, 4, (int64_t[]){N, Cb, H / b, W / b}, &out[0], c->err));
   /* (N, C, H/b, b, W/b, b) -> (N, b, b, C, H/b, W/b) */
   static const int perm[] = {0, 3, 5, 1, 2, 4};
   permute(x, &out[0]->u.t, 6, (int64_t[]){N, C, H / b, b, W / b, b}, perm);
@@ -833,7 +857,7 @@ static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
     if (lens[i] < 0 || lens[i] > T)
       return ox_fail(c->err, OX_EINPUT, "sequence_lens[%lld] = %lld is out of range [0, %lld]",
                      (long long)i, (long long)lens[i], (long long)T);
-  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
   if (x->n == 0) return 0;
   /* x: (A0, A1, inner...); block: the contiguous bytes of one (a0, a1) */
   int64_t blk = (int64_t)ox_dtype_size(x->dt);

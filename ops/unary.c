@@ -20,13 +20,24 @@
 #include <string.h>
 #include <tgmath.h>
 
+#include "core/half.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 
 /* gcc's -O2 vectorises only loops whose trip count needs no scalar epilogue
  * (its "very cheap" cost model), which is none of the loops below; the cheap
  * model vectorises the loops of the simple ops (Abs, Neg, Relu, Clip, ...). */
+/* One rounding per operation, as the reference: no multiply-add fused in
+ * the builds with FMA (gcc's ISO C mode fuses none; clang would) */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("vect-cost-model=cheap")
+/* and the ops with a multiply on one side of a choice (LeakyRelu) vectorise
+ * only when it may run on both: floating-point exceptions are never looked
+ * at here, so evaluating it on both sides changes no result */
+#pragma GCC optimize("no-trapping-math")
 #endif
 
 /* ---- the ops ---- */
@@ -283,68 +294,127 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
 #define B_CASE(Op) \
   case OP_##Op: for (int64_t i = 0; i < n; i++) bs[i] = Op##_B(E, xs[i]); break;
 
-/* x: any shape; y: the same shape, of x's type (bool for IsNaN, IsInf) */
+/* x: any shape; y: the same shape, of x's type (bool for IsNaN, IsInf);
+ * elements [lo, lo + n) */
 #define FLOAT_TYPE(NAME, T)                                                           \
   case OX_##NAME: {                                                                   \
     typedef T E;                                                                      \
-    const E *xs = x->data;                                                            \
-    E *ys = y->data;                                                                  \
-    uint8_t *bs = y->data;                                                            \
-    switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: goto bad; }                   \
+    const E *xs = (const E *)x->data + lo;                                            \
+    E *ys = (E *)y->data + lo;                                                        \
+    uint8_t *bs = (uint8_t *)y->data + lo;                                            \
+    switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: return -1; }                  \
   } break;
 #define SINT_TYPE(NAME, T)                                                            \
   case OX_##NAME: {                                                                   \
     typedef T E;                                                                      \
-    const E *xs = x->data;                                                            \
-    E *ys = y->data;                                                                  \
-    switch (op) { S_OPS(S_CASE) default: goto bad; }                                  \
+    const E *xs = (const E *)x->data + lo;                                            \
+    E *ys = (E *)y->data + lo;                                                        \
+    switch (op) { S_OPS(S_CASE) default: return -1; }                                 \
   } break;
 #define UINT_TYPE(NAME, T)                                                            \
   case OX_##NAME: {                                                                   \
     typedef T E;                                                                      \
-    const E *xs = x->data;                                                            \
-    E *ys = y->data;                                                                  \
-    switch (op) { U_OPS(U_CASE) default: goto bad; }                                  \
+    const E *xs = (const E *)x->data + lo;                                            \
+    E *ys = (E *)y->data + lo;                                                        \
+    switch (op) { U_OPS(U_CASE) default: return -1; }                                 \
   } break;
+
+/* The small floats go through float a block at a time (widened into, and
+ * narrowed from, a buffer on the stack). */
+#define BLOCK 1024
+
+/* ---- the activations between convolutions, float32, per vector width ----
+ * Relu, LeakyRelu, Clip, HardSigmoid, HardSwish, Abs and Neg on float32 as one
+ * function built per vector width (OX_BY_WIDTHS, core/kernel.h): the same
+ * per-element expressions (no multiply-adds fused), so the same bits. */
+#define FAST_OPS(X) X(Relu) X(LeakyRelu) X(Clip) X(HardSigmoid) X(HardSwish) X(Abs) X(Neg)
+#define FAST_CASE(Op) \
+  case OP_##Op: for (int64_t i = 0; i < n; i++) ys[i] = Op##_F(E, xs[i]); return 1;
+#define FAST_FN(SUF, TARGET)                                                          \
+  TARGET static int fast_##SUF(int op, const prm q, const float *xs, float *ys, int64_t n) { \
+    typedef float E;                                                                  \
+    switch (op) {                                                                     \
+      FAST_OPS(FAST_CASE)                                                             \
+    default: return 0;                                                                \
+    }                                                                                 \
+  }
+OX_BY_WIDTHS(FAST_FN)
+
+/* y = op(x) for elements [lo, hi): -1 when op does not take x's dtype. y may
+ * be x itself (each element is read before it is written). */
+static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
+  int64_t n = hi - lo;
+  if (x->dt == OX_FLOAT && OX_AT_WIDTH(fast, op, q, (const float *)x->data + lo, (float *)y->data + lo, n)) return 0;
+  switch (x->dt) {
+    OX_NATIVE_FLOATS(FLOAT_TYPE)
+    OX_NATIVE_SINTS(SINT_TYPE)
+    OX_NATIVE_UINTS(UINT_TYPE)
+  case OX_BOOL: {
+    const uint8_t *xs = (const uint8_t *)x->data + lo;
+    uint8_t *ys = (uint8_t *)y->data + lo;
+    if (op != OP_Not) return -1;
+    for (int64_t i = 0; i < n; i++) ys[i] = !xs[i];
+  } break;
+  default: {
+    if (!ox_dtype_is_small_float(x->dt) || op == OP_BitwiseNot || op == OP_Not) return -1;
+    /* float16, bfloat16, float8: in float, rounded once on store */
+    int pred = op == OP_IsNaN || op == OP_IsInf;
+    float buf[BLOCK];
+    for (int64_t b0 = lo; b0 < hi; b0 += BLOCK) {
+      int64_t n = hi - b0 < BLOCK ? hi - b0 : BLOCK;
+      ox_widen_f32_n(x->dt, x->data, b0, n, buf);
+      typedef float E;
+      const E *xs = buf;
+      E *ys = buf;
+      uint8_t *bs = (uint8_t *)y->data + b0;
+      if (!OX_AT_WIDTH(fast, op, q, xs, ys, n))
+        switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: return -1; }
+      if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
+    }
+  } break;
+  }
+  return 0;
+}
+
+typedef struct { int op; prm q; const ox_tensor *x; ox_tensor *y; } unary_job;
+
+static void unary_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const unary_job *j = arg;
+  compute(j->op, j->q, j->x, j->y, lo, hi);
+}
+
+/* The ops whose elements cost a call of the math library (the rest are a
+ * compare or two). */
+static int costly(int op) {
+  switch (op) {
+  case OP_Abs: case OP_Neg: case OP_Relu: case OP_LeakyRelu: case OP_HardSigmoid:
+  case OP_HardSwish: case OP_ThresholdedRelu: case OP_Shrink: case OP_Clip: case OP_Sign:
+  case OP_IsNaN: case OP_IsInf: case OP_BitwiseNot: case OP_Not: case OP_Reciprocal:
+  case OP_Softsign: case OP_Ceil: case OP_Floor: case OP_Round: case OP_Sqrt:
+    return 0;
+  default:
+    return 1;
+  }
+}
 
 static int unary(ox_ctx *c, int op, int nin, ox_value **in, ox_value **out) {
   OX_TRY(need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t;
   prm p = {0};
   OX_TRY(params(c, &op, nin, in, &p));
-  const prm q = p;
   int pred = op == OP_IsNaN || op == OP_IsInf;
-  OX_TRY(ox_tensor_new(c->a, pred ? OX_BOOL : x->dt, x->rank, x->dims, &out[0], c->err));
+  if (pred) OX_TRY(ox_tensor_new_uninit(c->a, OX_BOOL, x->rank, x->dims, &out[0], c->err));
+  else OX_TRY(ox_elementwise_new(c, 1, &x, x->dt, x->rank, x->dims, &out[0]));
   ox_tensor *y = &out[0]->u.t;
-  const int64_t n = x->n;
-  if (n == 0) return 0;
-  switch (x->dt) {
-    OX_NATIVE_FLOATS(FLOAT_TYPE)
-    OX_NATIVE_SINTS(SINT_TYPE)
-    OX_NATIVE_UINTS(UINT_TYPE)
-  case OX_BOOL: {
-    const uint8_t *xs = x->data;
-    uint8_t *ys = y->data;
-    if (op != OP_Not) goto bad;
-    for (int64_t i = 0; i < n; i++) ys[i] = !xs[i];
-  } break;
-  default: {
-    if (!ox_dtype_is_small_float(x->dt)) goto bad;
-    /* float16, bfloat16, float8: in float, rounded once on store */
-    float *f = ox_widen_f32(c->a, x, c->err);
-    if (!f) return c->err->code;
-    typedef float E;
-    const E *xs = f;
-    E *ys = f;
-    uint8_t *bs = y->data;
-    switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: goto bad; }
-    if (!pred) ox_narrow_f32(f, y);
-  } break;
-  }
+  if (compute(op, p, x, y, 0, 0)) /* nothing computed: does op take x's dtype? */
+    return ox_fail(c->err, OX_EUNSUPPORTED, "%s is %s, which this op does not take",
+                   ox_input_name(c, 0), ox_dtype_name(x->dt));
+  int64_t n = x->n;
+  int nch = ox_par_chunks(n, (costly(op) ? 32.0 : 8.0) * (double)n);
+  unary_job j = {op, p, x, y};
+  if (nch <= 1) compute(op, p, x, y, 0, n);
+  else ox_par_for(n, nch, unary_chunk, &j);
   return 0;
-bad:
-  return ox_fail(c->err, OX_EUNSUPPORTED, "%s is %s, which this op does not take",
-                 ox_input_name(c, 0), ox_dtype_name(x->dt));
 }
 
 /* One kernel per op, each a call of the driver. */

@@ -21,6 +21,10 @@ protobuf by hand, as tests/bad/gen.c does):
                  one held already: the declared size is checked)
   stdin_pipe_big 160 MB of .npy through a pipe to --in -
   model_weights  a model of 24 MiB of weights (raw_data) under 64 MiB: loads
+  chain_reuse    ConstantOfShape to 16 MB of floats, eight Relus, a
+                 ReduceSum, under --max-memory 64M: it fits because each
+                 value's memory is given back after its last reader (nine
+                 16 MB values held to the end would not)
   loop_timeout   a Loop of 2^62 iterations with a constant-memory body under
                  --timeout 0.5 (and ONNXOP_TIMEOUT), for run and bench; and
                  make --case under a timeout that has passed before it runs;
@@ -175,6 +179,12 @@ def generate(d):
     write(f"{ds}/input_1.pb", f_int(2, BOOL) + f_bytes(9, b"\x01"))
     write(f"{ds}/input_2.pb", f_int(2, FLOAT) + f_bytes(9, struct.pack("<f", 1)))
     write(f"{ds}/output_0.pb", f_int(2, FLOAT) + f_bytes(9, struct.pack("<f", 1)))
+    # ConstantOfShape(n) (floats), eight Relus, ReduceSum over all axes
+    chain = [node("ConstantOfShape", ["n"], ["r0"], "fill")]
+    chain += [node("Relu", [f"r{k}"], [f"r{k + 1}"], f"relu{k}") for k in range(8)]
+    chain.append(node("ReduceSum", ["r8"], ["s"], "sum", attr_int("keepdims", 0)))
+    write(f"{d}/chain.onnx", model(graph(chain, [value_info("n", tensor_type(INT64))],
+                                         [value_info("s", tensor_type(FLOAT))]), 13))
     # Loop(M, "", s) with body (i, cond_in, s_in) -> (Identity(cond_in), SequenceInsert(s_in, i));
     # the graph gives SequenceLength(s_final)
     seqi = seq_type(tensor_type(INT64))
@@ -308,6 +318,8 @@ def main():
     c("model_weights", mm + ["info", f"{d}/weights.onnx"], 0, [], lim)
     c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
       env={"ONNXOP_MAX_MEMORY": "64M"})
+
+    c("chain_reuse", mm + ["run", f"{d}/chain.onnx", "--in", "int64[1]:4194304"], 0, [], lim)
 
     # --timeout: a Loop of 2^62 iterations stops within the time limit
     spin = [f"{d}/spin.onnx", "--in", '{"dtype": "int64", "shape": [], "data": "4611686018427387904"}', "--in", "bool[]:1", "--in", "float32[]:1"]

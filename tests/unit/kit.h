@@ -13,6 +13,10 @@
  *                           an input type the row does not take fails, as in
  *                           the evaluator, with "type not in the row's mask"
  *   CHECK_FAILS(call, part) call returns OX_EINPUT with `part` in E.msg
+ *   kit_rnd32()             a seeded pseudo-random number (the same every run)
+ *   kit_bcast_off(t, rank, dims, i)  the element of t that output element i of
+ *                           the broadcast shape (rank, dims) reads (naive)
+ *   kit_node(op, nin, in, nout, out)  a node for a graph built by hand
  *   shape_is, same_bytes, close_f32, close_d   comparing results
  *   check_rows(rows, retired, last)   a kernel table's rows are in order
  *
@@ -139,6 +143,43 @@ static inline void check_rows(const ox_kernel *rows, const char *retired, int la
     if (k->fn && (!next || !next->fn))
       CHECK_EQ_I(ox_registry_until(k), retired && !strcmp(k->op, retired) ? last : OX_LATEST);
   }
+}
+
+/* ---- random data, broadcasting by hand, graphs by hand ---- */
+
+static uint64_t kit_rng = 0x9E3779B97F4A7C15ull;
+static inline uint32_t kit_rnd32(void) { /* xorshift64 */
+  kit_rng ^= kit_rng << 13;
+  kit_rng ^= kit_rng >> 7;
+  kit_rng ^= kit_rng << 17;
+  return (uint32_t)(kit_rng >> 16);
+}
+
+static inline int64_t kit_bcast_off(const ox_tensor *t, int rank, const int64_t *dims, int64_t i) {
+  int64_t off = 0, s = 1;
+  for (int d = rank - 1; d >= 0; d--) {
+    int64_t id = i % dims[d];
+    i /= dims[d];
+    int td = d - (rank - t->rank);
+    if (td >= 0) {
+      if (t->dims[td] != 1) off += id * s;
+      s *= t->dims[td];
+    }
+  }
+  return off;
+}
+
+/* a node of the default domain named after its op */
+static inline ox_node kit_node(const char *op, int nin, const char **in, int nout, const char **out) {
+  ox_node n = {0};
+  n.name = op;
+  n.op = op;
+  n.domain = "";
+  n.nin = nin;
+  n.in = in;
+  n.nout = nout;
+  n.out = out;
+  return n;
 }
 
 /* ---- comparing ---- */

@@ -1,24 +1,9 @@
 /* tests/unit/test_broadcast.c: the broadcasting iterator against a naive
- * per-element index computation, over many shapes. */
+ * per-element index computation, over many shapes: whole walks, and walks of
+ * a random range [lo, hi) from ox_bcast_seek (as a thread's chunk does). */
 #include <stdlib.h>
 
-#include "check.h"
-#include "core/broadcast.h"
-
-/* naive: the input offset of output element i */
-static int64_t naive_off(const ox_tensor *t, int rank, const int64_t *dims, int64_t i) {
-  int64_t off = 0, s = 1;
-  for (int d = rank - 1; d >= 0; d--) {
-    int64_t id = i % dims[d];
-    i /= dims[d];
-    int td = d - (rank - t->rank);
-    if (td >= 0) {
-      if (t->dims[td] != 1) off += id * s;
-      s *= t->dims[td];
-    }
-  }
-  return off;
-}
+#include "kit.h"
 
 static unsigned rnd_state = 12345;
 static int rnd(int n) {
@@ -81,11 +66,24 @@ int main(void) {
     do {
       for (int64_t i = 0; i < b.inner; i++) {
         for (int k = 0; k < nin; k++)
-          if (b.off[k] + i * b.step[k] != naive_off(&ts[k], orank, odims, b.out + i)) bad++;
+          if (b.off[k] + i * b.step[k] != kit_bcast_off(&ts[k], orank, odims, b.out + i)) bad++;
         seen++;
       }
     } while (ox_bcast_next(&b));
     if (seen != n) bad++;
+    /* a walk over [lo, hi) from ox_bcast_seek, run by run (a thread's chunk) */
+    int64_t lo = rnd((int)n), hi = lo + 1 + rnd((int)(n - lo));
+    ox_bcast_seek(&b, lo);
+    seen = 0;
+    for (int64_t pos = lo, col, len; pos < hi; pos += len) {
+      if (pos > lo) ox_bcast_next(&b);
+      len = ox_bcast_run(&b, pos, hi, &col);
+      if (len <= 0 || b.out + col != pos) { bad++; break; }
+      for (int64_t i = 0; i < len; i++, seen++)
+        for (int k = 0; k < nin; k++)
+          if (b.off[k] + (col + i) * b.step[k] != kit_bcast_off(&ts[k], orank, odims, pos + i)) bad++;
+    }
+    if (seen != hi - lo) bad++;
   }
   CHECK_EQ_I(bad, 0);
   CHECK(runs > 1000);

@@ -1,0 +1,330 @@
+/* core/gemv.c: thin products read in place (see gemv.h).
+ *
+ * The work is R <= OX_THIN rows of op(A) against op(B), output Y(r, j) at
+ * Y[r * rs + j * cs]; a product whose op(B) is the thin side is turned round
+ * (Y^T = op(B)^T op(A)^T: B's rows become the R rows, and the output is
+ * written transposed through the strides).
+ *
+ *   dot  (op(B) stored (N, K)): four columns at a time, each a dot product of
+ *        an A row and a B row, in vector lanes then summed across the lanes;
+ *   axpy (op(B) stored (K, N)): a tile of four vectors of columns, each output
+ *        a sum over k in order, as B's rows stream past.
+ *
+ * Columns are split over the threads in whole tiles (4 columns; 4 vectors of
+ * columns), so which code computes a column never depends on the split. The
+ * template below the line is instantiated per element type and target, as
+ * core/gemm.c is. */
+#ifndef GEMV_T /* ---- the file proper ---- */
+
+#include <string.h>
+
+#include "cpu.h"
+#include "gemm.h"
+#include "gemv.h"
+#include "threads.h"
+
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=fast")
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef float v16f __attribute__((vector_size(64)));
+typedef double v2d __attribute__((vector_size(16)));
+typedef double v4d __attribute__((vector_size(32)));
+typedef double v8d __attribute__((vector_size(64)));
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_X86_DISPATCH 1
+#else
+#define HAVE_X86_DISPATCH 0
+#endif
+
+/* one thin product, as the template's entry takes it */
+typedef struct {
+  int R;
+  int64_t N, K;
+  const void *A;
+  int64_t lda;
+  int ta;
+  const void *B;
+  int64_t ldb;
+  int tb;
+  void *Y;
+  int64_t rs, cs;
+  double alpha, beta;
+} thin_job;
+
+#define KB 512 /* the k block a transposed A's rows are gathered in */
+
+#define GEMV_T float
+#define GEMV_V v4f
+#define GEMV_NAME(x) x##_s_generic
+#define GEMV_TARGET
+#include "gemv.c"
+
+#define GEMV_T double
+#define GEMV_V v2d
+#define GEMV_NAME(x) x##_d_generic
+#define GEMV_TARGET
+#include "gemv.c"
+
+#if HAVE_X86_DISPATCH
+#define GEMV_T float
+#define GEMV_V v8f
+#define GEMV_NAME(x) x##_s_avx2
+#define GEMV_TARGET __attribute__((target("avx2,fma")))
+#include "gemv.c"
+
+#define GEMV_T double
+#define GEMV_V v4d
+#define GEMV_NAME(x) x##_d_avx2
+#define GEMV_TARGET __attribute__((target("avx2,fma")))
+#include "gemv.c"
+
+#define GEMV_T float
+#define GEMV_V v16f
+#define GEMV_NAME(x) x##_s_avx512
+#define GEMV_TARGET __attribute__((target("avx512f,avx2,fma")))
+#include "gemv.c"
+
+#define GEMV_T double
+#define GEMV_V v8d
+#define GEMV_NAME(x) x##_d_avx512
+#define GEMV_TARGET __attribute__((target("avx512f,avx2,fma")))
+#include "gemv.c"
+#else
+#define tiles_s_avx2 tiles_s_generic
+#define tiles_s_avx512 tiles_s_generic
+#define tiles_d_avx2 tiles_d_generic
+#define tiles_d_avx512 tiles_d_generic
+#define tile_cols_s_avx2 tile_cols_s_generic
+#define tile_cols_s_avx512 tile_cols_s_generic
+#define tile_cols_d_avx2 tile_cols_d_generic
+#define tile_cols_d_avx512 tile_cols_d_generic
+#endif
+
+int ox_gemm_is_thin(int64_t M, int64_t N, int64_t K) {
+  return M > 0 && N > 0 && K > 0 && (M <= OX_THIN || N <= OX_THIN);
+}
+
+/* The level the GEMM uses (so ox_gemm_max_isa caps this too, for tests). */
+static int level(void) {
+  const char *isa = ox_gemm_isa();
+  return !strcmp(isa, "avx512f") ? OX_CPU_AVX512 : !strcmp(isa, "avx2+fma") ? OX_CPU_AVX2 : OX_CPU_GENERIC;
+}
+
+typedef void (*tiles_fn)(const thin_job *j, int64_t lo, int64_t hi);
+typedef struct { const thin_job *j; tiles_fn fn; } par_arg;
+static void par_tiles(void *arg, int slot, int64_t lo, int64_t hi) {
+  const par_arg *p = arg;
+  p->fn(p->j, lo, hi);
+}
+
+/* Set up the job (turned round when op(B) is the thin side), then run its
+ * tiles, on the pool when it is big enough. */
+static void thin_run(int dbl, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
+                     const void *B, int64_t ldb, int tb, void *C, int64_t ldc, double alpha,
+                     double beta) {
+  thin_job j;
+  if (M <= OX_THIN) {
+    j = (thin_job){(int)M, N, K, A, lda, ta, B, ldb, tb, C, ldc, 1, alpha, beta};
+  } else { /* Y^T (N, M) = op(B)^T op(A)^T */
+    j = (thin_job){(int)N, M, K, B, ldb, !tb, A, lda, !ta, C, 1, ldc, alpha, beta};
+  }
+  int lv = level();
+  tiles_fn fn;
+  int64_t cols;
+  if (dbl) {
+    fn = lv == OX_CPU_AVX512 ? tiles_d_avx512 : lv == OX_CPU_AVX2 ? tiles_d_avx2 : tiles_d_generic;
+    cols = lv == OX_CPU_AVX512 ? tile_cols_d_avx512(&j) : lv == OX_CPU_AVX2 ? tile_cols_d_avx2(&j) : tile_cols_d_generic(&j);
+  } else {
+    fn = lv == OX_CPU_AVX512 ? tiles_s_avx512 : lv == OX_CPU_AVX2 ? tiles_s_avx2 : tiles_s_generic;
+    cols = lv == OX_CPU_AVX512 ? tile_cols_s_avx512(&j) : lv == OX_CPU_AVX2 ? tile_cols_s_avx2(&j) : tile_cols_s_generic(&j);
+  }
+  int64_t ntiles = (j.N + cols - 1) / cols;
+  int nch = ox_par_chunks(ntiles, 2.0 * (double)j.R * (double)j.N * (double)K);
+  par_arg p = {&j, fn};
+  if (nch <= 1) fn(&j, 0, ntiles);
+  else ox_par_for(ntiles, nch, par_tiles, &p);
+}
+
+/* K <= 0: C = beta * C (as ox_sgemm) */
+#define EMPTY_K(T)                                                                    \
+  for (int64_t i = 0; i < M; i++)                                                     \
+    for (int64_t jj = 0; jj < N; jj++) C[i * ldc + jj] = beta == 0 ? (T)0 : beta * C[i * ldc + jj];
+
+void ox_sgemm_thin(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+                   const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
+                   float beta) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    EMPTY_K(float)
+    return;
+  }
+  thin_run(0, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta);
+}
+
+void ox_dgemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+                   const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
+                   double beta) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    EMPTY_K(double)
+    return;
+  }
+  thin_run(1, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta);
+}
+
+void ox_sgemm_any(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+                  const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
+                  float beta) {
+  (ox_gemm_is_thin(M, N, K) ? ox_sgemm_thin : ox_sgemm)(M, N, K, A, lda, transA, B, ldb, transB, C,
+                                                        ldc, alpha, beta);
+}
+
+void ox_dgemm_any(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+                  const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
+                  double beta) {
+  (ox_gemm_is_thin(M, N, K) ? ox_dgemm_thin : ox_dgemm)(M, N, K, A, lda, transA, B, ldb, transB, C,
+                                                        ldc, alpha, beta);
+}
+
+#else /* ---- the template: one instance per (type, target) ---- */
+
+#define T GEMV_T
+#define V GEMV_V
+#define L ((int)(sizeof(V) / sizeof(T)))
+#define TARGET GEMV_TARGET
+#define INLINE static inline __attribute__((always_inline)) TARGET
+
+INLINE V GEMV_NAME(load)(const T *p) {
+  V v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/* Y(r, j) = alpha * s + beta * Y(r, j) (beta 0: Y is not read) */
+INLINE void GEMV_NAME(put)(const thin_job *j, int r, int64_t col, T s) {
+  T *y = (T *)j->Y + r * j->rs + col * j->cs;
+  *y = j->beta == 0 ? (T)j->alpha * s : (T)j->alpha * s + (T)j->beta * *y;
+}
+
+/* dot: columns c0 .. c0+3 (those below N) of R rows; R a constant after
+ * inlining, so the 4 R accumulators stay in registers */
+INLINE void GEMV_NAME(dot4)(const thin_job *j, const int R, int64_t c0) {
+  const T *A = j->A, *B = j->B;
+  int64_t K = j->K, nc = j->N - c0 < 4 ? j->N - c0 : 4;
+  V acc[OX_THIN][4];
+  T tail[OX_THIN][4];
+  for (int r = 0; r < R; r++)
+    for (int c = 0; c < 4; c++) {
+      acc[r][c] = (V){0};
+      tail[r][c] = 0;
+    }
+  T buf[OX_THIN][KB];
+  for (int64_t kb = 0; kb < K; kb += KB) {
+    int64_t kn = K - kb < KB ? K - kb : KB;
+    const T *a[OX_THIN], *b[4];
+    for (int r = 0; r < R; r++) {
+      if (j->ta) { /* op(A) row r is strided: gather this block */
+        for (int64_t k = 0; k < kn; k++) buf[r][k] = A[(kb + k) * j->lda + r];
+        a[r] = buf[r];
+      } else {
+        a[r] = A + r * j->lda + kb;
+      }
+    }
+    for (int c = 0; c < 4; c++) b[c] = B + (c0 + (c < nc ? c : 0)) * j->ldb + kb;
+    int64_t k = 0;
+    for (; k + L <= kn; k += L) {
+      V b0 = GEMV_NAME(load)(b[0] + k), b1 = GEMV_NAME(load)(b[1] + k);
+      V b2 = GEMV_NAME(load)(b[2] + k), b3 = GEMV_NAME(load)(b[3] + k);
+      for (int r = 0; r < R; r++) {
+        V av = GEMV_NAME(load)(a[r] + k);
+        acc[r][0] += av * b0;
+        acc[r][1] += av * b1;
+        acc[r][2] += av * b2;
+        acc[r][3] += av * b3;
+      }
+    }
+    for (; k < kn; k++)
+      for (int r = 0; r < R; r++)
+        for (int c = 0; c < 4; c++) tail[r][c] += a[r][k] * b[c][k];
+  }
+  for (int r = 0; r < R; r++)
+    for (int c = 0; c < nc; c++) {
+      T s = 0;
+      for (int l = 0; l < L; l++) s += acc[r][c][l];
+      GEMV_NAME(put)(j, r, c0 + c, s + tail[r][c]);
+    }
+}
+
+/* axpy: columns c0 .. c0 + 4L - 1 (those below N) of R rows, each summed
+ * over k in order */
+INLINE void GEMV_NAME(axpy)(const thin_job *j, const int R, int64_t c0) {
+  const T *A = j->A, *B = j->B;
+  int64_t K = j->K, lda = j->lda, ldb = j->ldb, nc = j->N - c0 < 4 * L ? j->N - c0 : 4 * L;
+  if (nc == 4 * L) {
+    V acc[OX_THIN][4];
+    for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = acc[r][2] = acc[r][3] = (V){0};
+    for (int64_t k = 0; k < K; k++) {
+      const T *bk = B + k * ldb + c0;
+      V b0 = GEMV_NAME(load)(bk), b1 = GEMV_NAME(load)(bk + L);
+      V b2 = GEMV_NAME(load)(bk + 2 * L), b3 = GEMV_NAME(load)(bk + 3 * L);
+      for (int r = 0; r < R; r++) {
+        T ar = j->ta ? A[k * lda + r] : A[r * lda + k];
+        acc[r][0] += ar * b0;
+        acc[r][1] += ar * b1;
+        acc[r][2] += ar * b2;
+        acc[r][3] += ar * b3;
+      }
+    }
+    for (int r = 0; r < R; r++)
+      for (int c = 0; c < 4 * L; c++) GEMV_NAME(put)(j, r, c0 + c, acc[r][c / L][c % L]);
+    return;
+  }
+  /* the last, partial tile: a column at a time, in the same order over k */
+  for (int64_t c = 0; c < nc; c++)
+    for (int r = 0; r < R; r++) {
+      T s = 0;
+      for (int64_t k = 0; k < K; k++) s += (j->ta ? A[k * lda + r] : A[r * lda + k]) * B[k * ldb + c0 + c];
+      GEMV_NAME(put)(j, r, c0 + c, s);
+    }
+}
+
+/* the columns one tile covers */
+static int64_t GEMV_NAME(tile_cols)(const thin_job *j) { return j->tb ? 4 : 4 * L; }
+
+/* tiles lo .. hi-1 */
+TARGET static void GEMV_NAME(tiles)(const thin_job *j, int64_t lo, int64_t hi) {
+  int64_t w = GEMV_NAME(tile_cols)(j);
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t c0 = t * w;
+#define ROWS(R)                                                                       \
+  case R:                                                                             \
+    if (j->tb) GEMV_NAME(dot4)(j, R, c0);                                             \
+    else GEMV_NAME(axpy)(j, R, c0);                                                   \
+    break;
+    switch (j->R) {
+      ROWS(1)
+      ROWS(2)
+      ROWS(3)
+      ROWS(4)
+    }
+#undef ROWS
+  }
+}
+
+#undef T
+#undef V
+#undef L
+#undef TARGET
+#undef INLINE
+#undef GEMV_T
+#undef GEMV_V
+#undef GEMV_NAME
+#undef GEMV_TARGET
+#endif

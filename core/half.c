@@ -1,0 +1,202 @@
+/* core/half.c: float16 and bfloat16 conversions many at a time (see half.h).
+ *
+ * Each conversion has a scalar loop (exact bit manipulation, the same results
+ * as core/convert.c's reference routines) and, on x86-64, an F16C build (8
+ * lanes) and an AVX-512F build (16 lanes; AVX-512F has the float16
+ * conversions itself). The hardware rounds to nearest even and keeps
+ * subnormals, as the reference does; it keeps a NaN's payload, which the
+ * reference does not, so NaN lanes are replaced by the canonical quiet NaN of
+ * their sign (in float32 before narrowing: 0x7FC00000 narrows to 0x7E00). */
+#include <math.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "half.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_X86 1
+#include <immintrin.h>
+#else
+#define HAVE_X86 0
+#endif
+
+enum { LV_SCALAR, LV_F16C, LV_AVX512 };
+
+static int cap = LV_AVX512;
+
+void ox_half_max_isa(int level) { cap = level < 0 || level > LV_AVX512 ? LV_AVX512 : level; }
+
+static int level(void) {
+#if HAVE_X86
+  static int have = -1;
+  int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
+  if (h < 0) {
+    __builtin_cpu_init();
+    h = ox_cpu_level() == OX_CPU_AVX512 ? LV_AVX512 : __builtin_cpu_supports("f16c") ? LV_F16C : LV_SCALAR;
+    __atomic_store_n(&have, h, __ATOMIC_RELAXED);
+  }
+  return h < cap ? h : cap;
+#else
+  return LV_SCALAR;
+#endif
+}
+
+const char *ox_half_isa(void) {
+  static const char *names[] = {"scalar", "f16c", "avx512f"};
+  return names[level()];
+}
+
+/* ---- scalar ---- */
+
+static uint32_t bits_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+static float float_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static float f16_to_f32(uint16_t h) {
+  uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF;
+  if (e == 0x1F) return float_of(s | (m ? 0x7FC00000u : 0x7F800000u)); /* NaN, Inf */
+  if (e) return float_of(s | (e + 112) << 23 | m << 13);                /* normal */
+  float v = (float)m * 0x1p-24f;                                        /* subnormal, 0 */
+  return s ? -v : v;
+}
+
+static uint16_t f32_to_f16(float f) {
+  uint32_t x = bits_of(f), a = x & 0x7FFFFFFF;
+  uint16_t s = (uint16_t)((x >> 16) & 0x8000);
+  if (a > 0x7F800000) return s | 0x7E00;   /* NaN */
+  if (a >= 0x477FF000) return s | 0x7C00;  /* 65520 and up (Inf too): Inf */
+  if (a >= 0x38800000) {                   /* 2^-14 and up: normal */
+    uint32_t r = (a >> 13) - (112 << 10), rest = a & 0x1FFF;
+    if (rest > 0x1000 || (rest == 0x1000 && (r & 1))) r++; /* a carry moves into the exponent */
+    return s | (uint16_t)r;
+  }
+  /* subnormal: a * 2^24 is exact, and rintf rounds it to even (the code;
+   * 1024 is the smallest normal's) */
+  return s | (uint16_t)rintf(float_of(a) * 0x1p24f);
+}
+
+static float bf16_to_f32(uint16_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  if ((h & 0x7F80) == 0x7F80 && (h & 0x7F)) u |= 0x400000; /* quiet the NaN */
+  return float_of(u);
+}
+
+static uint16_t f32_to_bf16(float f) {
+  uint32_t x = bits_of(f);
+  if ((x & 0x7FFFFFFF) > 0x7F800000) return (uint16_t)((x >> 16) & 0x8000) | 0x7FC0;
+  return (uint16_t)((x + 0x7FFF + ((x >> 16) & 1)) >> 16); /* to even; overflow gives Inf */
+}
+
+/* ---- F16C and AVX-512F ---- */
+
+#if HAVE_X86
+#define T_F16C __attribute__((target("avx,f16c")))
+#define T_AVX512 __attribute__((target("avx512f")))
+
+T_F16C static void f16_to_f32_f16c(const uint16_t *h, float *f, int64_t n) {
+  int64_t i = 0;
+  const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+  const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(h + i)));
+    __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    v = _mm256_blendv_ps(v, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan);
+    _mm256_storeu_ps(f + i, v);
+  }
+  for (; i < n; i++) f[i] = f16_to_f32(h[i]);
+}
+
+T_F16C static void f32_to_f16_f16c(const float *f, uint16_t *h, int64_t n) {
+  int64_t i = 0;
+  const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+  const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(f + i);
+    __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    v = _mm256_blendv_ps(v, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan);
+    _mm_storeu_si128((__m128i *)(h + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  }
+  for (; i < n; i++) h[i] = f32_to_f16(f[i]);
+}
+
+T_AVX512 static void f16_to_f32_avx512(const uint16_t *h, float *f, int64_t n) {
+  int64_t i = 0;
+  const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
+  for (; i + 16 <= n; i += 16) {
+    __m512 v = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(h + i)));
+    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    __m512i c = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), qnan);
+    _mm512_storeu_ps(f + i, _mm512_mask_blend_ps(nan, v, _mm512_castsi512_ps(c)));
+  }
+  for (; i < n; i++) f[i] = f16_to_f32(h[i]);
+}
+
+T_AVX512 static void f32_to_f16_avx512(const float *f, uint16_t *h, int64_t n) {
+  int64_t i = 0;
+  const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
+  for (; i + 16 <= n; i += 16) {
+    __m512 v = _mm512_loadu_ps(f + i);
+    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    __m512i c = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), qnan);
+    v = _mm512_mask_blend_ps(nan, v, _mm512_castsi512_ps(c));
+    _mm256_storeu_si256((__m256i *)(h + i), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  }
+  for (; i < n; i++) h[i] = f32_to_f16(f[i]);
+}
+#endif
+
+/* ---- entry points ---- */
+
+void ox_f16_to_f32_n(const uint16_t *h, float *f, int64_t n) {
+#if HAVE_X86
+  int lv = level();
+  if (lv == LV_AVX512) return f16_to_f32_avx512(h, f, n);
+  if (lv == LV_F16C) return f16_to_f32_f16c(h, f, n);
+#endif
+  for (int64_t i = 0; i < n; i++) f[i] = f16_to_f32(h[i]);
+}
+
+void ox_f32_to_f16_n(const float *f, uint16_t *h, int64_t n) {
+#if HAVE_X86
+  int lv = level();
+  if (lv == LV_AVX512) return f32_to_f16_avx512(f, h, n);
+  if (lv == LV_F16C) return f32_to_f16_f16c(f, h, n);
+#endif
+  for (int64_t i = 0; i < n; i++) h[i] = f32_to_f16(f[i]);
+}
+
+/* bfloat16: integer shifts and adds, which the compiler vectorises */
+void ox_bf16_to_f32_n(const uint16_t *h, float *f, int64_t n) {
+  for (int64_t i = 0; i < n; i++) f[i] = bf16_to_f32(h[i]);
+}
+
+void ox_f32_to_bf16_n(const float *f, uint16_t *h, int64_t n) {
+  for (int64_t i = 0; i < n; i++) h[i] = f32_to_bf16(f[i]);
+}
+
+void ox_widen_f32_n(ox_dtype dt, const void *src, int64_t off, int64_t n, float *dst) {
+  switch (dt) {
+  case OX_FLOAT16: ox_f16_to_f32_n((const uint16_t *)src + off, dst, n); break;
+  case OX_BFLOAT16: ox_bf16_to_f32_n((const uint16_t *)src + off, dst, n); break;
+  case OX_FLOAT: memcpy(dst, (const float *)src + off, sizeof *dst * (size_t)n); break;
+  default:
+    for (int64_t i = 0; i < n; i++) dst[i] = (float)ox_load_f64(dt, src, off + i);
+  }
+}
+
+void ox_narrow_f32_n(const float *src, int64_t n, ox_dtype dt, void *dst, int64_t off) {
+  switch (dt) {
+  case OX_FLOAT16: ox_f32_to_f16_n(src, (uint16_t *)dst + off, n); break;
+  case OX_BFLOAT16: ox_f32_to_bf16_n(src, (uint16_t *)dst + off, n); break;
+  case OX_FLOAT: memcpy((float *)dst + off, src, sizeof *src * (size_t)n); break;
+  default:
+    for (int64_t i = 0; i < n; i++) ox_store_f64(dt, dst, off + i, src[i]);
+  }
+}

@@ -1,0 +1,33 @@
+/* core/half.h: float16 and bfloat16 to and from float32, many at a time.
+ *
+ * The same values, bit for bit, as the scalar conversions of core/dtype.h
+ * (ox_f16_to_f32 and the rest): round to nearest even, subnormals kept,
+ * overflow to Inf, and NaN made the canonical quiet NaN of its sign (float16
+ * 0x7E00, bfloat16 0x7FC0, float32 0x7FC00000). On x86-64 they use F16C
+ * (8 at a time) or AVX-512F (16), whichever the CPU has, picked at run time;
+ * elsewhere, and for the other small floats, a scalar loop. */
+#ifndef OX_HALF_H
+#define OX_HALF_H
+
+#include <stdint.h>
+
+#include "dtype.h"
+
+void ox_f16_to_f32_n(const uint16_t *h, float *f, int64_t n);
+void ox_f32_to_f16_n(const float *f, uint16_t *h, int64_t n);
+void ox_bf16_to_f32_n(const uint16_t *h, float *f, int64_t n);
+void ox_f32_to_bf16_n(const float *f, uint16_t *h, int64_t n);
+
+/* Elements [off, off + n) of src, a tensor's data of any small float dtype
+ * (float16, bfloat16, the float8s, float4e2m1: see kernel.h), as floats into
+ * dst[0 .. n); and the other way, rounding once (float8: saturating, as
+ * Cast's default). */
+void ox_widen_f32_n(ox_dtype dt, const void *src, int64_t off, int64_t n, float *dst);
+void ox_narrow_f32_n(const float *src, int64_t n, ox_dtype dt, void *dst, int64_t off);
+
+/* For tests: use at most this level (0 scalar, 1 F16C, 2 AVX-512F; -1 the
+ * best the CPU has, the default), and the name of the one in use. */
+void ox_half_max_isa(int level);
+const char *ox_half_isa(void);
+
+#endif
