@@ -109,7 +109,7 @@ def scenarios(x, d, shared):
     sh("convert", "float32[3]:0.5,-1,2", f"{d}/b.json")
     sh("convert", "float32[3]:0.5,-1,2", f"{d}/b.npz")
     sh("make", "SequenceAt", "--opset", "11", "--input", "input_seq:seq(tensor(float))",
-       "--input", "position:tensor(int64)", "--output", "output_tensor", "-o", f"{d}/seq_at.onnx")
+       "--input", "position:int64[]", "--output", "output_tensor:float32[?,?]", "-o", f"{d}/seq_at.onnx")
     sh("convert", "tests/seeds/seq3.json", f"{d}/seq3.pb")
     s.append(Scenario("run_add_npy_json", ["run", f"{d}/add.onnx", "--in", f"{d}/a.npy", "--in", f"{d}/b.json",
                                            "--out", "y.npz"]))

@@ -265,7 +265,7 @@ int main(void) {
     /* x -> Relu -> a -> Neg -> b -> Abs -> c: one 1 MiB block besides x's */
     static const char *x_[] = {"x"}, *a_[] = {"a"}, *b_[] = {"b"}, *c_[] = {"c"};
     ox_node ns[] = {kit_node("Relu", 1, x_, 1, a_), kit_node("Neg", 1, a_, 1, b_), kit_node("Abs", 1, b_, 1, c_)};
-    ox_valueinfo gi[] = {{"x", NULL, -1, NULL}}, go[] = {{"c", NULL, -1, NULL}};
+    ox_valueinfo gi[] = {{.name = "x", .rank = -1}}, go[] = {{.name = "c", .rank = -1}};
     ox_graph g = {"chain", 3, ns, 1, gi, 1, go, 0, NULL, NULL, 0, NULL};
     ox_opset ops[] = {{"", 16}};
     ox_model m = {"mem", ".", 10, 1, ops, &g, 0, NULL};
@@ -289,7 +289,7 @@ int main(void) {
     /* a = Relu(x); s = Sum(a, x, a): a dies at Sum, which reads it twice */
     static const char *sin_[] = {"a", "x", "a"}, *s_[] = {"s"};
     ox_node ns2[] = {kit_node("Relu", 1, x_, 1, a_), kit_node("Sum", 3, sin_, 1, s_)};
-    ox_valueinfo go2[] = {{"s", NULL, -1, NULL}};
+    ox_valueinfo go2[] = {{.name = "s", .rank = -1}};
     ox_graph g2 = {"twice", 2, ns2, 1, gi, 1, go2, 0, NULL, NULL, 0, NULL};
     ox_model m2 = {"mem", ".", 10, 1, ops, &g2, 0, NULL};
     CHECK_EQ_I(ox_prepare(A, &m2, &E), 0);

@@ -21,7 +21,7 @@ static ox_node node(const char *name, const char *op, const char *domain, int ni
 }
 
 static ox_valueinfo vi(const char *name, const ox_type *t) {
-  ox_valueinfo v = {name, t, -1, NULL};
+  ox_valueinfo v = {.name = name, .type = t, .rank = -1};
   return v;
 }
 

@@ -20,7 +20,7 @@
 #define N 262144 /* floats: 1 MiB */
 
 static ox_valueinfo vi(const char *name) {
-  ox_valueinfo v = {name, NULL, -1, NULL};
+  ox_valueinfo v = {.name = name, .rank = -1};
   return v;
 }
 

@@ -171,7 +171,7 @@ static int grads_ok(ox_model *m, ox_value **in, int nx, const int *xk, int nout)
   return ok;
 }
 
-static ox_valueinfo gvi(const char *name) { return (ox_valueinfo){name, NULL, -1, NULL}; }
+static ox_valueinfo gvi(const char *name) { return (ox_valueinfo){.name = name, .rank = -1}; }
 
 static void test_gradient(void) {
   static ox_opset ops[] = {{"", 18}, {TD, 1}};
