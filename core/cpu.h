@@ -20,4 +20,15 @@ __attribute__((const))
 #endif
 int ox_cpu_level(void);
 
+/* For the code built once per level: OX_X86_DISPATCH is 1 where the AVX2
+ * and AVX-512 builds exist (x86-64 with GCC or clang), and the function
+ * attributes that make them. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define OX_X86_DISPATCH 1
+#define OX_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define OX_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#else
+#define OX_X86_DISPATCH 0
+#endif
+
 #endif

@@ -43,13 +43,6 @@ typedef double v4d __attribute__((vector_size(32)));
 typedef float v16f __attribute__((vector_size(64)));
 typedef double v8d __attribute__((vector_size(64)));
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define HAVE_X86_DISPATCH 1
-#define TARGET_AVX2 __attribute__((target("avx2,fma")))
-#define TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
-#else
-#define HAVE_X86_DISPATCH 0
-#endif
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
@@ -84,7 +77,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_TARGET
 #include "gemm.c"
 
-#if HAVE_X86_DISPATCH
+#if OX_X86_DISPATCH
 /* float, AVX2+FMA: 6 x 16 tile of 8-float vectors (12 ymm accumulators) */
 #define GEMM_T float
 #define GEMM_V v8f
@@ -94,7 +87,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_MC 120
 #define GEMM_NC 3072
 #define GEMM_NAME(x) x##_s_avx2
-#define GEMM_TARGET TARGET_AVX2
+#define GEMM_TARGET OX_TARGET_AVX2
 #include "gemm.c"
 
 /* double, AVX2+FMA: 6 x 8 tile of 4-double vectors */
@@ -106,7 +99,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_MC 72
 #define GEMM_NC 1536
 #define GEMM_NAME(x) x##_d_avx2
-#define GEMM_TARGET TARGET_AVX2
+#define GEMM_TARGET OX_TARGET_AVX2
 #include "gemm.c"
 
 /* float, AVX-512: 8 x 48 tile of 16-float vectors (24 of the 32 zmm registers) */
@@ -118,7 +111,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_MC 128
 #define GEMM_NC 1536
 #define GEMM_NAME(x) x##_s_avx512
-#define GEMM_TARGET TARGET_AVX512
+#define GEMM_TARGET OX_TARGET_AVX512
 #include "gemm.c"
 
 /* double, AVX-512: 8 x 24 tile of 8-double vectors */
@@ -130,7 +123,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_MC 64
 #define GEMM_NC 768
 #define GEMM_NAME(x) x##_d_avx512
-#define GEMM_TARGET TARGET_AVX512
+#define GEMM_TARGET OX_TARGET_AVX512
 #include "gemm.c"
 #endif
 
@@ -185,11 +178,19 @@ const char *ox_gemm_isa(void) {
       *c = beta == 0 ? alpha * s : alpha * s + beta * *c;                             \
     }
 
-#if !HAVE_X86_DISPATCH
+#if !OX_X86_DISPATCH
 #define gemm_s_avx2 gemm_s_generic
 #define gemm_d_avx2 gemm_d_generic
 #define gemm_s_avx512 gemm_s_generic
 #define gemm_d_avx512 gemm_d_generic
+#define pack_a_all_s_avx2 pack_a_all_s_generic
+#define pack_a_all_s_avx512 pack_a_all_s_generic
+#define packed_s_avx2 packed_s_generic
+#define packed_s_avx512 packed_s_generic
+#define pack_a_all_d_avx2 pack_a_all_d_generic
+#define pack_a_all_d_avx512 pack_a_all_d_generic
+#define packed_d_avx2 packed_d_generic
+#define packed_d_avx512 packed_d_generic
 #endif
 
 void ox_sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
@@ -203,6 +204,46 @@ void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int
               double beta) {
   GEMM_ENTRY(double, d)
 }
+
+/* ---- pre-packed operands ---- */
+
+ox_gemm_plan ox_sgemm_plan_now(void) {
+  int level = isa();
+  if (OX_X86_DISPATCH && level == OX_CPU_AVX512) return (ox_gemm_plan){level, 8, 48};
+  if (OX_X86_DISPATCH && level == OX_CPU_AVX2) return (ox_gemm_plan){level, 6, 16};
+  return (ox_gemm_plan){OX_CPU_GENERIC, 6, 8};
+}
+
+ox_gemm_plan ox_dgemm_plan_now(void) {
+  int level = isa();
+  if (OX_X86_DISPATCH && level == OX_CPU_AVX512) return (ox_gemm_plan){level, 8, 24};
+  if (OX_X86_DISPATCH && level == OX_CPU_AVX2) return (ox_gemm_plan){level, 6, 8};
+  return (ox_gemm_plan){OX_CPU_GENERIC, 6, 4};
+}
+
+#define PACKED_ENTRY(T, SUF)                                                          \
+  void ox_##SUF##gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const T *A,    \
+                             int64_t lda, int transA, T *pa) {                          \
+    if (M <= 0 || K <= 0) return;                                                     \
+    if (p->level == OX_CPU_AVX512) pack_a_all_##SUF##_avx512(M, K, A, lda, transA, pa);  \
+    else if (p->level == OX_CPU_AVX2) pack_a_all_##SUF##_avx2(M, K, A, lda, transA, pa); \
+    else pack_a_all_##SUF##_generic(M, K, A, lda, transA, pa);                        \
+  }                                                                                   \
+  void ox_##SUF##gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K,     \
+                             const T *pa, const T *pb, T *C, int64_t ldc, T beta) {    \
+    if (M <= 0 || N <= 0) return;                                                     \
+    if (K <= 0) {                                                                     \
+      for (int64_t i = 0; i < M; i++)                                                 \
+        for (int64_t j = 0; j < N; j++) C[i * ldc + j] = beta == 0 ? 0 : beta * C[i * ldc + j]; \
+      return;                                                                         \
+    }                                                                                 \
+    if (p->level == OX_CPU_AVX512) packed_##SUF##_avx512(M, N, K, pa, pb, C, ldc, beta); \
+    else if (p->level == OX_CPU_AVX2) packed_##SUF##_avx2(M, N, K, pa, pb, C, ldc, beta); \
+    else packed_##SUF##_generic(M, N, K, pa, pb, C, ldc, beta);                       \
+  }
+PACKED_ENTRY(float, s)
+PACKED_ENTRY(double, d)
+#undef PACKED_ENTRY
 
 #else /* ---- the template: one instance per (type, target) ---- */
 
@@ -268,32 +309,36 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
 
 /* c: (mr, nr) tile of C <- alpha * pa * pb + beta * c (beta 0: c not read),
  * ab = {alpha, beta}. (Passed by address: as values, GCC keeps alpha in a
- * register through the loop and spills an accumulator on AVX2.) */
-GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
-                                          const T *restrict pb, T *c, int64_t ldc, int64_t mr,
-                                          int64_t nr, const T *ab) {
+ * register through the loop and spills an accumulator on AVX2.) The body
+ * computes the first nvx vectors of the tile's NR columns: nvx = NV for
+ * whole slivers, 1 for a last sliver of at most VL columns (which would
+ * otherwise multiply NV - 1 vectors of zeros). A column gets the same
+ * operations in either. */
+static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_body)(
+    const int nvx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c, int64_t ldc,
+    int64_t mr, int64_t nr, const T *ab) {
   V acc[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < MR; r++)
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) acc[r][v] = (V){0};
+    for (int v = 0; v < nvx; v++) acc[r][v] = (V){0};
   for (int64_t k = 0; k < kc; k++, pa += MR, pb += NR) {
     V b[NV];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) b[v] = *(const V *)(pb + v * VL);
+    for (int v = 0; v < nvx; v++) b[v] = *(const V *)(pb + v * VL);
 #pragma GCC unroll 16
     for (int r = 0; r < MR; r++) {
       T a = pa[r];
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) acc[r][v] += a * b[v];
+      for (int v = 0; v < nvx; v++) acc[r][v] += a * b[v];
     }
   }
   T alpha = ab[0], beta = ab[1];
-  if (mr == MR && nr == NR) {
+  if (mr == MR && nr == nvx * VL) {
 #pragma GCC unroll 16
     for (int r = 0; r < MR; r++)
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) {
+      for (int v = 0; v < nvx; v++) {
         T *p = c + r * ldc + v * VL;
         V y = alpha * acc[r][v];
         if (beta != 0) {
@@ -307,12 +352,19 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
   }
   T tile[MR][NR] __attribute__((aligned(64)));
   for (int r = 0; r < MR; r++)
-    for (int v = 0; v < NV; v++) *(V *)&tile[r][v * VL] = acc[r][v];
+    for (int v = 0; v < nvx; v++) *(V *)&tile[r][v * VL] = acc[r][v];
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
       T *p = c + r * ldc + j;
       *p = beta == 0 ? alpha * tile[r][j] : alpha * tile[r][j] + beta * *p;
     }
+}
+
+GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
+                                          const T *restrict pb, T *c, int64_t ldc, int64_t mr,
+                                          int64_t nr, const T *ab) {
+  if (nr <= VL) GEMM_NAME(kernel_body)(1, kc, pa, pb, c, ldc, mr, nr, ab);
+  else GEMM_NAME(kernel_body)(NV, kc, pa, pb, c, ldc, mr, nr, ab);
 }
 
 /* The blocked product of rows [i0, i1) and columns [j0, j1) of C, with the
@@ -394,6 +446,29 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
     free(pb[c]);
   }
   return 0;
+}
+
+/* ---- pre-packed operands (see gemm.h) ---- */
+
+/* pa <- op(A) (M, K) as MR-row slivers of the whole K */
+GEMM_TARGET static void GEMM_NAME(pack_a_all)(int64_t M, int64_t K, const T *A, int64_t lda,
+                                              int trans, T *pa) {
+  GEMM_NAME(pack_a)(M, K, A, lda, trans, 0, 0, pa);
+}
+
+/* C (M, N) = pa x pb + beta * C, K in blocks of KC (as the blocked product):
+ * for each block, each column sliver of pb (in L1) meets every row sliver
+ * of pa (in L2). */
+GEMM_TARGET static void GEMM_NAME(packed)(int64_t M, int64_t N, int64_t K, const T *pa,
+                                          const T *pb, T *C, int64_t ldc, T beta) {
+  for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
+    int64_t kc = min64(GEMM_KC, K - pc);
+    T ab[2] = {1, pc == 0 ? beta : (T)1};
+    for (int64_t j = 0; j < N; j += NR)
+      for (int64_t i = 0; i < M; i += MR)
+        GEMM_NAME(kernel)(kc, pa + (i * K + pc * MR), pb + (j * K + pc * NR), C + i * ldc + j, ldc,
+                          min64(MR, M - i), min64(NR, N - j), ab);
+  }
 }
 
 #undef T

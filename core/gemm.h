@@ -27,6 +27,33 @@ void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int
               const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
               double beta);
 
+/* ---- pre-packed float operands ----
+ * For a product that reuses an operand, or can write it straight into the
+ * micro-kernel's layout (Conv packs its weights once per call and writes its
+ * im2col columns as packed B):
+ *   pa: op(A) (M, K) as ceil(M / mr) slivers of mr rows by all K,
+ *       pa[(s * K + k) * mr + r] = op(A)(s * mr + r, k), rows past M zero;
+ *   pb: B (K, N) as ceil(N / nr) slivers of nr columns by all K,
+ *       pb[(s * K + k) * nr + j] = B(k, s * nr + j), columns past N zero;
+ *       64-byte aligned.
+ * A plan names the micro-kernel (and so mr and nr): take one per product and
+ * use it for its packing and its products (ox_gemm_max_isa may change the
+ * kernel in between). A column of C gets the same operations whichever
+ * sliver it falls in, so splitting N over threads gives the same bytes. */
+typedef struct { int level, mr, nr; } ox_gemm_plan;
+ox_gemm_plan ox_sgemm_plan_now(void);
+ox_gemm_plan ox_dgemm_plan_now(void);
+/* pa (round_up(M, mr) * K elements) <- op(A) */
+void ox_sgemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const float *A, int64_t lda,
+                     int transA, float *pa);
+void ox_dgemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const double *A, int64_t lda,
+                     int transA, double *pa);
+/* C (M, N) = pa x pb + beta * C (beta 0: C only written); one thread. */
+void ox_sgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const float *pa,
+                     const float *pb, float *C, int64_t ldc, float beta);
+void ox_dgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const double *pa,
+                     const double *pb, double *C, int64_t ldc, double beta);
+
 /* For tests and benchmarks: use at most this micro-kernel (0 portable,
  * 1 AVX2+FMA, 2 AVX-512: core/cpu.h's levels; -1 the best the CPU has, the
  * default). Only GEMM is capped; ops/reduce.c's row kernels are not. */

@@ -1,13 +1,12 @@
 /* ops/conv.c: convolutions: Conv, ConvTranspose, ConvInteger, DeformConv, Col2Im.
  *
- * Conv is im2col feeding the blocked GEMM of core/gemm.h, one product per
- * (image, group): Y_g (M/g, out) = W_g (M/g, C/g * K) x col (C/g * K, out).
- * A 1x1 convolution with unit strides and no padding multiplies the input
- * directly. ConvTranspose is the reverse: col = W_g^T x X_g, then col2im adds
- * the columns into the output; Col2Im is that last step alone. float16 and
- * bfloat16 are widened to float once and the result rounded once on store.
- * ConvInteger subtracts the zero points into int32 and accumulates in 32 bits
- * (wrapping, as the spec allows). */
+ * This file checks the shapes and attributes; Conv's float arithmetic is in
+ * ops/conv_f.c (direct loops, a GEMV, or im2col tiles packed straight into
+ * the GEMM of core/gemm.h, chosen per call). ConvTranspose is the reverse of
+ * im2col: col = W_g^T x X_g, then col2im adds the columns into the output;
+ * Col2Im is that last step alone. float16 and bfloat16 compute in float and
+ * round once on store. ConvInteger subtracts the zero points into int32 and
+ * accumulates in 32 bits (wrapping, as the spec allows). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +15,9 @@
 #include "core/gemm.h"
 #include "core/kernel.h"
 #include "core/threads.h"
+#include "ops/conv.h"
 
-#define MAXSP 8 /* spatial dimensions supported */
+#define MAXSP OX_CONV_MAXSP
 
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 
@@ -33,19 +33,8 @@ static int same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
                  ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
 }
 
-/* ---- window geometry ----
- * An "image" of spatial dims img[] and a grid of window positions pos[]:
- * window p covers img index p * s + k * d - pb for k in [0, ker). For Conv the
- * image is X and the positions are Y; for ConvTranspose and Col2Im the image
- * is the output and the positions are the input. */
-typedef struct {
-  int nd;
-  int64_t img[MAXSP], pos[MAXSP], ker[MAXSP], s[MAXSP], d[MAXSP], pb[MAXSP], pe[MAXSP];
-  int64_t nimg, npos, nker; /* products */
-} geom;
-
-
-
+/* ---- window geometry (ops/conv.h) ---- */
+typedef ox_conv_geom geom;
 
 /* strides, dilations and pads (begin, end) for nd spatial axes */
 static int window_attrs(ox_ctx *c, int nd, geom *g) {
@@ -286,181 +275,6 @@ static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_
   return 0;
 }
 
-static int is_pointwise(const geom *g) {
-  for (int i = 0; i < g->nd; i++)
-    if (g->ker[i] != 1 || g->s[i] != 1 || g->pb[i] || g->pe[i]) return 0;
-  return 1;
-}
-
-/* Depthwise (C/group == 1): y (Mg, P) of one group += w * x shifted, tap by
- * tap, straight from x (C_g = 1, D...) without im2col; each output row of
- * the last axis is one axpy over its valid range. */
-typedef float v8f __attribute__((vector_size(32)));
-typedef double v4d __attribute__((vector_size(32)));
-#define DEPTHWISE_FN(SUF, T, VT)                                                      \
-  static void depthwise_##SUF(const geom *g, const T *x, const T *w, int64_t Mg, T *y,  \
-                              int64_t *tap) {                                         \
-    const int64_t VL = (int64_t)(sizeof(VT) / sizeof(T));                             \
-    int nd = g->nd, L = nd - 1;                                                       \
-    int64_t kidx[MAXSP] = {0}, oidx[MAXSP] = {0}, istr[MAXSP];                        \
-    istr[L] = 1;                                                                      \
-    for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];            \
-    int64_t W = g->pos[L], s = g->s[L], rows = g->npos / W, P = g->npos, K = g->nker;  \
-    /* per tap: its kernel index on each axis, offset and valid range on the last */ \
-    for (int64_t kp = 0; kp < K; kp++) {                                              \
-      int64_t *t = tap + kp * (nd + 3);                                               \
-      for (int j = 0; j < nd; j++) t[j] = kidx[j];                                    \
-      t[nd] = kidx[L] * g->d[L] - g->pb[L];                                           \
-      valid_range(t[nd], s, g->img[L], W, &t[nd + 1], &t[nd + 2]);                     \
-      for (int j = L; j >= 0; j--) {                                                  \
-        if (++kidx[j] < g->ker[j]) break;                                             \
-        kidx[j] = 0;                                                                  \
-      }                                                                               \
-    }                                                                                 \
-    for (int64_t r = 0; r < rows; r++) { /* one output row, all taps, while in cache */ \
-      for (int64_t kp = 0; kp < K; kp++) {                                            \
-        const int64_t *t = tap + kp * (nd + 3);                                       \
-        int64_t base = 0, off = t[nd], lo = t[nd + 1], hi = t[nd + 2];                \
-        int ok = hi > lo;                                                             \
-        for (int j = 0; ok && j < L; j++) {                                           \
-          int64_t i = oidx[j] * g->s[j] + t[j] * g->d[j] - g->pb[j];                  \
-          if (i < 0 || i >= g->img[j]) ok = 0;                                        \
-          base += i * istr[j];                                                        \
-        }                                                                             \
-        if (!ok) continue;                                                            \
-        const T *src = x + base + off;                                                \
-        for (int64_t m = 0; m < Mg; m++) {                                            \
-          const T wv = w[m * K + kp];                                                 \
-          T *yr = y + m * P + r * W;                                                  \
-          if (s == 1) { /* yr[p] += wv * src[p], a vector at a time */                \
-            int64_t p = lo;                                                           \
-            for (; p + VL <= hi; p += VL) {                                           \
-              VT a, b;                                                                \
-              memcpy(&a, yr + p, sizeof a);                                           \
-              memcpy(&b, src + p, sizeof b);                                          \
-              a += wv * b;                                                            \
-              memcpy(yr + p, &a, sizeof a);                                           \
-            }                                                                         \
-            for (; p < hi; p++) yr[p] += wv * src[p];                                 \
-          } else {                                                                    \
-            for (int64_t p = lo; p < hi; p++) yr[p] += wv * src[p * s];               \
-          }                                                                           \
-        }                                                                             \
-      }                                                                               \
-      for (int j = L - 1; j >= 0; j--) {                                              \
-        if (++oidx[j] < g->pos[j]) break;                                             \
-        oidx[j] = 0;                                                                  \
-      }                                                                               \
-    }                                                                                 \
-  }
-DEPTHWISE_FN(f32, float, v8f)
-DEPTHWISE_FN(f64, double, v4d)
-#undef DEPTHWISE_FN
-
-/* Columns per im2col tile: about this many bytes of col, so that the tile
- * stays in cache between im2col and the GEMM's packing. */
-#define TILE_BYTES (512 * 1024)
-
-/* One Conv split for ox_par_for: item t is output row tile t % ntiles of
- * group (t / ntiles) % G of image t / (ntiles * G); each thread (slot) has
- * its own im2col buffer and depthwise tap table. Each tile is the same GEMM call
- * whatever the chunking, so every thread count gives the same bytes. */
-typedef struct {
-  ox_dtype dt;
-  const geom *g;
-  const char *x, *w;
-  const void *b;
-  char *y;
-  size_t es;
-  int direct, depthwise;
-  int64_t C, M, G, Cg, Mg, Kg, P, W, rows, trows, ntiles;
-  void **col;
-  int64_t **taps;
-} conv_job;
-
-static void conv_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
-  const conv_job *j = arg;
-  const geom *g = j->g;
-  size_t es = j->es;
-  int64_t P = j->P, W = j->W, Mg = j->Mg, Kg = j->Kg;
-  for (int64_t t = lo; t < hi; t++) {
-    int64_t tile = t % j->ntiles, gi = t / j->ntiles % j->G, n = t / j->ntiles / j->G;
-    int64_t r0 = tile * j->trows, r1 = r0 + j->trows < j->rows ? r0 + j->trows : j->rows;
-    int64_t cols = (r1 - r0) * W;
-    const char *xg = j->x + (size_t)((n * j->C + gi * j->Cg) * g->nimg) * es;
-    const char *wg = j->w + (size_t)(gi * Mg * Kg) * es;
-    char *yg = j->y + (size_t)((n * j->M + gi * Mg) * P) * es;
-    char *yt = yg + (size_t)(r0 * W) * es;
-    /* the bias first, then Y += W x col */
-    for (int64_t m = 0; j->b && m < Mg; m++) {
-      if (j->dt == OX_FLOAT) {
-        float v = ((const float *)j->b)[gi * Mg + m], *r = (float *)yt + m * P;
-        for (int64_t p = 0; p < cols; p++) r[p] = v;
-      } else {
-        double v = ((const double *)j->b)[gi * Mg + m], *r = (double *)yt + m * P;
-        for (int64_t p = 0; p < cols; p++) r[p] = v;
-      }
-    }
-    if (j->depthwise) { /* one tile: the whole group */
-      if (j->dt == OX_FLOAT)
-        depthwise_f32(g, (const float *)xg, (const float *)wg, Mg, (float *)yg, j->taps[ch]);
-      else
-        depthwise_f64(g, (const double *)xg, (const double *)wg, Mg, (double *)yg, j->taps[ch]);
-      continue;
-    }
-    const void *B = xg + (size_t)r0 * es; /* pointwise: X_g (Cg, P) is the matrix */
-    int64_t ldb = P;
-    if (!j->direct) {
-      im2col(xg, j->Cg, g, es, j->col[ch], r0, r1);
-      B = j->col[ch];
-      ldb = cols;
-    }
-    if (j->dt == OX_FLOAT)
-      ox_sgemm(Mg, cols, Kg, (const float *)wg, Kg, 0, B, ldb, 0, (float *)yt, P, 1, j->b ? 1 : 0);
-    else
-      ox_dgemm(Mg, cols, Kg, (const double *)wg, Kg, 0, B, ldb, 0, (double *)yt, P, 1, j->b ? 1 : 0);
-  }
-}
-
-/* y = conv(x, w) + b for float or double (x, w, b of type dt, y zeroed). */
-static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
-                      int64_t G, const geom *g, void *y) {
-  int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G;
-  int64_t Kg = Cg * g->nker, P = g->npos; /* each product: (Mg, Kg) x (Kg, P) */
-  size_t es = ox_dtype_size(dt);
-  int direct = is_pointwise(g), depthwise = Cg == 1 && !direct;
-  /* Tiles of whole rows of the output (P = rows x W: outer positions x the
-   * last axis); a pointwise product tiles single columns of X_g itself. */
-  int64_t W = direct ? 1 : g->pos[g->nd - 1], rows = P / W;
-  int64_t rowbytes = Kg * W * (int64_t)es, trows = rowbytes > 0 ? TILE_BYTES / rowbytes : rows;
-  if (trows * W < 64) trows = (64 + W - 1) / W; /* not too thin for the GEMM */
-  if (trows < 1) trows = 1;
-  if (trows > rows || depthwise) trows = rows;
-  int64_t ntiles = rows ? (rows + trows - 1) / trows : 0, items = N * G * ntiles;
-  if (!items) return 0;
-  int nch = ox_par_chunks(items, 2.0 * (double)N * (double)M * (double)P * (double)Kg);
-  void **col = ox_alloc_array(c->a, nch, sizeof *col);
-  int64_t **taps = ox_alloc_array(c->a, nch, sizeof *taps);
-  if (!col || !taps) return oom(c);
-  if (!direct && !depthwise && ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
-    return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-  int rc = 0;
-  for (int ch = 0; ch < nch && !rc; ch++) {
-    if (depthwise && !(taps[ch] = ox_alloc_array(c->a, g->nker * (g->nd + 3), sizeof **taps)))
-      rc = oom(c);
-    /* scratch rewritten by every tile: malloc (counted against --max-memory),
-     * not the zeroing arena */
-    if (!direct && !depthwise && !(col[ch] = ox_mem_malloc((size_t)(Kg * trows * W) * es))) rc = oom(c);
-  }
-  if (!rc) {
-    conv_job j = {dt, g, x->data, w->data, b ? b->data : NULL, y, es, direct, depthwise,
-                  C, M, G, Cg, Mg, Kg, P, W, rows, trows, ntiles, col, taps};
-    ox_par_for(items, nch, conv_chunk, &j);
-  }
-  for (int ch = 0; ch < nch; ch++) ox_mem_free(col[ch]);
-  return rc;
-}
-
 static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
   char s1[128];
   if (!b) return 0;
@@ -502,7 +316,9 @@ static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
   OX_TRY(check_bias(c, b, w->dims[0], x->dt));
   OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, ydims, out, c->err));
-  return run_float(c, conv_float, x, w, b, G, &g, &(*out)->u.t);
+  if ((*out)->u.t.n == 0) return 0;
+  OX_TRY(geom_fits(c, &g));
+  return ox_conv_float(c, x, w, b, G, &g, &(*out)->u.t);
 }
 
 /* ---- ConvInteger-10 ---- */

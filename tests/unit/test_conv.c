@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu.h"
+#include "core/gemm.h"
+#include "core/threads.h"
 #include "kit.h"
 
 static unsigned rng = 2024;
@@ -159,6 +162,197 @@ static void test_conv(void) {
   }
   snprintf(label, sizeof label, "conv case 1 float16");
   run_conv_case(&cases[1], OX_FLOAT16, label);
+}
+
+/* ---- the float paths of ops/conv_f.c against the naive loop ----
+ * Each case runs under every GEMM/vector level the CPU has (0 portable, 1
+ * AVX2, 2 AVX-512) and with 1, 2 and 3 threads: every result within
+ * rounding of a float64 loop over the same (rounded) inputs, and the bytes
+ * the same for every thread count. The fixed cases aim at each path (direct:
+ * depthwise and few channels per group, 1-D and 2-D; gemv: at most 4 output
+ * positions; packed GEMM: the rest, in several tiles and with work enough to
+ * split); the random ones mix everything. */
+
+typedef struct {
+  int nd;
+  int64_t N, G, Cg, Mg, in[3], k[3], s[3], d[3], pads[6];
+  const char *auto_pad;
+  int bias;
+} path_case;
+
+static uint64_t prng = 88172645463325252u;
+static int64_t pick(int64_t lo, int64_t hi) { /* uniform in [lo, hi] */
+  prng ^= prng << 13, prng ^= prng >> 7, prng ^= prng << 17;
+  return lo + (int64_t)(prng % (uint64_t)(hi - lo + 1));
+}
+
+/* y and a bound on its rounding error for case pc on inputs in[] */
+static int path_reference(const path_case *pc, ox_value **in, int64_t *yd, double **want, double **bound) {
+  conv_case cc = {pc->nd, pc->N, pc->G * pc->Cg, pc->G * pc->Mg, pc->G, {0}, {0}, {0}, {0}, {0}, pc->auto_pad, pc->bias};
+  int nd = pc->nd;
+  for (int j = 0; j < nd; j++) {
+    cc.in[j] = pc->in[j], cc.k[j] = pc->k[j], cc.s[j] = pc->s[j], cc.d[j] = pc->d[j];
+    cc.pads[j] = pc->pads[j], cc.pads[nd + j] = pc->pads[nd + j];
+  }
+  int64_t out[3], pb[3], nout = 1, nin = 1, nk = 1;
+  conv_out(&cc, out, pb);
+  yd[0] = cc.N, yd[1] = cc.M;
+  for (int j = 0; j < nd; j++) {
+    int64_t dk = (cc.k[j] - 1) * cc.d[j] + 1, padded = cc.in[j];
+    if (!pc->auto_pad) padded += cc.pads[j] + cc.pads[nd + j];
+    if (padded < dk || out[j] < 1) return 0; /* the op refuses it */
+    yd[2 + j] = out[j], nout *= out[j], nin *= cc.in[j], nk *= cc.k[j];
+  }
+  int64_t total = cc.N * cc.M * nout;
+  *want = calloc((size_t)total, sizeof **want);
+  *bound = calloc((size_t)total, sizeof **bound);
+  for (int64_t n = 0; n < cc.N; n++)
+    for (int64_t m = 0; m < cc.M; m++)
+      for (int64_t o = 0; o < nout; o++) {
+        double acc = pc->bias ? at(in[2], m) : 0, mag = fabs(acc);
+        int64_t oi[3], r = o;
+        for (int j = nd - 1; j >= 0; j--) oi[j] = r % out[j], r /= out[j];
+        for (int64_t ci = 0; ci < pc->Cg; ci++)
+          for (int64_t kk = 0; kk < nk; kk++) {
+            int64_t ki[3], q = kk, xi = 0, ok = 1;
+            for (int j = nd - 1; j >= 0; j--) ki[j] = q % cc.k[j], q /= cc.k[j];
+            for (int j = 0; j < nd; j++) {
+              int64_t i = oi[j] * cc.s[j] + ki[j] * cc.d[j] - pb[j];
+              if (i < 0 || i >= cc.in[j]) ok = 0;
+              xi = xi * cc.in[j] + i;
+            }
+            if (!ok) continue;
+            double t = at(in[0], (n * cc.C + (m / pc->Mg) * pc->Cg + ci) * nin + xi) * at(in[1], (m * pc->Cg + ci) * nk + kk);
+            acc += t, mag += fabs(t);
+          }
+        (*want)[(n * cc.M + m) * nout + o] = acc;
+        (*bound)[(n * cc.M + m) * nout + o] = mag;
+      }
+  return 1;
+}
+
+static int run_path_case(const path_case *pc, ox_dtype dt, const char *label) {
+  int nd = pc->nd;
+  int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg;
+  int64_t xd[5] = {pc->N, C}, wd[5] = {M, pc->Cg}, yd[5];
+  for (int j = 0; j < nd; j++) xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
+  ox_value *in[3] = {random_tensor(dt, nd + 2, xd), random_tensor(dt, nd + 2, wd),
+                     pc->bias ? random_tensor(dt, 1, (int64_t[]){M}) : NULL};
+  double *want, *bound;
+  if (!path_reference(pc, in, yd, &want, &bound)) return 0;
+  ox_attr at_[6];
+  int na = 0;
+  at_[na++] = attr_int("group", pc->G);
+  at_[na++] = attr_ints("strides", nd, pc->s);
+  at_[na++] = attr_ints("dilations", nd, pc->d);
+  at_[na++] = attr_ints("kernel_shape", nd, pc->k);
+  if (pc->auto_pad) at_[na++] = attr_str("auto_pad", pc->auto_pad);
+  else at_[na++] = attr_ints("pads", 2 * nd, pc->pads);
+  /* rounding: float accumulates within about K ulps of the sum of |terms|;
+   * float16 and bfloat16 then round once more */
+  double eps = dt == OX_DOUBLE ? 0x1p-52 : 0x1p-23, out_eps = dt == OX_FLOAT16 ? 0x1p-10 : dt == OX_BFLOAT16 ? 0x1p-7 : 0;
+  int64_t K = pc->Cg;
+  for (int j = 0; j < nd; j++) K *= pc->k[j];
+  int levels = ox_cpu_level(), ok = 1;
+  for (int isa = 0; isa <= levels && ok; isa++) {
+    ox_gemm_max_isa(isa);
+    void *first = NULL;
+    for (int th = 1; th <= 3 && ok; th++) {
+      ox_set_threads(th);
+      ox_value *y;
+      CHECK_EQ_I(run("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, pc->bias ? 3 : 2, in, 1, &y), 0);
+      if (!y || !shape_is(y, nd + 2, yd)) {
+        fprintf(stderr, "%s: wrong shape\n", label);
+        ok = 0;
+        break;
+      }
+      for (int64_t i = 0; i < y->u.t.n && ok; i++) {
+        double got = at(y, i), tol = 4 * eps * (double)(K + 1) * bound[i] + out_eps * fabs(want[i]) + 1e-30;
+        if (!(fabs(got - want[i]) <= tol)) {
+          fprintf(stderr, "%s: isa %d threads %d: element %lld is %.9g, want %.9g\n", label, isa, th,
+                  (long long)i, got, want[i]);
+          ok = 0;
+        }
+      }
+      size_t bytes = (size_t)y->u.t.n * ox_dtype_size(dt);
+      if (th == 1) first = memcpy(malloc(bytes), y->u.t.data, bytes);
+      else if (ok && memcmp(first, y->u.t.data, bytes)) {
+        fprintf(stderr, "%s: isa %d: %d threads differ from one\n", label, isa, th);
+        ok = 0;
+      }
+    }
+    free(first);
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK(ok);
+  free(want);
+  free(bound);
+  return 1;
+}
+
+static void test_conv_paths(void) {
+  path_case fixed[] = {
+      /* direct: depthwise 3x3 and 5x5, strides 1 and 2, work enough to split */
+      {2, 1, 48, 1, 1, {40, 37}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1},
+      {2, 2, 24, 1, 1, {41, 40}, {3, 3}, {2, 2}, {1, 1}, {1, 0, 1, 2}, NULL, 0},
+      {2, 1, 40, 1, 1, {20, 45}, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},
+      {2, 1, 32, 1, 1, {24, 50}, {5, 5}, {2, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},
+      {2, 1, 16, 1, 2, {30, 33}, {3, 3}, {2, 3}, {2, 2}, {2, 0, 1, 3}, NULL, 1}, /* multiplier 2, dilated */
+      {2, 1, 4, 3, 5, {21, 70}, {3, 2}, {1, 2}, {1, 1}, {0, 1, 1, 0}, NULL, 1},  /* 3 in, 5 out per group */
+      {2, 1, 1, 1, 24, {76, 32}, {3, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1}, /* one input channel */
+      {1, 2, 8, 1, 1, {300}, {7}, {3}, {2}, {4, 1}, NULL, 1},                    /* 1-D */
+      {2, 1, 6, 1, 1, {9, 5}, {2, 3}, {1, 1}, {1, 1}, {0}, "SAME_LOWER", 0},
+      /* gemv: 1x1 maps, and at most 4 positions */
+      {2, 2, 1, 99, 24, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1},
+      {2, 1, 2, 5, 9, {3, 4}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 0, 1}, NULL, 1},
+      /* packed GEMM: 1x1, 3x3, strided, dilated, 1-D long kernel, 3-D */
+      {2, 1, 1, 48, 40, {37, 29}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1},
+      {2, 2, 1, 24, 20, {19, 23}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0},
+      {2, 1, 1, 3, 16, {64, 63}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1},
+      {2, 1, 2, 16, 12, {33, 30}, {3, 3}, {1, 1}, {2, 3}, {2, 3, 2, 3}, NULL, 1},
+      {2, 1, 1, 9, 10, {20, 21}, {1, 1}, {2, 3}, {1, 1}, {0, 0, 0, 0}, NULL, 0},
+      {1, 1, 1, 1, 40, {4000}, {128}, {40}, {1}, {0, 0}, NULL, 1},
+      {1, 1, 1, 2, 33, {900}, {64}, {8}, {1}, {30, 3}, NULL, 1},
+      {3, 1, 1, 5, 9, {6, 7, 9}, {2, 3, 3}, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 0, 2, 1}, NULL, 1},
+      {3, 2, 3, 1, 1, {5, 6, 7}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, NULL, 0}, /* depthwise 3-D */
+      {2, 1, 1, 64, 16, {5, 300}, {3, 5}, {1, 1}, {1, 1}, {1, 2, 1, 2}, NULL, 1}, /* several tiles */
+      {2, 1, 1, 8, 8, {60, 1}, {5, 1}, {1, 1}, {1, 1}, {2, 0, 2, 0}, NULL, 1},    /* (T, 1): as 1-D */
+      {2, 1, 1, 10, 12, {7, 9}, {3, 3}, {2, 2}, {1, 1}, {0}, "SAME_UPPER", 1},
+      {2, 1, 1, 10, 12, {7, 9}, {2, 4}, {1, 1}, {1, 1}, {0}, "VALID", 0},
+  };
+  char label[96];
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+    snprintf(label, sizeof label, "path case %zu float", i);
+    CHECK(run_path_case(&fixed[i], OX_FLOAT, label));
+    snprintf(label, sizeof label, "path case %zu double", i);
+    CHECK(run_path_case(&fixed[i], OX_DOUBLE, label));
+    snprintf(label, sizeof label, "path case %zu float16", i);
+    CHECK(run_path_case(&fixed[i], i % 2 ? OX_FLOAT16 : OX_BFLOAT16, label));
+  }
+  /* random shapes */
+  static const char *modes[] = {NULL, NULL, NULL, "SAME_UPPER", "SAME_LOWER", "VALID"};
+  for (int r = 0; r < 60; r++) {
+    path_case pc = {0};
+    pc.nd = (int)pick(1, 3);
+    pc.N = pick(1, 2);
+    pc.G = pick(0, 2) ? 1 : pick(2, 6);
+    pc.Cg = pick(0, 2) ? pick(1, 4) : pick(5, 20);
+    pc.Mg = pick(0, 2) ? pick(1, 4) : pick(5, 20);
+    pc.auto_pad = modes[pick(0, 5)];
+    pc.bias = (int)pick(0, 1);
+    for (int j = 0; j < pc.nd; j++) {
+      pc.in[j] = pick(1, pc.nd == 1 ? 60 : pc.nd == 2 ? 25 : 9);
+      pc.k[j] = pick(1, pc.nd == 1 ? 9 : 4);
+      pc.s[j] = pick(1, 3);
+      pc.d[j] = pick(0, 3) ? 1 : 2;
+      pc.pads[j] = pick(0, 2), pc.pads[pc.nd + j] = pick(0, 2);
+    }
+    snprintf(label, sizeof label, "random path case %d float", r);
+    if (!run_path_case(&pc, OX_FLOAT, label)) continue; /* a kernel larger than the input */
+    snprintf(label, sizeof label, "random path case %d double", r);
+    CHECK(run_path_case(&pc, OX_DOUBLE, label));
+  }
 }
 
 static void test_conv_errors(void) {
@@ -445,6 +639,7 @@ static void test_pool_misc(void) {
 int main(void) {
   A = ox_arena_new();
   test_conv();
+  test_conv_paths();
   test_conv_errors();
   test_convtranspose();
   test_conv_integer();
