@@ -18,3 +18,19 @@ int ox_cpu_level(void) {
   return OX_CPU_GENERIC;
 #endif
 }
+
+int ox_cpu_has_vnni(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static int have = -1;
+  int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
+  if (h < 0) {
+    __builtin_cpu_init();
+    h = ox_cpu_level() == OX_CPU_AVX512 && __builtin_cpu_supports("avx512vnni") &&
+        __builtin_cpu_supports("avx512bw");
+    __atomic_store_n(&have, h, __ATOMIC_RELAXED);
+  }
+  return h;
+#else
+  return 0;
+#endif
+}

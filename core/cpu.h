@@ -20,6 +20,12 @@ __attribute__((const))
 #endif
 int ox_cpu_level(void);
 
+/* AVX-512 VNNI (8-bit dot products into 32-bit lanes, with AVX-512BW) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((const))
+#endif
+int ox_cpu_has_vnni(void);
+
 /* For the code built once per level: OX_X86_DISPATCH is 1 where the AVX2
  * and AVX-512 builds exist (x86-64 with GCC or clang), and the function
  * attributes that make them. */

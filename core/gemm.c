@@ -245,6 +245,152 @@ PACKED_ENTRY(float, s)
 PACKED_ENTRY(double, d)
 #undef PACKED_ENTRY
 
+/* ---- 8-bit products (see gemm.h) ----
+ * Packed k-groups of 4 bytes: pa[((s * K4 + g) * mr + r) * 4 + q] =
+ * A(s * mr + r, 4 g + q), pb[((s * K4 + g) * nr + j) * 4 + q] =
+ * B(4 g + q, s * nr + j), zero past M, N and K. One step of the kernel
+ * takes a group: with AVX-512 VNNI, vpdpbusd multiplies 4 unsigned bytes by
+ * 4 signed ones and adds the 4 products to a 32-bit lane, for 16 columns at
+ * once (a row's group broadcast against a vector of 16 columns' groups).
+ * Sums wrap modulo 2^32, as the portable kernel's unsigned arithmetic does,
+ * so both give the same bytes. */
+
+#define I8_MR 8
+#define I8_NV 3
+#define I8_NR (I8_NV * 16)
+
+ox_gemm_plan ox_i8gemm_plan_now(void) {
+  if (OX_X86_DISPATCH && isa() == OX_CPU_AVX512 && ox_cpu_has_vnni())
+    return (ox_gemm_plan){OX_CPU_AVX512, I8_MR, I8_NR};
+  return (ox_gemm_plan){OX_CPU_GENERIC, I8_MR, 16};
+}
+
+/* a's or b's byte as the number it stands for */
+static inline int32_t i8_val(uint8_t v, int is_signed) { return is_signed ? (int32_t)(int8_t)v : (int32_t)v; }
+
+void ox_i8gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const uint8_t *A, int64_t lda,
+                      uint8_t flip, int a_signed, uint8_t *pa, int32_t *rowsum) {
+  int64_t mr = p->mr, K4 = (K + 3) / 4;
+  for (int64_t s = 0; s * mr < M; s++)
+    for (int64_t r = 0; r < mr; r++) {
+      int64_t i = s * mr + r;
+      uint32_t sum = 0;
+      for (int64_t k = 0; k < 4 * K4; k++) {
+        uint8_t v = i < M && k < K ? (uint8_t)(A[i * lda + k] ^ flip) : 0;
+        pa[((s * K4 + k / 4) * mr + r) * 4 + k % 4] = v;
+        sum += (uint32_t)i8_val(v, a_signed);
+      }
+      if (i < M && rowsum) rowsum[i] = (int32_t)sum;
+    }
+}
+
+void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t *B, int64_t ldb,
+                      uint8_t flip, int b_signed, uint8_t *pb, int32_t *colsum) {
+  int64_t nr = p->nr, K4 = (K + 3) / 4;
+  for (int64_t s = 0; s * nr < N; s++) {
+    int64_t n = min64(nr, N - s * nr);
+    uint8_t *d = pb + s * K4 * nr * 4;
+    for (int64_t g = 0; g < K4; g++)
+      for (int64_t j = 0; j < nr; j++)
+        for (int q = 0; q < 4; q++) {
+          int64_t k = 4 * g + q;
+          d[(g * nr + j) * 4 + q] = j < n && k < K ? (uint8_t)(B[k * ldb + s * nr + j] ^ flip) : 0;
+        }
+    if (colsum)
+      for (int64_t j = 0; j < n; j++) {
+        uint32_t sum = 0;
+        for (int64_t k = 0; k < K; k++) sum += (uint32_t)i8_val((uint8_t)(B[k * ldb + s * nr + j] ^ flip), b_signed);
+        colsum[s * nr + j] = (int32_t)sum;
+      }
+  }
+}
+
+/* c (mr, nr) = the product of one sliver of pa and one of pb over K4 groups */
+static void i8_kernel_generic(int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
+                              int64_t ldc, int64_t mr, int64_t nr, int64_t NR, int a_signed) {
+  for (int64_t r = 0; r < mr; r++)
+    for (int64_t j = 0; j < nr; j++) {
+      uint32_t sum = 0;
+      for (int64_t g = 0; g < K4; g++)
+        for (int q = 0; q < 4; q++)
+          sum += (uint32_t)(i8_val(pa[(g * I8_MR + r) * 4 + q], a_signed) *
+                            i8_val(pb[(g * NR + j) * 4 + q], !a_signed));
+      c[r * ldc + j] = (int32_t)sum;
+    }
+}
+
+#if OX_X86_DISPATCH
+#include <immintrin.h>
+#define OX_TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
+
+/* nvx vectors of 16 columns; a_signed: pa holds the signed bytes (the
+ * broadcast operand) and pb the unsigned ones, else the other way round */
+static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_body(
+    const int nvx, const int a_signed, int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
+    int64_t ldc, int64_t mr, int64_t nr) {
+  __m512i acc[I8_MR][I8_NV];
+#pragma GCC unroll 8
+  for (int r = 0; r < I8_MR; r++)
+#pragma GCC unroll 3
+    for (int v = 0; v < nvx; v++) acc[r][v] = _mm512_setzero_si512();
+  for (int64_t g = 0; g < K4; g++, pa += I8_MR * 4, pb += I8_NR * 4) {
+    __m512i b[I8_NV];
+#pragma GCC unroll 3
+    for (int v = 0; v < nvx; v++) b[v] = _mm512_load_si512((const void *)(pb + v * 64));
+#pragma GCC unroll 8
+    for (int r = 0; r < I8_MR; r++) {
+      int32_t w;
+      memcpy(&w, pa + r * 4, 4);
+      __m512i a = _mm512_set1_epi32(w);
+#pragma GCC unroll 3
+      for (int v = 0; v < nvx; v++)
+        acc[r][v] = a_signed ? _mm512_dpbusd_epi32(acc[r][v], b[v], a) : _mm512_dpbusd_epi32(acc[r][v], a, b[v]);
+    }
+  }
+  if (mr == I8_MR && nr == nvx * 16) {
+#pragma GCC unroll 8
+    for (int r = 0; r < I8_MR; r++)
+#pragma GCC unroll 3
+      for (int v = 0; v < nvx; v++) _mm512_storeu_si512((void *)(c + r * ldc + v * 16), acc[r][v]);
+    return;
+  }
+  int32_t tile[I8_MR][I8_NR] __attribute__((aligned(64)));
+  for (int r = 0; r < I8_MR; r++)
+    for (int v = 0; v < nvx; v++) _mm512_store_si512((void *)&tile[r][v * 16], acc[r][v]);
+  for (int64_t r = 0; r < mr; r++) memcpy(c + r * ldc, tile[r], (size_t)nr * 4);
+}
+
+OX_TARGET_VNNI static void i8_kernel_vnni(int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
+                                          int64_t ldc, int64_t mr, int64_t nr, int a_signed) {
+  if (a_signed) {
+    if (nr <= 16) i8_kernel_body(1, 1, K4, pa, pb, c, ldc, mr, nr);
+    else if (nr <= 32) i8_kernel_body(2, 1, K4, pa, pb, c, ldc, mr, nr);
+    else i8_kernel_body(I8_NV, 1, K4, pa, pb, c, ldc, mr, nr);
+  } else {
+    if (nr <= 16) i8_kernel_body(1, 0, K4, pa, pb, c, ldc, mr, nr);
+    else if (nr <= 32) i8_kernel_body(2, 0, K4, pa, pb, c, ldc, mr, nr);
+    else i8_kernel_body(I8_NV, 0, K4, pa, pb, c, ldc, mr, nr);
+  }
+}
+#endif
+
+void ox_i8gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa,
+                      const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc) {
+  int64_t mr = p->mr, nr = p->nr, K4 = (K + 3) / 4;
+  for (int64_t j = 0; j < N; j += nr)
+    for (int64_t i = 0; i < M; i += mr) {
+      const uint8_t *a = pa + i * K4 * 4, *b = pb + j * K4 * 4;
+      int32_t *c = C + i * ldc + j;
+#if OX_X86_DISPATCH
+      if (p->level == OX_CPU_AVX512) {
+        i8_kernel_vnni(K4, a, b, c, ldc, min64(mr, M - i), min64(nr, N - j), a_signed);
+        continue;
+      }
+#endif
+      i8_kernel_generic(K4, a, b, c, ldc, min64(mr, M - i), min64(nr, N - j), nr, a_signed);
+    }
+}
+
 #else /* ---- the template: one instance per (type, target) ---- */
 
 #define T GEMM_T

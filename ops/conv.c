@@ -1,8 +1,8 @@
 /* ops/conv.c: convolutions: Conv, ConvTranspose, ConvInteger, DeformConv, Col2Im.
  *
  * This file checks the shapes and attributes; Conv's float arithmetic is in
- * ops/conv_f.c (direct loops, a GEMV, or im2col tiles packed straight into
- * the GEMM of core/gemm.h, chosen per call). ConvTranspose is the reverse of
+ * ops/conv_paths.c (direct loops, a GEMV, or im2col tiles packed straight
+ * into the GEMM of core/gemm.h, chosen per call), ConvInteger's too. ConvTranspose is the reverse of
  * im2col: col = W_g^T x X_g, then col2im adds the columns into the output;
  * Col2Im is that last step alone. float16 and bfloat16 compute in float and
  * round once on store. ConvInteger subtracts the zero points into int32 and
@@ -107,15 +107,14 @@ static void valid_range(int64_t off, int64_t s, int64_t n, int64_t npos, int64_t
 /* dst[p * s] += src[p] for p < n, for one element type */
 typedef void (*row_add_fn)(void *dst, const void *src, int64_t n, int64_t s);
 
-/* One walker for both directions, over elements of size es:
- * im2col (!add): col (C * nker, npos) from img (C, img...), padding as zero;
- * col2im (add):  img (C, img...) += col, skipping what falls in the padding.
- * Rows run over (channel, kernel position); the last spatial axis is the
- * inner loop, its valid range computed once per kernel position. Only the
- * outer positions [o0, o1) (over all axes but the last) take part: col then
- * has (o1 - o0) * pos[last] columns. */
-static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *col, int add,
-                          row_add_fn addfn, int64_t o0, int64_t o1) {
+/* col2im over elements of size es: img (C, img...) += col (C * nker,
+ * positions), skipping what falls in the padding. Rows run over (channel,
+ * kernel position); the last spatial axis is the inner loop, its valid range
+ * computed once per kernel position. Only the outer positions [o0, o1) (over
+ * all axes but the last) take part: col then has (o1 - o0) * pos[last]
+ * columns. */
+static void col2im_rows(const geom *g, int64_t C, size_t es, void *img, const void *col,
+                        row_add_fn addfn, int64_t o0, int64_t o1) {
   int nd = g->nd, L = nd - 1;
   /* no positions (a spatial dim of 0): nothing to move, and no dim to divide by */
   if (o1 <= o0 || g->pos[L] <= 0) return;
@@ -125,7 +124,7 @@ static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *
   int64_t W = g->pos[L], s = g->s[L];
   int64_t r = o0;
   for (int j = L - 1; j >= 0; j--) ostart[j] = r % g->pos[j], r /= g->pos[j];
-  char *cp = col;
+  const char *cp = col;
   for (int64_t ch = 0; ch < C; ch++) {
     char *ip = (char *)img + (size_t)(ch * g->nimg) * es;
     for (int64_t kp = 0; kp < g->nker; kp++) {
@@ -140,21 +139,7 @@ static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *
           if (i < 0 || i >= g->img[j]) { ok = 0; break; }
           base += i * istr[j];
         }
-        if (ok && hi > lo) {
-          char *src = ip + (size_t)(base + lo * s + off) * es;
-          if (add) {
-            addfn(src, cp + (size_t)lo * es, hi - lo, s);
-          } else {
-            memset(cp, 0, (size_t)lo * es);
-            if (s == 1) memcpy(cp + (size_t)lo * es, src, (size_t)(hi - lo) * es);
-            else
-              for (int64_t p = lo; p < hi; p++)
-                memcpy(cp + (size_t)p * es, src + (size_t)((p - lo) * s) * es, es);
-            memset(cp + (size_t)hi * es, 0, (size_t)(W - hi) * es);
-          }
-        } else if (!add) {
-          memset(cp, 0, (size_t)W * es);
-        }
+        if (ok && hi > lo) addfn(ip + (size_t)(base + lo * s + off) * es, cp + (size_t)lo * es, hi - lo, s);
         for (int j = L - 1; j >= 0; j--) { /* odometer over the outer positions */
           if (++oidx[j] < g->pos[j]) break;
           oidx[j] = 0;
@@ -166,12 +151,6 @@ static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *
       }
     }
   }
-}
-
-/* col (C * nker, (o1 - o0) * pos[last]) from img (C, img...) */
-static void im2col(const void *img, int64_t C, const geom *g, size_t es, void *col, int64_t o0,
-                   int64_t o1) {
-  win_walk_impl(g, C, es, (void *)img, col, 0, NULL, o0, o1);
 }
 
 /* Per native type, summed in A: integers wrap (in their unsigned type, so
@@ -222,7 +201,7 @@ static row_add_fn row_add_of(ox_dtype dt) {
 static void col2im(ox_dtype dt, const void *col, int64_t C, const geom *g, void *img) {
   int64_t last = g->pos[g->nd - 1];
   if (last <= 0) return;
-  win_walk_impl(g, C, ox_dtype_size(dt), img, (void *)col, 1, row_add_of(dt), 0, g->npos / last);
+  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), 0, g->npos / last);
 }
 
 /* A float32 copy of t (for float16/bfloat16), same shape. */
@@ -335,7 +314,7 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   int64_t G = 1, ydims[MAXSP + 2];
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
-  int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G;
+  int64_t M = w->dims[0];
   /* x_zero_point: a scalar; w_zero_point: a scalar or one per output channel */
   if (xz && (xz->dt != x->dt || xz->n != 1))
     return ox_fail(c->err, OX_EINPUT, "x_zero_point must be one %s value; it is %s of shape %s",
@@ -346,34 +325,9 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
                    "output channel); it is %s of shape %s", ox_dtypes[w->dt].onnx_name, (long long)M,
                    ox_dtypes[wz->dt].onnx_name, ox_shape_str(wz->rank, wz->dims, s1, sizeof s1));
   OX_TRY(ox_tensor_new(c->a, OX_INT32, x->rank, ydims, out, c->err));
-  int32_t *y = (*out)->u.t.data;
   if ((*out)->u.t.n == 0) return 0;
   OX_TRY(geom_fits(c, &g));
-  int64_t Kg = Cg * g.nker, P = g.npos, wn = ox_numel(2, (int64_t[]){M, Kg}, 4);
-  int32_t *xs = ox_alloc_array(c->a, x->n, 4), *ws = ox_alloc_array(c->a, wn, 4);
-  int32_t *col = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){Kg, P}, 4), 4);
-  if (!xs || !ws || !col) return oom(c);
-  int64_t xzv = xz ? ox_load_i64(xz->dt, xz->data, 0) : 0;
-  for (int64_t i = 0; i < x->n; i++) xs[i] = (int32_t)(ox_load_i64(x->dt, x->data, i) - xzv);
-  for (int64_t m = 0; m < M; m++) {
-    int64_t wzv = wz ? ox_load_i64(wz->dt, wz->data, wz->n == 1 ? 0 : m) : 0;
-    for (int64_t k = 0; k < Kg; k++) ws[m * Kg + k] = (int32_t)(ox_load_i64(w->dt, w->data, m * Kg + k) - wzv);
-  }
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t gi = 0; gi < G; gi++) {
-      im2col(xs + (n * C + gi * Cg) * g.nimg, Cg, &g, 4, col, 0, P / g.pos[g.nd - 1]);
-      for (int64_t m = 0; m < Mg; m++) {
-        uint32_t *yr = (uint32_t *)y + (n * M + gi * Mg + m) * P; /* wraps in 32 bits */
-        const int32_t *wr = ws + (gi * Mg + m) * Kg;
-        for (int64_t k = 0; k < Kg; k++) {
-          uint32_t a = (uint32_t)wr[k];
-          const int32_t *cr = col + k * P;
-          if (a)
-            for (int64_t p = 0; p < P; p++) yr[p] += a * (uint32_t)cr[p];
-        }
-      }
-    }
-  return 0;
+  return ox_conv_int8(c, x, w, xz ? ox_load_i64(xz->dt, xz->data, 0) : 0, wz, G, &g, &(*out)->u.t);
 }
 
 /* ---- ConvTranspose-1, -11, -22 ---- */

@@ -1,5 +1,6 @@
 /* ops/conv.h: what the files of the conv family share (ops/conv.c: the ops,
- * their shapes and the registry rows; ops/conv_f.c: Conv's float paths). */
+ * their shapes and the registry rows; ops/conv_paths.c: Conv's and
+ * ConvInteger's arithmetic). */
 #ifndef OX_OPS_CONV_H
 #define OX_OPS_CONV_H
 
@@ -26,5 +27,11 @@ typedef struct {
  * bytes for any count. */
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
                   const ox_conv_geom *g, ox_tensor *y);
+
+/* ConvInteger: y (int32) = conv(x - xz, w - wz), exact modulo 2^32. x and w
+ * int8 or uint8, xz one value of x's type, wz NULL or a scalar or one per
+ * output channel of w's type; shapes as ox_conv_float. */
+int ox_conv_int8(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
+                 int64_t G, const ox_conv_geom *g, ox_tensor *y);
 
 #endif

@@ -83,6 +83,20 @@ static void conv_out(const conv_case *cc, int64_t *out, int64_t *pb) {
   }
 }
 
+/* Conv's attributes for a case: group, strides, dilations, kernel_shape and
+ * pads or auto_pad; returns how many (at most 5). */
+static int conv_attrs(int nd, int64_t G, const int64_t *s, const int64_t *d, const int64_t *k,
+                      const int64_t *pads, const char *auto_pad, ox_attr *at_) {
+  int na = 0;
+  at_[na++] = attr_int("group", G);
+  at_[na++] = attr_ints("strides", nd, s);
+  at_[na++] = attr_ints("dilations", nd, d);
+  at_[na++] = attr_ints("kernel_shape", nd, k);
+  if (auto_pad) at_[na++] = attr_str("auto_pad", auto_pad);
+  else at_[na++] = attr_ints("pads", 2 * nd, pads);
+  return na;
+}
+
 static void run_conv_case(const conv_case *cc, ox_dtype dt, const char *label) {
   int nd = cc->nd;
   int64_t xd[5] = {cc->N, cc->C}, wd[5] = {cc->M, cc->C / cc->G}, out[3], pb[3], yd[5] = {cc->N, cc->M};
@@ -116,13 +130,7 @@ static void run_conv_case(const conv_case *cc, ox_dtype dt, const char *label) {
         want[(n * cc->M + m) * nout + o] = acc;
       }
   ox_attr at_[6];
-  int na = 0;
-  at_[na++] = attr_int("group", cc->G);
-  at_[na++] = attr_ints("strides", nd, cc->s);
-  at_[na++] = attr_ints("dilations", nd, cc->d);
-  at_[na++] = attr_ints("kernel_shape", nd, cc->k);
-  if (cc->auto_pad) at_[na++] = attr_str("auto_pad", cc->auto_pad);
-  else at_[na++] = attr_ints("pads", 2 * nd, cc->pads);
+  int na = conv_attrs(nd, cc->G, cc->s, cc->d, cc->k, cc->pads, cc->auto_pad, at_);
   ox_value *y;
   CHECK_EQ_I(run("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, cc->bias ? 3 : 2, in, 1, &y), 0);
   double tol = dt == OX_DOUBLE ? 1e-12 : dt == OX_FLOAT ? 1e-5 : 2e-2;
@@ -241,13 +249,7 @@ static int run_path_case(const path_case *pc, ox_dtype dt, const char *label) {
   double *want, *bound;
   if (!path_reference(pc, in, yd, &want, &bound)) return 0;
   ox_attr at_[6];
-  int na = 0;
-  at_[na++] = attr_int("group", pc->G);
-  at_[na++] = attr_ints("strides", nd, pc->s);
-  at_[na++] = attr_ints("dilations", nd, pc->d);
-  at_[na++] = attr_ints("kernel_shape", nd, pc->k);
-  if (pc->auto_pad) at_[na++] = attr_str("auto_pad", pc->auto_pad);
-  else at_[na++] = attr_ints("pads", 2 * nd, pc->pads);
+  int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, pc->auto_pad, at_);
   /* rounding: float accumulates within about K ulps of the sum of |terms|;
    * float16 and bfloat16 then round once more */
   double eps = dt == OX_DOUBLE ? 0x1p-52 : 0x1p-23, out_eps = dt == OX_FLOAT16 ? 0x1p-10 : dt == OX_BFLOAT16 ? 0x1p-7 : 0;
@@ -460,6 +462,101 @@ static void test_conv_integer(void) {
   CHECK(close_to(y, 4, (int64_t[]){1, 2, 2, 2}, want, 0, "convinteger"));
 }
 
+/* ConvInteger on random shapes (the path_case shapes) against an int64
+ * loop: exact, under every level (the VNNI product and the portable one)
+ * and thread count; x and w each int8 or uint8 (extremes included), zero
+ * points absent, scalar or one per output channel. */
+static void run_int8_case(const path_case *pc, ox_dtype xdt, ox_dtype wdt, int zmode, const char *label) {
+  int nd = pc->nd;
+  int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg, xd[5] = {pc->N, C}, wd[5] = {M, pc->Cg}, yd[5];
+  for (int j = 0; j < nd; j++) xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
+  ox_value *in[4] = {tensor(xdt, nd + 2, xd, NULL), tensor(wdt, nd + 2, wd, NULL), NULL, NULL};
+  for (int i = 0; i < 2; i++) {
+    ox_tensor *t = &in[i]->u.t;
+    for (int64_t k = 0; k < t->n; k++) /* a few extremes among uniform bytes */
+      ((uint8_t *)t->data)[k] = (uint8_t)(pick(0, 9) == 0 ? (pick(0, 1) ? 0x7f : 0x80) : pick(0, 255));
+  }
+  if (zmode) {
+    in[2] = tensor(xdt, 0, NULL, NULL);
+    ((uint8_t *)in[2]->u.t.data)[0] = (uint8_t)pick(0, 255);
+    int64_t nz = zmode == 2 ? M : 1;
+    in[3] = zmode == 2 ? tensor(wdt, 1, &nz, NULL) : tensor(wdt, 0, NULL, NULL);
+    for (int64_t m = 0; m < nz; m++) ((uint8_t *)in[3]->u.t.data)[m] = (uint8_t)pick(0, 255);
+  }
+  double *want, *bound;
+  /* the reference through the float loop with the zero points subtracted */
+  ox_value *xf = tensor(OX_DOUBLE, nd + 2, xd, NULL), *wf = tensor(OX_DOUBLE, nd + 2, wd, NULL);
+  double xz = zmode ? at(in[2], 0) : 0;
+  for (int64_t k = 0; k < xf->u.t.n; k++) ((double *)xf->u.t.data)[k] = at(in[0], k) - xz;
+  int64_t per = wf->u.t.n / M;
+  for (int64_t k = 0; k < wf->u.t.n; k++)
+    ((double *)wf->u.t.data)[k] = at(in[1], k) - (zmode ? at(in[3], zmode == 2 ? k / per : 0) : 0);
+  ox_value *fin[3] = {xf, wf, NULL};
+  path_case nb = *pc;
+  nb.bias = 0;
+  if (!path_reference(&nb, fin, yd, &want, &bound)) return;
+  ox_attr at_[6];
+  int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, pc->auto_pad, at_);
+  int levels = ox_cpu_level(), ok = 1;
+  for (int isa = 0; isa <= levels && ok; isa++) {
+    ox_gemm_max_isa(isa);
+    for (int th = 1; th <= 3 && ok; th++) {
+      ox_set_threads(th);
+      ox_value *y;
+      CHECK_EQ_I(run("ConvInteger", 10, na, at_, zmode ? 4 : 2, in, 1, &y), 0);
+      if (!y || !shape_is(y, nd + 2, yd) || y->u.t.dt != OX_INT32) {
+        fprintf(stderr, "%s: wrong shape or type\n", label);
+        ok = 0;
+        break;
+      }
+      for (int64_t i = 0; i < y->u.t.n && ok; i++)
+        if (((int32_t *)y->u.t.data)[i] != (int32_t)(int64_t)want[i]) {
+          fprintf(stderr, "%s: isa %d threads %d: element %lld is %d, want %.0f\n", label, isa, th,
+                  (long long)i, ((int32_t *)y->u.t.data)[i], want[i]);
+          ok = 0;
+        }
+    }
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK(ok);
+  free(want);
+  free(bound);
+}
+
+static void test_conv_integer_paths(void) {
+  path_case fixed[] = {
+      {2, 1, 1, 64, 32, {30, 33}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0}, /* work enough to split */
+      {2, 2, 2, 5, 3, {9, 11}, {3, 2}, {2, 1}, {2, 1}, {1, 0, 2, 1}, NULL, 0},
+      {2, 1, 1, 7, 1, {6, 5}, {3, 3}, {1, 1}, {1, 1}, {0}, "SAME_UPPER", 0},
+      {1, 1, 1, 3, 50, {200}, {17}, {3}, {1}, {5, 2}, NULL, 0},
+      {3, 1, 1, 4, 9, {4, 5, 6}, {2, 2, 3}, {1, 2, 1}, {1, 1, 1}, {1, 0, 0, 0, 1, 2}, NULL, 0},
+  };
+  static const ox_dtype types[2] = {OX_UINT8, OX_INT8};
+  char label[96];
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    for (int t = 0; t < 4; t++) {
+      snprintf(label, sizeof label, "convinteger case %zu types %d", i, t);
+      run_int8_case(&fixed[i], types[t & 1], types[t >> 1], (int)((i + (size_t)t) % 3), label);
+    }
+  static const char *modes[] = {NULL, NULL, "SAME_LOWER", "VALID"};
+  for (int r = 0; r < 30; r++) {
+    path_case pc = {0};
+    pc.nd = (int)pick(1, 3);
+    pc.N = pick(1, 2);
+    pc.G = pick(0, 2) ? 1 : pick(2, 4);
+    pc.Cg = pick(1, 12), pc.Mg = pick(1, 20);
+    pc.auto_pad = modes[pick(0, 3)];
+    for (int j = 0; j < pc.nd; j++) {
+      pc.in[j] = pick(1, pc.nd == 1 ? 60 : pc.nd == 2 ? 20 : 7);
+      pc.k[j] = pick(1, 4), pc.s[j] = pick(1, 3), pc.d[j] = pick(1, 2);
+      pc.pads[j] = pick(0, 2), pc.pads[pc.nd + j] = pick(0, 2);
+    }
+    snprintf(label, sizeof label, "random convinteger case %d", r);
+    run_int8_case(&pc, types[r & 1], types[(r >> 1) & 1], r % 3, label);
+  }
+}
+
 /* Col2Im: blocks (2, 2) over a (2, 3) image overlap in the middle column */
 static void test_col2im(void) {
   ox_value *in[3], *y;
@@ -643,6 +740,7 @@ int main(void) {
   test_conv_errors();
   test_convtranspose();
   test_conv_integer();
+  test_conv_integer_paths();
   test_col2im();
   test_pools();
   test_pool_misc();

@@ -1,4 +1,4 @@
-/* ops/conv_f.c: Conv's float paths (float and double; float16 and bfloat16
+/* ops/conv_paths.c: the arithmetic of Conv (float and double; float16 and bfloat16
  * computed in float, rounded once on store).
  *
  * One of three, chosen per call from the shapes:
@@ -64,17 +64,18 @@ static void *scratch(size_t n, void **raw) {
 
 /* ---- element runs: the one place that reads X's type ---- */
 
-/* n bytes of zeros, and a copy: inline for the short runs of pack_cols,
- * where a call to the C library costs more than the copy */
-static inline void zero_bytes(char *d, size_t n) {
+/* n bytes of v, and a copy: inline for the short runs of pack_cols, where
+ * a call to the C library costs more than the copy */
+static inline void fill_bytes(char *d, size_t n, uint8_t v) {
   if (n > 256) {
-    memset(d, 0, n);
+    memset(d, v, n);
     return;
   }
   size_t i = 0;
-  for (; i + 16 <= n; i += 16) memset(d + i, 0, 16);
-  for (; i < n; i++) d[i] = 0;
+  for (; i + 16 <= n; i += 16) memset(d + i, v, 16);
+  for (; i < n; i++) d[i] = (char)v;
 }
+static inline void zero_bytes(char *d, size_t n) { fill_bytes(d, n, 0); }
 static inline void copy_bytes(char *d, const char *s, size_t n) {
   if (n > 256) {
     memcpy(d, s, n);
@@ -86,7 +87,7 @@ static inline void copy_bytes(char *d, const char *s, size_t n) {
 }
 
 /* dst[i] = (compute type) src[i * s] for i < n: dst is float, or double for
- * double sources */
+ * double sources, or uint8 for 8-bit integers */
 static void load_run(ox_dtype dt, const char *src, int64_t s, int64_t n, char *dst) {
   if (n <= 0) return;
   switch (dt) {
@@ -112,6 +113,14 @@ static void load_run(ox_dtype dt, const char *src, int64_t s, int64_t n, char *d
       double *d = (double *)dst;
       for (int64_t i = 0; i < n; i++) d[i] = x[i * s];
     }
+    break;
+  case OX_UINT8: /* ConvInteger's x, which the product reads unsigned */
+    if (s == 1) copy_bytes(dst, src, (size_t)n);
+    else
+      for (int64_t i = 0; i < n; i++) dst[i] = src[i * s];
+    break;
+  case OX_INT8: /* as uint8 x + 128 */
+    for (int64_t i = 0; i < n; i++) dst[i] = (char)((uint8_t)src[i * s] ^ 0x80);
     break;
   case OX_FLOAT16: {
     const uint16_t *x = (const uint16_t *)src;
@@ -141,7 +150,8 @@ static void store_row(ox_dtype dt, char *y, const float *src, int64_t n) {
 
 typedef struct {
   const ox_conv_geom *g;
-  ox_dtype dt, ct;   /* X's type; the compute type (float or double) */
+  ox_dtype dt, ct;   /* X's type; the compute type (float, double; uint8 for ConvInteger) */
+  uint8_t pad;       /* the byte im2col pads with: 0, or ConvInteger's x zero point */
   size_t xs, es;     /* their sizes */
   int level;         /* core/cpu.h's level (GEMM's cap applies) */
   ox_gemm_plan gp;
@@ -160,6 +170,10 @@ typedef struct {
   int64_t H, Wi, Ho, Wo, kh, kw, sh, sw, dh, dw, ph, pw, Lph, mblocks;
   const int64_t *kofs; /* per kx: where its run starts within an input row's phase rows */
   const int64_t *phase; /* per phase f: the part [a, z) of its row inside the input */
+  /* ConvInteger: per output channel, its weights' zero point (moved as
+   * gemm.h says) and the constant part of the zero-point terms */
+  const int32_t *wz, *rowconst;
+  int colsum; /* whether some wz is not zero: the terms need column sums */
   /* per thread (slot) scratch */
   char **buf;
   const char ***ptrs;
@@ -196,9 +210,9 @@ static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int
       char *d = pb + (size_t)((js * K + kp) * nr + lane) * es;
       const char *src = hi > lo ? xg + (size_t)(base + lo * s + t[L]) * xs : NULL;
       for (int64_t ci = 0; ci < p->Cg; ci++, d += (size_t)(nker * nr) * es) {
-        zero_bytes(d, (size_t)(lo - ox) * es);
+        fill_bytes(d, (size_t)(lo - ox) * es, p->pad);
         if (src) load_run(p->dt, src + (size_t)(ci * g->nimg) * xs, s, hi - lo, d + (size_t)(lo - ox) * es);
-        zero_bytes(d + (size_t)(hi - ox) * es, (size_t)(ox + n - hi) * es);
+        fill_bytes(d + (size_t)(hi - ox) * es, (size_t)(ox + n - hi) * es, p->pad);
       }
     }
     j = end;
@@ -471,21 +485,61 @@ static void free_slots(int nch, void **raw) {
   for (int i = 0; i < nch; i++) ox_mem_free(raw[i]);
 }
 
+/* The plan's shapes, X's strides and pack_cols' table of kernel positions
+ * (g: the squeezed geometry, which p keeps a pointer to). */
+static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor *w, int64_t G,
+                         const ox_conv_geom *g) {
+  p->g = g, p->x = x->data;
+  p->N = x->dims[0], p->C = x->dims[1], p->M = w->dims[0], p->G = G, p->P = g->npos;
+  p->Cg = p->C / G, p->Mg = p->M / G, p->K = p->Cg * g->nker;
+  p->xs = ox_dtype_size(p->dt);
+  p->es = ox_dtype_size(p->ct);
+  int nd = g->nd, L = nd - 1;
+  p->istr[L] = 1;
+  for (int a = L - 1; a >= 0; a--) p->istr[a] = p->istr[a + 1] * g->img[a + 1];
+  int64_t T = nd + 2, *tap = ox_alloc_array(c->a, g->nker * T, sizeof *tap), kidx[OX_CONV_MAXSP] = {0};
+  if (!tap) return oom(c);
+  for (int64_t kp = 0; kp < g->nker; kp++) {
+    int64_t *t = tap + kp * T;
+    for (int a = 0; a < L; a++) t[a] = kidx[a];
+    t[L] = kidx[L] * g->d[L] - g->pb[L];
+    /* the positions p of the last axis with p * s + off in [0, img) */
+    int64_t lo = ceil_div(-t[L], g->s[L]), hi = ceil_div(g->img[L] - t[L], g->s[L]);
+    t[L + 1] = max64(lo, 0);
+    t[L + 2] = max64(min64(hi, g->pos[L]), t[L + 1]);
+    for (int a = L; a >= 0; a--) {
+      if (++kidx[a] < g->ker[a]) break;
+      kidx[a] = 0;
+    }
+  }
+  p->tap = tap;
+  return 0;
+}
+
+/* Tiles of nc output positions, a multiple of nr, about TILE_BYTES of packed
+ * B (bytes per column: colbytes); narrower when that leaves threads idle. */
+static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
+  int64_t nc = max64(TILE_BYTES / colbytes / nr * nr, nr);
+  nc = min64(nc, ceil_div(p->P, nr) * nr);
+  int threads = ox_threads();
+  if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads) {
+    int64_t per = ceil_div(2 * threads, p->N * p->G); /* tiles per image and group */
+    nc = min64(nc, max64(ceil_div(ceil_div(p->P, per), nr) * nr, nr));
+  }
+  p->nc = nc;
+  p->ntiles = ceil_div(p->P, nc);
+}
+
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
                   const ox_conv_geom *g0, ox_tensor *y) {
   ox_conv_geom g;
   squeeze(g0, &g);
-  plan p = {.g = &g, .dt = x->dt, .ct = x->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT, .x = x->data,
-            .y = y->data, .N = x->dims[0], .C = x->dims[1], .M = w->dims[0], .G = G, .P = g.npos};
-  p.xs = ox_dtype_size(p.dt);
-  p.es = ox_dtype_size(p.ct);
-  p.Cg = p.C / G, p.Mg = p.M / G, p.K = p.Cg * g.nker;
+  plan p = {.dt = x->dt, .ct = x->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT, .y = y->data};
+  OX_TRY(plan_geometry(c, &p, x, w, G, &g));
   p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
   p.level = p.gp.level;
   size_t es = p.es;
   int nd = g.nd, L = nd - 1;
-  p.istr[L] = 1;
-  for (int a = L - 1; a >= 0; a--) p.istr[a] = p.istr[a + 1] * g.img[a + 1];
   /* weights and bias in the compute type */
   p.w = w->data, p.b = b ? b->data : NULL;
   if (is_small(p.dt)) {
@@ -493,23 +547,6 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
     if (!p.w) return c->err->code;
     if (b && !(p.b = (const char *)ox_widen_f32(c->a, b, c->err))) return c->err->code;
   }
-  /* the per-kernel-position table (pack_cols) */
-  int64_t T = nd + 2, *tap = ox_alloc_array(c->a, g.nker * T, sizeof *tap), kidx[OX_CONV_MAXSP] = {0};
-  if (!tap) return oom(c);
-  for (int64_t kp = 0; kp < g.nker; kp++) {
-    int64_t *t = tap + kp * T;
-    for (int a = 0; a < L; a++) t[a] = kidx[a];
-    t[L] = kidx[L] * g.d[L] - g.pb[L];
-    /* the positions p of the last axis with p * s + off in [0, img) */
-    int64_t lo = ceil_div(-t[L], g.s[L]), hi = ceil_div(g.img[L] - t[L], g.s[L]);
-    t[L + 1] = max64(lo, 0);
-    t[L + 2] = max64(min64(hi, g.pos[L]), t[L + 1]);
-    for (int a = L; a >= 0; a--) {
-      if (++kidx[a] < g.ker[a]) break;
-      kidx[a] = 0;
-    }
-  }
-  p.tap = tap;
 
   double work = 2.0 * (double)p.N * (double)p.M * (double)p.P * (double)p.K;
   void *raw[OX_MAX_THREADS] = {0};
@@ -567,18 +604,10 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
     return rc;
   }
 
-  /* packed GEMM: tiles of nc columns, a multiple of nr, about TILE_BYTES of
-   * B; narrower when that leaves threads idle */
+  /* packed GEMM */
   int64_t nr = p.gp.nr, mr = p.gp.mr;
-  int64_t nc = max64(TILE_BYTES / (p.K * (int64_t)es) / nr * nr, nr);
-  nc = min64(nc, ceil_div(p.P, nr) * nr);
-  int threads = ox_threads();
-  if (threads > 1 && work >= OX_PAR_MIN_WORK && p.N * p.G < 2 * threads) {
-    int64_t per = ceil_div(2 * threads, p.N * p.G); /* tiles per image and group */
-    nc = min64(nc, max64(ceil_div(ceil_div(p.P, per), nr) * nr, nr));
-  }
-  p.nc = nc;
-  p.ntiles = ceil_div(p.P, nc);
+  plan_tiles(&p, nr, p.K * (int64_t)es, work);
+  int64_t nc = p.nc;
   int64_t pasz = ox_numel(3, (int64_t[]){p.G, ceil_div(p.Mg, mr) * mr, p.K}, es);
   /* elements */
   int64_t pbsz = ox_numel(2, (int64_t[]){p.K, nc}, es), ctsz = is_small(p.dt) ? p.Mg * nc : 0;
@@ -600,6 +629,88 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   for (int i = 0; i < nch && !rc; i++)
     if (!(bufs[i] = scratch((size_t)(pbsz + ctsz) * es, &raw[i]))) rc = oom(c);
   if (!rc) ox_par_for(items, nch, gemm_chunk, &p);
+  free_slots(nch, raw);
+  ox_mem_free(paraw);
+  return rc;
+}
+
+/* ---- ConvInteger ---- */
+
+static int64_t round_up64(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
+
+/* item t: as gemm_chunk; y_tile (int32) = W~_g x X~_tile (core/gemm.h's
+ * 8-bit product), then the zero-point terms (ox_conv_int8) */
+static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  int64_t nr = p->gp.nr, mr = p->gp.mr, K = p->K, K4 = ceil_div(K, 4);
+  char *cols = p->buf[slot]; /* im2col: K x nc bytes as pack_cols lays them out */
+  uint8_t *pb = (uint8_t *)cols + round_up64(K * p->nc, 64);
+  int32_t *colsum = (int32_t *)(pb + K4 * 4 * p->nc);
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
+    int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
+    pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg), j0, nc, nr, cols);
+    for (int64_t js = 0; js * nr < nc; js++)
+      ox_i8gemm_pack_b(&p->gp, K, min64(nr, nc - js * nr), (const uint8_t *)cols + js * K * nr, nr, 0, 0,
+                       pb + js * K4 * 4 * nr, p->colsum ? colsum + js * nr : NULL);
+    int32_t *yt = (int32_t *)p->y + (n * p->M + gi * p->Mg) * p->P + j0;
+    const uint8_t *pa = (const uint8_t *)p->pa + gi * ceil_div(p->Mg, mr) * mr * K4 * 4;
+    ox_i8gemm_packed(&p->gp, p->Mg, nc, K, pa, pb, 1, yt, p->P);
+    for (int64_t m = 0; m < p->Mg; m++) { /* modulo 2^32, as the sums */
+      uint32_t rc = (uint32_t)p->rowconst[gi * p->Mg + m], wz = (uint32_t)p->wz[gi * p->Mg + m];
+      int32_t *row = yt + m * p->P;
+      if (p->colsum)
+        for (int64_t j = 0; j < nc; j++) row[j] = (int32_t)((uint32_t)row[j] + rc - wz * (uint32_t)colsum[j]);
+      else
+        for (int64_t j = 0; j < nc; j++) row[j] = (int32_t)((uint32_t)row[j] + rc);
+    }
+  }
+}
+
+int ox_conv_int8(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
+                 int64_t G, const ox_conv_geom *g0, ox_tensor *y) {
+  ox_conv_geom g;
+  squeeze(g0, &g);
+  plan p = {.dt = x->dt, .ct = OX_UINT8, .y = y->data};
+  OX_TRY(plan_geometry(c, &p, x, w, G, &g));
+  p.gp = ox_i8gemm_plan_now();
+  int64_t K = p.K, K4 = ceil_div(K, 4), mr = p.gp.mr, nr = p.gp.nr;
+  /* x read unsigned (int8 + 128), w signed (uint8 - 128); the zero points
+   * move with them: (x - xz)(w - wz) = (x~ - xz~)(w~ - wz~) */
+  uint8_t wflip = w->dt == OX_UINT8 ? 0x80 : 0;
+  int32_t xzv = (int32_t)xz + (x->dt == OX_INT8 ? 128 : 0); /* in [0, 255] */
+  p.pad = (uint8_t)xzv; /* a padded x~ is xz~: it adds nothing */
+  int64_t pasz = ox_numel(3, (int64_t[]){p.G, round_up64(p.Mg, mr), K4 * 4}, 1);
+  int32_t *rowsum = ox_alloc_array(c->a, p.M, 4), *wzv = ox_alloc_array(c->a, p.M, 4);
+  int32_t *rowconst = ox_alloc_array(c->a, p.M, 4);
+  if (pasz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  if (!rowsum || !wzv || !rowconst) return oom(c);
+  void *paraw;
+  uint8_t *pa = scratch((size_t)pasz, &paraw);
+  if (!pa) return oom(c);
+  for (int64_t gi = 0; gi < p.G; gi++)
+    ox_i8gemm_pack_a(&p.gp, p.Mg, K, (const uint8_t *)w->data + gi * p.Mg * K, K, wflip, 1,
+                     pa + gi * round_up64(p.Mg, mr) * K4 * 4, rowsum + gi * p.Mg);
+  /* y = sum x~ w~ - wz~ colsum(x~) - xz~ rowsum(w~) + K xz~ wz~ */
+  for (int64_t m = 0; m < p.M; m++) {
+    int64_t v = wz ? ox_load_i64(wz->dt, wz->data, wz->n == 1 ? 0 : m) : 0;
+    wzv[m] = (int32_t)(v - (wflip ? 128 : 0));
+    rowconst[m] = (int32_t)((uint32_t)K * (uint32_t)xzv * (uint32_t)wzv[m] - (uint32_t)xzv * (uint32_t)rowsum[m]);
+    p.colsum |= wzv[m] != 0;
+  }
+  p.pa = (const char *)pa, p.wz = wzv, p.rowconst = rowconst;
+  double work = 2.0 * (double)p.N * (double)p.M * (double)p.P * (double)K / 8;
+  plan_tiles(&p, nr, K + K4 * 4 + 4, work);
+  int64_t items = p.N * p.G * p.ntiles;
+  int nch = ox_par_chunks(items, work);
+  void *raw[OX_MAX_THREADS] = {0};
+  char *bufs[OX_MAX_THREADS];
+  p.buf = bufs;
+  int rc = 0;
+  size_t need = (size_t)(round_up64(K * p.nc, 64) + K4 * 4 * p.nc + 4 * p.nc);
+  for (int i = 0; i < nch && !rc; i++)
+    if (!(bufs[i] = scratch(need, &raw[i]))) rc = oom(c);
+  if (!rc) ox_par_for(items, nch, int8_chunk, &p);
   free_slots(nch, raw);
   ox_mem_free(paraw);
   return rc;
