@@ -284,9 +284,19 @@ void ox_i8gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const uint8_t
     }
 }
 
+#if OX_X86_DISPATCH
+#include <immintrin.h>
+#define OX_TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
+static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t *pb, int32_t *colsum);
+#endif
+
 void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t *B, int64_t ldb,
                       uint8_t flip, int b_signed, uint8_t *pb, int32_t *colsum) {
   int64_t nr = p->nr, K4 = (K + 3) / 4;
+#if OX_X86_DISPATCH
+  if (p->level == OX_CPU_AVX512 && !flip && !b_signed && N % I8_NR == 0 && i8_pack_b_vnni(K, N, B, ldb, pb, colsum) == 0)
+    return;
+#endif
   for (int64_t s = 0; s * nr < N; s++) {
     int64_t n = min64(nr, N - s * nr);
     uint8_t *d = pb + s * K4 * nr * 4;
@@ -320,8 +330,40 @@ static void i8_kernel_generic(int64_t K4, const uint8_t *pa, const uint8_t *pb, 
 }
 
 #if OX_X86_DISPATCH
-#include <immintrin.h>
-#define OX_TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
+/* ox_i8gemm_pack_b of whole slivers of unsigned bytes: 4 rows of 16 columns
+ * interleaved into 64 bytes by two rounds of unpacking, and the column sums
+ * by vpdpbusd against ones. */
+OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t *pb,
+                                         int32_t *colsum) {
+  static const uint8_t zero[64];
+  int64_t K4 = (K + 3) / 4;
+  const __m512i ones = _mm512_set1_epi8(1);
+  for (int64_t s = 0; s * I8_NR < N; s++) {
+    __m512i sum[I8_NV];
+    for (int v = 0; v < I8_NV; v++) sum[v] = _mm512_setzero_si512();
+    uint8_t *d = pb + s * K4 * I8_NR * 4;
+    for (int64_t g = 0; g < K4; g++, d += I8_NR * 4) {
+      const uint8_t *r[4];
+      for (int q = 0; q < 4; q++) r[q] = 4 * g + q < K ? B + (4 * g + q) * ldb + s * I8_NR : zero;
+      for (int v = 0; v < I8_NV; v++) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)(r[0] + 16 * v));
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(r[1] + 16 * v));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(r[2] + 16 * v));
+        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(r[3] + 16 * v));
+        __m128i t0 = _mm_unpacklo_epi8(a0, a1), t1 = _mm_unpackhi_epi8(a0, a1);
+        __m128i t2 = _mm_unpacklo_epi8(a2, a3), t3 = _mm_unpackhi_epi8(a2, a3);
+        __m256i lo = _mm256_set_m128i(_mm_unpackhi_epi16(t0, t2), _mm_unpacklo_epi16(t0, t2));
+        __m256i hi = _mm256_set_m128i(_mm_unpackhi_epi16(t1, t3), _mm_unpacklo_epi16(t1, t3));
+        __m512i x = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+        _mm512_store_si512((void *)(d + 64 * v), x);
+        if (colsum) sum[v] = _mm512_dpbusd_epi32(sum[v], x, ones);
+      }
+    }
+    if (colsum)
+      for (int v = 0; v < I8_NV; v++) _mm512_storeu_si512((void *)(colsum + s * I8_NR + 16 * v), sum[v]);
+  }
+  return 0;
+}
 
 /* nvx vectors of 16 columns; a_signed: pa holds the signed bytes (the
  * broadcast operand) and pb the unsigned ones, else the other way round */

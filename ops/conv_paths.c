@@ -125,7 +125,9 @@ static void load_run(ox_dtype dt, const char *src, int64_t s, int64_t n, char *d
   case OX_FLOAT16: {
     const uint16_t *x = (const uint16_t *)src;
     float *d = (float *)dst;
-    for (int64_t i = 0; i < n; i++) d[i] = ox_f16_to_f32(x[i * s]);
+    if (s == 1) ox_f16_to_f32_row(x, n, d);
+    else
+      for (int64_t i = 0; i < n; i++) d[i] = ox_f16_to_f32(x[i * s]);
     break;
   }
   default: { /* BFLOAT16 */
@@ -141,7 +143,7 @@ static void load_run(ox_dtype dt, const char *src, int64_t s, int64_t n, char *d
 static void store_row(ox_dtype dt, char *y, const float *src, int64_t n) {
   uint16_t *d = (uint16_t *)y;
   if (dt == OX_FLOAT16)
-    for (int64_t i = 0; i < n; i++) d[i] = ox_f32_to_f16(src[i]);
+    ox_f32_to_f16_row(src, n, d);
   else
     for (int64_t i = 0; i < n; i++) d[i] = ox_f32_to_bf16(src[i]);
 }
@@ -650,9 +652,11 @@ static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
     int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
     pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg), j0, nc, nr, cols);
+    /* sliver by sliver (pack_cols lays them out one after the other), whole
+     * ones: pack_cols zeroed the columns past nc */
     for (int64_t js = 0; js * nr < nc; js++)
-      ox_i8gemm_pack_b(&p->gp, K, min64(nr, nc - js * nr), (const uint8_t *)cols + js * K * nr, nr, 0, 0,
-                       pb + js * K4 * 4 * nr, p->colsum ? colsum + js * nr : NULL);
+      ox_i8gemm_pack_b(&p->gp, K, nr, (const uint8_t *)cols + js * K * nr, nr, 0, 0, pb + js * K4 * 4 * nr,
+                       p->colsum ? colsum + js * nr : NULL);
     int32_t *yt = (int32_t *)p->y + (n * p->M + gi * p->Mg) * p->P + j0;
     const uint8_t *pa = (const uint8_t *)p->pa + gi * ceil_div(p->Mg, mr) * mr * K4 * 4;
     ox_i8gemm_packed(&p->gp, p->Mg, nc, K, pa, pb, 1, yt, p->P);
