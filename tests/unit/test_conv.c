@@ -520,6 +520,31 @@ static void run_int8_case(const path_case *pc, ox_dtype xdt, ox_dtype wdt, int z
   ox_set_threads(1);
   ox_gemm_max_isa(-1);
   CHECK(ok);
+  if (zmode) { /* QLinearConv on the same sums: + B, times x_scale w_scale / y_scale (in float), + y_zero_point */
+    int64_t nz = zmode == 2 ? M : 1;
+    float xs = 0.02f, ys = 0.7f;
+    ox_value *q[9] = {in[0], vec(OX_FLOAT, -1, &xs), in[2], in[1], tensor(OX_FLOAT, zmode == 2, &nz, NULL), in[3],
+                      vec(OX_FLOAT, -1, &ys), tensor(xdt, 0, NULL, NULL), tensor(OX_INT32, 1, &M, NULL)};
+    for (int64_t m = 0; m < nz; m++) ((float *)q[4]->u.t.data)[m] = (float)(0.001 + 0.01 * (double)pick(1, 50));
+    ((uint8_t *)q[7]->u.t.data)[0] = (uint8_t)pick(0, 255);
+    for (int64_t m = 0; m < M; m++) ((int32_t *)q[8]->u.t.data)[m] = (int32_t)pick(-3000, 3000);
+    ox_value *y;
+    CHECK_EQ_I(run("QLinearConv", 10, na, at_, 9, q, 1, &y), 0);
+    int64_t per = y ? y->u.t.n / (pc->N * M) : 0;
+    double lo = xdt == OX_UINT8 ? 0 : -128, hi = xdt == OX_UINT8 ? 255 : 127;
+    for (int64_t i = 0; y && i < y->u.t.n && ok; i++) {
+      int64_t m = i / per % M;
+      float mult = xs * ((float *)q[4]->u.t.data)[zmode == 2 ? m : 0];
+      mult = mult / ys;
+      double r = nearbyint((want[i] + ((int32_t *)q[8]->u.t.data)[m]) * (double)mult + at(q[7], 0));
+      r = r < lo ? lo : r > hi ? hi : r;
+      if (at(y, i) != r) {
+        fprintf(stderr, "%s: QLinearConv element %lld is %g, want %g\n", label, (long long)i, at(y, i), r);
+        ok = 0;
+      }
+    }
+    CHECK(ok);
+  }
   free(want);
   free(bound);
 }
