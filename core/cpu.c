@@ -1,6 +1,8 @@
 /* core/cpu.c: the CPU's vector level (see cpu.h). */
 #include "cpu.h"
 
+#include <string.h>
+
 #include "dtype.h"
 
 int ox_cpu_level(void) {
@@ -63,10 +65,22 @@ __attribute__((target("avx,f16c"))) static int64_t f32_to_f16_f16c(const float *
 }
 #endif
 
+/* The vector loops take 8 at a time; the last 1 to 7 go through an
+ * 8-element buffer, so that no element takes the slow scalar route. */
 void ox_f16_to_f32_row(const uint16_t *src, int64_t n, float *dst) {
   int64_t i = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (has_f16c()) i = f16_to_f32_f16c(src, n, dst);
+  if (has_f16c()) {
+    i = f16_to_f32_f16c(src, n, dst);
+    if (i < n) {
+      uint16_t h[8] = {0};
+      float f[8];
+      memcpy(h, src + i, (size_t)(n - i) * sizeof *h);
+      f16_to_f32_f16c(h, 8, f);
+      memcpy(dst + i, f, (size_t)(n - i) * sizeof *f);
+      return;
+    }
+  }
 #endif
   for (; i < n; i++) dst[i] = ox_f16_to_f32(src[i]);
 }
@@ -74,7 +88,17 @@ void ox_f16_to_f32_row(const uint16_t *src, int64_t n, float *dst) {
 void ox_f32_to_f16_row(const float *src, int64_t n, uint16_t *dst) {
   int64_t i = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (has_f16c()) i = f32_to_f16_f16c(src, n, dst);
+  if (has_f16c()) {
+    i = f32_to_f16_f16c(src, n, dst);
+    if (i < n) {
+      float f[8] = {0};
+      uint16_t h[8];
+      memcpy(f, src + i, (size_t)(n - i) * sizeof *f);
+      f32_to_f16_f16c(f, 8, h);
+      memcpy(dst + i, h, (size_t)(n - i) * sizeof *h);
+      return;
+    }
+  }
 #endif
   for (; i < n; i++) dst[i] = ox_f32_to_f16(src[i]);
 }

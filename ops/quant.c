@@ -645,21 +645,27 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   ox_value *sums;
   OX_TRY(ox_tensor_new(c->a, OX_INT32, x->rank, ydims, &sums, c->err));
   OX_TRY(ox_conv_int8(c, x, w, ox_load_i64(xz->dt, xz->data, 0), wz, group, &g, &sums->u.t));
-  double *acc = ox_alloc_array(c->a, y->n, sizeof *acc);
-  if (!acc) return oom(c);
-  const int32_t *S32 = sums->u.t.data;
-  for (int64_t i = 0; i < y->n; i++) acc[i] = S32[i];
-  if (bias) {
-    const int32_t *Bv = bias->data;
-    for (int64_t n = 0; n < N; n++)
-      for (int64_t m = 0; m < M; m++)
-        for (int64_t p = 0; p < P; p++) acc[(n * M + m) * P + p] += Bv[m];
-  }
-  /* requantize over (N, M, P): w_scale per output channel, viewed as (M, 1) */
-  ox_tensor wsv = *ws;
-  int64_t wsd[2] = {M, 1};
-  if (ws->n != 1) wsv.rank = 2, wsv.dims = wsd;
-  return requantize(c, 3, (int64_t[]){N, M, P}, acc, xs, &wsv, ys, yz, y);
+  /* y = sums + B times the channel's multiplier (x_scale * w_scale /
+   * y_scale in float, as requantize computes it), + y_zero_point, rounded
+   * to even and clamped; every scale here is a float scalar but w_scale,
+   * which may be one per output channel */
+  const int32_t *S32 = sums->u.t.data, *Bv = bias ? bias->data : NULL;
+  float fxs = ((const float *)xs->data)[0], fys = ((const float *)ys->data)[0];
+  double yzv = (double)ox_load_i64(yz->dt, yz->data, 0), lo = yz->dt == OX_UINT8 ? 0 : -128, hi = lo + 255;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t m = 0; m < M; m++) {
+      float mf = fxs * ((const float *)ws->data)[ws->n == 1 ? 0 : m];
+      double mult = (double)(mf / fys), b = Bv ? (double)Bv[m] : 0;
+      int64_t o = (n * M + m) * P;
+      for (int64_t p = 0; p < P; p++) {
+        double v = ((double)S32[o + p] + b) * mult + yzv;
+        /* NaN and below to lo, above to hi, else to even: |v| < 2^51 here */
+        double r = !(v >= lo) ? lo : v > hi ? hi : (v + 0x1.8p52) - 0x1.8p52;
+        if (yz->dt == OX_UINT8) ((uint8_t *)y->data)[o + p] = (uint8_t)r;
+        else ((int8_t *)y->data)[o + p] = (int8_t)r;
+      }
+    }
+  return 0;
 }
 
 const ox_kernel ox_quant_kernels[] = {
