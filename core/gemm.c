@@ -187,6 +187,10 @@ const char *ox_gemm_isa(void) {
 #define pack_a_all_s_avx512 pack_a_all_s_generic
 #define packed_s_avx2 packed_s_generic
 #define packed_s_avx512 packed_s_generic
+#define pack_b_all_s_avx2 pack_b_all_s_generic
+#define pack_b_all_s_avx512 pack_b_all_s_generic
+#define pack_b_all_d_avx2 pack_b_all_d_generic
+#define pack_b_all_d_avx512 pack_b_all_d_generic
 #define pack_a_all_d_avx2 pack_a_all_d_generic
 #define pack_a_all_d_avx512 pack_a_all_d_generic
 #define packed_d_avx2 packed_d_generic
@@ -228,6 +232,13 @@ ox_gemm_plan ox_dgemm_plan_now(void) {
     if (p->level == OX_CPU_AVX512) pack_a_all_##SUF##_avx512(M, K, A, lda, transA, pa);  \
     else if (p->level == OX_CPU_AVX2) pack_a_all_##SUF##_avx2(M, K, A, lda, transA, pa); \
     else pack_a_all_##SUF##_generic(M, K, A, lda, transA, pa);                        \
+  }                                                                                   \
+  void ox_##SUF##gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const T *B,    \
+                             int64_t ldb, T *pb) {                                    \
+    if (N <= 0 || K <= 0) return;                                                     \
+    if (p->level == OX_CPU_AVX512) pack_b_all_##SUF##_avx512(K, N, B, ldb, pb);         \
+    else if (p->level == OX_CPU_AVX2) pack_b_all_##SUF##_avx2(K, N, B, ldb, pb);        \
+    else pack_b_all_##SUF##_generic(K, N, B, ldb, pb);                                \
   }                                                                                   \
   void ox_##SUF##gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K,     \
                              const T *pa, const T *pb, T *C, int64_t ldc, T beta) {    \
@@ -638,10 +649,14 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
 
 /* ---- pre-packed operands (see gemm.h) ---- */
 
-/* pa <- op(A) (M, K) as MR-row slivers of the whole K */
+/* pa <- op(A) (M, K) as MR-row slivers of the whole K; pb <- B (K, N) as
+ * NR-column slivers of the whole K */
 GEMM_TARGET static void GEMM_NAME(pack_a_all)(int64_t M, int64_t K, const T *A, int64_t lda,
                                               int trans, T *pa) {
   GEMM_NAME(pack_a)(M, K, A, lda, trans, 0, 0, pa);
+}
+GEMM_TARGET static void GEMM_NAME(pack_b_all)(int64_t K, int64_t N, const T *B, int64_t ldb, T *pb) {
+  GEMM_NAME(pack_b)(K, N, B, ldb, 0, 0, 0, pb);
 }
 
 /* C (M, N) = pa x pb + beta * C, K in blocks of KC (as the blocked product):

@@ -48,6 +48,11 @@ void ox_sgemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const float *A
                      int transA, float *pa);
 void ox_dgemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const double *A, int64_t lda,
                      int transA, double *pa);
+/* pb (round_up(N, nr) * K elements) <- B (K, N), B[k * ldb + j] */
+void ox_sgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const float *B, int64_t ldb,
+                     float *pb);
+void ox_dgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const double *B, int64_t ldb,
+                     double *pb);
 /* C (M, N) = pa x pb + beta * C (beta 0: C only written); one thread. */
 void ox_sgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const float *pa,
                      const float *pb, float *C, int64_t ldc, float beta);

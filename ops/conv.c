@@ -196,6 +196,11 @@ static row_add_fn row_add_of(ox_dtype dt) {
   }
 }
 
+void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, const void *col, int64_t o0,
+                    int64_t o1) {
+  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), o0, o1);
+}
+
 /* img (C, img...) += col (C * nker, npos); no positions (a spatial dim of
  * 0, as ConvTranspose's X may have) adds nothing */
 static void col2im(ox_dtype dt, const void *col, int64_t C, const geom *g, void *img) {
@@ -264,26 +269,6 @@ static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
   return 0;
 }
 
-/* Run a float body on float/double directly, or on float copies of small floats. */
-typedef int (*float_body)(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w,
-                          const ox_tensor *b, int64_t G, const geom *g, void *y);
-
-static int run_float(ox_ctx *c, float_body fn, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
-                     int64_t G, const geom *g, ox_tensor *y) {
-  if (y->n == 0) return 0;
-  OX_TRY(geom_fits(c, g));
-  if (x->dt == OX_FLOAT || x->dt == OX_DOUBLE) return fn(c, x->dt, x, w, b, G, g, y->data);
-  ox_tensor xf, wf, bf;
-  OX_TRY(widen(c, x, &xf));
-  OX_TRY(widen(c, w, &wf));
-  OX_TRY(widen(c, b, &bf));
-  float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-  if (!yf) return oom(c);
-  OX_TRY(fn(c, OX_FLOAT, &xf, &wf, b ? &bf : NULL, G, g, yf));
-  ox_narrow_f32(yf, y);
-  return 0;
-}
-
 static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
@@ -294,7 +279,7 @@ static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
   OX_TRY(check_bias(c, b, w->dims[0], x->dt));
-  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, ydims, out, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, ydims, out, c->err)); /* every element written */
   if ((*out)->u.t.n == 0) return 0;
   OX_TRY(geom_fits(c, &g));
   return ox_conv_float(c, x, w, b, G, &g, &(*out)->u.t);
@@ -324,7 +309,7 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
     return ox_fail(c->err, OX_EINPUT, "w_zero_point must be a %s scalar or have %lld values (one per "
                    "output channel); it is %s of shape %s", ox_dtypes[w->dt].onnx_name, (long long)M,
                    ox_dtypes[wz->dt].onnx_name, ox_shape_str(wz->rank, wz->dims, s1, sizeof s1));
-  OX_TRY(ox_tensor_new(c->a, OX_INT32, x->rank, ydims, out, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, OX_INT32, x->rank, ydims, out, c->err)); /* every element written */
   if ((*out)->u.t.n == 0) return 0;
   OX_TRY(geom_fits(c, &g));
   return ox_conv_int8(c, x, w, xz ? ox_load_i64(xz->dt, xz->data, 0) : 0, wz, G, &g, &(*out)->u.t);
@@ -405,36 +390,6 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
   return 0;
 }
 
-static int convtranspose_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w,
-                               const ox_tensor *b, int64_t G, const geom *g, void *y) {
-  int64_t N = x->dims[0], C = x->dims[1], Cg = C / G, Mg = w->dims[1], M = Mg * G;
-  int64_t R = Mg * g->nker, P = g->npos; /* col (R, P) = W_g^T (R, Cg) x X_g (Cg, P) */
-  size_t es = ox_dtype_size(dt);
-  if (ox_numel(2, (int64_t[]){R, P}, es) < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-  void *col = ox_alloc_array(c->a, R * P + 1, es);
-  if (!col) return oom(c);
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t gi = 0; gi < G; gi++) {
-      const char *xg = (const char *)x->data + (size_t)((n * C + gi * Cg) * P) * es;
-      const char *wg = (const char *)w->data + (size_t)(gi * Cg * R) * es;
-      char *yg = (char *)y + (size_t)((n * M + gi * Mg) * g->nimg) * es;
-      if (dt == OX_FLOAT)
-        ox_sgemm(R, P, Cg, (const float *)wg, R, 1, (const float *)xg, P, 0, col, P, 1, 0);
-      else
-        ox_dgemm(R, P, Cg, (const double *)wg, R, 1, (const double *)xg, P, 0, col, P, 1, 0);
-      col2im(dt, col, Mg, g, yg);
-    }
-  if (b)
-    for (int64_t n = 0; n < N; n++)
-      for (int64_t m = 0; m < M; m++) {
-        char *r = (char *)y + (size_t)((n * M + m) * g->nimg) * es;
-        for (int64_t p = 0; p < g->nimg; p++)
-          if (dt == OX_FLOAT) ((float *)r)[p] += ((const float *)b->data)[m];
-          else ((double *)r)[p] += ((const double *)b->data)[m];
-      }
-  return 0;
-}
-
 static int convtranspose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
@@ -446,7 +401,9 @@ static int convtranspose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
   OX_TRY(convtranspose_shapes(c, x, w, &G, &g, ydims));
   OX_TRY(check_bias(c, b, ydims[1], x->dt));
   OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, ydims, out, c->err));
-  return run_float(c, convtranspose_float, x, w, b, G, &g, &(*out)->u.t);
+  if ((*out)->u.t.n == 0) return 0;
+  OX_TRY(geom_fits(c, &g));
+  return ox_convtranspose_float(c, x, w, b, G, &g, &(*out)->u.t);
 }
 
 /* ---- DeformConv-19, -22 ---- */

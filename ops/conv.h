@@ -28,6 +28,18 @@ typedef struct {
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
                   const ox_conv_geom *g, ox_tensor *y);
 
+/* ConvTranspose: y (zeroed) = convtranspose(x, w) + b, types as
+ * ox_conv_float; x: (N, C, pos...), w: (C, M / G, ker...), y: (N, M,
+ * img...) with y->n > 0. */
+int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
+                           int64_t G, const ox_conv_geom *g, ox_tensor *y);
+
+/* img (C, img...) += col (C * nker, (o1 - o0) * pos[last]): col2im of the
+ * outer positions [o0, o1) (ops/conv.c), for float, double and the other
+ * types Col2Im takes. */
+void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, const void *col, int64_t o0,
+                    int64_t o1);
+
 /* ConvInteger: y (int32) = conv(x - xz, w - wz), exact modulo 2^32. x and w
  * int8 or uint8, xz one value of x's type, wz NULL or a scalar or one per
  * output channel of w's type; shapes as ox_conv_float. */

@@ -170,6 +170,7 @@ typedef struct {
   int64_t istr[OX_CONV_MAXSP]; /* X's strides over the spatial axes */
   /* direct */
   int64_t H, Wi, Ho, Wo, kh, kw, sh, sw, dh, dw, ph, pw, Lph, mblocks;
+  int64_t mblock; /* ConvTranspose: output channels per item */
   const int64_t *kofs; /* per kx: where its run starts within an input row's phase rows */
   const int64_t *phase; /* per phase f: the part [a, z) of its row inside the input */
   /* ConvInteger: per output channel, its weights' zero point (moved as
@@ -633,6 +634,112 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   if (!rc) ox_par_for(items, nch, gemm_chunk, &p);
   free_slots(nch, raw);
   ox_mem_free(paraw);
+  return rc;
+}
+
+/* ---- ConvTranspose ---- */
+
+/* item t: output channels [mb * MB, ...) (MB = p->mblock) of group (t /
+ * mblocks) % G of image t / (mblocks * G). For each tile of whole rows of
+ * input positions, col (MB * nker, tile) = W_g^T (those rows) x X_g (tile),
+ * added into the output by col2im; then the bias. Tiles come in order, so
+ * every output element sums its terms in the same order for any split. */
+static void convt_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  const ox_conv_geom *g = p->g;
+  size_t es = p->es;
+  int64_t nker = g->nker, W = g->pos[g->nd - 1], mr = p->gp.mr;
+  int64_t rows = W > 0 ? p->P / W : 0, trows = W > 0 ? max64(p->nc / W, 1) : 1;
+  char *pb = p->buf[slot], *col = pb + (size_t)(p->Cg * ceil_div(p->nc, p->gp.nr) * p->gp.nr) * es;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t mb = t % p->mblocks, gi = t / p->mblocks % p->G, n = t / p->mblocks / p->G;
+    int64_t m0 = mb * p->mblock, mc = min64(p->mblock, p->Mg - m0), R = mc * nker;
+    const char *pa = p->pa + (size_t)((gi * p->mblocks + mb) * ceil_div(p->mblock * nker, mr) * mr * p->Cg) * es;
+    const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->P) * es;
+    char *yg = p->y + (size_t)((n * p->M + gi * p->Mg + m0) * g->nimg) * es;
+    for (int64_t r0 = 0; r0 < rows; r0 += trows) {
+      int64_t r1 = min64(rows, r0 + trows), j0 = r0 * W, nc = (r1 - r0) * W;
+      if (p->ct == OX_FLOAT) {
+        ox_sgemm_pack_b(&p->gp, p->Cg, nc, (const float *)xg + j0, p->P, (float *)pb);
+        ox_sgemm_packed(&p->gp, R, nc, p->Cg, (const float *)pa, (const float *)pb, (float *)col, nc, 0);
+      } else {
+        ox_dgemm_pack_b(&p->gp, p->Cg, nc, (const double *)xg + j0, p->P, (double *)pb);
+        ox_dgemm_packed(&p->gp, R, nc, p->Cg, (const double *)pa, (const double *)pb, (double *)col, nc, 0);
+      }
+      ox_conv_col2im(g, mc, p->ct, yg, col, r0, r1);
+    }
+    for (int64_t m = 0; p->b && m < mc; m++) {
+      char *yr = yg + (size_t)(m * g->nimg) * es;
+      if (p->ct == OX_FLOAT) {
+        float v = ((const float *)p->b)[gi * p->Mg + m0 + m];
+        for (int64_t i = 0; i < g->nimg; i++) ((float *)yr)[i] += v;
+      } else {
+        double v = ((const double *)p->b)[gi * p->Mg + m0 + m];
+        for (int64_t i = 0; i < g->nimg; i++) ((double *)yr)[i] += v;
+      }
+    }
+  }
+}
+
+int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
+                           int64_t G, const ox_conv_geom *g0, ox_tensor *y) {
+  ox_conv_geom g;
+  squeeze(g0, &g);
+  plan p = {.g = &g, .dt = x->dt, .ct = x->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT,
+            .x = x->data, .w = w->data, .b = b ? b->data : NULL, .y = y->data};
+  p.N = x->dims[0], p.C = x->dims[1], p.G = G, p.Cg = p.C / G, p.Mg = w->dims[1], p.M = p.Mg * G;
+  p.P = g.npos, p.es = ox_dtype_size(p.ct);
+  size_t es = p.es;
+  p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
+  if (is_small(p.dt)) { /* float copies in, a float result rounded once */
+    p.x = (const char *)ox_widen_f32(c->a, x, c->err);
+    p.w = (const char *)ox_widen_f32(c->a, w, c->err);
+    p.y = ox_alloc_array(c->a, y->n, 4);
+    if (!p.x || !p.w || !p.y || (b && !(p.b = (const char *)ox_widen_f32(c->a, b, c->err))))
+      return c->err->code ? c->err->code : oom(c);
+  }
+  int64_t nker = g.nker, W = g.pos[g.nd - 1], mr = p.gp.mr, nr = p.gp.nr;
+  /* blocks of output channels: all of a group's, or fewer when that leaves
+   * threads idle */
+  double work = 2.0 * (double)p.N * (double)p.M * (double)nker * (double)p.Cg * (double)p.P;
+  int threads = ox_threads();
+  p.mblock = p.Mg;
+  if (threads > 1 && work >= OX_PAR_MIN_WORK && p.N * p.G < 2 * threads)
+    p.mblock = max64(ceil_div(p.Mg, ceil_div(2 * threads, p.N * p.G)), 1);
+  p.mblocks = ceil_div(p.Mg, p.mblock);
+  int64_t R = p.mblock * nker;
+  /* tiles of whole rows of input positions: about TILE_BYTES of B and col */
+  int64_t trows = W > 0 ? max64(TILE_BYTES / ((R + p.Cg) * (int64_t)es * W), 1) : 1;
+  p.nc = W > 0 ? min64(trows, p.P / W) * W : 0;
+  if (p.P == 0 || p.nc == 0) p.nc = 1; /* no positions: only the bias */
+  /* W_g^T, block by block: A (R, Cg), A(i, k) = W[gi * Cg + k][m0 * nker + i] */
+  int64_t pasz = ox_numel(4, (int64_t[]){p.G, p.mblocks, ceil_div(R, mr) * mr, p.Cg}, es);
+  int64_t bufsz = ox_numel(2, (int64_t[]){ceil_div(p.nc, nr) * nr * p.Cg + R * p.nc, 1}, es);
+  if (pasz < 0 || bufsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  void *paraw;
+  char *pa = scratch((size_t)pasz * es + 1, &paraw);
+  if (!pa) return oom(c);
+  for (int64_t gi = 0; gi < p.G; gi++)
+    for (int64_t mb = 0; mb < p.mblocks; mb++) {
+      int64_t m0 = mb * p.mblock, mc = min64(p.mblock, p.Mg - m0), lda = p.Mg * nker;
+      const char *a0 = p.w + (size_t)(gi * p.Cg * lda + m0 * nker) * es;
+      char *dst = pa + (size_t)((gi * p.mblocks + mb) * ceil_div(R, mr) * mr * p.Cg) * es;
+      if (p.ct == OX_FLOAT) ox_sgemm_pack_a(&p.gp, mc * nker, p.Cg, (const float *)a0, lda, 1, (float *)dst);
+      else ox_dgemm_pack_a(&p.gp, mc * nker, p.Cg, (const double *)a0, lda, 1, (double *)dst);
+    }
+  p.pa = pa;
+  int64_t items = p.N * p.G * p.mblocks;
+  int nch = ox_par_chunks(items, work);
+  void *raw[OX_MAX_THREADS] = {0};
+  char *bufs[OX_MAX_THREADS];
+  p.buf = bufs;
+  int rc = 0;
+  for (int i = 0; i < nch && !rc; i++)
+    if (!(bufs[i] = scratch((size_t)bufsz * es, &raw[i]))) rc = oom(c);
+  if (!rc) ox_par_for(items, nch, convt_chunk, &p);
+  free_slots(nch, raw);
+  ox_mem_free(paraw);
+  if (!rc && is_small(p.dt)) ox_narrow_f32((const float *)p.y, y);
   return rc;
 }
 

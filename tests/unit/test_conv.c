@@ -432,6 +432,108 @@ static void test_convtranspose(void) {
   CHECK(close_to(y, 3, (int64_t[]){1, 1, 12}, (double[]){1, 1, 0, 2, 2, 0, 3, 3, 0, 4, 4, 0}, 0, "same_lower short kernel"));
 }
 
+/* ConvTranspose on random shapes against the scatter loop, under every
+ * level and 1-3 threads (the same bytes for each count): 1-D to 3-D,
+ * groups, strides, dilations, pads (begin and end), output_padding, bias,
+ * batch 2; float, double and float16. */
+static void run_convt_case(int nd, int64_t N, int64_t G, int64_t Cg, int64_t Mg, const int64_t *in,
+                           const int64_t *k, const int64_t *s, const int64_t *d, const int64_t *pads,
+                           const int64_t *op, int bias, ox_dtype dt, const char *label) {
+  int64_t C = G * Cg, M = G * Mg, xd[5] = {N, C}, wd[5] = {C, Mg}, yd[5] = {N, M}, nin = 1, nout = 1, nk = 1;
+  for (int j = 0; j < nd; j++) {
+    xd[2 + j] = in[j], wd[2 + j] = k[j];
+    yd[2 + j] = s[j] * (in[j] - 1) + op[j] + (k[j] - 1) * d[j] + 1 - pads[j] - pads[nd + j];
+    if (yd[2 + j] < 1) return;
+    nin *= in[j], nout *= yd[2 + j], nk *= k[j];
+  }
+  ox_value *x = random_tensor(dt, nd + 2, xd), *w = random_tensor(dt, nd + 2, wd);
+  ox_value *b = bias ? random_tensor(dt, 1, (int64_t[]){M}) : NULL;
+  double *want = calloc((size_t)(N * M * nout), sizeof *want), *mag = calloc((size_t)(N * M * nout), sizeof *mag);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t m = 0; m < M; m++)
+      for (int64_t i = 0; i < nout; i++) {
+        want[(n * M + m) * nout + i] = bias ? at(b, m) : 0;
+        mag[(n * M + m) * nout + i] = fabs(want[(n * M + m) * nout + i]);
+      }
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t c = 0; c < C; c++)
+      for (int64_t mg = 0; mg < Mg; mg++)
+        for (int64_t i = 0; i < nin; i++)
+          for (int64_t kk = 0; kk < nk; kk++) {
+            int64_t ii[3], ki[3], r = i, q = kk, yi = 0, ok = 1;
+            for (int j = nd - 1; j >= 0; j--) ii[j] = r % in[j], r /= in[j], ki[j] = q % k[j], q /= k[j];
+            for (int j = 0; j < nd; j++) {
+              int64_t o = ii[j] * s[j] + ki[j] * d[j] - pads[j];
+              if (o < 0 || o >= yd[2 + j]) ok = 0;
+              yi = yi * yd[2 + j] + o;
+            }
+            if (!ok) continue;
+            int64_t m = (c / Cg) * Mg + mg, e = (n * M + m) * nout + yi;
+            double t = at(x, (n * C + c) * nin + i) * at(w, (c * Mg + mg) * nk + kk);
+            want[e] += t, mag[e] += fabs(t);
+          }
+  ox_attr at_[5] = {attr_int("group", G), attr_ints("strides", nd, s), attr_ints("dilations", nd, d),
+                    attr_ints("pads", 2 * nd, pads), attr_ints("output_padding", nd, op)};
+  ox_value *ins[3] = {x, w, b};
+  double eps = dt == OX_DOUBLE ? 0x1p-52 : 0x1p-23, out_eps = dt == OX_FLOAT16 ? 0x1p-10 : 0;
+  int levels = ox_cpu_level(), ok = 1;
+  for (int isa = 0; isa <= levels && ok; isa++) {
+    ox_gemm_max_isa(isa);
+    void *first = NULL;
+    for (int th = 1; th <= 3 && ok; th++) {
+      ox_set_threads(th);
+      ox_value *y;
+      CHECK_EQ_I(run("ConvTranspose", dt == OX_FLOAT16 ? 11 : 22, 5, at_, bias ? 3 : 2, ins, 1, &y), 0);
+      if (!y || !shape_is(y, nd + 2, yd)) {
+        fprintf(stderr, "%s: wrong shape\n", label);
+        ok = 0;
+        break;
+      }
+      for (int64_t i = 0; i < y->u.t.n && ok; i++)
+        if (!(fabs(at(y, i) - want[i]) <= 4 * eps * (double)(Cg * nk + 1) * mag[i] + out_eps * fabs(want[i]) + 1e-30)) {
+          fprintf(stderr, "%s: isa %d threads %d: element %lld is %.9g, want %.9g\n", label, isa, th,
+                  (long long)i, at(y, i), want[i]);
+          ok = 0;
+        }
+      size_t bytes = (size_t)y->u.t.n * ox_dtype_size(dt);
+      if (th == 1) first = memcpy(malloc(bytes), y->u.t.data, bytes);
+      else if (ok && memcmp(first, y->u.t.data, bytes)) {
+        fprintf(stderr, "%s: isa %d: %d threads differ from one\n", label, isa, th);
+        ok = 0;
+      }
+    }
+    free(first);
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK(ok);
+  free(want);
+  free(mag);
+}
+
+static void test_convtranspose_paths(void) {
+  char label[96];
+  /* work enough to split: a decoder's 2x2 stride-2 upsampling, and 3x3 */
+  run_convt_case(2, 1, 1, 24, 24, (int64_t[]){40, 37}, (int64_t[]){2, 2}, (int64_t[]){2, 2}, (int64_t[]){1, 1},
+                 (int64_t[]){0, 0, 0, 0}, (int64_t[]){0, 0}, 1, OX_FLOAT, "convt 2x2 s2");
+  run_convt_case(2, 2, 2, 8, 6, (int64_t[]){30, 31}, (int64_t[]){3, 3}, (int64_t[]){2, 1}, (int64_t[]){1, 2},
+                 (int64_t[]){1, 0, 2, 1}, (int64_t[]){1, 0}, 1, OX_FLOAT, "convt 3x3 groups");
+  for (int r = 0; r < 40; r++) {
+    int nd = (int)pick(1, 3);
+    int64_t in[3], k[3], s[3], d[3], pads[6], op[3];
+    for (int j = 0; j < nd; j++) {
+      in[j] = pick(1, nd == 1 ? 40 : nd == 2 ? 12 : 5);
+      k[j] = pick(1, 4), s[j] = pick(1, 3), d[j] = pick(1, 2);
+      pads[j] = pick(0, 2), pads[nd + j] = pick(0, 2);
+      op[j] = pick(0, s[j] > d[j] ? d[j] : s[j]) % s[j]; /* output_padding below the stride */
+    }
+    ox_dtype dt = r % 3 == 0 ? OX_FLOAT : r % 3 == 1 ? OX_DOUBLE : OX_FLOAT16;
+    snprintf(label, sizeof label, "random convt case %d", r);
+    run_convt_case(nd, pick(1, 2), pick(0, 2) ? 1 : pick(2, 3), pick(1, 6), pick(1, 6), in, k, s, d, pads, op,
+                   (int)pick(0, 1), dt, label);
+  }
+}
+
 static void test_conv_integer(void) {
   /* x: uint8 (1, 1, 3, 3), zero point 1; w: int8 (2, 1, 2, 2), zero points per channel */
   ox_value *in[4];
@@ -764,6 +866,7 @@ int main(void) {
   test_conv_paths();
   test_conv_errors();
   test_convtranspose();
+  test_convtranspose_paths();
   test_conv_integer();
   test_conv_integer_paths();
   test_col2im();
