@@ -49,6 +49,9 @@
 #define TILE_BYTES (384 * 1024)    /* packed B per tile */
 #define DIRECT_MB 8                /* output channels per direct item */
 
+typedef float v4f __attribute__((vector_size(16)));
+typedef double v2d __attribute__((vector_size(16)));
+
 static int oom(ox_ctx *c) { return ox_fail(c->err, OX_EINPUT, "out of memory"); }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -73,6 +76,7 @@ static inline void fill_bytes(char *d, size_t n, uint8_t v) {
   }
   size_t i = 0;
   for (; i + 16 <= n; i += 16) memset(d + i, v, 16);
+  for (; i + 4 <= n; i += 4) memset(d + i, v, 4);
   for (; i < n; i++) d[i] = (char)v;
 }
 static inline void zero_bytes(char *d, size_t n) { fill_bytes(d, n, 0); }
@@ -83,6 +87,7 @@ static inline void copy_bytes(char *d, const char *s, size_t n) {
   }
   size_t i = 0;
   for (; i + 16 <= n; i += 16) memcpy(d + i, s + i, 16);
+  for (; i + 4 <= n; i += 4) memcpy(d + i, s + i, 4);
   for (; i < n; i++) d[i] = s[i];
 }
 
@@ -233,6 +238,15 @@ static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int
         copy_rows(d, dstep, src, sstep, p->Cg, (size_t)n * es);
         continue;
       }
+      if (s == 1 && p->dt == p->ct) { /* inline too, with the padding around */
+        size_t pre = (size_t)(lo - ox) * es, mid = (size_t)(hi - lo) * es, post = (size_t)(ox + n - hi) * es;
+        for (int64_t ci = 0; ci < p->Cg; ci++, d += dstep) {
+          fill_bytes(d, pre, p->pad);
+          if (src) copy_bytes(d + pre, src + (size_t)ci * sstep, mid);
+          fill_bytes(d + pre + mid, post, p->pad);
+        }
+        continue;
+      }
       for (int64_t ci = 0; ci < p->Cg; ci++, d += dstep) {
         fill_bytes(d, (size_t)(lo - ox) * es, p->pad);
         if (src) load_run(p->dt, src + (size_t)(ci * g->nimg) * xs, s, hi - lo, d + (size_t)(lo - ox) * es);
@@ -253,7 +267,10 @@ static void fill_bias(const plan *p, char *c, int64_t ldc, const char *bias, int
   for (int64_t m = 0; m < rows; m++) {
     if (p->ct == OX_FLOAT) {
       float v = ((const float *)bias)[m], *r = (float *)c + m * ldc;
-      for (int64_t j = 0; j < n; j++) r[j] = v;
+      v4f vv = (v4f){0} + v;
+      int64_t j = 0;
+      for (; j + 4 <= n; j += 4) memcpy(r + j, &vv, sizeof vv);
+      for (; j < n; j++) r[j] = v;
     } else {
       double v = ((const double *)bias)[m], *r = (double *)c + m * ldc;
       for (int64_t j = 0; j < n; j++) r[j] = v;
@@ -380,8 +397,6 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     }                                                                                 \
   }
 
-typedef float v4f __attribute__((vector_size(16)));
-typedef double v2d __attribute__((vector_size(16)));
 DIRECT_ROW(f32_generic, float, v4f, )
 DIRECT_ROW(f64_generic, double, v2d, )
 #if OX_X86_DISPATCH
@@ -497,6 +512,19 @@ static void squeeze(const ox_conv_geom *g, ox_conv_geom *q) {
     int b = q->nd++;
     q->img[b] = g->img[a], q->pos[b] = g->pos[a], q->ker[b] = g->ker[a];
     q->s[b] = g->s[a], q->d[b] = g->d[a], q->pb[b] = g->pb[a], q->pe[b] = g->pe[a];
+  }
+  /* a last axis the kernel does not move along (kernel 1, stride 1, no
+   * padding, so positions = image) after one of stride 1 joins it: output
+   * position (o, f) reads input (o * 1 + k * d - pb, f), which is position
+   * o * F + f of the flattened pair with dilation d * F and padding pb * F */
+  while (q->nd >= 2) {
+    int L = q->nd - 1;
+    if (q->ker[L] != 1 || q->s[L] != 1 || q->pb[L] || q->pe[L] || q->pos[L] != q->img[L] || q->s[L - 1] != 1 ||
+        q->img[L] > (1 << 24)) /* dilations and pads stay below 2^48 */
+      break;
+    int64_t F = q->img[L];
+    q->img[L - 1] *= F, q->pos[L - 1] *= F, q->d[L - 1] *= F, q->pb[L - 1] *= F, q->pe[L - 1] *= F;
+    q->nd--;
   }
   if (q->nd == 0) { /* every axis a 1 */
     q->nd = 1;
