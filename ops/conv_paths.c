@@ -48,6 +48,7 @@
 #define GEMV_MAX 4                 /* output positions the gemv path takes */
 #define TILE_BYTES (384 * 1024)    /* packed B per tile */
 #define DIRECT_MB 8                /* output channels per direct item */
+#define WIDEN_MAX (16 << 20)       /* bytes of a float copy of a float16 X */
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
@@ -172,6 +173,8 @@ static void store_row(ox_dtype dt, char *y, const float *src, int64_t n) {
 typedef struct {
   const ox_conv_geom *g;
   ox_dtype dt, ct;   /* X's type; the compute type (float, double; uint8 for ConvInteger) */
+  ox_dtype yt;       /* Y's type (Conv: X's, unless X was widened to float) */
+  size_t ys;         /* its size */
   uint8_t pad;       /* the byte im2col pads with: 0, or ConvInteger's x zero point */
   size_t xs, es;     /* their sizes */
   int level;         /* core/cpu.h's level (GEMM's cap applies) */
@@ -289,9 +292,9 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
     int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
     pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs, j0, nc, nr, pb);
-    char *yt = p->y + (size_t)((n * p->M + gi * p->Mg) * p->P + j0) * (is_small(p->dt) ? p->xs : es);
-    char *c = is_small(p->dt) ? ctile : yt;
-    int64_t ldc = is_small(p->dt) ? nc : p->P;
+    char *yt = p->y + (size_t)((n * p->M + gi * p->Mg) * p->P + j0) * p->ys;
+    char *c = is_small(p->yt) ? ctile : yt;
+    int64_t ldc = is_small(p->yt) ? nc : p->P;
     if (p->b) fill_bias(p, c, ldc, p->b + (size_t)(gi * p->Mg) * es, p->Mg, nc);
     const char *pa = p->pa + (size_t)(gi * ceil_div(p->Mg, mr) * mr * p->K) * es;
     if (p->ct == OX_FLOAT)
@@ -300,9 +303,9 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     else
       ox_dgemm_packed(&p->gp, p->Mg, nc, p->K, (const double *)pa, (const double *)pb, (double *)c,
                       ldc, p->b ? 1 : 0);
-    if (is_small(p->dt))
+    if (is_small(p->yt))
       for (int64_t m = 0; m < p->Mg; m++)
-        store_row(p->dt, yt + (size_t)(m * p->P) * xs, (const float *)c + m * ldc, nc);
+        store_row(p->yt, yt + (size_t)(m * p->P) * p->ys, (const float *)c + m * ldc, nc);
   }
 }
 
@@ -352,8 +355,8 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         } else {
           float v = dot_f32((const float *)wr, (const float *)col, p->K);
           v = p->b ? ((const float *)p->b)[om] + v : v;
-          if (p->dt == OX_FLOAT) ((float *)p->y)[yi] = v;
-          else store_row(p->dt, p->y + (size_t)yi * xs, &v, 1);
+          if (p->yt == OX_FLOAT) ((float *)p->y)[yi] = v;
+          else store_row(p->yt, p->y + (size_t)yi * p->ys, &v, 1);
         }
       }
     }
@@ -489,11 +492,11 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         }
         int64_t yi = ((n * p->M + m) * p->Ho + oy) * p->Wo;
         const char *bm = p->b ? p->b + (size_t)m * es : NULL;
-        if (!is_small(p->dt)) {
+        if (!is_small(p->yt)) {
           direct_row(p, p->y + (size_t)yi * es, p->Wo, nt, src, wm, bm);
         } else {
           direct_row(p, orow, p->Wo, nt, src, wm, bm);
-          store_row(p->dt, p->y + (size_t)yi * xs, (const float *)orow, p->Wo);
+          store_row(p->yt, p->y + (size_t)yi * p->ys, (const float *)orow, p->Wo);
         }
       }
     }
@@ -501,6 +504,8 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 }
 
 /* ---- the driver ---- */
+
+static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp);
 
 /* g without the axes that do nothing (length 1, kernel 1, no padding),
  * keeping at least one */
@@ -590,8 +595,7 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   OX_TRY(plan_geometry(c, &p, x, w, G, &g));
   p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
   p.level = p.gp.level;
-  size_t es = p.es;
-  int nd = g.nd, L = nd - 1;
+  p.yt = y->dt, p.ys = ox_dtype_size(y->dt);
   /* weights and bias in the compute type */
   p.w = w->data, p.b = b ? b->data : NULL;
   if (is_small(p.dt)) {
@@ -599,6 +603,28 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
     if (!p.w) return c->err->code;
     if (b && !(p.b = (const char *)ox_widen_f32(c->a, b, c->err))) return c->err->code;
   }
+  /* A small float X that every tap reads again (nker > 1): converted once,
+   * a vector at a time, when its float copy is not large; else run by run */
+  void *xraw = NULL;
+  if (is_small(p.dt) && g.nker > 1 && x->n <= WIDEN_MAX / 4) {
+    float *xf = scratch((size_t)x->n * 4, &xraw);
+    if (!xf) return oom(c);
+    if (p.dt == OX_FLOAT16) ox_f16_to_f32_row(x->data, x->n, xf);
+    else load_run(p.dt, x->data, 1, x->n, (char *)xf);
+    p.x = (const char *)xf, p.dt = OX_FLOAT, p.xs = 4;
+  }
+  int rc = conv_float_run(c, &p, &g);
+  ox_mem_free(xraw);
+  return rc;
+}
+
+/* ox_conv_float after the set-up: the paths */
+static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
+  plan p = *pp;
+  const ox_conv_geom g = *gp;
+  p.g = &g;
+  size_t es = p.es;
+  int nd = g.nd, L = nd - 1;
 
   double work = 2.0 * (double)p.N * (double)p.M * (double)p.P * (double)p.K;
   void *raw[OX_MAX_THREADS] = {0};
@@ -662,7 +688,7 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   int64_t nc = p.nc;
   int64_t pasz = ox_numel(3, (int64_t[]){p.G, ceil_div(p.Mg, mr) * mr, p.K}, es);
   /* elements */
-  int64_t pbsz = ox_numel(2, (int64_t[]){p.K, nc}, es), ctsz = is_small(p.dt) ? p.Mg * nc : 0;
+  int64_t pbsz = ox_numel(2, (int64_t[]){p.K, nc}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
   if (pasz < 0 || pbsz < 0 || ctsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   void *paraw;
   char *pa = scratch((size_t)pasz * es, &paraw);
