@@ -40,13 +40,16 @@ int ox_cpu_has_vnni(void) {
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 static int has_f16c(void) {
   static int have = -1;
   int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
   if (h < 0) {
-    __builtin_cpu_init();
-    h = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    /* F16C (CPUID 1, ECX bit 29), with AVX known usable (the AVX2 level);
+     * clang's __builtin_cpu_supports does not know "f16c" */
+    unsigned a, b, c, d;
+    h = ox_cpu_level() >= OX_CPU_AVX2 && __get_cpuid(1, &a, &b, &c, &d) && (c >> 29 & 1);
     __atomic_store_n(&have, h, __ATOMIC_RELAXED);
   }
   return h;

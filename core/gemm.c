@@ -55,6 +55,7 @@ static void *scratch(int64_t n, size_t size) {
 
 /* float, portable: 6 x 8 tile of 4-float vectors (12 accumulators) */
 #define GEMM_T float
+#define GEMM_I int32_t
 #define GEMM_V v4f
 #define GEMM_MR 6
 #define GEMM_NV 2
@@ -67,6 +68,7 @@ static void *scratch(int64_t n, size_t size) {
 
 /* double, portable: 6 x 4 tile of 2-double vectors */
 #define GEMM_T double
+#define GEMM_I int64_t
 #define GEMM_V v2d
 #define GEMM_MR 6
 #define GEMM_NV 2
@@ -80,6 +82,7 @@ static void *scratch(int64_t n, size_t size) {
 #if OX_X86_DISPATCH
 /* float, AVX2+FMA: 6 x 16 tile of 8-float vectors (12 ymm accumulators) */
 #define GEMM_T float
+#define GEMM_I int32_t
 #define GEMM_V v8f
 #define GEMM_MR 6
 #define GEMM_NV 2
@@ -92,6 +95,7 @@ static void *scratch(int64_t n, size_t size) {
 
 /* double, AVX2+FMA: 6 x 8 tile of 4-double vectors */
 #define GEMM_T double
+#define GEMM_I int64_t
 #define GEMM_V v4d
 #define GEMM_MR 6
 #define GEMM_NV 2
@@ -104,6 +108,7 @@ static void *scratch(int64_t n, size_t size) {
 
 /* float, AVX-512: 8 x 48 tile of 16-float vectors (24 of the 32 zmm registers) */
 #define GEMM_T float
+#define GEMM_I int32_t
 #define GEMM_V v16f
 #define GEMM_MR 8
 #define GEMM_NV 3
@@ -116,6 +121,7 @@ static void *scratch(int64_t n, size_t size) {
 
 /* double, AVX-512: 8 x 24 tile of 8-double vectors */
 #define GEMM_T double
+#define GEMM_I int64_t
 #define GEMM_V v8d
 #define GEMM_MR 8
 #define GEMM_NV 3
@@ -449,6 +455,16 @@ void ox_i8gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, co
 #define T GEMM_T
 #define V GEMM_V
 #define MR GEMM_MR
+/* 4 elements of T, and a shuffle of two of them (GCC's and clang's
+ * builtins differ) */
+typedef T GEMM_NAME(t4) __attribute__((vector_size(4 * sizeof(T))));
+#define T4 GEMM_NAME(t4)
+#if defined(__clang__)
+#define SHUF4(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+typedef GEMM_I GEMM_NAME(i4) __attribute__((vector_size(4 * sizeof(T))));
+#define SHUF4(a, b, i, j, k, l) __builtin_shuffle(a, b, (GEMM_NAME(i4)){i, j, k, l})
+#endif
 #define NV GEMM_NV
 #define VL ((int)(sizeof(V) / sizeof(T)))
 #define NR (NV * VL)
@@ -459,7 +475,32 @@ GEMM_TARGET static void GEMM_NAME(pack_a)(int64_t mc, int64_t kc, const T *A, in
   for (int64_t ip = 0; ip < mc; ip += MR, pa += MR * kc) {
     int64_t mr = min64(MR, mc - ip);
     if (!trans) { /* A(i, k) = A[i * lda + k]: each row is contiguous */
-      for (int64_t r = 0; r < mr; r++) {
+      int64_t r = 0;
+      /* 4 rows by 4 k at a time, transposed in registers */
+      for (; r + 4 <= mr; r += 4) {
+        const T *s0 = A + (i0 + ip + r) * lda + k0, *s1 = s0 + lda, *s2 = s1 + lda, *s3 = s2 + lda;
+        int64_t k = 0;
+        for (; k + 4 <= kc; k += 4) {
+          T4 a, b, c, d;
+          memcpy(&a, s0 + k, sizeof a);
+          memcpy(&b, s1 + k, sizeof b);
+          memcpy(&c, s2 + k, sizeof c);
+          memcpy(&d, s3 + k, sizeof d);
+          T4 t0 = SHUF4(a, b, 0, 4, 1, 5), t1 = SHUF4(a, b, 2, 6, 3, 7);
+          T4 t2 = SHUF4(c, d, 0, 4, 1, 5), t3 = SHUF4(c, d, 2, 6, 3, 7);
+          T4 c0 = SHUF4(t0, t2, 0, 1, 4, 5), c1 = SHUF4(t0, t2, 2, 3, 6, 7);
+          T4 c2 = SHUF4(t1, t3, 0, 1, 4, 5), c3 = SHUF4(t1, t3, 2, 3, 6, 7);
+          memcpy(pa + k * MR + r, &c0, sizeof c0);
+          memcpy(pa + (k + 1) * MR + r, &c1, sizeof c1);
+          memcpy(pa + (k + 2) * MR + r, &c2, sizeof c2);
+          memcpy(pa + (k + 3) * MR + r, &c3, sizeof c3);
+        }
+        for (; k < kc; k++) {
+          pa[k * MR + r] = s0[k], pa[k * MR + r + 1] = s1[k];
+          pa[k * MR + r + 2] = s2[k], pa[k * MR + r + 3] = s3[k];
+        }
+      }
+      for (; r < mr; r++) {
         const T *src = A + (i0 + ip + r) * lda + k0;
         for (int64_t k = 0; k < kc; k++) pa[k * MR + r] = src[k];
       }
@@ -677,6 +718,9 @@ GEMM_TARGET static void GEMM_NAME(packed)(int64_t M, int64_t N, int64_t K, const
 #undef T
 #undef V
 #undef MR
+#undef SHUF4
+#undef T4
+#undef GEMM_I
 #undef NV
 #undef VL
 #undef NR
