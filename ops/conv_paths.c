@@ -3,9 +3,10 @@
  *
  * One of three, chosen per call from the shapes:
  *
- *  - direct: 1-D and 2-D convolutions with few input channels per group
- *    (depthwise 3x3 and 5x5, a first layer over one channel) or fewer output
- *    channels per group than the GEMM's register tile has rows. Each input
+ *  - direct: 1-D and 2-D convolutions with fewer output channels per group
+ *    than the GEMM's register tile has rows (depthwise 3x3 and 5x5 at any
+ *    stride, a last layer with one output channel), which the GEMM would
+ *    pad with rows of zeros. Each input
  *    row is copied once into zero-padded "phase" rows (for stride s, s rows
  *    holding every s-th element), so that every kernel tap reads a
  *    contiguous run; an output row is then one vector loop that keeps its
@@ -632,7 +633,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   p.buf = bufs;
   int rc = 0;
 
-  if (nd <= 2 && (p.Mg < p.gp.mr || (p.Cg <= 4 && p.K <= 64))) {
+  if (nd <= 2 && p.Mg < p.gp.mr) {
     /* direct: as 2-D (1-D is one row) */
     int a = nd == 2 ? 0 : -1, bx = L;
     p.H = a < 0 ? 1 : g.img[a], p.Ho = a < 0 ? 1 : g.pos[a], p.kh = a < 0 ? 1 : g.ker[a];

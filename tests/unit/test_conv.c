@@ -296,20 +296,23 @@ static int run_path_case(const path_case *pc, ox_dtype dt, const char *label) {
 
 static void test_conv_paths(void) {
   path_case fixed[] = {
-      /* direct: depthwise 3x3 and 5x5, strides 1 and 2, work enough to split */
+      /* direct (fewer output channels per group than the GEMM tile's rows):
+       * depthwise 3x3 and 5x5, strides 1 and 2, work enough to split */
       {2, 1, 48, 1, 1, {40, 37}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1},
       {2, 2, 24, 1, 1, {41, 40}, {3, 3}, {2, 2}, {1, 1}, {1, 0, 1, 2}, NULL, 0},
       {2, 1, 40, 1, 1, {20, 45}, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},
       {2, 1, 32, 1, 1, {24, 50}, {5, 5}, {2, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},
       {2, 1, 16, 1, 2, {30, 33}, {3, 3}, {2, 3}, {2, 2}, {2, 0, 1, 3}, NULL, 1}, /* multiplier 2, dilated */
       {2, 1, 4, 3, 5, {21, 70}, {3, 2}, {1, 2}, {1, 1}, {0, 1, 1, 0}, NULL, 1},  /* 3 in, 5 out per group */
-      {2, 1, 1, 1, 24, {76, 32}, {3, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1}, /* one input channel */
+      {2, 1, 1, 64, 1, {40, 33}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, /* one output channel */
       {1, 2, 8, 1, 1, {300}, {7}, {3}, {2}, {4, 1}, NULL, 1},                    /* 1-D */
       {2, 1, 6, 1, 1, {9, 5}, {2, 3}, {1, 1}, {1, 1}, {0}, "SAME_LOWER", 0},
       /* gemv: 1x1 maps, and at most 4 positions */
       {2, 2, 1, 99, 24, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1},
       {2, 1, 2, 5, 9, {3, 4}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 0, 1}, NULL, 1},
-      /* packed GEMM: 1x1, 3x3, strided, dilated, 1-D long kernel, 3-D */
+      /* packed GEMM: 1x1, 3x3, strided, dilated, 1-D long kernel, 3-D, one
+       * input channel */
+      {2, 1, 1, 1, 24, {76, 32}, {3, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1},
       {2, 1, 1, 48, 40, {37, 29}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1},
       {2, 2, 1, 24, 20, {19, 23}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0},
       {2, 1, 1, 3, 16, {64, 63}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1},
