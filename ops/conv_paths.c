@@ -577,7 +577,8 @@ static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor
 /* Tiles of nc output positions, a multiple of nr, about TILE_BYTES of packed
  * B (bytes per column: colbytes); narrower when that leaves threads idle. */
 static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
-  int64_t nc = max64(TILE_BYTES / colbytes / nr * nr, nr);
+  /* colbytes is 0 when there are no input channels: one tile */
+  int64_t nc = max64(TILE_BYTES / max64(colbytes, 1) / nr * nr, nr);
   nc = min64(nc, ceil_div(p->P, nr) * nr);
   int threads = ox_threads();
   if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads) {

@@ -376,6 +376,33 @@ static void test_conv_paths(void) {
   }
 }
 
+/* No input channels (an empty channel axis): every output is the bias, or
+ * 0, on every path (GEMM, direct, GEMV, ConvInteger, ConvTranspose). It
+ * divided by zero in the GEMM path's tile sizing once. */
+static void test_conv_no_channels(void) {
+  int64_t Ms[3] = {8, 1, 8}, sides[3] = {6, 6, 2};
+  for (int i = 0; i < 3; i++) {
+    ox_value *in[3] = {tensor(OX_FLOAT, 4, (int64_t[]){1, 0, sides[i], sides[i]}, NULL),
+                       tensor(OX_FLOAT, 4, (int64_t[]){Ms[i], 0, 1, 2}, NULL),
+                       random_tensor(OX_FLOAT, 1, &Ms[i])}, *y;
+    CHECK_EQ_I(run("Conv", 22, 0, NULL, 3, in, 1, &y), 0);
+    int64_t per = sides[i] * (sides[i] - 1), ok = y && y->u.t.n == Ms[i] * per;
+    for (int64_t k = 0; ok && k < y->u.t.n; k++) ok = at(y, k) == at(in[2], k / per);
+    CHECK(ok);
+  }
+  ox_value *qi[2] = {tensor(OX_UINT8, 4, (int64_t[]){1, 0, 5, 5}, NULL), tensor(OX_UINT8, 4, (int64_t[]){9, 0, 3, 3}, NULL)}, *y;
+  CHECK_EQ_I(run("ConvInteger", 10, 0, NULL, 2, qi, 1, &y), 0);
+  int ok = y && y->u.t.n == 9 * 9;
+  for (int64_t k = 0; ok && k < y->u.t.n; k++) ok = ((int32_t *)y->u.t.data)[k] == 0;
+  CHECK(ok);
+  ox_value *ti[3] = {tensor(OX_FLOAT, 4, (int64_t[]){1, 0, 4, 4}, NULL), tensor(OX_FLOAT, 4, (int64_t[]){0, 3, 2, 2}, NULL),
+                     random_tensor(OX_FLOAT, 1, (int64_t[]){3})};
+  CHECK_EQ_I(run("ConvTranspose", 22, 0, NULL, 3, ti, 1, &y), 0);
+  ok = y && y->u.t.n == 3 * 25;
+  for (int64_t k = 0; ok && k < y->u.t.n; k++) ok = at(y, k) == at(ti[2], k / 25);
+  CHECK(ok);
+}
+
 static void test_conv_errors(void) {
   ox_value *y, *in[3];
   in[0] = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 3, 5, 5});
@@ -885,6 +912,7 @@ int main(void) {
   A = ox_arena_new();
   test_conv();
   test_conv_paths();
+  test_conv_no_channels();
   test_conv_errors();
   test_convtranspose();
   test_convtranspose_paths();
