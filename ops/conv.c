@@ -1,12 +1,14 @@
 /* ops/conv.c: convolutions: Conv, ConvTranspose, ConvInteger, DeformConv, Col2Im.
  *
- * This file checks the shapes and attributes; Conv's float arithmetic is in
- * ops/conv_paths.c (direct loops, a GEMV, or im2col tiles packed straight
- * into the GEMM of core/gemm.h, chosen per call), ConvInteger's too. ConvTranspose is the reverse of
- * im2col: col = W_g^T x X_g, then col2im adds the columns into the output;
- * Col2Im is that last step alone. float16 and bfloat16 compute in float and
- * round once on store. ConvInteger subtracts the zero points into int32 and
- * accumulates in 32 bits (wrapping, as the spec allows). */
+ * This file checks the shapes and attributes. The arithmetic of Conv,
+ * ConvTranspose and ConvInteger is in ops/conv_paths.c (direct loops, a
+ * GEMV, or im2col tiles packed straight into core/gemm.h's products, chosen
+ * per call; ConvInteger on the 8-bit product, exact modulo 2^32 as the spec
+ * allows). ConvTranspose is the reverse of im2col: col = W_g^T x X_g, then
+ * col2im (here) adds the columns into the output; Col2Im is that last step
+ * alone. DeformConv samples its own columns and multiplies them with the
+ * blocked GEMM. float16 and bfloat16 compute in float and round once on
+ * store. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
