@@ -240,6 +240,26 @@ static int path_reference(const path_case *pc, ox_value **in, int64_t *yd, doubl
   return 1;
 }
 
+/* One run's y against want: within scale * bound[i] + out_eps * |want[i]|
+ * (rounding), and the same bytes as the one-thread run's, which th == 1
+ * keeps in *first. */
+static int check_run(const ox_value *y, const double *want, const double *bound, double scale, double out_eps,
+                     void **first, int isa, int th, const char *label) {
+  for (int64_t i = 0; i < y->u.t.n; i++)
+    if (!(fabs(at(y, i) - want[i]) <= scale * bound[i] + out_eps * fabs(want[i]) + 1e-30)) {
+      fprintf(stderr, "%s: isa %d threads %d: element %lld is %.9g, want %.9g\n", label, isa, th,
+              (long long)i, at(y, i), want[i]);
+      return 0;
+    }
+  size_t bytes = (size_t)y->u.t.n * ox_dtype_size(y->u.t.dt);
+  if (th == 1) *first = memcpy(malloc(bytes), y->u.t.data, bytes);
+  else if (memcmp(*first, y->u.t.data, bytes)) {
+    fprintf(stderr, "%s: isa %d: %d threads differ from one\n", label, isa, th);
+    return 0;
+  }
+  return 1;
+}
+
 static int run_path_case(const path_case *pc, ox_dtype dt, const char *label) {
   int nd = pc->nd;
   int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg;
@@ -269,20 +289,7 @@ static int run_path_case(const path_case *pc, ox_dtype dt, const char *label) {
         ok = 0;
         break;
       }
-      for (int64_t i = 0; i < y->u.t.n && ok; i++) {
-        double got = at(y, i), tol = 4 * eps * (double)(K + 1) * bound[i] + out_eps * fabs(want[i]) + 1e-30;
-        if (!(fabs(got - want[i]) <= tol)) {
-          fprintf(stderr, "%s: isa %d threads %d: element %lld is %.9g, want %.9g\n", label, isa, th,
-                  (long long)i, got, want[i]);
-          ok = 0;
-        }
-      }
-      size_t bytes = (size_t)y->u.t.n * ox_dtype_size(dt);
-      if (th == 1) first = memcpy(malloc(bytes), y->u.t.data, bytes);
-      else if (ok && memcmp(first, y->u.t.data, bytes)) {
-        fprintf(stderr, "%s: isa %d: %d threads differ from one\n", label, isa, th);
-        ok = 0;
-      }
+      ok = check_run(y, want, bound, 4 * eps * (double)(K + 1), out_eps, &first, isa, th, label);
     }
     free(first);
   }
@@ -535,18 +542,7 @@ static void run_convt_case(int nd, int64_t N, int64_t G, int64_t Cg, int64_t Mg,
         ok = 0;
         break;
       }
-      for (int64_t i = 0; i < y->u.t.n && ok; i++)
-        if (!(fabs(at(y, i) - want[i]) <= 4 * eps * (double)(Cg * nk + 1) * mag[i] + out_eps * fabs(want[i]) + 1e-30)) {
-          fprintf(stderr, "%s: isa %d threads %d: element %lld is %.9g, want %.9g\n", label, isa, th,
-                  (long long)i, at(y, i), want[i]);
-          ok = 0;
-        }
-      size_t bytes = (size_t)y->u.t.n * ox_dtype_size(dt);
-      if (th == 1) first = memcpy(malloc(bytes), y->u.t.data, bytes);
-      else if (ok && memcmp(first, y->u.t.data, bytes)) {
-        fprintf(stderr, "%s: isa %d: %d threads differ from one\n", label, isa, th);
-        ok = 0;
-      }
+      ok = check_run(y, want, mag, 4 * eps * (double)(Cg * nk + 1), out_eps, &first, isa, th, label);
     }
     free(first);
   }
