@@ -15,7 +15,8 @@
 #
 #   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR [ORT_INSTALL=yes]
 #   CASES='add matmul512' (a subset)  THREADS='2 4' (THREADS= skips)
-#   TCASES='matmul1024 conv' (default: matmul1024 conv reducesum softmax einsum_bmm einsum_qk)
+#   TCASES='matmul1024 conv' (default: matmul1024 conv reducesum softmax einsum_bmm einsum_qk
+#          conv1x1 dw3s1 conv1024 convint)
 #
 # MODELS=yes (or MODELS='vad_v5 ocr_det', names from bench/models/manifest.txt)
 # then runs bench/models/run.py, the step 'make bench-models' runs alone: whole
@@ -86,6 +87,58 @@ model() {
     "$X" make Conv --opset 11 -a 'kernel_shape=[3, 3]' -a 'pads=[1, 1, 1, 1]' \
       --input 'X:float32[1,64,56,56]' --input 'W:float32[64,64,3,3]' --output Y -o "$m"
     input "$c/in0.pb" 13 1,64,56,56; input "$c/in1.pb" 14 64,64,3,3 ;;
+  conv1x1) # pointwise: a GEMM on the NCHW layout
+    "$X" make Conv --opset 11 --input 'X:float32[1,64,80,80]' --input 'W:float32[128,64,1,1]' --output Y -o "$m"
+    input "$c/in0.pb" 21 1,64,80,80; input "$c/in1.pb" 22 128,64,1,1 ;;
+  dw3s1|dw3s2) # depthwise 3x3, stride 1 or 2 (MobileNet)
+    st=${1#dw3s}
+    "$X" make Conv --opset 11 -a group=96 -a 'kernel_shape=[3, 3]' -a 'pads=[1, 1, 1, 1]' -a "strides=[$st, $st]" \
+      --input 'X:float32[1,96,80,80]' --input 'W:float32[96,1,3,3]' --output Y -o "$m"
+    input "$c/in0.pb" 23 1,96,80,80; input "$c/in1.pb" 24 96,1,3,3 ;;
+  dw5s1|dw5s2) # depthwise 5x5, stride 1 or 2
+    st=${1#dw5s}
+    "$X" make Conv --opset 11 -a group=192 -a 'kernel_shape=[5, 5]' -a 'pads=[2, 2, 2, 2]' -a "strides=[$st, $st]" \
+      --input 'X:float32[1,192,40,40]' --input 'W:float32[192,1,5,5]' --output Y -o "$m"
+    input "$c/in0.pb" 25 1,192,40,40; input "$c/in1.pb" 26 192,1,5,5 ;;
+  conv1d) # an STFT as Conv1d: kernel 512, stride 160, 257 bins (a mel front end)
+    "$X" make Conv --opset 11 -a 'kernel_shape=[512]' -a 'strides=[160]' \
+      --input 'X:float32[1,1,16000]' --input 'W:float32[257,1,512]' --output Y -o "$m"
+    input "$c/in0.pb" 27 1,1,16000; input "$c/in1.pb" 28 257,1,512 ;;
+  convt2) # ConvTranspose 2x2, stride 2 (a decoder's upsampling)
+    "$X" make ConvTranspose --opset 11 -a 'kernel_shape=[2, 2]' -a 'strides=[2, 2]' \
+      --input 'X:float32[1,24,80,80]' --input 'W:float32[24,24,2,2]' --output Y -o "$m"
+    input "$c/in0.pb" 29 1,24,80,80; input "$c/in1.pb" 30 24,24,2,2 ;;
+  conv1024) # a 1024x1024 map with few channels
+    "$X" make Conv --opset 11 -a 'kernel_shape=[3, 3]' -a 'pads=[1, 1, 1, 1]' \
+      --input 'X:float32[1,4,1024,1024]' --input 'W:float32[8,4,3,3]' --output Y -o "$m"
+    input "$c/in0.pb" 31 1,4,1024,1024; input "$c/in1.pb" 32 8,4,3,3 ;;
+  conv_f16) # float16 in and out
+    "$X" make Conv --opset 11 -a 'kernel_shape=[3, 3]' -a 'pads=[1, 1, 1, 1]' \
+      --input 'X:float16[1,32,128,128]' --input 'W:float16[32,32,3,3]' --output Y -o "$m"
+    "$PY" "$HERE/gen.py" tensor "$c/in0.pb" 33 1,32,128,128 float16 -1 1 || exit 1
+    "$PY" "$HERE/gen.py" tensor "$c/in1.pb" 34 32,32,3,3 float16 -0.2 0.2 || exit 1 ;;
+  convint) # ConvInteger, uint8 x and w with zero points (onnx.quantize's dynamic form)
+    "$X" make ConvInteger --opset 10 -a 'kernel_shape=[3, 3]' -a 'pads=[1, 1, 1, 1]' \
+      --input 'X:uint8[1,64,128,128]' --input 'W:uint8[64,64,3,3]' --input 'XZ:uint8[]' \
+      --input 'WZ:uint8[]' --output Y -o "$m"
+    "$PY" "$HERE/gen.py" tensor "$c/in0.pb" 35 1,64,128,128 uint8 0 255 || exit 1
+    "$PY" "$HERE/gen.py" tensor "$c/in1.pb" 36 64,64,3,3 uint8 0 255 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in2.pb" uint8 '' 131 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in3.pb" uint8 '' 127 || exit 1 ;;
+  qlinconv) # QLinearConv, uint8 with per-tensor scales and an int32 bias
+    "$X" make QLinearConv --opset 10 -a 'kernel_shape=[3, 3]' -a 'pads=[1, 1, 1, 1]' \
+      --input 'X:uint8[1,64,128,128]' --input 'XS:float32[]' --input 'XZ:uint8[]' \
+      --input 'W:uint8[64,64,3,3]' --input 'WS:float32[]' --input 'WZ:uint8[]' \
+      --input 'YS:float32[]' --input 'YZ:uint8[]' --input 'B:int32[64]' --output Y -o "$m"
+    "$PY" "$HERE/gen.py" tensor "$c/in0.pb" 37 1,64,128,128 uint8 0 255 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in1.pb" float32 '' 0.02 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in2.pb" uint8 '' 131 || exit 1
+    "$PY" "$HERE/gen.py" tensor "$c/in3.pb" 38 64,64,3,3 uint8 0 255 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in4.pb" float32 '' 0.003 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in5.pb" uint8 '' 127 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in6.pb" float32 '' 12.5 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in7.pb" uint8 '' 128 || exit 1
+    "$PY" "$HERE/gen.py" tensor "$c/in8.pb" 39 64 int32 -2000 2000 || exit 1 ;;
   einsum_bmm) # a batch of 64 products of 64x64 matrices
     "$X" make Einsum --opset 12 -a 'equation=bij,bjk->bik' --input 'A:float32[64,64,64]' \
       --input 'B:float32[64,64,64]' --output Y -o "$m"
@@ -165,6 +218,9 @@ model_cheap() {
 # (einsum_*: MatMul's target, not yet measured against ORT)
 ALL="add:1.0 reducesum:1.0 reducesum0:1.0 softmax:1.0 softmax0:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5 einsum_bmm:1.5 einsum_qk:1.5"
 ALL="$ALL addc:1.0 mulc:1.0 subc:1.0 divc:1.0 resize_n:1.0 resize_l:1.0 concat:1.0 maxpool:1.0 batchnorm:1.0 clip:1.0 relu:1.0 leakyrelu:1.0 hardsigmoid:1.0 hardswish:1.0 pow2:1.0 relu16:1.0 add16:1.0 cast16:1.0 gemv:1.0 matvec:1.0"
+# the convolutions real nets use (issue 18): at or under ORT
+ALL="$ALL conv1x1:1.0 dw3s1:1.0 dw3s2:1.0 dw5s1:1.0 dw5s2:1.0 conv1d:1.0 convt2:1.0 conv1024:1.0"
+ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
@@ -191,7 +247,7 @@ for a in $ALL; do
   eval "one_$name=$ox"
 done
 THREADS=${THREADS-2}
-TCASES=${TCASES:-matmul1024 conv reducesum softmax einsum_bmm einsum_qk}
+TCASES=${TCASES:-matmul1024 conv reducesum softmax einsum_bmm einsum_qk conv1x1 dw3s1 conv1024 convint}
 if [ -n "$THREADS" ]; then
   echo
   printf '%-12s %8s %12s %8s %12s\n' case threads onnxop_us speedup onnxop_min

@@ -44,13 +44,6 @@ typedef double v4d __attribute__((vector_size(32)));
 typedef float v16f __attribute__((vector_size(64)));
 typedef double v8d __attribute__((vector_size(64)));
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define HAVE_X86_DISPATCH 1
-#define TARGET_AVX2 __attribute__((target("avx2,fma")))
-#define TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
-#else
-#define HAVE_X86_DISPATCH 0
-#endif
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
@@ -63,6 +56,7 @@ static void *scratch(int64_t n, size_t size) {
 
 /* float, portable: 6 x 8 tile of 4-float vectors (12 accumulators) */
 #define GEMM_T float
+#define GEMM_I int32_t
 #define GEMM_V v4f
 #define GEMM_MR 6
 #define GEMM_NV 2
@@ -75,6 +69,7 @@ static void *scratch(int64_t n, size_t size) {
 
 /* double, portable: 6 x 4 tile of 2-double vectors */
 #define GEMM_T double
+#define GEMM_I int64_t
 #define GEMM_V v2d
 #define GEMM_MR 6
 #define GEMM_NV 2
@@ -85,9 +80,10 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_TARGET
 #include "gemm.c"
 
-#if HAVE_X86_DISPATCH
+#if OX_X86_DISPATCH
 /* float, AVX2+FMA: 6 x 16 tile of 8-float vectors (12 ymm accumulators) */
 #define GEMM_T float
+#define GEMM_I int32_t
 #define GEMM_V v8f
 #define GEMM_MR 6
 #define GEMM_NV 2
@@ -95,11 +91,12 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_MC 120
 #define GEMM_NC 3072
 #define GEMM_NAME(x) x##_s_avx2
-#define GEMM_TARGET TARGET_AVX2
+#define GEMM_TARGET OX_TARGET_AVX2
 #include "gemm.c"
 
 /* double, AVX2+FMA: 6 x 8 tile of 4-double vectors */
 #define GEMM_T double
+#define GEMM_I int64_t
 #define GEMM_V v4d
 #define GEMM_MR 6
 #define GEMM_NV 2
@@ -107,11 +104,12 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_MC 72
 #define GEMM_NC 1536
 #define GEMM_NAME(x) x##_d_avx2
-#define GEMM_TARGET TARGET_AVX2
+#define GEMM_TARGET OX_TARGET_AVX2
 #include "gemm.c"
 
 /* float, AVX-512: 8 x 48 tile of 16-float vectors (24 of the 32 zmm registers) */
 #define GEMM_T float
+#define GEMM_I int32_t
 #define GEMM_V v16f
 #define GEMM_MR 8
 #define GEMM_NV 3
@@ -119,11 +117,12 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_MC 128
 #define GEMM_NC 1536
 #define GEMM_NAME(x) x##_s_avx512
-#define GEMM_TARGET TARGET_AVX512
+#define GEMM_TARGET OX_TARGET_AVX512
 #include "gemm.c"
 
 /* double, AVX-512: 8 x 24 tile of 8-double vectors */
 #define GEMM_T double
+#define GEMM_I int64_t
 #define GEMM_V v8d
 #define GEMM_MR 8
 #define GEMM_NV 3
@@ -131,7 +130,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_MC 64
 #define GEMM_NC 768
 #define GEMM_NAME(x) x##_d_avx512
-#define GEMM_TARGET TARGET_AVX512
+#define GEMM_TARGET OX_TARGET_AVX512
 #include "gemm.c"
 #endif
 
@@ -186,11 +185,23 @@ const char *ox_gemm_isa(void) {
       *c = beta == 0 ? alpha * s : alpha * s + beta * *c;                             \
     }
 
-#if !HAVE_X86_DISPATCH
+#if !OX_X86_DISPATCH
 #define gemm_s_avx2 gemm_s_generic
 #define gemm_d_avx2 gemm_d_generic
 #define gemm_s_avx512 gemm_s_generic
 #define gemm_d_avx512 gemm_d_generic
+#define pack_a_all_s_avx2 pack_a_all_s_generic
+#define pack_a_all_s_avx512 pack_a_all_s_generic
+#define packed_s_avx2 packed_s_generic
+#define packed_s_avx512 packed_s_generic
+#define pack_b_all_s_avx2 pack_b_all_s_generic
+#define pack_b_all_s_avx512 pack_b_all_s_generic
+#define pack_b_all_d_avx2 pack_b_all_d_generic
+#define pack_b_all_d_avx512 pack_b_all_d_generic
+#define pack_a_all_d_avx2 pack_a_all_d_generic
+#define pack_a_all_d_avx512 pack_a_all_d_generic
+#define packed_d_avx2 packed_d_generic
+#define packed_d_avx512 packed_d_generic
 #endif
 
 void ox_sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
@@ -205,11 +216,256 @@ void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int
   GEMM_ENTRY(double, d)
 }
 
+/* ---- pre-packed operands ---- */
+
+ox_gemm_plan ox_sgemm_plan_now(void) {
+  int level = isa();
+  if (OX_X86_DISPATCH && level == OX_CPU_AVX512) return (ox_gemm_plan){level, 8, 48};
+  if (OX_X86_DISPATCH && level == OX_CPU_AVX2) return (ox_gemm_plan){level, 6, 16};
+  return (ox_gemm_plan){OX_CPU_GENERIC, 6, 8};
+}
+
+ox_gemm_plan ox_dgemm_plan_now(void) {
+  int level = isa();
+  if (OX_X86_DISPATCH && level == OX_CPU_AVX512) return (ox_gemm_plan){level, 8, 24};
+  if (OX_X86_DISPATCH && level == OX_CPU_AVX2) return (ox_gemm_plan){level, 6, 8};
+  return (ox_gemm_plan){OX_CPU_GENERIC, 6, 4};
+}
+
+#define PACKED_ENTRY(T, SUF)                                                          \
+  void ox_##SUF##gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const T *A,    \
+                             int64_t lda, int transA, T *pa) {                          \
+    if (M <= 0 || K <= 0) return;                                                     \
+    if (p->level == OX_CPU_AVX512) pack_a_all_##SUF##_avx512(M, K, A, lda, transA, pa);  \
+    else if (p->level == OX_CPU_AVX2) pack_a_all_##SUF##_avx2(M, K, A, lda, transA, pa); \
+    else pack_a_all_##SUF##_generic(M, K, A, lda, transA, pa);                        \
+  }                                                                                   \
+  void ox_##SUF##gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const T *B,    \
+                             int64_t ldb, T *pb) {                                    \
+    if (N <= 0 || K <= 0) return;                                                     \
+    if (p->level == OX_CPU_AVX512) pack_b_all_##SUF##_avx512(K, N, B, ldb, pb);         \
+    else if (p->level == OX_CPU_AVX2) pack_b_all_##SUF##_avx2(K, N, B, ldb, pb);        \
+    else pack_b_all_##SUF##_generic(K, N, B, ldb, pb);                                \
+  }                                                                                   \
+  void ox_##SUF##gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K,     \
+                             const T *pa, const T *pb, T *C, int64_t ldc, T beta) {    \
+    if (M <= 0 || N <= 0) return;                                                     \
+    if (K <= 0) {                                                                     \
+      for (int64_t i = 0; i < M; i++)                                                 \
+        for (int64_t j = 0; j < N; j++) C[i * ldc + j] = beta == 0 ? 0 : beta * C[i * ldc + j]; \
+      return;                                                                         \
+    }                                                                                 \
+    if (p->level == OX_CPU_AVX512) packed_##SUF##_avx512(M, N, K, pa, pb, C, ldc, beta); \
+    else if (p->level == OX_CPU_AVX2) packed_##SUF##_avx2(M, N, K, pa, pb, C, ldc, beta); \
+    else packed_##SUF##_generic(M, N, K, pa, pb, C, ldc, beta);                       \
+  }
+PACKED_ENTRY(float, s)
+PACKED_ENTRY(double, d)
+#undef PACKED_ENTRY
+
+/* ---- 8-bit products (see gemm.h) ----
+ * Packed k-groups of 4 bytes: pa[((s * K4 + g) * mr + r) * 4 + q] =
+ * A(s * mr + r, 4 g + q), pb[((s * K4 + g) * nr + j) * 4 + q] =
+ * B(4 g + q, s * nr + j), zero past M, N and K. One step of the kernel
+ * takes a group: with AVX-512 VNNI, vpdpbusd multiplies 4 unsigned bytes by
+ * 4 signed ones and adds the 4 products to a 32-bit lane, for 16 columns at
+ * once (a row's group broadcast against a vector of 16 columns' groups).
+ * Sums wrap modulo 2^32, as the portable kernel's unsigned arithmetic does,
+ * so both give the same bytes. */
+
+#define I8_MR 8
+#define I8_NV 3
+#define I8_NR (I8_NV * 16)
+
+ox_gemm_plan ox_i8gemm_plan_now(void) {
+  if (OX_X86_DISPATCH && isa() == OX_CPU_AVX512 && ox_cpu_has_vnni())
+    return (ox_gemm_plan){OX_CPU_AVX512, I8_MR, I8_NR};
+  return (ox_gemm_plan){OX_CPU_GENERIC, I8_MR, 16};
+}
+
+/* a's or b's byte as the number it stands for */
+static inline int32_t i8_val(uint8_t v, int is_signed) { return is_signed ? (int32_t)(int8_t)v : (int32_t)v; }
+
+void ox_i8gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const uint8_t *A, int64_t lda,
+                      uint8_t flip, int a_signed, uint8_t *pa, int32_t *rowsum) {
+  int64_t mr = p->mr, K4 = (K + 3) / 4;
+  for (int64_t s = 0; s * mr < M; s++)
+    for (int64_t r = 0; r < mr; r++) {
+      int64_t i = s * mr + r;
+      uint32_t sum = 0;
+      for (int64_t k = 0; k < 4 * K4; k++) {
+        uint8_t v = i < M && k < K ? (uint8_t)(A[i * lda + k] ^ flip) : 0;
+        pa[((s * K4 + k / 4) * mr + r) * 4 + k % 4] = v;
+        sum += (uint32_t)i8_val(v, a_signed);
+      }
+      if (i < M && rowsum) rowsum[i] = (int32_t)sum;
+    }
+}
+
+#if OX_X86_DISPATCH
+#include <immintrin.h>
+#define OX_TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
+static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t *pb, int32_t *colsum);
+#endif
+
+void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t *B, int64_t ldb,
+                      uint8_t flip, int b_signed, uint8_t *pb, int32_t *colsum) {
+  int64_t nr = p->nr, K4 = (K + 3) / 4;
+#if OX_X86_DISPATCH
+  if (p->level == OX_CPU_AVX512 && !flip && !b_signed && N % I8_NR == 0 && i8_pack_b_vnni(K, N, B, ldb, pb, colsum) == 0)
+    return;
+#endif
+  for (int64_t s = 0; s * nr < N; s++) {
+    int64_t n = min64(nr, N - s * nr);
+    uint8_t *d = pb + s * K4 * nr * 4;
+    for (int64_t g = 0; g < K4; g++)
+      for (int64_t j = 0; j < nr; j++)
+        for (int q = 0; q < 4; q++) {
+          int64_t k = 4 * g + q;
+          d[(g * nr + j) * 4 + q] = j < n && k < K ? (uint8_t)(B[k * ldb + s * nr + j] ^ flip) : 0;
+        }
+    if (colsum)
+      for (int64_t j = 0; j < n; j++) {
+        uint32_t sum = 0;
+        for (int64_t k = 0; k < K; k++) sum += (uint32_t)i8_val((uint8_t)(B[k * ldb + s * nr + j] ^ flip), b_signed);
+        colsum[s * nr + j] = (int32_t)sum;
+      }
+  }
+}
+
+/* c (mr, nr) = the product of one sliver of pa and one of pb over K4 groups */
+static void i8_kernel_generic(int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
+                              int64_t ldc, int64_t mr, int64_t nr, int64_t NR, int a_signed) {
+  for (int64_t r = 0; r < mr; r++)
+    for (int64_t j = 0; j < nr; j++) {
+      uint32_t sum = 0;
+      for (int64_t g = 0; g < K4; g++)
+        for (int q = 0; q < 4; q++)
+          sum += (uint32_t)(i8_val(pa[(g * I8_MR + r) * 4 + q], a_signed) *
+                            i8_val(pb[(g * NR + j) * 4 + q], !a_signed));
+      c[r * ldc + j] = (int32_t)sum;
+    }
+}
+
+#if OX_X86_DISPATCH
+/* ox_i8gemm_pack_b of whole slivers of unsigned bytes: 4 rows of 16 columns
+ * interleaved into 64 bytes by two rounds of unpacking, and the column sums
+ * by vpdpbusd against ones. */
+OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t *pb,
+                                         int32_t *colsum) {
+  static const uint8_t zero[64];
+  int64_t K4 = (K + 3) / 4;
+  const __m512i ones = _mm512_set1_epi8(1);
+  for (int64_t s = 0; s * I8_NR < N; s++) {
+    __m512i sum[I8_NV];
+    for (int v = 0; v < I8_NV; v++) sum[v] = _mm512_setzero_si512();
+    uint8_t *d = pb + s * K4 * I8_NR * 4;
+    for (int64_t g = 0; g < K4; g++, d += I8_NR * 4) {
+      const uint8_t *r[4];
+      for (int q = 0; q < 4; q++) r[q] = 4 * g + q < K ? B + (4 * g + q) * ldb + s * I8_NR : zero;
+      for (int v = 0; v < I8_NV; v++) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)(r[0] + 16 * v));
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(r[1] + 16 * v));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(r[2] + 16 * v));
+        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(r[3] + 16 * v));
+        __m128i t0 = _mm_unpacklo_epi8(a0, a1), t1 = _mm_unpackhi_epi8(a0, a1);
+        __m128i t2 = _mm_unpacklo_epi8(a2, a3), t3 = _mm_unpackhi_epi8(a2, a3);
+        __m256i lo = _mm256_set_m128i(_mm_unpackhi_epi16(t0, t2), _mm_unpacklo_epi16(t0, t2));
+        __m256i hi = _mm256_set_m128i(_mm_unpackhi_epi16(t1, t3), _mm_unpacklo_epi16(t1, t3));
+        __m512i x = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+        _mm512_store_si512((void *)(d + 64 * v), x);
+        if (colsum) sum[v] = _mm512_dpbusd_epi32(sum[v], x, ones);
+      }
+    }
+    if (colsum)
+      for (int v = 0; v < I8_NV; v++) _mm512_storeu_si512((void *)(colsum + s * I8_NR + 16 * v), sum[v]);
+  }
+  return 0;
+}
+
+/* nvx vectors of 16 columns; a_signed: pa holds the signed bytes (the
+ * broadcast operand) and pb the unsigned ones, else the other way round */
+static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_body(
+    const int nvx, const int a_signed, int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
+    int64_t ldc, int64_t mr, int64_t nr) {
+  __m512i acc[I8_MR][I8_NV];
+#pragma GCC unroll 8
+  for (int r = 0; r < I8_MR; r++)
+#pragma GCC unroll 3
+    for (int v = 0; v < nvx; v++) acc[r][v] = _mm512_setzero_si512();
+  for (int64_t g = 0; g < K4; g++, pa += I8_MR * 4, pb += I8_NR * 4) {
+    __m512i b[I8_NV];
+#pragma GCC unroll 3
+    for (int v = 0; v < nvx; v++) b[v] = _mm512_load_si512((const void *)(pb + v * 64));
+#pragma GCC unroll 8
+    for (int r = 0; r < I8_MR; r++) {
+      int32_t w;
+      memcpy(&w, pa + r * 4, 4);
+      __m512i a = _mm512_set1_epi32(w);
+#pragma GCC unroll 3
+      for (int v = 0; v < nvx; v++)
+        acc[r][v] = a_signed ? _mm512_dpbusd_epi32(acc[r][v], b[v], a) : _mm512_dpbusd_epi32(acc[r][v], a, b[v]);
+    }
+  }
+  if (mr == I8_MR && nr == nvx * 16) {
+#pragma GCC unroll 8
+    for (int r = 0; r < I8_MR; r++)
+#pragma GCC unroll 3
+      for (int v = 0; v < nvx; v++) _mm512_storeu_si512((void *)(c + r * ldc + v * 16), acc[r][v]);
+    return;
+  }
+  int32_t tile[I8_MR][I8_NR] __attribute__((aligned(64)));
+  for (int r = 0; r < I8_MR; r++)
+    for (int v = 0; v < nvx; v++) _mm512_store_si512((void *)&tile[r][v * 16], acc[r][v]);
+  for (int64_t r = 0; r < mr; r++) memcpy(c + r * ldc, tile[r], (size_t)nr * 4);
+}
+
+OX_TARGET_VNNI static void i8_kernel_vnni(int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
+                                          int64_t ldc, int64_t mr, int64_t nr, int a_signed) {
+  if (a_signed) {
+    if (nr <= 16) i8_kernel_body(1, 1, K4, pa, pb, c, ldc, mr, nr);
+    else if (nr <= 32) i8_kernel_body(2, 1, K4, pa, pb, c, ldc, mr, nr);
+    else i8_kernel_body(I8_NV, 1, K4, pa, pb, c, ldc, mr, nr);
+  } else {
+    if (nr <= 16) i8_kernel_body(1, 0, K4, pa, pb, c, ldc, mr, nr);
+    else if (nr <= 32) i8_kernel_body(2, 0, K4, pa, pb, c, ldc, mr, nr);
+    else i8_kernel_body(I8_NV, 0, K4, pa, pb, c, ldc, mr, nr);
+  }
+}
+#endif
+
+void ox_i8gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa,
+                      const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc) {
+  int64_t mr = p->mr, nr = p->nr, K4 = (K + 3) / 4;
+  for (int64_t j = 0; j < N; j += nr)
+    for (int64_t i = 0; i < M; i += mr) {
+      const uint8_t *a = pa + i * K4 * 4, *b = pb + j * K4 * 4;
+      int32_t *c = C + i * ldc + j;
+#if OX_X86_DISPATCH
+      if (p->level == OX_CPU_AVX512) {
+        i8_kernel_vnni(K4, a, b, c, ldc, min64(mr, M - i), min64(nr, N - j), a_signed);
+        continue;
+      }
+#endif
+      i8_kernel_generic(K4, a, b, c, ldc, min64(mr, M - i), min64(nr, N - j), nr, a_signed);
+    }
+}
+
 #else /* ---- the template: one instance per (type, target) ---- */
 
 #define T GEMM_T
 #define V GEMM_V
 #define MR GEMM_MR
+/* 4 elements of T, and a shuffle of two of them (GCC's and clang's
+ * builtins differ) */
+typedef T GEMM_NAME(t4) __attribute__((vector_size(4 * sizeof(T))));
+#define T4 GEMM_NAME(t4)
+#if defined(__clang__)
+#define SHUF4(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+typedef GEMM_I GEMM_NAME(i4) __attribute__((vector_size(4 * sizeof(T))));
+#define SHUF4(a, b, i, j, k, l) __builtin_shuffle(a, b, (GEMM_NAME(i4)){i, j, k, l})
+#endif
 #define NV GEMM_NV
 #define VL ((int)(sizeof(V) / sizeof(T)))
 #define NR (NV * VL)
@@ -220,7 +476,32 @@ GEMM_TARGET static void GEMM_NAME(pack_a)(int64_t mc, int64_t kc, const T *A, in
   for (int64_t ip = 0; ip < mc; ip += MR, pa += MR * kc) {
     int64_t mr = min64(MR, mc - ip);
     if (!trans) { /* A(i, k) = A[i * lda + k]: each row is contiguous */
-      for (int64_t r = 0; r < mr; r++) {
+      int64_t r = 0;
+      /* 4 rows by 4 k at a time, transposed in registers */
+      for (; r + 4 <= mr; r += 4) {
+        const T *s0 = A + (i0 + ip + r) * lda + k0, *s1 = s0 + lda, *s2 = s1 + lda, *s3 = s2 + lda;
+        int64_t k = 0;
+        for (; k + 4 <= kc; k += 4) {
+          T4 a, b, c, d;
+          memcpy(&a, s0 + k, sizeof a);
+          memcpy(&b, s1 + k, sizeof b);
+          memcpy(&c, s2 + k, sizeof c);
+          memcpy(&d, s3 + k, sizeof d);
+          T4 t0 = SHUF4(a, b, 0, 4, 1, 5), t1 = SHUF4(a, b, 2, 6, 3, 7);
+          T4 t2 = SHUF4(c, d, 0, 4, 1, 5), t3 = SHUF4(c, d, 2, 6, 3, 7);
+          T4 c0 = SHUF4(t0, t2, 0, 1, 4, 5), c1 = SHUF4(t0, t2, 2, 3, 6, 7);
+          T4 c2 = SHUF4(t1, t3, 0, 1, 4, 5), c3 = SHUF4(t1, t3, 2, 3, 6, 7);
+          memcpy(pa + k * MR + r, &c0, sizeof c0);
+          memcpy(pa + (k + 1) * MR + r, &c1, sizeof c1);
+          memcpy(pa + (k + 2) * MR + r, &c2, sizeof c2);
+          memcpy(pa + (k + 3) * MR + r, &c3, sizeof c3);
+        }
+        for (; k < kc; k++) {
+          pa[k * MR + r] = s0[k], pa[k * MR + r + 1] = s1[k];
+          pa[k * MR + r + 2] = s2[k], pa[k * MR + r + 3] = s3[k];
+        }
+      }
+      for (; r < mr; r++) {
         const T *src = A + (i0 + ip + r) * lda + k0;
         for (int64_t k = 0; k < kc; k++) pa[k * MR + r] = src[k];
       }
@@ -269,32 +550,36 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
 
 /* c: (mr, nr) tile of C <- alpha * pa * pb + beta * c (beta 0: c not read),
  * ab = {alpha, beta}. (Passed by address: as values, GCC keeps alpha in a
- * register through the loop and spills an accumulator on AVX2.) */
-GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
-                                          const T *restrict pb, T *c, int64_t ldc, int64_t mr,
-                                          int64_t nr, const T *ab) {
+ * register through the loop and spills an accumulator on AVX2.) The body
+ * computes the first nvx vectors of the tile's NR columns: nvx = NV for
+ * whole slivers, 1 for a last sliver of at most VL columns (which would
+ * otherwise multiply NV - 1 vectors of zeros). A column gets the same
+ * operations in either. */
+static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_body)(
+    const int nvx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c, int64_t ldc,
+    int64_t mr, int64_t nr, const T *ab) {
   V acc[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < MR; r++)
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) acc[r][v] = (V){0};
+    for (int v = 0; v < nvx; v++) acc[r][v] = (V){0};
   for (int64_t k = 0; k < kc; k++, pa += MR, pb += NR) {
     V b[NV];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; v++) b[v] = *(const V *)(pb + v * VL);
+    for (int v = 0; v < nvx; v++) b[v] = *(const V *)(pb + v * VL);
 #pragma GCC unroll 16
     for (int r = 0; r < MR; r++) {
       T a = pa[r];
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) acc[r][v] += a * b[v];
+      for (int v = 0; v < nvx; v++) acc[r][v] += a * b[v];
     }
   }
   T alpha = ab[0], beta = ab[1];
-  if (mr == MR && nr == NR) {
+  if (mr == MR && nr == nvx * VL) {
 #pragma GCC unroll 16
     for (int r = 0; r < MR; r++)
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; v++) {
+      for (int v = 0; v < nvx; v++) {
         T *p = c + r * ldc + v * VL;
         V y = alpha * acc[r][v];
         if (beta != 0) {
@@ -308,12 +593,19 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
   }
   T tile[MR][NR] __attribute__((aligned(64)));
   for (int r = 0; r < MR; r++)
-    for (int v = 0; v < NV; v++) *(V *)&tile[r][v * VL] = acc[r][v];
+    for (int v = 0; v < nvx; v++) *(V *)&tile[r][v * VL] = acc[r][v];
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
       T *p = c + r * ldc + j;
       *p = beta == 0 ? alpha * tile[r][j] : alpha * tile[r][j] + beta * *p;
     }
+}
+
+GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
+                                          const T *restrict pb, T *c, int64_t ldc, int64_t mr,
+                                          int64_t nr, const T *ab) {
+  if (nr <= VL) GEMM_NAME(kernel_body)(1, kc, pa, pb, c, ldc, mr, nr, ab);
+  else GEMM_NAME(kernel_body)(NV, kc, pa, pb, c, ldc, mr, nr, ab);
 }
 
 /* The blocked product of rows [i0, i1) and columns [j0, j1) of C, with the
@@ -397,9 +689,39 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
   return 0;
 }
 
+/* ---- pre-packed operands (see gemm.h) ---- */
+
+/* pa <- op(A) (M, K) as MR-row slivers of the whole K; pb <- B (K, N) as
+ * NR-column slivers of the whole K */
+GEMM_TARGET static void GEMM_NAME(pack_a_all)(int64_t M, int64_t K, const T *A, int64_t lda,
+                                              int trans, T *pa) {
+  GEMM_NAME(pack_a)(M, K, A, lda, trans, 0, 0, pa);
+}
+GEMM_TARGET static void GEMM_NAME(pack_b_all)(int64_t K, int64_t N, const T *B, int64_t ldb, T *pb) {
+  GEMM_NAME(pack_b)(K, N, B, ldb, 0, 0, 0, pb);
+}
+
+/* C (M, N) = pa x pb + beta * C, K in blocks of KC (as the blocked product):
+ * for each block, each column sliver of pb (in L1) meets every row sliver
+ * of pa (in L2). */
+GEMM_TARGET static void GEMM_NAME(packed)(int64_t M, int64_t N, int64_t K, const T *pa,
+                                          const T *pb, T *C, int64_t ldc, T beta) {
+  for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
+    int64_t kc = min64(GEMM_KC, K - pc);
+    T ab[2] = {1, pc == 0 ? beta : (T)1};
+    for (int64_t j = 0; j < N; j += NR)
+      for (int64_t i = 0; i < M; i += MR)
+        GEMM_NAME(kernel)(kc, pa + (i * K + pc * MR), pb + (j * K + pc * NR), C + i * ldc + j, ldc,
+                          min64(MR, M - i), min64(NR, N - j), ab);
+  }
+}
+
 #undef T
 #undef V
 #undef MR
+#undef SHUF4
+#undef T4
+#undef GEMM_I
 #undef NV
 #undef VL
 #undef NR

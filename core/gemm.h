@@ -27,6 +27,61 @@ void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int
               const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
               double beta);
 
+/* ---- pre-packed float operands ----
+ * For a product that reuses an operand, or can write it straight into the
+ * micro-kernel's layout (Conv packs its weights once per call and writes its
+ * im2col columns as packed B):
+ *   pa: op(A) (M, K) as ceil(M / mr) slivers of mr rows by all K,
+ *       pa[(s * K + k) * mr + r] = op(A)(s * mr + r, k), rows past M zero;
+ *   pb: B (K, N) as ceil(N / nr) slivers of nr columns by all K,
+ *       pb[(s * K + k) * nr + j] = B(k, s * nr + j), columns past N zero;
+ *       64-byte aligned.
+ * A plan names the micro-kernel (and so mr and nr): take one per product and
+ * use it for its packing and its products (ox_gemm_max_isa may change the
+ * kernel in between). A column of C gets the same operations whichever
+ * sliver it falls in, so splitting N over threads gives the same bytes. */
+typedef struct { int level, mr, nr; } ox_gemm_plan;
+ox_gemm_plan ox_sgemm_plan_now(void);
+ox_gemm_plan ox_dgemm_plan_now(void);
+/* pa (round_up(M, mr) * K elements) <- op(A) */
+void ox_sgemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const float *A, int64_t lda,
+                     int transA, float *pa);
+void ox_dgemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const double *A, int64_t lda,
+                     int transA, double *pa);
+/* pb (round_up(N, nr) * K elements) <- B (K, N), B[k * ldb + j] */
+void ox_sgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const float *B, int64_t ldb,
+                     float *pb);
+void ox_dgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const double *B, int64_t ldb,
+                     double *pb);
+/* C (M, N) = pa x pb + beta * C (beta 0: C only written); one thread. */
+void ox_sgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const float *pa,
+                     const float *pb, float *C, int64_t ldc, float beta);
+void ox_dgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const double *pa,
+                     const double *pb, double *C, int64_t ldc, double beta);
+
+/* ---- 8-bit products (ConvInteger, MatMulInteger) ----
+ * C (M, N) int32 = A (M, K) x B (K, N), one of A and B signed bytes and the
+ * other unsigned (a_signed says which), exact modulo 2^32 (the int32 sums
+ * ONNX asks for wrap). Both operands are packed (into groups of 4 bytes of
+ * K); each byte is stored XOR flip, so that an int8 operand the product
+ * wants unsigned is read as (uint8)(v ^ 0x80) = v + 128, and a uint8 one it
+ * wants signed as v - 128 (the caller moves its zero point by 128 to match).
+ * rowsum/colsum (NULL: not wanted) receive each row's / column's sum of the
+ * stored values, for the zero-point terms:
+ *   sum (a - az)(b - bz) = sum ab - bz rowsum(a) - az colsum(b) + K az bz.
+ * Sizes: pa round_up(M, mr) * round_up(K, 4) bytes; pb round_up(N, nr) *
+ * round_up(K, 4) bytes, 64-byte aligned. Uses AVX-512 VNNI when the CPU has
+ * it (and ox_gemm_max_isa allows AVX-512), else portable loops: the same
+ * bytes either way. A column of C gets the same operations whichever sliver
+ * it falls in. One thread. */
+ox_gemm_plan ox_i8gemm_plan_now(void);
+void ox_i8gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const uint8_t *A, int64_t lda,
+                      uint8_t flip, int a_signed, uint8_t *pa, int32_t *rowsum);
+void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t *B, int64_t ldb,
+                      uint8_t flip, int b_signed, uint8_t *pb, int32_t *colsum);
+void ox_i8gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa,
+                      const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc);
+
 /* For tests and benchmarks: use at most this micro-kernel (0 portable,
  * 1 AVX2+FMA, 2 AVX-512: core/cpu.h's levels; -1 the best the CPU has, the
  * default). Only GEMM is capped; ops/reduce.c's row kernels are not. */

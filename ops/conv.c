@@ -1,13 +1,14 @@
 /* ops/conv.c: convolutions: Conv, ConvTranspose, ConvInteger, DeformConv, Col2Im.
  *
- * Conv is im2col feeding the blocked GEMM of core/gemm.h, one product per
- * (image, group): Y_g (M/g, out) = W_g (M/g, C/g * K) x col (C/g * K, out).
- * A 1x1 convolution with unit strides and no padding multiplies the input
- * directly. ConvTranspose is the reverse: col = W_g^T x X_g, then col2im adds
- * the columns into the output; Col2Im is that last step alone. float16 and
- * bfloat16 are widened to float once and the result rounded once on store.
- * ConvInteger subtracts the zero points into int32 and accumulates in 32 bits
- * (wrapping, as the spec allows). */
+ * This file checks the shapes and attributes. The arithmetic of Conv,
+ * ConvTranspose and ConvInteger is in ops/conv_paths.c (direct loops, a
+ * GEMV, or im2col tiles packed straight into core/gemm.h's products, chosen
+ * per call; ConvInteger on the 8-bit product, exact modulo 2^32 as the spec
+ * allows). ConvTranspose is the reverse of im2col: col = W_g^T x X_g, then
+ * col2im (here) adds the columns into the output; Col2Im is that last step
+ * alone. DeformConv samples its own columns and multiplies them with the
+ * blocked GEMM. float16 and bfloat16 compute in float and round once on
+ * store. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,22 +17,12 @@
 #include "core/gemm.h"
 #include "core/kernel.h"
 #include "core/threads.h"
+#include "ops/conv.h"
 
-#define MAXSP 8 /* spatial dimensions supported */
+#define MAXSP OX_CONV_MAXSP
 
-/* ---- window geometry ----
- * An "image" of spatial dims img[] and a grid of window positions pos[]:
- * window p covers img index p * s + k * d - pb for k in [0, ker). For Conv the
- * image is X and the positions are Y; for ConvTranspose and Col2Im the image
- * is the output and the positions are the input. */
-typedef struct {
-  int nd;
-  int64_t img[MAXSP], pos[MAXSP], ker[MAXSP], s[MAXSP], d[MAXSP], pb[MAXSP], pe[MAXSP];
-  int64_t nimg, npos, nker; /* products */
-} geom;
-
-
-
+/* ---- window geometry (ops/conv.h) ---- */
+typedef ox_conv_geom geom;
 
 /* strides, dilations and pads (begin, end) for nd spatial axes */
 static int window_attrs(ox_ctx *c, int nd, geom *g) {
@@ -104,15 +95,14 @@ static void valid_range(int64_t off, int64_t s, int64_t n, int64_t npos, int64_t
 /* dst[p * s] += src[p] for p < n, for one element type */
 typedef void (*row_add_fn)(void *dst, const void *src, int64_t n, int64_t s);
 
-/* One walker for both directions, over elements of size es:
- * im2col (!add): col (C * nker, npos) from img (C, img...), padding as zero;
- * col2im (add):  img (C, img...) += col, skipping what falls in the padding.
- * Rows run over (channel, kernel position); the last spatial axis is the
- * inner loop, its valid range computed once per kernel position. Only the
- * outer positions [o0, o1) (over all axes but the last) take part: col then
- * has (o1 - o0) * pos[last] columns. */
-static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *col, int add,
-                          row_add_fn addfn, int64_t o0, int64_t o1) {
+/* col2im over elements of size es: img (C, img...) += col (C * nker,
+ * positions), skipping what falls in the padding. Rows run over (channel,
+ * kernel position); the last spatial axis is the inner loop, its valid range
+ * computed once per kernel position. Only the outer positions [o0, o1) (over
+ * all axes but the last) take part: col then has (o1 - o0) * pos[last]
+ * columns. */
+static void col2im_rows(const geom *g, int64_t C, size_t es, void *img, const void *col,
+                        row_add_fn addfn, int64_t o0, int64_t o1) {
   int nd = g->nd, L = nd - 1;
   /* no positions (a spatial dim of 0): nothing to move, and no dim to divide by */
   if (o1 <= o0 || g->pos[L] <= 0) return;
@@ -122,7 +112,7 @@ static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *
   int64_t W = g->pos[L], s = g->s[L];
   int64_t r = o0;
   for (int j = L - 1; j >= 0; j--) ostart[j] = r % g->pos[j], r /= g->pos[j];
-  char *cp = col;
+  const char *cp = col;
   for (int64_t ch = 0; ch < C; ch++) {
     char *ip = (char *)img + (size_t)(ch * g->nimg) * es;
     for (int64_t kp = 0; kp < g->nker; kp++) {
@@ -137,21 +127,7 @@ static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *
           if (i < 0 || i >= g->img[j]) { ok = 0; break; }
           base += i * istr[j];
         }
-        if (ok && hi > lo) {
-          char *src = ip + (size_t)(base + lo * s + off) * es;
-          if (add) {
-            addfn(src, cp + (size_t)lo * es, hi - lo, s);
-          } else {
-            memset(cp, 0, (size_t)lo * es);
-            if (s == 1) memcpy(cp + (size_t)lo * es, src, (size_t)(hi - lo) * es);
-            else
-              for (int64_t p = lo; p < hi; p++)
-                memcpy(cp + (size_t)p * es, src + (size_t)((p - lo) * s) * es, es);
-            memset(cp + (size_t)hi * es, 0, (size_t)(W - hi) * es);
-          }
-        } else if (!add) {
-          memset(cp, 0, (size_t)W * es);
-        }
+        if (ok && hi > lo) addfn(ip + (size_t)(base + lo * s + off) * es, cp + (size_t)lo * es, hi - lo, s);
         for (int j = L - 1; j >= 0; j--) { /* odometer over the outer positions */
           if (++oidx[j] < g->pos[j]) break;
           oidx[j] = 0;
@@ -163,12 +139,6 @@ static void win_walk_impl(const geom *g, int64_t C, size_t es, void *img, void *
       }
     }
   }
-}
-
-/* col (C * nker, (o1 - o0) * pos[last]) from img (C, img...) */
-static void im2col(const void *img, int64_t C, const geom *g, size_t es, void *col, int64_t o0,
-                   int64_t o1) {
-  win_walk_impl(g, C, es, (void *)img, col, 0, NULL, o0, o1);
 }
 
 /* Per native type, summed in A: integers wrap (in their unsigned type, so
@@ -214,12 +184,17 @@ static row_add_fn row_add_of(ox_dtype dt) {
   }
 }
 
+void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, const void *col, int64_t o0,
+                    int64_t o1) {
+  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), o0, o1);
+}
+
 /* img (C, img...) += col (C * nker, npos); no positions (a spatial dim of
  * 0, as ConvTranspose's X may have) adds nothing */
 static void col2im(ox_dtype dt, const void *col, int64_t C, const geom *g, void *img) {
   int64_t last = g->pos[g->nd - 1];
   if (last <= 0) return;
-  win_walk_impl(g, C, ox_dtype_size(dt), img, (void *)col, 1, row_add_of(dt), 0, g->npos / last);
+  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), 0, g->npos / last);
 }
 
 /* A float32 copy of t (for float16/bfloat16), same shape. */
@@ -272,181 +247,6 @@ static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_
   return 0;
 }
 
-static int is_pointwise(const geom *g) {
-  for (int i = 0; i < g->nd; i++)
-    if (g->ker[i] != 1 || g->s[i] != 1 || g->pb[i] || g->pe[i]) return 0;
-  return 1;
-}
-
-/* Depthwise (C/group == 1): y (Mg, P) of one group += w * x shifted, tap by
- * tap, straight from x (C_g = 1, D...) without im2col; each output row of
- * the last axis is one axpy over its valid range. */
-typedef float v8f __attribute__((vector_size(32)));
-typedef double v4d __attribute__((vector_size(32)));
-#define DEPTHWISE_FN(SUF, T, VT)                                                      \
-  static void depthwise_##SUF(const geom *g, const T *x, const T *w, int64_t Mg, T *y,  \
-                              int64_t *tap) {                                         \
-    const int64_t VL = (int64_t)(sizeof(VT) / sizeof(T));                             \
-    int nd = g->nd, L = nd - 1;                                                       \
-    int64_t kidx[MAXSP] = {0}, oidx[MAXSP] = {0}, istr[MAXSP];                        \
-    istr[L] = 1;                                                                      \
-    for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];            \
-    int64_t W = g->pos[L], s = g->s[L], rows = g->npos / W, P = g->npos, K = g->nker;  \
-    /* per tap: its kernel index on each axis, offset and valid range on the last */ \
-    for (int64_t kp = 0; kp < K; kp++) {                                              \
-      int64_t *t = tap + kp * (nd + 3);                                               \
-      for (int j = 0; j < nd; j++) t[j] = kidx[j];                                    \
-      t[nd] = kidx[L] * g->d[L] - g->pb[L];                                           \
-      valid_range(t[nd], s, g->img[L], W, &t[nd + 1], &t[nd + 2]);                     \
-      for (int j = L; j >= 0; j--) {                                                  \
-        if (++kidx[j] < g->ker[j]) break;                                             \
-        kidx[j] = 0;                                                                  \
-      }                                                                               \
-    }                                                                                 \
-    for (int64_t r = 0; r < rows; r++) { /* one output row, all taps, while in cache */ \
-      for (int64_t kp = 0; kp < K; kp++) {                                            \
-        const int64_t *t = tap + kp * (nd + 3);                                       \
-        int64_t base = 0, off = t[nd], lo = t[nd + 1], hi = t[nd + 2];                \
-        int ok = hi > lo;                                                             \
-        for (int j = 0; ok && j < L; j++) {                                           \
-          int64_t i = oidx[j] * g->s[j] + t[j] * g->d[j] - g->pb[j];                  \
-          if (i < 0 || i >= g->img[j]) ok = 0;                                        \
-          base += i * istr[j];                                                        \
-        }                                                                             \
-        if (!ok) continue;                                                            \
-        const T *src = x + base + off;                                                \
-        for (int64_t m = 0; m < Mg; m++) {                                            \
-          const T wv = w[m * K + kp];                                                 \
-          T *yr = y + m * P + r * W;                                                  \
-          if (s == 1) { /* yr[p] += wv * src[p], a vector at a time */                \
-            int64_t p = lo;                                                           \
-            for (; p + VL <= hi; p += VL) {                                           \
-              VT a, b;                                                                \
-              memcpy(&a, yr + p, sizeof a);                                           \
-              memcpy(&b, src + p, sizeof b);                                          \
-              a += wv * b;                                                            \
-              memcpy(yr + p, &a, sizeof a);                                           \
-            }                                                                         \
-            for (; p < hi; p++) yr[p] += wv * src[p];                                 \
-          } else {                                                                    \
-            for (int64_t p = lo; p < hi; p++) yr[p] += wv * src[p * s];               \
-          }                                                                           \
-        }                                                                             \
-      }                                                                               \
-      for (int j = L - 1; j >= 0; j--) {                                              \
-        if (++oidx[j] < g->pos[j]) break;                                             \
-        oidx[j] = 0;                                                                  \
-      }                                                                               \
-    }                                                                                 \
-  }
-DEPTHWISE_FN(f32, float, v8f)
-DEPTHWISE_FN(f64, double, v4d)
-#undef DEPTHWISE_FN
-
-/* Columns per im2col tile: about this many bytes of col, so that the tile
- * stays in cache between im2col and the GEMM's packing. */
-#define TILE_BYTES (512 * 1024)
-
-/* One Conv split for ox_par_for: item t is output row tile t % ntiles of
- * group (t / ntiles) % G of image t / (ntiles * G); each thread (slot) has
- * its own im2col buffer and depthwise tap table. Each tile is the same GEMM call
- * whatever the chunking, so every thread count gives the same bytes. */
-typedef struct {
-  ox_dtype dt;
-  const geom *g;
-  const char *x, *w;
-  const void *b;
-  char *y;
-  size_t es;
-  int direct, depthwise;
-  int64_t C, M, G, Cg, Mg, Kg, P, W, rows, trows, ntiles;
-  void **col;
-  int64_t **taps;
-} conv_job;
-
-static void conv_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
-  const conv_job *j = arg;
-  const geom *g = j->g;
-  size_t es = j->es;
-  int64_t P = j->P, W = j->W, Mg = j->Mg, Kg = j->Kg;
-  for (int64_t t = lo; t < hi; t++) {
-    int64_t tile = t % j->ntiles, gi = t / j->ntiles % j->G, n = t / j->ntiles / j->G;
-    int64_t r0 = tile * j->trows, r1 = r0 + j->trows < j->rows ? r0 + j->trows : j->rows;
-    int64_t cols = (r1 - r0) * W;
-    const char *xg = j->x + (size_t)((n * j->C + gi * j->Cg) * g->nimg) * es;
-    const char *wg = j->w + (size_t)(gi * Mg * Kg) * es;
-    char *yg = j->y + (size_t)((n * j->M + gi * Mg) * P) * es;
-    char *yt = yg + (size_t)(r0 * W) * es;
-    /* the bias first, then Y += W x col */
-    for (int64_t m = 0; j->b && m < Mg; m++) {
-      if (j->dt == OX_FLOAT) {
-        float v = ((const float *)j->b)[gi * Mg + m], *r = (float *)yt + m * P;
-        for (int64_t p = 0; p < cols; p++) r[p] = v;
-      } else {
-        double v = ((const double *)j->b)[gi * Mg + m], *r = (double *)yt + m * P;
-        for (int64_t p = 0; p < cols; p++) r[p] = v;
-      }
-    }
-    if (j->depthwise) { /* one tile: the whole group */
-      if (j->dt == OX_FLOAT)
-        depthwise_f32(g, (const float *)xg, (const float *)wg, Mg, (float *)yg, j->taps[ch]);
-      else
-        depthwise_f64(g, (const double *)xg, (const double *)wg, Mg, (double *)yg, j->taps[ch]);
-      continue;
-    }
-    const void *B = xg + (size_t)r0 * es; /* pointwise: X_g (Cg, P) is the matrix */
-    int64_t ldb = P;
-    if (!j->direct) {
-      im2col(xg, j->Cg, g, es, j->col[ch], r0, r1);
-      B = j->col[ch];
-      ldb = cols;
-    }
-    if (j->dt == OX_FLOAT)
-      ox_sgemm(Mg, cols, Kg, (const float *)wg, Kg, 0, B, ldb, 0, (float *)yt, P, 1, j->b ? 1 : 0);
-    else
-      ox_dgemm(Mg, cols, Kg, (const double *)wg, Kg, 0, B, ldb, 0, (double *)yt, P, 1, j->b ? 1 : 0);
-  }
-}
-
-/* y = conv(x, w) + b for float or double (x, w, b of type dt, y zeroed). */
-static int conv_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
-                      int64_t G, const geom *g, void *y) {
-  int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G;
-  int64_t Kg = Cg * g->nker, P = g->npos; /* each product: (Mg, Kg) x (Kg, P) */
-  size_t es = ox_dtype_size(dt);
-  int direct = is_pointwise(g), depthwise = Cg == 1 && !direct;
-  /* Tiles of whole rows of the output (P = rows x W: outer positions x the
-   * last axis); a pointwise product tiles single columns of X_g itself. */
-  int64_t W = direct ? 1 : g->pos[g->nd - 1], rows = P / W;
-  int64_t rowbytes = Kg * W * (int64_t)es, trows = rowbytes > 0 ? TILE_BYTES / rowbytes : rows;
-  if (trows * W < 64) trows = (64 + W - 1) / W; /* not too thin for the GEMM */
-  if (trows < 1) trows = 1;
-  if (trows > rows || depthwise) trows = rows;
-  int64_t ntiles = rows ? (rows + trows - 1) / trows : 0, items = N * G * ntiles;
-  if (!items) return 0;
-  int nch = ox_par_chunks(items, 2.0 * (double)N * (double)M * (double)P * (double)Kg);
-  void **col = ox_alloc_array(c->a, nch, sizeof *col);
-  int64_t **taps = ox_alloc_array(c->a, nch, sizeof *taps);
-  if (!col || !taps) return ox_oom(c->err, NULL);
-  if (!direct && !depthwise && ox_numel(3, (int64_t[]){Kg, trows, W}, es) < 0)
-    return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-  int rc = 0;
-  for (int ch = 0; ch < nch && !rc; ch++) {
-    if (depthwise && !(taps[ch] = ox_alloc_array(c->a, g->nker * (g->nd + 3), sizeof **taps)))
-      rc = ox_oom(c->err, NULL);
-    /* scratch rewritten by every tile: malloc (counted against --max-memory),
-     * not the zeroing arena */
-    if (!direct && !depthwise && !(col[ch] = ox_mem_malloc((size_t)(Kg * trows * W) * es))) rc = ox_oom(c->err, NULL);
-  }
-  if (!rc) {
-    conv_job j = {dt, g, x->data, w->data, b ? b->data : NULL, y, es, direct, depthwise,
-                  C, M, G, Cg, Mg, Kg, P, W, rows, trows, ntiles, col, taps};
-    ox_par_for(items, nch, conv_chunk, &j);
-  }
-  for (int ch = 0; ch < nch; ch++) ox_mem_free(col[ch]);
-  return rc;
-}
-
 static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
   char s1[128];
   if (!b) return 0;
@@ -454,26 +254,6 @@ static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
   if (b->n != M || b->rank != 1)
     return ox_fail(c->err, OX_EINPUT, "B has shape %s; expected (%lld,), one per output channel",
                    ox_shape_str(b->rank, b->dims, s1, sizeof s1), (long long)M);
-  return 0;
-}
-
-/* Run a float body on float/double directly, or on float copies of small floats. */
-typedef int (*float_body)(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w,
-                          const ox_tensor *b, int64_t G, const geom *g, void *y);
-
-static int run_float(ox_ctx *c, float_body fn, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
-                     int64_t G, const geom *g, ox_tensor *y) {
-  if (y->n == 0) return 0;
-  OX_TRY(geom_fits(c, g));
-  if (x->dt == OX_FLOAT || x->dt == OX_DOUBLE) return fn(c, x->dt, x, w, b, G, g, y->data);
-  ox_tensor xf, wf, bf;
-  OX_TRY(widen(c, x, &xf));
-  OX_TRY(widen(c, w, &wf));
-  OX_TRY(widen(c, b, &bf));
-  float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-  if (!yf) return ox_oom(c->err, NULL);
-  OX_TRY(fn(c, OX_FLOAT, &xf, &wf, b ? &bf : NULL, G, g, yf));
-  ox_narrow_f32(yf, y);
   return 0;
 }
 
@@ -487,8 +267,10 @@ static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
   OX_TRY(check_bias(c, b, w->dims[0], x->dt));
-  OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, ydims, out, c->err));
-  return run_float(c, conv_float, x, w, b, G, &g, &(*out)->u.t);
+  OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, ydims, out, c->err)); /* every element written */
+  if ((*out)->u.t.n == 0) return 0;
+  OX_TRY(geom_fits(c, &g));
+  return ox_conv_float(c, x, w, b, G, &g, &(*out)->u.t);
 }
 
 /* ---- ConvInteger-10 ---- */
@@ -505,7 +287,7 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   int64_t G = 1, ydims[MAXSP + 2];
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
-  int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = C / G, Mg = M / G;
+  int64_t M = w->dims[0];
   /* x_zero_point: a scalar; w_zero_point: a scalar or one per output channel */
   if (xz && (xz->dt != x->dt || xz->n != 1))
     return ox_fail(c->err, OX_EINPUT, "x_zero_point must be one %s value; it is %s of shape %s",
@@ -515,35 +297,10 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
     return ox_fail(c->err, OX_EINPUT, "w_zero_point must be a %s scalar or have %lld values (one per "
                    "output channel); it is %s of shape %s", ox_dtypes[w->dt].onnx_name, (long long)M,
                    ox_dtypes[wz->dt].onnx_name, ox_shape_str(wz->rank, wz->dims, s1, sizeof s1));
-  OX_TRY(ox_tensor_new(c->a, OX_INT32, x->rank, ydims, out, c->err));
-  int32_t *y = (*out)->u.t.data;
+  OX_TRY(ox_tensor_new_uninit(c->a, OX_INT32, x->rank, ydims, out, c->err)); /* every element written */
   if ((*out)->u.t.n == 0) return 0;
   OX_TRY(geom_fits(c, &g));
-  int64_t Kg = Cg * g.nker, P = g.npos, wn = ox_numel(2, (int64_t[]){M, Kg}, 4);
-  int32_t *xs = ox_alloc_array(c->a, x->n, 4), *ws = ox_alloc_array(c->a, wn, 4);
-  int32_t *col = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){Kg, P}, 4), 4);
-  if (!xs || !ws || !col) return ox_oom(c->err, NULL);
-  int64_t xzv = xz ? ox_load_i64(xz->dt, xz->data, 0) : 0;
-  for (int64_t i = 0; i < x->n; i++) xs[i] = (int32_t)(ox_load_i64(x->dt, x->data, i) - xzv);
-  for (int64_t m = 0; m < M; m++) {
-    int64_t wzv = wz ? ox_load_i64(wz->dt, wz->data, wz->n == 1 ? 0 : m) : 0;
-    for (int64_t k = 0; k < Kg; k++) ws[m * Kg + k] = (int32_t)(ox_load_i64(w->dt, w->data, m * Kg + k) - wzv);
-  }
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t gi = 0; gi < G; gi++) {
-      im2col(xs + (n * C + gi * Cg) * g.nimg, Cg, &g, 4, col, 0, P / g.pos[g.nd - 1]);
-      for (int64_t m = 0; m < Mg; m++) {
-        uint32_t *yr = (uint32_t *)y + (n * M + gi * Mg + m) * P; /* wraps in 32 bits */
-        const int32_t *wr = ws + (gi * Mg + m) * Kg;
-        for (int64_t k = 0; k < Kg; k++) {
-          uint32_t a = (uint32_t)wr[k];
-          const int32_t *cr = col + k * P;
-          if (a)
-            for (int64_t p = 0; p < P; p++) yr[p] += a * (uint32_t)cr[p];
-        }
-      }
-    }
-  return 0;
+  return ox_conv_int8(c, x, w, xz ? ox_load_i64(xz->dt, xz->data, 0) : 0, wz, G, &g, &(*out)->u.t);
 }
 
 /* ---- ConvTranspose-1, -11, -22 ---- */
@@ -621,36 +378,6 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
   return 0;
 }
 
-static int convtranspose_float(ox_ctx *c, ox_dtype dt, const ox_tensor *x, const ox_tensor *w,
-                               const ox_tensor *b, int64_t G, const geom *g, void *y) {
-  int64_t N = x->dims[0], C = x->dims[1], Cg = C / G, Mg = w->dims[1], M = Mg * G;
-  int64_t R = Mg * g->nker, P = g->npos; /* col (R, P) = W_g^T (R, Cg) x X_g (Cg, P) */
-  size_t es = ox_dtype_size(dt);
-  if (ox_numel(2, (int64_t[]){R, P}, es) < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-  void *col = ox_alloc_array(c->a, R * P + 1, es);
-  if (!col) return ox_oom(c->err, NULL);
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t gi = 0; gi < G; gi++) {
-      const char *xg = (const char *)x->data + (size_t)((n * C + gi * Cg) * P) * es;
-      const char *wg = (const char *)w->data + (size_t)(gi * Cg * R) * es;
-      char *yg = (char *)y + (size_t)((n * M + gi * Mg) * g->nimg) * es;
-      if (dt == OX_FLOAT)
-        ox_sgemm(R, P, Cg, (const float *)wg, R, 1, (const float *)xg, P, 0, col, P, 1, 0);
-      else
-        ox_dgemm(R, P, Cg, (const double *)wg, R, 1, (const double *)xg, P, 0, col, P, 1, 0);
-      col2im(dt, col, Mg, g, yg);
-    }
-  if (b)
-    for (int64_t n = 0; n < N; n++)
-      for (int64_t m = 0; m < M; m++) {
-        char *r = (char *)y + (size_t)((n * M + m) * g->nimg) * es;
-        for (int64_t p = 0; p < g->nimg; p++)
-          if (dt == OX_FLOAT) ((float *)r)[p] += ((const float *)b->data)[m];
-          else ((double *)r)[p] += ((const double *)b->data)[m];
-      }
-  return 0;
-}
-
 static int convtranspose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
@@ -662,7 +389,9 @@ static int convtranspose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
   OX_TRY(convtranspose_shapes(c, x, w, &G, &g, ydims));
   OX_TRY(check_bias(c, b, ydims[1], x->dt));
   OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, ydims, out, c->err));
-  return run_float(c, convtranspose_float, x, w, b, G, &g, &(*out)->u.t);
+  if ((*out)->u.t.n == 0) return 0;
+  OX_TRY(geom_fits(c, &g));
+  return ox_convtranspose_float(c, x, w, b, G, &g, &(*out)->u.t);
 }
 
 /* ---- DeformConv-19, -22 ---- */

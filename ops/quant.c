@@ -11,11 +11,11 @@
  * stored by an output loop written once per kind (integers clamp, float8s
  * round with Cast's saturate rule, float4 always saturates).
  *
- * The quantized products (QLinearMatMul, QLinearConv) subtract the zero
- * points exactly, multiply in double through the blocked GEMM (exact: every
- * partial sum of 8-bit products is far below 2^53) and requantize with the
- * multiplier a_scale * b_scale / y_scale computed in float, as the
- * reference does. */
+ * The quantized products subtract the zero points exactly: QLinearConv
+ * through ConvInteger's 8-bit product (ops/conv.h, int32 sums), QLinearMatMul
+ * in double through the blocked GEMM (exact: every partial sum of 8-bit
+ * products is far below 2^53); both requantize with the multiplier
+ * a_scale * b_scale / y_scale computed in float, as the reference does. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +23,7 @@
 
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "ops/conv.h"
 
 #define TS_F8                                                                         \
   (OX_T(FLOAT8E4M3FN) | OX_T(FLOAT8E4M3FNUZ) | OX_T(FLOAT8E5M2) | OX_T(FLOAT8E5M2FNUZ))
@@ -594,74 +595,38 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
    * taps beyond int64 */
   int64_t K = ox_numel(ns, ks, 0), P = ox_numel(ns, od, 0);
   if (K < 0) return ox_fail(c->err, OX_EINPUT, "the kernel is too large");
-  int64_t rows = Cg * K; /* im2col: (Cg * K, P) per group */
-  if (ox_numel(2, (int64_t[]){rows, P}, sizeof(double)) < 0)
-    return ox_fail(c->err, OX_EINPUT, "the im2col buffer of this convolution is too large");
-  /* x - x_zero_point (padding is 0 there); w - w_zero_point per output channel */
-  double *X = ox_widen_f64(c->a, x, c->err), *W = ox_widen_f64(c->a, w, c->err);
-  double *WZ = ox_widen_f64(c->a, wz, c->err), *col, *acc;
-  if (!X || !W || !WZ) return c->err->code;
-  double xz0 = ox_load_f64(xz->dt, xz->data, 0);
-  for (int64_t i = 0; i < x->n; i++) X[i] -= xz0;
-  int64_t wrow = Cg * K;
-  for (int64_t m = 0; m < M; m++) {
-    double z = WZ[wz->n == 1 ? 0 : m];
-    for (int64_t i = 0; i < wrow; i++) W[m * wrow + i] -= z;
+  /* the exact sums of (x - x_zero_point)(w - w_zero_point) by ConvInteger's
+   * 8-bit product (ops/conv.h), padding adding nothing */
+  ox_conv_geom g = {.nd = ns, .npos = P, .nker = K};
+  for (int i = 0; i < ns; i++) {
+    g.img[i] = x->dims[2 + i], g.pos[i] = od[i], g.ker[i] = ks[i];
+    g.s[i] = st[i], g.d[i] = dl[i], g.pb[i] = pd[i], g.pe[i] = pd[ns + i];
   }
-  col = ox_alloc_array(c->a, rows * P + 1, sizeof *col);
-  acc = ox_alloc_array(c->a, y->n + 1, sizeof *acc);
-  if (!col || !acc) return ox_oom(c->err, NULL);
-  int64_t S = 1; /* input spatial size */
-  for (int i = 0; i < ns; i++) S *= x->dims[2 + i];
-  int64_t Mg = M / group, last = ns - 1;
+  g.nimg = ox_numel(ns, g.img, 1);
+  ox_value *sums;
+  OX_TRY(ox_tensor_new(c->a, OX_INT32, x->rank, ydims, &sums, c->err));
+  OX_TRY(ox_conv_int8(c, x, w, ox_load_i64(xz->dt, xz->data, 0), wz, group, &g, &sums->u.t));
+  /* y = sums + B times the channel's multiplier (x_scale * w_scale /
+   * y_scale in float, as requantize computes it), + y_zero_point, rounded
+   * to even and clamped; every scale here is a float scalar but w_scale,
+   * which may be one per output channel */
+  const int32_t *S32 = sums->u.t.data, *Bv = bias ? bias->data : NULL;
+  float fxs = ((const float *)xs->data)[0], fys = ((const float *)ys->data)[0];
+  double yzv = (double)ox_load_i64(yz->dt, yz->data, 0), lo = yz->dt == OX_UINT8 ? 0 : -128, hi = lo + 255;
   for (int64_t n = 0; n < N; n++)
-    for (int64_t g = 0; g < group; g++) {
-      /* col[(ci, k1..kn), (o1..on)] = X[n, g * Cg + ci, o * s - pad + k * d] */
-      double *cp = col;
-      for (int64_t ci = 0; ci < Cg; ci++) {
-        const double *xc = X + (n * C + g * Cg + ci) * S;
-        int64_t kk[QC_MAXSP] = {0};
-        for (int64_t r = 0; r < K; r++) {
-          int64_t oo[QC_MAXSP] = {0};
-          for (int64_t q = 0; q < P; q += od[last]) { /* one output row along the last dim */
-            int64_t off = 0, inside = 1;
-            for (int i = 0; i < last; i++) {
-              int64_t ix = oo[i] * st[i] - pd[i] + kk[i] * dl[i];
-              inside &= ix >= 0 && ix < x->dims[2 + i];
-              off = off * x->dims[2 + i] + ix;
-            }
-            int64_t DL = x->dims[2 + last], base = kk[last] * dl[last] - pd[last];
-            off *= DL;
-            for (int64_t o = 0; o < od[last]; o++) {
-              int64_t ix = o * st[last] + base;
-              cp[o] = inside && ix >= 0 && ix < DL ? xc[off + ix] : 0;
-            }
-            cp += od[last];
-            for (int i = last - 1; i >= 0; i--) { /* odometer over the outer output dims */
-              if (++oo[i] < od[i]) break;
-              oo[i] = 0;
-            }
-          }
-          for (int i = last; i >= 0; i--) { /* odometer over the kernel taps */
-            if (++kk[i] < ks[i]) break;
-            kk[i] = 0;
-          }
-        }
+    for (int64_t m = 0; m < M; m++) {
+      float mf = fxs * ((const float *)ws->data)[ws->n == 1 ? 0 : m];
+      double mult = (double)(mf / fys), b = Bv ? (double)Bv[m] : 0;
+      int64_t o = (n * M + m) * P;
+      for (int64_t p = 0; p < P; p++) {
+        double v = ((double)S32[o + p] + b) * mult + yzv;
+        /* NaN and below to lo, above to hi, else to even: |v| < 2^51 here */
+        double r = !(v >= lo) ? lo : v > hi ? hi : (v + 0x1.8p52) - 0x1.8p52;
+        if (yz->dt == OX_UINT8) ((uint8_t *)y->data)[o + p] = (uint8_t)r;
+        else ((int8_t *)y->data)[o + p] = (int8_t)r;
       }
-      /* y[n, g * Mg .. , :] = W[g] (Mg, Cg * K) x col (Cg * K, P) */
-      ox_dgemm(Mg, P, rows, W + g * Mg * wrow, wrow, 0, col, P, 0, acc + (n * M + g * Mg) * P, P, 1, 0);
     }
-  if (bias) {
-    const int32_t *Bv = bias->data;
-    for (int64_t n = 0; n < N; n++)
-      for (int64_t m = 0; m < M; m++)
-        for (int64_t p = 0; p < P; p++) acc[(n * M + m) * P + p] += Bv[m];
-  }
-  /* requantize over (N, M, P): w_scale per output channel, viewed as (M, 1) */
-  ox_tensor wsv = *ws;
-  int64_t wsd[2] = {M, 1};
-  if (ws->n != 1) wsv.rank = 2, wsv.dims = wsd;
-  return requantize(c, 3, (int64_t[]){N, M, P}, acc, xs, &wsv, ys, yz, y);
+  return 0;
 }
 
 const ox_kernel ox_quant_kernels[] = {

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu.h"
+#include "core/gemm.h"
+#include "core/threads.h"
 #include "kit.h"
 
 static unsigned rng = 2024;
@@ -80,6 +83,20 @@ static void conv_out(const conv_case *cc, int64_t *out, int64_t *pb) {
   }
 }
 
+/* Conv's attributes for a case: group, strides, dilations, kernel_shape and
+ * pads or auto_pad; returns how many (at most 5). */
+static int conv_attrs(int nd, int64_t G, const int64_t *s, const int64_t *d, const int64_t *k,
+                      const int64_t *pads, const char *auto_pad, ox_attr *at_) {
+  int na = 0;
+  at_[na++] = attr_int("group", G);
+  at_[na++] = attr_ints("strides", nd, s);
+  at_[na++] = attr_ints("dilations", nd, d);
+  at_[na++] = attr_ints("kernel_shape", nd, k);
+  if (auto_pad) at_[na++] = attr_str("auto_pad", auto_pad);
+  else at_[na++] = attr_ints("pads", 2 * nd, pads);
+  return na;
+}
+
 static void run_conv_case(const conv_case *cc, ox_dtype dt, const char *label) {
   int nd = cc->nd;
   int64_t xd[5] = {cc->N, cc->C}, wd[5] = {cc->M, cc->C / cc->G}, out[3], pb[3], yd[5] = {cc->N, cc->M};
@@ -113,13 +130,7 @@ static void run_conv_case(const conv_case *cc, ox_dtype dt, const char *label) {
         want[(n * cc->M + m) * nout + o] = acc;
       }
   ox_attr at_[6];
-  int na = 0;
-  at_[na++] = attr_int("group", cc->G);
-  at_[na++] = attr_ints("strides", nd, cc->s);
-  at_[na++] = attr_ints("dilations", nd, cc->d);
-  at_[na++] = attr_ints("kernel_shape", nd, cc->k);
-  if (cc->auto_pad) at_[na++] = attr_str("auto_pad", cc->auto_pad);
-  else at_[na++] = attr_ints("pads", 2 * nd, cc->pads);
+  int na = conv_attrs(nd, cc->G, cc->s, cc->d, cc->k, cc->pads, cc->auto_pad, at_);
   ox_value *y;
   CHECK_EQ_I(run("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, cc->bias ? 3 : 2, in, 1, &y), 0);
   double tol = dt == OX_DOUBLE ? 1e-12 : dt == OX_FLOAT ? 1e-5 : 2e-2;
@@ -159,6 +170,244 @@ static void test_conv(void) {
   }
   snprintf(label, sizeof label, "conv case 1 float16");
   run_conv_case(&cases[1], OX_FLOAT16, label);
+}
+
+/* ---- the float paths of ops/conv_f.c against the naive loop ----
+ * Each case runs under every GEMM/vector level the CPU has (0 portable, 1
+ * AVX2, 2 AVX-512) and with 1, 2 and 3 threads: every result within
+ * rounding of a float64 loop over the same (rounded) inputs, and the bytes
+ * the same for every thread count. The fixed cases aim at each path (direct:
+ * depthwise and few channels per group, 1-D and 2-D; gemv: at most 4 output
+ * positions; packed GEMM: the rest, in several tiles and with work enough to
+ * split); the random ones mix everything. */
+
+typedef struct {
+  int nd;
+  int64_t N, G, Cg, Mg, in[3], k[3], s[3], d[3], pads[6];
+  const char *auto_pad;
+  int bias;
+} path_case;
+
+static uint64_t prng = 88172645463325252u;
+static int path_quick; /* run_path_case: the best level only, 1 and 2 threads */
+static int64_t pick(int64_t lo, int64_t hi) { /* uniform in [lo, hi] */
+  prng ^= prng << 13, prng ^= prng >> 7, prng ^= prng << 17;
+  return lo + (int64_t)(prng % (uint64_t)(hi - lo + 1));
+}
+
+/* y and a bound on its rounding error for case pc on inputs in[] */
+static int path_reference(const path_case *pc, ox_value **in, int64_t *yd, double **want, double **bound) {
+  conv_case cc = {pc->nd, pc->N, pc->G * pc->Cg, pc->G * pc->Mg, pc->G, {0}, {0}, {0}, {0}, {0}, pc->auto_pad, pc->bias};
+  int nd = pc->nd;
+  for (int j = 0; j < nd; j++) {
+    cc.in[j] = pc->in[j], cc.k[j] = pc->k[j], cc.s[j] = pc->s[j], cc.d[j] = pc->d[j];
+    cc.pads[j] = pc->pads[j], cc.pads[nd + j] = pc->pads[nd + j];
+  }
+  int64_t out[3], pb[3], nout = 1, nin = 1, nk = 1;
+  conv_out(&cc, out, pb);
+  yd[0] = cc.N, yd[1] = cc.M;
+  for (int j = 0; j < nd; j++) {
+    int64_t dk = (cc.k[j] - 1) * cc.d[j] + 1, padded = cc.in[j];
+    if (!pc->auto_pad) padded += cc.pads[j] + cc.pads[nd + j];
+    if (padded < dk || out[j] < 1) return 0; /* the op refuses it */
+    yd[2 + j] = out[j], nout *= out[j], nin *= cc.in[j], nk *= cc.k[j];
+  }
+  int64_t total = cc.N * cc.M * nout;
+  *want = calloc((size_t)total, sizeof **want);
+  *bound = calloc((size_t)total, sizeof **bound);
+  for (int64_t n = 0; n < cc.N; n++)
+    for (int64_t m = 0; m < cc.M; m++)
+      for (int64_t o = 0; o < nout; o++) {
+        double acc = pc->bias ? at(in[2], m) : 0, mag = fabs(acc);
+        int64_t oi[3], r = o;
+        for (int j = nd - 1; j >= 0; j--) oi[j] = r % out[j], r /= out[j];
+        for (int64_t ci = 0; ci < pc->Cg; ci++)
+          for (int64_t kk = 0; kk < nk; kk++) {
+            int64_t ki[3], q = kk, xi = 0, ok = 1;
+            for (int j = nd - 1; j >= 0; j--) ki[j] = q % cc.k[j], q /= cc.k[j];
+            for (int j = 0; j < nd; j++) {
+              int64_t i = oi[j] * cc.s[j] + ki[j] * cc.d[j] - pb[j];
+              if (i < 0 || i >= cc.in[j]) ok = 0;
+              xi = xi * cc.in[j] + i;
+            }
+            if (!ok) continue;
+            double t = at(in[0], (n * cc.C + (m / pc->Mg) * pc->Cg + ci) * nin + xi) * at(in[1], (m * pc->Cg + ci) * nk + kk);
+            acc += t, mag += fabs(t);
+          }
+        (*want)[(n * cc.M + m) * nout + o] = acc;
+        (*bound)[(n * cc.M + m) * nout + o] = mag;
+      }
+  return 1;
+}
+
+/* One run's y against want: within scale * bound[i] + out_eps * |want[i]|
+ * (rounding), and the same bytes as the one-thread run's, which th == 1
+ * keeps in *first. */
+static int check_run(const ox_value *y, const double *want, const double *bound, double scale, double out_eps,
+                     void **first, int isa, int th, const char *label) {
+  for (int64_t i = 0; i < y->u.t.n; i++)
+    if (!(fabs(at(y, i) - want[i]) <= scale * bound[i] + out_eps * fabs(want[i]) + 1e-30)) {
+      fprintf(stderr, "%s: isa %d threads %d: element %lld is %.9g, want %.9g\n", label, isa, th,
+              (long long)i, at(y, i), want[i]);
+      return 0;
+    }
+  size_t bytes = (size_t)y->u.t.n * ox_dtype_size(y->u.t.dt);
+  if (th == 1) *first = memcpy(malloc(bytes), y->u.t.data, bytes);
+  else if (memcmp(*first, y->u.t.data, bytes)) {
+    fprintf(stderr, "%s: isa %d: %d threads differ from one\n", label, isa, th);
+    return 0;
+  }
+  return 1;
+}
+
+static int run_path_case(const path_case *pc, ox_dtype dt, const char *label) {
+  int nd = pc->nd;
+  int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg;
+  int64_t xd[5] = {pc->N, C}, wd[5] = {M, pc->Cg}, yd[5];
+  for (int j = 0; j < nd; j++) xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
+  ox_value *in[3] = {random_tensor(dt, nd + 2, xd), random_tensor(dt, nd + 2, wd),
+                     pc->bias ? random_tensor(dt, 1, (int64_t[]){M}) : NULL};
+  double *want, *bound;
+  if (!path_reference(pc, in, yd, &want, &bound)) return 0;
+  ox_attr at_[6];
+  int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, pc->auto_pad, at_);
+  /* rounding: float accumulates within about K ulps of the sum of |terms|;
+   * float16 and bfloat16 then round once more */
+  double eps = dt == OX_DOUBLE ? 0x1p-52 : 0x1p-23, out_eps = dt == OX_FLOAT16 ? 0x1p-10 : dt == OX_BFLOAT16 ? 0x1p-7 : 0;
+  int64_t K = pc->Cg;
+  for (int j = 0; j < nd; j++) K *= pc->k[j];
+  int levels = ox_cpu_level(), ok = 1;
+  for (int isa = path_quick ? levels : 0; isa <= levels && ok; isa++) {
+    ox_gemm_max_isa(isa);
+    void *first = NULL;
+    for (int th = 1; th <= 3 - path_quick && ok; th++) {
+      ox_set_threads(th);
+      ox_value *y;
+      CHECK_EQ_I(run("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, pc->bias ? 3 : 2, in, 1, &y), 0);
+      if (!y || !shape_is(y, nd + 2, yd)) {
+        fprintf(stderr, "%s: wrong shape\n", label);
+        ok = 0;
+        break;
+      }
+      ok = check_run(y, want, bound, 4 * eps * (double)(K + 1), out_eps, &first, isa, th, label);
+    }
+    free(first);
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK(ok);
+  free(want);
+  free(bound);
+  return 1;
+}
+
+static void test_conv_paths(void) {
+  path_case fixed[] = {
+      /* direct (fewer output channels per group than the GEMM tile's rows):
+       * depthwise 3x3 and 5x5, strides 1 and 2, work enough to split */
+      {2, 1, 48, 1, 1, {40, 37}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1},
+      {2, 2, 24, 1, 1, {41, 40}, {3, 3}, {2, 2}, {1, 1}, {1, 0, 1, 2}, NULL, 0},
+      {2, 1, 40, 1, 1, {20, 45}, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},
+      {2, 1, 32, 1, 1, {24, 50}, {5, 5}, {2, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},
+      {2, 1, 16, 1, 2, {30, 33}, {3, 3}, {2, 3}, {2, 2}, {2, 0, 1, 3}, NULL, 1}, /* multiplier 2, dilated */
+      {2, 1, 4, 3, 5, {21, 70}, {3, 2}, {1, 2}, {1, 1}, {0, 1, 1, 0}, NULL, 1},  /* 3 in, 5 out per group */
+      {2, 1, 1, 64, 1, {40, 33}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, /* one output channel */
+      {1, 2, 8, 1, 1, {300}, {7}, {3}, {2}, {4, 1}, NULL, 1},                    /* 1-D */
+      {2, 1, 6, 1, 1, {9, 5}, {2, 3}, {1, 1}, {1, 1}, {0}, "SAME_LOWER", 0},
+      /* gemv: 1x1 maps, and at most 4 positions */
+      {2, 2, 1, 99, 24, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1},
+      {2, 1, 2, 5, 9, {3, 4}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 0, 1}, NULL, 1},
+      /* packed GEMM: 1x1, 3x3, strided, dilated, 1-D long kernel, 3-D, one
+       * input channel */
+      {2, 1, 1, 1, 24, {76, 32}, {3, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1},
+      {2, 1, 1, 48, 40, {37, 29}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1},
+      {2, 2, 1, 24, 20, {19, 23}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0},
+      {2, 1, 1, 3, 16, {64, 63}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1},
+      {2, 1, 2, 16, 12, {33, 30}, {3, 3}, {1, 1}, {2, 3}, {2, 3, 2, 3}, NULL, 1},
+      {2, 1, 1, 9, 10, {20, 21}, {1, 1}, {2, 3}, {1, 1}, {0, 0, 0, 0}, NULL, 0},
+      {1, 1, 1, 1, 40, {4000}, {128}, {40}, {1}, {0, 0}, NULL, 1},
+      {1, 1, 1, 2, 33, {900}, {64}, {8}, {1}, {30, 3}, NULL, 1},
+      {3, 1, 1, 5, 9, {6, 7, 9}, {2, 3, 3}, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 0, 2, 1}, NULL, 1},
+      {3, 2, 3, 1, 1, {5, 6, 7}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, NULL, 0}, /* depthwise 3-D */
+      {2, 1, 1, 64, 16, {5, 300}, {3, 5}, {1, 1}, {1, 1}, {1, 2, 1, 2}, NULL, 1}, /* several tiles */
+      {2, 1, 1, 8, 8, {60, 1}, {5, 1}, {1, 1}, {1, 1}, {2, 0, 2, 0}, NULL, 1},    /* (T, 1): as 1-D */
+      {2, 2, 1, 12, 10, {20, 6}, {3, 1}, {1, 1}, {2, 1}, {2, 0, 1, 0}, NULL, 1},  /* (T, F), kernel (3, 1): flattened */
+      {3, 1, 1, 5, 9, {7, 4, 3}, {2, 1, 1}, {1, 1, 1}, {3, 1, 1}, {1, 0, 0, 2, 0, 0}, NULL, 0},
+      {2, 1, 3, 1, 2, {30, 5}, {3, 1}, {1, 1}, {1, 1}, {1, 0, 1, 0}, NULL, 1},   /* the same, direct */
+      {2, 1, 1, 10, 12, {7, 9}, {3, 3}, {2, 2}, {1, 1}, {0}, "SAME_UPPER", 1},
+      {2, 1, 1, 10, 12, {7, 9}, {2, 4}, {1, 1}, {1, 1}, {0}, "VALID", 0},
+  };
+  char label[96];
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+    snprintf(label, sizeof label, "path case %zu float", i);
+    CHECK(run_path_case(&fixed[i], OX_FLOAT, label));
+    snprintf(label, sizeof label, "path case %zu double", i);
+    CHECK(run_path_case(&fixed[i], OX_DOUBLE, label));
+    snprintf(label, sizeof label, "path case %zu float16", i);
+    CHECK(run_path_case(&fixed[i], i % 2 ? OX_FLOAT16 : OX_BFLOAT16, label));
+  }
+  /* a float16 X too large to be converted whole (more than 4M elements):
+   * converted run by run, strided, through both the direct path and the GEMM */
+  path_case big[] = {
+      {2, 1, 1, 1, 2, {2049, 2049}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 0, 1}, NULL, 1},
+      {2, 1, 1, 5, 8, {920, 920}, {3, 3}, {3, 3}, {1, 1}, {1, 0, 1, 1}, NULL, 1},
+  };
+  path_quick = 1; /* the best level, 1 and 2 threads */
+  for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+    snprintf(label, sizeof label, "large float16 case %zu", i);
+    CHECK(run_path_case(&big[i], OX_FLOAT16, label));
+  }
+  path_quick = 0;
+  /* random shapes */
+  static const char *modes[] = {NULL, NULL, NULL, "SAME_UPPER", "SAME_LOWER", "VALID"};
+  for (int r = 0; r < 60; r++) {
+    path_case pc = {0};
+    pc.nd = (int)pick(1, 3);
+    pc.N = pick(1, 2);
+    pc.G = pick(0, 2) ? 1 : pick(2, 6);
+    pc.Cg = pick(0, 2) ? pick(1, 4) : pick(5, 20);
+    pc.Mg = pick(0, 2) ? pick(1, 4) : pick(5, 20);
+    pc.auto_pad = modes[pick(0, 5)];
+    pc.bias = (int)pick(0, 1);
+    for (int j = 0; j < pc.nd; j++) {
+      pc.in[j] = pick(1, pc.nd == 1 ? 60 : pc.nd == 2 ? 25 : 9);
+      pc.k[j] = pick(1, pc.nd == 1 ? 9 : 4);
+      pc.s[j] = pick(1, 3);
+      pc.d[j] = pick(0, 3) ? 1 : 2;
+      pc.pads[j] = pick(0, 2), pc.pads[pc.nd + j] = pick(0, 2);
+    }
+    snprintf(label, sizeof label, "random path case %d float", r);
+    if (!run_path_case(&pc, OX_FLOAT, label)) continue; /* a kernel larger than the input */
+    snprintf(label, sizeof label, "random path case %d double", r);
+    CHECK(run_path_case(&pc, OX_DOUBLE, label));
+  }
+}
+
+/* No input channels (an empty channel axis): every output is the bias, or
+ * 0, on every path (GEMM, direct, GEMV, ConvInteger, ConvTranspose). It
+ * divided by zero in the GEMM path's tile sizing once. */
+static void test_conv_no_channels(void) {
+  int64_t Ms[3] = {8, 1, 8}, sides[3] = {6, 6, 2};
+  for (int i = 0; i < 3; i++) {
+    ox_value *in[3] = {tensor(OX_FLOAT, 4, (int64_t[]){1, 0, sides[i], sides[i]}, NULL),
+                       tensor(OX_FLOAT, 4, (int64_t[]){Ms[i], 0, 1, 2}, NULL),
+                       random_tensor(OX_FLOAT, 1, &Ms[i])}, *y;
+    CHECK_EQ_I(run("Conv", 22, 0, NULL, 3, in, 1, &y), 0);
+    int64_t per = sides[i] * (sides[i] - 1), ok = y && y->u.t.n == Ms[i] * per;
+    for (int64_t k = 0; ok && k < y->u.t.n; k++) ok = at(y, k) == at(in[2], k / per);
+    CHECK(ok);
+  }
+  ox_value *qi[2] = {tensor(OX_UINT8, 4, (int64_t[]){1, 0, 5, 5}, NULL), tensor(OX_UINT8, 4, (int64_t[]){9, 0, 3, 3}, NULL)}, *y;
+  CHECK_EQ_I(run("ConvInteger", 10, 0, NULL, 2, qi, 1, &y), 0);
+  int ok = y && y->u.t.n == 9 * 9;
+  for (int64_t k = 0; ok && k < y->u.t.n; k++) ok = ((int32_t *)y->u.t.data)[k] == 0;
+  CHECK(ok);
+  ox_value *ti[3] = {tensor(OX_FLOAT, 4, (int64_t[]){1, 0, 4, 4}, NULL), tensor(OX_FLOAT, 4, (int64_t[]){0, 3, 2, 2}, NULL),
+                     random_tensor(OX_FLOAT, 1, (int64_t[]){3})};
+  CHECK_EQ_I(run("ConvTranspose", 22, 0, NULL, 3, ti, 1, &y), 0);
+  ok = y && y->u.t.n == 3 * 25;
+  for (int64_t k = 0; ok && k < y->u.t.n; k++) ok = at(y, k) == at(ti[2], k / 25);
+  CHECK(ok);
 }
 
 static void test_conv_errors(void) {
@@ -236,6 +485,99 @@ static void test_convtranspose(void) {
   CHECK(close_to(y, 3, (int64_t[]){1, 1, 12}, (double[]){1, 1, 0, 2, 2, 0, 3, 3, 0, 4, 4, 0}, 0, "same_lower short kernel"));
 }
 
+/* ConvTranspose on random shapes against the scatter loop, under every
+ * level and 1-3 threads (the same bytes for each count): 1-D to 3-D,
+ * groups, strides, dilations, pads (begin and end), output_padding, bias,
+ * batch 2; float, double and float16. */
+static void run_convt_case(int nd, int64_t N, int64_t G, int64_t Cg, int64_t Mg, const int64_t *in,
+                           const int64_t *k, const int64_t *s, const int64_t *d, const int64_t *pads,
+                           const int64_t *op, int bias, ox_dtype dt, const char *label) {
+  int64_t C = G * Cg, M = G * Mg, xd[5] = {N, C}, wd[5] = {C, Mg}, yd[5] = {N, M}, nin = 1, nout = 1, nk = 1;
+  for (int j = 0; j < nd; j++) {
+    xd[2 + j] = in[j], wd[2 + j] = k[j];
+    yd[2 + j] = s[j] * (in[j] - 1) + op[j] + (k[j] - 1) * d[j] + 1 - pads[j] - pads[nd + j];
+    if (yd[2 + j] < 1) return;
+    nin *= in[j], nout *= yd[2 + j], nk *= k[j];
+  }
+  ox_value *x = random_tensor(dt, nd + 2, xd), *w = random_tensor(dt, nd + 2, wd);
+  ox_value *b = bias ? random_tensor(dt, 1, (int64_t[]){M}) : NULL;
+  double *want = calloc((size_t)(N * M * nout), sizeof *want), *mag = calloc((size_t)(N * M * nout), sizeof *mag);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t m = 0; m < M; m++)
+      for (int64_t i = 0; i < nout; i++) {
+        want[(n * M + m) * nout + i] = bias ? at(b, m) : 0;
+        mag[(n * M + m) * nout + i] = fabs(want[(n * M + m) * nout + i]);
+      }
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t c = 0; c < C; c++)
+      for (int64_t mg = 0; mg < Mg; mg++)
+        for (int64_t i = 0; i < nin; i++)
+          for (int64_t kk = 0; kk < nk; kk++) {
+            int64_t ii[3], ki[3], r = i, q = kk, yi = 0, ok = 1;
+            for (int j = nd - 1; j >= 0; j--) ii[j] = r % in[j], r /= in[j], ki[j] = q % k[j], q /= k[j];
+            for (int j = 0; j < nd; j++) {
+              int64_t o = ii[j] * s[j] + ki[j] * d[j] - pads[j];
+              if (o < 0 || o >= yd[2 + j]) ok = 0;
+              yi = yi * yd[2 + j] + o;
+            }
+            if (!ok) continue;
+            int64_t m = (c / Cg) * Mg + mg, e = (n * M + m) * nout + yi;
+            double t = at(x, (n * C + c) * nin + i) * at(w, (c * Mg + mg) * nk + kk);
+            want[e] += t, mag[e] += fabs(t);
+          }
+  ox_attr at_[5] = {attr_int("group", G), attr_ints("strides", nd, s), attr_ints("dilations", nd, d),
+                    attr_ints("pads", 2 * nd, pads), attr_ints("output_padding", nd, op)};
+  ox_value *ins[3] = {x, w, b};
+  double eps = dt == OX_DOUBLE ? 0x1p-52 : 0x1p-23, out_eps = dt == OX_FLOAT16 ? 0x1p-10 : 0;
+  int levels = ox_cpu_level(), ok = 1;
+  for (int isa = 0; isa <= levels && ok; isa++) {
+    ox_gemm_max_isa(isa);
+    void *first = NULL;
+    for (int th = 1; th <= 3 && ok; th++) {
+      ox_set_threads(th);
+      ox_value *y;
+      CHECK_EQ_I(run("ConvTranspose", dt == OX_FLOAT16 ? 11 : 22, 5, at_, bias ? 3 : 2, ins, 1, &y), 0);
+      if (!y || !shape_is(y, nd + 2, yd)) {
+        fprintf(stderr, "%s: wrong shape\n", label);
+        ok = 0;
+        break;
+      }
+      ok = check_run(y, want, mag, 4 * eps * (double)(Cg * nk + 1), out_eps, &first, isa, th, label);
+    }
+    free(first);
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK(ok);
+  free(want);
+  free(mag);
+}
+
+static void test_convtranspose_paths(void) {
+  char label[96];
+  /* work enough to split: a decoder's 2x2 stride-2 upsampling, and 3x3 */
+  run_convt_case(2, 1, 1, 24, 24, (int64_t[]){40, 37}, (int64_t[]){2, 2}, (int64_t[]){2, 2}, (int64_t[]){1, 1},
+                 (int64_t[]){0, 0, 0, 0}, (int64_t[]){0, 0}, 1, OX_FLOAT, "convt 2x2 s2");
+  run_convt_case(2, 2, 2, 8, 6, (int64_t[]){30, 31}, (int64_t[]){3, 3}, (int64_t[]){2, 1}, (int64_t[]){1, 2},
+                 (int64_t[]){1, 0, 2, 1}, (int64_t[]){1, 0}, 1, OX_FLOAT, "convt 3x3 groups");
+  run_convt_case(2, 1, 1, 5, 4, (int64_t[]){9, 6}, (int64_t[]){3, 1}, (int64_t[]){1, 1}, (int64_t[]){2, 1},
+                 (int64_t[]){1, 0, 2, 0}, (int64_t[]){0, 0}, 1, OX_DOUBLE, "convt (3, 1) flattened");
+  for (int r = 0; r < 40; r++) {
+    int nd = (int)pick(1, 3);
+    int64_t in[3], k[3], s[3], d[3], pads[6], op[3];
+    for (int j = 0; j < nd; j++) {
+      in[j] = pick(1, nd == 1 ? 40 : nd == 2 ? 12 : 5);
+      k[j] = pick(1, 4), s[j] = pick(1, 3), d[j] = pick(1, 2);
+      pads[j] = pick(0, 2), pads[nd + j] = pick(0, 2);
+      op[j] = pick(0, s[j] > d[j] ? d[j] : s[j]) % s[j]; /* output_padding below the stride */
+    }
+    ox_dtype dt = r % 3 == 0 ? OX_FLOAT : r % 3 == 1 ? OX_DOUBLE : OX_FLOAT16;
+    snprintf(label, sizeof label, "random convt case %d", r);
+    run_convt_case(nd, pick(1, 2), pick(0, 2) ? 1 : pick(2, 3), pick(1, 6), pick(1, 6), in, k, s, d, pads, op,
+                   (int)pick(0, 1), dt, label);
+  }
+}
+
 static void test_conv_integer(void) {
   /* x: uint8 (1, 1, 3, 3), zero point 1; w: int8 (2, 1, 2, 2), zero points per channel */
   ox_value *in[4];
@@ -264,6 +606,126 @@ static void test_conv_integer(void) {
   CHECK_EQ_I(run("ConvInteger", 10, 0, NULL, 4, in, 1, &y), 0);
   CHECK(y && y->u.t.dt == OX_INT32);
   CHECK(close_to(y, 4, (int64_t[]){1, 2, 2, 2}, want, 0, "convinteger"));
+}
+
+/* ConvInteger on random shapes (the path_case shapes) against an int64
+ * loop: exact, under every level (the VNNI product and the portable one)
+ * and thread count; x and w each int8 or uint8 (extremes included), zero
+ * points absent, scalar or one per output channel. */
+static void run_int8_case(const path_case *pc, ox_dtype xdt, ox_dtype wdt, int zmode, const char *label) {
+  int nd = pc->nd;
+  int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg, xd[5] = {pc->N, C}, wd[5] = {M, pc->Cg}, yd[5];
+  for (int j = 0; j < nd; j++) xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
+  ox_value *in[4] = {tensor(xdt, nd + 2, xd, NULL), tensor(wdt, nd + 2, wd, NULL), NULL, NULL};
+  for (int i = 0; i < 2; i++) {
+    ox_tensor *t = &in[i]->u.t;
+    for (int64_t k = 0; k < t->n; k++) /* a few extremes among uniform bytes */
+      ((uint8_t *)t->data)[k] = (uint8_t)(pick(0, 9) == 0 ? (pick(0, 1) ? 0x7f : 0x80) : pick(0, 255));
+  }
+  if (zmode) {
+    in[2] = tensor(xdt, 0, NULL, NULL);
+    ((uint8_t *)in[2]->u.t.data)[0] = (uint8_t)pick(0, 255);
+    int64_t nz = zmode == 2 ? M : 1;
+    in[3] = zmode == 2 ? tensor(wdt, 1, &nz, NULL) : tensor(wdt, 0, NULL, NULL);
+    for (int64_t m = 0; m < nz; m++) ((uint8_t *)in[3]->u.t.data)[m] = (uint8_t)pick(0, 255);
+  }
+  double *want, *bound;
+  /* the reference through the float loop with the zero points subtracted */
+  ox_value *xf = tensor(OX_DOUBLE, nd + 2, xd, NULL), *wf = tensor(OX_DOUBLE, nd + 2, wd, NULL);
+  double xz = zmode ? at(in[2], 0) : 0;
+  for (int64_t k = 0; k < xf->u.t.n; k++) ((double *)xf->u.t.data)[k] = at(in[0], k) - xz;
+  int64_t per = wf->u.t.n / M;
+  for (int64_t k = 0; k < wf->u.t.n; k++)
+    ((double *)wf->u.t.data)[k] = at(in[1], k) - (zmode ? at(in[3], zmode == 2 ? k / per : 0) : 0);
+  ox_value *fin[3] = {xf, wf, NULL};
+  path_case nb = *pc;
+  nb.bias = 0;
+  if (!path_reference(&nb, fin, yd, &want, &bound)) return;
+  ox_attr at_[6];
+  int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, pc->auto_pad, at_);
+  int levels = ox_cpu_level(), ok = 1;
+  for (int isa = 0; isa <= levels && ok; isa++) {
+    ox_gemm_max_isa(isa);
+    for (int th = 1; th <= 3 && ok; th++) {
+      ox_set_threads(th);
+      ox_value *y;
+      CHECK_EQ_I(run("ConvInteger", 10, na, at_, zmode ? 4 : 2, in, 1, &y), 0);
+      if (!y || !shape_is(y, nd + 2, yd) || y->u.t.dt != OX_INT32) {
+        fprintf(stderr, "%s: wrong shape or type\n", label);
+        ok = 0;
+        break;
+      }
+      for (int64_t i = 0; i < y->u.t.n && ok; i++)
+        if (((int32_t *)y->u.t.data)[i] != (int32_t)(int64_t)want[i]) {
+          fprintf(stderr, "%s: isa %d threads %d: element %lld is %d, want %.0f\n", label, isa, th,
+                  (long long)i, ((int32_t *)y->u.t.data)[i], want[i]);
+          ok = 0;
+        }
+    }
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK(ok);
+  if (zmode) { /* QLinearConv on the same sums: + B, times x_scale w_scale / y_scale (in float), + y_zero_point */
+    int64_t nz = zmode == 2 ? M : 1;
+    float xs = 0.02f, ys = 0.7f;
+    ox_value *q[9] = {in[0], vec(OX_FLOAT, -1, &xs), in[2], in[1], tensor(OX_FLOAT, zmode == 2, &nz, NULL), in[3],
+                      vec(OX_FLOAT, -1, &ys), tensor(xdt, 0, NULL, NULL), tensor(OX_INT32, 1, &M, NULL)};
+    for (int64_t m = 0; m < nz; m++) ((float *)q[4]->u.t.data)[m] = (float)(0.001 + 0.01 * (double)pick(1, 50));
+    ((uint8_t *)q[7]->u.t.data)[0] = (uint8_t)pick(0, 255);
+    for (int64_t m = 0; m < M; m++) ((int32_t *)q[8]->u.t.data)[m] = (int32_t)pick(-3000, 3000);
+    ox_value *y;
+    CHECK_EQ_I(run("QLinearConv", 10, na, at_, 9, q, 1, &y), 0);
+    int64_t per = y ? y->u.t.n / (pc->N * M) : 0;
+    double lo = xdt == OX_UINT8 ? 0 : -128, hi = xdt == OX_UINT8 ? 255 : 127;
+    for (int64_t i = 0; y && i < y->u.t.n && ok; i++) {
+      int64_t m = i / per % M;
+      float mult = xs * ((float *)q[4]->u.t.data)[zmode == 2 ? m : 0];
+      mult = mult / ys;
+      double r = nearbyint((want[i] + ((int32_t *)q[8]->u.t.data)[m]) * (double)mult + at(q[7], 0));
+      r = r < lo ? lo : r > hi ? hi : r;
+      if (at(y, i) != r) {
+        fprintf(stderr, "%s: QLinearConv element %lld is %g, want %g\n", label, (long long)i, at(y, i), r);
+        ok = 0;
+      }
+    }
+    CHECK(ok);
+  }
+  free(want);
+  free(bound);
+}
+
+static void test_conv_integer_paths(void) {
+  path_case fixed[] = {
+      {2, 1, 1, 64, 32, {30, 33}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0}, /* work enough to split */
+      {2, 2, 2, 5, 3, {9, 11}, {3, 2}, {2, 1}, {2, 1}, {1, 0, 2, 1}, NULL, 0},
+      {2, 1, 1, 7, 1, {6, 5}, {3, 3}, {1, 1}, {1, 1}, {0}, "SAME_UPPER", 0},
+      {1, 1, 1, 3, 50, {200}, {17}, {3}, {1}, {5, 2}, NULL, 0},
+      {3, 1, 1, 4, 9, {4, 5, 6}, {2, 2, 3}, {1, 2, 1}, {1, 1, 1}, {1, 0, 0, 0, 1, 2}, NULL, 0},
+  };
+  static const ox_dtype types[2] = {OX_UINT8, OX_INT8};
+  char label[96];
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    for (int t = 0; t < 4; t++) {
+      snprintf(label, sizeof label, "convinteger case %zu types %d", i, t);
+      run_int8_case(&fixed[i], types[t & 1], types[t >> 1], (int)((i + (size_t)t) % 3), label);
+    }
+  static const char *modes[] = {NULL, NULL, "SAME_LOWER", "VALID"};
+  for (int r = 0; r < 30; r++) {
+    path_case pc = {0};
+    pc.nd = (int)pick(1, 3);
+    pc.N = pick(1, 2);
+    pc.G = pick(0, 2) ? 1 : pick(2, 4);
+    pc.Cg = pick(1, 12), pc.Mg = pick(1, 20);
+    pc.auto_pad = modes[pick(0, 3)];
+    for (int j = 0; j < pc.nd; j++) {
+      pc.in[j] = pick(1, pc.nd == 1 ? 60 : pc.nd == 2 ? 20 : 7);
+      pc.k[j] = pick(1, 4), pc.s[j] = pick(1, 3), pc.d[j] = pick(1, 2);
+      pc.pads[j] = pick(0, 2), pc.pads[pc.nd + j] = pick(0, 2);
+    }
+    snprintf(label, sizeof label, "random convinteger case %d", r);
+    run_int8_case(&pc, types[r & 1], types[(r >> 1) & 1], r % 3, label);
+  }
 }
 
 /* Col2Im: blocks (2, 2) over a (2, 3) image overlap in the middle column */
@@ -445,9 +907,13 @@ static void test_pool_misc(void) {
 int main(void) {
   A = ox_arena_new();
   test_conv();
+  test_conv_paths();
+  test_conv_no_channels();
   test_conv_errors();
   test_convtranspose();
+  test_convtranspose_paths();
   test_conv_integer();
+  test_conv_integer_paths();
   test_col2im();
   test_pools();
   test_pool_misc();

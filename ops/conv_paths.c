@@ -1,0 +1,904 @@
+/* ops/conv_paths.c: the arithmetic of Conv (float and double; float16 and bfloat16
+ * computed in float, rounded once on store).
+ *
+ * One of three, chosen per call from the shapes:
+ *
+ *  - direct: 1-D and 2-D convolutions with fewer output channels per group
+ *    than the GEMM's register tile has rows (depthwise 3x3 and 5x5 at any
+ *    stride, a last layer with one output channel), which the GEMM would
+ *    pad with rows of zeros. Each input
+ *    row is copied once into zero-padded "phase" rows (for stride s, s rows
+ *    holding every s-th element), so that every kernel tap reads a
+ *    contiguous run; an output row is then one vector loop that keeps its
+ *    accumulators in registers over all taps.
+ *  - gemv: at most GEMV_MAX output positions (the 1x1 maps of
+ *    squeeze-and-excite blocks): a dot product of each weight row with the
+ *    position's column.
+ *  - packed GEMM (everything else: 1x1, 3x3, strided, dilated, 1-D with long
+ *    kernels, 3-D): the weights are packed once per call into the GEMM's A
+ *    layout (core/gemm.h); the im2col columns of a tile of output positions
+ *    are written straight into its packed B layout (one copy of the input per
+ *    tile, never the whole im2col), then Y_tile = W_g x B_tile. A tile holds
+ *    about TILE_BYTES of B, so that it stays in cache while the product
+ *    reads it.
+ *
+ * Spatial axes of length 1 with a kernel of 1 and no padding are dropped
+ * first: an (N, C, T, 1) convolution runs as the 1-D one it is.
+ *
+ * Threads: every path splits into items that each compute whole output
+ * elements the same way whatever the split (core/threads.h): the same bytes
+ * for any --threads. */
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+#include "core/cpu.h"
+#include "core/gemm.h"
+#include "core/threads.h"
+#include "ops/conv.h"
+
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=fast")
+#endif
+
+
+#define GEMV_MAX 4                 /* output positions the gemv path takes */
+#define TILE_BYTES (384 * 1024)    /* packed B per tile */
+#define DIRECT_MB 8                /* output channels per direct item */
+#define WIDEN_MAX (16 << 20)       /* bytes of a float copy of a float16 X */
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef double v2d __attribute__((vector_size(16)));
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+/* 64-byte aligned scratch of n bytes, counted against --max-memory; *raw
+ * is what scratch_free takes. */
+static void *scratch(size_t n, void **raw) {
+  *raw = ox_mem_malloc(n + 64);
+  if (!*raw) return NULL;
+  return (void *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63);
+}
+
+/* ---- element runs: the one place that reads X's type ---- */
+
+/* n bytes of v, and a copy: inline for the short runs of pack_cols, where
+ * a call to the C library costs more than the copy */
+static inline void fill_bytes(char *d, size_t n, uint8_t v) {
+  if (n > 256) {
+    memset(d, v, n);
+    return;
+  }
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) memset(d + i, v, 16);
+  for (; i + 4 <= n; i += 4) memset(d + i, v, 4);
+  for (; i < n; i++) d[i] = (char)v;
+}
+static inline void zero_bytes(char *d, size_t n) { fill_bytes(d, n, 0); }
+static inline void copy_bytes(char *d, const char *s, size_t n) {
+  if (n > 256) {
+    memcpy(d, s, n);
+    return;
+  }
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) memcpy(d + i, s + i, 16);
+  for (; i + 4 <= n; i += 4) memcpy(d + i, s + i, 4);
+  for (; i < n; i++) d[i] = s[i];
+}
+
+/* count rows of n bytes: d + i * dstep <- s + i * sstep; the sizes of a
+ * whole sliver (8, 16 or 48 floats; 4, 8 or 24 doubles) as constants, so
+ * that the copies are inline vector moves */
+static inline void copy_rows(char *d, size_t dstep, const char *s, size_t sstep, int64_t count, size_t n) {
+#define ROWS(N)                                                                       \
+  for (int64_t i = 0; i < count; i++, d += dstep, s += sstep) memcpy(d, s, N);        \
+  return;
+  if (n == 32) { ROWS(32) }
+  if (n == 64) { ROWS(64) }
+  if (n == 192) { ROWS(192) }
+#undef ROWS
+  for (int64_t i = 0; i < count; i++, d += dstep, s += sstep) copy_bytes(d, s, n);
+}
+
+/* dst[i] = (compute type) src[i * s] for i < n: dst is float, or double for
+ * double sources, or uint8 for 8-bit integers */
+static void load_run(ox_dtype dt, const char *src, int64_t s, int64_t n, char *dst) {
+  if (n <= 0) return;
+  switch (dt) {
+  case OX_FLOAT:
+    if (s == 1) copy_bytes(dst, src, (size_t)n * 4);
+    else {
+      const float *x = (const float *)src;
+      float *d = (float *)dst;
+      int64_t i = 0;
+#if defined(__SSE2__)
+      if (s == 2) /* the even ones of 8 at a time (reading x[2i + 7] < x[2n - 1]) */
+        for (; i + 5 <= n; i += 4)
+          _mm_storeu_ps(d + i, _mm_shuffle_ps(_mm_loadu_ps(x + 2 * i), _mm_loadu_ps(x + 2 * i + 4),
+                                              _MM_SHUFFLE(2, 0, 2, 0)));
+#endif
+      for (; i < n; i++) d[i] = x[i * s];
+    }
+    break;
+  case OX_DOUBLE:
+    if (s == 1) copy_bytes(dst, src, (size_t)n * 8);
+    else {
+      const double *x = (const double *)src;
+      double *d = (double *)dst;
+      for (int64_t i = 0; i < n; i++) d[i] = x[i * s];
+    }
+    break;
+  case OX_UINT8: /* ConvInteger's x, which the product reads unsigned */
+    if (s == 1) copy_bytes(dst, src, (size_t)n);
+    else
+      for (int64_t i = 0; i < n; i++) dst[i] = src[i * s];
+    break;
+  case OX_INT8: /* as uint8 x + 128 */
+    for (int64_t i = 0; i < n; i++) dst[i] = (char)((uint8_t)src[i * s] ^ 0x80);
+    break;
+  case OX_FLOAT16: {
+    const uint16_t *x = (const uint16_t *)src;
+    float *d = (float *)dst;
+    if (s == 1) ox_f16_to_f32_row(x, n, d);
+    else
+      for (int64_t i = 0; i < n; i++) d[i] = ox_f16_to_f32(x[i * s]);
+    break;
+  }
+  default: { /* BFLOAT16 */
+    const uint16_t *x = (const uint16_t *)src;
+    float *d = (float *)dst;
+    for (int64_t i = 0; i < n; i++) d[i] = ox_bf16_to_f32(x[i * s]);
+    break;
+  }
+  }
+}
+
+/* y[i] = src[i] rounded once to y's small float type */
+static void store_row(ox_dtype dt, char *y, const float *src, int64_t n) {
+  uint16_t *d = (uint16_t *)y;
+  if (dt == OX_FLOAT16)
+    ox_f32_to_f16_row(src, n, d);
+  else
+    for (int64_t i = 0; i < n; i++) d[i] = ox_f32_to_bf16(src[i]);
+}
+
+/* ---- the call's plan ---- */
+
+typedef struct {
+  const ox_conv_geom *g;
+  ox_dtype dt, ct;   /* X's type; the compute type (float, double; uint8 for ConvInteger) */
+  ox_dtype yt;       /* Y's type (Conv: X's, unless X was widened to float) */
+  size_t ys;         /* its size */
+  uint8_t pad;       /* the byte im2col pads with: 0, or ConvInteger's x zero point */
+  size_t xs, es;     /* their sizes */
+  int level;         /* core/cpu.h's level (GEMM's cap applies) */
+  ox_gemm_plan gp;
+  const char *x;     /* x: (N, C, img...) */
+  const char *w;     /* w: (M, Cg * nker) in the compute type */
+  const char *b;     /* b: (M) in the compute type, or NULL */
+  char *y;           /* y: (N, M, pos...) of type dt */
+  int64_t N, C, M, G, Cg, Mg, K, P; /* K = Cg * nker, P = npos */
+  /* packed GEMM */
+  const char *pa;    /* the weights, group after group, each round_up(Mg, mr) x K */
+  int64_t nc, ntiles;
+  const int64_t *tap; /* per kernel position: its index on each axis but the last,
+                       * then the offset and the valid positions [lo, hi) on the last */
+  int64_t istr[OX_CONV_MAXSP]; /* X's strides over the spatial axes */
+  /* direct */
+  int64_t H, Wi, Ho, Wo, kh, kw, sh, sw, dh, dw, ph, pw, Lph, mblocks;
+  int64_t mblock; /* ConvTranspose: output channels per item */
+  const int64_t *kofs; /* per kx: where its run starts within an input row's phase rows */
+  const int64_t *phase; /* per phase f: the part [a, z) of its row inside the input */
+  /* ConvInteger: per output channel, its weights' zero point (moved as
+   * gemm.h says) and the constant part of the zero-point terms */
+  const int32_t *wz, *rowconst;
+  int colsum; /* whether some wz is not zero: the terms need column sums */
+  /* per thread (slot) scratch */
+  char **buf;
+  const char ***ptrs;
+  char **wts;
+} plan;
+
+static int is_small(ox_dtype dt) { return dt != OX_FLOAT && dt != OX_DOUBLE; }
+
+/* ---- packed im2col ----
+ * pb <- columns [j0, j0 + nc) of im2col(X_g) as ceil(nc / nr) slivers of nr
+ * columns by K rows (core/gemm.h's B layout; row k = ci * nker + kernel
+ * position). Columns run along the last axis in pieces that stay within one
+ * row of output positions and one sliver; each piece has one valid range per
+ * kernel position, shared by all Cg channels. */
+static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int64_t nr, char *pb) {
+  const ox_conv_geom *g = p->g;
+  int nd = g->nd, L = nd - 1;
+  int64_t W = g->pos[L], s = g->s[L], K = p->K, nker = g->nker, T = nd + 2;
+  size_t es = p->es, xs = p->xs;
+  for (int64_t j = j0; j < j0 + nc;) {
+    int64_t o = j / W, ox = j % W, js = (j - j0) / nr, lane = (j - j0) % nr;
+    int64_t end = min64(min64(j0 + nc, (o + 1) * W), j0 + (js + 1) * nr), n = end - j;
+    int64_t oidx[OX_CONV_MAXSP], r = o;
+    for (int a = L - 1; a >= 0; a--) oidx[a] = r % g->pos[a], r /= g->pos[a];
+    for (int64_t kp = 0; kp < nker; kp++) {
+      const int64_t *t = p->tap + kp * T;
+      int64_t base = 0, lo = min64(max64(t[L + 1], ox), ox + n), hi = min64(t[L + 2], ox + n);
+      for (int a = 0; a < L; a++) {
+        int64_t i = oidx[a] * g->s[a] + t[a] * g->d[a] - g->pb[a];
+        if (i < 0 || i >= g->img[a]) hi = lo;
+        base += i * p->istr[a];
+      }
+      if (hi < lo) hi = lo;
+      char *d = pb + (size_t)((js * K + kp) * nr + lane) * es;
+      const char *src = hi > lo ? xg + (size_t)(base + lo * s + t[L]) * xs : NULL;
+      size_t dstep = (size_t)(nker * nr) * es, sstep = (size_t)g->nimg * xs;
+      if (src && lo == ox && hi == ox + n && s == 1 && p->dt == p->ct) {
+        /* the common case: the whole piece inside the image, the same type:
+         * one copy per channel, of a size the compiler sees for whole slivers */
+        copy_rows(d, dstep, src, sstep, p->Cg, (size_t)n * es);
+        continue;
+      }
+      if (s == 1 && p->dt == p->ct) { /* inline too, with the padding around */
+        size_t pre = (size_t)(lo - ox) * es, mid = (size_t)(hi - lo) * es, post = (size_t)(ox + n - hi) * es;
+        for (int64_t ci = 0; ci < p->Cg; ci++, d += dstep) {
+          fill_bytes(d, pre, p->pad);
+          if (src) copy_bytes(d + pre, src + (size_t)ci * sstep, mid);
+          fill_bytes(d + pre + mid, post, p->pad);
+        }
+        continue;
+      }
+      for (int64_t ci = 0; ci < p->Cg; ci++, d += dstep) {
+        fill_bytes(d, (size_t)(lo - ox) * es, p->pad);
+        if (src) load_run(p->dt, src + (size_t)(ci * g->nimg) * xs, s, hi - lo, d + (size_t)(lo - ox) * es);
+        fill_bytes(d + (size_t)(hi - ox) * es, (size_t)(ox + n - hi) * es, p->pad);
+      }
+    }
+    j = end;
+  }
+  if (nc % nr) { /* the last sliver's columns past nc */
+    int64_t js = nc / nr, used = nc % nr;
+    for (int64_t k = 0; k < K; k++)
+      memset(pb + (size_t)((js * K + k) * nr + used) * es, 0, (size_t)(nr - used) * es);
+  }
+}
+
+/* rows m of c (ldc apart, n columns) = bias[m], or nothing when no bias */
+static void fill_bias(const plan *p, char *c, int64_t ldc, const char *bias, int64_t rows, int64_t n) {
+  for (int64_t m = 0; m < rows; m++) {
+    if (p->ct == OX_FLOAT) {
+      float v = ((const float *)bias)[m], *r = (float *)c + m * ldc;
+      v4f vv = (v4f){0} + v;
+      int64_t j = 0;
+      for (; j + 4 <= n; j += 4) memcpy(r + j, &vv, sizeof vv);
+      for (; j < n; j++) r[j] = v;
+    } else {
+      double v = ((const double *)bias)[m], *r = (double *)c + m * ldc;
+      for (int64_t j = 0; j < n; j++) r[j] = v;
+    }
+  }
+}
+
+/* item t: tile t % ntiles of group (t / ntiles) % G of image t / (ntiles * G) */
+static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  size_t es = p->es, xs = p->xs;
+  int64_t nr = p->gp.nr, mr = p->gp.mr;
+  char *pb = p->buf[slot];
+  char *ctile = pb + (size_t)(p->K * ceil_div(p->nc, nr) * nr) * es; /* small floats only */
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
+    int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
+    pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs, j0, nc, nr, pb);
+    char *yt = p->y + (size_t)((n * p->M + gi * p->Mg) * p->P + j0) * p->ys;
+    char *c = is_small(p->yt) ? ctile : yt;
+    int64_t ldc = is_small(p->yt) ? nc : p->P;
+    if (p->b) fill_bias(p, c, ldc, p->b + (size_t)(gi * p->Mg) * es, p->Mg, nc);
+    const char *pa = p->pa + (size_t)(gi * ceil_div(p->Mg, mr) * mr * p->K) * es;
+    if (p->ct == OX_FLOAT)
+      ox_sgemm_packed(&p->gp, p->Mg, nc, p->K, (const float *)pa, (const float *)pb, (float *)c, ldc,
+                      p->b ? 1 : 0);
+    else
+      ox_dgemm_packed(&p->gp, p->Mg, nc, p->K, (const double *)pa, (const double *)pb, (double *)c,
+                      ldc, p->b ? 1 : 0);
+    if (is_small(p->yt))
+      for (int64_t m = 0; m < p->Mg; m++)
+        store_row(p->yt, yt + (size_t)(m * p->P) * p->ys, (const float *)c + m * ldc, nc);
+  }
+}
+
+/* ---- gemv ---- */
+
+typedef float v8f __attribute__((vector_size(32)));
+typedef double v4d __attribute__((vector_size(32)));
+
+/* sum of a[k] * b[k] in a fixed order: VL running sums, added up lane by
+ * lane, then the tail */
+#define DOT_FN(SUF, T, V)                                                             \
+  static T dot_##SUF(const T *a, const T *b, int64_t n) {                              \
+    enum { VL = sizeof(V) / sizeof(T) };                                              \
+    V acc = {0};                                                                      \
+    int64_t k = 0;                                                                    \
+    for (; k + VL <= n; k += VL) {                                                    \
+      V x, y;                                                                         \
+      memcpy(&x, a + k, sizeof x);                                                    \
+      memcpy(&y, b + k, sizeof y);                                                    \
+      acc += x * y;                                                                   \
+    }                                                                                 \
+    T s = 0;                                                                          \
+    for (int l = 0; l < VL; l++) s += acc[l];                                         \
+    for (; k < n; k++) s += a[k] * b[k];                                              \
+    return s;                                                                         \
+  }
+DOT_FN(f32, float, v8f)
+DOT_FN(f64, double, v4d)
+#undef DOT_FN
+
+/* item t: group t % G of image t / G, every position and output channel */
+static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  size_t es = p->es, xs = p->xs;
+  char *col = p->buf[slot];
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t gi = t % p->G, n = t / p->G;
+    const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs;
+    for (int64_t j = 0; j < p->P; j++) {
+      pack_cols(p, xg, j, 1, 1, col);
+      for (int64_t m = 0; m < p->Mg; m++) {
+        int64_t om = gi * p->Mg + m, yi = (n * p->M + om) * p->P + j;
+        const char *wr = p->w + (size_t)(om * p->K) * es;
+        if (p->ct == OX_DOUBLE) {
+          double v = dot_f64((const double *)wr, (const double *)col, p->K);
+          ((double *)p->y)[yi] = p->b ? ((const double *)p->b)[om] + v : v;
+        } else {
+          float v = dot_f32((const float *)wr, (const float *)col, p->K);
+          v = p->b ? ((const float *)p->b)[om] + v : v;
+          if (p->yt == OX_FLOAT) ((float *)p->y)[yi] = v;
+          else store_row(p->yt, p->y + (size_t)yi * p->ys, &v, 1);
+        }
+      }
+    }
+  }
+}
+
+/* ---- direct ---- */
+
+/* y[x] = b + sum over taps t of w[t] * src[t][x], x < n: vectors of two
+ * widths, then single elements (each x always the same way for a given n) */
+#define DIRECT_ROW(SUF, T, V, TARGET)                                                 \
+  TARGET static void direct_row_##SUF(T *y, int64_t n, int nt, const T *const *src,    \
+                                      const T *w, T b) {                              \
+    enum { VL = sizeof(V) / sizeof(T) };                                              \
+    int64_t x = 0;                                                                    \
+    for (; x + 2 * VL <= n; x += 2 * VL) {                                            \
+      V a0 = (V){0} + b, a1 = a0;                                                     \
+      for (int t = 0; t < nt; t++) {                                                  \
+        V s0, s1;                                                                     \
+        memcpy(&s0, src[t] + x, sizeof s0);                                           \
+        memcpy(&s1, src[t] + x + VL, sizeof s1);                                      \
+        a0 += w[t] * s0;                                                              \
+        a1 += w[t] * s1;                                                              \
+      }                                                                               \
+      memcpy(y + x, &a0, sizeof a0);                                                  \
+      memcpy(y + x + VL, &a1, sizeof a1);                                             \
+    }                                                                                 \
+    for (; x + VL <= n; x += VL) {                                                    \
+      V a0 = (V){0} + b;                                                              \
+      for (int t = 0; t < nt; t++) {                                                  \
+        V s0;                                                                         \
+        memcpy(&s0, src[t] + x, sizeof s0);                                           \
+        a0 += w[t] * s0;                                                              \
+      }                                                                               \
+      memcpy(y + x, &a0, sizeof a0);                                                  \
+    }                                                                                 \
+    for (; x < n; x++) {                                                              \
+      T a = b;                                                                        \
+      for (int t = 0; t < nt; t++) a += w[t] * src[t][x];                             \
+      y[x] = a;                                                                       \
+    }                                                                                 \
+  }
+
+DIRECT_ROW(f32_generic, float, v4f, )
+DIRECT_ROW(f64_generic, double, v2d, )
+#if OX_X86_DISPATCH
+typedef float v16f __attribute__((vector_size(64)));
+typedef double v8d __attribute__((vector_size(64)));
+DIRECT_ROW(f32_avx2, float, v8f, OX_TARGET_AVX2)
+DIRECT_ROW(f64_avx2, double, v4d, OX_TARGET_AVX2)
+DIRECT_ROW(f32_avx512, float, v16f, OX_TARGET_AVX512)
+DIRECT_ROW(f64_avx512, double, v8d, OX_TARGET_AVX512)
+#endif
+#undef DIRECT_ROW
+
+static void direct_row(const plan *p, char *y, int64_t n, int nt, const char *const *src, const char *w,
+                       const char *b) {
+  if (p->ct == OX_FLOAT) {
+    const float *const *s = (const float *const *)src;
+    float bv = b ? *(const float *)b : 0;
+#if OX_X86_DISPATCH
+    if (p->level == OX_CPU_AVX512) return direct_row_f32_avx512((float *)y, n, nt, s, (const float *)w, bv);
+    if (p->level == OX_CPU_AVX2) return direct_row_f32_avx2((float *)y, n, nt, s, (const float *)w, bv);
+#endif
+    direct_row_f32_generic((float *)y, n, nt, s, (const float *)w, bv);
+  } else {
+    const double *const *s = (const double *const *)src;
+    double bv = b ? *(const double *)b : 0;
+#if OX_X86_DISPATCH
+    if (p->level == OX_CPU_AVX512) return direct_row_f64_avx512((double *)y, n, nt, s, (const double *)w, bv);
+    if (p->level == OX_CPU_AVX2) return direct_row_f64_avx2((double *)y, n, nt, s, (const double *)w, bv);
+#endif
+    direct_row_f64_generic((double *)y, n, nt, s, (const double *)w, bv);
+  }
+}
+
+/* Phase row f of input row iy of channel plane x (H, Wi): r[i] =
+ * x[iy][i * sw + f - pw] for i < Lph, zero where that falls outside the row. */
+static void phase_row(const plan *p, const char *x, int64_t iy, int64_t f, char *r) {
+  size_t es = p->es;
+  int64_t a = p->phase[2 * f], z = p->phase[2 * f + 1];
+  zero_bytes(r, (size_t)a * es);
+  if (z > a)
+    load_run(p->dt, x + (size_t)(iy * p->Wi + a * p->sw + f - p->pw) * p->xs, p->sw, z - a, r + (size_t)a * es);
+  zero_bytes(r + (size_t)z * es, (size_t)(p->Lph - z) * es);
+}
+
+/* item t: output channels [mb * DIRECT_MB, ...) of group (t / mblocks) % G
+ * of image t / (mblocks * G). The phase rows of the S = (kh - 1) * dh + 1
+ * input rows an output row reads are kept in a ring (input row iy in slot
+ * iy % S), each built once as the window moves down. */
+static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  size_t es = p->es, xs = p->xs;
+  int64_t S = (p->kh - 1) * p->dh + 1, plane = S * p->sw * p->Lph, kk = p->kh * p->kw;
+  char *rows = p->buf[slot], *orow = rows + (size_t)(p->Cg * plane) * es;
+  const char **src = p->ptrs[slot];
+  char *wt = p->wts[slot];
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t mb = t % p->mblocks, gi = t / p->mblocks % p->G, n = t / p->mblocks / p->G;
+    const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->H * p->Wi) * xs;
+    int64_t m0 = gi * p->Mg + mb * DIRECT_MB, m1 = min64(m0 + DIRECT_MB, (gi + 1) * p->Mg);
+    int64_t built = 0; /* input rows below this one are built (or skipped) */
+    for (int64_t oy = 0; oy < p->Ho; oy++) {
+      int64_t top = oy * p->sh - p->ph;
+      for (int64_t iy = max64(built, max64(top, 0)); iy < min64(top + S, p->H); iy++)
+        for (int64_t ci = 0; ci < p->Cg; ci++)
+          for (int64_t f = 0; f < p->sw; f++)
+            phase_row(p, xg + (size_t)(ci * p->H * p->Wi) * xs, iy, f,
+                      rows + (size_t)(ci * plane + ((iy % S) * p->sw + f) * p->Lph) * es);
+      built = max64(built, top + S);
+      /* the taps that fall inside the image: (ci, ky) with iy in [0, H), every kx */
+      int nt = 0, all = top >= 0 && top + (p->kh - 1) * p->dh < p->H;
+      for (int64_t ci = 0; ci < p->Cg; ci++)
+        for (int64_t ky = 0; ky < p->kh; ky++) {
+          int64_t iy = top + ky * p->dh;
+          if (iy < 0 || iy >= p->H) continue;
+          const char *r = rows + (size_t)(ci * plane + (iy % S) * p->sw * p->Lph) * es;
+          for (int64_t kx = 0; kx < p->kw; kx++) src[nt++] = r + (size_t)p->kofs[kx] * es;
+        }
+      for (int64_t m = m0; m < m1; m++) {
+        const char *wm = p->w + (size_t)(m * p->K) * es;
+        if (!all) { /* the weights of the taps above, in order */
+          int nw = 0;
+          for (int64_t ci = 0; ci < p->Cg; ci++)
+            for (int64_t ky = 0; ky < p->kh; ky++) {
+              int64_t iy = top + ky * p->dh;
+              if (iy < 0 || iy >= p->H) continue;
+              memcpy(wt + (size_t)nw * es, wm + (size_t)(ci * kk + ky * p->kw) * es, (size_t)p->kw * es);
+              nw += (int)p->kw;
+            }
+          wm = wt;
+        }
+        int64_t yi = ((n * p->M + m) * p->Ho + oy) * p->Wo;
+        const char *bm = p->b ? p->b + (size_t)m * es : NULL;
+        if (!is_small(p->yt)) {
+          direct_row(p, p->y + (size_t)yi * es, p->Wo, nt, src, wm, bm);
+        } else {
+          direct_row(p, orow, p->Wo, nt, src, wm, bm);
+          store_row(p->yt, p->y + (size_t)yi * p->ys, (const float *)orow, p->Wo);
+        }
+      }
+    }
+  }
+}
+
+/* ---- the driver ---- */
+
+static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp);
+
+/* g without the axes that do nothing (length 1, kernel 1, no padding),
+ * keeping at least one */
+static void squeeze(const ox_conv_geom *g, ox_conv_geom *q) {
+  *q = *g;
+  q->nd = 0;
+  for (int a = 0; a < g->nd; a++) {
+    if (g->img[a] == 1 && g->ker[a] == 1 && g->pos[a] == 1 && !g->pb[a] && !g->pe[a]) continue;
+    int b = q->nd++;
+    q->img[b] = g->img[a], q->pos[b] = g->pos[a], q->ker[b] = g->ker[a];
+    q->s[b] = g->s[a], q->d[b] = g->d[a], q->pb[b] = g->pb[a], q->pe[b] = g->pe[a];
+  }
+  /* a last axis the kernel does not move along (kernel 1, stride 1, no
+   * padding, so positions = image) after one of stride 1 joins it: output
+   * position (o, f) reads input (o * 1 + k * d - pb, f), which is position
+   * o * F + f of the flattened pair with dilation d * F and padding pb * F */
+  while (q->nd >= 2) {
+    int L = q->nd - 1;
+    if (q->ker[L] != 1 || q->s[L] != 1 || q->pb[L] || q->pe[L] || q->pos[L] != q->img[L] || q->s[L - 1] != 1 ||
+        q->img[L] > (1 << 24)) /* dilations and pads stay below 2^48 */
+      break;
+    int64_t F = q->img[L];
+    q->img[L - 1] *= F, q->pos[L - 1] *= F, q->d[L - 1] *= F, q->pb[L - 1] *= F, q->pe[L - 1] *= F;
+    q->nd--;
+  }
+  if (q->nd == 0) { /* every axis a 1 */
+    q->nd = 1;
+    q->img[0] = q->pos[0] = q->ker[0] = q->s[0] = q->d[0] = 1;
+    q->pb[0] = q->pe[0] = 0;
+  }
+}
+
+static void free_slots(int nch, void **raw) {
+  for (int i = 0; i < nch; i++) ox_mem_free(raw[i]);
+}
+
+/* The plan's shapes, X's strides and pack_cols' table of kernel positions
+ * (g: the squeezed geometry, which p keeps a pointer to). */
+static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor *w, int64_t G,
+                         const ox_conv_geom *g) {
+  p->g = g, p->x = x->data;
+  p->N = x->dims[0], p->C = x->dims[1], p->M = w->dims[0], p->G = G, p->P = g->npos;
+  p->Cg = p->C / G, p->Mg = p->M / G, p->K = p->Cg * g->nker;
+  p->xs = ox_dtype_size(p->dt);
+  p->es = ox_dtype_size(p->ct);
+  int nd = g->nd, L = nd - 1;
+  p->istr[L] = 1;
+  for (int a = L - 1; a >= 0; a--) p->istr[a] = p->istr[a + 1] * g->img[a + 1];
+  int64_t T = nd + 2, *tap = ox_alloc_array(c->a, g->nker * T, sizeof *tap), kidx[OX_CONV_MAXSP] = {0};
+  if (!tap) return ox_oom(c->err, NULL);
+  for (int64_t kp = 0; kp < g->nker; kp++) {
+    int64_t *t = tap + kp * T;
+    for (int a = 0; a < L; a++) t[a] = kidx[a];
+    t[L] = kidx[L] * g->d[L] - g->pb[L];
+    /* the positions p of the last axis with p * s + off in [0, img) */
+    int64_t lo = ceil_div(-t[L], g->s[L]), hi = ceil_div(g->img[L] - t[L], g->s[L]);
+    t[L + 1] = max64(lo, 0);
+    t[L + 2] = max64(min64(hi, g->pos[L]), t[L + 1]);
+    for (int a = L; a >= 0; a--) {
+      if (++kidx[a] < g->ker[a]) break;
+      kidx[a] = 0;
+    }
+  }
+  p->tap = tap;
+  return 0;
+}
+
+/* Tiles of nc output positions, a multiple of nr, about TILE_BYTES of packed
+ * B (bytes per column: colbytes); narrower when that leaves threads idle. */
+static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
+  /* colbytes is 0 when there are no input channels: one tile */
+  int64_t nc = max64(TILE_BYTES / max64(colbytes, 1) / nr * nr, nr);
+  nc = min64(nc, ceil_div(p->P, nr) * nr);
+  int threads = ox_threads();
+  if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads) {
+    int64_t per = ceil_div(2 * threads, p->N * p->G); /* tiles per image and group */
+    nc = min64(nc, max64(ceil_div(ceil_div(p->P, per), nr) * nr, nr));
+  }
+  p->nc = nc;
+  p->ntiles = ceil_div(p->P, nc);
+}
+
+int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
+                  const ox_conv_geom *g0, ox_tensor *y) {
+  ox_conv_geom g;
+  squeeze(g0, &g);
+  plan p = {.dt = x->dt, .ct = x->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT, .y = y->data};
+  OX_TRY(plan_geometry(c, &p, x, w, G, &g));
+  p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
+  p.level = p.gp.level;
+  p.yt = y->dt, p.ys = ox_dtype_size(y->dt);
+  /* weights and bias in the compute type */
+  p.w = w->data, p.b = b ? b->data : NULL;
+  if (is_small(p.dt)) {
+    p.w = (const char *)ox_widen_f32(c->a, w, c->err);
+    if (!p.w) return c->err->code;
+    if (b && !(p.b = (const char *)ox_widen_f32(c->a, b, c->err))) return c->err->code;
+  }
+  /* A small float X that every tap reads again (nker > 1): converted once,
+   * a vector at a time, when its float copy is not large; else run by run */
+  void *xraw = NULL;
+  if (is_small(p.dt) && g.nker > 1 && x->n <= WIDEN_MAX / 4) {
+    float *xf = scratch((size_t)x->n * 4, &xraw);
+    if (!xf) return ox_oom(c->err, NULL);
+    if (p.dt == OX_FLOAT16) ox_f16_to_f32_row(x->data, x->n, xf);
+    else load_run(p.dt, x->data, 1, x->n, (char *)xf);
+    p.x = (const char *)xf, p.dt = OX_FLOAT, p.xs = 4;
+  }
+  int rc = conv_float_run(c, &p, &g);
+  ox_mem_free(xraw);
+  return rc;
+}
+
+/* ox_conv_float after the set-up: the paths */
+static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
+  plan p = *pp;
+  const ox_conv_geom g = *gp;
+  p.g = &g;
+  size_t es = p.es;
+  int nd = g.nd, L = nd - 1;
+
+  double work = 2.0 * (double)p.N * (double)p.M * (double)p.P * (double)p.K;
+  void *raw[OX_MAX_THREADS] = {0};
+  char *bufs[OX_MAX_THREADS];
+  p.buf = bufs;
+  int rc = 0;
+
+  if (nd <= 2 && p.Mg < p.gp.mr) {
+    /* direct: as 2-D (1-D is one row) */
+    int a = nd == 2 ? 0 : -1, bx = L;
+    p.H = a < 0 ? 1 : g.img[a], p.Ho = a < 0 ? 1 : g.pos[a], p.kh = a < 0 ? 1 : g.ker[a];
+    p.sh = a < 0 ? 1 : g.s[a], p.dh = a < 0 ? 1 : g.d[a], p.ph = a < 0 ? 0 : g.pb[a];
+    p.Wi = g.img[bx], p.Wo = g.pos[bx], p.kw = g.ker[bx], p.sw = g.s[bx], p.dw = g.d[bx], p.pw = g.pb[bx];
+    p.Lph = p.Wo + (p.kw - 1) * p.dw / p.sw;
+    p.mblocks = ceil_div(p.Mg, DIRECT_MB);
+    int64_t *kofs = ox_alloc_array(c->a, p.kw, sizeof *kofs);
+    if (!kofs) return ox_oom(c->err, NULL);
+    for (int64_t kx = 0; kx < p.kw; kx++) kofs[kx] = (kx * p.dw) % p.sw * p.Lph + kx * p.dw / p.sw;
+    p.kofs = kofs;
+    int64_t *phase = ox_alloc_array(c->a, 2 * p.sw, sizeof *phase);
+    if (!phase) return ox_oom(c->err, NULL);
+    for (int64_t f = 0; f < p.sw; f++) { /* i * sw + f - pw in [0, Wi) */
+      phase[2 * f] = min64(max64(ceil_div(p.pw - f, p.sw), 0), p.Lph);
+      phase[2 * f + 1] = min64(max64(ceil_div(p.Wi + p.pw - f, p.sw), phase[2 * f]), p.Lph);
+    }
+    p.phase = phase;
+    int64_t items = p.N * p.G * p.mblocks, ntap = p.Cg * p.kh * p.kw;
+    int64_t rowsz = ox_numel(4, (int64_t[]){p.Cg, (p.kh - 1) * p.dh + 1, p.sw, p.Lph}, es);
+    if (rowsz < 0 || ntap > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+    int nch = ox_par_chunks(items, work);
+    const char **ptrs[OX_MAX_THREADS];
+    char *wts[OX_MAX_THREADS];
+    p.ptrs = ptrs, p.wts = wts;
+    for (int i = 0; i < nch && !rc; i++) {
+      size_t n1 = ((size_t)rowsz * es + (size_t)p.Wo * 4 + 63) / 64 * 64, n2 = (size_t)ntap * (sizeof(char *) + es);
+      bufs[i] = scratch(n1 + n2, &raw[i]);
+      if (!bufs[i]) rc = ox_oom(c->err, NULL);
+      else {
+        ptrs[i] = (const char **)(bufs[i] + n1);
+        wts[i] = bufs[i] + n1 + (size_t)ntap * sizeof(char *);
+      }
+    }
+    if (!rc) ox_par_for(items, nch, direct_chunk, &p);
+    free_slots(nch, raw);
+    return rc;
+  }
+
+  if (p.P <= GEMV_MAX) {
+    int64_t items = p.N * p.G;
+    int nch = ox_par_chunks(items, work);
+    for (int i = 0; i < nch && !rc; i++)
+      if (!(bufs[i] = scratch((size_t)p.K * es, &raw[i]))) rc = ox_oom(c->err, NULL);
+    if (!rc) ox_par_for(items, nch, gemv_chunk, &p);
+    free_slots(nch, raw);
+    return rc;
+  }
+
+  /* packed GEMM */
+  int64_t nr = p.gp.nr, mr = p.gp.mr;
+  plan_tiles(&p, nr, p.K * (int64_t)es, work);
+  int64_t nc = p.nc;
+  int64_t pasz = ox_numel(3, (int64_t[]){p.G, ceil_div(p.Mg, mr) * mr, p.K}, es);
+  /* elements */
+  int64_t pbsz = ox_numel(2, (int64_t[]){p.K, nc}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
+  if (pasz < 0 || pbsz < 0 || ctsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  void *paraw;
+  char *pa = scratch((size_t)pasz * es, &paraw);
+  if (!pa) return ox_oom(c->err, NULL);
+  for (int64_t gi = 0; gi < p.G; gi++) {
+    const char *wg = p.w + (size_t)(gi * p.Mg * p.K) * es;
+    char *dst = pa + (size_t)(gi * ceil_div(p.Mg, mr) * mr * p.K) * es;
+    if (p.ct == OX_FLOAT)
+      ox_sgemm_pack_a(&p.gp, p.Mg, p.K, (const float *)wg, p.K, 0, (float *)dst);
+    else
+      ox_dgemm_pack_a(&p.gp, p.Mg, p.K, (const double *)wg, p.K, 0, (double *)dst);
+  }
+  p.pa = pa;
+  int64_t items = p.N * p.G * p.ntiles;
+  int nch = ox_par_chunks(items, work);
+  for (int i = 0; i < nch && !rc; i++)
+    if (!(bufs[i] = scratch((size_t)(pbsz + ctsz) * es, &raw[i]))) rc = ox_oom(c->err, NULL);
+  if (!rc) ox_par_for(items, nch, gemm_chunk, &p);
+  free_slots(nch, raw);
+  ox_mem_free(paraw);
+  return rc;
+}
+
+/* ---- ConvTranspose ---- */
+
+/* item t: output channels [mb * MB, ...) (MB = p->mblock) of group (t /
+ * mblocks) % G of image t / (mblocks * G). For each tile of whole rows of
+ * input positions, col (MB * nker, tile) = W_g^T (those rows) x X_g (tile),
+ * added into the output by col2im; then the bias. Tiles come in order, so
+ * every output element sums its terms in the same order for any split. */
+static void convt_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  const ox_conv_geom *g = p->g;
+  size_t es = p->es;
+  int64_t nker = g->nker, W = g->pos[g->nd - 1], mr = p->gp.mr;
+  int64_t rows = W > 0 ? p->P / W : 0, trows = W > 0 ? max64(p->nc / W, 1) : 1;
+  char *pb = p->buf[slot], *col = pb + (size_t)(p->Cg * ceil_div(p->nc, p->gp.nr) * p->gp.nr) * es;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t mb = t % p->mblocks, gi = t / p->mblocks % p->G, n = t / p->mblocks / p->G;
+    int64_t m0 = mb * p->mblock, mc = min64(p->mblock, p->Mg - m0), R = mc * nker;
+    const char *pa = p->pa + (size_t)((gi * p->mblocks + mb) * ceil_div(p->mblock * nker, mr) * mr * p->Cg) * es;
+    const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->P) * es;
+    char *yg = p->y + (size_t)((n * p->M + gi * p->Mg + m0) * g->nimg) * es;
+    for (int64_t r0 = 0; r0 < rows; r0 += trows) {
+      int64_t r1 = min64(rows, r0 + trows), j0 = r0 * W, nc = (r1 - r0) * W;
+      if (p->ct == OX_FLOAT) {
+        ox_sgemm_pack_b(&p->gp, p->Cg, nc, (const float *)xg + j0, p->P, (float *)pb);
+        ox_sgemm_packed(&p->gp, R, nc, p->Cg, (const float *)pa, (const float *)pb, (float *)col, nc, 0);
+      } else {
+        ox_dgemm_pack_b(&p->gp, p->Cg, nc, (const double *)xg + j0, p->P, (double *)pb);
+        ox_dgemm_packed(&p->gp, R, nc, p->Cg, (const double *)pa, (const double *)pb, (double *)col, nc, 0);
+      }
+      ox_conv_col2im(g, mc, p->ct, yg, col, r0, r1);
+    }
+    for (int64_t m = 0; p->b && m < mc; m++) {
+      char *yr = yg + (size_t)(m * g->nimg) * es;
+      if (p->ct == OX_FLOAT) {
+        float v = ((const float *)p->b)[gi * p->Mg + m0 + m];
+        for (int64_t i = 0; i < g->nimg; i++) ((float *)yr)[i] += v;
+      } else {
+        double v = ((const double *)p->b)[gi * p->Mg + m0 + m];
+        for (int64_t i = 0; i < g->nimg; i++) ((double *)yr)[i] += v;
+      }
+    }
+  }
+}
+
+int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b,
+                           int64_t G, const ox_conv_geom *g0, ox_tensor *y) {
+  ox_conv_geom g;
+  squeeze(g0, &g);
+  plan p = {.g = &g, .dt = x->dt, .ct = x->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT,
+            .x = x->data, .w = w->data, .b = b ? b->data : NULL, .y = y->data};
+  p.N = x->dims[0], p.C = x->dims[1], p.G = G, p.Cg = p.C / G, p.Mg = w->dims[1], p.M = p.Mg * G;
+  p.P = g.npos, p.es = ox_dtype_size(p.ct);
+  size_t es = p.es;
+  p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
+  if (is_small(p.dt)) { /* float copies in, a float result rounded once */
+    p.x = (const char *)ox_widen_f32(c->a, x, c->err);
+    p.w = (const char *)ox_widen_f32(c->a, w, c->err);
+    p.y = ox_alloc_array(c->a, y->n, 4);
+    if (!p.x || !p.w || !p.y || (b && !(p.b = (const char *)ox_widen_f32(c->a, b, c->err))))
+      return c->err->code ? c->err->code : ox_oom(c->err, NULL);
+  }
+  int64_t nker = g.nker, W = g.pos[g.nd - 1], mr = p.gp.mr, nr = p.gp.nr;
+  /* blocks of output channels: all of a group's, or fewer when that leaves
+   * threads idle */
+  double work = 2.0 * (double)p.N * (double)p.M * (double)nker * (double)p.Cg * (double)p.P;
+  int threads = ox_threads();
+  p.mblock = p.Mg;
+  if (threads > 1 && work >= OX_PAR_MIN_WORK && p.N * p.G < 2 * threads)
+    p.mblock = max64(ceil_div(p.Mg, ceil_div(2 * threads, p.N * p.G)), 1);
+  p.mblocks = ceil_div(p.Mg, p.mblock);
+  int64_t R = p.mblock * nker;
+  /* tiles of whole rows of input positions: about TILE_BYTES of B and col */
+  int64_t trows = W > 0 ? max64(TILE_BYTES / ((R + p.Cg) * (int64_t)es * W), 1) : 1;
+  p.nc = W > 0 ? min64(trows, p.P / W) * W : 0;
+  if (p.P == 0 || p.nc == 0) p.nc = 1; /* no positions: only the bias */
+  /* W_g^T, block by block: A (R, Cg), A(i, k) = W[gi * Cg + k][m0 * nker + i] */
+  int64_t pasz = ox_numel(4, (int64_t[]){p.G, p.mblocks, ceil_div(R, mr) * mr, p.Cg}, es);
+  int64_t bufsz = ox_numel(2, (int64_t[]){ceil_div(p.nc, nr) * nr * p.Cg + R * p.nc, 1}, es);
+  if (pasz < 0 || bufsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  void *paraw;
+  char *pa = scratch((size_t)pasz * es + 1, &paraw);
+  if (!pa) return ox_oom(c->err, NULL);
+  for (int64_t gi = 0; gi < p.G; gi++)
+    for (int64_t mb = 0; mb < p.mblocks; mb++) {
+      int64_t m0 = mb * p.mblock, mc = min64(p.mblock, p.Mg - m0), lda = p.Mg * nker;
+      const char *a0 = p.w + (size_t)(gi * p.Cg * lda + m0 * nker) * es;
+      char *dst = pa + (size_t)((gi * p.mblocks + mb) * ceil_div(R, mr) * mr * p.Cg) * es;
+      if (p.ct == OX_FLOAT) ox_sgemm_pack_a(&p.gp, mc * nker, p.Cg, (const float *)a0, lda, 1, (float *)dst);
+      else ox_dgemm_pack_a(&p.gp, mc * nker, p.Cg, (const double *)a0, lda, 1, (double *)dst);
+    }
+  p.pa = pa;
+  int64_t items = p.N * p.G * p.mblocks;
+  int nch = ox_par_chunks(items, work);
+  void *raw[OX_MAX_THREADS] = {0};
+  char *bufs[OX_MAX_THREADS];
+  p.buf = bufs;
+  int rc = 0;
+  for (int i = 0; i < nch && !rc; i++)
+    if (!(bufs[i] = scratch((size_t)bufsz * es, &raw[i]))) rc = ox_oom(c->err, NULL);
+  if (!rc) ox_par_for(items, nch, convt_chunk, &p);
+  free_slots(nch, raw);
+  ox_mem_free(paraw);
+  if (!rc && is_small(p.dt)) ox_narrow_f32((const float *)p.y, y);
+  return rc;
+}
+
+/* ---- ConvInteger ---- */
+
+static int64_t round_up64(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
+
+/* item t: as gemm_chunk; y_tile (int32) = W~_g x X~_tile (core/gemm.h's
+ * 8-bit product), then the zero-point terms (ox_conv_int8) */
+static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  int64_t nr = p->gp.nr, mr = p->gp.mr, K = p->K, K4 = ceil_div(K, 4);
+  char *cols = p->buf[slot]; /* im2col: K x nc bytes as pack_cols lays them out */
+  uint8_t *pb = (uint8_t *)cols + round_up64(K * p->nc, 64);
+  int32_t *colsum = (int32_t *)(pb + K4 * 4 * p->nc);
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
+    int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
+    pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg), j0, nc, nr, cols);
+    /* sliver by sliver (pack_cols lays them out one after the other), whole
+     * ones: pack_cols zeroed the columns past nc */
+    for (int64_t js = 0; js * nr < nc; js++)
+      ox_i8gemm_pack_b(&p->gp, K, nr, (const uint8_t *)cols + js * K * nr, nr, 0, 0, pb + js * K4 * 4 * nr,
+                       p->colsum ? colsum + js * nr : NULL);
+    int32_t *yt = (int32_t *)p->y + (n * p->M + gi * p->Mg) * p->P + j0;
+    const uint8_t *pa = (const uint8_t *)p->pa + gi * ceil_div(p->Mg, mr) * mr * K4 * 4;
+    ox_i8gemm_packed(&p->gp, p->Mg, nc, K, pa, pb, 1, yt, p->P);
+    for (int64_t m = 0; m < p->Mg; m++) { /* modulo 2^32, as the sums */
+      uint32_t rc = (uint32_t)p->rowconst[gi * p->Mg + m], wz = (uint32_t)p->wz[gi * p->Mg + m];
+      int32_t *row = yt + m * p->P;
+      if (p->colsum)
+        for (int64_t j = 0; j < nc; j++) row[j] = (int32_t)((uint32_t)row[j] + rc - wz * (uint32_t)colsum[j]);
+      else
+        for (int64_t j = 0; j < nc; j++) row[j] = (int32_t)((uint32_t)row[j] + rc);
+    }
+  }
+}
+
+int ox_conv_int8(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
+                 int64_t G, const ox_conv_geom *g0, ox_tensor *y) {
+  ox_conv_geom g;
+  squeeze(g0, &g);
+  plan p = {.dt = x->dt, .ct = OX_UINT8, .y = y->data};
+  OX_TRY(plan_geometry(c, &p, x, w, G, &g));
+  p.gp = ox_i8gemm_plan_now();
+  int64_t K = p.K, K4 = ceil_div(K, 4), mr = p.gp.mr, nr = p.gp.nr;
+  /* x read unsigned (int8 + 128), w signed (uint8 - 128); the zero points
+   * move with them: (x - xz)(w - wz) = (x~ - xz~)(w~ - wz~) */
+  uint8_t wflip = w->dt == OX_UINT8 ? 0x80 : 0;
+  int32_t xzv = (int32_t)xz + (x->dt == OX_INT8 ? 128 : 0); /* in [0, 255] */
+  p.pad = (uint8_t)xzv; /* a padded x~ is xz~: it adds nothing */
+  int64_t pasz = ox_numel(3, (int64_t[]){p.G, round_up64(p.Mg, mr), K4 * 4}, 1);
+  int32_t *rowsum = ox_alloc_array(c->a, p.M, 4), *wzv = ox_alloc_array(c->a, p.M, 4);
+  int32_t *rowconst = ox_alloc_array(c->a, p.M, 4);
+  if (pasz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  if (!rowsum || !wzv || !rowconst) return ox_oom(c->err, NULL);
+  void *paraw;
+  uint8_t *pa = scratch((size_t)pasz, &paraw);
+  if (!pa) return ox_oom(c->err, NULL);
+  for (int64_t gi = 0; gi < p.G; gi++)
+    ox_i8gemm_pack_a(&p.gp, p.Mg, K, (const uint8_t *)w->data + gi * p.Mg * K, K, wflip, 1,
+                     pa + gi * round_up64(p.Mg, mr) * K4 * 4, rowsum + gi * p.Mg);
+  /* y = sum x~ w~ - wz~ colsum(x~) - xz~ rowsum(w~) + K xz~ wz~ */
+  for (int64_t m = 0; m < p.M; m++) {
+    int64_t v = wz ? ox_load_i64(wz->dt, wz->data, wz->n == 1 ? 0 : m) : 0;
+    wzv[m] = (int32_t)(v - (wflip ? 128 : 0));
+    rowconst[m] = (int32_t)((uint32_t)K * (uint32_t)xzv * (uint32_t)wzv[m] - (uint32_t)xzv * (uint32_t)rowsum[m]);
+    p.colsum |= wzv[m] != 0;
+  }
+  p.pa = (const char *)pa, p.wz = wzv, p.rowconst = rowconst;
+  double work = 2.0 * (double)p.N * (double)p.M * (double)p.P * (double)K / 8;
+  plan_tiles(&p, nr, K + K4 * 4 + 4, work);
+  int64_t items = p.N * p.G * p.ntiles;
+  int nch = ox_par_chunks(items, work);
+  void *raw[OX_MAX_THREADS] = {0};
+  char *bufs[OX_MAX_THREADS];
+  p.buf = bufs;
+  int rc = 0;
+  size_t need = (size_t)(round_up64(K * p.nc, 64) + K4 * 4 * p.nc + 4 * p.nc);
+  for (int i = 0; i < nch && !rc; i++)
+    if (!(bufs[i] = scratch(need, &raw[i]))) rc = ox_oom(c->err, NULL);
+  if (!rc) ox_par_for(items, nch, int8_chunk, &p);
+  free_slots(nch, raw);
+  ox_mem_free(paraw);
+  return rc;
+}
