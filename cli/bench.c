@@ -89,8 +89,8 @@ int ox_cmd_bench(int argc, char **argv) {
   const char *model_path = NULL, *v;
   long runs = 20, warmup = 3;
   int nin = 0, rc = 0;
-  const char **ins = calloc((size_t)argc, sizeof *ins);
-  if (!ins) return OX_EINPUT;
+  const char **ins = ox_heap_calloc((size_t)argc + 1, sizeof *ins);
+  if (!ins) return ox_cli_oom("bench", NULL);
   ox_optparse p;
   ox_opt_init(&p, "bench", argc, argv, bench_opts);
   for (int k; !rc && (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {

@@ -89,7 +89,7 @@ int ox_cmd_convert(int argc, char **argv) {
   const char **mem = NULL;
   int64_t nm = 0;
   int rc = 0;
-  if (!A) return OX_EINPUT;
+  if (!A) return ox_cli_oom("convert", NULL);
   if (f == OX_FMT_NPZ && !strchr(out, ':') && ox_format_of(in) == OX_FMT_NPZ && !strchr(in, ':')) {
     /* archive to archive: every member, by name */
     if (!(rc = ox_npz_members(A, in, &mem, &nm, &e))) {

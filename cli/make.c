@@ -237,7 +237,10 @@ static int parse_shaped(ox_arena *A, const char *s, shaped *out, char *why, size
       out->dims[r] = -1;
     } else if (is_symbol(x, (size_t)(y - x))) {
       out->dims[r] = -1;
-      out->params[r] = ox_strndup(A, x, (size_t)(y - x));
+      if (!(out->params[r] = ox_strndup(A, x, (size_t)(y - x)))) {
+        if (wn) why[0] = 0; /* out of memory */
+        return -1;
+      }
       symbolic = 1;
     } else {
       snprintf(why, wn, "'%.*s' is not a dim (a size, a symbol such as N, or ?)", (int)(y - x), x);
@@ -257,7 +260,7 @@ static const char *substitute(ox_arena *A, const char *text, const char *word, c
   if (!text || !word) return text;
   size_t wl = strlen(word), n = 0;
   char *out = ox_alloc(A, strlen(text) * (strlen(by) + 1) + 1);
-  if (!out) return text;
+  if (!out) return NULL; /* out of memory */
   for (const char *p = text; *p;) {
     int edge_l = p == text || !(p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') || ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
     char c = p[wl];
@@ -548,7 +551,7 @@ static int fail(const built *b, int code, const char *fmt, ...) {
 static int fail_oom(const built *b) {
   ox_err e = {0};
   ox_oom(&e, NULL);
-  return fail(b, OX_EINPUT, "%s", e.msg);
+  return fail(b, OX_ENOMEM, "%s", e.msg);
 }
 
 /* the index of dim symbol `name` in c->dim, or -1 */
@@ -744,7 +747,7 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
   b->node.nout = c->nout;
   b->node.nattr = c->nattr;
   b->node.attr = c->attr;
-  b->g.name = ox_sprintf(A, "%s_graph", c->op);
+  if (!(b->g.name = ox_sprintf(A, "%s_graph", c->op))) return fail_oom(b);
   b->g.node = &b->node;
   b->g.nnode = 1;
   return 0;
@@ -854,6 +857,7 @@ static int stale(const built *b, const char *dir, int sets, int nin, int nout) {
 
 static int save(const built *b, const char *path, const ox_value *v, const char *name) {
   ox_err e = {0};
+  if (!path) return fail_oom(b);
   if (ox_save_value(path, OX_FMT_PB, v, name, &e)) return fail(b, e.code ? e.code : OX_EINPUT, "%s: %s", path, e.msg);
   return 0;
 }
@@ -861,6 +865,7 @@ static int save(const built *b, const char *path, const ox_value *v, const char 
 /* data.json: the tolerances `onnxop test` reads, and where the case came from */
 static int write_data_json(ox_arena *A, const built *b, const char *dir) {
   const mk_case *c = b->c;
+  size_t failures = ox_mem_failures(); /* the cJSON_Add* below say nothing */
   cJSON *o = cJSON_CreateObject(), *p = NULL;
   if (o && c->has_rtol) cJSON_AddNumberToObject(o, "rtol", c->rtol);
   if (o && c->has_atol) cJSON_AddNumberToObject(o, "atol", c->atol);
@@ -878,7 +883,7 @@ static int write_data_json(ox_arena *A, const built *b, const char *dir) {
     cJSON_AddNumberToObject(p, "datasets", c->datasets);
     for (cJSON *x = c->prov ? c->prov->child : NULL; x; x = x->next) cJSON_AddItemReferenceToObject(p, x->string, x);
   }
-  char *text = o ? cJSON_Print(o) : NULL;
+  char *text = o && ox_mem_failures() == failures ? cJSON_Print(o) : NULL;
   cJSON_Delete(o);
   if (!text) return fail_oom(b);
   ox_buf buf = {(uint8_t *)text, strlen(text), strlen(text)};
@@ -937,7 +942,8 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
       }
       char *dir = ox_sprintf(A, "%s/test_data_set_%d", case_dir, set);
       if (!dir) return fail_oom(&b);
-      if (ox_mkdir_p(dir)) return fail(&b, OX_EINPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
+      if (ox_mkdir_p(dir))
+        return errno == ENOMEM ? fail_oom(&b) : fail(&b, OX_EINPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
       for (int i = 0; i < nin; i++)
         if ((rc = save(&b, ox_sprintf(A, "%s/input_%d.pb", dir, i), vals[i], b.g.in[i].name))) return rc;
       for (int k = 0; k < nout; k++)
@@ -986,7 +992,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
   const char *path = model_path ? model_path : ox_sprintf(A, "%s/model.onnx", case_dir);
   if (!path) return fail_oom(&b);
   if (case_dir && ox_mkdir_p(case_dir))
-    return fail(&b, OX_EINPUT, "%s: cannot create the folder: %s", case_dir, strerror(errno));
+    return errno == ENOMEM ? fail_oom(&b) : fail(&b, OX_EINPUT, "%s: cannot create the folder: %s", case_dir, strerror(errno));
   if ((rc = ox_write_file_tmp(path, &buf, &e))) return fail(&b, rc, "%s: %s", path, e.msg);
   return 0;
 }
@@ -1042,26 +1048,30 @@ static int add_case(ox_arena *A, const mk_case *c, int64_t opset, ox_dtype dt, c
     for (int i = 0; i < c->nin; i++) {
       x->in[i] = c->in[i];
       x->in[i].type = substitute(A, c->in[i].type, c->each_type, tname);
+      if (c->in[i].type && !x->in[i].type) return -1;
     }
     for (int i = 0; i < c->nout; i++) {
       x->out[i] = c->out[i];
       x->out[i].type = substitute(A, c->out[i].type, c->each_type, tname);
+      if (c->out[i].type && !x->out[i].type) return -1;
     }
   }
   if (c->each_opset || c->each_type || !c->name) {
-    const char *base = c->name ? c->name : ox_sprintf(A, "test_%s", snake(A, c->op));
+    const char *sn = c->name ? NULL : snake(A, c->op);
+    const char *base = c->name ? c->name : sn ? ox_sprintf(A, "test_%s", sn) : NULL;
     if (c->each_opset) base = ox_sprintf(A, "%s_v%lld", base, (long long)opset);
     if (dt) base = ox_sprintf(A, "%s_%s", base, tname);
     if (!base) return -1;
     x->name = base;
   }
   if (c->each_opset || dt) { /* the provenance says which case of the sweep */
-    x->prov = cJSON_Duplicate(c->prov, 1);
-    cJSON *sw = x->prov ? cJSON_AddObjectToObject(x->prov, "sweep") : NULL;
-    if (!sw) return -1;
-    if (c->each_opset) cJSON_AddNumberToObject(sw, "opset", (double)opset);
-    if (dt) cJSON_AddStringToObject(sw, c->each_type, tname);
-    cJSON_AddItemToArray(keep, x->prov);
+    size_t failures = ox_mem_failures(); /* the cJSON_Add* below say nothing */
+    if (!(x->prov = cJSON_Duplicate(c->prov, 1))) return -1;
+    cJSON_AddItemToArray(keep, x->prov); /* freed with keep */
+    cJSON *sw = cJSON_AddObjectToObject(x->prov, "sweep");
+    if (sw && c->each_opset) cJSON_AddNumberToObject(sw, "opset", (double)opset);
+    if (sw && dt) cJSON_AddStringToObject(sw, c->each_type, tname);
+    if (ox_mem_failures() != failures) return -1;
   }
   return 0;
 }
@@ -1070,6 +1080,7 @@ static int add_case(ox_arena *A, const mk_case *c, int64_t opset, ox_dtype dt, c
  * type (each_type). 0, or the exit status (the error said). */
 static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, int *n, int *cap) {
   const char *label = c->name ? ox_sprintf(A, "case '%s': ", c->name) : "";
+  if (!label) goto oom;
   const char *domain = c->domain && strcmp(c->domain, "ai.onnx") ? c->domain : "";
   int64_t sinces[256];
   int ns = 0;
@@ -1102,6 +1113,7 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
     const ox_kernel *k = ox_registry_find(domain, c->op, v);
     if (c->each_list) { /* the types given, as far as the op-version takes them */
       char *l = ox_strdup(A, c->each_list);
+      if (!l) goto oom;
       for (char *w = l ? strtok(l, ", ") : NULL; w; w = strtok(NULL, ", ")) {
         ox_dtype dt = ox_dtype_from_name(w);
         if (!dt) {
@@ -1128,8 +1140,7 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
   }
   return 0;
 oom:
-  fprintf(stderr, "onnxop make: out of memory\n");
-  return OX_EINPUT;
+  return ox_cli_oom("make", NULL);
 }
 
 /* ---- the command line ---- */
@@ -1195,8 +1206,9 @@ int ox_parse_range(const char *s, double *lo, double *hi) {
 }
 
 int ox_cmd_make(int argc, char **argv) {
+  size_t failures = ox_mem_failures(); /* a failure after this is a lie below */
   ox_arena *A = ox_arena_new();
-  if (!A) return OX_EINPUT;
+  if (!A) return ox_cli_oom("make", NULL);
   ox_err e = {0};
   int rc = 0, nfiles = 0, nranges = 0;
   const char *model = NULL, *case_dir = NULL, *suite = NULL, *spec = NULL;
@@ -1209,11 +1221,7 @@ int ox_cmd_make(int argc, char **argv) {
   cJSON *keep = cJSON_CreateArray(); /* the provenance objects, freed at the end */
   mk_case *list = NULL;
   int n = 0;
-  if (!c.attr || !c.in || !c.out || !c.dim || !files || !ranges || !keep) {
-    fprintf(stderr, "onnxop make: out of memory\n");
-    rc = OX_EINPUT;
-    goto done;
-  }
+  if (!c.attr || !c.in || !c.out || !c.dim || !files || !ranges || !keep) goto oom;
   ox_optparse p;
   ox_opt_init(&p, "make", argc, argv, make_opts);
   const char *v;
@@ -1244,6 +1252,7 @@ int ox_cmd_make(int argc, char **argv) {
     case O_OUTPUT: {
       const char *colon = strchr(v, ':');
       const char *name = colon ? ox_strndup(A, v, (size_t)(colon - v)) : v;
+      if (!name) goto oom;
       if (k == O_INPUT) c.in[c.nin++] = (mk_input){.name = name, .type = colon ? colon + 1 : NULL};
       else if (!*name) rc = ox_usage_error("make", "--output %s: an output needs a NAME", v);
       else c.out[c.nout++] = (mk_output){name, colon ? colon + 1 : NULL};
@@ -1252,6 +1261,7 @@ int ox_cmd_make(int argc, char **argv) {
     case O_DIM: {
       const char *eq = strchr(v, '=');
       const char *name = eq ? ox_strndup(A, v, (size_t)(eq - v)) : "";
+      if (!name) goto oom;
       if (!eq || !is_symbol(name, strlen(name)) || whole(eq + 1, 0, INT64_MAX, &x))
         rc = ox_usage_error("make", "--dim needs NAME=SIZE (such as N=4), not '%s'", v);
       else if (dim_index(&c, name) >= 0) rc = ox_usage_error("make", "--dim %s is given twice", name);
@@ -1282,6 +1292,7 @@ int ox_cmd_make(int argc, char **argv) {
     case O_EACH_TYPE: {
       const char *eq = strchr(v, '=');
       c.each_type = eq ? ox_strndup(A, v, (size_t)(eq - v)) : v;
+      if (!c.each_type) goto oom;
       c.each_list = eq ? eq + 1 : NULL;
       if (!is_symbol(c.each_type, strlen(c.each_type)) || ox_dtype_from_name(c.each_type))
         rc = ox_usage_error("make", "--for-each-type needs a placeholder such as T (not a dtype), not '%s'", v);
@@ -1330,7 +1341,7 @@ int ox_cmd_make(int argc, char **argv) {
     }
     /* spec entries carry their sweeps; the flags given here add to them */
     for (int i = 0; i < n; i++) {
-      cJSON_AddItemToArray(keep, list[i].prov);
+      cJSON_AddItemToArray(keep, list[i].prov); /* freed with keep */
       list[i].force |= c.force;
       list[i].allow_nan |= c.allow_nan;
     }
@@ -1338,9 +1349,11 @@ int ox_cmd_make(int argc, char **argv) {
     /* inputs: from --input, or one per --in file; --in NAME=FILE by name, the
      * others in order */
     if (!c.nin)
-      for (int i = 0; i < nfiles; i++) c.in[c.nin++] = (mk_input){.name = ox_sprintf(A, "input_%d", i)};
+      for (int i = 0; i < nfiles; i++)
+        if (!(c.in[c.nin++] = (mk_input){.name = ox_sprintf(A, "input_%d", i)}).name) goto oom;
     const char **names = ox_alloc_array(A, c.nin + 1, sizeof *names);
     char *taken = ox_alloc_array(A, c.nin + 1, 1);
+    if (!names || !taken) goto oom;
     int nn = 0;
     for (int i = 0; i < c.nin; i++)
       if (*c.in[i].name) names[nn++] = c.in[i].name;
@@ -1368,7 +1381,9 @@ int ox_cmd_make(int argc, char **argv) {
       if (!eq || ox_parse_range(eq + 1, &lo, &hi))
         rc = ox_usage_error("make", "--range needs NAME=LO:HI with LO <= HI (such as x=0:1), not '%s'", ranges[r]);
       else if (slot < 0) {
-        const char *near = ox_suggest(ox_strndup(A, ranges[r], (size_t)(eq - ranges[r])), names, nn);
+        const char *typed = ox_strndup(A, ranges[r], (size_t)(eq - ranges[r]));
+        if (!typed) goto oom;
+        const char *near = ox_suggest(typed, names, nn);
         rc = ox_usage_error("make", "--range %s: the node has no input named '%.*s'%s%s%s", ranges[r], (int)(eq - ranges[r]),
                             ranges[r], near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
       } else if (c.in[slot].ranged) rc = ox_usage_error("make", "--range %s is given twice", c.in[slot].name);
@@ -1377,12 +1392,12 @@ int ox_cmd_make(int argc, char **argv) {
     if (rc) goto done;
     if (!c.nout) c.out[c.nout++] = (mk_output){"output", NULL};
     /* the provenance: the command line */
-    c.prov = cJSON_CreateObject();
-    cJSON *cmd = c.prov ? cJSON_AddArrayToObject(c.prov, "command") : NULL;
-    if (!cmd) goto oom;
-    cJSON_AddItemToArray(keep, c.prov);
-    cJSON_AddItemToArray(cmd, cJSON_CreateString("onnxop"));
-    for (int i = 0; i < argc; i++) cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
+    if (!(c.prov = cJSON_CreateObject())) goto oom;
+    cJSON_AddItemToArray(keep, c.prov); /* freed with keep */
+    cJSON *cmd = cJSON_AddArrayToObject(c.prov, "command");
+    ox_cjson_push(cmd, cJSON_CreateString("onnxop"));
+    for (int i = 0; i < argc; i++) ox_cjson_push(cmd, cJSON_CreateString(argv[i]));
+    if (ox_mem_failures() != failures) goto oom;
     list = &c;
     n = 1;
   }
@@ -1406,14 +1421,15 @@ int ox_cmd_make(int argc, char **argv) {
   for (int i = 0; i < nall && !rc; i++) {
     ox_mark mk = ox_arena_mark(A);
     const char *dir = suite ? ox_sprintf(A, "%s/%s", suite, all[i].name) : case_dir;
-    rc = make_one(A, &all[i], model, dir);
+    rc = dir || !suite ? make_one(A, &all[i], model, dir) : ox_cli_oom("make", NULL);
     ox_arena_release(A, mk);
   }
+  /* a JSON or name that could not be made whole is not committed */
+  if (!rc && ox_mem_failures() != failures) goto oom;
   if (!rc && (rc = ox_commit_files(&e))) fprintf(stderr, "onnxop make: %s\n", e.msg);
   goto done;
 oom:
-  fprintf(stderr, "onnxop make: out of memory\n");
-  rc = OX_EINPUT;
+  rc = ox_cli_oom("make", NULL);
 done:
   if (rc) ox_discard_files();
   cJSON_Delete(keep);

@@ -32,7 +32,7 @@ static cJSON *default_json(const ox_attr_spec *a) {
     size_t len = strcspn(p, " ]");
     char item[192];
     snprintf(item, sizeof item, "%.*s", (int)len, p);
-    cJSON_AddItemToArray(arr, text ? cJSON_CreateString(item) : cJSON_CreateNumber(strtod(item, NULL)));
+    ox_cjson_push(arr, text ? cJSON_CreateString(item) : cJSON_CreateNumber(strtod(item, NULL)));
     p += len + (p[len] == ' ');
   }
   return arr;
@@ -100,7 +100,7 @@ int ox_cmd_ops(int argc, char **argv) {
         cJSON_AddStringToObject(o, "family", f->family);
         cJSON *ts = cJSON_AddArrayToObject(o, "types");
         for (int d = 1; d < OX_DTYPE_MAX; d++)
-          if (k->types & (UINT64_C(1) << d)) cJSON_AddItemToArray(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
+          if (k->types & (UINT64_C(1) << d)) ox_cjson_push(ts, cJSON_CreateString(ox_dtypes[d].onnx_name));
         cJSON *as = cJSON_AddArrayToObject(o, "attributes");
         char req[1024] = "";
         size_t at = 0;
@@ -110,13 +110,13 @@ int ox_cmd_ops(int argc, char **argv) {
           cJSON_AddStringToObject(x, "name", a.name);
           cJSON_AddStringToObject(x, "type", a.type);
           cJSON_AddBoolToObject(x, "required", a.required);
-          if (a.def[0]) cJSON_AddItemToObject(x, "default", default_json(&a));
-          cJSON_AddItemToArray(as, x);
+          if (a.def[0]) ox_cjson_add(x, "default", default_json(&a));
+          ox_cjson_push(as, x);
           if (a.required && at < sizeof req)
             at += (size_t)snprintf(req + at, sizeof req - at, "%s%s:%s", at ? "," : "", a.name, a.type);
         }
         if (req[0]) cJSON_AddStringToObject(o, "required", req);
-        cJSON_AddItemToArray(rows, o);
+        ox_cjson_push(rows, o);
       } else if (want) {
         if (k->tin < 0) /* no input is checked: the types it makes */
           printf("%s %s %s (family %s)\n  output element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",

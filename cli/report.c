@@ -190,7 +190,7 @@ static void put_classname(ox_out *o, const ox_result *r, const ox_run_info *info
 int ox_junit_write(const char *file, const ox_result *r, long long n, const char *const *groups, int ngroups,
                    const ox_run_info *info, ox_err *e) {
   ox_out o;
-  if (ox_out_open(&o, file, e)) return OX_EINPUT;
+  if (ox_out_open(&o, file, e)) return e->code ? e->code : OX_EINPUT;
   char host[256] = "", stamp[32];
   if (gethostname(host, sizeof host - 1) || !host[0]) snprintf(host, sizeof host, "localhost");
   time_t now = time(NULL);
@@ -250,7 +250,7 @@ int ox_junit_write(const char *file, const ox_result *r, long long n, const char
     put_str(&o, "    <system-out/>\n    <system-err/>\n  </testsuite>\n");
   }
   put_str(&o, "</testsuites>\n");
-  if (ox_out_close(&o, e)) return OX_EINPUT;
+  if (ox_out_close(&o, e)) return e->code ? e->code : OX_EINPUT;
   return 0;
 }
 

@@ -86,6 +86,8 @@ typedef struct {
   cJSON *index;      /* the list index.json holds */
   const char **files;/* the file names used so far (without ".pb") */
   int nfiles, cap;
+  size_t failures;   /* ox_mem_failures() when the index began: more, and
+                      * an entry may have lost a field */
 } saver;
 
 /* value name -> a file name: letters, digits, '.', '-', '_' kept, anything
@@ -136,13 +138,13 @@ static int save_node(void *arg, const ox_node *n, int depth, ox_value **out, ox_
     }
     cJSON *x = cJSON_CreateObject();
     if (!x) return ox_oom(e, NULL);
-    cJSON_AddItemToArray(s->index, x);
     cJSON_AddStringToObject(x, "file", ox_sprintf(s->A, "%s.pb", f));
     cJSON_AddStringToObject(x, "name", n->out[i]);
     cJSON_AddStringToObject(x, "node", n->name);
     cJSON_AddStringToObject(x, "op", n->op);
     cJSON_AddStringToObject(x, "domain", n->domain[0] ? n->domain : "ai.onnx");
     cJSON_AddNumberToObject(x, "depth", depth);
+    ox_cjson_push(s->index, x); /* or deleted */
   }
   return 0;
 }
@@ -151,7 +153,7 @@ static int write_index(saver *s, ox_err *e) {
   cJSON *root = cJSON_CreateObject();
   if (!root) return ox_oom(e, NULL);
   cJSON_AddItemReferenceToObject(root, "values", s->index);
-  char *text = cJSON_Print(root);
+  char *text = ox_mem_failures() == s->failures ? cJSON_Print(root) : NULL;
   cJSON_Delete(root);
   if (!text) return ox_oom(e, NULL);
   size_t len = strlen(text);
@@ -169,7 +171,7 @@ static int draw_inputs(ox_arena *A, const ox_model *m, ox_value **vals, uint64_t
                        const mk_dim *dims, int nrange, const mk_input *ranges) {
   const ox_graph *g = m->graph;
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
-  if (!real) return OX_EINPUT;
+  if (!real) return ox_cli_oom("run", NULL);
   int nreal = ox_graph_real_inputs(g, real);
   uint64_t s = seed;
   for (int r = 0; r < nreal; r++) {
@@ -231,12 +233,12 @@ int ox_cmd_run(int argc, char **argv) {
   int nin = 0, nout = 0, ndim = 0, nrange = 0, has_fmt = 0, random = 0, save_sub = 0;
   uint64_t seed = 0;
   ox_arena *A = ox_arena_new();
-  if (!A) return OX_EINPUT;
+  if (!A) return ox_cli_oom("run", NULL);
   const char **ins = ox_alloc_array(A, argc, sizeof *ins), **outs = ox_alloc_array(A, argc, sizeof *outs);
   mk_dim *dims = ox_alloc_array(A, argc, sizeof *dims);
   mk_input *ranges = ox_alloc_array(A, argc, sizeof *ranges);
-  saver sv = {A, NULL, 0, NULL, NULL, 0, 0};
-  int rc = !ins || !outs || !dims || !ranges ? OX_EINPUT : 0;
+  saver sv = {.A = A};
+  int rc = !ins || !outs || !dims || !ranges ? ox_cli_oom("run", NULL) : 0;
   ox_optparse p;
   ox_opt_init(&p, "run", argc, argv, run_opts);
   const char *v;
@@ -401,14 +403,15 @@ int ox_cmd_run(int argc, char **argv) {
   }
   if (save_dir) {
     if (ox_mkdir_p(save_dir)) {
-      fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", save_dir, strerror(errno));
-      rc = OX_EINPUT;
+      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
+      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", save_dir, strerror(errno)), rc = OX_EINPUT;
       goto done;
     }
     sv.dir = save_dir;
     sv.subgraphs = save_sub;
+    sv.failures = ox_mem_failures();
     if (!(sv.index = cJSON_CreateArray())) {
-      rc = OX_EINPUT;
+      rc = ox_cli_oom("run", NULL);
       goto done;
     }
     ox_node_hook = save_node;
@@ -430,7 +433,10 @@ int ox_cmd_run(int argc, char **argv) {
       if ((rc = ox_write_stdout(OX_FMT_JSON, 1, g->nout, (const ox_value *const *)out_vals, out_names, &e)))
         fprintf(stderr, "onnxop: %s\n", e.msg);
     } else {
-      for (int i = 0; i < g->nout; i++) ox_text_print(stdout, g->out[i].name, out_vals[i], 2);
+      for (int i = 0; i < g->nout && !rc; i++)
+        if (ox_text_print(stdout, g->out[i].name, out_vals[i], 2))
+          /* a write error stops here (main says so); else memory ran out */
+          rc = ferror(stdout) ? OX_EINPUT : ox_cli_oom("run", "printing the outputs");
     }
     if (!rc && save_dir && (rc = ox_commit_files(&e))) fprintf(stderr, "onnxop: %s\n", e.msg);
     goto done;

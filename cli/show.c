@@ -72,8 +72,8 @@ static const ox_opt show_opts[] = {
 
 int ox_cmd_show(int argc, char **argv) {
   int full = 0, st = 0, nfiles = 0, rc = 0;
-  const char **files = calloc((size_t)argc + 1, sizeof *files), *v;
-  if (!files) return OX_EINPUT;
+  const char **files = ox_heap_calloc((size_t)argc + 1, sizeof *files), *v;
+  if (!files) return ox_cli_oom("show", NULL);
   ox_optparse p;
   ox_opt_init(&p, "show", argc, argv, show_opts);
   for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
@@ -247,7 +247,7 @@ static cJSON *str_json(const ox_str *s) {
     return j;
   }
   cJSON *o = cJSON_CreateObject(), *b = cJSON_AddArrayToObject(o, "bytes");
-  for (int64_t i = 0; b && i < s->n; i++) cJSON_AddItemToArray(b, cJSON_CreateNumber((unsigned char)s->p[i]));
+  for (int64_t i = 0; b && i < s->n; i++) ox_cjson_push(b, cJSON_CreateNumber((unsigned char)s->p[i]));
   return o;
 }
 
@@ -267,7 +267,7 @@ static cJSON *tensor_desc_json(const ox_value *t) {
   if (!t || t->kind != OX_TENSOR) return o;
   cJSON_AddStringToObject(o, "dtype", ox_dtype_name(t->u.t.dt));
   cJSON *sh = cJSON_AddArrayToObject(o, "shape");
-  for (int d = 0; sh && d < t->u.t.rank; d++) cJSON_AddItemToArray(sh, int_json(t->u.t.dims[d]));
+  for (int d = 0; sh && d < t->u.t.rank; d++) ox_cjson_push(sh, int_json(t->u.t.dims[d]));
   return o;
 }
 
@@ -297,7 +297,7 @@ static cJSON *attr_json(const ox_attr *at) {
              : at->type == OX_ATTR_TYPE_PROTOS ? cJSON_CreateString(ox_type_str(at->tps[i], tb, sizeof tb))
              : at->type == OX_ATTR_GRAPHS ? cJSON_CreateString(at->graphs[i] && at->graphs[i]->name ? at->graphs[i]->name : "")
              : cJSON_CreateNull();
-    cJSON_AddItemToArray(v, x);
+    ox_cjson_push(v, x);
   }
   return v;
 }
@@ -307,13 +307,13 @@ static void stats_json(cJSON *o, const ox_value *v) {
   tstats st;
   if (!v || v->kind != OX_TENSOR || tensor_stats(&v->u.t, &st)) return;
   if (st.fin + st.inf) {
-    cJSON_AddItemToObject(o, "min", num_json(st.min));
-    cJSON_AddItemToObject(o, "max", num_json(st.max));
+    ox_cjson_add(o, "min", num_json(st.min));
+    ox_cjson_add(o, "max", num_json(st.max));
   } else {
     cJSON_AddNullToObject(o, "min");
     cJSON_AddNullToObject(o, "max");
   }
-  if (st.fin) cJSON_AddItemToObject(o, "mean", num_json(st.mean));
+  if (st.fin) ox_cjson_add(o, "mean", num_json(st.mean));
   else cJSON_AddNullToObject(o, "mean");
   cJSON_AddNumberToObject(o, "nan", (double)st.nan);
   cJSON_AddNumberToObject(o, "inf", (double)st.inf);
@@ -382,7 +382,7 @@ static cJSON *vi_json(const ox_valueinfo *vi) {
   if (vi->rank >= 0) {
     cJSON *sh = cJSON_AddArrayToObject(o, "shape");
     for (int d = 0; d < vi->rank; d++)
-      cJSON_AddItemToArray(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d])
+      ox_cjson_push(sh, vi->dims[d] >= 0 ? cJSON_CreateNumber((double)vi->dims[d])
                                : vi->dim_param && vi->dim_param[d] ? cJSON_CreateString(vi->dim_param[d])
                                                                    : cJSON_CreateNull());
   } else {
@@ -427,8 +427,8 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
       cJSON_AddStringToObject(x, "name", nd->attr[j].name);
       cJSON_AddStringToObject(x, "type", ox_attr_type_name(nd->attr[j].type));
       if (nd->attr[j].ref_attr_name) cJSON_AddStringToObject(x, "ref_attr_name", nd->attr[j].ref_attr_name);
-      else cJSON_AddItemToObject(x, "value", attr_json(&nd->attr[j]));
-      cJSON_AddItemToArray(as, x);
+      else ox_cjson_add(x, "value", attr_json(&nd->attr[j]));
+      ox_cjson_push(as, x);
     }
     cJSON *sub = NULL;
     for (int j = 0; j < nd->nattr; j++) {
@@ -476,7 +476,7 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, const cha
     cJSON_AddStringToObject(x, "type", ox_value_desc(v, ty, sizeof ty));
     if (v->kind == OX_TENSOR) {
       cJSON *sh = cJSON_AddArrayToObject(x, "shape");
-      for (int d = 0; d < v->u.t.rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)v->u.t.dims[d]));
+      for (int d = 0; d < v->u.t.rank; d++) ox_cjson_push(sh, cJSON_CreateNumber((double)v->u.t.dims[d]));
       stats_json(x, v);
     }
     ox_cjson_push(inits, x);

@@ -343,9 +343,11 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
 int ox_spec_load(ox_arena *A, const char *path, mk_case **cases, int *n, ox_err *e) {
   uint8_t *data;
   size_t len;
+  size_t failures = ox_mem_failures(); /* after this: memory ran out, whatever was said */
   OX_TRY(ox_read_file(A, path, &data, &len, e));
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts((const char *)data, len, &end, 0);
+  if (!root && ox_mem_failures() != failures) return ox_oom(e, NULL);
   if (!root) {
     int line = 1;
     for (const char *q = (const char *)data; end && q < end; q++) line += *q == '\n';
@@ -353,6 +355,10 @@ int ox_spec_load(ox_arena *A, const char *path, mk_case **cases, int *n, ox_err 
   }
   const char *slash = strrchr(path, '/');
   rd r = {A, e, slash ? (slash == path ? "/" : ox_strndup(A, path, (size_t)(slash - path))) : ".", "the spec"};
+  if (!r.dir) {
+    cJSON_Delete(root);
+    return ox_oom(e, NULL);
+  }
   const cJSON *list = cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "cases");
   int rc = 0;
   static const char *const top_keys[] = {"cases", NULL};
@@ -373,6 +379,9 @@ int ox_spec_load(ox_arena *A, const char *path, mk_case **cases, int *n, ox_err 
       rc = ox_oom(e, NULL);
     cs[i].prov = prov;
   }
+  /* a case read while memory ran out may have lost a name or a type (the
+   * ox_strdup's above are not each checked) and been refused for it */
+  if (ox_mem_failures() != failures) ox_err_clear(e), rc = ox_oom(e, NULL);
   if (rc) {
     for (int k = 0; k < i && cs; k++) cJSON_Delete(cs[k].prov);
     cJSON_Delete(root);

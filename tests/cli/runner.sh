@@ -66,7 +66,7 @@ out_has st_verbose "PASS st_pass"
 # live progress: a counter on stderr when it is a terminal, and only then
 expect 1 st_tty python3 tests/cli/on_tty.py "$R/tty.err" "$X" test -j 1 "$st"
 if grep -q "\[4/4\] 1 passed, 3 failed, .* s, ETA .* s" "$R/tty.err"; then ok; else bad "st_tty: no progress on a terminal: $(cat -v "$R/tty.err" | head -c 300)"; fi
-if grep -qF "ETA" "$T/st_quiet.err" "$T/st_text.err"; then bad "progress on stderr that is no terminal"; else ok; fi
+if grep -qsF "ETA" "$T/st_quiet.err" "$T/st_text.err"; then bad "progress on stderr that is no terminal"; else ok; fi
 expect 1 st_tty_quiet python3 tests/cli/on_tty.py "$R/tty_q.err" "$X" test -q "$st"
 if [ -s "$R/tty_q.err" ] && grep -q ETA "$R/tty_q.err"; then bad "st_tty_quiet: progress with -q"; else ok; fi
 
