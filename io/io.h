@@ -147,10 +147,11 @@ int ox_npz_write(int n, const ox_value *const *vals, const char *const *names, o
  * `indent` spaces before the header line; values are indented 2 more, as on
  * the ONNX operator pages (the CLI prints with indent 2, so its lines are
  * those of the pages' "Outputs:" blocks). */
-extern int ox_text_full; /* 1: print every element, never summarise with ... */
 /* 0, or OX_EINPUT when memory ran out or a write to f failed (now or
  * earlier: ferror(f)), so that a caller stops printing. */
 int ox_text_print(FILE *f, const char *name, const ox_value *v, int indent);
+/* The same; with full, every element is printed, never summarised with "..." */
+int ox_text_print_full(FILE *f, const char *name, const ox_value *v, int indent, int full);
 /* Just the numpy-style body of a tensor, continuation lines indented by
  * `indent` spaces (the first line is not). */
 int ox_text_tensor(ox_buf *b, const ox_tensor *t, int indent);
