@@ -70,6 +70,9 @@ int ox_claim_output(const char *path, ox_err *e);
 int ox_out_open(ox_out *o, const char *path, ox_err *e); /* claims path if needed */
 int ox_out_close(ox_out *o, ox_err *e);
 int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e); /* open, put b, close */
+/* 12 unpredictable characters from [A-Za-z0-9] for a temporary's name, for
+ * writers outside the list above (the library's onnxop_value_write) */
+void ox_temp_tag(char out[13]);
 int ox_commit_files(ox_err *e);
 void ox_discard_files(void);
 /* Make the folder dir and its missing parents, as mkdir -p (0 if it exists
