@@ -154,7 +154,8 @@ demo: deps
 # ---- tests ----
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: test-deps
-	@$(MAKE) -j$(NPROC) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen
+	@$(MAKE) -j$(NPROC) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen \
+	    $(SOLIB) $(B)/tsan/libonnxop.a
 	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
 
 # The generator of tests/bad's hostile inputs (plain C, no onnxop code), one

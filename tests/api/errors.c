@@ -2,6 +2,7 @@
  * (codes and messages), and its values, files and comparisons, on cases of
  * the node-test suite SUITE (test_abs, test_add, test_identity,
  * test_identity_sequence). Prints "api errors: N passed, M failed". */
+#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
