@@ -109,7 +109,10 @@ PIC_OBJS := $(patsubst %.c,$(B)/pic/obj/%.o,$(SRCS)) $(patsubst $(B)/%.c,$(B)/pi
 $(SOLIB): $(PIC_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LIBS)
 # for static linking (pkg-config --static): the libraries libonnxop.a needs
-PC_PRIVATE := $(LIBS)
+PC_PRIVATE := $(strip $(LIBS))
+# tests/api/suite.c on the test build, for tests/faults.py's api_suite
+$(B)/asan/api-suite: tests/api/suite.c tests/api/case.h $(B)/asan/libonnxop.a
+	$(CC) $(BASEFLAGS) -Iinclude $(CFLAGS) $(SAN) $(WARN) -o $@ tests/api/suite.c $(B)/asan/libonnxop.a $(LIBS)
 
 # ---- fuzzing: libFuzzer harnesses (clang); `make check` replays the regression corpus ----
 FUZZERS := model pb json npy
@@ -155,7 +158,7 @@ demo: deps
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: test-deps
 	@$(MAKE) -j$(NPROC) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen \
-	    $(SOLIB) $(B)/tsan/libonnxop.a
+	    $(SOLIB) $(B)/tsan/libonnxop.a $(B)/asan/api-suite
 	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
 
 # The generator of tests/bad's hostile inputs (plain C, no onnxop code), one

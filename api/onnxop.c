@@ -184,9 +184,34 @@ static int check_shape(int dtype, int rank, const int64_t *dims, onnxop_value **
   return 0;
 }
 
+/* The types stored one element a byte that hold fewer values than a byte
+ * does: an element outside them (a bool of 2, an int4 of 100) would be a
+ * value no kernel expects. 0, or the error naming the first. */
+static int check_elements(int dtype, const void *data, int64_t n, onnxop_error **err) {
+  int lo = 0, hi;
+  switch (dtype) {
+  case OX_BOOL: hi = 1; break;
+  case OX_UINT4: case OX_FLOAT4E2M1: hi = 15; break;
+  case OX_INT4: lo = -8, hi = 7; break;
+  case OX_UINT2: hi = 3; break;
+  case OX_INT2: lo = -2, hi = 1; break;
+  default: return 0;
+  }
+  int sign = dtype == OX_INT4 || dtype == OX_INT2;
+  for (int64_t i = 0; data && i < n; i++) {
+    int x = sign ? ((const int8_t *)data)[i] : ((const uint8_t *)data)[i];
+    if (x < lo || x > hi)
+      return failf(err, ONNXOP_ERR_USAGE, "element %lld is %d; a %s holds %d to %d (one a byte)", (long long)i, x,
+                   ox_dtypes[dtype].onnx_name, lo, hi);
+  }
+  return 0;
+}
+
 int onnxop_tensor_new(int dtype, int rank, const int64_t *dims, const void *data, onnxop_value **out,
                       onnxop_error **err) {
   OX_TRY(check_shape(dtype, rank, dims, out, err));
+  int64_t n = ox_numel(rank, dims, onnxop_dtype_size(dtype));
+  if (n >= 0) OX_TRY(check_elements(dtype, data, n, err));
   holder *h = holder_new(0, 0);
   if (!h) return oom(err);
   ox_err e = {0};
@@ -217,6 +242,7 @@ int onnxop_tensor_wrap(int dtype, int rank, const int64_t *dims, const void *dat
   if (n && !data) return failf(err, ONNXOP_ERR_USAGE, "data is NULL for %lld elements", (long long)n);
   if ((uintptr_t)data % align)
     return failf(err, ONNXOP_ERR_USAGE, "data is not aligned for %s (%zu bytes)", ox_dtypes[dtype].onnx_name, align);
+  OX_TRY(check_elements(dtype, data, n, err));
   holder *h = holder_new(0, 0);
   if (!h) return oom(err);
   ox_value *v = ox_alloc(h->a, sizeof *v);

@@ -121,7 +121,9 @@ typedef enum { ONNXOP_TENSOR = 1, ONNXOP_SEQUENCE = 2, ONNXOP_OPTIONAL = 3, ONNX
 /* A tensor of dtype and shape dims[0..rank) (rank 0: a scalar; rank at most
  * 64, dims >= 0), its elements copied from data: numel * onnxop_dtype_size
  * bytes, or for ONNXOP_STRING an array of numel NUL-terminated strings
- * (const char *const *). data NULL: zeros (empty strings). */
+ * (const char *const *). data NULL: zeros (empty strings). Elements of the
+ * types stored a byte each must be in their range (bool 0 or 1, uint4 0 to
+ * 15, int4 -8 to 7, ...): ONNXOP_ERR_USAGE otherwise. */
 ONNXOP_API int onnxop_tensor_new(int dtype, int rank, const int64_t *dims, const void *data,
                                  onnxop_value **out, onnxop_error **err);
 /* The same without a copy: the tensor uses data, which the caller keeps

@@ -166,6 +166,11 @@ static void test_values(void) {
   int64_t neg[2] = {2, -1};
   EXPECT(onnxop_tensor_new(ONNXOP_FLOAT, 2, neg, f, &v, &err), ONNXOP_ERR_USAGE, "dim 1 is -1");
   EXPECT(onnxop_tensor_wrap(ONNXOP_FLOAT, 2, d, (char *)f + 1, &v, &err), ONNXOP_ERR_USAGE, "not aligned");
+  uint8_t bools[3] = {1, 0, 2};
+  int8_t i4[2] = {-8, 8};
+  int64_t three = 3;
+  EXPECT(onnxop_tensor_new(ONNXOP_BOOL, 1, &three, bools, &v, &err), ONNXOP_ERR_USAGE, "element 2 is 2; a bool holds 0 to 1");
+  EXPECT(onnxop_tensor_wrap(ONNXOP_INT4, 1, d, i4, &v, &err), ONNXOP_ERR_USAGE, "element 1 is 8; a int4 holds -8 to 7");
   const char *strs[2] = {"a", "b"};
   int64_t two = 2;
   EXPECT(onnxop_tensor_wrap(ONNXOP_STRING, 1, &two, strs, &v, &err), ONNXOP_ERR_USAGE, "string tensor");

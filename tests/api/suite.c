@@ -33,7 +33,11 @@ static int run_case(const char *dir, const onnxop_run_options *o, char *why, siz
 
 int main(int argc, char **argv) {
   onnxop_run_options *o = onnxop_run_options_new();
-  if (!o || onnxop_run_options_set_seed(o, 0)) return 2;
+  if (!o) { /* tests/faults.py fails this allocation too */
+    printf("api suite: out of memory\n");
+    return 1;
+  }
+  onnxop_run_options_set_seed(o, 0);
   int pass = 0, fail = 0;
   for (int i = 1; i < argc; i++) {
     char why[2048];
