@@ -3,6 +3,16 @@
 
 PROTO_DIR ?= /usr/lib/python3/dist-packages
 PREFIX    ?= /usr/local
+# where `make install` puts things (a Debian build passes LIBDIR=$(PREFIX)/lib/<triplet>)
+BINDIR    ?= $(PREFIX)/bin
+LIBDIR    ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR    ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# the library's version (core/ox.h's OX_VERSION and include/onnxop.h say the
+# same; tests/api/run.sh checks) and its ABI: libonnxop.so.$(SOMAJOR)
+VERSION   := 0.1.0
+SOMAJOR   := 0
 CC        ?= cc
 CFLAGS    ?= -O2 -g
 WARN      := -Wall -Wextra -Wno-unused-parameter
@@ -37,7 +47,7 @@ SHARED_SUITE ?= ../shared/onnx-node-tests
 
 B      := build
 GEN    := $(B)/onnx/onnx-ml.pb-c.c $(B)/onnx/onnx-data.pb-c.c
-SRCS   := $(wildcard core/*.c io/*.c proto/*.c ops/*.c ops/ml/*.c)
+SRCS   := $(wildcard core/*.c io/*.c proto/*.c ops/*.c ops/ml/*.c api/*.c)
 CLI    := $(wildcard cli/*.c)
 UNIT   := $(wildcard tests/unit/test_*.c)
 
@@ -48,7 +58,7 @@ CPPFLAGS := -I. -I$(B) $(DEPS_CFLAGS)
 # before it wrote .d files is remade once)
 DEPFLAGS  = -MMD -MP -MF $@.d -MT $@
 
-.PHONY: all check demo deps test-deps install clean xfail-update fuzz bench valgrind FORCE
+.PHONY: all check demo deps test-deps install uninstall clean xfail-update fuzz bench valgrind FORCE
 all: $(B)/onnxop
 
 # ---- protobuf-c code, generated from the installed .proto files ----
@@ -86,6 +96,23 @@ $(eval $(call BUILD,$(B),))
 # (core/arena.h, OX_FAULT_INJECTION); the plain build has none of them
 $(eval $(call BUILD,$(B)/asan,$(SAN) -DOX_FAULT_INJECTION))
 $(eval $(call BUILD,$(B)/fuzz,-fsanitize=fuzzer-no-link,address,undefined))
+# the shared library's objects: position-independent, and every symbol hidden
+# but the API's (ONNXOP_API in include/onnxop.h)
+$(eval $(call BUILD,$(B)/pic,-fPIC -fvisibility=hidden))
+# ThreadSanitizer, for tests/api/threads.c
+$(eval $(call BUILD,$(B)/tsan,-fsanitize=thread))
+
+# ---- the library: libonnxop.a (above), libonnxop.so.0 and onnxop.pc ----
+SONAME  := libonnxop.so.$(SOMAJOR)
+SOLIB   := $(B)/pic/libonnxop.so.$(VERSION)
+PIC_OBJS := $(patsubst %.c,$(B)/pic/obj/%.o,$(SRCS)) $(patsubst $(B)/%.c,$(B)/pic/obj/%.o,$(GEN))
+$(SOLIB): $(PIC_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LIBS)
+# for static linking (pkg-config --static): the libraries libonnxop.a needs
+PC_PRIVATE := $(strip $(LIBS))
+# tests/api/suite.c on the test build, for tests/faults.py's api_suite
+$(B)/asan/api-suite: tests/api/suite.c tests/api/case.h $(B)/asan/libonnxop.a
+	$(CC) $(BASEFLAGS) -Iinclude $(CFLAGS) $(SAN) $(WARN) -o $@ tests/api/suite.c $(B)/asan/libonnxop.a $(LIBS)
 
 # ---- fuzzing: libFuzzer harnesses (clang); `make check` replays the regression corpus ----
 FUZZERS := model pb json npy
@@ -108,7 +135,7 @@ UNIT_BINS_ASAN := $(patsubst tests/unit/%.c,$(B)/asan/unit/%,$(UNIT))
 REPLAY_BINS    := $(patsubst %,$(B)/asan/fuzz-replay-%,$(FUZZERS))
 
 # the headers each object and unit test was built from (-MMD)
--include $(wildcard $(foreach d,$(B) $(B)/asan $(B)/fuzz,$(d)/obj/*/*.d $(d)/obj/*/*/*.d $(d)/unit/*.d))
+-include $(wildcard $(foreach d,$(B) $(B)/asan $(B)/fuzz $(B)/pic $(B)/tsan,$(d)/obj/*/*.d $(d)/obj/*/*/*.d $(d)/unit/*.d))
 
 # ---- Debian packages ----
 deps:
@@ -130,7 +157,8 @@ demo: deps
 # ---- tests ----
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: test-deps
-	@$(MAKE) -j$(NPROC) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen
+	@$(MAKE) -j$(NPROC) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen \
+	    $(SOLIB) $(B)/tsan/libonnxop.a $(B)/asan/api-suite
 	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
 
 # The generator of tests/bad's hostile inputs (plain C, no onnxop code), one
@@ -160,13 +188,30 @@ bench: $(B)/onnxop
 bench-models: $(B)/onnxop
 	@$${PYTHON:-/usr/bin/python3} bench/models/run.py $(B)
 
-# the binary, the man page and the bash completion (cli/onnxop.bash)
-install: $(B)/onnxop
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 755 $(B)/onnxop $(DESTDIR)$(PREFIX)/bin/onnxop
-	install -m 644 man/onnxop.1 $(DESTDIR)$(PREFIX)/share/man/man1/onnxop.1
-	install -m 644 cli/onnxop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/onnxop
+# the binary, the man pages (the command's, the library's), the bash
+# completion (cli/onnxop.bash), the header, both libraries with their
+# symlinks, and onnxop.pc (made here for this PREFIX and LIBDIR)
+install: $(B)/onnxop $(B)/libonnxop.a $(SOLIB)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+	    $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 755 $(B)/onnxop $(DESTDIR)$(BINDIR)/onnxop
+	install -m 644 man/onnxop.1 $(DESTDIR)$(MANDIR)/man1/onnxop.1
+	install -m 644 man/onnxop.3 $(DESTDIR)$(MANDIR)/man3/onnxop.3
+	install -m 644 cli/onnxop.bash $(DESTDIR)$(COMPLETIONDIR)/onnxop
+	install -m 644 include/onnxop.h $(DESTDIR)$(INCLUDEDIR)/onnxop.h
+	install -m 644 $(B)/libonnxop.a $(DESTDIR)$(LIBDIR)/libonnxop.a
+	install -m 644 $(SOLIB) $(DESTDIR)$(LIBDIR)/libonnxop.so.$(VERSION)
+	ln -sf libonnxop.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libonnxop.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@PRIVATE@|$(PC_PRIVATE)|' onnxop.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/onnxop $(DESTDIR)$(MANDIR)/man1/onnxop.1 $(DESTDIR)$(MANDIR)/man3/onnxop.3 \
+	    $(DESTDIR)$(COMPLETIONDIR)/onnxop $(DESTDIR)$(INCLUDEDIR)/onnxop.h $(DESTDIR)$(LIBDIR)/libonnxop.a \
+	    $(DESTDIR)$(LIBDIR)/libonnxop.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libonnxop.so \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
 
 clean:
 	rm -rf $(B)

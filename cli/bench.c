@@ -151,7 +151,7 @@ int ox_cmd_bench(int argc, char **argv) {
   for (long r = 0; r < warmup + runs; r++) {
     ox_mark mk = ox_arena_mark(A);
     double t0 = now_us();
-    rc = ox_run(A, m, in_vals, out_vals, &e);
+    rc = ox_run_with(A, m, &ox_cli_run, in_vals, out_vals, &e);
     double t1 = now_us();
     if (rc) {
       rc = fail_file(model_path, NULL, &e);

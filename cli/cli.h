@@ -30,6 +30,11 @@ int ox_cmd_report(int argc, char **argv);
   "         not implement\n"
 #define OX_EXIT_HELP_SIGNAL "  128+N  killed by signal N\n"
 
+/* cli/main.c: the run options every command that evaluates (run, bench,
+ * make) starts from: --timeout (or ONNXOP_TIMEOUT) as a deadline. */
+struct ox_run_opts;
+extern struct ox_run_opts ox_cli_run;
+
 /* "onnxop CMD: out of memory" (with what, when not NULL, and the cause
  * ox_oom says) on standard error; returns OX_ENOMEM. cmd "" for none. */
 int ox_cli_oom(const char *cmd, const char *what);

@@ -10,6 +10,8 @@
 #include "../io/io.h"
 #include "cli.h"
 
+ox_run_opts ox_cli_run;
+
 static const char usage[] =
     "usage: onnxop COMMAND [ARGS]\n"
     "\n"
@@ -222,7 +224,9 @@ int main(int argc, char **argv) {
     if (secs < 0)
       return ox_usage_error(command_of(argc, argv), "%s%s'%s'%s a number of seconds such as 0.5 or 30", from,
                             opt ? ": " : " is ", to, opt ? " is not" : "; it must be");
-    ox_set_timeout(secs, from);
+    ox_cli_run.deadline_us = ox_deadline_us(secs);
+    ox_cli_run.timeout_s = secs;
+    ox_cli_run.timeout_source = from;
   }
   if (mm_opt) mm = mm_opt; /* the option wins over the variable */
   if (mm) {

@@ -612,7 +612,7 @@ static int evaluate(ox_arena *A, built *b, ox_value **vals, ox_value **res, ox_e
     OX_TRY(ox_prepare(A, &b->m, e));
     b->prepared = 1;
   }
-  return ox_run(A, &b->m, vals, res, e);
+  return ox_run_with(A, &b->m, &ox_cli_run, vals, res, e);
 }
 
 /* Check the case (operator, opsets) and build its model; the given values

@@ -238,6 +238,7 @@ int ox_cmd_run(int argc, char **argv) {
   mk_dim *dims = ox_alloc_array(A, argc, sizeof *dims);
   mk_input *ranges = ox_alloc_array(A, argc, sizeof *ranges);
   saver sv = {.A = A};
+  ox_run_opts ro = ox_cli_run; /* --timeout; --trace, --time and the saver's hook added below */
   int rc = !ins || !outs || !dims || !ranges ? ox_cli_oom("run", NULL) : 0;
   ox_optparse p;
   ox_opt_init(&p, "run", argc, argv, run_opts);
@@ -263,8 +264,8 @@ int ox_cmd_run(int argc, char **argv) {
       if (!*v) rc = ox_usage_error("run", "--out-dir needs a DIR");
       else out_dir = v;
       break;
-    case O_TRACE: ox_trace_flags |= OX_TRACE_NODES; break;
-    case O_TIME: ox_trace_flags |= OX_TRACE_TIME; break;
+    case O_TRACE: ro.trace |= OX_TRACE_NODES; break;
+    case O_TIME: ro.trace |= OX_TRACE_TIME; break;
     case O_FORMAT:
       has_fmt = 1;
       if (!strcmp(v, "pb")) dir_fmt = OX_FMT_PB;
@@ -414,12 +415,11 @@ int ox_cmd_run(int argc, char **argv) {
       rc = ox_cli_oom("run", NULL);
       goto done;
     }
-    ox_node_hook = save_node;
-    ox_node_hook_arg = &sv;
+    ro.hook = save_node;
+    ro.hook_arg = &sv;
   }
 
-  rc = ox_run(A, m, in_vals, out_vals, &e);
-  ox_node_hook = NULL;
+  rc = ox_run_with(A, m, &ro, in_vals, out_vals, &e);
   if (rc) {
     rc = fail_file(model_path, NULL, &e);
     goto done;
@@ -460,7 +460,6 @@ int ox_cmd_run(int argc, char **argv) {
   }
   if (!rc && (rc = ox_commit_files(&e))) fprintf(stderr, "onnxop: %s\n", e.msg);
 done:
-  ox_node_hook = NULL;
   if (rc) ox_discard_files();
   cJSON_Delete(sv.index);
   ox_arena_free(A);

@@ -106,7 +106,6 @@ int ox_cmd_show(int argc, char **argv) {
     free(files);
     return ox_usage_error("show", "no FILE given");
   }
-  ox_text_full = full;
   for (int i = 0; i < nfiles && !ferror(stdout); i++) {
     ox_arena *A = ox_arena_new();
     ox_err e = {0};
@@ -129,7 +128,7 @@ int ox_cmd_show(int argc, char **argv) {
         fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
         rc = e.code == OX_EUSAGE ? OX_EUSAGE : OX_EINPUT;
         ox_err_clear(&e);
-      } else if (ox_text_print(stdout, name && *name ? name : files[i], val, 2)) {
+      } else if (ox_text_print_full(stdout, name && *name ? name : files[i], val, 2, full)) {
         /* a write error stops the loops (main says so); else memory ran out */
         rc = ferror(stdout) ? OX_EINPUT : ox_cli_oom("show", "printing the value");
       } else if (st) {

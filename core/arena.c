@@ -17,6 +17,7 @@
 #ifdef OX_FAULT_INJECTION
 #define _GNU_SOURCE /* dladdr */
 #endif
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,20 +66,35 @@ struct ox_arena {
   uint64_t live_since; /* blocks with larger serials are tracked */
   const void *offer[OFFERS]; /* inputs the running node may write over */
   int noffer;
+  ox_memctx *mem; /* the account its memory counts against */
 };
 
-static uint64_t serials; /* the newest block's serial, over all arenas */
+/* the newest block's serial, over all arenas (atomic: arenas of other
+ * threads take serials too) */
+static uint64_t serials;
 
-/* Every arena's bytes count against one limit (--max-memory), and so do the
+/* Every arena's bytes count against a limit (--max-memory), and so do the
  * blocks the libraries onnxop drives allocate through ox_mem_malloc (cJSON's
  * trees, protobuf-c's unpacked messages, zlib's and the image decoders'
  * buffers), so a tiny file claiming terabytes, or a small one that unpacks
  * into a huge tree, is refused with a clear message instead of meeting the
- * kernel's OOM killer. Default: three quarters of physical memory. Like the
- * arenas, the count is for the evaluating thread (kernels do not allocate
- * from their worker threads). */
-static size_t in_use, limit, failures;
-static ox_mem_cause last_failure;
+ * kernel's OOM killer. Default: three quarters of physical memory. The
+ * account is the process's (the CLI has only that one), or one a thread
+ * chose with ox_mem_use (a library run's own). Counts are atomic: threads
+ * share the process's account. Failures are counted per thread: a thread
+ * asks about its own requests. */
+static ox_memctx process_mem;
+static _Thread_local ox_memctx *thread_mem;
+static _Thread_local size_t failures;
+static _Thread_local ox_mem_cause last_failure;
+
+static ox_memctx *cur_mem(void) { return thread_mem ? thread_mem : &process_mem; }
+
+ox_memctx *ox_mem_use(ox_memctx *m) {
+  ox_memctx *old = thread_mem;
+  thread_mem = m;
+  return old;
+}
 
 /* Every failed request comes through here (returns NULL for the caller). */
 static void *failed(ox_mem_cause why) {
@@ -142,33 +158,55 @@ static int inject(void) {
   return 1;
 }
 
-size_t ox_memory_limit(void) {
-  if (!limit) {
+/* three quarters of physical memory (computed once; each thread that
+ * computes it finds the same) */
+static size_t default_limit(void) {
+  static size_t dflt;
+  size_t l = __atomic_load_n(&dflt, __ATOMIC_RELAXED);
+  if (!l) {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    limit = pages > 0 && page > 0 ? (size_t)pages / 4 * 3 * (size_t)page : (size_t)1 << 34;
+    l = pages > 0 && page > 0 ? (size_t)pages / 4 * 3 * (size_t)page : (size_t)1 << 34;
+    __atomic_store_n(&dflt, l, __ATOMIC_RELAXED);
   }
-  return limit;
+  return l;
 }
-void ox_set_memory_limit(size_t bytes) { limit = bytes; }
-size_t ox_memory_in_use(void) { return in_use; }
+static size_t limit_of(ox_memctx *m) {
+  size_t l = __atomic_load_n(&m->limit, __ATOMIC_RELAXED);
+  return l ? l : default_limit();
+}
+size_t ox_memory_limit(void) { return limit_of(cur_mem()); }
+void ox_set_memory_limit(size_t bytes) { __atomic_store_n(&process_mem.limit, bytes, __ATOMIC_RELAXED); }
+size_t ox_memory_in_use(void) { return __atomic_load_n(&cur_mem()->in_use, __ATOMIC_RELAXED); }
 
-static int over(size_t n) { return n > ox_memory_limit() || in_use > ox_memory_limit() - n; }
+static void pool_trim(ox_memctx *m, size_t n);
 
-static void pool_trim(size_t n);
+static void add_use(ox_memctx *m, size_t n) { __atomic_add_fetch(&m->in_use, n, __ATOMIC_RELAXED); }
 
-static int charge(size_t n) {
-  pool_trim(n);
-  if (over(n)) {
-    failed(OX_MEM_LIMIT);
-    return -1;
-  }
-  in_use += n;
+/* Count n more bytes in m: 0, or -1 (nothing counted) past its limit. */
+static int charge_in(ox_memctx *m, size_t n) {
+  pool_trim(m, n);
+  size_t lim = limit_of(m), had = __atomic_load_n(&m->in_use, __ATOMIC_RELAXED);
+  do {
+    if (n > lim || had > lim - n) {
+      failed(OX_MEM_LIMIT);
+      return -1;
+    }
+  } while (!__atomic_compare_exchange_n(&m->in_use, &had, had + n, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   return 0;
 }
 
+static void uncharge_in(ox_memctx *m, size_t n) {
+  size_t had = __atomic_load_n(&m->in_use, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(&m->in_use, &had, had - (n < had ? n : had), 1, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+}
+
+static int charge(size_t n) { return charge_in(cur_mem(), n); }
+
 int ox_mem_charge(size_t n) { return inject() ? -1 : charge(n); }
 
-void ox_mem_uncharge(size_t n) { in_use -= n < in_use ? n : in_use; }
+void ox_mem_uncharge(size_t n) { uncharge_in(cur_mem(), n); }
 
 /* Counted malloc: the request is checked against the limit first, then the
  * block's real size (malloc_usable_size, which ox_mem_free counts back) is
@@ -182,7 +220,7 @@ static void *counted(size_t n, int aligned) {
     return failed(OX_MEM_SYSTEM);
   }
   size_t real = malloc_usable_size(p);
-  in_use += real - (n < real ? n : real);
+  add_use(cur_mem(), real - (n < real ? n : real));
   return p;
 }
 
@@ -202,7 +240,7 @@ void *ox_mem_realloc(void *p, size_t n) {
   }
   size_t real = malloc_usable_size(q);
   ox_mem_uncharge(n > old ? n : old); /* what is counted now: old, or n */
-  in_use += real;
+  add_use(cur_mem(), real);
   return q;
 }
 
@@ -235,7 +273,9 @@ char *ox_heap_strdup(const char *s) { return ox_heap_strndup(s, SIZE_MAX); }
 #define POOL_BYTES ((size_t)1 << 30)
 
 typedef struct pooled { struct pooled *newer, *older; size_t size; } pooled;
+/* shared by the arenas of every thread: taken under pool_mu */
 static struct { pooled *newest, *oldest; size_t bytes; } pool;
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static void pool_unlink(pooled *r) {
   if (r->newer) r->newer->older = r->older;
@@ -245,12 +285,15 @@ static void pool_unlink(pooled *r) {
   pool.bytes -= r->size;
 }
 
-static void pool_trim(size_t n) {
-  while (pool.oldest && (n > ox_memory_limit() || in_use + pool.bytes > ox_memory_limit() - n)) {
+static void pool_trim(ox_memctx *m, size_t n) {
+  size_t lim = limit_of(m);
+  pthread_mutex_lock(&pool_mu);
+  while (pool.oldest && (n > lim || __atomic_load_n(&m->in_use, __ATOMIC_RELAXED) + pool.bytes > lim - n)) {
     pooled *r = pool.oldest;
     pool_unlink(r);
     munmap(r, r->size);
   }
+  pthread_mutex_unlock(&pool_mu);
 }
 
 static size_t page_round(size_t n) { return n > SIZE_MAX - (PAGE - 1) ? 0 : (n + PAGE - 1) & ~(size_t)(PAGE - 1); }
@@ -268,13 +311,15 @@ static void *region_get(size_t size, size_t most, size_t *got, int *fresh) {
   return q;
 #else
   pooled *best = NULL;
+  pthread_mutex_lock(&pool_mu);
   for (pooled *r = pool.newest; r; r = r->older)
     if (r->size >= size && r->size <= most && r->size / 2 <= size && (!best || r->size < best->size)) {
       best = r;
       if (r->size == size) break;
     }
+  if (best) pool_unlink(best);
+  pthread_mutex_unlock(&pool_mu);
   if (best) {
-    pool_unlink(best);
     *got = best->size;
     *fresh = 0;
     return best;
@@ -287,15 +332,17 @@ static void *region_get(size_t size, size_t most, size_t *got, int *fresh) {
 #endif
 }
 
-static void region_put(void *p, size_t size) {
+static void region_put(ox_memctx *m, void *p, size_t size) {
 #ifdef OX_ASAN
+  (void)m;
   (void)size;
   free(p);
 #else
-  if (size > POOL_BYTES / 4 || size > ox_memory_limit() / 8) {
+  if (size > POOL_BYTES / 4 || size > limit_of(m) / 8) {
     munmap(p, size);
     return;
   }
+  pthread_mutex_lock(&pool_mu);
   while (pool.oldest && pool.bytes + size > POOL_BYTES) {
     pooled *r = pool.oldest;
     pool_unlink(r);
@@ -309,20 +356,26 @@ static void region_put(void *p, size_t size) {
   else pool.oldest = r;
   pool.newest = r;
   pool.bytes += size;
+  pthread_mutex_unlock(&pool_mu);
 #endif
 }
 
 /* The bytes a region of `size` may grow to from the pool: twice, within the
  * memory limit (what a request charges is its own size; a larger region is
  * charged its whole size). */
-static size_t most_for(size_t size) {
-  size_t room = in_use < ox_memory_limit() ? ox_memory_limit() - in_use : 0;
+static size_t most_for(ox_memctx *m, size_t size) {
+  size_t lim = limit_of(m), used = __atomic_load_n(&m->in_use, __ATOMIC_RELAXED);
+  size_t room = used < lim ? lim - used : 0;
   return size + (room < size ? room : size);
 }
 
 /* ---- arenas ---- */
 
-ox_arena *ox_arena_new(void) { return ox_heap_calloc(1, sizeof(ox_arena)); }
+ox_arena *ox_arena_new(void) {
+  ox_arena *a = ox_heap_calloc(1, sizeof(ox_arena));
+  if (a) a->mem = cur_mem();
+  return a;
+}
 
 static size_t hdr(size_t s) { return (s + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
 
@@ -338,25 +391,25 @@ static void big_unlink(ox_arena *a, big *b) {
   else a->bigs = b->older;
   if (b->older) b->older->newer = b->newer;
   a->held -= b->size;
-  in_use -= b->size;
+  uncharge_in(a->mem, b->size);
 }
 
 static void *big_alloc(ox_arena *a, size_t n, int zero) {
   size_t h = hdr(sizeof(big));
   size_t want = page_round(n > SIZE_MAX - h ? 0 : h + n);
   if (!want) return failed(OX_MEM_LIMIT);
-  if (charge(want)) return NULL;
+  if (charge_in(a->mem, want)) return NULL;
   size_t size;
   int fresh;
-  big *b = region_get(want, most_for(want), &size, &fresh);
+  big *b = region_get(want, most_for(a->mem, want), &size, &fresh);
   if (!b) {
-    ox_mem_uncharge(want);
+    uncharge_in(a->mem, want);
     return failed(OX_MEM_SYSTEM);
   }
-  in_use += size - want; /* a pooled region may be larger than asked for */
+  add_use(a->mem, size - want); /* a pooled region may be larger than asked for */
   if (!fresh) memset(b, 0, zero ? h + n : h);
   b->size = size;
-  b->serial = ++serials;
+  b->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
   b->refs = 0;
   b->newer = NULL;
   b->older = a->bigs;
@@ -367,7 +420,7 @@ static void *big_alloc(ox_arena *a, size_t n, int zero) {
 }
 
 static uint64_t allocs;
-uint64_t ox_arena_allocs(void) { return allocs; }
+uint64_t ox_arena_allocs(void) { return __atomic_load_n(&allocs, __ATOMIC_RELAXED); }
 
 int ox_arena_pools(void) {
 #ifdef OX_ASAN
@@ -378,7 +431,7 @@ int ox_arena_pools(void) {
 }
 
 void *ox_alloc(ox_arena *a, size_t n) {
-  allocs++;
+  __atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
   if (inject()) return NULL;
   if (n == 0) n = 1;
   if (n >= BIG) return big_alloc(a, n, 1);
@@ -387,10 +440,10 @@ void *ox_alloc(ox_arena *a, size_t n) {
   if (!a->cur || a->cur->used + n > a->cur->size) {
     size_t got;
     int fresh;
-    if (charge(CHUNK)) return NULL;
+    if (charge_in(a->mem, CHUNK)) return NULL;
     chunk *c = region_get(CHUNK, CHUNK, &got, &fresh);
     if (!c) {
-      ox_mem_uncharge(CHUNK);
+      uncharge_in(a->mem, CHUNK);
       return failed(OX_MEM_SYSTEM);
     }
     c->prev = a->cur;
@@ -407,7 +460,7 @@ void *ox_alloc(ox_arena *a, size_t n) {
 
 void *ox_alloc_uninit(ox_arena *a, size_t n) {
   if (n < BIG) return ox_alloc(a, n);
-  allocs++;
+  __atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
   return inject() ? NULL : big_alloc(a, n, 0);
 }
 
@@ -449,14 +502,14 @@ void ox_arena_release(ox_arena *a, ox_mark m) {
   while (a->bigs && a->bigs->serial > m.serial) {
     big *b = a->bigs;
     big_unlink(a, b);
-    region_put(b, b->size);
+    region_put(a->mem, b, b->size);
   }
   while (a->cur && a->cur != (chunk *)m.chunk) {
     chunk *c = a->cur;
     a->cur = c->prev;
     a->held -= CHUNK;
-    in_use -= CHUNK;
-    region_put(c, CHUNK);
+    uncharge_in(a->mem, CHUNK);
+    region_put(a->mem, c, CHUNK);
   }
   if (a->cur) a->cur->used = m.used;
 }
@@ -467,7 +520,7 @@ size_t ox_arena_bytes(const ox_arena *a) { return a->held; }
 
 void ox_live_begin(ox_arena *a) {
   if (a->live_depth++ == 0) {
-    a->live_since = serials;
+    a->live_since = ox_live_now();
     a->frozen = 0;
   }
 }
@@ -482,7 +535,7 @@ void ox_live_freeze(ox_arena *a) {
   if (a->live_depth > 0) a->frozen = 1;
 }
 
-uint64_t ox_live_now(void) { return serials; }
+uint64_t ox_live_now(void) { return __atomic_load_n(&serials, __ATOMIC_RELAXED); }
 
 /* The tracked block holding byte p, or NULL (p in a chunk, in another arena,
  * in a block from before the run, or not arena memory at all). */
@@ -496,7 +549,7 @@ static big *tracked(ox_arena *a, const void *p) {
 
 static void give_back(ox_arena *a, big *b) {
   big_unlink(a, b);
-  region_put(b, b->size);
+  region_put(a->mem, b, b->size);
 }
 
 void ox_live_ref(ox_arena *a, const void *p) {

@@ -71,7 +71,17 @@ int ox_arena_pools(void);
 /* One limit (--max-memory) for all arenas together and for every large block
  * onnxop's libraries allocate (parsers, protobuf-c, zlib, image decoders,
  * through ox_mem_malloc below); allocations past it fail. The default is
- * three quarters of physical memory. */
+ * three quarters of physical memory.
+ *
+ * The limit and the bytes in use are an account: the process's, which the
+ * CLI uses alone, or one that a thread chooses with ox_mem_use (the library
+ * gives each run its own, with the run's limit). An arena counts against the
+ * account its thread had when it was made (the account must outlive it);
+ * ox_mem_ and ox_heap_ functions against the thread's account now. limit 0
+ * is the default. ox_memory_limit and ox_memory_in_use are the calling
+ * thread's account's; ox_set_memory_limit sets the process's. */
+typedef struct ox_memctx { size_t limit, in_use; } ox_memctx;
+ox_memctx *ox_mem_use(ox_memctx *m); /* NULL: the process's; returns the one before */
 size_t ox_memory_limit(void);
 void ox_set_memory_limit(size_t bytes);
 size_t ox_memory_in_use(void);
@@ -80,13 +90,13 @@ size_t ox_memory_in_use(void);
  * that onnxop cannot hook: charge its size for as long as it is held. */
 int ox_mem_charge(size_t n);
 void ox_mem_uncharge(size_t n);
-/* Why the most recent allocation request failed (any arena or ox_mem_ or
+/* Why the calling thread's most recent allocation request failed (any arena or ox_mem_ or
  * ox_heap_ function): refused by the limit (also a size that overflows),
  * by the system, or injected (test builds, below); OX_MEM_OK before any
  * failure. ox_oom says it. */
 typedef enum { OX_MEM_OK, OX_MEM_LIMIT, OX_MEM_SYSTEM, OX_MEM_INJECTED } ox_mem_cause;
 ox_mem_cause ox_mem_last_failure(void);
-/* How many requests have failed so far, for any of those causes: a library
+/* How many of the calling thread's requests have failed so far, for any of those causes: a library
  * that fails after this count moved failed for lack of memory, whatever it
  * says. */
 size_t ox_mem_failures(void);

@@ -505,10 +505,12 @@ static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, ox_
 
 /* ---- --trace and --time ---- */
 
-int ox_trace_flags;
-FILE *ox_trace_file;
-ox_node_hook_fn ox_node_hook;
-void *ox_node_hook_arg;
+/* The options of the run this thread is in (ox_run_with sets and restores
+ * it): per thread, so two runs at once never see each other's. */
+static const ox_run_opts no_opts;
+static _Thread_local const ox_run_opts *cur_opts;
+
+const ox_run_opts *ox_run_current(void) { return cur_opts ? cur_opts : &no_opts; }
 
 static void trace_value(FILE *f, const char *name, const ox_value *v) {
   char d[128], sh[128];
@@ -539,18 +541,13 @@ static double now_us(void) {
 
 /* ---- --timeout ---- */
 
-static double deadline_us, timeout_s; /* deadline_us 0: no limit */
-static const char *timeout_source = "--timeout";
-
-void ox_set_timeout(double seconds, const char *source) {
-  timeout_s = seconds;
-  timeout_source = source ? source : "--timeout";
-  deadline_us = seconds > 0 ? now_us() + seconds * 1e6 : 0;
-}
+double ox_deadline_us(double seconds) { return seconds > 0 ? now_us() + seconds * 1e6 : 0; }
 
 int ox_check_time(ox_err *e) {
-  if (!deadline_us || now_us() < deadline_us) return 0;
-  return ox_fail(e, OX_EINPUT, "the time limit of %g s (%s) is reached", timeout_s, timeout_source);
+  const ox_run_opts *o = ox_run_current();
+  if (!o->deadline_us || now_us() < o->deadline_us) return 0;
+  return ox_fail(e, OX_EINPUT, "the time limit of %g s (%s) is reached", o->timeout_s,
+                 o->timeout_source ? o->timeout_source : "--timeout");
 }
 
 /* Liveness (see plan_liveness and ox_live_* in core/arena.h), once node n has
@@ -592,7 +589,7 @@ static void live_drop(ox_arena *a, int n, ox_value **v) {
  * while --trace prints the inputs after the node has run. */
 static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
   ox_live_offers_end(a); /* a subgraph's node: nothing of its caller's */
-  if (!n->ndies || (ox_trace_flags & OX_TRACE_NODES) || !ox_live_on(a)) return;
+  if (!n->ndies || (ox_run_current()->trace & OX_TRACE_NODES) || !ox_live_on(a)) return;
   for (int i = 0; i < n->nin; i++) {
     if (!in[i] || in[i]->kind != OX_TENSOR || in[i]->u.t.dt == OX_STRING) continue;
     int twice = 0;
@@ -627,15 +624,17 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     rc = check_inputs(n, n->nin, in, e);
     if (!rc) {
       ox_ctx c = {a, e, n, n->version, m, sc};
+      const ox_run_opts *o = ox_run_current();
+      int trace = o->trace;
       offer_dying(a, n, in);
-      double t0 = ox_trace_flags ? now_us() : 0;
+      double t0 = trace ? now_us() : 0;
       rc = n->k->fn(&c, n->nin, in, n->nout, out);
       ox_live_offers_end(a);
       if (!rc && e->code) rc = e->code; /* an attribute getter complained */
-      FILE *f = ox_trace_file ? ox_trace_file : stderr;
-      if (ox_trace_flags & OX_TRACE_TIME)
+      FILE *f = o->trace_file ? o->trace_file : stderr;
+      if (trace & OX_TRACE_TIME)
         fprintf(f, "%*s%10.1f us  node '%s' %s-%d\n", depth * 2, "", now_us() - t0, n->name, n->op, n->version);
-      if ((ox_trace_flags & OX_TRACE_NODES) && !rc) {
+      if ((trace & OX_TRACE_NODES) && !rc) {
         fprintf(f, "%*snode '%s' %s-%d\n", depth * 2, "", n->name, n->op, n->version);
         for (int i = 0; i < n->nin; i++)
           if (in[i]) {
@@ -651,7 +650,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
           }
       }
       /* a trace that cannot be written (a full disk) stops the run */
-      if (!rc && ox_trace_flags && ferror(f)) rc = ox_fail(e, OX_EINPUT, "cannot write the trace");
+      if (!rc && trace && ferror(f)) rc = ox_fail(e, OX_EINPUT, "cannot write the trace");
     }
   }
   if (rc) return rc;
@@ -661,7 +660,8 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     if (!scope_set(a, sc, n->out[i], out[i])) return ox_oom(e, NULL);
   }
   live_after(a, n, sc, out, born);
-  return ox_node_hook ? ox_node_hook(ox_node_hook_arg, n, depth, out, e) : 0;
+  const ox_run_opts *o = ox_run_current();
+  return o->hook ? o->hook(o->hook_arg, n, depth, out, e) : 0;
 }
 
 static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *nodes,
@@ -740,7 +740,7 @@ static int collect_outputs(const ox_graph *g, ox_scope *sc, ox_value **outputs, 
   return 0;
 }
 
-int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e) {
+static int run_graph(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e) {
   const ox_graph *g = m->graph;
   ox_scope sc;
   if (!scope_init(a, &sc, NULL, g->nnode * 2 + g->nin + g->ninit))
@@ -748,6 +748,19 @@ int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs
   OX_TRY(bind_graph(a, g, &sc, inputs, e));
   OX_TRY(run_nodes(a, m, g->nnode, g->node, &sc, 0, e));
   return collect_outputs(g, &sc, outputs, e);
+}
+
+int ox_run_with(ox_arena *a, const ox_model *m, const ox_run_opts *opts, ox_value **inputs,
+                ox_value **outputs, ox_err *e) {
+  const ox_run_opts *outer = cur_opts;
+  cur_opts = opts;
+  int rc = run_graph(a, m, inputs, outputs, e);
+  cur_opts = outer;
+  return rc;
+}
+
+int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e) {
+  return ox_run_with(a, m, NULL, inputs, outputs, e);
 }
 
 int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox_value **ins,

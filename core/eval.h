@@ -11,30 +11,47 @@ int ox_prepare(ox_arena *a, ox_model *m, ox_err *e);
 
 /* Run the main graph. inputs[i] is the value of g->in[i] (NULL: not given;
  * allowed for initializers and optional-typed inputs). outputs receive
- * g->nout values. */
+ * g->nout values. The same as ox_run_with(a, m, NULL, ...). */
 int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e);
 
-/* --trace and --time: each node as it runs (inputs and outputs summarised),
- * and its time, to ox_trace_file (stderr if NULL). */
+/* What one run may be asked beyond its inputs: --trace and --time (each node
+ * as it runs, inputs and outputs summarised, and its time, to trace_file,
+ * stderr if NULL), run --save-intermediates' node hook, the deadline of
+ * --timeout, and the seed of random ops that have none. One per run, never
+ * shared: two runs at once (two threads of a library user) each have their
+ * own. All zero: none of these. */
 #include <stdio.h>
 enum { OX_TRACE_NODES = 1, OX_TRACE_TIME = 2 };
-extern int ox_trace_flags;
-extern FILE *ox_trace_file;
-
-/* run --save-intermediates: when set, called after each node that succeeds,
- * with its outputs (out[i] NULL for an empty output name); depth 0 for the
- * main graph's nodes, more inside subgraphs and functions. A non-zero return
+/* The node hook: when set, called after each node that succeeds, with its
+ * outputs (out[i] NULL for an empty output name); depth 0 for the main
+ * graph's nodes, more inside subgraphs and functions. A non-zero return
  * stops the run with that error. */
 typedef int (*ox_node_hook_fn)(void *arg, const ox_node *n, int depth, ox_value **out, ox_err *e);
-extern ox_node_hook_fn ox_node_hook;
-extern void *ox_node_hook_arg;
+typedef struct ox_run_opts {
+  int trace;               /* OX_TRACE_NODES | OX_TRACE_TIME */
+  FILE *trace_file;        /* NULL: stderr */
+  ox_node_hook_fn hook;
+  void *hook_arg;
+  /* evaluation stops at the first check once CLOCK_MONOTONIC passes
+   * deadline_us (0: no limit; ox_deadline_us makes one): before every node
+   * and every Loop and Scan iteration, so a single long node runs to its end.
+   * The message names timeout_s and source ("--timeout"). */
+  double deadline_us, timeout_s;
+  const char *timeout_source;
+  int seeded;              /* 1: random ops without a seed draw from */
+  uint32_t seed;           /* RandomState(seed) (else ONNXOP_SEED, else the OS) */
+} ox_run_opts;
 
-/* --timeout SECONDS (or ONNXOP_TIMEOUT): evaluation stops at the first check
- * once SECONDS have passed since this call (0: no limit). `source` names the
- * option or variable in the message. Checked before every node and every
- * Loop and Scan iteration: a single long node runs to its end. */
-void ox_set_timeout(double seconds, const char *source);
-/* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached". */
+/* ox_run with options (NULL: all zero). While it runs, ox_run_current() on
+ * the calling thread is opts: the kernels it calls find them there. */
+int ox_run_with(ox_arena *a, const ox_model *m, const ox_run_opts *opts, ox_value **inputs,
+                ox_value **outputs, ox_err *e);
+/* The options of the run the calling thread is in (all zero outside one). */
+const ox_run_opts *ox_run_current(void);
+/* The deadline for a limit of `seconds` from now (0: none). */
+double ox_deadline_us(double seconds);
+/* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached"
+ * once the current run's deadline has passed. */
 int ox_check_time(ox_err *e);
 
 /* ---- for ops with subgraphs (If, Loop, Scan, SequenceMap) ---- */

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "eval.h"
 #include "random.h"
 
 void ox_mt_seed(ox_mt19937 *m, uint32_t seed) {
@@ -31,6 +32,11 @@ static uint64_t splitmix(uint64_t *s) {
 void ox_mt_seed_entropy(ox_mt19937 *m) {
   /* ONNXOP_SEED: unseeded ops start from RandomState(ONNXOP_SEED) instead,
    * every one of them, so a run repeats (onnxop test sets it to 0) */
+  const ox_run_opts *o = ox_run_current(); /* a seed the run was given wins */
+  if (o->seeded) {
+    ox_mt_seed(m, o->seed);
+    return;
+  }
   const char *env = getenv("ONNXOP_SEED");
   char *end;
   unsigned long long v = env && *env ? strtoull(env, &end, 10) : 0;
@@ -49,7 +55,7 @@ void ox_mt_seed_entropy(ox_mt19937 *m) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t s = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^
-                 ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)m ^ (++calls << 48);
+                 ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)m ^ (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) << 48);
     for (int i = 0; i < 624; i++) m->k[i] = (uint32_t)(splitmix(&s) >> 16);
   }
   m->k[0] = 0x80000000u; /* as numpy's _legacy_seeding(None): never an all-zero state */

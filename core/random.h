@@ -23,7 +23,8 @@ void ox_mt_seed(ox_mt19937 *m, uint32_t seed);
 /* RandomState(None): a key from getrandom() (time and addresses if that
  * fails), its first word 0x80000000 as numpy sets it so it is never zero.
  * With the environment variable ONNXOP_SEED=N (0 <= N < 2^32), RandomState(N)
- * instead, for every unseeded op: runs that repeat. */
+ * instead, for every unseeded op: runs that repeat; a seed the run's
+ * options give (ox_run_opts.seeded) comes before both. */
 void ox_mt_seed_entropy(ox_mt19937 *m);
 /* The next 32-bit output. */
 uint32_t ox_mt_next(ox_mt19937 *m);

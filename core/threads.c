@@ -15,14 +15,25 @@
 
 #include "threads.h"
 
+/* the process's count (ox_set_threads), and a thread's own for a run
+ * (ox_set_run_threads; 0: none, the process's applies) */
 static int nthreads = 1;
+static _Thread_local int run_threads;
 
-void ox_set_threads(int n) {
+static int clamp(int n) {
   if (n <= 0) n = ox_cpu_count();
-  nthreads = n < 1 ? 1 : n > OX_MAX_THREADS ? OX_MAX_THREADS : n;
+  return n < 1 ? 1 : n > OX_MAX_THREADS ? OX_MAX_THREADS : n;
 }
 
-int ox_threads(void) { return nthreads; }
+void ox_set_threads(int n) { __atomic_store_n(&nthreads, clamp(n), __ATOMIC_RELAXED); }
+
+int ox_set_run_threads(int n) {
+  int old = run_threads;
+  run_threads = n <= 0 ? 0 : clamp(n);
+  return old;
+}
+
+int ox_threads(void) { return run_threads ? run_threads : __atomic_load_n(&nthreads, __ATOMIC_RELAXED); }
 
 int ox_cpu_count(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -106,8 +117,9 @@ static void grow(int want) {
 }
 
 int ox_par_chunks(int64_t n, double work) {
-  if (nthreads <= 1 || in_chunk || n <= 1 || work < OX_PAR_MIN_WORK) return 1;
-  return n < nthreads ? (int)n : nthreads;
+  int t = ox_threads();
+  if (t <= 1 || in_chunk || n <= 1 || work < OX_PAR_MIN_WORK) return 1;
+  return n < t ? (int)n : t;
 }
 
 void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
@@ -122,7 +134,8 @@ void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
     fn(arg, 0, 0, n);
     return;
   }
-  int want = nslots - 1 < nthreads - 1 ? nslots - 1 : nthreads - 1;
+  int t = ox_threads();
+  int want = nslots - 1 < t - 1 ? nslots - 1 : t - 1;
   grow(want);
   /* workers 1..stride-1 and this thread */
   int stride = (pool.workers < want ? pool.workers : want) + 1;

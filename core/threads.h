@@ -24,6 +24,10 @@
 /* The thread count for the kernels: n >= 1, or 0 for every CPU (clamped to
  * OX_MAX_THREADS). The default is 1. */
 void ox_set_threads(int n);
+/* The calling thread's own count for what it runs from now on, over the
+ * process's (n >= 1; 0: none, the process's count again); returns the one
+ * before. The library sets it for a run's duration. */
+int ox_set_run_threads(int n);
 int ox_threads(void);
 int ox_cpu_count(void);
 

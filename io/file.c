@@ -826,3 +826,5 @@ int ox_save_npz(const char *path, int n, const ox_value *const *v, const char *c
   int rc2 = ox_out_close(&o, e);
   return rc ? rc : rc2;
 }
+
+void ox_temp_tag(char out[13]) { random_tag(out); }

@@ -70,6 +70,9 @@ int ox_claim_output(const char *path, ox_err *e);
 int ox_out_open(ox_out *o, const char *path, ox_err *e); /* claims path if needed */
 int ox_out_close(ox_out *o, ox_err *e);
 int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e); /* open, put b, close */
+/* 12 unpredictable characters from [A-Za-z0-9] for a temporary's name, for
+ * writers outside the list above (the library's onnxop_value_write) */
+void ox_temp_tag(char out[13]);
 int ox_commit_files(ox_err *e);
 void ox_discard_files(void);
 /* Make the folder dir and its missing parents, as mkdir -p (0 if it exists
@@ -147,10 +150,11 @@ int ox_npz_write(int n, const ox_value *const *vals, const char *const *names, o
  * `indent` spaces before the header line; values are indented 2 more, as on
  * the ONNX operator pages (the CLI prints with indent 2, so its lines are
  * those of the pages' "Outputs:" blocks). */
-extern int ox_text_full; /* 1: print every element, never summarise with ... */
 /* 0, or OX_EINPUT when memory ran out or a write to f failed (now or
  * earlier: ferror(f)), so that a caller stops printing. */
 int ox_text_print(FILE *f, const char *name, const ox_value *v, int indent);
+/* The same; with full, every element is printed, never summarised with "..." */
+int ox_text_print_full(FILE *f, const char *name, const ox_value *v, int indent, int full);
 /* Just the numpy-style body of a tensor, continuation lines indented by
  * `indent` spaces (the first line is not). */
 int ox_text_tensor(ox_buf *b, const ox_tensor *t, int indent);

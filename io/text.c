@@ -61,10 +61,6 @@
 
 #include "io.h"
 
-/* Print every element of big tensors instead of summarizing them with "...".
- * Not declared in io.h yet; users declare it:  extern int ox_text_full; */
-int ox_text_full = 0;
-
 /* numpy's default print options */
 enum { LINE_WIDTH = 75, THRESHOLD = 1000, EDGE_ITEMS = 3, PRECISION = 8 };
 
@@ -1002,13 +998,14 @@ static void put_scalar(body_ctx *c) {
   w_str(&c->w, s);
 }
 
-int ox_text_tensor(ox_buf *b, const ox_tensor *t, int indent) {
+/* full: every element, never summarised with "..." (show --full) */
+static int text_tensor(ox_buf *b, const ox_tensor *t, int indent, int full) {
   body_ctx c;
   memset(&c, 0, sizeof c);
   c.w.b = b;
   c.w.indent = indent;
   c.t = t;
-  c.summarize = !ox_text_full && t->n > THRESHOLD;
+  c.summarize = !full && t->n > THRESHOLD;
   if (t->n == 0) { /* numpy prints any empty array as [] */
     w_str(&c.w, "[]");
     return c.w.err ? OX_EINPUT : 0;
@@ -1030,7 +1027,10 @@ int ox_text_tensor(ox_buf *b, const ox_tensor *t, int indent) {
 typedef struct {
   ox_buf *b;
   int err;
+  int full; /* print every element (ox_text_print_full) */
 } out;
+
+int ox_text_tensor(ox_buf *b, const ox_tensor *t, int indent) { return text_tensor(b, t, indent, 0); }
 
 static void o_put(out *o, const char *s) {
   if (!o->err) o->err |= ox_buf_put(o->b, s, strlen(s));
@@ -1135,7 +1135,7 @@ static void put_item(out *o, const ox_value *v, int indent, int64_t label_width,
   if (!v) {
     o_put(o, "None\n");
   } else if (inline_ok && v->kind == OX_TENSOR) {
-    if (!o->err && ox_text_tensor(o->b, &v->u.t, indent + (int)label_width)) o->err = 1;
+    if (!o->err && text_tensor(o->b, &v->u.t, indent + (int)label_width, o->full)) o->err = 1;
     o_put(o, "\n");
   } else {
     put_labeled(o, v, indent);
@@ -1157,7 +1157,7 @@ static void put_body(out *o, const ox_value *v, int indent) {
   switch (v->kind) {
   case OX_TENSOR:
     o_spaces(o, indent);
-    if (!o->err && ox_text_tensor(o->b, &v->u.t, indent)) o->err = 1;
+    if (!o->err && text_tensor(o->b, &v->u.t, indent, o->full)) o->err = 1;
     o_put(o, "\n");
     break;
   case OX_SEQUENCE: {
@@ -1216,8 +1216,12 @@ static void put_body(out *o, const ox_value *v, int indent) {
 }
 
 int ox_text_print(FILE *f, const char *name, const ox_value *v, int indent) {
+  return ox_text_print_full(f, name, v, indent, 0);
+}
+
+int ox_text_print_full(FILE *f, const char *name, const ox_value *v, int indent, int full) {
   ox_buf b = {0};
-  out o = {&b, 0};
+  out o = {&b, 0, full};
   o_spaces(&o, indent);
   if (name && *name) {
     o_put(&o, name);

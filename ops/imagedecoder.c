@@ -401,9 +401,10 @@ static toff_t tiff_size(thandle_t h) { return ((mem_src *)h)->n; }
 static int tiff_map(thandle_t h, tdata_t *p, toff_t *n) { (void)h, (void)p, (void)n; return 0; }
 static void tiff_unmap(thandle_t h, tdata_t p, toff_t n) { (void)h, (void)p, (void)n; }
 
-/* libtiff reports through process-wide handlers: keep its text for the
- * warning of the one decode that runs at a time. */
-static char tiff_msg[200];
+/* libtiff reports through process-wide handlers, on the thread that
+ * decodes: keep its text per thread, for that decode's warning (two runs
+ * of the library may decode at once). */
+static _Thread_local char tiff_msg[200];
 static void tiff_error(const char *mod, const char *fmt, va_list ap) {
   (void)mod;
   vsnprintf(tiff_msg, sizeof tiff_msg, fmt, ap);

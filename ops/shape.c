@@ -13,6 +13,7 @@
 
 #include <math.h>
 
+#include "core/cpu.h"
 #include "core/kernel.h"
 
 #define T_BIT(dt) (UINT64_C(1) << (dt))
@@ -784,12 +785,7 @@ TILE_U32(tile_u32_4, 4, BLOCK4, )
 TILE_U32(tile_u32_8, 8, BLOCK8, __attribute__((target("avx2"))))
 static void tile_uint32_t(char *yb, const char *xb, int64_t nb, int64_t na, int64_t ys,
                           int64_t xs) {
-  static int avx2 = -1;
-  if (avx2 < 0) {
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2");
-  }
-  (avx2 ? tile_u32_8 : tile_u32_4)(yb, xb, nb, na, ys, xs);
+  (ox_cpu_level() >= OX_CPU_AVX2 ? tile_u32_8 : tile_u32_4)(yb, xb, nb, na, ys, xs);
 }
 #else
 #define tile_uint32_t tile_u32_4

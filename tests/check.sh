@@ -3,8 +3,9 @@
 # (SHARED_SUITE empty: the ONNX node-test suite is skipped on purpose).
 #   1. the unit tests, plain and under ASan+UBSan
 #   2. the CLI tests (tests/cli/run.sh, tests/cli/files.py), the hostile
-#      inputs (tests/bad), the limits (tests/limits.py) and the allocation
-#      failures (tests/faults.py, on the ASan build: the test build)
+#      inputs (tests/bad), the limits (tests/limits.py), the allocation
+#      failures (tests/faults.py, on the ASan build: the test build) and the
+#      library (tests/api/run.sh)
 #   3. the conformance suites with their expected-failure lists, plain and
 #      under ASan+UBSan
 # Prints one line per part, then the totals as "N passed, M failed".
@@ -71,6 +72,13 @@ run "limits (asan)" python3 tests/limits.py "$B/asan"
 run "checker" /usr/bin/python3 tests/checker.py "$B"
 # every allocation failure handled: the test build fails each in turn
 run "faults (asan)" python3 tests/faults.py "$B/asan" --suite="$SHARED"
+# the library (tests/api/run.sh): built against an installed copy, under
+# ASan+UBSan, and two threads at once under TSan (Debian's node cases when
+# the shared suite is skipped)
+API_SUITE=${SHARED:-$DEBIAN/node}
+run "api" sh tests/api/run.sh "$B" "$API_SUITE"
+run "api (asan)" sh tests/api/run.sh "$B" "$API_SUITE" asan
+run "api threads (tsan)" sh tests/api/run.sh "$B" "$API_SUITE" tsan
 
 suite() { # NAME PATH XFAIL
   if [ ! -d "$2" ]; then

@@ -75,6 +75,16 @@ INJECTED = re.compile(r"^onnxop: ONNXOP_FAIL_ALLOC=(\d+): this allocation fails:
 TRACED = re.compile(r"^onnxop: ONNXOP_FAIL_ALLOC: request (\d+):(.*)$", re.M)
 
 
+# the programs whose frames name call paths: onnxop, and the test programs
+# scenarios run instead (Scenario.exe)
+OWN = {"onnxop"}
+
+
+def own_frames(frames):
+    """"onnxop+0x1f x.so+0x2 api-suite+0x3" -> the frames of OWN programs"""
+    return tuple(f for f in frames.split() if f.split("+")[0] in OWN)
+
+
 def tree(d):
     """The files and folders under d, relative, with their sizes."""
     out = {}
@@ -86,13 +96,16 @@ def tree(d):
 
 
 class Scenario:
-    def __init__(self, name, args, stdin=None, env=None, timed=False, varying=(), reports=()):
+    def __init__(self, name, args, stdin=None, env=None, timed=False, varying=(), reports=(), exe=None):
         """timed: stdout holds timings, so a surviving run's differs;
         varying: files that hold timings (compared by name, not content);
         reports: files a run that failed may leave, when they say why (a
-        case that ran out of memory is an error the JUnit report records)"""
+        case that ran out of memory is an error the JUnit report records);
+        exe: the program to run instead of onnxop (a test program of the
+        library's, linked with the test build's libonnxop.a)"""
         self.name, self.args, self.stdin, self.env, self.timed = name, args, stdin, env or {}, timed
         self.varying, self.reports = set(varying), set(reports)
+        self.exe = exe
 
 
 def scenarios(x, d, shared):
@@ -153,6 +166,12 @@ def scenarios(x, d, shared):
         sh("test", "-j", "1", "-q", f"{d}/suite", "--junit", f"{d}/r.xml", "--json", cwd=d)
         s.append(Scenario("report_junit", ["report", f"{d}/r.xml", "--json", "--junit", "merged.xml"], timed=True,
                           varying=["merged.xml"]))
+        # the same cases through the library (tests/api/suite.c, which exits 1
+        # saying the error, "out of memory", when a run fails)
+        api = os.path.join(os.path.dirname(x), "api-suite")
+        if os.path.exists(api):
+            s.append(Scenario("api_suite", [f"{d}/suite/test_loop11", f"{d}/suite/test_sequence_map_add_2_sequences"],
+                              exe=api))
     # one case of each op family, in one `test` worker
     os.makedirs(f"{d}/kernels", exist_ok=True)
     for name in KERNELS:
@@ -168,6 +187,7 @@ def scenarios(x, d, shared):
 class Runner:
     def __init__(self, build, full):
         self.x = os.path.abspath(f"{build}/onnxop")
+        self.exes = {"onnxop": self.x}  # a frame's program name -> its path, for addr2line
         self.full = full
         self.work = os.path.abspath(f"{build}/fault-tests")
         self.runs = 0
@@ -176,7 +196,7 @@ class Runner:
         self.counts = {}     # scenario -> allocation requests in its reference run
         self.refs = {}       # scenario -> (stdout, files) of the reference run
         self.lock = threading.Lock()
-        self.where = {}      # offset -> file:line
+        self.where = {}      # frame (PROGRAM+OFFSET) -> file:line
 
     def env(self, sc, n, trace=False):
         e = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=99",
@@ -192,7 +212,7 @@ class Runner:
         os.makedirs(wd)
         stdin = open(sc.stdin, "rb") if sc.stdin else subprocess.DEVNULL
         args = [a if not a.startswith("tests/") else os.path.abspath(a) for a in sc.args]
-        p = subprocess.run([self.x] + args, cwd=wd, stdin=stdin, capture_output=True, env=self.env(sc, n, trace),
+        p = subprocess.run([sc.exe or self.x] + args, cwd=wd, stdin=stdin, capture_output=True, env=self.env(sc, n, trace),
                            timeout=120)
         if sc.stdin:
             stdin.close()
@@ -210,7 +230,7 @@ class Runner:
             return {}
         reqs = {}
         for n, frames in TRACED.findall(err):
-            reqs.setdefault(int(n), set()).add(tuple(f for f in frames.split() if f.startswith("onnxop+")))
+            reqs.setdefault(int(n), set()).add(own_frames(frames))
         self.counts[sc.name] = max(reqs, default=0)
         return reqs
 
@@ -241,25 +261,29 @@ class Runner:
         with self.lock:
             self.runs += 1
             for _, frames in hits:
-                key = tuple(f for f in frames.split() if f.startswith("onnxop+"))
+                key = own_frames(frames)
                 self.failed[key] = self.failed.get(key, 0) + 1
             if why:
                 self.failures.append((sc.name, n, why, (rest.strip() + "\n" + out.strip())[-1500:],
                                       hits[0][1] if hits else ""))
 
     def lines(self, keys):
-        """callers (onnxop+OFFSET frames) -> their source lines outside the
-        allocators, innermost first (addr2line, once per new offset)."""
-        offs = sorted({f.split("+")[1] for k in keys for f in k} - set(self.where))
-        if offs:
-            p = subprocess.run(["addr2line", "-e", self.x] + [hex(int(o, 16) - 1) for o in offs],
+        """callers (PROGRAM+OFFSET frames of onnxop or a test program) ->
+        their source lines outside the allocators, innermost first
+        (addr2line, once per new frame)."""
+        frames = sorted({f for k in keys for f in k} - set(self.where))
+        root = os.getcwd() + "/"
+        for exe, path in self.exes.items():
+            mine = [f for f in frames if f.split("+")[0] == exe]
+            if not mine:
+                continue
+            p = subprocess.run(["addr2line", "-e", path] + [hex(int(f.split("+")[1], 16) - 1) for f in mine],
                                capture_output=True, text=True)
-            root = os.getcwd() + "/"
-            for o, l in zip(offs, p.stdout.splitlines()):
-                self.where[o] = re.sub(r" \(discriminator \d+\)", "", l).replace(root, "")
+            for f, l in zip(mine, p.stdout.splitlines()):
+                self.where[f] = re.sub(r" \(discriminator \d+\)", "", l).replace(root, "")
         out = {}
         for k in keys:
-            own = [self.where.get(f.split("+")[1], "?") for f in k]
+            own = [self.where.get(f, "?") for f in k]
             out[k] = tuple(l for l in own if not l.startswith(("?", "/")) and not l.startswith(WRAPPERS))
         return out
 
@@ -282,6 +306,10 @@ def main():
     t0 = time.monotonic()
     shared = next((a.split("=", 1)[1] for a in argv if a.startswith("--suite=")), "")
     scs = [s for s in scenarios(r.x, r.work, shared) if not only or s.name in only]
+    for sc in scs:
+        if sc.exe:
+            r.exes[os.path.basename(sc.exe)] = sc.exe
+            OWN.add(os.path.basename(sc.exe))
     # the references first (also which request has which callers), then the
     # plan: each request whose callers no earlier request had (--full: all)
     with ThreadPoolExecutor(max_workers=JOBS) as ex:
@@ -304,7 +332,7 @@ def main():
     # the failures, the first of each scenario, site and kind (with how many)
     seen = {}
     for f in r.failures:
-        k = tuple(x for x in f[4].split() if x.startswith("onnxop+")) if len(f) > 4 else ()
+        k = own_frames(f[4]) if len(f) > 4 else ()
         site, path = r.symbolize([k]).get(k, ("?", "?")) if k else ("?", "?")
         key = (f[0], site, f[2].split(" ")[0])
         if key in seen:

@@ -337,10 +337,16 @@ case $B in
 *asan*) ;;
 *)
   expect 0 install make --no-print-directory -s install DESTDIR="$(pwd)/$T/root" PREFIX=/usr B="$B"
-  for f in bin/onnxop share/man/man1/onnxop.1 share/bash-completion/completions/onnxop; do
-    [ -f "$T/root/usr/$f" ] && ok || bad "make install: no /usr/$f"
+  for f in bin/onnxop share/man/man1/onnxop.1 share/bash-completion/completions/onnxop share/man/man3/onnxop.3 \
+    include/onnxop.h lib/libonnxop.a lib/libonnxop.so.0.1.0 lib/libonnxop.so.0 lib/libonnxop.so lib/pkgconfig/onnxop.pc; do
+    [ -e "$T/root/usr/$f" ] && ok || bad "make install: no /usr/$f"
   done
-  # the man page: no words run together, no groff warning
+  # and make uninstall takes every one of them away again
+  expect 0 uninstall make --no-print-directory -s uninstall DESTDIR="$(pwd)/$T/root" PREFIX=/usr B="$B"
+  left=$(find "$T/root" -type f -o -type l)
+  [ -z "$left" ] && ok || bad "make uninstall left $left"
+  # the man pages: no words run together, no groff warning
   expect 0 man_lint python3 tests/man_lint.py man/onnxop.1
+  expect 0 man_lint3 python3 tests/man_lint.py man/onnxop.3
   ;;
 esac

@@ -10,7 +10,6 @@
 #include "check.h"
 #include "io/io.h"
 
-extern int ox_text_full; /* io/text.c */
 
 static ox_arena *A;
 static ox_err E;
@@ -76,16 +75,17 @@ static const char *body_at(const ox_value *v, int indent) {
 static const char *body(const ox_value *v) { return body_at(v, 0); }
 
 /* What ox_text_print writes. */
-static const char *printed(const char *name, const ox_value *v, int indent) {
+static const char *printed_opt(const char *name, const ox_value *v, int indent, int full) {
   FILE *f = tmpfile();
   if (!f) return "(no tmpfile)";
-  int rc = ox_text_print(f, name, v, indent);
+  int rc = ox_text_print_full(f, name, v, indent, full);
   rewind(f);
   size_t n = fread(got, 1, sizeof got - 1, f);
   got[n] = 0;
   fclose(f);
   return rc ? "(error)" : got;
 }
+static const char *printed(const char *name, const ox_value *v, int indent) { return printed_opt(name, v, indent, 0); }
 
 static void test_seed_pages(void) {
   int64_t d23[2] = {2, 3}, d4[1] = {4};
@@ -255,11 +255,10 @@ static void test_layout(void) {
              " [[ 6000,  6001,  6002, ...,  7997,  7998,  7999],\n"
              "  [ 8000,  8001,  8002, ...,  9997,  9998,  9999],\n"
              "  [10000, 10001, 10002, ..., 11997, 11998, 11999]]]");
-  ox_text_full = 1; /* everything: no "...", 2000 values */
-  const char *all = body(big);
+  const char *all = printed_opt("big", big, 0, 1); /* everything: no "...", 2000 values */
   CHECK(strstr(all, "...") == NULL);
   CHECK(strstr(all, "1.999e+03]") != NULL && strstr(all, "1.000e+03") != NULL);
-  ox_text_full = 0;
+  CHECK(strstr(printed("big", big, 0), "...") != NULL); /* the option is per call: gone again */
 
   int64_t d0[1] = {0};
   CHECK_EQ_S(printed("e", tensor(OX_FLOAT, 1, d0), 0), "e: shape=(0,), dtype=float32\n  []\n");

@@ -1,0 +1,176 @@
+#!/bin/sh
+# tests/api/run.sh BUILD SUITE [installed|asan|tsan]: the library's tests.
+#   installed (the default): `make install` into BUILD/api-root, then the
+#     programs of tests/api/ and examples/run_case.c built against that copy
+#     with pkg-config alone (PKG_CONFIG_PATH, PKG_CONFIG_SYSROOT_DIR), run
+#     with LD_LIBRARY_PATH into it; the header compiled as C++; a static
+#     link; the shared library's exports (onnxop_* only) and SONAME; the
+#     seed examples and the node-test suite SUITE (its cases not in
+#     tests/xfail/onnx-node-tests.txt; for Debian's node cases,
+#     debian-node.txt) through the API
+#   asan: errors.c and suite.c linked with BUILD/asan/libonnxop.a (a leak or
+#     a use after free in the API is a failure)
+#   tsan: threads.c linked with a ThreadSanitizer build of the library
+#     (BUILD/tsan/libonnxop.a): runs at once give the bytes of runs one at a
+#     time, with no report
+# Prints one line per check that fails, then "api: N passed, M failed".
+B=$1
+SUITE=$2
+MODE=${3:-installed}
+O=$B/api/$MODE
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# a program's "...: N passed, M failed" line added to the totals
+take() { # NAME OUTPUT-FILE RC
+  line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+  p=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/')
+  f=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+  pass=$((pass + ${p:-0}))
+  fail=$((fail + ${f:-0}))
+  if [ "$3" != 0 ] || [ -z "$line" ] || [ "${f:-1}" != 0 ]; then
+    [ -n "$line" ] && [ "${f:-1}" != 0 ] || fail=$((fail + 1))
+    echo "FAIL $1 (exit status $3):"
+    grep -v ' passed, ' "$2" | head -n 40
+  fi
+}
+rm -rf "$O"
+mkdir -p "$O/tmp"
+LIBS_IN="$(pkg-config --libs libprotobuf-c libcjson zlib libpcre2-8 2>/dev/null) -lunistring -lm -pthread"
+WARN="-std=c11 -Wall -Wextra -Werror -g"
+
+# the cases: every case of SUITE that passes (not in the xfail list)
+CASES=$O/cases.txt
+if [ -d "$SUITE" ]; then
+  case $SUITE in
+  */libonnx-testdata/data/node) XF=tests/xfail/debian-node.txt ;; # Debian's, when the shared suite is skipped
+  *) XF=tests/xfail/onnx-node-tests.txt ;;
+  esac
+  sed -n 's/^\(test_[^:]*\):.*/\1/p' "$XF" | sort >"$O/xfail.txt"
+  for d in "$SUITE"/test_*/; do basename "$d"; done | sort | comm -23 - "$O/xfail.txt" |
+    sed "s|^|$SUITE/|" >"$CASES"
+else
+  : >"$CASES"
+  echo "api: the node-test suite $SUITE is missing: its cases are not run"
+fi
+
+case $MODE in
+asan)
+  for t in errors suite; do
+    if cc $WARN -fsanitize=address,undefined -fno-omit-frame-pointer -Iinclude -o "$O/$t" \
+      "tests/api/$t.c" "$B/asan/libonnxop.a" $LIBS_IN 2>"$O/$t.cc"; then ok; else bad "cc $t:"; cat "$O/$t.cc"; fi
+  done
+  "$O/errors" "$SUITE" "$O/tmp" >"$O/errors.out" 2>&1
+  take "errors (asan)" "$O/errors.out" $?
+  "$O/suite" $(cat "$CASES") >"$O/suite.out" 2>&1
+  take "suite (asan)" "$O/suite.out" $?
+  ;;
+tsan)
+  if cc $WARN -O1 -fsanitize=thread -Iinclude -o "$O/threads" tests/api/threads.c "$B/tsan/libonnxop.a" $LIBS_IN \
+    2>"$O/threads.cc"; then ok; else bad "cc threads:"; cat "$O/threads.cc"; fi
+  # two models large enough for the kernels' thread pool, then a spread of
+  # the suite: loops, scans, sequences, optionals, convolutions, RNNs
+  X=$B/onnxop
+  "$X" make MatMul --input 'A:float32[256,512]' --input 'B:float32[512,256]' --random 1 --case "$O/matmul" >/dev/null &&
+    "$X" make Conv --input 'X:float32[1,8,64,64]' --input 'W:float32[16,8,3,3]' -a 'pads=[1,1,1,1]' --random 2 \
+      --case "$O/conv" >/dev/null && ok || bad "onnxop make: the large cases"
+  picked=$(awk 'NR % 20 == 1' "$CASES")
+  for c in test_conv_with_strides_padding test_lstm_defaults test_loop11 test_scan9_sum \
+    test_sequence_map_add_2_sequences test_identity_sequence test_optional_get_element_optional_sequence \
+    test_gemm_default_matrix_bias; do
+    [ -d "$SUITE/$c" ] && picked="$picked $SUITE/$c"
+  done
+  TSAN_OPTIONS="halt_on_error=0 exitcode=66" "$O/threads" "$O/matmul" "$O/conv" $picked >"$O/threads.out" 2>&1
+  rc=$?
+  if grep -q 'WARNING: ThreadSanitizer' "$O/threads.out"; then
+    bad "ThreadSanitizer: $(grep -c 'WARNING: ThreadSanitizer' "$O/threads.out") reports (in $O/threads.out)"
+    grep -A12 'WARNING: ThreadSanitizer' "$O/threads.out" | head -n 40
+  fi
+  take "threads (tsan)" "$O/threads.out" $rc
+  ;;
+installed)
+  R=$(pwd)/$B/api-root
+  rm -rf "$R"
+  if make --no-print-directory -s install DESTDIR="$R" PREFIX=/usr B="$B" >"$O/install.out" 2>&1; then ok
+  else bad "make install:"; cat "$O/install.out"; fi
+  export PKG_CONFIG_PATH="$R/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$R"
+  CFL=$(pkg-config --cflags onnxop) && LIBS=$(pkg-config --libs onnxop) && ok || bad "pkg-config finds no onnxop"
+  [ "$(pkg-config --modversion onnxop)" = "$(sed -n 's/#define OX_VERSION "\(.*\)"/\1/p' core/ox.h)" ] && ok ||
+    bad "onnxop.pc's version is not core/ox.h's OX_VERSION"
+  case "$CFL $LIBS" in *"$R"*) ok ;; *) bad "pkg-config's flags do not point into $R: $CFL $LIBS" ;; esac
+  SO=$R/usr/lib/libonnxop.so.0.1.0
+  # only the API is exported, under the SONAME
+  others=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -v '^onnxop_')
+  [ -z "$others" ] && ok || bad "libonnxop.so exports more than onnxop_*: $(echo $others | head -c 300)"
+  [ "$(nm -D --defined-only "$SO" | grep -c ' T onnxop_')" -ge 40 ] && ok || bad "libonnxop.so exports too few onnxop_ functions"
+  objdump -p "$SO" | grep -q 'SONAME *libonnxop.so.0$' && ok || bad "libonnxop.so.0.1.0 has no SONAME libonnxop.so.0"
+  [ "$(readlink "$R/usr/lib/libonnxop.so.0")" = libonnxop.so.0.1.0 ] && ok || bad "no libonnxop.so.0 symlink"
+  export LD_LIBRARY_PATH="$R/usr/lib"
+  for t in tests/api/errors.c tests/api/suite.c examples/run_case.c; do
+    n=$(basename "$t" .c)
+    if cc $WARN -o "$O/$n" "$t" $CFL $LIBS 2>"$O/$n.cc"; then ok; else bad "cc $t:"; cat "$O/$n.cc"; fi
+  done
+  ldd "$O/suite" | grep -q "libonnxop.so.0 => $R/usr/lib/libonnxop.so.0" && ok ||
+    bad "suite is not linked with the installed libonnxop.so.0: $(ldd "$O/suite" | grep onnxop)"
+  # the header is C++ too
+  printf '#include <onnxop.h>\nint main() { onnxop_error *e = nullptr; return onnxop_error_code(e) + (onnxop_version() == nullptr); }\n' \
+    >"$O/cxx.cc"
+  if c++ -Wall -Wextra -Werror -o "$O/cxx" "$O/cxx.cc" $CFL $LIBS 2>"$O/cxx.cc.out" && "$O/cxx"; then ok
+  else bad "the header as C++:"; cat "$O/cxx.cc.out"; fi
+  # statically linked: no libonnxop.so needed
+  if cc $WARN -o "$O/suite-static" tests/api/suite.c $CFL -L"$R/usr/lib" -Wl,-Bstatic -lonnxop -Wl,-Bdynamic \
+    $(pkg-config --static --libs onnxop | sed 's/ *-L[^ ]*//g; s/ *-lonnxop\b//g') 2>"$O/static.cc"; then ok
+  else bad "static link:"; cat "$O/static.cc"; fi
+  objdump -p "$O/suite-static" 2>/dev/null | grep -q 'NEEDED.*libonnxop' && bad "suite-static needs libonnxop.so" || ok
+
+  # the seed examples (tests/seeds), as ONNX test cases made by the installed onnxop
+  X=$R/usr/bin/onnxop
+  S=tests/seeds
+  T=$O/seeds
+  mkdir -p "$T"
+  mk() { # NAME MODEL WANT INPUT...
+    c="$T/cases/$1" model=$2 want=$3
+    shift 3
+    mkdir -p "$c/test_data_set_0" && cp "$model" "$c/model.onnx"
+    k=0
+    for i in "$@"; do "$X" convert "$i" "$c/test_data_set_0/input_$k.pb" && k=$((k + 1)); done
+    "$X" convert "$want" "$c/test_data_set_0/output_0.pb"
+  }
+  "$X" make SequenceAt --opset 11 --input 'input_seq:seq(tensor(float))' --input 'position:int64[]' \
+    --output 'output_tensor:float32[?,?]' -o "$T/sequence_at.onnx" &&
+    "$X" make OptionalGetElement --opset 18 --input 'opt_seq:optional(seq(tensor(int32)))' \
+      --output 'output_sequence:seq(tensor(int32))' -o "$T/oge_seq.onnx" &&
+    "$X" make OptionalGetElement --opset 18 --input 'opt:optional(tensor(float))' \
+      --output 'output:float32[2,3]' -o "$T/oge_tensor.onnx" &&
+    mk sequence_at_neg "$T/sequence_at.onnx" $S/want_neg.json $S/seq3.json $S/pos_neg.json &&
+    mk sequence_at_pos0 "$T/sequence_at.onnx" $S/want_pos0.json $S/seq3.json $S/pos_pos0.json &&
+    mk sequence_at_pos2 "$T/sequence_at.onnx" $S/want_pos2.json $S/seq3.json $S/pos_pos2.json &&
+    mk oge_seq "$T/oge_seq.onnx" $S/want_opt_seq.json $S/opt_seq.json &&
+    mk oge_tensor "$T/oge_tensor.onnx" $S/want_opt_tensor.json $S/opt_tensor.json && ok || bad "the seed cases"
+  for prog in suite suite-static; do
+    "$O/$prog" "$T"/cases/* >"$O/seeds-$prog.out" 2>&1
+    take "seeds ($prog)" "$O/seeds-$prog.out" $?
+    grep -q '^api suite: 5 passed, 0 failed$' "$O/seeds-$prog.out" && ok || bad "$prog: not the 5 seed cases"
+  done
+  # the example prints each output (SequenceAt(seq3, -2): the second tensor)
+  "$O/run_case" "$T/cases/sequence_at_neg" >"$O/example.out" 2>&1
+  [ $? = 0 ] && [ "$(cat "$O/example.out")" = "output_tensor: tensor(float) = 0 1 2 3 4 5" ] && ok ||
+    bad "examples/run_case: $(cat "$O/example.out")"
+  "$O/run_case" "$T/cases/oge_seq" >"$O/example2.out" 2>&1
+  [ "$(cat "$O/example2.out")" = "output_sequence: seq(tensor(int32)) of 1" ] && ok ||
+    bad "examples/run_case (a sequence): $(cat "$O/example2.out")"
+  "$O/run_case" "$O/nothing" >"$O/example3.out" 2>&1
+  [ $? = 1 ] && grep -q 'nothing/model.onnx: cannot open model' "$O/example3.out" && ok ||
+    bad "examples/run_case (no case): $(cat "$O/example3.out")"
+
+  # the errors, and the node-test suite through the installed library
+  "$O/errors" "$SUITE" "$O/tmp" >"$O/errors.out" 2>&1
+  take errors "$O/errors.out" $?
+  "$O/suite" $(cat "$CASES") >"$O/suite.out" 2>&1
+  take suite "$O/suite.out" $?
+  [ "$(grep -c . "$CASES")" -ge 300 ] && ok || bad "only $(grep -c . "$CASES") suite cases"
+  ;;
+esac
+echo "api: $pass passed, $fail failed"
+[ $fail = 0 ]
