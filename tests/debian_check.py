@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""tests/debian_check.py ROOT LIBDIR: the Debian packages' file lists
-(debian/*.install) against what `make install PREFIX=/usr LIBDIR=LIBDIR
-DESTDIR=ROOT` installed in ROOT: every installed file goes to exactly one
+"""tests/debian_check.py BUILD: the Debian packages' file lists
+(debian/*.install) against what `make install PREFIX=/usr
+LIBDIR=/usr/lib/MULTIARCH DESTDIR=BUILD/deb-root`, as debian/rules runs it,
+installs: every installed file goes to exactly one
 package, every line of a list matches something installed, the shared
 library's SONAME is what libonnxop0 is named after, and debian/control names
 the packages the lists are for. `make deb` proves the packages build; this
@@ -13,7 +14,13 @@ import re
 import subprocess
 import sys
 
-root, libdir = sys.argv[1], sys.argv[2]
+build = sys.argv[1]
+root = os.path.abspath(f"{build}/deb-root")
+arch = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
+libdir = f"/usr/lib/{arch}"
+subprocess.run(["rm", "-rf", root], check=True)
+inst = subprocess.run(["make", "--no-print-directory", "-s", "install", f"B={build}", f"DESTDIR={root}",
+                       "PREFIX=/usr", f"LIBDIR={libdir}"], capture_output=True, text=True)
 passed = failed = 0
 
 
@@ -30,7 +37,7 @@ installed = set()
 for d, _, files in os.walk(root):
     for f in files:
         installed.add(os.path.relpath(os.path.join(d, f), root))
-check(installed, f"{root}: nothing installed")
+check(inst.returncode == 0 and installed, f"make install into {root}: {inst.stdout}{inst.stderr}")
 
 control = open("debian/control").read()
 packages = re.findall(r"^Package: (\S+)", control, re.M)
@@ -44,7 +51,7 @@ for name in sorted(os.listdir("debian")):
         line = line.split("#")[0].strip()
         if not line:
             continue
-        pattern = line.replace("${DEB_HOST_MULTIARCH}", "*").split()[0]
+        pattern = line.replace("${DEB_HOST_MULTIARCH}", arch).split()[0]
         hits = [f for f in installed if fnmatch.fnmatch(f, pattern)]
         check(hits, f"debian/{name}: '{line}' matches nothing that make install installs")
         for f in hits:
