@@ -40,6 +40,7 @@ IMG_FLAGS  = $(call img_lib,libjpeg,JPEG,libjpeg.so) $(call img_lib,libpng,PNG,l
 # (TEST_DEBS) to run the conformance suites.
 DEBS      := $(shell awk '$$2 == "build" {print $$1}' tests/debs.txt)
 TEST_DEBS := $(shell awk '$$2 == "test" {print $$1}' tests/debs.txt)
+DEB_DEBS  := $(shell awk '$$2 == "deb" {print $$1}' tests/debs.txt)
 DEBIAN_DATA  := /usr/share/libonnx-testdata/data
 # The ONNX node-test suite (1802 cases): `make check` fails when it is
 # missing, unless set empty on purpose (make check SHARED_SUITE=).
@@ -51,7 +52,7 @@ SRCS   := $(wildcard core/*.c io/*.c proto/*.c ops/*.c ops/ml/*.c api/*.c)
 CLI    := $(wildcard cli/*.c)
 UNIT   := $(wildcard tests/unit/test_*.c)
 
-CPPFLAGS := -I. -I$(B) $(DEPS_CFLAGS)
+CPPFLAGS := -I. -I$(B) $(DEPS_CFLAGS) $(CPPFLAGS)
 # -MMD -MP: each compile writes the headers it read into a .d file beside its
 # output, included below; so an object is remade when a header it includes
 # changes, and only then (or when this Makefile changes: an object built
@@ -85,7 +86,7 @@ $(1)/libonnxop.a: $$(patsubst %.c,$(1)/obj/%.o,$$(SRCS)) $$(patsubst $(B)/%.c,$(
 	@rm -f $$@
 	ar rcs $$@ $$^
 $(1)/onnxop: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI)) $(1)/libonnxop.a
-	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LIBS)
+	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(LIBS)
 $(1)/unit/%: tests/unit/%.c $(1)/libonnxop.a Makefile | $(GEN_HDRS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) $$(DEPFLAGS) -o $$@ $$< $(1)/libonnxop.a $$(LIBS)
@@ -212,6 +213,19 @@ uninstall:
 	    $(DESTDIR)$(COMPLETIONDIR)/onnxop $(DESTDIR)$(INCLUDEDIR)/onnxop.h $(DESTDIR)$(LIBDIR)/libonnxop.a \
 	    $(DESTDIR)$(LIBDIR)/libonnxop.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libonnxop.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
+
+# ---- the Debian packages (debian/): onnxop, libonnxop0, libonnxop-dev ----
+# built from a copy of the source in $(B)/deb/src (dpkg-buildpackage writes
+# beside the source folder: here $(B)/deb, never the checkout's parent),
+# then checked by lintian; a lintian error fails the target
+.PHONY: deb
+deb:
+	@sh tests/deps.sh $(DEBS) $(DEB_DEBS)
+	rm -rf $(B)/deb && mkdir -p $(B)/deb/src
+	tar -c --exclude=./$(B) --exclude=./.git . | tar -x -C $(B)/deb/src
+	cd $(B)/deb/src && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error $(B)/deb/*.changes
+	@ls $(B)/deb/*.deb
 
 clean:
 	rm -rf $(B)
