@@ -139,4 +139,13 @@ int ox_auto_pad(ox_ctx *c, int *mode);
  * arithmetic cannot overflow); every value is `def` when absent. */
 int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out);
 
+/* ---- prepared once per model ----
+ * ox_prepare's last step (ops/prepack.c): for each node of g and of its
+ * subgraphs whose weights are an initializer (Conv's and ConvInteger's W),
+ * the kernel's work that depends only on them, done once (the weights
+ * packed for the GEMM) and kept in node->prep, in a's memory: the model's
+ * lifetime, read-only while it runs (any number of runs, any threads). A
+ * kernel uses it only when its input is that very initializer value. */
+int ox_prepack(ox_arena *a, ox_graph *g, ox_err *e);
+
 #endif

@@ -198,6 +198,7 @@ typedef struct {
   /* ConvInteger: per output channel, its weights' zero point (moved as
    * gemm.h says) and the constant part of the zero-point terms */
   const int32_t *wz, *rowconst;
+  const ox_conv_prep *prep; /* W prepared once per model, or NULL */
   int colsum; /* whether some wz is not zero: the terms need column sums */
   /* per thread (slot) scratch */
   char **buf;
@@ -542,6 +543,88 @@ static void free_slots(int nch, void **raw) {
   for (int i = 0; i < nch; i++) ox_mem_free(raw[i]);
 }
 
+/* ---- prepared once per model ---- */
+
+static int same_plan(const ox_gemm_plan *a, const ox_gemm_plan *b) {
+  return a->level == b->level && a->mr == b->mr && a->nr == b->nr;
+}
+
+/* pa <- w (M = G * Mg rows of K, the compute type ct) as core/gemm.h's A,
+ * group after group, each round_up(Mg, mr) rows */
+static void pack_weights(const ox_gemm_plan *gp, ox_dtype ct, int64_t G, int64_t Mg, int64_t K, const char *w,
+                         char *pa) {
+  size_t es = ox_dtype_size(ct);
+  for (int64_t gi = 0; gi < G; gi++) {
+    const char *wg = w + (size_t)(gi * Mg * K) * es;
+    char *dst = pa + (size_t)(gi * ceil_div(Mg, gp->mr) * gp->mr * K) * es;
+    if (ct == OX_FLOAT) ox_sgemm_pack_a(gp, Mg, K, (const float *)wg, K, 0, (float *)dst);
+    else ox_dgemm_pack_a(gp, Mg, K, (const double *)wg, K, 0, (double *)dst);
+  }
+}
+
+/* ConvInteger's W: pa as ox_conv_int8 packs it (int8 read signed, uint8 as
+ * v - 128), and each output channel's sum of the stored values */
+static void pack_weights_int8(const ox_gemm_plan *gp, const ox_tensor *w, int64_t G, uint8_t *pa, int32_t *rowsum) {
+  int64_t M = w->dims[0], Mg = M / G, K = w->n / M, K4 = ceil_div(K, 4);
+  uint8_t wflip = w->dt == OX_UINT8 ? 0x80 : 0;
+  for (int64_t gi = 0; gi < G; gi++)
+    ox_i8gemm_pack_a(gp, Mg, K, (const uint8_t *)w->data + gi * Mg * K, K, wflip, 1,
+                     pa + gi * ceil_div(Mg, gp->mr) * gp->mr * K4 * 4, rowsum + gi * Mg);
+}
+
+int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_value *wv, const ox_conv_prep **out, ox_err *e) {
+  *out = NULL;
+  const ox_tensor *w = &wv->u.t;
+  const ox_attr *ga = ox_node_attr(n, "group");
+  int64_t G = ga && ga->type == OX_ATTR_INT ? ga->i : ga ? 0 : 1;
+  if (wv->kind != OX_TENSOR || w->rank < 3 || w->n <= 0 || G < 1 || w->dims[0] % G) return 0;
+  int integer = !strcmp(n->op, "ConvInteger");
+  ox_dtype dt = w->dt;
+  if (integer ? dt != OX_INT8 && dt != OX_UINT8 : dt != OX_FLOAT && dt != OX_DOUBLE && !is_small(dt)) return 0;
+  if (!integer && dt != OX_FLOAT16 && dt != OX_BFLOAT16 && is_small(dt)) return 0;
+  int64_t M = w->dims[0], Mg = M / G, K = w->n / M;
+  ox_conv_prep *pp = ox_alloc(a, sizeof *pp);
+  if (!pp) return ox_oom(e, NULL);
+  pp->w = wv, pp->G = G;
+  if (integer) {
+    pp->gp = ox_i8gemm_plan_now();
+    int64_t sz = ox_numel(3, (int64_t[]){G, ceil_div(Mg, pp->gp.mr) * pp->gp.mr, ceil_div(K, 4) * 4}, 1);
+    uint8_t *pa = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz);
+    int32_t *rowsum = ox_alloc_array(a, M, sizeof *rowsum);
+    if (!pa || !rowsum) return ox_oom(e, NULL);
+    pack_weights_int8(&pp->gp, w, G, pa, rowsum);
+    pp->pa = pa, pp->rowsum = rowsum;
+    *out = pp;
+    return 0;
+  }
+  ox_dtype ct = dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT;
+  size_t es = ox_dtype_size(ct);
+  pp->gp = ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
+  /* the compute type's copy of W: W itself, or a float copy of a small one */
+  const char *wc = w->data;
+  void *tmp = NULL;
+  if (is_small(dt)) {
+    float *wf = Mg < pp->gp.mr ? ox_alloc_array(a, w->n, 4) : (tmp = ox_mem_malloc((size_t)w->n * 4));
+    if (!wf) return ox_oom(e, NULL);
+    load_run(dt, w->data, 1, w->n, (char *)wf);
+    wc = (const char *)wf;
+    if (!tmp) pp->wf = wf;
+  }
+  if (Mg >= pp->gp.mr) { /* not the direct path, which reads W as it is */
+    int64_t sz = ox_numel(3, (int64_t[]){G, ceil_div(Mg, pp->gp.mr) * pp->gp.mr, K}, es);
+    char *pa = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * es);
+    if (!pa) {
+      ox_mem_free(tmp);
+      return ox_oom(e, NULL);
+    }
+    pack_weights(&pp->gp, ct, G, Mg, K, wc, pa);
+    pp->pa = pa;
+  }
+  ox_mem_free(tmp);
+  *out = pp;
+  return 0;
+}
+
 /* The plan's shapes, X's strides and pack_cols' table of kernel positions
  * (g: the squeezed geometry, which p keeps a pointer to). */
 static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor *w, int64_t G,
@@ -589,7 +672,7 @@ static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
 }
 
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
-                  const ox_conv_geom *g0, ox_tensor *y) {
+                  const ox_conv_geom *g0, const ox_conv_prep *pp, ox_tensor *y) {
   ox_conv_geom g;
   squeeze(g0, &g);
   plan p = {.dt = x->dt, .ct = x->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT, .y = y->data};
@@ -599,9 +682,14 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   p.yt = y->dt, p.ys = ox_dtype_size(y->dt);
   /* weights and bias in the compute type */
   p.w = w->data, p.b = b ? b->data : NULL;
+  if (pp && !same_plan(&pp->gp, &p.gp)) pp = NULL;
+  p.prep = pp;
   if (is_small(p.dt)) {
-    p.w = (const char *)ox_widen_f32(c->a, w, c->err);
-    if (!p.w) return c->err->code;
+    /* W widened: once per model (pp->wf), or not at all when only the
+     * packed GEMM reads it (pp->pa: not the direct path; not the gemv) */
+    if (pp && pp->wf) p.w = (const char *)pp->wf;
+    else if (pp && pp->pa && g.npos > GEMV_MAX) p.w = NULL;
+    else if (!(p.w = (const char *)ox_widen_f32(c->a, w, c->err))) return c->err->code;
     if (b && !(p.b = (const char *)ox_widen_f32(c->a, b, c->err))) return c->err->code;
   }
   /* A small float X that every tap reads again (nker > 1): converted once,
@@ -691,18 +779,14 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   /* elements */
   int64_t pbsz = ox_numel(2, (int64_t[]){p.K, nc}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
   if (pasz < 0 || pbsz < 0 || ctsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-  void *paraw;
-  char *pa = scratch((size_t)pasz * es, &paraw);
-  if (!pa) return ox_oom(c->err, NULL);
-  for (int64_t gi = 0; gi < p.G; gi++) {
-    const char *wg = p.w + (size_t)(gi * p.Mg * p.K) * es;
-    char *dst = pa + (size_t)(gi * ceil_div(p.Mg, mr) * mr * p.K) * es;
-    if (p.ct == OX_FLOAT)
-      ox_sgemm_pack_a(&p.gp, p.Mg, p.K, (const float *)wg, p.K, 0, (float *)dst);
-    else
-      ox_dgemm_pack_a(&p.gp, p.Mg, p.K, (const double *)wg, p.K, 0, (double *)dst);
+  void *paraw = NULL;
+  if (p.prep && p.prep->pa) p.pa = p.prep->pa; /* packed once per model */
+  else {
+    char *pa = scratch((size_t)pasz * es, &paraw);
+    if (!pa) return ox_oom(c->err, NULL);
+    pack_weights(&p.gp, p.ct, p.G, p.Mg, p.K, p.w, pa);
+    p.pa = pa;
   }
-  p.pa = pa;
   int64_t items = p.N * p.G * p.ntiles;
   int nch = ox_par_chunks(items, work);
   for (int i = 0; i < nch && !rc; i++)
@@ -855,7 +939,12 @@ static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 }
 
 int ox_conv_int8(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
-                 int64_t G, const ox_conv_geom *g0, ox_tensor *y) {
+                 int64_t G, const ox_conv_geom *g, ox_tensor *y) {
+  return ox_conv_int8_prep(c, x, w, xz, wz, G, g, NULL, y);
+}
+
+int ox_conv_int8_prep(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
+                      int64_t G, const ox_conv_geom *g0, const ox_conv_prep *pp, ox_tensor *y) {
   ox_conv_geom g;
   squeeze(g0, &g);
   plan p = {.dt = x->dt, .ct = OX_UINT8, .y = y->data};
@@ -868,16 +957,24 @@ int ox_conv_int8(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, 
   int32_t xzv = (int32_t)xz + (x->dt == OX_INT8 ? 128 : 0); /* in [0, 255] */
   p.pad = (uint8_t)xzv; /* a padded x~ is xz~: it adds nothing */
   int64_t pasz = ox_numel(3, (int64_t[]){p.G, round_up64(p.Mg, mr), K4 * 4}, 1);
-  int32_t *rowsum = ox_alloc_array(c->a, p.M, 4), *wzv = ox_alloc_array(c->a, p.M, 4);
-  int32_t *rowconst = ox_alloc_array(c->a, p.M, 4);
+  int32_t *wzv = ox_alloc_array(c->a, p.M, 4), *rowconst = ox_alloc_array(c->a, p.M, 4);
   if (pasz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-  if (!rowsum || !wzv || !rowconst) return ox_oom(c->err, NULL);
-  void *paraw;
-  uint8_t *pa = scratch((size_t)pasz, &paraw);
-  if (!pa) return ox_oom(c->err, NULL);
-  for (int64_t gi = 0; gi < p.G; gi++)
-    ox_i8gemm_pack_a(&p.gp, p.Mg, K, (const uint8_t *)w->data + gi * p.Mg * K, K, wflip, 1,
-                     pa + gi * round_up64(p.Mg, mr) * K4 * 4, rowsum + gi * p.Mg);
+  if (!wzv || !rowconst) return ox_oom(c->err, NULL);
+  void *paraw = NULL;
+  const uint8_t *pa;
+  const int32_t *rowsum;
+  if (pp && pp->pa && same_plan(&pp->gp, &p.gp)) /* packed once per model */
+    pa = pp->pa, rowsum = pp->rowsum;
+  else {
+    int32_t *rs = ox_alloc_array(c->a, p.M, 4);
+    uint8_t *pk = scratch((size_t)pasz, &paraw);
+    if (!rs || !pk) {
+      ox_mem_free(paraw);
+      return ox_oom(c->err, NULL);
+    }
+    pack_weights_int8(&p.gp, w, G, pk, rs);
+    pa = pk, rowsum = rs;
+  }
   /* y = sum x~ w~ - wz~ colsum(x~) - xz~ rowsum(w~) + K xz~ wz~ */
   for (int64_t m = 0; m < p.M; m++) {
     int64_t v = wz ? ox_load_i64(wz->dt, wz->data, wz->n == 1 ? 0 : m) : 0;
