@@ -49,6 +49,7 @@
 #define GEMV_MAX 4                 /* output positions the gemv path takes */
 #define TILE_BYTES (384 * 1024)    /* packed B per tile */
 #define DIRECT_MB 8                /* output channels per direct item */
+#define DIRECT_SLACK 64            /* bytes a direct row may read past its end (one vector) */
 #define WIDEN_MAX (16 << 20)       /* bytes of a float copy of a float16 X */
 
 typedef float v4f __attribute__((vector_size(16)));
@@ -367,7 +368,8 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 /* ---- direct ---- */
 
 /* y[x] = b + sum over taps t of w[t] * src[t][x], x < n: vectors of two
- * widths, then single elements (each x always the same way for a given n) */
+ * widths, then one more vector for the rest (each x always the same way for
+ * a given n). Reads up to DIRECT_SLACK bytes past src[t] + n. */
 #define DIRECT_ROW(SUF, T, V, TARGET)                                                 \
   TARGET static void direct_row_##SUF(T *y, int64_t n, int nt, const T *const *src,    \
                                       const T *w, T b) {                              \
@@ -394,10 +396,15 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
       }                                                                               \
       memcpy(y + x, &a0, sizeof a0);                                                  \
     }                                                                                 \
-    for (; x < n; x++) {                                                              \
-      T a = b;                                                                        \
-      for (int t = 0; t < nt; t++) a += w[t] * src[t][x];                             \
-      y[x] = a;                                                                       \
+    if (x < n) { /* the last n - x: a whole vector, reading into the slack past   \
+                  * the rows (direct_chunk's buffer), the lanes past n dropped */     \
+      V a0 = (V){0} + b;                                                              \
+      for (int t = 0; t < nt; t++) {                                                  \
+        V s0;                                                                         \
+        memcpy(&s0, src[t] + x, sizeof s0);                                           \
+        a0 += w[t] * s0;                                                              \
+      }                                                                               \
+      memcpy(y + x, &a0, (size_t)(n - x) * sizeof(T));                                \
     }                                                                                 \
   }
 
@@ -453,7 +460,7 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
   size_t es = p->es, xs = p->xs;
   int64_t S = (p->kh - 1) * p->dh + 1, plane = S * p->sw * p->Lph, kk = p->kh * p->kw;
-  char *rows = p->buf[slot], *orow = rows + (size_t)(p->Cg * plane) * es;
+  char *rows = p->buf[slot], *orow = rows + (size_t)(p->Cg * plane) * es + DIRECT_SLACK;
   const char **src = p->ptrs[slot];
   char *wt = p->wts[slot];
   for (int64_t t = lo; t < hi; t++) {
@@ -748,7 +755,8 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     char *wts[OX_MAX_THREADS];
     p.ptrs = ptrs, p.wts = wts;
     for (int i = 0; i < nch && !rc; i++) {
-      size_t n1 = ((size_t)rowsz * es + (size_t)p.Wo * 4 + 63) / 64 * 64, n2 = (size_t)ntap * (sizeof(char *) + es);
+      size_t n1 = ((size_t)rowsz * es + DIRECT_SLACK + (size_t)p.Wo * 4 + 63) / 64 * 64;
+      size_t n2 = (size_t)ntap * (sizeof(char *) + es);
       bufs[i] = scratch(n1 + n2, &raw[i]);
       if (!bufs[i]) rc = ox_oom(c->err, NULL);
       else {
