@@ -260,7 +260,7 @@ static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
 /* The node's preparation (ops/conv.h) when it was made from this very W */
 static const ox_conv_prep *prep_of(ox_ctx *c, const ox_value *w, int64_t G) {
   const ox_conv_prep *pp = c->node ? c->node->prep : NULL;
-  return pp && pp->w == w && pp->G == G ? pp : NULL;
+  return pp && ox_prep_matches(w, pp->w) && pp->G == G ? pp : NULL;
 }
 
 static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {

@@ -21,12 +21,12 @@ typedef struct {
   int64_t nimg, npos, nker;
 } ox_conv_geom;
 
-/* What Conv and ConvInteger prepare once per model for an initializer W
+/* What Conv and ConvInteger prepare once per model for a constant W
  * (ox_conv_prepack, through ox_prepack): used by a call only when its input
- * 1 is that value and `gp` is still the current plan (ox_gemm_max_isa may
- * change it), else the call packs its own. */
+ * 1 is that tensor (ox_prep_matches) and `gp` is still the current plan
+ * (ox_gemm_max_isa may change it), else the call packs its own. */
 typedef struct ox_conv_prep {
-  const ox_value *w; /* the initializer W, (M, C / G, ker...) */
+  const ox_tensor *w; /* the constant W, (M, C / G, ker...) */
   int64_t G;         /* the node's group */
   ox_gemm_plan gp;   /* the micro-kernel pa is packed for */
   /* W_g packed as core/gemm.h's A, group after group, each round_up(M / G,
@@ -39,10 +39,10 @@ typedef struct ox_conv_prep {
   const float *wf;       /* a float16 or bfloat16 W widened to float when pa is NULL, else NULL */
 } ox_conv_prep;
 
-/* *out <- node n's preparation for its initializer W, in a's memory; NULL
+/* *out <- node n's preparation for its constant W, in a's memory; NULL
  * (and 0) when there is nothing to prepare or the shapes are wrong (the
  * kernel says so when it runs); an error only when out of memory. */
-int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_value *w, const ox_conv_prep **out, ox_err *e);
+int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_conv_prep **out, ox_err *e);
 
 /* y = conv(x, w) + b for x, w, b of one float type (float, double, float16,
  * bfloat16; the small ones computed in float and rounded once on store).

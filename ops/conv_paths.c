@@ -579,12 +579,11 @@ static void pack_weights_int8(const ox_gemm_plan *gp, const ox_tensor *w, int64_
                      pa + gi * ceil_div(Mg, gp->mr) * gp->mr * K4 * 4, rowsum + gi * Mg);
 }
 
-int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_value *wv, const ox_conv_prep **out, ox_err *e) {
+int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_conv_prep **out, ox_err *e) {
   *out = NULL;
-  const ox_tensor *w = &wv->u.t;
   const ox_attr *ga = ox_node_attr(n, "group");
   int64_t G = ga && ga->type == OX_ATTR_INT ? ga->i : ga ? 0 : 1;
-  if (wv->kind != OX_TENSOR || w->rank < 3 || w->n <= 0 || G < 1 || w->dims[0] % G) return 0;
+  if (w->rank < 3 || w->n <= 0 || G < 1 || w->dims[0] % G) return 0;
   int integer = !strcmp(n->op, "ConvInteger");
   ox_dtype dt = w->dt;
   if (integer ? dt != OX_INT8 && dt != OX_UINT8 : dt != OX_FLOAT && dt != OX_DOUBLE && !is_small(dt)) return 0;
@@ -592,7 +591,7 @@ int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_value *wv, const ox_
   int64_t M = w->dims[0], Mg = M / G, K = w->n / M;
   ox_conv_prep *pp = ox_alloc(a, sizeof *pp);
   if (!pp) return ox_oom(e, NULL);
-  pp->w = wv, pp->G = G;
+  pp->w = w, pp->G = G;
   if (integer) {
     pp->gp = ox_i8gemm_plan_now();
     int64_t sz = ox_numel(3, (int64_t[]){G, ceil_div(Mg, pp->gp.mr) * pp->gp.mr, ceil_div(K, 4) * 4}, 1);

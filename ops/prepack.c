@@ -1,23 +1,34 @@
 /* ops/prepack.c: ox_prepack (core/kernel.h), the last step of ox_prepare:
  * each node whose weights are an initializer gets what its kernel would
  * otherwise redo on every call (Conv and ConvInteger: W packed for the
- * GEMM, ops/conv_paths.c). */
+ * GEMM, ops/conv_paths.c; MatMul: B packed, ops/matmul.c). */
 #include <string.h>
 
 #include "core/kernel.h"
 #include "ops/conv.h"
+#include "ops/prepack.h"
 
 /* The graphs from g out to the main graph, for the initializers a node sees */
 typedef struct chain { const ox_graph *g; const struct chain *up; } chain;
 
-/* The initializer named `name` as node's graph sees it (its own graph's
- * first, then the enclosing ones'), or NULL. A name some node or graph
- * input could bind at run time instead is caught there: the kernel uses
- * the preparation only for this very value. */
-static const ox_value *init_of(const chain *ch, const char *name) {
-  for (; ch; ch = ch->up)
-    for (int i = 0; i < ch->g->ninit; i++)
-      if (!strcmp(ch->g->init_name[i], name)) return ch->g->init[i];
+/* The constant tensor named `name` as a node of the innermost graph of ch
+ * sees it: an initializer, or the value of a Constant node (whose output is
+ * a view of it), of that graph first, then of the enclosing ones; NULL when
+ * none. A graph input that a run binds over an initializer is caught then:
+ * the kernel uses the preparation only for this very tensor. */
+static const ox_tensor *const_of(const chain *ch, const char *name) {
+  for (; ch; ch = ch->up) {
+    const ox_graph *g = ch->g;
+    for (int i = 0; i < g->ninit; i++)
+      if (!strcmp(g->init_name[i], name)) return g->init[i]->kind == OX_TENSOR ? &g->init[i]->u.t : NULL;
+    for (int i = 0; i < g->nnode; i++) {
+      const ox_node *n = &g->node[i];
+      if (n->nout < 1 || strcmp(n->out[0], name)) continue;
+      if (strcmp(n->op, "Constant") || !ox_domain_eq(n->domain, "")) return NULL;
+      const ox_attr *v = ox_node_attr(n, "value");
+      return v && v->t && v->t->kind == OX_TENSOR ? &v->t->u.t : NULL;
+    }
+  }
   return NULL;
 }
 
@@ -33,11 +44,17 @@ static int prepack_graph(ox_arena *a, ox_graph *g, const chain *up, int depth, o
         OX_TRY(prepack_graph(a, at->graphs[k], &ch, depth + 1, e));
     }
     if (!n->k || !ox_domain_eq(n->domain, "") || n->nin < 2 || !n->in[1][0]) continue;
-    if (strcmp(n->op, "Conv") && strcmp(n->op, "ConvInteger")) continue;
-    const ox_value *w = init_of(&ch, n->in[1]);
-    const ox_conv_prep *pp = NULL;
-    if (w) OX_TRY(ox_conv_prepack(a, n, w, &pp, e));
-    n->prep = pp;
+    const ox_tensor *w = const_of(&ch, n->in[1]);
+    if (!w) continue;
+    if (!strcmp(n->op, "Conv") || !strcmp(n->op, "ConvInteger")) {
+      const ox_conv_prep *pp = NULL;
+      OX_TRY(ox_conv_prepack(a, n, w, &pp, e));
+      n->prep = pp;
+    } else if (!strcmp(n->op, "MatMul")) {
+      const ox_matmul_prep *pp = NULL;
+      OX_TRY(ox_matmul_prepack(a, n, w, &pp, e));
+      n->prep = pp;
+    }
   }
   return 0;
 }

@@ -263,26 +263,32 @@ static int check_run(const ox_value *y, const double *want, const double *bound,
 
 
 /* ---- weights prepared once per model (ops/prepack.c) ----
- * op on in[] as a one-node model whose inputs 1.. (W, B, zero points) are
- * initializers: ox_prepare packs W once (node->prep), then `runs` runs of
+ * op on in[] as a model whose inputs 1.. (W, B, zero points) are
+ * initializers, W every other call a Constant node's value instead:
+ * ox_prepare packs W once (node->prep), then two runs of
  * the model must give the same bytes as `ref` (the op called directly,
  * packing per call) under the current level and thread count. *prepped
  * receives whether the node got a preparation. */
 static int prepared_same(const char *op, int opset, int na, ox_attr *at_, int nin, ox_value **in,
                          const ox_value *ref, int *prepped, int isa_at_run, const char *label) {
-  static const char *names[4] = {"x0", "x1", "x2", "x3"}, *outs[1] = {"y0"};
+  static const char *names[4] = {"x0", "x1", "x2", "x3"}, *outs[1] = {"y0"}, *w_out[1] = {"x1"};
   const char *in_names[4];
   const char *init_name[3];
   ox_value *init[3];
   int ninit = 0;
+  /* W an initializer, or (every other call) a Constant node's value */
+  static int via_constant;
+  via_constant = !via_constant;
   for (int i = 0; i < nin; i++) {
     in_names[i] = in[i] ? names[i] : "";
-    if (i && in[i]) init_name[ninit] = names[i], init[ninit++] = in[i];
+    if (i && in[i] && !(i == 1 && via_constant)) init_name[ninit] = names[i], init[ninit++] = in[i];
   }
-  ox_node node = kit_node(op, nin, in_names, 1, outs);
-  node.nattr = na, node.attr = at_;
+  ox_attr value = attr_tensor("value", in[1]);
+  ox_node nodes[2] = {kit_node("Constant", 0, NULL, 1, w_out), kit_node(op, nin, in_names, 1, outs)};
+  nodes[0].nattr = 1, nodes[0].attr = &value;
+  nodes[1].nattr = na, nodes[1].attr = at_;
   ox_valueinfo gi[] = {{.name = "x0", .rank = -1}}, go[] = {{.name = "y0", .rank = -1}};
-  ox_graph g = {"prep", 1, &node, 1, gi, 1, go, ninit, init_name, init, 0, NULL};
+  ox_graph g = {"prep", 1 + via_constant, nodes + !via_constant, 1, gi, 1, go, ninit, init_name, init, 0, NULL};
   ox_opset ops[] = {{"", opset}};
   ox_model m = {"prep", ".", 8, 1, ops, &g, 0, NULL};
   ox_err_clear(&E);
@@ -290,7 +296,8 @@ static int prepared_same(const char *op, int opset, int na, ox_attr *at_, int ni
     fprintf(stderr, "%s: prepare: %s\n", label, E.msg);
     return 0;
   }
-  *prepped = g.node[0].prep != NULL;
+  *prepped = 0;
+  for (int i = 0; i < g.nnode; i++) *prepped |= !strcmp(g.node[i].op, op) && g.node[i].prep != NULL;
   if (isa_at_run >= 0) ox_gemm_max_isa(isa_at_run); /* another micro-kernel than the packed one */
   size_t bytes = (size_t)ref->u.t.n * ox_dtype_size(ref->u.t.dt);
   for (int r = 0; r < 2; r++) {
