@@ -387,24 +387,16 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
       memcpy(y + x, &a0, sizeof a0);                                                  \
       memcpy(y + x + VL, &a1, sizeof a1);                                             \
     }                                                                                 \
-    for (; x + VL <= n; x += VL) {                                                    \
+    /* then one vector at a time; the last one (n - x < VL) reads into the     \
+     * slack past the rows (direct_chunk's buffer) and stores its lanes < n */  \
+    for (; x < n; x += VL) {                                                          \
       V a0 = (V){0} + b;                                                              \
       for (int t = 0; t < nt; t++) {                                                  \
         V s0;                                                                         \
         memcpy(&s0, src[t] + x, sizeof s0);                                           \
         a0 += w[t] * s0;                                                              \
       }                                                                               \
-      memcpy(y + x, &a0, sizeof a0);                                                  \
-    }                                                                                 \
-    if (x < n) { /* the last n - x: a whole vector, reading into the slack past   \
-                  * the rows (direct_chunk's buffer), the lanes past n dropped */     \
-      V a0 = (V){0} + b;                                                              \
-      for (int t = 0; t < nt; t++) {                                                  \
-        V s0;                                                                         \
-        memcpy(&s0, src[t] + x, sizeof s0);                                           \
-        a0 += w[t] * s0;                                                              \
-      }                                                                               \
-      memcpy(y + x, &a0, (size_t)(n - x) * sizeof(T));                                \
+      memcpy(y + x, &a0, (size_t)(n - x < VL ? n - x : VL) * sizeof(T));              \
     }                                                                                 \
   }
 
