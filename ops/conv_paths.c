@@ -187,7 +187,8 @@ typedef struct {
   int64_t N, C, M, G, Cg, Mg, K, P; /* K = Cg * nker, P = npos */
   /* packed GEMM */
   const char *pa;    /* the weights, group after group, each round_up(Mg, mr) x K */
-  int64_t nc, ntiles;
+  int64_t nc, ntiles; /* packed GEMM: the widest tile's columns; tiles per image and group */
+  int64_t nsl;        /* slivers of nr columns over P, spread evenly over the tiles (tile_cols) */
   const int64_t *tap; /* per kernel position: its index on each axis but the last,
                        * then the offset and the valid positions [lo, hi) on the last */
   int64_t istr[OX_CONV_MAXSP]; /* X's strides over the spatial axes */
@@ -283,6 +284,29 @@ static void fill_bias(const plan *p, char *c, int64_t ldc, const char *bias, int
   }
 }
 
+/* Tiles of whole slivers of nr output positions, about TILE_BYTES of packed
+ * B each (bytes per column: colbytes), or more tiles when that leaves
+ * threads idle; the slivers spread evenly over the tiles (tile_cols), so
+ * that two threads get equal shares of, say, 10 slivers in 4 tiles. */
+static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
+  /* colbytes is 0 when there are no input channels: one tile */
+  int64_t per = max64(TILE_BYTES / max64(colbytes, 1) / nr, 1); /* slivers per tile */
+  p->nsl = ceil_div(p->P, nr);
+  p->ntiles = ceil_div(p->nsl, per);
+  int threads = ox_threads();
+  if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads)
+    p->ntiles = max64(p->ntiles, min64(p->nsl, ceil_div(2 * threads, p->N * p->G)));
+  p->nc = ceil_div(p->nsl, p->ntiles) * nr;
+}
+
+/* Tile t's columns: [*j0, *j0 + *nc), slivers [t nsl / ntiles, (t + 1) nsl /
+ * ntiles); a column's arithmetic does not depend on its tile */
+static void tile_cols(const plan *p, int64_t t, int64_t *j0, int64_t *nc) {
+  int64_t nr = p->gp.nr, s0 = t * p->nsl / p->ntiles, s1 = (t + 1) * p->nsl / p->ntiles;
+  *j0 = s0 * nr;
+  *nc = min64(s1 * nr, p->P) - *j0;
+}
+
 /* item t: tile t % ntiles of group (t / ntiles) % G of image t / (ntiles * G) */
 static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
@@ -292,7 +316,8 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   char *ctile = pb + (size_t)(p->K * ceil_div(p->nc, nr) * nr) * es; /* small floats only */
   for (int64_t t = lo; t < hi; t++) {
     int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
-    int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
+    int64_t j0, nc;
+    tile_cols(p, tile, &j0, &nc);
     pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs, j0, nc, nr, pb);
     char *yt = p->y + (size_t)((n * p->M + gi * p->Mg) * p->P + j0) * p->ys;
     char *c = is_small(p->yt) ? ctile : yt;
@@ -654,21 +679,6 @@ static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor
   return 0;
 }
 
-/* Tiles of nc output positions, a multiple of nr, about TILE_BYTES of packed
- * B (bytes per column: colbytes); narrower when that leaves threads idle. */
-static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
-  /* colbytes is 0 when there are no input channels: one tile */
-  int64_t nc = max64(TILE_BYTES / max64(colbytes, 1) / nr * nr, nr);
-  nc = min64(nc, ceil_div(p->P, nr) * nr);
-  int threads = ox_threads();
-  if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads) {
-    int64_t per = ceil_div(2 * threads, p->N * p->G); /* tiles per image and group */
-    nc = min64(nc, max64(ceil_div(ceil_div(p->P, per), nr) * nr, nr));
-  }
-  p->nc = nc;
-  p->ntiles = ceil_div(p->P, nc);
-}
-
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
                   const ox_conv_geom *g0, const ox_conv_prep *pp, ox_tensor *y) {
   ox_conv_geom g;
@@ -916,7 +926,8 @@ static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   int32_t *colsum = (int32_t *)(pb + K4 * 4 * p->nc);
   for (int64_t t = lo; t < hi; t++) {
     int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
-    int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
+    int64_t j0, nc;
+    tile_cols(p, tile, &j0, &nc);
     pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg), j0, nc, nr, cols);
     /* sliver by sliver (pack_cols lays them out one after the other), whole
      * ones: pack_cols zeroed the columns past nc */
