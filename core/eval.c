@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "eval.h"
+#include "kernel.h"
 
 /* ---- scopes: open-addressing hash tables from name to value ---- */
 
@@ -414,7 +415,8 @@ int ox_prepare(ox_arena *a, ox_model *m, ox_err *e) {
   OX_TRY(ox_model_check(a, m, e));
   const char **go = graph_out_names(a, m->graph);
   if (!go) return ox_oom(e, NULL);
-  return prepare_nodes(a, m, m->graph->nnode, m->graph->node, m->nopset, m->opset, m->graph->nout, go, 0, e);
+  OX_TRY(prepare_nodes(a, m, m->graph->nnode, m->graph->node, m->nopset, m->opset, m->graph->nout, go, 0, e));
+  return ox_prepack(a, m->graph, e);
 }
 
 /* ---- running ---- */

@@ -420,16 +420,62 @@ static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_body(
   for (int64_t r = 0; r < mr; r++) memcpy(c + r * ldc, tile[r], (size_t)nr * 4);
 }
 
+/* The whole 8 x 48 tile with its 24 accumulators as named variables, not
+ * an array: GCC then keeps them in registers instead of copying each one
+ * twice per step (a third of the speed). The same vpdpbusd per lane as
+ * i8_kernel_body, so the same sums. */
+#define I8_Z3(r) __m512i c##r##0 = _mm512_setzero_si512(), c##r##1 = c##r##0, c##r##2 = c##r##0;
+#define I8_ROW3(r, SIGNED)                                                            \
+  {                                                                                   \
+    int32_t w_;                                                                       \
+    memcpy(&w_, pa + (r) * 4, 4);                                                     \
+    __m512i a_ = _mm512_set1_epi32(w_);                                               \
+    if (SIGNED) {                                                                     \
+      c##r##0 = _mm512_dpbusd_epi32(c##r##0, b0, a_);                                 \
+      c##r##1 = _mm512_dpbusd_epi32(c##r##1, b1, a_);                                 \
+      c##r##2 = _mm512_dpbusd_epi32(c##r##2, b2, a_);                                 \
+    } else {                                                                          \
+      c##r##0 = _mm512_dpbusd_epi32(c##r##0, a_, b0);                                 \
+      c##r##1 = _mm512_dpbusd_epi32(c##r##1, a_, b1);                                 \
+      c##r##2 = _mm512_dpbusd_epi32(c##r##2, a_, b2);                                 \
+    }                                                                                 \
+  }
+#define I8_PUT3(r)                                                                    \
+  _mm512_storeu_si512((void *)(d + (r) * ld), c##r##0);                               \
+  _mm512_storeu_si512((void *)(d + (r) * ld + 16), c##r##1);                          \
+  _mm512_storeu_si512((void *)(d + (r) * ld + 32), c##r##2);
+static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_full(
+    const int a_signed, int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c, int64_t ldc, int64_t mr,
+    int64_t nr) {
+  I8_Z3(0) I8_Z3(1) I8_Z3(2) I8_Z3(3) I8_Z3(4) I8_Z3(5) I8_Z3(6) I8_Z3(7)
+  for (int64_t g = 0; g < K4; g++, pa += I8_MR * 4, pb += I8_NR * 4) {
+    __m512i b0 = _mm512_load_si512((const void *)pb), b1 = _mm512_load_si512((const void *)(pb + 64));
+    __m512i b2 = _mm512_load_si512((const void *)(pb + 128));
+    I8_ROW3(0, a_signed) I8_ROW3(1, a_signed) I8_ROW3(2, a_signed) I8_ROW3(3, a_signed)
+    I8_ROW3(4, a_signed) I8_ROW3(5, a_signed) I8_ROW3(6, a_signed) I8_ROW3(7, a_signed)
+  }
+  int32_t tile[I8_MR][I8_NR] __attribute__((aligned(64)));
+  int full = mr == I8_MR && nr == I8_NR;
+  int32_t *d = full ? c : &tile[0][0];
+  int64_t ld = full ? ldc : I8_NR;
+  I8_PUT3(0) I8_PUT3(1) I8_PUT3(2) I8_PUT3(3) I8_PUT3(4) I8_PUT3(5) I8_PUT3(6) I8_PUT3(7)
+  if (!full)
+    for (int64_t r = 0; r < mr; r++) memcpy(c + r * ldc, tile[r], (size_t)nr * 4);
+}
+#undef I8_Z3
+#undef I8_ROW3
+#undef I8_PUT3
+
 OX_TARGET_VNNI static void i8_kernel_vnni(int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
                                           int64_t ldc, int64_t mr, int64_t nr, int a_signed) {
   if (a_signed) {
     if (nr <= 16) i8_kernel_body(1, 1, K4, pa, pb, c, ldc, mr, nr);
     else if (nr <= 32) i8_kernel_body(2, 1, K4, pa, pb, c, ldc, mr, nr);
-    else i8_kernel_body(I8_NV, 1, K4, pa, pb, c, ldc, mr, nr);
+    else i8_kernel_full(1, K4, pa, pb, c, ldc, mr, nr);
   } else {
     if (nr <= 16) i8_kernel_body(1, 0, K4, pa, pb, c, ldc, mr, nr);
     else if (nr <= 32) i8_kernel_body(2, 0, K4, pa, pb, c, ldc, mr, nr);
-    else i8_kernel_body(I8_NV, 0, K4, pa, pb, c, ldc, mr, nr);
+    else i8_kernel_full(0, K4, pa, pb, c, ldc, mr, nr);
   }
 }
 #endif

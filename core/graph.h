@@ -57,6 +57,9 @@ typedef struct ox_node {
    * that the graph returns (core/eval.c gives their memory back early) */
   int ndies, nkept;
   const char **dies, **kept;
+  /* what the kernel prepared once for the model (ops/prepack.c: constant
+   * weights packed for the GEMM), in the model's arena; NULL when nothing */
+  const void *prep;
 } ox_node;
 
 typedef struct ox_valueinfo {

@@ -139,4 +139,23 @@ int ox_auto_pad(ox_ctx *c, int *mode);
  * arithmetic cannot overflow); every value is `def` when absent. */
 int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out);
 
+/* ---- prepared once per model ----
+ * ox_prepare's last step (ops/prepack.c): for each node of g and of its
+ * subgraphs whose weights are constant, an initializer or a Constant's
+ * value (Conv's and ConvInteger's W, MatMul's B),
+ * the kernel's work that depends only on them, done once (the weights
+ * packed for the GEMM) and kept in node->prep, in a's memory: the model's
+ * lifetime, read-only while it runs (any number of runs, any threads). A
+ * kernel uses it only when its input is that very tensor (ox_prep_matches). */
+int ox_prepack(ox_arena *a, ox_graph *g, ox_err *e);
+/* Whether v is the tensor t a preparation was made from, or a view of it
+ * (a Constant's output shares its data): the same data, type and shape. */
+static inline int ox_prep_matches(const ox_value *v, const ox_tensor *t) {
+  if (!v || v->kind != OX_TENSOR || v->u.t.data != t->data || v->u.t.dt != t->dt || v->u.t.rank != t->rank)
+    return 0;
+  for (int d = 0; d < t->rank; d++)
+    if (v->u.t.dims[d] != t->dims[d]) return 0;
+  return 1;
+}
+
 #endif

@@ -257,6 +257,12 @@ static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
   return 0;
 }
 
+/* The node's preparation (ops/conv.h) when it was made from this very W */
+static const ox_conv_prep *prep_of(ox_ctx *c, const ox_value *w, int64_t G) {
+  const ox_conv_prep *pp = c->node ? c->node->prep : NULL;
+  return pp && ox_prep_matches(w, pp->w) && pp->G == G ? pp : NULL;
+}
+
 static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *w, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
@@ -270,7 +276,7 @@ static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, ydims, out, c->err)); /* every element written */
   if ((*out)->u.t.n == 0) return 0;
   OX_TRY(geom_fits(c, &g));
-  return ox_conv_float(c, x, w, b, G, &g, &(*out)->u.t);
+  return ox_conv_float(c, x, w, b, G, &g, prep_of(c, in[1], G), &(*out)->u.t);
 }
 
 /* ---- ConvInteger-10 ---- */
@@ -300,7 +306,8 @@ static int conv_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   OX_TRY(ox_tensor_new_uninit(c->a, OX_INT32, x->rank, ydims, out, c->err)); /* every element written */
   if ((*out)->u.t.n == 0) return 0;
   OX_TRY(geom_fits(c, &g));
-  return ox_conv_int8(c, x, w, xz ? ox_load_i64(xz->dt, xz->data, 0) : 0, wz, G, &g, &(*out)->u.t);
+  return ox_conv_int8_prep(c, x, w, xz ? ox_load_i64(xz->dt, xz->data, 0) : 0, wz, G, &g, prep_of(c, in[1], G),
+                           &(*out)->u.t);
 }
 
 /* ---- ConvTranspose-1, -11, -22 ---- */

@@ -4,6 +4,7 @@
 #ifndef OX_OPS_CONV_H
 #define OX_OPS_CONV_H
 
+#include "core/gemm.h"
 #include "core/kernel.h"
 
 #define OX_CONV_MAXSP 8 /* spatial dimensions supported */
@@ -20,13 +21,36 @@ typedef struct {
   int64_t nimg, npos, nker;
 } ox_conv_geom;
 
+/* What Conv and ConvInteger prepare once per model for a constant W
+ * (ox_conv_prepack, through ox_prepack): used by a call only when its input
+ * 1 is that tensor (ox_prep_matches) and `gp` is still the current plan
+ * (ox_gemm_max_isa may change it), else the call packs its own. */
+typedef struct ox_conv_prep {
+  const ox_tensor *w; /* the constant W, (M, C / G, ker...) */
+  int64_t G;         /* the node's group */
+  ox_gemm_plan gp;   /* the micro-kernel pa is packed for */
+  /* W_g packed as core/gemm.h's A, group after group, each round_up(M / G,
+   * mr) rows: Conv in float (double for double; float16 and bfloat16
+   * widened) by ox_sgemm_pack_a, K = C / G * nker; ConvInteger by
+   * ox_i8gemm_pack_a as ox_conv_int8 packs it. NULL: not packed (fewer
+   * output channels per group than mr: the direct path reads W) */
+  const void *pa;
+  const int32_t *rowsum; /* ConvInteger: each output channel's sum of its stored weights */
+  const float *wf;       /* a float16 or bfloat16 W widened to float when pa is NULL, else NULL */
+} ox_conv_prep;
+
+/* *out <- node n's preparation for its constant W, in a's memory; NULL
+ * (and 0) when there is nothing to prepare or the shapes are wrong (the
+ * kernel says so when it runs); an error only when out of memory. */
+int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_conv_prep **out, ox_err *e);
+
 /* y = conv(x, w) + b for x, w, b of one float type (float, double, float16,
  * bfloat16; the small ones computed in float and rounded once on store).
  * x: (N, C, img...), w: (M, C / G, ker...), b: (M) or NULL, y: (N, M, pos...)
- * with y->n > 0; the shapes are checked. Splits over ox_threads(), the same
- * bytes for any count. */
+ * with y->n > 0; pp: w's preparation or NULL. The shapes are checked.
+ * Splits over ox_threads(), the same bytes for any count. */
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
-                  const ox_conv_geom *g, ox_tensor *y);
+                  const ox_conv_geom *g, const ox_conv_prep *pp, ox_tensor *y);
 
 /* ConvTranspose: y (zeroed) = convtranspose(x, w) + b, types as
  * ox_conv_float; x: (N, C, pos...), w: (C, M / G, ker...), y: (N, M,
@@ -42,7 +66,10 @@ void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, co
 
 /* ConvInteger: y (int32) = conv(x - xz, w - wz), exact modulo 2^32. x and w
  * int8 or uint8, xz one value of x's type, wz NULL or a scalar or one per
- * output channel of w's type; shapes as ox_conv_float. */
+ * output channel of w's type; shapes and pp as ox_conv_float. */
+int ox_conv_int8_prep(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
+                      int64_t G, const ox_conv_geom *g, const ox_conv_prep *pp, ox_tensor *y);
+/* the same without a preparation (QLinearConv) */
 int ox_conv_int8(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
                  int64_t G, const ox_conv_geom *g, ox_tensor *y);
 

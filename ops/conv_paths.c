@@ -49,6 +49,7 @@
 #define GEMV_MAX 4                 /* output positions the gemv path takes */
 #define TILE_BYTES (384 * 1024)    /* packed B per tile */
 #define DIRECT_MB 8                /* output channels per direct item */
+#define DIRECT_SLACK 64            /* bytes a direct row may read past its end (one vector) */
 #define WIDEN_MAX (16 << 20)       /* bytes of a float copy of a float16 X */
 
 typedef float v4f __attribute__((vector_size(16)));
@@ -186,7 +187,8 @@ typedef struct {
   int64_t N, C, M, G, Cg, Mg, K, P; /* K = Cg * nker, P = npos */
   /* packed GEMM */
   const char *pa;    /* the weights, group after group, each round_up(Mg, mr) x K */
-  int64_t nc, ntiles;
+  int64_t nc, ntiles; /* packed GEMM: the widest tile's columns; tiles per image and group */
+  int64_t nsl;        /* slivers of nr columns over P, spread evenly over the tiles (tile_cols) */
   const int64_t *tap; /* per kernel position: its index on each axis but the last,
                        * then the offset and the valid positions [lo, hi) on the last */
   int64_t istr[OX_CONV_MAXSP]; /* X's strides over the spatial axes */
@@ -198,6 +200,7 @@ typedef struct {
   /* ConvInteger: per output channel, its weights' zero point (moved as
    * gemm.h says) and the constant part of the zero-point terms */
   const int32_t *wz, *rowconst;
+  const ox_conv_prep *prep; /* W prepared once per model, or NULL */
   int colsum; /* whether some wz is not zero: the terms need column sums */
   /* per thread (slot) scratch */
   char **buf;
@@ -281,6 +284,29 @@ static void fill_bias(const plan *p, char *c, int64_t ldc, const char *bias, int
   }
 }
 
+/* Tiles of whole slivers of nr output positions, about TILE_BYTES of packed
+ * B each (bytes per column: colbytes), or more tiles when that leaves
+ * threads idle; the slivers spread evenly over the tiles (tile_cols), so
+ * that two threads get equal shares of, say, 10 slivers in 4 tiles. */
+static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
+  /* colbytes is 0 when there are no input channels: one tile */
+  int64_t per = max64(TILE_BYTES / max64(colbytes, 1) / nr, 1); /* slivers per tile */
+  p->nsl = ceil_div(p->P, nr);
+  p->ntiles = ceil_div(p->nsl, per);
+  int threads = ox_threads();
+  if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads)
+    p->ntiles = max64(p->ntiles, min64(p->nsl, ceil_div(2 * threads, p->N * p->G)));
+  p->nc = ceil_div(p->nsl, p->ntiles) * nr;
+}
+
+/* Tile t's columns: [*j0, *j0 + *nc), slivers [t nsl / ntiles, (t + 1) nsl /
+ * ntiles); a column's arithmetic does not depend on its tile */
+static void tile_cols(const plan *p, int64_t t, int64_t *j0, int64_t *nc) {
+  int64_t nr = p->gp.nr, s0 = t * p->nsl / p->ntiles, s1 = (t + 1) * p->nsl / p->ntiles;
+  *j0 = s0 * nr;
+  *nc = min64(s1 * nr, p->P) - *j0;
+}
+
 /* item t: tile t % ntiles of group (t / ntiles) % G of image t / (ntiles * G) */
 static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
@@ -290,7 +316,8 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   char *ctile = pb + (size_t)(p->K * ceil_div(p->nc, nr) * nr) * es; /* small floats only */
   for (int64_t t = lo; t < hi; t++) {
     int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
-    int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
+    int64_t j0, nc;
+    tile_cols(p, tile, &j0, &nc);
     pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs, j0, nc, nr, pb);
     char *yt = p->y + (size_t)((n * p->M + gi * p->Mg) * p->P + j0) * p->ys;
     char *c = is_small(p->yt) ? ctile : yt;
@@ -366,7 +393,8 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 /* ---- direct ---- */
 
 /* y[x] = b + sum over taps t of w[t] * src[t][x], x < n: vectors of two
- * widths, then single elements (each x always the same way for a given n) */
+ * widths, then one more vector for the rest (each x always the same way for
+ * a given n). Reads up to DIRECT_SLACK bytes past src[t] + n. */
 #define DIRECT_ROW(SUF, T, V, TARGET)                                                 \
   TARGET static void direct_row_##SUF(T *y, int64_t n, int nt, const T *const *src,    \
                                       const T *w, T b) {                              \
@@ -384,19 +412,16 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
       memcpy(y + x, &a0, sizeof a0);                                                  \
       memcpy(y + x + VL, &a1, sizeof a1);                                             \
     }                                                                                 \
-    for (; x + VL <= n; x += VL) {                                                    \
+    /* then one vector at a time; the last one (n - x < VL) reads into the     \
+     * slack past the rows (direct_chunk's buffer) and stores its lanes < n */  \
+    for (; x < n; x += VL) {                                                          \
       V a0 = (V){0} + b;                                                              \
       for (int t = 0; t < nt; t++) {                                                  \
         V s0;                                                                         \
         memcpy(&s0, src[t] + x, sizeof s0);                                           \
         a0 += w[t] * s0;                                                              \
       }                                                                               \
-      memcpy(y + x, &a0, sizeof a0);                                                  \
-    }                                                                                 \
-    for (; x < n; x++) {                                                              \
-      T a = b;                                                                        \
-      for (int t = 0; t < nt; t++) a += w[t] * src[t][x];                             \
-      y[x] = a;                                                                       \
+      memcpy(y + x, &a0, (size_t)(n - x < VL ? n - x : VL) * sizeof(T));              \
     }                                                                                 \
   }
 
@@ -452,7 +477,7 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
   size_t es = p->es, xs = p->xs;
   int64_t S = (p->kh - 1) * p->dh + 1, plane = S * p->sw * p->Lph, kk = p->kh * p->kw;
-  char *rows = p->buf[slot], *orow = rows + (size_t)(p->Cg * plane) * es;
+  char *rows = p->buf[slot], *orow = rows + (size_t)(p->Cg * plane) * es + DIRECT_SLACK;
   const char **src = p->ptrs[slot];
   char *wt = p->wts[slot];
   for (int64_t t = lo; t < hi; t++) {
@@ -542,6 +567,87 @@ static void free_slots(int nch, void **raw) {
   for (int i = 0; i < nch; i++) ox_mem_free(raw[i]);
 }
 
+/* ---- prepared once per model ---- */
+
+static int same_plan(const ox_gemm_plan *a, const ox_gemm_plan *b) {
+  return a->level == b->level && a->mr == b->mr && a->nr == b->nr;
+}
+
+/* pa <- w (M = G * Mg rows of K, the compute type ct) as core/gemm.h's A,
+ * group after group, each round_up(Mg, mr) rows */
+static void pack_weights(const ox_gemm_plan *gp, ox_dtype ct, int64_t G, int64_t Mg, int64_t K, const char *w,
+                         char *pa) {
+  size_t es = ox_dtype_size(ct);
+  for (int64_t gi = 0; gi < G; gi++) {
+    const char *wg = w + (size_t)(gi * Mg * K) * es;
+    char *dst = pa + (size_t)(gi * ceil_div(Mg, gp->mr) * gp->mr * K) * es;
+    if (ct == OX_FLOAT) ox_sgemm_pack_a(gp, Mg, K, (const float *)wg, K, 0, (float *)dst);
+    else ox_dgemm_pack_a(gp, Mg, K, (const double *)wg, K, 0, (double *)dst);
+  }
+}
+
+/* ConvInteger's W: pa as ox_conv_int8 packs it (int8 read signed, uint8 as
+ * v - 128), and each output channel's sum of the stored values */
+static void pack_weights_int8(const ox_gemm_plan *gp, const ox_tensor *w, int64_t G, uint8_t *pa, int32_t *rowsum) {
+  int64_t M = w->dims[0], Mg = M / G, K = w->n / M, K4 = ceil_div(K, 4);
+  uint8_t wflip = w->dt == OX_UINT8 ? 0x80 : 0;
+  for (int64_t gi = 0; gi < G; gi++)
+    ox_i8gemm_pack_a(gp, Mg, K, (const uint8_t *)w->data + gi * Mg * K, K, wflip, 1,
+                     pa + gi * ceil_div(Mg, gp->mr) * gp->mr * K4 * 4, rowsum + gi * Mg);
+}
+
+int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_conv_prep **out, ox_err *e) {
+  *out = NULL;
+  const ox_attr *ga = ox_node_attr(n, "group");
+  int64_t G = ga && ga->type == OX_ATTR_INT ? ga->i : ga ? 0 : 1;
+  if (w->rank < 3 || w->n <= 0 || G < 1 || w->dims[0] % G) return 0;
+  int integer = !strcmp(n->op, "ConvInteger");
+  ox_dtype dt = w->dt;
+  if (integer ? dt != OX_INT8 && dt != OX_UINT8 : dt != OX_FLOAT && dt != OX_DOUBLE && !is_small(dt)) return 0;
+  if (!integer && dt != OX_FLOAT16 && dt != OX_BFLOAT16 && is_small(dt)) return 0;
+  int64_t M = w->dims[0], Mg = M / G, K = w->n / M;
+  ox_conv_prep *pp = ox_alloc(a, sizeof *pp);
+  if (!pp) return ox_oom(e, NULL);
+  pp->w = w, pp->G = G;
+  if (integer) {
+    pp->gp = ox_i8gemm_plan_now();
+    int64_t sz = ox_numel(3, (int64_t[]){G, ceil_div(Mg, pp->gp.mr) * pp->gp.mr, ceil_div(K, 4) * 4}, 1);
+    uint8_t *pa = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz);
+    int32_t *rowsum = ox_alloc_array(a, M, sizeof *rowsum);
+    if (!pa || !rowsum) return ox_oom(e, NULL);
+    pack_weights_int8(&pp->gp, w, G, pa, rowsum);
+    pp->pa = pa, pp->rowsum = rowsum;
+    *out = pp;
+    return 0;
+  }
+  ox_dtype ct = dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT;
+  size_t es = ox_dtype_size(ct);
+  pp->gp = ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
+  /* the compute type's copy of W: W itself, or a float copy of a small one */
+  const char *wc = w->data;
+  void *tmp = NULL;
+  if (is_small(dt)) {
+    float *wf = Mg < pp->gp.mr ? ox_alloc_array(a, w->n, 4) : (tmp = ox_mem_malloc((size_t)w->n * 4));
+    if (!wf) return ox_oom(e, NULL);
+    load_run(dt, w->data, 1, w->n, (char *)wf);
+    wc = (const char *)wf;
+    if (!tmp) pp->wf = wf;
+  }
+  if (Mg >= pp->gp.mr) { /* not the direct path, which reads W as it is */
+    int64_t sz = ox_numel(3, (int64_t[]){G, ceil_div(Mg, pp->gp.mr) * pp->gp.mr, K}, es);
+    char *pa = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * es);
+    if (!pa) {
+      ox_mem_free(tmp);
+      return ox_oom(e, NULL);
+    }
+    pack_weights(&pp->gp, ct, G, Mg, K, wc, pa);
+    pp->pa = pa;
+  }
+  ox_mem_free(tmp);
+  *out = pp;
+  return 0;
+}
+
 /* The plan's shapes, X's strides and pack_cols' table of kernel positions
  * (g: the squeezed geometry, which p keeps a pointer to). */
 static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor *w, int64_t G,
@@ -573,23 +679,8 @@ static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor
   return 0;
 }
 
-/* Tiles of nc output positions, a multiple of nr, about TILE_BYTES of packed
- * B (bytes per column: colbytes); narrower when that leaves threads idle. */
-static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
-  /* colbytes is 0 when there are no input channels: one tile */
-  int64_t nc = max64(TILE_BYTES / max64(colbytes, 1) / nr * nr, nr);
-  nc = min64(nc, ceil_div(p->P, nr) * nr);
-  int threads = ox_threads();
-  if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads) {
-    int64_t per = ceil_div(2 * threads, p->N * p->G); /* tiles per image and group */
-    nc = min64(nc, max64(ceil_div(ceil_div(p->P, per), nr) * nr, nr));
-  }
-  p->nc = nc;
-  p->ntiles = ceil_div(p->P, nc);
-}
-
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
-                  const ox_conv_geom *g0, ox_tensor *y) {
+                  const ox_conv_geom *g0, const ox_conv_prep *pp, ox_tensor *y) {
   ox_conv_geom g;
   squeeze(g0, &g);
   plan p = {.dt = x->dt, .ct = x->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT, .y = y->data};
@@ -599,9 +690,14 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   p.yt = y->dt, p.ys = ox_dtype_size(y->dt);
   /* weights and bias in the compute type */
   p.w = w->data, p.b = b ? b->data : NULL;
+  if (pp && !same_plan(&pp->gp, &p.gp)) pp = NULL;
+  p.prep = pp;
   if (is_small(p.dt)) {
-    p.w = (const char *)ox_widen_f32(c->a, w, c->err);
-    if (!p.w) return c->err->code;
+    /* W widened: once per model (pp->wf), or not at all when only the
+     * packed GEMM reads it (pp->pa: not the direct path; not the gemv) */
+    if (pp && pp->wf) p.w = (const char *)pp->wf;
+    else if (pp && pp->pa && g.npos > GEMV_MAX) p.w = NULL;
+    else if (!(p.w = (const char *)ox_widen_f32(c->a, w, c->err))) return c->err->code;
     if (b && !(p.b = (const char *)ox_widen_f32(c->a, b, c->err))) return c->err->code;
   }
   /* A small float X that every tap reads again (nker > 1): converted once,
@@ -660,7 +756,8 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     char *wts[OX_MAX_THREADS];
     p.ptrs = ptrs, p.wts = wts;
     for (int i = 0; i < nch && !rc; i++) {
-      size_t n1 = ((size_t)rowsz * es + (size_t)p.Wo * 4 + 63) / 64 * 64, n2 = (size_t)ntap * (sizeof(char *) + es);
+      size_t n1 = ((size_t)rowsz * es + DIRECT_SLACK + (size_t)p.Wo * 4 + 63) / 64 * 64;
+      size_t n2 = (size_t)ntap * (sizeof(char *) + es);
       bufs[i] = scratch(n1 + n2, &raw[i]);
       if (!bufs[i]) rc = ox_oom(c->err, NULL);
       else {
@@ -691,18 +788,14 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   /* elements */
   int64_t pbsz = ox_numel(2, (int64_t[]){p.K, nc}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
   if (pasz < 0 || pbsz < 0 || ctsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-  void *paraw;
-  char *pa = scratch((size_t)pasz * es, &paraw);
-  if (!pa) return ox_oom(c->err, NULL);
-  for (int64_t gi = 0; gi < p.G; gi++) {
-    const char *wg = p.w + (size_t)(gi * p.Mg * p.K) * es;
-    char *dst = pa + (size_t)(gi * ceil_div(p.Mg, mr) * mr * p.K) * es;
-    if (p.ct == OX_FLOAT)
-      ox_sgemm_pack_a(&p.gp, p.Mg, p.K, (const float *)wg, p.K, 0, (float *)dst);
-    else
-      ox_dgemm_pack_a(&p.gp, p.Mg, p.K, (const double *)wg, p.K, 0, (double *)dst);
+  void *paraw = NULL;
+  if (p.prep && p.prep->pa) p.pa = p.prep->pa; /* packed once per model */
+  else {
+    char *pa = scratch((size_t)pasz * es, &paraw);
+    if (!pa) return ox_oom(c->err, NULL);
+    pack_weights(&p.gp, p.ct, p.G, p.Mg, p.K, p.w, pa);
+    p.pa = pa;
   }
-  p.pa = pa;
   int64_t items = p.N * p.G * p.ntiles;
   int nch = ox_par_chunks(items, work);
   for (int i = 0; i < nch && !rc; i++)
@@ -833,7 +926,8 @@ static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   int32_t *colsum = (int32_t *)(pb + K4 * 4 * p->nc);
   for (int64_t t = lo; t < hi; t++) {
     int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
-    int64_t j0 = tile * p->nc, nc = min64(p->nc, p->P - j0);
+    int64_t j0, nc;
+    tile_cols(p, tile, &j0, &nc);
     pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg), j0, nc, nr, cols);
     /* sliver by sliver (pack_cols lays them out one after the other), whole
      * ones: pack_cols zeroed the columns past nc */
@@ -855,7 +949,12 @@ static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 }
 
 int ox_conv_int8(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
-                 int64_t G, const ox_conv_geom *g0, ox_tensor *y) {
+                 int64_t G, const ox_conv_geom *g, ox_tensor *y) {
+  return ox_conv_int8_prep(c, x, w, xz, wz, G, g, NULL, y);
+}
+
+int ox_conv_int8_prep(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, const ox_tensor *wz,
+                      int64_t G, const ox_conv_geom *g0, const ox_conv_prep *pp, ox_tensor *y) {
   ox_conv_geom g;
   squeeze(g0, &g);
   plan p = {.dt = x->dt, .ct = OX_UINT8, .y = y->data};
@@ -868,16 +967,24 @@ int ox_conv_int8(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t xz, 
   int32_t xzv = (int32_t)xz + (x->dt == OX_INT8 ? 128 : 0); /* in [0, 255] */
   p.pad = (uint8_t)xzv; /* a padded x~ is xz~: it adds nothing */
   int64_t pasz = ox_numel(3, (int64_t[]){p.G, round_up64(p.Mg, mr), K4 * 4}, 1);
-  int32_t *rowsum = ox_alloc_array(c->a, p.M, 4), *wzv = ox_alloc_array(c->a, p.M, 4);
-  int32_t *rowconst = ox_alloc_array(c->a, p.M, 4);
+  int32_t *wzv = ox_alloc_array(c->a, p.M, 4), *rowconst = ox_alloc_array(c->a, p.M, 4);
   if (pasz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-  if (!rowsum || !wzv || !rowconst) return ox_oom(c->err, NULL);
-  void *paraw;
-  uint8_t *pa = scratch((size_t)pasz, &paraw);
-  if (!pa) return ox_oom(c->err, NULL);
-  for (int64_t gi = 0; gi < p.G; gi++)
-    ox_i8gemm_pack_a(&p.gp, p.Mg, K, (const uint8_t *)w->data + gi * p.Mg * K, K, wflip, 1,
-                     pa + gi * round_up64(p.Mg, mr) * K4 * 4, rowsum + gi * p.Mg);
+  if (!wzv || !rowconst) return ox_oom(c->err, NULL);
+  void *paraw = NULL;
+  const uint8_t *pa;
+  const int32_t *rowsum;
+  if (pp && pp->pa && same_plan(&pp->gp, &p.gp)) /* packed once per model */
+    pa = pp->pa, rowsum = pp->rowsum;
+  else {
+    int32_t *rs = ox_alloc_array(c->a, p.M, 4);
+    uint8_t *pk = scratch((size_t)pasz, &paraw);
+    if (!rs || !pk) {
+      ox_mem_free(paraw);
+      return ox_oom(c->err, NULL);
+    }
+    pack_weights_int8(&p.gp, w, G, pk, rs);
+    pa = pk, rowsum = rs;
+  }
   /* y = sum x~ w~ - wz~ colsum(x~) - xz~ rowsum(w~) + K xz~ wz~ */
   for (int64_t m = 0; m < p.M; m++) {
     int64_t v = wz ? ox_load_i64(wz->dt, wz->data, wz->n == 1 ? 0 : m) : 0;

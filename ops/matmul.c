@@ -23,6 +23,7 @@
 #include "core/gemv.h"
 #include "core/kernel.h"
 #include "core/threads.h"
+#include "ops/prepack.h"
 
 /* Type sets as the versions grew them. */
 #define TS_MM9 (OX_TS_FLOAT3 | OX_T(UINT32) | OX_T(UINT64) | OX_T(INT32) | OX_T(INT64))
@@ -250,11 +251,83 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
 
 /* ---- MatMul-1, -9, -13 ---- */
 
+/* MatMul's preparation (ops/prepack.h): a float B (K, N) packed once */
+int ox_matmul_prepack(ox_arena *a, const ox_node *n, const ox_tensor *b, const ox_matmul_prep **out, ox_err *e) {
+  *out = NULL;
+  if (b->dt != OX_FLOAT || b->rank != 2 || b->n <= 0) return 0;
+  ox_matmul_prep *pp = ox_alloc(a, sizeof *pp);
+  if (!pp) return ox_oom(e, NULL);
+  pp->b = b, pp->gp = ox_sgemm_plan_now(), pp->K = b->dims[0], pp->N = b->dims[1];
+  int64_t nr = pp->gp.nr, sz = ox_numel(2, (int64_t[]){(pp->N + nr - 1) / nr * nr, pp->K}, 4);
+  float *pb = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * 4);
+  if (!pb) return ox_oom(e, NULL);
+  ox_sgemm_pack_b(&pp->gp, pp->K, pp->N, b->data, pp->N, pb);
+  pp->pb = pb;
+  *out = pp;
+  return 0;
+}
+
+/* y (M, N) = a x the prepared B: A packed per call, then blocks of rows by
+ * groups of column slivers; every element the kernel's same operations in
+ * any block, so the same bytes for any thread count */
+enum { MM_ROWS = 128 }; /* rows of A per item: their K block stays in L2 */
+typedef struct {
+  const ox_matmul_prep *pp;
+  int64_t M, nrb, ncb, cols; /* row blocks, column groups of `cols` (a multiple of nr) */
+  const float *pa;
+  float *y;
+} mm_prep_job;
+
+static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const mm_prep_job *j = arg;
+  const ox_matmul_prep *pp = j->pp;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t rb = MM_ROWS / pp->gp.mr * pp->gp.mr; /* whole slivers of pa */
+    int64_t r0 = t / j->ncb * rb, c0 = t % j->ncb * j->cols;
+    int64_t rows = j->M - r0 < rb ? j->M - r0 : rb, cols = pp->N - c0 < j->cols ? pp->N - c0 : j->cols;
+    ox_sgemm_packed(&pp->gp, rows, cols, pp->K, j->pa + r0 * pp->K, pp->pb + c0 * pp->K, j->y + r0 * pp->N + c0,
+                    pp->N, 0);
+  }
+}
+
+static int matmul_prepared(ox_ctx *c, const ox_matmul_prep *pp, const ox_tensor *a, ox_value **out) {
+  mm_plan p;
+  OX_TRY(mm_plan_make(c, a, pp->b, &p));
+  OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, p.rank, p.dims, out, c->err)); /* every element written */
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  /* b has no batch dims: one product (M, K) x (K, N), A's batches stacked */
+  int64_t M = p.M, K = pp->K, mr = pp->gp.mr, nr = pp->gp.nr;
+  float *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, K}, 4), sizeof *pa);
+  if (!pa) return ox_oom(c->err, NULL);
+  ox_sgemm_pack_a(&pp->gp, M, K, a->data, K, 0, pa);
+  double work = 2.0 * (double)M * (double)pp->N * (double)K;
+  int64_t rb = MM_ROWS / mr * mr;
+  mm_prep_job j = {pp, M, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, y->data};
+  int threads = ox_threads();
+  if (threads > 1 && work >= OX_PAR_MIN_WORK && j.nrb < 2 * threads) { /* columns too, for the threads */
+    int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
+    j.cols = (sl + per - 1) / per * nr;
+    j.ncb = (pp->N + j.cols - 1) / j.cols;
+  }
+  int64_t items = j.nrb * j.ncb;
+  ox_par_for(items, ox_par_chunks(items, work), mm_prep_chunk, &j);
+  return 0;
+}
+
 static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &b));
   OX_TRY(ox_same_dtype(c, 1, b, a->dt));
+  const ox_matmul_prep *pp = c->node ? c->node->prep : NULL;
+  if (pp && ox_prep_matches(in[1], pp->b) && a->dt == OX_FLOAT && a->rank >= 2 && a->dims[a->rank - 1] == pp->K) {
+    ox_gemm_plan now = ox_sgemm_plan_now();
+    int64_t M = a->dims[a->rank - 2];
+    for (int d = 0; d < a->rank - 2; d++) M *= a->dims[d];
+    if (now.level == pp->gp.level && now.mr == pp->gp.mr && now.nr == pp->gp.nr && !ox_gemm_is_thin(M, pp->N, pp->K))
+      return matmul_prepared(c, pp, a, out);
+  }
   return matmul_tensors(c, a, b, out);
 }
 

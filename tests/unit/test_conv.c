@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/cpu.h"
+#include "core/eval.h"
 #include "core/gemm.h"
 #include "core/threads.h"
 #include "kit.h"
@@ -260,6 +261,55 @@ static int check_run(const ox_value *y, const double *want, const double *bound,
   return 1;
 }
 
+
+/* ---- weights prepared once per model (ops/prepack.c) ----
+ * op on in[] as a model whose inputs 1.. (W, B, zero points) are
+ * initializers, W every other call a Constant node's value instead:
+ * ox_prepare packs W once (node->prep), then two runs of
+ * the model must give the same bytes as `ref` (the op called directly,
+ * packing per call) under the current level and thread count. *prepped
+ * receives whether the node got a preparation. */
+static int prepared_same(const char *op, int opset, int na, ox_attr *at_, int nin, ox_value **in,
+                         const ox_value *ref, int *prepped, int isa_at_run, const char *label) {
+  static const char *names[4] = {"x0", "x1", "x2", "x3"}, *outs[1] = {"y0"}, *w_out[1] = {"x1"};
+  const char *in_names[4];
+  const char *init_name[3];
+  ox_value *init[3];
+  int ninit = 0;
+  /* W an initializer, or (every other call) a Constant node's value */
+  static int via_constant;
+  via_constant = !via_constant;
+  for (int i = 0; i < nin; i++) {
+    in_names[i] = in[i] ? names[i] : "";
+    if (i && in[i] && !(i == 1 && via_constant)) init_name[ninit] = names[i], init[ninit++] = in[i];
+  }
+  ox_attr value = attr_tensor("value", in[1]);
+  ox_node nodes[2] = {kit_node("Constant", 0, NULL, 1, w_out), kit_node(op, nin, in_names, 1, outs)};
+  nodes[0].nattr = 1, nodes[0].attr = &value;
+  nodes[1].nattr = na, nodes[1].attr = at_;
+  ox_valueinfo gi[] = {{.name = "x0", .rank = -1}}, go[] = {{.name = "y0", .rank = -1}};
+  ox_graph g = {"prep", 1 + via_constant, nodes + !via_constant, 1, gi, 1, go, ninit, init_name, init, 0, NULL};
+  ox_opset ops[] = {{"", opset}};
+  ox_model m = {"prep", ".", 8, 1, ops, &g, 0, NULL};
+  ox_err_clear(&E);
+  if (ox_prepare(A, &m, &E)) {
+    fprintf(stderr, "%s: prepare: %s\n", label, E.msg);
+    return 0;
+  }
+  *prepped = 0;
+  for (int i = 0; i < g.nnode; i++) *prepped |= !strcmp(g.node[i].op, op) && g.node[i].prep != NULL;
+  if (isa_at_run >= 0) ox_gemm_max_isa(isa_at_run); /* another micro-kernel than the packed one */
+  size_t bytes = (size_t)ref->u.t.n * ox_dtype_size(ref->u.t.dt);
+  for (int r = 0; r < 2; r++) {
+    ox_value *xin[1] = {in[0]}, *y[1] = {NULL};
+    if (ox_run(A, &m, xin, y, &E) || !y[0] || y[0]->u.t.n != ref->u.t.n || memcmp(y[0]->u.t.data, ref->u.t.data, bytes)) {
+      fprintf(stderr, "%s: run %d of the prepared model differs from the direct call (%s)\n", label, r, E.msg);
+      return 0;
+    }
+  }
+  return 1;
+}
+
 static int run_path_case(const path_case *pc, ox_dtype dt, const char *label) {
   int nd = pc->nd;
   int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg;
@@ -290,6 +340,15 @@ static int run_path_case(const path_case *pc, ox_dtype dt, const char *label) {
         break;
       }
       ok = check_run(y, want, bound, 4 * eps * (double)(K + 1), out_eps, &first, isa, th, label);
+      /* the same through a model whose W is an initializer, packed once:
+       * for this level, and packed at the best level but run at this one */
+      int prepped = 0;
+      ok = ok && prepared_same("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, pc->bias ? 3 : 2, in, y, &prepped, -1, label);
+      if (ok && isa < levels) {
+        ox_gemm_max_isa(-1);
+        ok = prepared_same("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, pc->bias ? 3 : 2, in, y, &prepped, isa, label);
+      }
+      CHECK(prepped);
     }
     free(first);
   }
@@ -661,6 +720,13 @@ static void run_int8_case(const path_case *pc, ox_dtype xdt, ox_dtype wdt, int z
                   (long long)i, ((int32_t *)y->u.t.data)[i], want[i]);
           ok = 0;
         }
+      int prepped = 0;
+      ok = ok && prepared_same("ConvInteger", 10, na, at_, zmode ? 4 : 2, in, y, &prepped, -1, label);
+      if (ok && isa < levels) {
+        ox_gemm_max_isa(-1);
+        ok = prepared_same("ConvInteger", 10, na, at_, zmode ? 4 : 2, in, y, &prepped, isa, label);
+      }
+      CHECK(prepped);
     }
   }
   ox_set_threads(1);

@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "kit.h"
+#include "core/eval.h"
 #include "core/gemm.h"
+#include "core/cpu.h"
+#include "core/threads.h"
 
 /* ---- the GEMM against a triple loop ---- */
 
@@ -461,10 +464,80 @@ static void test_table(void) {
   CHECK(ox_registry_find("", "Det", 22)->types & OX_T(BFLOAT16));
 }
 
+
+/* ---- MatMul with a constant B, packed once per model (ops/prepack.c) ----
+ * a (rank 2 or 3) x B (K, N) as a model whose B is an initializer or a
+ * Constant's value: ox_prepare packs B (node->prep set), and every run, at
+ * every level (packed at the best one, run at each) and 1-3 threads, is
+ * within the GEMM's rounding of a double loop, with the same bytes for
+ * every thread count and the same as the call without a preparation at
+ * the level it was packed for. */
+static void prepared_case(int64_t B0, int64_t M, int64_t K, int64_t N, int via_constant) {
+  int64_t ad[3] = {B0, M, K}, bd[2] = {K, N};
+  int ar = B0 ? 3 : 2;
+  ox_value *a = tensor(OX_FLOAT, ar, B0 ? ad : ad + 1, NULL), *b = tensor(OX_FLOAT, 2, bd, NULL);
+  for (int64_t i = 0; i < a->u.t.n; i++) ((float *)a->u.t.data)[i] = (float)rnd();
+  for (int64_t i = 0; i < b->u.t.n; i++) ((float *)b->u.t.data)[i] = (float)rnd();
+  static const char *in_[2] = {"a", "b"}, *out_[1] = {"y"}, *bout[1] = {"b"};
+  ox_attr value = attr_tensor("value", b);
+  ox_node nodes[2] = {kit_node("Constant", 0, NULL, 1, bout), kit_node("MatMul", 2, in_, 1, out_)};
+  nodes[0].nattr = 1, nodes[0].attr = &value;
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_valueinfo gi[] = {{.name = "a", .rank = -1}}, go[] = {{.name = "y", .rank = -1}};
+  ox_graph g = {"mm", 1 + via_constant, nodes + !via_constant, 1, gi, 1, go, !via_constant, init_name, init, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m = {"mm", ".", 8, 1, ops, &g, 0, NULL};
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare(A, &m, &E), 0);
+  CHECK(g.node[g.nnode - 1].prep != NULL);
+  int64_t rows = (B0 ? B0 : 1) * M, bad = 0;
+  double *want = calloc((size_t)(rows * N), sizeof *want), *mag = calloc((size_t)(rows * N), sizeof *mag);
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < N; j++)
+      for (int64_t k = 0; k < K; k++) {
+        double t = (double)((float *)a->u.t.data)[i * K + k] * ((float *)b->u.t.data)[k * N + j];
+        want[i * N + j] += t, mag[i * N + j] += fabs(t);
+      }
+  int levels = ox_cpu_level();
+  for (int isa = levels; isa >= 0; isa--) {
+    ox_gemm_max_isa(isa);
+    void *first = NULL;
+    for (int th = 1; th <= 3; th++) {
+      ox_set_threads(th);
+      ox_value *xin[1] = {a}, *y[1] = {NULL};
+      CHECK_EQ_I(ox_run(A, &m, xin, y, &E), 0);
+      if (!y[0] || y[0]->u.t.n != rows * N) {
+        bad++;
+        continue;
+      }
+      const float *yv = y[0]->u.t.data;
+      for (int64_t i = 0; i < rows * N; i++)
+        bad += !(fabs(yv[i] - want[i]) <= 0x1p-23 * 4 * (double)(K + 1) * mag[i] + 1e-30);
+      if (th == 1) first = memcpy(malloc((size_t)(rows * N) * 4), yv, (size_t)(rows * N) * 4);
+      else bad += memcmp(first, yv, (size_t)(rows * N) * 4) != 0;
+    }
+    free(first);
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK_EQ_I(bad, 0);
+  free(want);
+  free(mag);
+}
+
+static void test_matmul_prepared(void) {
+  static const int64_t shapes[][4] = {/* batch (0: none), M, K, N */
+    {0, 40, 120, 6625}, {0, 17, 33, 50}, {3, 9, 64, 97}, {0, 300, 20, 7}, {2, 130, 7, 49}, {0, 8, 300, 200}};
+  for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
+    prepared_case(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3], i % 2);
+}
+
 int main(void) {
   A = ox_arena_new();
   test_gemm();
   test_matmul_op();
+  test_matmul_prepared();
   test_gemm_op();
   test_matmul_integer();
   test_einsum();
