@@ -96,6 +96,25 @@ int main(void) {
   CHECK_EQ_I(ox_oom(&e, "for %d MiB", 8), OX_ENOMEM);
   CHECK_EQ_S(e.msg, want);
   ox_set_memory_limit(lim);
+  /* accounts (ox_mem_use): an arena made under one counts there, against
+   * its limit, wherever it is used or freed; the process's count and limit
+   * are another's */
+  {
+    ox_memctx acc = {1 << 20, 0};
+    size_t before = ox_memory_in_use();
+    ox_memctx *was = ox_mem_use(&acc);
+    CHECK(was == NULL && ox_memory_limit() == (size_t)1 << 20);
+    ox_arena *r = ox_arena_new();
+    ox_mem_use(was);
+    CHECK(r != NULL && ox_alloc(r, 100) != NULL);
+    CHECK(acc.in_use > 0 && ox_memory_in_use() == before);
+    CHECK(ox_alloc(r, 2 << 20) == NULL); /* past the account's limit, not the process's */
+    CHECK_EQ_I(ox_mem_last_failure(), OX_MEM_LIMIT);
+    CHECK(ox_alloc(a, 2 << 20) != NULL);
+    ox_arena_free(r);
+    CHECK_EQ_I(acc.in_use, 0);
+    CHECK(ox_memory_limit() == lim);
+  }
   /* counted malloc, aligned; a size that overflows is the limit's refusal */
   void *q = ox_mem_aligned(1000);
   CHECK(q != NULL && (uintptr_t)q % 64 == 0);

@@ -125,6 +125,15 @@ int main(void) {
     vals[1] = i64(-3);
     CHECK_EQ_I(ox_run(A, &m, vals, res, &e), 0);
     CHECK(*(int64_t *)res[0]->u.t.data == 10);
+    /* options are the run's own: a deadline that has passed stops this run,
+     * not the next; outside a run there are none */
+    ox_run_opts late = {.deadline_us = 1, .timeout_s = 0.5, .timeout_source = "t"};
+    ox_err_clear(&e);
+    CHECK_EQ_I(ox_run_with(A, &m, &late, vals, res, &e), OX_EINPUT);
+    CHECK_EQ_S(e.msg, "node 'n0' SequenceAt-11: the time limit of 0.5 s (t) is reached");
+    ox_err_clear(&e);
+    CHECK_EQ_I(ox_run(A, &m, vals, res, &e), 0);
+    CHECK(ox_run_current()->deadline_us == 0 && ox_check_time(&e) == 0);
   }
 
   /* ---- order: an unsorted chain runs; a cycle and two writers of one name are refused ---- */
