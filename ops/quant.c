@@ -21,8 +21,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
+#include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 #include "ops/conv.h"
 
 #define TS_F8                                                                         \
@@ -314,30 +320,147 @@ static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
 
 /* ---- DynamicQuantizeLinear-11 ---- */
 
+/* Two passes over x, each split over the threads: the range (each chunk's
+ * min and max, then theirs: the same values in any order) and the
+ * quantization (element by element). On x86-64 with AVX2 both run 8 lanes
+ * at a time; a lane does what the scalar loop does, so the bytes are the
+ * same: min/max skip NaN (vminps/vmaxps return the second operand when one
+ * is NaN, as fminf/fmaxf return the other), the division is IEEE, rounding
+ * is to nearest even (nearbyintf in the default mode), and the clamp sends
+ * NaN to 0. */
+typedef struct {
+  const float *x;
+  uint8_t *y;
+  float scale, zp;
+  float lo[OX_MAX_THREADS], hi[OX_MAX_THREADS]; /* per slot */
+} dql_job;
+
+static void range_plain(const float *x, int64_t n, float *lo, float *hi) {
+  float l = *lo, h = *hi;
+  for (int64_t i = 0; i < n; i++) {
+    l = fminf(l, x[i]);
+    h = fmaxf(h, x[i]);
+  }
+  *lo = l, *hi = h;
+}
+
+static void quant_plain(const float *x, uint8_t *y, int64_t n, float scale, float zp) {
+  for (int64_t i = 0; i < n; i++) {
+    float r = nearbyintf(x[i] / scale) + zp;
+    y[i] = !(r >= 0) ? 0 : r > 255 ? 255 : (uint8_t)r;
+  }
+}
+
+#if OX_X86_DISPATCH
+OX_TARGET_AVX2 static void range_avx2(const float *x, int64_t n, float *lo, float *hi) {
+  __m256 l = _mm256_set1_ps(*lo), h = _mm256_set1_ps(*hi);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(x + i);
+    l = _mm256_min_ps(v, l); /* NaN in v: l kept */
+    h = _mm256_max_ps(v, h);
+  }
+  float ls[8], hs[8];
+  _mm256_storeu_ps(ls, l);
+  _mm256_storeu_ps(hs, h);
+  for (int k = 0; k < 8; k++) {
+    *lo = fminf(*lo, ls[k]);
+    *hi = fmaxf(*hi, hs[k]);
+  }
+  range_plain(x + i, n - i, lo, hi);
+}
+
+OX_TARGET_AVX2 static __m256i quant8_avx2(const float *x, __m256 s, __m256 z) {
+  __m256 r = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(x), s),
+                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  r = _mm256_max_ps(_mm256_add_ps(r, z), _mm256_setzero_ps()); /* NaN: 0 */
+  return _mm256_cvtps_epi32(_mm256_min_ps(r, _mm256_set1_ps(255.0f)));
+}
+
+OX_TARGET_AVX2 static void quant_avx2(const float *x, uint8_t *y, int64_t n, float scale,
+                                      float zp) {
+  __m256 s = _mm256_set1_ps(scale), z = _mm256_set1_ps(zp);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i a = quant8_avx2(x + i, s, z), b = quant8_avx2(x + i + 8, s, z);
+    __m256i c = quant8_avx2(x + i + 16, s, z), d = quant8_avx2(x + i + 24, s, z);
+    /* 0..255 in 32 bits -> 16 -> 8 (per 128-bit lane), then the lanes in order */
+    __m256i ab = _mm256_packs_epi32(a, b), cd = _mm256_packs_epi32(c, d);
+    __m256i q = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), order);
+    _mm256_storeu_si256((__m256i *)(y + i), q);
+  }
+  quant_plain(x + i, y + i, n - i, scale, zp);
+}
+#endif
+
+/* For tests: at most this level (core/cpu.h's: 0 the plain loops, 1 AVX2;
+ * -1 the best the CPU has, the default). */
+void ox_quant_max_isa(int level);
+static int quant_cap = OX_CPU_AVX512;
+void ox_quant_max_isa(int level) { quant_cap = level < 0 ? OX_CPU_AVX512 : level; }
+
+static int dql_avx2(void) {
+#if OX_X86_DISPATCH
+  return ox_cpu_level() >= OX_CPU_AVX2 && quant_cap >= OX_CPU_AVX2;
+#else
+  return 0;
+#endif
+}
+
+static void dql_range_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  dql_job *j = arg;
+  float l = 0, h = 0;
+#if OX_X86_DISPATCH
+  if (dql_avx2()) range_avx2(j->x + lo, hi - lo, &l, &h);
+  else
+#endif
+    range_plain(j->x + lo, hi - lo, &l, &h);
+  j->lo[slot] = fminf(j->lo[slot], l);
+  j->hi[slot] = fmaxf(j->hi[slot], h);
+}
+
+static void dql_quant_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  dql_job *j = arg;
+#if OX_X86_DISPATCH
+  if (dql_avx2()) quant_avx2(j->x + lo, j->y + lo, hi - lo, j->scale, j->zp);
+  else
+#endif
+    quant_plain(j->x + lo, j->y + lo, hi - lo, j->scale, j->zp);
+}
+
 /* uint8 only: the range [min(0, min x), max(0, max x)] maps onto [0, 255];
  * scale and zero point in float as the spec's formulas (and the reference)
  * compute them; NaN elements are skipped by the range. */
 static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
-  const float *X = x->data;
+  dql_job *j = ox_alloc(c->a, sizeof *j);
+  if (!j) return ox_oom(c->err, NULL);
+  j->x = x->data;
+  int nch = ox_par_chunks(x->n, 2.0 * (double)x->n);
+  for (int k = 0; k < nch; k++) j->lo[k] = j->hi[k] = 0;
+  if (nch <= 1) dql_range_chunk(j, 0, 0, x->n);
+  else ox_par_for(x->n, nch, dql_range_chunk, j);
   float lo = 0, hi = 0;
-  for (int64_t i = 0; i < x->n; i++) {
-    lo = fminf(lo, X[i]);
-    hi = fmaxf(hi, X[i]);
+  for (int k = 0; k < nch; k++) {
+    lo = fminf(lo, j->lo[k]);
+    hi = fmaxf(hi, j->hi[k]);
   }
   float scale = (hi == lo ? 1.0f : hi - lo) / 255.0f;
   float zp0 = 0.0f - lo / scale;
   float zp = nearbyintf(zp0 < 0 ? 0 : zp0 > 255 ? 255 : zp0);
   ox_value *y, *ys, *yz;
-  OX_TRY(ox_tensor_new(c->a, OX_UINT8, x->rank, x->dims, &y, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, OX_UINT8, x->rank, x->dims, &y, c->err));
   OX_TRY(ox_scalar_new(c->a, OX_FLOAT, &ys, c->err));
   OX_TRY(ox_scalar_new(c->a, OX_UINT8, &yz, c->err));
-  uint8_t *Y = y->u.t.data;
-  for (int64_t i = 0; i < x->n; i++) {
-    float r = nearbyintf(X[i] / scale) + zp;
-    Y[i] = !(r >= 0) ? 0 : r > 255 ? 255 : (uint8_t)r;
-  }
+  j->y = y->u.t.data;
+  j->scale = scale;
+  j->zp = zp;
+  nch = ox_par_chunks(x->n, 4.0 * (double)x->n);
+  if (nch <= 1) dql_quant_chunk(j, 0, 0, x->n);
+  else ox_par_for(x->n, nch, dql_quant_chunk, j);
   *(float *)ys->u.t.data = scale;
   *(uint8_t *)yz->u.t.data = (uint8_t)zp;
   ox_value *res[3] = {y, ys, yz};

@@ -4,8 +4,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/threads.h"
 #include "kit.h"
 
 #define T_(dt, ctype, rank, dims, ...) tensor(dt, rank, dims, (ctype[])__VA_ARGS__)
@@ -233,6 +235,92 @@ static void test_dynamic(void) {
   CHECK(*(float *)y[1]->u.t.data == 1.0f / 255.0f);
 }
 
+/* DynamicQuantizeLinear's vector path (AVX2 where the CPU has it) and its
+ * threads against a plain loop written here from the spec: odd lengths (the
+ * vector body and the scalar tail), ties at .5 (round half to even), NaN
+ * (skipped by the range, quantized to 0), +-Inf (a NaN scale: every element
+ * 0), values clamped at both ends, and 1 and 3 threads. */
+void ox_quant_max_isa(int level);
+
+static void dql_expect(const float *x, int64_t n, uint8_t *q, float *scale, uint8_t *zp) {
+  float lo = 0, hi = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (x[i] < lo) lo = x[i]; /* NaN compares false: skipped */
+    if (x[i] > hi) hi = x[i];
+  }
+  float s = (hi == lo ? 1.0f : hi - lo) / 255.0f, z0 = 0.0f - lo / s;
+  float z = nearbyintf(z0 < 0 ? 0 : z0 > 255 ? 255 : z0);
+  for (int64_t i = 0; i < n; i++) {
+    float r = nearbyintf(x[i] / s) + z;
+    q[i] = !(r >= 0) ? 0 : r > 255 ? 255 : (uint8_t)r;
+  }
+  *scale = s, *zp = (uint8_t)z;
+}
+
+static void dql_case(const char *label, float *x, int64_t n) {
+  uint8_t *want = malloc((size_t)n + 1);
+  CHECK(want != NULL);
+  if (!want) return;
+  float ws;
+  uint8_t wz;
+  dql_expect(x, n, want, &ws, &wz);
+  for (int isa = 0; isa <= 1; isa++)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_quant_max_isa(isa ? -1 : 0);
+      ox_set_threads(th);
+      ox_value *in[1] = {tensor(OX_FLOAT, 1, (int64_t[]){n}, x)}, *y[3] = {0};
+      CHECK(!run("DynamicQuantizeLinear", 11, 0, NULL, 1, in, 3, y));
+      if (!y[0]) continue;
+      float gs = *(float *)y[1]->u.t.data;
+      uint8_t gz = *(uint8_t *)y[2]->u.t.data;
+      int same = memcmp(&gs, &ws, sizeof gs) == 0 && gz == wz;
+      for (int64_t i = 0; same && i < n; i++)
+        if (((uint8_t *)y[0]->u.t.data)[i] != want[i]) {
+          fprintf(stderr, "%s (isa %d, %d threads): element %lld is %d, want %d\n", label, isa,
+                  th, (long long)i, ((uint8_t *)y[0]->u.t.data)[i], want[i]);
+          same = 0;
+        }
+      if (!same) fprintf(stderr, "%s (isa %d, %d threads) differs\n", label, isa, th);
+      CHECK(same);
+    }
+  ox_quant_max_isa(-1);
+  ox_set_threads(1);
+  free(want);
+}
+
+static void test_dynamic_paths(void) {
+  enum { BIG = (1 << 20) + 77 };
+  float *x = malloc(BIG * sizeof *x);
+  CHECK(x != NULL);
+  if (!x) return;
+  uint32_t r = 12345;
+  for (int64_t i = 0; i < BIG; i++) {
+    r = r * 1664525u + 1013904223u;
+    x[i] = ((float)(r >> 8) / 16777216.0f - 0.3f) * 7.0f;
+  }
+  int64_t lens[] = {1, 7, 8, 31, 32, 33, 100, 1027};
+  char label[64];
+  for (int k = 0; k < 8; k++) {
+    snprintf(label, sizeof label, "dql random %lld", (long long)lens[k]);
+    dql_case(label, x + 3, lens[k]);
+  }
+  /* ties: the range [0, 255] makes the scale exactly 1, so the halves are
+   * exact ties of x / scale */
+  float t[67];
+  for (int i = 0; i < 67; i++) t[i] = (float)i * 0.5f + (i % 3 == 0 ? 0 : 120.0f);
+  t[66] = 255.0f; /* scale exactly 1 */
+  dql_case("dql ties", t, 67);
+  /* NaN among values; an Inf (NaN scale) */
+  for (int i = 0; i < 67; i++) t[i] = (i % 5 == 0) ? NAN : (float)(i - 40) * 0.37f;
+  dql_case("dql nan", t, 67);
+  t[10] = INFINITY;
+  dql_case("dql inf", t, 67);
+  for (int i = 0; i < 67; i++) t[i] = (i & 1) ? -0.0f : 0.0f;
+  dql_case("dql zeros", t, 67);
+  dql_case("dql big", x, BIG);
+  free(x);
+}
+
 static void test_qlinear_matmul(void) {
   ox_value *y[1], *in[8];
   /* a per row ((M,) scale and zero point), b per column ((N,) scale) */
@@ -308,6 +396,7 @@ int main(void) {
   test_quantize();
   test_dequantize();
   test_dynamic();
+  test_dynamic_paths();
   test_qlinear_matmul();
   test_qlinear_conv();
   ox_arena_free(A);
