@@ -57,6 +57,9 @@ typedef struct ox_node {
    * that the graph returns (core/eval.c gives their memory back early) */
   int ndies, nkept;
   const char **dies, **kept;
+  /* constant folding: the outputs, computed once when the model is prepared
+   * (every input a constant; core/eval.c), or NULL */
+  struct ox_value **folded;
 } ox_node;
 
 typedef struct ox_valueinfo {
