@@ -718,7 +718,8 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
   ox_value **out = ox_alloc_array(a, n->nout ? n->nout : 1, sizeof *out);
   if (!in || !out) return ox_oom(e, NULL);
-  for (int i = 0; i < n->nin; i++) {
+  /* a folded node reads nothing (its inputs only for --trace) */
+  for (int i = 0; i < n->nin && (!n->folded || ox_trace_flags); i++) {
     if (!n->in[i][0]) continue; /* a missing optional input */
     in[i] = scope_get(sc, n->in[i]);
     if (!in[i])
