@@ -160,6 +160,9 @@ static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_t
 
 /* ---- QuantizeLinear-10, -13, -19, -21, -23, -24, -25 ---- */
 
+static int quantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                     ox_dtype yt, const qlayout *L, ox_value **out);
+
 /* The type numpy's x / y divides in for x of type a and y of type b: the
  * common type, float32 for two different small floats, float64 as soon as
  * one is double or int32 (int32 / int32 too: true division). */
@@ -217,6 +220,13 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   }
   int cast = prec != 0;
   qlayout L;
+  /* float x and scale to 8 bits, per tensor or per axis: in float, 8 lanes at
+   * a time (quantize8); the same values, see there */
+  if (x->dt == OX_FLOAT && s->dt == OX_FLOAT && pt == OX_FLOAT && !cast &&
+      (yt == OX_UINT8 || yt == OX_INT8)) {
+    OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
+    if (L.kind != 2) return quantize8(c, x, s, zp, yt, &L, out);
+  }
   double *xd, *sd, *zd;
   OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
   ox_tensor *y = &(*out)->u.t;
@@ -344,10 +354,14 @@ static void range_plain(const float *x, int64_t n, float *lo, float *hi) {
   *lo = l, *hi = h;
 }
 
-static void quant_plain(const float *x, uint8_t *y, int64_t n, float scale, float zp) {
+/* y = saturate(round(x / scale) + zp) into uint8 or, with sgn, int8 (NaN:
+ * the type's minimum) */
+static void quant_plain(const float *x, uint8_t *y, int64_t n, float scale, float zp, int sgn) {
+  float lo = sgn ? -128.0f : 0.0f, hi = sgn ? 127.0f : 255.0f;
   for (int64_t i = 0; i < n; i++) {
     float r = nearbyintf(x[i] / scale) + zp;
-    y[i] = !(r >= 0) ? 0 : r > 255 ? 255 : (uint8_t)r;
+    r = !(r >= lo) ? lo : r > hi ? hi : r;
+    y[i] = sgn ? (uint8_t)(int8_t)r : (uint8_t)r;
   }
 }
 
@@ -370,27 +384,29 @@ OX_TARGET_AVX2 static void range_avx2(const float *x, int64_t n, float *lo, floa
   range_plain(x + i, n - i, lo, hi);
 }
 
-OX_TARGET_AVX2 static __m256i quant8_avx2(const float *x, __m256 s, __m256 z) {
+OX_TARGET_AVX2 static __m256i quant8_avx2(const float *x, __m256 s, __m256 z, __m256 lo,
+                                          __m256 hi) {
   __m256 r = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(x), s),
                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  r = _mm256_max_ps(_mm256_add_ps(r, z), _mm256_setzero_ps()); /* NaN: 0 */
-  return _mm256_cvtps_epi32(_mm256_min_ps(r, _mm256_set1_ps(255.0f)));
+  r = _mm256_max_ps(_mm256_add_ps(r, z), lo); /* NaN: lo */
+  return _mm256_cvtps_epi32(_mm256_min_ps(r, hi));
 }
 
 OX_TARGET_AVX2 static void quant_avx2(const float *x, uint8_t *y, int64_t n, float scale,
-                                      float zp) {
+                                      float zp, int sgn) {
   __m256 s = _mm256_set1_ps(scale), z = _mm256_set1_ps(zp);
+  __m256 lo = _mm256_set1_ps(sgn ? -128.0f : 0.0f), hi = _mm256_set1_ps(sgn ? 127.0f : 255.0f);
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    __m256i a = quant8_avx2(x + i, s, z), b = quant8_avx2(x + i + 8, s, z);
-    __m256i c = quant8_avx2(x + i + 16, s, z), d = quant8_avx2(x + i + 24, s, z);
-    /* 0..255 in 32 bits -> 16 -> 8 (per 128-bit lane), then the lanes in order */
+    __m256i a = quant8_avx2(x + i, s, z, lo, hi), b = quant8_avx2(x + i + 8, s, z, lo, hi);
+    __m256i c = quant8_avx2(x + i + 16, s, z, lo, hi), d = quant8_avx2(x + i + 24, s, z, lo, hi);
+    /* in range in 32 bits -> 16 -> 8 (per 128-bit lane), then the lanes in order */
     __m256i ab = _mm256_packs_epi32(a, b), cd = _mm256_packs_epi32(c, d);
-    __m256i q = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), order);
-    _mm256_storeu_si256((__m256i *)(y + i), q);
+    __m256i q = sgn ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd);
+    _mm256_storeu_si256((__m256i *)(y + i), _mm256_permutevar8x32_epi32(q, order));
   }
-  quant_plain(x + i, y + i, n - i, scale, zp);
+  quant_plain(x + i, y + i, n - i, scale, zp, sgn);
 }
 #endif
 
@@ -424,10 +440,10 @@ static void dql_quant_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)slot;
   dql_job *j = arg;
 #if OX_X86_DISPATCH
-  if (dql_avx2()) quant_avx2(j->x + lo, j->y + lo, hi - lo, j->scale, j->zp);
+  if (dql_avx2()) quant_avx2(j->x + lo, j->y + lo, hi - lo, j->scale, j->zp, 0);
   else
 #endif
-    quant_plain(j->x + lo, j->y + lo, hi - lo, j->scale, j->zp);
+    quant_plain(j->x + lo, j->y + lo, hi - lo, j->scale, j->zp, 0);
 }
 
 /* uint8 only: the range [min(0, min x), max(0, max x)] maps onto [0, 255];
@@ -465,6 +481,53 @@ static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   *(uint8_t *)yz->u.t.data = (uint8_t)zp;
   ox_value *res[3] = {y, ys, yz};
   for (int k = 0; k < nout && k < 3; k++) out[k] = res[k];
+  return 0;
+}
+
+/* QuantizeLinear's float x and float y_scale to uint8 or int8, per tensor or
+ * per axis: rows of `inner` elements with one scale and zero point, cut into
+ * pieces of Q8_PIECE elements split over the threads. The reference divides
+ * in float32 (numpy's x / y_scale), rounds half to even and adds the zero
+ * point: in float that is the same number while |round(x / scale)| < 2^24,
+ * and past that both saturate alike (the zero point is at most 255). */
+#define Q8_PIECE 16384
+typedef struct {
+  const float *x;
+  uint8_t *y;
+  const float *scale, *zp; /* per row of the axis (one for per tensor) */
+  int64_t dim, inner, pieces;
+  int kind, sgn;
+} q8_job;
+
+static void q8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const q8_job *j = arg;
+  for (int64_t u = lo; u < hi; u++) {
+    int64_t row = u / j->pieces, p0 = u % j->pieces * Q8_PIECE;
+    int64_t n = j->inner - p0 < Q8_PIECE ? j->inner - p0 : Q8_PIECE, d = j->kind ? row % j->dim : 0;
+    const float *x = j->x + row * j->inner + p0;
+    uint8_t *y = j->y + row * j->inner + p0;
+#if OX_X86_DISPATCH
+    if (dql_avx2()) quant_avx2(x, y, n, j->scale[d], j->zp[d], j->sgn);
+    else
+#endif
+      quant_plain(x, y, n, j->scale[d], j->zp[d], j->sgn);
+  }
+}
+
+static int quantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                     ox_dtype yt, const qlayout *L, ox_value **out) {
+  OX_TRY(ox_tensor_new_uninit(c->a, yt, x->rank, x->dims, out, c->err));
+  if (!x->n) return 0;
+  float *zf = ox_alloc_array(c->a, s->n, sizeof *zf);
+  if (!zf) return ox_oom(c->err, NULL);
+  for (int64_t d = 0; d < s->n; d++) zf[d] = zp ? (float)ox_load_i64(zp->dt, zp->data, d) : 0.0f;
+  q8_job j = {x->data, (*out)->u.t.data, s->data, zf, L->dim, L->inner,
+              (L->inner + Q8_PIECE - 1) / Q8_PIECE, L->kind, yt == OX_INT8};
+  int64_t units = L->outer * L->dim * j.pieces;
+  int nch = ox_par_chunks(units, 4.0 * (double)x->n);
+  if (nch <= 1) q8_chunk(&j, 0, 0, units);
+  else ox_par_for(units, nch, q8_chunk, &j);
   return 0;
 }
 

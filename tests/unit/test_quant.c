@@ -321,6 +321,82 @@ static void test_dynamic_paths(void) {
   free(x);
 }
 
+/* QuantizeLinear's float path to 8 bits (quantize8: AVX2 where the CPU has
+ * it, rows cut into pieces over the threads) against the reference written
+ * here as numpy computes it: float32 quotient, rint, + zero point in double,
+ * clamp (NaN to the minimum). Per tensor and per axis, uint8 and int8, odd
+ * row lengths, ties, NaN, +-Inf, huge values; plain and AVX2; 1 and 3
+ * threads. */
+static int q8_case(const char *label, int opset, ox_dtype yt, int rank, const int64_t *dims,
+                   int axis, const float *x, const float *sc, const uint8_t *zp) {
+  int64_t n = 1, D = 1, inner = 1;
+  for (int d = 0; d < rank; d++) n *= dims[d];
+  if (axis >= 0) {
+    D = dims[axis];
+    for (int d = axis + 1; d < rank; d++) inner *= dims[d];
+  }
+  uint8_t *want = malloc((size_t)n + 1);
+  if (!want) return 1;
+  double lo = yt == OX_INT8 ? -128 : 0, hi = yt == OX_INT8 ? 127 : 255;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t d = axis >= 0 ? i / inner % D : 0;
+    double z = yt == OX_INT8 ? (double)(int8_t)zp[d] : (double)zp[d];
+    double r = nearbyint((double)(float)((double)x[i] / (double)sc[d])) + z;
+    r = !(r >= lo) ? lo : r > hi ? hi : r;
+    want[i] = yt == OX_INT8 ? (uint8_t)(int8_t)r : (uint8_t)r;
+  }
+  int64_t sd = D;
+  ox_value *in[3] = {tensor(OX_FLOAT, rank, dims, x),
+                     axis >= 0 ? tensor(OX_FLOAT, 1, &sd, sc) : tensor(OX_FLOAT, 0, NULL, sc),
+                     axis >= 0 ? tensor(yt, 1, &sd, zp) : tensor(yt, 0, NULL, zp)};
+  ox_attr ax[1] = {attr_int("axis", axis)};
+  int bad = 0;
+  for (int isa = 0; isa <= 1; isa++)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_quant_max_isa(isa ? -1 : 0);
+      ox_set_threads(th);
+      ox_value *y[1] = {0};
+      if (run("QuantizeLinear", opset, axis >= 0, ax, 3, in, 1, y) || !y[0] || y[0]->u.t.dt != yt) {
+        bad++;
+        continue;
+      }
+      for (int64_t i = 0; i < n; i++)
+        if (((uint8_t *)y[0]->u.t.data)[i] != want[i]) {
+          fprintf(stderr, "%s (isa %d, %d threads): element %lld is %d, want %d\n", label, isa, th,
+                  (long long)i, ((uint8_t *)y[0]->u.t.data)[i], want[i]);
+          bad++;
+          break;
+        }
+    }
+  ox_quant_max_isa(-1);
+  ox_set_threads(1);
+  free(want);
+  return bad;
+}
+
+static void test_quantize8(void) {
+  enum { BIG = (1 << 20) + 45 };
+  float *x = malloc(BIG * sizeof *x);
+  CHECK(x != NULL);
+  if (!x) return;
+  uint32_t r = 777;
+  for (int64_t i = 0; i < BIG; i++) {
+    r = r * 1664525u + 1013904223u;
+    x[i] = ((float)(r >> 8) / 16777216.0f - 0.5f) * 90.0f;
+    if (i % 97 == 0) x[i] = (float)(i % 400) * 0.25f - 50.0f; /* ties of x / 0.5 */
+  }
+  x[5] = NAN, x[40] = INFINITY, x[41] = -INFINITY, x[42] = 1e30f, x[43] = -1e30f, x[44] = -0.0f;
+  float sc[7] = {0.5f, 0.37f, 1.0f, 3.0f, 0.01f, 2.5f, 0.5f};
+  uint8_t zu[7] = {128, 0, 255, 3, 77, 200, 1}, zs[7] = {0, 0x80, 0x7F, 5, 0xFB, 10, 0xFF};
+  CHECK_EQ_I(q8_case("q8 u8 per tensor", 13, OX_UINT8, 1, DIMS(1037), -1, x, sc, zu), 0);
+  CHECK_EQ_I(q8_case("q8 s8 per tensor (10)", 10, OX_INT8, 2, DIMS(3, 35), -1, x + 1, sc + 1, zs + 1), 0);
+  CHECK_EQ_I(q8_case("q8 u8 per axis", 13, OX_UINT8, 3, DIMS(2, 7, 37), 1, x + 3, sc, zu), 0);
+  CHECK_EQ_I(q8_case("q8 s8 per axis 0", 19, OX_INT8, 2, DIMS(7, 99), 0, x, sc, zs), 0);
+  CHECK_EQ_I(q8_case("q8 u8 big", 13, OX_UINT8, 1, DIMS(BIG), -1, x, sc + 4, zu + 4), 0);
+  CHECK_EQ_I(q8_case("q8 s8 big per axis", 13, OX_INT8, 2, DIMS(7, BIG / 7), 0, x, sc, zs), 0);
+  free(x);
+}
+
 static void test_qlinear_matmul(void) {
   ox_value *y[1], *in[8];
   /* a per row ((M,) scale and zero point), b per column ((N,) scale) */
@@ -397,6 +473,7 @@ int main(void) {
   test_dequantize();
   test_dynamic();
   test_dynamic_paths();
+  test_quantize8();
   test_qlinear_matmul();
   test_qlinear_conv();
   ox_arena_free(A);
