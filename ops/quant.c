@@ -162,6 +162,8 @@ static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_t
 
 static int quantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
                      ox_dtype yt, const qlayout *L, ox_value **out);
+static int dequantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                       const qlayout *L, ox_value **out);
 
 /* The type numpy's x / y divides in for x of type a and y of type b: the
  * common type, float32 for two different small floats, float64 as soon as
@@ -294,6 +296,12 @@ static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
     return ox_fail(c->err, OX_EINPUT, "x_scale is float8e8m0; output_dtype must name the output type");
   }
   qlayout L;
+  /* 8-bit x to float with a float scale, per tensor or per axis: in float
+   * (dequantize8), the same values */
+  if ((x->dt == OX_UINT8 || x->dt == OX_INT8) && s->dt == OX_FLOAT && yt == OX_FLOAT) {
+    OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
+    if (L.kind != 2) return dequantize8(c, x, s, zp, &L, out);
+  }
   double *xd, *sd, *zd;
   OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
   ox_tensor *y = &(*out)->u.t;
@@ -528,6 +536,75 @@ static int quantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox
   int nch = ox_par_chunks(units, 4.0 * (double)x->n);
   if (nch <= 1) q8_chunk(&j, 0, 0, units);
   else ox_par_for(units, nch, q8_chunk, &j);
+  return 0;
+}
+
+/* DequantizeLinear's uint8 or int8 x with a float x_scale to float, per
+ * tensor or per axis, as q8_job cuts it: x - zero point is an integer of at
+ * most 9 bits, exact in float, and its product with the scale (33 bits at
+ * most) is exact in double: rounding it once to float, as the reference
+ * does, is the float product. */
+typedef struct {
+  const uint8_t *x;
+  float *y;
+  const float *scale;
+  const int32_t *zp;
+  int64_t dim, inner, pieces;
+  int kind, sgn;
+} dq8_job;
+
+static void dq8_plain(const uint8_t *x, float *y, int64_t n, float s, int32_t z, int sgn) {
+  if (sgn)
+    for (int64_t i = 0; i < n; i++) y[i] = (float)((int32_t)(int8_t)x[i] - z) * s;
+  else
+    for (int64_t i = 0; i < n; i++) y[i] = (float)((int32_t)x[i] - z) * s;
+}
+
+#if OX_X86_DISPATCH
+OX_TARGET_AVX2 static void dq8_avx2(const uint8_t *x, float *y, int64_t n, float s, int32_t z,
+                                    int sgn) {
+  __m256 sv = _mm256_set1_ps(s);
+  __m256i zv = _mm256_set1_epi32(z);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i b = _mm_loadl_epi64((const __m128i *)(x + i));
+    __m256i v = sgn ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+    __m256 d = _mm256_cvtepi32_ps(_mm256_sub_epi32(v, zv));
+    _mm256_storeu_ps(y + i, _mm256_mul_ps(d, sv));
+  }
+  dq8_plain(x + i, y + i, n - i, s, z, sgn);
+}
+#endif
+
+static void dq8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const dq8_job *j = arg;
+  for (int64_t u = lo; u < hi; u++) {
+    int64_t row = u / j->pieces, p0 = u % j->pieces * Q8_PIECE;
+    int64_t n = j->inner - p0 < Q8_PIECE ? j->inner - p0 : Q8_PIECE, d = j->kind ? row % j->dim : 0;
+    const uint8_t *x = j->x + row * j->inner + p0;
+    float *y = j->y + row * j->inner + p0;
+#if OX_X86_DISPATCH
+    if (dql_avx2()) dq8_avx2(x, y, n, j->scale[d], j->zp[d], j->sgn);
+    else
+#endif
+      dq8_plain(x, y, n, j->scale[d], j->zp[d], j->sgn);
+  }
+}
+
+static int dequantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                       const qlayout *L, ox_value **out) {
+  OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, x->rank, x->dims, out, c->err));
+  if (!x->n) return 0;
+  int32_t *zi = ox_alloc_array(c->a, s->n, sizeof *zi);
+  if (!zi) return ox_oom(c->err, NULL);
+  for (int64_t d = 0; d < s->n; d++) zi[d] = zp ? (int32_t)ox_load_i64(zp->dt, zp->data, d) : 0;
+  dq8_job j = {x->data, (*out)->u.t.data, s->data, zi, L->dim, L->inner,
+               (L->inner + Q8_PIECE - 1) / Q8_PIECE, L->kind, x->dt == OX_INT8};
+  int64_t units = L->outer * L->dim * j.pieces;
+  int nch = ox_par_chunks(units, 2.0 * (double)x->n);
+  if (nch <= 1) dq8_chunk(&j, 0, 0, units);
+  else ox_par_for(units, nch, dq8_chunk, &j);
   return 0;
 }
 

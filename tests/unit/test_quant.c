@@ -397,6 +397,75 @@ static void test_quantize8(void) {
   free(x);
 }
 
+/* DequantizeLinear's 8-bit float path (dequantize8) against the reference's
+ * computation written out: (x - zero point) in double, times the scale,
+ * rounded once to float. uint8 and int8, per tensor and per axis, odd rows,
+ * a negative, a tiny, an infinite and a NaN scale; plain and AVX2; 1 and 3
+ * threads; compared bit for bit. */
+static int dq8_case(const char *label, ox_dtype xt, int rank, const int64_t *dims, int axis,
+                    const uint8_t *x, const float *sc, const uint8_t *zp) {
+  int64_t n = 1, D = 1, inner = 1;
+  for (int d = 0; d < rank; d++) n *= dims[d];
+  if (axis >= 0) {
+    D = dims[axis];
+    for (int d = axis + 1; d < rank; d++) inner *= dims[d];
+  }
+  float *want = malloc(sizeof(float) * (size_t)(n + 1));
+  if (!want) return 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t d = axis >= 0 ? i / inner % D : 0;
+    double v = xt == OX_INT8 ? (double)(int8_t)x[i] - (double)(int8_t)zp[d] : (double)x[i] - (double)zp[d];
+    want[i] = (float)(v * (double)sc[d]);
+  }
+  int64_t sd = D;
+  ox_value *in[3] = {tensor(xt, rank, dims, x),
+                     axis >= 0 ? tensor(OX_FLOAT, 1, &sd, sc) : tensor(OX_FLOAT, 0, NULL, sc),
+                     axis >= 0 ? tensor(xt, 1, &sd, zp) : tensor(xt, 0, NULL, zp)};
+  ox_attr ax[1] = {attr_int("axis", axis)};
+  int bad = 0;
+  for (int isa = 0; isa <= 1; isa++)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_quant_max_isa(isa ? -1 : 0);
+      ox_set_threads(th);
+      ox_value *y[1] = {0};
+      if (run("DequantizeLinear", 13, axis >= 0, ax, 3, in, 1, y) || !y[0] || y[0]->u.t.dt != OX_FLOAT) {
+        bad++;
+        continue;
+      }
+      if (memcmp(y[0]->u.t.data, want, sizeof(float) * (size_t)n)) {
+        int64_t i = 0;
+        while (!memcmp((float *)y[0]->u.t.data + i, want + i, sizeof(float))) i++;
+        fprintf(stderr, "%s (isa %d, %d threads): element %lld is %.9g, want %.9g\n", label, isa, th,
+                (long long)i, ((float *)y[0]->u.t.data)[i], want[i]);
+        bad++;
+      }
+    }
+  ox_quant_max_isa(-1);
+  ox_set_threads(1);
+  free(want);
+  return bad;
+}
+
+static void test_dequantize8(void) {
+  enum { BIG = (1 << 20) + 21 };
+  uint8_t *x = malloc(BIG);
+  CHECK(x != NULL);
+  if (!x) return;
+  uint32_t r = 4242;
+  for (int64_t i = 0; i < BIG; i++) {
+    r = r * 1664525u + 1013904223u;
+    x[i] = (uint8_t)(r >> 24);
+  }
+  float sc[5] = {0.0173f, -2.5f, 1e-30f, INFINITY, NAN};
+  uint8_t zu[5] = {128, 0, 255, 7, 3}, zs[5] = {0, 0x80, 0x7F, 0xF0, 1};
+  CHECK_EQ_I(dq8_case("dq8 u8 per tensor", OX_UINT8, 1, DIMS(1031), -1, x, sc, zu), 0);
+  CHECK_EQ_I(dq8_case("dq8 s8 per tensor", OX_INT8, 2, DIMS(3, 29), -1, x, sc + 1, zs + 1), 0);
+  CHECK_EQ_I(dq8_case("dq8 u8 per axis", OX_UINT8, 3, DIMS(2, 5, 41), 1, x + 1, sc, zu), 0);
+  CHECK_EQ_I(dq8_case("dq8 s8 per axis", OX_INT8, 2, DIMS(5, 77), 0, x + 2, sc, zs), 0);
+  CHECK_EQ_I(dq8_case("dq8 s8 big", OX_INT8, 1, DIMS(BIG), -1, x, sc, zs), 0);
+  free(x);
+}
+
 static void test_qlinear_matmul(void) {
   ox_value *y[1], *in[8];
   /* a per row ((M,) scale and zero point), b per column ((N,) scale) */
@@ -474,6 +543,7 @@ int main(void) {
   test_dynamic();
   test_dynamic_paths();
   test_quantize8();
+  test_dequantize8();
   test_qlinear_matmul();
   test_qlinear_conv();
   ox_arena_free(A);
