@@ -160,10 +160,8 @@ static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_t
 
 /* ---- QuantizeLinear-10, -13, -19, -21, -23, -24, -25 ---- */
 
-static int quantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
-                     ox_dtype yt, const qlayout *L, ox_value **out);
-static int dequantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
-                       const qlayout *L, ox_value **out);
+static int q8_run(ox_ctx *c, int dq, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                  ox_dtype yt, const qlayout *L, ox_value **out);
 
 /* The type numpy's x / y divides in for x of type a and y of type b: the
  * common type, float32 for two different small floats, float64 as soon as
@@ -223,11 +221,11 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   int cast = prec != 0;
   qlayout L;
   /* float x and scale to 8 bits, per tensor or per axis: in float, 8 lanes at
-   * a time (quantize8); the same values, see there */
+   * a time (q8_run); the same values, see there */
   if (x->dt == OX_FLOAT && s->dt == OX_FLOAT && pt == OX_FLOAT && !cast &&
       (yt == OX_UINT8 || yt == OX_INT8)) {
     OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
-    if (L.kind != 2) return quantize8(c, x, s, zp, yt, &L, out);
+    if (L.kind != 2) return q8_run(c, 0, x, s, zp, yt, &L, out);
   }
   double *xd, *sd, *zd;
   OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
@@ -297,10 +295,10 @@ static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   }
   qlayout L;
   /* 8-bit x to float with a float scale, per tensor or per axis: in float
-   * (dequantize8), the same values */
+   * (q8_run), the same values */
   if ((x->dt == OX_UINT8 || x->dt == OX_INT8) && s->dt == OX_FLOAT && yt == OX_FLOAT) {
     OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
-    if (L.kind != 2) return dequantize8(c, x, s, zp, &L, out);
+    if (L.kind != 2) return q8_run(c, 1, x, s, zp, OX_FLOAT, &L, out);
   }
   double *xd, *sd, *zd;
   OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
@@ -492,66 +490,30 @@ static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   return 0;
 }
 
-/* QuantizeLinear's float x and float y_scale to uint8 or int8, per tensor or
- * per axis: rows of `inner` elements with one scale and zero point, cut into
- * pieces of Q8_PIECE elements split over the threads. The reference divides
- * in float32 (numpy's x / y_scale), rounds half to even and adds the zero
- * point: in float that is the same number while |round(x / scale)| < 2^24,
- * and past that both saturate alike (the zero point is at most 255). */
+/* The 8-bit paths of QuantizeLinear (float x and y_scale to uint8 or int8)
+ * and DequantizeLinear (uint8 or int8 x and a float x_scale to float), per
+ * tensor or per axis: rows of `inner` elements with one scale and zero
+ * point, cut into pieces of Q8_PIECE elements split over the threads.
+ *
+ * Quantize: the reference divides in float32 (numpy's x / y_scale), rounds
+ * half to even and adds the zero point: in float that is the same number
+ * while |round(x / scale)| < 2^24, and past that both saturate alike (the
+ * zero point is at most 255).
+ * Dequantize: x - zero point is an integer of at most 9 bits, exact in
+ * float, and its product with the scale (33 bits at most) is exact in
+ * double: rounding it once to float, as the reference does, is the float
+ * product. */
 #define Q8_PIECE 16384
 typedef struct {
-  const float *x;
-  uint8_t *y;
-  const float *scale, *zp; /* per row of the axis (one for per tensor) */
+  int dq;              /* 0 quantize: x float, y 8-bit; 1 dequantize: the other way */
+  const char *x;
+  char *y;
+  const float *scale;  /* per row of the axis (one for per tensor) */
+  const float *zq;     /* quantize: the zero points as floats */
+  const int32_t *zd;   /* dequantize: as int32 */
   int64_t dim, inner, pieces;
-  int kind, sgn;
+  int kind, sgn;       /* per axis; the 8-bit side signed */
 } q8_job;
-
-static void q8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
-  (void)slot;
-  const q8_job *j = arg;
-  for (int64_t u = lo; u < hi; u++) {
-    int64_t row = u / j->pieces, p0 = u % j->pieces * Q8_PIECE;
-    int64_t n = j->inner - p0 < Q8_PIECE ? j->inner - p0 : Q8_PIECE, d = j->kind ? row % j->dim : 0;
-    const float *x = j->x + row * j->inner + p0;
-    uint8_t *y = j->y + row * j->inner + p0;
-#if OX_X86_DISPATCH
-    if (dql_avx2()) quant_avx2(x, y, n, j->scale[d], j->zp[d], j->sgn);
-    else
-#endif
-      quant_plain(x, y, n, j->scale[d], j->zp[d], j->sgn);
-  }
-}
-
-static int quantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
-                     ox_dtype yt, const qlayout *L, ox_value **out) {
-  OX_TRY(ox_tensor_new_uninit(c->a, yt, x->rank, x->dims, out, c->err));
-  if (!x->n) return 0;
-  float *zf = ox_alloc_array(c->a, s->n, sizeof *zf);
-  if (!zf) return ox_oom(c->err, NULL);
-  for (int64_t d = 0; d < s->n; d++) zf[d] = zp ? (float)ox_load_i64(zp->dt, zp->data, d) : 0.0f;
-  q8_job j = {x->data, (*out)->u.t.data, s->data, zf, L->dim, L->inner,
-              (L->inner + Q8_PIECE - 1) / Q8_PIECE, L->kind, yt == OX_INT8};
-  int64_t units = L->outer * L->dim * j.pieces;
-  int nch = ox_par_chunks(units, 4.0 * (double)x->n);
-  if (nch <= 1) q8_chunk(&j, 0, 0, units);
-  else ox_par_for(units, nch, q8_chunk, &j);
-  return 0;
-}
-
-/* DequantizeLinear's uint8 or int8 x with a float x_scale to float, per
- * tensor or per axis, as q8_job cuts it: x - zero point is an integer of at
- * most 9 bits, exact in float, and its product with the scale (33 bits at
- * most) is exact in double: rounding it once to float, as the reference
- * does, is the float product. */
-typedef struct {
-  const uint8_t *x;
-  float *y;
-  const float *scale;
-  const int32_t *zp;
-  int64_t dim, inner, pieces;
-  int kind, sgn;
-} dq8_job;
 
 static void dq8_plain(const uint8_t *x, float *y, int64_t n, float s, int32_t z, int sgn) {
   if (sgn)
@@ -576,35 +538,46 @@ OX_TARGET_AVX2 static void dq8_avx2(const uint8_t *x, float *y, int64_t n, float
 }
 #endif
 
-static void dq8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+static void q8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)slot;
-  const dq8_job *j = arg;
+  const q8_job *j = arg;
+  size_t xs = j->dq ? 1 : sizeof(float), ys = j->dq ? sizeof(float) : 1;
   for (int64_t u = lo; u < hi; u++) {
     int64_t row = u / j->pieces, p0 = u % j->pieces * Q8_PIECE;
     int64_t n = j->inner - p0 < Q8_PIECE ? j->inner - p0 : Q8_PIECE, d = j->kind ? row % j->dim : 0;
-    const uint8_t *x = j->x + row * j->inner + p0;
-    float *y = j->y + row * j->inner + p0;
+    const void *x = j->x + (size_t)(row * j->inner + p0) * xs;
+    void *y = j->y + (size_t)(row * j->inner + p0) * ys;
 #if OX_X86_DISPATCH
-    if (dql_avx2()) dq8_avx2(x, y, n, j->scale[d], j->zp[d], j->sgn);
-    else
+    if (dql_avx2()) {
+      if (j->dq) dq8_avx2(x, y, n, j->scale[d], j->zd[d], j->sgn);
+      else quant_avx2(x, y, n, j->scale[d], j->zq[d], j->sgn);
+      continue;
+    }
 #endif
-      dq8_plain(x, y, n, j->scale[d], j->zp[d], j->sgn);
+    if (j->dq) dq8_plain(x, y, n, j->scale[d], j->zd[d], j->sgn);
+    else quant_plain(x, y, n, j->scale[d], j->zq[d], j->sgn);
   }
 }
 
-static int dequantize8(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
-                       const qlayout *L, ox_value **out) {
-  OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, x->rank, x->dims, out, c->err));
+/* y (yt) from x, as above; zp: NULL, or the scale's shape and yt's (quantize)
+ * or x's (dequantize) type */
+static int q8_run(ox_ctx *c, int dq, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                  ox_dtype yt, const qlayout *L, ox_value **out) {
+  OX_TRY(ox_tensor_new_uninit(c->a, yt, x->rank, x->dims, out, c->err));
   if (!x->n) return 0;
-  int32_t *zi = ox_alloc_array(c->a, s->n, sizeof *zi);
-  if (!zi) return ox_oom(c->err, NULL);
-  for (int64_t d = 0; d < s->n; d++) zi[d] = zp ? (int32_t)ox_load_i64(zp->dt, zp->data, d) : 0;
-  dq8_job j = {x->data, (*out)->u.t.data, s->data, zi, L->dim, L->inner,
-               (L->inner + Q8_PIECE - 1) / Q8_PIECE, L->kind, x->dt == OX_INT8};
+  float *zq = ox_alloc_array(c->a, s->n, sizeof *zq);
+  int32_t *zd = ox_alloc_array(c->a, s->n, sizeof *zd);
+  if (!zq || !zd) return ox_oom(c->err, NULL);
+  for (int64_t d = 0; d < s->n; d++) {
+    zd[d] = zp ? (int32_t)ox_load_i64(zp->dt, zp->data, d) : 0;
+    zq[d] = (float)zd[d];
+  }
+  q8_job j = {dq, x->data, (*out)->u.t.data, s->data, zq, zd, L->dim, L->inner,
+              (L->inner + Q8_PIECE - 1) / Q8_PIECE, L->kind, (dq ? x->dt : yt) == OX_INT8};
   int64_t units = L->outer * L->dim * j.pieces;
-  int nch = ox_par_chunks(units, 2.0 * (double)x->n);
-  if (nch <= 1) dq8_chunk(&j, 0, 0, units);
-  else ox_par_for(units, nch, dq8_chunk, &j);
+  int nch = ox_par_chunks(units, (dq ? 2.0 : 4.0) * (double)x->n);
+  if (nch <= 1) q8_chunk(&j, 0, 0, units);
+  else ox_par_for(units, nch, q8_chunk, &j);
   return 0;
 }
 

@@ -327,6 +327,34 @@ static void test_dynamic_paths(void) {
  * clamp (NaN to the minimum). Per tensor and per axis, uint8 and int8, odd
  * row lengths, ties, NaN, +-Inf, huge values; plain and AVX2; 1 and 3
  * threads. */
+/* Run op on in[] with the plain and the best build (ox_quant_max_isa), on 1
+ * and 3 threads: the number of runs whose output 0 is not yt with the n
+ * elements of es bytes at want. */
+static int paths_agree(const char *label, const char *op, int opset, int nattr, ox_attr *at,
+                       int nin, ox_value **in, ox_dtype yt, const void *want, size_t es, int64_t n) {
+  int bad = 0;
+  for (int isa = 0; isa <= 1; isa++)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_quant_max_isa(isa ? -1 : 0);
+      ox_set_threads(th);
+      ox_value *y[1] = {0};
+      if (run(op, opset, nattr, at, nin, in, 1, y) || !y[0] || y[0]->u.t.dt != yt || y[0]->u.t.n != n) {
+        bad++;
+        continue;
+      }
+      const char *got = y[0]->u.t.data, *w = want;
+      for (int64_t i = 0; i < n; i++)
+        if (memcmp(got + (size_t)i * es, w + (size_t)i * es, es)) {
+          fprintf(stderr, "%s (isa %d, %d threads): element %lld differs\n", label, isa, th, (long long)i);
+          bad++;
+          break;
+        }
+    }
+  ox_quant_max_isa(-1);
+  ox_set_threads(1);
+  return bad;
+}
+
 static int q8_case(const char *label, int opset, ox_dtype yt, int rank, const int64_t *dims,
                    int axis, const float *x, const float *sc, const uint8_t *zp) {
   int64_t n = 1, D = 1, inner = 1;
@@ -350,26 +378,7 @@ static int q8_case(const char *label, int opset, ox_dtype yt, int rank, const in
                      axis >= 0 ? tensor(OX_FLOAT, 1, &sd, sc) : tensor(OX_FLOAT, 0, NULL, sc),
                      axis >= 0 ? tensor(yt, 1, &sd, zp) : tensor(yt, 0, NULL, zp)};
   ox_attr ax[1] = {attr_int("axis", axis)};
-  int bad = 0;
-  for (int isa = 0; isa <= 1; isa++)
-    for (int th = 1; th <= 3; th += 2) {
-      ox_quant_max_isa(isa ? -1 : 0);
-      ox_set_threads(th);
-      ox_value *y[1] = {0};
-      if (run("QuantizeLinear", opset, axis >= 0, ax, 3, in, 1, y) || !y[0] || y[0]->u.t.dt != yt) {
-        bad++;
-        continue;
-      }
-      for (int64_t i = 0; i < n; i++)
-        if (((uint8_t *)y[0]->u.t.data)[i] != want[i]) {
-          fprintf(stderr, "%s (isa %d, %d threads): element %lld is %d, want %d\n", label, isa, th,
-                  (long long)i, ((uint8_t *)y[0]->u.t.data)[i], want[i]);
-          bad++;
-          break;
-        }
-    }
-  ox_quant_max_isa(-1);
-  ox_set_threads(1);
+  int bad = paths_agree(label, "QuantizeLinear", opset, axis >= 0, ax, 3, in, yt, want, 1, n);
   free(want);
   return bad;
 }
@@ -422,26 +431,8 @@ static int dq8_case(const char *label, ox_dtype xt, int rank, const int64_t *dim
                      axis >= 0 ? tensor(OX_FLOAT, 1, &sd, sc) : tensor(OX_FLOAT, 0, NULL, sc),
                      axis >= 0 ? tensor(xt, 1, &sd, zp) : tensor(xt, 0, NULL, zp)};
   ox_attr ax[1] = {attr_int("axis", axis)};
-  int bad = 0;
-  for (int isa = 0; isa <= 1; isa++)
-    for (int th = 1; th <= 3; th += 2) {
-      ox_quant_max_isa(isa ? -1 : 0);
-      ox_set_threads(th);
-      ox_value *y[1] = {0};
-      if (run("DequantizeLinear", 13, axis >= 0, ax, 3, in, 1, y) || !y[0] || y[0]->u.t.dt != OX_FLOAT) {
-        bad++;
-        continue;
-      }
-      if (memcmp(y[0]->u.t.data, want, sizeof(float) * (size_t)n)) {
-        int64_t i = 0;
-        while (!memcmp((float *)y[0]->u.t.data + i, want + i, sizeof(float))) i++;
-        fprintf(stderr, "%s (isa %d, %d threads): element %lld is %.9g, want %.9g\n", label, isa, th,
-                (long long)i, ((float *)y[0]->u.t.data)[i], want[i]);
-        bad++;
-      }
-    }
-  ox_quant_max_isa(-1);
-  ox_set_threads(1);
+  int bad = paths_agree(label, "DequantizeLinear", 13, axis >= 0, ax, 3, in, OX_FLOAT, want,
+                        sizeof(float), n);
   free(want);
   return bad;
 }
