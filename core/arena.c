@@ -430,11 +430,9 @@ int ox_arena_pools(void) {
 #endif
 }
 
-void *ox_alloc(ox_arena *a, size_t n) {
-  __atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
-  if (inject()) return NULL;
-  if (n == 0) n = 1;
-  if (n >= BIG) return big_alloc(a, n, 1);
+/* n < BIG bytes from the current chunk (a new one when it is full), zeroed
+ * when `zero` */
+static void *small_alloc(ox_arena *a, size_t n, int zero) {
   n = hdr(n);
   size_t h = hdr(sizeof(chunk));
   if (!a->cur || a->cur->used + n > a->cur->size) {
@@ -454,14 +452,25 @@ void *ox_alloc(ox_arena *a, size_t n) {
   }
   char *p = (char *)a->cur + h + a->cur->used;
   a->cur->used += n;
-  memset(p, 0, n);
+  if (zero) memset(p, 0, n);
   return p;
 }
 
-void *ox_alloc_uninit(ox_arena *a, size_t n) {
-  if (n < BIG) return ox_alloc(a, n);
+void *ox_alloc(ox_arena *a, size_t n) {
   __atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
-  return inject() ? NULL : big_alloc(a, n, 0);
+  if (inject()) return NULL;
+  if (n == 0) n = 1;
+  if (n >= BIG) return big_alloc(a, n, 1);
+  return small_alloc(a, n, 1);
+}
+
+/* not zeroed, small or big: a tensor's data that its kernel writes whole
+ * (the memset of every small output was a few percent of a small model) */
+void *ox_alloc_uninit(ox_arena *a, size_t n) {
+  __atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
+  if (inject()) return NULL;
+  if (n == 0) n = 1;
+  return n >= BIG ? big_alloc(a, n, 0) : small_alloc(a, n, 0);
 }
 
 void *ox_alloc_array(ox_arena *a, int64_t count, size_t size) {

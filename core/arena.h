@@ -19,8 +19,8 @@ typedef struct { void *chunk; size_t used; uint64_t serial; } ox_mark;
 ox_arena *ox_arena_new(void);
 void ox_arena_free(ox_arena *a);
 void *ox_alloc(ox_arena *a, size_t n);
-/* As ox_alloc, but blocks of 64 KiB and more are not zeroed (fresh pages from
- * mmap still are): for outputs the caller writes in full. */
+/* As ox_alloc, but not zeroed (fresh pages from mmap still are): for
+ * outputs the caller writes in full. */
 void *ox_alloc_uninit(ox_arena *a, size_t n);
 /* count * size with overflow checks; count < 0 gives NULL. */
 void *ox_alloc_array(ox_arena *a, int64_t count, size_t size);

@@ -98,7 +98,8 @@ static const ox_function *find_function(const ox_model *m, const ox_node *n) {
 }
 
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
-                         const ox_opset *ops, int nout, const char *const *outs, int depth, ox_err *e);
+                         const ox_opset *ops, int nout, const char *const *outs, int depth,
+                         ox_scope *consts, size_t *fold_spent, ox_err *e);
 
 static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth, ox_err *e) {
   if (f->prepared == 2) return 0;
@@ -112,7 +113,7 @@ static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth,
   if (!ops) return ox_oom(e, NULL);
   memcpy(ops, f->opset, (size_t)f->nopset * sizeof *ops);
   memcpy(ops + f->nopset, m->opset, (size_t)m->nopset * sizeof *ops);
-  int rc = prepare_nodes(a, m, f->nnode, f->node, n, ops, f->nout, f->out, depth + 1, e);
+  int rc = prepare_nodes(a, m, f->nnode, f->node, n, ops, f->nout, f->out, depth + 1, NULL, NULL, e);
   if (rc) ox_prefix(e, "function '%s': ", f->name);
   else f->prepared = 2;
   return rc;
@@ -350,13 +351,97 @@ static const char **graph_out_names(ox_arena *a, const ox_graph *g) {
   return o;
 }
 
+/* ---- constant folding ----
+ * A node of a few deterministic ops (shape plumbing, copies, casts and
+ * arithmetic) whose inputs are all constants is run once here, and its
+ * outputs are kept with the node (ox_node.folded): every run then binds them
+ * instead of calling the kernel. The constants of a graph are its
+ * initializers (not those a graph input may override), Constant outputs,
+ * folded outputs, and those of the enclosing graphs that no name of its own
+ * shadows; `consts` maps each visible name to its value (NULL: shadowed, not
+ * constant). The Silero VADs rebuild their LSTM weights (Slice, Concat,
+ * Unsqueeze of constants) inside an If branch on every call; PP-OCR runs
+ * hundreds of Constants. Results are those of the same kernel on the same
+ * values, so nothing changes but the time. Not folded: a node whose kernel
+ * fails (it runs, and fails, at run time as before), non-tensor outputs,
+ * an output over FOLD_MAX bytes that is not a view of an input, anything
+ * once the model's folded bytes pass FOLD_BUDGET, and nothing in functions. */
+#define FOLD_MAX ((size_t)1 << 20)
+#define FOLD_BUDGET ((size_t)64 << 20)
+
+static int foldable_op(const ox_node *n) {
+  static const char *const ops[] = {"Constant", "Identity", "Reshape", "Squeeze", "Unsqueeze",
+                                    "Flatten", "Shape", "Size", "Slice", "Concat", "Gather",
+                                    "Transpose", "Cast", "Add", "Sub", "Mul", "Div"};
+  if (!n->k || (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))) return 0;
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+    if (!strcmp(n->op, ops[i])) return 1;
+  return 0;
+}
+
+static int shares_input(const ox_tensor *t, int nin, ox_value **in) {
+  for (int i = 0; i < nin; i++)
+    if (in[i] && in[i]->kind == OX_TENSOR && in[i]->u.t.data == t->data) return 1;
+  return 0;
+}
+
+static int check_inputs(const ox_node *n, int nin, ox_value **in, ox_err *e);
+
+/* Fold node n when it can be: returns 0, or an out-of-memory error (a
+ * kernel's own failure only leaves the node unfolded). */
+static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts, size_t *spent,
+                    ox_err *e) {
+  if (!foldable_op(n) || n->nout < 1 || n->nin > 64) return 0;
+  ox_value *in[64] = {0};
+  for (int i = 0; i < n->nin; i++) {
+    if (!n->in[i][0]) continue;
+    if (!(in[i] = scope_get(consts, n->in[i]))) return 0;
+  }
+  ox_value **out = ox_alloc_array(a, n->nout, sizeof *out);
+  if (!out) return ox_oom(e, NULL);
+  ox_err fe = {0};
+  ox_ctx c = {a, &fe, n, n->version, m, NULL};
+  if (check_inputs(n, n->nin, in, &fe) || n->k->fn(&c, n->nin, in, n->nout, out) || fe.code)
+    return 0;
+  size_t bytes = 0;
+  for (int i = 0; i < n->nout; i++) {
+    if (!n->out[i][0]) continue;
+    const ox_value *v = out[i];
+    if (!v || v->kind != OX_TENSOR || v->u.t.dt == OX_STRING) return 0;
+    if (shares_input(&v->u.t, n->nin, in)) continue;
+    size_t b = (size_t)v->u.t.n * ox_dtype_size(v->u.t.dt);
+    if (b > FOLD_MAX) return 0;
+    bytes += b;
+  }
+  if (bytes > FOLD_BUDGET - *spent) return 0;
+  *spent += bytes;
+  for (int i = 0; i < n->nout; i++)
+    if (n->out[i][0] && !scope_set(a, consts, n->out[i], out[i])) return ox_oom(e, NULL);
+  n->folded = out;
+  return 0;
+}
+
+/* The constants a subgraph sees: its own initializers, its inputs hiding
+ * outer names (NULL), the enclosing graph's constants below them. */
+static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope *sc) {
+  if (!outer) return 0;
+  if (!scope_init(a, sc, outer, g->nnode * 2 + g->nin + g->ninit)) return -1;
+  for (int i = 0; i < g->ninit; i++)
+    if (!scope_set(a, sc, g->init_name[i], g->init[i])) return -1;
+  for (int i = 0; i < g->nin; i++)
+    if (!scope_set(a, sc, g->in[i].name, NULL)) return -1;
+  return 1;
+}
+
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
-                         const ox_opset *ops, int nout, const char *const *outs, int depth, ox_err *e) {
+                         const ox_opset *ops, int nout, const char *const *outs, int depth,
+                         ox_scope *consts, size_t *fold_spent, ox_err *e) {
   if (depth > 64)
     return ox_fail(e, OX_EINPUT, "functions or subgraphs nest more than 64 deep (recursion?)");
   OX_TRY(sort_nodes(a, nnode, nodes, e));
   for (int i = 0; i < nnode; i++) {
     ox_node *n = &nodes[i];
+    n->folded = NULL;
     const ox_function *fn = find_function(m, n);
     if (fn) {
       /* Calls are expanded at run time; a function that (indirectly) calls
@@ -364,6 +449,8 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
       n->fn = fn;
       n->version = 1;
       OX_TRY(prepare_function(a, m, (ox_function *)fn, depth, e));
+      for (int k = 0; consts && k < n->nout; k++)
+        if (n->out[k][0] && !scope_set(a, consts, n->out[k], NULL)) return ox_oom(e, NULL);
       continue;
     }
     int64_t v = ox_opset_of(nops, ops, n->domain);
@@ -392,8 +479,11 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
       ox_attr *at = &n->attr[j];
       if (at->g) {
         const char **go = graph_out_names(a, at->g);
-        if (!go) return ox_oom(e, NULL);
-        int rc = prepare_nodes(a, m, at->g->nnode, at->g->node, nops, ops, at->g->nout, go, depth + 1, e);
+        ox_scope sub;
+        int has = go ? sub_consts(a, at->g, consts, &sub) : 0;
+        if (!go || has < 0) return ox_oom(e, NULL);
+        int rc = prepare_nodes(a, m, at->g->nnode, at->g->node, nops, ops, at->g->nout, go,
+                               depth + 1, has ? &sub : NULL, fold_spent, e);
         if (rc) {
           ox_prefix(e, "node '%s' %s-%d > %s: ", n->name, n->op, n->version, at->name);
           return rc;
@@ -403,9 +493,14 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
         const char **go = graph_out_names(a, at->graphs[g]);
         if (!go) return ox_oom(e, NULL);
         int rc = prepare_nodes(a, m, at->graphs[g]->nnode, at->graphs[g]->node, nops, ops,
-                               at->graphs[g]->nout, go, depth + 1, e);
+                               at->graphs[g]->nout, go, depth + 1, NULL, NULL, e);
         if (rc) return rc;
       }
+    }
+    if (consts) {
+      OX_TRY(try_fold(a, m, n, consts, fold_spent, e));
+      for (int k = 0; !n->folded && k < n->nout; k++) /* not constant: hides an outer name */
+        if (n->out[k][0] && !scope_set(a, consts, n->out[k], NULL)) return ox_oom(e, NULL);
     }
   }
   return plan_liveness(a, nnode, nodes, nout, outs, e);
@@ -413,9 +508,17 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
 
 int ox_prepare(ox_arena *a, ox_model *m, ox_err *e) {
   OX_TRY(ox_model_check(a, m, e));
-  const char **go = graph_out_names(a, m->graph);
-  if (!go) return ox_oom(e, NULL);
-  OX_TRY(prepare_nodes(a, m, m->graph->nnode, m->graph->node, m->nopset, m->opset, m->graph->nout, go, 0, e));
+  const ox_graph *g = m->graph;
+  const char **go = graph_out_names(a, g);
+  ox_scope consts;
+  if (!go || !scope_init(a, &consts, NULL, g->nnode * 2 + g->nin + g->ninit)) return ox_oom(e, NULL);
+  /* initializers a graph input of the same name may override are not constant */
+  for (int i = 0; i < g->ninit; i++)
+    if (!scope_set(a, &consts, g->init_name[i], g->init[i])) return ox_oom(e, NULL);
+  for (int i = 0; i < g->nin; i++)
+    if (!scope_set(a, &consts, g->in[i].name, NULL)) return ox_oom(e, NULL);
+  size_t fold_spent = 0; /* folded bytes of this model (a local: models may be prepared at once) */
+  OX_TRY(prepare_nodes(a, m, g->nnode, g->node, m->nopset, m->opset, g->nout, go, 0, &consts, &fold_spent, e));
   return ox_prepack(a, m->graph, e);
 }
 
@@ -612,7 +715,8 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
   ox_value **out = ox_alloc_array(a, n->nout ? n->nout : 1, sizeof *out);
   if (!in || !out) return ox_oom(e, NULL);
-  for (int i = 0; i < n->nin; i++) {
+  /* a folded node reads nothing (its inputs only for --trace) */
+  for (int i = 0; i < n->nin && (!n->folded || ox_run_current()->trace); i++) {
     if (!n->in[i][0]) continue; /* a missing optional input */
     in[i] = scope_get(sc, n->in[i]);
     if (!in[i])
@@ -623,14 +727,18 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   if (n->fn) {
     rc = run_function(a, m, n, in, out, depth, e);
   } else {
-    rc = check_inputs(n, n->nin, in, e);
+    rc = n->folded ? 0 : check_inputs(n, n->nin, in, e);
     if (!rc) {
       ox_ctx c = {a, e, n, n->version, m, sc};
       const ox_run_opts *o = ox_run_current();
       int trace = o->trace;
-      offer_dying(a, n, in);
       double t0 = trace ? now_us() : 0;
-      rc = n->k->fn(&c, n->nin, in, n->nout, out);
+      if (n->folded) { /* computed when the model was prepared */
+        memcpy(out, n->folded, (size_t)n->nout * sizeof *out);
+      } else {
+        offer_dying(a, n, in);
+        rc = n->k->fn(&c, n->nin, in, n->nout, out);
+      }
       ox_live_offers_end(a);
       if (!rc && e->code) rc = e->code; /* an attribute getter complained */
       FILE *f = o->trace_file ? o->trace_file : stderr;

@@ -60,6 +60,9 @@ typedef struct ox_node {
   /* what the kernel prepared once for the model (ops/prepack.c: constant
    * weights packed for the GEMM), in the model's arena; NULL when nothing */
   const void *prep;
+  /* constant folding: the outputs, computed once when the model is prepared
+   * (every input a constant; core/eval.c), or NULL */
+  struct ox_value **folded;
 } ox_node;
 
 typedef struct ox_valueinfo {

@@ -268,6 +268,52 @@ static void half_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   else ox_narrow_f32_n((const float *)j->x + lo, hi - lo, j->to, j->y, lo);
 }
 
+/* The numeric pairs of plain C types (integers and bool to the integers,
+ * float and double; double to float): one typed loop per pair, split over
+ * the threads. A C conversion is what the element-by-element path gives:
+ * an integer target keeps the low bits (two's complement wrap, GCC's
+ * conversion), a float target rounds once to nearest even; a bool source is
+ * 0 or 1. Bool targets (v != 0) and float sources to integers (truncation
+ * with the out-of-range rule above) stay on the general loops. */
+typedef void (*typed_fn)(const void *x, void *y, int64_t lo, int64_t hi);
+/* the sources, for each target: X(FROM, source C type, TO, target C type) */
+#define CAST_SOURCES(X, TO, TT)                                                       \
+  X(INT8, int8_t, TO, TT) X(INT16, int16_t, TO, TT) X(INT32, int32_t, TO, TT)          \
+  X(INT64, int64_t, TO, TT) X(UINT8, uint8_t, TO, TT) X(UINT16, uint16_t, TO, TT)      \
+  X(UINT32, uint32_t, TO, TT) X(UINT64, uint64_t, TO, TT) X(BOOL, uint8_t, TO, TT)
+#define CAST_TARGETS(X)                                                               \
+  CAST_SOURCES(X, FLOAT, float) CAST_SOURCES(X, DOUBLE, double)                       \
+  CAST_SOURCES(X, INT8, int8_t) CAST_SOURCES(X, INT16, int16_t)                       \
+  CAST_SOURCES(X, INT32, int32_t) CAST_SOURCES(X, INT64, int64_t)                     \
+  CAST_SOURCES(X, UINT8, uint8_t) CAST_SOURCES(X, UINT16, uint16_t)                   \
+  CAST_SOURCES(X, UINT32, uint32_t) CAST_SOURCES(X, UINT64, uint64_t)                 \
+  X(DOUBLE, double, FLOAT, float)
+#define TYPED_FN(FROM, TF, TO, TT)                                                    \
+  static void typed_##FROM##_##TO(const void *x, void *y, int64_t lo, int64_t hi) {    \
+    const TF *X = x;                                                                  \
+    TT *Y = y;                                                                        \
+    for (int64_t i = lo; i < hi; i++) Y[i] = (TT)X[i];                                \
+  }
+CAST_TARGETS(TYPED_FN)
+#undef TYPED_FN
+
+/* The typed loop for (from, to), or NULL. */
+static typed_fn typed_pair(ox_dtype from, ox_dtype to) {
+#define PAIR(FROM, TF, TO, TT)                                                        \
+  if (from == OX_##FROM && to == OX_##TO) return typed_##FROM##_##TO;
+  CAST_TARGETS(PAIR)
+#undef PAIR
+  return NULL;
+}
+
+typedef struct { typed_fn fn; const void *x; void *y; } typed_job;
+
+static void typed_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const typed_job *j = arg;
+  j->fn(j->x, j->y, lo, hi);
+}
+
 /* Convert tensor x to dtype `to` into a new output. */
 static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *o,
                    ox_value **out) {
@@ -283,11 +329,17 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
   void *y = (*out)->u.t.data;
   int64_t n = t->n;
 
+  typed_fn fn = typed_pair(from, to);
   if (halves(from, to)) {
     half_job j = {from, to, x, y};
     int nch = ox_par_chunks(n, 4.0 * (double)n);
     if (nch <= 1) half_chunk(&j, 0, 0, n);
     else ox_par_for(n, nch, half_chunk, &j);
+  } else if (fn) {
+    typed_job j = {fn, x, y};
+    int nch = ox_par_chunks(n, 2.0 * (double)n);
+    if (nch <= 1) fn(x, y, 0, n);
+    else ox_par_for(n, nch, typed_chunk, &j);
   } else if (to == OX_STRING) {
     ox_str *ys = y;
     char buf[64];

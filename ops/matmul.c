@@ -14,7 +14,8 @@
  * cannot express (diagonals, a label summed within one operand, broadcast
  * ellipsis dims, integer types) runs one odometer over every label with
  * per-operand strides. Det is LU with partial
- * pivoting in double. */
+ * pivoting in double. MatMulInteger with per-tensor zero points (and B's per
+ * column) runs on the 8-bit GEMM (matmul_int8), the other forms in int32. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -356,6 +357,83 @@ static int minus_zero_point(ox_ctx *c, const ox_tensor *x, const ox_tensor *zp, 
   return 0;
 }
 
+/* The 8-bit product (core/gemm.h's ox_i8gemm_*, AVX-512 VNNI where the CPU
+ * has it) for zero points that are per tensor (one element, or none) for A,
+ * and per tensor or per column of a 2-D B ((N,) or (1, N)) for B; the other
+ * forms take minus_zero_point and the int32 product. A is stored signed
+ * (uint8 XOR 0x80 = a - 128), B unsigned (int8 XOR 0x80 = b + 128), and the
+ * zero points move with them, so that
+ *   sum_k (a - az)(b - bz) = sum a~ b~ - bz~ rowsum(a~) - az~ colsum(b~) + K az~ bz~
+ * exactly, modulo 2^32 as the int32 sums wrap. Rows of each product are
+ * split over the threads (integer sums: the same bytes for any split). */
+typedef struct {
+  ox_gemm_plan gp;
+  int64_t M, N, K;
+  const uint8_t *pa, *pb;
+  const int32_t *rowsum, *colsum, *bzv; /* bzv: N values */
+  int32_t az;
+  int32_t *y;
+} mmi_job;
+
+static void mmi_rows(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const mmi_job *j = arg;
+  int64_t mr = j->gp.mr, K4 = (j->K + 3) / 4, m0 = lo * mr, m1 = hi * mr < j->M ? hi * mr : j->M;
+  int32_t *y = j->y + m0 * j->N;
+  ox_i8gemm_packed(&j->gp, m1 - m0, j->N, j->K, j->pa + m0 * K4 * 4, j->pb, 1, y, j->N);
+  uint32_t az = (uint32_t)j->az, K = (uint32_t)j->K;
+  for (int64_t i = m0; i < m1; i++, y += j->N) {
+    uint32_t rs = (uint32_t)j->rowsum[i];
+    for (int64_t n = 0; n < j->N; n++) {
+      uint32_t bz = (uint32_t)j->bzv[n];
+      y[n] = (int32_t)((uint32_t)y[n] - bz * rs - az * (uint32_t)j->colsum[n] + K * az * bz);
+    }
+  }
+}
+
+/* *done = 1 when this path computed out. */
+static int matmul_int8(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, const ox_tensor *za,
+                       const ox_tensor *zb, ox_value **out, int *done) {
+  *done = 0;
+  if ((za && za->n != 1) || (zb && zb->n != 1 && !(b->rank == 2 && zb->n == b->dims[1] &&
+                                                   (zb->rank == 1 || (zb->rank == 2 && zb->dims[0] == 1)))))
+    return 0;
+  mm_plan p;
+  OX_TRY(mm_plan_make(c, a, b, &p));
+  OX_TRY(ox_tensor_new_uninit(c->a, OX_INT32, p.rank, p.dims, out, c->err));
+  *done = 1;
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  if (p.K == 0) { /* empty sums */
+    memset(y->data, 0, (size_t)y->n * sizeof(int32_t));
+    return 0;
+  }
+  mmi_job j = {.gp = ox_i8gemm_plan_now(), .M = p.M, .N = p.N, .K = p.K};
+  int64_t mr = j.gp.mr, nr = j.gp.nr, K4 = (p.K + 3) / 4;
+  int64_t pasz = (p.M + mr - 1) / mr * mr * K4 * 4, pbsz = (p.N + nr - 1) / nr * nr * K4 * 4;
+  uint8_t fa = a->dt == OX_UINT8 ? 0x80 : 0, fb = b->dt == OX_INT8 ? 0x80 : 0;
+  j.az = (za ? (int32_t)ox_load_i64(za->dt, za->data, 0) : 0) - (fa ? 128 : 0);
+  uint8_t *pa = ox_alloc_uninit(c->a, (size_t)pasz), *pb = ox_alloc_uninit(c->a, (size_t)pbsz);
+  int32_t *rowsum = ox_alloc_array(c->a, p.M, 4), *colsum = ox_alloc_array(c->a, p.N, 4);
+  int32_t *bzv = ox_alloc_array(c->a, p.N, 4);
+  if (!pa || !pb || !rowsum || !colsum || !bzv) return ox_oom(c->err, NULL);
+  for (int64_t n = 0; n < p.N; n++)
+    bzv[n] = (zb ? (int32_t)ox_load_i64(zb->dt, zb->data, zb->n == 1 ? 0 : n) : 0) + (fb ? 128 : 0);
+  j.pa = pa, j.pb = pb, j.rowsum = rowsum, j.colsum = colsum, j.bzv = bzv;
+  int64_t MN = p.M * p.N, nsliv = (p.M + mr - 1) / mr;
+  double work = 2.0 * (double)p.M * (double)p.N * (double)p.K / 8;
+  for (int64_t t = 0; t < p.nbatch; t++) {
+    if (t == 0 || p.boff[t] != p.boff[t - 1])
+      ox_i8gemm_pack_b(&j.gp, p.K, p.N, (const uint8_t *)b->data + p.boff[t], p.N, fb, 0, pb, colsum);
+    ox_i8gemm_pack_a(&j.gp, p.M, p.K, (const uint8_t *)a->data + p.aoff[t], p.K, fa, 1, pa, rowsum);
+    j.y = (int32_t *)y->data + t * MN;
+    int nch = ox_par_chunks(nsliv, work);
+    if (nch <= 1) mmi_rows(&j, 0, 0, nsliv);
+    else ox_par_for(nsliv, nch, mmi_rows, &j);
+  }
+  return 0;
+}
+
 static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b, *zp[2] = {NULL, NULL};
   char s1[256], s2[256];
@@ -400,6 +478,9 @@ static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
                      ox_input_name(c, 2 + k), ox_shape_str(zp[k]->rank, zp[k]->dims, s1, sizeof s1),
                      k ? "B" : "A", ox_shape_str(x->rank, x->dims, s2, sizeof s2));
   }
+  int done; /* A's type (int8, uint8) the registry checked */
+  OX_TRY(matmul_int8(c, a, b, zp[0], zp[1], out, &done));
+  if (done) return 0;
   ox_tensor a32, b32;
   OX_TRY(minus_zero_point(c, a, zp[0], &a32));
   OX_TRY(minus_zero_point(c, b, zp[1], &b32));

@@ -21,8 +21,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
+#include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 #include "ops/conv.h"
 
 #define TS_F8                                                                         \
@@ -154,6 +160,9 @@ static int q_start(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_t
 
 /* ---- QuantizeLinear-10, -13, -19, -21, -23, -24, -25 ---- */
 
+static int q8_run(ox_ctx *c, int dq, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                  ox_dtype yt, const qlayout *L, ox_value **out);
+
 /* The type numpy's x / y divides in for x of type a and y of type b: the
  * common type, float32 for two different small floats, float64 as soon as
  * one is double or int32 (int32 / int32 too: true division). */
@@ -211,6 +220,13 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   }
   int cast = prec != 0;
   qlayout L;
+  /* float x and scale to 8 bits, per tensor or per axis: in float, 8 lanes at
+   * a time (q8_run); the same values, see there */
+  if (x->dt == OX_FLOAT && s->dt == OX_FLOAT && pt == OX_FLOAT && !cast &&
+      (yt == OX_UINT8 || yt == OX_INT8)) {
+    OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
+    if (L.kind != 2) return q8_run(c, 0, x, s, zp, yt, &L, out);
+  }
   double *xd, *sd, *zd;
   OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
   ox_tensor *y = &(*out)->u.t;
@@ -278,6 +294,12 @@ static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
     return ox_fail(c->err, OX_EINPUT, "x_scale is float8e8m0; output_dtype must name the output type");
   }
   qlayout L;
+  /* 8-bit x to float with a float scale, per tensor or per axis: in float
+   * (q8_run), the same values */
+  if ((x->dt == OX_UINT8 || x->dt == OX_INT8) && s->dt == OX_FLOAT && yt == OX_FLOAT) {
+    OX_TRY(qlayout_make(c, x, s, zp, 1, &L));
+    if (L.kind != 2) return q8_run(c, 1, x, s, zp, OX_FLOAT, &L, out);
+  }
   double *xd, *sd, *zd;
   OX_TRY(q_start(c, x, s, zp, yt, out, &L, &xd, &sd, &zd));
   ox_tensor *y = &(*out)->u.t;
@@ -314,34 +336,248 @@ static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
 
 /* ---- DynamicQuantizeLinear-11 ---- */
 
+/* Two passes over x, each split over the threads: the range (each chunk's
+ * min and max, then theirs: the same values in any order) and the
+ * quantization (element by element). On x86-64 with AVX2 both run 8 lanes
+ * at a time; a lane does what the scalar loop does, so the bytes are the
+ * same: min/max skip NaN (vminps/vmaxps return the second operand when one
+ * is NaN, as fminf/fmaxf return the other), the division is IEEE, rounding
+ * is to nearest even (nearbyintf in the default mode), and the clamp sends
+ * NaN to 0. */
+typedef struct {
+  const float *x;
+  uint8_t *y;
+  float scale, zp;
+  float lo[OX_MAX_THREADS], hi[OX_MAX_THREADS]; /* per slot */
+} dql_job;
+
+static void range_plain(const float *x, int64_t n, float *lo, float *hi) {
+  float l = *lo, h = *hi;
+  for (int64_t i = 0; i < n; i++) {
+    l = fminf(l, x[i]);
+    h = fmaxf(h, x[i]);
+  }
+  *lo = l, *hi = h;
+}
+
+/* y = saturate(round(x / scale) + zp) into uint8 or, with sgn, int8 (NaN:
+ * the type's minimum) */
+static void quant_plain(const float *x, uint8_t *y, int64_t n, float scale, float zp, int sgn) {
+  float lo = sgn ? -128.0f : 0.0f, hi = sgn ? 127.0f : 255.0f;
+  for (int64_t i = 0; i < n; i++) {
+    float r = nearbyintf(x[i] / scale) + zp;
+    r = !(r >= lo) ? lo : r > hi ? hi : r;
+    y[i] = sgn ? (uint8_t)(int8_t)r : (uint8_t)r;
+  }
+}
+
+#if OX_X86_DISPATCH
+OX_TARGET_AVX2 static void range_avx2(const float *x, int64_t n, float *lo, float *hi) {
+  __m256 l = _mm256_set1_ps(*lo), h = _mm256_set1_ps(*hi);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(x + i);
+    l = _mm256_min_ps(v, l); /* NaN in v: l kept */
+    h = _mm256_max_ps(v, h);
+  }
+  float ls[8], hs[8];
+  _mm256_storeu_ps(ls, l);
+  _mm256_storeu_ps(hs, h);
+  for (int k = 0; k < 8; k++) {
+    *lo = fminf(*lo, ls[k]);
+    *hi = fmaxf(*hi, hs[k]);
+  }
+  range_plain(x + i, n - i, lo, hi);
+}
+
+OX_TARGET_AVX2 static __m256i quant8_avx2(const float *x, __m256 s, __m256 z, __m256 lo,
+                                          __m256 hi) {
+  __m256 r = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(x), s),
+                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  r = _mm256_max_ps(_mm256_add_ps(r, z), lo); /* NaN: lo */
+  return _mm256_cvtps_epi32(_mm256_min_ps(r, hi));
+}
+
+OX_TARGET_AVX2 static void quant_avx2(const float *x, uint8_t *y, int64_t n, float scale,
+                                      float zp, int sgn) {
+  __m256 s = _mm256_set1_ps(scale), z = _mm256_set1_ps(zp);
+  __m256 lo = _mm256_set1_ps(sgn ? -128.0f : 0.0f), hi = _mm256_set1_ps(sgn ? 127.0f : 255.0f);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i a = quant8_avx2(x + i, s, z, lo, hi), b = quant8_avx2(x + i + 8, s, z, lo, hi);
+    __m256i c = quant8_avx2(x + i + 16, s, z, lo, hi), d = quant8_avx2(x + i + 24, s, z, lo, hi);
+    /* in range in 32 bits -> 16 -> 8 (per 128-bit lane), then the lanes in order */
+    __m256i ab = _mm256_packs_epi32(a, b), cd = _mm256_packs_epi32(c, d);
+    __m256i q = sgn ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd);
+    _mm256_storeu_si256((__m256i *)(y + i), _mm256_permutevar8x32_epi32(q, order));
+  }
+  quant_plain(x + i, y + i, n - i, scale, zp, sgn);
+}
+#endif
+
+/* For tests: at most this level (core/cpu.h's: 0 the plain loops, 1 AVX2;
+ * -1 the best the CPU has, the default). */
+void ox_quant_max_isa(int level);
+static int quant_cap = OX_CPU_AVX512;
+void ox_quant_max_isa(int level) { quant_cap = level < 0 ? OX_CPU_AVX512 : level; }
+
+static int dql_avx2(void) {
+#if OX_X86_DISPATCH
+  return ox_cpu_level() >= OX_CPU_AVX2 && quant_cap >= OX_CPU_AVX2;
+#else
+  return 0;
+#endif
+}
+
+static void dql_range_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  dql_job *j = arg;
+  float l = 0, h = 0;
+#if OX_X86_DISPATCH
+  if (dql_avx2()) range_avx2(j->x + lo, hi - lo, &l, &h);
+  else
+#endif
+    range_plain(j->x + lo, hi - lo, &l, &h);
+  j->lo[slot] = fminf(j->lo[slot], l);
+  j->hi[slot] = fmaxf(j->hi[slot], h);
+}
+
+static void dql_quant_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  dql_job *j = arg;
+#if OX_X86_DISPATCH
+  if (dql_avx2()) quant_avx2(j->x + lo, j->y + lo, hi - lo, j->scale, j->zp, 0);
+  else
+#endif
+    quant_plain(j->x + lo, j->y + lo, hi - lo, j->scale, j->zp, 0);
+}
+
 /* uint8 only: the range [min(0, min x), max(0, max x)] maps onto [0, 255];
  * scale and zero point in float as the spec's formulas (and the reference)
  * compute them; NaN elements are skipped by the range. */
 static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
-  const float *X = x->data;
+  dql_job *j = ox_alloc(c->a, sizeof *j);
+  if (!j) return ox_oom(c->err, NULL);
+  j->x = x->data;
+  int nch = ox_par_chunks(x->n, 2.0 * (double)x->n);
+  for (int k = 0; k < nch; k++) j->lo[k] = j->hi[k] = 0;
+  if (nch <= 1) dql_range_chunk(j, 0, 0, x->n);
+  else ox_par_for(x->n, nch, dql_range_chunk, j);
   float lo = 0, hi = 0;
-  for (int64_t i = 0; i < x->n; i++) {
-    lo = fminf(lo, X[i]);
-    hi = fmaxf(hi, X[i]);
+  for (int k = 0; k < nch; k++) {
+    lo = fminf(lo, j->lo[k]);
+    hi = fmaxf(hi, j->hi[k]);
   }
   float scale = (hi == lo ? 1.0f : hi - lo) / 255.0f;
   float zp0 = 0.0f - lo / scale;
   float zp = nearbyintf(zp0 < 0 ? 0 : zp0 > 255 ? 255 : zp0);
   ox_value *y, *ys, *yz;
-  OX_TRY(ox_tensor_new(c->a, OX_UINT8, x->rank, x->dims, &y, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, OX_UINT8, x->rank, x->dims, &y, c->err));
   OX_TRY(ox_scalar_new(c->a, OX_FLOAT, &ys, c->err));
   OX_TRY(ox_scalar_new(c->a, OX_UINT8, &yz, c->err));
-  uint8_t *Y = y->u.t.data;
-  for (int64_t i = 0; i < x->n; i++) {
-    float r = nearbyintf(X[i] / scale) + zp;
-    Y[i] = !(r >= 0) ? 0 : r > 255 ? 255 : (uint8_t)r;
-  }
+  j->y = y->u.t.data;
+  j->scale = scale;
+  j->zp = zp;
+  nch = ox_par_chunks(x->n, 4.0 * (double)x->n);
+  if (nch <= 1) dql_quant_chunk(j, 0, 0, x->n);
+  else ox_par_for(x->n, nch, dql_quant_chunk, j);
   *(float *)ys->u.t.data = scale;
   *(uint8_t *)yz->u.t.data = (uint8_t)zp;
   ox_value *res[3] = {y, ys, yz};
   for (int k = 0; k < nout && k < 3; k++) out[k] = res[k];
+  return 0;
+}
+
+/* The 8-bit paths of QuantizeLinear (float x and y_scale to uint8 or int8)
+ * and DequantizeLinear (uint8 or int8 x and a float x_scale to float), per
+ * tensor or per axis: rows of `inner` elements with one scale and zero
+ * point, cut into pieces of Q8_PIECE elements split over the threads.
+ *
+ * Quantize: the reference divides in float32 (numpy's x / y_scale), rounds
+ * half to even and adds the zero point: in float that is the same number
+ * while |round(x / scale)| < 2^24, and past that both saturate alike (the
+ * zero point is at most 255).
+ * Dequantize: x - zero point is an integer of at most 9 bits, exact in
+ * float, and its product with the scale (33 bits at most) is exact in
+ * double: rounding it once to float, as the reference does, is the float
+ * product. */
+#define Q8_PIECE 16384
+typedef struct {
+  int dq;              /* 0 quantize: x float, y 8-bit; 1 dequantize: the other way */
+  const char *x;
+  char *y;
+  const float *scale;  /* per row of the axis (one for per tensor) */
+  const float *zq;     /* quantize: the zero points as floats */
+  const int32_t *zd;   /* dequantize: as int32 */
+  int64_t dim, inner, pieces;
+  int kind, sgn;       /* per axis; the 8-bit side signed */
+} q8_job;
+
+static void dq8_plain(const uint8_t *x, float *y, int64_t n, float s, int32_t z, int sgn) {
+  if (sgn)
+    for (int64_t i = 0; i < n; i++) y[i] = (float)((int32_t)(int8_t)x[i] - z) * s;
+  else
+    for (int64_t i = 0; i < n; i++) y[i] = (float)((int32_t)x[i] - z) * s;
+}
+
+#if OX_X86_DISPATCH
+OX_TARGET_AVX2 static void dq8_avx2(const uint8_t *x, float *y, int64_t n, float s, int32_t z,
+                                    int sgn) {
+  __m256 sv = _mm256_set1_ps(s);
+  __m256i zv = _mm256_set1_epi32(z);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i b = _mm_loadl_epi64((const __m128i *)(x + i));
+    __m256i v = sgn ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+    __m256 d = _mm256_cvtepi32_ps(_mm256_sub_epi32(v, zv));
+    _mm256_storeu_ps(y + i, _mm256_mul_ps(d, sv));
+  }
+  dq8_plain(x + i, y + i, n - i, s, z, sgn);
+}
+#endif
+
+static void q8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const q8_job *j = arg;
+  size_t xs = j->dq ? 1 : sizeof(float), ys = j->dq ? sizeof(float) : 1;
+  for (int64_t u = lo; u < hi; u++) {
+    int64_t row = u / j->pieces, p0 = u % j->pieces * Q8_PIECE;
+    int64_t n = j->inner - p0 < Q8_PIECE ? j->inner - p0 : Q8_PIECE, d = j->kind ? row % j->dim : 0;
+    const void *x = j->x + (size_t)(row * j->inner + p0) * xs;
+    void *y = j->y + (size_t)(row * j->inner + p0) * ys;
+#if OX_X86_DISPATCH
+    if (dql_avx2()) {
+      if (j->dq) dq8_avx2(x, y, n, j->scale[d], j->zd[d], j->sgn);
+      else quant_avx2(x, y, n, j->scale[d], j->zq[d], j->sgn);
+      continue;
+    }
+#endif
+    if (j->dq) dq8_plain(x, y, n, j->scale[d], j->zd[d], j->sgn);
+    else quant_plain(x, y, n, j->scale[d], j->zq[d], j->sgn);
+  }
+}
+
+/* y (yt) from x, as above; zp: NULL, or the scale's shape and yt's (quantize)
+ * or x's (dequantize) type */
+static int q8_run(ox_ctx *c, int dq, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
+                  ox_dtype yt, const qlayout *L, ox_value **out) {
+  OX_TRY(ox_tensor_new_uninit(c->a, yt, x->rank, x->dims, out, c->err));
+  if (!x->n) return 0;
+  float *zq = ox_alloc_array(c->a, s->n, sizeof *zq);
+  int32_t *zd = ox_alloc_array(c->a, s->n, sizeof *zd);
+  if (!zq || !zd) return ox_oom(c->err, NULL);
+  for (int64_t d = 0; d < s->n; d++) {
+    zd[d] = zp ? (int32_t)ox_load_i64(zp->dt, zp->data, d) : 0;
+    zq[d] = (float)zd[d];
+  }
+  q8_job j = {dq, x->data, (*out)->u.t.data, s->data, zq, zd, L->dim, L->inner,
+              (L->inner + Q8_PIECE - 1) / Q8_PIECE, L->kind, (dq ? x->dt : yt) == OX_INT8};
+  int64_t units = L->outer * L->dim * j.pieces;
+  int nch = ox_par_chunks(units, (dq ? 2.0 : 4.0) * (double)x->n);
+  if (nch <= 1) q8_chunk(&j, 0, 0, units);
+  else ox_par_for(units, nch, q8_chunk, &j);
   return 0;
 }
 

@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "core/gemm.h"
+#include "core/gemv.h"
 #include "core/kernel.h"
 
 enum { CELL_RNN, CELL_GRU, CELL_LSTM };
@@ -64,11 +65,11 @@ typedef struct {
  * (ops/rnn_body.h): act_f, gate_f, run_f and act_d, gate_d, run_d. */
 #define T float
 #define FN(name) name##_f
-#define GEMM ox_sgemm
+#define GEMM ox_sgemm_any
 #include "rnn_body.h"
 #define T double
 #define FN(name) name##_d
-#define GEMM ox_dgemm
+#define GEMM ox_dgemm_any
 #include "rnn_body.h"
 
 /* ---- attributes ---- */

@@ -1,7 +1,7 @@
 /* ops/rnn_body.h: the per-type parts of ops/rnn.c (activations over a
  * vector, clip, the driver), written once. rnn.c includes it once per
  * element type, with T (float or double), FN(name) (the name with the type's
- * suffix: act_f, run_d) and GEMM (ox_sgemm or ox_dgemm) defined, as
+ * suffix: act_f, run_d) and GEMM (ox_sgemm_any or ox_dgemm_any: thin products, a batch of one, read the weights in place) defined, as
  * core/fft32.c and core/fft64.c include core/fft_body.h. */
 #if !defined(T) || !defined(FN) || !defined(GEMM)
 #error "define T, FN, GEMM before including ops/rnn_body.h"

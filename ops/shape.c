@@ -96,15 +96,12 @@ static int vector(ox_ctx *c, ox_dtype dt, int64_t n, const void *src, ox_value *
 static int constant(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_attr *at = NULL;
   int found = 0, which = -1;
-  char names[256] = "";
   for (int i = 0; i < NCONST_ATTRS; i++) {
     const ox_attr *a = ox_attr_find(c, constant_attrs[i].name);
     if (!a) continue;
     if (c->version < constant_attrs[i].since)
       return ox_fail(c->err, OX_EINPUT, "attribute '%s' needs opset %d or later", a->name,
                      constant_attrs[i].since);
-    size_t len = strlen(names);
-    snprintf(names + len, sizeof names - len, "%s%s", found ? ", " : "", a->name);
     found++;
     at = a;
     which = i;
@@ -115,6 +112,13 @@ static int constant(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
     if (found == 0)
       return ox_fail(c->err, OX_EINPUT, "no value is given: set exactly one of value, "
                      "sparse_value%s", c->version >= 12 ? " or value_*" : "");
+    /* the names only here: a Constant runs on every call of a subgraph */
+    char names[256] = "";
+    for (int i = 0, k = 0; i < NCONST_ATTRS; i++) {
+      if (!ox_attr_find(c, constant_attrs[i].name)) continue;
+      size_t len = strlen(names);
+      snprintf(names + len, sizeof names - len, "%s%s", k++ ? ", " : "", constant_attrs[i].name);
+    }
     return ox_fail(c->err, OX_EINPUT, "exactly one value attribute may be set; found %d (%s)",
                    found, names);
   }

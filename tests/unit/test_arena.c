@@ -58,6 +58,21 @@ int main(void) {
   CHECK_EQ_I((uintptr_t)b3 % 64, 0);
   ox_arena_release(a, m);
 
+  /* small blocks (from a chunk) alike: after a release ox_alloc_uninit gets
+   * the bytes as the last user left them, ox_alloc zeroes them */
+  unsigned char *s1 = ox_alloc(a, 1000);
+  CHECK(s1 != NULL);
+  memset(s1, 0x33, 1000);
+  ox_arena_release(a, m);
+  unsigned char *s2 = ox_alloc_uninit(a, 1000);
+  CHECK(s2 && (s2 == s1 || !pools));
+  CHECK(s2 && (!pools || (s2[0] == 0x33 && s2[999] == 0x33)));
+  CHECK_EQ_I((uintptr_t)s2 % 64, 0);
+  ox_arena_release(a, m);
+  unsigned char *s3 = ox_alloc(a, 1000);
+  CHECK(s3 && all_zero(s3, 1000));
+  ox_arena_release(a, m);
+
   /* a smaller request may take a bigger spare (at most twice its size) */
   unsigned char *b4 = ox_alloc(a, (3 << 20) - 4096);
   CHECK(b4 == b1 || !pools);

@@ -4,8 +4,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/threads.h"
 #include "kit.h"
 
 #define VEC(dt, T, ...) vec(dt, sizeof((T[])__VA_ARGS__) / sizeof(T), (T[])__VA_ARGS__)
@@ -220,6 +222,56 @@ static void test_int_to_float(void) {
   CHECK(F64(y, 0) == 1.0 && F64(y, 1) == 0.0);
 }
 
+/* The typed loops (every integer or bool source to float, double and the
+ * 8- to 64-bit integers; double to float) against the scalar conversions of
+ * core/convert.c, element by element, on bit patterns that cover each
+ * type's range (wrapping, rounding, the sign bit); odd lengths, and one
+ * large enough to be split over three threads. */
+static void check_typed(ox_dtype from, ox_dtype to, int64_t n, uint64_t seed) {
+  size_t fs = ox_dtype_size(from), ts = ox_dtype_size(to);
+  uint8_t *xb = malloc((size_t)n * fs), *want = malloc((size_t)n * ts);
+  CHECK(xb && want);
+  if (!xb || !want) return;
+  for (int64_t i = 0; i < n; i++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t r = seed ^ (seed >> 29);
+    if (from == OX_BOOL) xb[i] = (uint8_t)(r >> 40) & 1;
+    else if (from == OX_DOUBLE) ((double *)xb)[i] = (double)(int64_t)r / (double)(1 + (r >> 50));
+    else memcpy(xb + (size_t)i * fs, &r, fs);
+  }
+  for (int64_t i = 0; i < n; i++) {
+    if (to == OX_FLOAT && from == OX_DOUBLE) ((float *)want)[i] = (float)((double *)xb)[i];
+    else if (to == OX_FLOAT && from == OX_UINT64) ((float *)want)[i] = (float)((uint64_t *)xb)[i];
+    else if (to == OX_DOUBLE && from == OX_UINT64) ((double *)want)[i] = (double)((uint64_t *)xb)[i];
+    else ox_store_i64(to, want, i, ox_load_i64(from, xb, i));
+  }
+  ox_value *x = vec(from, n, xb), *y = cast(13, x, to, -1, NULL);
+  if (y && memcmp(y->u.t.data, want, (size_t)n * ts)) {
+    int64_t i = 0;
+    while (memcmp((uint8_t *)y->u.t.data + i * ts, want + i * ts, ts)) i++;
+    fprintf(stderr, "Cast %s -> %s: element %lld differs\n", ox_dtypes[from].onnx_name,
+            ox_dtypes[to].onnx_name, (long long)i);
+    CHECK(0);
+  }
+  free(xb);
+  free(want);
+}
+
+static void test_typed_pairs(void) {
+  static const ox_dtype ints[] = {OX_INT8, OX_INT16, OX_INT32, OX_INT64, OX_UINT8,
+                                  OX_UINT16, OX_UINT32, OX_UINT64, OX_BOOL};
+  static const ox_dtype tos[] = {OX_FLOAT, OX_DOUBLE, OX_INT8, OX_INT16, OX_INT32,
+                                 OX_INT64, OX_UINT8, OX_UINT16, OX_UINT32, OX_UINT64};
+  for (int a = 0; a < 9; a++)
+    for (int b = 0; b < 10; b++)
+      if (ints[a] != tos[b]) check_typed(ints[a], tos[b], 1 + 37 * (a + b), (uint64_t)(a * 16 + b));
+  check_typed(OX_DOUBLE, OX_FLOAT, 301, 99);
+  ox_set_threads(3);
+  check_typed(OX_INT32, OX_FLOAT, (1 << 20) + 13, 7);
+  check_typed(OX_UINT64, OX_INT8, (1 << 20) + 5, 8);
+  ox_set_threads(1);
+}
+
 static void test_float8(void) {
   ox_value *x = VEC(OX_FLOAT, float, {1e6f, -1e6f, INFINITY, NAN, 0.46875f});
   /* E4M3FN: max 448 = 0x7E, NaN 0x7F */
@@ -347,6 +399,7 @@ int main(void) {
   test_float_to_int();
   test_int_to_int();
   test_int_to_float();
+  test_typed_pairs();
   test_float8();
   test_e8m0();
   test_float_to_float();

@@ -1,7 +1,8 @@
 /* tests/unit/test_eval.c: the evaluator on models built in memory: model-local
  * functions (attribute references, defaults, nesting, recursion refused),
  * missing optional inputs, unsupported ops refused at load, errors naming the
- * node, and a Loop whose memory does not grow with the iteration count. */
+ * node, a Loop whose memory does not grow with the iteration count, and
+ * constant folding (which nodes, and their values over several runs). */
 #include "check.h"
 #include "core/ox.h"
 
@@ -326,6 +327,76 @@ int main(void) {
     want = "node 'loop0' Loop-16 > body node 'add1' Not-1: input 0 'v_in' is tensor(int64)";
     CHECK(strncmp(e.msg, want, strlen(want)) == 0);
     if (strncmp(e.msg, want, strlen(want))) fprintf(stderr, "got: %s\n", e.msg);
+  }
+
+  /* ---- constant folding: what is folded at prepare, what is not ----
+   * w: an initializer; v: an initializer that is also a graph input (a feed
+   * overrides it: not constant); x, c: inputs.
+   *   ww = Add(w, w)      folded
+   *   vw = Add(v, w)      not folded (v may be fed)
+   *   y0 = Add(ww, x)     not folded
+   *   t  = If(c) then { w = Add(x, x)  (hides the outer w); t = Add(w, ww) }
+   *              else { t = Add(ww, w) }  (folded: outer constants)
+   * The then branch's Add must see its own w (2x), not the outer one. */
+  {
+    ox_err_clear(&e);
+    static const char *a0[] = {"w", "w"}, *o0[] = {"ww"}, *a1[] = {"v", "w"}, *o1[] = {"vw"};
+    static const char *a2[] = {"ww", "x"}, *o2[] = {"y0"}, *a3[] = {"c"}, *o3[] = {"t"};
+    static const char *t0in[] = {"x", "x"}, *t0out[] = {"w"}, *t1in[] = {"w", "ww"}, *tout[] = {"t"};
+    static const char *e0in[] = {"ww", "w"};
+    ox_node then_n[2], else_n[1], top[4];
+    then_n[0] = node("then_w", "Add", "", 2, t0in, 1, t0out);
+    then_n[1] = node("then_t", "Add", "", 2, t1in, 1, tout);
+    else_n[0] = node("else_t", "Add", "", 2, e0in, 1, tout);
+    ox_valueinfo bo[] = {vi("t", NULL)};
+    ox_graph then_g = {"then", 2, then_n, 0, NULL, 1, bo, 0, NULL, NULL, 0, NULL};
+    ox_graph else_g = {"else", 1, else_n, 0, NULL, 1, bo, 0, NULL, NULL, 0, NULL};
+    ox_attr br[2] = {{0}, {0}};
+    br[0].name = "then_branch";
+    br[0].type = OX_ATTR_GRAPH;
+    br[0].g = &then_g;
+    br[1].name = "else_branch";
+    br[1].type = OX_ATTR_GRAPH;
+    br[1].g = &else_g;
+    top[0] = node("ww", "Add", "", 2, a0, 1, o0);
+    top[1] = node("vw", "Add", "", 2, a1, 1, o1);
+    top[2] = node("y0", "Add", "", 2, a2, 1, o2);
+    top[3] = node("if", "If", "", 1, a3, 1, o3);
+    top[3].attr = br;
+    top[3].nattr = 2;
+    ox_value *w, *v;
+    ox_tensor_new(A, OX_INT64, 1, (int64_t[]){3}, &w, &e);
+    for (int i = 0; i < 3; i++) ((int64_t *)w->u.t.data)[i] = i + 1;
+    v = i64(10);
+    static const char *init_name[] = {"w", "v"};
+    ox_value *init[] = {w, v};
+    ox_valueinfo gi[] = {vi("x", NULL), vi("v", NULL), vi("c", NULL)};
+    ox_valueinfo go[] = {vi("ww", NULL), vi("vw", NULL), vi("y0", NULL), vi("t", NULL)};
+    ox_graph g = {"g", 4, top, 3, gi, 4, go, 2, init_name, init, 0, NULL};
+    ox_opset ops[] = {{"", 16}};
+    ox_model m = {"mem", ".", 3, 1, ops, &g, 0, NULL};
+    CHECK_EQ_I(ox_prepare(A, &m, &e), 0);
+    CHECK(top[0].folded != NULL);
+    CHECK(top[1].folded == NULL && top[2].folded == NULL && top[3].folded == NULL);
+    CHECK(then_n[0].folded == NULL && then_n[1].folded == NULL);
+    CHECK(else_n[0].folded != NULL);
+    for (int round = 0; round < 4; round++) { /* folded values outlive each run */
+      ox_mark mk = ox_arena_mark(A);
+      ox_value *cond;
+      ox_scalar_new(A, OX_BOOL, &cond, &e);
+      *(uint8_t *)cond->u.t.data = round % 2 == 0;
+      ox_value *in[] = {i64(1), round < 2 ? i64(100) : NULL, cond}, *out[4] = {0};
+      CHECK_EQ_I(ox_run(A, &m, in, out, &e), 0);
+      int64_t vv = round < 2 ? 100 : 10;
+      for (int i = 0; i < 3 && out[3]; i++) {
+        int64_t wi = i + 1;
+        CHECK_EQ_I(((int64_t *)out[0]->u.t.data)[i], 2 * wi);
+        CHECK_EQ_I(((int64_t *)out[1]->u.t.data)[i], vv + wi);
+        CHECK_EQ_I(((int64_t *)out[2]->u.t.data)[i], 2 * wi + 1);
+        CHECK_EQ_I(((int64_t *)out[3]->u.t.data)[i], round % 2 == 0 ? 2 + 2 * wi : 3 * wi);
+      }
+      ox_arena_release(A, mk);
+    }
   }
 
   /* ---- the memory limit's accounting returns to where it was ---- */

@@ -305,6 +305,79 @@ static void test_matmul_integer(void) {
   CHECK_FAILS(run("MatMulInteger", 10, 0, NULL, 3, in, &y), "does not fit A");
 }
 
+/* The 8-bit GEMM path against a loop over (a - az)(b - bz) in int64
+ * (wrapped to int32 as the spec's int32 sums): every pairing of int8 and
+ * uint8, zero points absent, per tensor and per column of B, a batch folded
+ * into one tall product and a batch of B's own, odd sizes (vector tails,
+ * partial slivers), K = 0; the portable and the best micro-kernels; 1 and 3
+ * threads. */
+static int mmi_case(const char *label, ox_dtype ta, ox_dtype tb, int ra, const int64_t *da, int rb,
+                    const int64_t *db, int zak, int zbk) {
+  int64_t M = da[ra - 2], K = da[ra - 1], N = db[rb - 1], batch = 1;
+  for (int d = 0; d < ra - 2; d++) batch *= da[d];
+  int64_t na = batch * M * K, nb = (rb > 2 ? batch : 1) * K * N;
+  uint8_t *a = malloc((size_t)na + 1), *b = malloc((size_t)nb + 1), za = 0, zb[256];
+  int32_t *want = malloc(sizeof(int32_t) * (size_t)(batch * M * N + 1));
+  if (!a || !b || !want || N > 256) return 1;
+  for (int64_t i = 0; i < na; i++) a[i] = (uint8_t)(rnd() * 128 + 128);
+  for (int64_t i = 0; i < nb; i++) b[i] = (uint8_t)(rnd() * 128 + 128);
+  za = (uint8_t)(rnd() * 128 + 128);
+  for (int64_t n = 0; n < N; n++) zb[n] = (uint8_t)(rnd() * 128 + 128);
+#define VAL(dt, v) ((dt) == OX_INT8 ? (int64_t)(int8_t)(v) : (int64_t)(v))
+  for (int64_t t = 0; t < batch; t++)
+    for (int64_t i = 0; i < M; i++)
+      for (int64_t n = 0; n < N; n++) {
+        int64_t s = 0, az = zak ? VAL(ta, za) : 0, bz = zbk == 2 ? VAL(tb, zb[n]) : zbk ? VAL(tb, zb[0]) : 0;
+        const uint8_t *bm = b + (rb > 2 ? t : 0) * K * N;
+        for (int64_t k = 0; k < K; k++)
+          s += (VAL(ta, a[(t * M + i) * K + k]) - az) * (VAL(tb, bm[k * N + n]) - bz);
+        want[(t * M + i) * N + n] = (int32_t)(uint32_t)(uint64_t)s;
+      }
+#undef VAL
+  ox_value *in[4] = {tensor(ta, ra, da, a), tensor(tb, rb, db, b), NULL, NULL};
+  int nin = 2;
+  if (zak || zbk) in[2] = tensor(ta, 0, NULL, &za), nin = 3;
+  if (zbk) in[3] = zbk == 2 ? tensor(tb, 1, &N, zb) : tensor(tb, 0, NULL, zb), nin = 4;
+  if (!zak && zbk) in[2] = NULL;
+  int bad = 0;
+  for (int isa = 0; isa < 2; isa++)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_gemm_max_isa(isa ? -1 : 0);
+      ox_set_threads(th);
+      ox_value *y = NULL;
+      if (run("MatMulInteger", 10, 0, NULL, nin, in, &y) || !y || y->u.t.dt != OX_INT32 ||
+          y->u.t.n != batch * M * N) {
+        bad++;
+        continue;
+      }
+      for (int64_t i = 0; i < y->u.t.n; i++)
+        if (((int32_t *)y->u.t.data)[i] != want[i]) {
+          fprintf(stderr, "%s (isa %d, %d threads): element %lld is %d, want %d\n", label, isa, th,
+                  (long long)i, ((int32_t *)y->u.t.data)[i], want[i]);
+          bad++;
+          break;
+        }
+    }
+  ox_gemm_max_isa(-1);
+  ox_set_threads(1);
+  free(a);
+  free(b);
+  free(want);
+  return bad;
+}
+
+static void test_matmul_int8(void) {
+  CHECK_EQ_I(mmi_case("u8 s8 scalar zps", OX_UINT8, OX_INT8, 2, DIMS(7, 13), 2, DIMS(13, 19), 1, 1), 0);
+  CHECK_EQ_I(mmi_case("s8 u8 batch, zb per column", OX_INT8, OX_UINT8, 3, DIMS(2, 5, 33), 2,
+                      DIMS(33, 48), 1, 2), 0);
+  CHECK_EQ_I(mmi_case("u8 u8 batched B", OX_UINT8, OX_UINT8, 3, DIMS(3, 4, 9), 3, DIMS(3, 9, 5), 1, 1), 0);
+  CHECK_EQ_I(mmi_case("s8 s8 zb per column only", OX_INT8, OX_INT8, 2, DIMS(65, 70), 2, DIMS(70, 33), 0, 2), 0);
+  CHECK_EQ_I(mmi_case("u8 s8 no zps", OX_UINT8, OX_INT8, 2, DIMS(5, 4), 2, DIMS(4, 3), 0, 0), 0);
+  CHECK_EQ_I(mmi_case("u8 u8 K = 0", OX_UINT8, OX_UINT8, 2, DIMS(3, 0), 2, DIMS(0, 4), 1, 1), 0);
+  /* big enough to be split over the threads */
+  CHECK_EQ_I(mmi_case("u8 s8 threads", OX_UINT8, OX_INT8, 2, DIMS(301, 256), 2, DIMS(256, 64), 1, 2), 0);
+}
+
 /* ---- Einsum ---- */
 
 static int einsum(const char *eq, int nin, ox_value **in, ox_value **y) {
@@ -540,6 +613,7 @@ int main(void) {
   test_matmul_prepared();
   test_gemm_op();
   test_matmul_integer();
+  test_matmul_int8();
   test_einsum();
   test_det();
   test_table();

@@ -4,8 +4,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/threads.h"
 #include "kit.h"
 
 #define T_(dt, ctype, rank, dims, ...) tensor(dt, rank, dims, (ctype[])__VA_ARGS__)
@@ -233,6 +235,228 @@ static void test_dynamic(void) {
   CHECK(*(float *)y[1]->u.t.data == 1.0f / 255.0f);
 }
 
+/* DynamicQuantizeLinear's vector path (AVX2 where the CPU has it) and its
+ * threads against a plain loop written here from the spec: odd lengths (the
+ * vector body and the scalar tail), ties at .5 (round half to even), NaN
+ * (skipped by the range, quantized to 0), +-Inf (a NaN scale: every element
+ * 0), values clamped at both ends, and 1 and 3 threads. */
+void ox_quant_max_isa(int level);
+
+static void dql_expect(const float *x, int64_t n, uint8_t *q, float *scale, uint8_t *zp) {
+  float lo = 0, hi = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (x[i] < lo) lo = x[i]; /* NaN compares false: skipped */
+    if (x[i] > hi) hi = x[i];
+  }
+  float s = (hi == lo ? 1.0f : hi - lo) / 255.0f, z0 = 0.0f - lo / s;
+  float z = nearbyintf(z0 < 0 ? 0 : z0 > 255 ? 255 : z0);
+  for (int64_t i = 0; i < n; i++) {
+    float r = nearbyintf(x[i] / s) + z;
+    q[i] = !(r >= 0) ? 0 : r > 255 ? 255 : (uint8_t)r;
+  }
+  *scale = s, *zp = (uint8_t)z;
+}
+
+static void dql_case(const char *label, float *x, int64_t n) {
+  uint8_t *want = malloc((size_t)n + 1);
+  CHECK(want != NULL);
+  if (!want) return;
+  float ws;
+  uint8_t wz;
+  dql_expect(x, n, want, &ws, &wz);
+  for (int isa = 0; isa <= 1; isa++)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_quant_max_isa(isa ? -1 : 0);
+      ox_set_threads(th);
+      ox_value *in[1] = {tensor(OX_FLOAT, 1, (int64_t[]){n}, x)}, *y[3] = {0};
+      CHECK(!run("DynamicQuantizeLinear", 11, 0, NULL, 1, in, 3, y));
+      if (!y[0]) continue;
+      float gs = *(float *)y[1]->u.t.data;
+      uint8_t gz = *(uint8_t *)y[2]->u.t.data;
+      int same = memcmp(&gs, &ws, sizeof gs) == 0 && gz == wz;
+      for (int64_t i = 0; same && i < n; i++)
+        if (((uint8_t *)y[0]->u.t.data)[i] != want[i]) {
+          fprintf(stderr, "%s (isa %d, %d threads): element %lld is %d, want %d\n", label, isa,
+                  th, (long long)i, ((uint8_t *)y[0]->u.t.data)[i], want[i]);
+          same = 0;
+        }
+      if (!same) fprintf(stderr, "%s (isa %d, %d threads) differs\n", label, isa, th);
+      CHECK(same);
+    }
+  ox_quant_max_isa(-1);
+  ox_set_threads(1);
+  free(want);
+}
+
+static void test_dynamic_paths(void) {
+  enum { BIG = (1 << 20) + 77 };
+  float *x = malloc(BIG * sizeof *x);
+  CHECK(x != NULL);
+  if (!x) return;
+  uint32_t r = 12345;
+  for (int64_t i = 0; i < BIG; i++) {
+    r = r * 1664525u + 1013904223u;
+    x[i] = ((float)(r >> 8) / 16777216.0f - 0.3f) * 7.0f;
+  }
+  int64_t lens[] = {1, 7, 8, 31, 32, 33, 100, 1027};
+  char label[64];
+  for (int k = 0; k < 8; k++) {
+    snprintf(label, sizeof label, "dql random %lld", (long long)lens[k]);
+    dql_case(label, x + 3, lens[k]);
+  }
+  /* ties: the range [0, 255] makes the scale exactly 1, so the halves are
+   * exact ties of x / scale */
+  float t[67];
+  for (int i = 0; i < 67; i++) t[i] = (float)i * 0.5f + (i % 3 == 0 ? 0 : 120.0f);
+  t[66] = 255.0f; /* scale exactly 1 */
+  dql_case("dql ties", t, 67);
+  /* NaN among values; an Inf (NaN scale) */
+  for (int i = 0; i < 67; i++) t[i] = (i % 5 == 0) ? NAN : (float)(i - 40) * 0.37f;
+  dql_case("dql nan", t, 67);
+  t[10] = INFINITY;
+  dql_case("dql inf", t, 67);
+  for (int i = 0; i < 67; i++) t[i] = (i & 1) ? -0.0f : 0.0f;
+  dql_case("dql zeros", t, 67);
+  dql_case("dql big", x, BIG);
+  free(x);
+}
+
+/* QuantizeLinear's float path to 8 bits (quantize8: AVX2 where the CPU has
+ * it, rows cut into pieces over the threads) against the reference written
+ * here as numpy computes it: float32 quotient, rint, + zero point in double,
+ * clamp (NaN to the minimum). Per tensor and per axis, uint8 and int8, odd
+ * row lengths, ties, NaN, +-Inf, huge values; plain and AVX2; 1 and 3
+ * threads. */
+/* Run op on in[] with the plain and the best build (ox_quant_max_isa), on 1
+ * and 3 threads: the number of runs whose output 0 is not yt with the n
+ * elements of es bytes at want. */
+static int paths_agree(const char *label, const char *op, int opset, int nattr, ox_attr *at,
+                       int nin, ox_value **in, ox_dtype yt, const void *want, size_t es, int64_t n) {
+  int bad = 0;
+  for (int isa = 0; isa <= 1; isa++)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_quant_max_isa(isa ? -1 : 0);
+      ox_set_threads(th);
+      ox_value *y[1] = {0};
+      if (run(op, opset, nattr, at, nin, in, 1, y) || !y[0] || y[0]->u.t.dt != yt || y[0]->u.t.n != n) {
+        bad++;
+        continue;
+      }
+      const char *got = y[0]->u.t.data, *w = want;
+      for (int64_t i = 0; i < n; i++)
+        if (memcmp(got + (size_t)i * es, w + (size_t)i * es, es)) {
+          fprintf(stderr, "%s (isa %d, %d threads): element %lld differs\n", label, isa, th, (long long)i);
+          bad++;
+          break;
+        }
+    }
+  ox_quant_max_isa(-1);
+  ox_set_threads(1);
+  return bad;
+}
+
+static int q8_case(const char *label, int opset, ox_dtype yt, int rank, const int64_t *dims,
+                   int axis, const float *x, const float *sc, const uint8_t *zp) {
+  int64_t n = 1, D = 1, inner = 1;
+  for (int d = 0; d < rank; d++) n *= dims[d];
+  if (axis >= 0) {
+    D = dims[axis];
+    for (int d = axis + 1; d < rank; d++) inner *= dims[d];
+  }
+  uint8_t *want = malloc((size_t)n + 1);
+  if (!want) return 1;
+  double lo = yt == OX_INT8 ? -128 : 0, hi = yt == OX_INT8 ? 127 : 255;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t d = axis >= 0 ? i / inner % D : 0;
+    double z = yt == OX_INT8 ? (double)(int8_t)zp[d] : (double)zp[d];
+    double r = nearbyint((double)(float)((double)x[i] / (double)sc[d])) + z;
+    r = !(r >= lo) ? lo : r > hi ? hi : r;
+    want[i] = yt == OX_INT8 ? (uint8_t)(int8_t)r : (uint8_t)r;
+  }
+  int64_t sd = D;
+  ox_value *in[3] = {tensor(OX_FLOAT, rank, dims, x),
+                     axis >= 0 ? tensor(OX_FLOAT, 1, &sd, sc) : tensor(OX_FLOAT, 0, NULL, sc),
+                     axis >= 0 ? tensor(yt, 1, &sd, zp) : tensor(yt, 0, NULL, zp)};
+  ox_attr ax[1] = {attr_int("axis", axis)};
+  int bad = paths_agree(label, "QuantizeLinear", opset, axis >= 0, ax, 3, in, yt, want, 1, n);
+  free(want);
+  return bad;
+}
+
+static void test_quantize8(void) {
+  enum { BIG = (1 << 20) + 45 };
+  float *x = malloc(BIG * sizeof *x);
+  CHECK(x != NULL);
+  if (!x) return;
+  uint32_t r = 777;
+  for (int64_t i = 0; i < BIG; i++) {
+    r = r * 1664525u + 1013904223u;
+    x[i] = ((float)(r >> 8) / 16777216.0f - 0.5f) * 90.0f;
+    if (i % 97 == 0) x[i] = (float)(i % 400) * 0.25f - 50.0f; /* ties of x / 0.5 */
+  }
+  x[5] = NAN, x[40] = INFINITY, x[41] = -INFINITY, x[42] = 1e30f, x[43] = -1e30f, x[44] = -0.0f;
+  float sc[7] = {0.5f, 0.37f, 1.0f, 3.0f, 0.01f, 2.5f, 0.5f};
+  uint8_t zu[7] = {128, 0, 255, 3, 77, 200, 1}, zs[7] = {0, 0x80, 0x7F, 5, 0xFB, 10, 0xFF};
+  CHECK_EQ_I(q8_case("q8 u8 per tensor", 13, OX_UINT8, 1, DIMS(1037), -1, x, sc, zu), 0);
+  CHECK_EQ_I(q8_case("q8 s8 per tensor (10)", 10, OX_INT8, 2, DIMS(3, 35), -1, x + 1, sc + 1, zs + 1), 0);
+  CHECK_EQ_I(q8_case("q8 u8 per axis", 13, OX_UINT8, 3, DIMS(2, 7, 37), 1, x + 3, sc, zu), 0);
+  CHECK_EQ_I(q8_case("q8 s8 per axis 0", 19, OX_INT8, 2, DIMS(7, 99), 0, x, sc, zs), 0);
+  CHECK_EQ_I(q8_case("q8 u8 big", 13, OX_UINT8, 1, DIMS(BIG), -1, x, sc + 4, zu + 4), 0);
+  CHECK_EQ_I(q8_case("q8 s8 big per axis", 13, OX_INT8, 2, DIMS(7, BIG / 7), 0, x, sc, zs), 0);
+  free(x);
+}
+
+/* DequantizeLinear's 8-bit float path (dequantize8) against the reference's
+ * computation written out: (x - zero point) in double, times the scale,
+ * rounded once to float. uint8 and int8, per tensor and per axis, odd rows,
+ * a negative, a tiny, an infinite and a NaN scale; plain and AVX2; 1 and 3
+ * threads; compared bit for bit. */
+static int dq8_case(const char *label, ox_dtype xt, int rank, const int64_t *dims, int axis,
+                    const uint8_t *x, const float *sc, const uint8_t *zp) {
+  int64_t n = 1, D = 1, inner = 1;
+  for (int d = 0; d < rank; d++) n *= dims[d];
+  if (axis >= 0) {
+    D = dims[axis];
+    for (int d = axis + 1; d < rank; d++) inner *= dims[d];
+  }
+  float *want = malloc(sizeof(float) * (size_t)(n + 1));
+  if (!want) return 1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t d = axis >= 0 ? i / inner % D : 0;
+    double v = xt == OX_INT8 ? (double)(int8_t)x[i] - (double)(int8_t)zp[d] : (double)x[i] - (double)zp[d];
+    want[i] = (float)(v * (double)sc[d]);
+  }
+  int64_t sd = D;
+  ox_value *in[3] = {tensor(xt, rank, dims, x),
+                     axis >= 0 ? tensor(OX_FLOAT, 1, &sd, sc) : tensor(OX_FLOAT, 0, NULL, sc),
+                     axis >= 0 ? tensor(xt, 1, &sd, zp) : tensor(xt, 0, NULL, zp)};
+  ox_attr ax[1] = {attr_int("axis", axis)};
+  int bad = paths_agree(label, "DequantizeLinear", 13, axis >= 0, ax, 3, in, OX_FLOAT, want,
+                        sizeof(float), n);
+  free(want);
+  return bad;
+}
+
+static void test_dequantize8(void) {
+  enum { BIG = (1 << 20) + 21 };
+  uint8_t *x = malloc(BIG);
+  CHECK(x != NULL);
+  if (!x) return;
+  uint32_t r = 4242;
+  for (int64_t i = 0; i < BIG; i++) {
+    r = r * 1664525u + 1013904223u;
+    x[i] = (uint8_t)(r >> 24);
+  }
+  float sc[5] = {0.0173f, -2.5f, 1e-30f, INFINITY, NAN};
+  uint8_t zu[5] = {128, 0, 255, 7, 3}, zs[5] = {0, 0x80, 0x7F, 0xF0, 1};
+  CHECK_EQ_I(dq8_case("dq8 u8 per tensor", OX_UINT8, 1, DIMS(1031), -1, x, sc, zu), 0);
+  CHECK_EQ_I(dq8_case("dq8 s8 per tensor", OX_INT8, 2, DIMS(3, 29), -1, x, sc + 1, zs + 1), 0);
+  CHECK_EQ_I(dq8_case("dq8 u8 per axis", OX_UINT8, 3, DIMS(2, 5, 41), 1, x + 1, sc, zu), 0);
+  CHECK_EQ_I(dq8_case("dq8 s8 per axis", OX_INT8, 2, DIMS(5, 77), 0, x + 2, sc, zs), 0);
+  CHECK_EQ_I(dq8_case("dq8 s8 big", OX_INT8, 1, DIMS(BIG), -1, x, sc, zs), 0);
+  free(x);
+}
+
 static void test_qlinear_matmul(void) {
   ox_value *y[1], *in[8];
   /* a per row ((M,) scale and zero point), b per column ((N,) scale) */
@@ -308,6 +532,9 @@ int main(void) {
   test_quantize();
   test_dequantize();
   test_dynamic();
+  test_dynamic_paths();
+  test_quantize8();
+  test_dequantize8();
   test_qlinear_matmul();
   test_qlinear_conv();
   ox_arena_free(A);

@@ -316,6 +316,12 @@ static void test_against_reference(void) {
   check_case("gru bfloat16", (rcase){.op = "GRU", .dir = "bidirectional", .S = 3, .N = 2, .I = 3, .H = 4, .bias = 1,
                                     .dt = OX_BFLOAT16}, 22);
   check_case("lstm 1x1x1", (rcase){.op = "LSTM", .S = 1, .N = 1, .I = 1, .H = 1}, 14);
+  /* a batch of one (the VAD nets' LSTM): thin products (core/gemv.h), the
+   * weights read in place, sizes past the vector widths with odd tails */
+  check_case("lstm batch 1", (rcase){.op = "LSTM", .S = 3, .N = 1, .I = 37, .H = 45, .bias = 1,
+                                     .init = 1, .peep = 1}, 22);
+  check_case("gru batch 1 double", (rcase){.op = "GRU", .dir = "bidirectional", .S = 2, .N = 1, .I = 19,
+                                           .H = 21, .bias = 1, .init = 1, .dt = OX_DOUBLE}, 22);
   /* bigger: the GEMM's blocked paths */
   check_case("lstm large", (rcase){.op = "LSTM", .dir = "bidirectional", .S = 7, .N = 9, .I = 37, .H = 45, .bias = 1,
                                    .init = 1, .peep = 1}, 22);
