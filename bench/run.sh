@@ -166,7 +166,7 @@ model_cheap() {
   resize_n|resize_l) # x2 upsampling, (1, 64, 56, 56) -> (1, 64, 112, 112)
     mode=nearest; [ "$1" = resize_l ] && mode=linear
     "$X" make Resize --opset 13 -a "mode=$mode" --input "$X4" --input '' \
-      --input 'S:float32[4]' --output Y -o "$m"
+      --input 'S:float32[4]' --output 'Y:float32[1,64,112,112]' -o "$m"
     input "$c/in0.pb" 23 1,64,56,56
     [ -s "$c/in1.pb" ] || "$PY" -c "import sys; sys.path.insert(0, '$HERE'); import gen, numpy as np; gen.save('$c/in1.pb', np.array([1, 1, 2, 2], np.float32))" || exit 1 ;;
   concat) # two (1, 64, 56, 56) along the channels
