@@ -1059,9 +1059,9 @@ static int add_case(ox_arena *A, const mk_case *c, int64_t opset, ox_dtype dt, c
   if (c->each_opset || c->each_type || !c->name) {
     const char *sn = c->name ? NULL : snake(A, c->op);
     const char *base = c->name ? c->name : sn ? ox_sprintf(A, "test_%s", sn) : NULL;
-    if (c->each_opset) base = ox_sprintf(A, "%s_v%lld", base, (long long)opset);
-    if (dt) base = ox_sprintf(A, "%s_%s", base, tname);
-    if (!base) return -1;
+    if (base && c->each_opset) base = ox_sprintf(A, "%s_v%lld", base, (long long)opset);
+    if (base && dt) base = ox_sprintf(A, "%s_%s", base, tname);
+    if (!base) return -1; /* out of memory */
     x->name = base;
   }
   if (c->each_opset || dt) { /* the provenance says which case of the sweep */

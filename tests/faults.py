@@ -142,6 +142,9 @@ def scenarios(x, d, shared):
     s.append(Scenario("show_stats", ["show", "--stats", f"{d}/a.npy", f"{d}/seq3.pb", "tests/seeds/opt_seq.json"]))
     s.append(Scenario("info_json", ["info", "--json", f"{d}/seq_at.onnx"]))
     s.append(Scenario("make_spec", ["make", "--spec", "tests/spec/example.json", "--suite", "suite"]))
+    # a sweep whose case names make derives from the op (no --name)
+    s.append(Scenario("make_sweep", ["make", "Relu", "--input", "x:T[2]", "--for-each-type", "T=float,double",
+                                     "--for-each-opset", "--random", "1", "--suite", "suite"]))
     s.append(Scenario("run_random_save", ["run", f"{d}/add.onnx", "--random", "3", "--save-intermediates", "inter",
                                           "--out", "y.pb"]))
     s.append(Scenario("compare_stat_validate", ["compare", f"{d}/b.json", f"{d}/b.npz", "--check-error-stat",
