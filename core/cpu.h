@@ -26,14 +26,6 @@ __attribute__((const))
 #endif
 int ox_cpu_has_vnni(void);
 
-/* float16 <-> float32 over n contiguous elements, 8 at a time with F16C
- * where the CPU has it: the same values as ox_f16_to_f32 / ox_f32_to_f16
- * (round to nearest even, subnormals, infinities; a NaN stays a NaN of the
- * same sign, its payload bits may differ). */
-#include <stdint.h>
-void ox_f16_to_f32_row(const uint16_t *src, int64_t n, float *dst);
-void ox_f32_to_f16_row(const float *src, int64_t n, uint16_t *dst);
-
 /* For the code built once per level: OX_X86_DISPATCH is 1 where the AVX2
  * and AVX-512 builds exist (x86-64 with GCC or clang), and the function
  * attributes that make them. */

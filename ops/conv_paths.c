@@ -36,6 +36,7 @@
 
 #include "core/cpu.h"
 #include "core/gemm.h"
+#include "core/half.h"
 #include "core/threads.h"
 #include "ops/conv.h"
 
@@ -146,7 +147,7 @@ static void load_run(ox_dtype dt, const char *src, int64_t s, int64_t n, char *d
   case OX_FLOAT16: {
     const uint16_t *x = (const uint16_t *)src;
     float *d = (float *)dst;
-    if (s == 1) ox_f16_to_f32_row(x, n, d);
+    if (s == 1) ox_f16_to_f32_n(x, d, n);
     else
       for (int64_t i = 0; i < n; i++) d[i] = ox_f16_to_f32(x[i * s]);
     break;
@@ -164,7 +165,7 @@ static void load_run(ox_dtype dt, const char *src, int64_t s, int64_t n, char *d
 static void store_row(ox_dtype dt, char *y, const float *src, int64_t n) {
   uint16_t *d = (uint16_t *)y;
   if (dt == OX_FLOAT16)
-    ox_f32_to_f16_row(src, n, d);
+    ox_f32_to_f16_n(src, d, n);
   else
     for (int64_t i = 0; i < n; i++) d[i] = ox_f32_to_bf16(src[i]);
 }
@@ -729,7 +730,7 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   if (is_small(p.dt) && g.nker > 1 && x->n <= WIDEN_MAX / 4) {
     float *xf = scratch((size_t)x->n * 4, &xraw);
     if (!xf) return ox_oom(c->err, NULL);
-    if (p.dt == OX_FLOAT16) ox_f16_to_f32_row(x->data, x->n, xf);
+    if (p.dt == OX_FLOAT16) ox_f16_to_f32_n(x->data, xf, x->n);
     else load_run(p.dt, x->data, 1, x->n, (char *)xf);
     p.x = (const char *)xf, p.dt = OX_FLOAT, p.xs = 4;
   }
