@@ -100,7 +100,7 @@ static uint16_t f32_to_bf16(float f) {
 #define T_F16C __attribute__((target("avx,f16c")))
 #define T_AVX512 __attribute__((target("avx512f")))
 
-T_F16C static void f16_to_f32_f16c(const uint16_t *h, float *f, int64_t n) {
+T_F16C static int64_t f16_to_f32_f16c(const uint16_t *h, float *f, int64_t n) {
   int64_t i = 0;
   const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
   const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
@@ -110,10 +110,10 @@ T_F16C static void f16_to_f32_f16c(const uint16_t *h, float *f, int64_t n) {
     v = _mm256_blendv_ps(v, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan);
     _mm256_storeu_ps(f + i, v);
   }
-  for (; i < n; i++) f[i] = f16_to_f32(h[i]);
+  return i;
 }
 
-T_F16C static void f32_to_f16_f16c(const float *f, uint16_t *h, int64_t n) {
+T_F16C static int64_t f32_to_f16_f16c(const float *f, uint16_t *h, int64_t n) {
   int64_t i = 0;
   const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
   const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
@@ -123,10 +123,10 @@ T_F16C static void f32_to_f16_f16c(const float *f, uint16_t *h, int64_t n) {
     v = _mm256_blendv_ps(v, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan);
     _mm_storeu_si128((__m128i *)(h + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
   }
-  for (; i < n; i++) h[i] = f32_to_f16(f[i]);
+  return i;
 }
 
-T_AVX512 static void f16_to_f32_avx512(const uint16_t *h, float *f, int64_t n) {
+T_AVX512 static int64_t f16_to_f32_avx512(const uint16_t *h, float *f, int64_t n) {
   int64_t i = 0;
   const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
   for (; i + 16 <= n; i += 16) {
@@ -135,10 +135,10 @@ T_AVX512 static void f16_to_f32_avx512(const uint16_t *h, float *f, int64_t n) {
     __m512i c = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), qnan);
     _mm512_storeu_ps(f + i, _mm512_mask_blend_ps(nan, v, _mm512_castsi512_ps(c)));
   }
-  for (; i < n; i++) f[i] = f16_to_f32(h[i]);
+  return i;
 }
 
-T_AVX512 static void f32_to_f16_avx512(const float *f, uint16_t *h, int64_t n) {
+T_AVX512 static int64_t f32_to_f16_avx512(const float *f, uint16_t *h, int64_t n) {
   int64_t i = 0;
   const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
   for (; i + 16 <= n; i += 16) {
@@ -148,17 +148,30 @@ T_AVX512 static void f32_to_f16_avx512(const float *f, uint16_t *h, int64_t n) {
     v = _mm512_mask_blend_ps(nan, v, _mm512_castsi512_ps(c));
     _mm256_storeu_si256((__m256i *)(h + i), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
   }
-  for (; i < n; i++) h[i] = f32_to_f16(f[i]);
+  return i;
 }
 #endif
 
 /* ---- entry points ---- */
 
+/* The vector loops take whole vectors; the last few elements (fewer than
+ * a vector) go through a vector-sized buffer, so that none takes the scalar
+ * route (Conv's im2col converts runs of a few dozen elements). */
 void ox_f16_to_f32_n(const uint16_t *h, float *f, int64_t n) {
 #if HAVE_X86
   int lv = level();
-  if (lv == LV_AVX512) return f16_to_f32_avx512(h, f, n);
-  if (lv == LV_F16C) return f16_to_f32_f16c(h, f, n);
+  if (lv != LV_SCALAR) {
+    int64_t (*body)(const uint16_t *, float *, int64_t) = lv == LV_AVX512 ? f16_to_f32_avx512 : f16_to_f32_f16c;
+    int64_t i = body(h, f, n);
+    if (i < n) {
+      uint16_t hb[16] = {0};
+      float fb[16];
+      memcpy(hb, h + i, (size_t)(n - i) * sizeof *hb);
+      body(hb, fb, 16);
+      memcpy(f + i, fb, (size_t)(n - i) * sizeof *fb);
+    }
+    return;
+  }
 #endif
   for (int64_t i = 0; i < n; i++) f[i] = f16_to_f32(h[i]);
 }
@@ -166,8 +179,18 @@ void ox_f16_to_f32_n(const uint16_t *h, float *f, int64_t n) {
 void ox_f32_to_f16_n(const float *f, uint16_t *h, int64_t n) {
 #if HAVE_X86
   int lv = level();
-  if (lv == LV_AVX512) return f32_to_f16_avx512(f, h, n);
-  if (lv == LV_F16C) return f32_to_f16_f16c(f, h, n);
+  if (lv != LV_SCALAR) {
+    int64_t (*body)(const float *, uint16_t *, int64_t) = lv == LV_AVX512 ? f32_to_f16_avx512 : f32_to_f16_f16c;
+    int64_t i = body(f, h, n);
+    if (i < n) {
+      float fb[16] = {0};
+      uint16_t hb[16];
+      memcpy(fb, f + i, (size_t)(n - i) * sizeof *fb);
+      body(fb, hb, 16);
+      memcpy(h + i, hb, (size_t)(n - i) * sizeof *hb);
+    }
+    return;
+  }
 #endif
   for (int64_t i = 0; i < n; i++) h[i] = f32_to_f16(f[i]);
 }
