@@ -107,6 +107,15 @@ TARGET static void FN(add_rows)(double *restrict acc, const float *restrict x,
     for (; j + 8 <= n; j += 8) {
       vf8 v0, v1, v2, v3;
       vd8 a;
+      /* the next pass's four rows, a line (16 floats) at a time: the
+       * hardware prefetcher starts over at each row, and the rows of
+       * a reduction over leading dims are often a page or two long */
+      if (r + 8 <= rows && (j & 15) == 0) {
+        __builtin_prefetch(x0 + 4 * n + j);
+        __builtin_prefetch(x1 + 4 * n + j);
+        __builtin_prefetch(x2 + 4 * n + j);
+        __builtin_prefetch(x3 + 4 * n + j);
+      }
       memcpy(&v0, x0 + j, sizeof v0);
       memcpy(&v1, x1 + j, sizeof v1);
       memcpy(&v2, x2 + j, sizeof v2);
