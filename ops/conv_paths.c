@@ -269,6 +269,38 @@ static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int
   }
 }
 
+/* Prefetch (into L2) what pack_cols(p, xg, j0, nc, ...) will read, for
+ * channels [c0, c1): the lines of each tap's run, once per input row (the
+ * taps along the last axis share them). */
+static void prefetch_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int64_t c0, int64_t c1) {
+  const ox_conv_geom *g = p->g;
+  int nd = g->nd, L = nd - 1;
+  int64_t W = g->pos[L], s = g->s[L], nker = g->nker, T = nd + 2, kw = g->ker[L];
+  size_t xs = p->xs;
+  for (int64_t j = j0; j < j0 + nc;) {
+    int64_t o = j / W, ox = j % W, end = min64(j0 + nc, (o + 1) * W), n = end - j;
+    int64_t oidx[OX_CONV_MAXSP], r = o;
+    for (int a = L - 1; a >= 0; a--) oidx[a] = r % g->pos[a], r /= g->pos[a];
+    for (int64_t kp = 0; kp < nker; kp += kw) { /* the first tap of each row of the kernel */
+      const int64_t *t = p->tap + kp * T;
+      int64_t base = 0, ok = 1;
+      for (int a = 0; a < L; a++) {
+        int64_t i = oidx[a] * g->s[a] + t[a] * g->d[a] - g->pb[a];
+        if (i < 0 || i >= g->img[a]) ok = 0;
+        base += i * p->istr[a];
+      }
+      if (!ok) continue;
+      int64_t lo = max64(ox * s - g->pb[L], 0), hi = min64((ox + n - 1) * s - g->pb[L] + (kw - 1) * g->d[L] + 1, g->img[L]);
+      if (hi <= lo) continue;
+      for (int64_t ci = c0; ci < c1; ci++) {
+        const char *a = xg + (size_t)(ci * g->nimg + base + lo) * xs, *z = a + (size_t)(hi - lo) * xs;
+        for (a = (const char *)((uintptr_t)a & ~(uintptr_t)63); a < z; a += 64) __builtin_prefetch(a, 0, 2);
+      }
+    }
+    j = end;
+  }
+}
+
 /* rows m of c (ldc apart, n columns) = bias[m], or nothing when no bias */
 static void fill_bias(const plan *p, char *c, int64_t ldc, const char *bias, int64_t rows, int64_t n) {
   for (int64_t m = 0; m < rows; m++) {
@@ -325,7 +357,18 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t ldc = is_small(p->yt) ? nc : p->P;
     if (p->b) fill_bias(p, c, ldc, p->b + (size_t)(gi * p->Mg) * es, p->Mg, nc);
     const char *pa = p->pa + (size_t)(gi * ceil_div(p->Mg, mr) * mr * p->K) * es;
-    if (p->ct == OX_FLOAT)
+    if (p->ct == OX_FLOAT && t + 1 < hi && (t + 1) % p->ntiles) {
+      /* the product in blocks of rows, the next tile's input fetched between them */
+      int64_t nb = min64(ceil_div(p->Mg, mr), 4), nj0, nnc;
+      tile_cols(p, tile + 1, &nj0, &nnc);
+      const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs;
+      for (int64_t b = 0; b < nb; b++) {
+        int64_t m0 = ceil_div(p->Mg, mr) * b / nb * mr, m1 = min64(ceil_div(p->Mg, mr) * (b + 1) / nb * mr, p->Mg);
+        prefetch_cols(p, xg, nj0, nnc, p->Cg * b / nb, p->Cg * (b + 1) / nb);
+        ox_sgemm_packed(&p->gp, m1 - m0, nc, p->K, (const float *)pa + m0 * p->K, (const float *)pb,
+                        (float *)c + m0 * ldc, ldc, p->b ? 1 : 0);
+      }
+    } else if (p->ct == OX_FLOAT)
       ox_sgemm_packed(&p->gp, p->Mg, nc, p->K, (const float *)pa, (const float *)pb, (float *)c, ldc,
                       p->b ? 1 : 0);
     else
