@@ -647,9 +647,46 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     }
 }
 
+#if GEMM_MR == 8
+/* A last sliver of at most 4 columns (a product of 97 columns ends with
+ * one): each column's MR rows as one vector (acc[j][r]), nc multiply-adds
+ * of MR lanes per k where kernel_body would do MR of a whole vector. Each
+ * element gets the same operations as there: acc += a * b over k in
+ * order, then the same alpha and beta. The rows are a vector when MR
+ * elements make one: 8 floats, or 8 doubles (the AVX-512 builds). */
+static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(cols_body)(
+    const int nc, int64_t kc, const T *restrict pa, const T *restrict pb, T *c, int64_t ldc,
+    int64_t mr, int64_t nr, const T *ab) {
+  typedef T rows __attribute__((vector_size(MR * sizeof(T))));
+  rows acc[4];
+#pragma GCC unroll 4
+  for (int j = 0; j < nc; j++) acc[j] = (rows){0};
+  for (int64_t k = 0; k < kc; k++, pa += MR, pb += NR) {
+    rows a;
+    memcpy(&a, pa, sizeof a);
+#pragma GCC unroll 4
+    for (int j = 0; j < nc; j++) acc[j] += a * pb[j];
+  }
+  T alpha = ab[0], beta = ab[1];
+  for (int64_t r = 0; r < mr; r++)
+    for (int64_t j = 0; j < nr; j++) {
+      T *p = c + r * ldc + j;
+      *p = beta == 0 ? alpha * acc[j][r] : alpha * acc[j][r] + beta * *p;
+    }
+}
+#endif
+
 GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
                                           const T *restrict pb, T *c, int64_t ldc, int64_t mr,
                                           int64_t nr, const T *ab) {
+#if GEMM_MR == 8
+  if (nr <= 4) {
+    if (nr == 1) GEMM_NAME(cols_body)(1, kc, pa, pb, c, ldc, mr, nr, ab);
+    else if (nr == 2) GEMM_NAME(cols_body)(2, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(cols_body)(4, kc, pa, pb, c, ldc, mr, nr, ab);
+    return;
+  }
+#endif
   if (nr <= VL) GEMM_NAME(kernel_body)(1, kc, pa, pb, c, ldc, mr, nr, ab);
   else GEMM_NAME(kernel_body)(NV, kc, pa, pb, c, ldc, mr, nr, ab);
 }
