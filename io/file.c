@@ -765,6 +765,31 @@ static int read_stdin(ox_arena *a, uint8_t **data, size_t *len, ox_err *e) {
   return 0;
 }
 
+int ox_read_value(ox_arena *a, const char *path, ox_format f, const ox_type *want, const char *basedir,
+                  ox_value **out, const char **name_out, ox_err *e) {
+  if (name_out) *name_out = NULL;
+  if (f == OX_FMT_UNKNOWN && (f = ox_format_of(path)) == OX_FMT_UNKNOWN)
+    return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb, .json, .npy or .npz file)");
+  const char *member = NULL;
+  if (f == OX_FMT_NPZ && !(path = ox_npz_split(a, path, &member))) return ox_oom(e, NULL);
+  uint8_t *data;
+  size_t len;
+  if (f == OX_FMT_PB) { /* the file's bytes are needed only while decoding */
+    ox_arena *t = ox_arena_new();
+    if (!t) return ox_oom(e, NULL);
+    int rc = ox_read_file(t, path, &data, &len, e);
+    if (!rc) rc = ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
+    ox_arena_free(t);
+    return rc;
+  }
+  OX_TRY(ox_read_file(a, path, &data, &len, e));
+  switch (f) {
+  case OX_FMT_NPY: return ox_npy_decode(a, data, len, want, out, e);
+  case OX_FMT_NPZ: return ox_npz_decode(a, data, len, member, want, out, name_out, e);
+  default: return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
+  }
+}
+
 int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char *basedir,
                   ox_value **out, const char **name_out, ox_err *e) {
   if (name_out) *name_out = NULL;
@@ -781,28 +806,7 @@ int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char
     if (len >= 4 && !memcmp(data, "PK\3\4", 4)) return ox_npz_decode(a, data, len, NULL, want, out, name_out, e);
     return ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
   }
-  ox_format f = ox_format_of(path);
-  if (f == OX_FMT_UNKNOWN)
-    return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb, .json, .npy or .npz file)");
-  const char *member = NULL;
-  if (f == OX_FMT_NPZ && !(path = ox_npz_split(a, path, &member))) return ox_oom(e, NULL);
-  uint8_t *data;
-  size_t len;
-  if (f == OX_FMT_PB) { /* the file's bytes are needed only while decoding */
-    ox_arena *t = ox_arena_new();
-    if (!t) return ox_oom(e, NULL);
-    int rc = ox_read_file(t, path, &data, &len, e);
-    if (!rc) rc = ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
-    ox_arena_free(t);
-    return rc;
-  }
-  OX_TRY(ox_read_file(a, path, &data, &len, e));
-  switch (f) {
-  case OX_FMT_PB: return ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
-  case OX_FMT_NPY: return ox_npy_decode(a, data, len, want, out, e);
-  case OX_FMT_NPZ: return ox_npz_decode(a, data, len, member, want, out, name_out, e);
-  default: return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
-  }
+  return ox_read_value(a, path, OX_FMT_UNKNOWN, want, basedir, out, name_out, e);
 }
 
 /* The encoders stream into the temporary (a bounded chunk at a time): a

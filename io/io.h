@@ -90,9 +90,15 @@ const char *ox_npz_split(ox_arena *a, const char *path, const char **member);
 /* The member names of an .npz file (without ".npy"), in archive order. */
 int ox_npz_members(ox_arena *a, const char *path, const char ***names, int64_t *n, ox_err *e);
 
-/* Load any value file by extension. basedir: where external data may live
- * (the model's folder); name_out (may be NULL) receives the name stored in
+/* Read a value file in format f (OX_FMT_UNKNOWN: by the extension;
+ * "FILE.npz:NAME" is a member). basedir: where a .pb's external data may
+ * live (NULL: nowhere); name_out (may be NULL) receives the name stored in
  * the file, or NULL. */
+int ox_read_value(ox_arena *a, const char *path, ox_format f, const ox_type *want, const char *basedir,
+                  ox_value **out, const char **name_out, ox_err *e);
+/* The same by extension, for a FILE of the command line, which may also be
+ * "-" (standard input: JSON, .npy, .npz or .pb by its bytes), an inline
+ * value (float32[2,3]:1,2,3,4,5,6) or a JSON literal ('{...}'). */
 int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char *basedir,
                   ox_value **out, const char **name_out, ox_err *e);
 /* Encode a value in the format and stream it to path's temporary (for
