@@ -87,9 +87,15 @@ $(1)/libonnxop.a: $$(patsubst %.c,$(1)/obj/%.o,$$(SRCS)) $$(patsubst $(B)/%.c,$(
 	ar rcs $$@ $$^
 $(1)/onnxop: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI)) $(1)/libonnxop.a
 	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(LIBS)
-$(1)/unit/%: tests/unit/%.c $(1)/libonnxop.a Makefile | $(GEN_HDRS)
+# the command's own code but main(), for the unit tests of cli/ functions
+# (test_files: cli/files.c's outputs); an archive, so a test links only what
+# it uses
+$(1)/cli.a: $$(patsubst %.c,$(1)/obj/%.o,$$(filter-out cli/main.c,$$(CLI)))
+	@rm -f $$@
+	ar rcs $$@ $$^
+$(1)/unit/%: tests/unit/%.c $(1)/cli.a $(1)/libonnxop.a Makefile | $(GEN_HDRS)
 	@mkdir -p $$(@D)
-	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) $$(DEPFLAGS) -o $$@ $$< $(1)/libonnxop.a $$(LIBS)
+	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) $$(DEPFLAGS) -o $$@ $$< $(1)/cli.a $(1)/libonnxop.a $$(LIBS)
 endef
 %/obj/ops/imagedecoder.o: IMG_CPPFLAGS = $(IMG_FLAGS)
 $(eval $(call BUILD,$(B),))

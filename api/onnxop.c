@@ -11,13 +11,11 @@
  * run's duration. The onnxop command goes through the same bodies, by the
  * entries api/api.h declares. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../core/compare.h"
 #include "../core/ox.h"
@@ -518,6 +516,12 @@ int onnxop_value_write_buffer(const onnxop_value *v, const char *name, int forma
 
 void onnxop_free(void *p) { ox_mem_free(p); }
 
+typedef struct { const onnxop_value *v; const char *name; int f; } write_args;
+static int put_value(void *arg, ox_out *o, ox_err *e) {
+  const write_args *w = arg;
+  return encode(w->v, w->name, w->f, o, e);
+}
+
 int onnxop_value_write(const onnxop_value *v, const char *name, const char *path, int format, onnxop_error **err) {
   if (!v || !path) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !v ? "the value" : "path");
   ox_err e = {0};
@@ -525,32 +529,9 @@ int onnxop_value_write(const onnxop_value *v, const char *name, const char *path
   if (f < ONNXOP_FORMAT_PB || f > ONNXOP_FORMAT_NPY)
     return failf(err, ONNXOP_ERR_USAGE, "%s: cannot tell the format (use .pb, .json or .npy, or give one)", path);
   if (f == ONNXOP_FORMAT_NPY && ox_npy_can_hold(v->v, &e)) return give(err, &e, path); /* before any file */
-  size_t n = strlen(path) + 32;
-  char *tmp = ox_heap_malloc(n);
-  if (!tmp) return oom(err);
-  int fd = -1;
-  for (int tries = 0; fd < 0 && tries < 100; tries++) {
-    char tag[13];
-    ox_temp_tag(tag);
-    snprintf(tmp, n, "%s.tmp.%s", path, tag);
-    /* never over a file or symlink that is there; the mode 0666 & ~umask */
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) {
-    int er = errno;
-    free(tmp);
-    return failf(err, ONNXOP_ERR_INPUT, "%s: cannot create a file beside it: %s", path, strerror(er));
-  }
-  ox_out o;
-  ox_out_fd(&o, fd);
-  int rc = encode(v, name, f, &o, &e);
-  int rc2 = out_status(&o, &e);
-  if (close(fd) && !rc && !rc2) rc = ox_fail(&e, OX_EINPUT, "write error: %s", strerror(errno));
-  if (!rc && !rc2 && rename(tmp, path)) rc = ox_fail(&e, OX_EINPUT, "cannot rename into place: %s", strerror(errno));
-  if (rc || rc2) unlink(tmp);
-  free(tmp);
-  return rc || rc2 ? give(err, &e, path) : 0;
+  /* a temporary beside path, renamed over it (io/io.h) */
+  write_args w = {v, name, f};
+  return ox_write_file_atomic(path, put_value, &w, &e) ? give(err, &e, path) : 0;
 }
 
 /* ---- models ---- */

@@ -26,6 +26,7 @@
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
+#include "files.h"
 
 static const char test_help[] =
     "usage: onnxop test [options] PATH...\n"

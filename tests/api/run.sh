@@ -118,6 +118,16 @@ installed)
   [ -z "$others" ] && ok || bad "libonnxop.so exports more than onnxop_*: $(echo $others | head -c 300)"
   [ "$(nm -D --defined-only "$SO" | grep -c ' T onnxop_')" -ge 40 ] && ok || bad "libonnxop.so exports too few onnxop_ functions"
   objdump -p "$SO" | grep -q 'SONAME *libonnxop.so.0$' && ok || bad "libonnxop.so.0.1.0 has no SONAME libonnxop.so.0"
+  # nothing process-wide: the command's list of pending outputs and its
+  # signal handlers (cli/files.c) are not in either library, which never
+  # installs a handler nor blocks a signal
+  for lib in "$R/usr/lib/libonnxop.a" "$SO"; do
+    cmd=$(nm "$lib" 2>/dev/null | awk '$2 ~ /^[TtDdBb]$/ {print $3}' |
+      grep -xE 'ox_(claim_output|out_open|write_file_tmp|commit_files|discard_files|mkdir_p|save_value|save_npz)' | sort -u)
+    [ -z "$cmd" ] && ok || bad "$(basename "$lib") holds the command's outputs: $(echo $cmd)"
+    sig=$(nm -u "$lib" 2>/dev/null | awk '{print $NF}' | sed 's/@.*//' | grep -xE 'sigaction|signal|sigprocmask|pthread_sigmask|raise' | sort -u)
+    [ -z "$sig" ] && ok || bad "$(basename "$lib") handles signals: it calls $(echo $sig)"
+  done
   [ "$(readlink "$R/usr/lib/libonnxop.so.0")" = libonnxop.so.0.1.0 ] && ok || bad "no libonnxop.so.0 symlink"
   export LD_LIBRARY_PATH="$R/usr/lib"
   for t in tests/api/errors.c tests/api/suite.c examples/run_case.c; do
