@@ -299,6 +299,10 @@ static int decode(ox_arena *a, const uint8_t *p, size_t len, int f, const ox_typ
   return rc ? rc : check_fits(*v, t, e);
 }
 
+_Static_assert(ONNXOP_FORMAT_AUTO == (int)OX_FMT_UNKNOWN && ONNXOP_FORMAT_PB == (int)OX_FMT_PB &&
+                   ONNXOP_FORMAT_JSON == (int)OX_FMT_JSON && ONNXOP_FORMAT_NPY == (int)OX_FMT_NPY,
+               "the public formats are io/io.h's (AUTO: by the extension)");
+
 /* onnxop_value_read and ox_api_value_read: the type as a string (type_str,
  * parsed here) or as o->type */
 static int read_value(const char *path, int format, const char *type_str, const ox_api_read_opts *o,
