@@ -59,7 +59,7 @@ CPPFLAGS := -I. -I$(B) $(DEPS_CFLAGS) $(CPPFLAGS)
 # before it wrote .d files is remade once)
 DEPFLAGS  = -MMD -MP -MF $@.d -MT $@
 
-.PHONY: all check demo deps test-deps install uninstall clean xfail-update fuzz bench valgrind FORCE
+.PHONY: all lib check demo deps test-deps install uninstall clean xfail-update fuzz bench valgrind FORCE
 all: $(B)/onnxop
 
 # ---- protobuf-c code, generated from the installed .proto files ----
@@ -87,9 +87,15 @@ $(1)/libonnxop.a: $$(patsubst %.c,$(1)/obj/%.o,$$(SRCS)) $$(patsubst $(B)/%.c,$(
 	ar rcs $$@ $$^
 $(1)/onnxop: $$(patsubst %.c,$(1)/obj/%.o,$$(CLI)) $(1)/libonnxop.a
 	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(LIBS)
-$(1)/unit/%: tests/unit/%.c $(1)/libonnxop.a Makefile | $(GEN_HDRS)
+# the command's own code but main(), for the unit tests of cli/ functions
+# (test_files: cli/files.c's outputs); an archive, so a test links only what
+# it uses
+$(1)/cli.a: $$(patsubst %.c,$(1)/obj/%.o,$$(filter-out cli/main.c,$$(CLI)))
+	@rm -f $$@
+	ar rcs $$@ $$^
+$(1)/unit/%: tests/unit/%.c $(1)/cli.a $(1)/libonnxop.a Makefile | $(GEN_HDRS)
 	@mkdir -p $$(@D)
-	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) $$(DEPFLAGS) -o $$@ $$< $(1)/libonnxop.a $$(LIBS)
+	$$(CC) $$(BASEFLAGS) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(WARN) $$(DEPFLAGS) -o $$@ $$< $(1)/cli.a $(1)/libonnxop.a $$(LIBS)
 endef
 %/obj/ops/imagedecoder.o: IMG_CPPFLAGS = $(IMG_FLAGS)
 $(eval $(call BUILD,$(B),))
@@ -111,6 +117,21 @@ $(SOLIB): $(PIC_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LIBS)
 # for static linking (pkg-config --static): the libraries libonnxop.a needs
 PC_PRIVATE := $(strip $(LIBS))
+# onnxop.pc for this PREFIX, LIBDIR and INCLUDEDIR; $(B)/onnxop.pc.vars holds
+# the values it was made with, rewritten only when they change, so that it is
+# remade then and only then
+PC      := $(B)/onnxop.pc
+PC_VARS := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(VERSION) $(PC_PRIVATE)
+$(B)/onnxop.pc.vars: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PC_VARS)' | cmp -s - $@ || echo '$(PC_VARS)' >$@
+$(PC): onnxop.pc.in $(B)/onnxop.pc.vars
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@PRIVATE@|$(PC_PRIVATE)|' onnxop.pc.in >$@
+# the library alone: both libraries and onnxop.pc (debian/rules builds `all
+# lib` with the install's PREFIX and LIBDIR, so that `make install` then
+# builds nothing)
+lib: $(SOLIB) $(B)/libonnxop.a $(PC)
 # tests/api/suite.c on the test build, for tests/faults.py's api_suite
 $(B)/asan/api-suite: tests/api/suite.c tests/api/case.h $(B)/asan/libonnxop.a
 	$(CC) $(BASEFLAGS) -Iinclude $(CFLAGS) $(SAN) $(WARN) -o $@ tests/api/suite.c $(B)/asan/libonnxop.a $(LIBS)
@@ -191,8 +212,8 @@ bench-models: $(B)/onnxop
 
 # the binary, the man pages (the command's, the library's), the bash
 # completion (cli/onnxop.bash), the header, both libraries with their
-# symlinks, and onnxop.pc (made here for this PREFIX and LIBDIR)
-install: $(B)/onnxop $(B)/libonnxop.a $(SOLIB)
+# symlinks, and onnxop.pc (made for this PREFIX and LIBDIR)
+install: $(B)/onnxop $(B)/libonnxop.a $(SOLIB) $(PC)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 	    $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 $(B)/onnxop $(DESTDIR)$(BINDIR)/onnxop
@@ -204,9 +225,7 @@ install: $(B)/onnxop $(B)/libonnxop.a $(SOLIB)
 	install -m 644 $(SOLIB) $(DESTDIR)$(LIBDIR)/libonnxop.so.$(VERSION)
 	ln -sf libonnxop.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libonnxop.so
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' -e 's|@PRIVATE@|$(PC_PRIVATE)|' onnxop.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
-	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
+	install -m 644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/onnxop $(DESTDIR)$(MANDIR)/man1/onnxop.1 $(DESTDIR)$(MANDIR)/man3/onnxop.3 \

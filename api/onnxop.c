@@ -8,15 +8,14 @@
  * last handle on it does. Nothing here is process-wide: a run has its own
  * options (core/eval.h ox_run_opts), memory account (core/arena.h
  * ox_memctx) and kernel thread count, all set on the calling thread for the
- * run's duration. */
+ * run's duration. The onnxop command goes through the same bodies, by the
+ * entries api/api.h declares. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../core/compare.h"
 #include "../core/ox.h"
@@ -24,6 +23,7 @@
 #include "../include/onnxop.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
+#include "api.h"
 
 /* ---- errors ---- */
 
@@ -272,10 +272,17 @@ static int want_type(ox_arena *a, const char *type_str, const ox_type **t, ox_er
   return *why ? ox_fail(e, OX_EUSAGE, "bad type '%s': %s", type_str, why) : ox_oom(e, NULL);
 }
 
-/* Decode len bytes (NUL after them) of format f as type t (NULL: any);
- * member: of an .npz */
-static int decode(ox_arena *a, const uint8_t *p, size_t len, int f, const char *member, const char *basedir,
-                  const ox_type *t, ox_value **v, const char **name, ox_err *e) {
+/* 0, or the error when v is not of type t (NULL: any) */
+static int check_fits(const ox_value *v, const ox_type *t, ox_err *e) {
+  char got[160], want[160];
+  if (!t || ox_value_fits(v, t)) return 0;
+  return ox_fail(e, OX_EINPUT, "the value is %s, not %s", ox_value_desc(v, got, sizeof got),
+                 ox_type_str(t, want, sizeof want));
+}
+
+/* Decode len bytes (NUL after them) of format f as type t (NULL: any) */
+static int decode(ox_arena *a, const uint8_t *p, size_t len, int f, const ox_type *t, ox_value **v, const char **name,
+                  ox_err *e) {
   if (f == ONNXOP_FORMAT_AUTO) {
     size_t i = 0;
     while (i < len && (p[i] == ' ' || p[i] == '\n' || p[i] == '\t' || p[i] == '\r')) i++;
@@ -284,17 +291,40 @@ static int decode(ox_arena *a, const uint8_t *p, size_t len, int f, const char *
   }
   int rc;
   switch (f) {
-  case ONNXOP_FORMAT_PB: rc = ox_pb_decode(a, p, len, t, basedir, v, name, e); break;
+  case ONNXOP_FORMAT_PB: rc = ox_pb_decode(a, p, len, t, NULL, v, name, e); break;
   case ONNXOP_FORMAT_JSON: rc = ox_json_decode(a, (const char *)p, len, t, v, name, e); break;
   case ONNXOP_FORMAT_NPY: rc = ox_npy_decode(a, p, len, t, v, e); break;
-  case OX_FMT_NPZ: rc = ox_npz_decode(a, p, len, member, t, v, name, e); break;
   default: return ox_fail(e, OX_EUSAGE, "unknown format %d (pb, json or npy: 1, 2, 3)", f);
   }
-  char got[160], want[160];
-  if (!rc && t && !ox_value_fits(*v, t))
-    rc = ox_fail(e, OX_EINPUT, "the value is %s, not %s", ox_value_desc(*v, got, sizeof got),
-                 ox_type_str(t, want, sizeof want));
-  return rc;
+  return rc ? rc : check_fits(*v, t, e);
+}
+
+_Static_assert(ONNXOP_FORMAT_AUTO == (int)OX_FMT_UNKNOWN && ONNXOP_FORMAT_PB == (int)OX_FMT_PB &&
+                   ONNXOP_FORMAT_JSON == (int)OX_FMT_JSON && ONNXOP_FORMAT_NPY == (int)OX_FMT_NPY,
+               "the public formats are io/io.h's (AUTO: by the extension)");
+
+/* onnxop_value_read and ox_api_value_read: the type as a string (type_str,
+ * parsed here) or as o->type */
+static int read_value(const char *path, int format, const char *type_str, const ox_api_read_opts *o,
+                      onnxop_value **out, onnxop_error **err) {
+  holder *h = holder_new(0, 0);
+  if (!h) return oom(err);
+  ox_err e = {0};
+  ox_value *v = NULL;
+  const char *name = NULL, *dir = o->basedir ? o->basedir : dir_of(h->a, path);
+  const ox_type *t = o->type;
+  int rc = dir ? 0 : ox_oom(&e, NULL);
+  if (!rc && type_str) rc = want_type(h->a, type_str, &t, &e);
+  if (!rc) rc = o->cli_forms ? ox_load_value(h->a, path, t, dir, &v, &name, &e)
+                             : ox_read_value(h->a, path, (ox_format)format, t, dir, &v, &name, &e);
+  if (!rc && o->check_type) rc = check_fits(v, t, &e);
+  return new_value(h, rc, &e, v, name, o->with_path ? path : NULL, out, err);
+}
+
+int ox_api_value_read(const char *path, int format, const ox_api_read_opts *o, onnxop_value **out,
+                      onnxop_error **err) {
+  *out = NULL;
+  return read_value(path, format, NULL, o, out, err);
 }
 
 int onnxop_value_read(const char *path, int format, const char *type, onnxop_value **out, onnxop_error **err) {
@@ -302,23 +332,9 @@ int onnxop_value_read(const char *path, int format, const char *type, onnxop_val
   *out = NULL;
   if (format < ONNXOP_FORMAT_AUTO || format > ONNXOP_FORMAT_NPY)
     return failf(err, ONNXOP_ERR_USAGE, "%s: unknown format %d (pb, json or npy: 1, 2, 3)", path, format);
-  holder *h = holder_new(0, 0);
-  if (!h) return oom(err);
-  ox_err e = {0};
-  ox_value *v = NULL;
-  const char *name = NULL, *file = path, *member = NULL;
-  int f = format ? format : (int)ox_format_of(path), rc = 0;
-  if (f == OX_FMT_UNKNOWN) rc = ox_fail(&e, OX_EUSAGE, "unknown value format (expected a .pb, .json, .npy or .npz file)");
-  else if (f == OX_FMT_NPZ && !(file = ox_npz_split(h->a, path, &member))) rc = ox_oom(&e, NULL);
-  const char *dir = rc ? NULL : dir_of(h->a, file);
-  if (!rc && !dir) rc = ox_oom(&e, NULL);
-  uint8_t *data = NULL;
-  size_t len = 0;
-  const ox_type *t = NULL;
-  if (!rc) rc = want_type(h->a, type, &t, &e);
-  if (!rc) rc = ox_read_file(h->a, file, &data, &len, &e);
-  if (!rc) rc = decode(h->a, data, len, f, member, dir, t, &v, &name, &e);
-  return new_value(h, rc, &e, v, name, path, out, err);
+  /* external data from the file's folder; the value must be of type */
+  ox_api_read_opts o = {.check_type = 1, .with_path = 1};
+  return read_value(path, format, type, &o, out, err);
 }
 
 int onnxop_value_read_buffer(const void *buf, size_t len, int format, const char *type, onnxop_value **out,
@@ -339,12 +355,21 @@ int onnxop_value_read_buffer(const void *buf, size_t len, int format, const char
   if (!rc) {
     memcpy(p, buf, len);
     p[len] = 0;
-    rc = decode(h->a, p, len, format, NULL, NULL, t, &v, &name, &e);
+    rc = decode(h->a, p, len, format, t, &v, &name, &e);
   }
   return new_value(h, rc, &e, v, name, NULL, out, err);
 }
 
 const char *onnxop_value_name(const onnxop_value *v) { return v ? v->name : NULL; }
+
+int ox_api_value_wrap(ox_value *v, onnxop_value **out, onnxop_error **err) {
+  *out = NULL;
+  holder *h = holder_new(0, 0); /* holds nothing but what runs hang on it */
+  if (!h) return oom(err);
+  return new_value(h, 0, NULL, v, NULL, NULL, out, err);
+}
+
+const ox_value *ox_api_value(const onnxop_value *v) { return v ? v->v : NULL; }
 
 /* elements copied into a sequence or optional of type elem (type_str, or
  * the first element's type) */
@@ -495,6 +520,12 @@ int onnxop_value_write_buffer(const onnxop_value *v, const char *name, int forma
 
 void onnxop_free(void *p) { ox_mem_free(p); }
 
+typedef struct { const onnxop_value *v; const char *name; int f; } write_args;
+static int put_value(void *arg, ox_out *o, ox_err *e) {
+  const write_args *w = arg;
+  return encode(w->v, w->name, w->f, o, e);
+}
+
 int onnxop_value_write(const onnxop_value *v, const char *name, const char *path, int format, onnxop_error **err) {
   if (!v || !path) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !v ? "the value" : "path");
   ox_err e = {0};
@@ -502,32 +533,9 @@ int onnxop_value_write(const onnxop_value *v, const char *name, const char *path
   if (f < ONNXOP_FORMAT_PB || f > ONNXOP_FORMAT_NPY)
     return failf(err, ONNXOP_ERR_USAGE, "%s: cannot tell the format (use .pb, .json or .npy, or give one)", path);
   if (f == ONNXOP_FORMAT_NPY && ox_npy_can_hold(v->v, &e)) return give(err, &e, path); /* before any file */
-  size_t n = strlen(path) + 32;
-  char *tmp = ox_heap_malloc(n);
-  if (!tmp) return oom(err);
-  int fd = -1;
-  for (int tries = 0; fd < 0 && tries < 100; tries++) {
-    char tag[13];
-    ox_temp_tag(tag);
-    snprintf(tmp, n, "%s.tmp.%s", path, tag);
-    /* never over a file or symlink that is there; the mode 0666 & ~umask */
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) {
-    int er = errno;
-    free(tmp);
-    return failf(err, ONNXOP_ERR_INPUT, "%s: cannot create a file beside it: %s", path, strerror(er));
-  }
-  ox_out o;
-  ox_out_fd(&o, fd);
-  int rc = encode(v, name, f, &o, &e);
-  int rc2 = out_status(&o, &e);
-  if (close(fd) && !rc && !rc2) rc = ox_fail(&e, OX_EINPUT, "write error: %s", strerror(errno));
-  if (!rc && !rc2 && rename(tmp, path)) rc = ox_fail(&e, OX_EINPUT, "cannot rename into place: %s", strerror(errno));
-  if (rc || rc2) unlink(tmp);
-  free(tmp);
-  return rc || rc2 ? give(err, &e, path) : 0;
+  /* a temporary beside path, renamed over it (io/io.h) */
+  write_args w = {v, name, f};
+  return ox_write_file_atomic(path, put_value, &w, &e) ? give(err, &e, path) : 0;
 }
 
 /* ---- models ---- */
@@ -554,8 +562,10 @@ static const char *type_string(ox_arena *a, const ox_type *t, int *bad) {
   return s;
 }
 
-/* load (path) or decode (buf) into a new model */
-static int model_new(const char *path, const void *buf, size_t len, onnxop_model **out, onnxop_error **err) {
+/* load (path) or decode (buf) into a new model; with_path: the path starts
+ * the messages */
+static int model_new(const char *path, const void *buf, size_t len, int with_path, onnxop_model **out,
+                     onnxop_error **err) {
   if (!out || (!path && !buf)) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", out ? (path ? "buf" : "path") : "out");
   *out = NULL;
   holder *h = holder_new(0, 0);
@@ -583,7 +593,7 @@ static int model_new(const char *path, const void *buf, size_t len, onnxop_model
   if (rc) {
     free(x);
     discard(h);
-    return give(err, &e, path);
+    return give(err, &e, with_path ? path : NULL);
   }
   x->h = h;
   hold(h);
@@ -593,12 +603,18 @@ static int model_new(const char *path, const void *buf, size_t len, onnxop_model
 
 int onnxop_model_load(const char *path, onnxop_model **out, onnxop_error **err) {
   if (!path) return failf(err, ONNXOP_ERR_USAGE, "path is NULL");
-  return model_new(path, NULL, 0, out, err);
+  return model_new(path, NULL, 0, 1, out, err);
 }
+
+int ox_api_model_load(const char *path, int with_path, onnxop_model **out, onnxop_error **err) {
+  return model_new(path, NULL, 0, with_path, out, err);
+}
+
+const ox_model *ox_api_model(const onnxop_model *m) { return m->m; }
 
 int onnxop_model_load_buffer(const void *buf, size_t len, onnxop_model **out, onnxop_error **err) {
   if (!buf) return failf(err, ONNXOP_ERR_USAGE, "buf is NULL");
-  return model_new(NULL, buf, len, out, err);
+  return model_new(NULL, buf, len, 0, out, err);
 }
 
 int onnxop_model_input_count(const onnxop_model *m) { return m ? m->nin : 0; }
@@ -680,58 +696,43 @@ static int slot_of(const onnxop_model *m, int i, const char *const *names, onnxo
   return -1;
 }
 
-int onnxop_run(const onnxop_model *m, const onnxop_run_options *o, int n_in, const char *const *names,
-               const onnxop_value *const *values, onnxop_value ***outputs, int *n_out, onnxop_error **err) {
-  if (!m || !outputs || !n_out) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !m ? "the model" : !outputs ? "outputs" : "n_out");
-  *outputs = NULL;
-  *n_out = 0;
-  if (n_in < 0 || (n_in && !values)) return failf(err, ONNXOP_ERR_USAGE, "%d inputs at %p", n_in, (const void *)values);
-  for (int i = 0; i < n_in; i++)
-    if (!values[i]) return failf(err, ONNXOP_ERR_USAGE, "input %d is NULL", i);
+/* The run itself, for onnxop_run and ox_api_run: in[k] is the value of the
+ * graph's input k (NULL: not given). own: on a memory account of its own
+ * with that limit (0: the default) and with `threads` kernel threads; else
+ * on the calling thread's account and thread count. */
+static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size_t limit, int threads,
+                     const onnxop_value *const *in, onnxop_value ***outputs, int *n_out, onnxop_error **err) {
   const ox_graph *g = m->m->graph;
-  holder *h = holder_new(1, o ? o->max_memory : 0);
+  int given = 0;
+  for (int k = 0; k < g->nin; k++) given += in[k] != NULL;
+  holder *h = holder_new(own, limit);
   if (!h) return oom(err);
   /* what the outputs may share: the model (initializers) and the inputs */
-  h->deps = ox_heap_calloc((size_t)n_in + 1, sizeof *h->deps);
-  ox_value **in = ox_alloc_array(h->a, g->nin + 1, sizeof *in);
+  h->deps = ox_heap_calloc((size_t)given + 1, sizeof *h->deps);
+  ox_value **vin = ox_alloc_array(h->a, g->nin + 1, sizeof *vin);
   ox_value **out = ox_alloc_array(h->a, g->nout + 1, sizeof *out);
   onnxop_value **res = ox_heap_calloc((size_t)g->nout + 1, sizeof *res);
-  if (!h->deps || !in || !out || !res) {
+  if (!h->deps || !vin || !out || !res) {
     free(res);
     discard(h);
     return oom(err);
   }
   hold(m->h);
   h->deps[h->ndeps++] = m->h;
-  for (int i = 0; i < n_in; i++) {
-    int k = slot_of(m, i, names, err);
-    if (k >= 0 && in[k]) {
-      failf(err, ONNXOP_ERR_USAGE, "input '%s' is given twice", g->in[k].name);
-      k = -1;
+  for (int k = 0; k < g->nin; k++)
+    if (in[k]) {
+      vin[k] = in[k]->v;
+      hold(in[k]->h);
+      h->deps[h->ndeps++] = in[k]->h;
     }
-    if (k < 0) {
-      free(res);
-      discard(h);
-      return ONNXOP_ERR_USAGE;
-    }
-    in[k] = values[i]->v;
-    hold(values[i]->h);
-    h->deps[h->ndeps++] = values[i]->h;
-  }
-  ox_run_opts ro = {0};
-  if (o && o->timeout > 0) {
-    ro.deadline_us = ox_deadline_us(o->timeout);
-    ro.timeout_s = o->timeout;
-    ro.timeout_source = "timeout";
-  }
-  ro.seeded = o ? o->seeded : 0;
-  ro.seed = o ? o->seed : 0;
   ox_err e = {0};
-  int threads_was = ox_set_run_threads(o && o->threads ? o->threads : 1);
-  ox_memctx *mem_was = ox_mem_use(&h->mem);
-  int rc = ox_run_with(h->a, m->m, &ro, in, out, &e);
-  ox_mem_use(mem_was);
-  ox_set_run_threads(threads_was);
+  int threads_was = own ? ox_set_run_threads(threads) : 0;
+  ox_memctx *mem_was = own ? ox_mem_use(&h->mem) : NULL;
+  int rc = ox_run_with(h->a, m->m, ro, vin, out, &e);
+  if (own) {
+    ox_mem_use(mem_was);
+    ox_set_run_threads(threads_was);
+  }
   hold(h); /* while the handles are made: a failure frees them, then h */
   for (int i = 0; i < g->nout && !rc; i++)
     if (handle(h, out[i], NULL, &res[i], err)) rc = ONNXOP_ERR_NOMEM;
@@ -746,6 +747,50 @@ int onnxop_run(const onnxop_model *m, const onnxop_run_options *o, int n_in, con
   *outputs = res;
   *n_out = g->nout;
   return 0;
+}
+
+int onnxop_run(const onnxop_model *m, const onnxop_run_options *o, int n_in, const char *const *names,
+               const onnxop_value *const *values, onnxop_value ***outputs, int *n_out, onnxop_error **err) {
+  if (!m || !outputs || !n_out) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !m ? "the model" : !outputs ? "outputs" : "n_out");
+  *outputs = NULL;
+  *n_out = 0;
+  if (n_in < 0 || (n_in && !values)) return failf(err, ONNXOP_ERR_USAGE, "%d inputs at %p", n_in, (const void *)values);
+  for (int i = 0; i < n_in; i++)
+    if (!values[i]) return failf(err, ONNXOP_ERR_USAGE, "input %d is NULL", i);
+  const ox_graph *g = m->m->graph;
+  /* in[k]: the value of the graph's input k */
+  const onnxop_value **in = ox_heap_calloc((size_t)g->nin + 1, sizeof *in);
+  if (!in) return oom(err);
+  for (int i = 0; i < n_in; i++) {
+    int k = slot_of(m, i, names, err);
+    if (k >= 0 && in[k]) {
+      failf(err, ONNXOP_ERR_USAGE, "input '%s' is given twice", g->in[k].name);
+      k = -1;
+    }
+    if (k < 0) {
+      free(in);
+      return ONNXOP_ERR_USAGE;
+    }
+    in[k] = values[i];
+  }
+  ox_run_opts ro = {0};
+  if (o && o->timeout > 0) {
+    ro.deadline_us = ox_deadline_us(o->timeout);
+    ro.timeout_s = o->timeout;
+    ro.timeout_source = "timeout";
+  }
+  ro.seeded = o ? o->seeded : 0;
+  ro.seed = o ? o->seed : 0;
+  int rc = run_model(m, &ro, 1, o ? o->max_memory : 0, o && o->threads ? o->threads : 1, in, outputs, n_out, err);
+  free(in);
+  return rc;
+}
+
+int ox_api_run(const onnxop_model *m, const ox_run_opts *ro, const onnxop_value *const *in, onnxop_value ***outputs,
+               int *n_out, onnxop_error **err) {
+  *outputs = NULL;
+  *n_out = 0;
+  return run_model(m, ro, 0, 0, 0, in, outputs, n_out, err);
 }
 
 /* ---- comparing ---- */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../api/api.h"
 #include "../core/threads.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
@@ -123,27 +124,35 @@ int ox_cmd_bench(int argc, char **argv) {
 
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
-  ox_model *m = NULL;
+  onnxop_error *err = NULL;
+  onnxop_model *M = NULL;
+  onnxop_value **given = NULL; /* the inputs, as the library read them */
+  int ngiven = 0;
   double *t = NULL;
   if (!A) {
     free(ins);
     return ox_cli_oom("bench", NULL);
   }
-  if ((rc = ox_model_load(A, model_path, &m, &e)) || (rc = ox_prepare(A, m, &e))) {
-    rc = fail_file(model_path, NULL, &e);
+  /* the model loaded and the inputs read and bound as onnxop run does,
+   * through the library (api/api.h); the timed runs are the evaluation
+   * alone (core/eval.h) */
+  if (ox_api_model_load(model_path, 0, &M, &err)) {
+    rc = ox_cli_api_fail(model_path, NULL, err);
     goto done;
   }
+  const ox_model *m = ox_api_model(M);
   const ox_graph *g = m->graph;
-
-  /* inputs: as onnxop run binds them (cli/bind.c) */
+  ngiven = g->nin;
+  given = ox_alloc_array(A, g->nin + 1, sizeof *given);
   ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
   ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
   t = ox_heap_calloc((size_t)runs, sizeof *t);
-  if (!in_vals || !out_vals || !t) {
+  if (!given || !in_vals || !out_vals || !t) {
     rc = ox_cli_oom("bench", NULL);
     goto done;
   }
-  if ((rc = ox_bind_inputs(A, "bench", m, ins, nin, in_vals))) goto done;
+  if ((rc = ox_bind_inputs(A, "bench", M, ins, nin, given))) goto done;
+  for (int i = 0; i < g->nin; i++) in_vals[i] = (ox_value *)ox_api_value(given[i]); /* read only */
   int64_t bytes_in = 0, bytes_out = 0;
   for (int i = 0; i < g->nin; i++) bytes_in += value_bytes(in_vals[i]);
 
@@ -168,6 +177,9 @@ int ox_cmd_bench(int argc, char **argv) {
          runs, med, t[0], (long long)bytes_in, (long long)bytes_out, ox_threads());
 done:
   free(t);
+  ox_cli_free_values(given, ngiven);
+  onnxop_model_free(M);
+  onnxop_error_free(err);
   ox_arena_free(A);
   free(ins);
   return rc;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../api/api.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
@@ -105,8 +106,9 @@ static int expand_npz(ox_arena *A, const char *cmd, const char ***ins, int *nin,
   return 0;
 }
 
-int ox_bind_inputs(ox_arena *A, const char *cmd, const ox_model *m, const char **args, int nin,
-                   ox_value **vals) {
+int ox_bind_inputs(ox_arena *A, const char *cmd, const onnxop_model *M, const char **args, int nin,
+                   onnxop_value **vals) {
+  const ox_model *m = ox_api_model(M);
   const ox_graph *g = m->graph;
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   const char **names = ox_alloc_array(A, g->nin + 1, sizeof *names);
@@ -138,14 +140,30 @@ int ox_bind_inputs(ox_arena *A, const char *cmd, const ox_model *m, const char *
     slot_of[i] = real[pos];
     taken[real[pos++]] = 1;
   }
+  /* read through the library (api/api.h): as the model declares the input,
+   * external data from the model's folder, and the command line's forms
+   * ('-', inline values, JSON literals) too */
   for (int i = 0; i < nin; i++) {
     int slot = slot_of[i];
-    ox_err e = {0};
-    if (ox_load_value(A, file_of[i], g->in[slot].type, m->dir, &vals[slot], NULL, &e)) {
+    onnxop_error *err = NULL;
+    ox_api_read_opts o = {.type = g->in[slot].type, .basedir = m->dir, .cli_forms = 1};
+    if (ox_api_value_read(file_of[i], ONNXOP_FORMAT_AUTO, &o, &vals[slot], &err)) {
       char what[300];
       snprintf(what, sizeof what, " (input '%s')", g->in[slot].name);
-      return fail_file(file_of[i], what, &e);
+      int rc = ox_cli_api_fail(file_of[i], what, err);
+      onnxop_error_free(err);
+      return rc;
     }
   }
   return 0;
+}
+
+int ox_cli_api_fail(const char *file, const char *what, const onnxop_error *err) {
+  fprintf(stderr, "onnxop: %s%s%s%s\n", file ? file : "", what ? what : "", file || what ? ": " : "",
+          onnxop_error_message(err));
+  return onnxop_error_code(err) ? onnxop_error_code(err) : OX_EINPUT;
+}
+
+void ox_cli_free_values(onnxop_value **v, int n) {
+  for (int i = 0; v && i < n; i++) onnxop_value_free(v[i]);
 }

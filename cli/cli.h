@@ -82,10 +82,20 @@ struct ox_arena;
 int ox_split_binding(const char *cmd, const char *kind, const char *arg, int n, const char *const *names,
                      ox_binding *b);
 /* --in arguments: bound by name, then by position to the real inputs, an
- * .npz standing for its members; each loaded into vals[slot]. 0, or the
- * exit status (the error said). */
-int ox_bind_inputs(struct ox_arena *A, const char *cmd, const struct ox_model *m, const char **args, int n,
-                   struct ox_value **vals);
+ * .npz standing for its members; each read through the library into
+ * vals[slot] (vals has room for every graph input, NULL; free them with
+ * ox_cli_free_values, also after a failure). 0, or the exit status (the
+ * error said). */
+struct onnxop_model;
+struct onnxop_value;
+struct onnxop_error;
+int ox_bind_inputs(struct ox_arena *A, const char *cmd, const struct onnxop_model *m, const char **args, int n,
+                   struct onnxop_value **vals);
+void ox_cli_free_values(struct onnxop_value **v, int n);
+/* "onnxop: FILE WHAT: message" of a library error (FILE and WHAT may be
+ * NULL; with neither, "onnxop: message") on standard error; returns its
+ * code, the exit status's class. */
+int ox_cli_api_fail(const char *file, const char *what, const struct onnxop_error *err);
 
 /* ---- test results (cli/report.c), shared by `onnxop test` and `onnxop report` ----
  * One status per case, the same word in the text, --json, --tap and --junit:

@@ -5,6 +5,7 @@
 
 #include "../io/io.h"
 #include "cli.h"
+#include "files.h"
 
 static const char convert_help[] =
     "usage: onnxop convert [--format pb|json|npy|npz] IN OUT\n\n"

@@ -25,6 +25,7 @@
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
+#include "files.h"
 #include "make.h"
 
 static const char make_help[] =

@@ -15,6 +15,7 @@
 #include "../core/ox.h"
 #include "../io/io.h"
 #include "cli.h"
+#include "files.h"
 
 const char *const ox_status_name[OX_ST_N] = {"pass",  "fail",  "error", "unsupported", "crash",
                                              "timeout", "xfail", "xpass", "stale",       "duplicate"};

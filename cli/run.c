@@ -7,9 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../api/api.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
+#include "files.h"
 #include "make.h"
 
 static const char run_help[] =
@@ -167,7 +169,7 @@ static int write_index(saver *s, ox_err *e) {
 
 /* ---- --random: the inputs --in left out, drawn from the declared types ---- */
 
-static int draw_inputs(ox_arena *A, const ox_model *m, ox_value **vals, uint64_t seed, int ndim,
+static int draw_inputs(ox_arena *A, const ox_model *m, onnxop_value **vals, uint64_t seed, int ndim,
                        const mk_dim *dims, int nrange, const mk_input *ranges) {
   const ox_graph *g = m->graph;
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
@@ -197,9 +199,15 @@ static int draw_inputs(ox_arena *A, const ox_model *m, ox_value **vals, uint64_t
     for (int j = 0; j < nrange; j++)
       if (!strcmp(ranges[j].name, vi->name)) in = ranges[j];
     ox_err e = {0};
-    if (ox_draw_tensor(A, vi->type->elem, vi->rank, d, &in, &s, &vals[real[r]], &e)) {
+    ox_value *v;
+    if (ox_draw_tensor(A, vi->type->elem, vi->rank, d, &in, &s, &v, &e)) {
       fprintf(stderr, "onnxop run: input '%s': %s\n", vi->name, e.msg);
       return e.code;
+    }
+    onnxop_error *err = NULL;
+    if (ox_api_value_wrap(v, &vals[real[r]], &err)) { /* a handle for the run; A holds the value */
+      onnxop_error_free(err);
+      return ox_cli_oom("run", NULL);
     }
   }
   for (int j = 0; j < nrange; j++) { /* a range for no drawn input is a mistake */
@@ -238,6 +246,10 @@ int ox_cmd_run(int argc, char **argv) {
   mk_dim *dims = ox_alloc_array(A, argc, sizeof *dims);
   mk_input *ranges = ox_alloc_array(A, argc, sizeof *ranges);
   saver sv = {.A = A};
+  onnxop_model *M = NULL;
+  onnxop_error *err = NULL;
+  onnxop_value **in_vals = NULL, **results = NULL; /* the inputs by graph input; the outputs */
+  int nin_vals = 0, nresults = 0;
   ox_run_opts ro = ox_cli_run; /* --timeout; --trace, --time and the saver's hook added below */
   int rc = !ins || !outs || !dims || !ranges ? ox_cli_oom("run", NULL) : 0;
   ox_optparse p;
@@ -320,15 +332,18 @@ int ox_cmd_run(int argc, char **argv) {
   }
   if (rc) goto done;
 
+  /* the model loaded, the inputs read and bound and the model run through
+   * the library (api/api.h) */
   ox_err e = {0};
-  ox_model *m = NULL;
-  if ((rc = ox_model_load(A, model_path, &m, &e)) || (rc = ox_prepare(A, m, &e))) {
-    rc = fail_file(model_path, NULL, &e);
+  if (ox_api_model_load(model_path, 0, &M, &err)) {
+    rc = ox_cli_api_fail(model_path, NULL, err);
     goto done;
   }
+  const ox_model *m = ox_api_model(M);
   const ox_graph *g = m->graph;
-  ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
-  ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
+  nin_vals = g->nin;
+  in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
+  const ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
   const char **out_names = ox_alloc_array(A, g->nout + 1, sizeof *out_names);
   /* where each output goes: slot_of[i] is the output --out i writes (-1:
    * every output, as the members of one .npz) */
@@ -339,7 +354,7 @@ int ox_cmd_run(int argc, char **argv) {
     goto done;
   }
   for (int i = 0; i < g->nout; i++) out_names[i] = g->out[i].name;
-  if ((rc = ox_bind_inputs(A, "run", m, ins, nin, in_vals))) goto done;
+  if ((rc = ox_bind_inputs(A, "run", M, ins, nin, in_vals))) goto done;
   if (random && (rc = draw_inputs(A, m, in_vals, seed, ndim, dims, nrange, ranges))) goto done;
 
   /* the outputs' files, claimed before anything is computed: a path that
@@ -419,18 +434,18 @@ int ox_cmd_run(int argc, char **argv) {
     ro.hook_arg = &sv;
   }
 
-  rc = ox_run_with(A, m, &ro, in_vals, out_vals, &e);
-  if (rc) {
-    rc = fail_file(model_path, NULL, &e);
+  if (ox_api_run(M, &ro, (const onnxop_value *const *)in_vals, &results, &nresults, &err)) {
+    rc = ox_cli_api_fail(model_path, NULL, err);
     goto done;
   }
+  for (int i = 0; i < g->nout; i++) out_vals[i] = ox_api_value(results[i]);
   if (save_dir && (rc = write_index(&sv, &e))) {
     rc = fail_file(save_dir, NULL, &e);
     goto done;
   }
   if (!nout && !out_dir) {
     if (has_fmt) { /* --format json: one JSON list of the outputs */
-      if ((rc = ox_write_stdout(OX_FMT_JSON, 1, g->nout, (const ox_value *const *)out_vals, out_names, &e)))
+      if ((rc = ox_write_stdout(OX_FMT_JSON, 1, g->nout, out_vals, out_names, &e)))
         fprintf(stderr, "onnxop: %s\n", e.msg);
     } else {
       for (int i = 0; i < g->nout && !rc; i++)
@@ -445,7 +460,7 @@ int ox_cmd_run(int argc, char **argv) {
   for (int i = 0; i < nout && !rc; i++) {
     int k = slot_of[i];
     if (!strcmp(file_of[i], "-")) continue;
-    rc = k < 0 ? ox_save_npz(file_of[i], g->nout, (const ox_value *const *)out_vals, out_names, &e)
+    rc = k < 0 ? ox_save_npz(file_of[i], g->nout, out_vals, out_names, &e)
                : ox_save_value(file_of[i], out_dir ? dir_fmt : ox_format_of(file_of[i]), out_vals[k],
                                out_names[k], &e);
     if (rc) rc = fail_file(file_of[i], NULL, &e);
@@ -454,14 +469,18 @@ int ox_cmd_run(int argc, char **argv) {
     if (out_dir || strcmp(file_of[i], "-")) continue;
     int k = slot_of[i];
     ox_format f = has_fmt ? dir_fmt : OX_FMT_JSON;
-    rc = k < 0 ? ox_write_stdout(f, 1, g->nout, (const ox_value *const *)out_vals, out_names, &e)
-               : ox_write_stdout(f, 0, 1, (const ox_value *const *)&out_vals[k], &out_names[k], &e);
+    rc = k < 0 ? ox_write_stdout(f, 1, g->nout, out_vals, out_names, &e)
+               : ox_write_stdout(f, 0, 1, &out_vals[k], &out_names[k], &e);
     if (rc) fprintf(stderr, "onnxop: standard output: %s\n", e.msg);
   }
   if (!rc && (rc = ox_commit_files(&e))) fprintf(stderr, "onnxop: %s\n", e.msg);
 done:
   if (rc) ox_discard_files();
   cJSON_Delete(sv.index);
+  onnxop_values_free(results, nresults);
+  ox_cli_free_values(in_vals, nin_vals);
+  onnxop_model_free(M);
+  onnxop_error_free(err);
   ox_arena_free(A);
   return rc;
 }

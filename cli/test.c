@@ -22,10 +22,11 @@
 
 #include <cjson/cJSON.h>
 
-#include "../core/compare.h"
+#include "../api/api.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
+#include "files.h"
 
 static const char test_help[] =
     "usage: onnxop test [options] PATH...\n"
@@ -389,52 +390,64 @@ static int count_values(const char *dir, const char *set, const char *kind, int 
 
 /* The status of an error: unsupported for exit 3 (an operator this build
  * lacks), else error. */
-static ox_status status_of(const ox_err *e) { return e->code == OX_EUNSUPPORTED ? OX_ST_UNSUPPORTED : OX_ST_ERROR; }
+static ox_status status_of(const onnxop_error *e) {
+  return onnxop_error_code(e) == ONNXOP_ERR_UNSUPPORTED ? OX_ST_UNSUPPORTED : OX_ST_ERROR;
+}
+
+/* Read a data set's value file p as type t. Through the library's reader
+ * (api/api.h): messages without the path (the caller names the file as
+ * SET/FILE), external data from the model's folder, and p a file only
+ * (never '-', an inline value or a JSON literal, whatever the case folder
+ * is called). */
+static int read_case_value(const char *p, const ox_type *t, const ox_model *m, onnxop_value **v, onnxop_error **err) {
+  ox_api_read_opts o = {.type = t, .basedir = m->dir};
+  return ox_api_value_read(p, ONNXOP_FORMAT_AUTO, &o, v, err);
+}
 
 /* Run the case in folder dir: pass; fail when an output differs; error or
- * unsupported when something was refused. The reason goes into why. */
+ * unsupported when something was refused. The reason goes into why. The
+ * model is loaded, the inputs read and bound, the model run and its outputs
+ * compared through the library (api/api.h, onnxop_compare). */
 static ox_status run_case(const tcase *c, char *why, size_t n) {
   const char *dir = c->path;
   ox_arena *A = ox_arena_new();
-  ox_err e = {0};
-  ox_model *m = NULL;
+  onnxop_error *err = NULL;
+  onnxop_model *M = NULL;
   char p[4096];
   ox_status st = OX_ST_ERROR;
   double drtol = 0, datol = 0; /* data.json's */
   int dhas = 0;
   char **sets = NULL;
   int nsets = 0;
+  onnxop_value **in = NULL, **got = NULL, *want = NULL;
+  int ngot = 0;
+  const ox_graph *g = NULL;
   if (!A) {
     snprintf(why, n, "out of memory");
     return OX_ST_ERROR;
   }
   snprintf(p, sizeof p, "%s/model.onnx", dir);
-  if (ox_model_load(A, p, &m, &e) || ox_prepare(A, m, &e)) {
-    snprintf(why, n, "%s", e.msg);
-    st = status_of(&e);
+  if (ox_api_model_load(p, 0, &M, &err)) {
+    snprintf(why, n, "%s", onnxop_error_message(err));
+    st = status_of(err);
     goto out;
   }
+  const ox_model *m = ox_api_model(M);
+  g = m->graph;
   if (read_data_json(A, dir, &dhas, &drtol, &datol, why, n)) goto out;
   nsets = list_dir(dir, "test_data_set_", &sets);
   if (nsets <= 0) {
     snprintf(why, n, nsets == -2 ? "out of memory" : "no test_data_set_N folder");
     goto out;
   }
-  const ox_graph *g = m->graph;
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
-  if (!real) {
+  in = ox_alloc_array(A, g->nin + 1, sizeof *in);
+  if (!real || !in) {
     snprintf(why, n, "out of memory");
     goto out;
   }
   int nreal = ox_graph_real_inputs(g, real);
   for (int s = 0; s < nsets; s++) {
-    ox_mark mark = ox_arena_mark(A);
-    ox_value **in = ox_alloc_array(A, g->nin + 1, sizeof *in);
-    ox_value **got = ox_alloc_array(A, g->nout + 1, sizeof *got);
-    if (!in || !got) {
-      snprintf(why, n, "out of memory");
-      goto out;
-    }
     /* every expected output is there, and nothing more: a data set that
      * leaves one out or holds one too many checks less than it claims */
     int nin_files, nout_files;
@@ -465,23 +478,26 @@ static ox_status run_case(const tcase *c, char *why, size_t n) {
         goto out;
       }
       int slot = real[k];
-      const char *nm = NULL;
-      ox_value *v = NULL;
-      int rc = ox_load_value(A, p, g->in[slot].type, m->dir, &v, &nm, &e);
-      if (!rc && nm && strcmp(nm, g->in[slot].name)) {
-        /* the file names another input: load it again with that one's type */
+      onnxop_value *v = NULL;
+      int rc = read_case_value(p, g->in[slot].type, m, &v, &err);
+      const char *nm = rc ? NULL : onnxop_value_name(v);
+      if (nm && strcmp(nm, g->in[slot].name)) {
+        /* the file names another input: read it again with that one's type */
         for (int j = 0; j < g->nin; j++)
           if (!strcmp(g->in[j].name, nm) && j != slot) {
             slot = j;
-            rc = ox_load_value(A, p, g->in[slot].type, m->dir, &v, NULL, &e);
+            onnxop_value_free(v);
+            v = NULL;
+            rc = read_case_value(p, g->in[slot].type, m, &v, &err);
             break;
           }
       }
       if (rc) {
-        snprintf(why, n, "%s/%s: %s", sets[s], f, e.msg);
-        st = status_of(&e);
+        snprintf(why, n, "%s/%s: %s", sets[s], f, onnxop_error_message(err));
+        st = status_of(err);
         goto out;
       }
+      onnxop_value_free(in[slot]); /* a second file for one input (by name, then by position): the later counts */
       in[slot] = v;
     }
     /* an input left out must be one the model lets go (optional-typed) */
@@ -494,9 +510,9 @@ static ox_status run_case(const tcase *c, char *why, size_t n) {
         goto out;
       }
     }
-    if (ox_run(A, m, in, got, &e)) {
-      snprintf(why, n, "%s", e.msg);
-      st = status_of(&e);
+    if (ox_api_run(M, NULL, (const onnxop_value *const *)in, &got, &ngot, &err)) {
+      snprintf(why, n, "%s", onnxop_error_message(err));
+      st = status_of(err);
       goto out;
     }
     for (int k = 0; k < g->nout; k++) {
@@ -505,25 +521,36 @@ static ox_status run_case(const tcase *c, char *why, size_t n) {
         snprintf(why, n, "%s: output_%d cannot be read", sets[s], k);
         goto out;
       }
-      ox_value *want = NULL;
-      if (ox_load_value(A, p, g->out[k].type, m->dir, &want, NULL, &e)) {
-        snprintf(why, n, "%s/%s: %s", sets[s], f, e.msg);
-        st = status_of(&e);
+      if (read_case_value(p, g->out[k].type, m, &want, &err)) {
+        snprintf(why, n, "%s/%s: %s", sets[s], f, onnxop_error_message(err));
+        st = status_of(err);
         goto out;
       }
-      char d[1200];
       double rtol, atol;
+      onnxop_compare_report r;
       tolerance_of(c, g->out[k].name, dhas, drtol, datol, &rtol, &atol);
-      if (ox_compare(got[k], want, rtol, atol, d, sizeof d)) {
-        snprintf(why, n, "%s output %d '%s': %s", sets[s], k, g->out[k].name, d);
+      if (onnxop_compare(got[k], want, atol, rtol, &r, NULL)) {
+        snprintf(why, n, "%s output %d '%s': %s", sets[s], k, g->out[k].name, r.why);
         st = OX_ST_FAIL;
         goto out;
       }
+      onnxop_value_free(want);
+      want = NULL;
     }
-    ox_arena_release(A, mark);
+    onnxop_values_free(got, ngot);
+    got = NULL;
+    for (int k = 0; k < g->nin; k++) {
+      onnxop_value_free(in[k]);
+      in[k] = NULL;
+    }
   }
   st = OX_ST_PASS;
 out:
+  onnxop_value_free(want);
+  onnxop_values_free(got, ngot);
+  for (int k = 0; in && k < g->nin; k++) onnxop_value_free(in[k]);
+  onnxop_model_free(M);
+  onnxop_error_free(err);
   free_list(sets, nsets > 0 ? nsets : 0);
   ox_arena_free(A);
   return st;

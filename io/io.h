@@ -54,31 +54,28 @@ int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_
  * text, or "not a regular file (a FIFO)") when it cannot. */
 FILE *ox_open_regular(const char *path, const char **why);
 
-/* Outputs, all or nothing (the man page's OUTPUTS section):
- *  - ox_claim_output reserves a path before anything is computed: an empty
- *    path, a folder, a missing parent folder, or a file another output of
- *    this run already names (through "./", a symlinked folder or a hard link)
- *    is refused there;
- *  - ox_out_open creates its temporary next to it (O_EXCL|O_NOFOLLOW, an
- *    unpredictable name, mode 0666 & ~umask) and ox_out_close finishes it;
- *  - ox_commit_files renames every temporary into place, or none: when one
- *    rename fails, the files already renamed are put back as they were;
- *  - ox_discard_files removes the temporaries and the folders ox_mkdir_p
- *    made. SIGINT, SIGTERM, SIGHUP and SIGPIPE do the same, then end the
- *    process as the signal would (status 128 + signal). */
-int ox_claim_output(const char *path, ox_err *e);
-int ox_out_open(ox_out *o, const char *path, ox_err *e); /* claims path if needed */
-int ox_out_close(ox_out *o, ox_err *e);
-int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e); /* open, put b, close */
-/* 12 unpredictable characters from [A-Za-z0-9] for a temporary's name, for
- * writers outside the list above (the library's onnxop_value_write) */
+/* Writing a file all or nothing: its content goes to a temporary beside it
+ * ("NAME.tmp.XXXXXXXXXXXX", NAME's last component cut to OX_TEMP_KEPT
+ * bytes so that a long name still has room), renamed over it at the end.
+ *  - ox_temp_create makes the temporary for `name` in the folder dfd
+ *    (AT_FDCWD: name is a path): O_CREAT|O_EXCL|O_NOFOLLOW, never a file or
+ *    symlink that is there; mode 0666 & ~umask; its name (relative to dfd)
+ *    into tmp, room bytes (strlen(name) + 32 is enough). The open fd, or -1
+ *    with errno set;
+ *  - ox_temp_tag: 12 unpredictable characters from [A-Za-z0-9] (71 bits),
+ *    for other names of the kind;
+ *  - ox_out_close finishes a file stream and closes its fd: 0 or the error
+ *    ("write error: ...");
+ *  - ox_write_file_atomic streams put's bytes into a temporary and renames
+ *    it over path; a failure leaves path as it was and no temporary. Errors
+ *    without the path (the caller names it).
+ * The command's outputs, several committed together and removed on a
+ * signal, are cli/files.h's. */
+enum { OX_TEMP_KEPT = 200 };
+int ox_temp_create(int dfd, const char *name, char *tmp, size_t room);
 void ox_temp_tag(char out[13]);
-int ox_commit_files(ox_err *e);
-void ox_discard_files(void);
-/* Make the folder dir and its missing parents, as mkdir -p (0 if it exists
- * already as a folder; -1 with errno set otherwise). The folders it makes are
- * removed again by ox_discard_files (deepest first, and only when empty). */
-int ox_mkdir_p(const char *dir);
+int ox_out_close(ox_out *o, ox_err *e);
+int ox_write_file_atomic(const char *path, int (*put)(void *arg, ox_out *o, ox_err *e), void *arg, ox_err *e);
 
 typedef enum { OX_FMT_UNKNOWN = 0, OX_FMT_PB, OX_FMT_JSON, OX_FMT_NPY, OX_FMT_NPZ } ox_format;
 /* From the extension; "bundle.npz:x" (member x of bundle.npz) is OX_FMT_NPZ. */
@@ -90,18 +87,17 @@ const char *ox_npz_split(ox_arena *a, const char *path, const char **member);
 /* The member names of an .npz file (without ".npy"), in archive order. */
 int ox_npz_members(ox_arena *a, const char *path, const char ***names, int64_t *n, ox_err *e);
 
-/* Load any value file by extension. basedir: where external data may live
- * (the model's folder); name_out (may be NULL) receives the name stored in
+/* Read a value file in format f (OX_FMT_UNKNOWN: by the extension;
+ * "FILE.npz:NAME" is a member). basedir: where a .pb's external data may
+ * live (NULL: nowhere); name_out (may be NULL) receives the name stored in
  * the file, or NULL. */
+int ox_read_value(ox_arena *a, const char *path, ox_format f, const ox_type *want, const char *basedir,
+                  ox_value **out, const char **name_out, ox_err *e);
+/* The same by extension, for a FILE of the command line, which may also be
+ * "-" (standard input: JSON, .npy, .npz or .pb by its bytes), an inline
+ * value (float32[2,3]:1,2,3,4,5,6) or a JSON literal ('{...}'). */
 int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char *basedir,
                   ox_value **out, const char **name_out, ox_err *e);
-/* Encode a value in the format and stream it to path's temporary (for
- * ox_commit_files). */
-int ox_save_value(const char *path, ox_format f, const ox_value *v, const char *name,
-                  ox_err *e);
-/* Several values as the members of one .npz (names NULL or empty: arr_K). */
-int ox_save_npz(const char *path, int n, const ox_value *const *v, const char *const *names, ox_err *e);
-
 /* ---- .pb (io/pb.c) ---- */
 int ox_pb_decode(ox_arena *a, const uint8_t *buf, size_t len, const ox_type *want,
                  const char *basedir, ox_value **out, const char **name_out, ox_err *e);

@@ -5,7 +5,10 @@ LIBDIR=/usr/lib/MULTIARCH DESTDIR=BUILD/deb-root`, as debian/rules runs it,
 installs: every installed file goes to exactly one
 package, every line of a list matches something installed, the shared
 library's SONAME is what libonnxop0 is named after, and debian/control names
-the packages the lists are for. `make deb` proves the packages build; this
+the packages the lists are for. Before it, the targets debian/rules' build
+step makes (`all lib`, with the same PREFIX and LIBDIR) are made, and the
+install must then build nothing: no file under BUILD is made or changed
+(everything is built in the build step, with the build flags dh passes). `make deb` proves the packages build; this
 proves, in every `make check`, that an install change did not leave them
 behind. Prints "debian: N passed, M failed"."""
 import fnmatch
@@ -19,8 +22,29 @@ root = os.path.abspath(f"{build}/deb-root")
 arch = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
 libdir = f"/usr/lib/{arch}"
 subprocess.run(["rm", "-rf", root], check=True)
-inst = subprocess.run(["make", "--no-print-directory", "-s", "install", f"B={build}", f"DESTDIR={root}",
-                       "PREFIX=/usr", f"LIBDIR={libdir}"], capture_output=True, text=True)
+paths = ["PREFIX=/usr", f"LIBDIR={libdir}"]
+# the build step of debian/rules: its make targets, then a snapshot of BUILD
+rules = open("debian/rules").read()
+m = re.search(r"^override_dh_auto_build:\n\tdh_auto_build -- ([^\n]*)", rules, re.M)
+targets = [t for t in (m.group(1).split() if m else []) if "=" not in t and not t.startswith("$")]
+built = subprocess.run(["make", "--no-print-directory", "-s", f"B={build}"] + targets + paths,
+                       capture_output=True, text=True)
+
+
+def snapshot():
+    out = {}
+    for d, dirs, files in os.walk(build):
+        dirs[:] = [x for x in dirs if os.path.join(d, x) != os.path.join(build, "deb-root")]
+        for f in files:
+            p = os.path.join(d, f)
+            out[p] = os.lstat(p).st_mtime_ns
+    return out
+
+
+before = snapshot()
+inst = subprocess.run(["make", "--no-print-directory", "-s", "install", f"B={build}", f"DESTDIR={root}"] + paths,
+                      capture_output=True, text=True)
+after = snapshot()
 passed = failed = 0
 
 
@@ -38,6 +62,10 @@ for d, _, files in os.walk(root):
     for f in files:
         installed.add(os.path.relpath(os.path.join(d, f), root))
 check(inst.returncode == 0 and installed, f"make install into {root}: {inst.stdout}{inst.stderr}")
+check("lib" in targets and "all" in targets, f"debian/rules' build step makes {targets}, not all and lib")
+check(built.returncode == 0, f"make {' '.join(targets)} (debian/rules' build step): {built.stdout}{built.stderr}")
+made = sorted(p for p in after if before.get(p) != after[p])
+check(not made, f"make install built what the build step did not: {', '.join(made[:10])}")
 
 control = open("debian/control").read()
 packages = re.findall(r"^Package: (\S+)", control, re.M)

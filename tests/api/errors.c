@@ -3,6 +3,7 @@
  * the node-test suite SUITE (test_abs, test_add, test_identity,
  * test_identity_sequence). Prints "api errors: N passed, M failed". */
 #define _GNU_SOURCE /* memmem */
+#include <dirent.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +42,15 @@ static char *path_of(const char *a, const char *b) {
   char *p = buf[k++ % 4];
   snprintf(p, 4096, "%s/%s", a, b);
   return p;
+}
+
+/* how many names in dir hold ".tmp." (a temporary left behind) */
+static int temps_in(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *de; d && (de = readdir(d));) n += strstr(de->d_name, ".tmp.") != NULL;
+  if (d) closedir(d);
+  return n;
 }
 
 static void *slurp(const char *path, size_t *len) {
@@ -232,6 +242,18 @@ static void test_values(void) {
   CHECK(stat(seqf, &st) != 0);
   EXPECT(onnxop_value_write(v, NULL, path_of(tmp, "no/such/dir/v.pb"), 0, &err), ONNXOP_ERR_INPUT,
          "v.pb: cannot create a file beside it");
+  /* a name as long as a file's may be (254 bytes): the temporary's name is
+   * cut to fit beside it (io/io.h's ox_temp_create), so it is written, and
+   * no temporary is left */
+  char longname[255];
+  memset(longname, 'n', 251);
+  memcpy(longname + 251, ".pb", 4);
+  const char *lf = path_of(tmp, longname);
+  CHECK(onnxop_value_write(v, NULL, lf, 0, &err) == 0);
+  CHECK(onnxop_value_read(lf, 0, "tensor(float)", &back, &err) == 0 && onnxop_compare(back, v, 0, 0, NULL, &err) == 0);
+  onnxop_value_free(back);
+  back = NULL;
+  CHECK(unlink(lf) == 0 && !temps_in(tmp));
   EXPECT(onnxop_value_write(v, NULL, path_of(tmp, "v.txt"), 0, &err), ONNXOP_ERR_USAGE, "cannot tell the format");
   EXPECT(onnxop_value_read(path_of(tmp, "missing.pb"), 0, NULL, &back, &err), ONNXOP_ERR_INPUT, "missing.pb: cannot open");
   /* comparing */

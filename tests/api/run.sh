@@ -94,11 +94,40 @@ installed)
     bad "onnxop.pc's version is not core/ox.h's OX_VERSION"
   case "$CFL $LIBS" in *"$R"*) ok ;; *) bad "pkg-config's flags do not point into $R: $CFL $LIBS" ;; esac
   SO=$R/usr/lib/libonnxop.so.0.1.0
+  # the command is a client of the library: test and run (bind.c binds
+  # run's and bench's --in) load the model, read the values, run and
+  # compare through the entries the public functions wrap (api/api.h;
+  # onnxop_compare), never through core/, io/ and proto/ directly; bench
+  # times ox_run_with alone, on what the library loaded
+  direct='ox_model_load ox_model_decode ox_prepare ox_load_value ox_read_value ox_pb_decode ox_json_decode ox_npy_decode'
+  for o in test:"ox_api_model_load ox_api_value_read ox_api_run onnxop_compare":"$direct ox_run ox_run_with ox_compare ox_compare_full" \
+    run:"ox_api_model_load ox_api_run ox_bind_inputs":"$direct ox_run ox_run_with" \
+    bind:"ox_api_value_read":"$direct ox_run ox_run_with" bench:"ox_api_model_load ox_bind_inputs":"$direct"; do
+    f=$B/obj/cli/${o%%:*}.o
+    need=${o#*:} need=${need%%:*} banned=${o##*:}
+    calls=" $(nm --undefined-only "$f" 2>/dev/null | awk '{print $2}' | tr '\n' ' ') "
+    for s in $need; do
+      case $calls in *" $s "*) ok ;; *) bad "$f does not call $s (the command is to go through the library)" ;; esac
+    done
+    for s in $banned; do
+      case $calls in *" $s "*) bad "$f calls $s itself, not through the library (api/api.h)" ;; *) ok ;; esac
+    done
+  done
   # only the API is exported, under the SONAME
   others=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -v '^onnxop_')
   [ -z "$others" ] && ok || bad "libonnxop.so exports more than onnxop_*: $(echo $others | head -c 300)"
   [ "$(nm -D --defined-only "$SO" | grep -c ' T onnxop_')" -ge 40 ] && ok || bad "libonnxop.so exports too few onnxop_ functions"
   objdump -p "$SO" | grep -q 'SONAME *libonnxop.so.0$' && ok || bad "libonnxop.so.0.1.0 has no SONAME libonnxop.so.0"
+  # nothing process-wide: the command's list of pending outputs and its
+  # signal handlers (cli/files.c) are not in either library, which never
+  # installs a handler nor blocks a signal
+  for lib in "$R/usr/lib/libonnxop.a" "$SO"; do
+    cmd=$(nm "$lib" 2>/dev/null | awk '$2 ~ /^[TtDdBb]$/ {print $3}' |
+      grep -xE 'ox_(claim_output|out_open|write_file_tmp|commit_files|discard_files|mkdir_p|save_value|save_npz)' | sort -u)
+    [ -z "$cmd" ] && ok || bad "$(basename "$lib") holds the command's outputs: $(echo $cmd)"
+    sig=$(nm -u "$lib" 2>/dev/null | awk '{print $NF}' | sed 's/@.*//' | grep -xE 'sigaction|signal|sigprocmask|pthread_sigmask|raise' | sort -u)
+    [ -z "$sig" ] && ok || bad "$(basename "$lib") handles signals: it calls $(echo $sig)"
+  done
   [ "$(readlink "$R/usr/lib/libonnxop.so.0")" = libonnxop.so.0.1.0 ] && ok || bad "no libonnxop.so.0 symlink"
   export LD_LIBRARY_PATH="$R/usr/lib"
   for t in tests/api/errors.c tests/api/suite.c examples/run_case.c; do

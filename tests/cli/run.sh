@@ -110,6 +110,14 @@ mkcase wrong "$T/sequence_at.onnx" "$S/want_pos0.json" "$T/seq3.pb" "$T/pos_pos2
 expect 1 wrong_case "$X" test "$T/cases/wrong"
 out_has wrong_case "FAIL wrong: test_data_set_0 output 0 'output_tensor': element [0, 0]: expected -1, got 6"
 out_has wrong_case "0 passed, 1 failed"
+# a case's files are files whatever the case folder is called: test reads
+# them through the library (api/api.h), never as a JSON literal ('{...}') or
+# an inline value (DTYPE[SHAPE]:values), as run's --in may
+mkdir -p "$T/named"
+cp -r "$T/cases/test_cc_sequence_at_neg" "$T/named/{neg}" && cp -r "$T/cases/test_cc_sequence_at_neg" "$T/named/float[1]:x"
+XA=$(cd "$(dirname "$X")" && pwd)/$(basename "$X")
+expect 0 test_odd_names env -C "$T/named" "$XA" test '{neg}' 'float[1]:x'
+out_has test_odd_names "2 passed, 0 failed"
 
 # a run that checks nothing, or less than a case claims, fails and says why
 mkdir -p "$T/nocase"

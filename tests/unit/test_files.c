@@ -1,4 +1,5 @@
-/* tests/unit/test_files.c: io/file.c and the ox_out stream (io/buf.c).
+/* tests/unit/test_files.c: io/file.c, the command's outputs (cli/files.c)
+ * and the ox_out stream (io/buf.c).
  * Encoding into a file through the bounded chunk gives the bytes encoding into
  * a buffer gives, for every format, across chunk boundaries, with the .npz
  * CRCs patched in; a FIFO, a folder and a device are refused without waiting;
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli/files.h"
 #include "io/io.h"
 
 static ox_arena *A;

@@ -1,0 +1,58 @@
+/* api/api.h: the library's entries that the onnxop command shares (internal:
+ * not installed, and hidden in libonnxop.so like every ox_ name).
+ *
+ * `onnxop test`, `onnxop run` and `onnxop bench` load their model and read
+ * their values through these, and test and run evaluate through
+ * ox_api_run; the public functions of include/onnxop.h (onnxop_model_load,
+ * onnxop_value_read, onnxop_run) are thin wrappers around the same bodies.
+ * So there is one path for loading, binding and running, and every suite
+ * run exercises the library's. What these take beyond the public API is
+ * what the command has and a library user does not need: the model's graph
+ * (for the command's own binding rules), types as ox_type, a folder for
+ * external data other than the value file's, messages without the path in
+ * front (the command says where in its own words), the command line's FILE
+ * forms, and core/eval.h's run options (--trace, --time, the node hook of
+ * --save-intermediates, the deadline of --timeout) on the process's memory
+ * account (--max-memory) and thread count (--threads). */
+#ifndef OX_API_H
+#define OX_API_H
+
+#include "../core/ox.h"
+#include "../include/onnxop.h"
+
+/* Load and prepare a model, as onnxop_model_load; with_path: messages start
+ * with "PATH: " (as onnxop_model_load's do), else they are the reason
+ * alone. */
+int ox_api_model_load(const char *path, int with_path, onnxop_model **out, onnxop_error **err);
+/* The model behind a handle (valid as long as m). */
+const ox_model *ox_api_model(const onnxop_model *m);
+
+/* How ox_api_value_read reads a value file. */
+typedef struct {
+  const ox_type *type;  /* the type the model declares (picks a .pb's message), or NULL */
+  int check_type;       /* the value must be of that type (onnxop_value_read's rule) */
+  const char *basedir;  /* where a .pb's external data lives; NULL: the file's folder */
+  int cli_forms;        /* path may also be "-", an inline value or a JSON literal
+                         * (io/io.h's ox_load_value) */
+  int with_path;        /* messages start with "PATH: " */
+} ox_api_read_opts;
+/* Read a value file in format (ONNXOP_FORMAT_*; AUTO: by the extension), as
+ * onnxop_value_read does with the options above. */
+int ox_api_value_read(const char *path, int format, const ox_api_read_opts *o, onnxop_value **out,
+                      onnxop_error **err);
+/* A handle on v, not copied (as onnxop_tensor_wrap): the caller keeps v
+ * alive until the handle and every output of a run that took it are freed. */
+int ox_api_value_wrap(ox_value *v, onnxop_value **out, onnxop_error **err);
+/* The value behind a handle (valid as long as v). */
+const ox_value *ox_api_value(const onnxop_value *v);
+
+/* Run m as onnxop_run does, with in[k] the value of the graph's input k
+ * (m's graph's in[], initializers included: a value given for one overrides
+ * it; NULL: not given) and the run options ro (NULL: none), on the calling
+ * thread's memory account and the process's thread count. On success
+ * *outputs holds *n_out new values, freed with onnxop_values_free. Messages
+ * are the reason alone. */
+int ox_api_run(const onnxop_model *m, const ox_run_opts *ro, const onnxop_value *const *in, onnxop_value ***outputs,
+               int *n_out, onnxop_error **err);
+
+#endif
