@@ -52,6 +52,7 @@
 #define DIRECT_MB 8                /* output channels per direct item */
 #define DIRECT_SLACK 64            /* bytes a direct row may read past its end (one vector) */
 #define WIDEN_MAX (16 << 20)       /* bytes of a float copy of a float16 X */
+#define PACK_TAPS 32               /* kernel positions pack_cols handles at once */
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
@@ -94,18 +95,22 @@ static inline void copy_bytes(char *d, const char *s, size_t n) {
   for (; i < n; i++) d[i] = s[i];
 }
 
-/* count rows of n bytes: d + i * dstep <- s + i * sstep; the sizes of a
- * whole sliver (8, 16 or 48 floats; 4, 8 or 24 doubles) as constants, so
- * that the copies are inline vector moves */
-static inline void copy_rows(char *d, size_t dstep, const char *s, size_t sstep, int64_t count, size_t n) {
-#define ROWS(N)                                                                       \
-  for (int64_t i = 0; i < count; i++, d += dstep, s += sstep) memcpy(d, s, N);        \
+/* For each of count channels (cstep bytes apart in X), nk taps' runs of n
+ * bytes: d <- src[q] + ci * cstep, d advancing by dstep, and by skip more
+ * after each channel; the sizes of a whole sliver (8, 16 or 48 floats; 4, 8
+ * or 24 doubles) as constants, so that the copies are inline vector moves */
+static inline void copy_taps(char *d, size_t dstep, size_t skip, const char *const *src, int64_t nk,
+                             size_t cstep, int64_t count, size_t n) {
+#define TAPS(N)                                                                       \
+  for (int64_t ci = 0; ci < count; ci++, d += skip)                                   \
+    for (int64_t q = 0; q < nk; q++, d += dstep) memcpy(d, src[q] + ci * cstep, N);   \
   return;
-  if (n == 32) { ROWS(32) }
-  if (n == 64) { ROWS(64) }
-  if (n == 192) { ROWS(192) }
-#undef ROWS
-  for (int64_t i = 0; i < count; i++, d += dstep, s += sstep) copy_bytes(d, s, n);
+  if (n == 32) { TAPS(32) }
+  if (n == 64) { TAPS(64) }
+  if (n == 192) { TAPS(192) }
+#undef TAPS
+  for (int64_t ci = 0; ci < count; ci++, d += skip)
+    for (int64_t q = 0; q < nk; q++, d += dstep) copy_bytes(d, src[q] + ci * cstep, n);
 }
 
 /* dst[i] = (compute type) src[i * s] for i < n: dst is float, or double for
@@ -221,43 +226,54 @@ static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int
   const ox_conv_geom *g = p->g;
   int nd = g->nd, L = nd - 1;
   int64_t W = g->pos[L], s = g->s[L], K = p->K, nker = g->nker, T = nd + 2;
-  size_t es = p->es, xs = p->xs;
+  size_t es = p->es, xs = p->xs, cstep = (size_t)g->nimg * xs;
+  int same = s == 1 && p->dt == p->ct;
   for (int64_t j = j0; j < j0 + nc;) {
     int64_t o = j / W, ox = j % W, js = (j - j0) / nr, lane = (j - j0) % nr;
     int64_t end = min64(min64(j0 + nc, (o + 1) * W), j0 + (js + 1) * nr), n = end - j;
     int64_t oidx[OX_CONV_MAXSP], r = o;
     for (int a = L - 1; a >= 0; a--) oidx[a] = r % g->pos[a], r /= g->pos[a];
-    for (int64_t kp = 0; kp < nker; kp++) {
-      const int64_t *t = p->tap + kp * T;
-      int64_t base = 0, lo = min64(max64(t[L + 1], ox), ox + n), hi = min64(t[L + 2], ox + n);
-      for (int a = 0; a < L; a++) {
-        int64_t i = oidx[a] * g->s[a] + t[a] * g->d[a] - g->pb[a];
-        if (i < 0 || i >= g->img[a]) hi = lo;
-        base += i * p->istr[a];
-      }
-      if (hi < lo) hi = lo;
-      char *d = pb + (size_t)((js * K + kp) * nr + lane) * es;
-      const char *src = hi > lo ? xg + (size_t)(base + lo * s + t[L]) * xs : NULL;
-      size_t dstep = (size_t)(nker * nr) * es, sstep = (size_t)g->nimg * xs;
-      if (src && lo == ox && hi == ox + n && s == 1 && p->dt == p->ct) {
-        /* the common case: the whole piece inside the image, the same type:
-         * one copy per channel, of a size the compiler sees for whole slivers */
-        copy_rows(d, dstep, src, sstep, p->Cg, (size_t)n * es);
-        continue;
-      }
-      if (s == 1 && p->dt == p->ct) { /* inline too, with the padding around */
-        size_t pre = (size_t)(lo - ox) * es, mid = (size_t)(hi - lo) * es, post = (size_t)(ox + n - hi) * es;
-        for (int64_t ci = 0; ci < p->Cg; ci++, d += dstep) {
-          fill_bytes(d, pre, p->pad);
-          if (src) copy_bytes(d + pre, src + (size_t)ci * sstep, mid);
-          fill_bytes(d + pre + mid, post, p->pad);
+    /* Channel by channel, and within a channel tap by tap (a block of taps
+     * at a time): the writes run in order (row ci * nker + kp), and the
+     * taps of one channel, which read the same few lines of X, find them in
+     * L1. Tap by tap over all channels would read every channel's lines
+     * between two taps of one, and channels a power of two of bytes apart
+     * (a 256x256 float map: 256 KiB) share cache sets, so they evict each
+     * other and each tap reads its lines again from L3. */
+    for (int64_t k0 = 0; k0 < nker; k0 += PACK_TAPS) {
+      int64_t nk = min64(PACK_TAPS, nker - k0), lo[PACK_TAPS], hi[PACK_TAPS];
+      const char *src[PACK_TAPS];
+      int whole = same;
+      for (int64_t q = 0; q < nk; q++) {
+        const int64_t *t = p->tap + (k0 + q) * T;
+        int64_t base = 0, l = min64(max64(t[L + 1], ox), ox + n), h = min64(t[L + 2], ox + n);
+        for (int a = 0; a < L; a++) {
+          int64_t i = oidx[a] * g->s[a] + t[a] * g->d[a] - g->pb[a];
+          if (i < 0 || i >= g->img[a]) h = l;
+          base += i * p->istr[a];
         }
+        if (h < l) h = l;
+        lo[q] = l, hi[q] = h;
+        src[q] = h > l ? xg + (size_t)(base + l * s + t[L]) * xs : NULL;
+        whole &= l == ox && h == ox + n;
+      }
+      char *d = pb + (size_t)((js * K + k0) * nr + lane) * es;
+      size_t dstep = (size_t)nr * es, skip = (size_t)((nker - nk) * nr) * es;
+      if (whole) {
+        /* the common case: every tap's run inside the image, the same type:
+         * plain copies, of a size the compiler sees for whole slivers */
+        copy_taps(d, dstep, skip, src, nk, cstep, p->Cg, (size_t)n * es);
         continue;
       }
-      for (int64_t ci = 0; ci < p->Cg; ci++, d += dstep) {
-        fill_bytes(d, (size_t)(lo - ox) * es, p->pad);
-        if (src) load_run(p->dt, src + (size_t)(ci * g->nimg) * xs, s, hi - lo, d + (size_t)(lo - ox) * es);
-        fill_bytes(d + (size_t)(hi - ox) * es, (size_t)(ox + n - hi) * es, p->pad);
+      for (int64_t ci = 0; ci < p->Cg; ci++, d += skip) {
+        size_t off = (size_t)ci * cstep;
+        for (int64_t q = 0; q < nk; q++, d += dstep) {
+          size_t pre = (size_t)(lo[q] - ox) * es, mid = (size_t)(hi[q] - lo[q]) * es;
+          fill_bytes(d, pre, p->pad);
+          if (src[q] && same) copy_bytes(d + pre, src[q] + off, mid);
+          else if (src[q]) load_run(p->dt, src[q] + off, s, hi[q] - lo[q], d + pre);
+          fill_bytes(d + pre + mid, (size_t)(ox + n - hi[q]) * es, p->pad);
+        }
       }
     }
     j = end;
