@@ -35,6 +35,8 @@ int ox_cpu_count(void);
  * 1 with one thread, inside a chunk, or for small work; else at most
  * ox_threads() and n. Allocate per-thread scratch for this many slots. */
 int ox_par_chunks(int64_t n, double work);
+/* For tests: how many jobs ox_par_for has handed to the pool so far. */
+unsigned long ox_par_jobs(void);
 
 /* Run fn(arg, slot, lo, hi) over chunks [lo, hi) that cover items [0, n),
  * on up to nslots threads; `slot` (0 .. nslots-1) names the thread running

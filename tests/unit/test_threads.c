@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "core/kernel.h"
@@ -149,6 +152,64 @@ static void test_pool(void) {
   int all = 1;
   for (int i = 0; i < 1000; i++) all &= hits[i] == 1;
   CHECK(all);
+  ox_set_threads(1);
+}
+
+/* The hand-off: many jobs in a row (the workers spinning between them),
+ * then jobs after pauses longer than the spin (the workers asleep), each
+ * taking every item once and no slot twice at a time; the same after a
+ * fork (a child has none of the parent's workers). */
+static int counts_at[4096];
+static int busy[OX_MAX_THREADS], overlap;
+static void count_atomic(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)arg;
+  if (__atomic_exchange_n(&busy[slot], 1, __ATOMIC_ACQ_REL)) __atomic_store_n(&overlap, 1, __ATOMIC_RELAXED);
+  for (int64_t i = lo; i < hi; i++) __atomic_add_fetch(&counts_at[i], 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&busy[slot], 0, __ATOMIC_RELEASE);
+}
+static int each_once(int64_t n) {
+  for (int64_t i = 0; i < n; i++)
+    if (__atomic_load_n(&counts_at[i], __ATOMIC_RELAXED) != 1) return 0;
+  return 1;
+}
+static void sleep_ms(long ms) {
+  struct timespec ts = {0, ms * 1000000};
+  nanosleep(&ts, NULL);
+}
+
+static void test_handoff(void) {
+  unsigned long jobs0 = ox_par_jobs();
+  int bad = 0, rounds = 0;
+  for (int t = 2; t <= 3; t++) {
+    ox_set_threads(t);
+    for (int r = 0; r < 20000; r++, rounds++) {
+      int64_t n = 1 + r % 97 * 41 % 4096; /* 1 .. 4096, in no order */
+      memset(counts_at, 0, sizeof counts_at);
+      ox_par_for(n, t, count_atomic, NULL);
+      bad += !each_once(n);
+    }
+    for (int r = 0; r < 5; r++, rounds++) {
+      sleep_ms(2); /* longer than the spin: the workers sleep */
+      memset(counts_at, 0, sizeof counts_at);
+      ox_par_for(4096, t, count_atomic, NULL);
+      bad += !each_once(4096);
+    }
+  }
+  CHECK_EQ_I(bad, 0);
+  CHECK_EQ_I(overlap, 0);
+  /* every call with n > 1 went to the pool (n = 1 runs inline) */
+  CHECK(ox_par_jobs() - jobs0 >= (unsigned long)rounds * 9 / 10);
+  pid_t pid = fork();
+  if (pid == 0) { /* the child: a pool of its own */
+    alarm(20);
+    memset(counts_at, 0, sizeof counts_at);
+    unsigned long j0 = ox_par_jobs();
+    ox_par_for(4096, 3, count_atomic, NULL);
+    _exit(each_once(4096) && ox_par_jobs() == j0 + 1 ? 0 : 1);
+  }
+  int st = -1;
+  CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+  CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   ox_set_threads(1);
 }
 
@@ -335,8 +396,10 @@ static void softmax_case(const char *op, int64_t d0, int64_t d1, int64_t d2, int
 }
 
 int main(void) {
+  alarm(300); /* a pool that loses a chunk waits for ever: fail instead */
   A = ox_arena_new();
   test_pool();
+  test_handoff();
 
   matmul_case(OX_FLOAT, 1, 129, 67, 131, 0);  /* rows split, ragged tiles */
   matmul_case(OX_FLOAT, 1, 1, 300, 2051, 0);  /* one row: columns split */
