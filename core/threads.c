@@ -208,11 +208,26 @@ static void grow(int want) {
   }
 }
 
-int ox_par_chunks(int64_t n, double work) {
+/* the thresholds (ox_par_set_min: tests set them before any work) */
+static double min_work = OX_PAR_MIN_WORK, min_bytes = OX_PAR_MIN_BYTES;
+
+void ox_par_set_min(double work, double bytes) {
+  min_work = work < 0 ? OX_PAR_MIN_WORK : work;
+  min_bytes = bytes < 0 ? OX_PAR_MIN_BYTES : bytes;
+}
+
+/* How many threads for n items when the work is big enough to share. */
+static int chunks(int64_t n, int big) {
   int t = ox_threads();
-  if (t <= 1 || in_chunk || n <= 1 || work < OX_PAR_MIN_WORK) return 1;
+  if (t <= 1 || in_chunk || n <= 1 || !big) return 1;
   return n < t ? (int)n : t;
 }
+
+int ox_par_chunks(int64_t n, double work) { return chunks(n, work >= min_work); }
+
+int ox_par_worth(double work) { return ox_par_chunks(2, work) > 1; }
+
+int ox_par_chunks_mem(int64_t n, double bytes) { return chunks(n, bytes >= min_bytes); }
 
 unsigned long ox_par_jobs(void) { return __atomic_load_n(&pool.jobs, __ATOMIC_RELAXED); }
 

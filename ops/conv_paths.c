@@ -294,7 +294,7 @@ static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
   p->nsl = ceil_div(p->P, nr);
   p->ntiles = ceil_div(p->nsl, per);
   int threads = ox_threads();
-  if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads)
+  if (ox_par_worth(work) && p->N * p->G < 2 * threads)
     p->ntiles = max64(p->ntiles, min64(p->nsl, ceil_div(2 * threads, p->N * p->G)));
   p->nc = ceil_div(p->nsl, p->ntiles) * nr;
 }
@@ -896,7 +896,7 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
   double work = 2.0 * (double)p.N * (double)p.M * (double)nker * (double)p.Cg * (double)p.P;
   int threads = ox_threads();
   p.mblock = p.Mg;
-  if (threads > 1 && work >= OX_PAR_MIN_WORK && p.N * p.G < 2 * threads)
+  if (ox_par_worth(work) && p.N * p.G < 2 * threads)
     p.mblock = max64(ceil_div(p.Mg, ceil_div(2 * threads, p.N * p.G)), 1);
   p.mblocks = ceil_div(p.Mg, p.mblock);
   int64_t R = p.mblock * nker;

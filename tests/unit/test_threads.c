@@ -48,9 +48,12 @@ static ox_attr attr_float(const char *name, double f) {
 static ox_attr attr_ints(const char *name, int n, const int64_t *v) {
   return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = (int64_t *)v};
 }
+static ox_attr attr_str(const char *name, const char *v) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {(char *)v, (int64_t)strlen(v)}};
+}
 
 static ox_value *run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in) {
-  static const char *in_names[] = {"x0", "x1", "x2"};
+  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4"};
   static const char *out_names[] = {"y0"};
   const ox_kernel *k = ox_registry_find("", op, opset);
   if (!k) {
@@ -395,6 +398,127 @@ static void softmax_case(const char *op, int64_t d0, int64_t d1, int64_t d2, int
   free(want);
 }
 
+/* ---- every kernel that splits, at any size ----
+ * With the thresholds at 0 (ox_par_set_min) every kernel splits whatever its
+ * size, so small odd shapes put chunk bounds everywhere: 2, 3 and 7
+ * threads must give the bytes of 1, and the pool must have been used. */
+
+static void split_same(const char *label, const char *op, int opset, int nattr, ox_attr *attr, int nin,
+                       ox_value **in) {
+  ox_par_set_min(0, 0);
+  ox_value *first = NULL;
+  for (size_t t = 0; t < sizeof counts / sizeof *counts; t++) {
+    ox_set_threads(counts[t]);
+    unsigned long jobs = ox_par_jobs();
+    ox_value *y = run(op, opset, nattr, attr, nin, in);
+    CHECK(y != NULL);
+    if (!y) break;
+    if (counts[t] > 1 && ox_par_jobs() == jobs) {
+      fprintf(stderr, "%s: %d threads: nothing split\n", label, counts[t]);
+      CHECK(0);
+    }
+    if (!first) {
+      first = y;
+      continue;
+    }
+    int same = y->u.t.n == first->u.t.n && y->u.t.dt == first->u.t.dt &&
+               !memcmp(y->u.t.data, first->u.t.data, (size_t)y->u.t.n * ox_dtype_size(y->u.t.dt));
+    if (!same) fprintf(stderr, "%s: %d threads differ from 1\n", label, counts[t]);
+    CHECK(same);
+  }
+  ox_set_threads(1);
+  ox_par_set_min(-1, -1);
+}
+
+static ox_value *floats_tensor(int n, const float *v) {
+  ox_value *t = NULL;
+  if (ox_tensor_new(A, OX_FLOAT, 1, (int64_t[]){n}, &t, &E)) exit(1);
+  memcpy(t->u.t.data, v, (size_t)n * sizeof *v);
+  return t;
+}
+static ox_value *scalar(ox_dtype dt, double v) {
+  ox_value *t = NULL;
+  if (ox_tensor_new(A, dt, 0, NULL, &t, &E)) exit(1);
+  ox_store_f64(dt, t->u.t.data, 0, v);
+  return t;
+}
+
+static void split_cases(void) {
+  int64_t d4[4] = {2, 24, 13, 17};
+  ox_value *x = random_tensor(OX_FLOAT, 4, d4), *x2 = random_tensor(OX_FLOAT, 4, d4);
+  ox_value *xh = random_tensor(OX_FLOAT16, 4, d4);
+  ox_value *ch = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 24, 1, 1});
+  /* elementwise, binary: per channel, a scalar, both sides broadcast, float16, Pow */
+  split_same("Add per channel", "Add", 14, 0, NULL, 2, (ox_value *[]){x, ch});
+  split_same("Mul by a scalar", "Mul", 14, 0, NULL, 2, (ox_value *[]){x, scalar(OX_FLOAT, 1.5)});
+  split_same("Div broadcast", "Div", 14, 0, NULL, 2,
+             (ox_value *[]){random_tensor(OX_FLOAT, 3, (int64_t[]){37, 1, 29}),
+                            random_tensor(OX_FLOAT, 3, (int64_t[]){1, 31, 29})});
+  split_same("Sub float16", "Sub", 14, 0, NULL, 2, (ox_value *[]){xh, random_tensor(OX_FLOAT16, 1, (int64_t[]){17})});
+  split_same("Pow", "Pow", 15, 0, NULL, 2, (ox_value *[]){x, x2});
+  split_same("Max of three", "Max", 13, 0, NULL, 3, (ox_value *[]){x, x2, ch});
+  /* unary */
+  static const char *un[] = {"Relu", "Sigmoid", "HardSwish", "Abs", "Exp", "Tanh"};
+  for (size_t k = 0; k < sizeof un / sizeof *un; k++) split_same(un[k], un[k], 14, 0, NULL, 1, (ox_value *[]){x});
+  split_same("Relu float16", "Relu", 14, 0, NULL, 1, (ox_value *[]){xh});
+  ox_attr hs[] = {attr_float("alpha", 0.2), attr_float("beta", 0.5)}, lr[] = {attr_float("alpha", 0.1)};
+  split_same("HardSigmoid", "HardSigmoid", 6, 2, hs, 1, (ox_value *[]){x});
+  split_same("LeakyRelu", "LeakyRelu", 16, 1, lr, 1, (ox_value *[]){x});
+  split_same("Clip", "Clip", 13, 0, NULL, 3, (ox_value *[]){x, scalar(OX_FLOAT, -0.5), scalar(OX_FLOAT, 0.25)});
+  /* Cast */
+  ox_attr to16[] = {attr_int("to", 10)}, to32[] = {attr_int("to", 1)}, toi[] = {attr_int("to", 6)},
+          tou8[] = {attr_int("to", 2)};
+  split_same("Cast float to float16", "Cast", 19, 1, to16, 1, (ox_value *[]){x});
+  split_same("Cast float16 to float", "Cast", 19, 1, to32, 1, (ox_value *[]){xh});
+  split_same("Cast float to int32", "Cast", 19, 1, toi, 1, (ox_value *[]){x});
+  split_same("Cast double to uint8", "Cast", 19, 1, tou8, 1, (ox_value *[]){random_tensor(OX_DOUBLE, 4, d4)});
+  /* quantization */
+  split_same("DynamicQuantizeLinear", "DynamicQuantizeLinear", 11, 0, NULL, 1, (ox_value *[]){x});
+  ox_value *qs = scalar(OX_FLOAT, 0.01), *qz = scalar(OX_UINT8, 120);
+  split_same("QuantizeLinear", "QuantizeLinear", 13, 0, NULL, 3,
+             (ox_value *[]){random_tensor(OX_FLOAT, 4, (int64_t[]){2, 24, 40, 41}), qs, qz}); /* > 1 piece */
+  ox_value *qsa = random_tensor(OX_FLOAT, 1, (int64_t[]){24});
+  for (int k = 0; k < 24; k++) ox_store_f64(OX_FLOAT, qsa->u.t.data, k, 0.01 + 0.001 * k);
+  ox_value *qza = random_tensor(OX_INT8, 1, (int64_t[]){24}), *qx = random_tensor(OX_INT8, 4, d4);
+  for (int64_t k = 0; k < qx->u.t.n; k++) ((int8_t *)qx->u.t.data)[k] = (int8_t)(k * 37 % 255 - 127);
+  ox_attr ax1[] = {attr_int("axis", 1)};
+  split_same("QuantizeLinear per axis", "QuantizeLinear", 13, 1, ax1, 3, (ox_value *[]){x, qsa, qza});
+  split_same("DequantizeLinear per axis", "DequantizeLinear", 13, 1, ax1, 3, (ox_value *[]){qx, qsa, qza});
+  /* BatchNormalization */
+  ox_value *var = random_tensor(OX_FLOAT, 1, (int64_t[]){24});
+  for (int k = 0; k < 24; k++) ox_store_f64(OX_FLOAT, var->u.t.data, k, 0.5 + 0.1 * k);
+  split_same("BatchNormalization", "BatchNormalization", 15, 0, NULL, 5,
+             (ox_value *[]){x, random_tensor(OX_FLOAT, 1, (int64_t[]){24}), random_tensor(OX_FLOAT, 1, (int64_t[]){24}),
+                            random_tensor(OX_FLOAT, 1, (int64_t[]){24}), var});
+  /* Concat: each axis, inputs of different sizes (the last axis: short pieces) */
+  for (int a = 0; a < 4; a++) {
+    int64_t db[4] = {2, 24, 13, 17}, dc[4] = {2, 24, 13, 17};
+    db[a] = 3, dc[a] = 1;
+    ox_attr ca[] = {attr_int("axis", a)};
+    char label[64];
+    snprintf(label, sizeof label, "Concat axis %d", a);
+    split_same(label, "Concat", 13, 1, ca, 3,
+               (ox_value *[]){x, random_tensor(OX_FLOAT, 4, db), random_tensor(OX_FLOAT, 4, dc)});
+  }
+  /* Resize */
+  ox_value *sc = floats_tensor(4, (float[]){1, 1, 2, 2}), *sc3 = floats_tensor(4, (float[]){1, 1, 1.5f, 0.75f});
+  static const char *modes[] = {"nearest", "linear", "cubic"};
+  for (int k = 0; k < 3; k++) {
+    ox_attr ra[] = {attr_str("mode", modes[k])};
+    char label[64];
+    snprintf(label, sizeof label, "Resize %s", modes[k]);
+    split_same(label, "Resize", 13, 1, ra, 3, (ox_value *[]){x, NULL, sc});
+    split_same(label, "Resize", 13, 1, ra, 3, (ox_value *[]){x, NULL, sc3});
+  }
+  /* pools */
+  int64_t k3[2] = {3, 3}, s2[2] = {2, 2}, p1[4] = {1, 1, 1, 1};
+  ox_attr mp[] = {attr_ints("kernel_shape", 2, k3), attr_ints("strides", 2, s2), attr_ints("pads", 4, p1)};
+  split_same("MaxPool 3x3/2", "MaxPool", 12, 3, mp, 1, (ox_value *[]){x});
+  split_same("AveragePool 3x3/2", "AveragePool", 19, 3, mp, 1, (ox_value *[]){x});
+  split_same("GlobalAveragePool", "GlobalAveragePool", 1, 0, NULL, 1, (ox_value *[]){x});
+  split_same("GlobalMaxPool", "GlobalMaxPool", 1, 0, NULL, 1, (ox_value *[]){x});
+}
+
 int main(void) {
   alarm(300); /* a pool that loses a chunk waits for ever: fail instead */
   A = ox_arena_new();
@@ -443,6 +567,8 @@ int main(void) {
   softmax_case("Softmax", 40, 300, 97, 1);     /* rows of 97: vectors and a tail */
   softmax_case("LogSoftmax", 3, 1000, 333, 1);
   softmax_case("Softmax", 1, 1024, 1024, 1);   /* axis 0 of a matrix: one slice */
+
+  split_cases();
 
   ox_arena_free(A);
   return check_done("threads");
