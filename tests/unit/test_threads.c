@@ -500,6 +500,19 @@ static void split_cases(void) {
     split_same(label, "Concat", 13, 1, ca, 3,
                (ox_value *[]){x, random_tensor(OX_FLOAT, 4, db), random_tensor(OX_FLOAT, 4, dc)});
   }
+  /* Transpose: tiles, rows, short rows, and the tiled dim outermost */
+  static const int64_t perms[][4] = {{0, 2, 3, 1}, {1, 0, 2, 3}, {0, 3, 1, 2}, {3, 2, 1, 0}, {2, 0, 1, 3}};
+  for (size_t k = 0; k < sizeof perms / sizeof *perms; k++) {
+    ox_attr pa[] = {attr_ints("perm", 4, perms[k])};
+    char label[64];
+    snprintf(label, sizeof label, "Transpose (%d %d %d %d)", (int)perms[k][0], (int)perms[k][1],
+             (int)perms[k][2], (int)perms[k][3]);
+    split_same(label, "Transpose", 13, 1, pa, 1, (ox_value *[]){x});
+  }
+  ox_attr p10[] = {attr_ints("perm", 2, (int64_t[]){1, 0})}, p102[] = {attr_ints("perm", 3, (int64_t[]){1, 0, 2})};
+  split_same("Transpose int64 2-D", "Transpose", 13, 1, p10, 1, (ox_value *[]){random_tensor(OX_INT64, 2, (int64_t[]){61, 37})});
+  split_same("Transpose short rows", "Transpose", 13, 1, p102, 1, (ox_value *[]){random_tensor(OX_FLOAT, 3, (int64_t[]){37, 41, 4})});
+  split_same("Transpose uint8", "Transpose", 13, 1, p102, 1, (ox_value *[]){random_tensor(OX_UINT8, 3, (int64_t[]){37, 41, 3})});
   /* Resize */
   ox_value *sc = floats_tensor(4, (float[]){1, 1, 2, 2}), *sc3 = floats_tensor(4, (float[]){1, 1, 1.5f, 0.75f});
   static const char *modes[] = {"nearest", "linear", "cubic"};
@@ -517,6 +530,37 @@ static void split_cases(void) {
   split_same("AveragePool 3x3/2", "AveragePool", 19, 3, mp, 1, (ox_value *[]){x});
   split_same("GlobalAveragePool", "GlobalAveragePool", 1, 0, NULL, 1, (ox_value *[]){x});
   split_same("GlobalMaxPool", "GlobalMaxPool", 1, 0, NULL, 1, (ox_value *[]){x});
+  /* ConvTranspose: one output channel, input rows split (stride 2, kernel
+   * 2: windows apart), with a bias; kernel 3 (windows overlap: output
+   * channels split instead) */
+  ox_value *ct_x = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 24, 37, 41});
+  ox_attr ct2[] = {attr_ints("strides", 2, s2)};
+  split_same("ConvTranspose 2x2/2 one channel", "ConvTranspose", 11, 1, ct2, 3,
+             (ox_value *[]){ct_x, random_tensor(OX_FLOAT, 4, (int64_t[]){24, 1, 2, 2}),
+                            random_tensor(OX_FLOAT, 1, (int64_t[]){1})});
+  split_same("ConvTranspose 3x3/2 channel blocks", "ConvTranspose", 11, 1, ct2, 2,
+             (ox_value *[]){ct_x, random_tensor(OX_FLOAT, 4, (int64_t[]){24, 8, 3, 3})});
+  split_same("ConvTranspose 2x2/2 float16", "ConvTranspose", 11, 1, ct2, 3,
+             (ox_value *[]){random_tensor(OX_FLOAT16, 4, (int64_t[]){1, 8, 29, 31}),
+                            random_tensor(OX_FLOAT16, 4, (int64_t[]){8, 3, 2, 2}),
+                            random_tensor(OX_FLOAT16, 1, (int64_t[]){3})});
+  /* Conv over a map of one sliver (1 x 40): the output channels split */
+  int64_t k13[2] = {1, 3}, p13[4] = {0, 1, 0, 1};
+  ox_attr cv[] = {attr_ints("kernel_shape", 2, k13), attr_ints("pads", 4, p13)};
+  split_same("Conv 1x40 map", "Conv", 11, 2, cv, 3,
+             (ox_value *[]){random_tensor(OX_FLOAT, 4, (int64_t[]){1, 96, 1, 40}),
+                            random_tensor(OX_FLOAT, 4, (int64_t[]){60, 96, 1, 3}),
+                            random_tensor(OX_FLOAT, 1, (int64_t[]){60})});
+  split_same("Conv 1x40 map float16", "Conv", 11, 2, cv, 2,
+             (ox_value *[]){random_tensor(OX_FLOAT16, 4, (int64_t[]){2, 32, 1, 40}),
+                            random_tensor(OX_FLOAT16, 4, (int64_t[]){37, 32, 1, 3})});
+  ox_attr c1[] = {attr_ints("kernel_shape", 2, (int64_t[]){1, 1})};
+  split_same("Conv 1x1 on 3x80", "Conv", 11, 1, c1, 2,
+             (ox_value *[]){random_tensor(OX_FLOAT, 4, (int64_t[]){1, 64, 3, 80}),
+                            random_tensor(OX_FLOAT, 4, (int64_t[]){72, 64, 1, 1})});
+  split_same("Conv double 1x40", "Conv", 11, 2, cv, 2,
+             (ox_value *[]){random_tensor(OX_DOUBLE, 4, (int64_t[]){1, 16, 1, 40}),
+                            random_tensor(OX_DOUBLE, 4, (int64_t[]){40, 16, 1, 3})});
 }
 
 int main(void) {
