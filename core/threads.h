@@ -17,9 +17,12 @@
 #include <stdint.h>
 
 #define OX_MAX_THREADS 256
-/* Below this much work (about one multiply-add or element each), a
- * parallel-for runs inline: waking the pool costs more. */
-#define OX_PAR_MIN_WORK (1 << 20)
+/* Below this much work (about one multiply-add each), a parallel-for runs
+ * inline: handing chunks to the pool costs more (about a µs when its
+ * threads are awake). */
+#define OX_PAR_MIN_WORK (1 << 18)
+/* The same for a kernel bound by memory: bytes read and written in all. */
+#define OX_PAR_MIN_BYTES (1 << 18)
 
 /* The thread count for the kernels: n >= 1, or 0 for every CPU (clamped to
  * OX_MAX_THREADS). The default is 1. */
@@ -35,6 +38,18 @@ int ox_cpu_count(void);
  * 1 with one thread, inside a chunk, or for small work; else at most
  * ox_threads() and n. Allocate per-thread scratch for this many slots. */
 int ox_par_chunks(int64_t n, double work);
+/* Would ox_par_chunks split `work` at all (more than one thread, not inside
+ * a chunk, work above the threshold)? For kernels that shape their items
+ * for the threads. */
+int ox_par_worth(double work);
+/* The same for a kernel whose time goes in moving `bytes` (read and
+ * written): elementwise ops, copies, pools, Cast. */
+int ox_par_chunks_mem(int64_t n, double bytes);
+/* For tests: the thresholds in place of OX_PAR_MIN_WORK and
+ * OX_PAR_MIN_BYTES (0: split work of any size; negative: the defaults). */
+void ox_par_set_min(double work, double bytes);
+/* For tests: how many jobs ox_par_for has handed to the pool so far. */
+unsigned long ox_par_jobs(void);
 
 /* Run fn(arg, slot, lo, hi) over chunks [lo, hi) that cover items [0, n),
  * on up to nslots threads; `slot` (0 .. nslots-1) names the thread running

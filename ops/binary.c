@@ -356,10 +356,11 @@ static int walk(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *B, ox_
   if (small ? native(op, &f, &f, &fz, it, 0, 0) : native(op, A, B, Z, it, 0, 0))
     return ox_fail(c->err, OX_EUNSUPPORTED, "%s is not implemented for %s", op_names[op],
                    ox_dtypes[A->dt].onnx_name);
-  /* an element costs a few multiply-adds' time in memory traffic; Pow and
-   * Mod many more, and the small floats their conversions */
-  double per = op == POW || op == FMOD || op == MOD ? 32 : small ? 16 : 8;
-  int nch = ox_par_chunks(it->n, per * (double)it->n);
+  /* an element costs its bytes' traffic (the small floats' conversions
+   * about as much again); Pow and Mod some arithmetic */
+  size_t bytes = ox_dtype_size(A->dt) + ox_dtype_size(B->dt) + ox_dtype_size(Z->dt);
+  int nch = op == POW || op == FMOD || op == MOD ? ox_par_chunks(it->n, 32.0 * (double)it->n)
+                                                 : ox_par_chunks_mem(it->n, (small ? 2.0 : 1.0) * (double)bytes * (double)it->n);
   walk_job j = {op, A, B, Z, it};
   if (nch <= 1) walk_range(&j, it, 0, it->n);
   else ox_par_for(it->n, nch, walk_chunk, &j);

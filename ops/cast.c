@@ -314,6 +314,30 @@ static void typed_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   j->fn(j->x, j->y, lo, hi);
 }
 
+/* The other numeric pairs, elements [lo, hi): through int64 from the
+ * integers, else through double (store_real's rules). */
+typedef struct {
+  ox_dtype from, to;
+  const void *x;
+  void *y;
+  const cast_opts *o;
+} general_job;
+
+static void general_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const general_job *j = arg;
+  if (is_intlike(j->from)) {
+    int u64 = j->from == OX_UINT64;
+    for (int64_t i = lo; i < hi; i++) store_int(j->to, j->y, i, ox_load_i64(j->from, j->x, i), u64, j->o);
+  } else if (j->from == OX_FLOAT && j->to == OX_DOUBLE) { /* the common exact widening */
+    const float *xf = j->x;
+    double *yd = j->y;
+    for (int64_t i = lo; i < hi; i++) yd[i] = xf[i];
+  } else {
+    for (int64_t i = lo; i < hi; i++) store_real(j->to, j->y, i, ox_load_f64(j->from, j->x, i), j->o);
+  }
+}
+
 /* Convert tensor x to dtype `to` into a new output. */
 static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *o,
                    ox_value **out) {
@@ -332,12 +356,12 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
   typed_fn fn = typed_pair(from, to);
   if (halves(from, to)) {
     half_job j = {from, to, x, y};
-    int nch = ox_par_chunks(n, 4.0 * (double)n);
+    int nch = ox_par_chunks_mem(n, (double)(ox_dtype_size(from) + ox_dtype_size(to)) * (double)n);
     if (nch <= 1) half_chunk(&j, 0, 0, n);
     else ox_par_for(n, nch, half_chunk, &j);
   } else if (fn) {
     typed_job j = {fn, x, y};
-    int nch = ox_par_chunks(n, 2.0 * (double)n);
+    int nch = ox_par_chunks_mem(n, (double)(ox_dtype_size(from) + ox_dtype_size(to)) * (double)n);
     if (nch <= 1) fn(x, y, 0, n);
     else ox_par_for(n, nch, typed_chunk, &j);
   } else if (to == OX_STRING) {
@@ -352,15 +376,11 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
   } else if (from == OX_STRING) {
     const ox_str *xs = x;
     for (int64_t i = 0; i < n; i++) OX_TRY(parse_store(c, &xs[i], i, to, y, o));
-  } else if (is_intlike(from)) {
-    int u64 = from == OX_UINT64;
-    for (int64_t i = 0; i < n; i++) store_int(to, y, i, ox_load_i64(from, x, i), u64, o);
-  } else if (from == OX_FLOAT && to == OX_DOUBLE) { /* the common exact widenings */
-    const float *xf = x;
-    double *yd = y;
-    for (int64_t i = 0; i < n; i++) yd[i] = xf[i];
-  } else {
-    for (int64_t i = 0; i < n; i++) store_real(to, y, i, ox_load_f64(from, x, i), o);
+  } else { /* element by element, split over the threads */
+    general_job j = {from, to, x, y, o};
+    int nch = ox_par_chunks(n, 8.0 * (double)n);
+    if (nch <= 1) general_chunk(&j, 0, 0, n);
+    else ox_par_for(n, nch, general_chunk, &j);
   }
   return 0;
 }

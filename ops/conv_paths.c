@@ -194,6 +194,8 @@ typedef struct {
   /* packed GEMM */
   const char *pa;    /* the weights, group after group, each round_up(Mg, mr) x K */
   int64_t nc, ntiles; /* packed GEMM: the widest tile's columns; tiles per image and group */
+  int64_t mparts;     /* packed GEMM: parts of a group's output channels, each its own item */
+  int64_t *packed;    /* packed GEMM, per slot: the tile its buffer holds (-1: none) */
   int64_t nsl;        /* slivers of nr columns over P, spread evenly over the tiles (tile_cols) */
   const int64_t *tap; /* per kernel position: its index on each axis but the last,
                        * then the offset and the valid positions [lo, hi) on the last */
@@ -201,6 +203,7 @@ typedef struct {
   /* direct */
   int64_t H, Wi, Ho, Wo, kh, kw, sh, sw, dh, dw, ph, pw, Lph, mblocks;
   int64_t mblock; /* ConvTranspose: output channels per item */
+  int64_t rtiles; /* ConvTranspose: its tiles of input rows, one per item; 0: all in one item */
   const int64_t *kofs; /* per kx: where its run starts within an input row's phase rows */
   const int64_t *phase; /* per phase f: the part [a, z) of its row inside the input */
   /* ConvInteger: per output channel, its weights' zero point (moved as
@@ -336,14 +339,20 @@ static void fill_bias(const plan *p, char *c, int64_t ldc, const char *bias, int
 /* Tiles of whole slivers of nr output positions, about TILE_BYTES of packed
  * B each (bytes per column: colbytes), or more tiles when that leaves
  * threads idle; the slivers spread evenly over the tiles (tile_cols), so
- * that two threads get equal shares of, say, 10 slivers in 4 tiles. */
+ * that two threads get equal shares of, say, 10 slivers in 4 tiles. With
+ * too few slivers for that (a 1 x 40 map is one sliver of 48), the output
+ * channels split instead, in parts of whole mr-row slivers. */
 static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
   /* colbytes is 0 when there are no input channels: one tile */
   int64_t per = max64(TILE_BYTES / max64(colbytes, 1) / nr, 1); /* slivers per tile */
   p->nsl = ceil_div(p->P, nr);
   p->ntiles = ceil_div(p->nsl, per);
+  p->mparts = 1;
   int threads = ox_threads();
-  if (threads > 1 && work >= OX_PAR_MIN_WORK && p->N * p->G < 2 * threads)
+  int64_t msl = ceil_div(p->Mg, p->gp.mr);
+  if (ox_par_worth(work) && p->N * p->G * p->nsl < 4 * threads && msl > 1)
+    p->mparts = min64(msl, 2 * threads);
+  else if (ox_par_worth(work) && p->N * p->G < 2 * threads)
     p->ntiles = max64(p->ntiles, min64(p->nsl, ceil_div(2 * threads, p->N * p->G)));
   p->nc = ceil_div(p->nsl, p->ntiles) * nr;
 }
@@ -356,42 +365,52 @@ static void tile_cols(const plan *p, int64_t t, int64_t *j0, int64_t *nc) {
   *nc = min64(s1 * nr, p->P) - *j0;
 }
 
-/* item t: tile t % ntiles of group (t / ntiles) % G of image t / (ntiles * G) */
+/* item t: part t % mparts of the output channels, tile t / mparts %
+ * ntiles of group (t / mparts / ntiles) % G of image t / (mparts * ntiles *
+ * G); a tile already in the slot's buffer is not packed again. Each element
+ * is computed alike in any part or tile. */
 static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
   size_t es = p->es, xs = p->xs;
-  int64_t nr = p->gp.nr, mr = p->gp.mr;
+  int64_t nr = p->gp.nr, mr = p->gp.mr, msl = ceil_div(p->Mg, mr);
   char *pb = p->buf[slot];
   char *ctile = pb + (size_t)(p->K * ceil_div(p->nc, nr) * nr) * es; /* small floats only */
   for (int64_t t = lo; t < hi; t++) {
-    int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
+    int64_t part = t % p->mparts, u = t / p->mparts;
+    int64_t tile = u % p->ntiles, gi = u / p->ntiles % p->G, n = u / p->ntiles / p->G;
     int64_t j0, nc;
     tile_cols(p, tile, &j0, &nc);
-    pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs, j0, nc, nr, pb);
-    char *yt = p->y + (size_t)((n * p->M + gi * p->Mg) * p->P + j0) * p->ys;
+    if (p->packed[slot] != u) {
+      pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs, j0, nc, nr, pb);
+      p->packed[slot] = u;
+    }
+    /* rows [m0, m1): whole mr-row slivers of the packed weights */
+    int64_t m0 = part * msl / p->mparts * mr, m1 = min64((part + 1) * msl / p->mparts * mr, p->Mg);
+    char *yt = p->y + (size_t)((n * p->M + gi * p->Mg + m0) * p->P + j0) * p->ys;
     char *c = is_small(p->yt) ? ctile : yt;
     int64_t ldc = is_small(p->yt) ? nc : p->P;
-    if (p->b) fill_bias(p, c, ldc, p->b + (size_t)(gi * p->Mg) * es, p->Mg, nc);
-    const char *pa = p->pa + (size_t)(gi * ceil_div(p->Mg, mr) * mr * p->K) * es;
-    if (p->ct == OX_FLOAT && t + 1 < hi && (t + 1) % p->ntiles) {
+    if (p->b) fill_bias(p, c, ldc, p->b + (size_t)(gi * p->Mg + m0) * es, m1 - m0, nc);
+    const char *pa = p->pa + (size_t)((gi * msl * mr + m0) * p->K) * es;
+    int64_t nu = (t + 1) / p->mparts; /* the next item's tile */
+    if (p->ct == OX_FLOAT && t + 1 < hi && nu != u && nu % p->ntiles) {
       /* the product in blocks of rows, the next tile's input fetched between them */
-      int64_t nb = min64(ceil_div(p->Mg, mr), 4), nj0, nnc;
+      int64_t ms = ceil_div(m1 - m0, mr), nb = min64(ms, 4), nj0, nnc;
       tile_cols(p, tile + 1, &nj0, &nnc);
       const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs;
-      for (int64_t b = 0; b < nb; b++) {
-        int64_t m0 = ceil_div(p->Mg, mr) * b / nb * mr, m1 = min64(ceil_div(p->Mg, mr) * (b + 1) / nb * mr, p->Mg);
-        prefetch_cols(p, xg, nj0, nnc, p->Cg * b / nb, p->Cg * (b + 1) / nb);
-        ox_sgemm_packed(&p->gp, m1 - m0, nc, p->K, (const float *)pa + m0 * p->K, (const float *)pb,
-                        (float *)c + m0 * ldc, ldc, p->b ? 1 : 0);
+      for (int64_t bl = 0; bl < nb; bl++) {
+        int64_t b0 = ms * bl / nb * mr, b1 = min64(ms * (bl + 1) / nb * mr, m1 - m0);
+        prefetch_cols(p, xg, nj0, nnc, p->Cg * bl / nb, p->Cg * (bl + 1) / nb);
+        ox_sgemm_packed(&p->gp, b1 - b0, nc, p->K, (const float *)pa + b0 * p->K, (const float *)pb,
+                        (float *)c + b0 * ldc, ldc, p->b ? 1 : 0);
       }
     } else if (p->ct == OX_FLOAT)
-      ox_sgemm_packed(&p->gp, p->Mg, nc, p->K, (const float *)pa, (const float *)pb, (float *)c, ldc,
+      ox_sgemm_packed(&p->gp, m1 - m0, nc, p->K, (const float *)pa, (const float *)pb, (float *)c, ldc,
                       p->b ? 1 : 0);
     else
-      ox_dgemm_packed(&p->gp, p->Mg, nc, p->K, (const double *)pa, (const double *)pb, (double *)c,
+      ox_dgemm_packed(&p->gp, m1 - m0, nc, p->K, (const double *)pa, (const double *)pb, (double *)c,
                       ldc, p->b ? 1 : 0);
     if (is_small(p->yt))
-      for (int64_t m = 0; m < p->Mg; m++)
+      for (int64_t m = 0; m < m1 - m0; m++)
         store_row(p->yt, yt + (size_t)(m * p->P) * p->ys, (const float *)c + m * ldc, nc);
   }
 }
@@ -879,10 +898,14 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     pack_weights(&p.gp, p.ct, p.G, p.Mg, p.K, p.w, pa);
     p.pa = pa;
   }
-  int64_t items = p.N * p.G * p.ntiles;
+  int64_t items = p.N * p.G * p.ntiles * p.mparts;
   int nch = ox_par_chunks(items, work);
-  for (int i = 0; i < nch && !rc; i++)
+  int64_t packed[OX_MAX_THREADS];
+  p.packed = packed;
+  for (int i = 0; i < nch && !rc; i++) {
+    packed[i] = -1;
     if (!(bufs[i] = scratch((size_t)(pbsz + ctsz) * es, &raw[i]))) rc = ox_oom(c->err, NULL);
+  }
   if (!rc) ox_par_for(items, nch, gemm_chunk, &p);
   free_slots(nch, raw);
   ox_mem_free(paraw);
@@ -895,7 +918,10 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
  * mblocks) % G of image t / (mblocks * G). For each tile of whole rows of
  * input positions, col (MB * nker, tile) = W_g^T (those rows) x X_g (tile),
  * added into the output by col2im; then the bias. Tiles come in order, so
- * every output element sums its terms in the same order for any split. */
+ * every output element sums its terms in the same order for any split.
+ * With p->rtiles, an item is one tile (t % rtiles) of the rest (t /
+ * rtiles), and no bias: the tiles' windows do not overlap, so each output
+ * element has its terms from one tile. */
 static void convt_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
   const ox_conv_geom *g = p->g;
@@ -904,13 +930,15 @@ static void convt_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   int64_t rows = W > 0 ? p->P / W : 0, trows = W > 0 ? max64(p->nc / W, 1) : 1;
   char *pb = p->buf[slot], *col = pb + (size_t)(p->Cg * ceil_div(p->nc, p->gp.nr) * p->gp.nr) * es;
   for (int64_t t = lo; t < hi; t++) {
-    int64_t mb = t % p->mblocks, gi = t / p->mblocks % p->G, n = t / p->mblocks / p->G;
+    int64_t u = p->rtiles ? t / p->rtiles : t, rt0 = 0, rt1 = rows;
+    if (p->rtiles) rt0 = t % p->rtiles * trows, rt1 = min64(rows, rt0 + trows);
+    int64_t mb = u % p->mblocks, gi = u / p->mblocks % p->G, n = u / p->mblocks / p->G;
     int64_t m0 = mb * p->mblock, mc = min64(p->mblock, p->Mg - m0), R = mc * nker;
     const char *pa = p->pa + (size_t)((gi * p->mblocks + mb) * ceil_div(p->mblock * nker, mr) * mr * p->Cg) * es;
     const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->P) * es;
     char *yg = p->y + (size_t)((n * p->M + gi * p->Mg + m0) * g->nimg) * es;
-    for (int64_t r0 = 0; r0 < rows; r0 += trows) {
-      int64_t r1 = min64(rows, r0 + trows), j0 = r0 * W, nc = (r1 - r0) * W;
+    for (int64_t r0 = rt0; r0 < rt1; r0 += trows) {
+      int64_t r1 = min64(rt1, r0 + trows), j0 = r0 * W, nc = (r1 - r0) * W;
       if (p->ct == OX_FLOAT) {
         ox_sgemm_pack_b(&p->gp, p->Cg, nc, (const float *)xg + j0, p->P, (float *)pb);
         ox_sgemm_packed(&p->gp, R, nc, p->Cg, (const float *)pa, (const float *)pb, (float *)col, nc, 0);
@@ -920,7 +948,7 @@ static void convt_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
       }
       ox_conv_col2im(g, mc, p->ct, yg, col, r0, r1);
     }
-    for (int64_t m = 0; p->b && m < mc; m++) {
+    for (int64_t m = 0; p->b && !p->rtiles && m < mc; m++) {
       char *yr = yg + (size_t)(m * g->nimg) * es;
       if (p->ct == OX_FLOAT) {
         float v = ((const float *)p->b)[gi * p->Mg + m0 + m];
@@ -929,6 +957,22 @@ static void convt_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         double v = ((const double *)p->b)[gi * p->Mg + m0 + m];
         for (int64_t i = 0; i < g->nimg; i++) ((double *)yr)[i] += v;
       }
+    }
+  }
+}
+
+/* y's elements [lo, hi) += their channel's bias */
+static void convt_bias(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  int64_t nimg = p->g->nimg;
+  for (int64_t e = lo; e < hi;) {
+    int64_t m = e / nimg % p->M, end = min64(hi, (e / nimg + 1) * nimg);
+    if (p->ct == OX_FLOAT) {
+      float v = ((const float *)p->b)[m], *y = (float *)p->y;
+      for (; e < end; e++) y[e] += v;
+    } else {
+      double v = ((const double *)p->b)[m], *y = (double *)p->y;
+      for (; e < end; e++) y[e] += v;
     }
   }
 }
@@ -956,12 +1000,26 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
   double work = 2.0 * (double)p.N * (double)p.M * (double)nker * (double)p.Cg * (double)p.P;
   int threads = ox_threads();
   p.mblock = p.Mg;
-  if (threads > 1 && work >= OX_PAR_MIN_WORK && p.N * p.G < 2 * threads)
+  if (ox_par_worth(work) && p.N * p.G < 2 * threads)
     p.mblock = max64(ceil_div(p.Mg, ceil_div(2 * threads, p.N * p.G)), 1);
   p.mblocks = ceil_div(p.Mg, p.mblock);
   int64_t R = p.mblock * nker;
-  /* tiles of whole rows of input positions: about TILE_BYTES of B and col */
-  int64_t trows = W > 0 ? max64(TILE_BYTES / ((R + p.Cg) * (int64_t)es * W), 1) : 1;
+  /* tiles of whole rows of input positions: about TILE_BYTES of B and col
+   * for a whole group's channels, whatever the block (where windows
+   * overlap, an output element adds its terms tile after tile: the tiles
+   * must not depend on the thread count) */
+  int64_t trows = W > 0 ? max64(TILE_BYTES / ((p.Mg * nker + p.Cg) * (int64_t)es * W), 1) : 1;
+  /* too few items for the threads: the tiles become items too, at least two
+   * per thread, when no two rows' windows overlap on any axis but the last
+   * ((k - 1) d + 1 <= s: each output element has its terms from one row) */
+  int64_t items = p.N * p.G * p.mblocks, rows = W > 0 ? p.P / W : 0;
+  int apart = 1;
+  for (int a = 0; a < g.nd - 1; a++) apart &= (g.ker[a] - 1) * g.d[a] + 1 <= g.s[a];
+  if (ox_par_worth(work) && items < 2 * threads && apart && rows > 1) {
+    trows = min64(trows, ceil_div(rows, 2 * threads));
+    p.rtiles = ceil_div(rows, trows);
+    items *= p.rtiles;
+  }
   p.nc = W > 0 ? min64(trows, p.P / W) * W : 0;
   if (p.P == 0 || p.nc == 0) p.nc = 1; /* no positions: only the bias */
   /* W_g^T, block by block: A (R, Cg), A(i, k) = W[gi * Cg + k][m0 * nker + i] */
@@ -980,7 +1038,6 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
       else ox_dgemm_pack_a(&p.gp, mc * nker, p.Cg, (const double *)a0, lda, 1, (double *)dst);
     }
   p.pa = pa;
-  int64_t items = p.N * p.G * p.mblocks;
   int nch = ox_par_chunks(items, work);
   void *raw[OX_MAX_THREADS] = {0};
   char *bufs[OX_MAX_THREADS];
@@ -989,6 +1046,10 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
   for (int i = 0; i < nch && !rc; i++)
     if (!(bufs[i] = scratch((size_t)bufsz * es, &raw[i]))) rc = ox_oom(c->err, NULL);
   if (!rc) ox_par_for(items, nch, convt_chunk, &p);
+  if (!rc && p.rtiles && p.b) { /* the bias, after every term */
+    int64_t nel = p.N * p.M * g.nimg;
+    ox_par_for(nel, ox_par_chunks_mem(nel, 2.0 * (double)es * (double)nel), convt_bias, &p);
+  }
   free_slots(nch, raw);
   ox_mem_free(paraw);
   if (!rc && is_small(p.dt)) ox_narrow_f32((const float *)p.y, y);

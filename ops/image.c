@@ -348,7 +348,7 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
     if (!th.ext && !tw.ext) {
       int64_t rows = Y->n / odims[r - 1];
       near2_job j = {X->data, Y->data, H, W, odims[r - 2], odims[r - 1], es, &th, &tw};
-      int nch = ox_par_chunks(rows, 2.0 * (double)Y->n);
+      int nch = ox_par_chunks_mem(rows, 2.0 * (double)es * (double)Y->n);
       if (nch <= 1) near2_rows(&j, 0, 0, rows);
       else ox_par_for(rows, nch, near2_rows, &j);
       return 0;

@@ -200,7 +200,7 @@ static void mm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
  *
  * Many small products (a batch of 8 x 8 matrices) are split over the thread
  * pool by whole products; a product big enough for the GEMM to split its own
- * tiles (2 M N K >= OX_PAR_MIN_WORK) is left to it, one product at a time.
+ * tiles (ox_par_worth(2 M N K)) is left to it, one product at a time.
  * Either way each product is computed as one thread computes it, so the
  * bytes are the same for every thread count. */
 static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tensor *b, void *y) {
@@ -222,7 +222,7 @@ static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tens
                    ox_dtypes[a->dt].onnx_name);
   }
   double work = 2.0 * (double)p->M * (double)p->N * (double)p->K;
-  int nch = work < OX_PAR_MIN_WORK ? ox_par_chunks(p->nbatch, work * (double)p->nbatch) : 1;
+  int nch = ox_par_worth(work) ? 1 : ox_par_chunks(p->nbatch, work * (double)p->nbatch);
   void *acc[OX_MAX_THREADS];
   for (int s = 0; ints && s < nch; s++) /* the arena is single-threaded: before the fan-out */
     if (!(acc[s] = ox_alloc_array(c->a, p->N + 1, sizeof(uint64_t)))) return ox_oom(c->err, NULL);
@@ -306,7 +306,7 @@ static int matmul_prepared(ox_ctx *c, const ox_matmul_prep *pp, const ox_tensor 
   int64_t rb = MM_ROWS / mr * mr;
   mm_prep_job j = {pp, M, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, y->data};
   int threads = ox_threads();
-  if (threads > 1 && work >= OX_PAR_MIN_WORK && j.nrb < 2 * threads) { /* columns too, for the threads */
+  if (ox_par_worth(work) && j.nrb < 2 * threads) { /* columns too, for the threads */
     int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
     j.cols = (sl + per - 1) / per * nr;
     j.ncb = (pp->N + j.cols - 1) / j.cols;

@@ -196,7 +196,7 @@ static int affine_typed(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t N, 
   case OX_FLOAT:
   case OX_DOUBLE: {
     affine_job j = {x, y, K, L, a, b};
-    int nch = ox_par_chunks(N * K, 4.0 * (double)x->n);
+    int nch = ox_par_chunks_mem(N * K, 2.0 * (double)ox_dtype_size(x->dt) * (double)x->n);
     if (nch <= 1) affine_rows(&j, 0, 0, N * K);
     else ox_par_for(N * K, nch, affine_rows, &j);
     return 0;

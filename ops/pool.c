@@ -434,7 +434,7 @@ static int pool2d(ox_ctx *c, const ox_tensor *x, const pgeom *g, const pool_opts
                g->first[1][0] == 0 && (po->kind == POOL_MAX || !po->count_pad || g->npad[0][0] * g->npad[1][0] == g->nin);
   if (global) { /* a window of the whole plane, no padding counted */
     pool2d_job j = {g, po, xf, yf, NULL};
-    int nch = ox_par_chunks(planes, (double)x->n);
+    int nch = ox_par_chunks_mem(planes, 4.0 * (double)x->n);
     if (nch <= 1) global_planes(&j, 0, 0, planes);
     else ox_par_for(planes, nch, global_planes, &j);
     return 0;

@@ -461,7 +461,7 @@ static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   dql_job *j = ox_alloc(c->a, sizeof *j);
   if (!j) return ox_oom(c->err, NULL);
   j->x = x->data;
-  int nch = ox_par_chunks(x->n, 2.0 * (double)x->n);
+  int nch = ox_par_chunks_mem(x->n, 4.0 * (double)x->n);
   for (int k = 0; k < nch; k++) j->lo[k] = j->hi[k] = 0;
   if (nch <= 1) dql_range_chunk(j, 0, 0, x->n);
   else ox_par_for(x->n, nch, dql_range_chunk, j);
@@ -480,7 +480,7 @@ static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   j->y = y->u.t.data;
   j->scale = scale;
   j->zp = zp;
-  nch = ox_par_chunks(x->n, 4.0 * (double)x->n);
+  nch = ox_par_chunks_mem(x->n, 5.0 * (double)x->n);
   if (nch <= 1) dql_quant_chunk(j, 0, 0, x->n);
   else ox_par_for(x->n, nch, dql_quant_chunk, j);
   *(float *)ys->u.t.data = scale;
@@ -575,7 +575,7 @@ static int q8_run(ox_ctx *c, int dq, const ox_tensor *x, const ox_tensor *s, con
   q8_job j = {dq, x->data, (*out)->u.t.data, s->data, zq, zd, L->dim, L->inner,
               (L->inner + Q8_PIECE - 1) / Q8_PIECE, L->kind, (dq ? x->dt : yt) == OX_INT8};
   int64_t units = L->outer * L->dim * j.pieces;
-  int nch = ox_par_chunks(units, (dq ? 2.0 : 4.0) * (double)x->n);
+  int nch = ox_par_chunks_mem(units, (double)(ox_dtype_size(x->dt) + ox_dtype_size(yt)) * (double)x->n);
   if (nch <= 1) q8_chunk(&j, 0, 0, units);
   else ox_par_for(units, nch, q8_chunk, &j);
   return 0;

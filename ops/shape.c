@@ -15,6 +15,7 @@
 
 #include "core/cpu.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 
 #define T_BIT(dt) (UINT64_C(1) << (dt))
 
@@ -820,13 +821,41 @@ static int odometer(int n, const int64_t *od, const int64_t *is, const int64_t *
   return 0;
 }
 
+/* The walk after the merging, split over the threads by output dim 0:
+ * chunk [lo, hi) starts at index lo of dim 0 and takes hi - lo of it. */
+typedef struct {
+  const char *x;
+  char *y;
+  size_t es, row; /* element size; rows mode: bytes per row */
+  int m, b;       /* merged dims; the tiled output dim, or -1: rows mode */
+  const int64_t *od, *is, *os; /* in tiles mode od[b] = od[m - 1] = 1 */
+  int64_t na, xs, nb, ys;      /* the tiles (tile_fn) */
+  tile_fn tile;
+  int64_t *slots;              /* 2 m per slot: a chunk's od and odometer */
+} transpose_job;
+
+static void transpose_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const transpose_job *j = arg;
+  int m = j->m;
+  int64_t *od = j->slots + (size_t)slot * 2 * (size_t)m, *idx = od + m, nb = j->nb;
+  for (int k = 0; k < m; k++) od[k] = j->od[k], idx[k] = 0;
+  if (j->b == 0) nb = hi - lo;
+  else od[0] = hi - lo;
+  int64_t xo = lo * j->is[0], yo = lo * j->os[0];
+  for (;;) {
+    if (j->b < 0) memcpy(j->y + (size_t)yo * j->es, j->x + (size_t)xo * j->es, j->row);
+    else j->tile(j->y + (size_t)yo * j->es, j->x + (size_t)xo * j->es, nb, j->na, j->ys, j->xs);
+    if (!odometer(m - 1, od, j->is, j->os, idx, &xo, &yo)) break;
+  }
+}
+
 static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, char *y, size_t es) {
   int r = x->rank;
   if (!x->n) return 0;
   /* input strides (elements) of each input axis */
-  int64_t *xstr = ox_alloc_array(c->a, 5 * (int64_t)r + 5, sizeof(int64_t));
+  int64_t *xstr = ox_alloc_array(c->a, 4 * (int64_t)r + 4, sizeof(int64_t));
   if (!xstr) return ox_oom(c->err, NULL);
-  int64_t *od = xstr + r + 1, *is = od + r + 1, *os = is + r + 1, *idx = os + r + 1;
+  int64_t *od = xstr + r + 1, *is = od + r + 1, *os = is + r + 1;
   int64_t s = 1;
   for (int i = r - 1; i >= 0; i--) {
     xstr[i] = s;
@@ -855,7 +884,8 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
     os[k] = s;
     s *= od[k];
   }
-  const char *xd = x->data;
+  transpose_job j = {.x = x->data, .y = y, .es = es, .od = od, .is = is, .os = os, .b = -1};
+  double bytes = 2.0 * (double)x->n * (double)es;
   size_t row = (size_t)od[m - 1] * es;
   if (is[m - 1] == 1 && (row == 2 || row == 4 || row == 8 || row == 16)) {
     /* Short rows contiguous in both, e.g. (N, M, 4) floats -> (M, N, 4): make
@@ -868,41 +898,36 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
       os[k] /= len;
     }
     es = row;
-  } else if (is[m - 1] == 1) {
-    /* rows of od[m-1] contiguous elements in both */
-    int64_t xo = 0, yo = 0;
-    for (int k = 0; k < m; k++) idx[k] = 0;
-    for (;;) {
-      memcpy(y + (size_t)yo * es, xd + (size_t)xo * es, row);
-      if (!odometer(m - 1, od, is, os, idx, &xo, &yo)) break;
+  } else if (is[m - 1] == 1) { /* rows of od[m-1] contiguous elements in both */
+    j.row = row;
+  }
+  int64_t items = od[0];
+  if (!j.row) {
+    /* the output dim b that is the input's innermost (stride 1) and a = m - 1;
+     * the merging above leaves is[m-1] != 1 here */
+    int b = 0;
+    while (b < m - 1 && is[b] != 1) b++;
+    if (m < 2 || is[b] != 1 || is[m - 1] == 1)
+      return ox_fail(c->err, OX_EINPUT, "internal error: transpose strides");
+    j.na = od[m - 1], j.xs = is[m - 1], j.nb = od[b], j.ys = os[b], j.b = b;
+    switch (es) {
+    case 1: j.tile = tile_uint8_t; break;
+    case 2: j.tile = tile_uint16_t; break;
+    case 4: j.tile = tile_uint32_t; break;
+    case 8: j.tile = tile_uint64_t; break;
+    case 16: j.tile = tile_elem16; break;
+    default: return ox_fail(c->err, OX_EINPUT, "internal error: element size %zu", es);
     }
-    return 0;
+    /* the odometer walks the other dims (od[b] and od[m-1] set to 1) */
+    od[b] = 1;
+    od[m - 1] = 1;
   }
-  /* the output dim b that is the input's innermost (stride 1) and a = m - 1;
-   * the merging above leaves is[m-1] != 1 here */
-  int b = 0;
-  while (b < m - 1 && is[b] != 1) b++;
-  if (m < 2 || is[b] != 1 || is[m - 1] == 1)
-    return ox_fail(c->err, OX_EINPUT, "internal error: transpose strides");
-  int64_t na = od[m - 1], xs = is[m - 1], nb = od[b], ys = os[b];
-  tile_fn tile;
-  switch (es) {
-  case 1: tile = tile_uint8_t; break;
-  case 2: tile = tile_uint16_t; break;
-  case 4: tile = tile_uint32_t; break;
-  case 8: tile = tile_uint64_t; break;
-  case 16: tile = tile_elem16; break;
-  default: return ox_fail(c->err, OX_EINPUT, "internal error: element size %zu", es);
-  }
-  /* the odometer over the other dims (od[b] and od[m-1] set to 1) */
-  od[b] = 1;
-  od[m - 1] = 1;
-  int64_t xo = 0, yo = 0;
-  for (int k = 0; k < m; k++) idx[k] = 0;
-  for (;;) {
-    tile(y + (size_t)yo * es, xd + (size_t)xo * es, nb, na, ys, xs);
-    if (!odometer(m - 1, od, is, os, idx, &xo, &yo)) break;
-  }
+  j.es = es;
+  j.m = m;
+  int nch = ox_par_chunks_mem(items, bytes);
+  if (!(j.slots = ox_alloc_array(c->a, 2 * (int64_t)m * nch, sizeof *j.slots))) return ox_oom(c->err, NULL);
+  if (nch <= 1) transpose_chunk(&j, 0, 0, items);
+  else ox_par_for(items, nch, transpose_chunk, &j);
   return 0;
 }
 

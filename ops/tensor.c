@@ -224,17 +224,25 @@ typedef struct {
   ox_value **in;
   int nin;
   const int64_t *chunk, *at; /* bytes of input i per row, and its place in y's row */
-  int64_t row;               /* bytes of a row of y */
+  int64_t row, outer;        /* bytes of a row of y, and its rows */
   char *y;
 } concat_job;
 
-/* pieces lo .. hi-1, piece p: row p / nin of input p % nin */
-static void concat_pieces(void *arg, int slot, int64_t lo, int64_t hi) {
+/* Units lo .. hi-1 of CONCAT_UNIT bytes of y (the last one shorter), each
+ * copied from the input rows it overlaps. */
+#define CONCAT_UNIT 16384
+static void concat_units(void *arg, int slot, int64_t lo, int64_t hi) {
   const concat_job *j = arg;
-  for (int64_t p = lo; p < hi; p++) {
-    int64_t o = p / j->nin;
-    int i = (int)(p % j->nin);
-    memcpy(j->y + o * j->row + j->at[i], (const char *)j->in[i]->u.t.data + o * j->chunk[i], (size_t)j->chunk[i]);
+  int64_t pos = lo * CONCAT_UNIT, end = hi * CONCAT_UNIT, total = j->outer * j->row;
+  if (end > total) end = total;
+  int i = 0;
+  while (pos < end) {
+    int64_t o = pos / j->row, off = pos - o * j->row; /* y's row o, at byte off */
+    while (off >= j->at[i] + j->chunk[i] || off < j->at[i]) i = (i + 1) % j->nin;
+    int64_t in_off = off - j->at[i], len = j->chunk[i] - in_off;
+    if (len > end - pos) len = end - pos;
+    memcpy(j->y + pos, (const char *)j->in[i]->u.t.data + o * j->chunk[i] + in_off, (size_t)len);
+    pos += len;
   }
 }
 
@@ -282,13 +290,13 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     chunk[i] = in[i]->u.t.dims[axis] * inner;
     start[i] = i ? start[i - 1] + chunk[i - 1] : 0;
   }
-  /* x_i: (outer, dims_i[axis] * inner) -> y: (outer, sum of them); the
-   * (row, input) pieces split over the threads */
-  concat_job j = {in, nin, chunk, start, start[nin - 1] + chunk[nin - 1], out[0]->u.t.data};
-  int64_t pieces = outer * nin;
-  int nch = ox_par_chunks(pieces, (double)out[0]->u.t.n * 2);
-  if (nch <= 1) concat_pieces(&j, 0, 0, pieces);
-  else ox_par_for(pieces, nch, concat_pieces, &j);
+  /* x_i: (outer, dims_i[axis] * inner) -> y: (outer, sum of them), copied
+   * in units of y's bytes split over the threads */
+  concat_job j = {in, nin, chunk, start, start[nin - 1] + chunk[nin - 1], outer, out[0]->u.t.data};
+  int64_t bytes = outer * j.row, units = (bytes + CONCAT_UNIT - 1) / CONCAT_UNIT;
+  int nch = ox_par_chunks_mem(units, 2.0 * (double)bytes);
+  if (nch <= 1) concat_units(&j, 0, 0, units);
+  else ox_par_for(units, nch, concat_units, &j);
   return 0;
 }
 

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "core/kernel.h"
@@ -45,9 +48,12 @@ static ox_attr attr_float(const char *name, double f) {
 static ox_attr attr_ints(const char *name, int n, const int64_t *v) {
   return (ox_attr){.name = name, .type = OX_ATTR_INTS, .n = n, .ints = (int64_t *)v};
 }
+static ox_attr attr_str(const char *name, const char *v) {
+  return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {(char *)v, (int64_t)strlen(v)}};
+}
 
 static ox_value *run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in) {
-  static const char *in_names[] = {"x0", "x1", "x2"};
+  static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4"};
   static const char *out_names[] = {"y0"};
   const ox_kernel *k = ox_registry_find("", op, opset);
   if (!k) {
@@ -149,6 +155,64 @@ static void test_pool(void) {
   int all = 1;
   for (int i = 0; i < 1000; i++) all &= hits[i] == 1;
   CHECK(all);
+  ox_set_threads(1);
+}
+
+/* The hand-off: many jobs in a row (the workers spinning between them),
+ * then jobs after pauses longer than the spin (the workers asleep), each
+ * taking every item once and no slot twice at a time; the same after a
+ * fork (a child has none of the parent's workers). */
+static int counts_at[4096];
+static int busy[OX_MAX_THREADS], overlap;
+static void count_atomic(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)arg;
+  if (__atomic_exchange_n(&busy[slot], 1, __ATOMIC_ACQ_REL)) __atomic_store_n(&overlap, 1, __ATOMIC_RELAXED);
+  for (int64_t i = lo; i < hi; i++) __atomic_add_fetch(&counts_at[i], 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&busy[slot], 0, __ATOMIC_RELEASE);
+}
+static int each_once(int64_t n) {
+  for (int64_t i = 0; i < n; i++)
+    if (__atomic_load_n(&counts_at[i], __ATOMIC_RELAXED) != 1) return 0;
+  return 1;
+}
+static void sleep_ms(long ms) {
+  struct timespec ts = {0, ms * 1000000};
+  nanosleep(&ts, NULL);
+}
+
+static void test_handoff(void) {
+  unsigned long jobs0 = ox_par_jobs();
+  int bad = 0, rounds = 0;
+  for (int t = 2; t <= 3; t++) {
+    ox_set_threads(t);
+    for (int r = 0; r < 20000; r++, rounds++) {
+      int64_t n = 1 + r % 97 * 41 % 4096; /* 1 .. 4096, in no order */
+      memset(counts_at, 0, sizeof counts_at);
+      ox_par_for(n, t, count_atomic, NULL);
+      bad += !each_once(n);
+    }
+    for (int r = 0; r < 5; r++, rounds++) {
+      sleep_ms(2); /* longer than the spin: the workers sleep */
+      memset(counts_at, 0, sizeof counts_at);
+      ox_par_for(4096, t, count_atomic, NULL);
+      bad += !each_once(4096);
+    }
+  }
+  CHECK_EQ_I(bad, 0);
+  CHECK_EQ_I(overlap, 0);
+  /* every call with n > 1 went to the pool (n = 1 runs inline) */
+  CHECK(ox_par_jobs() - jobs0 >= (unsigned long)rounds * 9 / 10);
+  pid_t pid = fork();
+  if (pid == 0) { /* the child: a pool of its own */
+    alarm(20);
+    memset(counts_at, 0, sizeof counts_at);
+    unsigned long j0 = ox_par_jobs();
+    ox_par_for(4096, 3, count_atomic, NULL);
+    _exit(each_once(4096) && ox_par_jobs() == j0 + 1 ? 0 : 1);
+  }
+  int st = -1;
+  CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+  CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   ox_set_threads(1);
 }
 
@@ -334,9 +398,176 @@ static void softmax_case(const char *op, int64_t d0, int64_t d1, int64_t d2, int
   free(want);
 }
 
+/* ---- every kernel that splits, at any size ----
+ * With the thresholds at 0 (ox_par_set_min) every kernel splits whatever its
+ * size, so small odd shapes put chunk bounds everywhere: 2, 3 and 7
+ * threads must give the bytes of 1, and the pool must have been used. */
+
+static void split_same(const char *label, const char *op, int opset, int nattr, ox_attr *attr, int nin,
+                       ox_value **in) {
+  ox_par_set_min(0, 0);
+  ox_value *first = NULL;
+  for (size_t t = 0; t < sizeof counts / sizeof *counts; t++) {
+    ox_set_threads(counts[t]);
+    unsigned long jobs = ox_par_jobs();
+    ox_value *y = run(op, opset, nattr, attr, nin, in);
+    CHECK(y != NULL);
+    if (!y) break;
+    if (counts[t] > 1 && ox_par_jobs() == jobs) {
+      fprintf(stderr, "%s: %d threads: nothing split\n", label, counts[t]);
+      CHECK(0);
+    }
+    if (!first) {
+      first = y;
+      continue;
+    }
+    int same = y->u.t.n == first->u.t.n && y->u.t.dt == first->u.t.dt &&
+               !memcmp(y->u.t.data, first->u.t.data, (size_t)y->u.t.n * ox_dtype_size(y->u.t.dt));
+    if (!same) fprintf(stderr, "%s: %d threads differ from 1\n", label, counts[t]);
+    CHECK(same);
+  }
+  ox_set_threads(1);
+  ox_par_set_min(-1, -1);
+}
+
+static ox_value *floats_tensor(int n, const float *v) {
+  ox_value *t = NULL;
+  if (ox_tensor_new(A, OX_FLOAT, 1, (int64_t[]){n}, &t, &E)) exit(1);
+  memcpy(t->u.t.data, v, (size_t)n * sizeof *v);
+  return t;
+}
+static ox_value *scalar(ox_dtype dt, double v) {
+  ox_value *t = NULL;
+  if (ox_tensor_new(A, dt, 0, NULL, &t, &E)) exit(1);
+  ox_store_f64(dt, t->u.t.data, 0, v);
+  return t;
+}
+
+static void split_cases(void) {
+  int64_t d4[4] = {2, 24, 13, 17};
+  ox_value *x = random_tensor(OX_FLOAT, 4, d4), *x2 = random_tensor(OX_FLOAT, 4, d4);
+  ox_value *xh = random_tensor(OX_FLOAT16, 4, d4);
+  ox_value *ch = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 24, 1, 1});
+  /* elementwise, binary: per channel, a scalar, both sides broadcast, float16, Pow */
+  split_same("Add per channel", "Add", 14, 0, NULL, 2, (ox_value *[]){x, ch});
+  split_same("Mul by a scalar", "Mul", 14, 0, NULL, 2, (ox_value *[]){x, scalar(OX_FLOAT, 1.5)});
+  split_same("Div broadcast", "Div", 14, 0, NULL, 2,
+             (ox_value *[]){random_tensor(OX_FLOAT, 3, (int64_t[]){37, 1, 29}),
+                            random_tensor(OX_FLOAT, 3, (int64_t[]){1, 31, 29})});
+  split_same("Sub float16", "Sub", 14, 0, NULL, 2, (ox_value *[]){xh, random_tensor(OX_FLOAT16, 1, (int64_t[]){17})});
+  split_same("Pow", "Pow", 15, 0, NULL, 2, (ox_value *[]){x, x2});
+  split_same("Max of three", "Max", 13, 0, NULL, 3, (ox_value *[]){x, x2, ch});
+  /* unary */
+  static const char *un[] = {"Relu", "Sigmoid", "HardSwish", "Abs", "Exp", "Tanh"};
+  for (size_t k = 0; k < sizeof un / sizeof *un; k++) split_same(un[k], un[k], 14, 0, NULL, 1, (ox_value *[]){x});
+  split_same("Relu float16", "Relu", 14, 0, NULL, 1, (ox_value *[]){xh});
+  ox_attr hs[] = {attr_float("alpha", 0.2), attr_float("beta", 0.5)}, lr[] = {attr_float("alpha", 0.1)};
+  split_same("HardSigmoid", "HardSigmoid", 6, 2, hs, 1, (ox_value *[]){x});
+  split_same("LeakyRelu", "LeakyRelu", 16, 1, lr, 1, (ox_value *[]){x});
+  split_same("Clip", "Clip", 13, 0, NULL, 3, (ox_value *[]){x, scalar(OX_FLOAT, -0.5), scalar(OX_FLOAT, 0.25)});
+  /* Cast */
+  ox_attr to16[] = {attr_int("to", 10)}, to32[] = {attr_int("to", 1)}, toi[] = {attr_int("to", 6)},
+          tou8[] = {attr_int("to", 2)};
+  split_same("Cast float to float16", "Cast", 19, 1, to16, 1, (ox_value *[]){x});
+  split_same("Cast float16 to float", "Cast", 19, 1, to32, 1, (ox_value *[]){xh});
+  split_same("Cast float to int32", "Cast", 19, 1, toi, 1, (ox_value *[]){x});
+  split_same("Cast double to uint8", "Cast", 19, 1, tou8, 1, (ox_value *[]){random_tensor(OX_DOUBLE, 4, d4)});
+  /* quantization */
+  split_same("DynamicQuantizeLinear", "DynamicQuantizeLinear", 11, 0, NULL, 1, (ox_value *[]){x});
+  ox_value *qs = scalar(OX_FLOAT, 0.01), *qz = scalar(OX_UINT8, 120);
+  split_same("QuantizeLinear", "QuantizeLinear", 13, 0, NULL, 3,
+             (ox_value *[]){random_tensor(OX_FLOAT, 4, (int64_t[]){2, 24, 40, 41}), qs, qz}); /* > 1 piece */
+  ox_value *qsa = random_tensor(OX_FLOAT, 1, (int64_t[]){24});
+  for (int k = 0; k < 24; k++) ox_store_f64(OX_FLOAT, qsa->u.t.data, k, 0.01 + 0.001 * k);
+  ox_value *qza = random_tensor(OX_INT8, 1, (int64_t[]){24}), *qx = random_tensor(OX_INT8, 4, d4);
+  for (int64_t k = 0; k < qx->u.t.n; k++) ((int8_t *)qx->u.t.data)[k] = (int8_t)(k * 37 % 255 - 127);
+  ox_attr ax1[] = {attr_int("axis", 1)};
+  split_same("QuantizeLinear per axis", "QuantizeLinear", 13, 1, ax1, 3, (ox_value *[]){x, qsa, qza});
+  split_same("DequantizeLinear per axis", "DequantizeLinear", 13, 1, ax1, 3, (ox_value *[]){qx, qsa, qza});
+  /* BatchNormalization */
+  ox_value *var = random_tensor(OX_FLOAT, 1, (int64_t[]){24});
+  for (int k = 0; k < 24; k++) ox_store_f64(OX_FLOAT, var->u.t.data, k, 0.5 + 0.1 * k);
+  split_same("BatchNormalization", "BatchNormalization", 15, 0, NULL, 5,
+             (ox_value *[]){x, random_tensor(OX_FLOAT, 1, (int64_t[]){24}), random_tensor(OX_FLOAT, 1, (int64_t[]){24}),
+                            random_tensor(OX_FLOAT, 1, (int64_t[]){24}), var});
+  /* Concat: each axis, inputs of different sizes (the last axis: short pieces) */
+  for (int a = 0; a < 4; a++) {
+    int64_t db[4] = {2, 24, 13, 17}, dc[4] = {2, 24, 13, 17};
+    db[a] = 3, dc[a] = 1;
+    ox_attr ca[] = {attr_int("axis", a)};
+    char label[64];
+    snprintf(label, sizeof label, "Concat axis %d", a);
+    split_same(label, "Concat", 13, 1, ca, 3,
+               (ox_value *[]){x, random_tensor(OX_FLOAT, 4, db), random_tensor(OX_FLOAT, 4, dc)});
+  }
+  /* Transpose: tiles, rows, short rows, and the tiled dim outermost */
+  static const int64_t perms[][4] = {{0, 2, 3, 1}, {1, 0, 2, 3}, {0, 3, 1, 2}, {3, 2, 1, 0}, {2, 0, 1, 3}};
+  for (size_t k = 0; k < sizeof perms / sizeof *perms; k++) {
+    ox_attr pa[] = {attr_ints("perm", 4, perms[k])};
+    char label[64];
+    snprintf(label, sizeof label, "Transpose (%d %d %d %d)", (int)perms[k][0], (int)perms[k][1],
+             (int)perms[k][2], (int)perms[k][3]);
+    split_same(label, "Transpose", 13, 1, pa, 1, (ox_value *[]){x});
+  }
+  ox_attr p10[] = {attr_ints("perm", 2, (int64_t[]){1, 0})}, p102[] = {attr_ints("perm", 3, (int64_t[]){1, 0, 2})};
+  split_same("Transpose int64 2-D", "Transpose", 13, 1, p10, 1, (ox_value *[]){random_tensor(OX_INT64, 2, (int64_t[]){61, 37})});
+  split_same("Transpose short rows", "Transpose", 13, 1, p102, 1, (ox_value *[]){random_tensor(OX_FLOAT, 3, (int64_t[]){37, 41, 4})});
+  split_same("Transpose uint8", "Transpose", 13, 1, p102, 1, (ox_value *[]){random_tensor(OX_UINT8, 3, (int64_t[]){37, 41, 3})});
+  /* Resize */
+  ox_value *sc = floats_tensor(4, (float[]){1, 1, 2, 2}), *sc3 = floats_tensor(4, (float[]){1, 1, 1.5f, 0.75f});
+  static const char *modes[] = {"nearest", "linear", "cubic"};
+  for (int k = 0; k < 3; k++) {
+    ox_attr ra[] = {attr_str("mode", modes[k])};
+    char label[64];
+    snprintf(label, sizeof label, "Resize %s", modes[k]);
+    split_same(label, "Resize", 13, 1, ra, 3, (ox_value *[]){x, NULL, sc});
+    split_same(label, "Resize", 13, 1, ra, 3, (ox_value *[]){x, NULL, sc3});
+  }
+  /* pools */
+  int64_t k3[2] = {3, 3}, s2[2] = {2, 2}, p1[4] = {1, 1, 1, 1};
+  ox_attr mp[] = {attr_ints("kernel_shape", 2, k3), attr_ints("strides", 2, s2), attr_ints("pads", 4, p1)};
+  split_same("MaxPool 3x3/2", "MaxPool", 12, 3, mp, 1, (ox_value *[]){x});
+  split_same("AveragePool 3x3/2", "AveragePool", 19, 3, mp, 1, (ox_value *[]){x});
+  split_same("GlobalAveragePool", "GlobalAveragePool", 1, 0, NULL, 1, (ox_value *[]){x});
+  split_same("GlobalMaxPool", "GlobalMaxPool", 1, 0, NULL, 1, (ox_value *[]){x});
+  /* ConvTranspose: one output channel, input rows split (stride 2, kernel
+   * 2: windows apart), with a bias; kernel 3 (windows overlap: output
+   * channels split instead) */
+  ox_value *ct_x = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 24, 37, 41});
+  ox_attr ct2[] = {attr_ints("strides", 2, s2)};
+  split_same("ConvTranspose 2x2/2 one channel", "ConvTranspose", 11, 1, ct2, 3,
+             (ox_value *[]){ct_x, random_tensor(OX_FLOAT, 4, (int64_t[]){24, 1, 2, 2}),
+                            random_tensor(OX_FLOAT, 1, (int64_t[]){1})});
+  split_same("ConvTranspose 3x3/2 channel blocks", "ConvTranspose", 11, 1, ct2, 2,
+             (ox_value *[]){ct_x, random_tensor(OX_FLOAT, 4, (int64_t[]){24, 8, 3, 3})});
+  split_same("ConvTranspose 2x2/2 float16", "ConvTranspose", 11, 1, ct2, 3,
+             (ox_value *[]){random_tensor(OX_FLOAT16, 4, (int64_t[]){1, 8, 29, 31}),
+                            random_tensor(OX_FLOAT16, 4, (int64_t[]){8, 3, 2, 2}),
+                            random_tensor(OX_FLOAT16, 1, (int64_t[]){3})});
+  /* Conv over a map of one sliver (1 x 40): the output channels split */
+  int64_t k13[2] = {1, 3}, p13[4] = {0, 1, 0, 1};
+  ox_attr cv[] = {attr_ints("kernel_shape", 2, k13), attr_ints("pads", 4, p13)};
+  split_same("Conv 1x40 map", "Conv", 11, 2, cv, 3,
+             (ox_value *[]){random_tensor(OX_FLOAT, 4, (int64_t[]){1, 96, 1, 40}),
+                            random_tensor(OX_FLOAT, 4, (int64_t[]){60, 96, 1, 3}),
+                            random_tensor(OX_FLOAT, 1, (int64_t[]){60})});
+  split_same("Conv 1x40 map float16", "Conv", 11, 2, cv, 2,
+             (ox_value *[]){random_tensor(OX_FLOAT16, 4, (int64_t[]){2, 32, 1, 40}),
+                            random_tensor(OX_FLOAT16, 4, (int64_t[]){37, 32, 1, 3})});
+  ox_attr c1[] = {attr_ints("kernel_shape", 2, (int64_t[]){1, 1})};
+  split_same("Conv 1x1 on 3x80", "Conv", 11, 1, c1, 2,
+             (ox_value *[]){random_tensor(OX_FLOAT, 4, (int64_t[]){1, 64, 3, 80}),
+                            random_tensor(OX_FLOAT, 4, (int64_t[]){72, 64, 1, 1})});
+  split_same("Conv double 1x40", "Conv", 11, 2, cv, 2,
+             (ox_value *[]){random_tensor(OX_DOUBLE, 4, (int64_t[]){1, 16, 1, 40}),
+                            random_tensor(OX_DOUBLE, 4, (int64_t[]){40, 16, 1, 3})});
+}
+
 int main(void) {
+  alarm(300); /* a pool that loses a chunk waits for ever: fail instead */
   A = ox_arena_new();
   test_pool();
+  test_handoff();
 
   matmul_case(OX_FLOAT, 1, 129, 67, 131, 0);  /* rows split, ragged tiles */
   matmul_case(OX_FLOAT, 1, 1, 300, 2051, 0);  /* one row: columns split */
@@ -380,6 +611,8 @@ int main(void) {
   softmax_case("Softmax", 40, 300, 97, 1);     /* rows of 97: vectors and a tail */
   softmax_case("LogSoftmax", 3, 1000, 333, 1);
   softmax_case("Softmax", 1, 1024, 1024, 1);   /* axis 0 of a matrix: one slice */
+
+  split_cases();
 
   ox_arena_free(A);
   return check_done("threads");
