@@ -216,18 +216,24 @@ void ox_par_set_min(double work, double bytes) {
   min_bytes = bytes < 0 ? OX_PAR_MIN_BYTES : bytes;
 }
 
-/* How many threads for n items when the work is big enough to share. */
-static int chunks(int64_t n, int big) {
+/* How many threads for n items of `work` against the threshold `min`. A
+ * worker that has gone to sleep takes a system call and tens of µs to wake:
+ * while one sleeps, only work WAKE_FACTOR times the threshold wakes it (so
+ * a small model's few small jobs, after the pool has dozed off, run
+ * inline). */
+#define WAKE_FACTOR 16
+static int chunks(int64_t n, double work, double min) {
   int t = ox_threads();
-  if (t <= 1 || in_chunk || n <= 1 || !big) return 1;
+  if (t <= 1 || in_chunk || n <= 1 || work < min) return 1;
+  if (work < WAKE_FACTOR * min && __atomic_load_n(&pool.sleepers, __ATOMIC_RELAXED)) return 1;
   return n < t ? (int)n : t;
 }
 
-int ox_par_chunks(int64_t n, double work) { return chunks(n, work >= min_work); }
+int ox_par_chunks(int64_t n, double work) { return chunks(n, work, min_work); }
 
 int ox_par_worth(double work) { return ox_par_chunks(2, work) > 1; }
 
-int ox_par_chunks_mem(int64_t n, double bytes) { return chunks(n, bytes >= min_bytes); }
+int ox_par_chunks_mem(int64_t n, double bytes) { return chunks(n, bytes, min_bytes); }
 
 unsigned long ox_par_jobs(void) { return __atomic_load_n(&pool.jobs, __ATOMIC_RELAXED); }
 

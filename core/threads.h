@@ -17,9 +17,10 @@
 #include <stdint.h>
 
 #define OX_MAX_THREADS 256
-/* Below this much work (about one multiply-add each), a parallel-for runs
- * inline: handing chunks to the pool costs more (about a µs when its
- * threads are awake). */
+/* Below this much work (about one multiply-add each: one core does about
+ * 100 in a ns; a kernel whose element costs more counts more), a
+ * parallel-for runs inline: handing chunks to the pool costs more (about a
+ * µs when its threads are awake). */
 #define OX_PAR_MIN_WORK (1 << 18)
 /* The same for a kernel bound by memory: bytes read and written in all. */
 #define OX_PAR_MIN_BYTES (1 << 18)
@@ -35,8 +36,10 @@ int ox_threads(void);
 int ox_cpu_count(void);
 
 /* How many threads to split n items (about `work` operations in all) over:
- * 1 with one thread, inside a chunk, or for small work; else at most
- * ox_threads() and n. Allocate per-thread scratch for this many slots. */
+ * 1 with one thread, inside a chunk, or for small work (under the
+ * threshold, or under 16 times it while the pool's threads are asleep);
+ * else at most ox_threads() and n. Allocate per-thread scratch for this
+ * many slots. */
 int ox_par_chunks(int64_t n, double work);
 /* Would ox_par_chunks split `work` at all (more than one thread, not inside
  * a chunk, work above the threshold)? For kernels that shape their items

@@ -681,7 +681,8 @@ static void soft_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
 
 static int soft_par(ox_ctx *c, ox_dtype dt, int kind, const void *x, void *y, int64_t outer,
                     int64_t d, int64_t inner) {
-  int nch = ox_par_chunks(outer, 8.0 * (double)outer * (double)d * (double)inner);
+  /* an element costs an exp and a few passes: about 2 ns */
+  int nch = ox_par_chunks(outer, 128.0 * (double)outer * (double)d * (double)inner);
   double *m = ox_alloc_array(c->a, nch * inner, sizeof *m), *s = ox_alloc_array(c->a, nch * inner, sizeof *s);
   if (!m || !s) return ox_oom(c->err, NULL);
   soft_job j = {dt, kind, x, y, ox_dtype_size(dt), d, inner, m, s};

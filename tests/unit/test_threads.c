@@ -213,6 +213,18 @@ static void test_handoff(void) {
   int st = -1;
   CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
   CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  /* once the workers sleep, work just over the threshold runs inline (not
+   * worth a wake-up); 16 times as much still splits */
+  ox_set_threads(2);
+  ox_par_for(4096, 2, count_atomic, NULL);
+  int inline_seen = 0;
+  for (int k = 0; k < 1000 && !inline_seen; k++) {
+    sleep_ms(1);
+    inline_seen = ox_par_chunks(1000, 2.0 * OX_PAR_MIN_WORK) == 1;
+  }
+  CHECK(inline_seen);
+  CHECK_EQ_I(ox_par_chunks(1000, 16.0 * OX_PAR_MIN_WORK), 2);
+  CHECK_EQ_I(ox_par_chunks_mem(1000, 16.0 * OX_PAR_MIN_BYTES), 2);
   ox_set_threads(1);
 }
 
