@@ -193,7 +193,9 @@ static void grow(int want) {
     pthread_cond_init(&pool.fin, NULL);
     pool.pid = me;
     pool.workers = 0;
-    pool.sleepers = pool.caller_sleeps = 0;
+    /* read by other application threads' ox_par_chunks: atomic stores */
+    __atomic_store_n(&pool.sleepers, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&pool.caller_sleeps, 0, __ATOMIC_RELAXED);
   }
   while (pool.workers < want) {
     pthread_t t;
