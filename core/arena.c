@@ -369,6 +369,53 @@ static size_t most_for(ox_memctx *m, size_t size) {
   return size + (room < size ? room : size);
 }
 
+static size_t hdr(size_t s) { return (s + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
+
+/* ---- scratch: a kernel's working buffers ----
+ *
+ * A block of BIG bytes and more is a region from the pool (what a GEMM or a
+ * convolution packs into on every call: with malloc, glibc maps or grows
+ * the heap for it and trims it again on free, a page fault per 4 KiB every
+ * call); smaller ones come from malloc. The header before the block says
+ * which, and the account it was charged to. */
+typedef struct { size_t size; ox_memctx *mem; } scratch_hdr; /* size 0: malloc */
+
+void *ox_mem_scratch(size_t n) {
+  size_t h = hdr(sizeof(scratch_hdr));
+  if (n > SIZE_MAX / 2) return failed(OX_MEM_LIMIT);
+  ox_memctx *m = cur_mem();
+  scratch_hdr *s;
+  if (h + n < BIG) {
+    if (!(s = counted(h + n, 1))) return NULL;
+    s->size = 0;
+  } else {
+    if (inject()) return NULL;
+    size_t want = page_round(h + n), size;
+    int fresh;
+    if (charge_in(m, want)) return NULL;
+    if (!(s = region_get(want, most_for(m, want), &size, &fresh))) {
+      uncharge_in(m, want);
+      return failed(OX_MEM_SYSTEM);
+    }
+    add_use(m, size - want); /* a pooled region may be larger than asked for */
+    s->size = size;
+  }
+  s->mem = m;
+  return (char *)s + h;
+}
+
+void ox_mem_scratch_free(void *p) {
+  if (!p) return;
+  scratch_hdr *s = (scratch_hdr *)((char *)p - hdr(sizeof(scratch_hdr)));
+  if (!s->size) {
+    uncharge_in(s->mem, malloc_usable_size(s));
+    free(s);
+    return;
+  }
+  uncharge_in(s->mem, s->size);
+  region_put(s->mem, s, s->size);
+}
+
 /* ---- arenas ---- */
 
 ox_arena *ox_arena_new(void) {
@@ -377,7 +424,6 @@ ox_arena *ox_arena_new(void) {
   return a;
 }
 
-static size_t hdr(size_t s) { return (s + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
 
 void ox_arena_free(ox_arena *a) {
   if (!a) return;

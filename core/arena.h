@@ -109,6 +109,13 @@ void *ox_mem_malloc(size_t n);
 void *ox_mem_realloc(void *p, size_t n);
 void *ox_mem_aligned(size_t n);
 void ox_mem_free(void *p);
+/* Counted as those, 64-byte aligned, not zeroed, for a kernel's working
+ * buffers of one call (GEMM packing, im2col tiles): blocks of 64 KiB and
+ * more come from and go back to the arenas' pool, so that a model's steady
+ * state makes no system call for them. Freed by ox_mem_scratch_free, from
+ * any thread. */
+void *ox_mem_scratch(size_t n);
+void ox_mem_scratch_free(void *p);
 /* malloc, calloc, realloc, strdup and strndup for small bookkeeping (lists
  * of names, of files): not counted against the limit, freed with free().
  * They differ from libc's only in that a test build can make them fail. */

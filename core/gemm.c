@@ -51,7 +51,7 @@ static int64_t round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
 /* 64-byte aligned scratch for n elements of `size` bytes; NULL if too big. */
 static void *scratch(int64_t n, size_t size) {
   if (n <= 0 || (uint64_t)n > SIZE_MAX / 2 / size) return NULL;
-  return ox_mem_aligned((size_t)n * size); /* counted against --max-memory */
+  return ox_mem_scratch((size_t)n * size); /* counted against --max-memory; pooled */
 }
 
 /* float, portable: 6 x 8 tile of 4-float vectors (12 accumulators) */
@@ -754,8 +754,8 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
     pa[c] = scratch(round_up(min64(M, GEMM_MC), MR) * kcmax, sizeof(T));
     pb[c] = scratch(round_up(min64(N, GEMM_NC), NR) * kcmax, sizeof(T));
     if (!pa[c] || !pb[c]) { /* fewer threads: the same result */
-      ox_mem_free(pa[c]);
-      ox_mem_free(pb[c]);
+      ox_mem_scratch_free(pa[c]);
+      ox_mem_scratch_free(pb[c]);
       nch = c;
       break;
     }
@@ -766,8 +766,8 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
   if (nch == 1) GEMM_NAME(chunk)(&j, 0, 0, 1);
   else ox_par_for(nch, nch, GEMM_NAME(chunk), &j);
   for (int c = 0; c < nch; c++) {
-    ox_mem_free(pa[c]);
-    ox_mem_free(pb[c]);
+    ox_mem_scratch_free(pa[c]);
+    ox_mem_scratch_free(pb[c]);
   }
   return 0;
 }

@@ -90,6 +90,7 @@ static struct {
   int nchunks, stride;
   int done;              /* chunks finished */
   unsigned long jobs;    /* handed to the pool (ox_par_jobs) */
+  int64_t last_n;        /* the items of the last one (ox_par_last_items) */
 } pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .fin = PTHREAD_COND_INITIALIZER};
 
 /* one ticket per block, each on its own cache line */
@@ -239,6 +240,8 @@ int ox_par_chunks_mem(int64_t n, double bytes) { return chunks(n, bytes, min_byt
 
 unsigned long ox_par_jobs(void) { return __atomic_load_n(&pool.jobs, __ATOMIC_RELAXED); }
 
+int64_t ox_par_last_items(void) { return __atomic_load_n(&pool.last_n, __ATOMIC_RELAXED); }
+
 void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
   if (n <= 0) return;
   if (nslots <= 1 || in_chunk) {
@@ -263,6 +266,7 @@ void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
   }
   int nchunks = n < CHUNKS_PER_THREAD * (int64_t)stride ? (int)n : CHUNKS_PER_THREAD * stride;
   __atomic_add_fetch(&pool.jobs, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&pool.last_n, n, __ATOMIC_RELAXED);
   uint64_t g = pool.gen + 1;
   /* close every block under g, so that no worker of an earlier job takes a
    * chunk with the fields written next */

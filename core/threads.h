@@ -53,6 +53,8 @@ int ox_par_chunks_mem(int64_t n, double bytes);
 void ox_par_set_min(double work, double bytes);
 /* For tests: how many jobs ox_par_for has handed to the pool so far. */
 unsigned long ox_par_jobs(void);
+/* For tests: how many items the last job handed to the pool had. */
+int64_t ox_par_last_items(void);
 
 /* Run fn(arg, slot, lo, hi) over chunks [lo, hi) that cover items [0, n),
  * on up to nslots threads; `slot` (0 .. nslots-1) names the thread running

@@ -61,13 +61,10 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-/* 64-byte aligned scratch of n bytes, counted against --max-memory; *raw
- * is what scratch_free takes. */
-static void *scratch(size_t n, void **raw) {
-  *raw = ox_mem_malloc(n + 64);
-  if (!*raw) return NULL;
-  return (void *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63);
-}
+/* 64-byte aligned scratch of n bytes, counted against --max-memory and
+ * pooled (ox_mem_scratch); *raw is the block this call owns, which
+ * ox_mem_scratch_free takes (NULL where a prepacked one is used instead). */
+static void *scratch(size_t n, void **raw) { return *raw = ox_mem_scratch(n); }
 
 /* ---- element runs: the one place that reads X's type ---- */
 
@@ -354,6 +351,15 @@ static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
     p->mparts = min64(msl, 2 * threads);
   else if (ox_par_worth(work) && p->N * p->G < 2 * threads)
     p->ntiles = max64(p->ntiles, min64(p->nsl, ceil_div(2 * threads, p->N * p->G)));
+  /* few items: a count the threads share evenly (a 1x1 Conv over 80 x 80 is
+   * 5 tiles, 3 + 2 on two threads; 6 are 3 + 3) */
+  int64_t per_tile = p->N * p->G * p->mparts;
+  if (ox_par_worth(work) && per_tile * p->ntiles < 8 * threads)
+    for (int64_t t = p->ntiles; t <= p->nsl && t < p->ntiles + threads; t++)
+      if (per_tile * t % threads == 0) {
+        p->ntiles = t;
+        break;
+      }
   p->nc = ceil_div(p->nsl, p->ntiles) * nr;
 }
 
@@ -666,7 +672,7 @@ static void squeeze(const ox_conv_geom *g, ox_conv_geom *q) {
 }
 
 static void free_slots(int nch, void **raw) {
-  for (int i = 0; i < nch; i++) ox_mem_free(raw[i]);
+  for (int i = 0; i < nch; i++) ox_mem_scratch_free(raw[i]);
 }
 
 /* ---- prepared once per model ---- */
@@ -813,7 +819,7 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
     p.x = (const char *)xf, p.dt = OX_FLOAT, p.xs = 4;
   }
   int rc = conv_float_run(c, &p, &g);
-  ox_mem_free(xraw);
+  ox_mem_scratch_free(xraw);
   return rc;
 }
 
@@ -908,7 +914,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   }
   if (!rc) ox_par_for(items, nch, gemm_chunk, &p);
   free_slots(nch, raw);
-  ox_mem_free(paraw);
+  ox_mem_scratch_free(paraw);
   return rc;
 }
 
@@ -1051,7 +1057,7 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
     ox_par_for(nel, ox_par_chunks_mem(nel, 2.0 * (double)es * (double)nel), convt_bias, &p);
   }
   free_slots(nch, raw);
-  ox_mem_free(paraw);
+  ox_mem_scratch_free(paraw);
   if (!rc && is_small(p.dt)) ox_narrow_f32((const float *)p.y, y);
   return rc;
 }
@@ -1123,7 +1129,7 @@ int ox_conv_int8_prep(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t
     int32_t *rs = ox_alloc_array(c->a, p.M, 4);
     uint8_t *pk = scratch((size_t)pasz, &paraw);
     if (!rs || !pk) {
-      ox_mem_free(paraw);
+      ox_mem_scratch_free(paraw);
       return ox_oom(c->err, NULL);
     }
     pack_weights_int8(&p.gp, w, G, pk, rs);
@@ -1150,6 +1156,6 @@ int ox_conv_int8_prep(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t
     if (!(bufs[i] = scratch(need, &raw[i]))) rc = ox_oom(c->err, NULL);
   if (!rc) ox_par_for(items, nch, int8_chunk, &p);
   free_slots(nch, raw);
-  ox_mem_free(paraw);
+  ox_mem_scratch_free(paraw);
   return rc;
 }

@@ -198,9 +198,10 @@ static void mm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 /* y = a x b for every product of the plan, every element written; y is of a's type.
  * Small floats come here already widened to float.
  *
- * Many small products (a batch of 8 x 8 matrices) are split over the thread
- * pool by whole products; a product big enough for the GEMM to split its own
- * tiles (ox_par_worth(2 M N K)) is left to it, one product at a time.
+ * Many products (at least 4 per thread: a batch of 8 x 8 matrices, 64
+ * products of 64^3) are split over the thread pool by whole products; a few
+ * products big enough for the GEMM to split its own tiles (ox_par_worth(2 M
+ * N K)) are left to it, one product at a time.
  * Either way each product is computed as one thread computes it, so the
  * bytes are the same for every thread count. */
 static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tensor *b, void *y) {
@@ -222,7 +223,10 @@ static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tens
                    ox_dtypes[a->dt].onnx_name);
   }
   double work = 2.0 * (double)p->M * (double)p->N * (double)p->K;
-  int nch = ox_par_worth(work) ? 1 : ox_par_chunks(p->nbatch, work * (double)p->nbatch);
+  /* by whole products when there are enough to share evenly: splitting each
+   * of 64 products of 64^3 over the pool costs a hand-off per product */
+  int nch = ox_par_worth(work) && p->nbatch < 4 * ox_threads()
+                ? 1 : ox_par_chunks(p->nbatch, work * (double)p->nbatch);
   void *acc[OX_MAX_THREADS];
   for (int s = 0; ints && s < nch; s++) /* the arena is single-threaded: before the fan-out */
     if (!(acc[s] = ox_alloc_array(c->a, p->N + 1, sizeof(uint64_t)))) return ox_oom(c->err, NULL);

@@ -2,7 +2,8 @@
  * release; released big blocks handed out again (the spares) still zeroed by
  * ox_alloc, left as they are by ox_alloc_uninit; the memory limit; tensors
  * made by ox_tensor_new_uninit (strings zeroed all the same); a second round
- * of the same allocations takes no page fault (the pool). */
+ * of the same allocations takes no page fault (the pool); kernels' scratch
+ * (ox_mem_scratch) from the same pool. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -158,6 +159,39 @@ int main(void) {
   CHECK(faults[0] > 100); /* 6.6 MB of fresh pages */
   if (pools) CHECK(faults[1] < 8);
   if (pools && faults[1] >= 8) fprintf(stderr, "second round: %ld page faults\n", faults[1]);
+
+  /* scratch (ox_mem_scratch): aligned, counted while held, small ones from
+   * malloc and large ones from the pool: in the second round of the same
+   * sizes the large ones take no page fault (what glibc does with the small
+   * ones is its own: it may trim the heap); a block over the limit is
+   * refused */
+  size_t scratch_sizes[] = {100, 40000, 70000, 300000, 3 << 20};
+  enum { NS = sizeof scratch_sizes / sizeof *scratch_sizes };
+  in_use = ox_memory_in_use();
+  for (int round = 0; round < 2; round++) {
+    unsigned char *sp[NS];
+    faults[round] = 0;
+    for (size_t i = 0; i < NS; i++) {
+      long f0 = minor_faults();
+      sp[i] = ox_mem_scratch(scratch_sizes[i]);
+      CHECK(sp[i] != NULL && (uintptr_t)sp[i] % 64 == 0);
+      if (sp[i]) memset(sp[i], (int)i + 1, scratch_sizes[i]);
+      if (scratch_sizes[i] >= 65536) faults[round] += minor_faults() - f0;
+    }
+    CHECK(ox_memory_in_use() >= in_use + (3 << 20) + 300000 + 70000 + 40000 + 100);
+    for (size_t i = 0; i < NS; i++) ox_mem_scratch_free(sp[i]);
+    CHECK_EQ_I(ox_memory_in_use(), in_use);
+  }
+  if (pools && faults[1] >= 8) fprintf(stderr, "scratch, second round: %ld page faults\n", faults[1]);
+  if (pools) CHECK(faults[1] < 8);
+  ox_set_memory_limit(ox_memory_in_use() + (1 << 20));
+  CHECK(ox_mem_scratch(2 << 20) == NULL);
+  CHECK_EQ_I(ox_mem_last_failure(), OX_MEM_LIMIT);
+  void *fits = ox_mem_scratch(512 << 10);
+  CHECK(fits != NULL);
+  ox_mem_scratch_free(fits);
+  ox_mem_scratch_free(NULL);
+  ox_set_memory_limit(lim);
 
   ox_arena_free(a);
   CHECK_EQ_I(ox_memory_in_use(), 0);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +37,11 @@ static ox_value *random_tensor(ox_dtype dt, int rank, const int64_t *dims) {
   }
   for (int64_t i = 0; i < v->u.t.n; i++) ox_store_f64(dt, v->u.t.data, i, rnd());
   return v;
+}
+static long minor_faults(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
 }
 static double at(const ox_value *v, int64_t i) { return ox_load_f64(v->u.t.dt, v->u.t.data, i); }
 
@@ -575,11 +581,70 @@ static void split_cases(void) {
                             random_tensor(OX_DOUBLE, 4, (int64_t[]){40, 16, 1, 3})});
 }
 
+/* How work is shared: Einsum's 64 products of 64^3 go to the pool as one
+ * job of whole products (not a job per product, the GEMM splitting each: 64
+ * hand-offs; thresholds at 0, so that a dozing pool does not hide them); at
+ * the default thresholds, a 1x1 Conv over 80 x 80 (5 tiles of packed
+ * columns) gets a tile count each thread count divides. */
+static void test_shares(void) {
+  ox_value *a = random_tensor(OX_FLOAT, 3, (int64_t[]){64, 64, 64});
+  ox_value *b = random_tensor(OX_FLOAT, 3, (int64_t[]){64, 64, 64});
+  ox_attr eq = attr_str("equation", "bij,bjk->bik");
+  ox_set_threads(1);
+  ox_value *y1 = run("Einsum", 12, 1, &eq, 2, (ox_value *[]){a, b});
+  ox_set_threads(2);
+  ox_par_set_min(0, 0);
+  unsigned long j0 = ox_par_jobs();
+  ox_value *y2 = run("Einsum", 12, 1, &eq, 2, (ox_value *[]){a, b});
+  ox_par_set_min(-1, -1);
+  CHECK(y1 && y2 && !memcmp(y1->u.t.data, y2->u.t.data, (size_t)y1->u.t.n * sizeof(float)));
+  if (ox_par_jobs() - j0 != 1 || ox_par_last_items() != 64)
+    fprintf(stderr, "Einsum 64 x 64^3: %lu jobs, the last of %lld items; want 1 of 64\n",
+            ox_par_jobs() - j0, (long long)ox_par_last_items());
+  CHECK(ox_par_jobs() - j0 == 1 && ox_par_last_items() == 64);
+
+  ox_value *x = random_tensor(OX_FLOAT, 4, (int64_t[]){1, 64, 80, 80});
+  ox_value *w = random_tensor(OX_FLOAT, 4, (int64_t[]){128, 64, 1, 1});
+  ox_set_threads(1);
+  ox_value *c1 = run("Conv", 11, 0, NULL, 2, (ox_value *[]){x, w});
+  for (int t = 2; t <= 7; t++) {
+    ox_set_threads(t);
+    j0 = ox_par_jobs();
+    ox_value *ct = run("Conv", 11, 0, NULL, 2, (ox_value *[]){x, w});
+    CHECK(c1 && ct && !memcmp(c1->u.t.data, ct->u.t.data, (size_t)c1->u.t.n * sizeof(float)));
+    int64_t n = ox_par_last_items();
+    if (ox_par_jobs() - j0 != 1 || n % t)
+      fprintf(stderr, "Conv 1x1 80 x 80, %d threads: %lu jobs, the last of %lld items\n", t,
+              ox_par_jobs() - j0, (long long)n);
+    CHECK(ox_par_jobs() - j0 == 1 && n % t == 0);
+  }
+  /* steady state: with two threads the same Conv (two slots of tile
+   * buffers) and a MatMul (packing buffers per slot) again and again take
+   * no page faults: their scratch comes from the pool. glibc's malloc gave
+   * it back and mapped it again each call: about 100 faults a call. */
+  ox_set_threads(2);
+  ox_value *ma = random_tensor(OX_FLOAT, 2, (int64_t[]){300, 500});
+  ox_value *mb = random_tensor(OX_FLOAT, 2, (int64_t[]){500, 700});
+  long faults = 0;
+  for (int r = 0; r < 13; r++) {
+    ox_mark m = ox_arena_mark(A);
+    long f0 = minor_faults();
+    CHECK(run("Conv", 11, 0, NULL, 2, (ox_value *[]){x, w}) != NULL);
+    CHECK(run("MatMul", 13, 0, NULL, 2, (ox_value *[]){ma, mb}) != NULL);
+    if (r >= 3) faults += minor_faults() - f0;
+    ox_arena_release(A, m);
+  }
+  if (ox_arena_pools() && faults >= 20) fprintf(stderr, "Conv and MatMul, 2 threads: %ld page faults in 10 calls\n", faults);
+  if (ox_arena_pools()) CHECK(faults < 20);
+  ox_set_threads(1);
+}
+
 int main(void) {
   alarm(300); /* a pool that loses a chunk waits for ever: fail instead */
   A = ox_arena_new();
   test_pool();
   test_handoff();
+  test_shares();
 
   matmul_case(OX_FLOAT, 1, 129, 67, 131, 0);  /* rows split, ragged tiles */
   matmul_case(OX_FLOAT, 1, 1, 300, 2051, 0);  /* one row: columns split */
