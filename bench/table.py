@@ -106,10 +106,10 @@ def main(path):
             rows = [w[:7] for w in b[1:] if len(w) >= 7]
             table(["model", "onnxop median", "ORT median", "ratio", "onnxop min", "ORT min", "ratio of mins"],
                   rows)
-        elif head[:3] == ["model", "threads", "onnxop_ms"]:
-            rows = [w[:8] for w in b[1:] if len(w) >= 8]
-            table(["model", "threads", "onnxop median", "speedup", "onnxop min", "ORT median", "ORT speedup",
-                   "ORT min"], rows)
+        elif head[:3] == ["model", "threads", "rounds"]:
+            rows = [w[:9] for w in b[1:] if len(w) >= 9]
+            table(["model", "threads", "rounds × runs", "onnxop median", "speedup", "onnxop min", "ORT median",
+                   "ORT speedup", "ORT min"], rows)
         elif head[:3] == ["model", "onnxop_MiB", "ORT_MiB"]:
             rows = [[w[0], w[1], w[2], re.sub(r"\|", "\\|", " ".join(w[3:]))] for w in b[1:]
                     if len(w) >= 4 and not w[0].startswith("(")]

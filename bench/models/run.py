@@ -18,8 +18,13 @@ make check). For each model of bench/models/manifest.txt, in the same run:
   4. onnxop's outputs against ORT's with numpy: |onnxop - ort| <= atol +
      rtol * |ort| per element (the manifest's tolerance), names, dtypes and
      shapes equal; any mismatch is reported;
-  5. with THREADS (default 2): onnxop bench --threads N, and ORT with N
-     intra-op threads, for each one's speedup over its one-thread median.
+  5. with THREADS (default 2): ROUNDS rounds (default 5, at most the
+     runs) of onnxop bench with one thread, then with each N, then ORT
+     alike (N intra-op threads), each of RUNS / ROUNDS runs; a speedup is
+     the median over the rounds of the round's one-thread median over its
+     N-thread one, so that a job the shared machine runs for a while slows
+     both sides of a ratio, not one; the times shown are the medians of the
+     rounds' medians and the least minimum.
 
 Prints the time table (ms; ratio = onnxop / ORT by medians, and by minimums:
 the machine may be busy), the threads table, the outputs and memory table,
@@ -31,6 +36,7 @@ time per op type) of the three models slowest relative to ORT.
   MODELS='vad_v5 ocr_det'   a subset, by manifest name (MODELS=yes: all)
   RUNS=N WARMUP=N   (default 20, 3; a manifest 'runs' line caps them per model)
   THREADS='2 4'     (default 2; THREADS= skips the threads table)
+  ROUNDS=N          alternating rounds for the threads table (default 5)
   ONNXOP=PATH       (default BUILD/onnxop)
 
 Exit status: 0 when every model ran on both and the outputs match; 1 when a
@@ -181,6 +187,16 @@ def fmt_ms(us):
     return "-" if us is None else f"{us / 1000:.3f}"
 
 
+def median(v):
+    v = sorted(v)
+    h = len(v) // 2
+    return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2
+
+
+def fmt_up(u):
+    return "-" if u is None else f"{u:.2f}"
+
+
 def ratio(a, b):
     return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}"
 
@@ -205,7 +221,8 @@ def main(argv):
               "  (run 'npm install --ignore-scripts onnxruntime-node' there)", file=sys.stderr)
         return 1
     runs, warmup = env_int("RUNS", 20), env_int("WARMUP", 3)
-    threads = os.environ.get("THREADS", "2").split()
+    threads = [n for n in os.environ.get("THREADS", "2").split() if n != "1"]
+    rounds = env_int("ROUNDS", 5)
     try:
         models = fetch.parse_manifest()
         want = os.environ.get("MODELS", "").split()
@@ -275,23 +292,39 @@ def main(argv):
                     r["match"] = ("ok, " if ok else "MISMATCH: ") + text
                     if not ok:
                         problems.append(f"{name}: outputs differ: {text}")
-        # 5. threads
+        # 5. threads: rounds that alternate one thread and each N, so that
+        # both see the same machine (a job on the other core for a few
+        # seconds would otherwise fall on one side of the ratio only)
         r["threads"] = []
-        for n in threads:
-            t = {"n": n}
-            if "ox_med" in r:
-                code, out, err, _ = run([x, "bench", "--threads", n, model] + oxin +
-                                        ["--runs", str(n_runs), "--warmup", str(n_warm)])
-                if code == 0:
-                    t["ox_med"], t["ox_min"] = field(out, "median_us"), field(out, "min_us")
-            if "ort_med" in r:
-                env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS=n)
-                env.pop("ORT_OUT_DIR", None)
-                code, out, err, _ = run(["node", ortjs, model, str(n_runs), str(n_warm)] +
-                                        [p for _, p in ins], env=env)
-                if code == 0:
-                    t["ort_med"], t["ort_min"] = field(out, "median_us"), field(out, "min_us")
-            r["threads"].append(t)
+        if threads:
+            nr = max(1, min(rounds, n_runs))
+            per = max(1, -(-n_runs // nr))
+            oxs = ["1"] + threads if "ox_med" in r else []
+            orts = ["1"] + threads if "ort_med" in r else []
+            samples = {}  # (who, n) -> [(median, min)] per round
+            for _ in range(nr):
+                for who, ns in (("ox", oxs), ("ort", orts)):
+                    for n in ns:
+                        if who == "ox":
+                            code, out, err, _ = run([x, "bench", "--threads", n, model] + oxin +
+                                                    ["--runs", str(per), "--warmup", str(n_warm)])
+                        else:
+                            env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS=n)
+                            env.pop("ORT_OUT_DIR", None)
+                            code, out, err, _ = run(["node", ortjs, model, str(per), str(n_warm)] +
+                                                    [p for _, p in ins], env=env)
+                        if code == 0:
+                            samples.setdefault((who, n), []).append(
+                                (field(out, "median_us"), field(out, "min_us")))
+            for n in threads:
+                t = {"n": n, "rounds": nr, "per": per}
+                for who in ("ox", "ort"):
+                    one, many = samples.get((who, "1"), []), samples.get((who, n), [])
+                    if len(one) == nr and len(many) == nr:
+                        t[who + "_med"] = median([m for m, _ in many])
+                        t[who + "_min"] = min(m for _, m in many)
+                        t[who + "_up"] = median([a[0] / b[0] for a, b in zip(one, many)])
+                r["threads"].append(t)
         rows.append(r)
 
     # the tables
@@ -304,14 +337,14 @@ def main(argv):
               f"{fmt_ms(r.get('ort_min')):>11} {ratio(r.get('ox_min'), r.get('ort_min')):>9}"
               + ("   onnxop: REFUSED" if "ox_error" in r else ""))
     if threads:
-        print(f"\n{'model':<12} {'threads':>7} {'onnxop_ms':>11} {'speedup':>7} {'onnxop_min':>11} "
-              f"{'ORT_ms':>11} {'speedup':>7} {'ORT_min':>11}")
+        print(f"\n{'model':<12} {'threads':>7} {'rounds':>6} {'onnxop_ms':>11} {'speedup':>7} "
+              f"{'onnxop_min':>11} {'ORT_ms':>11} {'speedup':>7} {'ORT_min':>11}")
         for r in rows:
             for t in r["threads"]:
-                print(f"{r['name']:<12} {t['n']:>7} {fmt_ms(t.get('ox_med')):>11} "
-                      f"{ratio(r.get('ox_med'), t.get('ox_med')):>7} {fmt_ms(t.get('ox_min')):>11} "
-                      f"{fmt_ms(t.get('ort_med')):>11} {ratio(r.get('ort_med'), t.get('ort_med')):>7} "
-                      f"{fmt_ms(t.get('ort_min')):>11}")
+                print(f"{r['name']:<12} {t['n']:>7} {str(t['rounds']) + 'x' + str(t['per']):>6} "
+                      f"{fmt_ms(t.get('ox_med')):>11} {fmt_up(t.get('ox_up')):>7} "
+                      f"{fmt_ms(t.get('ox_min')):>11} {fmt_ms(t.get('ort_med')):>11} "
+                      f"{fmt_up(t.get('ort_up')):>7} {fmt_ms(t.get('ort_min')):>11}")
     print(f"\n{'model':<12} {'onnxop_MiB':>10} {'ORT_MiB':>8}  outputs (onnxop against ORT)")
     for r in rows:
         print(f"{r['name']:<12} {mib(r.get('ox_rss')):>10} {mib(r.get('ort_rss')):>8}  "
