@@ -406,10 +406,14 @@ static void test_conv_paths(void) {
     CHECK(run_path_case(&fixed[i], i % 2 ? OX_FLOAT16 : OX_BFLOAT16, label));
   }
   /* a float16 X too large to be converted whole (more than 4M elements):
-   * converted run by run, strided, through both the direct path and the GEMM */
+   * converted run by run, strided, through both the direct path and the
+   * GEMM; and with stride 1 along the last axis, pads, rows outside the
+   * image and a dilation, as the GEMM's im2col widens each tap's run */
   path_case big[] = {
       {2, 1, 1, 1, 2, {2049, 2049}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 0, 1}, NULL, 1},
       {2, 1, 1, 5, 8, {920, 920}, {3, 3}, {3, 3}, {1, 1}, {1, 0, 1, 1}, NULL, 1},
+      {2, 1, 1, 2, 8, {1450, 1450}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1},
+      {2, 1, 1, 1, 8, {2049, 2049}, {2, 4}, {1, 1}, {2, 3}, {1, 5, 0, 2}, NULL, 0},
   };
   path_quick = 1; /* the best level, 1 and 2 threads */
   for (size_t i = 0; i < sizeof big / sizeof *big; i++) {

@@ -89,9 +89,12 @@ int main(void) {
     CHECK_EQ_I(nb, 0);
   }
 
-  /* a large one over 1, 2 and 3 threads; and in float16 */
-  {
-    int64_t dims[4] = {1, 16, 112, 112}, k[2] = {3, 3}, s[2] = {2, 2}, p[4] = {1, 1, 1, 1};
+  /* a large one over 1, 2 and 3 threads; and in float16 (widened a block
+   * of about 1M elements at a time: the second shape is 3 blocks, of 2, 2
+   * and 1 planes) */
+  int64_t shapes[2][4] = {{1, 16, 112, 112}, {1, 5, 600, 600}};
+  for (int sh = 0; sh < 2; sh++) {
+    int64_t *dims = shapes[sh], k[2] = {3, 3}, s[2] = {2, 2}, p[4] = {1, 1, 1, 1};
     ox_value *x = tensor(OX_FLOAT, 4, dims, NULL), *x16 = tensor(OX_FLOAT16, 4, dims, NULL);
     for (int64_t i = 0; i < x->u.t.n; i++) {
       ((float *)x->u.t.data)[i] = (float)(kit_rnd32() % 1000) / 7.0f;
