@@ -25,6 +25,7 @@
 #include "core/eval.h"
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "core/vexp.h"
 
 /* ---- what the computing body needs ---- */
 
@@ -54,32 +55,12 @@ static int narrower(ox_dtype smp, int dbl) {
  * r[j] = e^(r[j] - m) for a row whose max is m (so every argument is <= 0 or
  * -inf), returning their sum (accumulated in double). libm's expf is a call
  * per element and took more time than both GEMMs of a head; the float path
- * evaluates 4 lanes at once with GCC vector extensions (plain SSE2, no target
- * dispatch): Cephes' expf, a degree-6 polynomial on [-ln2/2, ln2/2] times 2^n,
- * within 1.4 ulp of e^x. Arguments below -87.33 (where e^x is subnormal,
- * < 1.2e-38) give 0. `dbl`: softmax_precision asks for double. */
+ * evaluates 4 lanes at once (core/vexp.h). `dbl`: softmax_precision asks
+ * for double. */
 
-typedef float v4f __attribute__((vector_size(16)));
-typedef int32_t v4i __attribute__((vector_size(16)));
+typedef ox_v4f v4f;
+typedef ox_v4i v4i;
 #define V4(x) ((v4f){x, x, x, x})
-
-/* Casts between vector types of one size reinterpret the bits (GCC, clang). */
-static inline v4f exp4_le0(v4f x) {
-  v4i under = x < -87.33654f; /* lanes of -1 where e^x underflows (-inf too) */
-  x = (v4f)(((v4i)x & ~under) | ((v4i)V4(-87.33654f) & under));
-  /* n = round(x / ln2) by the 1.5 * 2^23 trick, which also leaves n in the low
-   * mantissa bits of nm: 2^n is (bits(nm) - bits(1.5 * 2^23) + 127) << 23 */
-  v4f nm = x * 1.44269504088896341f + 12582912.0f, n = nm - 12582912.0f;
-  v4f f = x - n * 0.693359375f - n * -2.12194440e-4f; /* x - n ln2, in two parts */
-  v4f y = f * 1.9875691500e-4f + 1.3981999507e-3f;
-  y = y * f + 8.3334519073e-3f;
-  y = y * f + 4.1665795894e-2f;
-  y = y * f + 1.6666665459e-1f;
-  y = y * f + 5.0000001201e-1f;
-  y = y * f * f + f + 1.0f;
-  v4i e = ((v4i)nm - 0x4B400000 + 127) << 23; /* 2^n, n in [-126, 0] */
-  return (v4f)((v4i)(y * (v4f)e) & ~under);
-}
 
 static double expsum_f32(float *r, int64_t n, float m, int dbl) {
   double s = 0;
@@ -92,7 +73,7 @@ static double expsum_f32(float *r, int64_t n, float m, int dbl) {
   for (; j + 4 <= n; j += 4) {
     v4f x;
     memcpy(&x, r + j, sizeof x);
-    x = exp4_le0(x - m);
+    x = ox_exp4_le0(x - m);
     memcpy(r + j, &x, sizeof x);
     s4 += x;
     if (!(j & 1023)) { /* fold into double now and then: long rows stay accurate */

@@ -23,6 +23,7 @@
 #include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
+#include "core/vexp.h"
 
 /* gcc's -O2 vectorises only loops whose trip count needs no scalar epilogue
  * (its "very cheap" cost model), which is none of the loops below; the cheap
@@ -340,11 +341,48 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
   }
 OX_BY_WIDTHS(FAST_FN)
 
+/* Sigmoid on float, 4 at a time: e = e^-|t| (core/vexp.h, within 1.4 ulp),
+ * then 1 / (1 + e) for t >= 0 and e / (1 + e) below; within 3 ulp of the
+ * exact value (the reference, numpy's 1 / (1 + exp(-x)) in float32, is
+ * within 2 or 3 too). t below -87.3 gives 0 (a subnormal below 2^-126 in
+ * the reference, and 0 from -88.7 on, where its exp overflows). NaN stays
+ * NaN. libm's exp per element took 42 ms of IS-Net's 7M sigmoids. */
+static inline ox_v4f sigmoid4(ox_v4f t) {
+  const ox_v4f one = {1, 1, 1, 1};
+  const ox_v4i sign = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+  ox_v4i neg = t < (ox_v4f){0, 0, 0, 0};
+  ox_v4f e = ox_exp4_le0((ox_v4f)((ox_v4i)t | sign)); /* e^-|t| */
+  ox_v4f d = one + e, pos = one / d, below = e / d;
+  return (ox_v4f)(((ox_v4i)below & neg) | ((ox_v4i)pos & ~neg));
+}
+static void sigmoid_f32(const float *xs, float *ys, int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) { /* memcpy of a constant 16: one unaligned load or store */
+    ox_v4f t;
+    memcpy(&t, xs + i, sizeof t);
+    t = sigmoid4(t);
+    memcpy(ys + i, &t, sizeof t);
+  }
+  if (i < n) {
+    float b[4] = {0, 0, 0, 0};
+    memcpy(b, xs + i, (size_t)(n - i) * sizeof *b);
+    ox_v4f t;
+    memcpy(&t, b, sizeof t);
+    t = sigmoid4(t);
+    memcpy(b, &t, sizeof t);
+    memcpy(ys + i, b, (size_t)(n - i) * sizeof *b);
+  }
+}
+
 /* y = op(x) for elements [lo, hi): -1 when op does not take x's dtype. y may
  * be x itself (each element is read before it is written). */
 static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
   int64_t n = hi - lo;
   if (x->dt == OX_FLOAT && OX_AT_WIDTH(fast, op, q, (const float *)x->data + lo, (float *)y->data + lo, n)) return 0;
+  if (x->dt == OX_FLOAT && op == OP_Sigmoid) {
+    sigmoid_f32((const float *)x->data + lo, (float *)y->data + lo, n);
+    return 0;
+  }
   switch (x->dt) {
     OX_NATIVE_FLOATS(FLOAT_TYPE)
     OX_NATIVE_SINTS(SINT_TYPE)
@@ -367,7 +405,8 @@ static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_
       const E *xs = buf;
       E *ys = buf;
       uint8_t *bs = (uint8_t *)y->data + b0;
-      if (!OX_AT_WIDTH(fast, op, q, xs, ys, n))
+      if (op == OP_Sigmoid) sigmoid_f32(xs, ys, n);
+      else if (!OX_AT_WIDTH(fast, op, q, xs, ys, n))
         switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: return -1; }
       if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
     }
