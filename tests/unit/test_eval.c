@@ -3,6 +3,9 @@
  * missing optional inputs, unsupported ops refused at load, errors naming the
  * node, a Loop whose memory does not grow with the iteration count, and
  * constant folding (which nodes, and their values over several runs). */
+#include <stdlib.h>
+#include <time.h>
+
 #include "check.h"
 #include "core/ox.h"
 
@@ -32,6 +35,13 @@ static ox_value *i64(int64_t x) {
   ox_scalar_new(A, OX_INT64, &v, &e);
   *(int64_t *)v->u.t.data = x;
   return v;
+}
+
+/* a node hook that sleeps 40 ms after each node inside a subgraph */
+static int sleepy_hook(void *arg, const ox_node *n, int depth, ox_value **out, ox_err *e) {
+  (void)arg, (void)n, (void)out, (void)e;
+  if (depth > 0) nanosleep(&(struct timespec){0, 40000000}, NULL);
+  return 0;
 }
 
 int main(void) {
@@ -397,6 +407,31 @@ int main(void) {
       }
       ox_arena_release(A, mk);
     }
+    /* --time: the If's time leaves out what the trace and the node hook
+     * took inside it (here a hook that sleeps 40 ms after each of the then
+     * branch's two nodes); it counted them, 80 ms and more, before */
+    FILE *tf = tmpfile();
+    CHECK(tf != NULL);
+    ox_run_opts ro = {.trace = OX_TRACE_TIME, .trace_file = tf, .hook = sleepy_hook};
+    ox_mark mk = ox_arena_mark(A);
+    ox_value *cond;
+    ox_scalar_new(A, OX_BOOL, &cond, &e);
+    *(uint8_t *)cond->u.t.data = 1;
+    ox_value *in[] = {i64(1), NULL, cond}, *out[4] = {0};
+    CHECK_EQ_I(ox_run_with(A, &m, &ro, in, out, &e), 0);
+    ox_arena_release(A, mk);
+    char line[256];
+    double if_us = -1;
+    int lines = 0;
+    rewind(tf);
+    while (tf && fgets(line, sizeof line, tf)) {
+      lines++;
+      if (strstr(line, "node 'if' If-16")) if_us = strtod(line, NULL);
+    }
+    if (tf) fclose(tf);
+    CHECK_EQ_I(lines, 6); /* ww (folded: its value given), vw, y0, the branch's two, the If */
+    if (!(if_us >= 0 && if_us < 40000)) fprintf(stderr, "If's time: %.1f us\n", if_us);
+    CHECK(if_us >= 0 && if_us < 40000);
   }
 
   /* ---- the memory limit's accounting returns to where it was ---- */
