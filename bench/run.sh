@@ -10,8 +10,10 @@
 # minimums of both (a check on noise: medians on a busy machine wander).
 #
 # Then, for the heavy cases (TCASES), onnxop with --threads N for each N in
-# THREADS (default 2): the median and its speedup over one thread (the
-# outputs are the same bytes for every N; ORT's ratios stay one-thread).
+# THREADS (default 2), in ROUNDS rounds (default 5) that alternate one
+# thread and N, RUNS / ROUNDS runs each: the N-thread median and the median
+# of the rounds' speedups over one thread (the outputs are the same bytes
+# for every N; ORT's ratios stay one-thread).
 #
 #   RUNS=N WARMUP=N (default 20, 3)   ORT_DIR=DIR [ORT_INSTALL=yes]
 #   CASES='add matmul512' (a subset)  THREADS='2 4' (THREADS= skips)
@@ -248,20 +250,37 @@ for a in $ALL; do
 done
 THREADS=${THREADS-2}
 TCASES=${TCASES:-matmul1024 conv reducesum softmax einsum_bmm einsum_qk conv1x1 dw3s1 conv1024 convint}
+# Rounds that alternate one thread and N (as bench/models/run.py does): a
+# speedup is the median over ROUNDS rounds of the round's one-thread median
+# over its N-thread one, so that a job the shared machine runs for a while
+# slows both sides of a ratio; the N-thread time shown is the median of the
+# rounds' medians, and the least minimum.
+ROUNDS=${ROUNDS:-5}
+PER=$(( (RUNS + ROUNDS - 1) / ROUNDS ))
 if [ -n "$THREADS" ]; then
   echo
-  printf '%-12s %8s %12s %8s %12s\n' case threads onnxop_us speedup onnxop_min
+  printf '%-12s %8s %6s %12s %8s %12s\n' case threads rounds onnxop_us speedup onnxop_min
   for name in $TCASES; do
     eval "one=\${one_$name:-}"
     [ -n "$one" ] || continue # not among CASES
-    printf '%-12s %8s %12s %8s\n' "$name" 1 "$one" 1.00
     set --
     for f in $(ls "$D/$name"/in*.pb); do set -- "$@" --in "$f"; done
     for n in $THREADS; do
-      line=$("$X" bench --threads "$n" "$D/$name/model.onnx" --runs "$RUNS" --warmup "$WARMUP" "$@") || exit 1
-      ox=$(echo "$line" | field median_us)
-      printf '%-12s %8s %12s %8s %12s\n' "$name" "$n" "$ox" \
-        "$(awk -v a="$one" -v b="$ox" 'BEGIN { printf "%.2f", a / b }')" "$(echo "$line" | field min_us)"
+      r=0 rows=
+      while [ $r -lt "$ROUNDS" ]; do
+        l1=$("$X" bench --threads 1 "$D/$name/model.onnx" --runs "$PER" --warmup "$WARMUP" "$@") || exit 1
+        ln=$("$X" bench --threads "$n" "$D/$name/model.onnx" --runs "$PER" --warmup "$WARMUP" "$@") || exit 1
+        rows="$rows$(echo "$l1" | field median_us) $(echo "$ln" | field median_us) $(echo "$ln" | field min_us)
+"
+        r=$((r + 1))
+      done
+      printf '%s' "$rows" | awk -v name="$name" -v n="$n" -v r="$ROUNDS" -v per="$PER" '
+        function med(a, k,   i, j, t) { # sorts a[1..k]
+          for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+          return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+        }
+        { k++; up[k] = $1 / $2; t[k] = $2; if (k == 1 || $3 < lo) lo = $3 }
+        END { printf "%-12s %8s %6s %12.1f %8.2f %12.1f\n", name, n, r "x" per, med(t, k), med(up, k), lo }'
     done
   done
 fi

@@ -98,10 +98,9 @@ def main(path):
                 target = "≤ " + w[4] + (" (missed)" if "MISS" in w else "")
                 rows.append([ABOUT[w[0]], w[1], w[2], w[3], target, w[-2], w[-1]])
             table(["case", "onnxop median", "ORT median", "ratio", "target", "onnxop min", "ORT min"], rows)
-        elif head[:3] == ["case", "threads", "onnxop_us"]:
-            rows = [[ABOUT.get(w[0], w[0]), w[1], w[2], w[3], w[4] if len(w) > 4 else ""]
-                    for w in b[1:] if len(w) >= 4]
-            table(["case", "threads", "onnxop median", "speedup", "onnxop min"], rows)
+        elif head[:3] == ["case", "threads", "rounds"]:
+            rows = [[ABOUT.get(w[0], w[0])] + w[1:6] for w in b[1:] if len(w) >= 6]
+            table(["case", "threads", "rounds × runs", "onnxop median", "speedup", "onnxop min"], rows)
         elif head[:3] == ["model", "onnxop_ms", "ORT_ms"]:
             rows = [w[:7] for w in b[1:] if len(w) >= 7]
             table(["model", "onnxop median", "ORT median", "ratio", "onnxop min", "ORT min", "ratio of mins"],
