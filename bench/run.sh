@@ -11,7 +11,7 @@
 #
 # Then, for the heavy cases (TCASES), onnxop with --threads N for each N in
 # THREADS (default 2), in ROUNDS rounds (default 5) that alternate one
-# thread and N, RUNS / ROUNDS runs each: the N-thread median and the median
+# thread and N, RUNS runs each: the N-thread median and the median
 # of the rounds' speedups over one thread (the outputs are the same bytes
 # for every N; ORT's ratios stay one-thread).
 #
@@ -255,8 +255,11 @@ TCASES=${TCASES:-matmul1024 conv reducesum softmax einsum_bmm einsum_qk conv1x1 
 # over its N-thread one, so that a job the shared machine runs for a while
 # slows both sides of a ratio; the N-thread time shown is the median of the
 # rounds' medians, and the least minimum.
+# Each round's processes make RUNS timed runs, as the first table's do: a
+# kernel of a few hundred µs in a process of a few ms came out slow on two
+# threads whenever another process started or ended beside it.
 ROUNDS=${ROUNDS:-5}
-PER=$(( (RUNS + ROUNDS - 1) / ROUNDS ))
+PER=$RUNS
 if [ -n "$THREADS" ]; then
   echo
   printf '%-12s %8s %6s %12s %8s %12s\n' case threads rounds onnxop_us speedup onnxop_min
