@@ -32,6 +32,8 @@ X="$B/onnxop"
 D="$B/bench"
 RUNS=${RUNS:-20}
 WARMUP=${WARMUP:-3}
+ROUNDS=${ROUNDS:-5}
+[ "$ROUNDS" -ge 1 ] 2>/dev/null || { echo "bench/run.sh: ROUNDS must be a count of 1 or more" >&2; exit 2; }
 PY=${PYTHON:-/usr/bin/python3}
 HERE=$(dirname "$0")
 mkdir -p "$D" || exit 1
@@ -258,7 +260,6 @@ TCASES=${TCASES:-matmul1024 conv reducesum softmax einsum_bmm einsum_qk conv1x1 
 # Each round's processes make RUNS timed runs, as the first table's do: a
 # kernel of a few hundred µs in a process of a few ms came out slow on two
 # threads whenever another process started or ended beside it.
-ROUNDS=${ROUNDS:-5}
 PER=$RUNS
 if [ -n "$THREADS" ]; then
   echo

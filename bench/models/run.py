@@ -223,6 +223,9 @@ def main(argv):
     runs, warmup = env_int("RUNS", 20), env_int("WARMUP", 3)
     threads = [n for n in os.environ.get("THREADS", "2").split() if n != "1"]
     rounds = env_int("ROUNDS", 5)
+    if rounds < 1:
+        print("bench/models: ROUNDS must be a count of 1 or more", file=sys.stderr)
+        return 2
     try:
         models = fetch.parse_manifest()
         want = os.environ.get("MODELS", "").split()
