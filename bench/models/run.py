@@ -46,6 +46,7 @@ model could not be fetched, onnxop or ORT refused one, or outputs differ
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import zlib
@@ -187,12 +188,6 @@ def fmt_ms(us):
     return "-" if us is None else f"{us / 1000:.3f}"
 
 
-def median(v):
-    v = sorted(v)
-    h = len(v) // 2
-    return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2
-
-
 def fmt_up(u):
     return "-" if u is None else f"{u:.2f}"
 
@@ -324,9 +319,9 @@ def main(argv):
                 for who in ("ox", "ort"):
                     one, many = samples.get((who, "1"), []), samples.get((who, n), [])
                     if len(one) == nr and len(many) == nr:
-                        t[who + "_med"] = median([m for m, _ in many])
+                        t[who + "_med"] = statistics.median([m for m, _ in many])
                         t[who + "_min"] = min(m for _, m in many)
-                        t[who + "_up"] = median([a[0] / b[0] for a, b in zip(one, many)])
+                        t[who + "_up"] = statistics.median([a[0] / b[0] for a, b in zip(one, many)])
                 r["threads"].append(t)
         rows.append(r)
 

@@ -3,11 +3,14 @@
  *   CHECK(cond)            counts a pass or prints the failing line
  *   CHECK_EQ_I(a, b)       integers, both printed on failure
  *   CHECK_EQ_S(a, b)       strings
- *   return check_done("dtype");   prints "dtype: N passed, M failed" */
+ *   return check_done("dtype");   prints "dtype: N passed, M failed"
+ *   check_minor_faults()   the process's minor page faults so far (a test
+ *                          that memory is reused counts them around a call) */
 #ifndef OX_CHECK_H
 #define OX_CHECK_H
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static int check_pass_, check_fail_;
 
@@ -30,6 +33,12 @@ static int check_pass_, check_fail_;
     else { check_fail_++; fprintf(stderr, "%s:%d: %s == %s failed:\n  got:  %s\n  want: %s\n", \
                                   __FILE__, __LINE__, #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } \
   } while (0)
+
+static inline long check_minor_faults(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
+}
 
 static inline int check_done(const char *name) {
   printf("%s: %d passed, %d failed\n", name, check_pass_, check_fail_);

@@ -6,16 +6,9 @@
  * (ox_mem_scratch) from the same pool. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 
 #include "check.h"
 #include "core/ox.h"
-
-static long minor_faults(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_minflt;
-}
 
 static int all_zero(const unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -147,13 +140,13 @@ int main(void) {
   long faults[2] = {0, 0};
   for (int round = 0; round < 2; round++) {
     ox_mark r = ox_arena_mark(a);
-    long f0 = minor_faults();
+    long f0 = check_minor_faults();
     for (size_t i = 0; i < sizeof round_sizes / sizeof *round_sizes; i++) {
       unsigned char *p = ox_alloc_uninit(a, round_sizes[i]);
       CHECK(p != NULL);
       if (p) memset(p, (int)i, round_sizes[i]);
     }
-    faults[round] = minor_faults() - f0;
+    faults[round] = check_minor_faults() - f0;
     ox_arena_release(a, r);
   }
   CHECK(faults[0] > 100); /* 6.6 MB of fresh pages */
@@ -172,11 +165,11 @@ int main(void) {
     unsigned char *sp[NS];
     faults[round] = 0;
     for (size_t i = 0; i < NS; i++) {
-      long f0 = minor_faults();
+      long f0 = check_minor_faults();
       sp[i] = ox_mem_scratch(scratch_sizes[i]);
       CHECK(sp[i] != NULL && (uintptr_t)sp[i] % 64 == 0);
       if (sp[i]) memset(sp[i], (int)i + 1, scratch_sizes[i]);
-      if (scratch_sizes[i] >= 65536) faults[round] += minor_faults() - f0;
+      if (scratch_sizes[i] >= 65536) faults[round] += check_minor_faults() - f0;
     }
     CHECK(ox_memory_in_use() >= in_use + (3 << 20) + 300000 + 70000 + 40000 + 100);
     for (size_t i = 0; i < NS; i++) ox_mem_scratch_free(sp[i]);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,11 +36,6 @@ static ox_value *random_tensor(ox_dtype dt, int rank, const int64_t *dims) {
   }
   for (int64_t i = 0; i < v->u.t.n; i++) ox_store_f64(dt, v->u.t.data, i, rnd());
   return v;
-}
-static long minor_faults(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_minflt;
 }
 static double at(const ox_value *v, int64_t i) { return ox_load_f64(v->u.t.dt, v->u.t.data, i); }
 
@@ -628,10 +622,10 @@ static void test_shares(void) {
   long faults = 0;
   for (int r = 0; r < 13; r++) {
     ox_mark m = ox_arena_mark(A);
-    long f0 = minor_faults();
+    long f0 = check_minor_faults();
     CHECK(run("Conv", 11, 0, NULL, 2, (ox_value *[]){x, w}) != NULL);
     CHECK(run("MatMul", 13, 0, NULL, 2, (ox_value *[]){ma, mb}) != NULL);
-    if (r >= 3) faults += minor_faults() - f0;
+    if (r >= 3) faults += check_minor_faults() - f0;
     ox_arena_release(A, m);
   }
   if (ox_arena_pools() && faults >= 20) fprintf(stderr, "Conv and MatMul, 2 threads: %ld page faults in 10 calls\n", faults);
