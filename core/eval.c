@@ -482,27 +482,28 @@ static int fold_plan_init(ox_arena *a, fold_plan *p, int nnode, const ox_node *n
 }
 
 /* Node n was just folded: the values of this graph it read have one reader
- * less; a value left with none is given back (when nothing else holds its
- * memory: a view of it that is kept holds it), and a node whose values are
- * all given back is elided. */
+ * less. A node whose every value is left with none is elided: its values
+ * are given back (when nothing else holds their memory: a kept view of one
+ * holds it) and no longer count. */
 static void fold_consumed(ox_arena *a, fold_plan *p, ox_node *nodes, const ox_node *n, fold_acc *acc) {
   for (int k = 0; k < n->nin; k++) {
     int q = n->in[k][0] ? ox_namemap_get(&p->names, n->in[k]) : -1;
-    if (q < 0 || --p->readers[q] > 0) continue;
+    if (q < 0 || --p->readers[q] > 0 || --p->left[p->node[q]] > 0) continue;
     ox_node *src = &nodes[p->node[q]];
     if (!src->folded) continue; /* cannot be: n read it as a constant */
-    const ox_value *v = src->folded[p->slot[q]];
-    if (v && v->kind == OX_TENSOR && ox_live_unref(a, v->u.t.data, 1)) acc->spent -= p->bytes[q];
-    if (--p->left[p->node[q]] == 0) {
-      src->folded = NULL;
-      src->elided = 1;
+    for (int j = 0; j < src->nout; j++) {
+      int r = src->out[j][0] ? ox_namemap_get(&p->names, src->out[j]) : -1;
+      const ox_value *v = src->folded[j];
+      if (r >= 0 && v && v->kind == OX_TENSOR && ox_live_unref(a, v->u.t.data, 1)) acc->spent -= p->bytes[r];
     }
+    src->folded = NULL;
+    src->elided = 1;
   }
 }
 
 /* Fold node n when it can be: returns 0, or an out-of-memory error (a
- * kernel's own failure only leaves the node unfolded). *folded_bytes
- * receives, per output, the bytes it counts (plan: NULL when no plan). */
+ * kernel's own failure only leaves the node unfolded). plan (NULL: none)
+ * receives the bytes each output counts. */
 static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts, fold_acc *acc,
                     fold_plan *plan, ox_err *e) {
   if (!foldable_op(n) || n->nout < 1 || n->nin > 64) return 0;
