@@ -16,15 +16,26 @@ int64_t ox_opset_of(int n, const ox_opset *ops, const char *domain) {
 }
 
 /* Old models (IR < 4) list initializers among the graph inputs too; those are
- * not inputs a user passes. */
+ * not inputs a user passes. The initializers' names in a map when there are
+ * many of both (100,000 of each took minutes, name against name); without
+ * the memory for it, name against name. */
 int ox_graph_real_inputs(const ox_graph *g, int *idx) {
   int n = 0;
+  ox_arena *a = (int64_t)g->nin * g->ninit > 100000 ? ox_arena_new() : NULL;
+  ox_namemap inits = {0};
+  int mapped = a && !ox_namemap_init(a, &inits, g->ninit);
+  for (int j = 0; mapped && j < g->ninit; j++) {
+    int *slot = ox_namemap_slot(&inits, g->init_name[j]);
+    if (slot) *slot = j;
+    else mapped = 0;
+  }
   for (int i = 0; i < g->nin; i++) {
-    int is_init = 0;
-    for (int j = 0; j < g->ninit && !is_init; j++)
+    int is_init = mapped && ox_namemap_get(&inits, g->in[i].name) >= 0;
+    for (int j = 0; !mapped && j < g->ninit && !is_init; j++)
       if (!strcmp(g->in[i].name, g->init_name[j])) is_init = 1;
     if (!is_init) idx[n++] = i;
   }
+  ox_arena_free(a);
   return n;
 }
 
