@@ -1410,11 +1410,12 @@ static void structure(void) {
 /* ---- wide nodes (issue 27): many outputs on one node, or on many ----
  * wide_N.onnx: x: (N) split into N outputs o0 .. oN-1, y = Identity(o0);
  * wide4_N.onnx: the same outputs from ceil(N / 4) Splits of x4: (4) (the
- * last of xr: (N % 4) when that is not 0); wide_out_N.onnx: one Split whose
- * N outputs are all graph outputs; a spec file of one Split into 3000. A
- * name table sized by the node count once took every output and was then
- * probed for ever; the evaluator's scope, grown while a Split's outputs were
- * bound, was given back as the node's scratch (a use after free). */
+ * last of xr: (N % 4) when that is not 0), all of them the graph's outputs;
+ * wide_out_N.onnx: one Split whose N outputs are all graph outputs; a spec
+ * file of one Split into 3000. A name table sized by the node count once
+ * took every output and was then probed for ever (2 nodes and 16 outputs,
+ * or 4 Splits of 4); the evaluator's scope, grown while a Split's outputs
+ * were bound, was given back as the node's scratch (a use after free). */
 static char *out_names(int first, int n) {
   char *list = malloc((size_t)n * 12 + 1), *p = list;
   if (!list) die("malloc");
@@ -1435,8 +1436,10 @@ static void wide_model(const char *file, int n, int many, int all_out) {
     free(outs);
     first += count;
   }
-  buf id = node("Identity", "o0", "y", "id");
-  f_msg(&g, GRAPH_NODE, &id);
+  if (!many) {
+    buf id = node("Identity", "o0", "y", "id");
+    f_msg(&g, GRAPH_NODE, &id);
+  }
   f_str(&g, GRAPH_NAME, "g");
   buf vi;
   if (!many) {
@@ -1450,9 +1453,11 @@ static void wide_model(const char *file, int n, int many, int all_out) {
       f_msg(&g, GRAPH_INPUT, &vi);
     }
   }
-  vi = value_info("y", type_tensor(DT_FLOAT, 1, &one));
-  f_msg(&g, GRAPH_OUTPUT, &vi);
-  for (int k = 0; all_out && k < n; k++) {
+  if (!many) {
+    vi = value_info("y", type_tensor(DT_FLOAT, 1, &one));
+    f_msg(&g, GRAPH_OUTPUT, &vi);
+  }
+  for (int k = 0; (all_out || many) && k < n; k++) {
     char name[16];
     snprintf(name, sizeof name, "o%d", k);
     vi = value_info(name, type_tensor(DT_FLOAT, 1, &one));
