@@ -348,9 +348,9 @@ static const char **graph_out_names(ox_arena *a, const ox_graph *g) {
  * folding stops taking new values once those it holds pass the budget:
  * FOLD_BUDGET, or a sixteenth of the memory limit (--max-memory) when that
  * is less. A node whose results would grow past its inputs (broadcasting
- * arithmetic, Concat, Gather, Cast) is judged before it runs; any other is
- * run and judged by what it made, which is then given back at once if
- * refused. A folded value that only later folds read is given back once the
+ * arithmetic, Concat, Gather, Cast) or copy them (Transpose) is judged before
+ * it runs; any other is run and judged by what it made, which is then given
+ * back at once if refused. A folded value that only later folds read is given back once the
  * last of them is folded, and no longer counts (its node is then elided,
  * ox_node.elided: a run skips it). Not folded either: a node whose kernel
  * fails (it runs, and fails, at run time as before), non-tensor outputs,
@@ -380,8 +380,10 @@ static size_t tensor_bytes(const ox_value *v) {
 }
 
 /* The bytes node n's outputs would take, for the ops whose outputs can
- * outgrow their inputs (SIZE_MAX: more than can be counted); 0 for the others,
- * which are judged once they have run. in: the node's inputs, constants. */
+ * outgrow their inputs, and Transpose's copy (SIZE_MAX: more than can be
+ * counted); 0 for the others (views, shapes, Slice: no more than their
+ * input), which are judged once they have run. in: the node's inputs,
+ * constants. */
 static size_t fold_estimate(const ox_node *n, ox_value **in) {
   for (int i = 0; i < n->nin; i++)
     if (in[i] && in[i]->kind != OX_TENSOR) return 0; /* refused after the run */
@@ -418,6 +420,8 @@ static size_t fold_estimate(const ox_node *n, ox_value **in) {
     if (row && (uint64_t)q > SIZE_MAX / es / (uint64_t)row) return SIZE_MAX;
     return (size_t)row * (size_t)q * es;
   }
+  if (!strcmp(op, "Transpose")) /* a copy of its input, in another order */
+    return n->nin >= 1 ? tensor_bytes(in[0]) : 0;
   if (!strcmp(op, "Cast")) { /* bool -> double: eight times the bytes */
     const ox_attr *at = ox_node_attr(n, "to");
     if (n->nin < 1 || !in[0] || !at || !ox_dtype_valid(at->i)) return 0;
