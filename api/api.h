@@ -22,8 +22,10 @@
 
 /* Load and prepare a model, as onnxop_model_load; with_path: messages start
  * with "PATH: " (as onnxop_model_load's do), else they are the reason
- * alone. */
-int ox_api_model_load(const char *path, int with_path, onnxop_model **out, onnxop_error **err);
+ * alone. ro (NULL: none): the run options whose deadline (--timeout) bounds
+ * the preparation too (sorting, folding and packing: ox_prepare_with). */
+int ox_api_model_load(const char *path, int with_path, const ox_run_opts *ro, onnxop_model **out,
+                      onnxop_error **err);
 /* The model behind a handle (valid as long as m). */
 const ox_model *ox_api_model(const onnxop_model *m);
 

@@ -564,8 +564,8 @@ static const char *type_string(ox_arena *a, const ox_type *t, int *bad) {
 
 /* load (path) or decode (buf) into a new model; with_path: the path starts
  * the messages */
-static int model_new(const char *path, const void *buf, size_t len, int with_path, onnxop_model **out,
-                     onnxop_error **err) {
+static int model_new(const char *path, const void *buf, size_t len, int with_path, const ox_run_opts *ro,
+                     onnxop_model **out, onnxop_error **err) {
   if (!out || (!path && !buf)) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", out ? (path ? "buf" : "path") : "out");
   *out = NULL;
   holder *h = holder_new(0, 0);
@@ -576,7 +576,7 @@ static int model_new(const char *path, const void *buf, size_t len, int with_pat
   }
   ox_err e = {0};
   int rc = path ? ox_model_load(h->a, path, &x->m, &e) : ox_model_decode(h->a, buf, len, NULL, &x->m, &e);
-  if (!rc) rc = ox_prepare(h->a, x->m, &e);
+  if (!rc) rc = ox_prepare_with(h->a, x->m, ro, &e);
   if (!rc) {
     const ox_graph *g = x->m->graph;
     int bad = 0;
@@ -603,18 +603,19 @@ static int model_new(const char *path, const void *buf, size_t len, int with_pat
 
 int onnxop_model_load(const char *path, onnxop_model **out, onnxop_error **err) {
   if (!path) return failf(err, ONNXOP_ERR_USAGE, "path is NULL");
-  return model_new(path, NULL, 0, 1, out, err);
+  return model_new(path, NULL, 0, 1, NULL, out, err);
 }
 
-int ox_api_model_load(const char *path, int with_path, onnxop_model **out, onnxop_error **err) {
-  return model_new(path, NULL, 0, with_path, out, err);
+int ox_api_model_load(const char *path, int with_path, const ox_run_opts *ro, onnxop_model **out,
+                      onnxop_error **err) {
+  return model_new(path, NULL, 0, with_path, ro, out, err);
 }
 
 const ox_model *ox_api_model(const onnxop_model *m) { return m->m; }
 
 int onnxop_model_load_buffer(const void *buf, size_t len, onnxop_model **out, onnxop_error **err) {
   if (!buf) return failf(err, ONNXOP_ERR_USAGE, "buf is NULL");
-  return model_new(NULL, buf, len, 0, out, err);
+  return model_new(NULL, buf, len, 0, NULL, out, err);
 }
 
 int onnxop_model_input_count(const onnxop_model *m) { return m ? m->nin : 0; }

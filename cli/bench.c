@@ -141,7 +141,7 @@ int ox_cmd_bench(int argc, char **argv) {
   /* the model loaded and the inputs read and bound as onnxop run does,
    * through the library (api/api.h); the timed runs are the evaluation
    * alone (core/eval.h) */
-  if (ox_api_model_load(model_path, 0, &M, &err)) {
+  if (ox_api_model_load(model_path, 0, &ox_cli_run, &M, &err)) {
     rc = ox_cli_api_fail(model_path, NULL, err);
     goto done;
   }

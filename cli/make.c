@@ -610,7 +610,7 @@ static int draw_inputs(ox_arena *A, built *b, uint64_t *s, int64_t bump, ox_valu
 /* Run the node: 0, or the error in e. */
 static int evaluate(ox_arena *A, built *b, ox_value **vals, ox_value **res, ox_err *e) {
   if (!b->prepared) {
-    OX_TRY(ox_prepare(A, &b->m, e));
+    OX_TRY(ox_prepare_with(A, &b->m, &ox_cli_run, e)); /* --timeout bounds it too */
     b->prepared = 1;
   }
   return ox_run_with(A, &b->m, &ox_cli_run, vals, res, e);

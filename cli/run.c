@@ -335,7 +335,7 @@ int ox_cmd_run(int argc, char **argv) {
   /* the model loaded, the inputs read and bound and the model run through
    * the library (api/api.h) */
   ox_err e = {0};
-  if (ox_api_model_load(model_path, 0, &M, &err)) {
+  if (ox_api_model_load(model_path, 0, &ox_cli_run, &M, &err)) {
     rc = ox_cli_api_fail(model_path, NULL, err);
     goto done;
   }

@@ -427,7 +427,7 @@ static ox_status run_case(const tcase *c, char *why, size_t n) {
     return OX_ST_ERROR;
   }
   snprintf(p, sizeof p, "%s/model.onnx", dir);
-  if (ox_api_model_load(p, 0, &M, &err)) {
+  if (ox_api_model_load(p, 0, NULL, &M, &err)) {
     snprintf(why, n, "%s", onnxop_error_message(err));
     st = status_of(err);
     goto out;

@@ -613,18 +613,20 @@ void ox_live_ref(ox_arena *a, const void *p) {
   if (b) b->refs++;
 }
 
-void ox_live_unref(ox_arena *a, const void *p, int give) {
-  if (!p || !ox_live_on(a)) return;
+int ox_live_unref(ox_arena *a, const void *p, int give) {
+  if (!p || !ox_live_on(a)) return 0;
   big *b = tracked(a, p);
-  if (b && b->refs > 0 && --b->refs == 0 && give) give_back(a, b);
+  if (!b || b->refs <= 0 || --b->refs > 0 || !give) return 0;
+  give_back(a, b);
+  return 1;
 }
 
-void ox_live_sweep(ox_arena *a, uint64_t since) {
+void ox_live_sweep(ox_arena *a, uint64_t since, uint64_t until) {
   if (!ox_live_on(a)) return;
   if (since < a->live_since) since = a->live_since;
   for (big *b = a->bigs, *older; b && b->serial > since; b = older) {
     older = b->older;
-    if (b->refs == 0) give_back(a, b);
+    if (b->refs == 0 && b->serial <= until) give_back(a, b);
   }
 }
 

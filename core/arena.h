@@ -38,19 +38,23 @@ size_t ox_arena_bytes(const ox_arena *a); /* bytes currently held */
  * holder of the tracked block holding byte p (nothing if p is in no tracked
  * block: a chunk, another arena, memory from before the session);
  * ox_live_unref counts one less, and with `give` gives the block back at
- * zero; ox_live_sweep gives back every tracked block handed out after serial
- * `since` (ox_live_now() then) that no value holds: a kernel's scratch, an
- * output nobody reads. ox_live_freeze stops all giving back for the rest of
- * the session: for values whose references the evaluator cannot follow
- * (sequences, optionals, maps, strings). */
+ * zero (then it returns 1). ox_live_sweep gives back every tracked block
+ * handed out after serial `since` and up to serial `until` (ox_live_now()
+ * just before and just after a kernel's call) that no value holds: the
+ * kernel's scratch, an output nobody reads. Only that window is swept: what
+ * the evaluator allocates around the call (its scope's tables as they grow,
+ * the arrays of a node's inputs and outputs) is never taken for scratch.
+ * ox_live_freeze stops all giving back for the rest of the session: for
+ * values whose references the evaluator cannot follow (sequences,
+ * optionals, maps, strings). */
 void ox_live_begin(ox_arena *a);
 void ox_live_end(ox_arena *a);
 int ox_live_on(const ox_arena *a); /* in a session, not frozen */
 void ox_live_freeze(ox_arena *a);
 uint64_t ox_live_now(void);
 void ox_live_ref(ox_arena *a, const void *p);
-void ox_live_unref(ox_arena *a, const void *p, int give);
-void ox_live_sweep(ox_arena *a, uint64_t since);
+int ox_live_unref(ox_arena *a, const void *p, int give);
+void ox_live_sweep(ox_arena *a, uint64_t since, uint64_t until);
 /* Writing over an input that dies: before a node runs, the evaluator offers
  * the memory of each input the node is the last reader of, when that input
  * alone holds a tracked block and starts it (ox_live_offer: nothing happens

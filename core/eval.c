@@ -22,27 +22,10 @@ struct ox_scope {
   ox_value **val;
 };
 
-/* Eight bytes at a time (names like "If_0_then_branch__Inline_0__/decoder/
- * rnn/Slice_2" are long, and every input and output of every node is looked
- * up): each word mixed in by a multiply, and the high bits folded down, since
- * the table takes the low ones. */
-static uint64_t hash(const char *s) {
-  size_t n = strlen(s);
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w;
-  for (; n >= 8; s += 8, n -= 8) {
-    memcpy(&w, s, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-  }
-  w = 0;
-  memcpy(&w, s, n);
-  h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-  return h ^ (h >> 29);
-}
-
-static int scope_init(ox_arena *a, ox_scope *sc, ox_scope *parent, int expect) {
+/* A scope of room for `expect` names without growing (it grows past them). */
+static int scope_init(ox_arena *a, ox_scope *sc, ox_scope *parent, int64_t expect) {
   int cap = 16;
-  while (cap < expect * 2) cap *= 2;
+  while (cap < expect * 2 && cap < (1 << 29)) cap *= 2;
   sc->parent = parent;
   sc->cap = cap;
   sc->n = 0;
@@ -54,13 +37,13 @@ static int scope_init(ox_arena *a, ox_scope *sc, ox_scope *parent, int expect) {
 static int scope_set(ox_arena *a, ox_scope *sc, const char *name, ox_value *v) {
   if ((sc->n + 1) * 2 > sc->cap) { /* grow */
     ox_scope big;
-    if (!scope_init(a, &big, sc->parent, sc->cap)) return 0;
+    if (sc->cap >= (1 << 29) || !scope_init(a, &big, sc->parent, sc->cap)) return 0;
     for (int i = 0; i < sc->cap; i++)
       if (sc->key[i]) scope_set(a, &big, sc->key[i], sc->val[i]);
     *sc = big;
   }
   uint64_t m = (uint64_t)sc->cap - 1;
-  for (uint64_t i = hash(name) & m;; i = (i + 1) & m) {
+  for (uint64_t i = ox_name_hash(name) & m;; i = (i + 1) & m) {
     if (!sc->key[i]) {
       sc->key[i] = name;
       sc->val[i] = v;
@@ -77,11 +60,19 @@ static int scope_set(ox_arena *a, ox_scope *sc, const char *name, ox_value *v) {
 static ox_value *scope_get(const ox_scope *sc, const char *name) {
   for (; sc; sc = sc->parent) {
     uint64_t m = (uint64_t)sc->cap - 1;
-    for (uint64_t i = hash(name) & m; sc->key[i]; i = (i + 1) & m)
+    for (uint64_t i = ox_name_hash(name) & m; sc->key[i]; i = (i + 1) & m)
       if (sc->key[i] == name || !strcmp(sc->key[i], name)) return sc->val[i];
   }
   return NULL;
 }
+
+/* The options of the run this thread is in (ox_run_with and ox_prepare_with
+ * set and restore it): per thread, so two runs at once never see each
+ * other's. */
+static const ox_run_opts no_opts;
+static _Thread_local const ox_run_opts *cur_opts;
+
+const ox_run_opts *ox_run_current(void) { return cur_opts ? cur_opts : &no_opts; }
 
 /* ---- preparation ---- */
 
@@ -97,9 +88,10 @@ static const ox_function *find_function(const ox_model *m, const ox_node *n) {
   return NULL;
 }
 
+typedef struct fold_acc fold_acc;
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
                          const ox_opset *ops, int nout, const char *const *outs, int depth,
-                         ox_scope *consts, size_t *fold_spent, ox_err *e);
+                         ox_scope *consts, fold_acc *acc, ox_err *e);
 
 static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth, ox_err *e) {
   if (f->prepared == 2) return 0;
@@ -125,33 +117,6 @@ static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth,
  * sorted graph keeps its order. A node that runs a subgraph depends on every
  * node of this graph producing a name the subgraph reads. */
 
-typedef struct { int cap; const char **key; int *val; } name_map;
-
-static int nm_init(ox_arena *a, name_map *nm, int expect) {
-  nm->cap = 16;
-  while (nm->cap < expect * 2) nm->cap *= 2;
-  nm->key = ox_alloc_array(a, nm->cap, sizeof *nm->key);
-  nm->val = ox_alloc_array(a, nm->cap, sizeof *nm->val);
-  return nm->key && nm->val;
-}
-static int *nm_slot(name_map *nm, const char *k) {
-  uint64_t m = (uint64_t)nm->cap - 1;
-  for (uint64_t i = hash(k) & m;; i = (i + 1) & m) {
-    if (!nm->key[i]) {
-      nm->key[i] = k;
-      nm->val[i] = -1;
-      return &nm->val[i];
-    }
-    if (!strcmp(nm->key[i], k)) return &nm->val[i];
-  }
-}
-static int nm_get(const name_map *nm, const char *k) {
-  uint64_t m = (uint64_t)nm->cap - 1;
-  for (uint64_t i = hash(k) & m; nm->key[i]; i = (i + 1) & m)
-    if (!strcmp(nm->key[i], k)) return nm->val[i];
-  return -1;
-}
-
 /* Call f(arg, name) for each name node n reads: its inputs, and every input
  * of every node in its subgraphs and their outputs (recursively). */
 typedef void (*read_fn)(void *arg, const char *name);
@@ -176,11 +141,11 @@ static void node_reads(const ox_node *n, read_fn f, void *arg) {
 }
 
 /* the nodes a node depends on: the producers of the names it reads */
-typedef struct { const name_map *prod; int self; int *deps; int ndeps, cap; } dep_acc;
+typedef struct { const ox_namemap *prod; int self; int *deps; int ndeps, cap; } dep_acc;
 static void add_dep(void *arg, const char *name) {
   dep_acc *d = arg;
   if (!name[0]) return;
-  int j = nm_get(d->prod, name);
+  int j = ox_namemap_get(d->prod, name);
   if (j < 0 || j == d->self) return;
   if (d->deps && d->ndeps < d->cap) d->deps[d->ndeps] = j;
   d->ndeps++;
@@ -212,19 +177,32 @@ static int heap_pop(int *h, int *n) {
   return top;
 }
 
+/* The number of outputs of nodes[0 .. nnode) */
+static int64_t count_outputs(int nnode, const ox_node *nodes) {
+  int64_t n = 0;
+  for (int i = 0; i < nnode; i++) n += nodes[i].nout;
+  return n;
+}
+
+/* The names a graph's scope binds: its inputs, initializers and node outputs */
+static int64_t graph_names(const ox_graph *g) {
+  return count_outputs(g->nnode, g->node) + g->nin + g->ninit;
+}
+
 static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   if (nnode < 2) return 0;
   ox_mark mk = ox_arena_mark(a);
-  name_map prod;
+  ox_namemap prod; /* output name -> its node */
   int *start = ox_alloc_array(a, nnode + 1, sizeof *start), *indeg = ox_alloc_array(a, nnode, sizeof *indeg);
   int *heap = ox_alloc_array(a, nnode, sizeof *heap), *order = ox_alloc_array(a, nnode, sizeof *order);
   int total = 0;
-  if (!start || !indeg || !heap || !order || !nm_init(a, &prod, nnode * 2))
+  if (!start || !indeg || !heap || !order || ox_namemap_init(a, &prod, count_outputs(nnode, nodes)))
     return ox_oom(e, NULL);
   for (int i = 0; i < nnode; i++)
     for (int k = 0; k < nodes[i].nout; k++) {
       if (!nodes[i].out[k][0]) continue;
-      int *slot = nm_slot(&prod, nodes[i].out[k]);
+      int *slot = ox_namemap_slot(&prod, nodes[i].out[k]);
+      if (!slot) return ox_oom(e, NULL);
       if (*slot >= 0 && *slot != i)
         return ox_fail(e, OX_EINPUT, "nodes '%s' and '%s' both write '%s'", nodes[*slot].name,
                        nodes[i].name, nodes[i].out[k]);
@@ -285,30 +263,31 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
  * right after its producer if nothing reads it. What the list returns (`outs`:
  * the graph's or the function's outputs) never dies here: it is the producer's
  * `kept`. The evaluator gives a dead value's memory back (ox_live_*). */
-typedef struct { const name_map *names; const int *prod; int *last; int self; } last_acc;
+typedef struct { const ox_namemap *names; const int *prod; int *last; int self; } last_acc;
 static void note_read(void *arg, const char *name) {
   last_acc *l = arg;
-  int q = name[0] ? nm_get(l->names, name) : -1;
+  int q = name[0] ? ox_namemap_get(l->names, name) : -1;
   if (q >= 0 && l->prod[q] < l->self && l->last[q] < l->self) l->last[q] = l->self;
 }
 
 static int plan_liveness(ox_arena *a, int nnode, ox_node *nodes, int nout, const char *const *outs,
                          ox_err *e) {
-  int nv = 0;
-  for (int i = 0; i < nnode; i++) nv += nodes[i].nout;
+  int64_t nv = count_outputs(nnode, nodes);
   if (!nv) return 0;
-  name_map names;
+  ox_namemap names;
   int *prod = ox_alloc_array(a, nv, sizeof *prod), *last = ox_alloc_array(a, nv, sizeof *last);
   const char **name = ox_alloc_array(a, nv, sizeof *name);
   int *ndies = ox_alloc_array(a, nnode, sizeof *ndies), *nkept = ox_alloc_array(a, nnode, sizeof *nkept);
-  if (!prod || !last || !name || !ndies || !nkept || !nm_init(a, &names, nv))
+  if (!prod || !last || !name || !ndies || !nkept || ox_namemap_init(a, &names, nv))
     return ox_oom(e, NULL);
   int q = 0;
   for (int i = 0; i < nnode; i++)
     for (int k = 0; k < nodes[i].nout; k++) {
       const char *o = nodes[i].out[k];
-      if (!o[0] || nm_get(&names, o) >= 0) continue; /* unnamed; or written twice (refused earlier) */
-      *nm_slot(&names, o) = q;
+      if (!o[0] || ox_namemap_get(&names, o) >= 0) continue; /* unnamed; or written twice (refused earlier) */
+      int *slot = ox_namemap_slot(&names, o);
+      if (!slot) return ox_oom(e, NULL);
+      *slot = q;
       name[q] = o;
       prod[q] = last[q] = i;
       q++;
@@ -319,12 +298,12 @@ static int plan_liveness(ox_arena *a, int nnode, ox_node *nodes, int nout, const
     /* an input names the very string its producer's output does, so that
      * the scope's lookups match it by pointer before comparing bytes */
     for (int k = 0; k < nodes[i].nin; k++) {
-      int v = nodes[i].in[k][0] ? nm_get(&names, nodes[i].in[k]) : -1;
+      int v = nodes[i].in[k][0] ? ox_namemap_get(&names, nodes[i].in[k]) : -1;
       if (v >= 0) nodes[i].in[k] = name[v];
     }
   }
   for (int j = 0; j < nout; j++) {
-    int v = outs[j] && outs[j][0] ? nm_get(&names, outs[j]) : -1;
+    int v = outs[j] && outs[j][0] ? ox_namemap_get(&names, outs[j]) : -1;
     if (v >= 0) last[v] = -1; /* kept */
   }
   for (int v = 0; v < q; v++) {
@@ -362,10 +341,21 @@ static const char **graph_out_names(ox_arena *a, const ox_graph *g) {
  * constant). The Silero VADs rebuild their LSTM weights (Slice, Concat,
  * Unsqueeze of constants) inside an If branch on every call; PP-OCR runs
  * hundreds of Constants. Results are those of the same kernel on the same
- * values, so nothing changes but the time. Not folded: a node whose kernel
+ * values, so nothing changes but the time.
+ *
+ * Only what is small is folded: a node whose new outputs (not views of its
+ * inputs) take more than FOLD_MAX bytes runs at run time instead, and
+ * folding stops taking new values once those it holds pass the budget:
+ * FOLD_BUDGET, or a sixteenth of the memory limit (--max-memory) when that
+ * is less. A node whose results would grow past its inputs (broadcasting
+ * arithmetic, Concat, Gather, Cast) or copy them (Transpose) is judged before
+ * it runs; any other is run and judged by what it made, which is then given
+ * back at once if refused. A folded value that only later folds read is given back once the
+ * last of them is folded, and no longer counts (its node is then elided,
+ * ox_node.elided: a run skips it). Not folded either: a node whose kernel
  * fails (it runs, and fails, at run time as before), non-tensor outputs,
- * an output over FOLD_MAX bytes that is not a view of an input, anything
- * once the model's folded bytes pass FOLD_BUDGET, and nothing in functions. */
+ * and nothing in functions. The deadline of --timeout is checked before
+ * each node is prepared. */
 #define FOLD_MAX ((size_t)1 << 20)
 #define FOLD_BUDGET ((size_t)64 << 20)
 
@@ -385,38 +375,180 @@ static int shares_input(const ox_tensor *t, int nin, ox_value **in) {
   return 0;
 }
 
+static size_t tensor_bytes(const ox_value *v) {
+  return v && v->kind == OX_TENSOR ? (size_t)v->u.t.n * ox_dtype_size(v->u.t.dt) : 0;
+}
+
+/* The bytes node n's outputs would take, for the ops whose outputs can
+ * outgrow their inputs, and Transpose's copy (SIZE_MAX: more than can be
+ * counted); 0 for the others (views, shapes, Slice: no more than their
+ * input), which are judged once they have run. in: the node's inputs,
+ * constants. */
+static size_t fold_estimate(const ox_node *n, ox_value **in) {
+  for (int i = 0; i < n->nin; i++)
+    if (in[i] && in[i]->kind != OX_TENSOR) return 0; /* refused after the run */
+  const char *op = n->op;
+  if (!strcmp(op, "Add") || !strcmp(op, "Sub") || !strcmp(op, "Mul") || !strcmp(op, "Div")) {
+    /* a: (1, 8192) + b: (8192, 1) -> (8192, 8192): 256 MiB from 64 KiB */
+    if (n->nin != 2 || !in[0] || !in[1]) return 0;
+    const ox_tensor *ts[2] = {&in[0]->u.t, &in[1]->u.t};
+    int64_t dims[OX_MAX_RANK];
+    int rank;
+    ox_err be = {0};
+    if (ox_broadcast_shape(2, ts, &rank, dims, &be)) return 0; /* the kernel says why */
+    int64_t k = ox_numel(rank, dims, ox_dtype_size(ts[0]->dt));
+    return k < 0 ? SIZE_MAX : (size_t)k * ox_dtype_size(ts[0]->dt);
+  }
+  if (!strcmp(op, "Concat")) {
+    size_t sum = 0;
+    for (int i = 0; i < n->nin; i++) {
+      size_t b = tensor_bytes(in[i]);
+      if (b > SIZE_MAX - sum) return SIZE_MAX;
+      sum += b;
+    }
+    return sum;
+  }
+  if (!strcmp(op, "Gather")) { /* data: (..., d[axis], ...), indices: (q...) -> d with d[axis] -> q... */
+    if (n->nin != 2 || !in[0] || !in[1]) return 0;
+    const ox_tensor *x = &in[0]->u.t;
+    const ox_attr *at = ox_node_attr(n, "axis");
+    int64_t axis = at ? at->i : 0;
+    if (axis < 0) axis += x->rank;
+    if (axis < 0 || axis >= x->rank || x->dims[axis] == 0) return 0;
+    int64_t row = x->n / x->dims[axis], q = in[1]->u.t.n; /* elements per index; indices */
+    size_t es = ox_dtype_size(x->dt);
+    if (row && (uint64_t)q > SIZE_MAX / es / (uint64_t)row) return SIZE_MAX;
+    return (size_t)row * (size_t)q * es;
+  }
+  if (!strcmp(op, "Transpose")) /* a copy of its input, in another order */
+    return n->nin >= 1 ? tensor_bytes(in[0]) : 0;
+  if (!strcmp(op, "Cast")) { /* bool -> double: eight times the bytes */
+    const ox_attr *at = ox_node_attr(n, "to");
+    if (n->nin < 1 || !in[0] || !at || !ox_dtype_valid(at->i)) return 0;
+    size_t es = ox_dtype_size((ox_dtype)at->i);
+    return (uint64_t)in[0]->u.t.n > SIZE_MAX / (es ? es : 1) ? SIZE_MAX : (size_t)in[0]->u.t.n * es;
+  }
+  return 0;
+}
+
 static int check_inputs(const ox_node *n, int nin, ox_value **in, ox_err *e);
 
+/* What folding holds while a model is prepared (all its graphs). */
+struct fold_acc {
+  size_t spent, budget; /* bytes of folded values held; the most they may take */
+};
+
+/* The readers of the values one graph's nodes produce, for giving back a
+ * folded value that no node needs at run time: a node that is not folded
+ * (or one of its subgraphs) reading it, or the graph returning it, counts
+ * for ever; a folded one counts until it is folded. */
+typedef struct {
+  ox_namemap names;   /* output name -> its index q */
+  int *readers;       /* readers left of q */
+  int *node, *slot;   /* q is nodes[node[q]].out[slot[q]] */
+  size_t *bytes;      /* what q counts in fold_acc.spent */
+  int *left;          /* per node: its named outputs still held */
+} fold_plan;
+
+static void count_read(void *arg, const char *name) {
+  fold_plan *p = arg;
+  int q = name[0] ? ox_namemap_get(&p->names, name) : -1;
+  if (q >= 0 && p->readers[q] < INT32_MAX) p->readers[q]++;
+}
+
+static int fold_plan_init(ox_arena *a, fold_plan *p, int nnode, const ox_node *nodes, int nout,
+                          const char *const *outs) {
+  int64_t nv = count_outputs(nnode, nodes);
+  p->readers = ox_alloc_array(a, nv + 1, sizeof *p->readers);
+  p->node = ox_alloc_array(a, nv + 1, sizeof *p->node);
+  p->slot = ox_alloc_array(a, nv + 1, sizeof *p->slot);
+  p->bytes = ox_alloc_array(a, nv + 1, sizeof *p->bytes);
+  p->left = ox_alloc_array(a, nnode + 1, sizeof *p->left);
+  if (!p->readers || !p->node || !p->slot || !p->bytes || !p->left || ox_namemap_init(a, &p->names, nv))
+    return -1;
+  int q = 0;
+  for (int i = 0; i < nnode; i++)
+    for (int k = 0; k < nodes[i].nout; k++) {
+      const char *o = nodes[i].out[k];
+      if (!o[0] || ox_namemap_get(&p->names, o) >= 0) continue;
+      int *slot = ox_namemap_slot(&p->names, o);
+      if (!slot) return -1;
+      *slot = q;
+      p->node[q] = i;
+      p->slot[q] = k;
+      p->left[i]++;
+      q++;
+    }
+  for (int i = 0; i < nnode; i++) node_reads(&nodes[i], count_read, p);
+  for (int j = 0; j < nout; j++)
+    if (outs[j]) count_read(p, outs[j]);
+  return 0;
+}
+
+/* Node n was just folded: the values of this graph it read have one reader
+ * less. A node whose every value is left with none is elided: its values
+ * are given back (when nothing else holds their memory: a kept view of one
+ * holds it) and no longer count. */
+static void fold_consumed(ox_arena *a, fold_plan *p, ox_node *nodes, const ox_node *n, fold_acc *acc) {
+  for (int k = 0; k < n->nin; k++) {
+    int q = n->in[k][0] ? ox_namemap_get(&p->names, n->in[k]) : -1;
+    if (q < 0 || --p->readers[q] > 0 || --p->left[p->node[q]] > 0) continue;
+    ox_node *src = &nodes[p->node[q]];
+    if (!src->folded) continue; /* cannot be: n read it as a constant */
+    for (int j = 0; j < src->nout; j++) {
+      int r = src->out[j][0] ? ox_namemap_get(&p->names, src->out[j]) : -1;
+      const ox_value *v = src->folded[j];
+      if (r >= 0 && v && v->kind == OX_TENSOR && ox_live_unref(a, v->u.t.data, 1)) acc->spent -= p->bytes[r];
+    }
+    src->folded = NULL;
+    src->elided = 1;
+  }
+}
+
 /* Fold node n when it can be: returns 0, or an out-of-memory error (a
- * kernel's own failure only leaves the node unfolded). */
-static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts, size_t *spent,
-                    ox_err *e) {
+ * kernel's own failure only leaves the node unfolded). plan (NULL: none)
+ * receives the bytes each output counts. */
+static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts, fold_acc *acc,
+                    fold_plan *plan, ox_err *e) {
   if (!foldable_op(n) || n->nout < 1 || n->nin > 64) return 0;
   ox_value *in[64] = {0};
   for (int i = 0; i < n->nin; i++) {
     if (!n->in[i][0]) continue;
     if (!(in[i] = scope_get(consts, n->in[i]))) return 0;
   }
+  size_t room = acc->budget > acc->spent ? acc->budget - acc->spent : 0;
+  size_t guess = fold_estimate(n, in);
+  if (guess > FOLD_MAX || guess > room) return 0; /* too large to make at all */
   ox_value **out = ox_alloc_array(a, n->nout, sizeof *out);
   if (!out) return ox_oom(e, NULL);
   ox_err fe = {0};
   ox_ctx c = {a, &fe, n, n->version, m, NULL};
-  if (check_inputs(n, n->nin, in, &fe) || n->k->fn(&c, n->nin, in, n->nout, out) || fe.code)
-    return 0;
+  /* what the kernel allocates: given back whole when the fold is refused;
+   * else its scratch (between born and done, held by no output) */
+  ox_mark mk = ox_arena_mark(a);
+  uint64_t born = ox_live_now();
+  int ok = !check_inputs(n, n->nin, in, &fe) && !n->k->fn(&c, n->nin, in, n->nout, out) && !fe.code;
+  uint64_t done = ox_live_now();
   size_t bytes = 0;
-  for (int i = 0; i < n->nout; i++) {
+  for (int i = 0; ok && i < n->nout; i++) {
     if (!n->out[i][0]) continue;
     const ox_value *v = out[i];
-    if (!v || v->kind != OX_TENSOR || v->u.t.dt == OX_STRING) return 0;
-    if (shares_input(&v->u.t, n->nin, in)) continue;
-    size_t b = (size_t)v->u.t.n * ox_dtype_size(v->u.t.dt);
-    if (b > FOLD_MAX) return 0;
-    bytes += b;
+    if (!v || v->kind != OX_TENSOR || v->u.t.dt == OX_STRING) ok = 0;
+    else if (!shares_input(&v->u.t, n->nin, in)) bytes += tensor_bytes(v);
   }
-  if (bytes > FOLD_BUDGET - *spent) return 0;
-  *spent += bytes;
-  for (int i = 0; i < n->nout; i++)
-    if (n->out[i][0] && !scope_set(a, consts, n->out[i], out[i])) return ox_oom(e, NULL);
+  if (!ok || bytes > FOLD_MAX || bytes > room) {
+    ox_arena_release(a, mk);
+    return 0;
+  }
+  acc->spent += bytes;
+  for (int i = 0; i < n->nout; i++) {
+    if (!n->out[i][0]) continue;
+    ox_live_ref(a, out[i]->u.t.data); /* held by the node (a view: held by this one too) */
+    if (!scope_set(a, consts, n->out[i], out[i])) return ox_oom(e, NULL);
+    int q = plan ? ox_namemap_get(&plan->names, n->out[i]) : -1;
+    if (q >= 0) plan->bytes[q] = shares_input(&out[i]->u.t, n->nin, in) ? 0 : tensor_bytes(out[i]);
+  }
+  ox_live_sweep(a, born, done);
   n->folded = out;
   return 0;
 }
@@ -425,7 +557,7 @@ static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts
  * outer names (NULL), the enclosing graph's constants below them. */
 static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope *sc) {
   if (!outer) return 0;
-  if (!scope_init(a, sc, outer, g->nnode * 2 + g->nin + g->ninit)) return -1;
+  if (!scope_init(a, sc, outer, graph_names(g))) return -1;
   for (int i = 0; i < g->ninit; i++)
     if (!scope_set(a, sc, g->init_name[i], g->init[i])) return -1;
   for (int i = 0; i < g->nin; i++)
@@ -433,21 +565,37 @@ static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope 
   return 1;
 }
 
+/* The deadline of --timeout, as node n is prepared: a run's message, with
+ * the node and "(preparing the model)" in front. */
+static int prep_time(const ox_node *n, ox_err *e) {
+  if (!ox_check_time(e)) return 0;
+  if (n->fn) ox_prefix(e, "node '%s' %s (function; preparing the model): ", n->name, n->op);
+  else ox_prefix(e, "node '%s' %s-%d (preparing the model): ", n->name, n->op, n->version);
+  return e->code;
+}
+
 static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
                          const ox_opset *ops, int nout, const char *const *outs, int depth,
-                         ox_scope *consts, size_t *fold_spent, ox_err *e) {
+                         ox_scope *consts, fold_acc *acc, ox_err *e) {
   if (depth > 64)
     return ox_fail(e, OX_EINPUT, "functions or subgraphs nest more than 64 deep (recursion?)");
   OX_TRY(sort_nodes(a, nnode, nodes, e));
+  fold_plan plan, *fp = NULL;
+  if (consts) {
+    if (fold_plan_init(a, &plan, nnode, nodes, nout, outs)) return ox_oom(e, NULL);
+    fp = &plan;
+  }
   for (int i = 0; i < nnode; i++) {
     ox_node *n = &nodes[i];
     n->folded = NULL;
+    n->elided = 0;
     const ox_function *fn = find_function(m, n);
     if (fn) {
       /* Calls are expanded at run time; a function that (indirectly) calls
        * itself would never end, so refuse it here. */
       n->fn = fn;
       n->version = 1;
+      OX_TRY(prep_time(n, e));
       OX_TRY(prepare_function(a, m, (ox_function *)fn, depth, e));
       for (int k = 0; consts && k < n->nout; k++)
         if (n->out[k][0] && !scope_set(a, consts, n->out[k], NULL)) return ox_oom(e, NULL);
@@ -467,6 +615,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
     }
     n->k = k;
     n->version = k->since;
+    OX_TRY(prep_time(n, e)); /* before its subgraphs, its fold */
     /* Attributes are checked against the op-version's row here, not only
      * by the kernels: a kernel sees them only when it runs (an If branch not
      * taken, a Loop of zero trips, a node after a failing one), and never
@@ -483,7 +632,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
         int has = go ? sub_consts(a, at->g, consts, &sub) : 0;
         if (!go || has < 0) return ox_oom(e, NULL);
         int rc = prepare_nodes(a, m, at->g->nnode, at->g->node, nops, ops, at->g->nout, go,
-                               depth + 1, has ? &sub : NULL, fold_spent, e);
+                               depth + 1, has ? &sub : NULL, acc, e);
         if (rc) {
           ox_prefix(e, "node '%s' %s-%d > %s: ", n->name, n->op, n->version, at->name);
           return rc;
@@ -498,7 +647,8 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
       }
     }
     if (consts) {
-      OX_TRY(try_fold(a, m, n, consts, fold_spent, e));
+      OX_TRY(try_fold(a, m, n, consts, acc, fp, e));
+      if (n->folded) fold_consumed(a, fp, nodes, n, acc);
       for (int k = 0; !n->folded && k < n->nout; k++) /* not constant: hides an outer name */
         if (n->out[k][0] && !scope_set(a, consts, n->out[k], NULL)) return ox_oom(e, NULL);
     }
@@ -506,21 +656,44 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
   return plan_liveness(a, nnode, nodes, nout, outs, e);
 }
 
-int ox_prepare(ox_arena *a, ox_model *m, ox_err *e) {
+static int prepare(ox_arena *a, ox_model *m, ox_err *e) {
   OX_TRY(ox_model_check(a, m, e));
   const ox_graph *g = m->graph;
   const char **go = graph_out_names(a, g);
   ox_scope consts;
-  if (!go || !scope_init(a, &consts, NULL, g->nnode * 2 + g->nin + g->ninit)) return ox_oom(e, NULL);
+  if (!go || !scope_init(a, &consts, NULL, graph_names(g))) return ox_oom(e, NULL);
   /* initializers a graph input of the same name may override are not constant */
   for (int i = 0; i < g->ninit; i++)
     if (!scope_set(a, &consts, g->init_name[i], g->init[i])) return ox_oom(e, NULL);
   for (int i = 0; i < g->nin; i++)
     if (!scope_set(a, &consts, g->in[i].name, NULL)) return ox_oom(e, NULL);
-  size_t fold_spent = 0; /* folded bytes of this model (a local: models may be prepared at once) */
-  OX_TRY(prepare_nodes(a, m, g->nnode, g->node, m->nopset, m->opset, g->nout, go, 0, &consts, &fold_spent, e));
+  /* the folded bytes of this model (a local: models may be prepared at once) */
+  size_t lim = ox_memory_limit() / 16;
+  fold_acc acc = {0, lim < FOLD_BUDGET ? lim : FOLD_BUDGET};
+  OX_TRY(prepare_nodes(a, m, g->nnode, g->node, m->nopset, m->opset, g->nout, go, 0, &consts, &acc, e));
   return ox_prepack(a, m->graph, e);
 }
+
+int ox_prepare_with(ox_arena *a, ox_model *m, const ox_run_opts *opts, ox_err *e) {
+  /* the deadline alone: preparing runs no trace and no hook */
+  ox_run_opts po = {0};
+  if (opts) {
+    po.deadline_us = opts->deadline_us;
+    po.timeout_s = opts->timeout_s;
+    po.timeout_source = opts->timeout_source;
+  }
+  const ox_run_opts *outer = cur_opts;
+  cur_opts = &po;
+  /* folded values are counted as a run's are, so that one a later fold
+   * consumes can be given back (fold_consumed) */
+  ox_live_begin(a);
+  int rc = prepare(a, m, e);
+  ox_live_end(a);
+  cur_opts = outer;
+  return rc;
+}
+
+int ox_prepare(ox_arena *a, ox_model *m, ox_err *e) { return ox_prepare_with(a, m, NULL, e); }
 
 /* ---- running ---- */
 
@@ -570,7 +743,7 @@ static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, ox_
   const ox_function *f = call->fn;
   if (depth > 64) return ox_fail(e, OX_EINPUT, "function calls nest more than 64 deep");
   ox_scope sc;
-  if (!scope_init(a, &sc, NULL, f->nnode * 2 + f->nin))
+  if (!scope_init(a, &sc, NULL, count_outputs(f->nnode, f->node) + f->nin))
     return ox_oom(e, NULL);
   for (int i = 0; i < f->nin; i++)
     if (i < call->nin && in[i] && !scope_set(a, &sc, f->in[i], in[i]))
@@ -609,13 +782,6 @@ static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, ox_
 }
 
 /* ---- --trace and --time ---- */
-
-/* The options of the run this thread is in (ox_run_with sets and restores
- * it): per thread, so two runs at once never see each other's. */
-static const ox_run_opts no_opts;
-static _Thread_local const ox_run_opts *cur_opts;
-
-const ox_run_opts *ox_run_current(void) { return cur_opts ? cur_opts : &no_opts; }
 
 static void trace_value(FILE *f, const char *name, const ox_value *v) {
   char d[128], sh[128];
@@ -668,7 +834,8 @@ int ox_check_time(ox_err *e) {
  * holds (its scratch, outputs nobody reads). An output that is not a plain
  * tensor (a sequence, an optional, a map, strings) can hold memory the
  * evaluator cannot follow: nothing more is given back in this run. */
-static void live_after(ox_arena *a, const ox_node *n, ox_scope *sc, ox_value **out, uint64_t born) {
+static void live_after(ox_arena *a, const ox_node *n, ox_scope *sc, ox_value **out, uint64_t born,
+                       uint64_t done) {
   if (!ox_live_on(a)) return;
   for (int i = 0; i < n->nout; i++) {
     const ox_value *v = out[i];
@@ -683,7 +850,7 @@ static void live_after(ox_arena *a, const ox_node *n, ox_scope *sc, ox_value **o
     const ox_value *v = scope_get(sc, n->dies[i]);
     if (v && v->kind == OX_TENSOR) ox_live_unref(a, v->u.t.data, 1);
   }
-  ox_live_sweep(a, born);
+  ox_live_sweep(a, born, done);
 }
 
 /* Values a graph run hands to its caller (its outputs; or, for a subgraph,
@@ -715,12 +882,32 @@ static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
   }
 }
 
+/* A node folded when the model was prepared whose values only other folds
+ * read (ox_node.elided) is not run: its outputs are bound to nothing, so that
+ * they hide an outer name as they would have. Under --trace or a node hook
+ * (--save-intermediates) it runs as any node, for its values to be seen. */
+static int skip_elided(ox_arena *a, const ox_node *n, ox_scope *sc, ox_err *e) {
+  const ox_run_opts *o = ox_run_current();
+  if (!n->elided || o->trace || o->hook) return 0;
+  for (int i = 0; i < n->nout; i++)
+    if (n->out[i][0] && !scope_set(a, sc, n->out[i], NULL)) {
+      ox_oom(e, NULL);
+      return -1;
+    }
+  return 1;
+}
+
 static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *sc, int depth,
                     ox_err *e) {
-  uint64_t born = ox_live_now();
+  int skip = skip_elided(a, n, sc, e);
+  if (skip) return skip < 0 ? e->code : 0;
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
   ox_value **out = ox_alloc_array(a, n->nout ? n->nout : 1, sizeof *out);
   if (!in || !out) return ox_oom(e, NULL);
+  /* What the liveness sweep may give back is what the kernel allocates
+   * between born and done: never the arrays above, nor the scope's tables
+   * as they grow to take the outputs below (core/arena.h). */
+  uint64_t born = ox_live_now(), done = born;
   /* a folded node reads nothing (its inputs only for --trace) */
   for (int i = 0; i < n->nin && (!n->folded || ox_run_current()->trace); i++) {
     if (!n->in[i][0]) continue; /* a missing optional input */
@@ -732,6 +919,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   int rc;
   if (n->fn) {
     rc = run_function(a, m, n, in, out, depth, e);
+    done = ox_live_now();
   } else {
     rc = n->folded ? 0 : check_inputs(n, n->nin, in, e);
     if (!rc) {
@@ -746,6 +934,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
         rc = n->k->fn(&c, n->nin, in, n->nout, out);
       }
       ox_live_offers_end(a);
+      done = ox_live_now();
       if (!rc && e->code) rc = e->code; /* an attribute getter complained */
       FILE *f = o->trace_file ? o->trace_file : stderr;
       double tw = trace ? now_us() : 0; /* the node's own time ends; writing begins */
@@ -778,7 +967,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     if (!out[i]) return ox_fail(e, OX_EINPUT, "produced no value for output %d '%s'", i, n->out[i]);
     if (!scope_set(a, sc, n->out[i], out[i])) return ox_oom(e, NULL);
   }
-  live_after(a, n, sc, out, born);
+  live_after(a, n, sc, out, born, done);
   const ox_run_opts *o = ox_run_current();
   if (!o->hook) return 0;
   double th = o->trace ? now_us() : 0;
@@ -866,7 +1055,7 @@ static int collect_outputs(const ox_graph *g, ox_scope *sc, ox_value **outputs, 
 static int run_graph(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e) {
   const ox_graph *g = m->graph;
   ox_scope sc;
-  if (!scope_init(a, &sc, NULL, g->nnode * 2 + g->nin + g->ninit))
+  if (!scope_init(a, &sc, NULL, graph_names(g)))
     return ox_oom(e, NULL);
   OX_TRY(bind_graph(a, g, &sc, inputs, e));
   OX_TRY(run_nodes(a, m, g->nnode, g->node, &sc, 0, e));
@@ -892,7 +1081,7 @@ int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox
   if (nin != g->nin)
     return ox_fail(e, OX_EINPUT, "subgraph '%s' takes %d inputs, got %d", g->name, g->nin, nin);
   ox_scope sc;
-  if (!scope_init(c->a, &sc, c->scope, g->nnode * 2 + g->nin + g->ninit))
+  if (!scope_init(c->a, &sc, c->scope, graph_names(g)))
     return ox_oom(e, NULL);
   for (int i = 0; i < g->ninit; i++)
     if (!scope_set(c->a, &sc, g->init_name[i], g->init[i])) return ox_oom(e, NULL);

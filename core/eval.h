@@ -42,6 +42,13 @@ typedef struct ox_run_opts {
   uint32_t seed;           /* RandomState(seed) (else ONNXOP_SEED, else the OS) */
 } ox_run_opts;
 
+/* ox_prepare for a run with these options (NULL: all zero): their deadline
+ * (--timeout) bounds the preparation too, checked before each node is
+ * prepared (its subgraphs, its constant folding) and packed; past it, the
+ * message is a run's ("the time limit of 0.5 s (--timeout) is reached"),
+ * behind "node 'n' Add-14 (preparing the model): ". */
+int ox_prepare_with(ox_arena *a, ox_model *m, const struct ox_run_opts *opts, ox_err *e);
+
 /* ox_run with options (NULL: all zero). While it runs, ox_run_current() on
  * the calling thread is opts: the kernels it calls find them there. */
 int ox_run_with(ox_arena *a, const ox_model *m, const ox_run_opts *opts, ox_value **inputs,

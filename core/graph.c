@@ -16,15 +16,26 @@ int64_t ox_opset_of(int n, const ox_opset *ops, const char *domain) {
 }
 
 /* Old models (IR < 4) list initializers among the graph inputs too; those are
- * not inputs a user passes. */
+ * not inputs a user passes. The initializers' names in a map when there are
+ * many of both (100,000 of each took minutes, name against name); without
+ * the memory for it, name against name. */
 int ox_graph_real_inputs(const ox_graph *g, int *idx) {
   int n = 0;
+  ox_arena *a = (int64_t)g->nin * g->ninit > 100000 ? ox_arena_new() : NULL;
+  ox_namemap inits = {0};
+  int mapped = a && !ox_namemap_init(a, &inits, g->ninit);
+  for (int j = 0; mapped && j < g->ninit; j++) {
+    int *slot = ox_namemap_slot(&inits, g->init_name[j]);
+    if (slot) *slot = j;
+    else mapped = 0;
+  }
   for (int i = 0; i < g->nin; i++) {
-    int is_init = 0;
-    for (int j = 0; j < g->ninit && !is_init; j++)
+    int is_init = mapped && ox_namemap_get(&inits, g->in[i].name) >= 0;
+    for (int j = 0; !mapped && j < g->ninit && !is_init; j++)
       if (!strcmp(g->in[i].name, g->init_name[j])) is_init = 1;
     if (!is_init) idx[n++] = i;
   }
+  ox_arena_free(a);
   return n;
 }
 
@@ -227,4 +238,71 @@ int ox_model_check(ox_arena *a, const ox_model *m, ox_err *e) {
   }
   ox_arena_release(a, mk);
   return rc;
+}
+
+/* ---- name maps ---- */
+
+/* Eight bytes at a time (names like "If_0_then_branch__Inline_0__/decoder/
+ * rnn/Slice_2" are long, and every input and output of every node is looked
+ * up): each word mixed in by a multiply, and the high bits folded down, since
+ * the tables take the low ones. */
+uint64_t ox_name_hash(const char *s) {
+  size_t n = strlen(s);
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w;
+  for (; n >= 8; s += 8, n -= 8) {
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  w = 0;
+  memcpy(&w, s, n);
+  h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 29);
+}
+
+/* a table of cap slots (a power of two) */
+static int namemap_alloc(ox_namemap *m, int64_t cap) {
+  m->cap = cap;
+  m->n = 0;
+  m->key = ox_alloc_array(m->a, cap, sizeof *m->key);
+  m->val = ox_alloc_array(m->a, cap, sizeof *m->val);
+  return m->key && m->val ? 0 : -1;
+}
+
+int ox_namemap_init(ox_arena *a, ox_namemap *m, int64_t expect) {
+  int64_t cap = 16;
+  while (cap < expect && cap < (INT64_C(1) << 40)) cap *= 2;
+  m->a = a;
+  return namemap_alloc(m, cap * 2);
+}
+
+static int *namemap_put(ox_namemap *m, const char *k) {
+  uint64_t mask = (uint64_t)m->cap - 1;
+  for (uint64_t i = ox_name_hash(k) & mask;; i = (i + 1) & mask) {
+    if (!m->key[i]) {
+      m->key[i] = k;
+      m->val[i] = -1;
+      m->n++;
+      return &m->val[i];
+    }
+    if (!strcmp(m->key[i], k)) return &m->val[i];
+  }
+}
+
+int *ox_namemap_slot(ox_namemap *m, const char *k) {
+  if ((m->n + 1) * 2 > m->cap) { /* grow: twice the slots, the names put again */
+    ox_namemap big = {m->a, 0, 0, NULL, NULL};
+    if (namemap_alloc(&big, m->cap * 2)) return NULL;
+    for (int64_t i = 0; i < m->cap; i++)
+      if (m->key[i]) *namemap_put(&big, m->key[i]) = m->val[i];
+    *m = big;
+  }
+  return namemap_put(m, k);
+}
+
+int ox_namemap_get(const ox_namemap *m, const char *k) {
+  uint64_t mask = (uint64_t)m->cap - 1;
+  for (uint64_t i = ox_name_hash(k) & mask; m->key[i]; i = (i + 1) & mask)
+    if (!strcmp(m->key[i], k)) return m->val[i];
+  return -1;
 }

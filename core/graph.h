@@ -61,8 +61,11 @@ typedef struct ox_node {
    * weights packed for the GEMM), in the model's arena; NULL when nothing */
   const void *prep;
   /* constant folding: the outputs, computed once when the model is prepared
-   * (every input a constant; core/eval.c), or NULL */
+   * (every input a constant; core/eval.c), or NULL. elided: folded, but only
+   * other folds read its values, which were given back: a run skips it
+   * (unless --trace or a node hook wants to see them; it runs then) */
   struct ox_value **folded;
+  int elided;
 } ox_node;
 
 typedef struct ox_valueinfo {
@@ -129,5 +132,27 @@ const ox_attr *ox_node_attr(const ox_node *n, const char *name);
  * input or an initializer; every name a node reads or a graph returns defined
  * in its graph or an enclosing one. An error names the graph and the value. */
 int ox_model_check(ox_arena *a, const ox_model *m, ox_err *e);
+
+/* A map from name to int (open addressing, in a's memory) for the
+ * evaluator's and the preparation's tables: it grows as names are added,
+ * keeping at most half of its slots taken, so that a lookup always meets an
+ * empty slot however many names a graph holds (a table sized by the node
+ * count once took every output of a wide Split and then probed for ever).
+ * Keys are not copied: they must outlive the map. */
+typedef struct ox_namemap {
+  ox_arena *a;
+  int64_t cap, n;
+  const char **key;
+  int *val;
+} ox_namemap;
+/* 0, or -1 when out of memory; `expect`: the names it will likely hold. */
+int ox_namemap_init(ox_arena *a, ox_namemap *m, int64_t expect);
+/* The value of k, inserted as -1 when new; NULL when out of memory. */
+int *ox_namemap_slot(ox_namemap *m, const char *k);
+/* The value of k, or -1 when absent. */
+int ox_namemap_get(const ox_namemap *m, const char *k);
+/* The hash of a NUL-terminated name that these tables and the evaluator's
+ * scopes use. */
+uint64_t ox_name_hash(const char *s);
 
 #endif

@@ -25,6 +25,11 @@ protobuf by hand, as tests/bad/gen.c does):
                  ReduceSum, under --max-memory 64M: it fits because each
                  value's memory is given back after its last reader (nine
                  16 MB values held to the end would not)
+  adds           twenty Adds of (1, 4096) + (4096, 1) initializers, each
+                 summed: under --max-memory 200M it runs (constant folding
+                 held every 64 MiB result)
+  fold_spin      spin.onnx's Loop, then twenty such Adds at 8192: --timeout
+                 0.5 is reached within 3 s (folding took 8.6-18 s first)
   loop_timeout   a Loop of 2^62 iterations with a constant-memory body under
                  --timeout 0.5 (and ONNXOP_TIMEOUT), for run and bench; and
                  make --case under a timeout that has passed before it runs;
@@ -185,6 +190,27 @@ def generate(d):
     chain.append(node("ReduceSum", ["r8"], ["s"], "sum", attr_int("keepdims", 0)))
     write(f"{d}/chain.onnx", model(graph(chain, [value_info("n", tensor_type(INT64))],
                                          [value_info("s", tensor_type(FLOAT))]), 13))
+    # K Adds of a: (1, S) + b: (S, 1) initializers, each (S, S) summed by a
+    # ReduceSum (issue 27: constant folding once computed and kept every
+    # Add, 5.2 GB for twenty of S = 8192); fold_spin: the same after a Loop
+    # of 2^62 iterations (spin.onnx's)
+    def adds(k, side, first=()):
+        ones = lambda n: struct.pack("<f", 1) * n
+        init = lambda name, d0, d1: f_int(1, d0) + f_int(1, d1) + f_int(2, FLOAT) + f_bytes(8, name) + f_bytes(9, ones(d0 * d1))
+        nodes, outs = list(first), []
+        for i in range(k):
+            nodes.append(node("Add", ["a", "b"], [f"s{i}"], f"add{i}"))
+            nodes.append(node("ReduceSum", [f"s{i}"], [f"r{i}"], f"sum{i}", attr_int("keepdims", 0)))
+            outs.append(value_info(f"r{i}", tensor_type(FLOAT)))
+        return nodes, outs, f_bytes(5, init("a", 1, side)) + f_bytes(5, init("b", side, 1))
+
+    nodes, outs, inits = adds(20, 4096)
+    write(f"{d}/adds.onnx", model(graph(nodes, [], outs) + inits, 13))
+    spin_node = node("Loop", ["M", "c", "v"], ["v_final"], "spin", attr_graph("body", body))
+    nodes, outs, inits = adds(20, 8192, [spin_node])
+    write(f"{d}/fold_spin.onnx", model(graph(nodes, [value_info("M", tensor_type(INT64)), value_info("c", tensor_type(BOOL)),
+                                                     value_info("v", tensor_type(FLOAT))],
+                                             [value_info("v_final", tensor_type(FLOAT))] + outs) + inits, 16))
     # Loop(M, "", s) with body (i, cond_in, s_in) -> (Identity(cond_in), SequenceInsert(s_in, i));
     # the graph gives SequenceLength(s_final)
     seqi = seq_type(tensor_type(INT64))
@@ -346,6 +372,13 @@ def main():
         c(f"timeout_bad_{bad or 'empty'}", ["run", "--timeout", bad] + spin, 2, ["--timeout", f"'{bad}'"], max_secs=5)
     c("timeout_bad_env", ["run"] + spin, 2, ["ONNXOP_TIMEOUT", "'-2'"], max_secs=5, env={"ONNXOP_TIMEOUT": "-2"})
     c("timeout_missing", ["run"] + spin + ["--timeout"], 2, ["--timeout needs"], max_secs=5)
+
+    # load time: constant folding keeps to its budget (twenty 64 MiB Adds of
+    # initializers run under 200M: the model was refused, its folds holding
+    # 1.25 GB), and --timeout bounds loading too (the twenty Adds at 8192
+    # took 8.6-18 s to fold before the run's first node was reached)
+    c("fold_adds", ["--max-memory", "200M", "run", f"{d}/adds.onnx"], 0, [], 200 * MIB, max_secs=60)
+    c("fold_timeout", ["run", "--timeout", "0.5", f"{d}/fold_spin.onnx"] + spin[1:], 1, msg, max_secs=3)
 
     print(f"limits: {r.passed} passed, {r.failed} failed")
     return 1 if r.failed else 0

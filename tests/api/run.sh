@@ -8,8 +8,8 @@
 #     seed examples and the node-test suite SUITE (its cases not in
 #     tests/xfail/onnx-node-tests.txt; for Debian's node cases,
 #     debian-node.txt) through the API
-#   asan: errors.c and suite.c linked with BUILD/asan/libonnxop.a (a leak or
-#     a use after free in the API is a failure)
+#   asan: errors.c, suite.c and load.c linked with BUILD/asan/libonnxop.a (a
+#     leak or a use after free in the API is a failure)
 #   tsan: threads.c linked with a ThreadSanitizer build of the library
 #     (BUILD/tsan/libonnxop.a): runs at once give the bytes of runs one at a
 #     time, with no report, for two large models and every suite case
@@ -57,12 +57,14 @@ fi
 
 case $MODE in
 asan)
-  for t in errors suite; do
+  for t in errors suite load; do
     if cc $WARN -fsanitize=address,undefined -fno-omit-frame-pointer -Iinclude -o "$O/$t" \
       "tests/api/$t.c" "$B/asan/libonnxop.a" $LIBS_IN 2>"$O/$t.cc"; then ok; else bad "cc $t:"; cat "$O/$t.cc"; fi
   done
   "$O/errors" "$SUITE" "$O/tmp" >"$O/errors.out" 2>&1
   take "errors (asan)" "$O/errors.out" $?
+  timeout 300 "$O/load" >"$O/load.out" 2>&1 # a load that never ends fails, after 300 s
+  take "load (asan)" "$O/load.out" $?
   "$O/suite" $(cat "$CASES") >"$O/suite.out" 2>&1
   take "suite (asan)" "$O/suite.out" $?
   ;;
@@ -130,7 +132,7 @@ installed)
   done
   [ "$(readlink "$R/usr/lib/libonnxop.so.0")" = libonnxop.so.0.1.0 ] && ok || bad "no libonnxop.so.0 symlink"
   export LD_LIBRARY_PATH="$R/usr/lib"
-  for t in tests/api/errors.c tests/api/suite.c examples/run_case.c; do
+  for t in tests/api/errors.c tests/api/suite.c tests/api/load.c examples/run_case.c; do
     n=$(basename "$t" .c)
     if cc $WARN -o "$O/$n" "$t" $CFL $LIBS 2>"$O/$n.cc"; then ok; else bad "cc $t:"; cat "$O/$n.cc"; fi
   done
@@ -190,6 +192,8 @@ installed)
   # the errors, and the node-test suite through the installed library
   "$O/errors" "$SUITE" "$O/tmp" >"$O/errors.out" 2>&1
   take errors "$O/errors.out" $?
+  timeout 120 "$O/load" >"$O/load.out" 2>&1 # a load that never ends fails, after 120 s
+  take load "$O/load.out" $?
   "$O/suite" $(cat "$CASES") >"$O/suite.out" 2>&1
   take suite "$O/suite.out" $?
   [ "$(grep -c . "$CASES")" -ge 300 ] && ok || bad "only $(grep -c . "$CASES") suite cases"

@@ -1407,6 +1407,98 @@ static void structure(void) {
   scan_model("n_scan_num_inputs.onnx", "num_scan_inputs", 0, INT64_C(4294967297));
 }
 
+/* ---- wide nodes (issue 27): many outputs on one node, or on many ----
+ * wide_N.onnx: x: (N) split into N outputs o0 .. oN-1, y = Identity(o0);
+ * wide4_N.onnx: the same outputs from ceil(N / 4) Splits of x4: (4) (the
+ * last of xr: (N % 4) when that is not 0), all of them the graph's outputs;
+ * wide_out_3000.onnx: one Split (no Identity) whose 3000 outputs are all
+ * graph outputs; wide_5000.onnx: one Split into 5000 returning o0; a spec
+ * file of one Split into 3000. A name table sized by the node count once
+ * took every output and was then probed for ever (2 nodes and 16 outputs,
+ * or 4 Splits of 4); the evaluator's scope, grown while a Split's outputs
+ * were bound, was given back as the node's scratch (a use after free). */
+static char *out_names(int first, int n) {
+  char *list = malloc((size_t)n * 12 + 1), *p = list;
+  if (!list) die("malloc");
+  *p = 0;
+  for (int k = 0; k < n; k++) p += sprintf(p, "%so%d", k ? "," : "", first + k);
+  return list;
+}
+
+/* many: Splits of 4; id: y = Identity(o0) (only with one Split); all_out:
+ * every oK is an output of the graph (always with many); else o0 alone is,
+ * without id */
+static void wide_model(const char *file, int n, int many, int id, int all_out) {
+  buf g = {0};
+  int64_t dn = n, d4 = 4, dr = n % 4, one = 1;
+  for (int s = 0, first = 0; first < n; s++) {
+    int count = many ? (n - first < 4 ? n - first : 4) : n;
+    char name[32], *outs = out_names(first, count);
+    snprintf(name, sizeof name, "split%d", s);
+    buf nd = node("Split", !many ? "x" : count == 4 ? "x4" : "xr", outs, name); /* equal parts */
+    f_msg(&g, GRAPH_NODE, &nd);
+    free(outs);
+    first += count;
+  }
+  if (id) {
+    buf idn = node("Identity", "o0", "y", "id");
+    f_msg(&g, GRAPH_NODE, &idn);
+  }
+  f_str(&g, GRAPH_NAME, "g");
+  buf vi;
+  if (!many) {
+    vi = value_info("x", type_tensor(DT_FLOAT, 1, &dn));
+    f_msg(&g, GRAPH_INPUT, &vi);
+  } else {
+    vi = value_info("x4", type_tensor(DT_FLOAT, 1, &d4));
+    f_msg(&g, GRAPH_INPUT, &vi);
+    if (dr) {
+      vi = value_info("xr", type_tensor(DT_FLOAT, 1, &dr));
+      f_msg(&g, GRAPH_INPUT, &vi);
+    }
+  }
+  if (id) {
+    vi = value_info("y", type_tensor(DT_FLOAT, 1, &one));
+    f_msg(&g, GRAPH_OUTPUT, &vi);
+  }
+  for (int k = 0; k < (all_out || many ? n : id ? 0 : 1); k++) {
+    char name[16];
+    snprintf(name, sizeof name, "o%d", k);
+    vi = value_info(name, type_tensor(DT_FLOAT, 1, &one));
+    f_msg(&g, GRAPH_OUTPUT, &vi);
+  }
+  buf m = model(g); /* opset 13 */
+  save(file, &m);
+}
+
+static void wide(void) {
+  static const int ns[] = {1, 15, 16, 17, 1000, 10000};
+  char file[64];
+  for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+    snprintf(file, sizeof file, "wide_%d.onnx", ns[i]);
+    wide_model(file, ns[i], 0, 1, 0);
+    snprintf(file, sizeof file, "wide4_%d.onnx", ns[i]);
+    wide_model(file, ns[i], 1, 0, 1);
+  }
+  /* one node alone: nothing to sort, so the old code reached the run */
+  wide_model("wide_out_3000.onnx", 3000, 0, 0, 1);
+  wide_model("wide_5000.onnx", 5000, 0, 0, 0);
+  /* a spec: Split-18 of x: (3000) into 3000 outputs, drawn with seed 0 */
+  char *outs = out_names(0, 3000);
+  buf b = {0};
+  const char *head = "{\"cases\": [{\"name\": \"test_split_3000\", \"op\": \"Split\", \"opset\": 18, "
+                     "\"attributes\": {\"num_outputs\": 3000}, \"inputs\": [{\"name\": \"x\", \"type\": "
+                     "\"float32[3000]\"}], \"seed\": 0, \"outputs\": [\"";
+  put(&b, head, strlen(head));
+  for (char *p = outs; *p; p++) {
+    if (*p == ',') put(&b, "\", \"", 4);
+    else put(&b, p, 1);
+  }
+  put(&b, "\"]}]}\n", 6);
+  free(outs);
+  save("wide_spec_3000.json", &b);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: bad-gen DIR\n");
@@ -1422,5 +1514,6 @@ int main(int argc, char **argv) {
   structure();
   external();
   special_files();
+  wide();
   return 0;
 }

@@ -78,12 +78,12 @@ static void arena_api(void) {
   ox_live_ref(a, p);
   ox_live_ref(a, p + 1000); /* any byte of the block names it */
   ox_live_ref(a, before);   /* not tracked: no effect */
-  ox_live_sweep(a, t0);     /* q is held by nobody: given back; p stays */
+  ox_live_sweep(a, t0, ox_live_now()); /* q is held by nobody: given back; p stays */
   CHECK(ox_memory_in_use() < held);
   size_t after_q = ox_memory_in_use();
-  ox_live_unref(a, p, 1);
+  CHECK_EQ_I(ox_live_unref(a, p, 1), 0);
   CHECK_EQ_I(ox_memory_in_use(), after_q); /* one holder left */
-  ox_live_unref(a, p, 1);
+  CHECK_EQ_I(ox_live_unref(a, p, 1), 1);
   CHECK(ox_memory_in_use() < after_q); /* the last one: given back */
   char *p2 = ox_alloc_uninit(a, 1 << 20); /* the same size again: the same block */
   CHECK(p2 == p || !ox_arena_pools());
@@ -98,7 +98,7 @@ static void arena_api(void) {
   CHECK(r1 && r2 && r3);
   ox_live_ref(a, r1);
   ox_live_ref(a, r3);
-  ox_live_sweep(a, t1); /* r2 */
+  ox_live_sweep(a, t1, ox_live_now()); /* r2 */
   ox_live_unref(a, r3, 1);
   ox_arena_release(a, mk); /* r1 */
   CHECK_EQ_I(ox_memory_in_use(), at_mark);
@@ -110,8 +110,21 @@ static void arena_api(void) {
   CHECK(!ox_live_on(a));
   size_t frozen = ox_memory_in_use();
   ox_live_unref(a, f1, 1);
-  ox_live_sweep(a, t2);
+  ox_live_sweep(a, t2, ox_live_now());
   CHECK_EQ_I(ox_memory_in_use(), frozen);
+  ox_live_end(a);
+  /* the sweep's window: what came after `until` (the evaluator's tables,
+   * grown once the kernel had returned) is not scratch, held or not */
+  ox_live_begin(a);
+  uint64_t t3 = ox_live_now();
+  char *s1 = ox_alloc(a, 100000);
+  uint64_t t4 = ox_live_now();
+  char *s2 = ox_alloc(a, 100000);
+  CHECK(s1 && s2);
+  size_t both = ox_memory_in_use();
+  ox_live_sweep(a, t3, t4); /* s1 only */
+  CHECK(ox_memory_in_use() < both);
+  memset(s2, 1, 100000); /* still ours (ASan would see a use after free) */
   ox_live_end(a);
   CHECK(!ox_live_on(a));
   ox_arena_free(a);
