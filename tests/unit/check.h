@@ -3,7 +3,8 @@
  *   CHECK(cond)            counts a pass or prints the failing line
  *   CHECK_EQ_I(a, b)       integers, both printed on failure
  *   CHECK_EQ_S(a, b)       strings
- *   return check_done("dtype");   prints "dtype: N passed, M failed"
+ *   return check_done("dtype");   prints "dtype: N passed, M failed" (no
+ *                          check at all is a failure)
  *   check_minor_faults()   the process's minor page faults so far (a test
  *                          that memory is reused counts them around a call) */
 #ifndef OX_CHECK_H
@@ -40,7 +41,12 @@ static inline long check_minor_faults(void) {
   return ru.ru_minflt;
 }
 
+/* A test that made no check at all fails: it proved nothing. */
 static inline int check_done(const char *name) {
+  if (!check_pass_ && !check_fail_) {
+    fprintf(stderr, "%s: no check ran\n", name);
+    check_fail_ = 1;
+  }
   printf("%s: %d passed, %d failed\n", name, check_pass_, check_fail_);
   return check_fail_ ? 1 : 0;
 }

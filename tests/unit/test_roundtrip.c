@@ -4,8 +4,10 @@
  *
  *   test_roundtrip [DIR...]   (default: ../shared/onnx-node-tests and
  *                              /usr/share/libonnx-testdata/data; a missing
- *                              folder is said and skipped; under ASan every
- *                              4th file)
+ *                              default folder is said and skipped, but not
+ *                              both, and a folder named or walked that
+ *                              holds no .pb file is a failure; under ASan
+ *                              every 4th file)
  *
  * "The same value": kind, type, name, shape and elements; floats bit for bit
  * except that any NaN equals any NaN (JSON keeps neither sign nor payload). */
@@ -201,17 +203,22 @@ int main(int argc, char **argv) {
   const char *const *dirs = argc > 1 ? (const char *const *)argv + 1 : defaults;
   int ndirs = argc > 1 ? argc - 1 : 2;
   A = ox_arena_new();
+  int walked = 0;
   for (int i = 0; i < ndirs; i++) {
     struct stat st;
     if (stat(dirs[i], &st) || !S_ISDIR(st.st_mode)) {
       printf("%s is not here; not walked\n", dirs[i]);
+      CHECK(argc == 1); /* a folder named on the command line must be there */
       continue;
     }
     int64_t f0 = files, n0 = npy_files;
     walk(dirs[i]);
+    walked++;
     printf("%s: %lld .pb files, %lld also through .npy and .npz\n", dirs[i], (long long)(files - f0),
            (long long)(npy_files - n0));
+    CHECK(files > f0); /* a folder without .pb files checked nothing */
   }
+  CHECK(walked > 0);
   ox_arena_free(A);
   return check_done("roundtrip");
 }
