@@ -587,6 +587,90 @@ static double prim_err(const prim *p, int n) {
   return worst;
 }
 
+/* ---- reductions and the softmax family over rows of 10^4 ----
+ * x: (4, 10^4) along the last axis (the row kernels) and (10^4, 4) along
+ * the first (the column kernels); N(0, 16) data (uniform in [0, 1) for the
+ * sums), against long double. */
+typedef struct {
+  const char *label, *op;
+  int opset, axis0, positive, spike; /* spike: a row's first element 6 above its maximum */
+  double bound;
+} row_op;
+static const row_op ROWS[] = {
+  {"Softmax", "Softmax", 13, 0, 0, 0, 7},
+  {"Softmax, first axis", "Softmax", 13, 1, 0, 0, 7},
+  {"LogSoftmax", "LogSoftmax", 13, 0, 0, 0, 1.5},
+  {"LogSoftmax, first axis", "LogSoftmax", 13, 1, 0, 0, 1.5},
+  {"LogSoftmax, one large", "LogSoftmax", 13, 0, 0, 1, 1.5},
+  {"LogSoftmax, one large, first axis", "LogSoftmax", 13, 1, 0, 1, 1.5},
+  {"ReduceSum", "ReduceSum", 11, 0, 1, 0, 1},
+  {"ReduceSum, first axis", "ReduceSum", 11, 1, 1, 0, 1},
+  {"ReduceLogSumExp", "ReduceLogSumExp", 13, 0, 0, 0, 0.51},
+  {"ReduceL2", "ReduceL2", 13, 0, 1, 0, 0.51},
+  {"LayerNormalization", "LayerNormalization", 17, 0, 0, 0, 0.51},
+};
+static double rows_check(const row_op *o) {
+  enum { R = 4, L = 10000 };
+  ox_mark mk = ox_arena_mark(A);
+  static float xs[R * L];
+  static ld ref[R * L];
+  for (int i = 0; i < R * L; i++) { /* Box-Muller */
+    double u = (kit_rnd32() + 1.0) / 4294967297.0, v = kit_rnd32() / 4294967296.0;
+    xs[i] = o->positive ? (float)v : (float)(4 * sqrt(-2 * log(u)) * cos(6.283185307179586 * v));
+  }
+  /* element (r, j) of the row view is xs[r * L + j], or xs[j * R + r] along the first axis */
+#define AT(r, j) (o->axis0 ? (j) * R + (r) : (r) * L + (j))
+  int nout = R * L;
+  for (int r = 0; r < R && o->spike; r++) {
+    float m = -INFINITY;
+    for (int j = 0; j < L; j++) m = xs[AT(r, j)] > m ? xs[AT(r, j)] : m;
+    xs[AT(r, 0)] = m + 6;
+  }
+  for (int r = 0; r < R; r++) {
+    ld m = -INFINITY, s = 0, s2 = 0, mean = 0, var = 0;
+    for (int j = 0; j < L; j++) m = xs[AT(r, j)] > m ? xs[AT(r, j)] : m;
+    for (int j = 0; j < L; j++) {
+      ld v = xs[AT(r, j)];
+      s += expl(v - m), s2 += v * v, mean += v;
+    }
+    mean /= L;
+    for (int j = 0; j < L; j++) var += (xs[AT(r, j)] - mean) * (xs[AT(r, j)] - mean);
+    var /= L;
+    if (!strcmp(o->op, "ReduceSum")) ref[r] = mean * L, nout = R;
+    else if (!strcmp(o->op, "ReduceLogSumExp")) ref[r] = logl(s) + m, nout = R;
+    else if (!strcmp(o->op, "ReduceL2")) ref[r] = sqrtl(s2), nout = R;
+    for (int j = 0; j < L && nout > R; j++) {
+      ld v = xs[AT(r, j)];
+      ref[AT(r, j)] = !strcmp(o->op, "Softmax") ? expl(v - m) / s
+                      : !strcmp(o->op, "LogSoftmax") ? (v - m) - logl(s)
+                      : (v - mean) / sqrtl(var + (ld)1e-5f);
+    }
+  }
+  int64_t dims[2] = {o->axis0 ? L : R, o->axis0 ? R : L};
+  ox_value *in[2] = {tensor(OX_FLOAT, 2, dims, xs), NULL}, *y = NULL;
+  ox_attr at[2];
+  int na = 0;
+  int64_t ax = o->axis0 ? 0 : 1;
+  if (!strcmp(o->op, "Softmax") || !strcmp(o->op, "LogSoftmax")) at[na++] = attr_int("axis", ax);
+  else if (!strcmp(o->op, "LayerNormalization")) {
+    static float ones[L];
+    for (int j = 0; j < L; j++) ones[j] = 1;
+    in[1] = vec(OX_FLOAT, L, ones);
+  } else {
+    at[na++] = attr_ints("axes", 1, &ax);
+    at[na++] = attr_int("keepdims", 0);
+  }
+  CHECK_EQ_I(kit_run("", o->op, o->opset, na, at, in[1] ? 2 : 1, in, 1, &y), 0);
+  double worst = 0;
+  for (int i = 0; y && i < nout; i++) {
+    double e = err32(((float *)y->u.t.data)[i], ref[i]);
+    worst = e > worst ? e : worst;
+  }
+#undef AT
+  ox_arena_release(A, mk);
+  return worst;
+}
+
 static void fmt_err(char *s, size_t n, double e) {
   if (isinf(e)) snprintf(s, n, "inf");
   else if (e >= 1e4) snprintf(s, n, "%.2g", e);
@@ -651,6 +735,17 @@ int main(void) {
     }
     printf("| %s | %s | %s | %s | %s |\n", o->label, cell[F32], cell[F64], c16[0], c16[1]);
     fflush(stdout);
+  }
+  printf("\nReductions and the softmax family over rows of 10^4 float32s (4 rows; N(0, 16) "
+         "data, [0, 1) for the sums), against long double: max error in ULPs (bound)\n\n");
+  printf("| op | float32 |\n|---|---:|\n");
+  for (size_t k = 0; k < sizeof ROWS / sizeof *ROWS; k++) {
+    double e = rows_check(&ROWS[k]);
+    char c[32];
+    fmt_err(c, sizeof c, e);
+    printf("| %s | %s (%g) |\n", ROWS[k].label, c, ROWS[k].bound);
+    if (!(e <= ROWS[k].bound)) fprintf(stderr, "%s: %s ULP, past its bound %g\n", ROWS[k].label, c, ROWS[k].bound);
+    CHECK(e <= ROWS[k].bound);
   }
   mpfr_clears(T1, T2, T3, (mpfr_ptr)0);
   mpfr_free_cache();
