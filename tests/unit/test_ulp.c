@@ -9,13 +9,19 @@
  *            ends of the domain) one by one; against the long double value
  *            of the op's definition (the attributes as the float32 values
  *            the node holds), whose own error is some 2^-11 of a float64
- *            ULP (checked against MPFR below)
- *   float64  as many inputs, against the same long double references
+ *            ULP (checked against MPFR below); and the lower vector builds
+ *            (core/vmath.h: SSE2, AVX2) must give the same bits
+ *   float64  2^16 inputs per op (ONNXOP_ULP_N64; 2^12 under the
+ *            sanitizers), spread the same way, against MPFR at 160 bits
+ *            (long double is not exact enough where float64 ops compute in
+ *            it)
  *   float16, bfloat16   every one of the 65536 inputs: the result must be
  *            the 16-bit rounding of a value within 1 float32 ULP of the
  *            exact one ("correctly rounded from a float32 result")
  *   the references' primitives (expl, erfcl, tanhl, ...) against MPFR at 192
  *            bits on 2^12 inputs each: within 2^-6 ULP of a float64
+ *   rows     reductions and the softmax family over rows of 10^4, along
+ *            the last axis and the first, against long double
  *
  * An error is |got - exact| / ulp(exact), ulp(exact) the spacing of the
  * format's numbers at the exact value (its subnormals' below the smallest
