@@ -360,9 +360,14 @@ int ox_cmd_run(int argc, char **argv) {
   /* the outputs' files, claimed before anything is computed: a path that
    * cannot be written, or two that name one file, fail here */
   int to_stdout = 0;
+  ox_names out_ix;
+  if (ox_names_index(A, g->nout, out_names, &out_ix)) {
+    rc = ox_cli_oom("run", NULL);
+    goto done;
+  }
   for (int i = 0, opos = 0; i < nout; i++) {
     ox_binding b;
-    if ((rc = ox_split_binding("run", "output", outs[i], g->nout, out_names, &b))) goto done;
+    if ((rc = ox_split_binding_ix("run", "output", outs[i], &out_ix, &b))) goto done;
     file_of[i] = b.file;
     int dash = !strcmp(b.file, "-");
     if (!dash && ox_format_of(b.file) == OX_FMT_UNKNOWN) {
@@ -370,8 +375,7 @@ int ox_cmd_run(int argc, char **argv) {
       goto done;
     }
     if (b.name) {
-      for (int j = 0; j < g->nout; j++)
-        if (out_names[j] == b.name) slot_of[i] = j;
+      slot_of[i] = b.index;
     } else if (nout == 1 && (dash ? dir_fmt == OX_FMT_NPZ || (!has_fmt && g->nout > 1) : ox_format_of(b.file) == OX_FMT_NPZ)) {
       slot_of[i] = -1; /* a single --out FILE.npz (or -) takes every output */
     } else if (opos < g->nout) {
