@@ -38,8 +38,8 @@ extern struct ox_run_opts ox_cli_run;
 /* "onnxop CMD: out of memory" (with what, when not NULL, and the cause
  * ox_oom says) on standard error; returns OX_ENOMEM. cmd "" for none. */
 int ox_cli_oom(const char *cmd, const char *what);
-/* cli/compare.c: a tolerance (--atol, --rtol): a finite decimal number >= 0
- * such as 1e-5 (not "inf", "nan" or hex); 0, or -1 */
+/* cli/lists.c: a tolerance (--atol, --rtol, and in a --tolerances file): a
+ * finite decimal number >= 0 such as 1e-5 (not "inf", "nan" or hex); 0, or -1 */
 int ox_parse_tolerance(const char *s, double *v);
 
 /* "onnxop run: <msg>" + the hint, exit code 2 */
