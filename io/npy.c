@@ -848,19 +848,47 @@ static int put32b(ox_buf *b, uint32_t v) {
   return ox_buf_put(b, p, 4);
 }
 
+/* The members' names: names[i], or arr_i when it is NULL or empty. */
+static const char *member_name(const char *const *names, int i, char dflt[32]) {
+  if (names && names[i] && names[i][0]) return names[i];
+  snprintf(dflt, 32, "arr_%d", i);
+  return dflt;
+}
+
+typedef struct { const char *name; int i; } named;
+
+static int cmp_named(const void *x, const void *y) {
+  const named *p = x, *q = y;
+  int c = strcmp(p->name, q->name);
+  return c ? c : (p->i > q->i) - (p->i < q->i);
+}
+
+/* A name given twice (arr_K too): sorted, they are neighbours (n log n,
+ * where comparing each with all before it took minutes for 65,535). */
+static int twice(int n, const char *const *names, ox_err *e) {
+  named *v = ox_mem_malloc(((size_t)n + 1) * sizeof *v);
+  char (*dflt)[32] = ox_mem_malloc(((size_t)n + 1) * sizeof *dflt);
+  int rc = v && dflt ? 0 : ox_oom(e, NULL);
+  for (int i = 0; !rc && i < n; i++) v[i] = (named){member_name(names, i, dflt[i]), i};
+  if (!rc) qsort(v, (size_t)n, sizeof *v, cmp_named);
+  for (int i = 1; !rc && i < n; i++)
+    if (!strcmp(v[i].name, v[i - 1].name)) rc = ox_fail(e, OX_EINPUT, "two values are named '%s'", v[i].name);
+  ox_mem_free(v);
+  ox_mem_free(dflt);
+  return rc;
+}
+
 int ox_npz_write(int n, const ox_value *const *vals, const char *const *names, ox_out *o, ox_err *e) {
   ox_buf cd = {0};
   uint64_t start = o->n;
-  int rc = 0, bad = 0;
+  int rc = n > 1 ? twice(n, names, e) : 0, bad = 0;
   for (int i = 0; i < n && !rc; i++) {
     char dflt[32];
-    const char *nm = names && names[i] && names[i][0] ? names[i] : (snprintf(dflt, sizeof dflt, "arr_%d", i), dflt);
+    const char *nm = member_name(names, i, dflt);
     if (strchr(nm, '/') || strchr(nm, '\\') || nm[0] == '.') {
       rc = ox_fail(e, OX_EINPUT, "cannot name an .npz member '%s' (no paths in names)", nm);
       break;
     }
-    for (int j = 0; j < i; j++)
-      if (names && names[j] && !strcmp(names[j], nm)) rc = ox_fail(e, OX_EINPUT, "two values are named '%s'", nm);
     size_t nl = strlen(nm) + 4;
     if (rc || nl > 65535) {
       if (!rc) rc = ox_fail(e, OX_EINPUT, "the name '%s' is too long for a zip member", nm);
