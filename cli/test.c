@@ -27,6 +27,7 @@
 #include "../proto/proto.h"
 #include "cli.h"
 #include "files.h"
+#include "lists.h"
 
 static const char test_help[] =
     "usage: onnxop test [options] PATH...\n"
@@ -193,17 +194,18 @@ static int glob_names(const char *pat, const tcase *c) {
  * --tolerances lines that name the case (and output), in file order; and
  * with --force-tolerance, --atol and --rtol again. Set before the workers
  * are forked. */
-typedef struct {
-  char *glob, *output; /* output NULL: every output of the case */
-  double atol, rtol;
-  int has;             /* HAS_ATOL | HAS_RTOL: the values the line gives */
-} tolline;
-enum { HAS_ATOL = 1, HAS_RTOL = 2 };
+enum { HAS_ATOL = OX_HAS_ATOL, HAS_RTOL = OX_HAS_RTOL };
 static struct {
   double atol, rtol;
   int has, force;
-  tolline *lines;
-  int nlines;
+  ox_arena *text;     /* the --tolerances file's bytes, which its lines point into */
+  ox_tollist file;    /* its lines (cli/lists.h), in file order */
+  /* the lines looked up: those whose GLOB is a plain name (it matches that
+   * name alone) sorted by it, then by line; the others in file order. A
+   * case's lines are a binary search and the globs, not every line of a
+   * file that may name each of a million cases. */
+  const ox_tolline **exact, **globs;
+  int nexact, nglobs;
 } tol;
 
 static void tol_apply(double *rtol, double *atol, int has, double r, double a) {
@@ -257,72 +259,68 @@ static void tolerance_of(const tcase *c, const char *out, int dhas, double drtol
   *atol = 1e-7;
   tol_apply(rtol, atol, tol.has, tol.rtol, tol.atol);
   tol_apply(rtol, atol, dhas, drtol, datol);
-  for (int i = 0; i < tol.nlines; i++) {
-    const tolline *l = &tol.lines[i];
-    if ((!l->output || (out && !strcmp(l->output, out))) && glob_names(l->glob, c))
-      tol_apply(rtol, atol, l->has, l->rtol, l->atol);
+  int lo = 0, hi = tol.nexact, g = 0;
+  while (lo < hi) { /* the first exact line >= the name */
+    int mid = lo + (hi - lo) / 2;
+    if (strcmp(tol.exact[mid]->glob, c->name) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  /* the exact lines of the name and the globs that match it, merged in file order */
+  for (;;) {
+    while (g < tol.nglobs && !glob_names(tol.globs[g]->glob, c)) g++;
+    int ex = lo < tol.nexact && !strcmp(tol.exact[lo]->glob, c->name);
+    if (!ex && g == tol.nglobs) break;
+    const ox_tolline *l = ex && (g == tol.nglobs || tol.exact[lo]->line < tol.globs[g]->line) ? tol.exact[lo++]
+                                                                                            : tol.globs[g++];
+    if (!l->output || (out && !strcmp(l->output, out))) tol_apply(rtol, atol, l->has, l->rtol, l->atol);
   }
   if (tol.force) tol_apply(rtol, atol, tol.has, tol.rtol, tol.atol);
 }
 
-/* --tolerances FILE: "GLOB[:OUTPUT] atol=A rtol=R" lines (either value may
- * be left out; '#' starts a comment). 0, or a usage error (said). */
+static int cmp_tolline(const void *a, const void *b) {
+  const ox_tolline *x = *(const ox_tolline *const *)a, *y = *(const ox_tolline *const *)b;
+  int c = strcmp(x->glob, y->glob);
+  return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* --tolerances FILE (cli/lists.h) into tol. 0, or the exit status (said). */
 static int load_tolerances(const char *file) {
   const char *why;
   FILE *f = ox_open_regular(file, &why); /* a FIFO would block */
   if (!f) return ox_usage_error("test", "cannot read the tolerance file '%s': %s", file, why);
-  char line[4096];
-  int lineno = 0, rc = 0;
-  while (!rc && fgets(line, sizeof line, f)) {
-    lineno++;
-    if (!strchr(line, '\n') && !feof(f)) {
-      rc = ox_usage_error("test", "%s:%d: the line is longer than %zu bytes", file, lineno, sizeof line - 2);
-      break;
-    }
-    char *hash = strchr(line, '#'), *save = NULL;
-    if (hash) *hash = 0;
-    char *w = strtok_r(line, " \t\r\n", &save);
-    if (!w) continue;
-    tolline l = {0};
-    char *colon = strchr(w, ':');
-    if (colon) *colon = 0;
-    if (!*w || (colon && !colon[1])) {
-      rc = ox_usage_error("test", "%s:%d: '%s%s%s' is not GLOB or GLOB:OUTPUT", file, lineno, w, colon ? ":" : "",
-                          colon ? colon + 1 : "");
-      break;
-    }
-    while (!rc && (w = strtok_r(NULL, " \t\r\n", &save))) {
-      int is_a = !strncmp(w, "atol=", 5), is_r = !strncmp(w, "rtol=", 5);
-      if (!is_a && !is_r)
-        rc = ox_usage_error("test", "%s:%d: '%s' is not atol=NUMBER or rtol=NUMBER", file, lineno, w);
-      else if (ox_parse_tolerance(w + 5, is_a ? &l.atol : &l.rtol))
-        rc = ox_usage_error("test", "%s:%d: %s: '%s' is not a number >= 0", file, lineno, is_a ? "atol" : "rtol",
-                            w + 5);
-      l.has |= is_a ? HAS_ATOL : HAS_RTOL;
-    }
-    if (!rc && !l.has) rc = ox_usage_error("test", "%s:%d: the line gives neither atol= nor rtol=", file, lineno);
-    if (rc) break;
-    tolline *nl = realloc(tol.lines, ((size_t)tol.nlines + 1) * sizeof *nl);
-    if (nl) tol.lines = nl;
-    if (!nl || !(l.glob = strdup(line)) || (colon && !(l.output = strdup(colon + 1)))) {
-      free(l.glob);
-      fprintf(stderr, "onnxop test: out of memory\n");
-      rc = OX_EINPUT;
-      break;
-    }
-    tol.lines[tol.nlines++] = l;
+  ox_err e = {0};
+  uint8_t *text;
+  size_t len;
+  if (!(tol.text = ox_arena_new())) {
+    fclose(f);
+    return ox_cli_oom("test", NULL);
   }
-  if (!rc && ferror(f)) rc = ox_usage_error("test", "cannot read the tolerance file '%s'", file);
-  fclose(f);
-  return rc;
+  int rc = ox_read_open_file(tol.text, f, &text, &len, &e);
+  if (rc && rc != OX_ENOMEM) return ox_usage_error("test", "cannot read the tolerance file '%s': %s", file, e.msg);
+  if (!rc) rc = ox_tolerances_parse((char *)text, len, file, &tol.file, &e);
+  int n = tol.file.n;
+  if (!rc && (!(tol.exact = ox_mem_malloc(((size_t)n + 1) * sizeof *tol.exact)) ||
+              !(tol.globs = ox_mem_malloc(((size_t)n + 1) * sizeof *tol.globs))))
+    rc = ox_oom(&e, "for the lines of '%s'", file);
+  if (rc == OX_EUSAGE) return ox_usage_error("test", "%s", e.msg);
+  if (rc) {
+    fprintf(stderr, "onnxop test: %s: %s\n", file, e.msg);
+    return OX_EINPUT;
+  }
+  for (int i = 0; i < n; i++) {
+    const ox_tolline *l = &tol.file.v[i];
+    if (strpbrk(l->glob, "*?[\\/")) tol.globs[tol.nglobs++] = l; /* what fnmatch reads as more than the name */
+    else tol.exact[tol.nexact++] = l;
+  }
+  qsort(tol.exact, (size_t)tol.nexact, sizeof *tol.exact, cmp_tolline);
+  return 0;
 }
 
 static void free_tolerances(void) {
-  for (int i = 0; i < tol.nlines; i++) {
-    free(tol.lines[i].glob);
-    free(tol.lines[i].output);
-  }
-  free(tol.lines);
+  ox_tollist_free(&tol.file);
+  ox_mem_free(tol.exact);
+  ox_mem_free(tol.globs);
+  ox_arena_free(tol.text);
   memset(&tol, 0, sizeof tol);
 }
 
@@ -807,58 +805,38 @@ static void no_case_here(const char *path, char *why, size_t n) {
     snprintf(why, n, "%s holds no test case (a folder with model.onnx, or a folder of them)", path);
 }
 
-/* A line of the --xfail list: PATTERN: reason. The pattern is a case's
- * name or a shell glob of names (test_bernoulli*); with a '/', a glob of
- * the case's path or of its last components (suite/test_abs). */
-typedef struct {
-  char *name, *reason;
-  int line;   /* its line number in the file */
-  int glob;   /* has * ? [ or /: matched with fnmatch */
-  int dup_of; /* the line number it repeats (a duplicate), or 0 */
-  int used;   /* it names a case that was found (in this shard or not) */
-} xline;
+/* A line of the --xfail list (cli/lists.h): PATTERN: reason. */
+typedef ox_xline xline;
 
-/* The lines of an expected-failure list: their count; -1 with *why set when
- * the file cannot be opened (a FIFO or a folder is refused, not waited on),
- * -2 when memory runs out. */
-static int load_xfail(const char *file, xline **out, const char **why) {
-  FILE *f = ox_open_regular(file, why);
-  if (!f) return -1;
-  int n = 0, cap = 0, lineno = 0, oom = 0;
-  xline *v = NULL;
-  char line[4096];
-  while (!oom && fgets(line, sizeof line, f)) {
-    lineno++;
-    line[strcspn(line, "\r\n")] = 0;
-    char *s = line;
-    while (*s == ' ' || *s == '\t') s++;
-    if (!*s || *s == '#') continue;
-    char *colon = strchr(s, ':');
-    if (colon) *colon = 0;
-    char *r = colon ? colon + 1 : "";
-    while (*r == ' ') r++;
-    size_t l = strlen(s);
-    while (l && (s[l - 1] == ' ' || s[l - 1] == '\t')) s[--l] = 0;
-    if (n == cap) {
-      cap = cap ? cap * 2 : 256;
-      xline *nv = ox_heap_realloc(v, (size_t)cap * sizeof *v);
-      if (!nv) {
-        oom = 1;
-        break;
-      }
-      v = nv;
-    }
-    v[n] = (xline){ox_heap_strdup(s), ox_heap_strdup(r), lineno, strpbrk(s, "*?[/") != NULL, 0, 0};
-    oom = !v[n].name || !v[n].reason;
-    n++;
+/* The lines of an expected-failure list, read into the arena xa (the lines
+ * point into it): their count; -1 with the error said (a file that cannot be
+ * read, a FIFO or a folder refused, not waited on; a NUL in it) with *rc its
+ * exit status. */
+static int load_xfail(ox_arena *xa, const char *file, xline **out, int *rc) {
+  const char *why;
+  FILE *f = ox_open_regular(file, &why);
+  if (!f) {
+    *rc = ox_usage_error("test", "cannot read the expected-failure list '%s': %s", file, why);
+    return -1;
   }
-  fclose(f);
-  if (oom) {
-    for (int i = 0; i < n; i++) free(v[i].name), free(v[i].reason);
-    free(v);
-    return -2;
+  ox_err e = {0};
+  uint8_t *text;
+  size_t len;
+  int n = 0, r = ox_read_open_file(xa, f, &text, &len, &e);
+  if (r && r != OX_ENOMEM) {
+    *rc = ox_usage_error("test", "cannot read the expected-failure list '%s': %s", file, e.msg);
+    return -1;
   }
-  *out = v;
+  if (!r) r = ox_xfail_parse((char *)text, len, file, out, &n, &e);
+  if (r == OX_EUSAGE) {
+    *rc = ox_usage_error("test", "%s", e.msg);
+    return -1;
+  }
+  if (r) {
+    fprintf(stderr, "onnxop test: %s: %s\n", file, e.msg);
+    *rc = OX_EINPUT;
+    return -1;
+  }
   return n;
 }
 
@@ -951,10 +929,9 @@ static int case_done(void *ctx, tcase *c) {
   if (c->x >= 0) {
     const xline *x = &r->xl[c->x];
     if (c->st == OX_ST_PASS) {
-      char m[4400];
-      snprintf(m, sizeof m, "passes, but %s lists it as failing (%s)", r->xfile, x->reason);
+      size_t room = strlen(r->xfile) + strlen(x->reason) + 48; /* the reason is a line of any length */
       free(c->why);
-      c->why = strdup(m);
+      if ((c->why = malloc(room))) snprintf(c->why, room, "passes, but %s lists it as failing (%s)", r->xfile, x->reason);
       c->st = OX_ST_XPASS;
     } else {
       c->st = OX_ST_XFAIL;
@@ -996,14 +973,6 @@ static void free_cases(tcase *cases, int n) {
     free(cases[i].why);
   }
   free(cases);
-}
-
-static void free_xfail(xline *xl, int nx) {
-  for (int j = 0; j < nx; j++) {
-    free(xl[j].name);
-    free(xl[j].reason);
-  }
-  free(xl);
 }
 
 static int cmp_name(const void *a, const void *b) {
@@ -1189,6 +1158,7 @@ int ox_cmd_test(int argc, char **argv) {
   tcase *cases = NULL;
   int n = 0, cap = 0;
   xline *xl = NULL;
+  ox_arena *xa = NULL; /* the --xfail list's text, which xl points into */
   int nx = 0;
   xindex xi = {0};
   int *order = NULL, nsel = 0, nrun = 0;
@@ -1213,10 +1183,9 @@ int ox_cmd_test(int argc, char **argv) {
       if (!(empty_why[i] = strdup(why))) goto oom;
     }
   }
-  const char *xwhy = NULL;
-  if (o.xfile && (nx = load_xfail(o.xfile, &xl, &xwhy)) == -2) goto oom;
-  if (nx < 0) {
-    rc = ox_usage_error("test", "cannot read the expected-failure list '%s': %s", o.xfile, xwhy);
+  if (o.xfile && (!(xa = ox_arena_new()) || (nx = load_xfail(xa, o.xfile, &xl, &rc)) < 0)) {
+    if (!xa) goto oom;
+    nx = 0;
     goto out;
   }
   if (o.junit) { /* a path that cannot take the report fails before the run */
@@ -1365,7 +1334,8 @@ out:
   free(xi.globs);
   free_whys(empty_why, argc);
   free_cases(cases, n);
-  free_xfail(xl, nx);
+  ox_mem_free(xl);
+  ox_arena_free(xa);
   free_opts(&o);
   free_tolerances();
   return rc;

@@ -15,6 +15,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HAVE_X86 1
+#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define HAVE_X86 0
@@ -31,8 +32,12 @@ static int level(void) {
   static int have = -1;
   int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
   if (h < 0) {
+    /* F16C: CPUID.1:ECX bit 29, with AVX usable (its instructions are
+     * VEX-encoded); clang 14's __builtin_cpu_supports has no "f16c" */
+    unsigned a, b, c = 0, d;
     __builtin_cpu_init();
-    h = ox_cpu_level() == OX_CPU_AVX512 ? LV_AVX512 : __builtin_cpu_supports("f16c") ? LV_F16C : LV_SCALAR;
+    int f16c = __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+    h = ox_cpu_level() == OX_CPU_AVX512 ? LV_AVX512 : f16c ? LV_F16C : LV_SCALAR;
     __atomic_store_n(&have, h, __ATOMIC_RELAXED);
   }
   return h < cap ? h : cap;
