@@ -57,9 +57,13 @@ static const char test_help[] =
     "  --tap              print TAP version 14 instead\n"
     "  --junit FILE       also write JUnit XML to FILE (a testsuite per PATH)\n"
     "choosing cases:\n"
-    "  -k REGEX           only the cases whose name matches REGEX (POSIX extended;\n"
-    "                     given again: any of them)\n"
-    "  --exclude REGEX    not the cases whose name matches REGEX\n"
+    "  -k REGEX           only the cases whose name matches REGEX (given again:\n"
+    "                     any of them): POSIX extended syntax, matched by PCRE2\n"
+    "                     (\\d \\w \\b (?i) work too; \\< \\> do not, see man onnxop);\n"
+    "                     back-references work, but a match that takes over a\n"
+    "                     million steps is an error, and memory counts against\n"
+    "                     --max-memory\n"
+    "  --exclude REGEX    not the cases whose name matches REGEX (the same syntax)\n"
     "  --list             print the paths of the cases that would run, and stop\n"
     "  --shard K/N        run the K-th of N slices: the chosen cases in order (PATH\n"
     "                     by PATH, each sorted by name), the i-th in slice i mod N\n"
@@ -1039,26 +1043,77 @@ static void free_opts(topts *o) {
   free(o->is_path);
 }
 
-/* -k and --exclude: PCRE2 (core/regex.h), read as POSIX extended expressions
- * read names: bytes (no UTF mode, as regcomp in the C locale), '.' matching
- * any byte, '$' only at the very end. PCRE2 backtracks, so that a pattern
+/* -k and --exclude: PCRE2 (core/regex.h), on the name's bytes (no UTF
+ * mode, as regcomp in the C locale), with '.' matching any byte and '$'
+ * only at the very end, as POSIX has them. PCRE2 backtracks, so a pattern
  * such as (.*)(.*)(.*)\3\2\1b could take for ever on a long name (glibc's
- * regexec does): a match may take at most PATTERN_STEPS steps and
+ * regexec did): a match may take at most PATTERN_STEPS steps and
  * PATTERN_HEAP_KIB KiB of frames, and its memory counts against
  * --max-memory. */
 enum { PATTERN_STEPS = 1000000, PATTERN_HEAP_KIB = 65536 };
 
+/* What POSIX extended syntax (as glibc reads it) writes otherwise than
+ * PCRE2, rewritten for PCRE2: \< and \> (word start and end), \` and \'
+ * (the ends of the text), {,N} (up to N), and in a bracket expression a
+ * backslash, which is itself there. A string from ox_mem_malloc, or NULL
+ * when memory ran out. */
+static char *posix_to_pcre2(const char *p) {
+  size_t n = strlen(p), k = 0;
+  char *o = ox_mem_malloc(n * 10 + 1); /* "\b(?<=\w)" is the longest: 8 bytes for 2 */
+  if (!o) return NULL;
+#define EMIT(s) (memcpy(o + k, (s), strlen(s)), k += strlen(s))
+  for (size_t i = 0; i < n;) {
+    if (p[i] == '\\' && i + 1 < n) {
+      char c = p[i + 1];
+      const char *rep = c == '<' ? "\\b(?=\\w)" : c == '>' ? "\\b(?<=\\w)" : c == '`' ? "\\A" : c == '\'' ? "\\z" : NULL;
+      if (rep) EMIT(rep);
+      else o[k++] = p[i], o[k++] = c;
+      i += 2;
+    } else if (p[i] == '{' && p[i + 1] == ',' && p[i + 2] >= '0' && p[i + 2] <= '9') {
+      EMIT("{0,");
+      i += 2;
+    } else if (p[i] == '[') { /* a bracket expression: up to its ']' */
+      o[k++] = p[i++];
+      if (p[i] == '^') o[k++] = p[i++];
+      if (p[i] == ']') o[k++] = p[i++]; /* a leading ']' is itself */
+      while (i < n && p[i] != ']') {
+        if (p[i] == '[' && (p[i + 1] == ':' || p[i + 1] == '.' || p[i + 1] == '=')) {
+          /* [:alpha:] and the like, whole */
+          const char *close = strstr(p + i + 2, p[i + 1] == ':' ? ":]" : p[i + 1] == '.' ? ".]" : "=]");
+          size_t to = close ? (size_t)(close - p) + 2 : n;
+          memcpy(o + k, p + i, to - i);
+          k += to - i;
+          i = to;
+        } else if (p[i] == '\\') {
+          EMIT("\\\\");
+          i++;
+        } else {
+          o[k++] = p[i++];
+        }
+      }
+    } else {
+      o[k++] = p[i++];
+    }
+  }
+#undef EMIT
+  o[k] = 0;
+  return o;
+}
+
 static int pattern_compile(const char *opt, const char *src, ox_regex *re) {
   ox_err e = {0};
   size_t at;
-  int rc = ox_regex_compile(re, src, strlen(src), PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, PATTERN_STEPS,
-                            PATTERN_HEAP_KIB, &at, &e);
-  if (rc == OX_ENOMEM) {
-    fprintf(stderr, "onnxop test: %s '%s': %s\n", opt, src, e.msg);
-    return OX_EINPUT;
-  }
-  if (rc) return ox_usage_error("test", "%s '%s': %s (at offset %zu)", opt, src, e.msg, at);
-  return 0;
+  char *pat = posix_to_pcre2(src);
+  int rc = pat ? ox_regex_compile(re, pat, strlen(pat), PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, PATTERN_STEPS,
+                                  PATTERN_HEAP_KIB, &at, &e)
+               : ox_oom(&e, NULL);
+  if (rc == OX_ENOMEM) fprintf(stderr, "onnxop test: %s '%s': %s\n", opt, src, e.msg);
+  else if (rc && !strcmp(pat, src)) rc = ox_usage_error("test", "%s '%s': %s (at offset %zu)", opt, src, e.msg, at);
+  else if (rc)
+    rc = ox_usage_error("test", "%s '%s' (for PCRE2: '%s'): %s (at offset %zu of the latter)", opt, src, pat, e.msg,
+                        at);
+  ox_mem_free(pat);
+  return rc == OX_ENOMEM ? OX_EINPUT : rc;
 }
 
 /* 1 when name matches the pattern, 0 when not; the exit status, said, when
