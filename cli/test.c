@@ -1113,7 +1113,7 @@ static int pattern_compile(const char *opt, const char *src, ox_regex *re) {
     rc = ox_usage_error("test", "%s '%s' (for PCRE2: '%s'): %s (at offset %zu of the latter)", opt, src, pat, e.msg,
                         at);
   ox_mem_free(pat);
-  return rc == OX_ENOMEM ? OX_EINPUT : rc;
+  return rc; /* OX_ENOMEM, not OX_EINPUT: parse_opts's 1 is --help */
 }
 
 /* 1 when name matches the pattern, 0 when not; the exit status, said, when
