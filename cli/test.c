@@ -59,7 +59,7 @@ static const char test_help[] =
     "choosing cases:\n"
     "  -k REGEX           only the cases whose name matches REGEX (given again:\n"
     "                     any of them): POSIX extended syntax, matched by PCRE2\n"
-    "                     (\\d \\w \\b (?i) work too; \\< \\> do not, see man onnxop);\n"
+    "                     (\\d \\b (?i) work too; man onnxop has the differences);\n"
     "                     back-references work, but a match that takes over a\n"
     "                     million steps is an error, and memory counts against\n"
     "                     --max-memory\n"
@@ -1128,7 +1128,7 @@ static int pattern_match(const char *opt, const char *src, ox_regex *re, const c
     fprintf(stderr, "onnxop test: %s '%s': %s\n", opt, src, e.msg);
     return -OX_EINPUT;
   }
-  if (r == PCRE2_ERROR_MATCHLIMIT || r == PCRE2_ERROR_HEAPLIMIT)
+  if (r == PCRE2_ERROR_MATCHLIMIT || r == PCRE2_ERROR_HEAPLIMIT || r == PCRE2_ERROR_DEPTHLIMIT)
     return -ox_usage_error("test", "%s '%s': matching the case name '%s' takes more than %s: the pattern backtracks "
                            "too much (a back-reference or nested repeats?)", opt, src, name,
                            r == PCRE2_ERROR_MATCHLIMIT ? "a million steps" : "64 MiB");
