@@ -171,6 +171,18 @@ $(B)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c FORCE
 FORCE:
 fuzz: deps
 	@sh tests/fuzz/run.sh $(B) $(FUZZ_SECONDS) "$(SHARED_SUITE)" $(FUZZERS)
+# the readers of `onnxop report` (cli/results.c) are the command's own code:
+# their harnesses link cli.a (none of main.c) before the library
+FUZZERS += report_junit report_json
+$(B)/asan/fuzz-replay-report_%: tests/fuzz/fuzz_report_%.c tests/fuzz/report_check.h tests/fuzz/replay.c \
+    $(B)/asan/cli.a $(B)/asan/libonnxop.a | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN) $(WARN) -o $@ $< tests/fuzz/replay.c $(B)/asan/cli.a \
+	  $(B)/asan/libonnxop.a $(LIBS)
+$(B)/fuzz/fuzz-report_%: tests/fuzz/fuzz_report_%.c FORCE
+	@$(MAKE) --no-print-directory CC=clang CFLAGS="-O1 -g" $(B)/fuzz/cli.a $(B)/fuzz/libonnxop.a
+	clang $(BASEFLAGS) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/cli.a \
+	  $(B)/fuzz/libonnxop.a $(LIBS)
 
 # the elementwise ops' error sweep checks its references against MPFR
 # (libmpfr-dev: a test dependency)

@@ -109,7 +109,7 @@ void ox_cli_free_values(struct onnxop_value **v, int n);
  * code, the exit status's class. */
 int ox_cli_api_fail(const char *file, const char *what, const struct onnxop_error *err);
 
-/* ---- test results (cli/report.c), shared by `onnxop test` and `onnxop report` ----
+/* ---- test results (cli/results.c), shared by `onnxop test` and `onnxop report` ----
  * One status per case, the same word in the text, --json, --tap and --junit:
  * pass; fail (an output differs); error (the model, an input or the data set
  * was refused, or the evaluation failed: exit 1 of the evaluation);
@@ -142,6 +142,11 @@ typedef struct {
   long long not_run;    /* --fail-fast stopped the run before these */
   const char *xfail;    /* the --xfail FILE, or NULL */
 } ox_run_info;
+
+/* "K/N" of --shard and of the reports' "shard" (JSON) and onnxop.shard
+ * (JUnit): decimal digits, 1 <= K <= N <= OX_SHARD_MAX. 0, or -1. */
+#define OX_SHARD_MAX 1000000
+int ox_parse_shard(const char *s, int *k, int *n);
 
 struct cJSON;
 /* count[s]: how many results have status s */

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <fnmatch.h>
 #include <poll.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "../api/api.h"
+#include "../core/regex.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
@@ -58,9 +58,13 @@ static const char test_help[] =
     "  --tap              print TAP version 14 instead\n"
     "  --junit FILE       also write JUnit XML to FILE (a testsuite per PATH)\n"
     "choosing cases:\n"
-    "  -k REGEX           only the cases whose name matches REGEX (POSIX extended;\n"
-    "                     given again: any of them)\n"
-    "  --exclude REGEX    not the cases whose name matches REGEX\n"
+    "  -k REGEX           only the cases whose name matches REGEX (given again:\n"
+    "                     any of them): POSIX extended syntax, matched by PCRE2\n"
+    "                     (\\d \\b (?i) work too; man onnxop has the differences);\n"
+    "                     back-references work, but a match that takes over a\n"
+    "                     million steps is an error, and memory counts against\n"
+    "                     --max-memory\n"
+    "  --exclude REGEX    not the cases whose name matches REGEX (the same syntax)\n"
     "  --list             print the paths of the cases that would run, and stop\n"
     "  --shard K/N        run the K-th of N slices: the chosen cases in order (PATH\n"
     "                     by PATH, each sorted by name), the i-th in slice i mod N\n"
@@ -995,40 +999,126 @@ typedef struct {
   int jobs, verbose, failures, json, tap, list, fail_fast;
   double timeout;               /* seconds a case may take */
   int shard_k, shard_n;         /* --shard K/N; 0 and 0 without it */
-  regex_t keep[16], drop[16];   /* -k and --exclude */
+  ox_regex keep[16], drop[16];  /* -k and --exclude */
+  const char *keep_src[16], *drop_src[16];
   int nkeep, ndrop;
   char *is_path;                /* is_path[i]: argv[i] is a PATH */
   int npaths;
 } topts;
 
 static void free_opts(topts *o) {
-  for (int i = 0; i < o->nkeep; i++) regfree(&o->keep[i]);
-  for (int i = 0; i < o->ndrop; i++) regfree(&o->drop[i]);
+  for (int i = 0; i < o->nkeep; i++) ox_regex_free(&o->keep[i]);
+  for (int i = 0; i < o->ndrop; i++) ox_regex_free(&o->drop[i]);
   free(o->is_path);
 }
 
-/* -k and --exclude: a case is chosen when its name matches a -k (when there
- * is one) and no --exclude */
-static int chosen(const topts *o, const char *name) {
-  int keep = !o->nkeep;
-  for (int i = 0; i < o->nkeep && !keep; i++) keep = !regexec(&o->keep[i], name, 0, NULL, 0);
-  for (int i = 0; i < o->ndrop && keep; i++) keep = regexec(&o->drop[i], name, 0, NULL, 0) != 0;
-  return keep;
+/* -k and --exclude: PCRE2 (core/regex.h), on the name's bytes (no UTF
+ * mode, as regcomp in the C locale), with '.' matching any byte and '$'
+ * only at the very end, as POSIX has them. PCRE2 backtracks, so a pattern
+ * such as (.*)(.*)(.*)\3\2\1b could take for ever on a long name (glibc's
+ * regexec did): a match may take at most PATTERN_STEPS steps and
+ * PATTERN_HEAP_KIB KiB of frames, and its memory counts against
+ * --max-memory. */
+enum { PATTERN_STEPS = 1000000, PATTERN_HEAP_KIB = 65536 };
+
+/* What POSIX extended syntax (as glibc reads it) writes otherwise than
+ * PCRE2, rewritten for PCRE2: \< and \> (word start and end), \` and \'
+ * (the ends of the text), {,N} (up to N), and in a bracket expression a
+ * backslash, which is itself there. A string from ox_mem_malloc, or NULL
+ * when memory ran out. */
+static char *posix_to_pcre2(const char *p) {
+  size_t n = strlen(p), k = 0;
+  char *o = ox_mem_malloc(n * 10 + 1); /* "\b(?<=\w)" is the longest: 8 bytes for 2 */
+  if (!o) return NULL;
+#define EMIT(s) (memcpy(o + k, (s), strlen(s)), k += strlen(s))
+  for (size_t i = 0; i < n;) {
+    if (p[i] == '\\' && i + 1 < n) {
+      char c = p[i + 1];
+      const char *rep = c == '<' ? "\\b(?=\\w)" : c == '>' ? "\\b(?<=\\w)" : c == '`' ? "\\A" : c == '\'' ? "\\z" : NULL;
+      if (rep) EMIT(rep);
+      else o[k++] = p[i], o[k++] = c;
+      i += 2;
+    } else if (p[i] == '{' && p[i + 1] == ',' && p[i + 2] >= '0' && p[i + 2] <= '9') {
+      EMIT("{0,");
+      i += 2;
+    } else if (p[i] == '[') { /* a bracket expression: up to its ']' */
+      o[k++] = p[i++];
+      if (p[i] == '^') o[k++] = p[i++];
+      if (p[i] == ']') o[k++] = p[i++]; /* a leading ']' is itself */
+      while (i < n && p[i] != ']') {
+        if (p[i] == '[' && (p[i + 1] == ':' || p[i + 1] == '.' || p[i + 1] == '=')) {
+          /* [:alpha:] and the like, whole */
+          const char *close = strstr(p + i + 2, p[i + 1] == ':' ? ":]" : p[i + 1] == '.' ? ".]" : "=]");
+          size_t to = close ? (size_t)(close - p) + 2 : n;
+          memcpy(o + k, p + i, to - i);
+          k += to - i;
+          i = to;
+        } else if (p[i] == '\\') {
+          EMIT("\\\\");
+          i++;
+        } else {
+          o[k++] = p[i++];
+        }
+      }
+    } else {
+      o[k++] = p[i++];
+    }
+  }
+#undef EMIT
+  o[k] = 0;
+  return o;
 }
 
-/* "K/N", 1 <= K <= N: 0, or -1 */
-static int parse_shard(const char *s, int *k, int *n) {
-  char *end;
-  errno = 0;
-  long a = strtol(s, &end, 10);
-  if (end == s || *end != '/' || s[0] == '-' || s[0] == '+' || s[0] == ' ') return -1;
-  const char *t = end + 1;
-  long b = strtol(t, &end, 10);
-  if (end == t || *end || t[0] == '-' || t[0] == '+' || t[0] == ' ' || errno || a < 1 || b < a || b > 1000000)
-    return -1;
-  *k = (int)a;
-  *n = (int)b;
-  return 0;
+static int pattern_compile(const char *opt, const char *src, ox_regex *re) {
+  ox_err e = {0};
+  size_t at;
+  char *pat = posix_to_pcre2(src);
+  int rc = pat ? ox_regex_compile(re, pat, strlen(pat), PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, PATTERN_STEPS,
+                                  PATTERN_HEAP_KIB, &at, &e)
+               : ox_oom(&e, NULL);
+  if (rc == OX_ENOMEM) fprintf(stderr, "onnxop test: %s '%s': %s\n", opt, src, e.msg);
+  else if (rc && !strcmp(pat, src)) rc = ox_usage_error("test", "%s '%s': %s (at offset %zu)", opt, src, e.msg, at);
+  else if (rc)
+    rc = ox_usage_error("test", "%s '%s' (for PCRE2: '%s'): %s (at offset %zu of the latter)", opt, src, pat, e.msg,
+                        at);
+  ox_mem_free(pat);
+  return rc; /* OX_ENOMEM, not OX_EINPUT: parse_opts's 1 is --help */
+}
+
+/* 1 when name matches the pattern, 0 when not; the exit status, said, when
+ * the match could not be decided. */
+static int pattern_match(const char *opt, const char *src, ox_regex *re, const char *name) {
+  int r = ox_regex_match(re, name, strlen(name));
+  if (r >= 0) return 1;
+  if (r == PCRE2_ERROR_NOMATCH) return 0;
+  if (r == PCRE2_ERROR_NOMEMORY) {
+    ox_err e = {0};
+    ox_oom(&e, "matching the case name '%s'", name);
+    fprintf(stderr, "onnxop test: %s '%s': %s\n", opt, src, e.msg);
+    return -OX_EINPUT;
+  }
+  if (r == PCRE2_ERROR_MATCHLIMIT || r == PCRE2_ERROR_HEAPLIMIT || r == PCRE2_ERROR_DEPTHLIMIT)
+    return -ox_usage_error("test", "%s '%s': matching the case name '%s' takes more than %s: the pattern backtracks "
+                           "too much (a back-reference or nested repeats?)", opt, src, name,
+                           r == PCRE2_ERROR_MATCHLIMIT ? "a million steps" : "64 MiB");
+  char msg[256];
+  ox_regex_message(r, msg, sizeof msg);
+  return -ox_usage_error("test", "%s '%s': matching the case name '%s': %s", opt, src, name, msg);
+}
+
+/* -k and --exclude: a case is chosen when its name matches a -k (when there
+ * is one) and no --exclude: 1 or 0, or minus the exit status (said) when a
+ * pattern could not tell */
+static int chosen(topts *o, const char *name) {
+  int keep = !o->nkeep;
+  for (int i = 0; i < o->nkeep && !keep; i++)
+    if ((keep = pattern_match("-k", o->keep_src[i], &o->keep[i], name)) < 0) return keep;
+  for (int i = 0; i < o->ndrop && keep; i++) {
+    int m = pattern_match("--exclude", o->drop_src[i], &o->drop[i], name);
+    if (m < 0) return m;
+    keep = !m;
+  }
+  return keep;
 }
 
 enum { T_HELP, T_XFAIL, T_JOBS, T_TIMEOUT, T_VERBOSE, T_QUIET, T_FAILURES, T_JSON, T_ATOL, T_RTOL, T_FORCE_TOL,
@@ -1110,23 +1200,19 @@ static int parse_opts(int argc, char **argv, topts *o) {
     case T_LIST: o->list = 1; break;
     case T_FAIL_FAST: o->fail_fast = 1; break;
     case T_SHARD:
-      if (parse_shard(v, &o->shard_k, &o->shard_n))
-        return ox_usage_error("test", "--shard needs K/N, two whole numbers with 1 <= K <= N <= 1000000, such as "
-                              "2/4, not '%s'", v);
+      if (ox_parse_shard(v, &o->shard_k, &o->shard_n))
+        return ox_usage_error("test", "--shard needs K/N, two whole numbers with 1 <= K <= N <= %d, such as "
+                              "2/4, not '%s'", OX_SHARD_MAX, v);
       break;
     case T_KEEP:
     case T_EXCLUDE: {
       int keep = k == T_KEEP;
-      regex_t *re = keep ? &o->keep[o->nkeep] : &o->drop[o->ndrop];
       if ((keep ? o->nkeep : o->ndrop) == 16) return ox_usage_error("test", "%s is given more than 16 times", a);
-      int err = regcomp(re, v, REG_EXTENDED | REG_NOSUB);
-      if (err) {
-        char msg[256];
-        regerror(err, re, msg, sizeof msg);
-        return ox_usage_error("test", "%s '%s': %s", a, v, msg);
-      }
-      if (keep) o->nkeep++;
-      else o->ndrop++;
+      ox_regex *re = keep ? &o->keep[o->nkeep] : &o->drop[o->ndrop];
+      int err = pattern_compile(a, v, re);
+      if (err) return err;
+      if (keep) o->keep_src[o->nkeep++] = v;
+      else o->drop_src[o->ndrop++] = v;
       break;
     }
     }
@@ -1221,7 +1307,12 @@ int ox_cmd_test(int argc, char **argv) {
     if (c->done < 0) continue;
     xline *x = xfind(&xi, c);
     if (x) c->x = (int)(x - xl);
-    if (!chosen(&o, c->name)) continue;
+    int ch = chosen(&o, c->name);
+    if (ch < 0) {
+      rc = -ch;
+      goto out;
+    }
+    if (!ch) continue;
     if (!o.shard_n || nsel % o.shard_n == o.shard_k - 1) order[nrun++] = i;
     nsel++;
   }
@@ -1247,10 +1338,15 @@ int ox_cmd_test(int argc, char **argv) {
     if (empty_why[k]) res[nres++] = (ox_result){base_name(argv[k]), argv[k], empty_why[k], OX_ST_ERROR, 0, k};
   for (int j = 0; whole && j < nx; j++) {
     const char *base = strrchr(xl[j].name, '/') ? strrchr(xl[j].name, '/') + 1 : xl[j].name;
+    int ch = xl[j].dup_of || xl[j].used ? 0 : chosen(&o, base);
+    if (ch < 0) {
+      rc = -ch;
+      goto out;
+    }
     if (xl[j].dup_of) {
       snprintf(lmsg[j], sizeof lmsg[j], "line %d repeats line %d", xl[j].line, xl[j].dup_of);
       res[nres++] = (ox_result){xl[j].name, xl[j].name, lmsg[j], OX_ST_DUPLICATE, 0, argc};
-    } else if (!xl[j].used && chosen(&o, base)) {
+    } else if (ch) {
       snprintf(lmsg[j], sizeof lmsg[j], "line %d names no case that was found", xl[j].line);
       res[nres++] = (ox_result){xl[j].name, xl[j].name, lmsg[j], OX_ST_STALE, 0, argc};
     }

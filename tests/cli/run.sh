@@ -651,6 +651,8 @@ err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 # ---- onnxop test as a runner, onnxop report ----
 SUITE=$2
 . tests/cli/runner.sh
+# ---- onnxop report and test -k on hostile input ----
+. tests/cli/report.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

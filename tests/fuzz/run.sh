@@ -14,6 +14,9 @@ for name in "$@"; do
   corpus="$B/fuzz/corpus-$name"
   mkdir -p "$corpus" "tests/fuzz/regress/$name"
   if [ -z "$(ls -A "$corpus")" ]; then # seed once
+    # a corpus kept in the tree (tests/fuzz/corpus/NAME: minimized, every
+    # edge the harness reached), for the harnesses that have one
+    [ -d "tests/fuzz/corpus/$name" ] && cp "tests/fuzz/corpus/$name"/* "$corpus/"
     case $name in
     model) for m in "$SHARED"/*/model.onnx "$DEB"/*/model.onnx; do
              [ -f "$m" ] && cp "$m" "$corpus/$(basename "$(dirname "$m")").onnx"; done ;;
