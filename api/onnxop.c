@@ -387,9 +387,11 @@ static int make_container(int seq, const char *type_str, int64_t n, const onnxop
   ox_err e = {0};
   ox_value *v = NULL;
   char why[256] = "", got[160], want[160];
-  const ox_type *t = type_str ? ox_type_parse(h->a, type_str, 0, why, sizeof why) : ox_value_type(h->a, elems[0]->v);
+  /* the element's type copied: it lives in the element's holder */
+  const ox_type *t = type_str ? ox_type_parse(h->a, type_str, 0, why, sizeof why)
+                              : ox_type_copy(h->a, ox_value_type(h->a, elems[0]->v));
   int rc = 0;
-  if (!t) rc = *why || !type_str ? ox_fail(&e, OX_EUSAGE, "%s: bad element type '%s': %s", what, type_str, why)
+  if (!t) rc = *why ? ox_fail(&e, OX_EUSAGE, "%s: bad element type '%s': %s", what, type_str, why)
                                  : ox_oom(&e, NULL);
   if (!rc) rc = seq ? ox_seq_new(h->a, t, n, &v, &e) : ox_opt_new(h->a, t, NULL, &v, &e);
   for (int64_t i = 0; i < n && !rc; i++) {
