@@ -11,7 +11,7 @@ MANDIR    ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 # the library's version (core/ox.h's OX_VERSION and include/onnxop.h say the
 # same; tests/api/run.sh checks) and its ABI: libonnxop.so.$(SOMAJOR)
-VERSION   := 0.1.0
+VERSION   := 0.2.0
 SOMAJOR   := 0
 CC        ?= cc
 CFLAGS    ?= -O2 -g

@@ -8,7 +8,7 @@
 #     seed examples and the node-test suite SUITE (its cases not in
 #     tests/xfail/onnx-node-tests.txt; for Debian's node cases,
 #     debian-node.txt) through the API
-#   asan: errors.c and suite.c linked with BUILD/asan/libonnxop.a (a leak or
+#   asan: errors.c, features.c and suite.c linked with BUILD/asan/libonnxop.a (a leak or
 #     a use after free in the API is a failure)
 #   tsan: threads.c linked with a ThreadSanitizer build of the library
 #     (BUILD/tsan/libonnxop.a): runs at once give the bytes of runs one at a
@@ -57,12 +57,14 @@ fi
 
 case $MODE in
 asan)
-  for t in errors suite; do
+  for t in errors suite features; do
     if cc $WARN -fsanitize=address,undefined -fno-omit-frame-pointer -Iinclude -o "$O/$t" \
       "tests/api/$t.c" "$B/asan/libonnxop.a" $LIBS_IN 2>"$O/$t.cc"; then ok; else bad "cc $t:"; cat "$O/$t.cc"; fi
   done
   "$O/errors" "$SUITE" "$O/tmp" >"$O/errors.out" 2>&1
   take "errors (asan)" "$O/errors.out" $?
+  "$O/features" "$SUITE" "$O/tmp" >"$O/features.out" 2>&1
+  take "features (asan)" "$O/features.out" $?
   "$O/suite" $(cat "$CASES") >"$O/suite.out" 2>&1
   take "suite (asan)" "$O/suite.out" $?
   ;;
@@ -93,7 +95,8 @@ installed)
   [ "$(pkg-config --modversion onnxop)" = "$(sed -n 's/#define OX_VERSION "\(.*\)"/\1/p' core/ox.h)" ] && ok ||
     bad "onnxop.pc's version is not core/ox.h's OX_VERSION"
   case "$CFL $LIBS" in *"$R"*) ok ;; *) bad "pkg-config's flags do not point into $R: $CFL $LIBS" ;; esac
-  SO=$R/usr/lib/libonnxop.so.0.1.0
+  V=$(sed -n 's/#define OX_VERSION "\(.*\)"/\1/p' core/ox.h)
+  SO=$R/usr/lib/libonnxop.so.$V
   # the command is a client of the library: test and run (bind.c binds
   # run's and bench's --in) load the model, read the values, run and
   # compare through the entries the public functions wrap (api/api.h;
@@ -117,7 +120,7 @@ installed)
   others=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -v '^onnxop_')
   [ -z "$others" ] && ok || bad "libonnxop.so exports more than onnxop_*: $(echo $others | head -c 300)"
   [ "$(nm -D --defined-only "$SO" | grep -c ' T onnxop_')" -ge 40 ] && ok || bad "libonnxop.so exports too few onnxop_ functions"
-  objdump -p "$SO" | grep -q 'SONAME *libonnxop.so.0$' && ok || bad "libonnxop.so.0.1.0 has no SONAME libonnxop.so.0"
+  objdump -p "$SO" | grep -q 'SONAME *libonnxop.so.0$' && ok || bad "libonnxop.so.$V has no SONAME libonnxop.so.0"
   # nothing process-wide: the command's list of pending outputs and its
   # signal handlers (cli/files.c) are not in either library, which never
   # installs a handler nor blocks a signal
@@ -128,9 +131,9 @@ installed)
     sig=$(nm -u "$lib" 2>/dev/null | awk '{print $NF}' | sed 's/@.*//' | grep -xE 'sigaction|signal|sigprocmask|pthread_sigmask|raise' | sort -u)
     [ -z "$sig" ] && ok || bad "$(basename "$lib") handles signals: it calls $(echo $sig)"
   done
-  [ "$(readlink "$R/usr/lib/libonnxop.so.0")" = libonnxop.so.0.1.0 ] && ok || bad "no libonnxop.so.0 symlink"
+  [ "$(readlink "$R/usr/lib/libonnxop.so.0")" = "libonnxop.so.$V" ] && ok || bad "no libonnxop.so.0 symlink"
   export LD_LIBRARY_PATH="$R/usr/lib"
-  for t in tests/api/errors.c tests/api/suite.c examples/run_case.c; do
+  for t in tests/api/errors.c tests/api/features.c tests/api/suite.c examples/run_case.c; do
     n=$(basename "$t" .c)
     if cc $WARN -o "$O/$n" "$t" $CFL $LIBS 2>"$O/$n.cc"; then ok; else bad "cc $t:"; cat "$O/$n.cc"; fi
   done
@@ -190,6 +193,8 @@ installed)
   # the errors, and the node-test suite through the installed library
   "$O/errors" "$SUITE" "$O/tmp" >"$O/errors.out" 2>&1
   take errors "$O/errors.out" $?
+  "$O/features" "$SUITE" "$O/tmp" >"$O/features.out" 2>&1
+  take features "$O/features.out" $?
   "$O/suite" $(cat "$CASES") >"$O/suite.out" 2>&1
   take suite "$O/suite.out" $?
   [ "$(grep -c . "$CASES")" -ge 300 ] && ok || bad "only $(grep -c . "$CASES") suite cases"
