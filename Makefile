@@ -131,7 +131,11 @@ $(PC): onnxop.pc.in $(B)/onnxop.pc.vars
 # the library alone: both libraries and onnxop.pc (debian/rules builds `all
 # lib` with the install's PREFIX and LIBDIR, so that `make install` then
 # builds nothing)
-lib: $(SOLIB) $(B)/libonnxop.a $(PC)
+lib: $(SOLIB) $(B)/libonnxop.a $(PC) $(B)/$(SONAME)
+# the shared library by its SONAME in the build folder, where the Python
+# package of the source tree (python/onnxop) finds it
+$(B)/$(SONAME): $(SOLIB)
+	ln -sf pic/libonnxop.so.$(VERSION) $@
 # tests/api/suite.c on the test build, for tests/faults.py's api_suite
 $(B)/asan/api-suite: tests/api/suite.c tests/api/case.h $(B)/asan/libonnxop.a
 	$(CC) $(BASEFLAGS) -Iinclude $(CFLAGS) $(SAN) $(WARN) -o $@ tests/api/suite.c $(B)/asan/libonnxop.a $(LIBS)
