@@ -1,9 +1,14 @@
 """onnxop from Python: an exact ONNX reference evaluator over libonnxop.
 
+    import numpy as np, onnxop
+    sess = onnxop.Session("model.onnx")             # as onnxruntime.InferenceSession
+    (y,) = sess.run(None, {"x": np.ones((2, 3), np.float32)})
+
 Two layers, as llama-cpp-python has them: :mod:`onnxop.capi` binds the C
 library one to one (cffi's ABI mode: nothing compiled), and the rest is the
 Pythonic layer on top of it:
 
+- :class:`Session` (``run``, ``get_inputs``, ``get_outputs``);
 - values: numpy arrays, :class:`Tensor` for the types numpy lacks, lists,
   None or the value for optionals, dicts (see :mod:`onnxop.values`);
 - exceptions named for the exit-status classes of the onnxop command
@@ -13,9 +18,10 @@ Pythonic layer on top of it:
 from .capi import ffi, lib
 from .errors import (CancelledError, Error, InputError, OutOfMemoryError, TimeoutError, UnsupportedError,
                      UsageError)
+from .session import NodeArg, Session
 from .values import Tensor
 
-__all__ = ["CancelledError", "Error", "InputError", "OutOfMemoryError", "Tensor",
+__all__ = ["CancelledError", "Error", "InputError", "NodeArg", "OutOfMemoryError", "Session", "Tensor",
            "TimeoutError", "UnsupportedError", "UsageError", "library_version", "op_supported"]
 
 __version__ = "0.2.0"
