@@ -852,6 +852,8 @@ typedef struct {
   const onnxop_run_options *o;
   const onnxop_model *m;
   holder *h;         /* the run's (run_model sets it) */
+  ox_memctx *outer;  /* the account before the run's own (run_model sets it): what the
+                      * callbacks make (onnxop_value_copy) outlives the run's */
   double next_us;    /* when the progress handler is next due */
   /* onnxop_run_outputs: wanted[k] for value k of m's list (NULL: none
    * wanted); got[k], the copy of a node's output, in keep (made on the
@@ -874,7 +876,10 @@ static int run_check(void *arg, ox_err *e) {
   const onnxop_run_options *o = s->o;
   if (o->cancel && *o->cancel) return ox_fail(e, ONNXOP_ERR_CANCELLED, "the run was cancelled");
   if (o->progress && mono_us() >= s->next_us) {
-    if (o->progress(o->progress_arg)) return ox_fail(e, ONNXOP_ERR_CANCELLED, "the progress handler stopped the run");
+    ox_memctx *run = ox_mem_use(s->outer);
+    int stop = o->progress(o->progress_arg);
+    ox_mem_use(run);
+    if (stop) return ox_fail(e, ONNXOP_ERR_CANCELLED, "the progress handler stopped the run");
     s->next_us = mono_us() + o->progress_s * 1e6;
   }
   return 0;
@@ -913,7 +918,12 @@ static int run_hook(void *arg, const ox_node *n, int depth, ox_value **out, ox_e
     hp[j] = out[j] && n->out[j][0] ? &hv[j] : NULL;
   }
   onnxop_node_info info = {n->name, n->op, n->domain ? n->domain : "", n->version, depth, n->nout, n->out, hp};
-  if (!rc && s->o->node_fn(s->o->node_arg, &info)) rc = ox_fail(e, ONNXOP_ERR_CANCELLED, "the node callback stopped the run");
+  if (!rc) {
+    ox_memctx *run = ox_mem_use(s->outer);
+    int stop = s->o->node_fn(s->o->node_arg, &info);
+    ox_mem_use(run);
+    if (stop) rc = ox_fail(e, ONNXOP_ERR_CANCELLED, "the node callback stopped the run");
+  }
   if (hv != few) free(hv);
   if (hp != fewp) free(hp);
   return rc;
@@ -993,6 +1003,7 @@ static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size
   if (st) st->h = h;
   int threads_was = own ? ox_set_run_threads(threads) : 0;
   ox_memctx *mem_was = own ? ox_mem_use(&h->mem) : NULL;
+  if (st) st->outer = mem_was;
   int rc = ox_run_with(h->a, m->m, ro, vin, out, &e);
   if (own) {
     ox_mem_use(mem_was);
