@@ -100,8 +100,10 @@ endef
 %/obj/ops/imagedecoder.o: IMG_CPPFLAGS = $(IMG_FLAGS)
 $(eval $(call BUILD,$(B),))
 # the ASan build is also the test build: fault injection and test hooks
-# (core/arena.h, OX_FAULT_INJECTION); the plain build has none of them
-$(eval $(call BUILD,$(B)/asan,$(SAN) -DOX_FAULT_INJECTION))
+# (core/arena.h, OX_FAULT_INJECTION); the plain build has none of them.
+# Position-independent, so that its objects also make a shared library
+# (build/asan/libonnxop.so.0, for the Python layer's tests)
+$(eval $(call BUILD,$(B)/asan,$(SAN) -DOX_FAULT_INJECTION -fPIC))
 $(eval $(call BUILD,$(B)/fuzz,-fsanitize=fuzzer-no-link,address,undefined))
 # the shared library's objects: position-independent, and every symbol hidden
 # but the API's (ONNXOP_API in include/onnxop.h)
@@ -136,6 +138,10 @@ lib: $(SOLIB) $(B)/libonnxop.a $(PC) $(B)/$(SONAME)
 # package of the source tree (python/onnxop) finds it
 $(B)/$(SONAME): $(SOLIB)
 	ln -sf pic/libonnxop.so.$(VERSION) $@
+# the test build as a shared library, for the Python layer's tests under
+# ASan (tests/python/test_lifetime.py preloads libasan)
+$(B)/asan/libonnxop.so.0: $(B)/asan/libonnxop.a
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -shared -o $@ -Wl,--whole-archive $< -Wl,--no-whole-archive $(LIBS)
 # tests/api/suite.c on the test build, for tests/faults.py's api_suite
 $(B)/asan/api-suite: tests/api/suite.c tests/api/case.h $(B)/asan/libonnxop.a
 	$(CC) $(BASEFLAGS) -Iinclude $(CFLAGS) $(SAN) $(WARN) -o $@ tests/api/suite.c $(B)/asan/libonnxop.a $(LIBS)
@@ -184,7 +190,7 @@ demo: deps
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: test-deps
 	@$(MAKE) -j$(NPROC) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen \
-	    $(SOLIB) $(B)/tsan/libonnxop.a $(B)/asan/api-suite
+	    $(SOLIB) $(B)/tsan/libonnxop.a $(B)/asan/api-suite $(B)/$(SONAME) $(B)/asan/libonnxop.so.0
 	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA)
 
 # The generator of tests/bad's hostile inputs (plain C, no onnxop code), one
