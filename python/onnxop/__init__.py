@@ -9,6 +9,7 @@ library one to one (cffi's ABI mode: nothing compiled), and the rest is the
 Pythonic layer on top of it:
 
 - :class:`Session` (``run``, ``get_inputs``, ``get_outputs``);
+- :mod:`onnxop.reference` (``ReferenceEvaluator``, as onnx.reference's);
 - values: numpy arrays, :class:`Tensor` for the types numpy lacks, lists,
   None or the value for optionals, dicts (see :mod:`onnxop.values`);
 - exceptions named for the exit-status classes of the onnxop command

@@ -1,4 +1,4 @@
-"""Lifetimes: inputs and sessions deleted before the outputs are
+"""Lifetimes: inputs, sessions and evaluators deleted before the outputs are
 read. The tests run as they are, and again (with test_values.py) in a
 python3 under AddressSanitizer: the library's test build as a shared library
 (BUILD/asan/libonnxop.so.0, `make build/asan/libonnxop.so.0`) with libasan
@@ -17,6 +17,7 @@ from onnx import TensorProto, helper
 import models
 import onnxop
 from conftest import BUILD, ROOT
+from onnxop.reference import ReferenceEvaluator
 
 UNDER_ASAN = os.environ.get("ONNXOP_UNDER_ASAN") == "1"
 
@@ -39,6 +40,16 @@ def test_inputs_and_session_deleted_before_outputs_are_read():
     assert y.tolist() == [0, 1, 2] and z.tolist() == [0, 2, 4] and xx.tolist() == [0, 1, 2]
     y[0] = 7  # writable, and its own
     assert xx[0] == 0
+
+
+def test_evaluator_deleted_before_outputs_are_read():
+    x = np.arange(3, dtype=np.float32)
+    ref = ReferenceEvaluator(chain())
+    everything = ref.run(None, {"x": x}, intermediate=True)
+    some = ref.run(["z"], {"x": x})
+    del ref, x
+    gc.collect()
+    assert everything["z"].tolist() == [0, 2, 4] and some[0].tolist() == [0, 2, 4]
 
 
 def test_strings_sequences_and_maps_outlive_their_session():
