@@ -10,6 +10,7 @@ Pythonic layer on top of it:
 
 - :class:`Session` (``run``, ``get_inputs``, ``get_outputs``);
 - :mod:`onnxop.reference` (``ReferenceEvaluator``, as onnx.reference's);
+- :mod:`onnxop.backend` (an onnx backend, for onnx's BackendTest);
 - values: numpy arrays, :class:`Tensor` for the types numpy lacks, lists,
   None or the value for optionals, dicts (see :mod:`onnxop.values`);
 - exceptions named for the exit-status classes of the onnxop command
