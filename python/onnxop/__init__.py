@@ -11,20 +11,24 @@ Pythonic layer on top of it:
 - :class:`Session` (``run``, ``get_inputs``, ``get_outputs``);
 - :mod:`onnxop.reference` (``ReferenceEvaluator``, as onnx.reference's);
 - :mod:`onnxop.backend` (an onnx backend, for onnx's BackendTest);
+- :func:`expect` and :func:`compare`, writing and checking test cases
+  (:mod:`onnxop.authoring`);
 - values: numpy arrays, :class:`Tensor` for the types numpy lacks, lists,
   None or the value for optionals, dicts (see :mod:`onnxop.values`);
 - exceptions named for the exit-status classes of the onnxop command
   (:mod:`onnxop.errors`).
 """
 
+from .authoring import MismatchError, Report, compare, expect
 from .capi import ffi, lib
 from .errors import (CancelledError, Error, InputError, OutOfMemoryError, TimeoutError, UnsupportedError,
                      UsageError)
 from .session import NodeArg, Session
 from .values import Tensor
 
-__all__ = ["CancelledError", "Error", "InputError", "NodeArg", "OutOfMemoryError", "Session", "Tensor",
-           "TimeoutError", "UnsupportedError", "UsageError", "library_version", "op_supported"]
+__all__ = ["CancelledError", "Error", "InputError", "MismatchError", "NodeArg", "OutOfMemoryError", "Report",
+           "Session", "Tensor", "TimeoutError", "UnsupportedError", "UsageError", "compare", "expect",
+           "library_version", "op_supported"]
 
 __version__ = "0.2.0"
 
