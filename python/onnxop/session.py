@@ -12,8 +12,11 @@ single long node runs to its end) and raises KeyboardInterrupt.
 import os
 import threading
 
+import numpy as np
+
 from . import errors, values
 from .capi import ffi, lib
+from .values import ONNX
 
 __all__ = ["NodeArg", "Session", "load_model"]
 
@@ -59,12 +62,11 @@ def load_model(model):
     return ffi.gc(out[0], lib.onnxop_model_free)
 
 
-def _arg(m, i, name, type_, rank, dim):
+def _arg(m, i, name, type_, rank, dim, dim_name):
     shape = None
     r = rank(m, i)
     if r >= 0:
         shape = []
-        dim_name = ffi.new("const char **")
         for d in range(r):
             size = dim(m, i, d, dim_name)
             shape.append(size if size >= 0 else _string(dim_name[0]))
@@ -82,6 +84,7 @@ def _arg(m, i, name, type_, rank, dim):
 
 POLL = 0.05
 _MAIN = threading.main_thread().ident
+_LOCK = threading.Lock()
 
 
 class _Interrupt:
@@ -98,6 +101,18 @@ def _poll_error(exc_type, exc, tb):
 @ffi.callback("int(void *)", error=0, onerror=_poll_error)
 def _poll(arg):
     return 0
+
+
+class _Scratch(threading.local):
+    """What a run hands the library to fill in, one set a thread."""
+
+    def __init__(self, n_in):
+        self.out = ffi.new("onnxop_value ***")
+        self.n_out = ffi.new("int *")
+        self.err = ffi.new("onnxop_error **")
+        self.value = ffi.new("onnxop_value **")
+        self.vals = ffi.new("onnxop_value *[]", max(n_in, 1))
+        self.main = threading.get_ident() == _MAIN
 
 
 @ffi.callback("void(void *, const char *, size_t)")
@@ -122,23 +137,31 @@ class Session:
     def __init__(self, model, *, threads=1, max_memory=None, timeout=None, seed=None, trace=None):
         self._model = load_model(model)
         m = self._model
+        dim_name = ffi.new("const char **")
         self._inputs = [_arg(m, i, lib.onnxop_model_input_name, lib.onnxop_model_input_type,
-                             lib.onnxop_model_input_rank, lib.onnxop_model_input_dim)
+                             lib.onnxop_model_input_rank, lib.onnxop_model_input_dim, dim_name)
                         for i in range(lib.onnxop_model_input_count(m))]
         self._outputs = [_arg(m, i, lib.onnxop_model_output_name, lib.onnxop_model_output_type,
-                              lib.onnxop_model_output_rank, lib.onnxop_model_output_dim)
+                              lib.onnxop_model_output_rank, lib.onnxop_model_output_dim, dim_name)
                          for i in range(lib.onnxop_model_output_count(m))]
-        # input name -> (its name for the library, its declared type)
-        self._in = {a.name: (ffi.new("char[]", a.name.encode()), values.parse_type(a.type))
-                    for a in self._inputs}
+        # input name -> (its place, its name for the library, its declared
+        # type, whether an array goes to it as a tensor at once)
+        self._in = {}
+        for i, a in enumerate(self._inputs):
+            t = values.parse_type(a.type)
+            self._in[a.name] = (i, ffi.new("char[]", a.name.encode()), t, t is None or t[0] == "tensor")
         self._out = {a.name: i for i, a in enumerate(self._outputs)}
+        self._scratch = _Scratch(len(self._inputs))
+        self._dims = {}  # shape -> int64_t[] (the library copies dims: one a shape will do)
         self._trace = ffi.new_handle(trace) if trace is not None else None
-        self._opts = self._options(threads, max_memory, timeout, seed)
-        # the main thread's: with the progress handler and the cancel flag
+        self._settings = (threads, max_memory, timeout, seed)
+        # the main thread's options: with the progress handler and the
+        # cancel flag; the other threads' (made when one first runs): without
         self._flag = ffi.new("int *")
-        self._main_opts = self._options(threads, max_memory, timeout, seed)
+        self._main_opts = self._options(*self._settings)
         lib.onnxop_run_options_set_cancel(self._main_opts, self._flag)
         lib.onnxop_run_options_set_progress(self._main_opts, POLL, _poll, ffi.NULL)
+        self._opts = None
 
     def _options(self, threads, max_memory, timeout, seed):
         o = lib.onnxop_run_options_new()
@@ -160,6 +183,12 @@ class Session:
         if self._trace is not None:
             lib.onnxop_run_options_set_trace(o, lib.ONNXOP_TRACE_NODES, _write_trace, self._trace)
         return o
+
+    def _other_options(self):
+        with _LOCK:
+            if self._opts is None:
+                self._opts = self._options(*self._settings)
+        return self._opts
 
     def get_inputs(self):
         """The inputs a run takes (initializers left out), as NodeArgs."""
@@ -191,39 +220,60 @@ class Session:
 
     def _run(self, input_feed, want):
         """The library's run: its outputs (want None: the model's) and their count."""
+        sc = self._scratch
         keep, vals, names = [], [], []
+        positional = len(input_feed) == len(self._inputs)  # every input, each in its place
         try:
             for name, x in input_feed.items():
                 info = self._in.get(name)
                 if info is None:  # the library says which inputs there are
-                    info = (ffi.new("char[]", str(name).encode()), None)
-                    keep.append(info[0])
-                names.append(info[0])
-                vals.append(values.to_value(x, info[1], keep))
-            return self._call(names, vals, want)
+                    info = (-1, ffi.new("char[]", str(name).encode()), None, False)
+                    keep.append(info[1])
+                    positional = False
+                v = None
+                # an array for a tensor, C-contiguous and aligned: wrapped as it is
+                if info[3] and type(x) is np.ndarray and x.flags.carray:
+                    code = ONNX.get(x.dtype)
+                    if code is not None:
+                        dims = self._dims.get(x.shape) or self._dims_of(x.shape)
+                        if lib.onnxop_tensor_wrap(code, x.ndim, dims, ffi.from_buffer(x), sc.value, sc.err):
+                            errors.raise_error(sc.err)
+                        v = sc.value[0]
+                        keep.append(x)
+                if v is None:
+                    v = values.to_value(x, info[2], keep)
+                vals.append(v)
+                names.append(info[1])
+                if positional:
+                    sc.vals[info[0]] = v
+            if positional:
+                return self._call(sc, ffi.NULL, sc.vals, len(vals), want)
+            return self._call(sc, ffi.new("char *[]", names), ffi.new("onnxop_value *[]", vals), len(vals), want)
         finally:
             for v in vals:
                 lib.onnxop_value_free(v)
 
-    def _call(self, names, vals, want):
-        out = ffi.new("onnxop_value ***")
-        n_out = ffi.new("int *")
-        err = ffi.new("onnxop_error **")
-        c_names = ffi.new("char *[]", names)
-        c_vals = ffi.new("onnxop_value *[]", vals)
-        main = threading.get_ident() == _MAIN
-        opts = self._main_opts if main else self._opts
+    def _dims_of(self, shape):
+        """dims for the library (it copies them: one a shape does for every run)."""
+        if len(self._dims) > 256:
+            self._dims.clear()
+        d = self._dims[shape] = ffi.new("int64_t[]", shape) if shape else ffi.NULL
+        return d
+
+    def _call(self, sc, c_names, c_vals, n_in, want):
+        out, n_out, err = sc.out, sc.n_out, sc.err
+        main = sc.main
+        opts = self._main_opts if main else self._opts or self._other_options()
         if main:
             was = (_Interrupt.flag, _Interrupt.exc)
             _Interrupt.flag, _Interrupt.exc = self._flag, None
             self._flag[0] = 0
         try:
             if want is None:
-                rc = lib.onnxop_run(self._model, opts, len(vals), c_names, c_vals, out, n_out, err)
+                rc = lib.onnxop_run(self._model, opts, n_in, c_names, c_vals, out, n_out, err)
             else:
                 c_want = ffi.new("char *[]", want)
-                rc = lib.onnxop_run_outputs(self._model, opts, len(vals), c_names, c_vals, len(want), c_want,
-                                            out, err)
+                rc = lib.onnxop_run_outputs(self._model, opts, n_in, c_names, c_vals, len(want), c_want, out, err)
                 n_out[0] = len(want)
         finally:
             if main:

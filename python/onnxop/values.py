@@ -282,9 +282,9 @@ def _map(d, t, keep):
 
 def from_value(v):
     """The Python value of a library value (copied: v may go after)."""
-    kind = lib.onnxop_value_kind(v)
-    if kind == lib.ONNXOP_TENSOR:
+    if lib.onnxop_value_dtype(v):  # a tensor
         return tensor_from(v)
+    kind = lib.onnxop_value_kind(v)
     if kind == lib.ONNXOP_SEQUENCE:
         return [_part(lib.onnxop_sequence_at, v, i) for i in range(lib.onnxop_sequence_length(v))]
     if kind == lib.ONNXOP_OPTIONAL:

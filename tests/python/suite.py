@@ -1,7 +1,6 @@
 """The node-test suite through the Python layer, beside `onnxop test` and
 `onnxop run --out-dir` on the same cases (test_suite.py, test_reference.py)."""
 
-import glob
 import json
 import os
 import subprocess
@@ -76,16 +75,19 @@ def matches(got, want_pb, type_str, rtol, atol):
 
 
 def cases(suite):
-    return sorted(d for d in glob.glob(os.path.join(suite, "test_*")) if os.path.isdir(d))
+    return sorted(os.path.join(suite, d) for d in os.listdir(suite)
+                  if d.startswith("test_") and os.path.isdir(os.path.join(suite, d)))
 
 
 def data_sets(case):
-    return sorted(glob.glob(os.path.join(case, "test_data_set_*")))
+    return sorted(os.path.join(case, d) for d in os.listdir(case) if d.startswith("test_data_set_"))
 
 
-def files(data_set, kind):
-    n = len(glob.glob(os.path.join(data_set, f"{kind}_*.pb")))
-    return [os.path.join(data_set, f"{kind}_{k}.pb") for k in range(n)]
+def files(data_set):
+    """A data set's input_K.pb and output_K.pb, K from 0: as many as it holds."""
+    names = os.listdir(data_set)
+    count = {k: sum(1 for f in names if f.startswith(k + "_") and f.endswith(".pb")) for k in ("input", "output")}
+    return tuple([os.path.join(data_set, f"{k}_{n}.pb") for n in range(count[k])] for k in ("input", "output"))
 
 
 def cli_statuses(suite, *args):
@@ -102,7 +104,7 @@ def cli_outputs(suite, names, out_root, jobs=2):
     def one(name):
         case = os.path.join(suite, name)
         args = [ONNXOP, "run", os.path.join(case, "model.onnx")]
-        for f in files(os.path.join(case, "test_data_set_0"), "input"):
+        for f in files(os.path.join(case, "test_data_set_0"))[0]:
             args += ["--in", f]
         args += ["--out-dir", os.path.join(out_root, name)]
         env = dict(os.environ, ONNXOP_SEED="0")

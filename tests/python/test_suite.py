@@ -21,12 +21,11 @@ def run_case(case, make_runner):
         rtol, atol = suite.tolerances(case)
         status = "pass"
         for ds in suite.data_sets(case):
-            feeds = {inputs[k][0]: suite.read_value(f, inputs[k][1])
-                     for k, f in enumerate(suite.files(ds, "input"))}
+            ins, want = suite.files(ds)
+            feeds = {inputs[k][0]: suite.read_value(f, inputs[k][1]) for k, f in enumerate(ins)}
             got = runner(feeds)
             if first is None:
                 first = got
-            want = suite.files(ds, "output")
             if len(want) != len(got) or not all(suite.matches(g, w, outputs[k][1], rtol, atol)
                                                 for k, (g, w) in enumerate(zip(got, want))):
                 status = "fail"
