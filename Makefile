@@ -9,6 +9,11 @@ LIBDIR    ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR    ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# the Python package (python/onnxop), for Debian's python3: its own folder
+# under /usr, the version's under another PREFIX (/usr/local/lib/python3.11/
+# dist-packages, on Debian's sys.path)
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/$(shell /usr/bin/python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null || echo python3)/dist-packages)
+PYFILES   := $(wildcard python/onnxop/*.py)
 # the library's version (core/ox.h's OX_VERSION and include/onnxop.h say the
 # same; tests/api/run.sh checks) and its ABI: libonnxop.so.$(SOMAJOR)
 VERSION   := 0.2.0
@@ -222,7 +227,8 @@ bench-models: $(B)/onnxop
 
 # the binary, the man pages (the command's, the library's), the bash
 # completion (cli/onnxop.bash), the header, both libraries with their
-# symlinks, and onnxop.pc (made for this PREFIX and LIBDIR)
+# symlinks, onnxop.pc (made for this PREFIX and LIBDIR), and the Python
+# package (PYTHONDIR)
 install: $(B)/onnxop $(B)/libonnxop.a $(SOLIB) $(PC)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 	    $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
@@ -236,12 +242,15 @@ install: $(B)/onnxop $(B)/libonnxop.a $(SOLIB) $(PC)
 	ln -sf libonnxop.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libonnxop.so
 	install -m 644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
+	install -d $(DESTDIR)$(PYTHONDIR)/onnxop
+	install -m 644 $(PYFILES) $(DESTDIR)$(PYTHONDIR)/onnxop/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/onnxop $(DESTDIR)$(MANDIR)/man1/onnxop.1 $(DESTDIR)$(MANDIR)/man3/onnxop.3 \
 	    $(DESTDIR)$(COMPLETIONDIR)/onnxop $(DESTDIR)$(INCLUDEDIR)/onnxop.h $(DESTDIR)$(LIBDIR)/libonnxop.a \
 	    $(DESTDIR)$(LIBDIR)/libonnxop.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libonnxop.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
+	rm -rf $(DESTDIR)$(PYTHONDIR)/onnxop
 
 # ---- the Debian packages (debian/): onnxop, libonnxop0, libonnxop-dev ----
 # built from a copy of the source in $(B)/deb/src (dpkg-buildpackage writes

@@ -5,7 +5,8 @@
 #     with pkg-config alone (PKG_CONFIG_PATH, PKG_CONFIG_SYSROOT_DIR), run
 #     with LD_LIBRARY_PATH into it; the header compiled as C++; a static
 #     link; the shared library's exports (onnxop_* only) and SONAME; the
-#     seed examples and the node-test suite SUITE (its cases not in
+#     seed examples (also through the installed Python package) and the
+#     node-test suite SUITE (its cases not in
 #     tests/xfail/onnx-node-tests.txt; for Debian's node cases,
 #     debian-node.txt) through the API
 #   asan: errors.c, features.c and suite.c linked with BUILD/asan/libonnxop.a (a leak or
@@ -190,6 +191,15 @@ installed)
   [ $? = 1 ] && grep -q 'nothing/model.onnx: cannot open model' "$O/example3.out" && ok ||
     bad "examples/run_case (no case): $(cat "$O/example3.out")"
 
+  # the installed Python package, loading the library by its SONAME
+  # (debian/tests/python: the seed examples through onnxop.Session)
+  [ -f "$R/usr/lib/python3/dist-packages/onnxop/__init__.py" ] && ok || bad "make install: no Python package"
+  if /usr/bin/python3 -c 'import numpy, cffi' 2>/dev/null; then
+    env -u ONNXOP_LIBRARY PYTHONPATH="$R/usr/lib/python3/dist-packages" ONNXOP_COMMAND="$X" \
+      /usr/bin/python3 debian/tests/python >"$O/python.out" 2>&1 && ok || { bad "debian/tests/python:"; cat "$O/python.out"; }
+  else
+    bad "python3-numpy and python3-cffi are missing: the installed Python package is not tried"
+  fi
   # the errors, and the node-test suite through the installed library
   "$O/errors" "$SUITE" "$O/tmp" >"$O/errors.out" 2>&1
   take errors "$O/errors.out" $?
