@@ -195,6 +195,18 @@ static void test_introspection(void) {
   CHECK(onnxop_op_supported("", "Gelu", 19, why, sizeof why) == 0 && strstr(why, "first appears at opset 20"));
   CHECK(onnxop_op_supported("ai.onnx.ml", "LabelEncoder", 4, why, sizeof why) == 1);
   CHECK(onnxop_op_supported("", NULL, 13, why, sizeof why) == -1);
+  /* NULL everywhere else: the usage error or the neutral answer */
+  onnxop_error *err = NULL;
+  onnxop_value **out = NULL, *v = NULL;
+  const char *nm = "x";
+  CHECK(onnxop_model_input_dim(NULL, 0, 0, &nm) == -1 && nm == NULL);
+  CHECK(onnxop_model_output_rank(NULL, 0) == -1 && onnxop_model_value_name(NULL, 0) == NULL);
+  CHECK(onnxop_run_options_set_progress(NULL, 1, NULL, NULL) == ONNXOP_ERR_USAGE);
+  CHECK(onnxop_run_options_set_node_callback(NULL, NULL, NULL) == ONNXOP_ERR_USAGE);
+  CHECK(onnxop_run_options_set_trace(NULL, 0, NULL, NULL) == ONNXOP_ERR_USAGE);
+  EXPECT(onnxop_run_outputs(NULL, NULL, 0, NULL, NULL, 0, NULL, &out, &err), ONNXOP_ERR_USAGE, "the model is NULL");
+  EXPECT(onnxop_tensor_new_strings(2, NULL, NULL, NULL, &v, &err), ONNXOP_ERR_USAGE, "dims is NULL for rank 2");
+  CHECK(out == NULL && v == NULL);
 }
 
 /* ---- named outputs, the node callback, the trace ---- */
