@@ -127,3 +127,37 @@ def test_passing_set_equals_onnxop_tests():
         all_cases |= {os.path.basename(c) for c in suite.cases(os.path.join(DEBIAN, kind))}
     assert ran == all_cases
     assert sorted(passed & FAILING) == [] and sorted((all_cases - FAILING) - passed) == []
+
+
+def test_the_backend_functions():
+    """prepare, run_model, run_node, supports_device and is_compatible, by hand."""
+    t = onnx.helper.make_tensor_type_proto(onnx.TensorProto.FLOAT, [2])
+    node = onnx.helper.make_node("Add", ["a", "b"], ["c"])
+    g = onnx.helper.make_graph([node], "g", [onnx.helper.make_value_info("a", t), onnx.helper.make_value_info("b", t)],
+                               [onnx.helper.make_value_info("c", t)])
+    model = onnx.helper.make_model(g, opset_imports=[onnx.helper.make_opsetid("", 14)])
+    a, b = np.array([1, 2], np.float32), np.array([3, 4], np.float32)
+    rep = onnxop.backend.prepare(model, "CPU")
+    out = rep.run([a, b])
+    assert out[0].tolist() == [4, 6] and out["c"].tolist() == [4, 6] and out.c.tolist() == [4, 6]
+    assert rep.run({"b": b, "a": a})[0].tolist() == [4, 6]
+    assert onnxop.backend.run_model(model, [a, b])[0].tolist() == [4, 6]
+    assert onnxop.backend.run_node(node, [a, b])[0].tolist() == [4, 6]
+    assert onnxop.backend.run_node(node, [a, b], opset_version=7)[0].tolist() == [4, 6]
+    assert onnxop.backend.supports_device("CPU") and not onnxop.backend.supports_device("CUDA")
+    assert onnxop.backend.is_compatible(model)
+    model.graph.node[0].op_type = "Abz"
+    assert not onnxop.backend.is_compatible(model)
+    with pytest.raises(onnxop.UsageError, match="onnxop runs on the CPU, not 'CUDA'"):
+        onnxop.backend.prepare(model, "CUDA")
+    # bfloat16 as onnx 1.12 holds it: float32 values in and out (uint16 bits in too)
+    bt = onnx.helper.make_tensor_type_proto(onnx.TensorProto.BFLOAT16, [3])
+    ident = onnx.helper.make_model(
+        onnx.helper.make_graph([onnx.helper.make_node("Identity", ["x"], ["y"])], "g",
+                               [onnx.helper.make_value_info("x", bt)], [onnx.helper.make_value_info("y", bt)]),
+        opset_imports=[onnx.helper.make_opsetid("", 14)])
+    x = np.array([1.5, -2, 1 + 2**-10], np.float32)  # the last rounds to 1 (ties to even)
+    (y,) = onnxop.backend.run_model(ident, [x])
+    assert y.dtype == np.float32 and y.tolist() == [1.5, -2, 1]
+    (y,) = onnxop.backend.run_model(ident, [np.array([0x3FC0, 0xC000, 0x7FC0], np.uint16)])
+    assert y.tolist()[:2] == [1.5, -2] and np.isnan(y[2])
