@@ -83,7 +83,7 @@ run "api threads (tsan)" sh tests/api/run.sh "$B" "$API_SUITE" tsan
 # the Python layer (tests/python, pytest): values, Session, the reference
 # evaluator, the backend, authoring, lifetimes under ASan; the node-test
 # suite and Debian's through it
-run "python" env ONNXOP_BUILD="$B" SHARED_SUITE="$SHARED" DEBIAN_DATA="$DEBIAN" \
+run "python" env ONNXOP_BUILD="$B" SHARED_SUITE="$SHARED" DEBIAN_DATA="$DEBIAN" PYTHONDONTWRITEBYTECODE=1 \
   /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
 # the Debian packages' file lists (debian/*.install) against what make install
 # installs as debian/rules runs it (make deb builds the packages themselves)
