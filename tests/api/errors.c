@@ -270,6 +270,38 @@ static void test_values(void) {
   for (int i = 0; i < 8; i++) onnxop_value_free(list[i]);
 }
 
+/* containers built from others keep their types when those others go: an
+ * element's type lives in the element's holder (0.1.0 kept a pointer to it,
+ * a use after free once the element was freed) */
+static void test_container_types(void) {
+  onnxop_error *err = NULL;
+  onnxop_value *x = NULL, *s1 = NULL, *s2 = NULL, *o = NULL, *c = NULL;
+  int64_t one = 1;
+  char t[128];
+  CHECK(onnxop_tensor_new(ONNXOP_FLOAT, 1, &one, NULL, &x, &err) == 0);
+  CHECK(onnxop_sequence_new(NULL, 1, (const onnxop_value *const *)&x, &s1, &err) == 0);
+  CHECK(onnxop_sequence_new(NULL, 1, (const onnxop_value *const *)&s1, &s2, &err) == 0);
+  onnxop_value_free(s1);
+  onnxop_value *y = NULL; /* takes the memory s1 gave back (a plain build pools it) */
+  CHECK(onnxop_optional_new("optional(tensor(int64))", NULL, &y, &err) == 0);
+  CHECK(!strcmp(onnxop_value_type(s2, t, sizeof t), "seq(seq(tensor(float)))"));
+  onnxop_value_free(y);
+  CHECK(onnxop_optional_new(NULL, s2, &o, &err) == 0);
+  CHECK(onnxop_sequence_new(NULL, 1, (const onnxop_value *const *)&o, &c, &err) == 0);
+  onnxop_value_free(s2);
+  onnxop_value_free(o);
+  CHECK(onnxop_optional_new("optional(tensor(int64))", NULL, &o, &err) == 0);
+  CHECK(!strcmp(onnxop_value_type(c, t, sizeof t), "seq(optional(seq(seq(tensor(float)))))"));
+  onnxop_value_free(o);
+  onnxop_value *e = NULL, *e2 = NULL;
+  CHECK(onnxop_sequence_at(c, 0, &e, &err) == 0 && onnxop_optional_element(e, &e2, &err) == 0);
+  CHECK(!strcmp(onnxop_value_type(e2, t, sizeof t), "seq(seq(tensor(float)))"));
+  onnxop_value_free(e2);
+  onnxop_value_free(e);
+  onnxop_value_free(c);
+  onnxop_value_free(x);
+}
+
 static void test_misc(void) {
   char want[32];
   snprintf(want, sizeof want, "%d.%d.%d", ONNXOP_VERSION_MAJOR, ONNXOP_VERSION_MINOR, ONNXOP_VERSION_PATCH);
@@ -302,6 +334,7 @@ int main(int argc, char **argv) {
   test_models();
   test_runs();
   test_values();
+  test_container_types();
   test_misc();
   printf("api errors: %d passed, %d failed\n", pass, fail);
   return fail != 0;
