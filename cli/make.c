@@ -1248,6 +1248,10 @@ int ox_cmd_make(int argc, char **argv) {
         fprintf(stderr, "onnxop make: %s\n", e.msg);
         rc = e.code;
       }
+      /* onnx.checker refuses a node with an attribute given twice */
+      for (int i = 0; !rc && i < c.nattr - 1; i++)
+        if (!strcmp(c.attr[i].name, c.attr[c.nattr - 1].name))
+          rc = ox_usage_error("make", "attribute '%s' is given twice (-a %s)", c.attr[i].name, v);
       break;
     case O_INPUT:
     case O_OUTPUT: {

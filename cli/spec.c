@@ -269,6 +269,9 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
   c->attr = ox_alloc_array(r->A, cJSON_GetArraySize(ja) + 1, sizeof *c->attr);
   if (!c->attr) return ox_oom(r->e, NULL);
   for (const cJSON *a = ja ? ja->child : NULL; a; a = a->next) OX_TRY(attribute(r, a, &c->attr[c->nattr++]));
+  const char *twice; /* "alpha" twice, or "alpha" and "alpha:float": onnx.checker refuses it */
+  OX_TRY(ox_attr_twice(c->nattr, c->attr, &twice, r->e));
+  if (twice) return bad(r, "attribute \"%s\" is given twice", twice);
   /* dims */
   const cJSON *jd = cJSON_GetObjectItemCaseSensitive(j, "dims");
   if (jd && !cJSON_IsObject(jd)) return bad(r, "\"dims\" must be an object (NAME: size)");
