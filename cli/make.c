@@ -1080,6 +1080,7 @@ static int add_case(ox_arena *A, const mk_case *c, int64_t opset, ox_dtype dt, c
 /* The concrete cases of c: one per since-version (each_opset) and element
  * type (each_type). 0, or the exit status (the error said). */
 static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, int *n, int *cap) {
+  int first = *n;
   const char *label = c->name ? ox_sprintf(A, "case '%s': ", c->name) : "";
   if (!label) goto oom;
   const char *domain = c->domain && strcmp(c->domain, "ai.onnx") ? c->domain : "";
@@ -1114,8 +1115,9 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
     const ox_kernel *k = ox_registry_find(domain, c->op, v);
     if (c->each_list) { /* the types given, as far as the op-version takes them */
       char *l = ox_strdup(A, c->each_list);
+      int words = 0;
       if (!l) goto oom;
-      for (char *w = l ? strtok(l, ", ") : NULL; w; w = strtok(NULL, ", ")) {
+      for (char *w = l ? strtok(l, ", ") : NULL; w; w = strtok(NULL, ", "), words++) {
         ox_dtype dt = ox_dtype_from_name(w);
         if (!dt) {
           fprintf(stderr, "onnxop make: %s--for-each-type %s: '%s' is not a dtype\n", label, c->each_type, w);
@@ -1124,6 +1126,10 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
         mask |= UINT64_C(1) << dt;
       }
       if (k && k->types) mask &= k->types;
+      if (!words) {
+        fprintf(stderr, "onnxop make: %s--for-each-type %s=: no types given\n", label, c->each_type);
+        return OX_EUSAGE;
+      }
     } else {
       if (!k) {
         if (!ox_registry_has_op(domain, c->op)) no_such_op(label, c->op, domain, 0);
@@ -1138,6 +1144,12 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
     }
     for (int dt = 1; dt < OX_DTYPE_MAX; dt++)
       if (mask & (UINT64_C(1) << dt) && add_case(A, c, sinces[s], (ox_dtype)dt, keep, list, n, cap)) goto oom;
+  }
+  if (*n == first) { /* a sweep of nothing would write nothing, and succeed */
+    fprintf(stderr, "onnxop make: %s--for-each-type %s=%s: %s takes none of these types%s (`onnxop ops %s` lists "
+            "those it takes)\n", label, c->each_type, c->each_list ? c->each_list : "", c->op,
+            c->each_opset ? " at any opset" : "", c->op);
+    return OX_EUSAGE;
   }
   return 0;
 oom:

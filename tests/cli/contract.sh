@@ -12,3 +12,37 @@ expect 2 spec_attr_twice "$X" make --spec "$T/spec_twice.json" --suite "$T/never
 err_has spec_attr_twice "case 0 ('t'): attribute \"alpha\" is given twice"
 no_file "$T/never"
 
+# ---- a spec's numbers: what data.json cannot hold, or --random refuses, is refused ----
+# 1e400 is infinity to a JSON parser; data.json would hold null, which test refuses
+printf '{"cases": [{"name": "t", "op": "Relu", "inputs": [{"name": "x", "type": "float32[2]"}], "rtol": 1e400}]}' >"$T/spec_inf.json"
+expect 2 spec_rtol_inf "$X" make --spec "$T/spec_inf.json" --suite "$T/never"
+err_has spec_rtol_inf "case 0 ('t'): \"rtol\" must be a finite number >= 0"
+no_file "$T/never"
+printf '{"cases": [{"name": "t", "op": "Relu", "inputs": [{"name": "x", "type": "float32[2]", "range": [-1e400, 1]}]}]}' >"$T/spec_inf_range.json"
+expect 2 spec_range_inf "$X" make --spec "$T/spec_inf_range.json" --suite "$T/never"
+err_has spec_range_inf "\"range\" must be [LO, HI], two finite numbers with LO <= HI"
+# a seed past 2^64-1 is refused as --random refuses it, never clamped
+for s in '"18446744073709551616"' '"99999999999999999999999"' '" 5"' '"+5"' '"-1"' '""' '18446744073709551616' '1.5'; do
+  printf '{"cases": [{"name": "t", "op": "Relu", "inputs": [{"name": "x", "type": "float32[2]"}], "seed": %s}]}' "$s" >"$T/spec_seed.json"
+  expect 2 spec_seed "$X" make --spec "$T/spec_seed.json" --suite "$T/never"
+  err_has spec_seed "\"seed\" must be a whole number from 0 to 2^64-1"
+  no_file "$T/never"
+done
+expect 2 random_seed_big "$X" make Relu --input 'x:float32[2]' --case "$T/never" --random 18446744073709551616
+err_has random_seed_big "--random needs a seed: a number from 0 to 2^64-1"
+# the largest seed is taken both ways, and gives the same bytes
+printf '{"cases": [{"name": "t", "op": "Relu", "inputs": [{"name": "x", "type": "float32[3]"}], "seed": "18446744073709551615"}]}' >"$T/spec_seed_max.json"
+expect 0 spec_seed_max "$X" make --spec "$T/spec_seed_max.json" --suite "$T/seedmax"
+expect 0 random_seed_max "$X" make Relu --input 'x:float32[3]' --case "$T/seedmax_cli" --random 18446744073709551615
+if cmp -s "$T/seedmax/t/test_data_set_0/input_0.pb" "$T/seedmax_cli/test_data_set_0/input_0.pb"; then ok; else bad "spec seed 2^64-1 draws other bytes than --random 2^64-1"; fi
+# a sweep of no type writes nothing: refused, not a silent success
+printf '{"cases": [{"name": "t", "op": "Relu", "inputs": [{"name": "x", "type": "T[2]"}], "for_each_type": {"T": []}}]}' >"$T/spec_no_types.json"
+expect 2 spec_no_types "$X" make --spec "$T/spec_no_types.json" --suite "$T/never"
+err_has spec_no_types "\"for_each_type\": no types in the list"
+no_file "$T/never"
+expect 2 sweep_no_types "$X" make Relu --input 'x:T[2]' --for-each-type T= --suite "$T/never" --random 0
+err_has sweep_no_types "--for-each-type T=: no types given"
+expect 2 sweep_none_taken "$X" make Relu --input 'x:T[2]' --for-each-type T=string,bool --suite "$T/never" --random 0
+err_has sweep_none_taken "--for-each-type T=string,bool: Relu takes none of these types"
+no_file "$T/never"
+
