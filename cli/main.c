@@ -79,11 +79,13 @@ int ox_cli_oom(const char *cmd, const char *what) {
   return OX_ENOMEM;
 }
 
-/* "512M", "2G", "100000" -> bytes; 0 if malformed */
+/* "512M", "2G", "100000", "1.5G" -> bytes; 0 if malformed: a decimal number
+ * (strtod alone would also take "nan", "inf", "0x10" and " 5") */
 static size_t parse_size(const char *s) {
   char *end;
+  if (!((*s >= '0' && *s <= '9') || *s == '.')) return 0;
   double v = strtod(s, &end);
-  if (end == s || v <= 0) return 0;
+  if (end == s || strspn(s, "0123456789.eE+-") < (size_t)(end - s) || !(v > 0)) return 0;
   switch (*end) {
   case 'k': case 'K': v *= 1024.0; end++; break;
   case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
@@ -91,7 +93,7 @@ static size_t parse_size(const char *s) {
   case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
   }
   if (*end == 'B' || *end == 'b') end++;
-  return *end || v >= 1.8e19 ? 0 : (size_t)v;
+  return *end || !(v < 1.8e19) ? 0 : (size_t)v;
 }
 
 /* A global option NAME VALUE or NAME=VALUE, anywhere on the line before a

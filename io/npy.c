@@ -650,7 +650,7 @@ static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const u
   } else {
     size_t room = ox_memory_limit() > ox_memory_in_use() ? ox_memory_limit() - ox_memory_in_use() : 0;
     if (z->usize > room || z->usize > UINT32_MAX * (uint64_t)1024)
-      return ox_fail(e, OX_EINPUT, "it declares %llu bytes uncompressed, more than the memory "
+      return ox_fail(e, OX_ENOMEM, "it declares %llu bytes uncompressed, more than the memory "
                      "limit allows (%zu bytes; see --max-memory)", (unsigned long long)z->usize,
                      ox_memory_limit());
     uint8_t *o = ox_alloc_uninit(a, (size_t)z->usize + 1); /* inflate fills what is used */

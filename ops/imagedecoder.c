@@ -100,7 +100,7 @@ static int undecodable(job *j, const char *fmt, const char *detail) {
 }
 
 static int too_big(job *j, int64_t w, int64_t h) {
-  return ox_fail(j->c->err, OX_EINPUT, "a %lld x %lld image is more than the memory limit allows (%llu "
+  return ox_fail(j->c->err, OX_ENOMEM, "a %lld x %lld image is more than the memory limit allows (%llu "
                  "bytes; see --max-memory)", (long long)w, (long long)h, (unsigned long long)ox_memory_limit());
 }
 

@@ -292,6 +292,33 @@ static void test_misc(void) {
   onnxop_values_free(NULL, 3);
 }
 
+/* A refusal of the run's memory limit is ONNXOP_ERR_NOMEM, as the header
+ * says of max_memory, whichever check refuses: a tensor larger than the
+ * whole limit (ConstantOfShape of (2^16, 2^16), 16 GiB of floats), as well
+ * as an allocation that fails (test_runs). */
+static void test_limits(void) {
+  onnxop_error *err = NULL;
+  onnxop_model *m = NULL;
+  if (onnxop_model_load(path_of(suite, "test_constantofshape_float_ones/model.onnx"), &m, &err)) {
+    printf("FAIL test_constantofshape_float_ones: %s\n", onnxop_error_message(err));
+    fail++;
+    onnxop_error_free(err);
+    return;
+  }
+  int64_t three = 3, shape[3] = {65536, 65536, 1};
+  onnxop_value *s = NULL, **out = NULL;
+  int n = 0;
+  CHECK(onnxop_tensor_new(ONNXOP_INT64, 1, &three, shape, &s, &err) == 0);
+  onnxop_run_options *o = onnxop_run_options_new();
+  CHECK(o && onnxop_run_options_set_max_memory(o, (size_t)64 << 20) == 0);
+  const onnxop_value *in[] = {s};
+  EXPECT(onnxop_run(m, o, 1, NULL, in, &out, &n, &err), ONNXOP_ERR_NOMEM, "more than the memory limit allows");
+  CHECK(out == NULL && n == 0);
+  onnxop_run_options_free(o);
+  onnxop_value_free(s);
+  onnxop_model_free(m);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: errors SUITE TMPDIR\n");
@@ -303,6 +330,7 @@ int main(int argc, char **argv) {
   test_runs();
   test_values();
   test_misc();
+  test_limits();
   printf("api errors: %d passed, %d failed\n", pass, fail);
   return fail != 0;
 }

@@ -46,3 +46,11 @@ expect 2 sweep_none_taken "$X" make Relu --input 'x:T[2]' --for-each-type T=stri
 err_has sweep_none_taken "--for-each-type T=string,bool: Relu takes none of these types"
 no_file "$T/never"
 
+# ---- --max-memory: only a size; NaN, infinity and hex are usage errors ----
+for m in nan NaNK inf 0x10 ' 5'; do
+  expect 2 max_memory_bad "$X" --max-memory "$m" ops Relu
+  err_has max_memory_bad "--max-memory: '$m' is not a size such as 512M or 4G"
+done
+expect 2 max_memory_env_nan env ONNXOP_MAX_MEMORY=nan "$X" ops Relu
+err_has max_memory_env_nan "ONNXOP_MAX_MEMORY: 'nan' is not a size such as 512M or 4G"
+expect 0 max_memory_fraction "$X" --max-memory 1.5G ops Relu
