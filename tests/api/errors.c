@@ -319,6 +319,25 @@ static void test_limits(void) {
   onnxop_model_free(m);
 }
 
+/* A value written as JSON reads back the same: an empty tensor whose dim
+ * passes 2^53 (shape (0, 2^62)) has it written as a decimal string. */
+static void test_json_dims(void) {
+  onnxop_error *err = NULL;
+  int64_t d[2] = {0, INT64_C(1) << 62};
+  onnxop_value *v = NULL, *back = NULL;
+  void *buf = NULL;
+  size_t len = 0;
+  CHECK(onnxop_tensor_new(ONNXOP_FLOAT, 2, d, NULL, &v, &err) == 0);
+  CHECK(onnxop_value_write_buffer(v, NULL, ONNXOP_FORMAT_JSON, &buf, &len, &err) == 0);
+  CHECK(buf && memmem(buf, len, "\"4611686018427387904\"", 21));
+  EXPECT(onnxop_value_read_buffer(buf, len, ONNXOP_FORMAT_JSON, NULL, &back, &err), 0, "");
+  CHECK(onnxop_value_rank(back) == 2 && onnxop_value_dims(back)[1] == d[1]);
+  CHECK(back && onnxop_compare(back, v, 0, 0, NULL, NULL) == 0);
+  onnxop_free(buf);
+  onnxop_value_free(back);
+  onnxop_value_free(v);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: errors SUITE TMPDIR\n");
@@ -331,6 +350,7 @@ int main(int argc, char **argv) {
   test_values();
   test_misc();
   test_limits();
+  test_json_dims();
   printf("api errors: %d passed, %d failed\n", pass, fail);
   return fail != 0;
 }

@@ -54,3 +54,11 @@ done
 expect 2 max_memory_env_nan env ONNXOP_MAX_MEMORY=nan "$X" ops Relu
 err_has max_memory_env_nan "ONNXOP_MAX_MEMORY: 'nan' is not a size such as 512M or 4G"
 expect 0 max_memory_fraction "$X" --max-memory 1.5G ops Relu
+
+# ---- values round-trip: a dim beyond 2^53 is written as JSON reads it ----
+expect 0 json_big_dim "$X" convert 'float32[0,4611686018427387904]:' "$T/big_dim.json"
+expect 0 json_big_dim_read "$X" convert "$T/big_dim.json" "$T/big_dim.pb"
+expect 0 json_big_dim_show "$X" show "$T/big_dim.pb"
+out_has json_big_dim_show "shape=(0, 4611686018427387904)"
+expect 0 json_big_dim_stdout "$X" convert "$T/big_dim.pb" -
+out_has json_big_dim_stdout '"shape": [0, "4611686018427387904"]'
