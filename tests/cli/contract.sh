@@ -62,3 +62,35 @@ expect 0 json_big_dim_show "$X" show "$T/big_dim.pb"
 out_has json_big_dim_show "shape=(0, 4611686018427387904)"
 expect 0 json_big_dim_stdout "$X" convert "$T/big_dim.pb" -
 out_has json_big_dim_stdout '"shape": [0, "4611686018427387904"]'
+
+# ---- compare: one rule, the same with GOT and EXPECTED swapped ----
+expect 0 cmp_t "$X" convert 'float32[2]:1,2' "$T/cmp_t.pb"
+expect 0 cmp_t_json "$X" convert 'float32[2]:1,2' "$T/cmp_t.json"
+printf '{"optional": {"dtype": "float32", "shape": [2], "data": [1, 2]}}' >"$T/cmp_ot.json"
+expect 0 cmp_ot "$X" convert "$T/cmp_ot.json" "$T/cmp_ot.pb"
+printf '{"optional": {"dtype": "float32", "shape": [2], "data": [1, 3]}}' >"$T/cmp_ot3.json"
+printf '{"optional": null, "elem_type": "tensor(float)"}' >"$T/cmp_none.json"
+printf '{"sequence": [], "elem_dtype": "float32"}' >"$T/cmp_es.json"
+expect 0 cmp_es "$X" convert "$T/cmp_es.json" "$T/cmp_es.pb"
+printf '{"sequence": [], "elem_dtype": "int64"}' >"$T/cmp_esi.json"
+# both_ways CODE NAME A B [TEXT]: compare A B and B A give CODE (and TEXT)
+both_ways() {
+  expect "$1" "$2" "$X" compare "$3" "$4"
+  [ -n "$5" ] && out_has "$2" "$5"
+  expect "$1" "$2_swapped" "$X" compare "$4" "$3"
+  [ -n "$5" ] && out_has "$2_swapped" "$5"
+}
+both_ways 0 cmp_tensor_optional "$T/cmp_t.pb" "$T/cmp_ot.pb" "match (2 elements"
+both_ways 0 cmp_tensor_optional_json "$T/cmp_t.json" "$T/cmp_ot.pb" "match (2 elements"
+both_ways 0 cmp_tensor_optional_json2 "$T/cmp_t.pb" "$T/cmp_ot.json" "match (2 elements"
+both_ways 1 cmp_tensor_optional_other "$T/cmp_t.pb" "$T/cmp_ot3.json" "1 of 2 elements differ"
+both_ways 1 cmp_tensor_none "$T/cmp_t.pb" "$T/cmp_none.json" "optional: expected"
+both_ways 1 cmp_some_none "$T/cmp_ot.json" "$T/cmp_none.json" "optional: expected"
+both_ways 0 cmp_empty_seq "$T/cmp_es.json" "$T/cmp_es.pb" "match (0 elements)"
+both_ways 1 cmp_empty_seq_types "$T/cmp_es.json" "$T/cmp_esi.json" "differs: type: expected seq(tensor("
+# the same rule in `onnxop test`: an expected output written as a plain
+# tensor matches an optional output, and an optional one a tensor output
+expect 0 cmp_case_model "$X" make Optional --opset 15 --input 'x:float32[2]' --case "$T/optcase" --in 'float32[2]:1,2'
+expect 0 cmp_case_plain "$X" convert "$T/cmp_t.pb" "$T/optcase/test_data_set_0/output_0.pb"
+expect 0 cmp_case_test "$X" test "$T/optcase"
+out_has cmp_case_test "1 passed, 0 failed"
