@@ -108,9 +108,11 @@ static const char *json_text(rd *r, const cJSON *j) {
   return s;
 }
 
-/* "file": relative to the spec's folder */
+/* "file": relative to the spec's folder, and always a path: "-" is a file
+ * named so, never standard input, and "float32[2]:1,2" no inline value
+ * (ox_load_value would take either as the command line means them) */
 static const char *spec_path(rd *r, const char *f) {
-  return f[0] == '/' || !strcmp(r->dir, ".") ? f : ox_sprintf(r->A, "%s/%s", r->dir, f);
+  return f[0] == '/' ? f : ox_sprintf(r->A, "%s/%s", r->dir, f);
 }
 
 static int is_whole(const cJSON *x) {

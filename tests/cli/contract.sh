@@ -94,3 +94,15 @@ expect 0 cmp_case_model "$X" make Optional --opset 15 --input 'x:float32[2]' --c
 expect 0 cmp_case_plain "$X" convert "$T/cmp_t.pb" "$T/optcase/test_data_set_0/output_0.pb"
 expect 0 cmp_case_test "$X" test "$T/optcase"
 out_has cmp_case_test "1 passed, 0 failed"
+
+# ---- a spec's "file" is a path in the spec's folder, wherever the spec is ----
+# (from the working folder, "-" read standard input and "float32[2]:1,2" was
+# an inline value; from any other folder both were files)
+mkdir -p "$T/specdir"
+printf '{"cases": [{"name": "t", "op": "Relu", "inputs": [{"name": "x", "file": "-"}]}]}' >"$T/specdir/dash.json"
+printf '{"cases": [{"name": "t", "op": "Relu", "inputs": [{"name": "x", "file": "float32[2]:1,2"}]}]}' >"$T/specdir/inline.json"
+expect 2 spec_file_dash sh -c 'cd "$1" && echo "{\"dtype\": \"float32\", \"shape\": [2], \"data\": [1, 2]}" | "$2" make --spec dash.json --suite never' sh "$T/specdir" "$(cd "$(dirname "$X")" && pwd)/onnxop"
+err_has spec_file_dash "input 'x': ./-: unknown value format"
+expect 2 spec_file_inline sh -c 'cd "$1" && "$2" make --spec inline.json --suite never' sh "$T/specdir" "$(cd "$(dirname "$X")" && pwd)/onnxop"
+err_has spec_file_inline "input 'x': ./float32[2]:1,2: unknown value format"
+no_file "$T/specdir/never"
