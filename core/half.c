@@ -15,6 +15,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HAVE_X86 1
+#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define HAVE_X86 0
@@ -32,7 +33,11 @@ static int level(void) {
   int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
   if (h < 0) {
     __builtin_cpu_init();
-    h = ox_cpu_level() == OX_CPU_AVX512 ? LV_AVX512 : __builtin_cpu_supports("f16c") ? LV_F16C : LV_SCALAR;
+    /* F16C from CPUID (clang's __builtin_cpu_supports knows no "f16c"); its
+     * VEX forms need the OS to save the AVX state, as "avx" says */
+    unsigned a, b, c = 0, d;
+    int f16c = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) && __builtin_cpu_supports("avx");
+    h = ox_cpu_level() == OX_CPU_AVX512 ? LV_AVX512 : f16c ? LV_F16C : LV_SCALAR;
     __atomic_store_n(&have, h, __ATOMIC_RELAXED);
   }
   return h < cap ? h : cap;
