@@ -148,6 +148,16 @@ $(B)/asan/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/asan/libon
 $(B)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c FORCE
 	@$(MAKE) --no-print-directory CC=clang CFLAGS="-O1 -g" $(B)/fuzz/libonnxop.a
 	clang $(BASEFLAGS) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/libonnxop.a $(LIBS)
+# spec files (cli/spec.c): the reader is the command's own, so its harness
+# links the command's archive, cli.a (every file of cli/ but main.c, as the
+# unit tests do), before the library
+FUZZERS += spec
+$(B)/asan/fuzz-replay-spec: tests/fuzz/fuzz_spec.c tests/fuzz/replay.c $(B)/asan/cli.a $(B)/asan/libonnxop.a | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN) $(WARN) -o $@ $^ $(LIBS)
+$(B)/fuzz/fuzz-spec: tests/fuzz/fuzz_spec.c FORCE
+	@$(MAKE) --no-print-directory CC=clang CFLAGS="-O1 -g" $(B)/fuzz/cli.a $(B)/fuzz/libonnxop.a
+	clang $(BASEFLAGS) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/cli.a $(B)/fuzz/libonnxop.a $(LIBS)
 FORCE:
 fuzz: deps
 	@sh tests/fuzz/run.sh $(B) $(FUZZ_SECONDS) "$(SHARED_SUITE)" $(FUZZERS)

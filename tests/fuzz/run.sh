@@ -24,6 +24,7 @@ for name in "$@"; do
        python3 tests/cli/npy_tool.py gen "$corpus" && rm -f "$corpus"/*.json "$corpus"/bad_zip_bomb.npz
        for f in "$corpus"/*.npy; do printf '\000' | cat - "$f" >"$f.in" && rm "$f"; done
        for f in "$corpus"/*.npz; do printf '\005' | cat - "$f" >"$f.in" && rm "$f"; done ;;
+    spec) cp tests/spec/*.json "$corpus/" ;; # and the committed corpus below
     esac
   fi
   echo "fuzz-$name: $SECS s"
