@@ -291,7 +291,7 @@ static int walked_to(const char *path) {
 }
 
 /* Component name of a folder (in dirs[parent]) that could not be opened or
- * made: the error, naming the path up to it. */
+ * made: the error, naming the whole path (a symlink: the path up to it). */
 static int folder_error(int parent, const char *name, const char *dir, size_t upto, int er, ox_err *e) {
   struct stat st;
   if (er == ENOMEM) return ox_oom(e, NULL);
@@ -299,7 +299,7 @@ static int folder_error(int parent, const char *name, const char *dir, size_t up
       S_ISLNK(st.st_mode))
     return ox_fail(e, OX_EINPUT, "%.*s: a symbolic link where onnxop writes a folder of its own; not followed "
                    "(onnxop follows only the links in the path it is given: remove it first)", (int)upto, dir);
-  return ox_fail(e, OX_EINPUT, "%.*s: cannot create the folder: %s", (int)upto, dir, strerror(er));
+  return ox_fail(e, OX_EINPUT, "%s: cannot create the folder: %s", dir, strerror(er));
 }
 
 int ox_mkdir_p(const char *dir, size_t named, ox_err *e) {

@@ -27,8 +27,8 @@ int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e); /* open, pu
 int ox_commit_files(ox_err *e);
 void ox_discard_files(void);
 /* Make the folder dir and its missing parents, as mkdir -p (0 also when it
- * exists already as a folder; else the error in e, naming the path up to
- * the component that failed). The first `named` bytes of dir are the path
+ * exists already as a folder; else the error in e, naming dir, or the
+ * path up to a symlink it refused). The first `named` bytes of dir are the path
  * the command line gave: a symlink among them is followed, as the user wrote
  * it. Every component after them (a suite's case folder, test_data_set_K)
  * and every folder made here is opened with O_NOFOLLOW from the folder above
