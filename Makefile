@@ -189,6 +189,7 @@ fuzz: deps
 # the readers of `onnxop report` (cli/results.c) are the command's own code:
 # their harnesses link cli.a (none of main.c) before the library
 FUZZERS += report_junit report_json
+FUZZERS += spec
 $(B)/asan/fuzz-replay-report_%: tests/fuzz/fuzz_report_%.c tests/fuzz/report_check.h tests/fuzz/replay.c \
     $(B)/asan/cli.a $(B)/asan/libonnxop.a | $(GEN_HDRS)
 	@mkdir -p $(@D)
