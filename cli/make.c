@@ -109,9 +109,9 @@ static const struct { int ir, v[3]; } releases[] = {
 #define NRELEASES ((int)(sizeof releases / sizeof *releases))
 /* The newest IR version onnx's onnx.proto defines (IR_VERSION): 14 since
  * onnx 6a1de3b7 (2026-08-10), which only makes TypeProto.Opaque available
- * outside ONNX-ML builds; onnxop writes onnx-ml.proto's messages, where Opaque always
- * was, so a model is the same bytes at 13 and 14 but for the field. No release
- * in the table above has it yet, so only --ir-version asks for it. */
+ * outside ONNX-ML builds. onnxop writes onnx-ml.proto's messages, where
+ * Opaque always was, so a model is the same bytes at 13 and 14 but for the
+ * field. No release in the table above has it yet: only --ir-version asks. */
 #define IR_NEWEST 14
 
 /* the VERSION_TABLE column of a domain, or -1 */
