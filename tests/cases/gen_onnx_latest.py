@@ -16,10 +16,12 @@ onnx.helper and the protobuf classes. What expect() needs from onnx's C++
 schemas (since_version, function bodies, attribute defaults) comes from
 onnx_expand.cc, built against that tree. tests/cases/README.md has the commands.
 
-usage: gen_onnx_latest.py ONNX_SRC ONNX_EXPAND OUT_DIR [--audit SUITE]
-  --audit SUITE: also compare every case the eight generator files make with
-  the same-named case in SUITE, and print which are new, changed or the same
-  (what the list below was checked with); write nothing.
+usage: gen_onnx_latest.py ONNX_SRC ONNX_EXPAND OUT_DIR [--commit HASH] [--audit SUITE]
+  --commit HASH: the tree's onnx commit, named in each case's SOURCE.
+  --audit SUITE: instead of writing, compare every case the eight generator
+  files make with the same-named case in SUITE and print which are new,
+  changed, the same, or the same but for rounding (what CASES was checked
+  with).
 """
 
 import argparse
@@ -34,7 +36,7 @@ import types
 
 import numpy as np
 import onnx
-from onnx import AttributeProto, FunctionProto, ModelProto, TypeProto, helper, numpy_helper
+from onnx import AttributeProto, ModelProto, helper, numpy_helper
 
 # The generator's files that gained or changed cases, and the cases taken from
 # them (with their _expanded twins when the op has a function body).
