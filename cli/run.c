@@ -199,6 +199,12 @@ static int write_index(saver *s, ox_err *e) {
 
 /* ---- --random: the inputs --in left out, drawn from the declared types ---- */
 
+/* A node of an op-version onnx's checker refuses: run it, but say so. */
+static void warn_deprecated(void *arg, const ox_node *n, const char *text) {
+  (void)arg;
+  fprintf(stderr, "onnxop run: warning: node '%s': %s\n", n->name, text);
+}
+
 static int draw_inputs(ox_arena *A, const ox_model *m, onnxop_value **vals, uint64_t seed, int ndim,
                        const mk_dim *dims, int nrange, const mk_input *ranges) {
   const ox_graph *g = m->graph;
@@ -370,6 +376,7 @@ int ox_cmd_run(int argc, char **argv) {
     goto done;
   }
   const ox_model *m = ox_api_model(M);
+  ox_model_deprecations(m, warn_deprecated, NULL);
   const ox_graph *g = m->graph;
   nin_vals = g->nin;
   in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);

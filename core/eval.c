@@ -728,6 +728,11 @@ static int check_inputs(const ox_node *n, int nin, ox_value **in, ox_err *e) {
     if (dt && !(k->types & (UINT64_C(1) << dt))) {
       char allowed[1024], desc[128];
       mask_names(k->types, allowed, sizeof allowed);
+      int later = ox_registry_type_since(k, dt); /* a later version that allows it */
+      if (later)
+        return ox_fail(e, OX_EINPUT, "input %d '%s' is %s; its element type must be one of %s "
+                       "(%s allows %s from opset %d)", k->tin, n->in[k->tin],
+                       ox_value_desc(v, desc, sizeof desc), allowed, k->op, ox_dtypes[dt].onnx_name, later);
       return ox_fail(e, OX_EINPUT, "input %d '%s' is %s; its element type must be one of %s",
                      k->tin, n->in[k->tin], ox_value_desc(v, desc, sizeof desc), allowed);
     }

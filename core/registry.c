@@ -177,6 +177,75 @@ const char *ox_registry_why(const char *domain, const char *op, int64_t opset, c
   return buf;
 }
 
+/* The op-versions whose Changelog entry says "(deprecated)" (onnx's checker
+ * refuses them) and that onnxop runs all the same, as old exports use them.
+ * (Those it does not run are OX_REMOVED rows.) tests/unit/test_registry.c
+ * holds this list to tests/op-versions.txt. */
+static const struct { const char *domain, *op; int since; } deprecated_rows[] = {
+    {"", "GroupNormalization", 18},
+};
+
+const char *ox_registry_deprecation(const ox_kernel *k, char *buf, size_t n) {
+  int listed = 0;
+  for (size_t i = 0; k && k->fn && i < sizeof deprecated_rows / sizeof *deprecated_rows; i++)
+    listed |= !strcmp(canon(k->domain), deprecated_rows[i].domain) && !strcmp(k->op, deprecated_rows[i].op) &&
+              k->since == deprecated_rows[i].since;
+  if (!listed) return NULL;
+  /* the op's next row with a kernel replaces it */
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, ox_registry_until(k) + 1);
+  if (v && v->k != k && v->k->fn)
+    snprintf(buf, n, "%s-%d is deprecated (onnx's checker refuses it; %s-%d replaces it)", k->op, k->since,
+             k->op, v->k->since);
+  else
+    snprintf(buf, n, "%s-%d is deprecated (onnx's checker refuses it)", k->op, k->since);
+  return buf;
+}
+
+typedef struct {
+  const ox_kernel *seen[16]; /* the deprecated rows warned about */
+  int nseen;
+  void (*warn)(void *, const ox_node *, const char *);
+  void *arg;
+} deprecations;
+
+static void deprecated_in(deprecations *d, int nops, const ox_opset *ops, int n, const ox_node *ns) {
+  for (int i = 0; i < n; i++) {
+    const ox_node *nd = &ns[i];
+    const ox_kernel *k = ox_registry_find(nd->domain, nd->op, ox_opset_of(nops, ops, nd->domain));
+    char text[256];
+    if (ox_registry_deprecation(k, text, sizeof text)) {
+      int j = 0;
+      while (j < d->nseen && d->seen[j] != k) j++;
+      if (j == d->nseen && d->nseen < 16) {
+        d->seen[d->nseen++] = k;
+        d->warn(d->arg, nd, text);
+      }
+    }
+    for (int a = 0; a < nd->nattr; a++)
+      if (nd->attr[a].g) deprecated_in(d, nops, ops, nd->attr[a].g->nnode, nd->attr[a].g->node);
+  }
+}
+
+void ox_model_deprecations(const ox_model *m, void (*warn)(void *arg, const ox_node *n, const char *text),
+                           void *arg) {
+  deprecations d = {.warn = warn, .arg = arg};
+  deprecated_in(&d, m->nopset, m->opset, m->graph->nnode, m->graph->node);
+  for (int f = 0; f < m->nfunc; f++) {
+    const ox_function *fn = &m->func[f]; /* its own imports, else the model's */
+    deprecated_in(&d, fn->nopset ? fn->nopset : m->nopset, fn->nopset ? fn->opset : m->opset, fn->nnode,
+                  fn->node);
+  }
+}
+
+int ox_registry_type_since(const ox_kernel *k, int dt) {
+  if (dt <= 0 || dt >= 64) return 0;
+  pthread_once(&sorted, sort_table);
+  const char *domain = canon(k->domain);
+  for (int i = upper_bound(domain, k->op, k->since), end = upper_bound(domain, k->op, INT64_MAX); i < end; i++)
+    if (table[i].k->fn && (table[i].k->types & (UINT64_C(1) << dt))) return table[i].k->since;
+  return 0;
+}
+
 /* ---- a row's attribute list ---- */
 
 const char *ox_attr_spec_next(const char *p, ox_attr_spec *a) {

@@ -80,6 +80,20 @@ int ox_registry_has_op(const char *domain, const char *op);
 /* Why no kernel serves (domain, op) at opset: for "unsupported operator" messages. */
 const char *ox_registry_why(const char *domain, const char *op, int64_t opset, char *buf, size_t n);
 
+/* For a row of an op-version ONNX deprecated that onnxop still runs, as old
+ * exports use it (GroupNormalization-18): "GroupNormalization-18 is deprecated
+ * (onnx's checker refuses it; GroupNormalization-21 replaces it)" in buf; NULL
+ * for any other row (k NULL too). One text for every command's warning. */
+const char *ox_registry_deprecation(const ox_kernel *k, char *buf, size_t n);
+/* Calls warn(arg, node, text) for each op-version ONNX deprecated that nodes
+ * of m use (its graph, subgraphs and functions), once, with its first node
+ * and ox_registry_deprecation's text: `run` warns with it. */
+void ox_model_deprecations(const ox_model *m, void (*warn)(void *arg, const ox_node *n, const char *text),
+                           void *arg);
+/* The first opset after row k's from which a row of its op with a kernel
+ * allows element type dt, or 0: for "T must be one of ..." messages. */
+int ox_registry_type_since(const ox_kernel *k, int dt);
+
 /* ---- a row's attribute list ---- */
 typedef struct {
   char name[64], type[16];

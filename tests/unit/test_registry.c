@@ -114,7 +114,16 @@ static int spec_versions(void) {
       bad++;
       j++;
     } else {
-      if (strcmp(spec[j].attrs, "(deprecated)")) {
+      /* a deprecated version onnxop runs is one ox_registry_deprecation names, and no other */
+      char dep[256];
+      int deprecated = !strcmp(spec[j].attrs, "(deprecated)");
+      if (k->fn && deprecated != !!ox_registry_deprecation(k, dep, sizeof dep)) {
+        fprintf(stderr, "%s %s-%d: %s\n", dom(k->domain), k->op, k->since,
+                deprecated ? "the spec deprecates it, but onnxop runs it without a warning"
+                           : "onnxop warns that it is deprecated, but the spec does not say so");
+        bad++;
+      }
+      if (!deprecated) {
         const char *why = !k->fn ? "OX_REMOVED, but the spec does not deprecate it"
                           : strcmp(k->attrs, spec[j].attrs) ? "attributes not the spec's"
                           : NULL;
@@ -187,6 +196,7 @@ int main(void) {
   CHECK(ox_registry_find("", "OptionalGetElement", 14) == NULL);
   CHECK(ox_registry_find("ai.onnx.ml", "SequenceAt", 11) == NULL);
   CHECK(ox_registry_find("", "NoSuchOp", 11) == NULL);
+  char why_buf[256];
   CHECK(ox_registry_has_op("", "Identity"));
   CHECK(!ox_registry_has_op("", "NoSuchOp"));
   CHECK_EQ_I(ox_registry_find("", "MaxPool", 7)->since, 1);
@@ -207,6 +217,21 @@ int main(void) {
   CHECK(ox_registry_find("", "Upsample", 10) == NULL);
   CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 9)), 9);
   CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 8)), 8);
+
+  /* deprecated, but run with a warning (old exports use it) */
+  CHECK_EQ_S(ox_registry_deprecation(ox_registry_find("", "GroupNormalization", 20), why_buf, sizeof why_buf),
+             "GroupNormalization-18 is deprecated (onnx's checker refuses it; GroupNormalization-21 replaces it)");
+  CHECK(!ox_registry_deprecation(ox_registry_find("", "GroupNormalization", 21), why_buf, sizeof why_buf));
+  CHECK(!ox_registry_deprecation(NULL, why_buf, sizeof why_buf));
+  /* element types as the spec's T lists them, and where a later version allows one */
+  uint64_t f3 = OX_T(FLOAT16) | OX_T(FLOAT) | OX_T(DOUBLE);
+  CHECK(ox_registry_find("", "Constant", 1)->types == f3);           /* Constant-1: floats only */
+  CHECK(ox_registry_find("", "Constant", 9)->types & OX_T(INT64));
+  CHECK(ox_registry_find("", "NegativeLogLikelihoodLoss", 13)->types == f3); /* bfloat16 from 22 */
+  CHECK(ox_registry_find("", "NegativeLogLikelihoodLoss", 22)->types == (f3 | OX_T(BFLOAT16)));
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "NegativeLogLikelihoodLoss", 13), OX_BFLOAT16), 22);
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "NegativeLogLikelihoodLoss", 13), OX_INT64), 0);
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "Add", 7), OX_BFLOAT16), 13);
 
   /* two input names in one message stay two names */
   static const char *ins[] = {"A", "B"};
