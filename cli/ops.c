@@ -118,7 +118,7 @@ int ox_cmd_ops(int argc, char **argv) {
   }
   int shown = 0;
   cJSON *rows = json ? cJSON_CreateArray() : NULL;
-  if (!want && !json) printf("%-13s %-22s %-9s %-19s %s\n", "domain", "operator", "versions", "family", "types");
+  if (!want && !json) printf("%-13s %-32s %-9s %-19s %s\n", "domain", "operator", "versions", "family", "types");
   for (const ox_family *f = ox_families; f->family; f++)
     for (const ox_kernel *k = f->rows; k->op; k++) {
       const char *not_run = ox_row_not_run(k);
@@ -189,7 +189,7 @@ int ox_cmd_ops(int argc, char **argv) {
         else if (origin == OX_ORIGIN_ONNXRUNTIME)
           printf("  onnxruntime: as its docs/ContribOperators.md and CPU kernels define it\n");
       } else
-        printf("%-13s %-22s %-9s %-19s %s\n", k->domain[0] ? k->domain : "ai.onnx", k->op, ver,
+        printf("%-13s %-32s %-9s %-19s %s\n", k->domain[0] ? k->domain : "ai.onnx", k->op, ver,
                f->family, ty);
       shown++;
     }
