@@ -40,4 +40,8 @@ int ox_thresholded_relu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 int ox_layernorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_rmsnorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 
+/* ---- Slice (ops/tensor.c) ----
+ * Slice-10's kernel at any opset: the experimental DynamicSlice-1. */
+int ox_slice10_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """tests/cases/gen_contrib.py ORT_DIR: onnxruntime's own tests of its com.microsoft
 transformer operators (and the two it registers in ai.onnx), written as ONNX
-test cases tests/cases/ms_* (model.onnx, test_data_set_0/input_K.pb and
+test cases tests/cases/ms_* and, for ai.onnx's experimental operators, exp_* (model.onnx, test_data_set_0/input_K.pb and
 output_K.pb, data.json with the tolerance, SOURCE).
 
 The expected values are onnxruntime's, copied, never computed here:
@@ -489,15 +489,94 @@ def gen_ort(node_dir):
     return made
 
 
+def hand_case(name, op, opset, attrs, inputs, outputs, note):
+    write_case(name, op, "", opset, [helper.make_attribute(k, v) for k, v in sorted(attrs.items())], inputs,
+               outputs, "Expected output by hand: " + note, 1e-6, 1e-6)
+    return name
+
+
+def gen_experimental(node_dir):
+    """ai.onnx's experimental operators (tests/op-versions-experimental.txt)"""
+    made = []
+    f32 = np.float32
+
+    def one(name, op, opset, attrs, ins, outs, note):
+        made.append(ort_case(node_dir, "exp_" + name, op, "", opset, attrs, ins, outs, note))
+
+    img = rnd(200, (2, 3, 4, 5), -2, 2)
+    one("image_scaler", "ImageScaler", 8, {"scale": 2.5, "bias": [0.5, -1.0, 3.0]}, [img], [f32],
+        "ImageScaler-1 (experimental), scale 2.5 and a bias per channel, at opset 8.")
+    one("crop_border", "Crop", 7, {"border": [1, 0, 2, 1]}, [img], [f32],
+        "Crop-1 (experimental) by border (left 1, top 0, right 2, bottom 1).")
+    one("crop_scale", "Crop", 7, {"border": [1, 1, 0, 0], "scale": [2, 3]}, [img], [f32],
+        "Crop-1 (experimental) to scale (2, 3) from the border's top left (1, 1).")
+    one("affine", "Affine", 6, {"alpha": -1.5, "beta": 0.25}, [img], [f32], "Affine-1 (experimental).")
+    one("scale", "Scale", 6, {"scale": 0.125}, [img], [f32], "Scale-1 (experimental).")
+    one("scaled_tanh", "ScaledTanh", 6, {"alpha": 2.0, "beta": 0.5}, [img], [f32], "ScaledTanh-1 (experimental).")
+    one("parametric_softplus", "ParametricSoftplus", 6, {"alpha": 1.5, "beta": 3.0}, [img * 20], [f32],
+        "ParametricSoftplus-1 (experimental), x from -40 to 40.")
+    one("thresholded_relu_v1", "ThresholdedRelu", 9, {"alpha": 0.5}, [img], [f32],
+        "ThresholdedRelu-1 (experimental) at opset 9, alpha 0.5.")
+    one("mvn_v1", "MeanVarianceNormalization", 8, {}, [img], [f32],
+        "MeanVarianceNormalization-1 (experimental) at opset 8, per channel.")
+    one("mvn_v1_across_mean_only", "MeanVarianceNormalization", 7, {"across_channels": 1, "normalize_variance": 0},
+        [img], [f32], "MeanVarianceNormalization-1 across channels, mean only.")
+    one("dynamic_slice", "DynamicSlice", 8, {}, [img, np.array([0, 1], np.int64), np.array([2, -1], np.int64),
+        np.array([1, 3], np.int64)], [f32], "DynamicSlice-1 (experimental: Slice-10's inputs) at opset 8.")
+
+    made.append(hand_case("exp_given_tensor_fill", "GivenTensorFill", 6, {"shape": [2, 3],
+                          "values": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]}, [], [np.arange(1, 7, dtype=f32).reshape(2, 3)],
+                          "GivenTensorFill-1 (experimental, onnxruntime has no kernel for it) with shape (2, 3): "
+                          "its values in order, [[1, 2, 3], [4, 5, 6]]."))
+    made.append(hand_case("exp_given_tensor_fill_input_shape", "GivenTensorFill", 6, {"extra_shape": [2],
+                          "values": [0.5, 1.5, 2.5, 3.5]}, [np.zeros((2,), f32)],
+                          [np.array([[0.5, 1.5], [2.5, 3.5]], f32)],
+                          "GivenTensorFill-1 with an input of shape (2) and extra_shape (2): output (2, 2) of the "
+                          "input's type, its values in order."))
+    made.append(hand_case("exp_constant_fill", "ConstantFill", 6, {"dtype": 7, "value": 3.0, "input_as_shape": 1,
+                          "extra_shape": [2]}, [np.array([2, 1], np.int64)], [np.full((2, 1, 2), 3, np.int64)],
+                          "ConstantFill-1 (experimental), dtype int64, value 3, input_as_shape with input [2, 1] "
+                          "and extra_shape [2]: a (2, 1, 2) tensor of 3s."))
+    w = np.array([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], f32)  # (O 3, I 4)
+    made.append(hand_case("exp_embedding", "Embedding", 1, {"input_dim": 4, "output_dim": 3,
+                          "weights": numpy_helper.from_array(w, "weights")}, [np.array([2, 0, 3], np.int64)],
+                          [np.array([[3, 7, 11], [1, 5, 9], [4, 8, 12]], f32)],
+                          "Embedding-1 (experimental), weights (output_dim 3, input_dim 4) as the Changelog gives "
+                          "them: index i picks column i, so [2, 0, 3] gives [[3, 7, 11], [1, 5, 9], [4, 8, 12]]."))
+    X = np.array([[1, 2, 3], [4, 5, 6]], f32)
+    W = np.array([[1, 0, -1], [2, 1, 0]], f32)
+    made.append(hand_case("exp_fc", "FC", 1, {}, [X, W, np.array([10, 20], f32)],
+                          [np.array([[1 - 3 + 10, 2 + 2 + 20], [4 - 6 + 10, 8 + 5 + 20]], f32)],
+                          "FC-1 (experimental, Caffe2's FC): Y = X W^T + B with X [[1,2,3],[4,5,6]], W [[1,0,-1],"
+                          "[2,1,0]], B [10, 20]: [[8, 24], [8, 33]]."))
+    hp = np.array([[[0.5, -1.0], [2.0, 0.0]]], f32)
+    gates = np.array([[[9, 9, 0.0, 1.0, 0.5, -0.5], [9, 9, 2.0, 0.0, 1.0, 1.0]]], f32)
+    sig = lambda v: 1 / (1 + np.exp(-v))
+    row0 = hp[0, 0] * sig(gates[0, 0, 2:4]) + np.tanh(gates[0, 0, 4:6]) * (1 - sig(gates[0, 0, 2:4]))
+    made.append(hand_case("exp_gru_unit", "GRUUnit", 1, {"drop_states": 1},
+                          [hp, gates, np.array([3, 1], f32), np.array([1], f32)],
+                          [np.array([[row0, [0, 0]]], f32)],
+                          "GRUUnit-1 (experimental, Caffe2's GRUUnit) at t 1: batch 0 (length 3) is "
+                          "h sigmoid(u) + tanh(o) (1 - sigmoid(u)) with u, o its second and third gate blocks "
+                          "(u (0, 1), o (0.5, -0.5)); batch 1 (length 1) is past its end: 0 with drop_states."))
+    made.append(hand_case("exp_loop_index_tensor", "LoopIndexTensor", 1, {"axis": 1},
+                          [np.arange(24, dtype=f32).reshape(2, 3, 4), np.array(2, np.int32)],
+                          [np.array([[8, 9, 10, 11], [20, 21, 22, 23]], f32)],
+                          "LoopIndexTensor-1 (experimental): T (2, 3, 4) of 0..23 at index 2 of axis 1: "
+                          "T[:, 2, :] = [[8..11], [20..23]]."))
+    return made
+
+
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     ort_dir = sys.argv[1]
     for d in os.listdir(HERE):
-        if d.startswith("ms_") and os.path.isdir(os.path.join(HERE, d)):
+        if (d.startswith("ms_") or d.startswith("exp_")) and os.path.isdir(os.path.join(HERE, d)):
             shutil.rmtree(os.path.join(HERE, d))
     made = web_cases(ort_dir)
     made += gen_ort(os.environ.get("ORT_NODE_DIR", "/tmp/ort"))
+    made += gen_experimental(os.environ.get("ORT_NODE_DIR", "/tmp/ort"))
     print("%d cases" % len(made))
 
 
