@@ -249,6 +249,34 @@ int main(void) {
   CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 9)), 9);
   CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 8)), 8);
 
+  /* rows beyond the spec: their origin from the family's name, the notes run
+   * warns with, and the reasons of the rows not run */
+  CHECK_EQ_I(ox_family_origin("norm"), OX_ORIGIN_SPEC);
+  CHECK_EQ_I(ox_family_origin("experimental"), OX_ORIGIN_EXPERIMENTAL);
+  CHECK_EQ_I(ox_family_origin("contrib-transformer"), OX_ORIGIN_ONNXRUNTIME);
+  char note[320];
+  const ox_op_version *ln16 = ox_registry_version("", "LayerNormalization", 16);
+  CHECK(ln16 && ln16->k->since == 1 && ln16->origin == OX_ORIGIN_ONNXRUNTIME && ln16->until == 16);
+  CHECK_EQ_S(ox_registry_note(ln16, note, sizeof note),
+             "LayerNormalization below opset 17 is onnxruntime's registration in ai.onnx, not the ONNX spec's "
+             "(which defines it from opset 17); onnxop runs it as onnxruntime does");
+  const ox_op_version *ln17 = ox_registry_version("ai.onnx", "LayerNormalization", 17);
+  CHECK(ln17 && ln17->k->since == 17 && ln17->origin == OX_ORIGIN_SPEC && !ox_registry_note(ln17, note, sizeof note));
+  CHECK_EQ_S(ox_registry_note(ox_registry_version("", "ImageScaler", 8), note, sizeof note),
+             "ImageScaler-1 is an experimental operator, which onnx 1.5 removed from the spec; onnxop runs it as "
+             "onnxruntime does");
+  CHECK_EQ_I(ox_registry_until(ox_registry_find("", "ThresholdedRelu", 9)), 9); /* then ThresholdedRelu-10 */
+  CHECK_EQ_I(ox_registry_find("", "MeanVarianceNormalization", 8)->since, 1);
+  CHECK_EQ_I(ox_registry_find("", "MeanVarianceNormalization", 9)->since, 9);
+  /* com.microsoft: no note (a model imports it on purpose) */
+  CHECK(!ox_registry_note(ox_registry_version("com.microsoft", "Gelu", 1), note, sizeof note));
+  CHECK(ox_registry_find("com.microsoft", "GroupQueryAttention", 1) != NULL);
+  CHECK(ox_registry_find("com.microsoft", "BeamSearch", 1) == NULL);
+  CHECK(ox_row_not_run(ox_registry_version("com.microsoft", "BeamSearch", 1)->k) != NULL);
+  CHECK(!ox_row_not_run(ox_registry_find("com.microsoft", "Gelu", 1)));
+  CHECK(!strncmp(ox_registry_why("com.microsoft", "Sampling", 1, note, sizeof note),
+                 "onnxop does not run onnxruntime's generation loops", 50));
+
   /* two input names in one message stay two names */
   static const char *ins[] = {"A", "B"};
   ox_node nd = {.name = "n", .op = "Add", .domain = "", .nin = 2, .in = ins};
