@@ -75,5 +75,16 @@ def seqat(path, n):
     onnx.save(m, path)
 
 
+def opset(path, domain, version):
+    """set the model's import of domain ("" for ai.onnx) to version: onnxop
+    make imports the newest ai.onnx beside another domain, which onnxruntime
+    may not load yet"""
+    m = onnx.load(path)
+    for o in m.opset_import:
+        if o.domain == domain:
+            o.version = int(version)
+    onnx.save(m, path)
+
+
 if __name__ == "__main__":
-    {"tensor": tensor, "fill": fill, "seqat": seqat}[sys.argv[1]](*sys.argv[2:])
+    {"tensor": tensor, "fill": fill, "seqat": seqat, "opset": opset}[sys.argv[1]](*sys.argv[2:])

@@ -1130,7 +1130,9 @@ static int contrib_gqa(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   }
   /* present K and V: each batch's past rows, its new rows, zeros */
   const float *pks = pk ? fin(c, pk) : NULL, *pvs = pk && pks ? fin(c, pv) : NULL;
-  float *kc = fscratch(c, B * Nkv * Pp * D), *vc = fscratch(c, B * Nkv * Pp * D);
+  /* (straight into present_key and present_value when they are float) */
+  float *kc = prk && prk->dt == OX_FLOAT ? prk->data : fscratch(c, B * Nkv * Pp * D);
+  float *vc = prv && prv->dt == OX_FLOAT ? prv->data : fscratch(c, B * Nkv * Pp * D);
   if ((pk && (!pks || !pvs)) || !kc || !vc) return c->err->code;
   int64_t Wv = packed ? (N + 2 * Nkv) * D : Nkv * D;
   for (int64_t b = 0; b < B; b++)
@@ -1145,8 +1147,8 @@ static int contrib_gqa(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
         memcpy(vr + (pb[b] + s) * D, vin + (b * S + s) * Wv + h * D, (size_t)D * sizeof *vr);
       }
     }
-  if (prk) ox_narrow_f32(kc, prk);
-  if (prv) ox_narrow_f32(vc, prv);
+  if (prk && kc != prk->data) ox_narrow_f32(kc, prk);
+  if (prv && vc != prv->data) ox_narrow_f32(vc, prv);
   float *sink = NULL;
   if (smooth || hs) {
     sink = fscratch(c, N);
