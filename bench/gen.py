@@ -86,5 +86,16 @@ def opset(path, domain, version):
     onnx.save(m, path)
 
 
+def noshape(path, *names):
+    """drop the shapes declared for outputs `names` (onnxop make declares those
+    its evaluation on stand-in inputs computed, which a data-dependent shape,
+    such as a cache's length, need not keep)"""
+    m = onnx.load(path)
+    for o in m.graph.output:
+        if o.name in names:
+            o.type.tensor_type.ClearField("shape")
+    onnx.save(m, path)
+
+
 if __name__ == "__main__":
-    {"tensor": tensor, "fill": fill, "seqat": seqat, "opset": opset}[sys.argv[1]](*sys.argv[2:])
+    {"tensor": tensor, "fill": fill, "seqat": seqat, "opset": opset, "noshape": noshape}[sys.argv[1]](*sys.argv[2:])
