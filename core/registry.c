@@ -301,8 +301,14 @@ static const char *names_of(const ox_kernel *k, char *buf, size_t n) {
 int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e) {
   char names[200];
   ox_attr_spec a;
+  /* onnxruntime's own ai.onnx schemas (LayerNormalization-1,
+   * SimplifiedLayerNormalization-1) allow unchecked attributes: one they do
+   * not declare is ignored, as onnxruntime ignores it */
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, k->since);
+  int unchecked = v && v->k == k && v->origin == OX_ORIGIN_ONNXRUNTIME && !canon(k->domain)[0];
   for (int j = 0; j < n->nattr; j++) {
     const ox_attr *at = &n->attr[j];
+    if (unchecked && !declared(k, at->name, &a)) continue;
     if (!declared(k, at->name, &a))
       return ox_fail(e, OX_EINPUT, "'%s' is not an attribute of %s-%d (its attributes: %s)",
                      at->name, k->op, k->since, names_of(k, names, sizeof names));

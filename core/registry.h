@@ -128,7 +128,9 @@ typedef struct {
 const char *ox_attr_spec_next(const char *p, ox_attr_spec *a);
 /* Check node n against row k: each attribute must be declared, with the
  * declared type (one referring to a function's attribute is checked by
- * name only), and every required one must be present. */
+ * name only), and every required one must be present. onnxruntime's own
+ * ai.onnx rows (origin onnxruntime) allow undeclared attributes, as its
+ * schemas for them do (AllowUncheckedAttributes): they are ignored. */
 int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e);
 
 /* ---- attribute access for kernels ----

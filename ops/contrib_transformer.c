@@ -634,6 +634,10 @@ static int build_bias(ox_ctx *c, int mi, const ox_tensor *mask, const ox_tensor 
 /* The mask's shape, as the kernels accept it. */
 static int check_mask(ox_ctx *c, int mi, const ox_tensor *m, int64_t B, int64_t S, int64_t T, int allow_2b) {
   OX_TRY(int32_type(c, mi, m));
+  if (m->rank == 4)
+    return ox_fail(c->err, OX_EUNSUPPORTED, "%s is 4-D (Megatron's (batch_size, 1, max_sequence_length, "
+                   "max_sequence_length)): not supported (onnxruntime's CPU kernel refuses it too)",
+                   ox_input_name(c, mi));
   int ok = (m->rank == 1 && (m->dims[0] == B || m->dims[0] == 3 * B + 2 || (allow_2b && m->dims[0] == 2 * B))) ||
            (m->rank == 2 && m->dims[0] == B && m->dims[1] == T) ||
            (m->rank == 3 && m->dims[0] == B && m->dims[1] == S && m->dims[2] == T);

@@ -311,6 +311,11 @@ int main(void) {
   ox_attr ceil = {.name = "ceil_mode", .type = OX_ATTR_INT};
   ox_attr cip = {.name = "count_include_pad", .type = OX_ATTR_INT};
   ox_attr ref = {.name = "kernel_shape", .type = OX_ATTR_FLOAT, .ref_attr_name = "k"};
+  /* onnxruntime's LayerNormalization-1 allows unchecked attributes (its test
+   * models misspell epsilon); the spec's LayerNormalization-17 does not */
+  ox_attr eps_typo = {.name = "epsion", .type = OX_ATTR_FLOAT, .f = 1e-5f};
+  CHECK_EQ_S(check_msg("LayerNormalization", 13, 1, &eps_typo), "ok");
+  CHECK(strstr(check_msg("LayerNormalization", 17, 1, &eps_typo), "'epsion' is not an attribute of LayerNormalization-17"));
   CHECK_EQ_S(check_msg("MaxPool", 12, 1, &ks), "ok");
   CHECK_EQ_S(check_msg("MaxPool", 12, 1, (ox_attr[]){ks, ceil}), "ok");
   CHECK_EQ_S(check_msg("MaxPool", 12, 2, (ox_attr[]){ks, cip}),
