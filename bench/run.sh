@@ -19,6 +19,8 @@
 #   CASES='add matmul512' (a subset)  THREADS='2 4' (THREADS= skips)
 #   TCASES='matmul1024 conv' (default: matmul1024 conv reducesum softmax einsum_bmm einsum_qk
 #          conv1x1 dw3s1 conv1024 convint)
+#   PYBENCH=no skips the Python section (bench/python.py: Session.run beside
+#          the C API, and the node-test suite through it)
 #
 # MODELS=yes (or MODELS='vad_v5 ocr_det', names from bench/models/manifest.txt)
 # then runs bench/models/run.py, the step 'make bench-models' runs alone: whole
@@ -312,6 +314,13 @@ if [ -n "$THREADS" ]; then
 fi
 [ -n "$ORT_DIR" ] || echo "(no ORT column: set ORT_DIR to a folder where 'npm install --ignore-scripts onnxruntime-node' ran)"
 [ "$miss" = 0 ] || echo "$miss case(s) above their target ratio"
+# the Python layer (bench/python.py): Session.run against the C API on a
+# small node, and the node-test suite against onnxop test -j 1 (PYBENCH=no
+# skips it; SHARED_SUITE names the suite)
+if [ "$PYBENCH" != no ]; then
+  echo
+  "$PY" "$HERE/python.py" "$B" || exit 1
+fi
 if [ -n "$MODELS" ]; then
   echo
   "$PY" "$HERE/models/run.py" "$B" || exit 1

@@ -443,9 +443,8 @@ int ox_cmd_run(int argc, char **argv) {
   }
   static const char *const ext[] = {"", "pb", "json", "npy", "npz"};
   if (out_dir) {
-    if (ox_mkdir_p(out_dir)) {
-      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
-      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno)), rc = OX_EINPUT;
+    if ((rc = ox_mkdir_p(out_dir, strlen(out_dir), &e))) {
+      fprintf(stderr, "onnxop: %s\n", e.msg);
       goto done;
     }
     nout = dir_fmt == OX_FMT_NPZ ? 1 : g->nout;
@@ -467,9 +466,8 @@ int ox_cmd_run(int argc, char **argv) {
     }
   }
   if (save_dir) {
-    if (ox_mkdir_p(save_dir)) {
-      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
-      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", save_dir, strerror(errno)), rc = OX_EINPUT;
+    if ((rc = ox_mkdir_p(save_dir, strlen(save_dir), &e))) {
+      fprintf(stderr, "onnxop: %s\n", e.msg);
       goto done;
     }
     sv.dir = save_dir;

@@ -648,6 +648,9 @@ err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 # ---- authoring suites: round trips, make, run, info, conventions ----
 . tests/cli/suites.sh
 
+# ---- what make, spec files, convert and compare refuse or keep (issue 27) ----
+. tests/cli/contract.sh
+
 # ---- onnxop test as a runner, onnxop report ----
 SUITE=$2
 . tests/cli/runner.sh
