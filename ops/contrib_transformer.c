@@ -585,7 +585,8 @@ static int build_bias(ox_ctx *c, int mi, const ox_tensor *mask, const ox_tensor 
                       int64_t bs[4]) {
   *out = NULL;
   if (!mask && !ab && !causal) return 0;
-  int64_t Nb = ab && ab->dims[1] != 1 ? N : 1;
+  int64_t Nb = ab && ab->dims[1] != 1 ? N : 1, bd[4] = {B, Nb, S, T};
+  if (ox_numel(4, bd, sizeof(float)) < 0) return ox_oom(c->err, NULL);
   float *bias = fscratch(c, B * Nb * S * T);
   if (!bias) return c->err->code;
   float *m = bias; /* the mask part, (B, S, T), in head 0 of each batch */
@@ -741,6 +742,8 @@ static int contrib_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
   }
   if (!y->n && !pres) return 0;
   if (!B || !S) return 0;
+  int64_t pd5[5] = {2, B, N, T, D}, pj[3] = {B, S, tot}; /* the scratch buffers below */
+  if (ox_numel(5, pd5, sizeof(float)) < 0 || ox_numel(3, pj, sizeof(float)) < 0) return ox_oom(c->err, NULL);
   /* the projection: qkvb (B * S, tot) = input · weights + bias */
   const float *xs = fin(c, x), *ws = xs ? fin(c, w) : NULL, *bsv = bias && ws ? fin(c, bias) : NULL;
   float *proj = fscratch(c, B * S * tot);
@@ -1134,6 +1137,8 @@ static int contrib_gqa(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   }
   /* present K and V: each batch's past rows, its new rows, zeros */
   const float *pks = pk ? fin(c, pk) : NULL, *pvs = pk && pks ? fin(c, pv) : NULL;
+  int64_t cd[4] = {B, Nkv, Pp, D};
+  if (ox_numel(4, cd, sizeof(float)) < 0) return ox_oom(c->err, NULL);
   /* (straight into present_key and present_value when they are float) */
   float *kc = prk && prk->dt == OX_FLOAT ? prk->data : fscratch(c, B * Nkv * Pp * D);
   float *vc = prv && prv->dt == OX_FLOAT ? prv->data : fscratch(c, B * Nkv * Pp * D);
