@@ -638,7 +638,7 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
   if (!newest) {
     if (!c->force)
       return fail(b, OX_EUSAGE, "onnxop knows no operator of domain '%s' (its domains: ai.onnx, ai.onnx.ml, "
-                  "ai.onnx.preview, ai.onnx.preview.training); --force writes the model anyway", domain);
+                  "ai.onnx.preview, ai.onnx.preview.training, com.microsoft); --force writes the model anyway", domain);
     if (!opset) return fail(b, OX_EUSAGE, "--opset is needed for domain '%s', which onnxop does not know", domain);
   } else if (opset > newest) {
     return fail(b, OX_EUSAGE, "%s opset %lld is past the newest onnxop knows (%lld)", domain_name(domain),

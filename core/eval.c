@@ -603,11 +603,12 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
     }
     int64_t v = ox_opset_of(nops, ops, n->domain);
     if (v < 0)
-      return ox_fail(e, OX_EINPUT, "node '%s' %s: the model imports no opset for domain '%s'",
+      return ox_fail(e, OX_EINPUT, "node '%s' %s: the model imports no opset for domain '%s' (add it to the "
+                     "model's opset_import; onnxop does not assume a version, as onnxruntime does)",
                      n->name, n->op, domain_label(n->domain));
     const ox_kernel *k = ox_registry_find(n->domain, n->op, v);
     if (!k) {
-      char why[160];
+      char why[320];
       int known = ox_registry_has_op(n->domain, n->op);
       return ox_fail(e, OX_EUNSUPPORTED, "unsupported operator %s (%s, opset %lld)%s%s", n->op,
                      domain_label(n->domain), (long long)v, known ? ": " : "",

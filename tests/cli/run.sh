@@ -658,6 +658,8 @@ SUITE=$2
 . tests/cli/runner.sh
 # ---- onnxop report and test -k on hostile input ----
 . tests/cli/report.sh
+# ---- com.microsoft, experimental and onnxruntime's ai.onnx operators ----
+. tests/cli/contrib.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
