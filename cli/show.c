@@ -389,8 +389,8 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int c
   }
 }
 
-/* A long list of nodes as counts by op, most frequent first ("MatMul-13: 96
- * nodes"), then the nodes among them that cannot run. */
+/* A long list of nodes as counts by op-version, most frequent first
+ * ("MatMul-13: 96"), then the nodes among them that cannot run, by index. */
 typedef struct { const char *op, *domain; int since, n; } op_count;
 static int by_count(const void *x, const void *y) {
   const op_count *a = x, *b = y;
@@ -418,10 +418,9 @@ static int list_summary(ox_arena *A, const ox_model *m, int n, const ox_node *ns
     if (c[j].domain[0]) printf(" (%s)", c[j].domain);
     printf(": %d\n", c[j].n);
   }
-  int before[2] = {cant[0], cant[1]};
-  nodes(m, n, ns, indent, cant, SHOW_NONE);
-  if (cant[0] + cant[1] > before[0] + before[1]) {
-    cant[0] = before[0], cant[1] = before[1];
+  int here[2] = {0, 0}; /* the nodes that cannot run: counted, then shown (and counted in cant) */
+  nodes(m, n, ns, indent, here, SHOW_NONE);
+  if (here[0] + here[1]) {
     printf("%*sthe nodes that cannot run:\n", indent, "");
     nodes(m, n, ns, indent + 2, cant, SHOW_PROBLEMS);
   }
