@@ -28,6 +28,11 @@ int ox_api_model_load(const char *path, int with_path, const ox_run_opts *ro, on
                       onnxop_error **err);
 /* The model behind a handle (valid as long as m). */
 const ox_model *ox_api_model(const onnxop_model *m);
+/* NULL when the model's nodes (and its subgraphs' and functions') were in
+ * topological order as loaded; else why the first list was not
+ * (ox_model_order), *count how many lists were not. They run in dependency
+ * order either way. */
+const char *ox_api_model_order(const onnxop_model *m, int *count);
 
 /* How ox_api_value_read reads a value file. */
 typedef struct {

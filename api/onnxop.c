@@ -616,6 +616,9 @@ struct onnxop_model {
   int nval;
   const char **val;
   int *out_off, *out_val;
+  /* ox_model_order's, found before preparing put the nodes in order */
+  const char *order_note;
+  int nunsorted;
 };
 
 void onnxop_model_free(onnxop_model *m) {
@@ -672,6 +675,10 @@ static int model_new(const char *path, const void *buf, size_t len, int with_pat
   }
   ox_err e = {0};
   int rc = path ? ox_model_load(h->a, path, &x->m, &e) : ox_model_decode(h->a, buf, len, NULL, &x->m, &e);
+  /* whether the nodes are in order, before ox_prepare sorts them (its
+   * model check, run first, refuses what the walk would stumble on) */
+  if (!rc) rc = ox_model_check(h->a, x->m, &e);
+  if (!rc) rc = ox_model_order(h->a, x->m, &x->order_note, &x->nunsorted, &e);
   if (!rc) rc = ox_prepare_with(h->a, x->m, ro, &e);
   if (!rc) {
     const ox_graph *g = x->m->graph;
@@ -709,6 +716,10 @@ int ox_api_model_load(const char *path, int with_path, const ox_run_opts *ro, on
 }
 
 const ox_model *ox_api_model(const onnxop_model *m) { return m->m; }
+const char *ox_api_model_order(const onnxop_model *m, int *count) {
+  *count = m->nunsorted;
+  return m->order_note;
+}
 
 int onnxop_model_load_buffer(const void *buf, size_t len, onnxop_model **out, onnxop_error **err) {
   if (!buf) return failf(err, ONNXOP_ERR_USAGE, "buf is NULL");

@@ -149,6 +149,7 @@ int ox_cmd_bench(int argc, char **argv) {
     goto done;
   }
   const ox_model *m = ox_api_model(M);
+  ox_cli_order_warning("bench", model_path, M);
   const ox_graph *g = m->graph;
   ngiven = g->nin;
   given = ox_alloc_array(A, g->nin + 1, sizeof *given);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "../api/api.h"
 #include "../core/ox.h"
 #include "cli.h"
 
@@ -29,3 +30,13 @@ int ox_cli_oom(const char *cmd, const char *what) {
   return OX_ENOMEM;
 }
 
+
+void ox_cli_order_warning(const char *cmd, const char *path, const onnxop_model *m) {
+  int count;
+  const char *note = ox_api_model_order(m, &count);
+  if (!note) return;
+  char more[64] = "";
+  if (count > 1) snprintf(more, sizeof more, " (and %d more node lists)", count - 1);
+  fprintf(stderr, "onnxop %s: warning: %s: %s%s; they run in dependency order, as onnxruntime runs them "
+          "(onnx's checker refuses the model)\n", cmd, path, note, more);
+}

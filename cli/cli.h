@@ -36,6 +36,13 @@ int ox_cmd_report(int argc, char **argv);
 struct ox_run_opts;
 extern struct ox_run_opts ox_cli_run;
 
+/* "onnxop CMD: warning: PATH: the nodes are not in topological order: ...;
+ * they run in dependency order, ..." on standard error when the model's nodes
+ * (or a subgraph's or function's) were not in order as loaded
+ * (ox_api_model_order); nothing otherwise. */
+struct onnxop_model;
+void ox_cli_order_warning(const char *cmd, const char *path, const struct onnxop_model *m);
+
 /* "onnxop CMD: out of memory" (with what, when not NULL, and the cause
  * ox_oom says) on standard error; returns OX_ENOMEM. cmd "" for none. */
 int ox_cli_oom(const char *cmd, const char *what);

@@ -386,6 +386,7 @@ int ox_cmd_run(int argc, char **argv) {
   }
   const ox_model *m = ox_api_model(M);
   ox_model_notes(m, warn_note, NULL);
+  ox_cli_order_warning("run", model_path, M);
   const ox_graph *g = m->graph;
   nin_vals = g->nin;
   in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);

@@ -333,9 +333,16 @@ static const char *node_problem(const ox_kernel *k, const ox_node *nd, ox_err *e
   return k && ox_attrs_check(k, nd, e) ? e->msg : NULL;
 }
 
+/* A list of more nodes than this is shown as counts by op unless --full. */
+enum { INFO_LIST_MAX = 100 };
+
+/* How the nodes of a list are shown: each with its attributes and
+ * subgraphs; only those that cannot run (a long list summarised); none. */
+enum { SHOW_ALL, SHOW_PROBLEMS, SHOW_NONE };
+
 /* cant[0]: nodes whose operator this build lacks; cant[1]: nodes it has but
  * that cannot run as written (an attribute missing, undeclared or mistyped). */
-static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int cant[2]) {
+static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int cant[2], int mode) {
   for (int i = 0; i < n; i++) {
     const ox_node *nd = &ns[i];
     int64_t opset = ox_opset_of(m->nopset, m->opset, nd->domain);
@@ -343,33 +350,35 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int c
     int is_fn = 0;
     for (int f = 0; f < m->nfunc; f++)
       if (!strcmp(m->func[f].name, nd->op) && ox_domain_eq(m->func[f].domain, nd->domain)) is_fn = 1;
-    printf("%*s", indent, "");
-    if (k) printf("%s-%d", nd->op, k->since);
-    else printf("%s", nd->op);
-    if (nd->domain[0]) printf(" (%s)", nd->domain);
-    printf(" '%s' (", nd->name);
-    for (int j = 0; j < nd->nin; j++) printf("%s%s", j ? ", " : "", nd->in[j]);
-    printf(") -> (");
-    for (int j = 0; j < nd->nout; j++) printf("%s%s", j ? ", " : "", nd->out[j]);
-    printf(")");
     ox_err e = {0};
     const char *problem = is_fn ? NULL : node_problem(k, nd, &e);
-    if (is_fn) printf("  [model-local function]");
-    else if (!k) {
-      printf("  [unsupported in this build: opset %lld]", (long long)opset);
-      cant[0]++;
-    } else if (problem) {
-      printf("  [cannot run: %s]", problem);
-      cant[1]++;
+    cant[0] += !is_fn && !k;
+    cant[1] += !is_fn && k && problem;
+    if (mode == SHOW_ALL || (mode == SHOW_PROBLEMS && !is_fn && (!k || problem))) {
+      printf("%*s", indent, "");
+      if (mode == SHOW_PROBLEMS) printf("%d: ", i); /* the node's index, the list being cut */
+      if (k) printf("%s-%d", nd->op, k->since);
+      else printf("%s", nd->op);
+      if (nd->domain[0]) printf(" (%s)", nd->domain);
+      printf(" '%s' (", nd->name);
+      for (int j = 0; j < nd->nin; j++) printf("%s%s", j ? ", " : "", nd->in[j]);
+      printf(") -> (");
+      for (int j = 0; j < nd->nout; j++) printf("%s%s", j ? ", " : "", nd->out[j]);
+      printf(")");
+      if (is_fn) printf("  [model-local function]");
+      else if (!k) printf("  [unsupported in this build: opset %lld]", (long long)opset);
+      else if (problem) printf("  [cannot run: %s]", problem);
+      char dep[256]; /* as `run` and `make` warn */
+      if (!is_fn && ox_registry_deprecation(k, dep, sizeof dep)) printf("  [warning: %s]", dep);
+      printf("\n");
     }
-    char dep[256]; /* as `run` and `make` warn */
-    if (!is_fn && ox_registry_deprecation(k, dep, sizeof dep)) printf("  [warning: %s]", dep);
-    printf("\n");
     for (int j = 0; j < nd->nattr; j++) {
       const ox_attr *at = &nd->attr[j];
-      if (at->g) {
+      if (mode != SHOW_ALL) {
+        if (at->g) nodes(m, at->g->nnode, at->g->node, indent + 4, cant, mode);
+      } else if (at->g) {
         printf("%*s  %s: graph '%s', %d nodes\n", indent, "", at->name, at->g->name, at->g->nnode);
-        nodes(m, at->g->nnode, at->g->node, indent + 4, cant);
+        nodes(m, at->g->nnode, at->g->node, indent + 4, cant, mode);
       } else if (at->ref_attr_name) {
         printf("%*s  %s: the caller's '%s'\n", indent, "", at->name, at->ref_attr_name);
       } else {
@@ -378,6 +387,53 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int c
       }
     }
   }
+}
+
+/* A long list of nodes as counts by op-version, most frequent first
+ * ("MatMul-13: 96"), then the nodes among them that cannot run, by index. */
+typedef struct { const char *op, *domain; int since, n; } op_count;
+static int by_count(const void *x, const void *y) {
+  const op_count *a = x, *b = y;
+  if (a->n != b->n) return b->n - a->n;
+  int c = strcmp(a->op, b->op);
+  return c ? c : strcmp(a->domain, b->domain);
+}
+static int list_summary(ox_arena *A, const ox_model *m, int n, const ox_node *ns, int indent, int cant[2]) {
+  op_count *c = ox_alloc_array(A, n + 1, sizeof *c);
+  if (!c) return -1;
+  int nc = 0;
+  for (int i = 0; i < n; i++) {
+    const ox_node *nd = &ns[i];
+    const ox_kernel *k = ox_registry_find(nd->domain, nd->op, ox_opset_of(m->nopset, m->opset, nd->domain));
+    int since = k ? k->since : 0, j = 0;
+    while (j < nc && (strcmp(c[j].op, nd->op) || !ox_domain_eq(c[j].domain, nd->domain) || c[j].since != since)) j++;
+    if (j == nc) c[nc++] = (op_count){nd->op, nd->domain, since, 0};
+    c[j].n++;
+  }
+  qsort(c, (size_t)nc, sizeof *c, by_count);
+  printf("%*s(by op; --full lists each node)\n", indent, "");
+  for (int j = 0; j < nc; j++) {
+    printf("%*s%s", indent, "", c[j].op);
+    if (c[j].since) printf("-%d", c[j].since);
+    if (c[j].domain[0]) printf(" (%s)", c[j].domain);
+    printf(": %d\n", c[j].n);
+  }
+  int here[2] = {0, 0}; /* the nodes that cannot run: counted, then shown (and counted in cant) */
+  nodes(m, n, ns, indent, here, SHOW_NONE);
+  if (here[0] + here[1]) {
+    printf("%*sthe nodes that cannot run:\n", indent, "");
+    nodes(m, n, ns, indent + 2, cant, SHOW_PROBLEMS);
+  }
+  return 0;
+}
+
+/* a list of nodes, in full when short or with --full, else summarised */
+static int node_list(ox_arena *A, const ox_model *m, int n, const ox_node *ns, int indent, int cant[2], int full) {
+  if (full || n <= INFO_LIST_MAX) {
+    nodes(m, n, ns, indent, cant, SHOW_ALL);
+    return 0;
+  }
+  return list_summary(A, m, n, ns, indent, cant);
 }
 
 /* ---- info --json: the same facts as objects ---- */
@@ -458,7 +514,8 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
 }
 
 /* invalid: why ox_model_check refuses the model, or NULL */
-static int info_json(ox_arena *A, const char *path, const ox_model *m, const char *invalid, ox_err *e) {
+static int info_json(ox_arena *A, const char *path, const ox_model *m, const char *invalid, const char *order,
+                     ox_err *e) {
   const ox_graph *g = m->graph;
   int *real = ox_alloc_array(A, g->nin + 1, sizeof *real);
   if (!real) return ox_oom(e, NULL);
@@ -507,6 +564,7 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, const cha
   }
   cJSON_AddNumberToObject(o, "unsupported", unsupported);
   if (invalid) cJSON_AddStringToObject(o, "invalid", invalid);
+  if (order) cJSON_AddStringToObject(o, "order", order);
   char *text = cJSON_PrintUnformatted(o);
   int rc = 0;
   if (text && ox_mem_failures() == failed) puts(text);
@@ -516,29 +574,35 @@ static int info_json(ox_arena *A, const char *path, const ox_model *m, const cha
   return rc;
 }
 
-enum { I_HELP, I_JSON };
+enum { I_HELP, I_JSON, I_FULL };
 static const ox_opt info_opts[] = {
     [I_HELP] = {"--help", "-h", NULL},
     [I_JSON] = {"--json", NULL, NULL},
+    [I_FULL] = {"--full", NULL, NULL},
     {NULL, NULL, NULL},
 };
 
 int ox_cmd_info(int argc, char **argv) {
   const char *path = NULL, *v;
-  int json = 0;
+  int json = 0, full = 0;
   ox_optparse p;
   ox_opt_init(&p, "info", argc, argv, info_opts);
   for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
     if (k == OX_OPT_ERROR) return OX_EUSAGE;
     if (k == I_HELP) {
-      fputs("usage: onnxop info [--json] MODEL\n\n"
+      fputs("usage: onnxop info [--json] [--full] MODEL\n\n"
             "Describe a model: IR version, opset imports, inputs and outputs with their\n"
             "types and shapes, the nodes (op-version, name, inputs, outputs) with their\n"
             "attributes (values; tensors as dtype and shape), the initializers (dtype,\n"
             "shape, min, max, mean, NaN and Inf counts), the functions, and which nodes\n"
             "cannot run: ops this build lacks, and nodes whose attributes do not fit\n"
             "their op-version: one it requires missing, one it does not declare, one of\n"
-            "another type (which `run` refuses).\n\n"
+            "another type (which `run` refuses), and whether the nodes are in\n"
+            "topological order (when not, `run` evaluates them in the order of their\n"
+            "dependencies, as onnxruntime does, and says so). A list of more than 100\n"
+            "nodes or initializers is summarised: the nodes as counts by op, then\n"
+            "those that cannot run, by index.\n\n"
+            "  --full   list every node and initializer, however many\n"
             "  --json   the same facts as one JSON object: model, ir_version,\n"
             "           opset_import, graph, inputs and outputs (name, type, shape with\n"
             "           a symbolic dim's name, null for an unknown dim), initializers\n"
@@ -546,8 +610,10 @@ int ox_cmd_info(int argc, char **argv) {
             "           opset, since, name, inputs, outputs, function, supported, problem\n"
             "           when an attribute does not fit the op-version, warning for a\n"
             "           version ONNX deprecated that onnxop runs, attributes: name,\n"
-            "           type and value, subgraphs), functions, and unsupported (the count\n"
-            "           of nodes that cannot run)\n\n"
+            "           type and value, subgraphs), functions, unsupported (the count\n"
+            "           of nodes that cannot run), invalid (when the model is: why),\n"
+            "           order (when the nodes are not in topological order: why);\n"
+            "           every node, however many\n\n"
             "exit status:\n"
             "  0      success, whether or not every node can run\n"
             "  1      MODEL was rejected or is invalid, or standard output could not be\n"
@@ -558,6 +624,7 @@ int ox_cmd_info(int argc, char **argv) {
       return 0;
     }
     if (k == I_JSON) json = 1;
+    else if (k == I_FULL) full = 1;
     else if (path) return ox_usage_error("info", "give one MODEL");
     else path = v;
   }
@@ -580,8 +647,17 @@ int ox_cmd_info(int argc, char **argv) {
     ox_arena_free(A);
     return invalid;
   }
+  /* the order `run` evaluates the nodes in: theirs, or when that is not
+   * topological, the order of their dependencies (ox_node_order) */
+  const char *order = NULL;
+  int nunsorted = 0;
+  if (!invalid && ox_model_order(A, m, &order, &nunsorted, &e)) {
+    fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
+    ox_arena_free(A);
+    return e.code;
+  }
   if (json) {
-    int rc = info_json(A, path, m, invalid ? ce.msg : NULL, &e);
+    int rc = info_json(A, path, m, invalid ? ce.msg : NULL, order, &e);
     if (rc) fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
     else if (invalid) fprintf(stderr, "onnxop: %s: invalid model: %s\n", path, ce.msg);
     ox_arena_free(A);
@@ -602,8 +678,8 @@ int ox_cmd_info(int argc, char **argv) {
   for (int i = 0; i < nreal; i++) vi_line(&g->in[real[i]]);
   printf("  outputs:\n");
   for (int i = 0; i < g->nout; i++) vi_line(&g->out[i]);
-  printf("  initializers: %d\n", g->ninit);
-  for (int i = 0; i < g->ninit; i++) {
+  printf("  initializers: %d%s\n", g->ninit, !full && g->ninit > INFO_LIST_MAX ? " (--full lists each)" : "");
+  for (int i = 0; i < g->ninit && (full || g->ninit <= INFO_LIST_MAX); i++) {
     char sh[256], ty[64], st_text[256] = "";
     const ox_value *v = g->init[i];
     tstats st;
@@ -616,13 +692,22 @@ int ox_cmd_info(int argc, char **argv) {
   }
   int cant[2] = {0, 0};
   printf("  nodes: %d\n", g->nnode);
-  nodes(m, g->nnode, g->node, 4, cant);
+  int bad = node_list(A, m, g->nnode, g->node, 4, cant, full);
   printf("  functions: %d\n", m->nfunc);
-  for (int i = 0; i < m->nfunc; i++) {
+  for (int i = 0; i < m->nfunc && !bad; i++) {
     const ox_function *f = &m->func[i];
     printf("    %s%s%s: %d inputs, %d outputs, %d nodes\n", f->domain && f->domain[0] ? f->domain : "",
            f->domain && f->domain[0] ? "." : "", f->name, f->nin, f->nout, f->nnode);
-    nodes(m, f->nnode, f->node, 6, cant);
+    bad = node_list(A, m, f->nnode, f->node, 6, cant, full);
+  }
+  if (bad) {
+    ox_arena_free(A);
+    return ox_cli_oom("info", NULL);
+  }
+  if (order) {
+    char more[64] = "";
+    if (nunsorted > 1) snprintf(more, sizeof more, " (and %d more node lists)", nunsorted - 1);
+    printf("  order: %s%s; `run` evaluates them in dependency order, as onnxruntime does\n", order, more);
   }
   if (cant[0])
     printf("  %d node%s cannot run in this build (operator unsupported)\n", cant[0],

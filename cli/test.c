@@ -435,6 +435,7 @@ static ox_status run_case(const tcase *c, char *why, size_t n) {
     goto out;
   }
   const ox_model *m = ox_api_model(M);
+  ox_cli_order_warning("test", p, M);
   g = m->graph;
   if (read_data_json(A, dir, &dhas, &drtol, &datol, why, n)) goto out;
   nsets = list_dir(dir, "test_data_set_", &sets);

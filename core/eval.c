@@ -189,23 +189,25 @@ static int64_t graph_names(const ox_graph *g) {
   return count_outputs(g->nnode, g->node) + g->nin + g->ninit;
 }
 
-static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
+int ox_node_order(ox_arena *a, int nnode, const ox_node *nodes, int *order, int *reader, int *writer,
+                  ox_err *e) {
+  *reader = *writer = -1;
+  for (int i = 0; i < nnode; i++) order[i] = i;
   if (nnode < 2) return 0;
   ox_mark mk = ox_arena_mark(a);
   ox_namemap prod; /* output name -> its node */
   int *start = ox_alloc_array(a, nnode + 1, sizeof *start), *indeg = ox_alloc_array(a, nnode, sizeof *indeg);
-  int *heap = ox_alloc_array(a, nnode, sizeof *heap), *order = ox_alloc_array(a, nnode, sizeof *order);
-  int total = 0;
-  if (!start || !indeg || !heap || !order || ox_namemap_init(a, &prod, count_outputs(nnode, nodes)))
+  int *heap = ox_alloc_array(a, nnode, sizeof *heap);
+  int total = 0, rc = 0;
+  if (!start || !indeg || !heap || ox_namemap_init(a, &prod, count_outputs(nnode, nodes)))
     return ox_oom(e, NULL);
   for (int i = 0; i < nnode; i++)
     for (int k = 0; k < nodes[i].nout; k++) {
       if (!nodes[i].out[k][0]) continue;
       int *slot = ox_namemap_slot(&prod, nodes[i].out[k]);
       if (!slot) return ox_oom(e, NULL);
-      if (*slot >= 0 && *slot != i)
-        return ox_fail(e, OX_EINPUT, "nodes '%s' and '%s' both write '%s'", nodes[*slot].name,
-                       nodes[i].name, nodes[i].out[k]);
+      if (*slot >= 0 && *slot != i) /* ox_model_check refuses it first */
+        return ox_two_writers(e, nodes, *slot, i, nodes[i].out[k], 0);
       *slot = i;
     }
   /* count the edges, then fill them (j -> i for each j that i reads from) */
@@ -218,14 +220,14 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
   start[nnode] = total;
   int *from = ox_alloc_array(a, total + 1, sizeof *from);
   if (!from) return ox_oom(e, NULL);
-  int sorted = 1;
   for (int i = 0; i < nnode; i++) {
     dep_acc d = {&prod, i, from + start[i], 0, start[i + 1] - start[i]};
     node_reads(&nodes[i], add_dep, &d);
     indeg[i] = d.ndeps;
-    for (int q = 0; q < d.ndeps; q++) if (d.deps[q] > i) sorted = 0;
+    for (int q = 0; q < d.ndeps && *reader < 0; q++)
+      if (d.deps[q] > i) *reader = i, *writer = d.deps[q];
   }
-  if (sorted) { /* the usual case: nothing to do */
+  if (*reader < 0) { /* the usual case: nothing to do */
     ox_arena_release(a, mk);
     return 0;
   }
@@ -246,10 +248,47 @@ static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
     for (int q = ostart[j]; q < ostart[j + 1]; q++)
       if (--indeg[to[q]] == 0) heap_push(heap, &nh, to[q]);
   }
-  if (no < nnode) {
-    for (int i = 0; i < nnode; i++)
-      if (indeg[i]) return ox_fail(e, OX_EINPUT, "the graph has a cycle through node '%s' (%s)", nodes[i].name, nodes[i].op);
-  }
+  for (int i = 0; no < nnode && i < nnode && !rc; i++)
+    if (indeg[i])
+      rc = ox_fail(e, OX_EINPUT, "the graph has a cycle through node %d '%s' (%s)", i, nodes[i].name, nodes[i].op);
+  ox_arena_release(a, mk);
+  return rc;
+}
+
+/* Why the first node list of the model, its subgraphs' and its functions'
+ * that is not in topological order is not, and how many are not. */
+static int order_of(ox_arena *a, int n, const ox_node *ns, int nested, const char **note, int *count, ox_err *e) {
+  int *order = ox_alloc_array(a, n + 1, sizeof *order), reader, writer;
+  if (!order) return ox_oom(e, NULL);
+  OX_TRY(ox_node_order(a, n, ns, order, &reader, &writer, e));
+  if (reader >= 0 && !(*count)++ && !(*note = ox_order_note(a, ns, reader, writer, nested))) return ox_oom(e, NULL);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < ns[i].nattr; j++) {
+      const ox_attr *at = &ns[i].attr[j];
+      for (int64_t q = 0; q < (at->g ? 1 : at->graphs ? at->n : 0); q++) {
+        const ox_graph *sub = at->g ? at->g : at->graphs[q];
+        OX_TRY(order_of(a, sub->nnode, sub->node, 1, note, count, e));
+      }
+    }
+  return 0;
+}
+
+int ox_model_order(ox_arena *a, const ox_model *m, const char **note, int *count, ox_err *e) {
+  *note = NULL;
+  *count = 0;
+  OX_TRY(order_of(a, m->graph->nnode, m->graph->node, 0, note, count, e));
+  for (int f = 0; f < m->nfunc; f++) OX_TRY(order_of(a, m->func[f].nnode, m->func[f].node, 1, note, count, e));
+  return 0;
+}
+
+/* Put nodes[0 .. nnode) in the order they run (ox_node_order): a list out
+ * of topological order runs in dependency order, as onnxruntime runs it
+ * (onnx's checker refuses it; ox_model_order says why, for warnings). */
+static int sort_nodes(ox_arena *a, int nnode, ox_node *nodes, ox_err *e) {
+  int *order = ox_alloc_array(a, nnode + 1, sizeof *order), reader, writer;
+  if (!order) return ox_oom(e, NULL);
+  OX_TRY(ox_node_order(a, nnode, nodes, order, &reader, &writer, e));
+  if (reader < 0) return 0;
   ox_node *copy = ox_alloc_array(a, nnode, sizeof *copy);
   if (!copy) return ox_oom(e, NULL);
   for (int i = 0; i < nnode; i++) copy[i] = nodes[order[i]];

@@ -9,6 +9,22 @@
  * with OX_EUNSUPPORTED: "unsupported operator X (ai.onnx, opset 10)". */
 int ox_prepare(ox_arena *a, ox_model *m, ox_err *e);
 
+/* The order the evaluator runs nodes[0 .. nnode) in: Kahn's algorithm, the
+ * lowest-index ready node first, so that a list in topological order keeps
+ * it; a node that runs a subgraph comes after the producers of every name the
+ * subgraph reads. order[i] (nnode entries) is the index of the i-th node to
+ * run. *reader and *writer are -1 for a list already in order, else the
+ * first node that reads a later node's output, and that node. A cycle, or a
+ * name two nodes write, is an error (OX_EINPUT). */
+int ox_node_order(ox_arena *a, int nnode, const ox_node *nodes, int *order, int *reader, int *writer,
+                  ox_err *e);
+/* Whether the node lists of m (its graph's, its subgraphs', its functions')
+ * are in topological order, before ox_prepare puts them in the order they
+ * run: *note NULL, or why the first that is not is not (ox_order_note's
+ * text, in a's memory), and *count how many are not. A cycle, or a name two
+ * nodes write, is an error. */
+int ox_model_order(ox_arena *a, const ox_model *m, const char **note, int *count, ox_err *e);
+
 /* Run the main graph. inputs[i] is the value of g->in[i] (NULL: not given;
  * allowed for initializers and optional-typed inputs). outputs receive
  * g->nout values. The same as ox_run_with(a, m, NULL, ...). */

@@ -1,4 +1,5 @@
 /* core/graph.c: small queries on a loaded model. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,17 @@ static int names_visible(const names *s, const char *k) {
 
 static int check_graph(ox_arena *a, const ox_graph *g, const names *up, ox_err *e);
 
+/* How many more node outputs, after output k of node i, repeat a name that
+ * `own` holds or that an output before them wrote (for the message that
+ * refuses the first such name: an exported GPT-2 has 48). */
+static int more_writes(int nnode, const ox_node *node, int i, int k, names *own) {
+  int more = 0;
+  for (; i < nnode; i++, k = -1)
+    for (int q = k + 1; q < node[i].nout; q++)
+      if (node[i].out[q][0] && !names_add(own, node[i].out[q])) more++;
+  return more;
+}
+
 /* Node outputs: each name once in the body (SSA), and none that is already
  * an input (`ins`: graph or function inputs) or an initializer (`inits`, may
  * be NULL). `own` receives them. */
@@ -142,7 +154,7 @@ static int check_writes(int nnode, const ox_node *node, const names *ins, const 
         for (int q = 0; q < node[j].nout && (j < i || q < k); q++)
           if (!strcmp(node[j].out[q], o)) {
             if (j == i) return ox_fail(e, OX_EINPUT, "node '%s' %s writes '%s' twice", node[i].name, node[i].op, o);
-            return ox_fail(e, OX_EINPUT, "nodes '%s' and '%s' both write '%s'", node[j].name, node[i].name, o);
+            return ox_two_writers(e, node, j, i, o, more_writes(nnode, node, i, k, own));
           }
     }
   return 0;
@@ -329,4 +341,53 @@ int ox_namemap_get(const ox_namemap *m, const char *k) {
   for (uint64_t i = ox_name_hash(k) & mask; m->key[i]; i = (i + 1) & mask)
     if (!strcmp(m->key[i], k)) return m->val[i];
   return -1;
+}
+
+/* ---- describing nodes ---- */
+
+const char *ox_node_label(ox_arena *a, int index, const ox_node *n) {
+  if (!n->name[0]) return ox_sprintf(a, "%d %s", index, n->op);
+  return ox_sprintf(a, "%d '%s' %s", index, n->name, n->op);
+}
+
+const char *ox_order_note(ox_arena *a, const ox_node *nodes, int reader, int writer, int nested) {
+  const ox_node *r = &nodes[reader], *w = &nodes[writer];
+  const char *rl = ox_node_label(a, reader, r), *wl = ox_node_label(a, writer, w), *read = NULL;
+  if (!rl || !wl) return NULL;
+  for (int k = 0; k < r->nin && !read; k++)
+    for (int q = 0; q < w->nout && !read; q++)
+      if (r->in[k][0] && !strcmp(r->in[k], w->out[q])) read = r->in[k];
+  const char *where = nested ? " of a subgraph or function" : "";
+  if (read)
+    return ox_sprintf(a, "the nodes%s are not in topological order: node %s reads '%s', which node %s writes",
+                      where, rl, read, wl);
+  return ox_sprintf(a, "the nodes%s are not in topological order: a subgraph of node %s reads a value node %s "
+                    "writes", where, rl, wl); /* read inside one of r's subgraphs */
+}
+
+/* "0 'c0' Constant" or "3 Constant" into buf */
+static const char *label(char *buf, size_t n, int index, const ox_node *nd) {
+  if (nd->name[0]) snprintf(buf, n, "%d '%s' %s", index, nd->name, nd->op);
+  else snprintf(buf, n, "%d %s", index, nd->op);
+  return buf;
+}
+
+int ox_two_writers(ox_err *e, const ox_node *nodes, int first, int last, const char *name, int more) {
+  char fl[400], ll[400], tail[96] = "";
+  label(fl, sizeof fl, first, &nodes[first]);
+  label(ll, sizeof ll, last, &nodes[last]);
+  if (more) snprintf(tail, sizeof tail, " (%d more node output%s repeat%s a name)", more, more == 1 ? "" : "s",
+                     more == 1 ? "s" : "");
+  /* onnxruntime turns Constant nodes into initializers, the later one
+   * replacing the earlier ("Duplicate initializer ... the model will use the
+   * latest encountered"), so every reader, even one between the two, reads
+   * the last; any other pair it refuses ("Duplicate definition of name"). */
+  if (!strcmp(nodes[first].op, "Constant") && !strcmp(nodes[last].op, "Constant") && !nodes[first].domain[0] &&
+      !nodes[last].domain[0])
+    return ox_fail(e, OX_EINPUT, "nodes %s and %s both write '%s'%s: onnx requires one writer per name; "
+                   "onnxruntime keeps the last, node %d, for every reader of '%s', so removing node %d repairs "
+                   "the model the way onnxruntime reads it", fl, ll, name, tail, last, name, first);
+  return ox_fail(e, OX_EINPUT, "nodes %s and %s both write '%s'%s: onnx requires one writer per name, and "
+                 "onnxruntime refuses it too; rename the output of one of them, and the inputs that mean to "
+                 "read it", fl, ll, name, tail);
 }

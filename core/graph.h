@@ -137,6 +137,19 @@ int ox_attr_twice(int n, const ox_attr *attr, const char **twice, ox_err *e);
  * in its graph or an enclosing one. An error names the graph and the value. */
 int ox_model_check(ox_arena *a, const ox_model *m, ox_err *e);
 
+/* Refuse nodes[first] and nodes[last] writing the same name (first <
+ * last), naming both by index and name, saying what onnxruntime does with
+ * it and how to repair it; `more`: how many more outputs repeat a name.
+ * Returns OX_EINPUT. */
+int ox_two_writers(ox_err *e, const ox_node *nodes, int first, int last, const char *name, int more);
+/* "3010 Constant" or "84 'Constant_85' Constant": node n, at `index` in its
+ * list, for messages (in a's memory; NULL when out of memory). */
+const char *ox_node_label(ox_arena *a, int index, const ox_node *n);
+/* Why a list of nodes is not in topological order: node `reader` reads what
+ * node `writer` (a later one) writes; nested: the list is a subgraph's or a
+ * function's. NULL when out of memory. */
+const char *ox_order_note(ox_arena *a, const ox_node *nodes, int reader, int writer, int nested);
+
 /* A map from name to int (open addressing, in a's memory) for the
  * evaluator's and the preparation's tables: it grows as names are added,
  * keeping at most half of its slots taken, so that a lookup always meets an

@@ -94,6 +94,89 @@ static void test_models(void) {
   free(buf);
 }
 
+/* ---- graphs as they are met in the wild, in protobuf bytes ---- */
+
+/* a length-delimited field (field < 16, len < 128: one byte each) */
+static size_t pb_field(uint8_t *out, int field, const void *p, size_t len) {
+  out[0] = (uint8_t)(field << 3 | 2);
+  out[1] = (uint8_t)len;
+  memcpy(out + 2, p, len);
+  return len + 2;
+}
+static size_t pb_str(uint8_t *out, int field, const char *s) { return pb_field(out, field, s, strlen(s)); }
+/* NodeProto: input 1, output 2, name 3, op_type 4 */
+static size_t pb_node(uint8_t *out, const char *op, const char *name, const char *in0, const char *in1,
+                      const char *o) {
+  uint8_t n[96];
+  size_t k = pb_str(n, 1, in0);
+  if (in1) k += pb_str(n + k, 1, in1);
+  k += pb_str(n + k, 2, o);
+  k += pb_str(n + k, 3, name);
+  k += pb_str(n + k, 4, op);
+  return pb_field(out, 1, n, k);
+}
+/* ValueInfoProto of a float tensor: name 1, type 2 (TypeProto.tensor_type 1:
+ * elem_type 1 = FLOAT) */
+static size_t pb_vi(uint8_t *out, int field, const char *name) {
+  static const uint8_t ty[] = {0x0a, 0x02, 0x08, 0x01};
+  uint8_t v[32];
+  size_t k = pb_str(v, 1, name);
+  k += pb_field(v + k, 2, ty, sizeof ty);
+  return pb_field(out, field, v, k);
+}
+/* ModelProto: ir_version 8, graph 7 (node 1, name 2, input 11, output 12),
+ * opset_import 8 (ai.onnx 13); nodes[] holds what pb_node wrote */
+static size_t pb_model(uint8_t *out, const uint8_t *nodes, size_t nlen) {
+  uint8_t g[120];
+  size_t k = 0;
+  memcpy(g, nodes, nlen);
+  k = nlen + pb_str(g + nlen, 2, "g");
+  k += pb_vi(g + k, 11, "x");
+  k += pb_vi(g + k, 12, "z");
+  static const uint8_t head[] = {0x08, 0x08, 0x42, 0x02, 0x10, 0x0d}; /* ir_version 8; opset 13 */
+  memcpy(out, head, sizeof head);
+  return sizeof head + pb_field(out + sizeof head, 7, g, k);
+}
+
+/* Nodes out of topological order run in dependency order (as `onnxop run`
+ * does, with its warning); two nodes writing one name are refused by index
+ * and name. */
+static void test_graph_order(void) {
+  onnxop_error *err = NULL;
+  onnxop_model *m = NULL;
+  uint8_t nodes[100], model[200];
+  /* z = Sub(y, x) listed before y = Neg(x): z = -2x */
+  size_t k = pb_node(nodes, "Sub", "sub_first", "y", "x", "z");
+  k += pb_node(nodes + k, "Neg", "neg_second", "x", NULL, "y");
+  size_t len = pb_model(model, nodes, k);
+  CHECK(onnxop_model_load_buffer(model, len, &m, &err) == 0);
+  if (m) {
+    float xs[2] = {1, 2};
+    int64_t d = 2;
+    onnxop_value *x = NULL, **out = NULL;
+    int nout = 0;
+    const char *names[] = {"x"};
+    CHECK(onnxop_tensor_new(ONNXOP_FLOAT, 1, &d, xs, &x, &err) == 0);
+    CHECK(onnxop_run(m, NULL, 1, names, (const onnxop_value *const *)&x, &out, &nout, &err) == 0);
+    const float *z = out && nout == 1 ? onnxop_value_data(out[0]) : NULL;
+    CHECK(z && z[0] == -2 && z[1] == -4);
+    onnxop_values_free(out, nout);
+    onnxop_value_free(x);
+    onnxop_model_free(m);
+    m = NULL;
+  }
+  onnxop_error_free(err);
+  err = NULL;
+  /* y written by both nodes */
+  k = pb_node(nodes, "Neg", "w1", "x", NULL, "z");
+  k += pb_node(nodes + k, "Abs", "w2", "x", NULL, "z");
+  len = pb_model(model, nodes, k);
+  EXPECT(onnxop_model_load_buffer(model, len, &m, &err), ONNXOP_ERR_INPUT,
+         "nodes 0 'w1' Neg and 1 'w2' Abs both write 'z': onnx requires one writer per name, and onnxruntime "
+         "refuses it too");
+  CHECK(m == NULL);
+}
+
 static void test_runs(void) {
   onnxop_error *err = NULL;
   api_case c;
@@ -378,6 +461,7 @@ int main(int argc, char **argv) {
   suite = argv[1];
   tmp = argv[2];
   test_models();
+  test_graph_order();
   test_runs();
   test_values();
   test_container_types();

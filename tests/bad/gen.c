@@ -729,6 +729,60 @@ static void models(void) {
   f_msg(&g, GRAPH_OUTPUT, &b);
   m = model(g);
   save("g_two_writers.onnx", &m);
+  /* two Constants writing k, with a reader between them and one after (as
+   * an exported GPT-2 with past has them): y = x + k, z = y + k, and then 5
+   * more pairs of Constants (p0 .. p4) that nothing reads; onnxruntime
+   * reads the last k for both Adds */
+  g = (buf){0};
+  for (int i = 0; i < 12; i++) {
+    int64_t d1[] = {1};
+    char o[16];
+    snprintf(o, sizeof o, i < 2 ? "k" : "p%d", (i - 2) / 2);
+    n = node("Constant", NULL, o, i == 0 ? "c_first" : i == 1 ? "c_last" : NULL);
+    buf t = float_tensor(1, d1, NULL), at = {0};
+    f_str(&at, ATTR_NAME, "value");
+    f_int(&at, ATTR_TYPE, AT_TENSOR);
+    f_msg(&at, ATTR_T, &t);
+    f_msg(&n, NODE_ATTR, &at);
+    f_msg(&g, GRAPH_NODE, &n);
+    if (i > 1) continue;
+    n = node("Add", i ? "y,k" : "x,k", i ? "z" : "y", i ? "add_after" : "add_between");
+    f_msg(&g, GRAPH_NODE, &n);
+  }
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("z");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("g_two_constants.onnx", &m);
+  /* nodes out of topological order: z = Add(y, x) before y = Neg(x) */
+  g = (buf){0};
+  n = node("Add", "y,x", "z", "add_first");
+  f_msg(&g, GRAPH_NODE, &n);
+  n = node("Neg", "x", "y", "neg_second");
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("z");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("g_unsorted.onnx", &m);
+  /* 3000 nodes: a chain of 1500 Neg and 1499 Abs, then one Frobnicate (an
+   * operator no build has) */
+  g = (buf){0};
+  for (int i = 0; i < 3000; i++) {
+    char in[16], out[16];
+    snprintf(in, sizeof in, i ? "v%d" : "x", i - 1);
+    snprintf(out, sizeof out, i == 2999 ? "y" : "v%d", i);
+    n = node(i == 2999 ? "Frobnicate" : i % 2 ? "Abs" : "Neg", in, out, NULL);
+    f_msg(&g, GRAPH_NODE, &n);
+  }
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("g_3000_nodes.onnx", &m);
   /* a node writing over a graph input: x = Neg(z), y = Identity(x) */
   g = (buf){0};
   n = node("Neg", "z", "x", "overwrite");

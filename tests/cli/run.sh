@@ -660,6 +660,8 @@ SUITE=$2
 . tests/cli/report.sh
 # ---- com.microsoft, experimental and onnxruntime's ai.onnx operators ----
 . tests/cli/contrib.sh
+# ---- graphs in the wild: out of order, two writers of a name, 3000 nodes ----
+. tests/cli/graphs.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
