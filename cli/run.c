@@ -207,7 +207,8 @@ static int write_index(saver *s, ox_err *e) {
 
 /* ---- --random: the inputs --in left out, drawn from the declared types ---- */
 
-/* A node of an op-version outside the ONNX spec: run it, but say so. */
+/* A node of an op-version outside the ONNX spec, or one it deprecated: run
+ * it, but say so. */
 static void warn_note(void *arg, const ox_node *n, const char *text) {
   (void)arg;
   fprintf(stderr, "onnxop run: warning: node '%s': %s\n", n->name, text);
@@ -443,9 +444,8 @@ int ox_cmd_run(int argc, char **argv) {
   }
   static const char *const ext[] = {"", "pb", "json", "npy", "npz"};
   if (out_dir) {
-    if (ox_mkdir_p(out_dir)) {
-      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
-      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno)), rc = OX_EINPUT;
+    if ((rc = ox_mkdir_p(out_dir, strlen(out_dir), &e))) {
+      fprintf(stderr, "onnxop: %s\n", e.msg);
       goto done;
     }
     nout = dir_fmt == OX_FMT_NPZ ? 1 : g->nout;
@@ -467,9 +467,8 @@ int ox_cmd_run(int argc, char **argv) {
     }
   }
   if (save_dir) {
-    if (ox_mkdir_p(save_dir)) {
-      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
-      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", save_dir, strerror(errno)), rc = OX_EINPUT;
+    if ((rc = ox_mkdir_p(save_dir, strlen(save_dir), &e))) {
+      fprintf(stderr, "onnxop: %s\n", e.msg);
       goto done;
     }
     sv.dir = save_dir;

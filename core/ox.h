@@ -8,5 +8,5 @@
 #include "graph.h"
 #include "registry.h"
 #include "eval.h"
-#define OX_VERSION "0.1.0"
+#define OX_VERSION "0.2.0"
 #endif

@@ -189,6 +189,30 @@ const char *ox_registry_why(const char *domain, const char *op, int64_t opset, c
   return buf;
 }
 
+/* The op-versions whose Changelog entry says "(deprecated)" (onnx's checker
+ * refuses them) and that onnxop runs all the same, as old exports use them.
+ * (Those it does not run are OX_REMOVED rows.) tests/unit/test_registry.c
+ * holds this list to tests/op-versions.txt. */
+static const struct { const char *domain, *op; int since; } deprecated_rows[] = {
+    {"", "GroupNormalization", 18},
+};
+
+const char *ox_registry_deprecation(const ox_kernel *k, char *buf, size_t n) {
+  int listed = 0;
+  for (size_t i = 0; k && k->fn && i < sizeof deprecated_rows / sizeof *deprecated_rows; i++)
+    listed |= !strcmp(canon(k->domain), deprecated_rows[i].domain) && !strcmp(k->op, deprecated_rows[i].op) &&
+              k->since == deprecated_rows[i].since;
+  if (!listed) return NULL;
+  /* the op's next row with a kernel replaces it */
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, ox_registry_until(k) + 1);
+  if (v && v->k != k && v->k->fn)
+    snprintf(buf, n, "%s-%d is deprecated (onnx's checker refuses it; %s-%d replaces it)", k->op, k->since,
+             k->op, v->k->since);
+  else
+    snprintf(buf, n, "%s-%d is deprecated (onnx's checker refuses it)", k->op, k->since);
+  return buf;
+}
+
 /* ---- rows that are not the spec's ---- */
 
 const char *ox_row_not_run(const ox_kernel *k) {
@@ -206,7 +230,9 @@ const char *ox_origin_name(int origin) {
 }
 
 const char *ox_registry_note(const ox_op_version *v, char *buf, size_t n) {
-  if (!v || !v->k->fn || v->origin == OX_ORIGIN_SPEC || canon(v->k->domain)[0]) return NULL;
+  if (!v || !v->k->fn) return NULL;
+  if (v->origin == OX_ORIGIN_SPEC) return ox_registry_deprecation(v->k, buf, n);
+  if (canon(v->k->domain)[0]) return NULL;
   const ox_kernel *k = v->k;
   if (v->origin == OX_ORIGIN_EXPERIMENTAL) {
     snprintf(buf, n, "%s-%d is an experimental operator, which onnx 1.5 removed from the spec; onnxop runs it "
@@ -265,6 +291,15 @@ void ox_model_notes(const ox_model *m, void (*warn)(void *arg, const ox_node *n,
     notes_in(&d, m, m->func[f].nopset, m->func[f].opset, m->func[f].nnode, m->func[f].node, 0);
 }
 
+int ox_registry_type_since(const ox_kernel *k, int dt) {
+  if (dt <= 0 || dt >= 64) return 0;
+  pthread_once(&sorted, sort_table);
+  const char *domain = canon(k->domain);
+  for (int i = upper_bound(domain, k->op, k->since), end = upper_bound(domain, k->op, INT64_MAX); i < end; i++)
+    if (table[i].k->fn && (table[i].k->types & (UINT64_C(1) << dt))) return table[i].k->since;
+  return 0;
+}
+
 /* ---- a row's attribute list ---- */
 
 const char *ox_attr_spec_next(const char *p, ox_attr_spec *a) {
@@ -305,8 +340,14 @@ static const char *names_of(const ox_kernel *k, char *buf, size_t n) {
 int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e) {
   char names[200];
   ox_attr_spec a;
+  /* onnxruntime's own ai.onnx schemas (LayerNormalization-1,
+   * SimplifiedLayerNormalization-1) allow unchecked attributes: one they do
+   * not declare is ignored, as onnxruntime ignores it */
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, k->since);
+  int unchecked = v && v->k == k && v->origin == OX_ORIGIN_ONNXRUNTIME && !canon(k->domain)[0];
   for (int j = 0; j < n->nattr; j++) {
     const ox_attr *at = &n->attr[j];
+    if (unchecked && !declared(k, at->name, &a)) continue;
     if (!declared(k, at->name, &a))
       return ox_fail(e, OX_EINPUT, "'%s' is not an attribute of %s-%d (its attributes: %s)",
                      at->name, k->op, k->since, names_of(k, names, sizeof names));

@@ -102,11 +102,20 @@ int ox_registry_has_op(const char *domain, const char *op);
 /* Why no kernel serves (domain, op) at opset: for "unsupported operator" messages. */
 const char *ox_registry_why(const char *domain, const char *op, int64_t opset, char *buf, size_t n);
 
+/* For a row of an op-version ONNX deprecated that onnxop still runs, as old
+ * exports use it (GroupNormalization-18): "GroupNormalization-18 is deprecated
+ * (onnx's checker refuses it; GroupNormalization-21 replaces it)" in buf; NULL
+ * for any other row (k NULL too). One text for every command's warning. */
+const char *ox_registry_deprecation(const ox_kernel *k, char *buf, size_t n);
+/* The first opset after row k's from which a row of its op with a kernel
+ * allows element type dt, or 0: for "T must be one of ..." messages. */
+int ox_registry_type_since(const ox_kernel *k, int dt);
 /* For a row that is not the ONNX spec's (origin experimental, or onnxruntime's
  * in the ai.onnx domain), the one-line note every command warns with:
  * "ImageScaler-1 is an experimental operator ONNX removed (onnx 1.5); onnxop
- * runs it as onnxruntime does"; NULL for the spec's rows and for the
- * com.microsoft domain (a model imports that on purpose). */
+ * runs it as onnxruntime does"; NULL for the spec's other rows and for the
+ * com.microsoft domain (a model imports that on purpose); for a spec row ONNX
+ * deprecated, ox_registry_deprecation's text. */
 const char *ox_registry_note(const ox_op_version *v, char *buf, size_t n);
 /* Calls warn(arg, node, text) once per such op-version that nodes of m use
  * (its graph, subgraphs and functions), with its first node. */
@@ -128,7 +137,9 @@ typedef struct {
 const char *ox_attr_spec_next(const char *p, ox_attr_spec *a);
 /* Check node n against row k: each attribute must be declared, with the
  * declared type (one referring to a function's attribute is checked by
- * name only), and every required one must be present. */
+ * name only), and every required one must be present. onnxruntime's own
+ * ai.onnx rows (origin onnxruntime) allow undeclared attributes, as its
+ * schemas for them do (AllowUncheckedAttributes): they are ignored. */
 int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e);
 
 /* ---- attribute access for kernels ----

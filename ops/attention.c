@@ -24,6 +24,7 @@
 
 #include "core/eval.h"
 #include "core/gemm.h"
+#include "core/gemv.h"
 #include "core/kernel.h"
 #include "core/vexp.h"
 #include "attention.h"
@@ -147,12 +148,12 @@ static double expsum_f64(double *r, int64_t n, double m, int dbl) {
  * rows_f32, attention_f32 ... and the same in f64. */
 #define F float
 #define FN(name) name##_f32
-#define GEMM ox_sgemm
+#define GEMM ox_sgemm_any
 #define TANH tanhf
 #include "attention_body.h"
 #define F double
 #define FN(name) name##_f64
-#define GEMM ox_dgemm
+#define GEMM ox_dgemm_any
 #define TANH tanh
 #include "attention_body.h"
 

@@ -585,7 +585,8 @@ static int build_bias(ox_ctx *c, int mi, const ox_tensor *mask, const ox_tensor 
                       int64_t bs[4]) {
   *out = NULL;
   if (!mask && !ab && !causal) return 0;
-  int64_t Nb = ab && ab->dims[1] != 1 ? N : 1;
+  int64_t Nb = ab && ab->dims[1] != 1 ? N : 1, bd[4] = {B, Nb, S, T};
+  if (ox_numel(4, bd, sizeof(float)) < 0) return ox_oom(c->err, NULL);
   float *bias = fscratch(c, B * Nb * S * T);
   if (!bias) return c->err->code;
   float *m = bias; /* the mask part, (B, S, T), in head 0 of each batch */
@@ -634,6 +635,10 @@ static int build_bias(ox_ctx *c, int mi, const ox_tensor *mask, const ox_tensor 
 /* The mask's shape, as the kernels accept it. */
 static int check_mask(ox_ctx *c, int mi, const ox_tensor *m, int64_t B, int64_t S, int64_t T, int allow_2b) {
   OX_TRY(int32_type(c, mi, m));
+  if (m->rank == 4)
+    return ox_fail(c->err, OX_EUNSUPPORTED, "%s is 4-D (Megatron's (batch_size, 1, max_sequence_length, "
+                   "max_sequence_length)): not supported (onnxruntime's CPU kernel refuses it too)",
+                   ox_input_name(c, mi));
   int ok = (m->rank == 1 && (m->dims[0] == B || m->dims[0] == 3 * B + 2 || (allow_2b && m->dims[0] == 2 * B))) ||
            (m->rank == 2 && m->dims[0] == B && m->dims[1] == T) ||
            (m->rank == 3 && m->dims[0] == B && m->dims[1] == S && m->dims[2] == T);
@@ -737,6 +742,8 @@ static int contrib_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
   }
   if (!y->n && !pres) return 0;
   if (!B || !S) return 0;
+  int64_t pd5[5] = {2, B, N, T, D}, pj[3] = {B, S, tot}; /* the scratch buffers below */
+  if (ox_numel(5, pd5, sizeof(float)) < 0 || ox_numel(3, pj, sizeof(float)) < 0) return ox_oom(c->err, NULL);
   /* the projection: qkvb (B * S, tot) = input · weights + bias */
   const float *xs = fin(c, x), *ws = xs ? fin(c, w) : NULL, *bsv = bias && ws ? fin(c, bias) : NULL;
   float *proj = fscratch(c, B * S * tot);
@@ -1130,7 +1137,11 @@ static int contrib_gqa(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   }
   /* present K and V: each batch's past rows, its new rows, zeros */
   const float *pks = pk ? fin(c, pk) : NULL, *pvs = pk && pks ? fin(c, pv) : NULL;
-  float *kc = fscratch(c, B * Nkv * Pp * D), *vc = fscratch(c, B * Nkv * Pp * D);
+  int64_t cd[4] = {B, Nkv, Pp, D};
+  if (ox_numel(4, cd, sizeof(float)) < 0) return ox_oom(c->err, NULL);
+  /* (straight into present_key and present_value when they are float) */
+  float *kc = prk && prk->dt == OX_FLOAT ? prk->data : fscratch(c, B * Nkv * Pp * D);
+  float *vc = prv && prv->dt == OX_FLOAT ? prv->data : fscratch(c, B * Nkv * Pp * D);
   if ((pk && (!pks || !pvs)) || !kc || !vc) return c->err->code;
   int64_t Wv = packed ? (N + 2 * Nkv) * D : Nkv * D;
   for (int64_t b = 0; b < B; b++)
@@ -1145,8 +1156,8 @@ static int contrib_gqa(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
         memcpy(vr + (pb[b] + s) * D, vin + (b * S + s) * Wv + h * D, (size_t)D * sizeof *vr);
       }
     }
-  if (prk) ox_narrow_f32(kc, prk);
-  if (prv) ox_narrow_f32(vc, prv);
+  if (prk && kc != prk->data) ox_narrow_f32(kc, prk);
+  if (prv && vc != prv->data) ox_narrow_f32(vc, prv);
   float *sink = NULL;
   if (smooth || hs) {
     sink = fscratch(c, N);

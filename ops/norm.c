@@ -695,7 +695,7 @@ const ox_kernel ox_norm_kernels[] = {
   { "", "LayerNormalization",        17, 0, F4,      2, 3, layernorm,
     "axis:int=-1,epsilon:float=1e-05,stash_type:int=1" },
   { "", "GroupNormalization",        18, 0, F4,      3, 3, groupnorm,
-    "epsilon:float=1e-05,num_groups:int:required" },
+    "epsilon:float=1e-05,num_groups:int:required" }, /* deprecated: ox_registry_deprecation */
   { "", "GroupNormalization",        21, 0, F4,      3, 3, groupnorm,
     "epsilon:float=1e-05,num_groups:int:required,stash_type:int=1" },
   { "", "RMSNormalization",          23, 0, F4,      2, 2, rmsnorm,

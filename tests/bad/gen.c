@@ -859,6 +859,18 @@ static void models(void) {
   f_msg(&g, GRAPH_OUTPUT, &b);
   m = model(g);
   save("a_attr_type_unknown.onnx", &m);
+  /* an attribute given twice (onnx.checker: "appeared multiple times") */
+  g = (buf){0};
+  n = node("LeakyRelu", "x", "y", "lrelu_twice");
+  attr_float(&n, "alpha", 0.1f);
+  attr_float(&n, "alpha", 0.2f);
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("a_attr_twice.onnx", &m);
   g = (buf){0};
   n = node("If", "c", "y", "if_no_else");
   {

@@ -647,6 +647,11 @@ err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 . tests/cli/json_make.sh
 # ---- authoring suites: round trips, make, run, info, conventions ----
 . tests/cli/suites.sh
+# ---- strict where the spec is: Constant-1, NLL-13, GroupNormalization-18, IR 14 ----
+. tests/cli/strict.sh
+
+# ---- what make, spec files, convert and compare refuse or keep (issue 27) ----
+. tests/cli/contract.sh
 
 # ---- onnxop test as a runner, onnxop report ----
 SUITE=$2

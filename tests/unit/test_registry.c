@@ -155,7 +155,16 @@ static int spec_versions(void) {
       }
       j++;
     } else {
-      if (strcmp(spec[j].attrs, "(deprecated)") && !ox_row_not_run(k)) {
+      /* a deprecated version onnxop runs is one ox_registry_deprecation names, and no other */
+      char dep[256];
+      int deprecated = !strcmp(spec[j].attrs, "(deprecated)");
+      if (k->fn && deprecated != !!ox_registry_deprecation(k, dep, sizeof dep)) {
+        fprintf(stderr, "%s %s-%d: %s\n", dom(k->domain), k->op, k->since,
+                deprecated ? "the spec deprecates it, but onnxop runs it without a warning"
+                           : "onnxop warns that it is deprecated, but the spec does not say so");
+        bad++;
+      }
+      if (!deprecated && !ox_row_not_run(k)) {
         const char *why = !k->fn ? "OX_REMOVED, but the spec does not deprecate it"
                           : strcmp(k->attrs, spec[j].attrs) ? "attributes not the list's"
                           : NULL;
@@ -228,6 +237,7 @@ int main(void) {
   CHECK(ox_registry_find("", "OptionalGetElement", 14) == NULL);
   CHECK(ox_registry_find("ai.onnx.ml", "SequenceAt", 11) == NULL);
   CHECK(ox_registry_find("", "NoSuchOp", 11) == NULL);
+  char why_buf[256];
   CHECK(ox_registry_has_op("", "Identity"));
   CHECK(!ox_registry_has_op("", "NoSuchOp"));
   CHECK_EQ_I(ox_registry_find("", "MaxPool", 7)->since, 1);
@@ -249,6 +259,20 @@ int main(void) {
   CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 9)), 9);
   CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 8)), 8);
 
+  /* deprecated, but run with a warning (old exports use it) */
+  CHECK_EQ_S(ox_registry_deprecation(ox_registry_find("", "GroupNormalization", 20), why_buf, sizeof why_buf),
+             "GroupNormalization-18 is deprecated (onnx's checker refuses it; GroupNormalization-21 replaces it)");
+  CHECK(!ox_registry_deprecation(ox_registry_find("", "GroupNormalization", 21), why_buf, sizeof why_buf));
+  CHECK(!ox_registry_deprecation(NULL, why_buf, sizeof why_buf));
+  /* element types as the spec's T lists them, and where a later version allows one */
+  uint64_t f3 = OX_T(FLOAT16) | OX_T(FLOAT) | OX_T(DOUBLE);
+  CHECK(ox_registry_find("", "Constant", 1)->types == f3);           /* Constant-1: floats only */
+  CHECK(ox_registry_find("", "Constant", 9)->types & OX_T(INT64));
+  CHECK(ox_registry_find("", "NegativeLogLikelihoodLoss", 13)->types == f3); /* bfloat16 from 22 */
+  CHECK(ox_registry_find("", "NegativeLogLikelihoodLoss", 22)->types == (f3 | OX_T(BFLOAT16)));
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "NegativeLogLikelihoodLoss", 13), OX_BFLOAT16), 22);
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "NegativeLogLikelihoodLoss", 13), OX_INT64), 0);
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "Add", 7), OX_BFLOAT16), 13);
   /* rows beyond the spec: their origin from the family's name, the notes run
    * warns with, and the reasons of the rows not run */
   CHECK_EQ_I(ox_family_origin("norm"), OX_ORIGIN_SPEC);
@@ -311,6 +335,11 @@ int main(void) {
   ox_attr ceil = {.name = "ceil_mode", .type = OX_ATTR_INT};
   ox_attr cip = {.name = "count_include_pad", .type = OX_ATTR_INT};
   ox_attr ref = {.name = "kernel_shape", .type = OX_ATTR_FLOAT, .ref_attr_name = "k"};
+  /* onnxruntime's LayerNormalization-1 allows unchecked attributes (its test
+   * models misspell epsilon); the spec's LayerNormalization-17 does not */
+  ox_attr eps_typo = {.name = "epsion", .type = OX_ATTR_FLOAT, .f = 1e-5f};
+  CHECK_EQ_S(check_msg("LayerNormalization", 13, 1, &eps_typo), "ok");
+  CHECK(strstr(check_msg("LayerNormalization", 17, 1, &eps_typo), "'epsion' is not an attribute of LayerNormalization-17"));
   CHECK_EQ_S(check_msg("MaxPool", 12, 1, &ks), "ok");
   CHECK_EQ_S(check_msg("MaxPool", 12, 1, (ox_attr[]){ks, ceil}), "ok");
   CHECK_EQ_S(check_msg("MaxPool", 12, 2, (ox_attr[]){ks, cip}),
