@@ -106,15 +106,16 @@ NB_TARGET static void NB_NAME(gemv4)(const nb_job *j, const nb_rows *r, int64_t 
  *   w = (q - z) * s
  * with the zero point z and scale s of the column's block (g_idx's for k,
  * when given). j0 is a multiple of 16 and of nr. */
-/* Store the 16 values w for columns g0 .. g0 + 15 in row kk of pb: one
- * sliver (d0) or, when nr is 8, two (d0 and d1). */
-static inline __attribute__((always_inline)) NB_TARGET void NB_NAME(put16)(v16f w, float *d0, float *d1,
+/* Store the 16 values *w for columns g0 .. g0 + 15 in row kk of pb: one
+ * sliver (d0) or, when nr is 8, two (d0 and d1). (w by address: a 64-byte
+ * vector passed by value draws GCC's -Wpsabi note.) */
+static inline __attribute__((always_inline)) NB_TARGET void NB_NAME(put16)(const v16f *w, float *d0, float *d1,
                                                                             int64_t nr, int64_t kk) {
   if (!d1) {
-    memcpy(d0 + kk * nr, &w, sizeof w);
+    memcpy(d0 + kk * nr, w, sizeof *w);
   } else {
-    memcpy(d0 + kk * 8, &w, sizeof w / 2);
-    memcpy(d1 + kk * 8, (const char *)&w + sizeof w / 2, sizeof w / 2);
+    memcpy(d0 + kk * 8, w, sizeof *w / 2);
+    memcpy(d1 + kk * 8, (const char *)w + sizeof *w / 2, sizeof *w / 2);
   }
 }
 
@@ -143,14 +144,17 @@ NB_TARGET static void NB_NAME(fill_pb)(const nb_job *j, const uint8_t *qk, int64
       if (bits == 4 && k % 2 == 0 && kend % 2 == 0) { /* two values of k a byte */
         for (; k < kend; k += 2) {
           v16i q = NB_NAME(widen)(grp + (k / 2) * 16);
-          NB_NAME(put16)((__builtin_convertvector(q & 15, v16f) - zv) * sv, d0, d1, nr, k - k0);
-          NB_NAME(put16)((__builtin_convertvector(q >> 4, v16f) - zv) * sv, d0, d1, nr, k + 1 - k0);
+          v16f lo = (__builtin_convertvector(q & 15, v16f) - zv) * sv;
+          v16f hi = (__builtin_convertvector(q >> 4, v16f) - zv) * sv;
+          NB_NAME(put16)(&lo, d0, d1, nr, k - k0);
+          NB_NAME(put16)(&hi, d0, d1, nr, k + 1 - k0);
         }
         continue;
       }
       for (; k < kend; k++) {
         v16i q = (NB_NAME(widen)(grp + (k / per) * 16) >> (int)((k % per) * bits)) & mask;
-        NB_NAME(put16)((__builtin_convertvector(q, v16f) - zv) * sv, d0, d1, nr, k - k0);
+        v16f w = (__builtin_convertvector(q, v16f) - zv) * sv;
+        NB_NAME(put16)(&w, d0, d1, nr, k - k0);
       }
     }
   }
