@@ -86,7 +86,7 @@ static int conv_act_of(ox_ctx *c, act *a) {
     if (!kinds[k].nparams) return 0;
     const ox_attr *pa = ox_attr_find(c, "activation_params");
     if (!pa || pa->type != OX_ATTR_FLOATS || pa->n != kinds[k].nparams)
-      return ox_fail(c->err, OX_EINPUT, "activation %s needs activation_params of %d floats; the node has %lld", s,
+      return ox_fail(c->err, OX_EINPUT, "activation %s needs %d activation_params; the node has %lld", s,
                      kinds[k].nparams, pa && pa->type == OX_ATTR_FLOATS ? (long long)pa->n : 0LL);
     for (int i = 0; i < kinds[k].nparams; i++) a->p[i] = pa->floats[i];
     return 0;
@@ -236,6 +236,18 @@ static int fused_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   ox_value *ab[2];
   OX_TRY(transposed(c, in[0], ta, tba, &ab[0]));
   OX_TRY(transposed(c, in[1], tb, tbb, &ab[1]));
+  const ox_tensor *a2 = &ab[0]->u.t, *b2 = &ab[1]->u.t;
+  if (a2->rank >= 1 && b2->rank >= 1) { /* the inner dims, named as the node's attributes make them */
+    int64_t ka = a2->dims[a2->rank - 1], kb = b2->dims[b2->rank == 1 ? 0 : b2->rank - 2];
+    if (ka != kb) {
+      char b1[128], b2s[128], b3[128], b4[128];
+      return ox_fail(c->err, OX_EINPUT, "A %s taken as %s (transA %d, transBatchA %d) and B %s taken as %s "
+                     "(transB %d, transBatchB %d) do not multiply: %lld against %lld",
+                     ox_shape_str(a->rank, a->dims, b1, sizeof b1), ox_shape_str(a2->rank, a2->dims, b2s, sizeof b2s),
+                     ta, tba, ox_shape_str(b->rank, b->dims, b3, sizeof b3),
+                     ox_shape_str(b2->rank, b2->dims, b4, sizeof b4), tb, tbb, (long long)ka, (long long)kb);
+    }
+  }
   ox_ctx c13 = *c;
   c13.version = 13;
   OX_TRY(ox_matmul_k(&c13, 2, ab, nout, out));

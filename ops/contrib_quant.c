@@ -210,9 +210,9 @@ static int nb_attrs_of(ox_ctx *c, nb_attrs *at) {
     return ox_fail(c->err, OX_EINPUT, "bits is %lld; it must be 2, 4 or 8", (long long)at->bits);
   }
   if (at->bs < 16 || (at->bs & (at->bs - 1)) || at->bs > (INT64_C(1) << 30))
-    return ox_fail(c->err, OX_EINPUT, "block_size is %lld; it must be a power of 2, 16 or more", (long long)at->bs);
+    return ox_fail(c->err, OX_EINPUT, "block_size is %lld; it must be a power of 2 from 16 to 2^30", (long long)at->bs);
   if (at->K < 1 || at->N < 1 || at->K > (INT64_C(1) << 40) || at->N > (INT64_C(1) << 40))
-    return ox_fail(c->err, OX_EINPUT, "K is %lld and N %lld; both must be 1 or more", (long long)at->K,
+    return ox_fail(c->err, OX_EINPUT, "K is %lld and N %lld; each must be from 1 to 2^40", (long long)at->K,
                    (long long)at->N);
   at->kb = (at->K + at->bs - 1) / at->bs;
   at->blob = at->bs * at->bits / 8;
@@ -492,7 +492,7 @@ static int gather_block_quantized(ox_ctx *c, int nin, ox_value **in, int nout, o
   int64_t gax = ox_attr_int(c, "gather_axis", 0), qax = ox_attr_int(c, "quantize_axis", 1);
   if (c->err->code) return c->err->code;
   if (bs < 16 || (bs & (bs - 1)) || bs > (INT64_C(1) << 30))
-    return ox_fail(c->err, OX_EINPUT, "block_size is %lld; it must be a power of 2, 16 or more", (long long)bs);
+    return ox_fail(c->err, OX_EINPUT, "block_size is %lld; it must be a power of 2 from 16 to 2^30", (long long)bs);
   if (bits != 4 && bits != 8) return ox_fail(c->err, OX_EINPUT, "bits is %lld; it must be 4 or 8", (long long)bits);
   OX_TRY(type_is(c, 1, ix, OX_T(INT32) | OX_T(INT64), "indices (Tind)"));
   OX_TRY(type_is(c, 2, sc, OX_T(FLOAT) | OX_T(FLOAT16), "scales (T2; onnxruntime's CPU kernel does not take bfloat16)"));
