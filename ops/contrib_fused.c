@@ -258,6 +258,12 @@ static int fused_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   return 0;
 }
 
+/* The NHWC forms onnxruntime's CPU provider registers, which onnxop does not
+ * run (`onnxop ops` gives the reason). */
+#define NHWC_INTERNAL                                                                                           \
+  "onnxruntime's NHWC layout pass writes it into its in-memory graph at session start; exported models do "   \
+  "not hold it (the NCHW form is the saved one, and onnxop runs that)"
+
 const ox_kernel ox_contrib_fused_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "com.microsoft", "FusedConv",       1, 0, OX_TS_FLOAT3, 2, 4, fused_conv,
@@ -270,5 +276,7 @@ const ox_kernel ox_contrib_fused_kernels[] = {
     "alpha:float=1.0,transA:int=0,transB:int=0,transBatchA:int=0,transBatchB:int=0" },
   { "com.microsoft", "TransposeMatMul", 1, 0, OX_TS_FLOAT4, 2, 2, fused_matmul,
     "alpha:float=1.0,transA:int=0,transB:int=0" },
+  { "com.microsoft", "NhwcFusedConv",   1, OX_NOT_RUN(NHWC_INTERNAL) },
+  { "com.microsoft", "NhwcMaxPool",     1, OX_NOT_RUN(NHWC_INTERNAL) },
   {0},
 };

@@ -1327,6 +1327,18 @@ static int qlinear_average_pool(ox_ctx *c, int nin, ox_value **in, int nout, ox_
   return 0;
 }
 
+/* The quantized operators onnxruntime's CPU provider registers that onnxop
+ * does not run (`onnxop ops` gives the reason). */
+#define LEGACY_4BIT                                                                                             \
+  "an older 4-bit format (bitsandbytes' NF4/FP4 blocks, MLAS's own blob layout), which onnxruntime's "         \
+  "quantizer no longer writes: MatMulNBits took its place, and onnxop runs that"
+#define QUANT_TRANSFORMER                                                                                       \
+  "a quantized transformer block (onnxruntime's dynamic-quantization fusions of 2020-2022 BERT exports); "     \
+  "onnxop runs the float blocks and MatMulIntegerToFloat, which quantizers write today"
+#define NHWC_INTERNAL                                                                                           \
+  "onnxruntime's NHWC layout pass writes it into its in-memory graph at session start; exported models do "   \
+  "not hold it (ai.onnx's QLinearConv is the saved form, and onnxop runs that)"
+
 const ox_kernel ox_contrib_quant_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "com.microsoft", "DequantizeLinear",         1, 0, TS_I8 | OX_T(INT16) | OX_T(UINT16) | OX_T(INT32) | OX_TS_4BIT,
@@ -1350,5 +1362,17 @@ const ox_kernel ox_contrib_quant_kernels[] = {
   { "com.microsoft", "QLinearSigmoid",           1, 0, TS_I8, 2, 5, qlinear_sigmoid, "" },
   { "com.microsoft", "QLinearSoftmax",           1, 0, TS_I8, 2, 5, qlinear_softmax, "axis:int=-1,opset:int:required" },
   { "com.microsoft", "QuantizeLinear",           1, 0, OX_T(FLOAT) | OX_T(FLOAT16), 2, 3, ms_quantize, "axis:int" },
+  { "com.microsoft", "DynamicQuantizeLSTM",      1, OX_NOT_RUN("an LSTM with int8 weights quantized at run time; "
+    "onnxruntime's quantizer writes it for LSTMs alone, and onnxop runs the float LSTM") },
+  { "com.microsoft", "MatMulBnb4",               1, OX_NOT_RUN(LEGACY_4BIT) },
+  { "com.microsoft", "MatMulFpQ4",               1, OX_NOT_RUN(LEGACY_4BIT) },
+  { "com.microsoft", "MatMulInteger16",          1, OX_NOT_RUN("MatMulInteger on int16, which no quantizer or "
+    "exporter writes (onnxruntime's own tests are its only users)") },
+  { "com.microsoft", "QAttention",               1, OX_NOT_RUN(QUANT_TRANSFORMER) },
+  { "com.microsoft", "QLinearConv",              1, OX_NOT_RUN(NHWC_INTERNAL) },
+  { "com.microsoft", "QLinearWhere",             1, OX_NOT_RUN("a quantized Where that onnxruntime's quantizer "
+    "does not write") },
+  { "com.microsoft", "QMoE",                     1, OX_NOT_RUN("a quantized mixture of experts, with onnxruntime's "
+    "own expert routing and weight layouts; not done") },
   {0},
 };
