@@ -13,6 +13,8 @@
                                         every element VALUE
 SHAPE is D0,D1,... or an empty string for a scalar.
   gen.py seqat MODEL.onnx N             SequenceConstruct(x0..x{N-1}) -> SequenceAt(1)
+  gen.py const MODEL.onnx NAME FILE.pb  graph input NAME made an initializer holding
+                                        FILE.pb (a weight, constant as models have it)
 
 Uses python3-onnx and numpy (Debian: python3-onnx, a build dependency of
 onnxop). The single-node models come from 'onnxop make'.
@@ -97,5 +99,22 @@ def noshape(path, *names):
     onnx.save(m, path)
 
 
+def const(path, name, tfile):
+    """graph input name becomes an initializer holding tfile's tensor"""
+    m = onnx.load(path)
+    t = onnx.TensorProto()
+    with open(tfile, "rb") as f:
+        t.ParseFromString(f.read())
+    t.name = name
+    keep = [i for i in m.graph.input if i.name != name]
+    if len(keep) == len(m.graph.input):
+        sys.exit(f"gen.py: {path} has no input {name}")
+    del m.graph.input[:]
+    m.graph.input.extend(keep)
+    m.graph.initializer.append(t)
+    onnx.save(m, path)
+
+
 if __name__ == "__main__":
-    {"tensor": tensor, "fill": fill, "seqat": seqat, "opset": opset, "noshape": noshape}[sys.argv[1]](*sys.argv[2:])
+    {"tensor": tensor, "fill": fill, "seqat": seqat, "opset": opset, "noshape": noshape,
+     "const": const}[sys.argv[1]](*sys.argv[2:])

@@ -236,6 +236,18 @@ model_cheap() {
     "$PY" "$HERE/gen.py" opset "$m" "" 21 || exit 1
     input "$c/in0.pb" 46 4,128,768; input "$c/in1.pb" 47 4,128,768; input "$c/in2.pb" 48 768
     input "$c/in3.pb" 49 768; input "$c/in4.pb" 50 768 ;;
+  nbits1|nbits128) # com.microsoft MatMulNBits, 4 bits, block 32: (M, 4096) x (4096, 4096), B, scales and
+    # zero points constant, as a quantized LLM's weights are (M 1: a decoding step; 128: a prompt)
+    M=${1#nbits}
+    "$X" make MatMulNBits --domain com.microsoft -a K=4096 -a N=4096 -a block_size=32 -a bits=4 \
+      --input "A:float32[$M,4096]" --input 'B:uint8[4096,128,16]' --input 'S:float32[4096,128]' \
+      --input 'Z:uint8[4096,64]' --output Y -o "$m"
+    "$PY" "$HERE/gen.py" opset "$m" "" 21 || exit 1
+    input "$c/in0.pb" $((51 + M % 2)) "$M,4096"
+    [ -s "$c/b.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/b.pb" 53 4096,128,16 uint8 0 255 || exit 1
+    [ -s "$c/s.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/s.pb" 54 4096,128 float32 0.001 0.02 || exit 1
+    [ -s "$c/z.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/z.pb" 55 4096,64 uint8 0 255 || exit 1
+    for w in B:b S:s Z:z; do "$PY" "$HERE/gen.py" const "$m" "${w%:*}" "$c/${w#*:}.pb" || exit 1; done ;;
   *) return 1 ;;
   esac
 }
@@ -249,6 +261,7 @@ ALL="$ALL conv1x1:1.0 dw3s1:1.0 dw3s2:1.0 dw5s1:1.0 dw5s2:1.0 conv1d:1.0 convt2:
 ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0"
 # onnxruntime's com.microsoft transformer operators (issue 31)
 ALL="$ALL gqa512:1.0 skiplayernorm:1.0"
+ALL="$ALL nbits1:1.0 nbits128:1.0"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }

@@ -37,6 +37,9 @@ extern const ox_kernel ox_ml_svm_kernels[];
 extern const ox_kernel ox_experimental_kernels[];
 extern const ox_kernel ox_contrib_transformer_kernels[];
 extern const ox_kernel ox_contrib_generation_kernels[];
+extern const ox_kernel ox_contrib_quant_kernels[];
+extern const ox_kernel ox_contrib_fused_kernels[];
+extern const ox_kernel ox_contrib_other_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -72,6 +75,9 @@ const ox_family ox_families[] = {
     {"experimental", ox_experimental_kernels},
     {"contrib-transformer", ox_contrib_transformer_kernels},
     {"contrib-generation", ox_contrib_generation_kernels},
+    {"contrib-quant", ox_contrib_quant_kernels},
+    {"contrib-fused", ox_contrib_fused_kernels},
+    {"contrib-other", ox_contrib_other_kernels},
     {NULL, NULL},
 };
 

@@ -16,6 +16,7 @@
 
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "ops/twins.h"
 #include "core/threads.h"
 #include "ops/conv.h"
 
@@ -603,6 +604,9 @@ static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
 }
 
 #define TS_COL2IM (OX_TS_CLASSIC | OX_T(BFLOAT16))
+
+/* The kernels com.microsoft's FusedConv runs too (ops/twins.h). */
+int ox_conv_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { return conv(c, nin, in, nout, out); }
 
 const ox_kernel ox_conv_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */

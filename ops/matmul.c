@@ -23,6 +23,7 @@
 #include "core/gemm.h"
 #include "core/gemv.h"
 #include "core/kernel.h"
+#include "ops/twins.h"
 #include "core/threads.h"
 #include "ops/prepack.h"
 
@@ -1086,6 +1087,13 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   ox_narrow_f32(r->u.t.data, &(*out)->u.t);
   return 0;
 }
+
+/* The kernels onnxruntime's com.microsoft products run too (ops/twins.h). */
+int ox_matmul_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { return matmul(c, nin, in, nout, out); }
+int ox_matmul_integer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return matmul_integer(c, nin, in, nout, out);
+}
+int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { return gemm(c, nin, in, nout, out); }
 
 const ox_kernel ox_matmul_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */

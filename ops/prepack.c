@@ -77,6 +77,15 @@ static int prepack_graph(ox_arena *a, ox_graph *g, chain *up, int depth, ox_err 
       for (int64_t k = 0; k < at->n && at->graphs; k++)
         OX_TRY(prepack_graph(a, at->graphs[k], &ch, depth + 1, e));
     }
+    if (n->k && ox_domain_eq(n->domain, "com.microsoft") && !strcmp(n->op, "MatMulNBits") && n->nin >= 2 &&
+        n->in[1][0]) { /* ops/contrib_quant.c: B regrouped */
+      const ox_tensor *w;
+      if (const_of(a, &ch, n->in[1], &w)) return ox_oom(e, NULL);
+      const ox_matmulnbits_prep *pp = NULL;
+      if (w) OX_TRY(ox_matmulnbits_prepack(a, n, w, &pp, e));
+      n->prep = pp;
+      continue;
+    }
     if (!n->k || !ox_domain_eq(n->domain, "") || n->nin < 2 || !n->in[1][0]) continue;
     int conv = !strcmp(n->op, "Conv") || !strcmp(n->op, "ConvInteger");
     if (!conv && strcmp(n->op, "MatMul")) continue;

@@ -21,4 +21,15 @@ typedef struct ox_matmul_prep {
  * memory. */
 int ox_matmul_prepack(ox_arena *a, const ox_node *n, const ox_tensor *b, const ox_matmul_prep **out, ox_err *e);
 
+/* com.microsoft MatMulNBits with a constant B (N, k_blocks, blob_size):
+ * B's bytes regrouped by 16 columns for the packed product
+ * (ops/contrib_quant.c's nb_regroup). A call uses it only when its input 1
+ * is that tensor (ox_prep_matches). */
+typedef struct ox_matmulnbits_prep {
+  const ox_tensor *b;
+  const uint8_t *qk;
+} ox_matmulnbits_prep;
+int ox_matmulnbits_prepack(ox_arena *a, const ox_node *n, const ox_tensor *b, const ox_matmulnbits_prep **out,
+                           ox_err *e);
+
 #endif

@@ -28,6 +28,7 @@
 #include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "ops/twins.h"
 #include "core/threads.h"
 #include "ops/conv.h"
 
@@ -863,6 +864,18 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
       }
     }
   return 0;
+}
+
+/* The kernels com.microsoft's QuantizeLinear and DequantizeLinear and
+ * DynamicQuantizeMatMul run too (ops/twins.h). */
+int ox_quantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return quantize(c, nin, in, nout, out);
+}
+int ox_dequantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return dequantize(c, nin, in, nout, out);
+}
+int ox_dynamic_quantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return dynamic_quantize(c, nin, in, nout, out);
 }
 
 const ox_kernel ox_quant_kernels[] = {

@@ -44,4 +44,18 @@ int ox_rmsnorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
  * Slice-10's kernel at any opset: the experimental DynamicSlice-1. */
 int ox_slice10_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 
+/* ---- quantization, products, convolution ----
+ * The row kernels of QuantizeLinear, DequantizeLinear and
+ * DynamicQuantizeLinear (ops/quant.c, each at c->version), MatMul,
+ * MatMulInteger and Gemm (ops/matmul.c) and Conv (ops/conv.c), which
+ * onnxruntime's com.microsoft rows run too (ops/contrib_quant.c,
+ * ops/contrib_fused.c). */
+int ox_quantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+int ox_dequantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+int ox_dynamic_quantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+int ox_matmul_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+int ox_matmul_integer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+int ox_conv_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+
 #endif

@@ -66,3 +66,24 @@ out_lacks run_ms_gelu "warning"
 if grep -q warning "$T/run_ms_gelu.err"; then bad "run_ms_gelu: a warning for a com.microsoft node"; else ok; fi
 expect 2 make_ms_opset2 "$X" make Gelu --domain com.microsoft --opset 2 --input 'x:float32[2]' -o "$C/g2.onnx"
 err_has make_ms_opset2 "com.microsoft opset 2 is past the newest onnxop knows (1)"
+# the quantized and fused sets: ops lists them; what onnxruntime's CPU provider
+# registers and onnxop does not run is listed with the reason, and refused
+expect 0 ops_matmulnbits "$X" ops MatMulNBits
+out_has ops_matmulnbits "com.microsoft MatMulNBits 1+ (family contrib-quant)"
+expect 0 ops_fusedconv "$X" ops FusedConv
+out_has ops_fusedconv "com.microsoft FusedConv 1+ (family contrib-fused)"
+expect 0 ops_ms_trilu "$X" ops Trilu
+out_has ops_ms_trilu "com.microsoft Trilu 1+ (family contrib-other)"
+out_has ops_ms_trilu "not run: com.microsoft's form of an operator ONNX later made its own (Trilu-14)"
+expect 0 ops_ms_nhwc "$X" ops --domain com.microsoft
+out_has ops_ms_nhwc "com.microsoft NhwcMaxPool"
+out_has ops_ms_nhwc "com.microsoft QGemm"
+expect 0 make_ms_bnb4 "$X" make MatMulBnb4 --domain com.microsoft --force --input 'a:float32[1,4]' --input 'b:uint8[8]' \
+  --input 's:float32[1]' -a K=4 -a N=4 -a block_size=16 -a quant_type=1 -o "$C/bnb4.onnx"
+expect 3 run_ms_bnb4 "$X" run "$C/bnb4.onnx" --random 1 --out-dir "$C/bnb4_out"
+err_has run_ms_bnb4 "unsupported operator MatMulBnb4 (com.microsoft, opset 1): an older 4-bit format"
+no_file "$C/bnb4_out"
+expect 0 make_ms_fusedgemm_case "$X" make FusedGemm --domain com.microsoft -a activation=Relu --input 'a:float32[2,3]' \
+  --input 'b:float32[3,4]' --random 7 --case "$C/ms_fusedgemm"
+expect 0 test_ms_fusedgemm_case "$X" test "$C/ms_fusedgemm"
+out_has test_ms_fusedgemm_case "1 passed, 0 failed"

@@ -1,0 +1,2 @@
+
+Boutput_0J€J@L@N@O€I€KÀMÀN

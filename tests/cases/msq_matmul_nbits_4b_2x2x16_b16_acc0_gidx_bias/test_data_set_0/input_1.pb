@@ -1,0 +1,1 @@
+Binput_5J,n@hPg@

@@ -1,0 +1,1 @@
+Binput_3JÀ"¶8CÝïÉA¤MæB#â&B[ÆAA¤HCñ+fCƒ€ÎB›ïÑBŒ*VC²9KCãôJCzª-C7^CÖ“BrZ¤B‚±½Aÿ'†B­¸éB	ACÿ‡?CÇ_VB!èB2ùB7zŸAæ¤÷B˜&C¾%¿B“dä¾\¸Buf¸AäkCR:IAÐ+PCµ·\C±ùmCÞ BH4µBU´ZCñB¼F=A”lCn1Bq‡kCìÄ|CdðÞBÏEC¬6EB

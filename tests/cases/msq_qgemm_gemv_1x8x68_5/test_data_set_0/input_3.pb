@@ -1,0 +1,1 @@
+Binput_4J H)k;lTH;sæb;Ù^m;”mg;›ƒp;ÌŽN;¸r;

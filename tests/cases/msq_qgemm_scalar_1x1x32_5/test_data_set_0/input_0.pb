@@ -1,0 +1,1 @@
+ Binput_0J wwN—¾õĞpnş1PÿnnÔkoZõ„ 'âêR

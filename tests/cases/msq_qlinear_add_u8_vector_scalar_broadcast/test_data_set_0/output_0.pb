@@ -1,0 +1,1 @@
+Boutput_0J?„€ˆŒ”œ˜ ¨¤¬´´¼Ä|||pppdddXXXL@HD€ˆ„Œ”˜ œ¤¬¨°À¼À„xxxlll```TTT¸°

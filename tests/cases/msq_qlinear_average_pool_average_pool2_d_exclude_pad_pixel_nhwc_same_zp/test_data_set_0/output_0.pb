@@ -1,0 +1,1 @@
+Boutput_0J.Cq‰9Ba{-,Ho-6Ki1Pm/Utb

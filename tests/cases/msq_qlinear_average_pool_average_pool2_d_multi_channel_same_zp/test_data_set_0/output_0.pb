@@ -1,0 +1,1 @@
+Boutput_0JH}jt…exkoqlPXatXXfzqjg„…ˆ–ˆ‰‡‚‰€ˆˆ„y…Œƒ}„}v{nequhijkt‰}ldt‚rip†yih

@@ -1,0 +1,1 @@
+Boutput_0JH…|‹˜‚ux~ˆx_dxvbj{}t…z€Šxbh„{ga„„ƒv‡‹Šs…ˆ…z…‡zu‡ˆ†ƒ€ˆŸ„‘Žk{†”nƒzm{r‚€

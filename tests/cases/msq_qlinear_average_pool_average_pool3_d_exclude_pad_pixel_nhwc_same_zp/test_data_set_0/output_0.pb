@@ -1,0 +1,1 @@
+Boutput_0JH}txwq…{y……Š|m~qt‰|~ˆ†ŒXZƒxsvˆˆŒgSc‡hf€Š†„“]NI„j[€‹‚ƒ”zD;“iM”z}{x˜

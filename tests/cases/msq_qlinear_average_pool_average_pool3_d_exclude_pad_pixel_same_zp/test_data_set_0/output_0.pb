@@ -1,0 +1,1 @@
+Boutput_0JHPˆ“x•”zs„vi•˜x‘’w‹ˆzŠ~Š’yu‹|u‰z}‡t‚vvqy}tƒ€ƒŒ€vZ`mruv‚u€‡zUB|oo“s~‹|…Š

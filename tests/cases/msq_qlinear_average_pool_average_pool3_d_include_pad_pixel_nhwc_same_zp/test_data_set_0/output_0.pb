@@ -1,0 +1,1 @@
+Boutput_0JH€ƒ€ƒvxyxuu€}‚€‡qr€pkt{z{‚…sqrrbdxs|yv|zyxqluyv}yvw€~pywv|zz{uv|{y{~

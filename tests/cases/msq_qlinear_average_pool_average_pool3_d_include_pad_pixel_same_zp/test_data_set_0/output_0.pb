@@ -1,0 +1,1 @@
+Boutput_0JHyvsxŠw„ˆ{ƒ‚ys€rw‰v†…z}{|t}xu{y~wwy€{|€€y‚ƒq„zs€|€zƒ€t…€z€}ƒ„‚‚€{‚‚x

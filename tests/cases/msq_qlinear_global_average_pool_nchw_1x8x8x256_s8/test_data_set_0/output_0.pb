@@ -1,0 +1,1 @@
+€Boutput_0J€>A@=A>F@>@?><AA@=DA@@@DDCB<<=BGB<>AE?<?@?CA=?;<B@>@@<C@=?<BCAC?<ACAA@EFA?=A:<>AAE>>CA>BE@<;E@?BB=C?AE?ABB>A?<>@C?=;;@<<C>CFAE>>:>A;@AAEEB?AD?BCA==A>=AA7@>A?ABAAA=?EAAFA@A==A=@AA@CCBC>>>;BC?CCEA?=EA@C?B=?EBAE@<>A?<B>B7G@C>=9?=@===CD8DA>FDFC??=DF<?AC>D>B>@@?
