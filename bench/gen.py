@@ -11,6 +11,10 @@
                                         tensor named NAME
   gen.py fill FILE.pb DTYPE SHAPE VALUE [NAME]
                                         every element VALUE
+  gen.py prefix FILE.pb DTYPE SHAPE N [NAME]
+                                        1 at the first N positions of the last
+                                        axis, 0 after (an attention mask with
+                                        padding)
 SHAPE is D0,D1,... or an empty string for a scalar.
   gen.py seqat MODEL.onnx N             SequenceConstruct(x0..x{N-1}) -> SequenceAt(1)
 
@@ -57,6 +61,12 @@ def fill(path, dtype, shape, value, name=""):
     save(path, np.full(dims_of(shape), v, dtype=dt), name)
 
 
+def prefix(path, dtype, shape, n, name=""):
+    a = np.zeros(dims_of(shape), dtype=np.dtype(dtype))
+    a[..., :int(n)] = 1
+    save(path, a, name)
+
+
 def seqat(path, n):
     n = int(n)
     xs = [f"x{i}" for i in range(n)]
@@ -76,4 +86,4 @@ def seqat(path, n):
 
 
 if __name__ == "__main__":
-    {"tensor": tensor, "fill": fill, "seqat": seqat}[sys.argv[1]](*sys.argv[2:])
+    {"tensor": tensor, "fill": fill, "prefix": prefix, "seqat": seqat}[sys.argv[1]](*sys.argv[2:])

@@ -103,8 +103,11 @@ def main(path):
             table(["case", "threads", "rounds × runs", "onnxop median", "speedup", "onnxop min"], rows)
         elif head[:3] == ["model", "onnxop_ms", "ORT_ms"]:
             rows = [w[:7] for w in b[1:] if len(w) >= 7]
-            table(["model", "onnxop median", "ORT median", "ratio", "onnxop min", "ORT min", "ratio of mins"],
-                  rows)
+            head = ["model", "onnxop median", "ORT median", "ratio", "onnxop min", "ORT min", "ratio of mins"]
+            if len(b[0]) >= 11:  # ORT with all its graph optimisations beside
+                rows = [w[:11] for w in b[1:] if len(w) >= 11]
+                head += ["ORT-all median", "ratio to all", "ORT-all min", "ratio of mins to all"]
+            table(head, rows)
         elif head[:3] == ["model", "threads", "rounds"]:
             rows = [w[:9] for w in b[1:] if len(w) >= 9]
             table(["model", "threads", "rounds × runs", "onnxop median", "speedup", "onnxop min", "ORT median",
