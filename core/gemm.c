@@ -46,6 +46,9 @@ typedef double v8d __attribute__((vector_size(64)));
 
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* bytes of stack a small product packs its operands in (gemm's template) */
+#define GEMM_SMALL 24576
 static int64_t round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
 
 /* 64-byte aligned scratch for n elements of `size` bytes; NULL if too big. */
@@ -152,8 +155,8 @@ const char *ox_gemm_isa(void) {
 }
 
 /* The body of ox_sgemm and ox_dgemm: trivial shapes first, then the blocked
- * product, then (for tiny products, or if the packing buffers could not be
- * allocated) a plain loop. */
+ * product, then (only if the packing buffers could not be allocated) a
+ * plain loop. */
 #define GEMM_ENTRY(T, SUF)                                                            \
   if (M <= 0 || N <= 0) return;                                                       \
   if (K <= 0) { /* C = beta * C */                                                    \
@@ -162,9 +165,9 @@ const char *ox_gemm_isa(void) {
         C[i * ldc + j] = beta == 0 ? (T)0 : beta * C[i * ldc + j];                    \
     return;                                                                           \
   }                                                                                   \
-  /* tiny products (batches of 2 x 2 ...) would pay more for packing and padded \
-   * tiles than they compute: the plain loop below serves them */                    \
-  if ((double)M * (double)N * (double)K > 4096) {                                     \
+  /* every size takes the blocked product (small ones pack on the stack), so \
+   * an element's bits never depend on the product's size */                         \
+  {                                                                                   \
     int level = isa();                                                                \
     if (level == OX_CPU_AVX512 &&                                                     \
         gemm_##SUF##_avx512(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
@@ -750,9 +753,21 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
   int64_t units = by_rows ? (M + MR - 1) / MR : (N + NR - 1) / NR;
   int nch = ox_par_chunks(units, 2.0 * (double)M * (double)N * (double)K);
   T *pa[OX_MAX_THREADS], *pb[OX_MAX_THREADS]; /* per thread (slot) */
+  int64_t na = round_up(min64(M, GEMM_MC), MR) * kcmax, nb = round_up(min64(N, GEMM_NC), NR) * kcmax;
+  if (nch == 1 && round_up(na, 64) + nb <= GEMM_SMALL / (int64_t)sizeof(T)) {
+    /* a small product (16 x 16 x 16, a batch of heads' 2 x 2): its packed
+     * operands fit on the stack, where a heap buffer would cost as much as
+     * the product; the same kernel calls as any other size */
+    T buf[GEMM_SMALL / sizeof(T)] __attribute__((aligned(64)));
+    pa[0] = buf, pb[0] = buf + round_up(na, 64); /* pb 64-byte aligned */
+    GEMM_NAME(job) j = {M, N, K, lda, ldb, ldc, A, B, C, alpha, beta, transA, transB, by_rows, pa, pb,
+                        units, 1};
+    GEMM_NAME(chunk)(&j, 0, 0, 1);
+    return 0;
+  }
   for (int c = 0; c < nch; c++) {
-    pa[c] = scratch(round_up(min64(M, GEMM_MC), MR) * kcmax, sizeof(T));
-    pb[c] = scratch(round_up(min64(N, GEMM_NC), NR) * kcmax, sizeof(T));
+    pa[c] = scratch(na, sizeof(T));
+    pb[c] = scratch(nb, sizeof(T));
     if (!pa[c] || !pb[c]) { /* fewer threads: the same result */
       ox_mem_scratch_free(pa[c]);
       ox_mem_scratch_free(pb[c]);
