@@ -291,34 +291,53 @@ static inline int32_t i8_val(uint8_t v, int is_signed) { return is_signed ? (int
 
 void ox_i8gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const uint8_t *A, int64_t lda,
                       uint8_t flip, int a_signed, uint8_t *pa, int32_t *rowsum) {
-  int64_t mr = p->mr, K4 = (K + 3) / 4;
+  int64_t mr = p->mr, K4 = (K + 3) / 4, Kw = K / 4; /* Kw: whole groups */
+  uint32_t flip4 = flip * UINT32_C(0x01010101);
   for (int64_t s = 0; s * mr < M; s++)
     for (int64_t r = 0; r < mr; r++) {
       int64_t i = s * mr + r;
-      uint32_t sum = 0;
-      for (int64_t k = 0; k < 4 * K4; k++) {
-        uint8_t v = i < M && k < K ? (uint8_t)(A[i * lda + k] ^ flip) : 0;
-        pa[((s * K4 + k / 4) * mr + r) * 4 + k % 4] = v;
-        sum += (uint32_t)i8_val(v, a_signed);
+      uint8_t *d = pa + (s * K4 * mr + r) * 4; /* group g at d + g * mr * 4 */
+      if (i >= M) {
+        for (int64_t g = 0; g < K4; g++) memset(d + g * mr * 4, 0, 4);
+        continue;
       }
-      if (i < M && rowsum) rowsum[i] = (int32_t)sum;
+      const uint8_t *src = A + i * lda;
+      for (int64_t g = 0; g < Kw; g++) { /* 4 bytes at a time */
+        uint32_t w;
+        memcpy(&w, src + 4 * g, 4);
+        w ^= flip4;
+        memcpy(d + g * mr * 4, &w, 4);
+      }
+      for (int64_t k = 4 * Kw; k < 4 * K4; k++)
+        d[(k / 4) * mr * 4 + k % 4] = k < K ? (uint8_t)(src[k] ^ flip) : 0;
+      if (rowsum) {
+        uint32_t sum = 0;
+        if (a_signed)
+          for (int64_t k = 0; k < K; k++) sum += (uint32_t)(int32_t)(int8_t)(src[k] ^ flip);
+        else
+          for (int64_t k = 0; k < K; k++) sum += (uint32_t)(uint8_t)(src[k] ^ flip);
+        rowsum[i] = (int32_t)sum;
+      }
     }
 }
-
 #if OX_X86_DISPATCH
 #include <immintrin.h>
 #define OX_TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
-static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t *pb, int32_t *colsum);
+static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t flip, uint8_t *pb,
+                          int32_t *colsum);
 #endif
-
 void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t *B, int64_t ldb,
                       uint8_t flip, int b_signed, uint8_t *pb, int32_t *colsum) {
-  int64_t nr = p->nr, K4 = (K + 3) / 4;
+  int64_t nr = p->nr, K4 = (K + 3) / 4, s0 = 0;
 #if OX_X86_DISPATCH
-  if (p->level == OX_CPU_AVX512 && !flip && !b_signed && N % I8_NR == 0 && i8_pack_b_vnni(K, N, B, ldb, pb, colsum) == 0)
-    return;
+  /* whole slivers of unsigned bytes (as stored) by vector; the rest below */
+  if (p->level == OX_CPU_AVX512 && !b_signed && N >= I8_NR) {
+    int64_t whole = N / I8_NR;
+    i8_pack_b_vnni(K, whole * I8_NR, B, ldb, flip, pb, colsum);
+    s0 = whole;
+  }
 #endif
-  for (int64_t s = 0; s * nr < N; s++) {
+  for (int64_t s = s0; s * nr < N; s++) {
     int64_t n = min64(nr, N - s * nr);
     uint8_t *d = pb + s * K4 * nr * 4;
     for (int64_t g = 0; g < K4; g++)
@@ -351,11 +370,12 @@ static void i8_kernel_generic(int64_t K4, const uint8_t *pa, const uint8_t *pb, 
 }
 
 #if OX_X86_DISPATCH
-/* ox_i8gemm_pack_b of whole slivers of unsigned bytes: 4 rows of 16 columns
- * interleaved into 64 bytes by two rounds of unpacking, and the column sums
- * by vpdpbusd against ones. */
-OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t *pb,
-                                         int32_t *colsum) {
+/* ox_i8gemm_pack_b of whole slivers of unsigned bytes (as stored, after the
+ * XOR with flip): 4 rows of 16 columns interleaved into 64 bytes by two
+ * rounds of unpacking, and the column sums by vpdpbusd against ones. Rows
+ * past K are zero (not flipped). */
+OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t flip,
+                                         uint8_t *pb, int32_t *colsum) {
   static const uint8_t zero[64];
   int64_t K4 = (K + 3) / 4;
   const __m512i ones = _mm512_set1_epi8(1);
@@ -365,12 +385,17 @@ OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B,
     uint8_t *d = pb + s * K4 * I8_NR * 4;
     for (int64_t g = 0; g < K4; g++, d += I8_NR * 4) {
       const uint8_t *r[4];
-      for (int q = 0; q < 4; q++) r[q] = 4 * g + q < K ? B + (4 * g + q) * ldb + s * I8_NR : zero;
+      __m128i f[4];
+      for (int q = 0; q < 4; q++) {
+        int in = 4 * g + q < K;
+        r[q] = in ? B + (4 * g + q) * ldb + s * I8_NR : zero;
+        f[q] = _mm_set1_epi8((char)(in ? flip : 0));
+      }
       for (int v = 0; v < I8_NV; v++) {
-        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)(r[0] + 16 * v));
-        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(r[1] + 16 * v));
-        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(r[2] + 16 * v));
-        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(r[3] + 16 * v));
+        __m128i a0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(r[0] + 16 * v)), f[0]);
+        __m128i a1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(r[1] + 16 * v)), f[1]);
+        __m128i a2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(r[2] + 16 * v)), f[2]);
+        __m128i a3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(r[3] + 16 * v)), f[3]);
         __m128i t0 = _mm_unpacklo_epi8(a0, a1), t1 = _mm_unpackhi_epi8(a0, a1);
         __m128i t2 = _mm_unpacklo_epi8(a2, a3), t3 = _mm_unpackhi_epi8(a2, a3);
         __m256i lo = _mm256_set_m128i(_mm_unpackhi_epi16(t0, t2), _mm_unpacklo_epi16(t0, t2));

@@ -409,6 +409,9 @@ static void test_matmul_int8(void) {
   CHECK_EQ_I(mmi_case("s8 s8 zb per column only", OX_INT8, OX_INT8, 2, DIMS(65, 70), 2, DIMS(70, 33), 0, 2), 0);
   CHECK_EQ_I(mmi_case("u8 s8 no zps", OX_UINT8, OX_INT8, 2, DIMS(5, 4), 2, DIMS(4, 3), 0, 0), 0);
   CHECK_EQ_I(mmi_case("u8 u8 K = 0", OX_UINT8, OX_UINT8, 2, DIMS(3, 0), 2, DIMS(0, 4), 1, 1), 0);
+  /* int8 B (stored flipped) in two whole slivers of 48 columns and a part,
+   * K not a multiple of 4 (the rows past K stay zero) */
+  CHECK_EQ_I(mmi_case("u8 s8 slivers", OX_UINT8, OX_INT8, 3, DIMS(2, 9, 37), 2, DIMS(37, 100), 1, 1), 0);
   /* big enough to be split over the threads */
   CHECK_EQ_I(mmi_case("u8 s8 threads", OX_UINT8, OX_INT8, 2, DIMS(301, 256), 2, DIMS(256, 64), 1, 2), 0);
 }
