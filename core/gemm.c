@@ -57,6 +57,13 @@ static void *scratch(int64_t n, size_t size) {
   return ox_mem_scratch((size_t)n * size); /* counted against --max-memory; pooled */
 }
 
+/* The blocks: KC (k) fixes where the sums of an element restart from C,
+ * so it is part of every result's bits and stays 256 everywhere; MC and NC
+ * only say which tiles are computed together. A packed (KC x NC) panel of
+ * B is meant to stay in L2 while every row block of A meets it: 384 KiB to
+ * 768 KiB (with NC 1536, 1.5 MiB, an AVX-512 product of 3072 columns ran
+ * at 60 GFLOP/s from L3 instead of 100 from L2). */
+
 /* float, portable: 6 x 8 tile of 4-float vectors (12 accumulators) */
 #define GEMM_T float
 #define GEMM_I int32_t
@@ -65,7 +72,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 2
 #define GEMM_KC 256
 #define GEMM_MC 96
-#define GEMM_NC 2048
+#define GEMM_NC 512
 #define GEMM_NAME(x) x##_s_generic
 #define GEMM_TARGET
 #include "gemm.c"
@@ -78,7 +85,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 2
 #define GEMM_KC 256
 #define GEMM_MC 72
-#define GEMM_NC 1024
+#define GEMM_NC 256
 #define GEMM_NAME(x) x##_d_generic
 #define GEMM_TARGET
 #include "gemm.c"
@@ -92,7 +99,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 2
 #define GEMM_KC 256
 #define GEMM_MC 120
-#define GEMM_NC 3072
+#define GEMM_NC 768
 #define GEMM_NAME(x) x##_s_avx2
 #define GEMM_TARGET OX_TARGET_AVX2
 #include "gemm.c"
@@ -105,7 +112,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 2
 #define GEMM_KC 256
 #define GEMM_MC 72
-#define GEMM_NC 1536
+#define GEMM_NC 384
 #define GEMM_NAME(x) x##_d_avx2
 #define GEMM_TARGET OX_TARGET_AVX2
 #include "gemm.c"
@@ -118,7 +125,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 3
 #define GEMM_KC 256
 #define GEMM_MC 128
-#define GEMM_NC 1536
+#define GEMM_NC 384
 #define GEMM_NAME(x) x##_s_avx512
 #define GEMM_TARGET OX_TARGET_AVX512
 #include "gemm.c"
@@ -131,7 +138,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 3
 #define GEMM_KC 256
 #define GEMM_MC 64
-#define GEMM_NC 768
+#define GEMM_NC 384
 #define GEMM_NAME(x) x##_d_avx512
 #define GEMM_TARGET OX_TARGET_AVX512
 #include "gemm.c"
@@ -246,9 +253,16 @@ ox_gemm_plan ox_dgemm_plan_now(void) {
   void ox_##SUF##gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const T *B,    \
                              int64_t ldb, T *pb) {                                    \
     if (N <= 0 || K <= 0) return;                                                     \
-    if (p->level == OX_CPU_AVX512) pack_b_all_##SUF##_avx512(K, N, B, ldb, pb);         \
-    else if (p->level == OX_CPU_AVX2) pack_b_all_##SUF##_avx2(K, N, B, ldb, pb);        \
-    else pack_b_all_##SUF##_generic(K, N, B, ldb, pb);                                \
+    if (p->level == OX_CPU_AVX512) pack_b_all_##SUF##_avx512(K, N, B, ldb, 0, pb);      \
+    else if (p->level == OX_CPU_AVX2) pack_b_all_##SUF##_avx2(K, N, B, ldb, 0, pb);     \
+    else pack_b_all_##SUF##_generic(K, N, B, ldb, 0, pb);                             \
+  }                                                                                   \
+  void ox_##SUF##gemm_pack_bt(const ox_gemm_plan *p, int64_t K, int64_t N, const T *B,   \
+                              int64_t ldb, T *pb) {                                   \
+    if (N <= 0 || K <= 0) return;                                                     \
+    if (p->level == OX_CPU_AVX512) pack_b_all_##SUF##_avx512(K, N, B, ldb, 1, pb);      \
+    else if (p->level == OX_CPU_AVX2) pack_b_all_##SUF##_avx2(K, N, B, ldb, 1, pb);     \
+    else pack_b_all_##SUF##_generic(K, N, B, ldb, 1, pb);                             \
   }                                                                                   \
   void ox_##SUF##gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K,     \
                              const T *pa, const T *pb, T *C, int64_t ldc, T beta) {    \
@@ -611,12 +625,37 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
         for (; j < nr; j++) dst[j] = src[j];
         for (; j < NR; j++) dst[j] = 0;
       }
-    } else { /* B(k, j) = B[j * ldb + k] */
-      for (int64_t j = 0; j < nr; j++) {
+    } else { /* B(k, j) = B[j * ldb + k]: each column is contiguous */
+      int64_t j = 0;
+      /* 4 columns by 4 k at a time, transposed in registers (as pack_a) */
+      for (; j + 4 <= nr; j += 4) {
+        const T *s0 = B + (j0 + jp + j) * ldb + k0, *s1 = s0 + ldb, *s2 = s1 + ldb, *s3 = s2 + ldb;
+        int64_t k = 0;
+        for (; k + 4 <= kc; k += 4) {
+          T4 a, b, c, d;
+          memcpy(&a, s0 + k, sizeof a);
+          memcpy(&b, s1 + k, sizeof b);
+          memcpy(&c, s2 + k, sizeof c);
+          memcpy(&d, s3 + k, sizeof d);
+          T4 t0 = SHUF4(a, b, 0, 4, 1, 5), t1 = SHUF4(a, b, 2, 6, 3, 7);
+          T4 t2 = SHUF4(c, d, 0, 4, 1, 5), t3 = SHUF4(c, d, 2, 6, 3, 7);
+          T4 c0 = SHUF4(t0, t2, 0, 1, 4, 5), c1 = SHUF4(t0, t2, 2, 3, 6, 7);
+          T4 c2 = SHUF4(t1, t3, 0, 1, 4, 5), c3 = SHUF4(t1, t3, 2, 3, 6, 7);
+          memcpy(pb + k * NR + j, &c0, sizeof c0);
+          memcpy(pb + (k + 1) * NR + j, &c1, sizeof c1);
+          memcpy(pb + (k + 2) * NR + j, &c2, sizeof c2);
+          memcpy(pb + (k + 3) * NR + j, &c3, sizeof c3);
+        }
+        for (; k < kc; k++) {
+          pb[k * NR + j] = s0[k], pb[k * NR + j + 1] = s1[k];
+          pb[k * NR + j + 2] = s2[k], pb[k * NR + j + 3] = s3[k];
+        }
+      }
+      for (; j < nr; j++) {
         const T *src = B + (j0 + jp + j) * ldb + k0;
         for (int64_t k = 0; k < kc; k++) pb[k * NR + j] = src[k];
       }
-      for (int64_t j = nr; j < NR; j++)
+      for (j = nr; j < NR; j++)
         for (int64_t k = 0; k < kc; k++) pb[k * NR + j] = 0;
     }
   }
@@ -627,14 +666,16 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
  * register through the loop and spills an accumulator on AVX2.) The body
  * computes the first nvx vectors of the tile's NR columns: nvx = NV for
  * whole slivers, 1 for a last sliver of at most VL columns (which would
- * otherwise multiply NV - 1 vectors of zeros). A column gets the same
- * operations in either. */
+ * otherwise multiply NV - 1 vectors of zeros); and the first mrx of its MR
+ * rows (mr <= mrx): a product of one or two rows (a recurrent net's step,
+ * a decoder's few tokens) does not multiply the zero rows of its sliver.
+ * A column, and a row, gets the same operations in any of them. */
 static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_body)(
-    const int nvx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c, int64_t ldc,
-    int64_t mr, int64_t nr, const T *ab) {
+    const int nvx, const int mrx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c,
+    int64_t ldc, int64_t mr, int64_t nr, const T *ab) {
   V acc[MR][NV];
 #pragma GCC unroll 16
-  for (int r = 0; r < MR; r++)
+  for (int r = 0; r < mrx; r++)
 #pragma GCC unroll 4
     for (int v = 0; v < nvx; v++) acc[r][v] = (V){0};
   for (int64_t k = 0; k < kc; k++, pa += MR, pb += NR) {
@@ -642,14 +683,14 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
 #pragma GCC unroll 4
     for (int v = 0; v < nvx; v++) b[v] = *(const V *)(pb + v * VL);
 #pragma GCC unroll 16
-    for (int r = 0; r < MR; r++) {
+    for (int r = 0; r < mrx; r++) {
       T a = pa[r];
 #pragma GCC unroll 4
       for (int v = 0; v < nvx; v++) acc[r][v] += a * b[v];
     }
   }
   T alpha = ab[0], beta = ab[1];
-  if (mr == MR && nr == nvx * VL) {
+  if (mr == MR && mrx == MR && nr == nvx * VL) {
 #pragma GCC unroll 16
     for (int r = 0; r < MR; r++)
 #pragma GCC unroll 4
@@ -666,7 +707,7 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     return;
   }
   T tile[MR][NR] __attribute__((aligned(64)));
-  for (int r = 0; r < MR; r++)
+  for (int r = 0; r < mrx; r++)
     for (int v = 0; v < nvx; v++) *(V *)&tile[r][v * VL] = acc[r][v];
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
@@ -715,8 +756,16 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
     return;
   }
 #endif
-  if (nr <= VL) GEMM_NAME(kernel_body)(1, kc, pa, pb, c, ldc, mr, nr, ab);
-  else GEMM_NAME(kernel_body)(NV, kc, pa, pb, c, ldc, mr, nr, ab);
+  if (mr <= 2) { /* the rows of a thin product */
+    if (nr <= VL) GEMM_NAME(kernel_body)(1, 2, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(kernel_body)(NV, 2, kc, pa, pb, c, ldc, mr, nr, ab);
+  } else if (mr <= 4) {
+    if (nr <= VL) GEMM_NAME(kernel_body)(1, 4, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(kernel_body)(NV, 4, kc, pa, pb, c, ldc, mr, nr, ab);
+  } else {
+    if (nr <= VL) GEMM_NAME(kernel_body)(1, MR, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(kernel_body)(NV, MR, kc, pa, pb, c, ldc, mr, nr, ab);
+  }
 }
 
 /* The blocked product of rows [i0, i1) and columns [j0, j1) of C, with the
@@ -820,8 +869,9 @@ GEMM_TARGET static void GEMM_NAME(pack_a_all)(int64_t M, int64_t K, const T *A, 
                                               int trans, T *pa) {
   GEMM_NAME(pack_a)(M, K, A, lda, trans, 0, 0, pa);
 }
-GEMM_TARGET static void GEMM_NAME(pack_b_all)(int64_t K, int64_t N, const T *B, int64_t ldb, T *pb) {
-  GEMM_NAME(pack_b)(K, N, B, ldb, 0, 0, 0, pb);
+GEMM_TARGET static void GEMM_NAME(pack_b_all)(int64_t K, int64_t N, const T *B, int64_t ldb, int trans,
+                                              T *pb) {
+  GEMM_NAME(pack_b)(K, N, B, ldb, trans, 0, 0, pb);
 }
 
 /* C (M, N) = pa x pb + beta * C, K in blocks of KC (as the blocked product):
