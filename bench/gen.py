@@ -17,6 +17,12 @@
                                         padding)
 SHAPE is D0,D1,... or an empty string for a scalar.
   gen.py seqat MODEL.onnx N             SequenceConstruct(x0..x{N-1}) -> SequenceAt(1)
+  gen.py rnn MODEL.onnx CELL S N I H DIR
+                                        one RNN, GRU or LSTM node (opset 14) on X
+                                        (S, N, I), its W, R and B initializers
+                                        seeded (uniform in +-1/sqrt(H), as
+                                        torch's init); DIR forward or
+                                        bidirectional
 
 Uses python3-onnx and numpy (Debian: python3-onnx, a build dependency of
 onnxop). The single-node models come from 'onnxop make'.
@@ -85,5 +91,24 @@ def seqat(path, n):
     onnx.save(m, path)
 
 
+def rnn(path, cell, S, N, I, H, direction):
+    S, N, I, H = int(S), int(N), int(I), int(H)
+    G = {"RNN": 1, "GRU": 3, "LSTM": 4}[cell]
+    D = 2 if direction == "bidirectional" else 1
+    rng = np.random.default_rng(G * 1000 + H)
+    k = 1 / np.sqrt(H)
+    inits = [numpy_helper.from_array(rng.uniform(-k, k, shape).astype(np.float32), name)
+             for name, shape in (("W", (D, G * H, I)), ("R", (D, G * H, H)), ("B", (D, 2 * G * H)))]
+    node = helper.make_node(cell, ["X", "W", "R", "B"], ["Y", "Y_h"], name=cell.lower(),
+                            hidden_size=H, direction=direction)
+    g = helper.make_graph(
+        [node], cell.lower(), [helper.make_tensor_value_info("X", TensorProto.FLOAT, [S, N, I])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [S, D, N, H]),
+         helper.make_tensor_value_info("Y_h", TensorProto.FLOAT, [D, N, H])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
+    m.ir_version = 8
+    onnx.save(m, path)
+
+
 if __name__ == "__main__":
-    {"tensor": tensor, "fill": fill, "prefix": prefix, "seqat": seqat}[sys.argv[1]](*sys.argv[2:])
+    {"tensor": tensor, "fill": fill, "prefix": prefix, "seqat": seqat, "rnn": rnn}[sys.argv[1]](*sys.argv[2:])

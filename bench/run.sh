@@ -153,7 +153,7 @@ model() {
     "$X" make Einsum --opset 12 -a 'equation=bhid,bhjd->bhij' --input 'Q:float32[8,8,64,64]' \
       --input 'K:float32[8,8,64,64]' --output Y -o "$m"
     input "$c/in0.pb" 19 8,8,64,64; input "$c/in1.pb" 20 8,8,64,64 ;;
-  *) model_cheap "$1" || { echo "bench/run.sh: unknown case $1" >&2; exit 2; } ;;
+  *) model_cheap "$1" || model_seq "$1" || { echo "bench/run.sh: unknown case $1" >&2; exit 2; } ;;
   esac
 }
 
@@ -220,6 +220,20 @@ model_cheap() {
   esac
 }
 
+# ---- recurrent nets and transformers' parts (issue 30) ----
+model_seq() {
+  c="$D/$1"
+  m="$c/model.onnx"
+  case $1 in
+  lstm_b*|gru_b*|rnn_b*) # CELL_bN_hH: 64 steps of a bidirectional layer, input size H
+    cell=$(echo "${1%%_*}" | tr a-z A-Z)
+    n=$(echo "$1" | sed 's/.*_b\([0-9]*\)_h.*/\1/'); h=${1##*_h}
+    [ -s "$m" ] || "$PY" "$HERE/gen.py" rnn "$m" "$cell" 64 "$n" "$h" "$h" bidirectional || exit 1
+    input "$c/in0.pb" 41 "64,$n,$h" ;;
+  *) return 1 ;;
+  esac
+}
+
 # the cases and the onnxop/ORT ratio each should reach (one thread)
 # (einsum_*: MatMul's target, not yet measured against ORT)
 ALL="add:1.0 reducesum:1.0 reducesum0:1.0 softmax:1.0 softmax0:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5 einsum_bmm:1.5 einsum_qk:1.5"
@@ -227,6 +241,8 @@ ALL="$ALL addc:1.0 mulc:1.0 subc:1.0 divc:1.0 resize_n:1.0 resize_l:1.0 concat:1
 # the convolutions real nets use (issue 18): at or under ORT
 ALL="$ALL conv1x1:1.0 dw3s1:1.0 dw3s2:1.0 dw5s1:1.0 dw5s2:1.0 conv1d:1.0 convt2:1.0 conv1024:1.0"
 ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0"
+# recurrent nets at batch 1 to 8, hidden 64 to 512 (issue 30): at or under ORT
+ALL="$ALL lstm_b1_h64:1.0 lstm_b2_h256:1.0 lstm_b8_h512:1.0 gru_b1_h64:1.0 gru_b8_h512:1.0 rnn_b1_h64:1.0 rnn_b8_h512:1.0"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }

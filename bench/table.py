@@ -58,6 +58,13 @@ ABOUT = {
     "conv_f16": "Conv float16 1×32×128×128, 32 3×3 filters",
     "convint": "ConvInteger uint8 1×64×128×128, 64 3×3 filters",
     "qlinconv": "QLinearConv uint8, the same shape, int32 bias",
+    "lstm_b1_h64": "LSTM bidirectional, 64 steps, batch 1, hidden 64",
+    "lstm_b2_h256": "LSTM bidirectional, 64 steps, batch 2, hidden 256",
+    "lstm_b8_h512": "LSTM bidirectional, 64 steps, batch 8, hidden 512",
+    "gru_b1_h64": "GRU bidirectional, 64 steps, batch 1, hidden 64",
+    "gru_b8_h512": "GRU bidirectional, 64 steps, batch 8, hidden 512",
+    "rnn_b1_h64": "RNN bidirectional, 64 steps, batch 1, hidden 64",
+    "rnn_b8_h512": "RNN bidirectional, 64 steps, batch 8, hidden 512",
 }
 
 
