@@ -68,6 +68,38 @@ INL vd FN(vtanh)(vd t) {
   return (vd)((vl)r | ((vl)t & vsign)); /* the sign of t */
 }
 
+/* erf a for 0 <= a <= 2 (lanes above: garbage, the caller masks them):
+ * a P(a^2) with ERF_SMALL (core/vmath.c), by Estrin's scheme (a chain of 6
+ * multiply-adds, not 17); within 2^-50, and 1 - erf a within 2^-42 */
+INL vd FN(verf2)(vd a) {
+  vd s = a * a, s2 = s * s, s4 = s2 * s2, s8 = s4 * s4, s16 = s8 * s8;
+  vd q[9];
+#pragma GCC unroll 9
+  for (int i = 0; i < 9; i++) /* c_(2i+1) s + c_(2i), c_k the coefficient of s^k */
+    q[i] = ERF_SMALL[16 - 2 * i] * s + ERF_SMALL[17 - 2 * i];
+  vd r0 = q[1] * s2 + q[0], r1 = q[3] * s2 + q[2], r2 = q[5] * s2 + q[4], r3 = q[7] * s2 + q[6];
+  vd w0 = r1 * s4 + r0, w1 = r3 * s4 + r2;
+  return a * (q[8] * s16 + (w1 * s8 + w0));
+}
+
+/* e^(a^2) erfc a for 2 <= a <= 10.5 (no cancellation: 1 - erf a would lose
+ * erfc's own digits): Q_r(1/a) / a with ERFC_TAB's two regions, split at 4;
+ * within 2^-47 */
+INL vd FN(verfcx)(vd a) {
+  vl m = (vl)(a > 4.0);
+  vd u = 1.0 / a, p = vsel(m, vsplat(ERFC_TAB[0][1]), vsplat(ERFC_TAB[0][0]));
+#pragma GCC unroll 12
+  for (int k = 1; k < 12; k++) p = p * u + vsel(m, vsplat(ERFC_TAB[k][1]), vsplat(ERFC_TAB[k][0]));
+  return u * p;
+}
+
+/* any lane of a comparison's mask set */
+INL int FN(vany)(vl m) {
+  int64_t o = 0;
+  for (int i = 0; i < 8; i++) o |= m[i];
+  return o != 0;
+}
+
 /* The array loops: FLOOP(BODY) sets y = BODY over 8 floats f at a time,
  * the tail through a buffer; VLOOP(BODY), with BODY an expression in v (the
  * 8 floats as doubles), rounds it once to float, NaN inputs giving NaN. */
@@ -143,6 +175,43 @@ TARGET static void FN(mish)(const float *x, float *y, int64_t n) {
     vd e = vsel(v < -708.0, vsplat(0.0), FN(vexp)(FN(vmax)(FN(vmin)(v, vsplat(40.0)), vsplat(-708.0))));
     vd m = e * (e + 2.0);
     v * (m / (m + 2.0));
+  }));
+}
+
+/* erf v = sign(v) erf a, a = |v|: above a = 2 (few lanes: the vector takes
+ * the branch only when one has such an a), 1 - e^(-a^2) (e^(a^2) erfc a),
+ * a^2 exact in double for a float v; past a = 4 the float result is 1
+ * (erfc 4 is below half an ULP of 1), so a stops there. A lane's result
+ * depends on its own value only, whichever way its vector went. */
+TARGET static void FN(erf)(const float *x, float *y, int64_t n) {
+  VLOOP(({
+    vd a = FN(vmin)(vabs(v), vsplat(4.0));
+    vd r = FN(verf2)(FN(vmin)(a, vsplat(2.0)));
+    vl hi = (vl)(a > 2.0);
+    if (FN(vany)(hi)) r = vsel(hi, 1.0 - FN(vexp)(-(a * a)) * FN(verfcx)(FN(vmax)(a, vsplat(2.0))), r);
+    (vd)((vl)r | ((vl)v & vsign));
+  }));
+}
+/* 0.5 v erfc(-v / sqrt 2) with z = |v| / sqrt 2: erfc(-z) = 1 + erf z, or
+ * 2 - erfc z above z = 2; erfc(z) = 1 - erf z, or above 2 e^(-v^2 / 2)
+ * (e^(z^2) erfc z) (v^2 / 2 exact in double), for v < 0. Past z = 10.5
+ * erfc(z) is taken as 0: the result is below a float's least subnormal,
+ * and -inf gives -inf * 0, NaN, as the definition does. */
+TARGET static void FN(gelu)(const float *x, float *y, int64_t n) {
+  VLOOP(({
+    vd z = vabs(v) * 0.70710678118654752440;
+    vl far = (vl)(z > 10.5);
+    z = FN(vmin)(z, vsplat(10.5));
+    vd p = FN(verf2)(FN(vmin)(z, vsplat(2.0)));
+    vd pos = 1.0 + p, neg = 1.0 - p;
+    vl hi = (vl)(z > 2.0);
+    if (FN(vany)(hi)) {
+      vd ec = FN(vexp)(-FN(vmin)(0.5 * (v * v), vsplat(110.25))) * FN(verfcx)(FN(vmax)(z, vsplat(2.0)));
+      pos = vsel(hi, 2.0 - ec, pos);
+      neg = vsel(hi, ec, neg);
+    }
+    neg = vsel(far, vsplat(0.0), neg);
+    (0.5 * v) * vsel(v < 0, neg, pos);
   }));
 }
 
