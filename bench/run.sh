@@ -216,6 +216,26 @@ model_cheap() {
   matvec) # MatMul of a few rows: (4, 1024) x (1024, 1024)
     "$X" make MatMul --opset 13 --input 'A:float32[4,1024]' --input 'B:float32[1024,1024]' --output Y -o "$m"
     input "$c/in0.pb" 39 4,1024; input "$c/in1.pb" 40 1024,1024 ;;
+  gqa512) # com.microsoft GroupQueryAttention, one token over a 512-token cache (16 query heads on 4 kv
+    # heads of 64, as an LLM decodes)
+    "$X" make GroupQueryAttention --domain com.microsoft -a num_heads=16 -a kv_num_heads=4 \
+      --input 'q:float32[1,1,1024]' --input 'k:float32[1,1,256]' --input 'v:float32[1,1,256]' \
+      --input 'pk:float32[1,4,512,64]' --input 'pv:float32[1,4,512,64]' --input 'sk:int32[1]' \
+      --input 'ts:int32[1]' --output 'Y:float32[1,1,1024]' --output 'pko:tensor(float)' \
+      --output 'pvo:tensor(float)' -o "$m"
+    "$PY" "$HERE/gen.py" opset "$m" "" 21 || exit 1 # ai.onnx 21 beside it, which onnxruntime loads
+    "$PY" "$HERE/gen.py" noshape "$m" pko pvo || exit 1 # (the caches' length depends on sk's value)
+    input "$c/in0.pb" 41 1,1,1024; input "$c/in1.pb" 42 1,1,256; input "$c/in2.pb" 43 1,1,256
+    input "$c/in3.pb" 44 1,4,512,64; input "$c/in4.pb" 45 1,4,512,64
+    [ -s "$c/in5.pb" ] || "$PY" "$HERE/gen.py" fill "$c/in5.pb" int32 1 512 || exit 1
+    [ -s "$c/in6.pb" ] || "$PY" "$HERE/gen.py" fill "$c/in6.pb" int32 1 513 || exit 1 ;;
+  skiplayernorm) # com.microsoft SkipLayerNormalization of (4, 128, 768) with gamma, beta and bias (BERT)
+    "$X" make SkipLayerNormalization --domain com.microsoft -a epsilon=1e-12 --input 'x:float32[4,128,768]' \
+      --input 's:float32[4,128,768]' --input 'g:float32[768]' --input 'b:float32[768]' --input 'bias:float32[768]' \
+      --output Y -o "$m"
+    "$PY" "$HERE/gen.py" opset "$m" "" 21 || exit 1
+    input "$c/in0.pb" 46 4,128,768; input "$c/in1.pb" 47 4,128,768; input "$c/in2.pb" 48 768
+    input "$c/in3.pb" 49 768; input "$c/in4.pb" 50 768 ;;
   *) return 1 ;;
   esac
 }
@@ -255,6 +275,8 @@ ALL="$ALL lstm_b1_h64:1.0 lstm_b2_h256:1.0 lstm_b8_h512:1.0 gru_b1_h64:1.0 gru_b
 ALL="$ALL mm_qkv:1.0 mm_ffn1:1.0 mm_ffn2:1.0 mm_heads:1.0 mm_heads_v:1.0 softmax_heads:1.0 mask_add:1.0 layernorm:1.0"
 ALL="$ALL gelu_erf:1.0 gelu20:1.0 gelu_tanh:1.0 transpose_heads:1.0 gather_emb:1.0"
 ALL="$ALL dec_gemm:1.0 dec_ffn2:1.0 dec_head:1.0 kv_concat:1.0 dec_split:1.0 dec_heads:1.0 dec_kt:1.0 softmax_row:1.0"
+# onnxruntime's com.microsoft transformer operators (issue 31)
+ALL="$ALL gqa512:1.0 skiplayernorm:1.0"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }

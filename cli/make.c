@@ -109,7 +109,12 @@ static const struct { int ir, v[3]; } releases[] = {
     {12, {24, 5, 1}}, {13, {25, 5, 1}}, {13, {26, 5, 1}}, {13, {27, 5, 1}}, {13, {28, 5, 1}},
 };
 #define NRELEASES ((int)(sizeof releases / sizeof *releases))
-#define IR_NEWEST 13
+/* The newest IR version onnx's onnx.proto defines (IR_VERSION): 14 since
+ * onnx 6a1de3b7 (2026-08-10), which only makes TypeProto.Opaque available
+ * outside ONNX-ML builds. onnxop writes onnx-ml.proto's messages, where
+ * Opaque always was, so a model is the same bytes at 13 and 14 but for the
+ * field. No release in the table above has it yet: only --ir-version asks. */
+#define IR_NEWEST 14
 
 /* the VERSION_TABLE column of a domain, or -1 */
 static int column(const char *domain) {
@@ -633,7 +638,7 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
   if (!newest) {
     if (!c->force)
       return fail(b, OX_EUSAGE, "onnxop knows no operator of domain '%s' (its domains: ai.onnx, ai.onnx.ml, "
-                  "ai.onnx.preview, ai.onnx.preview.training); --force writes the model anyway", domain);
+                  "ai.onnx.preview, ai.onnx.preview.training, com.microsoft); --force writes the model anyway", domain);
     if (!opset) return fail(b, OX_EUSAGE, "--opset is needed for domain '%s', which onnxop does not know", domain);
   } else if (opset > newest) {
     return fail(b, OX_EUSAGE, "%s opset %lld is past the newest onnxop knows (%lld)", domain_name(domain),
@@ -649,6 +654,9 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
             (long long)opset, domain_name(domain), why, c->force ? "" : " (--force writes the model anyway)");
     if (!c->force) return OX_EUNSUPPORTED;
   }
+  char dep[256]; /* a version onnx's checker refuses, written all the same (as `info` says) */
+  if (newest && ox_registry_deprecation(ox_registry_find(domain, c->op, opset), dep, sizeof dep))
+    fprintf(stderr, "onnxop make: warning: %s%s\n", b->label, dep);
   /* the opset imports and the IR version they need */
   b->ops[0] = (ox_opset){domain, opset};
   b->m.nopset = 1;

@@ -99,4 +99,4 @@ void ox_hardsigmoid_f32(const float *x, float *y, int64_t n, float alpha, float 
 }
 void ox_hardswish_f32(const float *x, float *y, int64_t n) { PICK(hardswish, x, y, n); }
 void ox_erf_f32(const float *x, float *y, int64_t n) { PICK(erf, x, y, n); }
-void ox_gelu_f32(const float *x, float *y, int64_t n) { PICK(gelu, x, y, n); }
+void ox_gelu_erf_f32(const float *x, float *y, int64_t n) { PICK(gelu, x, y, n); }

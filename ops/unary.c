@@ -23,6 +23,7 @@
 
 #include "core/half.h"
 #include "core/kernel.h"
+#include "twins.h"
 #include "core/threads.h"
 #include "core/vmath.h"
 
@@ -437,7 +438,7 @@ static int vector_op(int op, const prm q, const float *xs, float *ys, int64_t n)
   case OP_Tanh: ox_tanh_f32(xs, ys, n); return 1;
   case OP_Swish: ox_swish_f32(xs, ys, n, q.alpha); return 1;
   case OP_GeluTanh: ox_gelu_tanh_f32(xs, ys, n); return 1;
-  case OP_Gelu: ox_gelu_f32(xs, ys, n); return 1;
+  case OP_Gelu: ox_gelu_erf_f32(xs, ys, n); return 1;
   case OP_Erf: ox_erf_f32(xs, ys, n); return 1;
   case OP_Mish: ox_mish_f32(xs, ys, n); return 1;
   case OP_HardSigmoid: ox_hardsigmoid_f32(xs, ys, n, q.alpha, q.beta); return 1;
@@ -677,3 +678,20 @@ const ox_kernel ox_unary_kernels[] = {
   { "", "Clip",            13, 0, OX_TS_NUM13,                1, 3, Clip_k, "" },
   {0},
 };
+
+/* ---- for the rows of other families (ops/twins.h) ---- */
+
+void ox_gelu_f32(const float *x, float *y, int64_t n, int tanh_form) {
+  int64_t dims[1] = {n};
+  ox_tensor xt = {.dt = OX_FLOAT, .rank = 1, .dims = dims, .n = n, .data = (void *)x};
+  ox_tensor yt = {.dt = OX_FLOAT, .rank = 1, .dims = dims, .n = n, .data = y};
+  compute(tanh_form ? OP_GeluTanh : OP_Gelu, (prm){0}, &xt, &yt, 0, n);
+}
+
+int ox_gelu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return Gelu_k(c, nin, in, nout, out);
+}
+
+int ox_thresholded_relu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return ThresholdedRelu_k(c, nin, in, nout, out);
+}

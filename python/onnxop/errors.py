@@ -63,12 +63,10 @@ class CancelledError(Error, RuntimeError):
 
 _BY_CODE = {c.code: c for c in (InputError, UsageError, UnsupportedError, OutOfMemoryError, CancelledError)}
 
-# The library's messages for a run stopped by its time limit (core/eval.c),
-# and for a tensor refused before it is allocated because it would pass the
-# memory limit (core/value.c, io/: code ONNXOP_ERR_INPUT, as the command's
-# exit status 1 has it; ONNXOP_ERR_NOMEM is for what the allocator refused).
+# The library's message for a run stopped by its time limit (core/eval.c).
+# A tensor refused because it would pass the memory limit has the library's
+# code ONNXOP_ERR_NOMEM, as what the allocator refused has.
 _TIMEOUT = "the time limit of "
-_LIMIT = ("more than the memory limit allows", "the memory limit (")
 
 
 def from_code(code, message):
@@ -76,8 +74,6 @@ def from_code(code, message):
     cls = _BY_CODE.get(code, InputError)
     if cls is InputError and _TIMEOUT in message and message.endswith("is reached"):
         cls = TimeoutError
-    elif cls is InputError and any(s in message for s in _LIMIT):
-        cls = OutOfMemoryError
     return cls(message)
 
 

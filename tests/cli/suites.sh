@@ -50,7 +50,7 @@ out_has mk_ir_given_info "ir_version: 8"
 expect 2 mk_ir_old "$X" make Relu --opset 13 --ir-version 6 --input x:float32[3] -o "$T/never.onnx"
 err_has mk_ir_old "onnxop make: --ir-version 6 is too old: ai.onnx opset 13 needs IR version 7 or later"
 expect 2 mk_ir_future "$X" make Relu --ir-version 99 --input x:float32[3] -o "$T/never.onnx"
-err_has mk_ir_future "--ir-version 99 is past the newest IR version onnxop knows (13)"
+err_has mk_ir_future "--ir-version 99 is past the newest IR version onnxop knows (14)"
 # an opset past the newest the registry knows is an error; each domain has its own default
 expect 2 mk_opset99 "$X" make Relu --opset 99 --input x:float32[3] -o "$T/never.onnx"
 err_has mk_opset99 "onnxop make: ai.onnx opset 99 is past the newest onnxop knows (28)"
