@@ -60,6 +60,8 @@ static const double ERFC_TAB[12][2] = {
 #define TARGET
 #include "core/vmath_body.h"
 #if OX_X86_DISPATCH
+/* alpha x + beta in float, fused (HardSigmoid) */
+#define FMA8(a, b, c) ((vf8)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
 #define FN(name) name##_avx2
 #define TARGET OX_TARGET_AVX2
 #include "core/vmath_body.h"
@@ -95,7 +97,7 @@ void ox_swish_f32(const float *x, float *y, int64_t n, float alpha) {
 void ox_gelu_tanh_f32(const float *x, float *y, int64_t n) { PICK(gelu_tanh, x, y, n); }
 void ox_mish_f32(const float *x, float *y, int64_t n) { PICK(mish, x, y, n); }
 void ox_hardsigmoid_f32(const float *x, float *y, int64_t n, float alpha, float beta) {
-  PICK(hardsigmoid, x, y, n, (double)alpha, (double)beta);
+  PICK(hardsigmoid, x, y, n, alpha, beta);
 }
 void ox_hardswish_f32(const float *x, float *y, int64_t n) { PICK(hardswish, x, y, n); }
 void ox_erf_f32(const float *x, float *y, int64_t n) { PICK(erf, x, y, n); }

@@ -128,20 +128,38 @@ INL int FN(vany)(vl m) {
     __builtin_convertvector(vsel(v == v, (BODY), v), vf8); /* NaN stays NaN */        \
   }))
 
-/* HardSigmoid and HardSwish: only their products and sums need double
- * (alpha v exact, alpha v + beta rounded once; v (v + 3) / 6); the clamps
- * run on the rounded floats, which rounding (monotonic; 0 and 1 are floats)
- * leaves the same. NaN stays NaN. */
-TARGET static void FN(hardsigmoid)(const float *x, float *y, int64_t n, double alpha,
-                                   double beta) {
+/* HardSigmoid: max(0, min(1, alpha x + beta)), alpha x + beta correctly
+ * rounded to float; the clamps run on the rounded floats, which rounding
+ * (monotonic; 0 and 1 are floats) leaves the same. With FMA8 (the AVX2 and
+ * AVX-512 builds), one fused multiply-add in float; without, alpha x (exact
+ * in double) + beta rounded to odd in double: two-sum's error, when not 0,
+ * moves an even sum one step toward it. A double rounded to odd rounds to
+ * the correct float (53 >= 24 + 2 bits; Boldo and Melquiond), so every
+ * build gives the same bits. NaN stays NaN (it compares false). */
+TARGET static void FN(hardsigmoid)(const float *x, float *y, int64_t n, float alpha, float beta) {
+#ifdef FMA8
   FLOOP(({
-    vf8 r = __builtin_convertvector(alpha * TO_D(f) + beta, vf8);
+    vf8 r = FMA8(f, fsplat(alpha), fsplat(beta));
     fsel(r < 0, fsplat(0), fsel(r > 1, fsplat(1), r));
   }));
+#else /* one lane at a time: SSE2 has no 64-bit compares for the vector form */
+  for (int64_t i = 0; i < n; i++) {
+    double p = (double)x[i] * alpha, s = p + beta, bv = s - p;
+    double err = (p - (s - bv)) + (beta - bv); /* NaN for an infinite x */
+    uint64_t b;
+    memcpy(&b, &s, sizeof b);
+    /* inexact and even: one step away from 0 where err has s's sign, else toward */
+    if (err != 0 && err == err && !(b & 1)) b += (err > 0) == (s > 0) ? 1 : UINT64_MAX;
+    memcpy(&s, &b, sizeof s);
+    float r = (float)s;
+    r = 0 > r ? 0 : r; /* maxss and minss: NaN stays */
+    y[i] = 1 < r ? 1 : r;
+  }
+#endif
 }
-/* x max(0, min(1, x/6 + 1/2)): x * 0 (-0, or NaN for -inf) up to -3, x from
- * 3 on, x (x + 3) / 6 between, which loses nothing at -3, where x / 6 + 0.5
- * in float cancels */
+/* HardSwish: x max(0, min(1, x/6 + 1/2)): x * 0 (-0, or NaN for -inf) up
+ * to -3, x from 3 on, x (x + 3) / 6 between in double, which loses nothing
+ * at -3, where x / 6 + 0.5 in float cancels; NaN stays NaN */
 TARGET static void FN(hardswish)(const float *x, float *y, int64_t n) {
   FLOOP(({
     vd v = TO_D(f);
