@@ -8,15 +8,20 @@
 // install script downloads CUDA files, which the CPU provider does not need).
 // onnxruntime-node is never a dependency of onnxop.
 //
-// One thread (intra 1, inter 1), graph optimisation disabled, outputs
+// One thread (intra 1, inter 1), graph optimisation disabled (ORT_OPT=all:
+// onnxruntime's default, every graph optimisation), outputs
 // preallocated when the binding accepts them; only session.run is timed.
 // Inputs are TensorProto .pb files with raw_data (as bench/gen.py writes them:
 // float32, float64, float16, int8, uint8, int32, int64, bool), bound to the
 // model's inputs by the tensor's name when it has one that the model declares,
 // else in order. Prints one line:
-//   MODEL: runs=N median_us=M min_us=M prealloc=yes|no threads=T
+//   MODEL: runs=N median_us=M min_us=M prealloc=yes|no threads=T opt=LEVEL cpu_us=C
+// (cpu_us: the process's CPU time over the timed runs, per run: on a busy
+// machine the wall time includes time the process waited for a CPU)
 //
 //   ORT_THREADS=N     intra-op threads (default 1; inter-op stays 1)
+//   ORT_OPT=LEVEL     graph optimisation: disabled (the default), basic,
+//                     extended or all (onnxruntime's own default)
 //   ORT_OUT_DIR=DIR   also write the first run's outputs as DIR/output_K.pb
 //                     (TensorProto, raw_data; K in the model's output order),
 //                     for comparing with 'onnxop run --out-dir' (bench/models/)
@@ -109,9 +114,13 @@ async function main() {
   const [model, runsS, warmupS, ...inputs] = process.argv.slice(2);
   const runs = Number(runsS), warmup = Number(warmupS);
   const threads = Number(process.env.ORT_THREADS || 1);
+  const opt = process.env.ORT_OPT || 'disabled';
+  if (!['disabled', 'basic', 'extended', 'all'].includes(opt)) {
+    throw new Error(`ORT_OPT=${opt}: one of disabled, basic, extended, all`);
+  }
   const s = await ort.InferenceSession.create(model, {
     executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1,
-    graphOptimizationLevel: 'disabled', executionMode: 'sequential',
+    graphOptimizationLevel: opt, executionMode: 'sequential',
   });
   const feeds = {};
   inputs.forEach((f, i) => {
@@ -138,15 +147,18 @@ async function main() {
     fetches = null;
   }
   const t = [];
+  let cpu0 = null;
   for (let r = 0; r < warmup + runs; r++) {
+    if (r === warmup) cpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     if (fetches) await s.run(feeds, fetches);
     else await s.run(feeds);
     const t1 = process.hrtime.bigint();
     if (r >= warmup) t.push(Number(t1 - t0) / 1e3);
   }
+  const cpu = process.cpuUsage(cpu0); // the whole process's CPU time over the timed runs
   t.sort((a, b) => a - b);
   const n = t.length, med = n % 2 ? t[(n - 1) / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-  console.log(`${model}: runs=${n} median_us=${med.toFixed(1)} min_us=${t[0].toFixed(1)} prealloc=${fetches ? 'yes' : 'no'} threads=${threads}`);
+  console.log(`${model}: runs=${n} median_us=${med.toFixed(1)} min_us=${t[0].toFixed(1)} prealloc=${fetches ? 'yes' : 'no'} threads=${threads} opt=${opt} cpu_us=${((cpu.user + cpu.system) / n).toFixed(1)}`);
 }
 main().catch((e) => { console.error(`bench/ort.js: ${e.message}`); process.exit(1); });

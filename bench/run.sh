@@ -153,7 +153,7 @@ model() {
     "$X" make Einsum --opset 12 -a 'equation=bhid,bhjd->bhij' --input 'Q:float32[8,8,64,64]' \
       --input 'K:float32[8,8,64,64]' --output Y -o "$m"
     input "$c/in0.pb" 19 8,8,64,64; input "$c/in1.pb" 20 8,8,64,64 ;;
-  *) model_cheap "$1" || { echo "bench/run.sh: unknown case $1" >&2; exit 2; } ;;
+  *) model_cheap "$1" || model_seq "$1" || { echo "bench/run.sh: unknown case $1" >&2; exit 2; } ;;
   esac
 }
 
@@ -252,6 +252,28 @@ model_cheap() {
   esac
 }
 
+# ---- recurrent nets and transformers' parts (issue 30) ----
+model_seq() {
+  c="$D/$1"
+  m="$c/model.onnx"
+  case $1 in
+  lstm_b*|gru_b*|rnn_b*) # CELL_bN_hH: 64 steps of a bidirectional layer, input size H
+    cell=$(echo "${1%%_*}" | tr a-z A-Z)
+    n=$(echo "$1" | sed 's/.*_b\([0-9]*\)_h.*/\1/'); h=${1##*_h}
+    [ -s "$m" ] || "$PY" "$HERE/gen.py" rnn "$m" "$cell" 64 "$n" "$h" "$h" bidirectional || exit 1
+    input "$c/in0.pb" 41 "64,$n,$h" ;;
+  mm_*|softmax_*|mask_add|layernorm|gelu*|transpose_heads|gather_emb|dec_*|kv_concat) # a transformer's parts
+    [ -s "$m" ] || "$PY" "$HERE/gen.py" part "$1" "$m" || exit 1
+    k=0
+    for sh in $("$PY" -c "import onnx; m = onnx.load('$m'); print(' '.join(','.join(str(d.dim_value) for d in i.type.tensor_type.shape.dim) + ':' + str(i.type.tensor_type.elem_type) for i in m.graph.input))"); do
+      if [ "${sh#*:}" = 7 ]; then [ -s "$c/in$k.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/in$k.pb" $((50 + k)) "${sh%:*}" int64 0 30521 || exit 1
+      else input "$c/in$k.pb" $((50 + k)) "${sh%:*}"; fi
+      k=$((k + 1))
+    done ;;
+  *) return 1 ;;
+  esac
+}
+
 # the cases and the onnxop/ORT ratio each should reach (one thread)
 # (einsum_*: MatMul's target, not yet measured against ORT)
 ALL="add:1.0 reducesum:1.0 reducesum0:1.0 softmax:1.0 softmax0:1.0 transpose:0.7 seqat:0.1 matmul512:1.5 matmul1024:1.5 conv:1.5 einsum_bmm:1.5 einsum_qk:1.5"
@@ -259,6 +281,12 @@ ALL="$ALL addc:1.0 mulc:1.0 subc:1.0 divc:1.0 resize_n:1.0 resize_l:1.0 concat:1
 # the convolutions real nets use (issue 18): at or under ORT
 ALL="$ALL conv1x1:1.0 dw3s1:1.0 dw3s2:1.0 dw5s1:1.0 dw5s2:1.0 conv1d:1.0 convt2:1.0 conv1024:1.0"
 ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0"
+# recurrent nets at batch 1 to 8, hidden 64 to 512 (issue 30): at or under ORT
+ALL="$ALL lstm_b1_h64:1.0 lstm_b2_h256:1.0 lstm_b8_h512:1.0 gru_b1_h64:1.0 gru_b8_h512:1.0 rnn_b1_h64:1.0 rnn_b8_h512:1.0"
+# an encoder's parts (BERT-base, 128 tokens) and a decode step's (GPT-2, 127 cached): at or under ORT
+ALL="$ALL mm_qkv:1.0 mm_ffn1:1.0 mm_ffn2:1.0 mm_heads:1.0 mm_heads_v:1.0 softmax_heads:1.0 mask_add:1.0 layernorm:1.0"
+ALL="$ALL gelu_erf:1.0 gelu20:1.0 gelu_tanh:1.0 transpose_heads:1.0 gather_emb:1.0"
+ALL="$ALL dec_gemm:1.0 dec_ffn2:1.0 dec_head:1.0 kv_concat:1.0 dec_split:1.0 dec_heads:1.0 dec_kt:1.0 softmax_row:1.0"
 # onnxruntime's com.microsoft transformer operators (issue 31)
 ALL="$ALL gqa512:1.0 skiplayernorm:1.0"
 ALL="$ALL nbits1:1.0 nbits128:1.0"

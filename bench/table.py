@@ -58,6 +58,34 @@ ABOUT = {
     "conv_f16": "Conv float16 1×32×128×128, 32 3×3 filters",
     "convint": "ConvInteger uint8 1×64×128×128, 64 3×3 filters",
     "qlinconv": "QLinearConv uint8, the same shape, int32 bias",
+    "lstm_b1_h64": "LSTM bidirectional, 64 steps, batch 1, hidden 64",
+    "lstm_b2_h256": "LSTM bidirectional, 64 steps, batch 2, hidden 256",
+    "lstm_b8_h512": "LSTM bidirectional, 64 steps, batch 8, hidden 512",
+    "gru_b1_h64": "GRU bidirectional, 64 steps, batch 1, hidden 64",
+    "gru_b8_h512": "GRU bidirectional, 64 steps, batch 8, hidden 512",
+    "rnn_b1_h64": "RNN bidirectional, 64 steps, batch 1, hidden 64",
+    "rnn_b8_h512": "RNN bidirectional, 64 steps, batch 8, hidden 512",
+    "mm_qkv": "MatMul [1,128,768] × W [768,768] (initializer)",
+    "mm_ffn1": "MatMul [1,128,768] × W [768,3072]",
+    "mm_ffn2": "MatMul [1,128,3072] × W [3072,768]",
+    "mm_heads": "MatMul over heads [1,12,128,64] × [1,12,64,128]",
+    "mm_heads_v": "MatMul over heads [1,12,128,128] × [1,12,128,64]",
+    "softmax_heads": "Softmax [1,12,128,128] last axis",
+    "mask_add": "Add [1,12,128,128] + mask [1,1,1,128]",
+    "layernorm": "LayerNormalization [1,128,768]",
+    "gelu_erf": "GELU as Div/Erf/Add/Mul/Mul, [1,128,3072]",
+    "gelu20": "Gelu-20 [1,128,3072]",
+    "gelu_tanh": "GELU tanh form (Mul/Pow/.../Tanh), [1,128,3072]",
+    "transpose_heads": "Transpose [1,128,12,64] perm 0,2,1,3",
+    "gather_emb": "Gather [30522,768] embedding, 128 ids",
+    "dec_gemm": "Gemm [1,768] × W [768,2304] + b",
+    "dec_ffn2": "Gemm [1,3072] × W [3072,768] + b",
+    "dec_head": "MatMul [1,1,768] × W [768,50257]",
+    "kv_concat": "Concat [1,12,127,64] + [1,12,1,64] on axis 2",
+    "dec_split": "Split [1,1,2304] into 3",
+    "dec_heads": "Transpose [1,1,12,64] perm 0,2,1,3",
+    "dec_kt": "Transpose [1,12,128,64] perm 0,1,3,2",
+    "softmax_row": "Softmax [1,12,1,128] last axis",
 }
 
 
@@ -103,8 +131,11 @@ def main(path):
             table(["case", "threads", "rounds × runs", "onnxop median", "speedup", "onnxop min"], rows)
         elif head[:3] == ["model", "onnxop_ms", "ORT_ms"]:
             rows = [w[:7] for w in b[1:] if len(w) >= 7]
-            table(["model", "onnxop median", "ORT median", "ratio", "onnxop min", "ORT min", "ratio of mins"],
-                  rows)
+            head = ["model", "onnxop median", "ORT median", "ratio", "onnxop min", "ORT min", "ratio of mins"]
+            if len(b[0]) >= 11:  # ORT with all its graph optimisations beside
+                rows = [w[:11] for w in b[1:] if len(w) >= 11]
+                head += ["ORT-all median", "ratio to all", "ORT-all min", "ratio of mins to all"]
+            table(head, rows)
         elif head[:3] == ["model", "threads", "rounds"]:
             rows = [w[:9] for w in b[1:] if len(w) >= 9]
             table(["model", "threads", "rounds × runs", "onnxop median", "speedup", "onnxop min", "ORT median",

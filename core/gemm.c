@@ -46,6 +46,9 @@ typedef double v8d __attribute__((vector_size(64)));
 
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* bytes of stack a small product packs its operands in (gemm's template) */
+#define GEMM_SMALL 24576
 static int64_t round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
 
 /* 64-byte aligned scratch for n elements of `size` bytes; NULL if too big. */
@@ -53,6 +56,13 @@ static void *scratch(int64_t n, size_t size) {
   if (n <= 0 || (uint64_t)n > SIZE_MAX / 2 / size) return NULL;
   return ox_mem_scratch((size_t)n * size); /* counted against --max-memory; pooled */
 }
+
+/* The blocks: KC (k) fixes where the sums of an element restart from C,
+ * so it is part of every result's bits and stays 256 everywhere; MC and NC
+ * only say which tiles are computed together. A packed (KC x NC) panel of
+ * B is meant to stay in L2 while every row block of A meets it: 384 KiB to
+ * 768 KiB (with NC 1536, 1.5 MiB, an AVX-512 product of 3072 columns ran
+ * at 60 GFLOP/s from L3 instead of 100 from L2). */
 
 /* float, portable: 6 x 8 tile of 4-float vectors (12 accumulators) */
 #define GEMM_T float
@@ -62,7 +72,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 2
 #define GEMM_KC 256
 #define GEMM_MC 96
-#define GEMM_NC 2048
+#define GEMM_NC 512
 #define GEMM_NAME(x) x##_s_generic
 #define GEMM_TARGET
 #include "gemm.c"
@@ -75,7 +85,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 2
 #define GEMM_KC 256
 #define GEMM_MC 72
-#define GEMM_NC 1024
+#define GEMM_NC 256
 #define GEMM_NAME(x) x##_d_generic
 #define GEMM_TARGET
 #include "gemm.c"
@@ -89,7 +99,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 2
 #define GEMM_KC 256
 #define GEMM_MC 120
-#define GEMM_NC 3072
+#define GEMM_NC 768
 #define GEMM_NAME(x) x##_s_avx2
 #define GEMM_TARGET OX_TARGET_AVX2
 #include "gemm.c"
@@ -102,7 +112,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 2
 #define GEMM_KC 256
 #define GEMM_MC 72
-#define GEMM_NC 1536
+#define GEMM_NC 384
 #define GEMM_NAME(x) x##_d_avx2
 #define GEMM_TARGET OX_TARGET_AVX2
 #include "gemm.c"
@@ -115,7 +125,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 3
 #define GEMM_KC 256
 #define GEMM_MC 128
-#define GEMM_NC 1536
+#define GEMM_NC 384
 #define GEMM_NAME(x) x##_s_avx512
 #define GEMM_TARGET OX_TARGET_AVX512
 #include "gemm.c"
@@ -128,7 +138,7 @@ static void *scratch(int64_t n, size_t size) {
 #define GEMM_NV 3
 #define GEMM_KC 256
 #define GEMM_MC 64
-#define GEMM_NC 768
+#define GEMM_NC 384
 #define GEMM_NAME(x) x##_d_avx512
 #define GEMM_TARGET OX_TARGET_AVX512
 #include "gemm.c"
@@ -152,8 +162,8 @@ const char *ox_gemm_isa(void) {
 }
 
 /* The body of ox_sgemm and ox_dgemm: trivial shapes first, then the blocked
- * product, then (for tiny products, or if the packing buffers could not be
- * allocated) a plain loop. */
+ * product, then (only if the packing buffers could not be allocated) a
+ * plain loop. */
 #define GEMM_ENTRY(T, SUF)                                                            \
   if (M <= 0 || N <= 0) return;                                                       \
   if (K <= 0) { /* C = beta * C */                                                    \
@@ -162,9 +172,9 @@ const char *ox_gemm_isa(void) {
         C[i * ldc + j] = beta == 0 ? (T)0 : beta * C[i * ldc + j];                    \
     return;                                                                           \
   }                                                                                   \
-  /* tiny products (batches of 2 x 2 ...) would pay more for packing and padded \
-   * tiles than they compute: the plain loop below serves them */                    \
-  if ((double)M * (double)N * (double)K > 4096) {                                     \
+  /* every size takes the blocked product (small ones pack on the stack), so \
+   * an element's bits never depend on the product's size */                         \
+  {                                                                                   \
     int level = isa();                                                                \
     if (level == OX_CPU_AVX512 &&                                                     \
         gemm_##SUF##_avx512(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
@@ -243,9 +253,16 @@ ox_gemm_plan ox_dgemm_plan_now(void) {
   void ox_##SUF##gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const T *B,    \
                              int64_t ldb, T *pb) {                                    \
     if (N <= 0 || K <= 0) return;                                                     \
-    if (p->level == OX_CPU_AVX512) pack_b_all_##SUF##_avx512(K, N, B, ldb, pb);         \
-    else if (p->level == OX_CPU_AVX2) pack_b_all_##SUF##_avx2(K, N, B, ldb, pb);        \
-    else pack_b_all_##SUF##_generic(K, N, B, ldb, pb);                                \
+    if (p->level == OX_CPU_AVX512) pack_b_all_##SUF##_avx512(K, N, B, ldb, 0, pb);      \
+    else if (p->level == OX_CPU_AVX2) pack_b_all_##SUF##_avx2(K, N, B, ldb, 0, pb);     \
+    else pack_b_all_##SUF##_generic(K, N, B, ldb, 0, pb);                             \
+  }                                                                                   \
+  void ox_##SUF##gemm_pack_bt(const ox_gemm_plan *p, int64_t K, int64_t N, const T *B,   \
+                              int64_t ldb, T *pb) {                                   \
+    if (N <= 0 || K <= 0) return;                                                     \
+    if (p->level == OX_CPU_AVX512) pack_b_all_##SUF##_avx512(K, N, B, ldb, 1, pb);      \
+    else if (p->level == OX_CPU_AVX2) pack_b_all_##SUF##_avx2(K, N, B, ldb, 1, pb);     \
+    else pack_b_all_##SUF##_generic(K, N, B, ldb, 1, pb);                             \
   }                                                                                   \
   void ox_##SUF##gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K,     \
                              const T *pa, const T *pb, T *C, int64_t ldc, T beta) {    \
@@ -288,34 +305,53 @@ static inline int32_t i8_val(uint8_t v, int is_signed) { return is_signed ? (int
 
 void ox_i8gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const uint8_t *A, int64_t lda,
                       uint8_t flip, int a_signed, uint8_t *pa, int32_t *rowsum) {
-  int64_t mr = p->mr, K4 = (K + 3) / 4;
+  int64_t mr = p->mr, K4 = (K + 3) / 4, Kw = K / 4; /* Kw: whole groups */
+  uint32_t flip4 = flip * UINT32_C(0x01010101);
   for (int64_t s = 0; s * mr < M; s++)
     for (int64_t r = 0; r < mr; r++) {
       int64_t i = s * mr + r;
-      uint32_t sum = 0;
-      for (int64_t k = 0; k < 4 * K4; k++) {
-        uint8_t v = i < M && k < K ? (uint8_t)(A[i * lda + k] ^ flip) : 0;
-        pa[((s * K4 + k / 4) * mr + r) * 4 + k % 4] = v;
-        sum += (uint32_t)i8_val(v, a_signed);
+      uint8_t *d = pa + (s * K4 * mr + r) * 4; /* group g at d + g * mr * 4 */
+      if (i >= M) {
+        for (int64_t g = 0; g < K4; g++) memset(d + g * mr * 4, 0, 4);
+        continue;
       }
-      if (i < M && rowsum) rowsum[i] = (int32_t)sum;
+      const uint8_t *src = A + i * lda;
+      for (int64_t g = 0; g < Kw; g++) { /* 4 bytes at a time */
+        uint32_t w;
+        memcpy(&w, src + 4 * g, 4);
+        w ^= flip4;
+        memcpy(d + g * mr * 4, &w, 4);
+      }
+      for (int64_t k = 4 * Kw; k < 4 * K4; k++)
+        d[(k / 4) * mr * 4 + k % 4] = k < K ? (uint8_t)(src[k] ^ flip) : 0;
+      if (rowsum) {
+        uint32_t sum = 0;
+        if (a_signed)
+          for (int64_t k = 0; k < K; k++) sum += (uint32_t)(int32_t)(int8_t)(src[k] ^ flip);
+        else
+          for (int64_t k = 0; k < K; k++) sum += (uint32_t)(uint8_t)(src[k] ^ flip);
+        rowsum[i] = (int32_t)sum;
+      }
     }
 }
-
 #if OX_X86_DISPATCH
 #include <immintrin.h>
 #define OX_TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
-static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t *pb, int32_t *colsum);
+static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t flip, uint8_t *pb,
+                          int32_t *colsum);
 #endif
-
 void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t *B, int64_t ldb,
                       uint8_t flip, int b_signed, uint8_t *pb, int32_t *colsum) {
-  int64_t nr = p->nr, K4 = (K + 3) / 4;
+  int64_t nr = p->nr, K4 = (K + 3) / 4, s0 = 0;
 #if OX_X86_DISPATCH
-  if (p->level == OX_CPU_AVX512 && !flip && !b_signed && N % I8_NR == 0 && i8_pack_b_vnni(K, N, B, ldb, pb, colsum) == 0)
-    return;
+  /* whole slivers of unsigned bytes (as stored) by vector; the rest below */
+  if (p->level == OX_CPU_AVX512 && !b_signed && N >= I8_NR) {
+    int64_t whole = N / I8_NR;
+    i8_pack_b_vnni(K, whole * I8_NR, B, ldb, flip, pb, colsum);
+    s0 = whole;
+  }
 #endif
-  for (int64_t s = 0; s * nr < N; s++) {
+  for (int64_t s = s0; s * nr < N; s++) {
     int64_t n = min64(nr, N - s * nr);
     uint8_t *d = pb + s * K4 * nr * 4;
     for (int64_t g = 0; g < K4; g++)
@@ -348,11 +384,12 @@ static void i8_kernel_generic(int64_t K4, const uint8_t *pa, const uint8_t *pb, 
 }
 
 #if OX_X86_DISPATCH
-/* ox_i8gemm_pack_b of whole slivers of unsigned bytes: 4 rows of 16 columns
- * interleaved into 64 bytes by two rounds of unpacking, and the column sums
- * by vpdpbusd against ones. */
-OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t *pb,
-                                         int32_t *colsum) {
+/* ox_i8gemm_pack_b of whole slivers of unsigned bytes (as stored, after the
+ * XOR with flip): 4 rows of 16 columns interleaved into 64 bytes by two
+ * rounds of unpacking, and the column sums by vpdpbusd against ones. Rows
+ * past K are zero (not flipped). */
+OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t flip,
+                                         uint8_t *pb, int32_t *colsum) {
   static const uint8_t zero[64];
   int64_t K4 = (K + 3) / 4;
   const __m512i ones = _mm512_set1_epi8(1);
@@ -362,12 +399,17 @@ OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B,
     uint8_t *d = pb + s * K4 * I8_NR * 4;
     for (int64_t g = 0; g < K4; g++, d += I8_NR * 4) {
       const uint8_t *r[4];
-      for (int q = 0; q < 4; q++) r[q] = 4 * g + q < K ? B + (4 * g + q) * ldb + s * I8_NR : zero;
+      __m128i f[4];
+      for (int q = 0; q < 4; q++) {
+        int in = 4 * g + q < K;
+        r[q] = in ? B + (4 * g + q) * ldb + s * I8_NR : zero;
+        f[q] = _mm_set1_epi8((char)(in ? flip : 0));
+      }
       for (int v = 0; v < I8_NV; v++) {
-        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)(r[0] + 16 * v));
-        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(r[1] + 16 * v));
-        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(r[2] + 16 * v));
-        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(r[3] + 16 * v));
+        __m128i a0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(r[0] + 16 * v)), f[0]);
+        __m128i a1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(r[1] + 16 * v)), f[1]);
+        __m128i a2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(r[2] + 16 * v)), f[2]);
+        __m128i a3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(r[3] + 16 * v)), f[3]);
         __m128i t0 = _mm_unpacklo_epi8(a0, a1), t1 = _mm_unpackhi_epi8(a0, a1);
         __m128i t2 = _mm_unpacklo_epi8(a2, a3), t3 = _mm_unpackhi_epi8(a2, a3);
         __m256i lo = _mm256_set_m128i(_mm_unpackhi_epi16(t0, t2), _mm_unpacklo_epi16(t0, t2));
@@ -583,12 +625,37 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
         for (; j < nr; j++) dst[j] = src[j];
         for (; j < NR; j++) dst[j] = 0;
       }
-    } else { /* B(k, j) = B[j * ldb + k] */
-      for (int64_t j = 0; j < nr; j++) {
+    } else { /* B(k, j) = B[j * ldb + k]: each column is contiguous */
+      int64_t j = 0;
+      /* 4 columns by 4 k at a time, transposed in registers (as pack_a) */
+      for (; j + 4 <= nr; j += 4) {
+        const T *s0 = B + (j0 + jp + j) * ldb + k0, *s1 = s0 + ldb, *s2 = s1 + ldb, *s3 = s2 + ldb;
+        int64_t k = 0;
+        for (; k + 4 <= kc; k += 4) {
+          T4 a, b, c, d;
+          memcpy(&a, s0 + k, sizeof a);
+          memcpy(&b, s1 + k, sizeof b);
+          memcpy(&c, s2 + k, sizeof c);
+          memcpy(&d, s3 + k, sizeof d);
+          T4 t0 = SHUF4(a, b, 0, 4, 1, 5), t1 = SHUF4(a, b, 2, 6, 3, 7);
+          T4 t2 = SHUF4(c, d, 0, 4, 1, 5), t3 = SHUF4(c, d, 2, 6, 3, 7);
+          T4 c0 = SHUF4(t0, t2, 0, 1, 4, 5), c1 = SHUF4(t0, t2, 2, 3, 6, 7);
+          T4 c2 = SHUF4(t1, t3, 0, 1, 4, 5), c3 = SHUF4(t1, t3, 2, 3, 6, 7);
+          memcpy(pb + k * NR + j, &c0, sizeof c0);
+          memcpy(pb + (k + 1) * NR + j, &c1, sizeof c1);
+          memcpy(pb + (k + 2) * NR + j, &c2, sizeof c2);
+          memcpy(pb + (k + 3) * NR + j, &c3, sizeof c3);
+        }
+        for (; k < kc; k++) {
+          pb[k * NR + j] = s0[k], pb[k * NR + j + 1] = s1[k];
+          pb[k * NR + j + 2] = s2[k], pb[k * NR + j + 3] = s3[k];
+        }
+      }
+      for (; j < nr; j++) {
         const T *src = B + (j0 + jp + j) * ldb + k0;
         for (int64_t k = 0; k < kc; k++) pb[k * NR + j] = src[k];
       }
-      for (int64_t j = nr; j < NR; j++)
+      for (j = nr; j < NR; j++)
         for (int64_t k = 0; k < kc; k++) pb[k * NR + j] = 0;
     }
   }
@@ -599,14 +666,16 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
  * register through the loop and spills an accumulator on AVX2.) The body
  * computes the first nvx vectors of the tile's NR columns: nvx = NV for
  * whole slivers, 1 for a last sliver of at most VL columns (which would
- * otherwise multiply NV - 1 vectors of zeros). A column gets the same
- * operations in either. */
+ * otherwise multiply NV - 1 vectors of zeros); and the first mrx of its MR
+ * rows (mr <= mrx): a product of one or two rows (a recurrent net's step,
+ * a decoder's few tokens) does not multiply the zero rows of its sliver.
+ * A column, and a row, gets the same operations in any of them. */
 static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_body)(
-    const int nvx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c, int64_t ldc,
-    int64_t mr, int64_t nr, const T *ab) {
+    const int nvx, const int mrx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c,
+    int64_t ldc, int64_t mr, int64_t nr, const T *ab) {
   V acc[MR][NV];
 #pragma GCC unroll 16
-  for (int r = 0; r < MR; r++)
+  for (int r = 0; r < mrx; r++)
 #pragma GCC unroll 4
     for (int v = 0; v < nvx; v++) acc[r][v] = (V){0};
   for (int64_t k = 0; k < kc; k++, pa += MR, pb += NR) {
@@ -614,14 +683,14 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
 #pragma GCC unroll 4
     for (int v = 0; v < nvx; v++) b[v] = *(const V *)(pb + v * VL);
 #pragma GCC unroll 16
-    for (int r = 0; r < MR; r++) {
+    for (int r = 0; r < mrx; r++) {
       T a = pa[r];
 #pragma GCC unroll 4
       for (int v = 0; v < nvx; v++) acc[r][v] += a * b[v];
     }
   }
   T alpha = ab[0], beta = ab[1];
-  if (mr == MR && nr == nvx * VL) {
+  if (mr == MR && mrx == MR && nr == nvx * VL) {
 #pragma GCC unroll 16
     for (int r = 0; r < MR; r++)
 #pragma GCC unroll 4
@@ -638,7 +707,7 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     return;
   }
   T tile[MR][NR] __attribute__((aligned(64)));
-  for (int r = 0; r < MR; r++)
+  for (int r = 0; r < mrx; r++)
     for (int v = 0; v < nvx; v++) *(V *)&tile[r][v * VL] = acc[r][v];
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
@@ -687,8 +756,16 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
     return;
   }
 #endif
-  if (nr <= VL) GEMM_NAME(kernel_body)(1, kc, pa, pb, c, ldc, mr, nr, ab);
-  else GEMM_NAME(kernel_body)(NV, kc, pa, pb, c, ldc, mr, nr, ab);
+  if (mr <= 2) { /* the rows of a thin product */
+    if (nr <= VL) GEMM_NAME(kernel_body)(1, 2, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(kernel_body)(NV, 2, kc, pa, pb, c, ldc, mr, nr, ab);
+  } else if (mr <= 4) {
+    if (nr <= VL) GEMM_NAME(kernel_body)(1, 4, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(kernel_body)(NV, 4, kc, pa, pb, c, ldc, mr, nr, ab);
+  } else {
+    if (nr <= VL) GEMM_NAME(kernel_body)(1, MR, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(kernel_body)(NV, MR, kc, pa, pb, c, ldc, mr, nr, ab);
+  }
 }
 
 /* The blocked product of rows [i0, i1) and columns [j0, j1) of C, with the
@@ -750,9 +827,21 @@ GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T 
   int64_t units = by_rows ? (M + MR - 1) / MR : (N + NR - 1) / NR;
   int nch = ox_par_chunks(units, 2.0 * (double)M * (double)N * (double)K);
   T *pa[OX_MAX_THREADS], *pb[OX_MAX_THREADS]; /* per thread (slot) */
+  int64_t na = round_up(min64(M, GEMM_MC), MR) * kcmax, nb = round_up(min64(N, GEMM_NC), NR) * kcmax;
+  if (nch == 1 && round_up(na, 64) + nb <= GEMM_SMALL / (int64_t)sizeof(T)) {
+    /* a small product (16 x 16 x 16, a batch of heads' 2 x 2): its packed
+     * operands fit on the stack, where a heap buffer would cost as much as
+     * the product; the same kernel calls as any other size */
+    T buf[GEMM_SMALL / sizeof(T)] __attribute__((aligned(64)));
+    pa[0] = buf, pb[0] = buf + round_up(na, 64); /* pb 64-byte aligned */
+    GEMM_NAME(job) j = {M, N, K, lda, ldb, ldc, A, B, C, alpha, beta, transA, transB, by_rows, pa, pb,
+                        units, 1};
+    GEMM_NAME(chunk)(&j, 0, 0, 1);
+    return 0;
+  }
   for (int c = 0; c < nch; c++) {
-    pa[c] = scratch(round_up(min64(M, GEMM_MC), MR) * kcmax, sizeof(T));
-    pb[c] = scratch(round_up(min64(N, GEMM_NC), NR) * kcmax, sizeof(T));
+    pa[c] = scratch(na, sizeof(T));
+    pb[c] = scratch(nb, sizeof(T));
     if (!pa[c] || !pb[c]) { /* fewer threads: the same result */
       ox_mem_scratch_free(pa[c]);
       ox_mem_scratch_free(pb[c]);
@@ -780,8 +869,9 @@ GEMM_TARGET static void GEMM_NAME(pack_a_all)(int64_t M, int64_t K, const T *A, 
                                               int trans, T *pa) {
   GEMM_NAME(pack_a)(M, K, A, lda, trans, 0, 0, pa);
 }
-GEMM_TARGET static void GEMM_NAME(pack_b_all)(int64_t K, int64_t N, const T *B, int64_t ldb, T *pb) {
-  GEMM_NAME(pack_b)(K, N, B, ldb, 0, 0, 0, pb);
+GEMM_TARGET static void GEMM_NAME(pack_b_all)(int64_t K, int64_t N, const T *B, int64_t ldb, int trans,
+                                              T *pb) {
+  GEMM_NAME(pack_b)(K, N, B, ldb, trans, 0, 0, pb);
 }
 
 /* C (M, N) = pa x pb + beta * C, K in blocks of KC (as the blocked product):

@@ -53,7 +53,15 @@ void ox_sgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const float *B
                      float *pb);
 void ox_dgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const double *B, int64_t ldb,
                      double *pb);
-/* C (M, N) = pa x pb + beta * C (beta 0: C only written); one thread. */
+/* the same from B stored transposed, (N, K): B[j * ldb + k] (a recurrent
+ * net's R, used as R^T) */
+void ox_sgemm_pack_bt(const ox_gemm_plan *p, int64_t K, int64_t N, const float *B, int64_t ldb,
+                      float *pb);
+void ox_dgemm_pack_bt(const ox_gemm_plan *p, int64_t K, int64_t N, const double *B, int64_t ldb,
+                      double *pb);
+/* C (M, N) = pa x pb + beta * C (beta 0: C only written); one thread. Each
+ * element gets the operations ox_sgemm (ox_dgemm) gives it with alpha 1:
+ * the same bits. */
 void ox_sgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const float *pa,
                      const float *pb, float *C, int64_t ldc, float beta);
 void ox_dgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const double *pa,

@@ -68,6 +68,38 @@ INL vd FN(vtanh)(vd t) {
   return (vd)((vl)r | ((vl)t & vsign)); /* the sign of t */
 }
 
+/* erf a for 0 <= a <= 2 (lanes above: garbage, the caller masks them):
+ * a P(a^2) with ERF_SMALL (core/vmath.c), by Estrin's scheme (a chain of 6
+ * multiply-adds, not 17); within 2^-50, and 1 - erf a within 2^-42 */
+INL vd FN(verf2)(vd a) {
+  vd s = a * a, s2 = s * s, s4 = s2 * s2, s8 = s4 * s4, s16 = s8 * s8;
+  vd q[9];
+#pragma GCC unroll 9
+  for (int i = 0; i < 9; i++) /* c_(2i+1) s + c_(2i), c_k the coefficient of s^k */
+    q[i] = ERF_SMALL[16 - 2 * i] * s + ERF_SMALL[17 - 2 * i];
+  vd r0 = q[1] * s2 + q[0], r1 = q[3] * s2 + q[2], r2 = q[5] * s2 + q[4], r3 = q[7] * s2 + q[6];
+  vd w0 = r1 * s4 + r0, w1 = r3 * s4 + r2;
+  return a * (q[8] * s16 + (w1 * s8 + w0));
+}
+
+/* e^(a^2) erfc a for 2 <= a <= 10.5 (no cancellation: 1 - erf a would lose
+ * erfc's own digits): Q_r(1/a) / a with ERFC_TAB's two regions, split at 4;
+ * within 2^-47 */
+INL vd FN(verfcx)(vd a) {
+  vl m = (vl)(a > 4.0);
+  vd u = 1.0 / a, p = vsel(m, vsplat(ERFC_TAB[0][1]), vsplat(ERFC_TAB[0][0]));
+#pragma GCC unroll 12
+  for (int k = 1; k < 12; k++) p = p * u + vsel(m, vsplat(ERFC_TAB[k][1]), vsplat(ERFC_TAB[k][0]));
+  return u * p;
+}
+
+/* any lane of a comparison's mask set */
+INL int FN(vany)(vl m) {
+  int64_t o = 0;
+  for (int i = 0; i < 8; i++) o |= m[i];
+  return o != 0;
+}
+
 /* The array loops: FLOOP(BODY) sets y = BODY over 8 floats f at a time,
  * the tail through a buffer; VLOOP(BODY), with BODY an expression in v (the
  * 8 floats as doubles), rounds it once to float, NaN inputs giving NaN. */
@@ -96,20 +128,38 @@ INL vd FN(vtanh)(vd t) {
     __builtin_convertvector(vsel(v == v, (BODY), v), vf8); /* NaN stays NaN */        \
   }))
 
-/* HardSigmoid and HardSwish: only their products and sums need double
- * (alpha v exact, alpha v + beta rounded once; v (v + 3) / 6); the clamps
- * run on the rounded floats, which rounding (monotonic; 0 and 1 are floats)
- * leaves the same. NaN stays NaN. */
-TARGET static void FN(hardsigmoid)(const float *x, float *y, int64_t n, double alpha,
-                                   double beta) {
+/* HardSigmoid: max(0, min(1, alpha x + beta)), alpha x + beta correctly
+ * rounded to float; the clamps run on the rounded floats, which rounding
+ * (monotonic; 0 and 1 are floats) leaves the same. With FMA8 (the AVX2 and
+ * AVX-512 builds), one fused multiply-add in float; without, alpha x (exact
+ * in double) + beta rounded to odd in double: two-sum's error, when not 0,
+ * moves an even sum one step toward it. A double rounded to odd rounds to
+ * the correct float (53 >= 24 + 2 bits; Boldo and Melquiond), so every
+ * build gives the same bits. NaN stays NaN (it compares false). */
+TARGET static void FN(hardsigmoid)(const float *x, float *y, int64_t n, float alpha, float beta) {
+#ifdef FMA8
   FLOOP(({
-    vf8 r = __builtin_convertvector(alpha * TO_D(f) + beta, vf8);
+    vf8 r = FMA8(f, fsplat(alpha), fsplat(beta));
     fsel(r < 0, fsplat(0), fsel(r > 1, fsplat(1), r));
   }));
+#else /* one lane at a time: SSE2 has no 64-bit compares for the vector form */
+  for (int64_t i = 0; i < n; i++) {
+    double p = (double)x[i] * alpha, s = p + beta, bv = s - p;
+    double err = (p - (s - bv)) + (beta - bv); /* NaN for an infinite x */
+    uint64_t b;
+    memcpy(&b, &s, sizeof b);
+    /* inexact and even: one step away from 0 where err has s's sign, else toward */
+    if (err != 0 && err == err && !(b & 1)) b += (err > 0) == (s > 0) ? 1 : UINT64_MAX;
+    memcpy(&s, &b, sizeof s);
+    float r = (float)s;
+    r = 0 > r ? 0 : r; /* maxss and minss: NaN stays */
+    y[i] = 1 < r ? 1 : r;
+  }
+#endif
 }
-/* x max(0, min(1, x/6 + 1/2)): x * 0 (-0, or NaN for -inf) up to -3, x from
- * 3 on, x (x + 3) / 6 between, which loses nothing at -3, where x / 6 + 0.5
- * in float cancels */
+/* HardSwish: x max(0, min(1, x/6 + 1/2)): x * 0 (-0, or NaN for -inf) up
+ * to -3, x from 3 on, x (x + 3) / 6 between in double, which loses nothing
+ * at -3, where x / 6 + 0.5 in float cancels; NaN stays NaN */
 TARGET static void FN(hardswish)(const float *x, float *y, int64_t n) {
   FLOOP(({
     vd v = TO_D(f);
@@ -143,6 +193,43 @@ TARGET static void FN(mish)(const float *x, float *y, int64_t n) {
     vd e = vsel(v < -708.0, vsplat(0.0), FN(vexp)(FN(vmax)(FN(vmin)(v, vsplat(40.0)), vsplat(-708.0))));
     vd m = e * (e + 2.0);
     v * (m / (m + 2.0));
+  }));
+}
+
+/* erf v = sign(v) erf a, a = |v|: above a = 2 (few lanes: the vector takes
+ * the branch only when one has such an a), 1 - e^(-a^2) (e^(a^2) erfc a),
+ * a^2 exact in double for a float v; past a = 4 the float result is 1
+ * (erfc 4 is below half an ULP of 1), so a stops there. A lane's result
+ * depends on its own value only, whichever way its vector went. */
+TARGET static void FN(erf)(const float *x, float *y, int64_t n) {
+  VLOOP(({
+    vd a = FN(vmin)(vabs(v), vsplat(4.0));
+    vd r = FN(verf2)(FN(vmin)(a, vsplat(2.0)));
+    vl hi = (vl)(a > 2.0);
+    if (FN(vany)(hi)) r = vsel(hi, 1.0 - FN(vexp)(-(a * a)) * FN(verfcx)(FN(vmax)(a, vsplat(2.0))), r);
+    (vd)((vl)r | ((vl)v & vsign));
+  }));
+}
+/* 0.5 v erfc(-v / sqrt 2) with z = |v| / sqrt 2: erfc(-z) = 1 + erf z, or
+ * 2 - erfc z above z = 2; erfc(z) = 1 - erf z, or above 2 e^(-v^2 / 2)
+ * (e^(z^2) erfc z) (v^2 / 2 exact in double), for v < 0. Past z = 10.5
+ * erfc(z) is taken as 0: the result is below a float's least subnormal,
+ * and -inf gives -inf * 0, NaN, as the definition does. */
+TARGET static void FN(gelu)(const float *x, float *y, int64_t n) {
+  VLOOP(({
+    vd z = vabs(v) * 0.70710678118654752440;
+    vl far = (vl)(z > 10.5);
+    z = FN(vmin)(z, vsplat(10.5));
+    vd p = FN(verf2)(FN(vmin)(z, vsplat(2.0)));
+    vd pos = 1.0 + p, neg = 1.0 - p;
+    vl hi = (vl)(z > 2.0);
+    if (FN(vany)(hi)) {
+      vd ec = FN(vexp)(-FN(vmin)(0.5 * (v * v), vsplat(110.25))) * FN(verfcx)(FN(vmax)(z, vsplat(2.0)));
+      pos = vsel(hi, 2.0 - ec, pos);
+      neg = vsel(hi, ec, neg);
+    }
+    neg = vsel(far, vsplat(0.0), neg);
+    (0.5 * v) * vsel(v < 0, neg, pos);
   }));
 }
 

@@ -415,6 +415,51 @@ static void affine_rep(double *y, int64_t n, const double *s, int64_t ps, const 
     }
 }
 
+/* One row of a float LayerNormalization with a per-element scale and bias
+ * (the common case): norm_rows and affine_rep's operations in one pass
+ * over the row for y, in double, rounded once: the mean and the squared
+ * deviations summed in 8 double lanes, then the lanes pairwise (within the
+ * same 0.5 ULP: a double's rounding is far below a float's), then y =
+ * ((x - m) inv) s + b as affine_rep computes it. Built per vector width;
+ * nothing fused, so every width gives the same bits. */
+#define LN_ROW_FN(SUF, TARGET)                                                        \
+  TARGET static void ln_row_f32_##SUF(const float *x, float *y, int64_t len, const double *s, \
+                                      const double *b, double eps, double *mo, double *io) { \
+    double a[8] = {0}, q[8] = {0};                                                    \
+    int64_t j = 0, w = len / 8 * 8;                                                   \
+    for (; j < w; j += 8)                                                             \
+      for (int l = 0; l < 8; l++) a[l] += x[j + l];                                   \
+    double m = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));     \
+    for (; j < len; j++) m += x[j];                                                   \
+    m /= (double)len;                                                                 \
+    for (j = 0; j < w; j += 8)                                                        \
+      for (int l = 0; l < 8; l++) {                                                   \
+        double d = x[j + l] - m;                                                      \
+        q[l] += d * d;                                                                \
+      }                                                                               \
+    double v = ((q[0] + q[1]) + (q[2] + q[3])) + ((q[4] + q[5]) + (q[6] + q[7]));     \
+    for (; j < len; j++) {                                                            \
+      double d = x[j] - m;                                                            \
+      v += d * d;                                                                     \
+    }                                                                                 \
+    v /= (double)len;                                                                 \
+    double inv = 1.0 / sqrt(v + eps);                                                 \
+    if (b)                                                                            \
+      for (j = 0; j < len; j++) y[j] = (float)(((x[j] - m) * inv) * s[j] + b[j]);     \
+    else                                                                              \
+      for (j = 0; j < len; j++) y[j] = (float)(((x[j] - m) * inv) * s[j]);            \
+    *mo = m, *io = inv;                                                               \
+  }
+OX_BY_WIDTHS(LN_ROW_FN)
+
+typedef struct { const float *x; float *y; int64_t len; const double *s, *b; double eps, *mean, *inv; } ln_job;
+static void ln_rows(void *arg, int slot, int64_t lo, int64_t hi) {
+  const ln_job *j = arg;
+  for (int64_t r = lo; r < hi; r++)
+    OX_AT_WIDTH(ln_row_f32, j->x + r * j->len, j->y + r * j->len, j->len, j->s, j->b, j->eps, j->mean + r,
+                j->inv + r);
+}
+
 /* LayerNormalization-17 (center = 1) and RMSNormalization-23 (center = 0):
  * x: (outer, len) with len the product of dims axis..r-1. Mean and InvStdDev
  * (LayerNormalization's outputs 1, 2) are (d0, ..., d[axis-1], 1, ..., 1) of
@@ -436,15 +481,22 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   const ox_tensor *st = &in[1]->u.t;
   if (!center && !ox_dtype_is_float(st->dt))
     return ox_fail(c->err, OX_EINPUT, "%s must be a float tensor", ox_input_name(c, 1));
-  double *s, *b = NULL, *xd = load_d(c, x), *y = scratch(c, x->n);
-  double *mean = scratch(c, rows), *inv = scratch(c, rows);
+  double *s, *b = NULL, *mean = scratch(c, rows), *inv = scratch(c, rows);
   int64_t ps, pb = 1;
-  if (!xd || !y || !mean || !inv) return c->err->code;
+  if (!mean || !inv) return c->err->code;
   OX_TRY(bcast_param(c, in, 1, x, axis, &s, &ps));
   if (nin > 2 && in[2]) OX_TRY(bcast_param(c, in, 2, x, axis, &b, &pb));
-  norm_rows(xd, y, rows, len, eps, center, mean, inv);
-  if (x->n) affine_rep(y, x->n, s, ps, b, pb);
-  OX_TRY(emit(c, center ? x->dt : st->dt, r, x->dims, y, &out[0]));
+  if (x->dt == OX_FLOAT && center && len > 0 && ps == len && (!b || pb == len)) { /* a row at a time, over the threads */
+    OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, r, x->dims, &out[0], c->err));
+    ln_job j = {x->data, out[0]->u.t.data, len, s, b, eps, mean, inv};
+    ox_par_for(rows, ox_par_chunks_mem(rows, 8.0 * (double)x->n), ln_rows, &j);
+  } else {
+    double *xd = load_d(c, x), *y = scratch(c, x->n);
+    if (!xd || !y) return c->err->code;
+    norm_rows(xd, y, rows, len, eps, center, mean, inv);
+    if (x->n) affine_rep(y, x->n, s, ps, b, pb);
+    OX_TRY(emit(c, center ? x->dt : st->dt, r, x->dims, y, &out[0]));
+  }
   /* onnxruntime's SimplifiedLayerNormalization-1 (RMS, c->version 1) has
    * InvStdDev as its output 1 */
   if (nout > 1 && (center || c->version < 17)) {

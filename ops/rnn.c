@@ -28,6 +28,7 @@
 #include "core/gemm.h"
 #include "core/gemv.h"
 #include "core/kernel.h"
+#include "core/threads.h"
 #include "core/vmath.h"
 
 enum { CELL_RNN, CELL_GRU, CELL_LSTM };
@@ -69,12 +70,20 @@ typedef struct {
 #define T float
 #define FN(name) name##_f
 #define GEMM ox_sgemm_any
+#define G_PLAN ox_sgemm_plan_now
+#define G_PACK_A ox_sgemm_pack_a
+#define G_PACK_BT ox_sgemm_pack_bt
+#define G_PACKED ox_sgemm_packed
 #define VSIGMOID(x, n) ox_sigmoid_f32(x, x, n)
 #define VTANH(x, n) ox_tanh_f32(x, x, n)
 #include "rnn_body.h"
 #define T double
 #define FN(name) name##_d
 #define GEMM ox_dgemm_any
+#define G_PLAN ox_dgemm_plan_now
+#define G_PACK_A ox_dgemm_pack_a
+#define G_PACK_BT ox_dgemm_pack_bt
+#define G_PACKED ox_dgemm_packed
 #define VSIGMOID(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = 1 / (1 + exp(-x[i_]))
 #define VTANH(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = tanh(x[i_])
 #include "rnn_body.h"

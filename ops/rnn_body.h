@@ -1,11 +1,14 @@
 /* ops/rnn_body.h: the per-type parts of ops/rnn.c (activations over a
  * vector, clip, the driver), written once. rnn.c includes it once per
  * element type, with T (float or double), FN(name) (the name with the type's
- * suffix: act_f, run_d), GEMM (ox_sgemm_any or ox_dgemm_any: thin products, a batch of one, read the weights in place) defined, as
- * core/fft32.c and core/fft64.c include core/fft_body.h, and VSIGMOID(x, n)
- * and VTANH(x, n) (in place over n elements: core/vmath.h's for float). */
-#if !defined(T) || !defined(FN) || !defined(GEMM) || !defined(VSIGMOID) || !defined(VTANH)
-#error "define T, FN, GEMM, VSIGMOID, VTANH before including ops/rnn_body.h"
+ * suffix: act_f, run_d), GEMM (ox_sgemm_any or ox_dgemm_any: the input
+ * projection), G_PLAN, G_PACK_A, G_PACK_BT and G_PACKED (core/gemm.h's
+ * pre-packed products, for the recurrent one) defined, as core/fft32.c and
+ * core/fft64.c include core/fft_body.h, and VSIGMOID(x, n) and VTANH(x, n)
+ * (in place over n elements: core/vmath.h's for float). */
+#if !defined(T) || !defined(FN) || !defined(GEMM) || !defined(VSIGMOID) || !defined(VTANH) || \
+    !defined(G_PLAN) || !defined(G_PACK_A) || !defined(G_PACK_BT) || !defined(G_PACKED)
+#error "define T, FN, GEMM, G_PLAN, G_PACK_A, G_PACK_BT, G_PACKED, VSIGMOID, VTANH before including ops/rnn_body.h"
 #endif
 
 static void FN(act)(const act *a, T *x, int64_t n) {
@@ -51,8 +54,46 @@ static void FN(gate)(const job *j, const act *a, T *x, int64_t n) {
   }
   FN(act)(a, x, n);
 }
+/* The recurrent product of one step, hr (N, ncols) = pa (N rows of H) x
+ * rp (the packed R^T, H x ncols), hr's rows GH apart: column slivers split
+ * over the threads when the product is large enough (every column computed
+ * the same way in any split, and as at any batch size). */
+typedef struct {
+  const ox_gemm_plan *gp;
+  int64_t N, H, GH, ncols;
+  const T *pa, *rp;
+  T *hr;
+} FN(rec_job);
+static void FN(rec_chunk)(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const FN(rec_job) *r = arg;
+  int64_t nr = r->gp->nr, j0 = lo * nr, j1 = hi * nr < r->ncols ? hi * nr : r->ncols;
+  G_PACKED(r->gp, r->N, j1 - j0, r->H, r->pa, r->rp + j0 * r->H, r->hr + j0, r->GH, 0);
+}
+static void FN(rec)(const ox_gemm_plan *gp, int64_t N, int64_t H, int64_t GH, int64_t ncols, const T *h,
+                    T *pa, const T *rp, T *hr) {
+  G_PACK_A(gp, N, H, h, H, 0, pa);
+  FN(rec_job) r = {gp, N, H, GH, ncols, pa, rp, hr};
+  int64_t sl = (ncols + gp->nr - 1) / gp->nr;
+  int nch = ox_par_chunks(sl, 2.0 * (double)N * (double)ncols * (double)H);
+  if (nch <= 1) FN(rec_chunk)(&r, 0, 0, sl);
+  else ox_par_for(sl, nch, FN(rec_chunk), &r);
+}
+
 static int FN(run)(ox_ctx *c, const job *j) {
   int64_t S = j->S, N = j->N, I = j->I, H = j->H, GH = j->G * H;
+  int gru_split = j->cell == CELL_GRU && !j->lbr;
+  /* the recurrent product h R^T on the GEMM's micro-kernel, R^T packed once
+   * per direction (rp; GRU's default splits it: rph, its h gate, is applied
+   * to r . h), h packed per step (pa). Each element is the sum over k in
+   * order that ox_sgemm gives, so a batch row's bits do not depend on the
+   * batch size. */
+  ox_gemm_plan gp = G_PLAN();
+  int64_t ncz = gru_split ? 2 * H : GH, mr = gp.mr, nr = gp.nr;
+  T *rp = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(ncz + nr - 1) / nr * nr, H}, sizeof(T)) + 1, sizeof(T));
+  T *rph = gru_split ? ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(H + nr - 1) / nr * nr, H}, sizeof(T)) + 1,
+                                      sizeof(T)) : NULL;
+  T *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(N + mr - 1) / mr * mr, H}, sizeof(T)) + 1, sizeof(T));
   /* xw: (S * N, G*H); hr: (N, G*H); h, cs, rh: (N, H); tmp: (4, H) */
   T *xw = ox_alloc_array(c->a, ox_numel(3, (int64_t[]){S, N, GH}, sizeof(T)), sizeof(T));
   T *hr = ox_alloc_array(c->a, N * GH + 1, sizeof(T));
@@ -60,7 +101,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
   T *cs = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *rh = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *tmp = ox_alloc_array(c->a, 4 * H + 1, sizeof(T));
-  if (!xw || !hr || !h || !cs || !rh || !tmp) return ox_oom(c->err, NULL);
+  if (!xw || !hr || !h || !cs || !rh || !tmp || !rp || (gru_split && !rph) || !pa) return ox_oom(c->err, NULL);
   for (int64_t d = 0; d < j->D; d++) {
     int rev = j->reverse || d == 1;
     const act *af = &j->acts[d][0], *ag = &j->acts[d][1], *ah = &j->acts[d][2];
@@ -81,10 +122,11 @@ static int FN(run)(ox_ctx *c, const job *j) {
     else memset(h, 0, (size_t)(N * H) * sizeof(T));
     if (j->c0) memcpy(cs, (const T *)j->c0 + d * N * H, (size_t)(N * H) * sizeof(T));
     else memset(cs, 0, (size_t)(N * H) * sizeof(T));
-    int gru_split = j->cell == CELL_GRU && !j->lbr;
+    G_PACK_BT(&gp, H, ncz, R, H, rp); /* R (G*H, H) read as R^T */
+    if (gru_split) G_PACK_BT(&gp, H, H, R + 2 * H * H, H, rph);
     for (int64_t s = 0; s < S; s++) {
       /* hr = h R^T: (N, G*H), GRU default: only the z and r parts here */
-      GEMM(N, gru_split ? 2 * H : GH, H, h, H, 0, R, H, 1, hr, GH, 1, 0);
+      FN(rec)(&gp, N, H, GH, ncz, h, pa, rp, hr);
       if (gru_split) { /* hr_h = (r . h) Rh^T, r from this step's gates */
         for (int64_t b = 0; b < N; b++) {
           T *rrow = rh + b * H;
@@ -95,7 +137,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
           FN(gate)(j, af, rrow, H);
           for (int64_t k = 0; k < H; k++) rrow[k] *= hb[k];
         }
-        GEMM(N, H, H, rh, H, 0, R + 2 * H * H, H, 1, hr + 2 * H, GH, 1, 0);
+        FN(rec)(&gp, N, H, GH, H, rh, pa, rph, hr + 2 * H);
       }
       for (int64_t b = 0; b < N; b++) {
         if (s >= j->len[b]) continue; /* state kept, Y stays zero */
@@ -157,5 +199,9 @@ static int FN(run)(ox_ctx *c, const job *j) {
 #undef T
 #undef FN
 #undef GEMM
+#undef G_PLAN
+#undef G_PACK_A
+#undef G_PACK_BT
+#undef G_PACKED
 #undef VSIGMOID
 #undef VTANH

@@ -438,6 +438,8 @@ static int vector_op(int op, const prm q, const float *xs, float *ys, int64_t n)
   case OP_Tanh: ox_tanh_f32(xs, ys, n); return 1;
   case OP_Swish: ox_swish_f32(xs, ys, n, q.alpha); return 1;
   case OP_GeluTanh: ox_gelu_tanh_f32(xs, ys, n); return 1;
+  case OP_Gelu: ox_gelu_erf_f32(xs, ys, n); return 1;
+  case OP_Erf: ox_erf_f32(xs, ys, n); return 1;
   case OP_Mish: ox_mish_f32(xs, ys, n); return 1;
   case OP_HardSigmoid: ox_hardsigmoid_f32(xs, ys, n, q.alpha, q.beta); return 1;
   case OP_HardSwish: ox_hardswish_f32(xs, ys, n); return 1;

@@ -12,6 +12,11 @@ resources.json), its sha256 checked against the manifest's, then written as
 model.onnx. A model already there with the right sha256 is kept, so a second
 run needs no network. Nothing here is ever committed: it all lives under BUILD.
 
+A 'generate KIND' model is written by bench/models/nets.py (seeded weights;
+see there) into BUILD/bench/models/NAME/model.onnx, again only when
+nets.py's text or KIND changed since (model.stamp records both); it has no
+sha256 line (another numpy may draw other bytes).
+
 A 'derive fp16-to-fp32 FROM' model is made from model FROM: its float16
 initializers widened to float32 (exact), every Cast between float and float16
 dropped (its users read its input), the value_info hints dropped; the
@@ -55,7 +60,7 @@ def parse_manifest(path=MANIFEST):
                     raise Fail(f"{where}: 'model NAME' with NAME of [a-z0-9_]")
                 m = {"name": rest[0], "inputs": [], "atol": 1e-4, "rtol": 1e-3,
                      "runs": None, "warmup": None, "about": "", "package": None,
-                     "file": None, "derive": None, "sha256": None}
+                     "file": None, "derive": None, "generate": None, "sha256": None}
                 models.append(m)
                 continue
             if m is None:
@@ -64,15 +69,18 @@ def parse_manifest(path=MANIFEST):
                 m["package"] = rest[0]
             elif key == "file" and len(rest) == 1:
                 m["file"] = rest[0]
+            elif key == "generate" and len(rest) == 1:
+                m["generate"] = rest[0]
             elif key == "derive" and len(rest) == 2 and rest[0] == "fp16-to-fp32":
                 m["derive"] = rest[1]
             elif key == "sha256" and len(rest) == 1 and re.fullmatch(r"[0-9a-f]{64}", rest[0]):
                 m["sha256"] = rest[0]
             elif key == "input" and len(rest) >= 3:
                 t = re.fullmatch(r"([a-z0-9]+)\[([0-9,]*)\]", rest[1])
-                if not t or rest[2] not in ("uniform", "fill") or \
+                if not t or rest[2] not in ("uniform", "fill", "prefix") or \
                         len(rest) != (5 if rest[2] == "uniform" else 4):
-                    raise Fail(f"{where}: 'input NAME DTYPE[D0,...] uniform LO HI' or '... fill V'")
+                    raise Fail(f"{where}: 'input NAME DTYPE[D0,...] uniform LO HI', '... fill V' "
+                               "or '... prefix N'")
                 m["inputs"].append((rest[0], t.group(1), t.group(2), rest[2], rest[3:]))
             elif key == "tolerance" and len(rest) == 2:
                 m["atol"], m["rtol"] = float(rest[0]), float(rest[1])
@@ -84,10 +92,15 @@ def parse_manifest(path=MANIFEST):
                 raise Fail(f"{where}: cannot read '{line.strip()}'")
     names = {m["name"] for m in models}
     for m in models:
+        if m["generate"]:
+            if not m["inputs"] or m["package"] or m["file"] or m["derive"] or m["sha256"]:
+                raise Fail(f"{path}: model {m['name']}: 'generate' takes inputs and no "
+                           "package, file, derive or sha256")
+            continue
         if not m["sha256"] or not m["inputs"] or \
                 not ((m["package"] and m["file"]) or (m["derive"] in names)):
             raise Fail(f"{path}: model {m['name']} needs sha256, inputs, and package+file "
-                       "or derive from a listed model")
+                       "or derive from a listed model (or generate)")
     return models
 
 
@@ -230,6 +243,26 @@ def fp16_to_fp32(data):
     return m.SerializeToString()
 
 
+def generate(m, d, path):
+    """d/model.onnx written by nets.py, unless model.stamp says it is there
+    from the same nets.py and kind."""
+    nets = os.path.join(HERE, "nets.py")
+    with open(nets, "rb") as f:
+        stamp = f"{m['generate']} {sha256_of(f.read())}\n"
+    sp = os.path.join(d, "model.stamp")
+    if os.path.exists(path) and os.path.exists(sp) and open(sp).read() == stamp:
+        return path
+    os.makedirs(d, exist_ok=True)
+    print(f"bench/models: generating {m['name']} (bench/models/nets.py {m['generate']})",
+          file=sys.stderr, flush=True)
+    r = subprocess.run([sys.executable, nets, m["generate"], path], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise Fail(f"model {m['name']}: nets.py {m['generate']} failed: {r.stderr.strip()}")
+    with open(sp, "w") as f:
+        f.write(stamp)
+    return path
+
+
 def fetch(build, models, names=None):
     """Make sure BUILD/bench/models/NAME/model.onnx is there for each model
     (or each of names and what they derive from); returns {name: path}."""
@@ -245,6 +278,9 @@ def fetch(build, models, names=None):
             return done[m["name"]]
         d = os.path.join(root, m["name"])
         path = os.path.join(d, "model.onnx")
+        if m["generate"]:
+            done[m["name"]] = generate(m, d, path)
+            return path
         if os.path.exists(path):
             with open(path, "rb") as f:
                 if sha256_of(f.read()) == m["sha256"]:

@@ -14,7 +14,8 @@ make check). For each model of bench/models/manifest.txt, in the same run:
      branch's nodes) and bench/ort.js (ORT's CPU provider, one
      thread, graph optimisation off, preallocated outputs; ORT_OUT_DIR=ort/
      writes its first run's outputs), each under /usr/bin/time for its
-     process's peak RSS;
+     process's peak RSS; then bench/ort.js again with ORT_OPT=all
+     (onnxruntime's default: every graph optimisation, its fusions);
   4. onnxop's outputs against ORT's with numpy: |onnxop - ort| <= atol +
      rtol * |ort| per element (the manifest's tolerance), names, dtypes and
      shapes equal; any mismatch is reported;
@@ -27,7 +28,8 @@ make check). For each model of bench/models/manifest.txt, in the same run:
      rounds' medians and the least minimum.
 
 Prints the time table (ms; ratio = onnxop / ORT by medians, and by minimums:
-the machine may be busy), the threads table, the outputs and memory table,
+the machine may be busy; then ORT with all its graph optimisations, and
+onnxop's ratio to it by medians and by minimums), the threads table, the outputs and memory table,
 where onnxop's time goes per model, and the per-op breakdown (onnxop's self
 time per op type) of the three models slowest relative to ORT.
 
@@ -104,6 +106,8 @@ def make_inputs(m, d):
             tmp = p + ".tmp"
             if kind == "fill":
                 gen.fill(tmp, dtype, shape, args[0], name)
+            elif kind == "prefix":
+                gen.prefix(tmp, dtype, shape, args[0], name)
             else:
                 seed = zlib.crc32(spec.splitlines()[k].encode())
                 gen.tensor(tmp, seed, shape, dtype, args[0], args[1], name)
@@ -284,6 +288,15 @@ def main(argv):
                 problems.append(f"{name}: ORT failed: {r['ort_error']}")
             else:
                 r["ort_med"], r["ort_min"], r["ort_rss"] = field(out, "median_us"), field(out, "min_us"), kib
+                # ... and with every graph optimisation, as ORT runs by default
+                env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS="1", ORT_OPT="all")
+                env.pop("ORT_OUT_DIR", None)
+                code, out, err, _ = run(["node", ortjs, model, str(n_runs), str(n_warm)] +
+                                        [p for _, p in ins], env=env)
+                if code != 0:
+                    problems.append(f"{name}: ORT (all optimisations) failed: exit {code}: {err.strip()}")
+                else:
+                    r["orta_med"], r["orta_min"] = field(out, "median_us"), field(out, "min_us")
                 # 4. the outputs
                 if "ox_error" not in r:
                     ok, text = compare(ox_out, ort_out, m["atol"], m["rtol"])
@@ -328,11 +341,14 @@ def main(argv):
     # the tables
     sys.stderr.flush()
     print(f"{'model':<12} {'onnxop_ms':>11} {'ORT_ms':>11} {'ratio':>7} "
-          f"{'onnxop_min':>11} {'ORT_min':>11} {'ratio_min':>9}")
+          f"{'onnxop_min':>11} {'ORT_min':>11} {'ratio_min':>9} "
+          f"{'ORT_all_ms':>11} {'ratio_all':>9} {'ORT_all_min':>11} {'ratio_all_min':>13}")
     for r in rows:
         print(f"{r['name']:<12} {fmt_ms(r.get('ox_med')):>11} {fmt_ms(r.get('ort_med')):>11} "
               f"{ratio(r.get('ox_med'), r.get('ort_med')):>7} {fmt_ms(r.get('ox_min')):>11} "
-              f"{fmt_ms(r.get('ort_min')):>11} {ratio(r.get('ox_min'), r.get('ort_min')):>9}"
+              f"{fmt_ms(r.get('ort_min')):>11} {ratio(r.get('ox_min'), r.get('ort_min')):>9} "
+              f"{fmt_ms(r.get('orta_med')):>11} {ratio(r.get('ox_med'), r.get('orta_med')):>9} "
+              f"{fmt_ms(r.get('orta_min')):>11} {ratio(r.get('ox_min'), r.get('orta_min')):>13}"
               + ("   onnxop: REFUSED" if "ox_error" in r else ""))
     if threads:
         print(f"\n{'model':<12} {'threads':>7} {'rounds':>6} {'onnxop_ms':>11} {'speedup':>7} "

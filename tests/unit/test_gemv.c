@@ -94,6 +94,34 @@ static int threads_same(int64_t M, int64_t N, int64_t K, int ta, int tb) {
   return same;
 }
 
+/* The axpy form (op(B) stored (K, N)) sums each output over k in order, one
+ * multiply-add at a time: with FMA (the AVX2 and AVX-512 builds) the
+ * chain fmaf(a_k, b_k, s) from s = 0, whatever bands of columns and blocks
+ * of k it reads B in; the portable build rounds the product first. Rows 1
+ * to 4, columns over two bands and a partial tile, K over several blocks. */
+static int axpy_exact(int lv, int64_t M, int64_t N, int64_t K) {
+  float *a = malloc(sizeof(float) * (size_t)(M * K)), *b = malloc(sizeof(float) * (size_t)(K * N));
+  float *c = malloc(sizeof(float) * (size_t)(M * N));
+  for (int64_t i = 0; i < M * K; i++) a[i] = (float)rnd();
+  for (int64_t i = 0; i < K * N; i++) b[i] = (float)rnd();
+  ox_sgemm_thin(M, N, K, a, K, 0, b, N, 0, c, N, 1, 0);
+  int bad = 0;
+  for (int64_t i = 0; i < M; i++)
+    for (int64_t j = 0; j < N; j++) {
+      float s = 0;
+      for (int64_t k = 0; k < K; k++) {
+        if (lv) s = fmaf(a[i * K + k], b[k * N + j], s);
+        else {
+          volatile float p = a[i * K + k] * b[k * N + j];
+          s = s + p;
+        }
+      }
+      bad += memcmp(&s, &c[i * N + j], sizeof s) != 0;
+    }
+  free(a), free(b), free(c);
+  return bad;
+}
+
 int main(void) {
   A = ox_arena_new();
   CHECK(ox_gemm_is_thin(1, 128, 3264));
@@ -125,6 +153,16 @@ int main(void) {
       }
     CHECK_EQ_I(bad, 0);
     if (bad) fprintf(stderr, "build %s: %d bad elements\n", ox_gemm_isa(), bad);
+  }
+  ox_gemm_max_isa(-1);
+
+  for (int lv = 0; lv <= 2; lv++) {
+    ox_gemm_max_isa(lv);
+    if (strcmp(ox_gemm_isa(), lv == 0 ? "generic" : lv == 1 ? "avx2+fma" : "avx512f")) continue; /* not on this CPU */
+    int bad = 0;
+    for (int64_t M = 1; M <= OX_THIN; M++) bad += axpy_exact(lv, M, 2000, 100) + axpy_exact(lv, M, 70, 17);
+    if (bad) fprintf(stderr, "axpy under %s: %d elements not the in-order sum\n", ox_gemm_isa(), bad);
+    CHECK_EQ_I(bad, 0);
   }
   ox_gemm_max_isa(-1);
 

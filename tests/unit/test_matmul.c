@@ -117,6 +117,41 @@ static void test_gemm(void) {
   CHECK(y[0] == 25);
 }
 
+/* Small products take the blocked kernel as large ones do: each element of
+ * an (M, N, K) product has the bits it has in an (M, N + W, K) product
+ * (the same columns, the same K blocks), for sizes M N K at most 4096 that
+ * once took a plain loop (separate multiply and add where the kernel fuses
+ * them), and for wider ones. Every micro-kernel the CPU has. */
+static void test_gemm_small(void) {
+  static const int64_t shapes[][3] = {/* M, N, K; none thin (M, N > 4) */
+    {16, 16, 16}, {5, 5, 5}, {8, 8, 64}, {12, 20, 16}, {6, 9, 3}, {16, 5, 48}, {7, 33, 17}, {20, 12, 300}};
+  for (int isa = 0; isa <= 2; isa++) {
+    ox_gemm_max_isa(isa);
+    int bad = 0;
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+      for (int t = 0; t < 4; t++) {
+        int ta = t & 1, tb = t >> 1;
+        int64_t M = shapes[s][0], N = shapes[s][1], K = shapes[s][2], W = N + 64; /* the wide one */
+        float *a = malloc(sizeof(float) * (size_t)(M * K)), *b = malloc(sizeof(float) * (size_t)(W * K));
+        float *c = malloc(sizeof(float) * (size_t)(M * N)), *cw = malloc(sizeof(float) * (size_t)(M * W));
+        for (int64_t i = 0; i < M * K; i++) a[i] = (float)rnd();
+        for (int64_t i = 0; i < W * K; i++) b[i] = (float)rnd();
+        for (int64_t i = 0; i < M * N; i++) c[i] = (float)rnd();
+        for (int64_t i = 0; i < M; i++)
+          for (int64_t j = 0; j < W; j++) cw[i * W + j] = j < N ? c[i * N + j] : 0;
+        /* b: (K, W) or, transposed, (W, K); the narrow product reads its first N columns */
+        float beta = s % 2 ? 0.5f : 0;
+        ox_sgemm(M, N, K, a, ta ? M : K, ta, b, tb ? K : W, tb, c, N, 1.25f, beta);
+        ox_sgemm(M, W, K, a, ta ? M : K, ta, b, tb ? K : W, tb, cw, W, 1.25f, beta);
+        for (int64_t i = 0; i < M; i++) bad += memcmp(c + i * N, cw + i * W, (size_t)N * sizeof(float)) != 0;
+        free(a), free(b), free(c), free(cw);
+      }
+    if (bad) fprintf(stderr, "small products under %s: %d rows differ from the wide product's\n", ox_gemm_isa(), bad);
+    CHECK_EQ_I(bad, 0);
+  }
+  ox_gemm_max_isa(-1);
+}
+
 /* ---- running one node ---- */
 
 #define T_(dt, ctype, rank, dims, ...) tensor(dt, rank, dims, (ctype[])__VA_ARGS__)
@@ -374,6 +409,9 @@ static void test_matmul_int8(void) {
   CHECK_EQ_I(mmi_case("s8 s8 zb per column only", OX_INT8, OX_INT8, 2, DIMS(65, 70), 2, DIMS(70, 33), 0, 2), 0);
   CHECK_EQ_I(mmi_case("u8 s8 no zps", OX_UINT8, OX_INT8, 2, DIMS(5, 4), 2, DIMS(4, 3), 0, 0), 0);
   CHECK_EQ_I(mmi_case("u8 u8 K = 0", OX_UINT8, OX_UINT8, 2, DIMS(3, 0), 2, DIMS(0, 4), 1, 1), 0);
+  /* int8 B (stored flipped) in two whole slivers of 48 columns and a part,
+   * K not a multiple of 4 (the rows past K stay zero) */
+  CHECK_EQ_I(mmi_case("u8 s8 slivers", OX_UINT8, OX_INT8, 3, DIMS(2, 9, 37), 2, DIMS(37, 100), 1, 1), 0);
   /* big enough to be split over the threads */
   CHECK_EQ_I(mmi_case("u8 s8 threads", OX_UINT8, OX_INT8, 2, DIMS(301, 256), 2, DIMS(256, 64), 1, 2), 0);
 }
@@ -609,6 +647,7 @@ static void test_matmul_prepared(void) {
 int main(void) {
   A = ox_arena_new();
   test_gemm();
+  test_gemm_small();
   test_matmul_op();
   test_matmul_prepared();
   test_gemm_op();

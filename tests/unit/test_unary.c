@@ -8,6 +8,7 @@
 
 #define KIT_IN_NAMES {"x", "min", "max"}
 #include "kit.h"
+#include "core/vmath.h"
 
 #define N_(...) (int64_t)(sizeof((__VA_ARGS__)) / sizeof((__VA_ARGS__)[0]))
 #define VEC(dt, T, ...) vec(dt, N_((T[])__VA_ARGS__), (T[])__VA_ARGS__)
@@ -285,8 +286,50 @@ static void test_small_floats(void) {
   CHECK(y && y->u.t.rank == 2 && y->u.t.dims[0] == 0 && y->u.t.dims[1] == 3 && y->u.t.n == 0);
 }
 
+/* Erf and Gelu on float run 8 lanes at a time and take a second, costlier
+ * path only for a vector with a lane past |x| = 2 (Gelu: 2 sqrt 2): a value's
+ * result must not depend on its neighbours. Each of these values alone, and
+ * beside values that send the vector down the other path, at every lane;
+ * against libm's double erf and erfc rounded to float (both are within
+ * 2^-42 of the exact values, far from a rounding tie for these); under
+ * every vector build. */
+static void test_erf_lanes(void) {
+  static const float xs[] = {0.0f, -0.0f, 1e-30f, 0.3f, -0.99f, 1.0f, 1.7f, -1.99f, 2.0f, 2.01f, -2.9f, 3.5f,
+                             -4.2f, 7.0f, -9.9f, -13.2f, -14.9f, 20.0f};
+  enum { NX = sizeof xs / sizeof *xs };
+  int bad = 0;
+  for (int lv = 0; lv <= 2; lv++) /* every build the CPU runs (core/vmath.h) */
+    for (int gelu = 0; gelu < 2; gelu++)
+      for (int i = 0; i < NX; i++) {
+        ox_vmath_max_isa(lv);
+        float x = xs[i];
+        double g = gelu ? 0.5 * x * erfc(-x * 0.70710678118654752440) : erf(x);
+        float want = (float)g;
+        for (int fill = 0; fill < 3; fill++) /* neighbours: small, large, mixed */
+          for (int lane = 0; lane < 8; lane++) {
+            float in[16], out[16];
+            for (int k = 0; k < 16; k++) in[k] = fill == 0 ? 0.5f : fill == 1 ? -6.0f : (k % 2 ? 3.0f : -0.25f);
+            in[lane] = x;
+            (gelu ? ox_gelu_erf_f32 : ox_erf_f32)(in, out, 16);
+            if (memcmp(&out[lane], &want, sizeof want)) {
+              if (bad++ < 4)
+                fprintf(stderr, "%s(%a) at lane %d (neighbours %d): %a, want %a\n", gelu ? "Gelu" : "Erf", x, lane,
+                        fill, out[lane], want);
+            }
+          }
+      }
+  ox_vmath_max_isa(-1);
+  CHECK_EQ_I(bad, 0);
+  float inf = INFINITY, y[2];
+  ox_gelu_erf_f32((float[]){-inf, inf}, y, 2); /* -inf * 0 is NaN, as the definition says */
+  CHECK(isnan(y[0]) && y[1] == inf);
+  ox_erf_f32((float[]){-inf, inf}, y, 2);
+  CHECK(y[0] == -1 && y[1] == 1);
+}
+
 int main(void) {
   A = ox_arena_new();
+  test_erf_lanes();
   test_table();
   test_round_sign();
   test_integers();
