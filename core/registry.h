@@ -1,8 +1,8 @@
 /* core/registry.h: the operator table, one row per ONNX op-version.
  *
- * Each ops/<family>.c ends with its own rows; core/registry.c lists the
- * families once and, at the first lookup, sorts all rows by (domain, op,
- * since) for binary searches. A row is the whole truth about an op-version:
+ * Each ops/<family>.c ends with its own rows; ops/families.c lists the
+ * families once (core names no operator); core/registry.c, at the first
+ * lookup, sorts all rows by (domain, op, since) for binary searches. A row is the whole truth about an op-version:
  * its input types, input count, kernel and attributes. Adding an op-version
  * means adding one row to one file; tests/unit/test_registry.c holds the
  * rows to the spec's list of op-versions (tests/op-versions.txt): no gap, no
@@ -53,7 +53,8 @@ typedef struct ox_kernel {
  *   { "", "Upsample", 10, OX_REMOVED }, */
 #define OX_REMOVED 0, 0, 0, 0, NULL, ""
 
-/* The families (each table ends with a row whose op is NULL). */
+/* The families, defined in ops/families.c (each table ends with a row whose
+ * op is NULL; the list with a NULL family). */
 typedef struct { const char *family; const ox_kernel *rows; } ox_family;
 extern const ox_family ox_families[];
 
