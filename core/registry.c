@@ -32,6 +32,26 @@ static int cmp_rows(const void *a, const void *b) {
   return c ? c : (x > y) - (x < y);
 }
 
+static int upper_bound(const char *domain, const char *op, int64_t since);
+
+/* Row i's attribute list with OX_ATTRS_OF followed to a written list (a
+ * few steps at most: a longer chain is a cycle); NULL when one names no row
+ * of the op. */
+static const char *inherited(int i) {
+  const ox_kernel *k = table[i].k;
+  const char *attrs = k->attrs;
+  for (int hops = 0; attrs && attrs[0] == '@'; hops++) {
+    char *end;
+    long since = strtol(attrs + 1, &end, 10);
+    int j = upper_bound(canon(k->domain), k->op, since) - 1;
+    if (hops == 16 || *end || end == attrs + 1 || j < 0 || table[j].k->since != since ||
+        strcmp(canon(table[j].k->domain), canon(k->domain)) || strcmp(table[j].k->op, k->op))
+      return NULL;
+    attrs = table[j].k->attrs;
+  }
+  return attrs;
+}
+
 static void sort_table(void) {
   for (const ox_family *f = ox_families; f->family; f++)
     for (const ox_kernel *k = f->rows; k->op; k++) {
@@ -39,7 +59,7 @@ static void sort_table(void) {
         fprintf(stderr, "onnxop: more than %d operator rows; raise MAX_ROWS in core/registry.c\n", MAX_ROWS);
         abort();
       }
-      table[ntable++] = (ox_op_version){k, f->family, OX_LATEST};
+      table[ntable++] = (ox_op_version){k, f->family, OX_LATEST, NULL};
     }
   qsort(table, (size_t)ntable, sizeof *table, cmp_rows);
   for (int i = 0; i + 1 < ntable; i++) {
@@ -47,6 +67,7 @@ static void sort_table(void) {
     if (!strcmp(canon(k->domain), canon(next->domain)) && !strcmp(k->op, next->op))
       table[i].until = next->since > k->since ? next->since - 1 : k->since;
   }
+  for (int i = 0; i < ntable; i++) table[i].attrs = inherited(i);
 }
 
 const ox_op_version *ox_registry_table(int *n) {
@@ -78,6 +99,11 @@ const ox_op_version *ox_registry_version(const char *domain, const char *op, int
 const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset) {
   const ox_op_version *v = ox_registry_version(domain, op, opset);
   return v && v->k->fn ? v->k : NULL;
+}
+
+const char *ox_row_attrs(const ox_kernel *k) {
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, k->since);
+  return v && v->k == k ? v->attrs : NULL;
 }
 
 int ox_registry_until(const ox_kernel *k) {
@@ -132,7 +158,7 @@ const char *ox_attr_spec_next(const char *p, ox_attr_spec *a) {
 
 /* Whether k declares the attribute `name`; *a receives its entry. */
 static int declared(const ox_kernel *k, const char *name, ox_attr_spec *a) {
-  for (const char *p = ox_attr_spec_next(k->attrs, a); p; p = ox_attr_spec_next(p, a))
+  for (const char *p = ox_attr_spec_next(ox_row_attrs(k), a); p; p = ox_attr_spec_next(p, a))
     if (!strcmp(a->name, name)) return 1;
   return 0;
 }
@@ -142,7 +168,7 @@ static const char *names_of(const ox_kernel *k, char *buf, size_t n) {
   size_t at = 0;
   ox_attr_spec a;
   buf[0] = 0;
-  for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a)) {
+  for (const char *p = ox_attr_spec_next(ox_row_attrs(k), &a); p; p = ox_attr_spec_next(p, &a)) {
     if (at + strlen(a.name) + 6 >= n) {
       snprintf(buf + at, n - at, "...");
       break;
@@ -164,7 +190,7 @@ int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e) {
       return ox_fail(e, OX_EINPUT, "attribute '%s' is of type %s; expected %s", at->name,
                      ox_attr_type_name(at->type), a.type);
   }
-  for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a))
+  for (const char *p = ox_attr_spec_next(ox_row_attrs(k), &a); p; p = ox_attr_spec_next(p, &a))
     if (a.required && !ox_node_attr(n, a.name))
       return ox_fail(e, OX_EINPUT, "the attribute '%s' is required", a.name);
   return 0;

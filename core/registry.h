@@ -44,9 +44,16 @@ typedef struct ox_kernel {
    * by name, comma-separated: "name:type", then ":required" where the spec
    * says so, or "=default" where it gives one (a list as "[a b]"), e.g.
    * "axis:int=1,kernel_shape:ints:required". Types in ox_attr_type_name's
-   * words. The model loader refuses a node whose attributes disagree. */
+   * words. The model loader refuses a node whose attributes disagree.
+   * A version whose attributes are an earlier version's names it instead,
+   * OX_ATTRS_OF(since), so that each list is written once (read it with
+   * ox_row_attrs). */
   const char *attrs;
 } ox_kernel;
+
+/* The attributes of this op's row at version `since` (that row's own list,
+ * or the one it names in turn): "@since". */
+#define OX_ATTRS_OF(since) "@" #since
 
 /* The rest of a row for a version ONNX deprecated (its page lists no
  * attributes): no kernel, so a model using it is refused with that reason.
@@ -63,6 +70,8 @@ typedef struct {
   const ox_kernel *k;
   const char *family;
   int until; /* the op's next row's since - 1; OX_LATEST for its last row */
+  const char *attrs; /* k's attribute list, an OX_ATTRS_OF resolved; NULL when
+                      * it names no row of the op (test_registry refuses it) */
 } ox_op_version;
 
 /* The table: every family's rows sorted by (domain, op, since); *n receives
@@ -74,6 +83,8 @@ const ox_op_version *ox_registry_table(int *n);
 const ox_op_version *ox_registry_version(const char *domain, const char *op, int64_t opset);
 /* That row when it has a kernel, else NULL. */
 const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset);
+/* Row k's attribute list, an OX_ATTRS_OF resolved (ox_op_version.attrs). */
+const char *ox_row_attrs(const ox_kernel *k);
 /* The last opset row k serves. */
 int ox_registry_until(const ox_kernel *k);
 /* Whether the op has a row at any version (for "unsupported version" messages). */

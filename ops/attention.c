@@ -630,9 +630,7 @@ const ox_kernel ox_attention_kernels[] = {
   { "",                "Attention",     23, 0, F4, 3, 6, attention,
     "is_causal:int=0,kv_num_heads:int,q_num_heads:int,qk_matmul_output_mode:int=0,scale:float,"
     "softcap:float=0.0,softmax_precision:int" },
-  { "",                "Attention",     24, 0, F4, 3, 7, attention,
-    "is_causal:int=0,kv_num_heads:int,q_num_heads:int,qk_matmul_output_mode:int=0,scale:float,"
-    "softcap:float=0.0,softmax_precision:int" },
+  { "",                "Attention",     24, 0, F4, 3, 7, attention, OX_ATTRS_OF(23) },
   { "",                "Attention",     25, 0, F4, 3, 7, attention,
     "is_causal:int=0,kv_num_heads:int,left_window_size:int=-1,q_num_heads:int,"
     "qk_matmul_output_mode:int=0,right_window_size:int=-1,scale:float,softcap:float=0.0,"

@@ -609,28 +609,19 @@ const ox_kernel ox_conv_kernels[] = {
   { "", "Conv",           1, 0, OX_TS_FLOAT3,             2, 3, conv,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
     "strides:ints" },
-  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv,
-    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
-  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv,
-    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
+  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv, OX_ATTRS_OF(1) },
+  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv, OX_ATTRS_OF(1) },
   { "", "ConvTranspose",  1, 0, OX_TS_FLOAT3,             2, 3, convtranspose,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
     "output_shape:ints,pads:ints,strides:ints" },
-  { "", "ConvTranspose", 11, 0, OX_TS_FLOAT3,             2, 3, convtranspose,
-    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
-    "output_shape:ints,pads:ints,strides:ints" },
-  { "", "ConvTranspose", 22, 0, OX_TS_FLOAT4,             2, 3, convtranspose,
-    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
-    "output_shape:ints,pads:ints,strides:ints" },
+  { "", "ConvTranspose", 11, 0, OX_TS_FLOAT3,             2, 3, convtranspose, OX_ATTRS_OF(1) },
+  { "", "ConvTranspose", 22, 0, OX_TS_FLOAT4,             2, 3, convtranspose, OX_ATTRS_OF(1) },
   { "", "ConvInteger",   10, 0, OX_T(INT8) | OX_T(UINT8), 2, 4, conv_integer,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
     "strides:ints" },
   { "", "DeformConv",    19, 0, OX_TS_FLOAT3,             3, 5, deform_conv,
     "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints" },
-  { "", "DeformConv",    22, 0, OX_TS_FLOAT4,             3, 5, deform_conv,
-    "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints" },
+  { "", "DeformConv",    22, 0, OX_TS_FLOAT4,             3, 5, deform_conv, OX_ATTRS_OF(19) },
   { "", "Col2Im",        18, 0, TS_COL2IM,                3, 3, col2im_op,
     "dilations:ints,pads:ints,strides:ints" },
   {0},

@@ -915,28 +915,20 @@ const ox_kernel ox_image_kernels[] = {
     "coordinate_transformation_mode:string=half_pixel,cubic_coeff_a:float=-0.75,"
     "exclude_outside:int=0,extrapolation_value:float=0.0,mode:string=nearest,"
     "nearest_mode:string=round_prefer_floor" },
-  { "", "Resize",            13, 0, TS_ALL13,     1, 4, resize,
-    "coordinate_transformation_mode:string=half_pixel,cubic_coeff_a:float=-0.75,"
-    "exclude_outside:int=0,extrapolation_value:float=0.0,mode:string=nearest,"
-    "nearest_mode:string=round_prefer_floor" },
+  { "", "Resize",            13, 0, TS_ALL13,     1, 4, resize, OX_ATTRS_OF(11) },
   { "", "Resize",            18, 0, TS_ALL13,     1, 4, resize,
     "antialias:int=0,axes:ints,coordinate_transformation_mode:string=half_pixel,"
     "cubic_coeff_a:float=-0.75,exclude_outside:int=0,extrapolation_value:float=0.0,"
     "keep_aspect_ratio_policy:string=stretch,mode:string=nearest,"
     "nearest_mode:string=round_prefer_floor" },
-  { "", "Resize",            19, 0, TS_ALL13,     1, 4, resize,
-    "antialias:int=0,axes:ints,coordinate_transformation_mode:string=half_pixel,"
-    "cubic_coeff_a:float=-0.75,exclude_outside:int=0,extrapolation_value:float=0.0,"
-    "keep_aspect_ratio_policy:string=stretch,mode:string=nearest,"
-    "nearest_mode:string=round_prefer_floor" },
+  { "", "Resize",            19, 0, TS_ALL13,     1, 4, resize, OX_ATTRS_OF(18) },
   { "", "GridSample",        16, 0, TS_ALL10,     2, 2, grid_sample,
     "align_corners:int=0,mode:string=bilinear,padding_mode:string=zeros" },
   { "", "GridSample",        20, 0, TS_ALL10,     2, 2, grid_sample,
     "align_corners:int=0,mode:string=linear,padding_mode:string=zeros" }, /* N-D; linear/cubic */
-  { "", "GridSample",        22, 0, TS_ALL13,     2, 2, grid_sample,
-    "align_corners:int=0,mode:string=linear,padding_mode:string=zeros" }, /* + bfloat16 */
+  { "", "GridSample",        22, 0, TS_ALL13,     2, 2, grid_sample, OX_ATTRS_OF(20) }, /* + bfloat16 */
   { "", "AffineGrid",        20, 0, OX_TS_FLOAT4, 2, 2, affine_grid, "align_corners:int=0" },
   { "", "NonMaxSuppression", 10, 0, OX_T(FLOAT),  2, 5, nms, "center_point_box:int=0" },
-  { "", "NonMaxSuppression", 11, 0, OX_T(FLOAT),  2, 5, nms, "center_point_box:int=0" },
+  { "", "NonMaxSuppression", 11, 0, OX_T(FLOAT),  2, 5, nms, OX_ATTRS_OF(10) },
   {0},
 };

@@ -1107,7 +1107,7 @@ const ox_kernel ox_index_kernels[] = {
   { "", "GatherND",        11, 0, TS_ALL,       2, 2, gather_nd, "" },
   /* + batch_dims */
   { "", "GatherND",        12, 0, TS_ALL,       2, 2, gather_nd, "batch_dims:int=0" },
-  { "", "GatherND",        13, 0, TS_ALL13,     2, 2, gather_nd, "batch_dims:int=0" },
+  { "", "GatherND",        13, 0, TS_ALL13,     2, 2, gather_nd, OX_ATTRS_OF(12) },
   /* deprecated in 11 */
   { "", "Scatter",          9, 0, TS_ALL,       3, 3, scatter_elements, "axis:int=0" },
   { "", "Scatter",              11, OX_REMOVED }, /* ScatterElements replaces it */
@@ -1115,12 +1115,11 @@ const ox_kernel ox_index_kernels[] = {
   { "", "ScatterElements", 13, 0, TS_ALL13,     3, 3, scatter_elements, "axis:int=0" },
   { "", "ScatterElements", 16, 0, TS_ALL13,     3, 3, scatter_elements,
     "axis:int=0,reduction:string=none" }, /* + add, mul */
-  { "", "ScatterElements", 18, 0, TS_ALL13,     3, 3, scatter_elements,
-    "axis:int=0,reduction:string=none" }, /* + max, min */
+  { "", "ScatterElements", 18, 0, TS_ALL13,     3, 3, scatter_elements, OX_ATTRS_OF(16) }, /* + max, min */
   { "", "ScatterND",       11, 0, TS_ALL,       3, 3, scatter_nd, "" },
   { "", "ScatterND",       13, 0, TS_ALL13,     3, 3, scatter_nd, "" },
   { "", "ScatterND",       16, 0, TS_ALL13,     3, 3, scatter_nd, "reduction:string=none" },
-  { "", "ScatterND",       18, 0, TS_ALL13,     3, 3, scatter_nd, "reduction:string=none" },
+  { "", "ScatterND",       18, 0, TS_ALL13,     3, 3, scatter_nd, OX_ATTRS_OF(16) },
   { "", "TensorScatter",   24, 0, TS_ALL24,     2, 3, tensor_scatter,
     "axis:int=-2,mode:string=linear" },
   { "", "Compress",         9, 0, TS_ALL,       2, 2, compress, "axis:int" },
@@ -1131,11 +1130,10 @@ const ox_kernel ox_index_kernels[] = {
   { "", "TopK",            10, 0, OX_TS_FLOAT3, 2, 2, topk, "axis:int=-1" },
   { "", "TopK",            11, 0, OX_TS_NUM,    2, 2, topk,
     "axis:int=-1,largest:int=1,sorted:int=1" },
-  { "", "TopK",            24, 0, OX_TS_NUM13,  2, 2, topk,
-    "axis:int=-1,largest:int=1,sorted:int=1" },
+  { "", "TopK",            24, 0, OX_TS_NUM13,  2, 2, topk, OX_ATTRS_OF(11) },
   { "", "Unique",          11, 0, TS_ALL,       1, 1, unique, "axis:int,sorted:int=1" },
   { "", "CumSum",          11, 0, TS_CUM11,     2, 2, cumsum, "exclusive:int=0,reverse:int=0" },
-  { "", "CumSum",          14, 0, TS_CUM14,     2, 2, cumsum, "exclusive:int=0,reverse:int=0" },
+  { "", "CumSum",          14, 0, TS_CUM14,     2, 2, cumsum, OX_ATTRS_OF(11) },
   { "", "CumProd",         26, 0, TS_CUM14,     2, 2, cumprod, "exclusive:int=0,reverse:int=0" },
   {0},
 };

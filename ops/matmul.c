@@ -1095,16 +1095,12 @@ const ox_kernel ox_matmul_kernels[] = {
   /* broadcast attr */
   { "", "Gemm",           1, 0, OX_TS_FLOAT3, 3,  3, gemm,
     "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0" },
-  { "", "Gemm",           6, 0, OX_TS_FLOAT3, 3,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0" },
+  { "", "Gemm",           6, 0, OX_TS_FLOAT3, 3,  3, gemm, OX_ATTRS_OF(1) },
   { "", "Gemm",           7, 0, OX_TS_FLOAT3, 3,  3, gemm,
     "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" }, /* numpy-style C */
-  { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" },
-  { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" }, /* C optional */
-  { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" },
+  { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm, OX_ATTRS_OF(7) },
+  { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm, OX_ATTRS_OF(7) }, /* C optional */
+  { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm, OX_ATTRS_OF(7) },
   { "", "MatMulInteger", 10, 0, TS_I8,        2,  4, matmul_integer, "" },
   { "", "Einsum",        12, 0, TS_EINSUM,    1, -1, einsum, "equation:string:required" },
   { "", "Det",           11, 0, OX_TS_FLOAT3, 1,  1, det, "" },

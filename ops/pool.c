@@ -842,15 +842,9 @@ const ox_kernel ox_pool_kernels[] = {
   { "", "MaxPool",           10, 0, OX_TS_FLOAT3, 1, 1, maxpool,
     "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
     "pads:ints,storage_order:int=0,strides:ints" }, /* ceil_mode, dilations */
-  { "", "MaxPool",           11, 0, OX_TS_FLOAT3, 1, 1, maxpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
-    "pads:ints,storage_order:int=0,strides:ints" },
-  { "", "MaxPool",           12, 0, TS_MAXPOOL12, 1, 1, maxpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
-    "pads:ints,storage_order:int=0,strides:ints" }, /* int8, uint8 */
-  { "", "MaxPool",           22, 0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
-    "pads:ints,storage_order:int=0,strides:ints" },
+  { "", "MaxPool",           11, 0, OX_TS_FLOAT3, 1, 1, maxpool, OX_ATTRS_OF(10) },
+  { "", "MaxPool",           12, 0, TS_MAXPOOL12, 1, 1, maxpool, OX_ATTRS_OF(10) }, /* int8, uint8 */
+  { "", "MaxPool",           22, 0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool, OX_ATTRS_OF(10) },
   { "", "AveragePool",        1, 0, OX_TS_FLOAT3, 1, 1, avgpool,
     "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,strides:ints" },
   { "", "AveragePool",        7, 0, OX_TS_FLOAT3, 1, 1, avgpool,
@@ -859,28 +853,21 @@ const ox_kernel ox_pool_kernels[] = {
   { "", "AveragePool",       10, 0, OX_TS_FLOAT3, 1, 1, avgpool,
     "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,kernel_shape:ints:required,"
     "pads:ints,strides:ints" }, /* ceil_mode */
-  { "", "AveragePool",       11, 0, OX_TS_FLOAT3, 1, 1, avgpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,kernel_shape:ints:required,"
-    "pads:ints,strides:ints" },
+  { "", "AveragePool",       11, 0, OX_TS_FLOAT3, 1, 1, avgpool, OX_ATTRS_OF(10) },
   { "", "AveragePool",       19, 0, OX_TS_FLOAT3, 1, 1, avgpool,
     "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,dilations:ints,"
     "kernel_shape:ints:required,pads:ints,strides:ints" }, /* dilations */
-  { "", "AveragePool",       22, 0, OX_TS_FLOAT4, 1, 1, avgpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,dilations:ints,"
-    "kernel_shape:ints:required,pads:ints,strides:ints" },
+  { "", "AveragePool",       22, 0, OX_TS_FLOAT4, 1, 1, avgpool, OX_ATTRS_OF(19) },
   { "", "LpPool",             1, 0, OX_TS_FLOAT3, 1, 1, lppool,
     "auto_pad:string=NOTSET,kernel_shape:ints,p:float=2.0,pads:ints,strides:ints" }, /* p float */
   /* p int */
   { "", "LpPool",             2, 0, OX_TS_FLOAT3, 1, 1, lppool,
     "auto_pad:string=NOTSET,kernel_shape:ints:required,p:int=2,pads:ints,strides:ints" },
-  { "", "LpPool",            11, 0, OX_TS_FLOAT3, 1, 1, lppool,
-    "auto_pad:string=NOTSET,kernel_shape:ints:required,p:int=2,pads:ints,strides:ints" },
+  { "", "LpPool",            11, 0, OX_TS_FLOAT3, 1, 1, lppool, OX_ATTRS_OF(2) },
   { "", "LpPool",            18, 0, OX_TS_FLOAT3, 1, 1, lppool,
     "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,p:int=2,"
     "pads:ints,strides:ints" }, /* ceil_mode, dilations */
-  { "", "LpPool",            22, 0, OX_TS_FLOAT4, 1, 1, lppool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,p:int=2,"
-    "pads:ints,strides:ints" },
+  { "", "LpPool",            22, 0, OX_TS_FLOAT4, 1, 1, lppool, OX_ATTRS_OF(18) },
   { "", "GlobalAveragePool",  1, 0, OX_TS_FLOAT3, 1, 1, global_avg, "" },
   { "", "GlobalAveragePool", 22, 0, OX_TS_FLOAT4, 1, 1, global_avg, "" },
   { "", "GlobalMaxPool",      1, 0, OX_TS_FLOAT3, 1, 1, global_max, "" },
@@ -890,22 +877,17 @@ const ox_kernel ox_pool_kernels[] = {
   { "", "GlobalLpPool",      22, 0, OX_TS_FLOAT4, 1, 1, global_lp, "p:int=2" },
   { "", "MaxUnpool",          9, 0, OX_TS_FLOAT3, 2, 3, maxunpool,
     "kernel_shape:ints:required,pads:ints,strides:ints" },
-  { "", "MaxUnpool",         11, 0, OX_TS_FLOAT3, 2, 3, maxunpool,
-    "kernel_shape:ints:required,pads:ints,strides:ints" },
-  { "", "MaxUnpool",         22, 0, OX_TS_FLOAT4, 2, 3, maxunpool,
-    "kernel_shape:ints:required,pads:ints,strides:ints" },
+  { "", "MaxUnpool",         11, 0, OX_TS_FLOAT3, 2, 3, maxunpool, OX_ATTRS_OF(9) },
+  { "", "MaxUnpool",         22, 0, OX_TS_FLOAT4, 2, 3, maxunpool, OX_ATTRS_OF(9) },
   { "", "MaxRoiPool",         1, 0, OX_TS_FLOAT3, 2, 2, maxroipool,
     "pooled_shape:ints:required,spatial_scale:float=1.0" },
-  { "", "MaxRoiPool",        22, 0, OX_TS_FLOAT4, 2, 2, maxroipool,
-    "pooled_shape:ints:required,spatial_scale:float=1.0" },
+  { "", "MaxRoiPool",        22, 0, OX_TS_FLOAT4, 2, 2, maxroipool, OX_ATTRS_OF(1) },
   { "", "RoiAlign",          10, 0, OX_TS_FLOAT3, 3, 3, roialign,
     "mode:string=avg,output_height:int=1,output_width:int=1,sampling_ratio:int=0,"
     "spatial_scale:float=1.0" },
   { "", "RoiAlign",          16, 0, OX_TS_FLOAT3, 3, 3, roialign,
     "coordinate_transformation_mode:string=half_pixel,mode:string=avg,output_height:int=1,"
     "output_width:int=1,sampling_ratio:int=0,spatial_scale:float=1.0" }, /* half_pixel */
-  { "", "RoiAlign",          22, 0, OX_TS_FLOAT4, 3, 3, roialign,
-    "coordinate_transformation_mode:string=half_pixel,mode:string=avg,output_height:int=1,"
-    "output_width:int=1,sampling_ratio:int=0,spatial_scale:float=1.0" },
+  { "", "RoiAlign",          22, 0, OX_TS_FLOAT4, 3, 3, roialign, OX_ATTRS_OF(16) },
   {0},
 };

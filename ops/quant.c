@@ -877,10 +877,8 @@ const ox_kernel ox_quant_kernels[] = {
   { "", "QuantizeLinear",        23, 0, TS_Q19_X,      2, 3, quantize,
     "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" },
   /* e8m0 scale */
-  { "", "QuantizeLinear",        24, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" },
-  { "", "QuantizeLinear",        25, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" }, /* 2-bit */
+  { "", "QuantizeLinear",        24, 0, TS_Q19_X,      2, 3, quantize, OX_ATTRS_OF(23) },
+  { "", "QuantizeLinear",        25, 0, TS_Q19_X,      2, 3, quantize, OX_ATTRS_OF(23) }, /* 2-bit */
   { "", "DequantizeLinear",      10, 0, TS_DQ10,       2, 3, dequantize, "" },
   { "", "DequantizeLinear",      13, 0, TS_DQ10,       2, 3, dequantize, "axis:int=1" },
   { "", "DequantizeLinear",      19, 0, TS_DQ19,       2, 3, dequantize, "axis:int=1" },
@@ -888,10 +886,8 @@ const ox_kernel ox_quant_kernels[] = {
     "axis:int=1,block_size:int=0" },
   { "", "DequantizeLinear",      23, 0, TS_DQ23,       2, 3, dequantize,
     "axis:int=1,block_size:int=0,output_dtype:int=0" },
-  { "", "DequantizeLinear",      24, 0, TS_DQ23,       2, 3, dequantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0" },
-  { "", "DequantizeLinear",      25, 0, TS_DQ25,       2, 3, dequantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0" },
+  { "", "DequantizeLinear",      24, 0, TS_DQ23,       2, 3, dequantize, OX_ATTRS_OF(23) },
+  { "", "DequantizeLinear",      25, 0, TS_DQ25,       2, 3, dequantize, OX_ATTRS_OF(23) },
   { "", "DynamicQuantizeLinear", 11, 0, OX_T(FLOAT),   1, 1, dynamic_quantize, "" },
   { "", "QLinearMatMul",         10, 0, TS_I8,         8, 8, qlinear_matmul, "" },
   /* float8, float16 scales */

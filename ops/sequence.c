@@ -336,7 +336,7 @@ const ox_kernel ox_sequence_kernels[] = {
   { "", "SplitToSequence",    11,  0, TS_SEQ,                  1,  2, split_to_sequence,
     "axis:int=0,keepdims:int=1" },
   { "", "SplitToSequence",    24,  0, TS_SEQ | OX_T(BFLOAT16), 1,  2, split_to_sequence,
-    "axis:int=0,keepdims:int=1" },
+    OX_ATTRS_OF(11) },
   { "", "ConcatFromSequence", 11,  0, TS_SEQ,                  1,  1, concat_from_sequence,
     "axis:int:required,new_axis:int=0" },
   {0},

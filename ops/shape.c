@@ -984,41 +984,29 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Identity",        24,  0, TS_24,         1, 1, identity, "" },
   { "", "Identity",        25,  0, TS_25,         1, 1, identity, "" },
   { "", "Constant",         1, -1, OX_TS_CLASSIC, 0, 0, constant, "value:tensor:required" },
-  { "", "Constant",         9, -1, OX_TS_CLASSIC, 0, 0, constant, "value:tensor:required" },
+  { "", "Constant",         9, -1, OX_TS_CLASSIC, 0, 0, constant, OX_ATTRS_OF(1) },
   { "", "Constant",        11, -1, OX_TS_CLASSIC, 0, 0, constant,
     "sparse_value:sparse_tensor,value:tensor" }, /* + sparse_value */
   { "", "Constant",        12, -1, OX_TS_CLASSIC, 0, 0, constant,
     "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
     "value_int:int,value_ints:ints,value_string:string,value_strings:strings" }, /* + value_* */
-  { "", "Constant",        13, -1, TS_13,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        19, -1, TS_19,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        21, -1, TS_21,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        23, -1, TS_23,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        24, -1, TS_24,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        25, -1, TS_25,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
+  { "", "Constant",        13, -1, TS_13,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        19, -1, TS_19,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        21, -1, TS_21,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        23, -1, TS_23,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        24, -1, TS_24,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        25, -1, TS_25,         0, 0, constant, OX_ATTRS_OF(12) },
   { "", "Reshape",          1,  0, OX_TS_FLOAT3,  1, 1, reshape,
     "consumed_inputs:ints,shape:ints" }, /* shape attribute */
   { "", "Reshape",          5,  0, OX_TS_CLASSIC, 2, 2, reshape, "" }, /* shape input */
   { "", "Reshape",         13,  0, TS_13,         2, 2, reshape, "" },
   /* + allowzero */
   { "", "Reshape",         14,  0, TS_13,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         19,  0, TS_19,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         21,  0, TS_21,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         23,  0, TS_23,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         24,  0, TS_24,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         25,  0, TS_25,         2, 2, reshape, "allowzero:int=0" },
+  { "", "Reshape",         19,  0, TS_19,         2, 2, reshape, OX_ATTRS_OF(14) },
+  { "", "Reshape",         21,  0, TS_21,         2, 2, reshape, OX_ATTRS_OF(14) },
+  { "", "Reshape",         23,  0, TS_23,         2, 2, reshape, OX_ATTRS_OF(14) },
+  { "", "Reshape",         24,  0, TS_24,         2, 2, reshape, OX_ATTRS_OF(14) },
+  { "", "Reshape",         25,  0, TS_25,         2, 2, reshape, OX_ATTRS_OF(14) },
   { "", "Flatten",          1,  0, OX_TS_FLOAT3,  1, 1, flatten, "axis:int=1" },
   { "", "Flatten",          9,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1" },
   /* + negative axis */
@@ -1037,7 +1025,7 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Squeeze",         24,  0, TS_24,         1, 2, squeeze, "" },
   { "", "Squeeze",         25,  0, TS_25,         1, 2, squeeze, "" },
   { "", "Unsqueeze",        1,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required" },
-  { "", "Unsqueeze",       11,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required" },
+  { "", "Unsqueeze",       11,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, OX_ATTRS_OF(1) },
   { "", "Unsqueeze",       13,  0, TS_13,         2, 2, unsqueeze, "" },
   { "", "Unsqueeze",       21,  0, TS_21,         2, 2, unsqueeze, "" },
   { "", "Unsqueeze",       23,  0, TS_23,         2, 2, unsqueeze, "" },
@@ -1047,11 +1035,11 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Shape",           13,  0, TS_13,         1, 1, shape, "" },
   /* + start, end */
   { "", "Shape",           15,  0, TS_13,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           19,  0, TS_19,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           21,  0, TS_21,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           23,  0, TS_23,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           24,  0, TS_24,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           25,  0, TS_25,         1, 1, shape, "end:int,start:int=0" },
+  { "", "Shape",           19,  0, TS_19,         1, 1, shape, OX_ATTRS_OF(15) },
+  { "", "Shape",           21,  0, TS_21,         1, 1, shape, OX_ATTRS_OF(15) },
+  { "", "Shape",           23,  0, TS_23,         1, 1, shape, OX_ATTRS_OF(15) },
+  { "", "Shape",           24,  0, TS_24,         1, 1, shape, OX_ATTRS_OF(15) },
+  { "", "Shape",           25,  0, TS_25,         1, 1, shape, OX_ATTRS_OF(15) },
   { "", "Size",             1,  0, OX_TS_CLASSIC, 1, 1, size, "" },
   { "", "Size",            13,  0, TS_13,         1, 1, size, "" },
   { "", "Size",            19,  0, TS_19,         1, 1, size, "" },
@@ -1066,7 +1054,7 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "ConstantOfShape", 24,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
   { "", "ConstantOfShape", 25,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
   { "", "EyeLike",          9,  0, TS_EYE9,       1, 1, eye_like, "dtype:int,k:int=0" },
-  { "", "EyeLike",         22,  0, TS_EYE22,      1, 1, eye_like, "dtype:int,k:int=0" },
+  { "", "EyeLike",         22,  0, TS_EYE22,      1, 1, eye_like, OX_ATTRS_OF(9) },
   { "", "Range",           11,  0, TS_RANGE,      3, 3, range, "" },
   { "", "Range",           27,  0, TS_RANGE | OX_T(FLOAT16) | OX_T(BFLOAT16), 3, 3, range,
     "stash_type:int=1" }, /* + stash_type */

@@ -888,12 +888,12 @@ const ox_kernel ox_tensor_kernels[] = {
   { "", "Concat",           1, 0, OX_TS_FLOAT3,  1, -1, concat, "axis:int" },
   { "", "Concat",           4, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required" },
   /* negative axis */
-  { "", "Concat",          11, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required" },
-  { "", "Concat",          13, 0, TS_13,         1, -1, concat, "axis:int:required" },
+  { "", "Concat",          11, 0, OX_TS_CLASSIC, 1, -1, concat, OX_ATTRS_OF(4) },
+  { "", "Concat",          13, 0, TS_13,         1, -1, concat, OX_ATTRS_OF(4) },
   { "", "Split",            1, 0, OX_TS_FLOAT3,  1,  2, split, "axis:int,split:ints" },
   { "", "Split",            2, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints" },
   /* negative axis */
-  { "", "Split",           11, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints" },
+  { "", "Split",           11, 0, OX_TS_CLASSIC, 1,  1, split, OX_ATTRS_OF(2) },
   { "", "Split",           13, 0, TS_13,         1,  2, split, "axis:int=0" }, /* split input */
   /* num_outputs */
   { "", "Split",           18, 0, TS_13,         1,  2, split, "axis:int=0,num_outputs:int" },
@@ -912,21 +912,20 @@ const ox_kernel ox_tensor_kernels[] = {
   { "", "Pad",              2, 0, OX_TS_FLOAT3,  1,  1, pad,
     "mode:string=constant,pads:ints:required,value:float=0.0" },
   { "", "Pad",             11, 0, TS_PAD11,      2,  3, pad, "mode:string=constant" },
-  { "", "Pad",             13, 0, TS_13,         2,  3, pad, "mode:string=constant" },
-  { "", "Pad",             18, 0, TS_13,         2,  4, pad, "mode:string=constant" }, /* axes */
-  { "", "Pad",             19, 0, TS_13,         2,  4, pad, "mode:string=constant" }, /* wrap */
-  { "", "Pad",             21, 0, TS_21,         2,  4, pad, "mode:string=constant" },
-  { "", "Pad",             23, 0, TS_23,         2,  4, pad, "mode:string=constant" },
-  { "", "Pad",             24, 0, TS_24,         2,  4, pad, "mode:string=constant" },
-  { "", "Pad",             25, 0, TS_25,         2,  4, pad, "mode:string=constant" },
+  { "", "Pad",             13, 0, TS_13,         2,  3, pad, OX_ATTRS_OF(11) },
+  { "", "Pad",             18, 0, TS_13,         2,  4, pad, OX_ATTRS_OF(11) }, /* axes */
+  { "", "Pad",             19, 0, TS_13,         2,  4, pad, OX_ATTRS_OF(11) }, /* wrap */
+  { "", "Pad",             21, 0, TS_21,         2,  4, pad, OX_ATTRS_OF(11) },
+  { "", "Pad",             23, 0, TS_23,         2,  4, pad, OX_ATTRS_OF(11) },
+  { "", "Pad",             24, 0, TS_24,         2,  4, pad, OX_ATTRS_OF(11) },
+  { "", "Pad",             25, 0, TS_25,         2,  4, pad, OX_ATTRS_OF(11) },
   { "", "CenterCropPad",   18, 0, TS_13,         2,  2, center_crop_pad, "axes:ints" },
   { "", "DepthToSpace",     1, 0, OX_TS_CLASSIC, 1,  1, depth_to_space, "blocksize:int:required" },
   { "", "DepthToSpace",    11, 0, OX_TS_CLASSIC, 1,  1, depth_to_space,
     "blocksize:int:required,mode:string=DCR" }, /* mode */
-  { "", "DepthToSpace",    13, 0, TS_13,         1,  1, depth_to_space,
-    "blocksize:int:required,mode:string=DCR" },
+  { "", "DepthToSpace",    13, 0, TS_13,         1,  1, depth_to_space, OX_ATTRS_OF(11) },
   { "", "SpaceToDepth",     1, 0, OX_TS_CLASSIC, 1,  1, space_to_depth, "blocksize:int:required" },
-  { "", "SpaceToDepth",    13, 0, TS_13,         1,  1, space_to_depth, "blocksize:int:required" },
+  { "", "SpaceToDepth",    13, 0, TS_13,         1,  1, space_to_depth, OX_ATTRS_OF(1) },
   { "", "ReverseSequence", 10, 0, OX_TS_CLASSIC, 2,  2, reverse_sequence,
     "batch_axis:int=1,time_axis:int=0" },
   {0},
