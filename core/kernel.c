@@ -223,6 +223,27 @@ int ox_auto_pad(ox_ctx *c, int *mode) {
   return 0;
 }
 
+int ox_window_attr(ox_ctx *c, const char *name, int64_t lo, ox_ints *out) {
+  out->v = ox_attr_ints(c, name, &out->n);
+  for (int64_t i = 0; out->v && i < out->n; i++)
+    if (out->v[i] < lo || out->v[i] > (INT64_C(1) << 24))
+      return ox_fail(c->err, OX_EINPUT, "%s[%lld] is %lld; it must be in [%lld, 2^24]", name, (long long)i,
+                     (long long)out->v[i], (long long)lo);
+  return 0;
+}
+
+int ox_window_vals(ox_ctx *c, const char *name, const ox_ints *v, int n, int64_t def, int64_t *out) {
+  if (!v->v) {
+    for (int i = 0; i < n; i++) out[i] = def;
+    return 0;
+  }
+  if (v->n != n)
+    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)v->n,
+                   n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
+  for (int i = 0; i < n; i++) out[i] = v->v[i];
+  return 0;
+}
+
 int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
   int64_t cnt;
   const int64_t *v = ox_attr_ints(c, name, &cnt);

@@ -138,16 +138,17 @@ int ox_auto_pad(ox_ctx *c, int *mode);
 /* An ints attribute of exactly n values, each in [lo, 2^24] (so window
  * arithmetic cannot overflow); every value is `def` when absent. */
 int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out);
+/* The same in two steps, for a row's load hook, which does not know the
+ * spatial axes: ox_window_attr at load (each value in [lo, 2^24]), then
+ * ox_window_vals in the kernel (exactly n values; each `def` when absent). */
+typedef struct { const int64_t *v; int64_t n; } ox_ints; /* v NULL, n -1: absent */
+int ox_window_attr(ox_ctx *c, const char *name, int64_t lo, ox_ints *out);
+int ox_window_vals(ox_ctx *c, const char *name, const ox_ints *v, int n, int64_t def, int64_t *out);
 
 /* ---- prepared once per model ----
- * ox_prepare's last step (ops/prepack.c): for each node of g and of its
- * subgraphs whose weights are constant, an initializer or a Constant's
- * value (Conv's and ConvInteger's W, MatMul's B),
- * the kernel's work that depends only on them, done once (the weights
- * packed for the GEMM) and kept in node->prep, in a's memory: the model's
- * lifetime, read-only while it runs (any number of runs, any threads). A
- * kernel uses it only when its input is that very tensor (ox_prep_matches). */
-int ox_prepack(ox_arena *a, ox_graph *g, ox_err *e);
+ * A row's load hook (core/registry.h) may prepare work from a constant
+ * input (ox_const_input), e.g. weights packed for the GEMM, in the model's
+ * memory. A kernel uses it only when its input is that very tensor: */
 /* Whether v is the tensor t a preparation was made from, or a view of it
  * (a Constant's output shares its data): the same data, type and shape. */
 static inline int ox_prep_matches(const ox_value *v, const ox_tensor *t) {

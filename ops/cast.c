@@ -428,6 +428,34 @@ static int read_to(ox_ctx *c, uint64_t allowed, const char *op, ox_dtype *to) {
   return 0;
 }
 
+/* What the load hooks keep for a node: the options and (Cast, BitCast) the
+ * target type, read once when the model is loaded */
+typedef struct {
+  cast_opts o;
+  ox_dtype to;
+} cast_state;
+
+static int new_state(ox_ctx *c, void **state) {
+  cast_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  return 0;
+}
+static int cast_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  cast_state *st = *state;
+  OX_TRY(read_to(c, cast_types(c->version), "Cast", &st->to));
+  return read_opts(c, &st->o);
+}
+static int castlike_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  return read_opts(c, &((cast_state *)*state)->o);
+}
+static int bitcast_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  return read_to(c, TS_BITCAST, "BitCast", &((cast_state *)*state)->to);
+}
+
 static int need_tensor(ox_ctx *c, ox_value **in, int i) {
   if (in[i]->kind == OX_TENSOR) return 0;
   char d[128];
@@ -437,18 +465,14 @@ static int need_tensor(ox_ctx *c, ox_value **in, int i) {
 
 static int cast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  ox_dtype to;
-  cast_opts o;
+  const cast_state *st = c->state;
   OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(read_to(c, cast_types(c->version), "Cast", &to));
-  OX_TRY(read_opts(c, &o));
-  return convert(c, in[0], to, &o, &out[0]);
+  return convert(c, in[0], st->to, &st->o, &out[0]);
 }
 
 /* CastLike-15: cast input 0 to the element type of input 1. */
 static int cast_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  cast_opts o;
   OX_TRY(need_tensor(c, in, 0));
   OX_TRY(need_tensor(c, in, 1));
   ox_dtype to = in[1]->u.t.dt;
@@ -458,8 +482,7 @@ static int cast_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     return ox_fail(c->err, OX_EINPUT, "%s is %s; T2 must be one of %s", ox_input_name(c, 1),
                    ox_dtypes[to].onnx_name, type_list(allowed, buf, sizeof buf));
   }
-  OX_TRY(read_opts(c, &o));
-  return convert(c, in[0], to, &o, &out[0]);
+  return convert(c, in[0], to, &((const cast_state *)c->state)->o, &out[0]);
 }
 
 /* BitCast-26: the same bits read as another type of the same width. The 4-
@@ -467,9 +490,8 @@ static int cast_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
  * sign-extended), so between them only the extension changes. */
 static int bitcast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  ox_dtype to;
+  ox_dtype to = ((const cast_state *)c->state)->to;
   OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(read_to(c, TS_BITCAST, "BitCast", &to));
   const ox_tensor *t = &in[0]->u.t;
   int bits = ox_dtypes[t->dt].file_bits, tbits = ox_dtypes[to].file_bits;
   if (bits != tbits)
@@ -495,22 +517,22 @@ static int bitcast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 const ox_kernel ox_cast_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "Cast",      1, 0, TS_1,       1, 1, cast, "to:string:required" },
-  { "", "Cast",      6, 0, TS_1,       1, 1, cast, "to:int:required" },
-  { "", "Cast",      9, 0, TS_9,       1, 1, cast, OX_ATTRS_OF(6) },
-  { "", "Cast",     13, 0, TS_13,      1, 1, cast, OX_ATTRS_OF(6) },
-  { "", "Cast",     19, 0, TS_19,      1, 1, cast, "saturate:int=1,to:int:required" },
-  { "", "Cast",     21, 0, TS_21,      1, 1, cast, OX_ATTRS_OF(19) },
-  { "", "Cast",     23, 0, TS_23,      1, 1, cast, OX_ATTRS_OF(19) },
+  { "", "Cast",      1, 0, TS_1,       1, 1, cast, "to:string:required", cast_load },
+  { "", "Cast",      6, 0, TS_1,       1, 1, cast, "to:int:required", cast_load },
+  { "", "Cast",      9, 0, TS_9,       1, 1, cast, OX_ATTRS_OF(6), cast_load },
+  { "", "Cast",     13, 0, TS_13,      1, 1, cast, OX_ATTRS_OF(6), cast_load },
+  { "", "Cast",     19, 0, TS_19,      1, 1, cast, "saturate:int=1,to:int:required", cast_load },
+  { "", "Cast",     21, 0, TS_21,      1, 1, cast, OX_ATTRS_OF(19), cast_load },
+  { "", "Cast",     23, 0, TS_23,      1, 1, cast, OX_ATTRS_OF(19), cast_load },
   { "", "Cast",     24, 0, TS_24,      1, 1, cast,
-    "round_mode:string=up,saturate:int=1,to:int:required" },
-  { "", "Cast",     25, 0, TS_25,      1, 1, cast, OX_ATTRS_OF(24) },
-  { "", "CastLike", 15, 0, TS_13,      2, 2, cast_like, "" },
-  { "", "CastLike", 19, 0, TS_19,      2, 2, cast_like, "saturate:int=1" },
-  { "", "CastLike", 21, 0, TS_21,      2, 2, cast_like, OX_ATTRS_OF(19) },
-  { "", "CastLike", 23, 0, TS_23,      2, 2, cast_like, OX_ATTRS_OF(19) },
-  { "", "CastLike", 24, 0, TS_24,      2, 2, cast_like, "round_mode:string=up,saturate:int=1" },
-  { "", "CastLike", 25, 0, TS_25,      2, 2, cast_like, OX_ATTRS_OF(24) },
-  { "", "BitCast",  26, 0, TS_BITCAST, 1, 1, bitcast, "to:int:required" },
+    "round_mode:string=up,saturate:int=1,to:int:required", cast_load },
+  { "", "Cast",     25, 0, TS_25,      1, 1, cast, OX_ATTRS_OF(24), cast_load },
+  { "", "CastLike", 15, 0, TS_13,      2, 2, cast_like, "", castlike_load },
+  { "", "CastLike", 19, 0, TS_19,      2, 2, cast_like, "saturate:int=1", castlike_load },
+  { "", "CastLike", 21, 0, TS_21,      2, 2, cast_like, OX_ATTRS_OF(19), castlike_load },
+  { "", "CastLike", 23, 0, TS_23,      2, 2, cast_like, OX_ATTRS_OF(19), castlike_load },
+  { "", "CastLike", 24, 0, TS_24,      2, 2, cast_like, "round_mode:string=up,saturate:int=1", castlike_load },
+  { "", "CastLike", 25, 0, TS_25,      2, 2, cast_like, OX_ATTRS_OF(24), castlike_load },
+  { "", "BitCast",  26, 0, TS_BITCAST, 1, 1, bitcast, "to:int:required", bitcast_load },
   {0},
 };

@@ -24,13 +24,55 @@
 /* ---- window geometry (ops/conv.h) ---- */
 typedef ox_conv_geom geom;
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks of this file keep for a node: its attributes (those
+ * its op-version lacks keep their defaults) and, for Conv and ConvInteger,
+ * the preparation of a constant W (ops/conv.h). */
+typedef struct {
+  const ox_conv_prep *pp; /* first: tests/unit/test_conv.c looks whether it is set */
+  int64_t group, offset_group;
+  int auto_pad;
+  ox_ints strides, dilations, pads, kernel_shape, output_padding, output_shape;
+} conv_state;
+
+/* ConvTranspose, DeformConv, Col2Im */
+static int window_load(ox_ctx *c, void **state) {
+  conv_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  st->group = ox_attr_int(c, "group", 1);
+  if (st->group < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)st->group);
+  st->offset_group = ox_attr_int(c, "offset_group", 1);
+  OX_TRY(ox_auto_pad(c, &st->auto_pad));
+  OX_TRY(ox_window_attr(c, "strides", 1, &st->strides));
+  OX_TRY(ox_window_attr(c, "dilations", 1, &st->dilations));
+  OX_TRY(ox_window_attr(c, "pads", 0, &st->pads));
+  OX_TRY(ox_window_attr(c, "kernel_shape", 0, &st->kernel_shape));
+  OX_TRY(ox_window_attr(c, "output_padding", 0, &st->output_padding));
+  st->output_shape.v = ox_attr_ints(c, "output_shape", &st->output_shape.n);
+  *state = st;
+  return 0;
+}
+
+/* Conv and ConvInteger: a constant W packed for the GEMM too */
+static int packing_load(ox_ctx *c, int integer, void **state) {
+  OX_TRY(window_load(c, state));
+  conv_state *st = *state;
+  const ox_tensor *w;
+  OX_TRY(ox_const_input(c, 1, &w));
+  return w ? ox_conv_prepack(c->a, integer, st->group, w, &st->pp, c->err) : 0;
+}
+static int conv_load(ox_ctx *c, void **state) { return packing_load(c, 0, state); }
+static int conv_integer_load(ox_ctx *c, void **state) { return packing_load(c, 1, state); }
+
 /* strides, dilations and pads (begin, end) for nd spatial axes */
 static int window_attrs(ox_ctx *c, int nd, geom *g) {
+  const conv_state *st = c->state;
   int64_t pads[2 * MAXSP];
   g->nd = nd;
-  OX_TRY(ox_window_ints(c, "strides", nd, 1, 1, g->s));
-  OX_TRY(ox_window_ints(c, "dilations", nd, 1, 1, g->d));
-  OX_TRY(ox_window_ints(c, "pads", 2 * nd, 0, 0, pads));
+  OX_TRY(ox_window_vals(c, "strides", &st->strides, nd, 1, g->s));
+  OX_TRY(ox_window_vals(c, "dilations", &st->dilations, nd, 1, g->d));
+  OX_TRY(ox_window_vals(c, "pads", &st->pads, 2 * nd, 0, pads));
   for (int i = 0; i < nd; i++) g->pb[i] = pads[i], g->pe[i] = pads[nd + i];
   return 0;
 }
@@ -54,8 +96,7 @@ static int geom_fits(ox_ctx *c, const geom *g) {
  * Conv-11: SAME_* pads so that out = ceil(in / stride), the odd pixel at the
  * end for SAME_UPPER and at the beginning for SAME_LOWER. */
 static int conv_positions(ox_ctx *c, geom *g) {
-  int mode;
-  OX_TRY(ox_auto_pad(c, &mode));
+  int mode = ((const conv_state *)c->state)->auto_pad;
   for (int i = 0; i < g->nd; i++) {
     int64_t dk = (g->ker[i] - 1) * g->d[i] + 1, in = g->img[i];
     if (mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
@@ -220,9 +261,9 @@ static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_
     return ox_fail(c->err, OX_EINPUT, "W has shape %s but X has shape %s; W must be (M, C/group, k1, ...) of X's rank",
                    ox_shape_str(w->rank, w->dims, s1, sizeof s1), ox_shape_str(x->rank, x->dims, s2, sizeof s2));
   int nd = x->rank - 2;
-  *group = ox_attr_int(c, "group", 1);
+  const conv_state *st = c->state;
+  *group = st->group;
   int64_t G = *group, C = x->dims[1], M = w->dims[0];
-  if (G < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)G);
   if (C % G || w->dims[1] != C / G)
     return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels but W has %lld per group x %lld groups",
                    (long long)C, (long long)w->dims[1], (long long)G);
@@ -231,7 +272,7 @@ static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_
                    (long long)M, (long long)G);
   OX_TRY(window_attrs(c, nd, g));
   int64_t ks[MAXSP];
-  OX_TRY(ox_window_ints(c, "kernel_shape", nd, -1, 0, ks));
+  OX_TRY(ox_window_vals(c, "kernel_shape", &st->kernel_shape, nd, -1, ks));
   for (int i = 0; i < nd; i++) {
     if (ks[i] >= 0 && ks[i] != w->dims[2 + i])
       return ox_fail(c->err, OX_EINPUT, "kernel_shape[%d] is %lld but W has shape %s", i,
@@ -259,7 +300,7 @@ static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
 
 /* The node's preparation (ops/conv.h) when it was made from this very W */
 static const ox_conv_prep *prep_of(ox_ctx *c, const ox_value *w, int64_t G) {
-  const ox_conv_prep *pp = c->node ? c->node->prep : NULL;
+  const ox_conv_prep *pp = ((const conv_state *)c->state)->pp;
   return pp && ox_prep_matches(w, pp->w) && pp->G == G ? pp : NULL;
 }
 
@@ -322,10 +363,10 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
   if (w->rank != x->rank)
     return ox_fail(c->err, OX_EINPUT, "W has shape %s but X has shape %s; W must be (C, M/group, k1, ...) of X's rank",
                    ox_shape_str(w->rank, w->dims, s1, sizeof s1), ox_shape_str(x->rank, x->dims, s2, sizeof s2));
-  int nd = x->rank - 2, mode;
-  *group = ox_attr_int(c, "group", 1);
+  const conv_state *st = c->state;
+  int nd = x->rank - 2, mode = st->auto_pad;
+  *group = st->group;
   int64_t G = *group, C = x->dims[1];
-  if (G < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)G);
   if (w->dims[0] != C || C % G)
     return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels, W has %lld input channels, group %lld",
                    (long long)C, (long long)w->dims[0], (long long)G);
@@ -333,11 +374,10 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
     return ox_fail(c->err, OX_EINPUT, "group %lld times W's %lld output channels is too large",
                    (long long)G, (long long)w->dims[1]);
   OX_TRY(window_attrs(c, nd, g));
-  OX_TRY(ox_auto_pad(c, &mode));
-  int64_t ks[MAXSP], op[MAXSP], os[MAXSP], cnt;
-  OX_TRY(ox_window_ints(c, "kernel_shape", nd, -1, 0, ks));
-  OX_TRY(ox_window_ints(c, "output_padding", nd, 0, 0, op));
-  const int64_t *osv = ox_attr_ints(c, "output_shape", &cnt);
+  int64_t ks[MAXSP], op[MAXSP], os[MAXSP], cnt = st->output_shape.n;
+  OX_TRY(ox_window_vals(c, "kernel_shape", &st->kernel_shape, nd, -1, ks));
+  OX_TRY(ox_window_vals(c, "output_padding", &st->output_padding, nd, 0, op));
+  const int64_t *osv = st->output_shape.v;
   if (osv) { /* (O1..On), or (N, M, O1..On) as some exporters write it */
     if (cnt != nd && cnt != nd + 2)
       return ox_fail(c->err, OX_EINPUT, "output_shape has %lld values; expected %d", (long long)cnt, nd);
@@ -502,7 +542,7 @@ static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   const ox_tensor *x = t[0], *w = t[1], *off = t[2], *mask = t[4];
   for (int i = 1; i < 5; i++)
     if (t[i]) OX_TRY(ox_same_dtype(c, i, t[i], x->dt));
-  int64_t G = 1, OG = ox_attr_int(c, "offset_group", 1), ydims[MAXSP + 2];
+  int64_t G = 1, OG = ((const conv_state *)c->state)->offset_group, ydims[MAXSP + 2];
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
   OX_TRY(geom_fits(c, &g));
@@ -608,21 +648,21 @@ const ox_kernel ox_conv_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "Conv",           1, 0, OX_TS_FLOAT3,             2, 3, conv,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
-  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv, OX_ATTRS_OF(1) },
-  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv, OX_ATTRS_OF(1) },
+    "strides:ints", conv_load },
+  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv, OX_ATTRS_OF(1), conv_load },
+  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv, OX_ATTRS_OF(1), conv_load },
   { "", "ConvTranspose",  1, 0, OX_TS_FLOAT3,             2, 3, convtranspose,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
-    "output_shape:ints,pads:ints,strides:ints" },
-  { "", "ConvTranspose", 11, 0, OX_TS_FLOAT3,             2, 3, convtranspose, OX_ATTRS_OF(1) },
-  { "", "ConvTranspose", 22, 0, OX_TS_FLOAT4,             2, 3, convtranspose, OX_ATTRS_OF(1) },
+    "output_shape:ints,pads:ints,strides:ints", window_load },
+  { "", "ConvTranspose", 11, 0, OX_TS_FLOAT3,             2, 3, convtranspose, OX_ATTRS_OF(1), window_load },
+  { "", "ConvTranspose", 22, 0, OX_TS_FLOAT4,             2, 3, convtranspose, OX_ATTRS_OF(1), window_load },
   { "", "ConvInteger",   10, 0, OX_T(INT8) | OX_T(UINT8), 2, 4, conv_integer,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
+    "strides:ints", conv_integer_load },
   { "", "DeformConv",    19, 0, OX_TS_FLOAT3,             3, 5, deform_conv,
-    "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints" },
-  { "", "DeformConv",    22, 0, OX_TS_FLOAT4,             3, 5, deform_conv, OX_ATTRS_OF(19) },
+    "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints", window_load },
+  { "", "DeformConv",    22, 0, OX_TS_FLOAT4,             3, 5, deform_conv, OX_ATTRS_OF(19), window_load },
   { "", "Col2Im",        18, 0, TS_COL2IM,                3, 3, col2im_op,
-    "dilations:ints,pads:ints,strides:ints" },
+    "dilations:ints,pads:ints,strides:ints", window_load },
   {0},
 };

@@ -22,7 +22,7 @@ typedef struct {
 } ox_conv_geom;
 
 /* What Conv and ConvInteger prepare once per model for a constant W
- * (ox_conv_prepack, through ox_prepack): used by a call only when its input
+ * (ox_conv_prepack, from their load hook): used by a call only when its input
  * 1 is that tensor (ox_prep_matches) and `gp` is still the current plan
  * (ox_gemm_max_isa may change it), else the call packs its own. */
 typedef struct ox_conv_prep {
@@ -39,10 +39,12 @@ typedef struct ox_conv_prep {
   const float *wf;       /* a float16 or bfloat16 W widened to float when pa is NULL, else NULL */
 } ox_conv_prep;
 
-/* *out <- node n's preparation for its constant W, in a's memory; NULL
- * (and 0) when there is nothing to prepare or the shapes are wrong (the
- * kernel says so when it runs); an error only when out of memory. */
-int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_conv_prep **out, ox_err *e);
+/* *out <- the preparation of a constant W for Conv (integer 0) or
+ * ConvInteger (1) of group G, in a's memory; NULL (and 0) when there is
+ * nothing to prepare or the shapes are wrong (the kernel says so when it
+ * runs); an error only when out of memory. */
+int ox_conv_prepack(ox_arena *a, int integer, int64_t G, const ox_tensor *w, const ox_conv_prep **out,
+                    ox_err *e);
 
 /* y = conv(x, w) + b for x, w, b of one float type (float, double, float16,
  * bfloat16; the small ones computed in float and rounded once on store).

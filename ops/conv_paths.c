@@ -704,12 +704,10 @@ static void pack_weights_int8(const ox_gemm_plan *gp, const ox_tensor *w, int64_
                      pa + gi * ceil_div(Mg, gp->mr) * gp->mr * K4 * 4, rowsum + gi * Mg);
 }
 
-int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_conv_prep **out, ox_err *e) {
+int ox_conv_prepack(ox_arena *a, int integer, int64_t G, const ox_tensor *w, const ox_conv_prep **out,
+                    ox_err *e) {
   *out = NULL;
-  const ox_attr *ga = ox_node_attr(n, "group");
-  int64_t G = ga && ga->type == OX_ATTR_INT ? ga->i : ga ? 0 : 1;
   if (w->rank < 3 || w->n <= 0 || G < 1 || w->dims[0] % G) return 0;
-  int integer = !strcmp(n->op, "ConvInteger");
   ox_dtype dt = w->dt;
   if (integer ? dt != OX_INT8 && dt != OX_UINT8 : dt != OX_FLOAT && dt != OX_DOUBLE && !is_small(dt)) return 0;
   if (!integer && dt != OX_FLOAT16 && dt != OX_BFLOAT16 && is_small(dt)) return 0;

@@ -151,6 +151,19 @@ static int copy_of(ox_ctx *c, const ox_tensor *x, ox_value **out) {
 
 /* ---- Gather ---- */
 
+/* Gather's and GatherElements' attribute, read once when the model is loaded */
+typedef struct {
+  int64_t axis;
+} gather_state;
+
+static int gather_load(ox_ctx *c, void **state) {
+  gather_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  st->axis = ox_attr_int(c, "axis", 0);
+  *state = st;
+  return 0;
+}
+
 /* Gather-1, -11, -13: the same op (11 documented negative indices; 13 added
  * bfloat16). output[o, i..., n] = data[o, indices[i...], n] along axis. */
 static int gather(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
@@ -158,7 +171,7 @@ static int gather(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t;
   OX_TRY(need_rank1(c, x));
   int axis;
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
+  OX_TRY(ox_axis(c, ((const gather_state *)c->state)->axis, x->rank, 0, "axis", &axis));
   const int64_t *idx = NULL;
   OX_TRY(index_values(c, 1, it, 1, &idx));
 
@@ -249,7 +262,7 @@ static int gather_elements(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t;
   OX_TRY(need_rank1(c, x));
   int axis;
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
+  OX_TRY(ox_axis(c, ((const gather_state *)c->state)->axis, x->rank, 0, "axis", &axis));
   int64_t *off;
   OX_TRY(element_offsets(c, x, 1, it, axis, &off));
   OX_TRY(ox_tensor_new(c->a, x->dt, it->rank, it->dims, &out[0], c->err));
@@ -1099,11 +1112,11 @@ static int cumprod(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 /* One row per since-version; tin 0 (the data) is the input T constrains. */
 const ox_kernel ox_index_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "Gather",           1, 0, TS_ALL,       2, 2, gather, "axis:int=0" },
-  { "", "Gather",          11, 0, TS_ALL,       2, 2, gather, "axis:int=0" },
-  { "", "Gather",          13, 0, TS_ALL13,     2, 2, gather, "axis:int=0" },
-  { "", "GatherElements",  11, 0, TS_ALL,       2, 2, gather_elements, "axis:int=0" },
-  { "", "GatherElements",  13, 0, TS_ALL13,     2, 2, gather_elements, "axis:int=0" },
+  { "", "Gather",           1, 0, TS_ALL,       2, 2, gather, "axis:int=0", gather_load },
+  { "", "Gather",          11, 0, TS_ALL,       2, 2, gather, "axis:int=0", gather_load },
+  { "", "Gather",          13, 0, TS_ALL13,     2, 2, gather, "axis:int=0", gather_load },
+  { "", "GatherElements",  11, 0, TS_ALL,       2, 2, gather_elements, "axis:int=0", gather_load },
+  { "", "GatherElements",  13, 0, TS_ALL13,     2, 2, gather_elements, "axis:int=0", gather_load },
   { "", "GatherND",        11, 0, TS_ALL,       2, 2, gather_nd, "" },
   /* + batch_dims */
   { "", "GatherND",        12, 0, TS_ALL,       2, 2, gather_nd, "batch_dims:int=0" },

@@ -269,6 +269,36 @@ static int reshape_dims(ox_ctx *c, const ox_tensor *x, int64_t n, const int64_t 
   return 0;
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks of this file keep for a node (Reshape, Flatten,
+ * Transpose): the attributes its op-version declares, each with its
+ * default where the node leaves it out. */
+typedef struct {
+  const int64_t *shape, *perm; /* NULL: absent */
+  int64_t nshape, nperm, axis;
+  int allowzero;
+} shape_state;
+
+static int shape_load(ox_ctx *c, void **state) {
+  shape_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->shape = ox_attr_ints(c, "shape", &st->nshape);
+  if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "allowzero", 0, 0, 1, &st->allowzero));
+  st->axis = ox_attr_int(c, "axis", 1);
+  st->perm = ox_attr_ints(c, "perm", &st->nperm);
+  return 0;
+}
+
+/* Reshape-1: its shape attribute given */
+static int reshape_load(ox_ctx *c, void **state) {
+  OX_TRY(shape_load(c, state));
+  if (c->version < 5 && !((shape_state *)*state)->shape)
+    return ox_fail(c->err, OX_EINPUT, "the attribute 'shape' is required");
+  return 0;
+}
+
 /* Reshape-1 takes the shape as an attribute; from 5 it is input 1 (int64);
  * allowzero arrives in 14. */
 static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
@@ -276,17 +306,15 @@ static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   OX_TRY(tensor_in(c, in, 0, &x));
   const int64_t *want;
   int64_t n;
+  const shape_state *st = c->state;
   if (c->version < 5) {
-    want = ox_attr_ints(c, "shape", &n);
-    if (c->err->code) return c->err->code;
-    if (!want) return ox_fail(c->err, OX_EINPUT, "the attribute 'shape' is required");
+    want = st->shape, n = st->nshape;
   } else {
     int64_t *w;
     OX_TRY(ox_ints_of(c, 1, in[1], &w, &n));
     want = w;
   }
-  int allowzero = 0;
-  if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "allowzero", 0, 0, 1, &allowzero));
+  int allowzero = st->allowzero;
   if (n > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "shape has %lld entries", (long long)n);
   int64_t *dims = ox_alloc_array(c->a, n + 1, sizeof *dims);
   if (!dims) return ox_oom(c->err, NULL);
@@ -301,8 +329,7 @@ static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 static int flatten(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(tensor_in(c, in, 0, &x));
-  int64_t axis = ox_attr_int(c, "axis", 1);
-  if (c->err->code) return c->err->code;
+  int64_t axis = ((const shape_state *)c->state)->axis;
   int r = x->rank;
   int64_t lo = c->version >= 11 ? -r : 0;
   if (axis < lo || axis > r)
@@ -936,9 +963,9 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
 static int transpose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(tensor_in(c, in, 0, &x));
-  int64_t np;
-  const int64_t *p = ox_attr_ints(c, "perm", &np);
-  if (c->err->code) return c->err->code;
+  const shape_state *st = c->state;
+  int64_t np = st->nperm;
+  const int64_t *p = st->perm;
   int r = x->rank;
   int64_t *perm = ox_alloc_array(c->a, 2 * (int64_t)r + 2, sizeof *perm), *dims = perm + r + 1;
   char *seen = ox_alloc(c->a, (size_t)r + 1);
@@ -997,25 +1024,25 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Constant",        24, -1, TS_24,         0, 0, constant, OX_ATTRS_OF(12) },
   { "", "Constant",        25, -1, TS_25,         0, 0, constant, OX_ATTRS_OF(12) },
   { "", "Reshape",          1,  0, OX_TS_FLOAT3,  1, 1, reshape,
-    "consumed_inputs:ints,shape:ints" }, /* shape attribute */
-  { "", "Reshape",          5,  0, OX_TS_CLASSIC, 2, 2, reshape, "" }, /* shape input */
-  { "", "Reshape",         13,  0, TS_13,         2, 2, reshape, "" },
+    "consumed_inputs:ints,shape:ints", reshape_load }, /* shape attribute */
+  { "", "Reshape",          5,  0, OX_TS_CLASSIC, 2, 2, reshape, "", reshape_load }, /* shape input */
+  { "", "Reshape",         13,  0, TS_13,         2, 2, reshape, "", reshape_load },
   /* + allowzero */
-  { "", "Reshape",         14,  0, TS_13,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         19,  0, TS_19,         2, 2, reshape, OX_ATTRS_OF(14) },
-  { "", "Reshape",         21,  0, TS_21,         2, 2, reshape, OX_ATTRS_OF(14) },
-  { "", "Reshape",         23,  0, TS_23,         2, 2, reshape, OX_ATTRS_OF(14) },
-  { "", "Reshape",         24,  0, TS_24,         2, 2, reshape, OX_ATTRS_OF(14) },
-  { "", "Reshape",         25,  0, TS_25,         2, 2, reshape, OX_ATTRS_OF(14) },
-  { "", "Flatten",          1,  0, OX_TS_FLOAT3,  1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",          9,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1" },
+  { "", "Reshape",         14,  0, TS_13,         2, 2, reshape, "allowzero:int=0", reshape_load },
+  { "", "Reshape",         19,  0, TS_19,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Reshape",         21,  0, TS_21,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Reshape",         23,  0, TS_23,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Reshape",         24,  0, TS_24,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Reshape",         25,  0, TS_25,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Flatten",          1,  0, OX_TS_FLOAT3,  1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",          9,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1", shape_load },
   /* + negative axis */
-  { "", "Flatten",         11,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         13,  0, TS_13,         1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         21,  0, TS_21,         1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         23,  0, TS_23,         1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         24,  0, TS_24,         1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         25,  0, TS_25,         1, 1, flatten, "axis:int=1" },
+  { "", "Flatten",         11,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         13,  0, TS_13,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         21,  0, TS_21,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         23,  0, TS_23,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         24,  0, TS_24,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         25,  0, TS_25,         1, 1, flatten, "axis:int=1", shape_load },
   { "", "Squeeze",          1,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints" }, /* axes attribute */
   /* + negative axes */
   { "", "Squeeze",         11,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints" },
@@ -1062,11 +1089,11 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "OneHot",           9,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1" },
   /* + negative indices */
   { "", "OneHot",          11,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1" },
-  { "", "Transpose",        1,  0, OX_TS_CLASSIC, 1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       13,  0, TS_13,         1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       21,  0, TS_21,         1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       23,  0, TS_23,         1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       24,  0, TS_24,         1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       25,  0, TS_25,         1, 1, transpose, "perm:ints" },
+  { "", "Transpose",        1,  0, OX_TS_CLASSIC, 1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       13,  0, TS_13,         1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       21,  0, TS_21,         1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       23,  0, TS_23,         1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       24,  0, TS_24,         1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       25,  0, TS_25,         1, 1, transpose, "perm:ints", shape_load },
   {0},
 };

@@ -246,14 +246,42 @@ static void concat_units(void *arg, int slot, int64_t lo, int64_t hi) {
   }
 }
 
+/* ---- Concat and Split: the attributes, read once when the model is loaded ---- */
+
+typedef struct {
+  int64_t axis, num_outputs;
+  int has_num_outputs;
+  const int64_t *split; /* Split before 13: the attribute, NULL when absent */
+  int64_t nsplit;
+} cat_state;
+
+static int concat_load(ox_ctx *c, void **state) {
+  cat_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  if (!ox_attr_find(c, "axis") && c->version >= 4)
+    return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
+  st->axis = ox_attr_int(c, "axis", 1);
+  return 0;
+}
+
+static int split_load(ox_ctx *c, void **state) {
+  cat_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->axis = ox_attr_int(c, "axis", 0);
+  st->split = ox_attr_ints(c, "split", &st->nsplit);
+  st->has_num_outputs = ox_attr_find(c, "num_outputs") != NULL;
+  st->num_outputs = ox_attr_int(c, "num_outputs", 0);
+  return 0;
+}
+
 static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t0;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &t0));
-  const ox_attr *at = ox_attr_find(c, "axis");
-  if (!at && c->version >= 4) return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
   /* Negative axes are documented from 11 but taken at every version, as
    * onnxruntime does (PyTorch's opset-6 exports write them, e.g. GLU's Split). */
-  int64_t a = ox_attr_int(c, "axis", 1);
+  int64_t a = ((const cat_state *)c->state)->axis;
   int axis;
   OX_TRY(ox_axis(c, a, t0->rank, 0, "axis", &axis));
   int r = t0->rank;
@@ -313,12 +341,14 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   if (nout < 1) return ox_fail(c->err, OX_EINPUT, "the node has no outputs");
-  int64_t a = ox_attr_int(c, "axis", 0);
+  const cat_state *st = c->state;
+  int64_t a = st->axis;
   int axis; /* negative axes at every version: see concat() */
   OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
   int64_t dim = x->dims[axis], nsplit = -1, *sp = NULL;
   if (c->version < 13) {
-    const int64_t *sa = ox_attr_ints(c, "split", &nsplit);
+    const int64_t *sa = st->split;
+    nsplit = st->nsplit;
     if (sa) {
       sp = ints_new(c, nsplit);
       if (!sp) return ox_oom(c->err, NULL);
@@ -346,9 +376,8 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       OX_TRY(ox_ints_of(c, 1, in[1], &sp, &nsplit));
     }
   }
-  const ox_attr *na = c->version >= 18 ? ox_attr_find(c, "num_outputs") : NULL;
-  if (na) {
-    int64_t k = ox_attr_int(c, "num_outputs", 0);
+  if (c->version >= 18 && st->has_num_outputs) {
+    int64_t k = st->num_outputs;
     if (sp)
       return ox_fail(c->err, OX_EINPUT, "both the input 'split' and the attribute "
                      "'num_outputs' are given; give one");
@@ -885,18 +914,18 @@ static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
 
 const ox_kernel ox_tensor_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "Concat",           1, 0, OX_TS_FLOAT3,  1, -1, concat, "axis:int" },
-  { "", "Concat",           4, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required" },
+  { "", "Concat",           1, 0, OX_TS_FLOAT3,  1, -1, concat, "axis:int", concat_load },
+  { "", "Concat",           4, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required", concat_load },
   /* negative axis */
-  { "", "Concat",          11, 0, OX_TS_CLASSIC, 1, -1, concat, OX_ATTRS_OF(4) },
-  { "", "Concat",          13, 0, TS_13,         1, -1, concat, OX_ATTRS_OF(4) },
-  { "", "Split",            1, 0, OX_TS_FLOAT3,  1,  2, split, "axis:int,split:ints" },
-  { "", "Split",            2, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints" },
+  { "", "Concat",          11, 0, OX_TS_CLASSIC, 1, -1, concat, OX_ATTRS_OF(4), concat_load },
+  { "", "Concat",          13, 0, TS_13,         1, -1, concat, OX_ATTRS_OF(4), concat_load },
+  { "", "Split",            1, 0, OX_TS_FLOAT3,  1,  2, split, "axis:int,split:ints", split_load },
+  { "", "Split",            2, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints", split_load },
   /* negative axis */
-  { "", "Split",           11, 0, OX_TS_CLASSIC, 1,  1, split, OX_ATTRS_OF(2) },
-  { "", "Split",           13, 0, TS_13,         1,  2, split, "axis:int=0" }, /* split input */
+  { "", "Split",           11, 0, OX_TS_CLASSIC, 1,  1, split, OX_ATTRS_OF(2), split_load },
+  { "", "Split",           13, 0, TS_13,         1,  2, split, "axis:int=0", split_load }, /* split input */
   /* num_outputs */
-  { "", "Split",           18, 0, TS_13,         1,  2, split, "axis:int=0,num_outputs:int" },
+  { "", "Split",           18, 0, TS_13,         1,  2, split, "axis:int=0,num_outputs:int", split_load },
   { "", "Slice",            1, 0, OX_TS_CLASSIC, 1,  1, slice,
     "axes:ints,ends:ints:required,starts:ints:required" },
   { "", "Slice",           10, 0, OX_TS_CLASSIC, 3,  5, slice, "" },

@@ -262,10 +262,10 @@ static int check_run(const ox_value *y, const double *want, const double *bound,
 }
 
 
-/* ---- weights prepared once per model (ops/prepack.c) ----
+/* ---- weights prepared once per model (the load hook of ops/conv.c) ----
  * op on in[] as a model whose inputs 1.. (W, B, zero points) are
  * initializers, W every other call a Constant node's value instead:
- * ox_prepare packs W once (node->prep), then two runs of
+ * ox_prepare packs W once (the first member of the node's state), then two runs of
  * the model must give the same bytes as `ref` (the op called directly,
  * packing per call) under the current level and thread count. *prepped
  * receives whether the node got a preparation. */
@@ -297,7 +297,10 @@ static int prepared_same(const char *op, int opset, int na, ox_attr *at_, int ni
     return 0;
   }
   *prepped = 0;
-  for (int i = 0; i < g.nnode; i++) *prepped |= !strcmp(g.node[i].op, op) && g.node[i].prep != NULL;
+  for (int i = 0; i < g.nnode; i++) {
+    const void *const *st = g.node[i].state; /* the preparation is its first member */
+    *prepped |= !strcmp(g.node[i].op, op) && st && *st;
+  }
   if (isa_at_run >= 0) ox_gemm_max_isa(isa_at_run); /* another micro-kernel than the packed one */
   size_t bytes = (size_t)ref->u.t.n * ox_dtype_size(ref->u.t.dt);
   for (int r = 0; r < 2; r++) {
