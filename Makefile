@@ -169,6 +169,9 @@ FORCE:
 fuzz: deps
 	@sh tests/fuzz/run.sh $(B) $(FUZZ_SECONDS) "$(SHARED_SUITE)" $(FUZZERS)
 
+# the elementwise ops' error sweep checks its references against MPFR
+# (libmpfr-dev: a test dependency)
+$(B)/unit/test_ulp $(B)/asan/unit/test_ulp: LIBS += -lmpfr -lgmp
 UNIT_BINS      := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT))
 UNIT_BINS_ASAN := $(patsubst tests/unit/%.c,$(B)/asan/unit/%,$(UNIT))
 REPLAY_BINS    := $(patsubst %,$(B)/asan/fuzz-replay-%,$(FUZZERS))

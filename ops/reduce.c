@@ -20,6 +20,9 @@
 #include <string.h>
 
 #include "core/cpu.h"
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 #include "core/kernel.h"
 #include "core/threads.h"
 
@@ -65,6 +68,9 @@ typedef double vd8 __attribute__((vector_size(64)));
 #include "reduce_rows.h"
 #define FN(name) name##_avx512
 #define TARGET __attribute__((target("avx512f,avx2,fma")))
+/* gcc 12 makes four instructions of __builtin_convertvector's 8 floats to
+ * 8 doubles here: vcvtps2pd's one */
+#define TO_D8(v) ((vd8)_mm512_cvtps_pd((__m256)(v)))
 #include "reduce_rows.h"
 #endif
 #if defined(__GNUC__) && !defined(__clang__)

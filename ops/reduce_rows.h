@@ -7,6 +7,9 @@
 #if !defined(FN) || !defined(TARGET)
 #error "define FN, TARGET before including ops/reduce_rows.h"
 #endif
+#ifndef TO_D8 /* 8 floats to 8 doubles */
+#define TO_D8(v) __builtin_convertvector((v), vd8)
+#endif
 
 /* exp of each lane: n = round(x log2 e), r = x - n ln 2 (in two parts),
  * exp(r) by a degree-6 polynomial, times 2^n built in the exponent bits.
@@ -28,6 +31,17 @@ TARGET static inline vf FN(vexp)(vf x) {
   p = p * r * r + r + 1.f;
   vi e = (__builtin_convertvector(n, vi) + 127) << 23;
   return (vf)((vi)(p * (vf)e) & ~under);
+}
+/* e^(x - m) with x - m carried exactly: t = x - m rounded, err its rounding
+ * error (Knuth's two-sum: additions only, so nothing is fused), and
+ * e^(t + err) = e^t (1 + err). Rounding x - m alone would cost the result
+ * |x - m| 2^-24 of relative error: 32 ULPs at x - m = -32. An infinite or
+ * NaN t gives e^t. */
+TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
+  vf t = x - m, a = t + m, b = t - a;
+  vf err = (x - a) + (-m - b);
+  vf e = FN(vexp)(t);
+  return vsel(err == err, e + e * err, e);
 }
 TARGET static double FN(sum_row)(const float *x, int64_t n) {
   /* float lanes over blocks of 1024 elements (each lane adds 16 values),
@@ -56,28 +70,45 @@ TARGET static void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
   float m = -INFINITY;
   for (int k = 0; k < VL; k++) m = vm[k] > m ? vm[k] : m;
   for (; j < n; j++) m = x[j] > m ? x[j] : m;
+  /* softmax: the sum in float lanes, folded into double every 64 vectors;
+   * log-softmax: in double lanes, since log s near 0 needs the small terms
+   * that the maximum's 1 in a float lane would drown */
   double s = 0;
-  for (j = 0; j < nv;) { /* float lanes, folded into double every 64 vectors */
-    vf vs = {0};
-    for (int64_t end = j + 64 * VL < nv ? j + 64 * VL : nv; j < end; j += VL) {
-      vf e = FN(vexp)(vload(x + j) - m);
-      if (!log_) vstore(y + j, e);
-      vs += e;
+  if (!log_) {
+    for (j = 0; j < nv;) {
+      vf vs = {0};
+      for (int64_t end = j + 64 * VL < nv ? j + 64 * VL : nv; j < end; j += VL) {
+        vf e = FN(vexp_diff)(vload(x + j), vsplat(m));
+        vstore(y + j, e);
+        vs += e;
+      }
+      for (int k = 0; k < VL; k++) s += vs[k];
     }
-    for (int k = 0; k < VL; k++) s += vs[k];
+  } else {
+    vd8 s0 = {0}, s1 = {0};
+    for (j = 0; j < nv; j += VL) {
+      vf e = FN(vexp_diff)(vload(x + j), vsplat(m));
+      s0 += TO_D8(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7));
+      s1 += TO_D8(__builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15));
+    }
+    s0 += s1;
+    for (int k = 0; k < 8; k++) s += s0[k];
   }
   float tail[VL] = {0}, et[VL];
   memcpy(tail, x + nv, (size_t)(n - nv) * sizeof *x);
-  vstore(et, FN(vexp)(vload(tail) - m));
+  vstore(et, FN(vexp_diff)(vload(tail), vsplat(m)));
   for (j = nv; j < n; j++) {
     s += et[j - nv];
     if (!log_) y[j] = et[j - nv];
   }
-  /* log-softmax: (x - m) - log s, so that a large m loses nothing */
-  float f = log_ ? (float)log(s) : (float)(1 / s);
+  /* log-softmax: (x - m) - log s, so that a large m loses nothing; s holds
+   * 1 for the maximum, and log1p(s - 1) keeps the relative error of the rest
+   * of s (exp's few ULPs) from growing by 1 / log s where s is near 1 */
+  float f = log_ ? 0 : (float)(1 / s);
   if (log_) {
-    for (j = 0; j < nv; j += VL) vstore(y + j, (vload(x + j) - m) - f);
-    for (; j < n; j++) y[j] = (x[j] - m) - f;
+    float ls = (float)log1p(s - 1);
+    for (j = 0; j < nv; j += VL) vstore(y + j, (vload(x + j) - m) - ls);
+    for (; j < n; j++) y[j] = (x[j] - m) - ls;
   } else {
     for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);
     for (; j < n; j++) y[j] = y[j] * f;
@@ -91,7 +122,7 @@ TARGET static void FN(add_row)(double *restrict acc, const float *restrict x, in
     vd8 a;
     memcpy(&v, x + j, sizeof v);
     memcpy(&a, acc + j, sizeof a);
-    a += __builtin_convertvector(v, vd8);
+    a += TO_D8(v);
     memcpy(acc + j, &a, sizeof a);
   }
   for (; j < n; j++) acc[j] += (double)x[j];
@@ -121,10 +152,10 @@ TARGET static void FN(add_rows)(double *restrict acc, const float *restrict x,
       memcpy(&v2, x2 + j, sizeof v2);
       memcpy(&v3, x3 + j, sizeof v3);
       memcpy(&a, acc + j, sizeof a);
-      a += __builtin_convertvector(v0, vd8);
-      a += __builtin_convertvector(v1, vd8);
-      a += __builtin_convertvector(v2, vd8);
-      a += __builtin_convertvector(v3, vd8);
+      a += TO_D8(v0);
+      a += TO_D8(v1);
+      a += TO_D8(v2);
+      a += TO_D8(v3);
       memcpy(acc + j, &a, sizeof a);
     }
     for (; j < n; j++) acc[j] = (((acc[j] + (double)x0[j]) + (double)x1[j]) + (double)x2[j]) + (double)x3[j];
@@ -150,17 +181,18 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
   for (int64_t k = 0; k < d; k++) {
     const float *xk = x + k * inner;
     float *yk = y + k * inner;
-    for (j = 0; j < nv; j += VL) vstore(yk + j, FN(vexp)(vload(xk + j) - vload(m + j)));
+    for (j = 0; j < nv; j += VL) vstore(yk + j, FN(vexp_diff)(vload(xk + j), vload(m + j)));
     if (j < inner) {
       float tx[VL] = {0}, tm[VL] = {0}, te[VL];
       memcpy(tx, xk + j, (size_t)(inner - j) * sizeof *tx);
       memcpy(tm, m + j, (size_t)(inner - j) * sizeof *tm);
-      vstore(te, FN(vexp)(vload(tx) - vload(tm)));
+      vstore(te, FN(vexp_diff)(vload(tx), vload(tm)));
       memcpy(yk + j, te, (size_t)(inner - j) * sizeof *te);
     }
     FN(add_row)(s, yk, inner);
   }
-  for (j = 0; j < inner; j++) f[j] = log_ ? (float)log(s[j]) : (float)(1 / s[j]);
+  /* log-softmax: f = log s, as soft_row: log1p(s - 1) */
+  for (j = 0; j < inner; j++) f[j] = log_ ? (float)log1p(s[j] - 1) : (float)(1 / s[j]);
   for (int64_t k = 0; k < d; k++) {
     const float *xk = x + k * inner;
     float *yk = y + k * inner;
@@ -175,5 +207,6 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
   }
 }
 
+#undef TO_D8
 #undef FN
 #undef TARGET

@@ -28,6 +28,7 @@
 #include "core/gemm.h"
 #include "core/gemv.h"
 #include "core/kernel.h"
+#include "core/vmath.h"
 
 enum { CELL_RNN, CELL_GRU, CELL_LSTM };
 enum { A_RELU, A_TANH, A_SIGMOID, A_AFFINE, A_LEAKY, A_THRELU, A_STANH, A_HSIG, A_ELU,
@@ -62,14 +63,20 @@ typedef struct {
 } job;
 
 /* The per-type parts: activations over a vector, clip, and the driver
- * (ops/rnn_body.h): act_f, gate_f, run_f and act_d, gate_d, run_d. */
+ * (ops/rnn_body.h): act_f, gate_f, run_f and act_d, gate_d, run_d. The
+ * float gates' sigmoid and tanh run 8 at a time in double lanes
+ * (core/vmath.h), rounded once as the scalar double loops round them. */
 #define T float
 #define FN(name) name##_f
 #define GEMM ox_sgemm_any
+#define VSIGMOID(x, n) ox_sigmoid_f32(x, x, n)
+#define VTANH(x, n) ox_tanh_f32(x, x, n)
 #include "rnn_body.h"
 #define T double
 #define FN(name) name##_d
 #define GEMM ox_dgemm_any
+#define VSIGMOID(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = 1 / (1 + exp(-x[i_]))
+#define VTANH(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = tanh(x[i_])
 #include "rnn_body.h"
 
 /* ---- attributes ---- */

@@ -1,27 +1,28 @@
 /* ops/rnn_body.h: the per-type parts of ops/rnn.c (activations over a
  * vector, clip, the driver), written once. rnn.c includes it once per
  * element type, with T (float or double), FN(name) (the name with the type's
- * suffix: act_f, run_d) and GEMM (ox_sgemm_any or ox_dgemm_any: thin products, a batch of one, read the weights in place) defined, as
- * core/fft32.c and core/fft64.c include core/fft_body.h. */
-#if !defined(T) || !defined(FN) || !defined(GEMM)
-#error "define T, FN, GEMM before including ops/rnn_body.h"
+ * suffix: act_f, run_d), GEMM (ox_sgemm_any or ox_dgemm_any: thin products, a batch of one, read the weights in place) defined, as
+ * core/fft32.c and core/fft64.c include core/fft_body.h, and VSIGMOID(x, n)
+ * and VTANH(x, n) (in place over n elements: core/vmath.h's for float). */
+#if !defined(T) || !defined(FN) || !defined(GEMM) || !defined(VSIGMOID) || !defined(VTANH)
+#error "define T, FN, GEMM, VSIGMOID, VTANH before including ops/rnn_body.h"
 #endif
 
 static void FN(act)(const act *a, T *x, int64_t n) {
   T al = (T)a->alpha, be = (T)a->beta;
   switch (a->kind) {
   case A_RELU: for (int64_t i = 0; i < n; i++) x[i] = x[i] > 0 ? x[i] : 0; break;
-  case A_TANH: for (int64_t i = 0; i < n; i++) x[i] = (T)tanh((double)x[i]); break;
-  case A_SIGMOID:
-    for (int64_t i = 0; i < n; i++) x[i] = (T)(1 / (1 + exp(-(double)x[i])));
-    break;
+  case A_TANH: VTANH(x, n); break;
+  case A_SIGMOID: VSIGMOID(x, n); break;
   case A_AFFINE: for (int64_t i = 0; i < n; i++) x[i] = al * x[i] + be; break;
   case A_LEAKY: for (int64_t i = 0; i < n; i++) x[i] = x[i] >= 0 ? x[i] : al * x[i]; break;
   case A_THRELU: /* the RNN ops' own text: x if x >= alpha */
     for (int64_t i = 0; i < n; i++) x[i] = x[i] >= al ? x[i] : 0;
     break;
   case A_STANH:
-    for (int64_t i = 0; i < n; i++) x[i] = al * (T)tanh((double)(be * x[i]));
+    for (int64_t i = 0; i < n; i++) x[i] = be * x[i];
+    VTANH(x, n);
+    for (int64_t i = 0; i < n; i++) x[i] = al * x[i];
     break;
   case A_HSIG:
     for (int64_t i = 0; i < n; i++) {
@@ -156,3 +157,5 @@ static int FN(run)(ox_ctx *c, const job *j) {
 #undef T
 #undef FN
 #undef GEMM
+#undef VSIGMOID
+#undef VTANH

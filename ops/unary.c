@@ -5,10 +5,11 @@
  * (from the X-macro lists of core/kernel.h) expands, through the op lists
  * below, one tight loop per op whose body is the op's per-element macro:
  *
- *   <Op>_F(E, v)  float and double in their own precision (tgmath picks
- *                 expf or exp from E); the small floats (float16, bfloat16,
- *                 float8) widen to float, run the float body and round once
- *                 on store
+ *   <Op>_F(W, v)  float and double, computed in W (tgmath picks expf, exp
+ *                 or expl from W): the element's own type or a wider one
+ *                 (see OWN_OPS and WIDE_OPS); the small floats (float16,
+ *                 bfloat16, float8) widen to float, run the float body and
+ *                 round once on store
  *   <Op>_S(E, v)  signed integers, in their own width
  *   <Op>_U(E, v)  unsigned integers
  *   <Op>_B(E, v)  float in, bool out (IsNaN, IsInf)
@@ -23,7 +24,7 @@
 #include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
-#include "core/vexp.h"
+#include "core/vmath.h"
 
 /* gcc's -O2 vectorises only loops whose trip count needs no scalar epilogue
  * (its "very cheap" cost model), which is none of the loops below; the cheap
@@ -73,62 +74,132 @@ typedef struct {
   int sb_frac;               /* ... and whether bias has a fraction */
 } prm;
 
-/* -- float bodies: E is float or double, v one element -- */
-#define CLAMP01(E, t) ((t) < 0 ? (E)0 : (t) > 1 ? (E)1 : (t)) /* keeps NaN */
+/* -- float bodies: W is the type they compute in, v one element of it --
+ *
+ * Every float op is within 1 ULP of its exact value (tests/unit/test_ulp.c
+ * sweeps them), most within 0.5 + 2^-20, nearly always correctly rounded:
+ *   OWN_OPS   in the element's own type: exact (Abs, Ceil, Relu, Clip...),
+ *             one IEEE operation (Reciprocal, Sqrt, LeakyRelu, Shrink), or
+ *             the math library's functions that are within 1 ULP in float
+ *             and double (glibc's exp, log, sin, cos: 0.502 to 0.82 ULP);
+ *             HardSigmoid through fma (alpha x + beta rounded once)
+ *   WIDE_OPS  computed in a wider type and rounded once: float in double,
+ *             double in long double (x87's 64-bit significand), so that the
+ *             few ULPs of the wider computation are a small part of one ULP
+ *             of the result
+ *   TRIG_OPS  wide for float (glibc's tanf, asinf... promise no bound),
+ *             their own for double (within 0.56 ULP in glibc)
+ * Sigmoid, Tanh, Swish, Gelu's tanh form, Mish, HardSigmoid and HardSwish
+ * on float run 8 lanes of double at a time (core/vmath.h); their bodies
+ * below serve double.
+ * The composites use forms that do not cancel: Gelu's 0.5 x (1 + erf(x/√2))
+ * is 0.5 x erfc(-x/√2), its tanh form's 0.5 x (1 + tanh u) is x sigmoid(2u),
+ * Mish's x tanh(softplus x) is x m / (m + 2) with m = e^x (e^x + 2). Where a
+ * definition gives inf * 0 (Gelu, Mish, Swish, HardSwish at -inf; Softsign
+ * at +-inf: inf / inf), the result is NaN, as the reference's. */
+#define CLAMP01(W, t) ((t) < 0 ? (W)0 : (t) > 1 ? (W)1 : (t)) /* keeps NaN */
 /* 1/(1+e^-t), without overflow for large |t| */
-#define SIGMOID(E, t) ((t) >= 0 ? (E)1 / ((E)1 + exp(-(t))) : exp(t) / ((E)1 + exp(t)))
+#define SIGMOID(W, t)                                                                 \
+  ({ W t_ = (t), e_ = exp(-fabs(t_)); t_ >= 0 ? 1 / (1 + e_) : e_ / (1 + e_); })
 /* ln(1+e^t), without overflow for large t */
-#define SOFTPLUS(E, t) ((t) > 0 ? (t) + log1p(exp(-(t))) : log1p(exp(t)))
+#define SOFTPLUS(W, t) ((t) > 0 ? (t) + log1p(exp(-(t))) : log1p(exp(t)))
 
-#define Abs_F(E, v) fabs(v)
-#define Neg_F(E, v) (-(v))
-#define Reciprocal_F(E, v) ((E)1 / (v))
-#define Sqrt_F(E, v) sqrt(v)
-#define Exp_F(E, v) exp(v)
-#define Log_F(E, v) log(v)
-#define Ceil_F(E, v) ceil(v)
-#define Floor_F(E, v) floor(v)
-#define Round_F(E, v) rint(v) /* Round-11: halves to even (the default rounding mode) */
-#define Sign_F(E, v) ((v) > 0 ? (E)1 : (v) < 0 ? (E)-1 : (v)) /* 0, -0 and NaN stay */
-#define Erf_F(E, v) erf(v)
-#define Sin_F(E, v) sin(v)
-#define Cos_F(E, v) cos(v)
-#define Tan_F(E, v) tan(v)
-#define Asin_F(E, v) asin(v)
-#define Acos_F(E, v) acos(v)
-#define Atan_F(E, v) atan(v)
-#define Sinh_F(E, v) sinh(v)
-#define Cosh_F(E, v) cosh(v)
-#define Tanh_F(E, v) tanh(v)
-#define Asinh_F(E, v) asinh(v)
-#define Acosh_F(E, v) acosh(v)
-#define Atanh_F(E, v) atanh(v)
-#define Relu_F(E, v) ((v) < 0 ? (E)0 : (v)) /* NaN stays, as np.maximum */
-#define LeakyRelu_F(E, v) ((v) < 0 ? (E)q.alpha * (v) : (v))
-#define Elu_F(E, v) ((v) < 0 ? (E)q.alpha * expm1(v) : (v))
-#define Selu_F(E, v) ((v) > 0 ? (E)q.gamma * (v) : (E)q.gamma * (E)q.alpha * expm1(v))
+#define OWN_OPS(X)                                                                    \
+  X(Abs) X(Neg) X(Reciprocal) X(Sqrt) X(Exp) X(Log) X(Ceil) X(Floor) X(Round) X(Sign)  \
+  X(Sin) X(Cos) X(Relu) X(LeakyRelu) X(ThresholdedRelu) X(Shrink) X(Clip) X(HardSigmoid)
+#define TRIG_OPS(X) X(Tan) X(Asin) X(Acos) X(Atan)
+#define WIDE_OPS(X) WIDE_COMMON(X) X(Gelu) X(GeluTanh) X(Swish)
+#define WIDE_COMMON(X)                                                                \
+  X(Erf) X(Sinh) X(Cosh) X(Tanh) X(Asinh) X(Acosh) X(Atanh) X(Elu) X(Selu) X(Celu)   \
+  X(Sigmoid) X(HardSwish) X(Softplus) X(Softsign) X(Mish)
+
+#define Abs_F(W, v) fabs(v)
+#define Neg_F(W, v) (-(v))
+#define Reciprocal_F(W, v) ((W)1 / (v))
+#define Sqrt_F(W, v) sqrt(v)
+#define Exp_F(W, v) exp(v)
+#define Log_F(W, v) log(v)
+#define Ceil_F(W, v) ceil(v)
+#define Floor_F(W, v) floor(v)
+#define Round_F(W, v) rint(v) /* Round-11: halves to even (the default rounding mode) */
+#define Sign_F(W, v) ((v) > 0 ? (W)1 : (v) < 0 ? (W)-1 : (v)) /* 0, -0 and NaN stay */
+#define Erf_F(W, v) erf(v)
+#define Sin_F(W, v) sin(v)
+#define Cos_F(W, v) cos(v)
+#define Tan_F(W, v) tan(v)
+#define Asin_F(W, v) asin(v)
+#define Acos_F(W, v) acos(v)
+#define Atan_F(W, v) atan(v)
+#define Sinh_F(W, v) sinh(v)
+#define Cosh_F(W, v) cosh(v)
+#define Tanh_F(W, v) tanh(v)
+#define Asinh_F(W, v) asinh(v)
+#define Acosh_F(W, v) acosh(v)
+#define Atanh_F(W, v) atanh(v)
+#define Relu_F(W, v) ((v) < 0 ? (W)0 : (v)) /* NaN stays, as np.maximum */
+#define LeakyRelu_F(W, v) ((v) < 0 ? (W)q.alpha * (v) : (v))
+#define Elu_F(W, v) ((v) < 0 ? (W)q.alpha * expm1(v) : (v))
+#define Selu_F(W, v) ((v) > 0 ? (W)q.gamma * (v) : (W)q.gamma * (W)q.alpha * expm1(v))
 /* Celu-12: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) */
-#define Celu_F(E, v) ((v) > 0 ? (v) : (E)q.alpha * expm1((v) / (E)q.alpha))
-/* Gelu-20: 0.5 x (1 + erf(x / sqrt 2)); "tanh": 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
-#define Gelu_F(E, v) ((E)0.5 * (v) * ((E)1 + erf((v) * (E)0.70710678118654752440)))
-#define GeluTanh_F(E, v)                                                              \
-  ((E)0.5 * (v) *                                                                     \
-   ((E)1 + tanh((E)0.79788456080286535588 * ((v) + (E)0.044715 * (v) * (v) * (v)))))
-#define Sigmoid_F(E, v) SIGMOID(E, v)
-#define HardSigmoid_F(E, v) CLAMP01(E, (E)q.alpha * (v) + (E)q.beta)
-/* HardSwish-14: x * HardSigmoid(x) with alpha = 1/6, beta = 0.5 */
-#define HardSwish_F(E, v) ((v) * CLAMP01(E, (v) * (E)(1.0f / 6) + (E)0.5))
-#define Softplus_F(E, v) SOFTPLUS(E, v)
-#define Softsign_F(E, v) ((v) / ((E)1 + fabs(v)))
-#define Mish_F(E, v) ((v) * tanh(SOFTPLUS(E, v)))
-#define ThresholdedRelu_F(E, v) ((v) > (E)q.alpha ? (v) : (E)0)
+#define Celu_F(W, v) ((v) > 0 ? (v) : (W)q.alpha * expm1((v) / (W)q.alpha))
+/* Gelu-20: 0.5 x (1 + erf(x / sqrt 2)) = 0.5 x erfc(-x / sqrt 2) */
+#define Gelu_F(W, v) ((W)0.5 * (v) * erfc(-(v) * (W)0.707106781186547524400844362104849039L))
+/* "tanh": 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) = x sigmoid(2 sqrt(2/pi) (...)) */
+#define GeluTanh_F(W, v)                                                              \
+  ((v) * SIGMOID(W, (W)1.59576912160573071175978423973752L *                          \
+                        ((v) + (W)0.044715L * (v) * (v) * (v))))
+#define Sigmoid_F(W, v) SIGMOID(W, v)
+/* alpha x + beta rounded once (float: core/vmath.h, in double, where alpha x is exact) */
+#define HardSigmoid_F(W, v) CLAMP01(W, fma((W)q.alpha, (v), (W)q.beta))
+/* HardSwish-14: x * HardSigmoid(x) with alpha = 1/6, beta = 0.5: x (x + 3) / 6 */
+#define HardSwish_F(W, v) ((v) * CLAMP01(W, ((v) + 3) / 6))
+#define Softplus_F(W, v) SOFTPLUS(W, v)
+#define Softsign_F(W, v) ((v) / (1 + fabs(v)))
+/* x tanh(ln(1 + e^x)) = x m / (m + 2), m = e^x (e^x + 2); past x = 40 the
+ * quotient is 1 to 2^-114 */
+#define Mish_F(W, v)                                                                  \
+  ({ W v_ = (v), e_ = exp(v_ < 40 ? v_ : 40), m_ = e_ * (e_ + 2); v_ * (m_ / (m_ + 2)); })
+#define ThresholdedRelu_F(W, v) ((v) > (W)q.alpha ? (v) : (W)0)
 /* Shrink-9: x < -lambd: x + bias; x > lambd: x - bias; else 0 */
-#define Shrink_F(E, v)                                                                \
-  ((v) < -(E)q.alpha ? (v) + (E)q.beta : (v) > (E)q.alpha ? (v) - (E)q.beta : (E)0)
-#define Swish_F(E, v) ((v) * SIGMOID(E, (E)q.alpha * (v)))
+#define Shrink_F(W, v)                                                                \
+  ((v) < -(W)q.alpha ? (v) + (W)q.beta : (v) > (W)q.alpha ? (v) - (W)q.beta : (W)0)
+#define Swish_F(W, v) ((v) * SIGMOID(W, (W)q.alpha * (v)))
 /* Clip = min(max(x, lo), hi): all hi when lo > hi (Clip-13's text); NaN stays */
-#define CLIP(E, v, lo, hi) (((v) < (lo) ? (lo) : (v)) > (hi) ? (hi) : ((v) < (lo) ? (lo) : (v)))
-#define Clip_F(E, v) CLIP(E, v, (E)q.lo, (E)q.hi)
+#define CLIP(W, v, lo, hi) (((v) < (lo) ? (lo) : (v)) > (hi) ? (hi) : ((v) < (lo) ? (lo) : (v)))
+#define Clip_F(W, v) CLIP(W, v, (W)q.lo, (W)q.hi)
+
+/* Gelu, its tanh form and Swish on double, in long double with the argument
+ * of erfc (z = -x/sqrt 2) and of the sigmoid (t = 2u, t = alpha x) carried
+ * in two parts: near the end of double's range (z up to 27, t down to -745)
+ * erfc(z) and sigmoid(t) multiply their argument's relative error by 2z^2
+ * and |t|, which would make the 2^-64 of one long double most of a ULP of
+ * the result. fmal gives a product's exact remainder; the constants are
+ * given to 2^-128. */
+static long double gelu_l(long double x) {
+  const long double ch = 0xb.504f333f9de6484p-4L, cl = 0xb.2fb1366ea957d3ep-69L; /* 1/sqrt 2 */
+  long double zh = -x * ch, zl = isfinite(x) ? fmal(-x, ch, -zh) - x * cl : 0;
+  /* erfc(zh + zl) = erfc(zh) - 2/sqrt(pi) e^-zh^2 zl, to zl^2 */
+  return 0.5L * x * (erfcl(zh) - 0x9.06eba8214db688dp-3L * expl(-zh * zh) * zl);
+}
+static long double gelu_tanh_l(long double x) {
+  const long double ch = 0xc.c42299ea1b28468p-3L, cl = 0xf.cb3c500bab8e2ffp-68L; /* 2 sqrt(2/pi) */
+  const long double dh = 0x9.22279526c5a57a5p-7L, dl = -0x8.43a29d1c7079669p-73L; /* ... 0.044715 */
+  if (!isfinite(x)) return GeluTanh_F(long double, x);
+  long double x2 = x * x, x2l = fmal(x, x, -x2);            /* x^2 = x2 + x2l */
+  long double x3 = x2 * x, x3l = fmal(x2, x, -x3) + x2l * x; /* x^3 = x3 + x3l */
+  long double a = ch * x, al = fmal(ch, x, -a) + cl * x;     /* C x = a + al */
+  long double b = dh * x3, bl = fmal(dh, x3, -b) + dh * x3l + dl * x3; /* D x^3 = b + bl */
+  long double t = a + b, bb = t - a, tl = (a - (t - bb)) + (b - bb) + al + bl;
+  /* sigmoid(t + tl) = sigmoid(t) (1 + (1 - sigmoid(t)) tl), to tl^2 */
+  long double sg = SIGMOID(long double, t);
+  return x * (sg + sg * (1 - sg) * tl);
+}
+
+static long double swish_l(long double x, long double alpha) {
+  long double t = alpha * x, tl = isfinite(t) ? fmal(alpha, x, -t) : 0; /* alpha x = t + tl */
+  long double sg = SIGMOID(long double, t);
+  return x * (sg + sg * (1 - sg) * tl);
+}
 
 #define IsNaN_B(E, v) ((uint8_t)isnan(v))
 #define IsInf_B(E, v) ((uint8_t)(isinf(v) && ((v) > 0 ? q.pos : q.neg)))
@@ -286,24 +357,39 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
 
 /* ---- the driver ---- */
 
-/* One loop per op for the element type E (a typedef in each dtype case). */
+/* One loop per op for the element type E (a typedef in each dtype case):
+ * OWN_CASE computes in E, WIDE_CASE in W and rounds once. */
 #define LOOP(Op, BODY) \
   case OP_##Op: for (int64_t i = 0; i < n; i++) ys[i] = BODY(E, xs[i]); break;
-#define F_CASE(Op) LOOP(Op, Op##_F)
+#define OWN_CASE(Op) LOOP(Op, Op##_F)
+#define WIDE_CASE(Op) \
+  case OP_##Op: for (int64_t i = 0; i < n; i++) ys[i] = (E)Op##_F(W, (W)xs[i]); break;
 #define S_CASE(Op) LOOP(Op, Op##_S)
 #define U_CASE(Op) LOOP(Op, Op##_U)
 #define B_CASE(Op) \
   case OP_##Op: for (int64_t i = 0; i < n; i++) bs[i] = Op##_B(E, xs[i]); break;
+/* the ops on float (E float, W double) and on double (W long double) */
+#define FLOAT_SWITCH \
+  switch (op) { OWN_OPS(OWN_CASE) TRIG_OPS(WIDE_CASE) WIDE_OPS(WIDE_CASE) B_OPS(B_CASE) default: return -1; }
+#define DOUBLE_SWITCH                                                                 \
+  switch (op) {                                                                       \
+    OWN_OPS(OWN_CASE) TRIG_OPS(OWN_CASE) WIDE_COMMON(WIDE_CASE) B_OPS(B_CASE)         \
+    case OP_Gelu: for (int64_t i = 0; i < n; i++) ys[i] = (E)gelu_l(xs[i]); break;    \
+    case OP_GeluTanh: for (int64_t i = 0; i < n; i++) ys[i] = (E)gelu_tanh_l(xs[i]); break; \
+    case OP_Swish: for (int64_t i = 0; i < n; i++) ys[i] = (E)swish_l(xs[i], q.alpha); break; \
+    default: return -1;                                                               \
+  }
 
 /* x: any shape; y: the same shape, of x's type (bool for IsNaN, IsInf);
  * elements [lo, lo + n) */
-#define FLOAT_TYPE(NAME, T)                                                           \
+#define FLOAT_TYPE(NAME, T, WT, SWITCH)                                               \
   case OX_##NAME: {                                                                   \
     typedef T E;                                                                      \
+    typedef WT W;                                                                     \
     const E *xs = (const E *)x->data + lo;                                            \
     E *ys = (E *)y->data + lo;                                                        \
     uint8_t *bs = (uint8_t *)y->data + lo;                                            \
-    switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: return -1; }                  \
+    SWITCH                                                                            \
   } break;
 #define SINT_TYPE(NAME, T)                                                            \
   case OX_##NAME: {                                                                   \
@@ -325,15 +411,14 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
 #define BLOCK 1024
 
 /* ---- the activations between convolutions, float32, per vector width ----
- * Relu, LeakyRelu, Clip, HardSigmoid, HardSwish, Abs and Neg on float32 as one
- * function built per vector width (OX_BY_WIDTHS, core/kernel.h): the same
- * per-element expressions (no multiply-adds fused), so the same bits. */
-#define FAST_OPS(X) X(Relu) X(LeakyRelu) X(Clip) X(HardSigmoid) X(HardSwish) X(Abs) X(Neg)
+ * Relu, LeakyRelu, Clip, Abs and Neg on float32 as one function built per
+ * vector width (OX_BY_WIDTHS, core/kernel.h): the same per-element
+ * expressions (no multiply-adds fused), so the same bits. */
+#define FAST_OPS(X) X(Relu) X(LeakyRelu) X(Clip) X(Abs) X(Neg)
 #define FAST_CASE(Op) \
-  case OP_##Op: for (int64_t i = 0; i < n; i++) ys[i] = Op##_F(E, xs[i]); return 1;
+  case OP_##Op: for (int64_t i = 0; i < n; i++) ys[i] = Op##_F(float, xs[i]); return 1;
 #define FAST_FN(SUF, TARGET)                                                          \
   TARGET static int fast_##SUF(int op, const prm q, const float *xs, float *ys, int64_t n) { \
-    typedef float E;                                                                  \
     switch (op) {                                                                     \
       FAST_OPS(FAST_CASE)                                                             \
     default: return 0;                                                                \
@@ -341,36 +426,21 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
   }
 OX_BY_WIDTHS(FAST_FN)
 
-/* Sigmoid on float, 4 at a time: e = e^-|t| (core/vexp.h, within 1.4 ulp),
- * then 1 / (1 + e) for t >= 0 and e / (1 + e) below; within 3 ulp of the
- * exact value (the reference, numpy's 1 / (1 + exp(-x)) in float32, is
- * within 2 or 3 too). t below -87.3 gives 0 (a subnormal below 2^-126 in
- * the reference, and 0 from -88.7 on, where its exp overflows). NaN stays
- * NaN. libm's exp per element took 42 ms of IS-Net's 7M sigmoids. */
-static inline ox_v4f sigmoid4(ox_v4f t) {
-  const ox_v4f one = {1, 1, 1, 1};
-  const ox_v4i sign = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
-  ox_v4i neg = t < (ox_v4f){0, 0, 0, 0};
-  ox_v4f e = ox_exp4_le0((ox_v4f)((ox_v4i)t | sign)); /* e^-|t| */
-  ox_v4f d = one + e, pos = one / d, below = e / d;
-  return (ox_v4f)(((ox_v4i)below & neg) | ((ox_v4i)pos & ~neg));
-}
-static void sigmoid_f32(const float *xs, float *ys, int64_t n) {
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) { /* memcpy of a constant 16: one unaligned load or store */
-    ox_v4f t;
-    memcpy(&t, xs + i, sizeof t);
-    t = sigmoid4(t);
-    memcpy(ys + i, &t, sizeof t);
-  }
-  if (i < n) {
-    float b[4] = {0, 0, 0, 0};
-    memcpy(b, xs + i, (size_t)(n - i) * sizeof *b);
-    ox_v4f t;
-    memcpy(&t, b, sizeof t);
-    t = sigmoid4(t);
-    memcpy(b, &t, sizeof t);
-    memcpy(ys + i, b, (size_t)(n - i) * sizeof *b);
+/* Sigmoid, Tanh, Swish, Gelu's tanh form, Mish, HardSigmoid and HardSwish
+ * on float: 8 lanes of double at a time (core/vmath.h), rounded once; 1 when
+ * op is one of them. (libm's exp per element took 42 ms of IS-Net's 7M
+ * sigmoids.) HardSigmoid's alpha x + beta is rounded once, and HardSwish's
+ * x (x + 3) / 6 loses nothing at -3, where x / 6 + 0.5 in float cancels. */
+static int vector_op(int op, const prm q, const float *xs, float *ys, int64_t n) {
+  switch (op) {
+  case OP_Sigmoid: ox_sigmoid_f32(xs, ys, n); return 1;
+  case OP_Tanh: ox_tanh_f32(xs, ys, n); return 1;
+  case OP_Swish: ox_swish_f32(xs, ys, n, q.alpha); return 1;
+  case OP_GeluTanh: ox_gelu_tanh_f32(xs, ys, n); return 1;
+  case OP_Mish: ox_mish_f32(xs, ys, n); return 1;
+  case OP_HardSigmoid: ox_hardsigmoid_f32(xs, ys, n, q.alpha, q.beta); return 1;
+  case OP_HardSwish: ox_hardswish_f32(xs, ys, n); return 1;
+  default: return 0;
   }
 }
 
@@ -379,12 +449,11 @@ static void sigmoid_f32(const float *xs, float *ys, int64_t n) {
 static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
   int64_t n = hi - lo;
   if (x->dt == OX_FLOAT && OX_AT_WIDTH(fast, op, q, (const float *)x->data + lo, (float *)y->data + lo, n)) return 0;
-  if (x->dt == OX_FLOAT && op == OP_Sigmoid) {
-    sigmoid_f32((const float *)x->data + lo, (float *)y->data + lo, n);
+  if (x->dt == OX_FLOAT && vector_op(op, q, (const float *)x->data + lo, (float *)y->data + lo, n))
     return 0;
-  }
   switch (x->dt) {
-    OX_NATIVE_FLOATS(FLOAT_TYPE)
+    FLOAT_TYPE(FLOAT, float, double, FLOAT_SWITCH)
+    FLOAT_TYPE(DOUBLE, double, long double, DOUBLE_SWITCH)
     OX_NATIVE_SINTS(SINT_TYPE)
     OX_NATIVE_UINTS(UINT_TYPE)
   case OX_BOOL: {
@@ -402,12 +471,11 @@ static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_
       int64_t n = hi - b0 < BLOCK ? hi - b0 : BLOCK;
       ox_widen_f32_n(x->dt, x->data, b0, n, buf);
       typedef float E;
+      typedef double W;
       const E *xs = buf;
       E *ys = buf;
       uint8_t *bs = (uint8_t *)y->data + b0;
-      if (op == OP_Sigmoid) sigmoid_f32(xs, ys, n);
-      else if (!OX_AT_WIDTH(fast, op, q, xs, ys, n))
-        switch (op) { F_OPS(F_CASE) B_OPS(B_CASE) default: return -1; }
+      if (!OX_AT_WIDTH(fast, op, q, xs, ys, n) && !vector_op(op, q, xs, ys, n)) FLOAT_SWITCH
       if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
     }
   } break;
