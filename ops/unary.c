@@ -239,6 +239,14 @@ static inline int64_t shrink_int(double d, int64_t x, prm q) {
 
 /* ---- parameters ---- */
 
+/* What the load hook keeps for a node: its op (Gelu's approximation chosen)
+ * and attributes. */
+typedef struct {
+  int op, has_min, has_max; /* Clip-1, -6: min and max given */
+  prm q;
+} unary_state;
+
+
 static int need_tensor(ox_ctx *c, const ox_value *v, int i) {
   if (v->kind == OX_TENSOR) return 0;
   char desc[128];
@@ -276,10 +284,10 @@ static int clip_bounds(ox_ctx *c, int nin, ox_value **in, prm *q) {
     q->lo = -q->hi;
   }
   if (c->version < 11) { /* Clip-1, -6: float attributes (consumed_inputs is ignored) */
-    const ox_attr *mn = ox_attr_find(c, "min"), *mx = ox_attr_find(c, "max");
-    if (mn) q->lo = ox_attr_float(c, "min", 0);
-    if (mx) q->hi = ox_attr_float(c, "max", 0);
-    return c->err->code;
+    const unary_state *st = c->state;
+    if (st->has_min) q->lo = st->q.lo;
+    if (st->has_max) q->hi = st->q.hi;
+    return 0;
   }
   /* Clip-11 on: optional inputs min and max, scalars of the input's type */
   for (int i = 1; i < nin && i < 3; i++) {
@@ -309,8 +317,9 @@ static int clip_bounds(ox_ctx *c, int nin, ox_value **in, prm *q) {
   return 0;
 }
 
-/* Read op's attributes into q; may switch *op (Gelu's approximation). */
-static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
+/* Read op's attributes into q; may switch *op (Gelu's approximation). Once,
+ * when the model is loaded (unary_load). */
+static int attr_params(ox_ctx *c, int *op, prm *q) {
   switch (*op) {
   case OP_LeakyRelu: q->alpha = ox_attr_float(c, "alpha", 0.01f); break;
   case OP_Elu:
@@ -326,18 +335,10 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
     q->alpha = ox_attr_float(c, "alpha", 0.2f);
     q->beta = ox_attr_float(c, "beta", 0.5f);
     break;
-  case OP_Shrink: {
+  case OP_Shrink:
     q->alpha = ox_attr_float(c, "lambd", 0.5f);
     q->beta = ox_attr_float(c, "bias", 0.0f);
-    double fl = floor((double)q->beta);
-    if (ox_dtype_is_float(in[0]->u.t.dt)) break;
-    if (!(fabs(fl) < 9.2e18))
-      return ox_fail(c->err, OX_EINPUT, "bias %g is out of range for %s", (double)q->beta,
-                     ox_dtype_name(in[0]->u.t.dt));
-    q->sb_int = (int64_t)fl;
-    q->sb_frac = fl != (double)q->beta;
     break;
-  }
   case OP_IsInf:
     q->neg = ox_attr_int(c, "detect_negative", 1) != 0;
     q->pos = ox_attr_int(c, "detect_positive", 1) != 0;
@@ -350,9 +351,44 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
                      "\"none\" or \"tanh\"", a);
     break;
   }
-  case OP_Clip: return clip_bounds(c, nin, in, q);
+  case OP_Clip:
+    q->lo = ox_attr_float(c, "min", 0);
+    q->hi = ox_attr_float(c, "max", 0);
+    break;
   }
   return c->err->code;
+}
+
+static int unary_load(ox_ctx *c, int op, void **state) {
+  unary_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->op = op;
+  st->has_min = ox_attr_find(c, "min") != NULL, st->has_max = ox_attr_find(c, "max") != NULL;
+  return attr_params(c, &st->op, &st->q);
+}
+
+/* The parameters of this call: the attributes read at load, then what
+ * depends on the input. */
+static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
+  const unary_state *st = c->state;
+  if (!st) return 0; /* an op without attributes */
+  *q = st->q;
+  *op = st->op;
+  switch (*op) {
+  case OP_Shrink: {
+    double fl = floor((double)q->beta);
+    if (ox_dtype_is_float(in[0]->u.t.dt)) break;
+    if (!(fabs(fl) < 9.2e18))
+      return ox_fail(c->err, OX_EINPUT, "bias %g is out of range for %s", (double)q->beta,
+                     ox_dtype_name(in[0]->u.t.dt));
+    q->sb_int = (int64_t)fl;
+    q->sb_frac = fl != (double)q->beta;
+    break;
+  }
+  case OP_Clip: return clip_bounds(c, nin, in, q);
+  }
+  return 0;
 }
 
 /* ---- the driver ---- */
@@ -537,6 +573,21 @@ B_OPS(KERNEL)
 KERNEL(BitwiseNot)
 KERNEL(Not)
 
+/* The load hooks of the ops with attributes. */
+#define LOAD(Op)                                                                      \
+  static int Op##_load(ox_ctx *c, void **state) { return unary_load(c, OP_##Op, state); }
+LOAD(LeakyRelu)
+LOAD(Elu)
+LOAD(Celu)
+LOAD(ThresholdedRelu)
+LOAD(Swish)
+LOAD(Selu)
+LOAD(HardSigmoid)
+LOAD(Shrink)
+LOAD(IsInf)
+LOAD(Gelu)
+LOAD(Clip)
+
 /* ---- the table ---- */
 
 #define F3 OX_TS_FLOAT3                       /* float16, float, double */
@@ -614,8 +665,8 @@ const ox_kernel ox_unary_kernels[] = {
   { "", "IsNaN",           13, 0, F4,                         1, 1, IsNaN_k, "" },
   { "", "IsNaN",           20, 0, F4 | F8,                    1, 1, IsNaN_k, "" },
   { "", "IsInf",           10, 0, OX_T(FLOAT) | OX_T(DOUBLE), 1, 1, IsInf_k,
-    "detect_negative:int=1,detect_positive:int=1" },
-  { "", "IsInf",           20, 0, F4 | F8,                    1, 1, IsInf_k, OX_ATTRS_OF(10) },
+    "detect_negative:int=1,detect_positive:int=1", IsInf_load },
+  { "", "IsInf",           20, 0, F4 | F8,                    1, 1, IsInf_k, OX_ATTRS_OF(10), IsInf_load },
   { "", "Not",              1, 0, OX_T(BOOL),                 1, 1, Not_k, "" },
   { "", "BitwiseNot",      18, 0, OX_TS_INTS,                 1, 1, BitwiseNot_k, "" },
   { "", "Relu",             1, 0, F3,                         1, 1, Relu_k,
@@ -624,28 +675,28 @@ const ox_kernel ox_unary_kernels[] = {
   { "", "Relu",            13, 0, F4,                         1, 1, Relu_k, "" },
   { "", "Relu",            14, 0, F4 | OX_TS_SINTS,           1, 1, Relu_k, "" },
   { "", "LeakyRelu",        1, 0, F3,                         1, 1, LeakyRelu_k,
-    "alpha:float=0.01,consumed_inputs:ints" },
+    "alpha:float=0.01,consumed_inputs:ints", LeakyRelu_load },
   { "", "LeakyRelu",        6, 0, F3,                         1, 1, LeakyRelu_k,
-    "alpha:float=0.01" },
-  { "", "LeakyRelu",       16, 0, F4,                         1, 1, LeakyRelu_k, OX_ATTRS_OF(6) },
+    "alpha:float=0.01", LeakyRelu_load },
+  { "", "LeakyRelu",       16, 0, F4,                         1, 1, LeakyRelu_k, OX_ATTRS_OF(6), LeakyRelu_load },
   { "", "Elu",              1, 0, F3,                         1, 1, Elu_k,
-    "alpha:float=1.0,consumed_inputs:ints" },
-  { "", "Elu",              6, 0, F3,                         1, 1, Elu_k, "alpha:float=1.0" },
-  { "", "Elu",             22, 0, F4,                         1, 1, Elu_k, OX_ATTRS_OF(6) },
+    "alpha:float=1.0,consumed_inputs:ints", Elu_load },
+  { "", "Elu",              6, 0, F3,                         1, 1, Elu_k, "alpha:float=1.0", Elu_load },
+  { "", "Elu",             22, 0, F4,                         1, 1, Elu_k, OX_ATTRS_OF(6), Elu_load },
   { "", "Selu",             1, 0, F3,                         1, 1, Selu_k,
-    "alpha:float=1.6732,consumed_inputs:ints,gamma:float=1.0507" },
+    "alpha:float=1.6732,consumed_inputs:ints,gamma:float=1.0507", Selu_load },
   { "", "Selu",             6, 0, F3,                         1, 1, Selu_k,
-    "alpha:float=1.67326,gamma:float=1.0507" },
-  { "", "Selu",            22, 0, F4,                         1, 1, Selu_k, OX_ATTRS_OF(6) },
+    "alpha:float=1.67326,gamma:float=1.0507", Selu_load },
+  { "", "Selu",            22, 0, F4,                         1, 1, Selu_k, OX_ATTRS_OF(6), Selu_load },
   { "", "HardSigmoid",      1, 0, F3,                         1, 1, HardSigmoid_k,
-    "alpha:float=0.2,beta:float=0.5,consumed_inputs:ints" },
+    "alpha:float=0.2,beta:float=0.5,consumed_inputs:ints", HardSigmoid_load },
   { "", "HardSigmoid",      6, 0, F3,                         1, 1, HardSigmoid_k,
-    "alpha:float=0.2,beta:float=0.5" },
-  { "", "HardSigmoid",     22, 0, F4,                         1, 1, HardSigmoid_k, OX_ATTRS_OF(6) },
-  { "", "Celu",            12, 0, OX_T(FLOAT),                1, 1, Celu_k, "alpha:float=1.0" },
-  { "", "Celu",            28, 0, F4,                         1, 1, Celu_k, OX_ATTRS_OF(12) },
+    "alpha:float=0.2,beta:float=0.5", HardSigmoid_load },
+  { "", "HardSigmoid",     22, 0, F4,                         1, 1, HardSigmoid_k, OX_ATTRS_OF(6), HardSigmoid_load },
+  { "", "Celu",            12, 0, OX_T(FLOAT),                1, 1, Celu_k, "alpha:float=1.0", Celu_load },
+  { "", "Celu",            28, 0, F4,                         1, 1, Celu_k, OX_ATTRS_OF(12), Celu_load },
   { "", "Gelu",            20, 0, F4,                         1, 1, Gelu_k,
-    "approximate:string=none" },
+    "approximate:string=none", Gelu_load },
   { "", "HardSwish",       14, 0, F3,                         1, 1, HardSwish_k, "" },
   { "", "HardSwish",       22, 0, F4,                         1, 1, HardSwish_k, "" },
   { "", "Softplus",         1, 0, F3,                         1, 1, Softplus_k, "" },
@@ -655,19 +706,19 @@ const ox_kernel ox_unary_kernels[] = {
   { "", "Mish",            18, 0, F3,                         1, 1, Mish_k, "" },
   { "", "Mish",            22, 0, F4,                         1, 1, Mish_k, "" },
   { "", "ThresholdedRelu", 10, 0, F3,                         1, 1, ThresholdedRelu_k,
-    "alpha:float=1.0" },
+    "alpha:float=1.0", ThresholdedRelu_load },
   { "", "ThresholdedRelu", 22, 0, F4,                         1, 1, ThresholdedRelu_k,
-    OX_ATTRS_OF(10) },
+    OX_ATTRS_OF(10), ThresholdedRelu_load },
   { "", "Shrink",           9, 0, OX_TS_NUM,                  1, 1, Shrink_k,
-    "bias:float=0.0,lambd:float=0.5" },
-  { "", "Swish",           24, 0, F4,                         1, 1, Swish_k, "alpha:float=1.0" },
+    "bias:float=0.0,lambd:float=0.5", Shrink_load },
+  { "", "Swish",           24, 0, F4,                         1, 1, Swish_k, "alpha:float=1.0", Swish_load },
   /* Clip-1, -6: min and max attributes; 11 on: optional min and max inputs */
   { "", "Clip",             1, 0, F3,                         1, 1, Clip_k,
-    "consumed_inputs:ints,max:float,min:float" },
+    "consumed_inputs:ints,max:float,min:float", Clip_load },
   { "", "Clip",             6, 0, F3,                         1, 1, Clip_k,
-    "max:float=3.402823e+38,min:float=-3.402823e+38" },
-  { "", "Clip",            11, 0, F3,                         1, 3, Clip_k, "" },
-  { "", "Clip",            12, 0, OX_TS_NUM,                  1, 3, Clip_k, "" },
-  { "", "Clip",            13, 0, OX_TS_NUM13,                1, 3, Clip_k, "" },
+    "max:float=3.402823e+38,min:float=-3.402823e+38", Clip_load },
+  { "", "Clip",            11, 0, F3,                         1, 3, Clip_k, "", Clip_load },
+  { "", "Clip",            12, 0, OX_TS_NUM,                  1, 3, Clip_k, "", Clip_load },
+  { "", "Clip",            13, 0, OX_TS_NUM13,                1, 3, Clip_k, "", Clip_load },
   {0},
 };
