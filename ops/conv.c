@@ -8,7 +8,7 @@
  * col2im (here) adds the columns into the output; Col2Im is that last step
  * alone. DeformConv samples its own columns and multiplies them with the
  * blocked GEMM. float16 and bfloat16 compute in float and round once on
- * store. */
+ * store. This file calls ops/conv_paths.c, never the other way. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,123 +119,12 @@ static int conv_positions(ox_ctx *c, geom *g) {
   return geom_products(c, g);
 }
 
-/* ceil(a / b) for b > 0 and any a */
-static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
-
-/* The positions p in [lo, hi) of the last axis whose image index
- * p * s + off falls in [0, n). */
-static void valid_range(int64_t off, int64_t s, int64_t n, int64_t npos, int64_t *lo, int64_t *hi) {
-  int64_t a = ceil_div(-off, s), b = ceil_div(n - off, s);
-  if (a < 0) a = 0;
-  if (b > npos) b = npos;
-  if (b < a) b = a;
-  *lo = a;
-  *hi = b;
-}
-
-/* dst[p * s] += src[p] for p < n, for one element type */
-typedef void (*row_add_fn)(void *dst, const void *src, int64_t n, int64_t s);
-
-/* col2im over elements of size es: img (C, img...) += col (C * nker,
- * positions), skipping what falls in the padding. Rows run over (channel,
- * kernel position); the last spatial axis is the inner loop, its valid range
- * computed once per kernel position. Only the outer positions [o0, o1) (over
- * all axes but the last) take part: col then has (o1 - o0) * pos[last]
- * columns. */
-static void col2im_rows(const geom *g, int64_t C, size_t es, void *img, const void *col,
-                        row_add_fn addfn, int64_t o0, int64_t o1) {
-  int nd = g->nd, L = nd - 1;
-  /* no positions (a spatial dim of 0): nothing to move, and no dim to divide by */
-  if (o1 <= o0 || g->pos[L] <= 0) return;
-  int64_t kidx[MAXSP] = {0}, oidx[MAXSP], ostart[MAXSP], istr[MAXSP];
-  istr[L] = 1;
-  for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];
-  int64_t W = g->pos[L], s = g->s[L];
-  int64_t r = o0;
-  for (int j = L - 1; j >= 0; j--) ostart[j] = r % g->pos[j], r /= g->pos[j];
-  const char *cp = col;
-  for (int64_t ch = 0; ch < C; ch++) {
-    char *ip = (char *)img + (size_t)(ch * g->nimg) * es;
-    for (int64_t kp = 0; kp < g->nker; kp++) {
-      int64_t off = kidx[L] * g->d[L] - g->pb[L], lo, hi;
-      valid_range(off, s, g->img[L], W, &lo, &hi);
-      for (int j = 0; j < L; j++) oidx[j] = ostart[j];
-      for (int64_t o = o0; o < o1; o++, cp += (size_t)W * es) {
-        int64_t base = 0;
-        int ok = 1;
-        for (int j = 0; j < L; j++) {
-          int64_t i = oidx[j] * g->s[j] + kidx[j] * g->d[j] - g->pb[j];
-          if (i < 0 || i >= g->img[j]) { ok = 0; break; }
-          base += i * istr[j];
-        }
-        if (ok && hi > lo) addfn(ip + (size_t)(base + lo * s + off) * es, cp + (size_t)lo * es, hi - lo, s);
-        for (int j = L - 1; j >= 0; j--) { /* odometer over the outer positions */
-          if (++oidx[j] < g->pos[j]) break;
-          oidx[j] = 0;
-        }
-      }
-      for (int j = L; j >= 0; j--) { /* odometer over the kernel */
-        if (++kidx[j] < g->ker[j]) break;
-        kidx[j] = 0;
-      }
-    }
-  }
-}
-
-/* Per native type, summed in A: integers wrap (in their unsigned type, so
- * hostile data cannot overflow a signed sum). */
-#define ROW_ADD_TYPES(X)                                                              \
-  X(FLOAT, float, float) X(DOUBLE, double, double) X(INT8, int8_t, uint8_t)           \
-  X(INT16, int16_t, uint16_t) X(INT32, int32_t, uint32_t) X(INT64, int64_t, uint64_t) \
-  X(UINT8, uint8_t, uint8_t) X(UINT16, uint16_t, uint16_t) X(UINT32, uint32_t, uint32_t) \
-  X(UINT64, uint64_t, uint64_t)
-#define ROW_ADD(NAME, T, A)                                                           \
-  static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
-    T *d = dst;                                                                       \
-    const T *x = src;                                                                 \
-    for (int64_t p = 0; p < n; p++) d[p * s] = (T)((A)d[p * s] + (A)x[p]);            \
-  }
-ROW_ADD_TYPES(ROW_ADD)
-#undef ROW_ADD
-/* Col2Im of complex adds both parts; of bool, a sum is true when any term is */
-#define ROW_ADD_C(NAME, T)                                                            \
-  static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
-    T *d = dst;                                                                       \
-    const T *x = src;                                                                 \
-    for (int64_t p = 0; p < n; p++) d[p * s].re += x[p].re, d[p * s].im += x[p].im;   \
-  }
-ROW_ADD_C(COMPLEX64, ox_c64)
-ROW_ADD_C(COMPLEX128, ox_c128)
-#undef ROW_ADD_C
-static void row_add_BOOL(void *dst, const void *src, int64_t n, int64_t s) {
-  uint8_t *d = dst;
-  const uint8_t *x = src;
-  for (int64_t p = 0; p < n; p++) d[p * s] |= x[p];
-}
-
-static row_add_fn row_add_of(ox_dtype dt) {
-  switch (dt) {
-#define CASE(NAME, T, A) case OX_##NAME: return row_add_##NAME;
-    ROW_ADD_TYPES(CASE)
-    CASE(COMPLEX64, ox_c64, ox_c64)
-    CASE(COMPLEX128, ox_c128, ox_c128)
-    CASE(BOOL, uint8_t, uint8_t)
-#undef CASE
-  default: return NULL;
-  }
-}
-
-void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, const void *col, int64_t o0,
-                    int64_t o1) {
-  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), o0, o1);
-}
-
 /* img (C, img...) += col (C * nker, npos); no positions (a spatial dim of
  * 0, as ConvTranspose's X may have) adds nothing */
 static void col2im(ox_dtype dt, const void *col, int64_t C, const geom *g, void *img) {
   int64_t last = g->pos[g->nd - 1];
   if (last <= 0) return;
-  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), 0, g->npos / last);
+  ox_conv_col2im(g, C, dt, img, col, 0, g->npos / last);
 }
 
 /* A float32 copy of t (for float16/bfloat16), same shape. */
@@ -630,7 +519,7 @@ static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     yd = ox_alloc_array(c->a, y->n, 4);
     if (!xd || !yd) return ox_oom(c->err, NULL);
     dt = OX_FLOAT;
-  } else if (!row_add_of(dt)) {
+  } else if (!ox_conv_col2im_takes(dt)) {
     return ox_fail(c->err, OX_EUNSUPPORTED, "Col2Im of %s is not supported (overlapping blocks are summed)",
                    ox_dtypes[dt].onnx_name);
   }

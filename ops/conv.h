@@ -1,6 +1,7 @@
 /* ops/conv.h: what the files of the conv family share (ops/conv.c: the ops,
  * their shapes and the registry rows; ops/conv_paths.c: Conv's and
- * ConvInteger's arithmetic). */
+ * ConvInteger's arithmetic, and col2im). ops/conv.c calls ops/conv_paths.c,
+ * never the other way. */
 #ifndef OX_OPS_CONV_H
 #define OX_OPS_CONV_H
 
@@ -61,8 +62,9 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
                            int64_t G, const ox_conv_geom *g, ox_tensor *y);
 
 /* img (C, img...) += col (C * nker, (o1 - o0) * pos[last]): col2im of the
- * outer positions [o0, o1) (ops/conv.c), for float, double and the other
- * types Col2Im takes. */
+ * outer positions [o0, o1), for float, double and the other types Col2Im
+ * takes (ox_conv_col2im_takes: the native numeric types, complex, bool). */
+int ox_conv_col2im_takes(ox_dtype dt);
 void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, const void *col, int64_t o0,
                     int64_t o1);
 
