@@ -49,10 +49,7 @@ int ox_out_finish(ox_out *o);
 /* ---- files (io/file.c) ---- */
 /* Whole file into the arena (NUL-terminated). */
 int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_err *e);
-/* Open path for reading; anything but a regular file (a FIFO, a device, a
- * folder) is refused without blocking on it. NULL with *why set (strerror's
- * text, or "not a regular file (a FIFO)") when it cannot. */
-FILE *ox_open_regular(const char *path, const char **why);
+/* (ox_open_regular: core/sys.h) */
 
 /* Writing a file all or nothing: its content goes to a temporary beside it
  * ("NAME.tmp.XXXXXXXXXXXX", NAME's last component cut to OX_TEMP_KEPT

@@ -24,7 +24,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../io/io.h"
 #include "proto.h"
 
 /* raw_data is little-endian (onnx.proto); we copy it with memcpy. */

@@ -77,6 +77,8 @@ for src in tests/unit/test_*.c; do
   t=$(basename "$src" .c)
   run "unit (asan) $t" "$B/asan/unit/$t"
 done
+# the folders keep to their jobs (nm over the objects)
+run "layers" sh tests/layers.sh "$B"
 for f in model pb json npy; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
 run "cli" sh tests/cli/run.sh "$B" "$SHARED"
 run "cli (asan)" sh tests/cli/run.sh "$B/asan" "$SHARED"

@@ -1,0 +1,48 @@
+#!/bin/sh
+# tests/layers.sh BUILD: the folders keep to their jobs, read from the built
+# objects (nm) and the sources. Prints "layers: N passed, M failed".
+#   - proto/ includes nothing of io/ and calls nothing io/ defines (file
+#     opening and the varint are core/sys.c's);
+#   - core/ calls nothing ops/, io/, proto/, api/ or cli/ define, but the
+#     list of families (ops/families.c: core knows the row type, not the
+#     operators);
+#   - ops/ calls nothing io/, proto/, api/ or cli/ define;
+#   - ops/conv_paths.c calls nothing ops/conv.c defines (one direction).
+B=${1:-build}
+O=$B/obj
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL layers: $*"; }
+
+[ -d "$O/core" ] || { echo "layers: $O has no objects (run make)"; echo "layers: 0 passed, 1 failed"; exit 1; }
+# the ox_ symbols each folder's objects define, and those they call
+defs() { nm -g --defined-only "$@" 2>/dev/null | awk '$2 ~ /^[TDBRC]$/ {print $3}' | sort -u; }
+uses() { nm -u "$@" 2>/dev/null | awk '{print $2}' | grep '^ox_' | sort -u; }
+for d in core io proto ops api cli; do
+  defs "$O/$d"/*.o $([ $d = ops ] && echo "$O/ops/ml/"*.o) >"$B/layers.def.$d"
+done
+
+# FOLDER OBJECTS... : none of what the objects call is defined in FOLDER
+calls_none_of() {
+  what=$1 folder=$2
+  shift 2
+  hit=$(uses "$@" | comm -12 - "$B/layers.def.$folder" | grep -vx "${ALLOW:-}" | tr '\n' ' ')
+  [ -z "$hit" ] && ok || bad "$what calls $folder/'s $hit"
+}
+
+if grep -n '#include.*io/\|#include "io\.h"' proto/*.c proto/*.h; then bad "proto/ includes io/"; else ok; fi
+calls_none_of "proto/" io "$O"/proto/*.o
+for f in ops io proto api cli; do
+  ALLOW=ox_families calls_none_of "core/" $f "$O"/core/*.o
+done
+for f in io proto api cli; do
+  calls_none_of "ops/" $f "$O"/ops/*.o "$O"/ops/ml/*.o
+done
+defs "$O/ops/conv.o" >"$B/layers.def.conv"
+hit=$(uses "$O/ops/conv_paths.o" | comm -12 - "$B/layers.def.conv" | tr '\n' ' ')
+[ -z "$hit" ] && ok || bad "ops/conv_paths.c calls ops/conv.c's $hit (conv.c calls conv_paths.c, not back)"
+
+rm -f "$B"/layers.def.*
+echo "layers: $pass passed, $fail failed"
+[ "$fail" = 0 ]
