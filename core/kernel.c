@@ -10,6 +10,14 @@ int ox_dtype_is_small_float(ox_dtype dt) {
   return ox_dtype_is_float(dt) && dt != OX_FLOAT && dt != OX_DOUBLE;
 }
 
+int ox_widen_tensor(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
+  if (!t) return 0;
+  *f = *t;
+  f->dt = OX_FLOAT;
+  f->data = ox_widen_f32(c->a, t, c->err);
+  return f->data ? 0 : c->err->code;
+}
+
 float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e) {
   float *f = ox_alloc_array(a, t->n, sizeof *f);
   if (!f) {
@@ -131,13 +139,17 @@ int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype d
   return ox_bcast_init(b, n, ins, rank, dims, c->err);
 }
 
-int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
-  if (i >= nin || !in[i] || in[i]->kind != OX_TENSOR) {
-    char desc[128];
-    if (i >= nin || !in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+int ox_need_tensor(ox_ctx *c, const ox_value *v, int i) {
+  char desc[128];
+  if (!v) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+  if (v->kind != OX_TENSOR)
     return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(in[i], desc, sizeof desc));
-  }
+                   ox_value_desc(v, desc, sizeof desc));
+  return 0;
+}
+
+int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
+  OX_TRY(ox_need_tensor(c, i < nin ? in[i] : NULL, i));
   *t = &in[i]->u.t;
   return 0;
 }
@@ -152,6 +164,13 @@ int ox_same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
   if (t->dt == want) return 0;
   return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
                  ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
+}
+
+int ox_same_dtype_as(ox_ctx *c, int i, const ox_tensor *t, int j, const ox_tensor *u) {
+  if (t->dt == u->dt) return 0;
+  return ox_fail(c->err, OX_EINPUT, "%s is %s but %s is %s; they must have the same type",
+                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_input_name(c, j),
+                 ox_dtypes[u->dt].onnx_name);
 }
 
 int ox_scalar_i64(ox_ctx *c, int input, const ox_value *v, int64_t *out) {

@@ -65,6 +65,9 @@ int ox_dtype_is_small_float(ox_dtype dt);
 /* A float32 copy of a small-float (or any real numeric) tensor's data, in the
  * arena; NULL (with e set) when out of memory. */
 float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e);
+/* *f <- t with its data widened to float32 (ox_widen_f32), same shape; t
+ * NULL: nothing. */
+int ox_widen_tensor(ox_ctx *c, const ox_tensor *t, ox_tensor *f);
 /* Store float32 values into a tensor of any real numeric dtype, rounding once
  * (RNE; float8 saturating as Cast's default). */
 void ox_narrow_f32(const float *src, ox_tensor *dst);
@@ -108,13 +111,19 @@ int ox_elementwise_new(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype d
 /* Input i (of nin) as a tensor: absent (or i >= nin) or not a tensor is an
  * error naming the input (the registry checks only its element type). */
 int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t);
+/* The same check of input i's value v (NULL: absent): "input 1 'B' is
+ * missing", "input 1 'B' is seq(tensor(float)); expected a tensor". */
+int ox_need_tensor(ox_ctx *c, const ox_value *v, int i);
 
 /* An optional input i: *t is NULL when it is absent (or i >= nin), else as
  * ox_tensor_in. */
 int ox_opt_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t);
 /* Input i's tensor t must have the element type of input 0, `want`: else an
- * error naming both. */
+ * error naming both ("input 1 'B' is int32 but input 0 is float; they must
+ * have the same type"). */
 int ox_same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want);
+/* The same against input j's tensor u, in the same words. */
+int ox_same_dtype_as(ox_ctx *c, int i, const ox_tensor *t, int j, const ox_tensor *u);
 
 /* An int64 read of a tensor that must be a scalar or 1-element tensor of an
  * integer type (positions, axes, counts); the message names the input. */

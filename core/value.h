@@ -84,6 +84,13 @@ ox_dtype ox_type_leaf(const ox_type *t);
  * overflows (elsize 0 skips the byte check). 0 when any dim is 0, however
  * large the others: such a tensor is empty, not too large. */
 int64_t ox_numel(int rank, const int64_t *dims, size_t elsize);
+/* Integer helpers of shape arithmetic, one of each: */
+static inline int64_t ox_min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t ox_max64(int64_t a, int64_t b) { return a > b ? a : b; }
+/* ceil(a / b) for b > 0 and any a */
+static inline int64_t ox_ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+/* a >= 0 rounded up to a multiple of m > 0 */
+static inline int64_t ox_round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
 /* A new zeroed tensor. Fails with a clear message on bad or huge dims. */
 int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
                   ox_value **out, ox_err *e);

@@ -254,21 +254,10 @@ static const char *const op_names[] = {
 
 /* ---- helpers ---- */
 
-static int need_tensor(ox_ctx *c, ox_value **in, int i) {
-  if (in[i] && in[i]->kind == OX_TENSOR) return 0;
-  char desc[128];
-  if (!in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 ox_value_desc(in[i], desc, sizeof desc));
-}
-
-/* Input i must have the dtype of input 0. */
+/* Input i a tensor of input 0's element type */
 static int same_type(ox_ctx *c, ox_value **in, int i) {
-  OX_TRY(need_tensor(c, in, i));
-  if (in[i]->u.t.dt == in[0]->u.t.dt) return 0;
-  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
-                 ox_input_name(c, i), ox_dtypes[in[i]->u.t.dt].onnx_name,
-                 ox_dtypes[in[0]->u.t.dt].onnx_name);
+  OX_TRY(ox_need_tensor(c, in[i], i));
+  return ox_same_dtype(c, i, &in[i]->u.t, in[0]->u.t.dt);
 }
 
 /* A copy of t converted to dt (FLOAT, DOUBLE or INT64), in the arena. */
@@ -442,7 +431,7 @@ static int legacy_view(ox_ctx *c, const ox_tensor *A, const ox_tensor *B, const 
 /* The two-input ops of one type T: tensors of one dtype; legacy broadcast
  * before opset 7 (the ops listed at legacy_view). */
 static int binary_k(ox_ctx *c, binop op, ox_value **in, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   OX_TRY(same_type(c, in, 1));
   const ox_tensor *A = &in[0]->u.t, *B = &in[1]->u.t;
   if (c->version < 7) OX_TRY(legacy_view(c, A, B, &B));
@@ -481,7 +470,7 @@ BINARY_FN(bitxor_k, BXOR)
 /* Mod-10/13: fmod=0 is integer mod with the divisor's sign (Python's %);
  * fmod=1 is C's fmod (the dividend's sign). Floats require fmod=1. */
 static int mod_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   int64_t f = ox_attr_int(c, "fmod", 0);
   if (f != 0 && f != 1) return ox_fail(c->err, OX_EINPUT, "fmod is %lld; it must be 0 or 1", (long long)f);
   if (!f && ox_dtype_is_float(in[0]->u.t.dt))
@@ -512,8 +501,8 @@ static int64_t ipow(int64_t x, int64_t e) { /* e >= 0 */
 }
 
 static int pow_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(need_tensor(c, in, 1));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
+  OX_TRY(ox_need_tensor(c, in[1], 1));
   const ox_tensor *X = &in[0]->u.t, *Y = &in[1]->u.t;
   uint64_t ty = c->version >= 15 ? OX_TS_NUM13 : OX_TS_NUM;
   if (c->version < 12)
@@ -580,7 +569,7 @@ static int pow_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * and as onnx's reference does when numpy rules fail, a 1-D slope of length
  * d is taken along the one dim of X that equals d (the channel). */
 static int prelu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   OX_TRY(same_type(c, in, 1));
   const ox_tensor *X = &in[0]->u.t, *S = &in[1]->u.t;
   int rank;
@@ -637,7 +626,7 @@ static int apply_into(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *
  * small floats are widened once and rounded once at the end; Mean divides the
  * sum by n. */
 static int variadic(ox_ctx *c, binop op, int mean, int nin, ox_value **in, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   for (int i = 1; i < nin; i++) OX_TRY(same_type(c, in, i));
   const ox_tensor *t0 = &in[0]->u.t;
   if (c->version < 8)
@@ -701,7 +690,7 @@ typedef struct { uint64_t lo, hi; } b16;
 #define ELEM_SIZES(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t) X(16, b16)
 
 static int where_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  for (int i = 0; i < 3; i++) OX_TRY(need_tensor(c, in, i));
+  for (int i = 0; i < 3; i++) OX_TRY(ox_need_tensor(c, in[i], i));
   if (in[0]->u.t.dt != OX_BOOL)
     return ox_fail(c->err, OX_EINPUT, "%s (the condition) is %s; it must be bool",
                    ox_input_name(c, 0), ox_dtypes[in[0]->u.t.dt].onnx_name);

@@ -456,25 +456,18 @@ static int bitcast_load(ox_ctx *c, void **state) {
   return read_to(c, TS_BITCAST, "BitCast", &((cast_state *)*state)->to);
 }
 
-static int need_tensor(ox_ctx *c, ox_value **in, int i) {
-  if (in[i]->kind == OX_TENSOR) return 0;
-  char d[128];
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; a tensor is needed", ox_input_name(c, i),
-                 ox_value_desc(in[i], d, sizeof d));
-}
-
 static int cast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
   const cast_state *st = c->state;
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   return convert(c, in[0], st->to, &st->o, &out[0]);
 }
 
 /* CastLike-15: cast input 0 to the element type of input 1. */
 static int cast_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(need_tensor(c, in, 1));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
+  OX_TRY(ox_need_tensor(c, in[1], 1));
   ox_dtype to = in[1]->u.t.dt;
   uint64_t allowed = cast_types(c->version);
   if (!(allowed & (UINT64_C(1) << to))) {
@@ -491,7 +484,7 @@ static int cast_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
 static int bitcast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
   ox_dtype to = ((const cast_state *)c->state)->to;
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *t = &in[0]->u.t;
   int bits = ox_dtypes[t->dt].file_bits, tbits = ox_dtypes[to].file_bits;
   if (bits != tbits)

@@ -127,15 +127,6 @@ static void col2im(ox_dtype dt, const void *col, int64_t C, const geom *g, void 
   ox_conv_col2im(g, C, dt, img, col, 0, g->npos / last);
 }
 
-/* A float32 copy of t (for float16/bfloat16), same shape. */
-static int widen(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
-  if (!t) return 0;
-  *f = *t;
-  f->dt = OX_FLOAT;
-  f->data = ox_widen_f32(c->a, t, c->err);
-  return f->data ? 0 : c->err->code;
-}
-
 /* ---- Conv-1, -11, -22 ---- */
 
 /* Shapes and geometry of Conv and ConvInteger.
@@ -458,7 +449,7 @@ static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   ox_tensor f[5];
   const ox_tensor *tf[5];
   for (int i = 0; i < 5; i++) {
-    OX_TRY(widen(c, t[i], &f[i]));
+    OX_TRY(ox_widen_tensor(c, t[i], &f[i]));
     tf[i] = t[i] ? &f[i] : NULL;
   }
   float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);

@@ -32,11 +32,7 @@
 
 static int need_tensors(ox_ctx *c, int nin, ox_value **in) {
   for (int i = 0; i < nin; i++)
-    if (in[i] && in[i]->kind != OX_TENSOR) {
-      char desc[128];
-      return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                     ox_value_desc(in[i], desc, sizeof desc));
-    }
+    if (in[i]) OX_TRY(ox_need_tensor(c, in[i], i));
   return 0;
 }
 
@@ -44,13 +40,6 @@ static int need_rank1(ox_ctx *c, const ox_tensor *x) {
   if (x->rank >= 1) return 0;
   return ox_fail(c->err, OX_EINPUT, "%s must have rank >= 1; it is a scalar",
                  ox_input_name(c, 0));
-}
-
-/* Input i must have the data's (input 0's) dtype. */
-static int same_type(ox_ctx *c, int i, const ox_tensor *x, const ox_tensor *t) {
-  if (t->dt == x->dt) return 0;
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; it must have the type of input 0, %s",
-                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[x->dt].onnx_name);
 }
 
 /* The product of dims[from..to) of t, which holds elements (so it fits); 0 for an empty t. */
@@ -397,7 +386,7 @@ static int scatter_elements(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t, *u = &in[2]->u.t;
   OX_TRY(need_rank1(c, x));
-  OX_TRY(same_type(c, 2, x, u));
+  OX_TRY(ox_same_dtype(c, 2, u, x->dt));
   int axis, red;
   OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
   OX_TRY(get_reduction(c, &red));
@@ -500,7 +489,7 @@ static int scatter_nd(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t, *u = &in[2]->u.t;
   OX_TRY(need_rank1(c, x));
-  OX_TRY(same_type(c, 2, x, u));
+  OX_TRY(ox_same_dtype(c, 2, u, x->dt));
   int red;
   OX_TRY(get_reduction(c, &red));
   int64_t *off, ntup, slice;
@@ -528,7 +517,7 @@ static int tensor_scatter(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t, *u = &in[1]->u.t;
   char sa[256], sb[256];
-  OX_TRY(same_type(c, 1, x, u));
+  OX_TRY(ox_same_dtype(c, 1, u, x->dt));
   if (x->rank < 2)
     return ox_fail(c->err, OX_EINPUT, "%s (the past cache) must have rank >= 2; it has shape %s",
                    ox_input_name(c, 0), shp(x, sa, sizeof sa));

@@ -39,14 +39,6 @@
 
 /* ---- small helpers ---- */
 
-/* A float32 copy of t as a tensor header (same shape), for float16/bfloat16. */
-static int widen(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
-  *f = *t;
-  f->dt = OX_FLOAT;
-  f->data = ox_widen_f32(c->a, t, c->err);
-  return f->data ? 0 : c->err->code;
-}
-
 /* ---- batched products: the numpy.matmul part shared by MatMul,
  * MatMulInteger and Einsum ---- */
 
@@ -244,8 +236,8 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
   if (y->n == 0) return 0;
   if (!ox_dtype_is_small_float(a->dt)) return mm_run(c, &p, a, b, y->data);
   ox_tensor af, bf;
-  OX_TRY(widen(c, a, &af));
-  OX_TRY(widen(c, b, &bf));
+  OX_TRY(ox_widen_tensor(c, a, &af));
+  OX_TRY(ox_widen_tensor(c, b, &bf));
   float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
   if (!yf) return ox_oom(c->err, NULL);
   OX_TRY(mm_run(c, &p, &af, &bf, yf));
@@ -623,9 +615,9 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   case OX_FLOAT16:
   case OX_BFLOAT16: {
     ox_tensor af, bf, cf = {0};
-    OX_TRY(widen(c, a, &af));
-    OX_TRY(widen(c, b, &bf));
-    if (ct) OX_TRY(widen(c, ct, &cf));
+    OX_TRY(ox_widen_tensor(c, a, &af));
+    OX_TRY(ox_widen_tensor(c, b, &bf));
+    if (ct) OX_TRY(ox_widen_tensor(c, ct, &cf));
     float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
     if (!yf) return ox_oom(c->err, NULL);
     gemm_float(M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
@@ -1102,7 +1094,7 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (small) { /* small floats compute in float, rounded once at the end */
     if (!(wide = ox_alloc_array(c->a, nin, sizeof *wide))) return ox_oom(c->err, NULL);
     for (int i = 0; i < nin; i++) {
-      OX_TRY(widen(c, x[i], &wide[i]));
+      OX_TRY(ox_widen_tensor(c, x[i], &wide[i]));
       x[i] = &wide[i];
     }
   }

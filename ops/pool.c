@@ -57,7 +57,6 @@ static int64_t to_i64(double v) {
   return (int64_t)v;
 }
 
-static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 /* The tap tables of every axis, from in, out, k, s, d, pb, pe. An empty
  * output, (N, C, out...) of x: (N, C, in...), needs none (and its other dims
@@ -80,8 +79,8 @@ static int pgeom_tables(ox_ctx *c, const ox_tensor *x, pgeom *g) {
     if (!g->first[j] || !g->ntap[j] || !g->npad[j]) return ox_oom(c->err, NULL);
     for (int64_t o = 0; o < g->out[j]; o++) {
       int64_t start = o * g->s[j] - g->pb[j], d = g->d[j], k = g->k[j];
-      int64_t lo = start < 0 ? ceil_div(-start, d) : 0, hi = ceil_div(g->in[j] - start, d);
-      int64_t hp = ceil_div(g->in[j] + g->pe[j] - start, d); /* taps inside the explicit pads */
+      int64_t lo = start < 0 ? ox_ceil_div(-start, d) : 0, hi = ox_ceil_div(g->in[j] - start, d);
+      int64_t hp = ox_ceil_div(g->in[j] + g->pe[j] - start, d); /* taps inside the explicit pads */
       if (hi > k) hi = k;
       if (hp > k) hp = k;
       if (hi < lo) hi = lo;
@@ -197,7 +196,7 @@ static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
     g->pb[j] = pads[j];
     g->pe[j] = pads[nd + j];
     if (mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
-      g->out[j] = ceil_div(in, s);
+      g->out[j] = ox_ceil_div(in, s);
       int64_t total = (g->out[j] - 1) * s + dk - in;
       if (total < 0) total = 0;
       g->pb[j] = mode == OX_PAD_SAME_UPPER ? total / 2 : total - total / 2;
@@ -209,7 +208,7 @@ static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
      * still gives ceil(span / s) + 1 = 1 window under ceil_mode (and 0 with
      * floor), as in the ONNX reference; only a negative length is refused. */
     int64_t span = in + g->pb[j] + g->pe[j] - dk;
-    int64_t q = span >= 0 ? span / s : -ceil_div(-span, s); /* floor(span / s) */
+    int64_t q = span >= 0 ? span / s : -ox_ceil_div(-span, s); /* floor(span / s) */
     if (ceil_mode && mode == OX_PAD_NOTSET && q * s != span) q++;
     if (q + 1 < 0)
       return ox_fail(c->err, OX_EINPUT,
@@ -387,8 +386,8 @@ typedef struct {
 /* the output columns [*c0, *c1) whose windows are whole and unpadded */
 static void whole_cols(const pgeom *g, int64_t *c0, int64_t *c1) {
   int64_t s = g->s[1], pb = g->pb[1], span = (g->k[1] - 1) * g->d[1];
-  *c0 = pb > 0 ? ceil_div(pb, s) : 0;
-  *c1 = g->in[1] - span + pb > 0 ? ceil_div(g->in[1] - span + pb, s) : 0; /* o*s - pb + span < in */
+  *c0 = pb > 0 ? ox_ceil_div(pb, s) : 0;
+  *c1 = g->in[1] - span + pb > 0 ? ox_ceil_div(g->in[1] - span + pb, s) : 0; /* o*s - pb + span < in */
   if (*c1 > g->out[1]) *c1 = g->out[1];
   if (*c1 < *c0) *c1 = *c0;
 }

@@ -9,7 +9,7 @@
  * shares its data with the sequence's element. */
 #include <string.h>
 
-#include "core/registry.h"
+#include "core/kernel.h"
 
 /* ---- checks shared by the ops below ---- */
 
@@ -24,13 +24,6 @@ static int need_seq(ox_ctx *c, ox_value **in, int i) {
                  ox_input_name(c, i), ox_value_desc(v, desc, sizeof desc));
 }
 
-static int need_tensor(ox_ctx *c, ox_value **in, int i) {
-  if (in[i]->kind == OX_TENSOR) return 0;
-  char desc[128];
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 ox_value_desc(in[i], desc, sizeof desc));
-}
-
 /* The element dtype of a sequence (known even when it is empty). */
 static ox_dtype seq_elem(const ox_value *s) { return s->type->inner->elem; }
 
@@ -41,7 +34,7 @@ static ox_dtype seq_elem(const ox_value *s) { return s->type->inner->elem; }
  * onnxruntime accepts, so one element of rank 1 is taken too. */
 static int get_position(ox_ctx *c, ox_value **in, int i, int64_t n, int64_t hi,
                         int64_t *pos) {
-  OX_TRY(need_tensor(c, in, i));
+  OX_TRY(ox_need_tensor(c, in[i], i));
   const ox_tensor *t = &in[i]->u.t;
   if (t->dt != OX_INT32 && t->dt != OX_INT64)
     return ox_fail(c->err, OX_EINPUT, "%s (the position) is %s; it must be int32 or int64",
@@ -82,12 +75,8 @@ static int sequence_construct(ox_ctx *c, int nin, ox_value **in, int nout, ox_va
   for (int i = 0; i < nin; i++) {
     if (!in[i])
       return ox_fail(c->err, OX_EINPUT, "input %d is missing; every input must be a tensor", i);
-    OX_TRY(need_tensor(c, in, i));
-    if (in[i]->u.t.dt != in[0]->u.t.dt)
-      return ox_fail(c->err, OX_EINPUT,
-                     "%s is %s but input 0 is %s; all inputs must have the same type",
-                     ox_input_name(c, i), ox_dtypes[in[i]->u.t.dt].onnx_name,
-                     ox_dtypes[in[0]->u.t.dt].onnx_name);
+    OX_TRY(ox_need_tensor(c, in[i], i));
+    OX_TRY(ox_same_dtype(c, i, &in[i]->u.t, in[0]->u.t.dt));
   }
   OX_TRY(ox_seq_new(c->a, ox_type_tensor(in[0]->u.t.dt), nin, &out[0], c->err));
   for (int i = 0; i < nin; i++) out[0]->u.seq.v[i] = in[i];
@@ -109,7 +98,7 @@ static int sequence_empty(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 
 static int sequence_insert(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(need_seq(c, in, 0));
-  OX_TRY(need_tensor(c, in, 1));
+  OX_TRY(ox_need_tensor(c, in[1], 1));
   const ox_value *s = in[0];
   if (in[1]->u.t.dt != seq_elem(s)) {
     char desc[128];
@@ -160,7 +149,7 @@ static void copy_slices(char *y, const char *x, int64_t outer, int64_t dim, int6
 }
 
 static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t; /* x: (d0, ..., d[axis], ..., d[r-1]) */
   int64_t axis = ox_attr_int(c, "axis", 0), keepdims = ox_attr_int(c, "keepdims", 1);
   if (c->err->code) return c->err->code;
@@ -181,7 +170,7 @@ static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
     if (!len && nchunk) return ox_oom(c->err, NULL);
     for (int64_t i = 0; i < nchunk; i++) len[i] = 1;
   } else {
-    OX_TRY(need_tensor(c, in, 1));
+    OX_TRY(ox_need_tensor(c, in[1], 1));
     const ox_tensor *s = &sp->u.t;
     if (s->dt != OX_INT32 && s->dt != OX_INT64)
       return ox_fail(c->err, OX_EINPUT, "%s (split) is %s; it must be int32 or int64",

@@ -168,18 +168,6 @@ static int constant(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 
 /* ---- helpers shared by the ops below ---- */
 
-/* Input i must be a tensor (the registry checks only its element type). */
-static int tensor_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
-  if (in[i] && in[i]->kind == OX_TENSOR) {
-    *t = &in[i]->u.t;
-    return 0;
-  }
-  char desc[128];
-  if (!in[i]) return ox_fail(c->err, OX_EINPUT, "input %d is missing", i);
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 ox_value_desc(in[i], desc, sizeof desc));
-}
-
 /* A new header for x's data with another shape (values are never mutated, so
  * Reshape, Flatten, Squeeze and Unsqueeze share the data). The element count
  * must be unchanged; the callers check it. */
@@ -303,7 +291,7 @@ static int reshape_load(ox_ctx *c, void **state) {
  * allowzero arrives in 14. */
 static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   const int64_t *want;
   int64_t n;
   const shape_state *st = c->state;
@@ -328,7 +316,7 @@ static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
  * axis lies in [0, r]; from Flatten-11 also [-r, -1], counting from the back. */
 static int flatten(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int64_t axis = ((const shape_state *)c->state)->axis;
   int r = x->rank;
   int64_t lo = c->version >= 11 ? -r : 0;
@@ -383,7 +371,7 @@ static int mark_axes(ox_ctx *c, const int64_t *axes, int64_t n, int rank, char *
  * before 13 an empty list counts as absent.) */
 static int squeeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   const int64_t *axes;
   int64_t n;
   OX_TRY(get_axes(c, nin, in, &axes, &n));
@@ -414,7 +402,7 @@ static int squeeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
  * "as seen in the output tensor"), so their order does not matter. */
 static int unsqueeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   const int64_t *axes;
   int64_t n;
   OX_TRY(get_axes(c, nin, in, &axes, &n));
@@ -435,7 +423,7 @@ static int unsqueeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
  * back, and both are clamped to [0, r]. */
 static int shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int64_t r = x->rank, start = 0, end = r;
   if (c->version >= 15) {
     start = ox_attr_int(c, "start", 0);
@@ -452,7 +440,7 @@ static int shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 static int size(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_scalar_new(c->a, OX_INT64, &out[0], c->err));
   *(int64_t *)out[0]->u.t.data = x->n;
   return 0;
@@ -508,7 +496,7 @@ static int constant_of_shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
  * x's type) picks the output type. */
 static int eye_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int64_t dt = ox_attr_int(c, "dtype", x->dt), k = ox_attr_int(c, "k", 0);
   if (c->err->code) return c->err->code;
   uint64_t allowed = c->version >= 22 ? TS_EYE22 : TS_EYE9;
@@ -547,7 +535,7 @@ static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t[3];
   static const char *what[3] = {"start", "limit", "delta"};
   for (int i = 0; i < 3; i++) {
-    OX_TRY(tensor_in(c, in, i, &t[i]));
+    OX_TRY(ox_tensor_in(c, in, nin, i, &t[i]));
     if (t[i]->n != 1 || t[i]->rank > 1) {
       char sb[256];
       return ox_fail(c->err, OX_EINPUT, "%s (%s) must be a scalar; it has shape %s",
@@ -629,7 +617,7 @@ static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * zero (the empty string for strings). k is input 1, a scalar, default 0. */
 static int trilu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int64_t k = 0, upper = ox_attr_int(c, "upper", 1);
   if (c->err->code) return c->err->code;
   if (nin > 1 && in[1]) OX_TRY(ox_scalar_i64(c, 1, in[1], &k));
@@ -666,9 +654,9 @@ static int trilu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * [0, depth) as all off. */
 static int one_hot(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *dep, *val;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  OX_TRY(tensor_in(c, in, 1, &dep));
-  OX_TRY(tensor_in(c, in, 2, &val));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &dep));
+  OX_TRY(ox_tensor_in(c, in, nin, 2, &val));
   char sb[256];
   if (!(OX_TS_NUM & T_BIT(dep->dt)))
     return ox_fail(c->err, OX_EINPUT, "%s (depth) is %s; it must be a number",
@@ -962,7 +950,7 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
  * y.dims[i] = x.dims[perm[i]]. */
 static int transpose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   const shape_state *st = c->state;
   int64_t np = st->nperm;
   const int64_t *p = st->perm;

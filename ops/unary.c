@@ -247,13 +247,6 @@ typedef struct {
 } unary_state;
 
 
-static int need_tensor(ox_ctx *c, const ox_value *v, int i) {
-  if (v->kind == OX_TENSOR) return 0;
-  char desc[128];
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 ox_value_desc(v, desc, sizeof desc));
-}
-
 /* The largest finite value of a float dtype Clip takes. */
 static double float_max(ox_dtype dt) {
   switch (dt) {
@@ -293,7 +286,7 @@ static int clip_bounds(ox_ctx *c, int nin, ox_value **in, prm *q) {
   for (int i = 1; i < nin && i < 3; i++) {
     const ox_value *v = in[i];
     if (!v) continue;
-    OX_TRY(need_tensor(c, v, i));
+    OX_TRY(ox_need_tensor(c, v, i));
     const ox_tensor *t = &v->u.t;
     if (t->dt != dt)
       return ox_fail(c->err, OX_EINPUT, "%s (%s) is %s; it must have the input's type %s",
@@ -541,7 +534,7 @@ static int costly(int op) {
 }
 
 static int unary(ox_ctx *c, int op, int nin, ox_value **in, ox_value **out) {
-  OX_TRY(need_tensor(c, in[0], 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t;
   prm p = {0};
   OX_TRY(params(c, &op, nin, in, &p));
