@@ -23,16 +23,9 @@
 #include "core/kernel.h"
 #include "core/threads.h"
 
-/* gcc's -O2 vectorises only loops that need no scalar epilogue (its "very
- * cheap" cost model), which is none of WALK2's; the cheap model vectorises
- * them (as in ops/unary.c). */
-/* One rounding per operation, as the reference: no multiply-add fused in
- * the builds with FMA (gcc's ISO C mode fuses none; clang would) */
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model: the
+ * Makefile's ROW_FLAGS for this file. */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
 /* PRelu's multiply on one side of a choice vectorises only when it may run
  * on both: no result changes (floating-point exceptions are never read) */
 #pragma GCC optimize("no-trapping-math")

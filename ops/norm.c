@@ -16,15 +16,8 @@
 #include "core/threads.h"
 #include "core/random.h"
 
-/* The affine rows vectorise under gcc's cheap cost model (-O2's very cheap
- * one takes no loop with an epilogue), one rounding per operation (clang
- * would fuse multiply-adds) */
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model, for
+ * the row loops: the Makefile's ROW_FLAGS for this file. */
 
 /* ---- widening and narrowing ---- */
 

@@ -16,12 +16,8 @@
 #include "core/kernel.h"
 #include "core/threads.h"
 
-/* gcc's -O2 vectorises only loops that need no scalar epilogue nor alias
- * check (its "very cheap" cost model): the cheap one vectorises the
- * row loops of pool2d_rows (as in ops/unary.c) */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model, for
+ * the row loops: the Makefile's ROW_FLAGS for this file. */
 
 #define MAXSP 8 /* spatial dimensions supported */
 

@@ -26,17 +26,10 @@
 #include "core/threads.h"
 #include "core/vmath.h"
 
-/* gcc's -O2 vectorises only loops whose trip count needs no scalar epilogue
- * (its "very cheap" cost model), which is none of the loops below; the cheap
- * model vectorises the loops of the simple ops (Abs, Neg, Relu, Clip, ...). */
-/* One rounding per operation, as the reference: no multiply-add fused in
- * the builds with FMA (gcc's ISO C mode fuses none; clang would) */
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model: the
+ * Makefile's ROW_FLAGS for this file. */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
-/* and the ops with a multiply on one side of a choice (LeakyRelu) vectorise
+/* The ops with a multiply on one side of a choice (LeakyRelu) vectorise
  * only when it may run on both: floating-point exceptions are never looked
  * at here, so evaluating it on both sides changes no result */
 #pragma GCC optimize("no-trapping-math")
