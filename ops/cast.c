@@ -68,29 +68,13 @@ static int is_intlike(ox_dtype dt) {
 
 /* ---- conversion options ---- */
 
-enum { RM_UP, RM_DOWN, RM_NEAREST }; /* float8e8m0 round_mode (Cast-24) */
-
 typedef struct {
   int saturate;   /* float8 (and from 24 e8m0) out of range: clamp, or NaN/Inf */
-  int round_mode; /* RM_* */
+  int round_mode; /* float8e8m0's round_mode (Cast-24): OX_E8M0_* */
   /* Cast-19..23's table: with saturate, +-Inf still gives NaN in the fnuz
    * types; Cast-24 changed it to +-FLT_MAX (onnx PR #7130), core's default. */
   int fnuz_inf;
 } cast_opts;
-
-/* float -> float8e8m0. core's conversion rounds "up"; for "down" and
- * "nearest" (ties up) we first round |f| to a power of two ourselves, which
- * core then encodes exactly. Below E8M0_MIN (2^-127) Cast-24's table gives
- * E8M0_MIN when saturating and NaN otherwise. */
-static uint8_t to_e8m0(float f, const cast_opts *o) {
-  if (o->round_mode == RM_UP || isnan(f) || isinf(f) || f == 0)
-    return ox_f32_to_f8(OX_FLOAT8E8M0, f, o->saturate);
-  int e;
-  float m = frexpf(fabsf(f), &e); /* |f| = m * 2^e, 0.5 <= m < 1 */
-  int k = e - 1 + (o->round_mode == RM_NEAREST && m >= 0.75f);
-  if (k < -127) return o->saturate ? 0x00 : 0xFF;
-  return ox_f32_to_f8(OX_FLOAT8E8M0, k > 127 ? INFINITY : ldexpf(1.0f, k), o->saturate);
-}
 
 /* Store float f into element i of a bfloat16 / float8 / float4 / e8m0 buffer. */
 static void store_small(ox_dtype dt, void *y, int64_t i, float f, const cast_opts *o) {
@@ -98,7 +82,7 @@ static void store_small(ox_dtype dt, void *y, int64_t i, float f, const cast_opt
   switch (dt) {
   case OX_BFLOAT16: ((uint16_t *)y)[i] = ox_f32_to_bf16(f); break;
   case OX_FLOAT4E2M1: b[i] = ox_f32_to_f4(f); break;
-  case OX_FLOAT8E8M0: b[i] = to_e8m0(f, o); break;
+  case OX_FLOAT8E8M0: b[i] = ox_f32_to_e8m0(f, o->saturate, o->round_mode); break;
   case OX_FLOAT8E4M3FNUZ: case OX_FLOAT8E5M2FNUZ:
     if (o->fnuz_inf && isinf(f)) { b[i] = 0x80; break; } /* the fnuz NaN */
     /* fall through */
@@ -389,12 +373,12 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
 static int read_opts(ox_ctx *c, cast_opts *o) {
   o->saturate = c->version >= 19 ? ox_attr_int(c, "saturate", 1) != 0 : 1;
   o->fnuz_inf = c->version < 24 && o->saturate;
-  o->round_mode = RM_UP;
+  o->round_mode = OX_E8M0_UP;
   if (c->version >= 24) {
     const char *rm = ox_attr_string(c, "round_mode", "up");
-    if (!strcmp(rm, "up")) o->round_mode = RM_UP;
-    else if (!strcmp(rm, "down")) o->round_mode = RM_DOWN;
-    else if (!strcmp(rm, "nearest")) o->round_mode = RM_NEAREST;
+    if (!strcmp(rm, "up")) o->round_mode = OX_E8M0_UP;
+    else if (!strcmp(rm, "down")) o->round_mode = OX_E8M0_DOWN;
+    else if (!strcmp(rm, "nearest")) o->round_mode = OX_E8M0_NEAREST;
     else
       return ox_fail(c->err, OX_EINPUT, "round_mode is '%s'; it must be up, down or nearest", rm);
   }
