@@ -505,7 +505,7 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   OX_TRY(bcast_param(c, in, 1, x, axis, &s, &ps));
   if (nin > 2 && in[2]) OX_TRY(bcast_param(c, in, 2, x, axis, &b, &pb));
   norm_rows(xd, y, rows, len, eps, center, mean, inv);
-  if (x->n) affine_rep(y, x->n, s, ps, b, pb);
+  affine_rep(y, x->n, s, ps, b, pb);
   OX_TRY(emit(c, center ? x->dt : st->dt, r, x->dims, y, &out[0]));
   if (nout > 1 && center) {
     int64_t *sd = ox_alloc_array(c->a, r, sizeof *sd);
@@ -541,23 +541,22 @@ static int lpnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   for (int i = axis + 1; i < x->rank; i++) inner *= x->dims[i];
   double *xd = load_d(c, x), *y = scratch(c, x->n), *nr = scratch(c, inner);
   if (!xd || !y || !nr) return c->err->code;
-  if (x->n)
-    for (int64_t o = 0; o < outer; o++) {
-      const double *xo = xd + o * d * inner;
-      double *yo = y + o * d * inner;
-      for (int64_t i = 0; i < inner; i++) nr[i] = 0;
-      for (int64_t k = 0; k < d; k++) {
-        const double *xr = xo + k * inner;
-        if (p == 1) for (int64_t i = 0; i < inner; i++) nr[i] += fabs(xr[i]);
-        else for (int64_t i = 0; i < inner; i++) nr[i] += xr[i] * xr[i];
-      }
-      for (int64_t i = 0; i < inner; i++) { /* reciprocal; 0 for a zero norm */
-        double n = p == 2 ? sqrt(nr[i]) : nr[i];
-        nr[i] = n == 0 ? 0 : 1 / n;
-      }
-      for (int64_t k = 0; k < d; k++)
-        for (int64_t i = 0; i < inner; i++) yo[k * inner + i] = xo[k * inner + i] * nr[i];
+  for (int64_t o = 0; o < outer; o++) {
+    const double *xo = xd + o * d * inner;
+    double *yo = y + o * d * inner;
+    for (int64_t i = 0; i < inner; i++) nr[i] = 0;
+    for (int64_t k = 0; k < d; k++) {
+      const double *xr = xo + k * inner;
+      if (p == 1) for (int64_t i = 0; i < inner; i++) nr[i] += fabs(xr[i]);
+      else for (int64_t i = 0; i < inner; i++) nr[i] += xr[i] * xr[i];
     }
+    for (int64_t i = 0; i < inner; i++) { /* reciprocal; 0 for a zero norm */
+      double n = p == 2 ? sqrt(nr[i]) : nr[i];
+      nr[i] = n == 0 ? 0 : 1 / n;
+    }
+    for (int64_t k = 0; k < d; k++)
+      for (int64_t i = 0; i < inner; i++) yo[k * inner + i] = xo[k * inner + i] * nr[i];
+  }
   return emit(c, x->dt, x->rank, x->dims, y, &out[0]);
 }
 

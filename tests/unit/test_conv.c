@@ -173,7 +173,7 @@ static void test_conv(void) {
   run_conv_case(&cases[1], OX_FLOAT16, label);
 }
 
-/* ---- the float paths of ops/conv_f.c against the naive loop ----
+/* ---- the float paths of ops/conv_paths.c against the naive loop ----
  * Each case runs under every GEMM/vector level the CPU has (0 portable, 1
  * AVX2, 2 AVX-512) and with 1, 2 and 3 threads: every result within
  * rounding of a float64 loop over the same (rounded) inputs, and the bytes
