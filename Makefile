@@ -163,19 +163,36 @@ $(B)/asan/api-suite: tests/api/suite.c tests/api/case.h $(B)/asan/libonnxop.a
 
 # ---- fuzzing: libFuzzer harnesses (clang); `make check` replays the regression corpus ----
 FUZZERS := model pb json npy
+FUZZERS += tolerances xfail
 FUZZ_SECONDS ?= 60
+# Each harness links the command's archive (cli.a) before the library: the
+# parsers of the command's own files (cli/lists.c: --tolerances, --xfail)
+# are fuzzed as the command links them, and a harness of the library's
+# formats takes nothing from it.
 # (no .d: the library, remade when a header changes, is a prerequisite)
-$(B)/asan/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/asan/libonnxop.a | $(GEN_HDRS)
+$(B)/asan/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)/asan/cli.a $(B)/asan/libonnxop.a | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN) $(WARN) -o $@ $^ $(LIBS)
 # relinked on every call: the library is remade by the recursive make, which
 # this rule's own prerequisites can't see
 $(B)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c FORCE
-	@$(MAKE) --no-print-directory CC=clang CFLAGS="-O1 -g" $(B)/fuzz/libonnxop.a
-	clang $(BASEFLAGS) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/libonnxop.a $(LIBS)
+	@$(MAKE) --no-print-directory CC=clang CFLAGS="-O1 -g" $(B)/fuzz/libonnxop.a $(B)/fuzz/cli.a
+	clang $(BASEFLAGS) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/cli.a $(B)/fuzz/libonnxop.a $(LIBS)
 FORCE:
 fuzz: deps
 	@sh tests/fuzz/run.sh $(B) $(FUZZ_SECONDS) "$(SHARED_SUITE)" $(FUZZERS)
+# the readers of `onnxop report` (cli/results.c) are the command's own code:
+# their harnesses link cli.a (none of main.c) before the library
+FUZZERS += report_junit report_json
+$(B)/asan/fuzz-replay-report_%: tests/fuzz/fuzz_report_%.c tests/fuzz/report_check.h tests/fuzz/replay.c \
+    $(B)/asan/cli.a $(B)/asan/libonnxop.a | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SAN) $(WARN) -o $@ $< tests/fuzz/replay.c $(B)/asan/cli.a \
+	  $(B)/asan/libonnxop.a $(LIBS)
+$(B)/fuzz/fuzz-report_%: tests/fuzz/fuzz_report_%.c FORCE
+	@$(MAKE) --no-print-directory CC=clang CFLAGS="-O1 -g" $(B)/fuzz/cli.a $(B)/fuzz/libonnxop.a
+	clang $(BASEFLAGS) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/cli.a \
+	  $(B)/fuzz/libonnxop.a $(LIBS)
 
 # the elementwise ops' error sweep checks its references against MPFR
 # (libmpfr-dev: a test dependency)

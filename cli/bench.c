@@ -25,8 +25,8 @@ static const char bench_help[] =
     "  MODEL: runs=N median_us=M min_us=M bytes_in=B bytes_out=B threads=T\n"
     "\n"
     "  --in [NAME=]FILE   an input value, as for 'onnxop run' (by name or position)\n"
-    "  --runs N           timed runs (default 20)\n"
-    "  --warmup N         untimed runs first (default 3)\n"
+    "  --runs N           timed runs, 1 to 100000000 (default 20)\n"
+    "  --warmup N         untimed runs first, 0 to 100000000 (default 3)\n"
     "  --time             then one more run, warm, printing each node's time on\n"
     "                     stderr as 'onnxop run --time' does for its one cold run\n"
     "  --threads N        the kernels' threads (default 1; 0: one per CPU), as for\n"
@@ -60,10 +60,14 @@ static int64_t value_bytes(const ox_value *v) {
   }
 }
 
-static int parse_count(const char *s, long *out) {
+/* A count from lo to 100000000, in decimal digits alone (no sign, no
+ * blanks); 0, or -1. */
+enum { MAX_COUNT = 100000000 };
+static int parse_count(const char *s, long lo, long *out) {
   char *end;
+  if (!*s || strspn(s, "0123456789") != strlen(s)) return -1;
   long v = strtol(s, &end, 10);
-  if (end == s || *end || v < 0 || v > 100000000) return -1;
+  if (*end || v < lo || v > MAX_COUNT) return -1;
   *out = v;
   return 0;
 }
@@ -83,8 +87,8 @@ enum { B_HELP, B_IN, B_RUNS, B_WARMUP, B_TIME };
 static const ox_opt bench_opts[] = {
     [B_HELP] = {"--help", "-h", NULL},
     [B_IN] = {"--in", "-i", "a FILE"},
-    [B_RUNS] = {"--runs", NULL, "a count (0 to 100000000)"},
-    [B_WARMUP] = {"--warmup", NULL, "a count (0 to 100000000)"},
+    [B_RUNS] = {"--runs", NULL, "a count from 1 to 100000000"},
+    [B_WARMUP] = {"--warmup", NULL, "a count from 0 to 100000000"},
     [B_TIME] = {"--time", NULL, NULL},
     {NULL, NULL, NULL},
 };
@@ -110,10 +114,9 @@ int ox_cmd_bench(int argc, char **argv) {
       if (!*v) rc = ox_usage_error("bench", "--in needs a FILE");
       else ins[nin++] = v;
     } else if (k == B_RUNS || k == B_WARMUP) {
-      long *dst = k == B_RUNS ? &runs : &warmup;
-      if (parse_count(v, dst))
-        rc = ox_usage_error("bench", "%s needs a count (0 to 100000000)", bench_opts[k].name);
-      else if (dst == &runs && !runs) rc = ox_usage_error("bench", "--runs must be at least 1");
+      /* one message for every bad count, with the option's own range */
+      if (parse_count(v, k == B_RUNS ? 1 : 0, k == B_RUNS ? &runs : &warmup))
+        rc = ox_usage_error("bench", "%s needs %s, not '%s'", bench_opts[k].name, bench_opts[k].arg, v);
     } else if (!model_path) {
       if (!*v) rc = ox_usage_error("bench", "MODEL is an empty path");
       model_path = v;
@@ -151,7 +154,7 @@ int ox_cmd_bench(int argc, char **argv) {
   given = ox_alloc_array(A, g->nin + 1, sizeof *given);
   ox_value **in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
   ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);
-  t = ox_heap_calloc((size_t)runs, sizeof *t);
+  t = ox_mem_malloc((size_t)runs * sizeof *t); /* up to 800 MB: counted against --max-memory */
   if (!given || !in_vals || !out_vals || !t) {
     rc = ox_cli_oom("bench", NULL);
     goto done;
@@ -189,7 +192,7 @@ int ox_cmd_bench(int argc, char **argv) {
     ox_arena_release(A, mk);
   }
 done:
-  free(t);
+  ox_mem_free(t);
   ox_cli_free_values(given, ngiven);
   onnxop_model_free(M);
   onnxop_error_free(err);

@@ -38,8 +38,8 @@ extern struct ox_run_opts ox_cli_run;
 /* "onnxop CMD: out of memory" (with what, when not NULL, and the cause
  * ox_oom says) on standard error; returns OX_ENOMEM. cmd "" for none. */
 int ox_cli_oom(const char *cmd, const char *what);
-/* cli/compare.c: a tolerance (--atol, --rtol): a finite decimal number >= 0
- * such as 1e-5 (not "inf", "nan" or hex); 0, or -1 */
+/* cli/lists.c: a tolerance (--atol, --rtol, and in a --tolerances file): a
+ * finite decimal number >= 0 such as 1e-5 (not "inf", "nan" or hex); 0, or -1 */
 int ox_parse_tolerance(const char *s, double *v);
 
 /* "onnxop run: <msg>" + the hint, exit code 2 */
@@ -75,17 +75,29 @@ int ox_write_stdout(int f, int all, int n, const struct ox_value *const *v, cons
 
 /* cli/bind.c: [NAME=]FILE arguments (the rules are at the top of bind.c).
  * kind: "input" or "output"; names: the model's. 0, or a usage error (said). */
-typedef struct { const char *name; const char *file; } ox_binding;
+typedef struct {
+  const char *name; /* names[index], or NULL */
+  const char *file;
+  int index;        /* -1 without a name */
+} ox_binding;
 struct ox_model;
 struct ox_value;
 struct ox_arena;
 int ox_split_binding(const char *cmd, const char *kind, const char *arg, int n, const char *const *names,
                      ox_binding *b);
+/* The same names sorted once (in A), so that binding many arguments to a
+ * model of many inputs or outputs (an .npz of thousands of members) costs
+ * n log n, not n^2. ox_names_find: the index of s[0, len) in names, or -1. */
+typedef struct { int n; const char *const *names; struct ox_name_at *sorted; } ox_names;
+int ox_names_index(struct ox_arena *A, int n, const char *const *names, ox_names *ix); /* -1: out of memory */
+int ox_names_find(const ox_names *ix, const char *s, size_t len);
+int ox_split_binding_ix(const char *cmd, const char *kind, const char *arg, const ox_names *ix, ox_binding *b);
 /* --in arguments: bound by name, then by position to the real inputs, an
  * .npz standing for its members; each read through the library into
  * vals[slot] (vals has room for every graph input, NULL; free them with
- * ox_cli_free_values, also after a failure). 0, or the exit status (the
- * error said). */
+ * ox_cli_free_values, also after a failure), except that the members of an
+ * .npz are decoded into A from the archive read once (A must outlive vals).
+ * 0, or the exit status (the error said). */
 struct onnxop_model;
 struct onnxop_value;
 struct onnxop_error;
@@ -97,7 +109,7 @@ void ox_cli_free_values(struct onnxop_value **v, int n);
  * code, the exit status's class. */
 int ox_cli_api_fail(const char *file, const char *what, const struct onnxop_error *err);
 
-/* ---- test results (cli/report.c), shared by `onnxop test` and `onnxop report` ----
+/* ---- test results (cli/results.c), shared by `onnxop test` and `onnxop report` ----
  * One status per case, the same word in the text, --json, --tap and --junit:
  * pass; fail (an output differs); error (the model, an input or the data set
  * was refused, or the evaluation failed: exit 1 of the evaluation);
@@ -130,6 +142,11 @@ typedef struct {
   long long not_run;    /* --fail-fast stopped the run before these */
   const char *xfail;    /* the --xfail FILE, or NULL */
 } ox_run_info;
+
+/* "K/N" of --shard and of the reports' "shard" (JSON) and onnxop.shard
+ * (JUnit): decimal digits, 1 <= K <= N <= OX_SHARD_MAX. 0, or -1. */
+#define OX_SHARD_MAX 1000000
+int ox_parse_shard(const char *s, int *k, int *n);
 
 struct cJSON;
 /* count[s]: how many results have status s */

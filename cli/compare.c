@@ -60,15 +60,6 @@ static const char compare_help[] =
  * it (extra). */
 typedef struct { char *name, *got, *want; } pair;
 
-int ox_parse_tolerance(const char *s, double *v) {
-  char *end;
-  if (!*s || strspn(s, "0123456789.eE+-") != strlen(s)) return -1;
-  double x = strtod(s, &end);
-  if (*end || !(x >= 0) || !isfinite(x)) return -1;
-  *v = x;
-  return 0;
-}
-
 static int is_dir(const char *p) {
   struct stat st;
   return !stat(p, &st) && S_ISDIR(st.st_mode);

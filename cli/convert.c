@@ -87,19 +87,17 @@ int ox_cmd_convert(int argc, char **argv) {
   ox_err e = {0};
   ox_value *val = NULL;
   const char *name = NULL;
-  const char **mem = NULL;
-  int64_t nm = 0;
+  ox_npz *z = NULL;
   int rc = 0;
   if (!A) return ox_cli_oom("convert", NULL);
   if (f == OX_FMT_NPZ && !strchr(out, ':') && ox_format_of(in) == OX_FMT_NPZ && !strchr(in, ':')) {
-    /* archive to archive: every member, by name */
-    if (!(rc = ox_npz_members(A, in, &mem, &nm, &e))) {
+    /* archive to archive: every member, by name, the archive read once */
+    if (!(rc = ox_npz_open(A, in, &z, &e))) {
+      int64_t nm = ox_npz_count(z);
+      const char **mem = (const char **)ox_npz_keys(z);
       const ox_value **vals = ox_alloc_array(A, nm + 1, sizeof *vals);
       if (!vals) rc = ox_oom(&e, NULL);
-      for (int64_t k = 0; k < nm && !rc; k++) {
-        const char *member = ox_sprintf(A, "%s:%s", in, mem[k]);
-        rc = member ? ox_load_value(A, member, NULL, NULL, (ox_value **)&vals[k], NULL, &e) : ox_oom(&e, NULL);
-      }
+      for (int64_t k = 0; k < nm && !rc; k++) rc = ox_npz_get(A, z, k, NULL, (ox_value **)&vals[k], &e);
       if (rc) fprintf(stderr, "onnxop: %s: %s\n", in, e.msg);
       else if (dash ? (rc = ox_write_stdout(f, 1, (int)nm, vals, mem, &e))
                     : ((rc = ox_save_npz(out, (int)nm, vals, mem, &e)) || (rc = ox_commit_files(&e))))

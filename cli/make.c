@@ -622,6 +622,10 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
   memset(b, 0, sizeof *b);
   b->c = c;
   b->label = c->name ? ox_sprintf(A, "case '%s': ", c->name) : "";
+  if (!b->label) { /* the label could not be formatted: said without it */
+    b->label = "";
+    return fail_oom(b);
+  }
   const char *domain = c->domain && strcmp(c->domain, "ai.onnx") ? c->domain : "";
   int64_t newest = newest_opset(domain), opset = c->opset ? c->opset : newest;
   if (!newest) {

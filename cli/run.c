@@ -81,16 +81,54 @@ static int fail_file(const char *file, const char *what, ox_err *e) {
 
 /* ---- --save-intermediates ---- */
 
+/* The file names taken so far (without ".pb"), as a set (open addressing),
+ * each with the next ~k to try for it as a base: a name that recurs (a
+ * Loop's value, once per iteration) finds its next free ~k at once, not by
+ * trying ~2, ~3, ... against every name taken, which made 3,000 iterations
+ * take minutes. */
+typedef struct { const char *name; int next; } taken;
+
 typedef struct {
   ox_arena *A;       /* for the names; the values are written at once */
   const char *dir;
   int subgraphs;
   cJSON *index;      /* the list index.json holds */
-  const char **files;/* the file names used so far (without ".pb") */
-  int nfiles, cap;
+  taken *files;      /* the file names used so far; mask + 1 slots, a power of 2 */
+  uint64_t mask, nfiles;
   size_t failures;   /* ox_mem_failures() when the index began: more, and
                       * an entry may have lost a field */
 } saver;
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  while (*s) h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+  return h;
+}
+
+/* The slot of name in the set: its own, or the empty one it would take. */
+static taken *slot_of(const saver *s, const char *name) {
+  uint64_t i = name_hash(name) & s->mask;
+  while (s->files[i].name && strcmp(s->files[i].name, name)) i = (i + 1) & s->mask;
+  return &s->files[i];
+}
+
+/* Add name (not in the set) to it: its copy, or NULL when memory ran out. */
+static const char *take(saver *s, const char *name) {
+  if (2 * (s->nfiles + 1) > s->mask + 1) { /* at most half full: double it */
+    saver t = *s;
+    t.mask = s->files ? 2 * s->mask + 1 : 255;
+    if (!(t.files = ox_alloc_array(s->A, (int64_t)t.mask + 1, sizeof *t.files))) return NULL;
+    for (uint64_t i = 0; s->files && i <= s->mask; i++)
+      if (s->files[i].name) *slot_of(&t, s->files[i].name) = s->files[i];
+    s->files = t.files;
+    s->mask = t.mask;
+  }
+  taken *t = slot_of(s, name);
+  if (!(t->name = ox_strdup(s->A, name))) return NULL;
+  t->next = 2;
+  s->nfiles++;
+  return t->name;
+}
 
 /* value name -> a file name: letters, digits, '.', '-', '_' kept, anything
  * else '_'; at most 120 bytes; never hidden, never "." or ".."; a name
@@ -107,22 +145,14 @@ static const char *safe_file(saver *s, const char *name) {
   if (!n) base[n++] = '_';
   base[n] = 0;
   if (!strcmp(base, "index")) snprintf(base, sizeof base, "index_"); /* index.json's name stays free */
-  for (int k = 1;; k++) {
+  if (!s->files || !slot_of(s, base)->name) return take(s, base);
+  /* base~k for the base's next k that no value has (a value may be named
+   * "x~2" itself) */
+  for (;;) {
+    taken *b = slot_of(s, base);
     char cand[160];
-    if (k == 1) snprintf(cand, sizeof cand, "%s", base);
-    else snprintf(cand, sizeof cand, "%s~%d", base, k);
-    int used = 0;
-    for (int i = 0; i < s->nfiles && !used; i++) used = !strcmp(s->files[i], cand);
-    if (used) continue;
-    if (s->nfiles == s->cap) {
-      int nc = s->cap * 2 + 64;
-      const char **f = ox_alloc_array(s->A, nc, sizeof *f);
-      if (!f) return NULL;
-      if (s->nfiles) memcpy(f, s->files, (size_t)s->nfiles * sizeof *f);
-      s->files = f;
-      s->cap = nc;
-    }
-    return s->files[s->nfiles++] = ox_strdup(s->A, cand);
+    snprintf(cand, sizeof cand, "%s~%d", base, b->next++);
+    if (!slot_of(s, cand)->name) return take(s, cand);
   }
 }
 
@@ -360,9 +390,14 @@ int ox_cmd_run(int argc, char **argv) {
   /* the outputs' files, claimed before anything is computed: a path that
    * cannot be written, or two that name one file, fail here */
   int to_stdout = 0;
+  ox_names out_ix;
+  if (ox_names_index(A, g->nout, out_names, &out_ix)) {
+    rc = ox_cli_oom("run", NULL);
+    goto done;
+  }
   for (int i = 0, opos = 0; i < nout; i++) {
     ox_binding b;
-    if ((rc = ox_split_binding("run", "output", outs[i], g->nout, out_names, &b))) goto done;
+    if ((rc = ox_split_binding_ix("run", "output", outs[i], &out_ix, &b))) goto done;
     file_of[i] = b.file;
     int dash = !strcmp(b.file, "-");
     if (!dash && ox_format_of(b.file) == OX_FMT_UNKNOWN) {
@@ -370,8 +405,7 @@ int ox_cmd_run(int argc, char **argv) {
       goto done;
     }
     if (b.name) {
-      for (int j = 0; j < g->nout; j++)
-        if (out_names[j] == b.name) slot_of[i] = j;
+      slot_of[i] = b.index;
     } else if (nout == 1 && (dash ? dir_fmt == OX_FMT_NPZ || (!has_fmt && g->nout > 1) : ox_format_of(b.file) == OX_FMT_NPZ)) {
       slot_of[i] = -1; /* a single --out FILE.npz (or -) takes every output */
     } else if (opos < g->nout) {

@@ -109,23 +109,30 @@ int ox_cmd_show(int argc, char **argv) {
   for (int i = 0; i < nfiles && !ferror(stdout); i++) {
     ox_arena *A = ox_arena_new();
     ox_err e = {0};
-    const char **mem = NULL, *one = files[i];
+    ox_npz *z = NULL;
     int64_t nm = 1;
     if (!A) {
       rc = ox_cli_oom("show", NULL);
       break;
     }
-    /* an .npz without a member: every member */
-    if (ox_format_of(files[i]) == OX_FMT_NPZ && !strchr(files[i], ':') && ox_npz_members(A, files[i], &mem, &nm, &e)) {
-      fprintf(stderr, "onnxop: %s: %s\n", files[i], e.msg);
-      rc = OX_EINPUT;
-      nm = 0;
+    /* an .npz without a member: every member, the archive read once */
+    if (ox_format_of(files[i]) == OX_FMT_NPZ && !strchr(files[i], ':')) {
+      if (ox_npz_open(A, files[i], &z, &e)) {
+        fprintf(stderr, "onnxop: %s: %s\n", files[i], e.msg);
+        rc = OX_EINPUT;
+        nm = 0;
+      } else {
+        nm = ox_npz_count(z);
+      }
     }
     for (int64_t k = 0; k < nm && !ferror(stdout); k++) {
       ox_value *val = NULL;
-      const char *name = NULL, *path = mem ? ox_sprintf(A, "%s:%s", files[i], mem[k]) : one;
-      if (ox_load_value(A, path, NULL, NULL, &val, &name, &e)) {
-        fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
+      const char *name = NULL;
+      ox_mark mk = ox_arena_mark(A); /* each member's value is given back once printed */
+      int bad = z ? ox_npz_get(A, z, k, NULL, &val, &e) : ox_load_value(A, files[i], NULL, NULL, &val, &name, &e);
+      if (z) name = ox_npz_keys(z)[k];
+      if (bad) {
+        fprintf(stderr, "onnxop: %s%s%s: %s\n", files[i], z ? ":" : "", z ? name : "", e.msg);
         rc = e.code == OX_EUSAGE ? OX_EUSAGE : OX_EINPUT;
         ox_err_clear(&e);
       } else if (ox_text_print_full(stdout, name && *name ? name : files[i], val, 2, full)) {
@@ -134,6 +141,7 @@ int ox_cmd_show(int argc, char **argv) {
       } else if (st) {
         stats(val, "", 4);
       }
+      ox_arena_release(A, mk);
     }
     ox_arena_free(A);
   }

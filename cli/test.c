@@ -10,7 +10,6 @@
 #include <math.h>
 #include <fnmatch.h>
 #include <poll.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +22,12 @@
 #include <cjson/cJSON.h>
 
 #include "../api/api.h"
+#include "../core/regex.h"
 #include "../io/io.h"
 #include "../proto/proto.h"
 #include "cli.h"
 #include "files.h"
+#include "lists.h"
 
 static const char test_help[] =
     "usage: onnxop test [options] PATH...\n"
@@ -57,9 +58,13 @@ static const char test_help[] =
     "  --tap              print TAP version 14 instead\n"
     "  --junit FILE       also write JUnit XML to FILE (a testsuite per PATH)\n"
     "choosing cases:\n"
-    "  -k REGEX           only the cases whose name matches REGEX (POSIX extended;\n"
-    "                     given again: any of them)\n"
-    "  --exclude REGEX    not the cases whose name matches REGEX\n"
+    "  -k REGEX           only the cases whose name matches REGEX (given again:\n"
+    "                     any of them): POSIX extended syntax, matched by PCRE2\n"
+    "                     (\\d \\b (?i) work too; man onnxop has the differences);\n"
+    "                     back-references work, but a match that takes over a\n"
+    "                     million steps is an error, and memory counts against\n"
+    "                     --max-memory\n"
+    "  --exclude REGEX    not the cases whose name matches REGEX (the same syntax)\n"
     "  --list             print the paths of the cases that would run, and stop\n"
     "  --shard K/N        run the K-th of N slices: the chosen cases in order (PATH\n"
     "                     by PATH, each sorted by name), the i-th in slice i mod N\n"
@@ -193,17 +198,18 @@ static int glob_names(const char *pat, const tcase *c) {
  * --tolerances lines that name the case (and output), in file order; and
  * with --force-tolerance, --atol and --rtol again. Set before the workers
  * are forked. */
-typedef struct {
-  char *glob, *output; /* output NULL: every output of the case */
-  double atol, rtol;
-  int has;             /* HAS_ATOL | HAS_RTOL: the values the line gives */
-} tolline;
-enum { HAS_ATOL = 1, HAS_RTOL = 2 };
+enum { HAS_ATOL = OX_HAS_ATOL, HAS_RTOL = OX_HAS_RTOL };
 static struct {
   double atol, rtol;
   int has, force;
-  tolline *lines;
-  int nlines;
+  ox_arena *text;     /* the --tolerances file's bytes, which its lines point into */
+  ox_tollist file;    /* its lines (cli/lists.h), in file order */
+  /* the lines looked up: those whose GLOB is a plain name (it matches that
+   * name alone) sorted by it, then by line; the others in file order. A
+   * case's lines are a binary search and the globs, not every line of a
+   * file that may name each of a million cases. */
+  const ox_tolline **exact, **globs;
+  int nexact, nglobs;
 } tol;
 
 static void tol_apply(double *rtol, double *atol, int has, double r, double a) {
@@ -257,72 +263,68 @@ static void tolerance_of(const tcase *c, const char *out, int dhas, double drtol
   *atol = 1e-7;
   tol_apply(rtol, atol, tol.has, tol.rtol, tol.atol);
   tol_apply(rtol, atol, dhas, drtol, datol);
-  for (int i = 0; i < tol.nlines; i++) {
-    const tolline *l = &tol.lines[i];
-    if ((!l->output || (out && !strcmp(l->output, out))) && glob_names(l->glob, c))
-      tol_apply(rtol, atol, l->has, l->rtol, l->atol);
+  int lo = 0, hi = tol.nexact, g = 0;
+  while (lo < hi) { /* the first exact line >= the name */
+    int mid = lo + (hi - lo) / 2;
+    if (strcmp(tol.exact[mid]->glob, c->name) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  /* the exact lines of the name and the globs that match it, merged in file order */
+  for (;;) {
+    while (g < tol.nglobs && !glob_names(tol.globs[g]->glob, c)) g++;
+    int ex = lo < tol.nexact && !strcmp(tol.exact[lo]->glob, c->name);
+    if (!ex && g == tol.nglobs) break;
+    const ox_tolline *l = ex && (g == tol.nglobs || tol.exact[lo]->line < tol.globs[g]->line) ? tol.exact[lo++]
+                                                                                            : tol.globs[g++];
+    if (!l->output || (out && !strcmp(l->output, out))) tol_apply(rtol, atol, l->has, l->rtol, l->atol);
   }
   if (tol.force) tol_apply(rtol, atol, tol.has, tol.rtol, tol.atol);
 }
 
-/* --tolerances FILE: "GLOB[:OUTPUT] atol=A rtol=R" lines (either value may
- * be left out; '#' starts a comment). 0, or a usage error (said). */
+static int cmp_tolline(const void *a, const void *b) {
+  const ox_tolline *x = *(const ox_tolline *const *)a, *y = *(const ox_tolline *const *)b;
+  int c = strcmp(x->glob, y->glob);
+  return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* --tolerances FILE (cli/lists.h) into tol. 0, or the exit status (said). */
 static int load_tolerances(const char *file) {
   const char *why;
   FILE *f = ox_open_regular(file, &why); /* a FIFO would block */
   if (!f) return ox_usage_error("test", "cannot read the tolerance file '%s': %s", file, why);
-  char line[4096];
-  int lineno = 0, rc = 0;
-  while (!rc && fgets(line, sizeof line, f)) {
-    lineno++;
-    if (!strchr(line, '\n') && !feof(f)) {
-      rc = ox_usage_error("test", "%s:%d: the line is longer than %zu bytes", file, lineno, sizeof line - 2);
-      break;
-    }
-    char *hash = strchr(line, '#'), *save = NULL;
-    if (hash) *hash = 0;
-    char *w = strtok_r(line, " \t\r\n", &save);
-    if (!w) continue;
-    tolline l = {0};
-    char *colon = strchr(w, ':');
-    if (colon) *colon = 0;
-    if (!*w || (colon && !colon[1])) {
-      rc = ox_usage_error("test", "%s:%d: '%s%s%s' is not GLOB or GLOB:OUTPUT", file, lineno, w, colon ? ":" : "",
-                          colon ? colon + 1 : "");
-      break;
-    }
-    while (!rc && (w = strtok_r(NULL, " \t\r\n", &save))) {
-      int is_a = !strncmp(w, "atol=", 5), is_r = !strncmp(w, "rtol=", 5);
-      if (!is_a && !is_r)
-        rc = ox_usage_error("test", "%s:%d: '%s' is not atol=NUMBER or rtol=NUMBER", file, lineno, w);
-      else if (ox_parse_tolerance(w + 5, is_a ? &l.atol : &l.rtol))
-        rc = ox_usage_error("test", "%s:%d: %s: '%s' is not a number >= 0", file, lineno, is_a ? "atol" : "rtol",
-                            w + 5);
-      l.has |= is_a ? HAS_ATOL : HAS_RTOL;
-    }
-    if (!rc && !l.has) rc = ox_usage_error("test", "%s:%d: the line gives neither atol= nor rtol=", file, lineno);
-    if (rc) break;
-    tolline *nl = realloc(tol.lines, ((size_t)tol.nlines + 1) * sizeof *nl);
-    if (nl) tol.lines = nl;
-    if (!nl || !(l.glob = strdup(line)) || (colon && !(l.output = strdup(colon + 1)))) {
-      free(l.glob);
-      fprintf(stderr, "onnxop test: out of memory\n");
-      rc = OX_EINPUT;
-      break;
-    }
-    tol.lines[tol.nlines++] = l;
+  ox_err e = {0};
+  uint8_t *text;
+  size_t len;
+  if (!(tol.text = ox_arena_new())) {
+    fclose(f);
+    return ox_cli_oom("test", NULL);
   }
-  if (!rc && ferror(f)) rc = ox_usage_error("test", "cannot read the tolerance file '%s'", file);
-  fclose(f);
-  return rc;
+  int rc = ox_read_open_file(tol.text, f, &text, &len, &e);
+  if (rc && rc != OX_ENOMEM) return ox_usage_error("test", "cannot read the tolerance file '%s': %s", file, e.msg);
+  if (!rc) rc = ox_tolerances_parse((char *)text, len, file, &tol.file, &e);
+  int n = tol.file.n;
+  if (!rc && (!(tol.exact = ox_mem_malloc(((size_t)n + 1) * sizeof *tol.exact)) ||
+              !(tol.globs = ox_mem_malloc(((size_t)n + 1) * sizeof *tol.globs))))
+    rc = ox_oom(&e, "for the lines of '%s'", file);
+  if (rc == OX_EUSAGE) return ox_usage_error("test", "%s", e.msg);
+  if (rc) {
+    fprintf(stderr, "onnxop test: %s: %s\n", file, e.msg);
+    return OX_EINPUT;
+  }
+  for (int i = 0; i < n; i++) {
+    const ox_tolline *l = &tol.file.v[i];
+    if (strpbrk(l->glob, "*?[\\/")) tol.globs[tol.nglobs++] = l; /* what fnmatch reads as more than the name */
+    else tol.exact[tol.nexact++] = l;
+  }
+  qsort(tol.exact, (size_t)tol.nexact, sizeof *tol.exact, cmp_tolline);
+  return 0;
 }
 
 static void free_tolerances(void) {
-  for (int i = 0; i < tol.nlines; i++) {
-    free(tol.lines[i].glob);
-    free(tol.lines[i].output);
-  }
-  free(tol.lines);
+  ox_tollist_free(&tol.file);
+  ox_mem_free(tol.exact);
+  ox_mem_free(tol.globs);
+  ox_arena_free(tol.text);
   memset(&tol, 0, sizeof tol);
 }
 
@@ -807,58 +809,38 @@ static void no_case_here(const char *path, char *why, size_t n) {
     snprintf(why, n, "%s holds no test case (a folder with model.onnx, or a folder of them)", path);
 }
 
-/* A line of the --xfail list: PATTERN: reason. The pattern is a case's
- * name or a shell glob of names (test_bernoulli*); with a '/', a glob of
- * the case's path or of its last components (suite/test_abs). */
-typedef struct {
-  char *name, *reason;
-  int line;   /* its line number in the file */
-  int glob;   /* has * ? [ or /: matched with fnmatch */
-  int dup_of; /* the line number it repeats (a duplicate), or 0 */
-  int used;   /* it names a case that was found (in this shard or not) */
-} xline;
+/* A line of the --xfail list (cli/lists.h): PATTERN: reason. */
+typedef ox_xline xline;
 
-/* The lines of an expected-failure list: their count; -1 with *why set when
- * the file cannot be opened (a FIFO or a folder is refused, not waited on),
- * -2 when memory runs out. */
-static int load_xfail(const char *file, xline **out, const char **why) {
-  FILE *f = ox_open_regular(file, why);
-  if (!f) return -1;
-  int n = 0, cap = 0, lineno = 0, oom = 0;
-  xline *v = NULL;
-  char line[4096];
-  while (!oom && fgets(line, sizeof line, f)) {
-    lineno++;
-    line[strcspn(line, "\r\n")] = 0;
-    char *s = line;
-    while (*s == ' ' || *s == '\t') s++;
-    if (!*s || *s == '#') continue;
-    char *colon = strchr(s, ':');
-    if (colon) *colon = 0;
-    char *r = colon ? colon + 1 : "";
-    while (*r == ' ') r++;
-    size_t l = strlen(s);
-    while (l && (s[l - 1] == ' ' || s[l - 1] == '\t')) s[--l] = 0;
-    if (n == cap) {
-      cap = cap ? cap * 2 : 256;
-      xline *nv = ox_heap_realloc(v, (size_t)cap * sizeof *v);
-      if (!nv) {
-        oom = 1;
-        break;
-      }
-      v = nv;
-    }
-    v[n] = (xline){ox_heap_strdup(s), ox_heap_strdup(r), lineno, strpbrk(s, "*?[/") != NULL, 0, 0};
-    oom = !v[n].name || !v[n].reason;
-    n++;
+/* The lines of an expected-failure list, read into the arena xa (the lines
+ * point into it): their count; -1 with the error said (a file that cannot be
+ * read, a FIFO or a folder refused, not waited on; a NUL in it) with *rc its
+ * exit status. */
+static int load_xfail(ox_arena *xa, const char *file, xline **out, int *rc) {
+  const char *why;
+  FILE *f = ox_open_regular(file, &why);
+  if (!f) {
+    *rc = ox_usage_error("test", "cannot read the expected-failure list '%s': %s", file, why);
+    return -1;
   }
-  fclose(f);
-  if (oom) {
-    for (int i = 0; i < n; i++) free(v[i].name), free(v[i].reason);
-    free(v);
-    return -2;
+  ox_err e = {0};
+  uint8_t *text;
+  size_t len;
+  int n = 0, r = ox_read_open_file(xa, f, &text, &len, &e);
+  if (r && r != OX_ENOMEM) {
+    *rc = ox_usage_error("test", "cannot read the expected-failure list '%s': %s", file, e.msg);
+    return -1;
   }
-  *out = v;
+  if (!r) r = ox_xfail_parse((char *)text, len, file, out, &n, &e);
+  if (r == OX_EUSAGE) {
+    *rc = ox_usage_error("test", "%s", e.msg);
+    return -1;
+  }
+  if (r) {
+    fprintf(stderr, "onnxop test: %s: %s\n", file, e.msg);
+    *rc = OX_EINPUT;
+    return -1;
+  }
   return n;
 }
 
@@ -951,10 +933,9 @@ static int case_done(void *ctx, tcase *c) {
   if (c->x >= 0) {
     const xline *x = &r->xl[c->x];
     if (c->st == OX_ST_PASS) {
-      char m[4400];
-      snprintf(m, sizeof m, "passes, but %s lists it as failing (%s)", r->xfile, x->reason);
+      size_t room = strlen(r->xfile) + strlen(x->reason) + 48; /* the reason is a line of any length */
       free(c->why);
-      c->why = strdup(m);
+      if ((c->why = malloc(room))) snprintf(c->why, room, "passes, but %s lists it as failing (%s)", r->xfile, x->reason);
       c->st = OX_ST_XPASS;
     } else {
       c->st = OX_ST_XFAIL;
@@ -998,14 +979,6 @@ static void free_cases(tcase *cases, int n) {
   free(cases);
 }
 
-static void free_xfail(xline *xl, int nx) {
-  for (int j = 0; j < nx; j++) {
-    free(xl[j].name);
-    free(xl[j].reason);
-  }
-  free(xl);
-}
-
 static int cmp_name(const void *a, const void *b) {
   return strcmp((*(tcase *const *)a)->name, (*(tcase *const *)b)->name);
 }
@@ -1026,40 +999,126 @@ typedef struct {
   int jobs, verbose, failures, json, tap, list, fail_fast;
   double timeout;               /* seconds a case may take */
   int shard_k, shard_n;         /* --shard K/N; 0 and 0 without it */
-  regex_t keep[16], drop[16];   /* -k and --exclude */
+  ox_regex keep[16], drop[16];  /* -k and --exclude */
+  const char *keep_src[16], *drop_src[16];
   int nkeep, ndrop;
   char *is_path;                /* is_path[i]: argv[i] is a PATH */
   int npaths;
 } topts;
 
 static void free_opts(topts *o) {
-  for (int i = 0; i < o->nkeep; i++) regfree(&o->keep[i]);
-  for (int i = 0; i < o->ndrop; i++) regfree(&o->drop[i]);
+  for (int i = 0; i < o->nkeep; i++) ox_regex_free(&o->keep[i]);
+  for (int i = 0; i < o->ndrop; i++) ox_regex_free(&o->drop[i]);
   free(o->is_path);
 }
 
-/* -k and --exclude: a case is chosen when its name matches a -k (when there
- * is one) and no --exclude */
-static int chosen(const topts *o, const char *name) {
-  int keep = !o->nkeep;
-  for (int i = 0; i < o->nkeep && !keep; i++) keep = !regexec(&o->keep[i], name, 0, NULL, 0);
-  for (int i = 0; i < o->ndrop && keep; i++) keep = regexec(&o->drop[i], name, 0, NULL, 0) != 0;
-  return keep;
+/* -k and --exclude: PCRE2 (core/regex.h), on the name's bytes (no UTF
+ * mode, as regcomp in the C locale), with '.' matching any byte and '$'
+ * only at the very end, as POSIX has them. PCRE2 backtracks, so a pattern
+ * such as (.*)(.*)(.*)\3\2\1b could take for ever on a long name (glibc's
+ * regexec did): a match may take at most PATTERN_STEPS steps and
+ * PATTERN_HEAP_KIB KiB of frames, and its memory counts against
+ * --max-memory. */
+enum { PATTERN_STEPS = 1000000, PATTERN_HEAP_KIB = 65536 };
+
+/* What POSIX extended syntax (as glibc reads it) writes otherwise than
+ * PCRE2, rewritten for PCRE2: \< and \> (word start and end), \` and \'
+ * (the ends of the text), {,N} (up to N), and in a bracket expression a
+ * backslash, which is itself there. A string from ox_mem_malloc, or NULL
+ * when memory ran out. */
+static char *posix_to_pcre2(const char *p) {
+  size_t n = strlen(p), k = 0;
+  char *o = ox_mem_malloc(n * 10 + 1); /* "\b(?<=\w)" is the longest: 8 bytes for 2 */
+  if (!o) return NULL;
+#define EMIT(s) (memcpy(o + k, (s), strlen(s)), k += strlen(s))
+  for (size_t i = 0; i < n;) {
+    if (p[i] == '\\' && i + 1 < n) {
+      char c = p[i + 1];
+      const char *rep = c == '<' ? "\\b(?=\\w)" : c == '>' ? "\\b(?<=\\w)" : c == '`' ? "\\A" : c == '\'' ? "\\z" : NULL;
+      if (rep) EMIT(rep);
+      else o[k++] = p[i], o[k++] = c;
+      i += 2;
+    } else if (p[i] == '{' && p[i + 1] == ',' && p[i + 2] >= '0' && p[i + 2] <= '9') {
+      EMIT("{0,");
+      i += 2;
+    } else if (p[i] == '[') { /* a bracket expression: up to its ']' */
+      o[k++] = p[i++];
+      if (p[i] == '^') o[k++] = p[i++];
+      if (p[i] == ']') o[k++] = p[i++]; /* a leading ']' is itself */
+      while (i < n && p[i] != ']') {
+        if (p[i] == '[' && (p[i + 1] == ':' || p[i + 1] == '.' || p[i + 1] == '=')) {
+          /* [:alpha:] and the like, whole */
+          const char *close = strstr(p + i + 2, p[i + 1] == ':' ? ":]" : p[i + 1] == '.' ? ".]" : "=]");
+          size_t to = close ? (size_t)(close - p) + 2 : n;
+          memcpy(o + k, p + i, to - i);
+          k += to - i;
+          i = to;
+        } else if (p[i] == '\\') {
+          EMIT("\\\\");
+          i++;
+        } else {
+          o[k++] = p[i++];
+        }
+      }
+    } else {
+      o[k++] = p[i++];
+    }
+  }
+#undef EMIT
+  o[k] = 0;
+  return o;
 }
 
-/* "K/N", 1 <= K <= N: 0, or -1 */
-static int parse_shard(const char *s, int *k, int *n) {
-  char *end;
-  errno = 0;
-  long a = strtol(s, &end, 10);
-  if (end == s || *end != '/' || s[0] == '-' || s[0] == '+' || s[0] == ' ') return -1;
-  const char *t = end + 1;
-  long b = strtol(t, &end, 10);
-  if (end == t || *end || t[0] == '-' || t[0] == '+' || t[0] == ' ' || errno || a < 1 || b < a || b > 1000000)
-    return -1;
-  *k = (int)a;
-  *n = (int)b;
-  return 0;
+static int pattern_compile(const char *opt, const char *src, ox_regex *re) {
+  ox_err e = {0};
+  size_t at;
+  char *pat = posix_to_pcre2(src);
+  int rc = pat ? ox_regex_compile(re, pat, strlen(pat), PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY, PATTERN_STEPS,
+                                  PATTERN_HEAP_KIB, &at, &e)
+               : ox_oom(&e, NULL);
+  if (rc == OX_ENOMEM) fprintf(stderr, "onnxop test: %s '%s': %s\n", opt, src, e.msg);
+  else if (rc && !strcmp(pat, src)) rc = ox_usage_error("test", "%s '%s': %s (at offset %zu)", opt, src, e.msg, at);
+  else if (rc)
+    rc = ox_usage_error("test", "%s '%s' (for PCRE2: '%s'): %s (at offset %zu of the latter)", opt, src, pat, e.msg,
+                        at);
+  ox_mem_free(pat);
+  return rc; /* OX_ENOMEM, not OX_EINPUT: parse_opts's 1 is --help */
+}
+
+/* 1 when name matches the pattern, 0 when not; the exit status, said, when
+ * the match could not be decided. */
+static int pattern_match(const char *opt, const char *src, ox_regex *re, const char *name) {
+  int r = ox_regex_match(re, name, strlen(name));
+  if (r >= 0) return 1;
+  if (r == PCRE2_ERROR_NOMATCH) return 0;
+  if (r == PCRE2_ERROR_NOMEMORY) {
+    ox_err e = {0};
+    ox_oom(&e, "matching the case name '%s'", name);
+    fprintf(stderr, "onnxop test: %s '%s': %s\n", opt, src, e.msg);
+    return -OX_EINPUT;
+  }
+  if (r == PCRE2_ERROR_MATCHLIMIT || r == PCRE2_ERROR_HEAPLIMIT || r == PCRE2_ERROR_DEPTHLIMIT)
+    return -ox_usage_error("test", "%s '%s': matching the case name '%s' takes more than %s: the pattern backtracks "
+                           "too much (a back-reference or nested repeats?)", opt, src, name,
+                           r == PCRE2_ERROR_MATCHLIMIT ? "a million steps" : "64 MiB");
+  char msg[256];
+  ox_regex_message(r, msg, sizeof msg);
+  return -ox_usage_error("test", "%s '%s': matching the case name '%s': %s", opt, src, name, msg);
+}
+
+/* -k and --exclude: a case is chosen when its name matches a -k (when there
+ * is one) and no --exclude: 1 or 0, or minus the exit status (said) when a
+ * pattern could not tell */
+static int chosen(topts *o, const char *name) {
+  int keep = !o->nkeep;
+  for (int i = 0; i < o->nkeep && !keep; i++)
+    if ((keep = pattern_match("-k", o->keep_src[i], &o->keep[i], name)) < 0) return keep;
+  for (int i = 0; i < o->ndrop && keep; i++) {
+    int m = pattern_match("--exclude", o->drop_src[i], &o->drop[i], name);
+    if (m < 0) return m;
+    keep = !m;
+  }
+  return keep;
 }
 
 enum { T_HELP, T_XFAIL, T_JOBS, T_TIMEOUT, T_VERBOSE, T_QUIET, T_FAILURES, T_JSON, T_ATOL, T_RTOL, T_FORCE_TOL,
@@ -1141,23 +1200,19 @@ static int parse_opts(int argc, char **argv, topts *o) {
     case T_LIST: o->list = 1; break;
     case T_FAIL_FAST: o->fail_fast = 1; break;
     case T_SHARD:
-      if (parse_shard(v, &o->shard_k, &o->shard_n))
-        return ox_usage_error("test", "--shard needs K/N, two whole numbers with 1 <= K <= N <= 1000000, such as "
-                              "2/4, not '%s'", v);
+      if (ox_parse_shard(v, &o->shard_k, &o->shard_n))
+        return ox_usage_error("test", "--shard needs K/N, two whole numbers with 1 <= K <= N <= %d, such as "
+                              "2/4, not '%s'", OX_SHARD_MAX, v);
       break;
     case T_KEEP:
     case T_EXCLUDE: {
       int keep = k == T_KEEP;
-      regex_t *re = keep ? &o->keep[o->nkeep] : &o->drop[o->ndrop];
       if ((keep ? o->nkeep : o->ndrop) == 16) return ox_usage_error("test", "%s is given more than 16 times", a);
-      int err = regcomp(re, v, REG_EXTENDED | REG_NOSUB);
-      if (err) {
-        char msg[256];
-        regerror(err, re, msg, sizeof msg);
-        return ox_usage_error("test", "%s '%s': %s", a, v, msg);
-      }
-      if (keep) o->nkeep++;
-      else o->ndrop++;
+      ox_regex *re = keep ? &o->keep[o->nkeep] : &o->drop[o->ndrop];
+      int err = pattern_compile(a, v, re);
+      if (err) return err;
+      if (keep) o->keep_src[o->nkeep++] = v;
+      else o->drop_src[o->ndrop++] = v;
       break;
     }
     }
@@ -1189,6 +1244,7 @@ int ox_cmd_test(int argc, char **argv) {
   tcase *cases = NULL;
   int n = 0, cap = 0;
   xline *xl = NULL;
+  ox_arena *xa = NULL; /* the --xfail list's text, which xl points into */
   int nx = 0;
   xindex xi = {0};
   int *order = NULL, nsel = 0, nrun = 0;
@@ -1213,10 +1269,9 @@ int ox_cmd_test(int argc, char **argv) {
       if (!(empty_why[i] = strdup(why))) goto oom;
     }
   }
-  const char *xwhy = NULL;
-  if (o.xfile && (nx = load_xfail(o.xfile, &xl, &xwhy)) == -2) goto oom;
-  if (nx < 0) {
-    rc = ox_usage_error("test", "cannot read the expected-failure list '%s': %s", o.xfile, xwhy);
+  if (o.xfile && (!(xa = ox_arena_new()) || (nx = load_xfail(xa, o.xfile, &xl, &rc)) < 0)) {
+    if (!xa) goto oom;
+    nx = 0;
     goto out;
   }
   if (o.junit) { /* a path that cannot take the report fails before the run */
@@ -1252,7 +1307,12 @@ int ox_cmd_test(int argc, char **argv) {
     if (c->done < 0) continue;
     xline *x = xfind(&xi, c);
     if (x) c->x = (int)(x - xl);
-    if (!chosen(&o, c->name)) continue;
+    int ch = chosen(&o, c->name);
+    if (ch < 0) {
+      rc = -ch;
+      goto out;
+    }
+    if (!ch) continue;
     if (!o.shard_n || nsel % o.shard_n == o.shard_k - 1) order[nrun++] = i;
     nsel++;
   }
@@ -1278,10 +1338,15 @@ int ox_cmd_test(int argc, char **argv) {
     if (empty_why[k]) res[nres++] = (ox_result){base_name(argv[k]), argv[k], empty_why[k], OX_ST_ERROR, 0, k};
   for (int j = 0; whole && j < nx; j++) {
     const char *base = strrchr(xl[j].name, '/') ? strrchr(xl[j].name, '/') + 1 : xl[j].name;
+    int ch = xl[j].dup_of || xl[j].used ? 0 : chosen(&o, base);
+    if (ch < 0) {
+      rc = -ch;
+      goto out;
+    }
     if (xl[j].dup_of) {
       snprintf(lmsg[j], sizeof lmsg[j], "line %d repeats line %d", xl[j].line, xl[j].dup_of);
       res[nres++] = (ox_result){xl[j].name, xl[j].name, lmsg[j], OX_ST_DUPLICATE, 0, argc};
-    } else if (!xl[j].used && chosen(&o, base)) {
+    } else if (ch) {
       snprintf(lmsg[j], sizeof lmsg[j], "line %d names no case that was found", xl[j].line);
       res[nres++] = (ox_result){xl[j].name, xl[j].name, lmsg[j], OX_ST_STALE, 0, argc};
     }
@@ -1365,7 +1430,8 @@ out:
   free(xi.globs);
   free_whys(empty_why, argc);
   free_cases(cases, n);
-  free_xfail(xl, nx);
+  ox_mem_free(xl);
+  ox_arena_free(xa);
   free_opts(&o);
   free_tolerances();
   return rc;

@@ -87,6 +87,8 @@ static ox_memctx process_mem;
 static _Thread_local ox_memctx *thread_mem;
 static _Thread_local size_t failures;
 static _Thread_local ox_mem_cause last_failure;
+/* the last request the limit refused: what its account held, and what it asked */
+static _Thread_local size_t refused_in_use, refused_asked;
 
 static ox_memctx *cur_mem(void) { return thread_mem ? thread_mem : &process_mem; }
 
@@ -104,6 +106,16 @@ static void *failed(ox_mem_cause why) {
 }
 ox_mem_cause ox_mem_last_failure(void) { return last_failure; }
 size_t ox_mem_failures(void) { return failures; }
+/* A size that overflows: refused as the limit refuses it */
+static void *too_large(void) {
+  refused_in_use = ox_memory_in_use();
+  refused_asked = SIZE_MAX;
+  return failed(OX_MEM_LIMIT);
+}
+void ox_mem_last_refusal(size_t *in_use, size_t *asked) {
+  *in_use = refused_in_use;
+  *asked = refused_asked;
+}
 
 #ifdef OX_FAULT_INJECTION
 static long long fault_at = -1; /* ONNXOP_FAIL_ALLOC; -1: not read yet */
@@ -188,6 +200,8 @@ static int charge_in(ox_memctx *m, size_t n) {
   size_t lim = limit_of(m), had = __atomic_load_n(&m->in_use, __ATOMIC_RELAXED);
   do {
     if (n > lim || had > lim - n) {
+      refused_in_use = had;
+      refused_asked = n;
       failed(OX_MEM_LIMIT);
       return -1;
     }
@@ -226,7 +240,7 @@ static void *counted(size_t n, int aligned) {
 
 void *ox_mem_malloc(size_t n) { return counted(n, 0); }
 
-void *ox_mem_aligned(size_t n) { return n > SIZE_MAX - ALIGN ? failed(OX_MEM_LIMIT) : counted(n, 1); }
+void *ox_mem_aligned(size_t n) { return n > SIZE_MAX - ALIGN ? too_large() : counted(n, 1); }
 
 void *ox_mem_realloc(void *p, size_t n) {
   if (!p) return ox_mem_malloc(n);
@@ -382,7 +396,7 @@ typedef struct { size_t size; ox_memctx *mem; } scratch_hdr; /* size 0: malloc *
 
 void *ox_mem_scratch(size_t n) {
   size_t h = hdr(sizeof(scratch_hdr));
-  if (n > SIZE_MAX / 2) return failed(OX_MEM_LIMIT);
+  if (n > SIZE_MAX / 2) return too_large();
   ox_memctx *m = cur_mem();
   scratch_hdr *s;
   if (h + n < BIG) {
@@ -443,7 +457,7 @@ static void big_unlink(ox_arena *a, big *b) {
 static void *big_alloc(ox_arena *a, size_t n, int zero) {
   size_t h = hdr(sizeof(big));
   size_t want = page_round(n > SIZE_MAX - h ? 0 : h + n);
-  if (!want) return failed(OX_MEM_LIMIT);
+  if (!want) return too_large();
   if (charge_in(a->mem, want)) return NULL;
   size_t size;
   int fresh;
@@ -521,12 +535,12 @@ void *ox_alloc_uninit(ox_arena *a, size_t n) {
 
 void *ox_alloc_array(ox_arena *a, int64_t count, size_t size) {
   if (count < 0) return NULL;
-  if (size && (uint64_t)count > SIZE_MAX / size) return failed(OX_MEM_LIMIT);
+  if (size && (uint64_t)count > SIZE_MAX / size) return too_large();
   return ox_alloc(a, (size_t)count * size);
 }
 
 char *ox_strndup(ox_arena *a, const char *s, size_t n) {
-  if (n == SIZE_MAX) return failed(OX_MEM_LIMIT);
+  if (n == SIZE_MAX) return too_large();
   char *p = ox_alloc(a, n + 1);
   if (p && n) memcpy(p, s, n);
   return p;

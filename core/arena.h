@@ -100,6 +100,10 @@ void ox_mem_uncharge(size_t n);
  * failure. ox_oom says it. */
 typedef enum { OX_MEM_OK, OX_MEM_LIMIT, OX_MEM_SYSTEM, OX_MEM_INJECTED } ox_mem_cause;
 ox_mem_cause ox_mem_last_failure(void);
+/* For the calling thread's most recent request the limit refused: the bytes
+ * its account held then, and the bytes it asked for (SIZE_MAX: a size that
+ * overflows). ox_oom says them. */
+void ox_mem_last_refusal(size_t *in_use, size_t *asked);
 /* How many of the calling thread's requests have failed so far, for any of those causes: a library
  * that fails after this count moved failed for lack of memory, whatever it
  * says. */

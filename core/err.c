@@ -1,5 +1,6 @@
 /* core/err.c: recording errors and adding context on the way out. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,11 +29,19 @@ int ox_oom(ox_err *e, const char *fmt, ...) {
     va_end(ap);
   }
   const char *cause = "";
-  char lim[96];
+  char lim[192];
+  size_t in_use, asked;
   switch (ox_mem_last_failure()) {
   case OX_MEM_LIMIT:
-    snprintf(lim, sizeof lim, " (the memory limit of %llu bytes is reached; see --max-memory)",
-             (unsigned long long)ox_memory_limit());
+    ox_mem_last_refusal(&in_use, &asked);
+    if (asked == SIZE_MAX) /* a size that overflows */
+      snprintf(lim, sizeof lim, " (the memory limit of %llu bytes is reached: %llu bytes are in use, and a size "
+               "past any limit was asked for; see --max-memory)", (unsigned long long)ox_memory_limit(),
+               (unsigned long long)in_use);
+    else
+      snprintf(lim, sizeof lim, " (the memory limit of %llu bytes is reached: %llu bytes are in use and %llu "
+               "more were asked for; see --max-memory)", (unsigned long long)ox_memory_limit(),
+               (unsigned long long)in_use, (unsigned long long)asked);
     cause = lim;
     break;
 #ifdef OX_FAULT_INJECTION
@@ -41,6 +50,15 @@ int ox_oom(ox_err *e, const char *fmt, ...) {
   default: break; /* the system refused, or nothing was asked of it (a size that overflows) */
   }
   return ox_fail(e, OX_ENOMEM, "out of memory%s%s%s", *what ? " " : "", what, cause);
+}
+
+int ox_over_limit(ox_err *e, unsigned long long need, const char *what) {
+  unsigned long long lim = ox_memory_limit(), in_use = ox_memory_in_use();
+  if (need > lim)
+    return ox_fail(e, OX_EINPUT, "%s needs %llu bytes, more than the memory limit allows (%llu bytes; see "
+                   "--max-memory)", what, need, lim);
+  return ox_fail(e, OX_EINPUT, "the memory limit (%llu bytes; see --max-memory) is reached: %llu bytes are in "
+                 "use, and %s needs %llu more", lim, in_use, what, need);
 }
 
 void ox_prefix(ox_err *e, const char *fmt, ...) {

@@ -28,9 +28,17 @@ int ox_fail(ox_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Out of memory: records OX_ENOMEM with "out of memory", then what was being
  * allocated when fmt is not NULL ("out of memory for a sequence of 5"), then
- * whether the --max-memory limit was the cause ("(the memory limit of N
- * bytes is reached; see --max-memory)") as core/arena.c knows it. */
+ * whether the --max-memory limit was the cause, with what was in use and
+ * asked for ("(the memory limit of N bytes is reached: U bytes are in use and
+ * A more were asked for; see --max-memory)") as core/arena.c knows it. */
 int ox_oom(ox_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* need bytes, which the caller checked against the memory limit before
+ * asking for them (a size read from a file, or computed from a shape), are
+ * more than it allows: "WHAT needs N bytes, more than the memory limit allows
+ * (L bytes; see --max-memory)" when they alone are, else "the memory limit
+ * (L bytes; see --max-memory) is reached: U bytes are in use, and WHAT needs
+ * N more". Records and returns OX_EINPUT. */
+int ox_over_limit(ox_err *e, unsigned long long need, const char *what);
 /* Put context in front of the message: "node 'n0' SequenceAt-11: " + msg. */
 void ox_prefix(ox_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* ONNX names are protobuf strings, so UTF-8: 0 when s is (or is NULL), else

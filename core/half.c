@@ -15,6 +15,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HAVE_X86 1
+#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define HAVE_X86 0
@@ -31,8 +32,12 @@ static int level(void) {
   static int have = -1;
   int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
   if (h < 0) {
-    __builtin_cpu_init();
-    h = ox_cpu_level() == OX_CPU_AVX512 ? LV_AVX512 : __builtin_cpu_supports("f16c") ? LV_F16C : LV_SCALAR;
+    /* F16C from CPUID leaf 1 (ECX bit 29), on a CPU whose AVX registers the
+     * OS saves (the AVX2 level says so): clang 14's __builtin_cpu_supports
+     * does not know "f16c", and the fuzz build is clang's */
+    unsigned a, b, c = 0, d;
+    int f16c = ox_cpu_level() >= OX_CPU_AVX2 && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+    h = ox_cpu_level() == OX_CPU_AVX512 ? LV_AVX512 : f16c ? LV_F16C : LV_SCALAR;
     __atomic_store_n(&have, h, __ATOMIC_RELAXED);
   }
   return h < cap ? h : cap;

@@ -235,12 +235,11 @@ static int tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, o
     return ox_fail(e, OX_EINPUT, "shape %s is too large", ox_shape_str(rank, dims, sb, sizeof sb));
   }
   uint64_t bytes = (uint64_t)n * es;
-  if (bytes > ox_memory_limit() - ox_memory_in_use()) {
-    char sb[256];
-    return ox_fail(e, OX_EINPUT, "a %s tensor of shape %s needs %llu bytes, more than the memory "
-                   "limit allows (%llu bytes; see --max-memory)", ox_dtype_name(dt),
-                   ox_shape_str(rank, dims, sb, sizeof sb), (unsigned long long)bytes,
-                   (unsigned long long)ox_memory_limit());
+  size_t lim = ox_memory_limit(), in_use = ox_memory_in_use();
+  if (in_use > lim || bytes > lim - in_use) {
+    char sb[256], what[320];
+    snprintf(what, sizeof what, "a %s tensor of shape %s", ox_dtype_name(dt), ox_shape_str(rank, dims, sb, sizeof sb));
+    return ox_over_limit(e, bytes, what);
   }
   ox_value *v = ox_alloc(a, sizeof *v);
   int64_t *d = ox_alloc_array(a, rank, sizeof *d);
@@ -249,11 +248,11 @@ static int tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, o
     char sb[256];
     /* the arena refuses what would pass the limit: say so when that is why */
     size_t need = (size_t)n * es + ((size_t)1 << 20); /* + the arena chunk a small allocation opens */
-    if (ox_memory_in_use() > ox_memory_limit() - need || need > ox_memory_limit())
-      return ox_fail(e, OX_EINPUT, "the memory limit (%llu bytes; see --max-memory) is reached: %llu bytes are "
-                     "in use, and a %s tensor of shape %s needs %lld more", (unsigned long long)ox_memory_limit(),
-                     (unsigned long long)ox_memory_in_use(), ox_dtype_name(dt),
-                     ox_shape_str(rank, dims, sb, sizeof sb), (long long)(n * (int64_t)es));
+    if (ox_memory_in_use() > ox_memory_limit() - need || need > ox_memory_limit()) {
+      char what[320];
+      snprintf(what, sizeof what, "a %s tensor of shape %s", ox_dtype_name(dt), ox_shape_str(rank, dims, sb, sizeof sb));
+      return ox_over_limit(e, bytes, what);
+    }
     return ox_oom(e, "for a %s tensor of shape %s (%lld bytes)",
                    ox_dtype_name(dt), ox_shape_str(rank, dims, sb, sizeof sb),
                    (long long)(n * (int64_t)es));

@@ -27,6 +27,10 @@ int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_
   const char *why;
   FILE *f = ox_open_regular(path, &why);
   if (!f) return ox_fail(e, OX_EINPUT, "cannot open: %s", why);
+  return ox_read_open_file(a, f, data, len, e);
+}
+
+int ox_read_open_file(ox_arena *a, FILE *f, uint8_t **data, size_t *len, ox_err *e) {
   struct stat st;
   if (fstat(fileno(f), &st)) {
     fclose(f);
@@ -146,11 +150,20 @@ const char *ox_npz_split(ox_arena *a, const char *path, const char **member) {
   return file;
 }
 
-int ox_npz_members(ox_arena *a, const char *path, const char ***names, int64_t *n, ox_err *e) {
+int ox_npz_open(ox_arena *a, const char *path, ox_npz **z, ox_err *e) {
   uint8_t *data;
   size_t len;
+  if (!path) return ox_oom(e, NULL);
   OX_TRY(ox_read_file(a, path, &data, &len, e));
-  return ox_npz_list(a, data, len, names, n, e);
+  return ox_npz_open_buffer(a, data, len, z, e);
+}
+
+int ox_npz_members(ox_arena *a, const char *path, const char ***names, int64_t *n, ox_err *e) {
+  ox_npz *z;
+  OX_TRY(ox_npz_open(a, path, &z, e));
+  *names = (const char **)ox_npz_keys(z);
+  *n = ox_npz_count(z);
+  return 0;
 }
 
 /* DTYPE[SHAPE]:v,v,... e.g. float32[2,3]:1,2,3,4,5,6 (no '/' can appear
@@ -317,31 +330,35 @@ static int read_stdin(ox_arena *a, uint8_t **data, size_t *len, ox_err *e) {
 int ox_read_value(ox_arena *a, const char *path, ox_format f, const ox_type *want, const char *basedir,
                   ox_value **out, const char **name_out, ox_err *e) {
   if (name_out) *name_out = NULL;
+  if (!path) return ox_oom(e, NULL); /* a name that could not be formatted */
   if (f == OX_FMT_UNKNOWN && (f = ox_format_of(path)) == OX_FMT_UNKNOWN)
     return ox_fail(e, OX_EUSAGE, "unknown value format (expected a .pb, .json, .npy or .npz file)");
   const char *member = NULL;
   if (f == OX_FMT_NPZ && !(path = ox_npz_split(a, path, &member))) return ox_oom(e, NULL);
   uint8_t *data;
   size_t len;
-  if (f == OX_FMT_PB) { /* the file's bytes are needed only while decoding */
+  if (f != OX_FMT_JSON) { /* the file's bytes are needed only while decoding: the value copies them */
     ox_arena *t = ox_arena_new();
     if (!t) return ox_oom(e, NULL);
     int rc = ox_read_file(t, path, &data, &len, e);
-    if (!rc) rc = ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
+    if (!rc && f == OX_FMT_PB) {
+      rc = ox_pb_decode(a, data, len, want, basedir, out, name_out, e);
+    } else if (!rc && f == OX_FMT_NPY) {
+      rc = ox_npy_decode(a, data, len, want, out, e);
+    } else if (!rc) {
+      rc = ox_npz_decode(a, data, len, member, want, out, name_out, e);
+    }
     ox_arena_free(t);
     return rc;
   }
   OX_TRY(ox_read_file(a, path, &data, &len, e));
-  switch (f) {
-  case OX_FMT_NPY: return ox_npy_decode(a, data, len, want, out, e);
-  case OX_FMT_NPZ: return ox_npz_decode(a, data, len, member, want, out, name_out, e);
-  default: return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
-  }
+  return ox_json_decode(a, (const char *)data, len, want, out, name_out, e);
 }
 
 int ox_load_value(ox_arena *a, const char *path, const ox_type *want, const char *basedir,
                   ox_value **out, const char **name_out, ox_err *e) {
   if (name_out) *name_out = NULL;
+  if (!path) return ox_oom(e, NULL); /* a name that could not be formatted */
   if (is_inline(path)) return load_inline(a, path, want, out, e);
   if (path[0] == '{') /* a JSON literal */
     return ox_json_decode(a, path, strlen(path), want, out, name_out, e);

@@ -50,6 +50,9 @@ int ox_out_finish(ox_out *o);
 /* Whole file into the arena (NUL-terminated). */
 int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_err *e);
 /* (ox_open_regular: core/sys.h) */
+/* The rest of f (from ox_open_regular) into the arena, NUL-terminated, as
+ * ox_read_file reads; f is closed. */
+int ox_read_open_file(ox_arena *a, FILE *f, uint8_t **data, size_t *len, ox_err *e);
 
 /* Writing a file all or nothing: its content goes to a temporary beside it
  * ("NAME.tmp.XXXXXXXXXXXX", NAME's last component cut to OX_TEMP_KEPT
@@ -83,6 +86,11 @@ ox_format ox_format_of(const char *path);
 const char *ox_npz_split(ox_arena *a, const char *path, const char **member);
 /* The member names of an .npz file (without ".npy"), in archive order. */
 int ox_npz_members(ox_arena *a, const char *path, const char ***names, int64_t *n, ox_err *e);
+/* An .npz file read into a and its directory read, once, for taking many
+ * of its members (ox_npz_get, below): each then costs its own bytes, not
+ * the archive's. */
+typedef struct ox_npz ox_npz;
+int ox_npz_open(ox_arena *a, const char *path, ox_npz **z, ox_err *e);
 
 /* Read a value file in format f (OX_FMT_UNKNOWN: by the extension;
  * "FILE.npz:NAME" is a member). basedir: where a .pb's external data may
@@ -129,6 +137,21 @@ int ox_npy_encode(const ox_value *v, ox_buf *out, ox_err *e);
 int ox_npy_write(const ox_value *v, ox_out *o, ox_err *e);
 int ox_npy_can_hold(const ox_value *v, ox_err *e); /* 0, or the error ox_npy_encode would give */
 int ox_npz_list(ox_arena *a, const uint8_t *buf, size_t len, const char ***names, int64_t *n, ox_err *e);
+/* An archive in memory (buf must outlive *z; nothing is copied), its
+ * directory checked and indexed: every member checked against the buffer, no
+ * name twice. */
+int ox_npz_open_buffer(ox_arena *a, const uint8_t *buf, size_t len, ox_npz **z, ox_err *e);
+int64_t ox_npz_count(const ox_npz *z);
+const char *const *ox_npz_keys(const ox_npz *z); /* the names without ".npy", in archive order */
+/* The index of a member by name (with or without ".npy"; the one stored under
+ * that very name first), or -1. */
+int64_t ox_npz_find(const ox_npz *z, const char *member);
+/* The same, or an error naming the members the archive has. */
+int ox_npz_member(const ox_npz *z, const char *member, int64_t *i, ox_err *e);
+/* Member i decoded into arena a (which may be another than z's: the value
+ * holds nothing of the archive), as type want (NULL: any). Errors start with
+ * "member 'NAME.npy': ". */
+int ox_npz_get(ox_arena *a, const ox_npz *z, int64_t i, const ox_type *want, ox_value **out, ox_err *e);
 /* member: a name with or without ".npy"; NULL takes the only member (an
  * error when there are several). name_out: the member's name. */
 int ox_npz_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *member, const ox_type *want,

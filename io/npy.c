@@ -533,8 +533,17 @@ typedef struct {
   uint64_t csize, usize, off;
 } zentry;
 
-/* The central directory of an archive, every entry checked against the file. */
-static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, int64_t *count, ox_err *e) {
+/* Keys in order, the earlier entry first among equal keys. */
+static int cmp_key(const void *x, const void *y) {
+  const zentry *p = *(const zentry *const *)x, *q = *(const zentry *const *)y;
+  int c = strcmp(p->key, q->key);
+  return c ? c : (p > q) - (p < q);
+}
+
+/* The central directory of an archive, every entry checked against the file;
+ * *sorted: the entries by key (no key twice), for ox_npz_find. */
+static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, int64_t *count,
+                    const zentry ***sorted, ox_err *e) {
   if (len < 22) return ox_fail(e, OX_EINPUT, "not a zip archive (too short for one)");
   size_t pos = len - 22, stop = len - 22 > 65535 ? len - 22 - 65535 : 0;
   for (;; pos--) {
@@ -547,9 +556,12 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
   if (rd16(end + 4) || rd16(end + 6)) {
     if (rd16(end + 4) != 0xffff) return ox_fail(e, OX_EINPUT, "zip archives split over several disks are not supported");
   }
-  if (n == 0xffff || cdsize == 0xffffffff || cdoff == 0xffffffff) { /* zip64 */
-    if (pos < 20 || rd32(buf + pos - 20) != SIG_LOC64)
-      return ox_fail(e, OX_EINPUT, "bad zip archive: zip64 sizes but no zip64 locator");
+  int has_loc64 = pos >= 20 && rd32(buf + pos - 20) == SIG_LOC64;
+  /* zip64: the record the locator points to holds the values; a count of
+   * 0xffff without one is 65535 entries (Python's zipfile writes such
+   * archives) */
+  if ((n == 0xffff && has_loc64) || cdsize == 0xffffffff || cdoff == 0xffffffff) {
+    if (!has_loc64) return ox_fail(e, OX_EINPUT, "bad zip archive: zip64 sizes but no zip64 locator");
     uint64_t e64 = rd64(buf + pos - 20 + 8);
     if (e64 > pos - 20 || pos - 20 - e64 < 56 || rd32(buf + e64) != SIG_END64)
       return ox_fail(e, OX_EINPUT, "bad zip archive: the zip64 end record is not where the locator says");
@@ -611,8 +623,6 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
     size_t kl = nl >= 4 && !strcmp(ze->name + nl - 4, ".npy") ? nl - 4 : nl;
     ze->key = ox_strndup(a, ze->name, kl);
     if (!ze->key) return ox_oom(e, NULL);
-    for (uint64_t j = 0; j < i; j++)
-      if (!strcmp(z[j].key, ze->key)) return ox_fail(e, OX_EINPUT, "the archive holds '%s' twice", ze->key);
     /* the member's data: after its local header, before the central directory */
     if (ze->off > cdoff || cdoff - ze->off < 30 || rd32(buf + ze->off) != SIG_LOCAL)
       return ox_fail(e, OX_EINPUT, "bad zip archive: member '%s' has no local header at offset %llu", ze->name,
@@ -625,8 +635,18 @@ static int zip_list(ox_arena *a, const uint8_t *buf, size_t len, zentry **out, i
     if (ze->method == 0 && ze->csize != ze->usize)
       return ox_fail(e, OX_EINPUT, "bad zip archive: stored member '%s' has two sizes", ze->name);
   }
+  /* a key twice: sorted, they are neighbours (n log n, where comparing each
+   * entry with those before it took n^2 / 2 string comparisons: minutes for
+   * a hostile directory of a million entries) */
+  const zentry **by = ox_alloc_array(a, (int64_t)n + 1, sizeof *by);
+  if (!by) return ox_oom(e, NULL);
+  for (uint64_t i = 0; i < n; i++) by[i] = &z[i];
+  qsort(by, (size_t)n, sizeof *by, cmp_key);
+  for (uint64_t i = 1; i < n; i++)
+    if (!strcmp(by[i]->key, by[i - 1]->key)) return ox_fail(e, OX_EINPUT, "the archive holds '%s' twice", by[i]->key);
   *out = z;
   *count = (int64_t)n;
+  *sorted = by;
   return 0;
 }
 
@@ -640,7 +660,7 @@ static void z_free(voidpf opaque, voidpf p) {
   ox_mem_free(p);
 }
 
-/* The bytes of one member, inflated and checked against its CRC. */
+/* The bytes of one member, inflated (into a) and checked against its CRC. */
 static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const uint8_t **data, size_t *len,
                        ox_err *e) {
   const uint8_t *src = buf + z->off;
@@ -648,11 +668,13 @@ static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const u
     *data = src;
     *len = (size_t)z->usize;
   } else {
-    size_t room = ox_memory_limit() > ox_memory_in_use() ? ox_memory_limit() - ox_memory_in_use() : 0;
-    if (z->usize > room || z->usize > UINT32_MAX * (uint64_t)1024)
+    size_t lim = ox_memory_limit(), in_use = ox_memory_in_use();
+    if (z->usize > lim || z->usize > UINT32_MAX * (uint64_t)1024)
       return ox_fail(e, OX_EINPUT, "it declares %llu bytes uncompressed, more than the memory "
-                     "limit allows (%zu bytes; see --max-memory)", (unsigned long long)z->usize,
-                     ox_memory_limit());
+                     "limit allows (%zu bytes; see --max-memory)", (unsigned long long)z->usize, lim);
+    if (in_use > lim || z->usize > lim - in_use)
+      return ox_fail(e, OX_EINPUT, "the memory limit (%zu bytes; see --max-memory) is reached: %zu bytes are "
+                     "in use, and it declares %llu bytes uncompressed", lim, in_use, (unsigned long long)z->usize);
     uint8_t *o = ox_alloc_uninit(a, (size_t)z->usize + 1); /* inflate fills what is used */
     if (!o) return ox_oom(e, "inflating it");
     z_stream s;
@@ -702,52 +724,110 @@ static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const u
   return 0;
 }
 
-int ox_npz_list(ox_arena *a, const uint8_t *buf, size_t len, const char ***names, int64_t *n, ox_err *e) {
+/* An archive read once: its bytes (not copied) and its directory. */
+struct ox_npz {
+  const uint8_t *buf;
+  size_t len;
   zentry *z;
-  int64_t cnt;
-  OX_TRY(zip_list(a, buf, len, &z, &cnt, e));
-  const char **v = ox_alloc_array(a, cnt + 1, sizeof *v);
-  if (!v) return ox_oom(e, NULL);
-  for (int64_t i = 0; i < cnt; i++) v[i] = z[i].key;
-  *names = v;
-  *n = cnt;
+  int64_t n;
+  const zentry **by_key; /* z[] by key, for ox_npz_find */
+  const char **keys;     /* z[i].key, for ox_npz_keys */
+};
+
+int ox_npz_open_buffer(ox_arena *a, const uint8_t *buf, size_t len, ox_npz **out, ox_err *e) {
+  ox_npz *z = ox_alloc(a, sizeof *z);
+  if (!z) return ox_oom(e, NULL);
+  z->buf = buf;
+  z->len = len;
+  OX_TRY(zip_list(a, buf, len, &z->z, &z->n, &z->by_key, e));
+  if (!(z->keys = ox_alloc_array(a, z->n + 1, sizeof *z->keys))) return ox_oom(e, NULL);
+  for (int64_t i = 0; i < z->n; i++) z->keys[i] = z->z[i].key;
+  *out = z;
   return 0;
 }
 
-int ox_npz_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *member, const ox_type *want,
-                  ox_value **out, const char **name_out, ox_err *e) {
-  zentry *z;
-  int64_t cnt, pick = -1;
-  if (name_out) *name_out = NULL;
-  OX_TRY(zip_list(a, buf, len, &z, &cnt, e));
-  if (!cnt) return ox_fail(e, OX_EINPUT, "the .npz archive is empty");
-  if (member) {
-    for (int64_t i = 0; i < cnt; i++)
-      if (!strcmp(z[i].key, member) || !strcmp(z[i].name, member)) pick = i;
-  } else if (cnt == 1) {
-    pick = 0;
-  } else {
-    return ox_fail(e, OX_EUSAGE, "the .npz archive holds %lld arrays (%s, %s%s); name one as FILE.npz:NAME",
-                   (long long)cnt, z[0].key, z[1].key, cnt > 2 ? ", ..." : "");
+int64_t ox_npz_count(const ox_npz *z) { return z->n; }
+const char *const *ox_npz_keys(const ox_npz *z) { return z->keys; }
+
+/* The entry whose key is k[0, kl), or NULL (binary search). */
+static const zentry *by_key(const ox_npz *z, const char *k, size_t kl) {
+  int64_t lo = 0, hi = z->n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    const char *key = z->by_key[mid]->key;
+    int c = strncmp(key, k, kl);
+    if (!c) c = key[kl] != 0; /* k is a prefix of key: key is after it */
+    if (!c) return z->by_key[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
   }
-  if (pick < 0) {
-    ox_buf b = {0};
-    for (int64_t i = 0; i < cnt && i < 20; i++) ox_buf_printf(&b, "%s%s", i ? ", " : "", z[i].key);
-    int rc = ox_fail(e, OX_EINPUT, "the .npz archive has no member '%s' (it holds %s%s)", member,
-                     b.p ? (char *)b.p : "", cnt > 20 ? ", ..." : "");
-    ox_buf_free(&b);
-    return rc;
+  return NULL;
+}
+
+int64_t ox_npz_find(const ox_npz *z, const char *member) {
+  size_t ml = strlen(member);
+  const zentry *hit = by_key(z, member, ml);
+  if (!hit && ml > 4 && !strcmp(member + ml - 4, ".npy")) { /* "x.npy": the member stored as x.npy */
+    hit = by_key(z, member, ml - 4);
+    if (hit && strcmp(hit->name, member)) hit = NULL; /* key "x" of a member stored as "x" */
   }
+  return hit ? hit - z->z : -1;
+}
+
+int ox_npz_member(const ox_npz *z, const char *member, int64_t *i, ox_err *e) {
+  if ((*i = ox_npz_find(z, member)) >= 0) return 0;
+  ox_buf b = {0};
+  for (int64_t k = 0; k < z->n && k < 20; k++) ox_buf_printf(&b, "%s%s", k ? ", " : "", z->z[k].key);
+  int rc = ox_fail(e, OX_EINPUT, "the .npz archive has no member '%s' (it holds %s%s)", member,
+                   b.p ? (char *)b.p : "", z->n > 20 ? ", ..." : "");
+  ox_buf_free(&b);
+  return rc;
+}
+
+int ox_npz_get(ox_arena *a, const ox_npz *z, int64_t i, const ox_type *want, ox_value **out, ox_err *e) {
+  const zentry *ze = &z->z[i];
   const uint8_t *data = NULL;
   size_t n = 0;
-  int rc = zip_extract(a, buf, &z[pick], &data, &n, e);
+  /* a deflated member is inflated into scratch memory, given back once decoded */
+  ox_arena *t = ze->method ? ox_arena_new() : NULL;
+  int rc = ze->method && !t ? ox_oom(e, NULL) : zip_extract(t, z->buf, ze, &data, &n, e);
   if (!rc) rc = ox_npy_decode(a, data, n, want, out, e);
-  if (rc) {
-    ox_prefix(e, "member '%s': ", z[pick].name);
-    return rc;
-  }
-  if (name_out) *name_out = z[pick].key;
+  ox_arena_free(t);
+  if (rc) ox_prefix(e, "member '%s': ", ze->name);
+  return rc;
+}
+
+int ox_npz_list(ox_arena *a, const uint8_t *buf, size_t len, const char ***names, int64_t *n, ox_err *e) {
+  ox_npz *z;
+  OX_TRY(ox_npz_open_buffer(a, buf, len, &z, e));
+  *names = z->keys;
+  *n = z->n;
   return 0;
+}
+
+/* The directory is read into scratch memory: the value (in a) holds only
+ * its own bytes and name. */
+int ox_npz_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *member, const ox_type *want,
+                  ox_value **out, const char **name_out, ox_err *e) {
+  ox_npz *z;
+  int64_t pick = -1;
+  if (name_out) *name_out = NULL;
+  ox_arena *t = ox_arena_new();
+  if (!t) return ox_oom(e, NULL);
+  int rc = ox_npz_open_buffer(t, buf, len, &z, e);
+  if (!rc && !z->n)
+    rc = ox_fail(e, OX_EINPUT, "the .npz archive is empty");
+  else if (!rc && !member && z->n > 1)
+    rc = ox_fail(e, OX_EUSAGE, "the .npz archive holds %lld arrays (%s, %s%s); name one as FILE.npz:NAME",
+                 (long long)z->n, z->z[0].key, z->z[1].key, z->n > 2 ? ", ..." : "");
+  else if (!rc && member)
+    rc = ox_npz_member(z, member, &pick, e);
+  else if (!rc)
+    pick = 0;
+  if (!rc) rc = ox_npz_get(a, z, pick, want, out, e);
+  if (!rc && name_out && !(*name_out = ox_strdup(a, z->z[pick].key))) rc = ox_oom(e, NULL);
+  ox_arena_free(t);
+  return rc;
 }
 
 /* ---- writing: stored members, fixed timestamps (the same values give the same bytes) ----
@@ -768,19 +848,47 @@ static int put32b(ox_buf *b, uint32_t v) {
   return ox_buf_put(b, p, 4);
 }
 
+/* The members' names: names[i], or arr_i when it is NULL or empty. */
+static const char *member_name(const char *const *names, int i, char dflt[32]) {
+  if (names && names[i] && names[i][0]) return names[i];
+  snprintf(dflt, 32, "arr_%d", i);
+  return dflt;
+}
+
+typedef struct { const char *name; int i; } named;
+
+static int cmp_named(const void *x, const void *y) {
+  const named *p = x, *q = y;
+  int c = strcmp(p->name, q->name);
+  return c ? c : (p->i > q->i) - (p->i < q->i);
+}
+
+/* A name given twice (arr_K too): sorted, they are neighbours (n log n,
+ * where comparing each with all before it took minutes for 65,535). */
+static int twice(int n, const char *const *names, ox_err *e) {
+  named *v = ox_mem_malloc(((size_t)n + 1) * sizeof *v);
+  char (*dflt)[32] = ox_mem_malloc(((size_t)n + 1) * sizeof *dflt);
+  int rc = v && dflt ? 0 : ox_oom(e, NULL);
+  for (int i = 0; !rc && i < n; i++) v[i] = (named){member_name(names, i, dflt[i]), i};
+  if (!rc) qsort(v, (size_t)n, sizeof *v, cmp_named);
+  for (int i = 1; !rc && i < n; i++)
+    if (!strcmp(v[i].name, v[i - 1].name)) rc = ox_fail(e, OX_EINPUT, "two values are named '%s'", v[i].name);
+  ox_mem_free(v);
+  ox_mem_free(dflt);
+  return rc;
+}
+
 int ox_npz_write(int n, const ox_value *const *vals, const char *const *names, ox_out *o, ox_err *e) {
   ox_buf cd = {0};
   uint64_t start = o->n;
-  int rc = 0, bad = 0;
+  int rc = n > 1 ? twice(n, names, e) : 0, bad = 0;
   for (int i = 0; i < n && !rc; i++) {
     char dflt[32];
-    const char *nm = names && names[i] && names[i][0] ? names[i] : (snprintf(dflt, sizeof dflt, "arr_%d", i), dflt);
+    const char *nm = member_name(names, i, dflt);
     if (strchr(nm, '/') || strchr(nm, '\\') || nm[0] == '.') {
       rc = ox_fail(e, OX_EINPUT, "cannot name an .npz member '%s' (no paths in names)", nm);
       break;
     }
-    for (int j = 0; j < i; j++)
-      if (names && names[j] && !strcmp(names[j], nm)) rc = ox_fail(e, OX_EINPUT, "two values are named '%s'", nm);
     size_t nl = strlen(nm) + 4;
     if (rc || nl > 65535) {
       if (!rc) rc = ox_fail(e, OX_EINPUT, "the name '%s' is too long for a zip member", nm);

@@ -99,16 +99,23 @@ static int undecodable(job *j, const char *fmt, const char *detail) {
   return UNDECODABLE;
 }
 
-static int too_big(job *j, int64_t w, int64_t h) {
-  return ox_fail(j->c->err, OX_EINPUT, "a %lld x %lld image is more than the memory limit allows (%llu "
-                 "bytes; see --max-memory)", (long long)w, (long long)h, (unsigned long long)ox_memory_limit());
+/* need bytes for a w x h image are more than the memory limit allows (or
+ * than is left of it: what is in use is said); UINT64_MAX: more than a size
+ * holds */
+static int too_big(job *j, int64_t w, int64_t h, uint64_t need) {
+  char what[96];
+  if (need == UINT64_MAX)
+    return ox_fail(j->c->err, OX_EINPUT, "a %lld x %lld image is more than the memory limit allows (%llu bytes; "
+                   "see --max-memory)", (long long)w, (long long)h, (unsigned long long)ox_memory_limit());
+  snprintf(what, sizeof what, "a %lld x %lld image", (long long)w, (long long)h);
+  return ox_over_limit(j->c->err, need, what);
 }
 
 /* Charge n bytes a library will hold while decoding, where its allocations
  * can't be counted one by one. */
 __attribute__((unused)) static int hold(job *j, int64_t w, int64_t h, uint64_t n) {
-  if (n > SIZE_MAX) return too_big(j, w, h);
-  if (ox_mem_charge((size_t)n)) return ox_mem_last_failure() == OX_MEM_LIMIT ? too_big(j, w, h) : ox_oom(j->c->err, NULL);
+  if (n > SIZE_MAX) return too_big(j, w, h, n);
+  if (ox_mem_charge((size_t)n)) return ox_mem_last_failure() == OX_MEM_LIMIT ? too_big(j, w, h, n) : ox_oom(j->c->err, NULL);
   j->held += (size_t)n;
   return 0;
 }
@@ -122,9 +129,10 @@ __attribute__((unused)) static int hold(job *j, int64_t w, int64_t h, uint64_t n
 __attribute__((unused)) static int make_room(job *j, image *im, int64_t w, int64_t h, int ch, int extra) {
   if (w <= 0 || h <= 0) return undecodable(j, "the image has no pixels%s", NULL);
   int64_t dims[3] = {h, w, ch + extra};
-  if (ox_numel(3, dims, 1) < 0 ||
-      (uint64_t)w * (uint64_t)h * (uint64_t)(ch + extra) > ox_memory_limit() - ox_memory_in_use())
-    return too_big(j, w, h);
+  size_t lim = ox_memory_limit(), in_use = ox_memory_in_use();
+  if (ox_numel(3, dims, 1) < 0) return too_big(j, w, h, UINT64_MAX);
+  uint64_t need = (uint64_t)w * (uint64_t)h * (uint64_t)(ch + extra);
+  if (in_use > lim || need > lim - in_use) return too_big(j, w, h, need);
   im->w = w;
   im->h = h;
   im->ch = ch;

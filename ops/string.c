@@ -12,13 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <unicase.h>
 #include <unictype.h>
 #include <unistr.h>
 
 #include "core/kernel.h"
+#include "core/regex.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -300,15 +299,6 @@ static int split_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 /* ---------------------------------------------------------------- RegexFullMatch */
 
-static void *pcre_alloc(PCRE2_SIZE n, void *data) {
-  (void)data;
-  return ox_mem_malloc(n);
-}
-static void pcre_free(void *p, void *data) {
-  (void)data;
-  ox_mem_free(p);
-}
-
 /* RE2 syntax -> PCRE2 syntax, where PCRE2 would read the same text
  * differently (PCRE2 extensions such as lookaround are left alone):
  *   \s \S     RE2: [\t\n\f\r ] (no \v, which PCRE2's \s has)
@@ -403,48 +393,27 @@ static int regex_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   char *tp = re2_to_pcre2(c->a, pa->s.p, (size_t)pa->s.n, &tn, &why);
   if (!tp) return why ? ox_fail(c->err, OX_EINPUT, "pattern '%s': %s", pa->s.p, why) : ox_oom(c->err, NULL);
 
-  int rc = 0, ec;
-  PCRE2_SIZE eoff;
-  PCRE2_UCHAR msg[256];
   /* PCRE2's memory, counted against --max-memory as everything else */
-  pcre2_general_context *gc = pcre2_general_context_create(pcre_alloc, pcre_free, NULL);
-  pcre2_compile_context *cc = gc ? pcre2_compile_context_create(gc) : NULL;
-  pcre2_code *re = NULL;
-  pcre2_match_data *md = NULL;
-  if (!cc) {
-    pcre2_general_context_free(gc);
-    return ox_oom(c->err, NULL);
-  }
-  pcre2_set_newline(cc, PCRE2_NEWLINE_LF); /* RE2 knows only \n */
-  re = pcre2_compile((PCRE2_SPTR)tp, tn,
-                     PCRE2_UTF | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_DOLLAR_ENDONLY |
-                         PCRE2_NEVER_BACKSLASH_C,
-                     &ec, &eoff, cc);
-  if (!re && (ec == PCRE2_ERROR_HEAP_FAILED || ec == PCRE2_ERROR_NOMEMORY)) {
-    rc = ox_oom(c->err, "compiling pattern '%s'", pa->s.p);
-    goto done;
-  }
-  if (!re) {
-    pcre2_get_error_message(ec, msg, sizeof msg);
+  ox_regex re;
+  ox_err ce = {0};
+  size_t eoff;
+  int rc = ox_regex_compile(&re, tp, tn,
+                            PCRE2_UTF | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_DOLLAR_ENDONLY |
+                                PCRE2_NEVER_BACKSLASH_C,
+                            0, 0, &eoff, &ce);
+  if (rc == OX_ENOMEM) return ox_oom(c->err, "compiling pattern '%s'", pa->s.p);
+  if (rc) {
     if (tn == (size_t)pa->s.n && !memcmp(tp, pa->s.p, tn))
-      rc = ox_fail(c->err, OX_EINPUT, "pattern '%s' does not compile: %s (at offset %zu)", pa->s.p,
-                   (char *)msg, (size_t)eoff);
-    else
-      rc = ox_fail(c->err, OX_EINPUT,
-                   "pattern '%s' (for PCRE2: '%s') does not compile: %s (at offset %zu of the latter)",
-                   pa->s.p, tp, (char *)msg, (size_t)eoff);
-    goto done;
-  }
-  md = pcre2_match_data_create_from_pattern(re, gc);
-  if (!md) {
-    rc = ox_oom(c->err, NULL);
-    goto done;
+      return ox_fail(c->err, OX_EINPUT, "pattern '%s' does not compile: %s (at offset %zu)", pa->s.p, ce.msg, eoff);
+    return ox_fail(c->err, OX_EINPUT,
+                   "pattern '%s' (for PCRE2: '%s') does not compile: %s (at offset %zu of the latter)", pa->s.p, tp,
+                   ce.msg, eoff);
   }
   if ((rc = ox_tensor_new(c->a, OX_BOOL, x->rank, x->dims, &out[0], c->err))) goto done;
   const ox_str *xs = x->data;
   uint8_t *y = out[0]->u.t.data;
   for (int64_t i = 0; i < x->n; i++) {
-    int r = pcre2_match(re, (PCRE2_SPTR)xs[i].p, (PCRE2_SIZE)xs[i].n, 0, 0, md, NULL);
+    int r = ox_regex_match(&re, xs[i].p, (size_t)xs[i].n);
     if (r >= 0) {
       y[i] = 1;
     } else if (r == PCRE2_ERROR_NOMATCH) {
@@ -456,17 +425,15 @@ static int regex_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
       rc = check_utf8(c, ox_input_name(c, 0), i, &xs[i]);
       goto done;
     } else {
-      pcre2_get_error_message(r, msg, sizeof msg);
+      char msg[256];
+      ox_regex_message(r, msg, sizeof msg);
       rc = ox_fail(c->err, OX_EINPUT, "pattern '%s' on %s element %lld: %s", pa->s.p,
-                   ox_input_name(c, 0), (long long)i, (char *)msg);
+                   ox_input_name(c, 0), (long long)i, msg);
       goto done;
     }
   }
 done:
-  pcre2_match_data_free(md);
-  pcre2_code_free(re);
-  pcre2_compile_context_free(cc);
-  pcre2_general_context_free(gc);
+  ox_regex_free(&re);
   return rc;
 }
 

@@ -80,6 +80,8 @@ done
 # the folders keep to their jobs (nm over the objects)
 run "layers" sh tests/layers.sh "$B"
 for f in model pb json npy; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
+for f in tolerances xfail; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
+for f in report_junit report_json; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f" "tests/fuzz/corpus/$f"; done
 run "cli" sh tests/cli/run.sh "$B" "$SHARED"
 run "cli (asan)" sh tests/cli/run.sh "$B/asan" "$SHARED"
 # outputs on disk: temporaries, renames, signals, a full disk, streaming

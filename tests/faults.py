@@ -175,6 +175,11 @@ def scenarios(x, d, shared):
         sh("test", "-j", "1", "-q", f"{d}/suite", "--junit", f"{d}/r.xml", "--json", cwd=d)
         s.append(Scenario("report_junit", ["report", f"{d}/r.xml", "--json", "--junit", "merged.xml"], timed=True,
                           varying=["merged.xml"]))
+        r = subprocess.run([x, "test", "-j", "1", "-q", f"{d}/suite", "--json"], capture_output=True, cwd=d)
+        with open(f"{d}/r.json", "wb") as f:
+            f.write(r.stdout)
+        s.append(Scenario("report_json", ["report", "-v", f"{d}/r.json"]))
+        s.append(Scenario("test_k", ["test", "--list", "-k", r"\<test_(loop|seq)", "--exclude", "(a)\\1", f"{d}/suite"]))
         # the same cases through the library (tests/api/suite.c, which exits 1
         # saying the error, "out of memory", when a run fails)
         api = os.path.join(os.path.dirname(x), "api-suite")

@@ -30,6 +30,20 @@ protobuf by hand, as tests/bad/gen.c does):
                  held every 64 MiB result)
   fold_spin      spin.onnx's Loop, then twenty such Adds at 8192: --timeout
                  0.5 is reached within 3 s (folding took 8.6-18 s first)
+  npz_members    an .npz of 2,000 one-float members (np.savez's layout):
+                 `show` under --max-memory 64M (it crashed when formatting a
+                 member's name failed), and `run` of a Sum of 2,000 inputs
+                 from it under 200M (each member re-read the archive: 15 s
+                 and 1.6 GB)
+  npz_directory  an .npz of 100,000 members, one read (the directory's
+                 names were compared pairwise: 75 s)
+  save_loop      --save-intermediates-subgraphs of a Loop of 3,000
+                 iterations: bounded in CPU time (the names of the files
+                 were found by trying ~2, ~3, ... against every name taken:
+                 minutes), the files on disk named as documented
+  tolerances_big a --tolerances file of 200,000 lines (grown one line at a
+                 time: 30 s under ASan)
+  limit_in_use   --max-memory refusals say what is in use
   loop_timeout   a Loop of 2^62 iterations with a constant-memory body under
                  --timeout 0.5 (and ONNXOP_TIMEOUT), for run and bench; and
                  make --case under a timeout that has passed before it runs;
@@ -42,11 +56,14 @@ and quarantine are part of it); statuses, messages and times still are.
   tests/limits.py BUILD --seq-bench N...   time a Loop of N SequenceInserts
                                            at the end (not a test: a report)
 """
+import json
 import os
+import shutil
 import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 import zlib
@@ -211,6 +228,33 @@ def generate(d):
     write(f"{d}/fold_spin.onnx", model(graph(nodes, [value_info("M", tensor_type(INT64)), value_info("c", tensor_type(BOOL)),
                                                      value_info("v", tensor_type(FLOAT))],
                                              [value_info("v_final", tensor_type(FLOAT))] + outs) + inits, 16))
+    # an .npz of 2,000 one-float members m0..m1999, stored as np.savez stores them,
+    # and a Sum of 2,000 inputs of those names
+    one = lambda v: npy("<f4", [1], struct.pack("<f", v))
+    with zipfile.ZipFile(f"{d}/members.npz", "w", zipfile.ZIP_STORED) as z:
+        for k in range(2000):
+            z.writestr(f"m{k}.npy", one(k))
+    write(f"{d}/sum2000.onnx", model(graph([node("Sum", [f"m{k}" for k in range(2000)], ["y"], "sum")],
+                                           [value_info(f"m{k}", tensor_type(FLOAT)) for k in range(2000)],
+                                           [value_info("y", tensor_type(FLOAT))]), 13))
+    # an .npz of 100,000 members (zip64: more than 65,535)
+    with zipfile.ZipFile(f"{d}/many.npz", "w", zipfile.ZIP_STORED) as z:
+        for k in range(100_000):
+            z.writestr(f"m{k}.npy", one(1))
+    # the spin Loop, after a main-graph value with the name the body's value
+    # has: the first iteration's file is v_out~2
+    write(f"{d}/spin_named.onnx", model(graph([node("Identity", ["v"], ["v_out"], "named"),
+                                               node("Loop", ["M", "c", "v_out"], ["v_final"], "spin", attr_graph("body", body))],
+                                              [value_info("M", tensor_type(INT64)), value_info("c", tensor_type(BOOL)),
+                                               value_info("v", tensor_type(FLOAT))],
+                                              [value_info("v_final", tensor_type(FLOAT))]), 16))
+    # a case that passes, and a tolerance file of 200,000 lines that name other cases
+    ds = f"{d}/id_cases/test_id/test_data_set_0"
+    os.makedirs(ds, exist_ok=True)
+    write(f"{d}/id_cases/test_id/model.onnx", open(f"{d}/id.onnx", "rb").read())
+    write(f"{ds}/input_0.pb", f_int(1, 1) + f_int(2, FLOAT) + f_bytes(9, struct.pack("<f", 1)))
+    write(f"{ds}/output_0.pb", f_int(1, 1) + f_int(2, FLOAT) + f_bytes(9, struct.pack("<f", 1.25)))
+    write(f"{d}/tol_big.txt", b"".join(b"test_x%d atol=0.1\n" % k for k in range(200_000)) + b"test_id rtol=0.5\n")
     # Loop(M, "", s) with body (i, cond_in, s_in) -> (Identity(cond_in), SequenceInsert(s_in, i));
     # the graph gives SequenceLength(s_final)
     seqi = seq_type(tensor_type(INT64))
@@ -236,7 +280,8 @@ def rss_kib(pid):
 
 
 def measure(cmd, env, out_dir, max_rss, max_secs):
-    """Run cmd; (exit status, stderr, peak RSS in bytes, seconds, killed why)."""
+    """Run cmd; (exit status, stderr, peak RSS in bytes, seconds, killed why,
+    CPU seconds)."""
     err_path = f"{out_dir}/stderr.txt"
     with open(err_path, "wb") as err, open(os.devnull, "wb") as null:
         t0 = time.monotonic()
@@ -258,7 +303,7 @@ def measure(cmd, env, out_dir, max_rss, max_secs):
     p.returncode = os.waitstatus_to_exitcode(status)
     with open(err_path, "rb") as f:
         stderr = f.read().decode(errors="replace")
-    return p.returncode, stderr, ru.ru_maxrss * 1024, secs, killed
+    return p.returncode, stderr, ru.ru_maxrss * 1024, secs, killed, ru.ru_utime + ru.ru_stime
 
 
 class Run:
@@ -268,11 +313,14 @@ class Run:
         self.passed = self.failed = 0
 
     def case(self, name, args, code, frags, limit=None, max_secs=60, env=None, out_dir=None, pipe_in=None,
-             stdout_too=False):
+             stdout_too=False, max_cpu=None, then=None):
         """limit: the --max-memory given (bytes), for the RSS bound; pipe_in: a
         file fed to standard input through a pipe (cat FILE | onnxop ...; the
         peak RSS is then the larger of the two); stdout_too: frags are looked
-        for in stdout too."""
+        for in stdout too; max_cpu: a bound on the CPU seconds the child
+        takes (for work whose wall time the file system or a busy machine
+        blurs); then: a function called after the run that returns a list of
+        what is wrong (files on disk, say)."""
         e = dict(os.environ)
         e.pop("ONNXOP_TIMEOUT", None)
         e.pop("ONNXOP_MAX_MEMORY", None)
@@ -283,7 +331,7 @@ class Run:
             cmd = ["sh", "-c", 'cat "$0" | "$@"', pipe_in] + cmd
         if stdout_too:
             cmd = ["sh", "-c", '"$@" 1>&2', "sh"] + cmd
-        got, err, rss, secs, killed = measure(cmd, e, out_dir, bound, max_secs)
+        got, err, rss, secs, killed, cpu = measure(cmd, e, out_dir, bound, max_secs)
         why = []
         if killed:
             why.append(killed)
@@ -298,6 +346,10 @@ class Run:
             why.append(f"peak RSS {rss / MIB:.0f} MiB, over the limit + {SLACK // MIB} MiB ({bound / MIB:.0f} MiB)")
         if secs > max_secs:
             why.append(f"took {secs:.1f} s, more than {max_secs} s")
+        if max_cpu is not None and cpu > max_cpu:
+            why.append(f"took {cpu:.1f} s of CPU, more than {max_cpu} s")
+        if then and not killed:
+            why += then()
         if why:
             self.failed += 1
             print(f"FAIL {name}: " + "; ".join(why) + f"\n    stderr: {err.strip()[:400]}")
@@ -346,6 +398,50 @@ def main():
       env={"ONNXOP_MAX_MEMORY": "64M"})
 
     c("chain_reuse", mm + ["run", f"{d}/chain.onnx", "--in", "int64[1]:4194304"], 0, [], lim)
+
+    # .npz members: the archive and its directory read once for all of them
+    c("npz_members_show", mm + ["show", f"{d}/members.npz"], 0, [], lim, max_secs=20)
+    c("npz_members_run", ["--max-memory", "200M", "run", f"{d}/sum2000.onnx", "--in", f"{d}/members.npz"], 0, [],
+      200 * MIB, max_secs=20)
+    c("npz_directory", ["run", f"{d}/id.onnx", "--in", f"{d}/many.npz:m99999"], 0, [], max_secs=20)
+
+    # --save-intermediates-subgraphs of 3,000 Loop iterations: every value
+    # its file, the clashes numbered ~2, ~3, ... around a name a value has
+    # (in memory where the system has a tmpfs: ext4 can take half a minute to
+    # create 6,000 files where as many were just deleted)
+    save = tempfile.mkdtemp(prefix="onnxop-limits-", dir="/dev/shm" if os.path.isdir("/dev/shm") else d) + "/saved"
+
+    def saved_files():
+        try:
+            files = set(os.listdir(save))
+            index = json.load(open(f"{save}/index.json"))["values"]
+        except (OSError, ValueError) as x:
+            return [f"{save}: {x}"]
+        want = {"v_out.pb", "v_final.pb", "index.json", "cond_out.pb"}
+        want |= {f"v_out~{k}.pb" for k in range(2, 3002)} | {f"cond_out~{k}.pb" for k in range(2, 3001)}
+        why = []
+        if files != want:
+            why.append(f"{save} holds {len(files)} files, not the {len(want)} expected: "
+                       f"{sorted(files - want)[:5]} more, {sorted(want - files)[:5]} missing")
+        if len(index) != len(want) - 1 or {x["file"] for x in index} != want - {"index.json"}:
+            why.append("index.json does not list each file once")
+        return why
+    shutil.rmtree(save, ignore_errors=True)
+    c("save_loop", ["run", f"{d}/spin_named.onnx", "--in", "int64[]:3000", "--in", "bool[]:1", "--in", "float32[]:1",
+                    "--save-intermediates", save, "--save-intermediates-subgraphs"], 0, [], max_secs=60, max_cpu=10,
+      then=saved_files)
+    shutil.rmtree(os.path.dirname(save), ignore_errors=True)
+
+    # 200,000 tolerance lines, read in linear time
+    c("tolerances_big", ["test", "--tolerances", f"{d}/tol_big.txt", f"{d}/id_cases"], 0, ["1 passed, 0 failed"],
+      max_secs=20, stdout_too=True)
+
+    # a refusal says what is in use when that is why (the model, inputs and
+    # arenas hold most of these limits; the first allocation they refuse
+    # differs)
+    for m in ["800000", "1000000", "1048576"]:
+        c(f"limit_in_use_{m}", ["--max-memory", m, "run", f"{d}/id.onnx", "--in", "float32[4]:1,2,3,4"], 1,
+          ["memory limit", " bytes are in use"], max_secs=10)
 
     # --timeout: a Loop of 2^62 iterations stops within the time limit
     spin = [f"{d}/spin.onnx", "--in", '{"dtype": "int64", "shape": [], "data": "4611686018427387904"}', "--in", "bool[]:1", "--in", "float32[]:1"]

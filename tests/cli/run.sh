@@ -449,7 +449,16 @@ expect 1 bench_missing_model "$X" bench "$T/nope.onnx"
 expect 3 bench_unsupported "$X" bench "$T/unknown.onnx" --in "$S/pos_pos0.json"
 expect 2 bench_no_model "$X" bench
 expect 2 bench_bad_runs "$X" bench "$T/sequence_at.onnx" --runs 0
-err_has bench_bad_runs "--runs must be at least 1"
+err_has bench_bad_runs "--runs needs a count from 1 to 100000000, not '0'"
+# every bad count gives the option's own range (-1 was "0 to 100000000" for --runs)
+expect 2 bench_bad_runs_neg "$X" bench "$T/sequence_at.onnx" --runs -1
+err_has bench_bad_runs_neg "--runs needs a count from 1 to 100000000, not '-1'"
+expect 2 bench_bad_runs_big "$X" bench "$T/sequence_at.onnx" --runs 100000001
+err_has bench_bad_runs_big "--runs needs a count from 1 to 100000000, not '100000001'"
+expect 2 bench_bad_warmup_neg "$X" bench "$T/sequence_at.onnx" --warmup -1
+err_has bench_bad_warmup_neg "--warmup needs a count from 0 to 100000000, not '-1'"
+expect 2 bench_bad_runs_missing "$X" bench "$T/sequence_at.onnx" --runs
+err_has bench_bad_runs_missing "--runs needs a count from 1 to 100000000"
 expect 2 bench_bad_warmup "$X" bench "$T/sequence_at.onnx" --warmup x
 err_has bench_bad_warmup "--warmup needs a count"
 expect 2 bench_too_many "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos0.json" --in "$S/pos_pos0.json"
@@ -642,6 +651,8 @@ err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 # ---- onnxop test as a runner, onnxop report ----
 SUITE=$2
 . tests/cli/runner.sh
+# ---- onnxop report and test -k on hostile input ----
+. tests/cli/report.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

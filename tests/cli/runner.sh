@@ -156,6 +156,15 @@ out_lacks xfail_shard2 "STALE"
 expect 1 xfail_k "$X" test -k pass --xfail "$R/glob.xfail" "$st"
 out_lacks xfail_k "STALE"
 out_has xfail_k "2 duplicate; 1 passed, 2 failed"
+# a line of any length is one line (a 5,000-byte one was cut in two, and its
+# tail reported as a stale line 2 the file lacks); a NUL byte is named
+{ printf 'st_fail: '; head -c 5000 /dev/zero | tr '\0' r; printf '\n'; } >"$R/long.xfail"
+expect 0 xfail_long_line "$X" test --xfail "$R/long.xfail" "$st/st_fail"
+out_has xfail_long_line "1 xfail; 0 passed, 0 failed"
+out_lacks xfail_long_line "STALE"
+printf 'st_fail: wrong\nst_error\000: bad\n' >"$R/nul.xfail"
+expect 2 xfail_nul "$X" test --xfail "$R/nul.xfail" "$st"
+err_has xfail_nul "onnxop test: $R/nul.xfail:2: a NUL byte at column 9"
 
 # ---- reports: --junit FILE (checked against the schema), --tap (parsed) ----
 printf '%s\n' 'st_crash: crashes' 'test_gone: stale' 'st_crash: twice' >"$R/rep.xfail"
@@ -313,6 +322,20 @@ done
 err_has tol_file_bad_1 "$tf:2: atol: 'x' is not a number >= 0"
 err_has tol_file_bad_2 "$tf:2: the line gives neither atol= nor rtol="
 err_has tol_file_bad_3 "$tf:2: 'foo=1' is not atol=NUMBER or rtol=NUMBER"
+# blanks before the GLOB separate words as after it (they were kept in the
+# glob, and the line silently named no case); a line of any length is one
+# line; a NUL byte is named as one, with its line
+printf '  tol_case atol=0.5\n' >"$tf"
+expect 0 tol_file_lead_blank "$X" test --tolerances "$tf" "$tc"
+printf '\t tol_case:C atol=0.5\r\n' >"$tf"
+expect 0 tol_file_lead_tab "$X" test --tolerances "$tf" "$tc"
+{ printf 'tol_case atol=0.5 # '; head -c 5000 /dev/zero | tr '\0' x; printf '\n'; } >"$tf"
+expect 0 tol_file_long_line "$X" test --tolerances "$tf" "$tc"
+printf 'tol_case atol=0.5\ntol_case\000 atol=0.5\n' >"$tf"
+expect 2 tol_file_nul "$X" test --tolerances "$tf" "$tc"
+err_has tol_file_nul "onnxop test: $tf:2: a NUL byte at column 9"
+printf 'tol_case atol=0.5' >"$tf" # no newline at the end
+expect 0 tol_file_no_newline "$X" test --tolerances "$tf" "$tc"
 expect 2 tol_file_missing "$X" test --tolerances "$R/no-such-file" "$tc"
 err_has tol_file_missing "cannot read the tolerance file '$R/no-such-file': No such file or directory"
 

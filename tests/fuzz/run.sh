@@ -14,6 +14,9 @@ for name in "$@"; do
   corpus="$B/fuzz/corpus-$name"
   mkdir -p "$corpus" "tests/fuzz/regress/$name"
   if [ -z "$(ls -A "$corpus")" ]; then # seed once
+    # a corpus kept in the tree (tests/fuzz/corpus/NAME: minimized, every
+    # edge the harness reached), for the harnesses that have one
+    [ -d "tests/fuzz/corpus/$name" ] && cp "tests/fuzz/corpus/$name"/* "$corpus/"
     case $name in
     model) for m in "$SHARED"/*/model.onnx "$DEB"/*/model.onnx; do
              [ -f "$m" ] && cp "$m" "$corpus/$(basename "$(dirname "$m")").onnx"; done ;;
@@ -24,6 +27,7 @@ for name in "$@"; do
        python3 tests/cli/npy_tool.py gen "$corpus" && rm -f "$corpus"/*.json "$corpus"/bad_zip_bomb.npz
        for f in "$corpus"/*.npy; do printf '\000' | cat - "$f" >"$f.in" && rm "$f"; done
        for f in "$corpus"/*.npz; do printf '\005' | cat - "$f" >"$f.in" && rm "$f"; done ;;
+    xfail) cp tests/xfail/*.txt "$corpus/" ;; # the committed lists; tolerances: the seeds in regress/
     esac
   fi
   echo "fuzz-$name: $SECS s"

@@ -92,17 +92,39 @@ int main(void) {
   /* the memory limit still holds with spares around */
   size_t lim = ox_memory_limit();
   ox_set_memory_limit(ox_memory_in_use() + (4 << 20));
-  size_t failures = ox_mem_failures();
+  size_t failures = ox_mem_failures(), before = ox_memory_in_use(), held, asked;
   CHECK(ox_alloc(a, 8 << 20) == NULL);
   CHECK(ox_alloc(a, 2 << 20) != NULL);
-  /* the refusal is counted and its cause kept: ox_oom says it (OX_ENOMEM) */
+  /* the refusal is counted and its cause kept, with what was in use and
+   * what was asked for (the block's header and page rounding added): ox_oom
+   * says them (OX_ENOMEM) */
   CHECK_EQ_I(ox_mem_failures(), failures + 1);
   CHECK_EQ_I(ox_mem_last_failure(), OX_MEM_LIMIT);
-  char want[160];
-  snprintf(want, sizeof want, "out of memory for 8 MiB (the memory limit of %zu bytes is reached; see --max-memory)",
-           ox_memory_limit());
+  ox_mem_last_refusal(&held, &asked);
+  CHECK_EQ_I(held, before);
+  CHECK(asked >= (8 << 20) && asked <= (8 << 20) + 8192);
+  char want[256];
+  snprintf(want, sizeof want, "out of memory for 8 MiB (the memory limit of %zu bytes is reached: %zu bytes are in "
+           "use and %zu more were asked for; see --max-memory)", ox_memory_limit(), before, asked);
   ox_err_clear(&e);
   CHECK_EQ_I(ox_oom(&e, "for %d MiB", 8), OX_ENOMEM);
+  CHECK_EQ_S(e.msg, want);
+  /* a size that overflows is refused as the limit refuses it, and said so */
+  CHECK(ox_alloc(a, SIZE_MAX - 16) == NULL);
+  ox_err_clear(&e);
+  ox_oom(&e, NULL);
+  CHECK(strstr(e.msg, "bytes are in use, and a size past any limit was asked for") != NULL);
+  /* a request checked before it is made (a shape, a size in a file):
+   * past the limit alone, or past what is left of it, each said */
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_over_limit(&e, (unsigned long long)ox_memory_limit() + 1, "a thing"), OX_EINPUT);
+  snprintf(want, sizeof want, "a thing needs %zu bytes, more than the memory limit allows (%zu bytes; see "
+           "--max-memory)", ox_memory_limit() + 1, ox_memory_limit());
+  CHECK_EQ_S(e.msg, want);
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_over_limit(&e, 16, "a thing"), OX_EINPUT);
+  snprintf(want, sizeof want, "the memory limit (%zu bytes; see --max-memory) is reached: %zu bytes are in use, "
+           "and a thing needs 16 more", ox_memory_limit(), ox_memory_in_use());
   CHECK_EQ_S(e.msg, want);
   ox_set_memory_limit(lim);
   /* accounts (ox_mem_use): an arena made under one counts there, against

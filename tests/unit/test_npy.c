@@ -321,8 +321,80 @@ static void test_npz(void) {
   expect_bad_npz(z2, zn, "entries cannot fit");
 }
 
+/* an archive read once for many members (ox_npz_open_buffer): members by
+ * position and by name, decoded into another arena than the directory's;
+ * names given twice refused when read and when written */
+static void test_npz_handle(void) {
+  ox_err e = {0};
+  ox_value *x, *y, *w = NULL;
+  int64_t one[1] = {1};
+  CHECK_EQ_I(ox_tensor_new(A, OX_FLOAT, 1, one, &x, &e), 0);
+  CHECK_EQ_I(ox_tensor_new(A, OX_INT64, 1, one, &y, &e), 0);
+  ((float *)x->u.t.data)[0] = 1.5f;
+  ((int64_t *)y->u.t.data)[0] = -7;
+  const ox_value *vals[3] = {x, y, x};
+  const char *names[3] = {"xa", "xb", NULL};
+  ox_buf z = {0};
+  CHECK_EQ_I(ox_npz_encode(3, vals, names, &z, &e), 0);
+  ox_arena *T = ox_arena_new(), *B = ox_arena_new();
+  ox_npz *h = NULL;
+  CHECK_EQ_I(ox_npz_open_buffer(T, z.p, z.n, &h, &e), 0);
+  CHECK_EQ_I(ox_npz_count(h), 3);
+  CHECK_EQ_S(ox_npz_keys(h)[0], "xa");
+  CHECK_EQ_S(ox_npz_keys(h)[2], "arr_2");
+  CHECK_EQ_I(ox_npz_find(h, "xb"), 1);
+  CHECK_EQ_I(ox_npz_find(h, "xb.npy"), 1); /* the name as stored */
+  CHECK_EQ_I(ox_npz_find(h, "x"), -1);
+  CHECK_EQ_I(ox_npz_find(h, "xbb"), -1);
+  CHECK_EQ_I(ox_npz_find(h, "arr_2"), 2);
+  int64_t k = -2;
+  CHECK_EQ_I(ox_npz_member(h, "nope", &k, &e), OX_EINPUT);
+  CHECK_EQ_S(e.msg, "the .npz archive has no member 'nope' (it holds xa, xb, arr_2)");
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_npz_get(B, h, 1, NULL, &w, &e), 0);
+  /* the value holds nothing of the directory's arena (ASan would say) */
+  ox_arena_free(T);
+  CHECK(w && w->u.t.dt == OX_INT64 && ((int64_t *)w->u.t.data)[0] == -7);
+  T = ox_arena_new();
+  CHECK_EQ_I(ox_npz_open_buffer(T, z.p, z.n, &h, &e), 0);
+  CHECK_EQ_I(ox_npz_get(B, h, 0, ox_type_tensor(OX_INT64), &w, &e), OX_EINPUT); /* the declared type */
+  CHECK(strstr(e.msg, "member 'xa.npy': the file holds") != NULL);
+  ox_err_clear(&e);
+  /* a name twice in an archive: "xb.npy" renamed "xa.npy" in both its headers */
+  for (size_t i = 0; i + 6 <= z.n; i++)
+    if (!memcmp(z.p + i, "xb.npy", 6)) z.p[i + 1] = 'a';
+  CHECK_EQ_I(ox_npz_open_buffer(T, z.p, z.n, &h, &e), OX_EINPUT);
+  CHECK_EQ_S(e.msg, "the archive holds 'xa' twice");
+  ox_buf_free(&z);
+  /* and when written: arr_1 is the second value's name when it has none */
+  const char *clash[2] = {"arr_1", NULL};
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_npz_encode(2, vals, clash, &z, &e), OX_EINPUT);
+  CHECK_EQ_S(e.msg, "two values are named 'arr_1'");
+  ox_buf_free(&z);
+  /* 65,535 members: the count is 0xffff with no zip64 record, as Python's
+   * zipfile writes it too, and every name is found */
+  enum { MANY = 65535 };
+  const ox_value **mv = malloc(MANY * sizeof *mv);
+  CHECK(mv != NULL);
+  for (int i = 0; mv && i < MANY; i++) mv[i] = x;
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_npz_encode(MANY, mv, NULL, &z, &e), 0);
+  CHECK_EQ_I(ox_npz_open_buffer(T, z.p, z.n, &h, &e), 0);
+  CHECK_EQ_I(ox_npz_count(h), MANY);
+  CHECK_EQ_I(ox_npz_find(h, "arr_65534"), MANY - 1);
+  CHECK_EQ_I(ox_npz_find(h, "arr_0"), 0);
+  CHECK_EQ_I(ox_npz_get(B, h, MANY - 1, NULL, &w, &e), 0);
+  CHECK(w && ((float *)w->u.t.data)[0] == 1.5f);
+  ox_buf_free(&z);
+  free(mv);
+  ox_arena_free(T);
+  ox_arena_free(B);
+}
+
 int main(void) {
   A = ox_arena_new();
+  test_npz_handle();
   test_known_files();
   test_round_trips();
   test_hostile_npy();
