@@ -386,13 +386,13 @@ int ox_pb_decode(ox_arena *a, const uint8_t *buf, size_t len, const ox_type *wan
   }
   /* The value must fit the declared type; parts the file leaves open (the
    * element type of an empty sequence or absent optional) come from it. */
-  const ox_type *u = ox_proto_type_unify(a, ox_value_type(a, v), want);
+  const ox_type *u = ox_type_unify(a, ox_value_type(a, v), want);
   if (!u) {
     char b1[256], b2[256];
     return ox_fail(e, OX_EINPUT, "the file holds %s but the model declares %s",
                    ox_value_desc(v, b1, sizeof b1), ox_type_str(want, b2, sizeof b2));
   }
-  ox_proto_value_refine(a, v, u);
+  ox_value_refine(a, v, u);
   *out = v;
   return 0;
 }

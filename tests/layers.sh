@@ -2,7 +2,8 @@
 # tests/layers.sh BUILD: the folders keep to their jobs, read from the built
 # objects (nm) and the sources. Prints "layers: N passed, M failed".
 #   - proto/ includes nothing of io/ and calls nothing io/ defines (file
-#     opening and the varint are core/sys.c's);
+#     opening and the varint are core/sys.c's); io/json.c calls nothing
+#     proto/ defines (the type helpers are core/value.c's);
 #   - core/ calls nothing ops/, io/, proto/, api/ or cli/ define, but the
 #     list of families (ops/families.c: core knows the row type, not the
 #     operators);
@@ -33,6 +34,7 @@ calls_none_of() {
 
 if grep -n '#include.*io/\|#include "io\.h"' proto/*.c proto/*.h; then bad "proto/ includes io/"; else ok; fi
 calls_none_of "proto/" io "$O"/proto/*.o
+calls_none_of "io/json.c" proto "$O"/io/json.o
 for f in ops io proto api cli; do
   ALLOW=ox_families calls_none_of "core/" $f "$O"/core/*.o
 done
