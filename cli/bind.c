@@ -47,7 +47,7 @@ int ox_names_index(ox_arena *A, int n, const char *const *names, ox_names *ix) {
   return 0;
 }
 
-int ox_names_find(const ox_names *ix, const char *s, size_t len) {
+static int names_find(const ox_names *ix, const char *s, size_t len) {
   int lo = 0, hi = ix->n;
   while (lo < hi) { /* the first name >= s[0, len) */
     int mid = lo + (hi - lo) / 2;
@@ -71,7 +71,7 @@ static int split(const char *cmd, const char *kind, const char *arg, int n, cons
   if (!*arg) return ox_usage_error(cmd, "%s needs a FILE, not an empty path", opt);
   if (ix) { /* the longest name before an '=': the last '=' that ends one */
     for (const char *q = strchr(arg, '='); q; q = strchr(q + 1, '=')) {
-      int k = q > arg ? ox_names_find(ix, arg, (size_t)(q - arg)) : -1;
+      int k = q > arg ? names_find(ix, arg, (size_t)(q - arg)) : -1;
       if (k >= 0) b->index = k;
     }
   } else {
@@ -175,7 +175,7 @@ static int expand_npz(ox_arena *A, archives *ar, const char *cmd, const char ***
         continue;
       }
       for (int64_t k = 0; k < nm; k++) {
-        int named = ox_names_find(ix, mem[k], strlen(mem[k])) >= 0;
+        int named = names_find(ix, mem[k], strlen(mem[k])) >= 0;
         out[n++] = named ? ox_sprintf(A, "%s=%s:%s", mem[k], b.file, mem[k]) : ox_sprintf(A, "%s:%s", b.file, mem[k]);
         if (!out[n - 1]) return ox_cli_oom(cmd, NULL);
       }

@@ -437,11 +437,11 @@ int ox_value_fits(const ox_value *v, const ox_type *t) {
  * value. io/pb.c, io/json.c and proto/tensor.c use both to apply the
  * model's declared type. */
 
-int ox_type_unknown(const ox_type *t) { return !t || (t->kind == OX_TENSOR && t->elem == OX_UNDEFINED); }
+static int type_unknown(const ox_type *t) { return !t || (t->kind == OX_TENSOR && t->elem == OX_UNDEFINED); }
 
 const ox_type *ox_type_unify(ox_arena *a, const ox_type *x, const ox_type *y) {
-  if (ox_type_unknown(x)) return y ? y : x;
-  if (ox_type_unknown(y)) return x;
+  if (type_unknown(x)) return y ? y : x;
+  if (type_unknown(y)) return x;
   if (x->kind != y->kind) return NULL;
   switch (x->kind) {
   case OX_TENSOR:
@@ -470,7 +470,7 @@ const ox_type *ox_type_unify(ox_arena *a, const ox_type *x, const ox_type *y) {
 
 /* Give v (and what it holds) the type t, which must unify with v's type. */
 void ox_value_refine(ox_arena *a, ox_value *v, const ox_type *t) {
-  if (!v || ox_type_unknown(t) || v->kind != t->kind) return;
+  if (!v || type_unknown(t) || v->kind != t->kind) return;
   switch (v->kind) {
   case OX_SEQUENCE:
     v->type = t;

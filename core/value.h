@@ -121,11 +121,10 @@ const char *ox_value_desc(const ox_value *v, char *buf, size_t n);
 /* "(2, 3)" as numpy prints shapes; "()" for scalars, "(4,)" for rank 1. */
 const char *ox_shape_str(int rank, const int64_t *dims, char *buf, size_t n);
 /* A value read from a file may not know its element dtype (an empty sequence
- * is seq(tensor(?)): elem 0). ox_type_unknown: t is NULL or such a tensor
- * type. ox_type_unify merges two types, filling unknown dtypes from the
- * other (NULL if they conflict); ox_value_refine writes the merged type back
- * into the value, recursively. */
-int ox_type_unknown(const ox_type *t);
+ * is seq(tensor(?)): elem 0). ox_type_unify merges two types, filling
+ * unknown dtypes from the other (NULL if they conflict; NULL is unknown);
+ * ox_value_refine writes the merged type back into the value,
+ * recursively. */
 const ox_type *ox_type_unify(ox_arena *a, const ox_type *x, const ox_type *y);
 void ox_value_refine(ox_arena *a, ox_value *v, const ox_type *t);
 /* Does v fit the type t (kinds and dtypes, recursively)? */

@@ -42,7 +42,6 @@ int ox_out_put(ox_out *o, const void *p, size_t n); /* 0 or -1 */
 /* Overwrite n bytes already put, from offset at of the stream (a header
  * whose sizes are known only after its data). */
 int ox_out_patch(ox_out *o, uint64_t at, const void *p, size_t n);
-int ox_out_flush(ox_out *o);
 /* Flush and free the chunk (not the buffer, not the fd): 0 or o->err. */
 int ox_out_finish(ox_out *o);
 

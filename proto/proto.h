@@ -61,7 +61,5 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
 
 /* Encode a core model as a ModelProto (proto/write.c): used by `onnxop make`. */
 int ox_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e);
-const Onnx__TypeProto *ox_to_type_proto(ox_arena *a, const ox_type *t, int rank,
-                                        const int64_t *dims);
 
 #endif
