@@ -16,8 +16,14 @@ SOMAJOR   := 0
 CC        ?= cc
 CFLAGS    ?= -O2 -g
 # -Wno-missing-field-initializers: a registry row leaves out its trailing
-# optional fields (the load hook), which C sets to NULL (core/registry.h)
-WARN      := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+# optional fields (the load hook), which C sets to NULL (core/registry.h).
+# The rest catch what review would otherwise have to: a name hiding another
+# (-Wshadow), a function without a prototype or an old-style one, printf
+# formats not literal, variable-length arrays on the stack, #if on an
+# undefined macro, a declaration repeated, arithmetic on void *.
+WARN      := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+             -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wold-style-definition -Wformat=2 \
+             -Wvla -Wundef -Wredundant-decls -Wpointer-arith
 BASEFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 -pthread
 DEPS_CFLAGS := $(shell pkg-config --cflags libprotobuf-c libcjson zlib 2>/dev/null)
 LIBS      := $(shell pkg-config --libs libprotobuf-c libcjson zlib 2>/dev/null || echo -lprotobuf-c -lcjson -lz) -lm -pthread

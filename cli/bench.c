@@ -39,11 +39,6 @@ static const char bench_help[] =
     OX_EXIT_HELP_3
     OX_EXIT_HELP_SIGNAL;
 
-static int fail_file(const char *file, const char *what, ox_err *e) {
-  fprintf(stderr, "onnxop: %s%s: %s\n", file, what ? what : "", e->msg);
-  return e->code ? e->code : OX_EINPUT;
-}
-
 /* bytes of tensor data in v (through sequences, optionals and maps) */
 static int64_t value_bytes(const ox_value *v) {
   if (!v) return 0;
@@ -171,7 +166,7 @@ int ox_cmd_bench(int argc, char **argv) {
     rc = ox_run_with(A, m, &ox_cli_run, in_vals, out_vals, &e);
     double t1 = now_us();
     if (rc) {
-      rc = fail_file(model_path, NULL, &e);
+      rc = ox_cli_fail_file(model_path, NULL, &e);
       goto done;
     }
     if (r == 0)
@@ -188,7 +183,7 @@ int ox_cmd_bench(int argc, char **argv) {
     ox_run_opts ro = ox_cli_run;
     ro.trace |= OX_TRACE_TIME;
     ox_mark mk = ox_arena_mark(A);
-    if (ox_run_with(A, m, &ro, in_vals, out_vals, &e)) rc = fail_file(model_path, NULL, &e);
+    if (ox_run_with(A, m, &ro, in_vals, out_vals, &e)) rc = ox_cli_fail_file(model_path, NULL, &e);
     ox_arena_release(A, mk);
   }
 done:

@@ -107,7 +107,7 @@ int ox_split_binding_ix(const char *cmd, const char *kind, const char *arg, cons
   return split(cmd, kind, arg, 0, NULL, ix, b);
 }
 
-static int fail_file(const char *file, const char *what, ox_err *e) {
+int ox_cli_fail_file(const char *file, const char *what, const ox_err *e) {
   fprintf(stderr, "onnxop: %s%s: %s\n", file, what ? what : "", e->msg);
   return e->code ? e->code : OX_EINPUT;
 }
@@ -161,7 +161,7 @@ static int expand_npz(ox_arena *A, archives *ar, const char *cmd, const char ***
       }
       ox_err e = {0};
       ox_npz *z;
-      if (archive_of(ar, b.file, &z, &e)) return fail_file(b.file, NULL, &e);
+      if (archive_of(ar, b.file, &z, &e)) return ox_cli_fail_file(b.file, NULL, &e);
       const char *const *mem = ox_npz_keys(z);
       int64_t nm = ox_npz_count(z);
       if (b.name) { /* NAME=FILE.npz: member NAME if there is one, else the only member */
@@ -238,7 +238,7 @@ static int bind_inputs(ox_arena *A, archives *ar, const char *cmd, const onnxop_
       int64_t k;
       if (archive_of(ar, file, &z, &e) || ox_npz_member(z, member, &k, &e) ||
           ox_npz_get(A, z, k, g->in[slot].type, &v, &e))
-        return fail_file(file_of[i], what, &e);
+        return ox_cli_fail_file(file_of[i], what, &e);
       if (ox_api_value_wrap(v, &vals[slot], &err)) {
         onnxop_error_free(err);
         return ox_cli_oom(cmd, NULL);

@@ -107,6 +107,8 @@ void ox_cli_free_values(struct onnxop_value **v, int n);
  * NULL; with neither, "onnxop: message") on standard error; returns its
  * code, the exit status's class. */
 int ox_cli_api_fail(const char *file, const char *what, const struct onnxop_error *err);
+/* The same of e, as "onnxop: FILE WHAT: message" (WHAT may be NULL). */
+int ox_cli_fail_file(const char *file, const char *what, const ox_err *e);
 
 /* ---- test results (cli/results.c), shared by `onnxop test` and `onnxop report` ----
  * One status per case, the same word in the text, --json, --tap and --junit:

@@ -180,9 +180,9 @@ int ox_cmd_compare(int argc, char **argv) {
   double rtol = 1e-3, atol = 1e-7, q = 0;
   int json = 0, estat = -1, validate = 0, ntols = 0;
   out_tol tols[64];
-  ox_optparse p;
-  ox_opt_init(&p, "compare", argc, argv, compare_opts);
-  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+  ox_optparse op;
+  ox_opt_init(&op, "compare", argc, argv, compare_opts);
+  for (int k; (k = ox_opt_next(&op, &v)) != OX_OPT_END;) {
     if (k == OX_OPT_ERROR) return OX_EUSAGE;
     if (k == C_HELP) {
       fputs(compare_help, stdout);
@@ -284,8 +284,8 @@ int ox_cmd_compare(int argc, char **argv) {
       for (int64_t k = 0; k < (side ? ngm : nm); k++) {
         const char *name = side ? gmem[k] : mem[k];
         int in_got = 0, in_want = 0;
-        for (int64_t q = 0; q < ngm; q++) in_got |= !strcmp(gmem[q], name);
-        for (int64_t q = 0; q < nm; q++) in_want |= !strcmp(mem[q], name);
+        for (int64_t j = 0; j < ngm; j++) in_got |= !strcmp(gmem[j], name);
+        for (int64_t j = 0; j < nm; j++) in_want |= !strcmp(mem[j], name);
         if (side && in_want) continue;
         ps[np].name = ox_heap_strdup(name);
         if (in_want) ps[np].want = join(want, ':', name);
@@ -397,10 +397,10 @@ int ox_cmd_compare(int argc, char **argv) {
       cJSON_AddNumberToObject(o, "rtol", ort);
       cJSON_AddNumberToObject(o, "atol", oat);
       if (estat >= 0 && !r.structural) {
-        cJSON *st = cJSON_AddObjectToObject(o, "error_stat");
-        cJSON_AddStringToObject(st, "stat", stat_name(estat, q, sn, sizeof sn));
-        json_num(st, "abs", sabs);
-        json_num(st, "rel", srel);
+        cJSON *es = cJSON_AddObjectToObject(o, "error_stat");
+        cJSON_AddStringToObject(es, "stat", stat_name(estat, q, sn, sizeof sn));
+        json_num(es, "abs", sabs);
+        json_num(es, "rel", srel);
       }
       if (validate && g) {
         cJSON_AddNumberToObject(o, "nan", (double)nnan);

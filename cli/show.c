@@ -520,11 +520,11 @@ static const ox_opt info_opts[] = {
 };
 
 int ox_cmd_info(int argc, char **argv) {
-  const char *path = NULL, *v;
+  const char *path = NULL, *arg;
   int json = 0;
   ox_optparse p;
   ox_opt_init(&p, "info", argc, argv, info_opts);
-  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+  for (int k; (k = ox_opt_next(&p, &arg)) != OX_OPT_END;) {
     if (k == OX_OPT_ERROR) return OX_EUSAGE;
     if (k == I_HELP) {
       fputs("usage: onnxop info [--json] MODEL\n\n"
@@ -554,7 +554,7 @@ int ox_cmd_info(int argc, char **argv) {
     }
     if (k == I_JSON) json = 1;
     else if (path) return ox_usage_error("info", "give one MODEL");
-    else path = v;
+    else path = arg;
   }
   if (!path) return ox_usage_error("info", "no MODEL given");
   ox_arena *A = ox_arena_new();

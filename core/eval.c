@@ -670,8 +670,8 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
     if (consts) {
       OX_TRY(try_fold(a, m, n, consts, acc, fp, e));
       if (n->folded) fold_consumed(a, fp, nodes, n, acc);
-      for (int k = 0; !n->folded && k < n->nout; k++) /* not constant: hides an outer name */
-        if (n->out[k][0] && !scope_set(a, consts, n->out[k], NULL)) return ox_oom(e, NULL);
+      for (int q = 0; !n->folded && q < n->nout; q++) /* not constant: hides an outer name */
+        if (n->out[q][0] && !scope_set(a, consts, n->out[q], NULL)) return ox_oom(e, NULL);
     }
   }
   return plan_liveness(a, nnode, nodes, nout, outs, e);

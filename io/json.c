@@ -1159,10 +1159,10 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(copy, clen + 1, &end, 1);
   if (!root) {
-    size_t at = end ? (size_t)(end - copy) : clen;
+    size_t bad = end ? (size_t)(end - copy) : clen;
     int rc = ox_mem_failures() != refused
                  ? ox_oom(e, "parsing %zu bytes of JSON", len)
-                 : json_syntax_error(text, len, marked ? unmarked_offset(text, len, at) : at, e);
+                 : json_syntax_error(text, len, marked ? unmarked_offset(text, len, bad) : bad, e);
     ox_mem_free(copy);
     return rc;
   }

@@ -663,8 +663,8 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
         int64_t D = X->dims[2 + i];
         double lo = align ? 0 : -0.5, hi = align ? (double)D - 1 : (double)D - 0.5;
         double gv = gp[k - 1 - i];
-        float xf = (float)(align ? (gv + 1) / 2 * (double)(D - 1) : ((gv + 1) * (double)D - 1) / 2);
-        double xc = xf; /* the reference denormalises in float32 */
+        float xn = (float)(align ? (gv + 1) / 2 * (double)(D - 1) : ((gv + 1) * (double)D - 1) / 2);
+        double xc = xn; /* the reference denormalises in float32 */
         if (!isfinite(xc)) xc = -2.0 * (double)D - 8; /* NaN/inf: far outside */
         if (mode == 1) xc = nearbyint(xc); /* ties to even, as PyTorch */
         if (xc < lo || xc > hi) {

@@ -466,6 +466,26 @@ static int vector_op(int op, const prm q, const float *xs, float *ys, int64_t n)
   }
 }
 
+/* compute's float16, bfloat16 and float8: in float, by blocks of BLOCK
+ * elements (n, as FLOAT_SWITCH reads it), rounded once on store; -1 when op
+ * does not take them */
+static int compute_small(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
+  int pred = op == OP_IsNaN || op == OP_IsInf;
+  float buf[BLOCK];
+  for (int64_t b0 = lo; b0 < hi; b0 += BLOCK) {
+    int64_t n = hi - b0 < BLOCK ? hi - b0 : BLOCK;
+    ox_widen_f32_n(x->dt, x->data, b0, n, buf);
+    typedef float E;
+    typedef double W;
+    const E *xs = buf;
+    E *ys = buf;
+    uint8_t *bs = (uint8_t *)y->data + b0;
+    if (!OX_AT_WIDTH(fast, op, q, xs, ys, n) && !vector_op(op, q, xs, ys, n)) FLOAT_SWITCH
+    if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
+  }
+  return 0;
+}
+
 /* y = op(x) for elements [lo, hi): -1 when op does not take x's dtype. y may
  * be x itself (each element is read before it is written). */
 static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
@@ -484,23 +504,9 @@ static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_
     if (op != OP_Not) return -1;
     for (int64_t i = 0; i < n; i++) ys[i] = !xs[i];
   } break;
-  default: {
+  default:
     if (!ox_dtype_is_small_float(x->dt) || op == OP_BitwiseNot || op == OP_Not) return -1;
-    /* float16, bfloat16, float8: in float, rounded once on store */
-    int pred = op == OP_IsNaN || op == OP_IsInf;
-    float buf[BLOCK];
-    for (int64_t b0 = lo; b0 < hi; b0 += BLOCK) {
-      int64_t n = hi - b0 < BLOCK ? hi - b0 : BLOCK;
-      ox_widen_f32_n(x->dt, x->data, b0, n, buf);
-      typedef float E;
-      typedef double W;
-      const E *xs = buf;
-      E *ys = buf;
-      uint8_t *bs = (uint8_t *)y->data + b0;
-      if (!OX_AT_WIDTH(fast, op, q, xs, ys, n) && !vector_op(op, q, xs, ys, n)) FLOAT_SWITCH
-      if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
-    }
-  } break;
+    return compute_small(op, q, x, y, lo, hi);
   }
   return 0;
 }

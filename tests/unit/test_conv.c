@@ -749,10 +749,10 @@ static void run_int8_case(const path_case *pc, ox_dtype xdt, ox_dtype wdt, int z
     for (int64_t m = 0; m < M; m++) ((int32_t *)q[8]->u.t.data)[m] = (int32_t)pick(-3000, 3000);
     ox_value *y;
     CHECK_EQ_I(run("QLinearConv", 10, na, at_, 9, q, 1, &y), 0);
-    int64_t per = y ? y->u.t.n / (pc->N * M) : 0;
+    int64_t yper = y ? y->u.t.n / (pc->N * M) : 0;
     double lo = xdt == OX_UINT8 ? 0 : -128, hi = xdt == OX_UINT8 ? 255 : 127;
     for (int64_t i = 0; y && i < y->u.t.n && ok; i++) {
-      int64_t m = i / per % M;
+      int64_t m = i / yper % M;
       float mult = xs * ((float *)q[4]->u.t.data)[zmode == 2 ? m : 0];
       mult = mult / ys;
       double r = nearbyint((want[i] + ((int32_t *)q[8]->u.t.data)[m]) * (double)mult + at(q[7], 0));
