@@ -232,7 +232,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: test-deps
 	@$(MAKE) -j$(NPROC) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen \
 	    $(SOLIB) $(B)/tsan/libonnxop.a $(B)/asan/api-suite
-	@sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA) $(SHARED_NEED)
+	@WARN="$(WARN)" sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA) $(SHARED_NEED)
 
 # The generator of tests/bad's hostile inputs (plain C, no onnxop code), one
 # next to each onnxop that tests/bad/run.sh BUILD runs.
