@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../api/api.h"
 #include "../core/compare.h"
 #include "../io/io.h"
 #include "cli.h"
@@ -330,11 +331,11 @@ int ox_cmd_compare(int argc, char **argv) {
       if (got_gone) snprintf(r.why, sizeof r.why, "missing: %s does not exist", got);
       else if (is_dir(got)) snprintf(r.why, sizeof r.why, "missing: %s has no %s.pb, .json, .npy or .npz", got, p->name);
       else snprintf(r.why, sizeof r.why, "missing: %s has no member '%s'", got, p->name);
-    } else if (ox_load_value(A, p->want, NULL, NULL, &w, &stored, &e)) {
+    } else if (ox_api_value_load(A, p->want, NULL, &w, &stored, &e)) {
       fprintf(stderr, "onnxop: %s: %s\n", p->want, e.msg);
       rc = OX_EINPUT;
-    } else if (ox_load_value(A, p->got, w ? ox_value_type(A, w) : NULL, NULL, &g, NULL, &e) &&
-               ox_load_value(A, p->got, NULL, NULL, &g, NULL, &e)) {
+    } else if (ox_api_value_load(A, p->got, w ? ox_value_type(A, w) : NULL, &g, NULL, &e) &&
+               ox_api_value_load(A, p->got, NULL, &g, NULL, &e)) {
       if (!gone(A, p->got, r.why, sizeof r.why)) {
         fprintf(stderr, "onnxop: %s: %s\n", p->got, e.msg);
         rc = OX_EINPUT;
