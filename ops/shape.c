@@ -263,9 +263,9 @@ static int reshape_dims(ox_ctx *c, const ox_tensor *x, int64_t n, const int64_t 
  * Transpose): the attributes its op-version declares, each with its
  * default where the node leaves it out. */
 typedef struct {
-  const int64_t *shape, *perm; /* NULL: absent */
-  int64_t nshape, nperm, axis;
-  int allowzero;
+  const int64_t *shape, *perm, *axes; /* NULL: absent */
+  int64_t nshape, nperm, naxes, axis, start, end, dtype, k, upper, stash;
+  int allowzero, has_axis, has_end, has_dtype;
 } shape_state;
 
 static int shape_load(ox_ctx *c, void **state) {
@@ -274,8 +274,18 @@ static int shape_load(ox_ctx *c, void **state) {
   *state = st;
   st->shape = ox_attr_ints(c, "shape", &st->nshape);
   if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "allowzero", 0, 0, 1, &st->allowzero));
+  st->has_axis = ox_attr_find(c, "axis") != NULL; /* the default differs: Flatten 1, OneHot -1 */
   st->axis = ox_attr_int(c, "axis", 1);
   st->perm = ox_attr_ints(c, "perm", &st->nperm);
+  st->axes = ox_attr_ints(c, "axes", &st->naxes);
+  st->start = ox_attr_int(c, "start", 0);
+  st->has_end = ox_attr_find(c, "end") != NULL;
+  st->end = ox_attr_int(c, "end", 0);
+  st->has_dtype = ox_attr_find(c, "dtype") != NULL;
+  st->dtype = ox_attr_int(c, "dtype", 0);
+  st->k = ox_attr_int(c, "k", 0);
+  st->upper = ox_attr_int(c, "upper", 1);
+  st->stash = ox_attr_int(c, "stash_type", OX_FLOAT);
   return 0;
 }
 
@@ -336,8 +346,9 @@ static int get_axes(ox_ctx *c, int nin, ox_value **in, const int64_t **axes, int
   *axes = NULL;
   *n = -1;
   if (c->version < 13) {
-    *axes = ox_attr_ints(c, "axes", n);
-    return c->err->code;
+    *axes = ((const shape_state *)c->state)->axes;
+    *n = ((const shape_state *)c->state)->naxes;
+    return 0;
   }
   if (nin > 1 && in[1]) {
     int64_t *v;
@@ -426,9 +437,9 @@ static int shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int64_t r = x->rank, start = 0, end = r;
   if (c->version >= 15) {
-    start = ox_attr_int(c, "start", 0);
-    end = ox_attr_int(c, "end", r);
-    if (c->err->code) return c->err->code;
+    const shape_state *st = c->state;
+    start = st->start;
+    end = st->has_end ? st->end : r;
   }
   start = clamp64(start < 0 ? start + r : start, 0, r);
   end = clamp64(end < 0 ? end + r : end, 0, r);
@@ -497,8 +508,8 @@ static int constant_of_shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
 static int eye_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
-  int64_t dt = ox_attr_int(c, "dtype", x->dt), k = ox_attr_int(c, "k", 0);
-  if (c->err->code) return c->err->code;
+  const shape_state *st = c->state;
+  int64_t dt = st->has_dtype ? st->dtype : x->dt, k = st->k;
   uint64_t allowed = c->version >= 22 ? TS_EYE22 : TS_EYE9;
   if (dt <= 0 || dt >= OX_DTYPE_MAX || !(allowed & T_BIT(dt)))
     return ox_fail(c->err, OX_EINPUT, "dtype %lld%s%s%s is not allowed: the output must be a "
@@ -586,8 +597,7 @@ static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   count = q > 0 ? (int64_t)q : 0;
   OX_TRY(ox_tensor_new(c->a, dt, 1, &count, &out[0], c->err));
   ox_tensor *y = &out[0]->u.t;
-  int64_t stash = ox_attr_int(c, "stash_type", OX_FLOAT);
-  if (c->err->code) return c->err->code;
+  int64_t stash = ((const shape_state *)c->state)->stash;
   if (dt == OX_DOUBLE || (ox_dtype_is_small_float(dt) && stash == OX_DOUBLE)) {
     if (dt == OX_DOUBLE) {
       double *p = y->data;
@@ -618,8 +628,7 @@ static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int trilu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
-  int64_t k = 0, upper = ox_attr_int(c, "upper", 1);
-  if (c->err->code) return c->err->code;
+  int64_t k = 0, upper = ((const shape_state *)c->state)->upper;
   if (nin > 1 && in[1]) OX_TRY(ox_scalar_i64(c, 1, in[1], &k));
   if (x->rank < 2) {
     char sb[256];
@@ -678,8 +687,8 @@ static int one_hot(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   int64_t depth = ox_load_i64(dep->dt, dep->data, 0);
   if (depth < 0 || (dep->dt == OX_UINT64 && ox_load_u64(dep->dt, dep->data, 0) > INT64_MAX))
     return ox_fail(c->err, OX_EINPUT, "depth %lld must not be negative", (long long)depth);
-  int64_t ax = ox_attr_int(c, "axis", -1);
-  if (c->err->code) return c->err->code;
+  const shape_state *st = c->state;
+  int64_t ax = st->has_axis ? st->axis : -1;
   int axis, r = x->rank;
   OX_TRY(ox_axis(c, ax, r, 1, "axis", &axis));
 
@@ -1031,30 +1040,30 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Flatten",         23,  0, TS_23,         1, 1, flatten, "axis:int=1", shape_load },
   { "", "Flatten",         24,  0, TS_24,         1, 1, flatten, "axis:int=1", shape_load },
   { "", "Flatten",         25,  0, TS_25,         1, 1, flatten, "axis:int=1", shape_load },
-  { "", "Squeeze",          1,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints" }, /* axes attribute */
+  { "", "Squeeze",          1,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints", shape_load }, /* axes attribute */
   /* + negative axes */
-  { "", "Squeeze",         11,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints" },
-  { "", "Squeeze",         13,  0, TS_13,         1, 2, squeeze, "" }, /* axes input */
-  { "", "Squeeze",         21,  0, TS_21,         1, 2, squeeze, "" },
-  { "", "Squeeze",         23,  0, TS_23,         1, 2, squeeze, "" },
-  { "", "Squeeze",         24,  0, TS_24,         1, 2, squeeze, "" },
-  { "", "Squeeze",         25,  0, TS_25,         1, 2, squeeze, "" },
-  { "", "Unsqueeze",        1,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required" },
-  { "", "Unsqueeze",       11,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, OX_ATTRS_OF(1) },
-  { "", "Unsqueeze",       13,  0, TS_13,         2, 2, unsqueeze, "" },
-  { "", "Unsqueeze",       21,  0, TS_21,         2, 2, unsqueeze, "" },
-  { "", "Unsqueeze",       23,  0, TS_23,         2, 2, unsqueeze, "" },
-  { "", "Unsqueeze",       24,  0, TS_24,         2, 2, unsqueeze, "" },
-  { "", "Unsqueeze",       25,  0, TS_25,         2, 2, unsqueeze, "" },
-  { "", "Shape",            1,  0, OX_TS_CLASSIC, 1, 1, shape, "" },
-  { "", "Shape",           13,  0, TS_13,         1, 1, shape, "" },
+  { "", "Squeeze",         11,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints", shape_load },
+  { "", "Squeeze",         13,  0, TS_13,         1, 2, squeeze, "", shape_load }, /* axes input */
+  { "", "Squeeze",         21,  0, TS_21,         1, 2, squeeze, "", shape_load },
+  { "", "Squeeze",         23,  0, TS_23,         1, 2, squeeze, "", shape_load },
+  { "", "Squeeze",         24,  0, TS_24,         1, 2, squeeze, "", shape_load },
+  { "", "Squeeze",         25,  0, TS_25,         1, 2, squeeze, "", shape_load },
+  { "", "Unsqueeze",        1,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required", shape_load },
+  { "", "Unsqueeze",       11,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, OX_ATTRS_OF(1), shape_load },
+  { "", "Unsqueeze",       13,  0, TS_13,         2, 2, unsqueeze, "", shape_load },
+  { "", "Unsqueeze",       21,  0, TS_21,         2, 2, unsqueeze, "", shape_load },
+  { "", "Unsqueeze",       23,  0, TS_23,         2, 2, unsqueeze, "", shape_load },
+  { "", "Unsqueeze",       24,  0, TS_24,         2, 2, unsqueeze, "", shape_load },
+  { "", "Unsqueeze",       25,  0, TS_25,         2, 2, unsqueeze, "", shape_load },
+  { "", "Shape",            1,  0, OX_TS_CLASSIC, 1, 1, shape, "", shape_load },
+  { "", "Shape",           13,  0, TS_13,         1, 1, shape, "", shape_load },
   /* + start, end */
-  { "", "Shape",           15,  0, TS_13,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           19,  0, TS_19,         1, 1, shape, OX_ATTRS_OF(15) },
-  { "", "Shape",           21,  0, TS_21,         1, 1, shape, OX_ATTRS_OF(15) },
-  { "", "Shape",           23,  0, TS_23,         1, 1, shape, OX_ATTRS_OF(15) },
-  { "", "Shape",           24,  0, TS_24,         1, 1, shape, OX_ATTRS_OF(15) },
-  { "", "Shape",           25,  0, TS_25,         1, 1, shape, OX_ATTRS_OF(15) },
+  { "", "Shape",           15,  0, TS_13,         1, 1, shape, "end:int,start:int=0", shape_load },
+  { "", "Shape",           19,  0, TS_19,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
+  { "", "Shape",           21,  0, TS_21,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
+  { "", "Shape",           23,  0, TS_23,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
+  { "", "Shape",           24,  0, TS_24,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
+  { "", "Shape",           25,  0, TS_25,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
   { "", "Size",             1,  0, OX_TS_CLASSIC, 1, 1, size, "" },
   { "", "Size",            13,  0, TS_13,         1, 1, size, "" },
   { "", "Size",            19,  0, TS_19,         1, 1, size, "" },
@@ -1068,15 +1077,15 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "ConstantOfShape", 23,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
   { "", "ConstantOfShape", 24,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
   { "", "ConstantOfShape", 25,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
-  { "", "EyeLike",          9,  0, TS_EYE9,       1, 1, eye_like, "dtype:int,k:int=0" },
-  { "", "EyeLike",         22,  0, TS_EYE22,      1, 1, eye_like, OX_ATTRS_OF(9) },
-  { "", "Range",           11,  0, TS_RANGE,      3, 3, range, "" },
+  { "", "EyeLike",          9,  0, TS_EYE9,       1, 1, eye_like, "dtype:int,k:int=0", shape_load },
+  { "", "EyeLike",         22,  0, TS_EYE22,      1, 1, eye_like, OX_ATTRS_OF(9), shape_load },
+  { "", "Range",           11,  0, TS_RANGE,      3, 3, range, "", shape_load },
   { "", "Range",           27,  0, TS_RANGE | OX_T(FLOAT16) | OX_T(BFLOAT16), 3, 3, range,
-    "stash_type:int=1" }, /* + stash_type */
-  { "", "Trilu",           14,  0, TS_13,         1, 2, trilu, "upper:int=1" },
-  { "", "OneHot",           9,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1" },
+    "stash_type:int=1", shape_load }, /* + stash_type */
+  { "", "Trilu",           14,  0, TS_13,         1, 2, trilu, "upper:int=1", shape_load },
+  { "", "OneHot",           9,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1", shape_load },
   /* + negative indices */
-  { "", "OneHot",          11,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1" },
+  { "", "OneHot",          11,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1", shape_load },
   { "", "Transpose",        1,  0, OX_TS_CLASSIC, 1, 1, transpose, "perm:ints", shape_load },
   { "", "Transpose",       13,  0, TS_13,         1, 1, transpose, "perm:ints", shape_load },
   { "", "Transpose",       21,  0, TS_21,         1, 1, transpose, "perm:ints", shape_load },
