@@ -379,6 +379,46 @@ static int binary(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *B, o
   return apply(c, op, A, B, out);
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* The legacy broadcasting versions' broadcast and axis (opset < 7), Mod's
+ * fmod, BitShift's direction. */
+typedef struct {
+  int broadcast, has_axis, fmod, left;
+  int64_t axis;
+} binary_state;
+
+static int binary_load(ox_ctx *c, void **state) {
+  binary_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->broadcast = ox_attr_int(c, "broadcast", 0) != 0;
+  st->has_axis = ox_attr_find(c, "axis") != NULL;
+  st->axis = ox_attr_int(c, "axis", 0);
+  return 0;
+}
+
+/* Mod: fmod 0 or 1 */
+static int mod_load(ox_ctx *c, void **state) {
+  OX_TRY(binary_load(c, state));
+  binary_state *st = *state;
+  int64_t f = ox_attr_int(c, "fmod", 0);
+  if (f != 0 && f != 1) return ox_fail(c->err, OX_EINPUT, "fmod is %lld; it must be 0 or 1", (long long)f);
+  st->fmod = (int)f;
+  return 0;
+}
+
+/* BitShift: direction "LEFT" or "RIGHT", required */
+static int bitshift_load(ox_ctx *c, void **state) {
+  OX_TRY(binary_load(c, state));
+  const char *d = ox_attr_string(c, "direction", NULL);
+  if (!d) return ox_fail(c->err, OX_EINPUT, "the attribute 'direction' is required");
+  if (strcmp(d, "LEFT") && strcmp(d, "RIGHT"))
+    return ox_fail(c->err, OX_EINPUT, "direction is '%s'; it must be \"LEFT\" or \"RIGHT\"", d);
+  ((binary_state *)*state)->left = d[0] == 'L';
+  return 0;
+}
+
 /* Opset 1-6 (Add, Sub, Mul, Div, Pow, the comparisons, And/Or/Xor): no numpy
  * broadcasting. Without broadcast=1 the shapes must be equal; with it, B has
  * one element, or its shape is a contiguous run of A's dims starting at
@@ -391,7 +431,8 @@ static int legacy_view(ox_ctx *c, const ox_tensor *A, const ox_tensor *B, const 
   int same = A->rank == B->rank;
   for (int d = 0; same && d < A->rank; d++) same = A->dims[d] == B->dims[d];
   if (same) return 0;
-  if (!ox_attr_int(c, "broadcast", 0))
+  const binary_state *st = c->state;
+  if (!st->broadcast)
     return ox_fail(c->err, OX_EINPUT, "shapes %s and %s differ and broadcast is not set "
                    "(before opset 7, B broadcasts only with broadcast=1)", s1, s2);
   ox_tensor *v = ox_alloc(c->a, sizeof *v);
@@ -403,9 +444,8 @@ static int legacy_view(ox_ctx *c, const ox_tensor *A, const ox_tensor *B, const 
     *Bv = v;
     return 0;
   }
-  const ox_attr *ax = ox_attr_find(c, "axis");
-  int64_t start = ax ? ax->i : A->rank - B->rank;
-  if (ax && start < 0) start += A->rank;
+  int64_t start = st->has_axis ? st->axis : A->rank - B->rank;
+  if (st->has_axis && start < 0) start += A->rank;
   int ok = start >= 0 && start + B->rank <= A->rank;
   /* The spec's "1-dim expansion doesn't work yet" aside, PyTorch exported
    * B of shape (2, 1) against A (2, 3) at opset 6; a dim of 1 stretches. */
@@ -464,8 +504,7 @@ BINARY_FN(bitxor_k, BXOR)
  * fmod=1 is C's fmod (the dividend's sign). Floats require fmod=1. */
 static int mod_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_need_tensor(c, in[0], 0));
-  int64_t f = ox_attr_int(c, "fmod", 0);
-  if (f != 0 && f != 1) return ox_fail(c->err, OX_EINPUT, "fmod is %lld; it must be 0 or 1", (long long)f);
+  int f = ((const binary_state *)c->state)->fmod;
   if (!f && ox_dtype_is_float(in[0]->u.t.dt))
     return ox_fail(c->err, OX_EINPUT, "fmod must be 1 for floating-point inputs (%s)",
                    ox_dtypes[in[0]->u.t.dt].onnx_name);
@@ -474,11 +513,7 @@ static int mod_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 /* BitShift-11: direction "LEFT" or "RIGHT" (required). */
 static int bitshift_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  const char *d = ox_attr_string(c, "direction", NULL);
-  if (!d) return ox_fail(c->err, OX_EINPUT, "the attribute 'direction' is required");
-  if (strcmp(d, "LEFT") && strcmp(d, "RIGHT"))
-    return ox_fail(c->err, OX_EINPUT, "direction is '%s'; it must be \"LEFT\" or \"RIGHT\"", d);
-  return binary_k(c, d[0] == 'L' ? SHL : SHR, in, out);
+  return binary_k(c, ((const binary_state *)c->state)->left ? SHL : SHR, in, out);
 }
 
 /* Pow: from opset 12 the exponent Y may have another type than the base X
@@ -743,34 +778,34 @@ static int where_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 const ox_kernel ox_binary_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "Add",             1, 0, F3,                        2,  2, add_k, BCAST1 }, /* broadcast, axis */
-  { "", "Add",             6, 0, HP,                        2,  2, add_k, BCAST6 },
+  { "", "Add",             1, 0, F3,                        2,  2, add_k, BCAST1, binary_load }, /* broadcast, axis */
+  { "", "Add",             6, 0, HP,                        2,  2, add_k, BCAST6, binary_load },
   /* numpy broadcasting */
   { "", "Add",             7, 0, HP,                        2,  2, add_k, "" },
   { "", "Add",            13, 0, HP | OX_T(BFLOAT16),       2,  2, add_k, "" },
   { "", "Add",            14, 0, NUM13,                     2,  2, add_k, "" },
-  { "", "Sub",             1, 0, F3,                        2,  2, sub_k, BCAST1 },
-  { "", "Sub",             6, 0, HP,                        2,  2, sub_k, BCAST6 },
+  { "", "Sub",             1, 0, F3,                        2,  2, sub_k, BCAST1, binary_load },
+  { "", "Sub",             6, 0, HP,                        2,  2, sub_k, BCAST6, binary_load },
   { "", "Sub",             7, 0, HP,                        2,  2, sub_k, "" },
   { "", "Sub",            13, 0, HP | OX_T(BFLOAT16),       2,  2, sub_k, "" },
   { "", "Sub",            14, 0, NUM13,                     2,  2, sub_k, "" },
-  { "", "Mul",             1, 0, F3,                        2,  2, mul_k, BCAST1 },
-  { "", "Mul",             6, 0, HP,                        2,  2, mul_k, BCAST6 },
+  { "", "Mul",             1, 0, F3,                        2,  2, mul_k, BCAST1, binary_load },
+  { "", "Mul",             6, 0, HP,                        2,  2, mul_k, BCAST6, binary_load },
   { "", "Mul",             7, 0, HP,                        2,  2, mul_k, "" },
   { "", "Mul",            13, 0, HP | OX_T(BFLOAT16),       2,  2, mul_k, "" },
   { "", "Mul",            14, 0, NUM13,                     2,  2, mul_k, "" },
-  { "", "Div",             1, 0, F3,                        2,  2, div_k, BCAST1 },
-  { "", "Div",             6, 0, HP,                        2,  2, div_k, BCAST6 },
+  { "", "Div",             1, 0, F3,                        2,  2, div_k, BCAST1, binary_load },
+  { "", "Div",             6, 0, HP,                        2,  2, div_k, BCAST6, binary_load },
   { "", "Div",             7, 0, HP,                        2,  2, div_k, "" },
   { "", "Div",            13, 0, HP | OX_T(BFLOAT16),       2,  2, div_k, "" },
   { "", "Div",            14, 0, NUM13,                     2,  2, div_k, "" },
-  { "", "Pow",             1, 0, F3,                        2,  2, pow_k, BCAST6 },
+  { "", "Pow",             1, 0, F3,                        2,  2, pow_k, BCAST6, binary_load },
   { "", "Pow",             7, 0, F3,                        2,  2, pow_k, "" },
   { "", "Pow",            12, 0, POW_T12,                   2,  2, pow_k, "" }, /* Y: T1 */
   { "", "Pow",            13, 0, POW_T12 | OX_T(BFLOAT16),  2,  2, pow_k, "" },
   { "", "Pow",            15, 0, POW_T12 | OX_T(BFLOAT16),  2,  2, pow_k, "" }, /* T1 + bf16 */
-  { "", "Mod",            10, 0, NUM,                       2,  2, mod_k, "fmod:int=0" },
-  { "", "Mod",            13, 0, NUM13,                     2,  2, mod_k, "fmod:int=0" },
+  { "", "Mod",            10, 0, NUM,                       2,  2, mod_k, "fmod:int=0", mod_load },
+  { "", "Mod",            13, 0, NUM13,                     2,  2, mod_k, "fmod:int=0", mod_load },
   { "", "Sum",             1, 0, F3,                        1, -1, sum_k, "consumed_inputs:ints" },
   { "", "Sum",             6, 0, F3,                        1, -1, sum_k, "" },
   { "", "Sum",             8, 0, F3,                        1, -1, sum_k, "" }, /* broadcasting */
@@ -796,31 +831,31 @@ const ox_kernel ox_binary_kernels[] = {
   { "", "PRelu",           7, 0, F3,                        2,  2, prelu_k, "" },
   { "", "PRelu",           9, 0, PRELU_T9,                  2,  2, prelu_k, "" },
   { "", "PRelu",          16, 0, PRELU_T9 | OX_T(BFLOAT16), 2,  2, prelu_k, "" },
-  { "", "Equal",           1, 0, EQ_T1,                     2,  2, equal_k, BCAST6 },
+  { "", "Equal",           1, 0, EQ_T1,                     2,  2, equal_k, BCAST6, binary_load },
   { "", "Equal",           7, 0, EQ_T1,                     2,  2, equal_k, "" },
   { "", "Equal",          11, 0, BOOL_T | NUM,              2,  2, equal_k, "" },
   { "", "Equal",          13, 0, BOOL_T | NUM13,            2,  2, equal_k, "" },
   { "", "Equal",          19, 0, BOOL_T | NUM13 | OX_T(STRING), 2,  2, equal_k, "" },
-  { "", "Less",            1, 0, F3,                        2,  2, less_k, BCAST6 },
+  { "", "Less",            1, 0, F3,                        2,  2, less_k, BCAST6, binary_load },
   { "", "Less",            7, 0, F3,                        2,  2, less_k, "" },
   { "", "Less",            9, 0, NUM,                       2,  2, less_k, "" },
   { "", "Less",           13, 0, NUM13,                     2,  2, less_k, "" },
   { "", "LessOrEqual",    12, 0, NUM,                       2,  2, less_equal_k, "" },
   { "", "LessOrEqual",    16, 0, NUM13,                     2,  2, less_equal_k, "" },
-  { "", "Greater",         1, 0, F3,                        2,  2, greater_k, BCAST6 },
+  { "", "Greater",         1, 0, F3,                        2,  2, greater_k, BCAST6, binary_load },
   { "", "Greater",         7, 0, F3,                        2,  2, greater_k, "" },
   { "", "Greater",         9, 0, NUM,                       2,  2, greater_k, "" },
   { "", "Greater",        13, 0, NUM13,                     2,  2, greater_k, "" },
   { "", "GreaterOrEqual", 12, 0, NUM,                       2,  2, greater_equal_k, "" },
   { "", "GreaterOrEqual", 16, 0, NUM13,                     2,  2, greater_equal_k, "" },
-  { "", "And",             1, 0, BOOL_T,                    2,  2, and_k, BCAST6 },
+  { "", "And",             1, 0, BOOL_T,                    2,  2, and_k, BCAST6, binary_load },
   { "", "And",             7, 0, BOOL_T,                    2,  2, and_k, "" },
-  { "", "Or",              1, 0, BOOL_T,                    2,  2, or_k, BCAST6 },
+  { "", "Or",              1, 0, BOOL_T,                    2,  2, or_k, BCAST6, binary_load },
   { "", "Or",              7, 0, BOOL_T,                    2,  2, or_k, "" },
-  { "", "Xor",             1, 0, BOOL_T,                    2,  2, xor_k, BCAST6 },
+  { "", "Xor",             1, 0, BOOL_T,                    2,  2, xor_k, BCAST6, binary_load },
   { "", "Xor",             7, 0, BOOL_T,                    2,  2, xor_k, "" },
   { "", "BitShift",       11, 0, OX_TS_UINTS,               2,  2, bitshift_k,
-    "direction:string:required" },
+    "direction:string:required", bitshift_load },
   { "", "BitwiseAnd",     18, 0, OX_TS_INTS,                2,  2, bitand_k, "" },
   { "", "BitwiseOr",      18, 0, OX_TS_INTS,                2,  2, bitor_k, "" },
   { "", "BitwiseXor",     18, 0, OX_TS_INTS,                2,  2, bitxor_k, "" },
