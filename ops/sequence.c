@@ -83,9 +83,30 @@ static int sequence_construct(ox_ctx *c, int nin, ox_value **in, int nout, ox_va
   return 0;
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* SequenceEmpty's dtype, SplitToSequence's and ConcatFromSequence's axis,
+ * keepdims and new_axis */
+typedef struct {
+  int64_t dtype, axis, keepdims, new_axis;
+  int has_axis;
+} seq_state;
+
+static int seq_load(ox_ctx *c, void **state) {
+  seq_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->dtype = ox_attr_int(c, "dtype", OX_FLOAT);
+  st->has_axis = ox_attr_find(c, "axis") != NULL;
+  st->axis = ox_attr_int(c, "axis", 0);
+  st->keepdims = ox_attr_int(c, "keepdims", 1);
+  st->new_axis = ox_attr_int(c, "new_axis", 0);
+  return 0;
+}
+#define SST ((const seq_state *)c->state)
+
 static int sequence_empty(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  int64_t dt = ox_attr_int(c, "dtype", OX_FLOAT);
-  if (c->err->code) return c->err->code;
+  int64_t dt = SST->dtype;
   if (dt <= 0 || dt >= OX_DTYPE_MAX)
     return ox_fail(c->err, OX_EINPUT, "attribute dtype = %lld is not a data type", (long long)dt);
   if (!(OX_TS_CLASSIC & (UINT64_C(1) << dt)))
@@ -151,8 +172,7 @@ static void copy_slices(char *y, const char *x, int64_t outer, int64_t dim, int6
 static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t; /* x: (d0, ..., d[axis], ..., d[r-1]) */
-  int64_t axis = ox_attr_int(c, "axis", 0), keepdims = ox_attr_int(c, "keepdims", 1);
-  if (c->err->code) return c->err->code;
+  int64_t axis = SST->axis, keepdims = SST->keepdims;
   int r = x->rank;
   if (r == 0) return ox_fail(c->err, OX_EINPUT, "cannot split a scalar");
   if (axis < -r || axis >= r)
@@ -242,10 +262,9 @@ static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
 static int concat_from_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(need_seq(c, in, 0));
   const ox_value *s = in[0];
-  if (!ox_attr_find(c, "axis"))
+  if (!SST->has_axis)
     return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
-  int64_t axis = ox_attr_int(c, "axis", 0), new_axis = ox_attr_int(c, "new_axis", 0);
-  if (c->err->code) return c->err->code;
+  int64_t axis = SST->axis, new_axis = SST->new_axis;
   if (new_axis != 0 && new_axis != 1)
     return ox_fail(c->err, OX_EINPUT, "new_axis is %lld; it must be 0 or 1", (long long)new_axis);
   int64_t n = s->u.seq.n;
@@ -318,15 +337,15 @@ const ox_kernel ox_sequence_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "SequenceAt",         11,  0, TS_SEQ,                  2,  2, sequence_at, "" },
   { "", "SequenceConstruct",  11,  0, TS_SEQ,                  1, -1, sequence_construct, "" },
-  { "", "SequenceEmpty",      11, -1, TS_SEQ,                  0,  0, sequence_empty, "dtype:int" },
+  { "", "SequenceEmpty",      11, -1, TS_SEQ,                  0,  0, sequence_empty, "dtype:int", seq_load },
   { "", "SequenceInsert",     11,  0, TS_SEQ,                  2,  3, sequence_insert, "" },
   { "", "SequenceErase",      11,  0, TS_SEQ,                  1,  2, sequence_erase, "" },
   { "", "SequenceLength",     11,  0, TS_SEQ,                  1,  1, sequence_length, "" },
   { "", "SplitToSequence",    11,  0, TS_SEQ,                  1,  2, split_to_sequence,
-    "axis:int=0,keepdims:int=1" },
+    "axis:int=0,keepdims:int=1", seq_load },
   { "", "SplitToSequence",    24,  0, TS_SEQ | OX_T(BFLOAT16), 1,  2, split_to_sequence,
-    OX_ATTRS_OF(11) },
+    OX_ATTRS_OF(11), seq_load },
   { "", "ConcatFromSequence", 11,  0, TS_SEQ,                  1,  1, concat_from_sequence,
-    "axis:int:required,new_axis:int=0" },
+    "axis:int:required,new_axis:int=0", seq_load },
   {0},
 };
