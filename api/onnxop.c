@@ -10,12 +10,14 @@
  * ox_memctx) and kernel thread count, all set on the calling thread for the
  * run's duration. The onnxop command goes through the same bodies, by the
  * entries api/api.h declares. */
+#define _GNU_SOURCE /* fopencookie: the trace handed to a write function */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/compare.h"
 #include "../core/ox.h"
@@ -38,7 +40,7 @@ const char *onnxop_version(void) { return OX_VERSION; }
 int onnxop_error_code(const onnxop_error *e) { return e ? e->code : ONNXOP_OK; }
 const char *onnxop_error_message(const onnxop_error *e) { return e ? e->msg : ""; }
 int onnxop_error_exit_status(const onnxop_error *e) {
-  return !e ? 0 : e->code == ONNXOP_ERR_NOMEM ? 1 : e->code;
+  return !e ? 0 : e->code == ONNXOP_ERR_NOMEM || e->code == ONNXOP_ERR_CANCELLED ? 1 : e->code;
 }
 
 void onnxop_error_free(onnxop_error *e) {
@@ -257,6 +259,24 @@ int onnxop_tensor_wrap(int dtype, int rank, const int64_t *dims, const void *dat
   return new_value(h, rc, &e, v, NULL, NULL, out, err);
 }
 
+int onnxop_tensor_new_strings(int rank, const int64_t *dims, const char *const *s, const size_t *len,
+                              onnxop_value **out, onnxop_error **err) {
+  OX_TRY(check_shape(OX_STRING, rank, dims, out, err));
+  holder *h = holder_new(0, 0);
+  if (!h) return oom(err);
+  ox_err e = {0};
+  ox_value *v = NULL;
+  int rc = ox_tensor_new(h->a, OX_STRING, rank, dims, &v, &e);
+  ox_str *d = rc ? NULL : v->u.t.data;
+  for (int64_t i = 0; s && !rc && i < v->u.t.n; i++) {
+    size_t n = len ? len[i] : s[i] ? strlen(s[i]) : 0;
+    if (!s[i] && n) rc = ox_fail(&e, OX_EUSAGE, "string %lld is NULL (its length %zu)", (long long)i, n);
+    else if (!(d[i].p = ox_strndup(h->a, s[i], n))) rc = ox_oom(&e, "string %lld (%zu bytes)", (long long)i, n);
+    else d[i].n = (int64_t)n;
+  }
+  return new_value(h, rc, &e, v, NULL, NULL, out, err);
+}
+
 /* "dir/x.pb" -> "dir", "x.pb" -> "." (in the arena) */
 static const char *dir_of(ox_arena *a, const char *path) {
   const char *s = strrchr(path, '/');
@@ -387,10 +407,11 @@ static int make_container(int seq, const char *type_str, int64_t n, const onnxop
   ox_err e = {0};
   ox_value *v = NULL;
   char why[256] = "", got[160], want[160];
-  const ox_type *t = type_str ? ox_type_parse(h->a, type_str, 0, why, sizeof why) : ox_value_type(h->a, elems[0]->v);
+  /* the element's type copied: it lives in the element's holder */
+  const ox_type *t = type_str ? ox_type_parse(h->a, type_str, 0, why, sizeof why)
+                              : ox_type_copy(h->a, ox_value_type(h->a, elems[0]->v));
   int rc = 0;
-  if (!t) rc = *why || !type_str ? ox_fail(&e, OX_EUSAGE, "%s: bad element type '%s': %s", what, type_str, why)
-                                 : ox_oom(&e, NULL);
+  if (!t) rc = *why ? ox_fail(&e, OX_EUSAGE, "%s: bad element type '%s': %s", what, type_str, why) : ox_oom(&e, NULL);
   if (!rc) rc = seq ? ox_seq_new(h->a, t, n, &v, &e) : ox_opt_new(h->a, t, NULL, &v, &e);
   for (int64_t i = 0; i < n && !rc; i++) {
     ox_value *c;
@@ -412,6 +433,49 @@ int onnxop_sequence_new(const char *elem_type, int64_t n, const onnxop_value *co
 
 int onnxop_optional_new(const char *elem_type, const onnxop_value *elem, onnxop_value **out, onnxop_error **err) {
   return make_container(0, elem_type, elem ? 1 : 0, elem ? &elem : NULL, out, err);
+}
+
+int onnxop_map_new(const onnxop_value *keys, const onnxop_value *values, onnxop_value **out, onnxop_error **err) {
+  if (!out || !keys || !values) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !out ? "out" : !keys ? "keys" : "values");
+  *out = NULL;
+  const ox_value *k = keys->v, *vs = values->v;
+  char d[160];
+  if (k->kind != OX_TENSOR || k->u.t.rank != 1)
+    return failf(err, ONNXOP_ERR_USAGE, "map keys must be a 1-D tensor, not %s%s", ox_value_desc(k, d, sizeof d),
+                 k->kind == OX_TENSOR ? " of another rank" : "");
+  ox_dtype kt = k->u.t.dt;
+  /* as MapProto allows them: [u]int8 to [u]int64, or strings */
+  if (kt != OX_STRING && kt != OX_INT8 && kt != OX_INT16 && kt != OX_INT32 && kt != OX_INT64 && kt != OX_UINT8 &&
+      kt != OX_UINT16 && kt != OX_UINT32 && kt != OX_UINT64)
+    return failf(err, ONNXOP_ERR_USAGE, "map keys must be integers or strings, not %s", ox_dtypes[kt].onnx_name);
+  if (vs->kind != OX_SEQUENCE)
+    return failf(err, ONNXOP_ERR_USAGE, "map values must be a sequence, not %s", ox_value_desc(vs, d, sizeof d));
+  if (vs->u.seq.n != k->u.t.n)
+    return failf(err, ONNXOP_ERR_USAGE, "a map of %lld keys and %lld values", (long long)k->u.t.n, (long long)vs->u.seq.n);
+  holder *h = holder_new(0, 0);
+  if (!h) return oom(err);
+  ox_err e = {0};
+  ox_value *mv = ox_alloc(h->a, sizeof *mv), *kc = NULL, *vc = NULL;
+  int rc = mv ? 0 : ox_oom(&e, NULL);
+  if (!rc) rc = ox_value_copy(h->a, k, &kc, &e);
+  if (!rc) rc = ox_value_copy(h->a, vs, &vc, &e);
+  /* of the copy's value type, which lives in h as the copy does */
+  const ox_type *mt = rc ? NULL : ox_type_map(h->a, kt, vc->type->inner);
+  if (!rc && !mt) rc = ox_oom(&e, NULL);
+  if (!rc) *mv = (ox_value){.kind = OX_MAP, .type = mt, .u.map = {kc, vc}};
+  return new_value(h, rc, &e, mv, NULL, NULL, out, err);
+}
+
+int onnxop_value_copy(const onnxop_value *v, onnxop_value **out, onnxop_error **err) {
+  if (!out || !v) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !out ? "out" : "the value");
+  *out = NULL;
+  holder *h = holder_new(0, 0);
+  if (!h) return oom(err);
+  ox_err e = {0};
+  ox_value *c = NULL;
+  const char *name = v->name ? ox_strdup(h->a, v->name) : NULL;
+  int rc = v->name && !name ? ox_oom(&e, NULL) : ox_value_copy(h->a, v->v, &c, &e);
+  return new_value(h, rc, &e, c, name, NULL, out, err);
 }
 
 int onnxop_value_kind(const onnxop_value *v) { return v ? (int)v->v->kind : 0; }
@@ -546,6 +610,12 @@ struct onnxop_model {
   int nin;           /* the real inputs (initializers left out) */
   int *in;           /* their indexes in m->graph->in */
   const char **in_type, **out_type;
+  /* onnxop_model_value_name's list: the real inputs, the initializers, the
+   * main graph's node outputs in run order; node i's output j is value
+   * out_val[out_off[i] + j] (-1: an output left out) */
+  int nval;
+  const char **val;
+  int *out_off, *out_val;
 };
 
 void onnxop_model_free(onnxop_model *m) {
@@ -560,6 +630,32 @@ static const char *type_string(ox_arena *a, const ox_type *t, int *bad) {
   const char *s = ox_strdup(a, ox_type_str(t, buf, sizeof buf));
   if (!s) *bad = 1;
   return s;
+}
+
+/* x's value list (struct onnxop_model: nval, val, out_off, out_val) */
+static int list_values(ox_arena *a, onnxop_model *x, ox_err *e) {
+  const ox_graph *g = x->m->graph;
+  int64_t slots = 0;
+  for (int i = 0; i < g->nnode; i++) slots += g->node[i].nout;
+  int64_t cap = x->nin + (int64_t)g->ninit + slots;
+  if (cap >= INT32_MAX) return ox_fail(e, OX_EINPUT, "the graph has more than %d values", INT32_MAX - 1);
+  x->val = ox_alloc_array(a, cap + 1, sizeof *x->val);
+  x->out_off = ox_alloc_array(a, g->nnode + 1, sizeof *x->out_off);
+  x->out_val = ox_alloc_array(a, slots + 1, sizeof *x->out_val);
+  if (!x->val || !x->out_off || !x->out_val) return ox_oom(e, NULL);
+  int k = 0, q = 0;
+  for (int i = 0; i < x->nin; i++) x->val[k++] = g->in[x->in[i]].name;
+  for (int i = 0; i < g->ninit; i++) x->val[k++] = g->init_name[i];
+  for (int i = 0; i < g->nnode; i++) {
+    x->out_off[i] = q;
+    for (int j = 0; j < g->node[i].nout; j++) {
+      const char *o = g->node[i].out[j];
+      x->out_val[q++] = o[0] ? k : -1;
+      if (o[0]) x->val[k++] = o;
+    }
+  }
+  x->nval = k;
+  return 0;
 }
 
 /* load (path) or decode (buf) into a new model; with_path: the path starts
@@ -590,6 +686,7 @@ static int model_new(const char *path, const void *buf, size_t len, int with_pat
     }
     if (bad || !x->in || !x->in_type || !x->out_type) rc = ox_oom(&e, NULL);
   }
+  if (!rc) rc = list_values(h->a, x, &e);
   if (rc) {
     free(x);
     discard(h);
@@ -647,6 +744,52 @@ const char *onnxop_model_output_type(const onnxop_model *m, int i) {
   return m && i >= 0 && i < m->m->graph->nout ? m->out_type[i] : NULL;
 }
 
+/* the declared shape of v: its rank, and dim d (-1 with *name) */
+static int vi_rank(const ox_valueinfo *v) {
+  return v && v->type && v->type->kind == OX_TENSOR ? v->rank : -1;
+}
+static int64_t vi_dim(const ox_valueinfo *v, int d, const char **name) {
+  if (name) *name = NULL;
+  if (d < 0 || d >= vi_rank(v)) return -1;
+  if (name && v->dims[d] < 0 && v->dim_param) *name = v->dim_param[d];
+  return v->dims[d];
+}
+static const ox_valueinfo *input_vi(const onnxop_model *m, int i) {
+  return m && i >= 0 && i < m->nin ? &m->m->graph->in[m->in[i]] : NULL;
+}
+static const ox_valueinfo *output_vi(const onnxop_model *m, int i) {
+  return m && i >= 0 && i < m->m->graph->nout ? &m->m->graph->out[i] : NULL;
+}
+int onnxop_model_input_rank(const onnxop_model *m, int i) { return vi_rank(input_vi(m, i)); }
+int64_t onnxop_model_input_dim(const onnxop_model *m, int i, int d, const char **name) {
+  return vi_dim(input_vi(m, i), d, name);
+}
+int onnxop_model_output_rank(const onnxop_model *m, int i) { return vi_rank(output_vi(m, i)); }
+int64_t onnxop_model_output_dim(const onnxop_model *m, int i, int d, const char **name) {
+  return vi_dim(output_vi(m, i), d, name);
+}
+
+int64_t onnxop_model_ir_version(const onnxop_model *m) { return m ? m->m->ir_version : -1; }
+int onnxop_model_opset_count(const onnxop_model *m) { return m ? m->m->nopset : 0; }
+const char *onnxop_model_opset_domain(const onnxop_model *m, int i) {
+  return m && i >= 0 && i < m->m->nopset ? (m->m->opset[i].domain ? m->m->opset[i].domain : "") : NULL;
+}
+int64_t onnxop_model_opset_version(const onnxop_model *m, int i) {
+  return m && i >= 0 && i < m->m->nopset ? m->m->opset[i].version : -1;
+}
+int onnxop_model_value_count(const onnxop_model *m) { return m ? m->nval : 0; }
+const char *onnxop_model_value_name(const onnxop_model *m, int i) {
+  return m && i >= 0 && i < m->nval ? m->val[i] : NULL;
+}
+
+int onnxop_op_supported(const char *domain, const char *op, int64_t opset, char *why, size_t n) {
+  if (why && n) why[0] = 0;
+  if (!op) return -1;
+  if (ox_registry_find(domain, op, opset)) return 1;
+  if (why && n) ox_registry_why(domain, op, opset, why, n);
+  return 0;
+}
+
 /* ---- running ---- */
 
 struct onnxop_run_options {
@@ -655,6 +798,15 @@ struct onnxop_run_options {
   double timeout;    /* 0: none */
   int seeded;
   uint32_t seed;
+  const volatile int *cancel;   /* non-zero: stop */
+  double progress_s;            /* the progress handler and how often */
+  int (*progress)(void *arg);
+  void *progress_arg;
+  onnxop_node_fn node_fn;       /* the node callback */
+  void *node_arg;
+  int trace;                    /* ONNXOP_TRACE_* */
+  onnxop_write_fn trace_write;  /* NULL: stderr */
+  void *trace_arg;
 };
 
 onnxop_run_options *onnxop_run_options_new(void) { return ox_heap_calloc(1, sizeof(onnxop_run_options)); }
@@ -680,6 +832,123 @@ int onnxop_run_options_set_seed(onnxop_run_options *o, uint32_t seed) {
   o->seeded = 1;
   o->seed = seed;
   return 0;
+}
+int onnxop_run_options_set_cancel(onnxop_run_options *o, const volatile int *flag) {
+  if (!o) return ONNXOP_ERR_USAGE;
+  o->cancel = flag;
+  return 0;
+}
+int onnxop_run_options_set_progress(onnxop_run_options *o, double interval, int (*fn)(void *arg), void *arg) {
+  if (!o || !(interval >= 0) || isinf(interval)) return ONNXOP_ERR_USAGE;
+  o->progress_s = interval;
+  o->progress = fn;
+  o->progress_arg = arg;
+  return 0;
+}
+int onnxop_run_options_set_node_callback(onnxop_run_options *o, onnxop_node_fn fn, void *arg) {
+  if (!o) return ONNXOP_ERR_USAGE;
+  o->node_fn = fn;
+  o->node_arg = arg;
+  return 0;
+}
+int onnxop_run_options_set_trace(onnxop_run_options *o, int what, onnxop_write_fn write, void *arg) {
+  if (!o || (what & ~(ONNXOP_TRACE_NODES | ONNXOP_TRACE_TIME))) return ONNXOP_ERR_USAGE;
+  _Static_assert((int)ONNXOP_TRACE_NODES == (int)OX_TRACE_NODES && (int)ONNXOP_TRACE_TIME == (int)OX_TRACE_TIME, "core/eval.h's bits");
+  o->trace = what;
+  o->trace_write = write;
+  o->trace_arg = arg;
+  return 0;
+}
+
+/* ---- what a public run adds to the evaluator's options: the cancel flag,
+ * the progress handler, the node callback, the named outputs ---- */
+
+typedef struct {
+  const onnxop_run_options *o;
+  const onnxop_model *m;
+  holder *h;         /* the run's (run_model sets it) */
+  ox_memctx *outer;  /* the account before the run's own (run_model sets it): what the
+                      * callbacks make (onnxop_value_copy) outlives the run's */
+  double next_us;    /* when the progress handler is next due */
+  /* onnxop_run_outputs: wanted[k] for value k of m's list (NULL: none
+   * wanted); got[k], the copy of a node's output, in keep (made on the
+   * run's memory account when first needed; it holds h, whose account it
+   * counts against) */
+  char *wanted;
+  ox_value **got;
+  holder *keep;
+} run_state;
+
+static double mono_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* ox_run_opts.check: before every node and Loop or Scan iteration */
+static int run_check(void *arg, ox_err *e) {
+  run_state *s = arg;
+  const onnxop_run_options *o = s->o;
+  if (o->cancel && *o->cancel) return ox_fail(e, ONNXOP_ERR_CANCELLED, "the run was cancelled");
+  if (o->progress && mono_us() >= s->next_us) {
+    ox_memctx *run = ox_mem_use(s->outer);
+    int stop = o->progress(o->progress_arg);
+    ox_mem_use(run);
+    if (stop) return ox_fail(e, ONNXOP_ERR_CANCELLED, "the progress handler stopped the run");
+    s->next_us = mono_us() + o->progress_s * 1e6;
+  }
+  return 0;
+}
+
+/* Copy the wanted outputs of main-graph node n into s->keep */
+static int keep_outputs(run_state *s, const ox_node *n, ox_value **out, ox_err *e) {
+  const ox_graph *g = s->m->m->graph;
+  const int *val = s->m->out_val + s->m->out_off[n - g->node];
+  for (int j = 0; j < n->nout; j++) {
+    int k = val[j];
+    if (k < 0 || !s->wanted[k] || !out[j]) continue;
+    if (!s->keep) {
+      if (!(s->keep = holder_new(0, 0)) || !(s->keep->deps = ox_heap_malloc(sizeof *s->keep->deps))) return ox_oom(e, NULL);
+      hold(s->h);
+      s->keep->deps[s->keep->ndeps++] = s->h;
+      hold(s->keep); /* the state's own hold, dropped when the run ends */
+    }
+    OX_TRY(ox_value_copy(s->keep->a, out[j], &s->got[k], e));
+  }
+  return 0;
+}
+
+/* ox_run_opts.hook: after every node that succeeds */
+static int run_hook(void *arg, const ox_node *n, int depth, ox_value **out, ox_err *e) {
+  run_state *s = arg;
+  if (s->wanted && depth == 0) OX_TRY(keep_outputs(s, n, out, e));
+  if (!s->o || !s->o->node_fn) return 0;
+  /* handles on the outputs for the call's duration, in the run's holder */
+  struct onnxop_value few[16], *hv = n->nout <= 16 ? few : ox_heap_calloc((size_t)n->nout, sizeof *hv);
+  const onnxop_value *fewp[16], **hp = n->nout <= 16 ? fewp : ox_heap_calloc((size_t)n->nout, sizeof *hp);
+  int rc = 0;
+  if (!hv || !hp) rc = ox_oom(e, NULL);
+  for (int j = 0; !rc && j < n->nout; j++) {
+    hv[j] = (struct onnxop_value){s->h, out[j], NULL};
+    hp[j] = out[j] && n->out[j][0] ? &hv[j] : NULL;
+  }
+  onnxop_node_info info = {n->name, n->op, n->domain ? n->domain : "", n->version, depth, n->nout, n->out, hp};
+  if (!rc) {
+    ox_memctx *run = ox_mem_use(s->outer);
+    int stop = s->o->node_fn(s->o->node_arg, &info);
+    ox_mem_use(run);
+    if (stop) rc = ox_fail(e, ONNXOP_ERR_CANCELLED, "the node callback stopped the run");
+  }
+  if (hv != few) free(hv);
+  if (hp != fewp) free(hp);
+  return rc;
+}
+
+/* the trace handed to the options' write function */
+static ssize_t trace_put(void *cookie, const char *buf, size_t n) {
+  const onnxop_run_options *o = cookie;
+  o->trace_write(o->trace_arg, buf, n);
+  return (ssize_t)n;
 }
 
 /* "'a', 'b'" for a message about m's inputs */
@@ -714,9 +983,11 @@ static int slot_of(const onnxop_model *m, int i, const char *const *names, onnxo
 /* The run itself, for onnxop_run and ox_api_run: in[k] is the value of the
  * graph's input k (NULL: not given). own: on a memory account of its own
  * with that limit (0: the default) and with `threads` kernel threads; else
- * on the calling thread's account and thread count. */
+ * on the calling thread's account and thread count. st (NULL: none): the
+ * state ro's check and hook take, told the run's holder. */
 static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size_t limit, int threads,
-                     const onnxop_value *const *in, onnxop_value ***outputs, int *n_out, onnxop_error **err) {
+                     const onnxop_value *const *in, run_state *st, onnxop_value ***outputs, int *n_out,
+                     onnxop_error **err) {
   const ox_graph *g = m->m->graph;
   int given = 0;
   for (int k = 0; k < g->nin; k++) given += in[k] != NULL;
@@ -741,14 +1012,18 @@ static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size
       h->deps[h->ndeps++] = in[k]->h;
     }
   ox_err e = {0};
+  /* held while it runs (a node callback's handles point to it) and while
+   * the handles are made: a failure frees them, then h */
+  hold(h);
+  if (st) st->h = h;
   int threads_was = own ? ox_set_run_threads(threads) : 0;
   ox_memctx *mem_was = own ? ox_mem_use(&h->mem) : NULL;
+  if (st) st->outer = mem_was;
   int rc = ox_run_with(h->a, m->m, ro, vin, out, &e);
   if (own) {
     ox_mem_use(mem_was);
     ox_set_run_threads(threads_was);
   }
-  hold(h); /* while the handles are made: a failure frees them, then h */
   for (int i = 0; i < g->nout && !rc; i++)
     if (handle(h, out[i], NULL, &res[i], err)) rc = ONNXOP_ERR_NOMEM;
   if (rc) {
@@ -764,11 +1039,44 @@ static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size
   return 0;
 }
 
-int onnxop_run(const onnxop_model *m, const onnxop_run_options *o, int n_in, const char *const *names,
-               const onnxop_value *const *values, onnxop_value ***outputs, int *n_out, onnxop_error **err) {
-  if (!m || !outputs || !n_out) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !m ? "the model" : !outputs ? "outputs" : "n_out");
-  *outputs = NULL;
-  *n_out = 0;
+/* An empty optional of the type m declares for graph input k (left out) */
+static int absent_input(const onnxop_model *m, int k, onnxop_value **out, onnxop_error **err) {
+  const ox_type *t = m->m->graph->in[k].type;
+  holder *h = holder_new(0, 0);
+  if (!h) return oom(err);
+  ox_err e = {0};
+  ox_value *v = NULL;
+  int rc = t && t->kind == OX_OPTIONAL ? ox_opt_new(h->a, t->inner, NULL, &v, &e)
+                                       : ox_fail(&e, OX_EINPUT, "input '%s' was not given", m->m->graph->in[k].name);
+  return new_value(h, rc, &e, v, NULL, NULL, out, err);
+}
+
+/* onnxop_run_outputs' values after the run: want[j] is value idx[j] of m's
+ * list; in[k] what the run took for graph input k */
+static int pick_values(const run_state *s, const onnxop_value *const *in, int n_want, const int *idx,
+                       onnxop_value **x, onnxop_error **err) {
+  const onnxop_model *m = s->m;
+  const ox_graph *g = m->m->graph;
+  int rc = 0;
+  for (int j = 0; j < n_want && !rc; j++) {
+    int k = idx[j];
+    if (k < m->nin) {
+      const onnxop_value *v = in[m->in[k]];
+      rc = v ? handle(v->h, v->v, NULL, &x[j], err) : absent_input(m, m->in[k], &x[j], err);
+    } else if (k < m->nin + g->ninit) {
+      rc = handle(m->h, g->init[k - m->nin], NULL, &x[j], err);
+    } else {
+      rc = s->got[k] ? handle(s->keep, s->got[k], NULL, &x[j], err)
+                     : failf(err, ONNXOP_ERR_INPUT, "no node made '%s'", m->val[k]);
+    }
+  }
+  return rc;
+}
+
+/* onnxop_run and onnxop_run_outputs (want NULL: the model's outputs) */
+static int run_public(const onnxop_model *m, const onnxop_run_options *o, int n_in, const char *const *names,
+                      const onnxop_value *const *values, int n_want, const char *const *want, onnxop_value ***outputs,
+                      int *n_out, onnxop_error **err) {
   if (n_in < 0 || (n_in && !values)) return failf(err, ONNXOP_ERR_USAGE, "%d inputs at %p", n_in, (const void *)values);
   for (int i = 0; i < n_in; i++)
     if (!values[i]) return failf(err, ONNXOP_ERR_USAGE, "input %d is NULL", i);
@@ -796,16 +1104,89 @@ int onnxop_run(const onnxop_model *m, const onnxop_run_options *o, int n_in, con
   }
   ro.seeded = o ? o->seeded : 0;
   ro.seed = o ? o->seed : 0;
-  int rc = run_model(m, &ro, 1, o ? o->max_memory : 0, o && o->threads ? o->threads : 1, in, outputs, n_out, err);
+  run_state st = {.o = o, .m = m};
+  int *idx = NULL, rc = 0;
+  if (want) { /* each wanted name's place in m's value list */
+    idx = ox_heap_calloc((size_t)n_want + 1, sizeof *idx);
+    st.wanted = ox_heap_calloc((size_t)m->nval + 1, 1);
+    st.got = ox_heap_calloc((size_t)m->nval + 1, sizeof *st.got);
+    if (!idx || !st.wanted || !st.got) rc = oom(err);
+    for (int j = 0; j < n_want && !rc; j++) {
+      int k = j < m->nval && want[j] && !strcmp(want[j], m->val[j]) ? j : -1; /* the list in order: no search */
+      for (int q = 0; k < 0 && want[j] && q < m->nval; q++)
+        if (!strcmp(want[j], m->val[q])) k = q;
+      if (k < 0) rc = want[j] ? failf(err, ONNXOP_ERR_USAGE, "the model has no value named '%s'", want[j])
+                              : failf(err, ONNXOP_ERR_USAGE, "the name of wanted value %d is NULL", j);
+      else idx[j] = k, st.wanted[k] = 1;
+    }
+  }
+  if (o && (o->cancel || o->progress)) {
+    ro.check = run_check;
+    ro.check_arg = &st;
+    st.next_us = mono_us() + o->progress_s * 1e6;
+  }
+  if (want || (o && o->node_fn)) {
+    ro.hook = run_hook;
+    ro.hook_arg = &st;
+  }
+  FILE *tf = NULL;
+  if (!rc && o && o->trace) {
+    ro.trace = o->trace;
+    if (o->trace_write) { /* line by line to the write function */
+      tf = fopencookie((void *)o, "w", (cookie_io_functions_t){.write = trace_put});
+      if (!tf || setvbuf(tf, NULL, _IOLBF, BUFSIZ)) rc = oom(err);
+      ro.trace_file = tf;
+    }
+  }
+  onnxop_value **res = NULL;
+  int nres = 0;
+  if (!rc)
+    rc = run_model(m, &ro, 1, o ? o->max_memory : 0, o && o->threads ? o->threads : 1, in, &st, &res, &nres, err);
+  if (tf) fclose(tf);
+  if (!rc && want) { /* the wanted values in place of the outputs */
+    onnxop_value **x = ox_heap_calloc((size_t)n_want + 1, sizeof *x);
+    rc = x ? pick_values(&st, in, n_want, idx, x, err) : oom(err);
+    if (x && rc) onnxop_values_free(x, n_want);
+    onnxop_values_free(res, nres);
+    res = rc ? NULL : x;
+    nres = rc ? 0 : n_want;
+  }
+  if (!rc) {
+    *outputs = res;
+    *n_out = nres;
+  }
+  if (st.keep) drop(st.keep);
+  free(st.wanted);
+  free(st.got);
+  free(idx);
   free(in);
   return rc;
+}
+
+int onnxop_run(const onnxop_model *m, const onnxop_run_options *o, int n_in, const char *const *names,
+               const onnxop_value *const *values, onnxop_value ***outputs, int *n_out, onnxop_error **err) {
+  if (!m || !outputs || !n_out) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !m ? "the model" : !outputs ? "outputs" : "n_out");
+  *outputs = NULL;
+  *n_out = 0;
+  return run_public(m, o, n_in, names, values, 0, NULL, outputs, n_out, err);
+}
+
+int onnxop_run_outputs(const onnxop_model *m, const onnxop_run_options *o, int n_in, const char *const *names,
+                       const onnxop_value *const *values, int n_want, const char *const *want, onnxop_value ***outputs,
+                       onnxop_error **err) {
+  if (!m || !outputs) return failf(err, ONNXOP_ERR_USAGE, "%s is NULL", !m ? "the model" : "outputs");
+  *outputs = NULL;
+  if (n_want < 0 || (n_want && !want)) return failf(err, ONNXOP_ERR_USAGE, "%d wanted values at %p", n_want, (const void *)want);
+  int n = 0;
+  static const char *const none[1];
+  return run_public(m, o, n_in, names, values, n_want, want ? want : none, outputs, &n, err);
 }
 
 int ox_api_run(const onnxop_model *m, const ox_run_opts *ro, const onnxop_value *const *in, onnxop_value ***outputs,
                int *n_out, onnxop_error **err) {
   *outputs = NULL;
   *n_out = 0;
-  return run_model(m, ro, 0, 0, 0, in, outputs, n_out, err);
+  return run_model(m, ro, 0, 0, 0, in, NULL, outputs, n_out, err);
 }
 
 /* ---- comparing ---- */

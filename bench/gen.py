@@ -75,5 +75,27 @@ def seqat(path, n):
     onnx.save(m, path)
 
 
+def opset(path, domain, version):
+    """set the model's import of domain ("" for ai.onnx) to version: onnxop
+    make imports the newest ai.onnx beside another domain, which onnxruntime
+    may not load yet"""
+    m = onnx.load(path)
+    for o in m.opset_import:
+        if o.domain == domain:
+            o.version = int(version)
+    onnx.save(m, path)
+
+
+def noshape(path, *names):
+    """drop the shapes declared for outputs `names` (onnxop make declares those
+    its evaluation on stand-in inputs computed, which a data-dependent shape,
+    such as a cache's length, need not keep)"""
+    m = onnx.load(path)
+    for o in m.graph.output:
+        if o.name in names:
+            o.type.tensor_type.ClearField("shape")
+    onnx.save(m, path)
+
+
 if __name__ == "__main__":
-    {"tensor": tensor, "fill": fill, "seqat": seqat}[sys.argv[1]](*sys.argv[2:])
+    {"tensor": tensor, "fill": fill, "seqat": seqat, "opset": opset, "noshape": noshape}[sys.argv[1]](*sys.argv[2:])

@@ -19,6 +19,8 @@
 #   CASES='add matmul512' (a subset)  THREADS='2 4' (THREADS= skips)
 #   TCASES='matmul1024 conv' (default: matmul1024 conv reducesum softmax einsum_bmm einsum_qk
 #          conv1x1 dw3s1 conv1024 convint)
+#   PYBENCH=no skips the Python section (bench/python.py: Session.run beside
+#          the C API, and the node-test suite through it)
 #
 # MODELS=yes (or MODELS='vad_v5 ocr_det', names from bench/models/manifest.txt)
 # then runs bench/models/run.py, the step 'make bench-models' runs alone: whole
@@ -214,6 +216,26 @@ model_cheap() {
   matvec) # MatMul of a few rows: (4, 1024) x (1024, 1024)
     "$X" make MatMul --opset 13 --input 'A:float32[4,1024]' --input 'B:float32[1024,1024]' --output Y -o "$m"
     input "$c/in0.pb" 39 4,1024; input "$c/in1.pb" 40 1024,1024 ;;
+  gqa512) # com.microsoft GroupQueryAttention, one token over a 512-token cache (16 query heads on 4 kv
+    # heads of 64, as an LLM decodes)
+    "$X" make GroupQueryAttention --domain com.microsoft -a num_heads=16 -a kv_num_heads=4 \
+      --input 'q:float32[1,1,1024]' --input 'k:float32[1,1,256]' --input 'v:float32[1,1,256]' \
+      --input 'pk:float32[1,4,512,64]' --input 'pv:float32[1,4,512,64]' --input 'sk:int32[1]' \
+      --input 'ts:int32[1]' --output 'Y:float32[1,1,1024]' --output 'pko:tensor(float)' \
+      --output 'pvo:tensor(float)' -o "$m"
+    "$PY" "$HERE/gen.py" opset "$m" "" 21 || exit 1 # ai.onnx 21 beside it, which onnxruntime loads
+    "$PY" "$HERE/gen.py" noshape "$m" pko pvo || exit 1 # (the caches' length depends on sk's value)
+    input "$c/in0.pb" 41 1,1,1024; input "$c/in1.pb" 42 1,1,256; input "$c/in2.pb" 43 1,1,256
+    input "$c/in3.pb" 44 1,4,512,64; input "$c/in4.pb" 45 1,4,512,64
+    [ -s "$c/in5.pb" ] || "$PY" "$HERE/gen.py" fill "$c/in5.pb" int32 1 512 || exit 1
+    [ -s "$c/in6.pb" ] || "$PY" "$HERE/gen.py" fill "$c/in6.pb" int32 1 513 || exit 1 ;;
+  skiplayernorm) # com.microsoft SkipLayerNormalization of (4, 128, 768) with gamma, beta and bias (BERT)
+    "$X" make SkipLayerNormalization --domain com.microsoft -a epsilon=1e-12 --input 'x:float32[4,128,768]' \
+      --input 's:float32[4,128,768]' --input 'g:float32[768]' --input 'b:float32[768]' --input 'bias:float32[768]' \
+      --output Y -o "$m"
+    "$PY" "$HERE/gen.py" opset "$m" "" 21 || exit 1
+    input "$c/in0.pb" 46 4,128,768; input "$c/in1.pb" 47 4,128,768; input "$c/in2.pb" 48 768
+    input "$c/in3.pb" 49 768; input "$c/in4.pb" 50 768 ;;
   *) return 1 ;;
   esac
 }
@@ -225,6 +247,8 @@ ALL="$ALL addc:1.0 mulc:1.0 subc:1.0 divc:1.0 resize_n:1.0 resize_l:1.0 concat:1
 # the convolutions real nets use (issue 18): at or under ORT
 ALL="$ALL conv1x1:1.0 dw3s1:1.0 dw3s2:1.0 dw5s1:1.0 dw5s2:1.0 conv1d:1.0 convt2:1.0 conv1024:1.0"
 ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0"
+# onnxruntime's com.microsoft transformer operators (issue 31)
+ALL="$ALL gqa512:1.0 skiplayernorm:1.0"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
@@ -290,6 +314,13 @@ if [ -n "$THREADS" ]; then
 fi
 [ -n "$ORT_DIR" ] || echo "(no ORT column: set ORT_DIR to a folder where 'npm install --ignore-scripts onnxruntime-node' ran)"
 [ "$miss" = 0 ] || echo "$miss case(s) above their target ratio"
+# the Python layer (bench/python.py): Session.run against the C API on a
+# small node, and the node-test suite against onnxop test -j 1 (PYBENCH=no
+# skips it; SHARED_SUITE names the suite)
+if [ "$PYBENCH" != no ]; then
+  echo
+  "$PY" "$HERE/python.py" "$B" || exit 1
+fi
 if [ -n "$MODELS" ]; then
   echo
   "$PY" "$HERE/models/run.py" "$B" || exit 1

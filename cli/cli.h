@@ -30,8 +30,9 @@ int ox_cmd_report(int argc, char **argv);
   "         not implement\n"
 #define OX_EXIT_HELP_SIGNAL "  128+N  killed by signal N\n"
 
-/* cli/main.c: the run options every command that evaluates (run, bench,
- * make) starts from: --timeout (or ONNXOP_TIMEOUT) as a deadline. */
+/* cli/cli.c: the run options every command that evaluates (run, bench,
+ * make) starts from: --timeout (or ONNXOP_TIMEOUT) as a deadline (main.c
+ * sets it). */
 struct ox_run_opts;
 extern struct ox_run_opts ox_cli_run;
 

@@ -54,12 +54,22 @@ typedef struct {
   int done;              /* commit: renamed into place */
 } pending;
 
+/* A folder ox_mkdir_p made: its name in its parent (in dirs[]). */
+typedef struct { int parent; char *name; } made_folder;
+/* A folder path as ox_mkdir_p walked it to: outputs claimed in it go into
+ * that folder (dirs[dir]), not into whatever the path names by then. */
+typedef struct { char *path; int dir; } walked;
+
 static pending *pend;
 static int npend, cap_pend;
 static folder *dirs;
 static int ndirs, cap_dirs;
-static char **made; /* the folders ox_mkdir_p made, in order */
+static made_folder *made; /* in the order made */
 static int nmade, cap_made;
+static walked *paths;
+static int npaths, cap_paths;
+static int *dir_table; /* dirs[] by device and inode: index + 1, 0 empty */
+static size_t cap_dir_table;
 /* open addressing: pend index + 1, 0 empty; cap_table a power of 2 */
 static int *table[NKEYS];
 static size_t cap_table;
@@ -85,7 +95,8 @@ static void remove_all(void) {
       unlinkat(dirs[pend[i].dir].fd, pend[i].tmp, 0);
       pend[i].has_tmp = 0;
     }
-  for (int i = nmade; i-- > 0;) rmdir(made[i]); /* deepest first; fails when not empty */
+  /* deepest first, each in the folder it was made in; fails when not empty */
+  for (int i = nmade; i-- > 0;) unlinkat(dirs[made[i].parent].fd, made[i].name, AT_REMOVEDIR);
 }
 
 static void on_signal(int sig) {
@@ -145,13 +156,18 @@ static int grow(void **arr, int *cap, int n, size_t size) {
 static void forget(void) {
   for (int i = 0; i < npend; i++) free(pend[i].path), free(pend[i].tmp);
   for (int i = 0; i < ndirs; i++) close(dirs[i].fd);
-  for (int i = 0; i < nmade; i++) free(made[i]);
+  for (int i = 0; i < nmade; i++) free(made[i].name);
+  for (int i = 0; i < npaths; i++) free(paths[i].path);
   for (int k = 0; k < NKEYS; k++) free(table[k]), table[k] = NULL;
+  free(dir_table);
+  dir_table = NULL;
+  cap_dir_table = 0;
   free(pend);
   free(dirs);
   free(made);
-  pend = NULL, dirs = NULL, made = NULL;
-  npend = cap_pend = ndirs = cap_dirs = nmade = cap_made = 0;
+  free(paths);
+  pend = NULL, dirs = NULL, made = NULL, paths = NULL;
+  npend = cap_pend = ndirs = cap_dirs = nmade = cap_made = npaths = cap_paths = 0;
   cap_table = 0;
 }
 
@@ -212,56 +228,165 @@ static int index_pending(int idx) {
   return 0;
 }
 
-/* 12 characters from [A-Za-z0-9] (71 bits), unpredictable */
+/* dirs[] by device and inode, the same way (a suite of thousands of cases
+ * keeps thousands of folders) */
 
-int ox_mkdir_p(const char *dir) {
+static uint64_t folder_hash(dev_t dev, ino_t ino) {
+  const uint64_t basis = 1469598103934665603ull;
+  return fnv(fnv(basis, &dev, sizeof dev), &ino, sizeof ino);
+}
+
+static int find_folder(dev_t dev, ino_t ino) {
+  if (!cap_dir_table) return -1;
+  size_t m = cap_dir_table - 1;
+  for (size_t i = folder_hash(dev, ino) & m; dir_table[i]; i = (i + 1) & m) {
+    const folder *f = &dirs[dir_table[i] - 1];
+    if (f->dev == dev && f->ino == ino) return dir_table[i] - 1;
+  }
+  return -1;
+}
+
+static void folder_put(int idx) {
+  size_t m = cap_dir_table - 1, i = folder_hash(dirs[idx].dev, dirs[idx].ino) & m;
+  while (dir_table[i]) i = (i + 1) & m;
+  dir_table[i] = idx + 1;
+}
+
+/* Room in the table for n folders (at most half full). */
+static int index_folder(int n) {
+  if ((size_t)n * 2 <= cap_dir_table) return 0;
+  size_t cap = cap_dir_table ? cap_dir_table * 2 : 64;
+  int *t = ox_heap_calloc(cap, sizeof *t);
+  if (!t) return -1;
+  free(dir_table);
+  dir_table = t;
+  cap_dir_table = cap;
+  for (int j = 0; j < ndirs; j++) folder_put(j);
+  return 0;
+}
+
+/* The folder fd (open, its stat in st) in dirs[]: its index, the fd kept
+ * or, when dirs[] has that folder already, closed. -1 when out of memory
+ * (fd closed). Signals blocked. */
+static int keep_folder(int fd, const struct stat *st) {
+  int k = find_folder(st->st_dev, st->st_ino);
+  if (k >= 0) {
+    close(fd);
+    return k;
+  }
+  if (grow((void **)&dirs, &cap_dirs, ndirs, sizeof *dirs) || index_folder(ndirs + 1)) {
+    close(fd);
+    return -1;
+  }
+  dirs[ndirs] = (folder){fd, st->st_dev, st->st_ino};
+  folder_put(ndirs);
+  return ndirs++;
+}
+
+/* The folder ox_mkdir_p walked to by exactly this path, or -1. */
+static int walked_to(const char *path) {
+  for (int k = npaths; k-- > 0;)
+    if (!strcmp(paths[k].path, path)) return paths[k].dir;
+  return -1;
+}
+
+/* Component name of a folder (in dirs[parent]) that could not be opened or
+ * made: the error, naming the whole path (a symlink: the path up to it). */
+static int folder_error(int parent, const char *name, const char *dir, size_t upto, int er, ox_err *e) {
   struct stat st;
-  if (!*dir) {
-    errno = ENOENT;
-    return -1;
-  }
-  if (!stat(dir, &st)) {
-    if (S_ISDIR(st.st_mode)) return 0;
-    errno = ENOTDIR;
-    return -1;
-  }
+  if (er == ENOMEM) return ox_oom(e, NULL);
+  if ((er == ENOTDIR || er == ELOOP) && !fstatat(dirs[parent].fd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+      S_ISLNK(st.st_mode))
+    return ox_fail(e, OX_EINPUT, "%.*s: a symbolic link where onnxop writes a folder of its own; not followed "
+                   "(onnxop follows only the links in the path it is given: remove it first)", (int)upto, dir);
+  return ox_fail(e, OX_EINPUT, "%s: cannot create the folder: %s", dir, strerror(er));
+}
+
+int ox_mkdir_p(const char *dir, size_t named, ox_err *e) {
+  if (!*dir) return ox_fail(e, OX_EUSAGE, "an empty path names no folder");
   install();
-  size_t n = strlen(dir);
-  char *p = ox_heap_strdup(dir);
-  if (!p) {
-    errno = ENOMEM;
-    return -1;
+  int rc = 0, cur;
+  /* from "/" or the working folder, one component at a time, each opened
+   * from the folder above it (openat), never by the whole path again */
+  int fd = open(dir[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st)) {
+    int er = errno;
+    if (fd >= 0) close(fd);
+    return ox_fail(e, OX_EINPUT, "%s: cannot create the folder: %s", dir, strerror(er));
   }
-  /* each parent in turn: "a", "a/b", ...; "a//b" and a trailing "/" are fine */
-  int rc = 0;
-  for (size_t i = 1; i <= n && !rc; i++)
-    if (p[i] == '/' || p[i] == 0) {
-      char c = p[i];
-      p[i] = 0;
-      if (p[i - 1] != '/') {
-        block(); /* made and recorded at once: a signal removes it again */
-        if (!mkdir(p, 0777)) {
-          char *copy = ox_heap_strdup(p);
-          if (!copy || grow((void **)&made, &cap_made, nmade, sizeof *made)) {
-            free(copy);
-            rmdir(p);
-            errno = ENOMEM;
-            rc = -1;
-          } else {
-            made[nmade++] = copy;
-          }
-        } else if (errno != EEXIST) {
-          rc = -1;
-        }
-        int er = errno;
-        unblock();
-        errno = er;
-      }
-      if (!rc && !stat(p, &st) && !S_ISDIR(st.st_mode)) errno = ENOTDIR, rc = -1;
-      p[i] = c;
+  block();
+  cur = keep_folder(fd, &st);
+  unblock();
+  if (cur < 0) return ox_oom(e, NULL);
+  for (const char *a = dir; *a && !rc;) {
+    while (*a == '/') a++;
+    const char *b = a;
+    while (*b && *b != '/') b++;
+    if (a == b) break;
+    char *name = ox_heap_strndup(a, (size_t)(b - a));
+    if (!name) {
+      rc = ox_oom(e, NULL);
+      break;
     }
-  free(p);
+    /* a component the command line named is followed as it wrote it; one
+     * onnxop added (a suite's case, test_data_set_K) never is */
+    int own = (size_t)(b - dir) > named;
+    fd = openat(dirs[cur].fd, name, O_PATH | O_DIRECTORY | O_CLOEXEC | (own ? O_NOFOLLOW : 0));
+    int er = errno;
+    if (fd < 0 && er == ENOENT) {
+      block(); /* made and recorded at once: a signal removes it again */
+      if (!mkdirat(dirs[cur].fd, name, 0777)) {
+        if (grow((void **)&made, &cap_made, nmade, sizeof *made)) {
+          unlinkat(dirs[cur].fd, name, AT_REMOVEDIR);
+          er = ENOMEM;
+        } else {
+          made[nmade++] = (made_folder){cur, name};
+          name = NULL; /* made[] has it */
+          er = 0;
+        }
+      } else {
+        er = errno; /* EEXIST: made meanwhile, by another; opened below as any */
+      }
+      unblock();
+      if (!er || er == EEXIST) { /* a folder made here: never a symlink put there since */
+        const char *nm = name ? name : made[nmade - 1].name;
+        own |= !name;
+        fd = openat(dirs[cur].fd, nm, O_PATH | O_DIRECTORY | O_CLOEXEC | (own ? O_NOFOLLOW : 0));
+        er = errno;
+      }
+    }
+    if (fd < 0 || fstat(fd, &st)) {
+      if (fd >= 0) er = errno, close(fd);
+      rc = folder_error(cur, name ? name : made[nmade - 1].name, dir, (size_t)(b - dir), er, e);
+    } else {
+      block();
+      int k = keep_folder(fd, &st);
+      unblock();
+      if (k < 0) rc = ox_oom(e, NULL);
+      cur = k;
+    }
+    free(name);
+    a = b;
+  }
+  /* outputs claimed in dir later go into the folder found here */
+  if (!rc && walked_to(dir) != cur) {
+    char *copy = ox_heap_strdup(dir);
+    block();
+    if (!copy || grow((void **)&paths, &cap_paths, npaths, sizeof *paths)) {
+      free(copy);
+      rc = ox_oom(e, NULL);
+    } else {
+      paths[npaths++] = (walked){copy, cur};
+    }
+    unblock();
+  }
   return rc;
+}
+
+int ox_out_folder_fd(const char *dir) {
+  int k = walked_to(dir);
+  return k < 0 ? -1 : dirs[k].fd;
 }
 
 static pending *find_pending(const char *path) {
@@ -279,17 +404,20 @@ int ox_claim_output(const char *path, ox_err *e) {
   char *dname = slash ? ox_heap_strndup(path, slash == path ? 1 : (size_t)(slash - path)) : ox_heap_strdup(".");
   if (!dname) return ox_oom(e, NULL);
   install();
-  /* O_PATH: a folder we may write in but not list is fine */
-  int dfd = open(dname, O_PATH | O_DIRECTORY | O_CLOEXEC), er = errno;
-  free(dname);
+  /* a folder ox_mkdir_p walked to is the one it checked; another is opened
+   * here (O_PATH: a folder we may write in but not list is fine) */
+  int dir = walked_to(dname), dfd = -1, er = 0;
   struct stat ds, st;
-  if (dfd < 0 || fstat(dfd, &ds)) {
-    if (dfd >= 0) er = errno, close(dfd);
-    return ox_fail(e, OX_EINPUT, "cannot write: %s", strerror(er));
+  if (dir < 0) {
+    dfd = open(dname, O_PATH | O_DIRECTORY | O_CLOEXEC), er = errno;
+    if (dfd < 0 || fstat(dfd, &ds)) {
+      if (dfd >= 0) er = errno, close(dfd);
+      free(dname);
+      return ox_fail(e, OX_EINPUT, "cannot write: %s", strerror(er));
+    }
+    dir = find_folder(ds.st_dev, ds.st_ino);
   }
-  int dir = -1;
-  for (int k = 0; k < ndirs; k++)
-    if (dirs[k].dev == ds.st_dev && dirs[k].ino == ds.st_ino) dir = k;
+  free(dname);
   int exists = !fstatat(dir >= 0 ? dirs[dir].fd : dfd, base, &st, AT_SYMLINK_NOFOLLOW);
   int rc = 0;
   /* dir < 0 (a new folder) cannot match a pending output's; -2 is no index */
@@ -308,15 +436,13 @@ int ox_claim_output(const char *path, ox_err *e) {
   if (!rc && (!copy || !names)) rc = ox_oom(e, NULL);
   if (!rc) {
     block();
-    if (grow((void **)&pend, &cap_pend, npend, sizeof *pend) ||
-        (dir < 0 && grow((void **)&dirs, &cap_dirs, ndirs, sizeof *dirs))) {
+    if (dir < 0) {
+      dir = keep_folder(dfd, &ds); /* kept, or closed */
+      dfd = -1;
+    }
+    if (dir < 0 || grow((void **)&pend, &cap_pend, npend, sizeof *pend)) {
       rc = ox_oom(e, NULL);
     } else {
-      if (dir < 0) {
-        dirs[ndirs] = (folder){dfd, ds.st_dev, ds.st_ino};
-        dir = ndirs++;
-        dfd = -1; /* kept */
-      }
       pending *p = &pend[npend];
       *p = key;
       p->path = copy;

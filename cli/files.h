@@ -10,6 +10,8 @@
  *    ox_temp_create) and ox_out_close (io/io.h) finishes it;
  *  - ox_commit_files renames every temporary into place, or none: when one
  *    rename fails, the files already renamed are put back as they were;
+ *  - ox_mkdir_p makes or opens an output folder, following no symlink
+ *    inside the path the command line gave;
  *  - ox_discard_files removes the temporaries and the folders ox_mkdir_p
  *    made. SIGINT, SIGTERM, SIGHUP and SIGPIPE do the same, then end the
  *    process as the signal would (status 128 + signal); the handlers are
@@ -24,10 +26,21 @@ int ox_out_open(ox_out *o, const char *path, ox_err *e); /* claims path if neede
 int ox_write_file_tmp(const char *path, const ox_buf *b, ox_err *e); /* open, put b, close */
 int ox_commit_files(ox_err *e);
 void ox_discard_files(void);
-/* Make the folder dir and its missing parents, as mkdir -p (0 if it exists
- * already as a folder; -1 with errno set otherwise). The folders it makes are
- * removed again by ox_discard_files (deepest first, and only when empty). */
-int ox_mkdir_p(const char *dir);
+/* Make the folder dir and its missing parents, as mkdir -p (0 also when it
+ * exists already as a folder; else the error in e, naming dir, or the
+ * path up to a symlink it refused). The first `named` bytes of dir are the path
+ * the command line gave: a symlink among them is followed, as the user wrote
+ * it. Every component after them (a suite's case folder, test_data_set_K)
+ * and every folder made here is opened with O_NOFOLLOW from the folder above
+ * it, so a symlink planted there, before or during the run, is refused, not
+ * followed. The folder found is kept open: outputs claimed in dir afterwards
+ * ("dir/NAME") are created in it, whatever dir names by then. The folders
+ * made are removed again by ox_discard_files (deepest first, each in the
+ * folder it was made in, and only when empty). */
+int ox_mkdir_p(const char *dir, size_t named, ox_err *e);
+/* The folder ox_mkdir_p(dir, ...) found, as an O_PATH descriptor for the
+ * *at() calls (owned by the output list), or -1. */
+int ox_out_folder_fd(const char *dir);
 
 /* Encode a value in the format and stream it to path's temporary (for
  * ox_commit_files). */

@@ -1,6 +1,6 @@
-/* cli/main.c: onnxop's entry point and subcommand dispatch. */
+/* cli/main.c: onnxop's entry point: the global options and the subcommand
+ * dispatch (what the commands share is in cli/cli.c). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +9,6 @@
 #include "../core/threads.h"
 #include "../io/io.h"
 #include "cli.h"
-
-ox_run_opts ox_cli_run;
 
 static const char usage[] =
     "usage: onnxop COMMAND [ARGS]\n"
@@ -61,29 +59,13 @@ static const char usage[] =
     "         not implement; ops OP: no such operator\n"
     OX_EXIT_HELP_SIGNAL;
 
-/* "" for cmd: an error before any command ("onnxop: ...", "Try 'onnxop --help'.") */
-int ox_usage_error(const char *cmd, const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "onnxop%s%s: ", *cmd ? " " : "", cmd);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\nTry 'onnxop %s%s--help'.\n", cmd, *cmd ? " " : "");
-  return OX_EUSAGE;
-}
-
-int ox_cli_oom(const char *cmd, const char *what) {
-  ox_err e = {0};
-  ox_oom(&e, what ? "%s" : NULL, what);
-  fprintf(stderr, "onnxop%s%s: %s\n", *cmd ? " " : "", cmd, e.msg);
-  return OX_ENOMEM;
-}
-
-/* "512M", "2G", "100000" -> bytes; 0 if malformed */
+/* "512M", "2G", "100000", "1.5G" -> bytes; 0 if malformed: a decimal number
+ * (strtod alone would also take "nan", "inf", "0x10" and " 5") */
 static size_t parse_size(const char *s) {
   char *end;
+  if (!((*s >= '0' && *s <= '9') || *s == '.')) return 0;
   double v = strtod(s, &end);
-  if (end == s || v <= 0) return 0;
+  if (end == s || strspn(s, "0123456789.eE+-") < (size_t)(end - s) || !(v > 0)) return 0;
   switch (*end) {
   case 'k': case 'K': v *= 1024.0; end++; break;
   case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
@@ -91,7 +73,7 @@ static size_t parse_size(const char *s) {
   case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
   }
   if (*end == 'B' || *end == 'b') end++;
-  return *end || v >= 1.8e19 ? 0 : (size_t)v;
+  return *end || !(v < 1.8e19) ? 0 : (size_t)v;
 }
 
 /* A global option NAME VALUE or NAME=VALUE, anywhere on the line before a

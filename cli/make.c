@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../io/io.h"
 #include "../proto/proto.h"
@@ -107,7 +109,12 @@ static const struct { int ir, v[3]; } releases[] = {
     {12, {24, 5, 1}}, {13, {25, 5, 1}}, {13, {26, 5, 1}}, {13, {27, 5, 1}}, {13, {28, 5, 1}},
 };
 #define NRELEASES ((int)(sizeof releases / sizeof *releases))
-#define IR_NEWEST 13
+/* The newest IR version onnx's onnx.proto defines (IR_VERSION): 14 since
+ * onnx 6a1de3b7 (2026-08-10), which only makes TypeProto.Opaque available
+ * outside ONNX-ML builds. onnxop writes onnx-ml.proto's messages, where
+ * Opaque always was, so a model is the same bytes at 13 and 14 but for the
+ * field. No release in the table above has it yet: only --ir-version asks. */
+#define IR_NEWEST 14
 
 /* the VERSION_TABLE column of a domain, or -1 */
 static int column(const char *domain) {
@@ -632,7 +639,7 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
   if (!newest) {
     if (!c->force)
       return fail(b, OX_EUSAGE, "onnxop knows no operator of domain '%s' (its domains: ai.onnx, ai.onnx.ml, "
-                  "ai.onnx.preview, ai.onnx.preview.training); --force writes the model anyway", domain);
+                  "ai.onnx.preview, ai.onnx.preview.training, com.microsoft); --force writes the model anyway", domain);
     if (!opset) return fail(b, OX_EUSAGE, "--opset is needed for domain '%s', which onnxop does not know", domain);
   } else if (opset > newest) {
     return fail(b, OX_EUSAGE, "%s opset %lld is past the newest onnxop knows (%lld)", domain_name(domain),
@@ -648,6 +655,9 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
             (long long)opset, domain_name(domain), why, c->force ? "" : " (--force writes the model anyway)");
     if (!c->force) return OX_EUNSUPPORTED;
   }
+  char dep[256]; /* a version onnx's checker refuses, written all the same (as `info` says) */
+  if (newest && ox_registry_deprecation(ox_registry_find(domain, c->op, opset), dep, sizeof dep))
+    fprintf(stderr, "onnxop make: warning: %s%s\n", b->label, dep);
   /* the opset imports and the IR version they need */
   b->ops[0] = (ox_opset){domain, opset};
   b->m.nopset = 1;
@@ -831,8 +841,13 @@ static int nan_refused(const built *b, int set, int out) {
 /* A case folder that holds data sets or values this case does not write
  * would mix old and new data: refused (the folder is left as it is). */
 static int stale(const built *b, const char *dir, int sets, int nin, int nout) {
-  DIR *d = opendir(dir);
-  if (!d) return 0;
+  /* the folder ox_mkdir_p found, listed through its descriptor */
+  int fd = ox_out_folder_fd(dir), lfd = fd < 0 ? -1 : openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = lfd < 0 ? NULL : fdopendir(lfd);
+  if (!d) {
+    if (lfd >= 0) close(lfd);
+    return 0;
+  }
   int rc = 0;
   for (struct dirent *de; !rc && (de = readdir(d));) {
     int k;
@@ -845,7 +860,10 @@ static int stale(const built *b, const char *dir, int sets, int nin, int nout) {
     }
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
-    DIR *s = opendir(sub);
+    /* a symlink there is not followed (ox_mkdir_p refuses it below) */
+    int sfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *s = sfd < 0 ? NULL : fdopendir(sfd);
+    if (!s && sfd >= 0) close(sfd);
     for (struct dirent *f; s && !rc && (f = readdir(s));) {
       int j, isin = !strncmp(f->d_name, "input_", 6);
       if (!isin && strncmp(f->d_name, "output_", 7)) continue;
@@ -859,6 +877,14 @@ static int stale(const built *b, const char *dir, int sets, int nin, int nout) {
   }
   closedir(d);
   return rc;
+}
+
+/* ox_mkdir_p for the case: the first `named` bytes of dir are the command
+ * line's; the error said, its status returned */
+static int make_folder(const built *b, const char *dir, size_t named) {
+  ox_err e = {0};
+  int rc = ox_mkdir_p(dir, named, &e);
+  return rc ? fail(b, rc, "%s", e.msg) : 0;
 }
 
 static int save(const built *b, const char *path, const ox_value *v, const char *name) {
@@ -902,8 +928,9 @@ static int write_data_json(ox_arena *A, const built *b, const char *dir) {
 
 /* Build one concrete case and write its files as temporaries (committed by
  * the caller): the model at model_path, and with case_dir the data sets and
- * data.json. */
-static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const char *case_dir) {
+ * data.json (the first `named` bytes of case_dir are the command line's:
+ * no symlink past them is followed). */
+static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const char *case_dir, size_t named) {
   built b;
   ox_err e = {0};
   int rc = resolve(A, &b, c);
@@ -924,7 +951,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
           return fail(&b, OX_EUSAGE, "input '%s' has no value: give it with --in %s=FILE, or draw it with "
                       "--random SEED", c->in[i].name, c->in[i].name);
     }
-    if ((rc = stale(&b, case_dir, c->datasets, nin, nout))) return rc;
+    if ((rc = make_folder(&b, case_dir, named)) || (rc = stale(&b, case_dir, c->datasets, nin, nout))) return rc;
     uint64_t s = c->seed;
     ox_mark later = {0}; /* data sets after the first are released once written */
     for (int set = 0; set < c->datasets; set++) {
@@ -948,8 +975,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
       }
       char *dir = ox_sprintf(A, "%s/test_data_set_%d", case_dir, set);
       if (!dir) return fail_oom(&b);
-      if (ox_mkdir_p(dir))
-        return errno == ENOMEM ? fail_oom(&b) : fail(&b, OX_EINPUT, "%s: cannot create the folder: %s", dir, strerror(errno));
+      if ((rc = make_folder(&b, dir, named))) return rc;
       for (int i = 0; i < nin; i++)
         if ((rc = save(&b, ox_sprintf(A, "%s/input_%d.pb", dir, i), vals[i], b.g.in[i].name))) return rc;
       for (int k = 0; k < nout; k++)
@@ -997,8 +1023,6 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
   ox_buf buf = {bytes, len, len};
   const char *path = model_path ? model_path : ox_sprintf(A, "%s/model.onnx", case_dir);
   if (!path) return fail_oom(&b);
-  if (case_dir && ox_mkdir_p(case_dir))
-    return errno == ENOMEM ? fail_oom(&b) : fail(&b, OX_EINPUT, "%s: cannot create the folder: %s", case_dir, strerror(errno));
   if ((rc = ox_write_file_tmp(path, &buf, &e))) return fail(&b, rc, "%s: %s", path, e.msg);
   return 0;
 }
@@ -1085,6 +1109,7 @@ static int add_case(ox_arena *A, const mk_case *c, int64_t opset, ox_dtype dt, c
 /* The concrete cases of c: one per since-version (each_opset) and element
  * type (each_type). 0, or the exit status (the error said). */
 static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, int *n, int *cap) {
+  int first = *n;
   const char *label = c->name ? ox_sprintf(A, "case '%s': ", c->name) : "";
   if (!label) goto oom;
   const char *domain = c->domain && strcmp(c->domain, "ai.onnx") ? c->domain : "";
@@ -1119,8 +1144,9 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
     const ox_kernel *k = ox_registry_find(domain, c->op, v);
     if (c->each_list) { /* the types given, as far as the op-version takes them */
       char *l = ox_strdup(A, c->each_list);
+      int words = 0;
       if (!l) goto oom;
-      for (char *w = l ? strtok(l, ", ") : NULL; w; w = strtok(NULL, ", ")) {
+      for (char *w = l ? strtok(l, ", ") : NULL; w; w = strtok(NULL, ", "), words++) {
         ox_dtype dt = ox_dtype_from_name(w);
         if (!dt) {
           fprintf(stderr, "onnxop make: %s--for-each-type %s: '%s' is not a dtype\n", label, c->each_type, w);
@@ -1129,6 +1155,10 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
         mask |= UINT64_C(1) << dt;
       }
       if (k && k->types) mask &= k->types;
+      if (!words) {
+        fprintf(stderr, "onnxop make: %s--for-each-type %s=: no types given\n", label, c->each_type);
+        return OX_EUSAGE;
+      }
     } else {
       if (!k) {
         if (!ox_registry_has_op(domain, c->op)) no_such_op(label, c->op, domain, 0);
@@ -1143,6 +1173,12 @@ static int expand(ox_arena *A, const mk_case *c, cJSON *keep, mk_case **list, in
     }
     for (int dt = 1; dt < OX_DTYPE_MAX; dt++)
       if (mask & (UINT64_C(1) << dt) && add_case(A, c, sinces[s], (ox_dtype)dt, keep, list, n, cap)) goto oom;
+  }
+  if (*n == first) { /* a sweep of nothing would write nothing, and succeed */
+    fprintf(stderr, "onnxop make: %s--for-each-type %s=%s: %s takes none of these types%s (`onnxop ops %s` lists "
+            "those it takes)\n", label, c->each_type, c->each_list ? c->each_list : "", c->op,
+            c->each_opset ? " at any opset" : "", c->op);
+    return OX_EUSAGE;
   }
   return 0;
 oom:
@@ -1253,6 +1289,10 @@ int ox_cmd_make(int argc, char **argv) {
         fprintf(stderr, "onnxop make: %s\n", e.msg);
         rc = e.code;
       }
+      /* onnx.checker refuses a node with an attribute given twice */
+      for (int i = 0; !rc && i < c.nattr - 1; i++)
+        if (!strcmp(c.attr[i].name, c.attr[c.nattr - 1].name))
+          rc = ox_usage_error("make", "attribute '%s' is given twice (-a %s)", c.attr[i].name, v);
       break;
     case O_INPUT:
     case O_OUTPUT: {
@@ -1427,7 +1467,8 @@ int ox_cmd_make(int argc, char **argv) {
   for (int i = 0; i < nall && !rc; i++) {
     ox_mark mk = ox_arena_mark(A);
     const char *dir = suite ? ox_sprintf(A, "%s/%s", suite, all[i].name) : case_dir;
-    rc = dir || !suite ? make_one(A, &all[i], model, dir) : ox_cli_oom("make", NULL);
+    size_t named = suite ? strlen(suite) : case_dir ? strlen(case_dir) : 0; /* NAME is onnxop's */
+    rc = dir || !suite ? make_one(A, &all[i], model, dir, named) : ox_cli_oom("make", NULL);
     ox_arena_release(A, mk);
   }
   /* a JSON or name that could not be made whole is not committed */

@@ -60,6 +60,14 @@ static const char run_help[] =
     "value such as 'float32[2,3]:1,2,3,4,5,6' (DTYPE[SHAPE]:values), or a JSON\n"
     "literal '{...}'.\n"
     "\n"
+    "Every domain a node uses must be in the model's opset_import: onnxruntime\n"
+    "assumes the newest version of a domain the model does not import\n"
+    "(com.microsoft, say); onnxop does not, and refuses the model naming the\n"
+    "node and the missing import. A model that uses an operator outside the ONNX\n"
+    "spec in ai.onnx (an experimental one such as ImageScaler-1, or\n"
+    "onnxruntime's LayerNormalization below opset 17) runs, with a one-line\n"
+    "warning on stderr per operator.\n"
+    "\n"
     "With no --out and no --out-dir the outputs are printed, numpy style.\n"
     "Outputs are written to temporaries next to them (FILE.tmp.XXXXXXXXXXXX), then\n"
     "renamed into place together: a failed or interrupted run (SIGINT, SIGTERM,\n"
@@ -193,6 +201,13 @@ static int write_index(saver *s, ox_err *e) {
 }
 
 /* ---- --random: the inputs --in left out, drawn from the declared types ---- */
+
+/* A node of an op-version outside the ONNX spec, or one it deprecated: run
+ * it, but say so. */
+static void warn_note(void *arg, const ox_node *n, const char *text) {
+  (void)arg;
+  fprintf(stderr, "onnxop run: warning: node '%s': %s\n", n->name, text);
+}
 
 static int draw_inputs(ox_arena *A, const ox_model *m, onnxop_value **vals, uint64_t seed, int ndim,
                        const mk_dim *dims, int nrange, const mk_input *ranges) {
@@ -365,6 +380,7 @@ int ox_cmd_run(int argc, char **argv) {
     goto done;
   }
   const ox_model *m = ox_api_model(M);
+  ox_model_notes(m, warn_note, NULL);
   const ox_graph *g = m->graph;
   nin_vals = g->nin;
   in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
@@ -423,9 +439,8 @@ int ox_cmd_run(int argc, char **argv) {
   }
   static const char *const ext[] = {"", "pb", "json", "npy", "npz"};
   if (out_dir) {
-    if (ox_mkdir_p(out_dir)) {
-      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
-      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", out_dir, strerror(errno)), rc = OX_EINPUT;
+    if ((rc = ox_mkdir_p(out_dir, strlen(out_dir), &e))) {
+      fprintf(stderr, "onnxop: %s\n", e.msg);
       goto done;
     }
     nout = dir_fmt == OX_FMT_NPZ ? 1 : g->nout;
@@ -447,9 +462,8 @@ int ox_cmd_run(int argc, char **argv) {
     }
   }
   if (save_dir) {
-    if (ox_mkdir_p(save_dir)) {
-      if (errno == ENOMEM) rc = ox_cli_oom("run", NULL);
-      else fprintf(stderr, "onnxop: %s: cannot create the folder: %s\n", save_dir, strerror(errno)), rc = OX_EINPUT;
+    if ((rc = ox_mkdir_p(save_dir, strlen(save_dir), &e))) {
+      fprintf(stderr, "onnxop: %s\n", e.msg);
       goto done;
     }
     sv.dir = save_dir;

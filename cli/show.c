@@ -362,6 +362,8 @@ static void nodes(const ox_model *m, int n, const ox_node *ns, int indent, int c
       printf("  [cannot run: %s]", problem);
       cant[1]++;
     }
+    char dep[256]; /* as `run` and `make` warn */
+    if (!is_fn && ox_registry_deprecation(k, dep, sizeof dep)) printf("  [warning: %s]", dep);
     printf("\n");
     for (int j = 0; j < nd->nattr; j++) {
       const ox_attr *at = &nd->attr[j];
@@ -427,6 +429,8 @@ static cJSON *nodes_json(const ox_model *m, int n, const ox_node *ns, int *unsup
     cJSON_AddBoolToObject(o, "function", is_fn);
     cJSON_AddBoolToObject(o, "supported", is_fn || (k && !problem));
     if (problem) cJSON_AddStringToObject(o, "problem", problem);
+    char dep[256];
+    if (!is_fn && ox_registry_deprecation(k, dep, sizeof dep)) cJSON_AddStringToObject(o, "warning", dep);
     if (!is_fn && (!k || problem)) (*unsupported)++;
     cJSON *as = cJSON_AddArrayToObject(o, "attributes");
     for (int j = 0; as && j < nd->nattr; j++) {
@@ -540,7 +544,8 @@ int ox_cmd_info(int argc, char **argv) {
             "           a symbolic dim's name, null for an unknown dim), initializers\n"
             "           (name, type, shape, min, max, mean, nan, inf), nodes (op, domain,\n"
             "           opset, since, name, inputs, outputs, function, supported, problem\n"
-            "           when an attribute does not fit the op-version, attributes: name,\n"
+            "           when an attribute does not fit the op-version, warning for a\n"
+            "           version ONNX deprecated that onnxop runs, attributes: name,\n"
             "           type and value, subgraphs), functions, and unsupported (the count\n"
             "           of nodes that cannot run)\n\n"
             "exit status:\n"

@@ -91,7 +91,9 @@ static int get_bool(rd *r, const cJSON *obj, const char *key, int *out) {
 static int get_num(rd *r, const cJSON *obj, const char *key, int *has, double *out) {
   const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!j) return 0;
-  if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0)) return bad(r, "\"%s\" must be a number >= 0", key);
+  /* 1e400 parses as infinity, which data.json cannot hold (JSON has none) */
+  if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0) || !isfinite(j->valuedouble))
+    return bad(r, "\"%s\" must be a finite number >= 0", key);
   *has = 1;
   *out = j->valuedouble;
   return 0;
@@ -106,9 +108,11 @@ static const char *json_text(rd *r, const cJSON *j) {
   return s;
 }
 
-/* "file": relative to the spec's folder */
+/* "file": relative to the spec's folder, and always a path: "-" is a file
+ * named so, never standard input, and "float32[2]:1,2" no inline value
+ * (ox_load_value would take either as the command line means them) */
 static const char *spec_path(rd *r, const char *f) {
-  return f[0] == '/' || !strcmp(r->dir, ".") ? f : ox_sprintf(r->A, "%s/%s", r->dir, f);
+  return f[0] == '/' ? f : ox_sprintf(r->A, "%s/%s", r->dir, f);
 }
 
 static int is_whole(const cJSON *x) {
@@ -227,16 +231,17 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
   OX_TRY(get_num(r, j, "rtol", &c->has_rtol, &c->rtol));
   OX_TRY(get_num(r, j, "atol", &c->has_atol, &c->atol));
   if (c->opset && c->each_opset) return bad(r, "give either \"opset\" or \"for_each_opset\", not both");
+  /* a seed as --random takes it (ox_parse_seed: 0 to 2^64-1, nothing
+   * clamped), as a decimal string, or as a JSON number where one is exact */
   const cJSON *seed = cJSON_GetObjectItemCaseSensitive(j, "seed");
   if (seed) {
-    char *end = NULL;
+    int ok = 0;
     if (cJSON_IsNumber(seed) && seed->valuedouble >= 0 && seed->valuedouble == floor(seed->valuedouble) &&
-        seed->valuedouble < 9007199254740992.0)
-      c->seed = (uint64_t)seed->valuedouble;
-    else if (cJSON_IsString(seed) && seed->valuestring[0] >= '0' && seed->valuestring[0] <= '9')
-      c->seed = strtoull(seed->valuestring, &end, 10);
-    if ((!cJSON_IsNumber(seed) && (!end || *end)) || (cJSON_IsNumber(seed) && c->seed != seed->valuedouble))
-      return bad(r, "\"seed\" must be a whole number from 0 to 2^64-1 (a decimal string past 2^53)");
+        seed->valuedouble <= 9007199254740992.0)
+      c->seed = (uint64_t)seed->valuedouble, ok = 1;
+    else if (cJSON_IsString(seed))
+      ok = !ox_parse_seed(seed->valuestring, &c->seed);
+    if (!ok) return bad(r, "\"seed\" must be a whole number from 0 to 2^64-1 (a decimal string past 2^53)");
   }
   /* for_each_type: "T", "T=float,int64" or {"T": ["float", "int64"]} */
   const cJSON *ft = cJSON_GetObjectItemCaseSensitive(j, "for_each_type");
@@ -254,10 +259,11 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
       }
       ox_buf_printf(&b, "%s%s", t == ft->child->child ? "" : ",", t->valuestring);
     }
+    if (!ft->child->child) return bad(r, "\"for_each_type\": no types in the list (a sweep of none makes no case)");
     ox_buf_put(&b, "", 1);
     c->each_list = b.p ? ox_strdup(r->A, (const char *)b.p) : NULL;
     ox_buf_free(&b);
-    if (!c->each_list) return bad(r, "\"for_each_type\": no types");
+    if (!c->each_list) return ox_oom(r->e, NULL);
   } else if (ft) {
     return bad(r, "\"for_each_type\" must be \"T\", \"T=float,int64\" or {\"T\": [\"float\", \"int64\"]}");
   }
@@ -269,6 +275,9 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
   c->attr = ox_alloc_array(r->A, cJSON_GetArraySize(ja) + 1, sizeof *c->attr);
   if (!c->attr) return ox_oom(r->e, NULL);
   for (const cJSON *a = ja ? ja->child : NULL; a; a = a->next) OX_TRY(attribute(r, a, &c->attr[c->nattr++]));
+  const char *twice; /* "alpha" twice, or "alpha" and "alpha:float": onnx.checker refuses it */
+  OX_TRY(ox_attr_twice(c->nattr, c->attr, &twice, r->e));
+  if (twice) return bad(r, "attribute \"%s\" is given twice", twice);
   /* dims */
   const cJSON *jd = cJSON_GetObjectItemCaseSensitive(j, "dims");
   if (jd && !cJSON_IsObject(jd)) return bad(r, "\"dims\" must be an object (NAME: size)");
@@ -308,8 +317,9 @@ static int one_case(rd *r, const cJSON *j, mk_case *c) {
     const cJSON *rg = cJSON_GetObjectItemCaseSensitive(in, "range");
     if (rg) {
       if (!cJSON_IsArray(rg) || cJSON_GetArraySize(rg) != 2 || !cJSON_IsNumber(rg->child) ||
-          !cJSON_IsNumber(rg->child->next) || !(rg->child->valuedouble <= rg->child->next->valuedouble))
-        return bad(r, "%s: \"range\" must be [LO, HI] with LO <= HI", what);
+          !cJSON_IsNumber(rg->child->next) || !(rg->child->valuedouble <= rg->child->next->valuedouble) ||
+          !isfinite(rg->child->valuedouble) || !isfinite(rg->child->next->valuedouble))
+        return bad(r, "%s: \"range\" must be [LO, HI], two finite numbers with LO <= HI", what);
       m->ranged = 1;
       m->lo = rg->child->valuedouble;
       m->hi = rg->child->next->valuedouble;

@@ -178,8 +178,47 @@ static void structural(ox_cmp *r, const char *fmt, const ox_value *got, const ox
            ox_value_desc(got, b, sizeof b));
 }
 
+/* An optional that holds a value stands for that value (ONNX's test runner
+ * reads an OptionalProto as its element too); one that holds none stays. */
+static const ox_value *held(const ox_value *v) {
+  while (v && v->kind == OX_OPTIONAL && v->u.opt) v = v->u.opt;
+  return v;
+}
+
+/* Whether two types can be one: an element type left open ('?', as a .pb
+ * leaves an empty sequence's or an absent optional's) agrees with any, and
+ * optional(X) with what X agrees with. */
+static int types_agree(const ox_type *x, const ox_type *y) {
+  if (!x || !y || x->kind == OX_KIND_NONE || y->kind == OX_KIND_NONE) return 1;
+  if (x->kind == OX_OPTIONAL && y->kind != OX_OPTIONAL) return types_agree(x->inner, y);
+  if (y->kind == OX_OPTIONAL && x->kind != OX_OPTIONAL) return types_agree(x, y->inner);
+  if (x->kind != y->kind) return 0;
+  if ((x->kind == OX_TENSOR || x->kind == OX_MAP) && ox_dtype_valid(x->elem) && ox_dtype_valid(y->elem) &&
+      x->elem != y->elem)
+    return 0;
+  return x->kind == OX_TENSOR || types_agree(x->inner, y->inner);
+}
+
+/* The one rule, the same both ways (got and want swapped give the same
+ * answer): values match when they hold the same. A present optional is what
+ * it holds; an absent one matches only an absent one. Tensors match by
+ * dtype, shape and elements; sequences by length, then element by element;
+ * maps by keys and values. Types count only where nothing is held to
+ * compare (an empty sequence, an absent optional), and there an open
+ * element type ('?') agrees with any. */
 static void cmp_value(const ox_value *got, const ox_value *want, int64_t seq, double rtol, double atol, ox_cmp *r) {
   if (r->structural) return;
+  got = held(got);
+  want = held(want);
+  if (got && want && (got->kind == OX_OPTIONAL) != (want->kind == OX_OPTIONAL)) { /* one absent */
+    char a[160], pre[48] = "";
+    if (seq >= 0) snprintf(pre, sizeof pre, "sequence element %lld: ", (long long)seq);
+    r->differ = r->structural = 1;
+    snprintf(r->why, sizeof r->why, "%soptional: expected %s, got %s", pre,
+             want->kind == OX_OPTIONAL ? "none" : ox_value_desc(want, a, sizeof a),
+             got->kind == OX_OPTIONAL ? "none" : ox_value_desc(got, a, sizeof a));
+    return;
+  }
   if (!got || !want || got->kind != want->kind) {
     structural(r, "kind", got, want, seq);
     return;
@@ -195,25 +234,15 @@ static void cmp_value(const ox_value *got, const ox_value *want, int64_t seq, do
                (long long)got->u.seq.n);
       return;
     }
-    if (!ox_type_eq(got->type, want->type)) {
+    if (!got->u.seq.n && !types_agree(got->type, want->type)) {
       structural(r, "type", got, want, seq);
       return;
     }
     for (int64_t i = 0; i < got->u.seq.n && !r->structural; i++)
       cmp_value(got->u.seq.v[i], want->u.seq.v[i], i, rtol, atol, r);
     return;
-  case OX_OPTIONAL:
-    if (!got->u.opt != !want->u.opt) {
-      r->differ = r->structural = 1;
-      snprintf(r->why, sizeof r->why, "optional: expected %s, got %s", want->u.opt ? "an element" : "none",
-               got->u.opt ? "an element" : "none");
-      return;
-    }
-    if (!got->u.opt) {
-      if (!ox_type_eq(got->type, want->type)) structural(r, "type", got, want, seq);
-      return;
-    }
-    cmp_value(got->u.opt, want->u.opt, seq, rtol, atol, r);
+  case OX_OPTIONAL: /* both absent */
+    if (!types_agree(got->type, want->type)) structural(r, "type", got, want, seq);
     return;
   case OX_MAP:
     cmp_value(got->u.map.keys, want->u.map.keys, seq, 0, 0, r);
@@ -236,17 +265,20 @@ int ox_compare_full(const ox_value *got, const ox_value *want, double rtol, doub
 /* ---- error statistics and non-finite values ---- */
 
 /* Calls fn(ctx, tensor_of_got, tensor_of_want, seq) for each pair of tensors
- * of two values alike in structure (want NULL: the tensors of got alone). */
+ * of two values that cmp_value found alike in structure (present optionals
+ * seen through, as there); want NULL: the tensors of got alone. */
 typedef void (*tensor_fn)(void *ctx, const ox_tensor *g, const ox_tensor *w, int64_t seq);
 
 static void each_tensor(const ox_value *g, const ox_value *w, int64_t seq, tensor_fn fn, void *ctx) {
+  g = held(g);
+  w = held(w);
   if (!g) return;
   switch (g->kind) {
   case OX_TENSOR: fn(ctx, &g->u.t, w ? &w->u.t : NULL, seq); return;
   case OX_SEQUENCE:
     for (int64_t i = 0; i < g->u.seq.n; i++) each_tensor(g->u.seq.v[i], w ? w->u.seq.v[i] : NULL, i, fn, ctx);
     return;
-  case OX_OPTIONAL: each_tensor(g->u.opt, w ? w->u.opt : NULL, seq, fn, ctx); return;
+  case OX_OPTIONAL: return; /* absent: no tensor */
   case OX_MAP: each_tensor(g->u.map.values, w ? w->u.map.values : NULL, seq, fn, ctx); return;
   default: return;
   }

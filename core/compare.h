@@ -1,9 +1,20 @@
-/* core/compare.h: comparing two values as the ONNX test runners do.
+/* core/compare.h: comparing two values as the ONNX test runners do; the one
+ * rule that `onnxop test`, `onnxop compare` and onnxop_compare follow.
  *
  * numpy allclose semantics for floats: |got - want| <= atol + rtol * |want|,
  * NaN equals NaN, an infinity equals only the same infinity. Integers, bools
- * and strings must match exactly; kinds, dtypes and shapes must match exactly.
- * Complex numbers compare their real and imaginary parts each so. */
+ * and strings must match exactly; dtypes and shapes must match exactly.
+ * Complex numbers compare their real and imaginary parts each so.
+ * Structure is compared the same way both ways (only rtol, relative to want,
+ * tells got from want): values match when they hold the same. A present
+ * optional is the value it holds (as ONNX's runner reads an OptionalProto),
+ * so optional(x) matches x either way round; an absent optional matches only
+ * an absent one. Sequences match by length, then element by element.
+ * Types count only where nothing is held to compare, an empty sequence or
+ * an absent optional, and there an element type left open ('?', as a .pb
+ * leaves an empty sequence's) agrees with any: an empty seq(tensor(?))
+ * matches any empty sequence of tensors, while an empty seq(tensor(float))
+ * and an empty seq(tensor(int64)) differ. */
 #ifndef OX_COMPARE_H
 #define OX_COMPARE_H
 

@@ -55,9 +55,9 @@ int ox_oom(ox_err *e, const char *fmt, ...) {
 int ox_over_limit(ox_err *e, unsigned long long need, const char *what) {
   unsigned long long lim = ox_memory_limit(), in_use = ox_memory_in_use();
   if (need > lim)
-    return ox_fail(e, OX_EINPUT, "%s needs %llu bytes, more than the memory limit allows (%llu bytes; see "
+    return ox_fail(e, OX_ENOMEM, "%s needs %llu bytes, more than the memory limit allows (%llu bytes; see "
                    "--max-memory)", what, need, lim);
-  return ox_fail(e, OX_EINPUT, "the memory limit (%llu bytes; see --max-memory) is reached: %llu bytes are in "
+  return ox_fail(e, OX_ENOMEM, "the memory limit (%llu bytes; see --max-memory) is reached: %llu bytes are in "
                  "use, and %s needs %llu more", lim, in_use, what, need);
 }
 

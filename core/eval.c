@@ -611,11 +611,12 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
     }
     int64_t v = ox_opset_of(nops, ops, n->domain);
     if (v < 0)
-      return ox_fail(e, OX_EINPUT, "node '%s' %s: the model imports no opset for domain '%s'",
+      return ox_fail(e, OX_EINPUT, "node '%s' %s: the model imports no opset for domain '%s' (add it to the "
+                     "model's opset_import; onnxop does not assume a version, as onnxruntime does)",
                      n->name, n->op, domain_label(n->domain));
     const ox_kernel *k = ox_registry_find(n->domain, n->op, v);
     if (!k) {
-      char why[160];
+      char why[320];
       int known = ox_registry_has_op(n->domain, n->op);
       return ox_fail(e, OX_EUNSUPPORTED, "unsupported operator %s (%s, opset %lld)%s%s", n->op,
                      domain_label(n->domain), (long long)v, known ? ": " : "",
@@ -749,6 +750,11 @@ static int check_inputs(const ox_node *n, int nin, ox_value **in, ox_err *e) {
     if (dt && !(k->types & (UINT64_C(1) << dt))) {
       char allowed[1024], desc[128];
       mask_names(k->types, allowed, sizeof allowed);
+      int later = ox_registry_type_since(k, dt); /* a later version that allows it */
+      if (later)
+        return ox_fail(e, OX_EINPUT, "input %d '%s' is %s; its element type must be one of %s "
+                       "(%s allows %s from opset %d)", k->tin, n->in[k->tin],
+                       ox_value_desc(v, desc, sizeof desc), allowed, k->op, ox_dtypes[dt].onnx_name, later);
       return ox_fail(e, OX_EINPUT, "input %d '%s' is %s; its element type must be one of %s",
                      k->tin, n->in[k->tin], ox_value_desc(v, desc, sizeof desc), allowed);
     }
@@ -843,9 +849,10 @@ double ox_deadline_us(double seconds) { return seconds > 0 ? now_us() + seconds 
 
 int ox_check_time(ox_err *e) {
   const ox_run_opts *o = ox_run_current();
-  if (!o->deadline_us || now_us() < o->deadline_us) return 0;
-  return ox_fail(e, OX_EINPUT, "the time limit of %g s (%s) is reached", o->timeout_s,
-                 o->timeout_source ? o->timeout_source : "--timeout");
+  if (o->deadline_us && now_us() >= o->deadline_us)
+    return ox_fail(e, OX_EINPUT, "the time limit of %g s (%s) is reached", o->timeout_s,
+                   o->timeout_source ? o->timeout_source : "--timeout");
+  return o->check ? o->check(o->check_arg, e) : 0;
 }
 
 /* Liveness (see plan_liveness and ox_live_* in core/arena.h), once node n has

@@ -40,6 +40,11 @@ typedef struct ox_run_opts {
   const char *timeout_source;
   int seeded;              /* 1: random ops without a seed draw from */
   uint32_t seed;           /* RandomState(seed) (else ONNXOP_SEED, else the OS) */
+  /* called at the same checks as the deadline (after it); a non-zero
+   * return, with e set, stops the run: the library's cancel flag and
+   * progress handler */
+  int (*check)(void *arg, ox_err *e);
+  void *check_arg;
 } ox_run_opts;
 
 /* ox_prepare for a run with these options (NULL: all zero): their deadline
@@ -58,7 +63,8 @@ const ox_run_opts *ox_run_current(void);
 /* The deadline for a limit of `seconds` from now (0: none). */
 double ox_deadline_us(double seconds);
 /* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached"
- * once the current run's deadline has passed. */
+ * once the current run's deadline has passed; then the run's check, if
+ * any. */
 int ox_check_time(ox_err *e);
 
 /* ---- for ops with subgraphs (If, Loop, Scan, SequenceMap) ---- */

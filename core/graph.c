@@ -1,4 +1,5 @@
 /* core/graph.c: small queries on a loaded model. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph.h"
@@ -43,6 +44,29 @@ const ox_attr *ox_node_attr(const ox_node *n, const char *name) {
   for (int i = 0; i < n->nattr; i++)
     if (!strcmp(n->attr[i].name, name)) return &n->attr[i];
   return NULL;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int ox_attr_twice(int n, const ox_attr *attr, const char **twice, ox_err *e) {
+  *twice = NULL;
+  if (n <= 32) { /* the usual few: no allocation */
+    for (int i = 1; i < n; i++)
+      for (int j = 0; j < i; j++)
+        if (!strcmp(attr[i].name, attr[j].name)) return *twice = attr[i].name, 0;
+    return 0;
+  }
+  /* a hostile node with thousands: sorted, so not quadratic */
+  const char **names = ox_heap_malloc((size_t)n * sizeof *names);
+  if (!names) return ox_oom(e, "for the names of %d attributes", n);
+  for (int i = 0; i < n; i++) names[i] = attr[i].name;
+  qsort(names, (size_t)n, sizeof *names, by_name);
+  for (int i = 1; i < n && !*twice; i++)
+    if (!strcmp(names[i], names[i - 1])) *twice = names[i];
+  free(names);
+  return 0;
 }
 
 /* ---- the model's structure, as onnx.checker checks it ----

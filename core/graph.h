@@ -127,6 +127,10 @@ int64_t ox_opset_of(int n, const ox_opset *ops, const char *domain);
 /* The graph inputs that are not initializers, in order (for positional --in). */
 int ox_graph_real_inputs(const ox_graph *g, int *idx_out /* g->nin entries */);
 const ox_attr *ox_node_attr(const ox_node *n, const char *name);
+/* onnx.checker refuses a node that gives an attribute twice ("Attribute
+ * 'alpha' appeared multiple times"): the name of one that attr[0..n) gives
+ * twice, in *twice, or NULL. 0, or OX_ENOMEM (said in e). */
+int ox_attr_twice(int n, const ox_attr *attr, const char **twice, ox_err *e);
 /* The model's structure, as onnx.checker checks it, for the main graph, every
  * subgraph and every function: graph inputs, initializers and function
  * definitions unique; each node output written once, and not over a graph

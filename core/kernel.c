@@ -262,22 +262,3 @@ int ox_window_vals(ox_ctx *c, const char *name, const ox_ints *v, int n, int64_t
   for (int i = 0; i < n; i++) out[i] = v->v[i];
   return 0;
 }
-
-int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
-  int64_t cnt;
-  const int64_t *v = ox_attr_ints(c, name, &cnt);
-  if (!v) {
-    for (int i = 0; i < n; i++) out[i] = def;
-    return 0;
-  }
-  if (cnt != n)
-    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
-                   n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
-  for (int i = 0; i < n; i++) {
-    if (v[i] < lo || v[i] > (INT64_C(1) << 24))
-      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
-                     (long long)v[i], (long long)lo);
-    out[i] = v[i];
-  }
-  return 0;
-}

@@ -145,11 +145,10 @@ enum { OX_PAD_NOTSET, OX_PAD_SAME_UPPER, OX_PAD_SAME_LOWER, OX_PAD_VALID };
 /* The auto_pad attribute (default NOTSET); a bad value is an error. */
 int ox_auto_pad(ox_ctx *c, int *mode);
 /* An ints attribute of exactly n values, each in [lo, 2^24] (so window
- * arithmetic cannot overflow); every value is `def` when absent. */
-int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out);
-/* The same in two steps, for a row's load hook, which does not know the
- * spatial axes: ox_window_attr at load (each value in [lo, 2^24]), then
- * ox_window_vals in the kernel (exactly n values; each `def` when absent). */
+ * arithmetic cannot overflow), in two steps, as a row's load hook does not
+ * know the spatial axes: ox_window_attr at load (each value in [lo, 2^24]),
+ * then ox_window_vals in the kernel (exactly n values; each `def` when
+ * absent). */
 typedef struct { const int64_t *v; int64_t n; } ox_ints; /* v NULL, n -1: absent */
 int ox_window_attr(ox_ctx *c, const char *name, int64_t lo, ox_ints *out);
 int ox_window_vals(ox_ctx *c, const char *name, const ox_ints *v, int n, int64_t def, int64_t *out);

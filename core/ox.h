@@ -9,5 +9,5 @@
 #include "registry.h"
 #include "eval.h"
 #include "sys.h"
-#define OX_VERSION "0.1.0"
+#define OX_VERSION "0.2.0"
 #endif

@@ -59,7 +59,7 @@ static void sort_table(void) {
         fprintf(stderr, "onnxop: more than %d operator rows; raise MAX_ROWS in core/registry.c\n", MAX_ROWS);
         abort();
       }
-      table[ntable++] = (ox_op_version){k, f->family, OX_LATEST, NULL};
+      table[ntable++] = (ox_op_version){k, f->family, OX_LATEST, NULL, ox_family_origin(f->family)};
     }
   qsort(table, (size_t)ntable, sizeof *table, cmp_rows);
   for (int i = 0; i + 1 < ntable; i++) {
@@ -126,6 +126,8 @@ const char *ox_registry_why(const char *domain, const char *op, int64_t opset, c
     snprintf(buf, n, "onnxop runs opsets up to %d", OX_LATEST);
   } else if (at < first) {
     snprintf(buf, n, "the operator first appears at opset %d", table[first].k->since);
+  } else if (ox_row_not_run(table[at].k)) {
+    snprintf(buf, n, "%s", ox_row_not_run(table[at].k));
   } else if (!table[at].k->fn) {
     /* the run of rows with kernels that ends at the removed one */
     int lo = at;
@@ -139,6 +141,117 @@ const char *ox_registry_why(const char *domain, const char *op, int64_t opset, c
     snprintf(buf, n, "no implementation for this version");
   }
   return buf;
+}
+
+/* The op-versions whose Changelog entry says "(deprecated)" (onnx's checker
+ * refuses them) and that onnxop runs all the same, as old exports use them.
+ * (Those it does not run are OX_REMOVED rows.) tests/unit/test_registry.c
+ * holds this list to tests/op-versions.txt. */
+static const struct { const char *domain, *op; int since; } deprecated_rows[] = {
+    {"", "GroupNormalization", 18},
+};
+
+const char *ox_registry_deprecation(const ox_kernel *k, char *buf, size_t n) {
+  int listed = 0;
+  for (size_t i = 0; k && k->fn && i < sizeof deprecated_rows / sizeof *deprecated_rows; i++)
+    listed |= !strcmp(canon(k->domain), deprecated_rows[i].domain) && !strcmp(k->op, deprecated_rows[i].op) &&
+              k->since == deprecated_rows[i].since;
+  if (!listed) return NULL;
+  /* the op's next row with a kernel replaces it */
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, ox_registry_until(k) + 1);
+  if (v && v->k != k && v->k->fn)
+    snprintf(buf, n, "%s-%d is deprecated (onnx's checker refuses it; %s-%d replaces it)", k->op, k->since,
+             k->op, v->k->since);
+  else
+    snprintf(buf, n, "%s-%d is deprecated (onnx's checker refuses it)", k->op, k->since);
+  return buf;
+}
+
+/* ---- rows that are not the spec's ---- */
+
+const char *ox_row_not_run(const ox_kernel *k) {
+  return k && !k->fn && k->attrs && k->attrs[0] == '!' ? k->attrs + 1 : NULL;
+}
+
+int ox_family_origin(const char *family) {
+  return !strcmp(family, "experimental") ? OX_ORIGIN_EXPERIMENTAL
+         : !strncmp(family, "contrib-", 8) ? OX_ORIGIN_ONNXRUNTIME
+                                           : OX_ORIGIN_SPEC;
+}
+
+const char *ox_origin_name(int origin) {
+  return origin == OX_ORIGIN_EXPERIMENTAL ? "experimental" : origin == OX_ORIGIN_ONNXRUNTIME ? "onnxruntime" : "spec";
+}
+
+const char *ox_registry_note(const ox_op_version *v, char *buf, size_t n) {
+  if (!v || !v->k->fn) return NULL;
+  if (v->origin == OX_ORIGIN_SPEC) return ox_registry_deprecation(v->k, buf, n);
+  if (canon(v->k->domain)[0]) return NULL;
+  const ox_kernel *k = v->k;
+  if (v->origin == OX_ORIGIN_EXPERIMENTAL) {
+    snprintf(buf, n, "%s-%d is an experimental operator, which onnx 1.5 removed from the spec; onnxop runs it "
+             "as onnxruntime does", k->op, k->since);
+    return buf;
+  }
+  /* onnxruntime's registration in ai.onnx: the spec's own row, if any, follows it */
+  const ox_op_version *next = v->until < OX_LATEST ? ox_registry_version(k->domain, k->op, v->until + 1) : NULL;
+  if (next && next->origin == OX_ORIGIN_SPEC)
+    snprintf(buf, n, "%s below opset %d is onnxruntime's registration in ai.onnx, not the ONNX spec's (which "
+             "defines it from opset %d); onnxop runs it as onnxruntime does", k->op, next->k->since,
+             next->k->since);
+  else
+    snprintf(buf, n, "%s is onnxruntime's registration in ai.onnx, not an ONNX spec operator; onnxop runs it as "
+             "onnxruntime does", k->op);
+  return buf;
+}
+
+typedef struct {
+  const ox_kernel *seen[16]; /* the rows warned about */
+  int nseen;
+  void (*warn)(void *, const ox_node *, const char *);
+  void *arg;
+} notes;
+
+/* ops: the imports nodes resolve with first (a function's own), then the model's */
+static void notes_in(notes *d, const ox_model *m, int nops, const ox_opset *ops, int n, const ox_node *ns,
+                     int depth) {
+  for (int i = 0; i < n && depth <= 64; i++) {
+    const ox_node *nd = &ns[i];
+    int64_t v = ox_opset_of(nops, ops, nd->domain);
+    if (v < 0) v = ox_opset_of(m->nopset, m->opset, nd->domain);
+    const ox_op_version *r = v < 0 ? NULL : ox_registry_version(nd->domain, nd->op, v);
+    char text[300];
+    if (ox_registry_note(r, text, sizeof text)) {
+      int j = 0;
+      while (j < d->nseen && d->seen[j] != r->k) j++;
+      if (j == d->nseen && d->nseen < 16) {
+        d->seen[d->nseen++] = r->k;
+        d->warn(d->arg, nd, text);
+      }
+    }
+    for (int a = 0; a < nd->nattr; a++) {
+      const ox_attr *at = &nd->attr[a];
+      if (at->g) notes_in(d, m, nops, ops, at->g->nnode, at->g->node, depth + 1);
+      for (int64_t g = 0; at->graphs && g < at->n; g++)
+        notes_in(d, m, nops, ops, at->graphs[g]->nnode, at->graphs[g]->node, depth + 1);
+    }
+  }
+}
+
+void ox_model_notes(const ox_model *m, void (*warn)(void *arg, const ox_node *n, const char *text), void *arg) {
+  notes d = {.warn = warn, .arg = arg};
+  notes_in(&d, m, m->nopset, m->opset, m->graph->nnode, m->graph->node, 0);
+  for (int f = 0; f < m->nfunc; f++)
+    notes_in(&d, m, m->func[f].nopset, m->func[f].opset, m->func[f].nnode, m->func[f].node, 0);
+}
+
+int ox_registry_type_since(const ox_kernel *k, int dt) {
+  if (dt <= 0 || dt >= 64) return 0;
+  pthread_once(&sorted, sort_table);
+  const char *domain = canon(k->domain);
+  for (int i = upper_bound(domain, k->op, k->since), end = upper_bound(domain, k->op, INT64_MAX); i < end; i++)
+    if (table[i].k->fn && (table[i].k->types & (UINT64_C(1) << dt))) return table[i].k->since;
+  return 0;
 }
 
 /* ---- a row's attribute list ---- */
@@ -181,8 +294,14 @@ static const char *names_of(const ox_kernel *k, char *buf, size_t n) {
 int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e) {
   char names[200];
   ox_attr_spec a;
+  /* onnxruntime's own ai.onnx schemas (LayerNormalization-1,
+   * SimplifiedLayerNormalization-1) allow unchecked attributes: one they do
+   * not declare is ignored, as onnxruntime ignores it */
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, k->since);
+  int unchecked = v && v->k == k && v->origin == OX_ORIGIN_ONNXRUNTIME && !canon(k->domain)[0];
   for (int j = 0; j < n->nattr; j++) {
     const ox_attr *at = &n->attr[j];
+    if (unchecked && !declared(k, at->name, &a)) continue;
     if (!declared(k, at->name, &a))
       return ox_fail(e, OX_EINPUT, "'%s' is not an attribute of %s-%d (its attributes: %s)",
                      at->name, k->op, k->since, names_of(k, names, sizeof names));

@@ -77,6 +77,27 @@ typedef struct ox_kernel {
  *   { "", "Upsample", 10, OX_REMOVED }, */
 #define OX_REMOVED 0, 0, 0, 0, NULL, ""
 
+/* The rest of a row for an op-version onnxop knows but does not run, with
+ * the reason, which `onnxop ops` and the "unsupported operator" message give
+ * (ox_row_not_run):
+ *   { "com.microsoft", "BeamSearch", 1, OX_NOT_RUN("a generation loop ...") }, */
+#define OX_NOT_RUN(why) 0, 0, 0, 0, NULL, "!" why
+/* The reason of an OX_NOT_RUN row, else NULL. */
+const char *ox_row_not_run(const ox_kernel *k);
+
+/* Where an op-version is defined. Most are the ONNX spec's
+ * (docs/Changelog.md and Changelog-ml.md); the others are run because models
+ * use them and onnxruntime runs them, and `onnxop ops` says so. A family's
+ * name says which (ox_family_origin):
+ *   OX_ORIGIN_EXPERIMENTAL  family "experimental": ai.onnx's experimental
+ *       operators, which the Changelog listed until onnx 1.5 removed them
+ *       (ImageScaler-1, Crop-1 ...; tests/op-versions-experimental.txt);
+ *   OX_ORIGIN_ONNXRUNTIME   families "contrib-...": onnxruntime's own, the
+ *       com.microsoft domain as its docs/ContribOperators.md gives it and the
+ *       few rows onnxruntime registers in ai.onnx itself (LayerNormalization-1,
+ *       SimplifiedLayerNormalization-1; tests/op-versions-contrib.txt). */
+enum { OX_ORIGIN_SPEC, OX_ORIGIN_EXPERIMENTAL, OX_ORIGIN_ONNXRUNTIME };
+
 /* The families, defined in ops/families.c (each table ends with a row whose
  * op is NULL; the list with a NULL family). */
 typedef struct { const char *family; const ox_kernel *rows; } ox_family;
@@ -89,6 +110,7 @@ typedef struct {
   int until; /* the op's next row's since - 1; OX_LATEST for its last row */
   const char *attrs; /* k's attribute list, an OX_ATTRS_OF resolved; NULL when
                       * it names no row of the op (test_registry refuses it) */
+  int origin; /* its family's: OX_ORIGIN_* */
 } ox_op_version;
 
 /* The table: every family's rows sorted by (domain, op, since); *n receives
@@ -109,6 +131,29 @@ int ox_registry_has_op(const char *domain, const char *op);
 /* Why no kernel serves (domain, op) at opset: for "unsupported operator" messages. */
 const char *ox_registry_why(const char *domain, const char *op, int64_t opset, char *buf, size_t n);
 
+/* For a row of an op-version ONNX deprecated that onnxop still runs, as old
+ * exports use it (GroupNormalization-18): "GroupNormalization-18 is deprecated
+ * (onnx's checker refuses it; GroupNormalization-21 replaces it)" in buf; NULL
+ * for any other row (k NULL too). One text for every command's warning. */
+const char *ox_registry_deprecation(const ox_kernel *k, char *buf, size_t n);
+/* The first opset after row k's from which a row of its op with a kernel
+ * allows element type dt, or 0: for "T must be one of ..." messages. */
+int ox_registry_type_since(const ox_kernel *k, int dt);
+/* For a row that is not the ONNX spec's (origin experimental, or onnxruntime's
+ * in the ai.onnx domain), the one-line note every command warns with:
+ * "ImageScaler-1 is an experimental operator ONNX removed (onnx 1.5); onnxop
+ * runs it as onnxruntime does"; NULL for the spec's other rows and for the
+ * com.microsoft domain (a model imports that on purpose); for a spec row ONNX
+ * deprecated, ox_registry_deprecation's text. */
+const char *ox_registry_note(const ox_op_version *v, char *buf, size_t n);
+/* Calls warn(arg, node, text) once per such op-version that nodes of m use
+ * (its graph, subgraphs and functions), with its first node. */
+void ox_model_notes(const ox_model *m, void (*warn)(void *arg, const ox_node *n, const char *text), void *arg);
+/* "spec", "experimental", "onnxruntime" */
+const char *ox_origin_name(int origin);
+/* The origin of a family's rows, from its name. */
+int ox_family_origin(const char *family);
+
 /* ---- a row's attribute list ---- */
 typedef struct {
   char name[64], type[16];
@@ -121,7 +166,9 @@ typedef struct {
 const char *ox_attr_spec_next(const char *p, ox_attr_spec *a);
 /* Check node n against row k: each attribute must be declared, with the
  * declared type (one referring to a function's attribute is checked by
- * name only), and every required one must be present. */
+ * name only), and every required one must be present. onnxruntime's own
+ * ai.onnx rows (origin onnxruntime) allow undeclared attributes, as its
+ * schemas for them do (AllowUncheckedAttributes): they are ignored. */
 int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e);
 
 /* ---- attribute access for kernels ----

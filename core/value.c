@@ -31,6 +31,13 @@ const ox_type *ox_type_map(ox_arena *a, ox_dtype key, const ox_type *val) {
   return mk(a, OX_MAP, key, val);
 }
 
+const ox_type *ox_type_copy(ox_arena *a, const ox_type *t) {
+  if (!t) return NULL;
+  if (t->kind == OX_TENSOR && ox_dtype_valid((int)t->elem)) return ox_type_tensor(t->elem);
+  const ox_type *inner = t->inner ? ox_type_copy(a, t->inner) : NULL;
+  return t->inner && !inner ? NULL : mk(a, t->kind, t->elem, inner);
+}
+
 int ox_type_eq(const ox_type *x, const ox_type *y) {
   if (x == y) return 1;
   if (!x || !y || x->kind != y->kind) return 0;
@@ -360,7 +367,9 @@ int ox_value_copy(ox_arena *a, const ox_value *v, ox_value **out, ox_err *e) {
     return 0;
   }
   case OX_SEQUENCE: {
-    OX_TRY(ox_seq_new(a, v->type->inner, v->u.seq.n, out, e));
+    const ox_type *inner = ox_type_copy(a, v->type->inner);
+    if (!inner) return ox_oom(e, NULL);
+    OX_TRY(ox_seq_new(a, inner, v->u.seq.n, out, e));
     for (int64_t i = 0; i < v->u.seq.n; i++)
       OX_TRY(ox_value_copy(a, v->u.seq.v[i], &(*out)->u.seq.v[i], e));
     return 0;
@@ -368,12 +377,14 @@ int ox_value_copy(ox_arena *a, const ox_value *v, ox_value **out, ox_err *e) {
   case OX_OPTIONAL: {
     ox_value *x = NULL;
     if (v->u.opt) OX_TRY(ox_value_copy(a, v->u.opt, &x, e));
-    return ox_opt_new(a, v->type->inner, x, out, e);
+    const ox_type *inner = ox_type_copy(a, v->type->inner);
+    return inner ? ox_opt_new(a, inner, x, out, e) : ox_oom(e, NULL);
   }
   case OX_MAP: {
     ox_value *m = ox_alloc(a, sizeof *m);
     if (!m) return ox_oom(e, NULL);
     *m = *v;
+    if (!(m->type = ox_type_copy(a, v->type))) return ox_oom(e, NULL);
     OX_TRY(ox_value_copy(a, v->u.map.keys, &m->u.map.keys, e));
     OX_TRY(ox_value_copy(a, v->u.map.values, &m->u.map.values, e));
     *out = m;

@@ -62,6 +62,9 @@ const ox_type *ox_type_tensor(ox_dtype dt); /* static, never NULL for a valid dt
 const ox_type *ox_type_seq(ox_arena *a, const ox_type *elem);
 const ox_type *ox_type_opt(ox_arena *a, const ox_type *elem);
 const ox_type *ox_type_map(ox_arena *a, ox_dtype key, const ox_type *val);
+/* A copy of t in a (tensor types are static and shared), so that it lives
+ * as long as a; NULL for NULL or out of memory. */
+const ox_type *ox_type_copy(ox_arena *a, const ox_type *t);
 int ox_type_eq(const ox_type *x, const ox_type *y);
 /* "seq(tensor(float))", "optional(tensor(int64))", "map(string,tensor(float))" */
 const char *ox_type_str(const ox_type *t, char *buf, size_t n);
@@ -112,7 +115,7 @@ int ox_seq_append(ox_arena *a, const ox_value *s, ox_value *x, ox_value **out, o
 int ox_opt_new(ox_arena *a, const ox_type *elem, ox_value *v, ox_value **out, ox_err *e);
 /* A copy of the tensor header sharing the data. */
 ox_value *ox_tensor_view(ox_arena *a, const ox_value *v);
-/* A deep copy (strings too). */
+/* A deep copy (strings and types too: it needs nothing of v's arena). */
 int ox_value_copy(ox_arena *a, const ox_value *v, ox_value **out, ox_err *e);
 /* The type of v (built in the arena for tensors). */
 const ox_type *ox_value_type(ox_arena *a, const ox_value *v);

@@ -44,7 +44,7 @@ extern "C" {
 
 /* ---- version ---- */
 #define ONNXOP_VERSION_MAJOR 0
-#define ONNXOP_VERSION_MINOR 1
+#define ONNXOP_VERSION_MINOR 2
 #define ONNXOP_VERSION_PATCH 0
 /* The library's version as "MAJOR.MINOR.PATCH" (the library's, which may be
  * newer than the header a program was built with). */
@@ -61,14 +61,18 @@ typedef enum {
   ONNXOP_ERR_NOMEM = 4        /* memory ran out: the run's max_memory, or the system's */
 } onnxop_code;
 
+/* A run stopped from outside (onnxop_run_options_set_cancel), or by a
+ * progress handler's or node callback's non-zero return (exit status 1). */
+#define ONNXOP_ERR_CANCELLED 5
+
 typedef struct onnxop_error onnxop_error;
 /* The code (ONNXOP_ERR_*) of e; ONNXOP_OK for NULL. */
 ONNXOP_API int onnxop_error_code(const onnxop_error *e);
 /* The message, e.g. "node 'n0' Add-14: input 1 'B' is int64; T must be ...",
  * owned by e (valid until onnxop_error_free); "" for NULL. */
 ONNXOP_API const char *onnxop_error_message(const onnxop_error *e);
-/* The exit status the onnxop command gives for e: 0 (NULL), 1 (input, and
- * out of memory), 2 (usage) or 3 (unsupported). */
+/* The exit status the onnxop command gives for e: 0 (NULL), 1 (input, out
+ * of memory, cancelled), 2 (usage) or 3 (unsupported). */
 ONNXOP_API int onnxop_error_exit_status(const onnxop_error *e);
 ONNXOP_API void onnxop_error_free(onnxop_error *e);
 
@@ -113,6 +117,33 @@ ONNXOP_API const char *onnxop_model_input_type(const onnxop_model *m, int i);
 ONNXOP_API int onnxop_model_output_count(const onnxop_model *m);
 ONNXOP_API const char *onnxop_model_output_name(const onnxop_model *m, int i);
 ONNXOP_API const char *onnxop_model_output_type(const onnxop_model *m, int i);
+/* Their declared shapes: the rank (-1: no shape declared, not a tensor, or
+ * i out of range), and dim d's size, or -1 when the model gives none: then
+ * *name, when name is not NULL, is the dim's symbolic name ("N", as long as
+ * m lives) or NULL when it has none. */
+ONNXOP_API int onnxop_model_input_rank(const onnxop_model *m, int i);
+ONNXOP_API int64_t onnxop_model_input_dim(const onnxop_model *m, int i, int d, const char **name);
+ONNXOP_API int onnxop_model_output_rank(const onnxop_model *m, int i);
+ONNXOP_API int64_t onnxop_model_output_dim(const onnxop_model *m, int i, int d, const char **name);
+/* The model's IR version, and the opsets it imports: count, then each
+ * one's domain as the model spells it ("" for ai.onnx) and version (NULL,
+ * -1 out of range). */
+ONNXOP_API int64_t onnxop_model_ir_version(const onnxop_model *m);
+ONNXOP_API int onnxop_model_opset_count(const onnxop_model *m);
+ONNXOP_API const char *onnxop_model_opset_domain(const onnxop_model *m, int i);
+ONNXOP_API int64_t onnxop_model_opset_version(const onnxop_model *m, int i);
+/* Every value of the main graph a run can return by name
+ * (onnxop_run_outputs): the inputs a run gives, the initializers, then each
+ * node's outputs in the order the nodes run. NULL out of range. */
+ONNXOP_API int onnxop_model_value_count(const onnxop_model *m);
+ONNXOP_API const char *onnxop_model_value_name(const onnxop_model *m, int i);
+
+/* Whether this build implements operator op of domain (NULL or "":
+ * ai.onnx) for a model importing opset version `opset` of that domain: 1
+ * yes; 0 no, with the reason in why (n bytes, when why is not NULL: "onnxop
+ * does not implement this operator", "the operator first appears at opset
+ * 13"); -1 when op is NULL. */
+ONNXOP_API int onnxop_op_supported(const char *domain, const char *op, int64_t opset, char *why, size_t n);
 
 /* ---- values: tensors, sequences, optionals, maps ---- */
 typedef struct onnxop_value onnxop_value;
@@ -132,6 +163,13 @@ ONNXOP_API int onnxop_tensor_new(int dtype, int rank, const int64_t *dims, const
  * (ONNXOP_ERR_USAGE). onnxop never writes into it. */
 ONNXOP_API int onnxop_tensor_wrap(int dtype, int rank, const int64_t *dims, const void *data,
                                   onnxop_value **out, onnxop_error **err);
+
+/* A string tensor: element i is the len[i] bytes at s[i], copied (any
+ * bytes, NULs included; s[i] may be NULL when len[i] is 0); len NULL: each
+ * s[i] is NUL-terminated, as onnxop_tensor_new takes them; s NULL: empty
+ * strings. */
+ONNXOP_API int onnxop_tensor_new_strings(int rank, const int64_t *dims, const char *const *s, const size_t *len,
+                                         onnxop_value **out, onnxop_error **err);
 
 /* Value file formats */
 typedef enum {
@@ -167,6 +205,14 @@ ONNXOP_API int onnxop_sequence_new(const char *elem_type, int64_t n, const onnxo
  * (elem NULL, then elem_type is needed). */
 ONNXOP_API int onnxop_optional_new(const char *elem_type, const onnxop_value *elem, onnxop_value **out,
                                    onnxop_error **err);
+/* A map of type map(K, V): keys a 1-D tensor of an integer or string
+ * element type K, values a sequence of as many values of type V; entry i
+ * maps key i to element i. Both are copied. */
+ONNXOP_API int onnxop_map_new(const onnxop_value *keys, const onnxop_value *values, onnxop_value **out,
+                              onnxop_error **err);
+/* A deep copy of v that holds nothing v holds (a node callback's outputs
+ * are kept so). */
+ONNXOP_API int onnxop_value_copy(const onnxop_value *v, onnxop_value **out, onnxop_error **err);
 ONNXOP_API void onnxop_value_free(onnxop_value *v);
 /* Free n values and the array that holds them (the outputs of onnxop_run). */
 ONNXOP_API void onnxop_values_free(onnxop_value **v, int n);
@@ -231,6 +277,50 @@ ONNXOP_API int onnxop_run_options_set_timeout(onnxop_run_options *o, double seco
 /* Random ops without a seed attribute draw from numpy's RandomState(seed). */
 ONNXOP_API int onnxop_run_options_set_seed(onnxop_run_options *o, uint32_t seed);
 
+/* Stop runs from outside: once *flag is non-zero (an int store, from any
+ * thread or a signal handler) a run with these options stops at its next
+ * check (before every node and every Loop or Scan iteration, as the time
+ * limit; a single long node runs to its end) with ONNXOP_ERR_CANCELLED.
+ * The library only reads *flag, which must stay valid while such runs go
+ * on. NULL: none. */
+ONNXOP_API int onnxop_run_options_set_cancel(onnxop_run_options *o, const volatile int *flag);
+/* A progress handler (as SQLite's): fn(arg) is called at those checks once
+ * `interval` seconds have passed since the run began or fn was last called
+ * (0: at every check), on the thread of the run; a non-zero return stops
+ * the run with ONNXOP_ERR_CANCELLED. It lets a language binding's own
+ * signal handling run during a long run. fn NULL: none; a negative or NaN
+ * interval: ONNXOP_ERR_USAGE. */
+ONNXOP_API int onnxop_run_options_set_progress(onnxop_run_options *o, double interval, int (*fn)(void *arg),
+                                               void *arg);
+/* What a node callback is shown of a node that has just run (later
+ * versions may add fields at the end). */
+typedef struct onnxop_node_info {
+  const char *name;                   /* the node's name (may be "") */
+  const char *op;                     /* its operator, or the model-local function it calls */
+  const char *domain;                 /* "" for ai.onnx */
+  int version;                        /* the opset version its implementation is from (1: a function) */
+  int depth;                          /* 0: a node of the main graph; more: inside a subgraph or function */
+  int n_out;
+  const char *const *out_names;       /* n_out names, "" for an output left out */
+  const onnxop_value *const *outputs; /* n_out values, NULL for an output left out */
+} onnxop_node_info;
+typedef int (*onnxop_node_fn)(void *arg, const onnxop_node_info *node);
+/* Call fn(arg, node) after each node that succeeds, in the order they run,
+ * on the thread of the run, the nodes of subgraphs and functions included.
+ * The outputs, and what is taken from them (onnxop_sequence_at, ...), are
+ * valid during the call only and must not be freed: onnxop_value_copy
+ * keeps one. A non-zero return stops the run with ONNXOP_ERR_CANCELLED.
+ * fn NULL: none. */
+ONNXOP_API int onnxop_run_options_set_node_callback(onnxop_run_options *o, onnxop_node_fn fn, void *arg);
+/* What `onnxop run --trace` (ONNXOP_TRACE_NODES: each node as it runs, its
+ * inputs and outputs summarised) and `--time` (ONNXOP_TRACE_TIME: each
+ * node's time) print, as text handed to write(arg, text, len) a line at a
+ * time on the thread of the run (write NULL: standard error). what 0: none;
+ * other bits: ONNXOP_ERR_USAGE. */
+enum { ONNXOP_TRACE_NODES = 1, ONNXOP_TRACE_TIME = 2 };
+typedef void (*onnxop_write_fn)(void *arg, const char *text, size_t len);
+ONNXOP_API int onnxop_run_options_set_trace(onnxop_run_options *o, int what, onnxop_write_fn write, void *arg);
+
 /* Run m. values[0..n_in) bind the inputs named names[0..n_in) (names NULL:
  * the inputs in order, as onnxop_model_input_name lists them); an input
  * left out is an error unless optional-typed (then absent). Values are
@@ -240,6 +330,15 @@ ONNXOP_API int onnxop_run_options_set_seed(onnxop_run_options *o, uint32_t seed)
 ONNXOP_API int onnxop_run(const onnxop_model *m, const onnxop_run_options *options, int n_in,
                           const char *const *names, const onnxop_value *const *values, onnxop_value ***outputs,
                           int *n_out, onnxop_error **err);
+
+/* Run m as onnxop_run does, but return the values named want[0..n_want)
+ * (*outputs: a new array of n_want values in that order, freed with
+ * onnxop_values_free): any value onnxop_model_value_name lists, an
+ * intermediate one as the node that made it left it (a copy), an input as
+ * given. A name no value has is ONNXOP_ERR_USAGE before the run. */
+ONNXOP_API int onnxop_run_outputs(const onnxop_model *m, const onnxop_run_options *options, int n_in,
+                                  const char *const *names, const onnxop_value *const *values, int n_want,
+                                  const char *const *want, onnxop_value ***outputs, onnxop_error **err);
 
 /* ---- comparing, as the ONNX test runners do ---- */
 typedef struct onnxop_compare_report {

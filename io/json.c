@@ -9,6 +9,9 @@
  *     (float, double, string...) or enum names (FLOAT). It may be left out
  *     when the model declares the type.
  *   - "shape": optional; without it the shape is the nesting of "data".
+ *     Dims are integers as int64 elements are (below): a dim beyond 2^53 (of
+ *     an empty tensor, such as shape [0, 4611686018427387904]) is written
+ *     as a decimal string, and read as a number or a string.
  *   - "data": nested by the shape, or flat (row-major) with as many elements.
  *     A scalar has "shape": [] and "data": 5 (or [5]). Always written nested.
  *   When the model declares a tensor type, bare data (5, [1, 2], ...) is a
@@ -1418,8 +1421,9 @@ static int enc_tensor(wr *w, const ox_tensor *t, size_t indent) {
   puts_w(w, "\",");
   newline(w, indent);
   puts_w(w, "\"shape\": [");
-  for (int k = 0; k < t->rank; k++) {
-    snprintf(buf, sizeof buf, k ? ", %lld" : "%lld", (long long)t->dims[k]);
+  for (int k = 0; k < t->rank; k++) { /* past 2^53 a string, as int64 data is */
+    int exact = t->dims[k] <= (int64_t)EXACT_LIMIT;
+    snprintf(buf, sizeof buf, exact ? "%s%lld" : "%s\"%lld\"", k ? ", " : "", (long long)t->dims[k]);
     puts_w(w, buf);
   }
   puts_w(w, "],");

@@ -24,8 +24,10 @@
 
 #include "core/eval.h"
 #include "core/gemm.h"
+#include "core/gemv.h"
 #include "core/kernel.h"
 #include "core/vexp.h"
+#include "attention.h"
 
 /* ---- what the computing body needs ---- */
 
@@ -44,6 +46,8 @@ typedef struct {
   int mode;                        /* qk_matmul_output_mode */
   ox_dtype smp;                    /* softmax precision */
   int zero_masked_rows;            /* a row of only -inf softmaxes to zeros (Attention) */
+  const int64_t *pastb;            /* (B,) the causal offset per batch, or NULL (ox_attention_f32) */
+  const float *sink;               /* (Hq,) smooth softmax's extra logit per head, or NULL */
 } att_p;
 
 /* Whether the softmax precision is narrower than the compute type. */
@@ -144,12 +148,12 @@ static double expsum_f64(double *r, int64_t n, double m, int dbl) {
  * rows_f32, attention_f32 ... and the same in f64. */
 #define F float
 #define FN(name) name##_f32
-#define GEMM ox_sgemm
+#define GEMM ox_sgemm_any
 #define TANH tanhf
 #include "attention_body.h"
 #define F double
 #define FN(name) name##_f64
-#define GEMM ox_dgemm
+#define GEMM ox_dgemm_any
 #define TANH tanh
 #include "attention_body.h"
 
@@ -609,6 +613,25 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
     }
   from_compute(y, dbl, Y);
   return 0;
+}
+
+/* ---- the core for the other families (ops/attention.h) ---- */
+
+int ox_attention_f32(ox_ctx *c, const ox_att_args *a, const float *q, const float *k, const float *v, float *y,
+                     float *qk) {
+  att_p p = {.B = a->B, .Hq = a->Hq, .Hkv = a->Hkv, .S = a->S, .T = a->T, .D = a->D, .Dv = a->Dv,
+             .scale = a->scale, .softcap = a->softcap, .causal = a->causal, .left = a->left, .right = -1,
+             .past = a->past, .nonpad = a->nkeys, .has_mask = a->bias != NULL, .mlen = a->bias ? a->blen : a->T,
+             .mode = a->qk_mode, .smp = OX_FLOAT, .zero_masked_rows = a->zero_masked_rows, .pastb = a->pastb,
+             .sink = a->sink};
+  memcpy(p.qs, a->qs, sizeof p.qs);
+  memcpy(p.ks, a->ks, sizeof p.ks);
+  memcpy(p.vs, a->vs, sizeof p.vs);
+  memcpy(p.ys, a->ys, sizeof p.ys);
+  memcpy(p.ms, a->bs, sizeof p.ms);
+  if (p.Hkv < 1 || p.Hq % p.Hkv) return ox_fail(c->err, OX_EINPUT, "q heads %lld are not a multiple of kv heads %lld",
+                                                (long long)p.Hq, (long long)p.Hkv);
+  return attention_f32(c, &p, q, k, v, a->bias, y, qk);
 }
 
 #define F4 (OX_T(FLOAT) | OX_T(DOUBLE) | OX_T(FLOAT16) | OX_T(BFLOAT16))

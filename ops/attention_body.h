@@ -60,6 +60,21 @@ static void FN(softmax)(const att_p *p, F *r, int64_t n, int rnd) {
   FN(scale)(r, n, (F)(1.0 / FN(expsum)(r, n, m, p->smp == OX_DOUBLE)));
 }
 
+/* Softmax of row r (n) with one more logit, `sink`, in the denominator
+ * (onnxruntime's smooth softmax, GroupQueryAttention's head_sink): the max
+ * is taken over the row and the sink, e^(sink - max) joins the sum. */
+static void FN(softmax_sink)(F *r, int64_t n, double sink) {
+  int nan = 0;
+  F m = FN(rowmax)(r, n, &nan);
+  if (nan) {
+    for (int64_t j = 0; j < n; j++) r[j] = (F)NAN;
+    return;
+  }
+  if (sink > m) m = (F)sink;
+  double s = FN(expsum)(r, n, m, 0) + exp(sink - (double)m);
+  FN(scale)(r, n, (F)(1.0 / s));
+}
+
 /* r[j0..j1) += the mask's bias (0 without a mask), plus -inf when `out`;
  * *bmax, *bnan: the bias's running max and whether it held a NaN. */
 static void FN(bias)(const att_p *p, F *r, const F *mrow, int64_t j0, int64_t j1,
@@ -88,7 +103,7 @@ static void FN(rows)(const att_p *p, const F *mask, int64_t b, int64_t h, F *sc,
   size_t rowb = (size_t)T * sizeof(F);
   /* the causal offset: past_sequence_length for the internal cache, else (24)
    * nonpad_kv_seqlen[b] - q_sequence_length for an external one, else 0 */
-  int64_t off = p->nonpad ? p->nonpad[b] - p->S : p->past;
+  int64_t off = p->pastb ? p->pastb[b] : p->nonpad ? p->nonpad[b] - p->S : p->past;
   int64_t npad = p->nonpad ? p->nonpad[b] : T;
   for (int64_t i = 0; i < p->S; i++) {
     F *r = sc + i * T;
@@ -120,7 +135,12 @@ static void FN(rows)(const att_p *p, const F *mask, int64_t b, int64_t h, F *sc,
     FN(bias)(p, r, mrow, lo, hi, 0, &bmax, &bnan);
     FN(bias)(p, r, mrow, hi, T, 1, &bmax, &bnan);
     if (o && p->mode == 2) memcpy(o, r, rowb);
+    if (o && p->mode == 4) { /* (onnxruntime's GroupQueryAttention) the keys left out as 0 */
+      memset(o, 0, rowb);
+      if (hi > lo) memcpy(o + lo, r + lo, (size_t)(hi - lo) * sizeof(F));
+    }
     if (!bnan && bmax == -INFINITY) memset(r, 0, rowb);
+    else if (p->sink) FN(softmax_sink)(r, T, p->sink[h]);
     else FN(softmax)(p, r, T, rnd);
     if (o && p->mode == 3) memcpy(o, r, rowb);
   }

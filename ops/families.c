@@ -31,6 +31,9 @@ extern const ox_kernel ox_ml_encode_kernels[];
 extern const ox_kernel ox_ml_linear_kernels[];
 extern const ox_kernel ox_ml_tree_kernels[];
 extern const ox_kernel ox_ml_svm_kernels[];
+extern const ox_kernel ox_experimental_kernels[];
+extern const ox_kernel ox_contrib_transformer_kernels[];
+extern const ox_kernel ox_contrib_generation_kernels[];
 
 /* Every op family, in the order `onnxop ops` prints them. */
 const ox_family ox_families[] = {
@@ -63,5 +66,8 @@ const ox_family ox_families[] = {
     {"ml-linear", ox_ml_linear_kernels},
     {"ml-tree", ox_ml_tree_kernels},
     {"ml-svm", ox_ml_svm_kernels},
+    {"experimental", ox_experimental_kernels},
+    {"contrib-transformer", ox_contrib_transformer_kernels},
+    {"contrib-generation", ox_contrib_generation_kernels},
     {NULL, NULL},
 };

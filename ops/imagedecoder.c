@@ -112,7 +112,7 @@ static int undecodable(job *j, const char *fmt, ...) {
 static int too_big(job *j, int64_t w, int64_t h, uint64_t need) {
   char what[96];
   if (need == UINT64_MAX)
-    return ox_fail(j->c->err, OX_EINPUT, "a %lld x %lld image is more than the memory limit allows (%llu bytes; "
+    return ox_fail(j->c->err, OX_ENOMEM, "a %lld x %lld image is more than the memory limit allows (%llu bytes; "
                    "see --max-memory)", (long long)w, (long long)h, (unsigned long long)ox_memory_limit());
   snprintf(what, sizeof what, "a %lld x %lld image", (long long)w, (long long)h);
   return ox_over_limit(j->c->err, need, what);

@@ -128,7 +128,7 @@ const ox_kernel ox_loss_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "NegativeLogLikelihoodLoss", 12, 0, OX_TS_FLOAT3, 2, 3, nll_k,
     "ignore_index:int,reduction:string=mean", loss_load },
-  { "", "NegativeLogLikelihoodLoss", 13, 0, OX_TS_FLOAT4, 2, 3, nll_k, OX_ATTRS_OF(12), loss_load },
+  { "", "NegativeLogLikelihoodLoss", 13, 0, OX_TS_FLOAT3, 2, 3, nll_k, OX_ATTRS_OF(12), loss_load },
   { "", "NegativeLogLikelihoodLoss", 22, 0, OX_TS_FLOAT4, 2, 3, nll_k, OX_ATTRS_OF(12), loss_load },
   { "", "SoftmaxCrossEntropyLoss",   12, 0, OX_TS_FLOAT3, 2, 3, sce_k,
     "ignore_index:int,reduction:string=mean", loss_load },

@@ -15,6 +15,7 @@
 #include "core/kernel.h"
 #include "core/threads.h"
 #include "core/random.h"
+#include "twins.h"
 
 /* One rounding per operation and gcc's cheap vectoriser cost model, for
  * the row loops: the Makefile's ROW_FLAGS for this file. */
@@ -507,12 +508,15 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   norm_rows(xd, y, rows, len, eps, center, mean, inv);
   affine_rep(y, x->n, s, ps, b, pb);
   OX_TRY(emit(c, center ? x->dt : st->dt, r, x->dims, y, &out[0]));
-  if (nout > 1 && center) {
+  /* onnxruntime's SimplifiedLayerNormalization-1 (RMS, c->version 1) has
+   * InvStdDev as its output 1 */
+  if (nout > 1 && (center || c->version < 17)) {
     int64_t *sd = ox_alloc_array(c->a, r, sizeof *sd);
     if (!sd) return ox_oom(c->err, NULL);
     for (int i = 0; i < r; i++) sd[i] = i < axis ? x->dims[i] : 1;
-    OX_TRY(emit(c, (ox_dtype)stash, r, sd, mean, &out[1]));
-    if (nout > 2) OX_TRY(emit(c, (ox_dtype)stash, r, sd, inv, &out[2]));
+    if (center) OX_TRY(emit(c, (ox_dtype)stash, r, sd, mean, &out[1]));
+    else OX_TRY(emit(c, (ox_dtype)stash, r, sd, inv, &out[1]));
+    if (nout > 2 && center) OX_TRY(emit(c, (ox_dtype)stash, r, sd, inv, &out[2]));
   }
   return 0;
 }
@@ -751,7 +755,7 @@ const ox_kernel ox_norm_kernels[] = {
   { "", "LayerNormalization",        17, 0, F4,      2, 3, layernorm,
     "axis:int=-1,epsilon:float=1e-05,stash_type:int=1", layer_load },
   { "", "GroupNormalization",        18, 0, F4,      3, 3, groupnorm,
-    "epsilon:float=1e-05,num_groups:int:required", groupnorm_load },
+    "epsilon:float=1e-05,num_groups:int:required", groupnorm_load }, /* deprecated: ox_registry_deprecation */
   { "", "GroupNormalization",        21, 0, F4,      3, 3, groupnorm,
     "epsilon:float=1e-05,num_groups:int:required,stash_type:int=1", groupnorm_load },
   { "", "RMSNormalization",          23, 0, F4,      2, 2, rmsnorm,
@@ -774,3 +778,17 @@ const ox_kernel ox_norm_kernels[] = {
   { "", "Dropout",                   22, 0, F4 | F8, 1, 3, dropout, "seed:int", norm_load },
   {0},
 };
+
+/* ---- for the rows of other families (ops/twins.h) ---- */
+
+int ox_layernorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return layernorm(c, nin, in, nout, out);
+}
+
+int ox_rmsnorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return rmsnorm(c, nin, in, nout, out);
+}
+
+int ox_layernorm_load(ox_ctx *c, void **state) {
+  return layer_load(c, state);
+}

@@ -1007,7 +1007,7 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Identity",        23,  0, TS_23,         1, 1, identity, "" },
   { "", "Identity",        24,  0, TS_24,         1, 1, identity, "" },
   { "", "Identity",        25,  0, TS_25,         1, 1, identity, "" },
-  { "", "Constant",         1, -1, OX_TS_CLASSIC, 0, 0, constant, "value:tensor:required" },
+  { "", "Constant",         1, -1, OX_TS_FLOAT3, 0, 0, constant, "value:tensor:required" },
   { "", "Constant",         9, -1, OX_TS_CLASSIC, 0, 0, constant, OX_ATTRS_OF(1) },
   { "", "Constant",        11, -1, OX_TS_CLASSIC, 0, 0, constant,
     "sparse_value:sparse_tensor,value:tensor" }, /* + sparse_value */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/kernel.h"
+#include "twins.h"
 #include "core/threads.h"
 
 /* The tensor types, as the versions grew them. */
@@ -1015,3 +1016,19 @@ const ox_kernel ox_tensor_kernels[] = {
     "batch_axis:int=1,time_axis:int=0", revseq_load },
   {0},
 };
+
+/* ---- for the rows of other families (ops/twins.h) ---- */
+
+/* Slice-10's kernel (the experimental DynamicSlice-1, whose inputs are
+ * Slice-10's first four, runs it at any opset) */
+int ox_slice10_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  ox_ctx c10 = *c;
+  c10.version = 10;
+  return slice(&c10, nin, in, nout, out);
+}
+
+int ox_slice10_load(ox_ctx *c, void **state) {
+  ox_ctx c10 = *c;
+  c10.version = 10;
+  return slice_load(&c10, state);
+}

@@ -12,6 +12,7 @@
 
 #include "core/gemm.h"
 #include "core/kernel.h"
+#include "twins.h"
 
 /* One rounding per operation and gcc's cheap vectoriser cost model, for
  * the row loops: the Makefile's ROW_FLAGS for this file. */
@@ -133,27 +134,42 @@ static int rotary(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!x->n) return 0;
   const float *xf = f32_in(c, x), *cf = f32_in(c, cs), *sf = f32_in(c, sn);
   float *yf = f32_out(c, y);
+  int64_t *rows = ox_alloc_array(c->a, B * S + 1, sizeof *rows); /* B * S <= x->n */
+  if (!rows) return ox_oom(c->err, NULL);
   if (!xf || !cf || !sf || !yf) return c->err->code;
-  /* pair i: elements (i, i + half), or (2i, 2i + 1) interleaved */
-  int64_t p1 = inter ? 2 : 1, p2 = inter ? 1 : half;
   for (int64_t b = 0; b < B; b++)
     for (int64_t s = 0; s < S; s++) {
       int64_t k = (ib == 1 ? 0 : b) * is + (is == 1 ? 0 : s); /* the (b, s) entry */
-      int64_t row = pos ? pid[k] : k;
-      const float *co = cf + row * cw, *si = sf + row * cw;
-      for (int64_t h = 0; h < H; h++) {
-        const float *xr = xf + b * sb + h * sh + s * ss;
-        float *yr = yf + b * sb + h * sh + s * ss;
+      rows[b * S + s] = pos ? pid[k] : k;
+    }
+  ox_rope r = {B, H, S, D, rd, inter, {sb, sh, ss}, cf, sf, cw, rows};
+  ox_rope_f32(&r, xf, yf);
+  f32_done(yf, y);
+  return 0;
+}
+
+/* The rotation itself, which com.microsoft's RotaryEmbedding and
+ * GroupQueryAttention share (ops/twins.h): pair i of a head is (i, i + half)
+ * or, interleaved, (2i, 2i + 1). */
+void ox_rope_f32(const ox_rope *r, const float *x, float *y) {
+  int64_t half = r->rd / 2, p1 = r->interleaved ? 2 : 1, p2 = r->interleaved ? 1 : half;
+  for (int64_t b = 0; b < r->B; b++)
+    for (int64_t s = 0; s < r->S; s++) {
+      int64_t row = r->rows[b * r->S + s];
+      const float *co = r->cos + row * r->cw, *si = r->sin + row * r->cw;
+      for (int64_t h = 0; h < r->H; h++) {
+        int64_t o = b * r->st[0] + h * r->st[1] + s * r->st[2];
+        const float *xr = x + o;
+        float *yr = y + o;
         for (int64_t i = 0; i < half; i++) {
           float x1 = xr[i * p1], x2 = xr[i * p1 + p2];
           yr[i * p1] = co[i] * x1 - si[i] * x2;
           yr[i * p1 + p2] = si[i] * x1 + co[i] * x2;
         }
-        for (int64_t d = rd; d < D; d++) yr[d] = xr[d];
+        if (yr != xr)
+          for (int64_t d = r->rd; d < r->D; d++) yr[d] = xr[d];
       }
     }
-  f32_done(yf, y);
-  return 0;
 }
 
 /* ---- SwiGLU-28 ----

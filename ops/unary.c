@@ -23,6 +23,7 @@
 
 #include "core/half.h"
 #include "core/kernel.h"
+#include "twins.h"
 #include "core/threads.h"
 #include "core/vmath.h"
 
@@ -714,3 +715,28 @@ const ox_kernel ox_unary_kernels[] = {
   { "", "Clip",            13, 0, OX_TS_NUM13,                1, 3, Clip_k, "", Clip_load },
   {0},
 };
+
+/* ---- for the rows of other families (ops/twins.h) ---- */
+
+void ox_gelu_f32(const float *x, float *y, int64_t n, int tanh_form) {
+  int64_t dims[1] = {n};
+  ox_tensor xt = {.dt = OX_FLOAT, .rank = 1, .dims = dims, .n = n, .data = (void *)x};
+  ox_tensor yt = {.dt = OX_FLOAT, .rank = 1, .dims = dims, .n = n, .data = y};
+  compute(tanh_form ? OP_GeluTanh : OP_Gelu, (prm){0}, &xt, &yt, 0, n);
+}
+
+int ox_gelu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return Gelu_k(c, nin, in, nout, out);
+}
+
+int ox_thresholded_relu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  return ThresholdedRelu_k(c, nin, in, nout, out);
+}
+
+int ox_gelu_load(ox_ctx *c, void **state) {
+  return Gelu_load(c, state);
+}
+
+int ox_thresholded_relu_load(ox_ctx *c, void **state) {
+  return ThresholdedRelu_load(c, state);
+}

@@ -430,6 +430,14 @@ static int decode_node(decoder *d, const Onnx__NodeProto *pn, int index, ox_node
       return d->e->code;
     }
   }
+  /* onnx.checker refuses an attribute given twice; which one counts is
+   * nowhere said, so neither does */
+  const char *twice;
+  OX_TRY(ox_attr_twice(n->nattr, n->attr, &twice, d->e));
+  if (twice) {
+    if (n->name[0]) return ox_fail(d->e, OX_EINPUT, "node '%s' (%s): attribute '%s' is given twice", n->name, n->op, twice);
+    return ox_fail(d->e, OX_EINPUT, "node %d (%s): attribute '%s' is given twice", index, n->op, twice);
+  }
   return 0;
 }
 

@@ -8,8 +8,8 @@
 #   2. the CLI tests (tests/cli/run.sh, tests/cli/files.py), the hostile
 #      inputs (tests/bad), the limits (tests/limits.py), the allocation
 #      failures (tests/faults.py, on the ASan build: the test build) and the
-#      library (tests/api/run.sh); the Debian packages' file lists
-#      (tests/debian_check.py)
+#      library (tests/api/run.sh); the Python layer (tests/python); the
+#      Debian packages' file lists (tests/debian_check.py)
 #   3. the conformance suites with their expected-failure lists, plain and
 #      under ASan+UBSan
 # Prints one line per part, then the totals as "N passed, M failed".
@@ -85,6 +85,7 @@ run "analyzer" sh tests/analyzer.sh
 for f in model pb json npy; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
 for f in tolerances xfail; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
 for f in report_junit report_json; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f" "tests/fuzz/corpus/$f"; done
+run "fuzz regressions (asan) spec" "$B/asan/fuzz-replay-spec" spec tests/fuzz/regress/spec
 run "cli" sh tests/cli/run.sh "$B" "$SHARED"
 run "cli (asan)" sh tests/cli/run.sh "$B/asan" "$SHARED"
 # outputs on disk: temporaries, renames, signals, a full disk, streaming
@@ -108,6 +109,11 @@ API_SUITE=${SHARED:-$DEBIAN/node}
 run "api" sh tests/api/run.sh "$B" "$API_SUITE"
 run "api (asan)" sh tests/api/run.sh "$B" "$API_SUITE" asan
 run "api threads (tsan)" sh tests/api/run.sh "$B" "$API_SUITE" tsan
+# the Python layer (tests/python, pytest): values, Session, the reference
+# evaluator, the backend, authoring, lifetimes under ASan; the node-test
+# suite and Debian's through it
+run "python" env ONNXOP_BUILD="$B" SHARED_SUITE="$SHARED" DEBIAN_DATA="$DEBIAN" PYTHONDONTWRITEBYTECODE=1 \
+  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
 # the Debian packages' file lists (debian/*.install) against what make install
 # installs as debian/rules runs it (make deb builds the packages themselves)
 run "debian" python3 tests/debian_check.py "$B"

@@ -171,6 +171,32 @@ else:
     for c in sorted(os.listdir(suite)):
         models.append((os.path.join(suite, c, "model.onnx"), "sweep " + c))
 
+# what the checker refuses, `onnxop make` refuses too, as a usage error naming
+# it, and writes nothing: an attribute given twice (-a twice, or a spec's
+# "alpha" and "alpha:float"); the checker says "appeared multiple times"
+spec = os.path.join(work, "twice.json")
+with open(spec, "w") as f:
+    f.write('{"cases": [{"name": "t", "op": "LeakyRelu", "opset": 16, "attributes": {"alpha": 0.1, '
+            '"alpha:float": 0.2}, "inputs": [{"name": "x", "type": "float32[2]"}]}]}')
+refused = [
+    (["LeakyRelu", "--opset", "16", "--input", "x:float32[2]", "-a", "alpha=0.1", "-a", "alpha=0.2", "-o",
+      os.path.join(work, "twice.onnx")], os.path.join(work, "twice.onnx"), "attribute 'alpha' is given twice"),
+    (["--spec", spec, "--suite", os.path.join(work, "twice")], os.path.join(work, "twice", "t", "model.onnx"),
+     'attribute "alpha" is given twice'),
+]
+for args, model, says in refused:
+    rc, err = make(args, model)
+    if rc != 2 or says not in err or os.path.exists(model):
+        why = ""
+        if onnx and os.path.exists(model):
+            try:
+                onnx.checker.check_model(onnx.load(model), full_check=True)
+            except Exception as ex:
+                why = "; onnx.checker refuses what it wrote: " + str(ex).strip().splitlines()[0][:200]
+        fail("onnxop make %s: exit %d, expected 2 saying %r: %s%s" % (" ".join(args), rc, says, err[:300], why))
+    else:
+        passed += 1
+
 # onnx's checker, where it knows the opsets and the IR version
 checked = unknown = 0
 for path, what in models:

@@ -270,6 +270,38 @@ static void test_values(void) {
   for (int i = 0; i < 8; i++) onnxop_value_free(list[i]);
 }
 
+/* containers built from others keep their types when those others go: an
+ * element's type lives in the element's holder (0.1.0 kept a pointer to it,
+ * a use after free once the element was freed) */
+static void test_container_types(void) {
+  onnxop_error *err = NULL;
+  onnxop_value *x = NULL, *s1 = NULL, *s2 = NULL, *o = NULL, *c = NULL;
+  int64_t one = 1;
+  char t[128];
+  CHECK(onnxop_tensor_new(ONNXOP_FLOAT, 1, &one, NULL, &x, &err) == 0);
+  CHECK(onnxop_sequence_new(NULL, 1, (const onnxop_value *const *)&x, &s1, &err) == 0);
+  CHECK(onnxop_sequence_new(NULL, 1, (const onnxop_value *const *)&s1, &s2, &err) == 0);
+  onnxop_value_free(s1);
+  onnxop_value *y = NULL; /* takes the memory s1 gave back (a plain build pools it) */
+  CHECK(onnxop_optional_new("optional(tensor(int64))", NULL, &y, &err) == 0);
+  CHECK(!strcmp(onnxop_value_type(s2, t, sizeof t), "seq(seq(tensor(float)))"));
+  onnxop_value_free(y);
+  CHECK(onnxop_optional_new(NULL, s2, &o, &err) == 0);
+  CHECK(onnxop_sequence_new(NULL, 1, (const onnxop_value *const *)&o, &c, &err) == 0);
+  onnxop_value_free(s2);
+  onnxop_value_free(o);
+  CHECK(onnxop_optional_new("optional(tensor(int64))", NULL, &o, &err) == 0);
+  CHECK(!strcmp(onnxop_value_type(c, t, sizeof t), "seq(optional(seq(seq(tensor(float)))))"));
+  onnxop_value_free(o);
+  onnxop_value *e = NULL, *e2 = NULL;
+  CHECK(onnxop_sequence_at(c, 0, &e, &err) == 0 && onnxop_optional_element(e, &e2, &err) == 0);
+  CHECK(!strcmp(onnxop_value_type(e2, t, sizeof t), "seq(seq(tensor(float)))"));
+  onnxop_value_free(e2);
+  onnxop_value_free(e);
+  onnxop_value_free(c);
+  onnxop_value_free(x);
+}
+
 static void test_misc(void) {
   char want[32];
   snprintf(want, sizeof want, "%d.%d.%d", ONNXOP_VERSION_MAJOR, ONNXOP_VERSION_MINOR, ONNXOP_VERSION_PATCH);
@@ -292,6 +324,52 @@ static void test_misc(void) {
   onnxop_values_free(NULL, 3);
 }
 
+/* A refusal of the run's memory limit is ONNXOP_ERR_NOMEM, as the header
+ * says of max_memory, whichever check refuses: a tensor larger than the
+ * whole limit (ConstantOfShape of (2^16, 2^16), 16 GiB of floats), as well
+ * as an allocation that fails (test_runs). */
+static void test_limits(void) {
+  onnxop_error *err = NULL;
+  onnxop_model *m = NULL;
+  if (onnxop_model_load(path_of(suite, "test_constantofshape_float_ones/model.onnx"), &m, &err)) {
+    printf("FAIL test_constantofshape_float_ones: %s\n", onnxop_error_message(err));
+    fail++;
+    onnxop_error_free(err);
+    return;
+  }
+  int64_t three = 3, shape[3] = {65536, 65536, 1};
+  onnxop_value *s = NULL, **out = NULL;
+  int n = 0;
+  CHECK(onnxop_tensor_new(ONNXOP_INT64, 1, &three, shape, &s, &err) == 0);
+  onnxop_run_options *o = onnxop_run_options_new();
+  CHECK(o && onnxop_run_options_set_max_memory(o, (size_t)64 << 20) == 0);
+  const onnxop_value *in[] = {s};
+  EXPECT(onnxop_run(m, o, 1, NULL, in, &out, &n, &err), ONNXOP_ERR_NOMEM, "more than the memory limit allows");
+  CHECK(out == NULL && n == 0);
+  onnxop_run_options_free(o);
+  onnxop_value_free(s);
+  onnxop_model_free(m);
+}
+
+/* A value written as JSON reads back the same: an empty tensor whose dim
+ * passes 2^53 (shape (0, 2^62)) has it written as a decimal string. */
+static void test_json_dims(void) {
+  onnxop_error *err = NULL;
+  int64_t d[2] = {0, INT64_C(1) << 62};
+  onnxop_value *v = NULL, *back = NULL;
+  void *buf = NULL;
+  size_t len = 0;
+  CHECK(onnxop_tensor_new(ONNXOP_FLOAT, 2, d, NULL, &v, &err) == 0);
+  CHECK(onnxop_value_write_buffer(v, NULL, ONNXOP_FORMAT_JSON, &buf, &len, &err) == 0);
+  CHECK(buf && memmem(buf, len, "\"4611686018427387904\"", 21));
+  EXPECT(onnxop_value_read_buffer(buf, len, ONNXOP_FORMAT_JSON, NULL, &back, &err), 0, "");
+  CHECK(onnxop_value_rank(back) == 2 && onnxop_value_dims(back)[1] == d[1]);
+  CHECK(back && onnxop_compare(back, v, 0, 0, NULL, NULL) == 0);
+  onnxop_free(buf);
+  onnxop_value_free(back);
+  onnxop_value_free(v);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: errors SUITE TMPDIR\n");
@@ -302,7 +380,10 @@ int main(int argc, char **argv) {
   test_models();
   test_runs();
   test_values();
+  test_container_types();
   test_misc();
+  test_limits();
+  test_json_dims();
   printf("api errors: %d passed, %d failed\n", pass, fail);
   return fail != 0;
 }

@@ -5,11 +5,13 @@
 #     with pkg-config alone (PKG_CONFIG_PATH, PKG_CONFIG_SYSROOT_DIR), run
 #     with LD_LIBRARY_PATH into it; the header compiled as C++; a static
 #     link; the shared library's exports (onnxop_* only) and SONAME; the
-#     seed examples and the node-test suite SUITE (its cases not in
+#     seed examples (also through the installed Python package) and the
+#     node-test suite SUITE (its cases not in
 #     tests/xfail/onnx-node-tests.txt; for Debian's node cases,
 #     debian-node.txt) through the API
-#   asan: errors.c, suite.c and load.c linked with BUILD/asan/libonnxop.a (a
-#     leak or a use after free in the API is a failure)
+#   asan: errors.c, features.c, suite.c and load.c linked with
+#     BUILD/asan/libonnxop.a (a leak or a use after free in the API is a
+#     failure)
 #   tsan: threads.c linked with a ThreadSanitizer build of the library
 #     (BUILD/tsan/libonnxop.a): runs at once give the bytes of runs one at a
 #     time, with no report, for two large models and every suite case
@@ -57,7 +59,7 @@ fi
 
 case $MODE in
 asan)
-  for t in errors suite load; do
+  for t in errors suite load features; do
     if cc $WARN -fsanitize=address,undefined -fno-omit-frame-pointer -Iinclude -o "$O/$t" \
       "tests/api/$t.c" "$B/asan/libonnxop.a" $LIBS_IN 2>"$O/$t.cc"; then ok; else bad "cc $t:"; cat "$O/$t.cc"; fi
   done
@@ -65,6 +67,8 @@ asan)
   take "errors (asan)" "$O/errors.out" $?
   timeout 300 "$O/load" >"$O/load.out" 2>&1 # a load that never ends fails, after 300 s
   take "load (asan)" "$O/load.out" $?
+  "$O/features" "$SUITE" "$O/tmp" >"$O/features.out" 2>&1
+  take "features (asan)" "$O/features.out" $?
   "$O/suite" $(cat "$CASES") >"$O/suite.out" 2>&1
   take "suite (asan)" "$O/suite.out" $?
   ;;
@@ -95,7 +99,8 @@ installed)
   [ "$(pkg-config --modversion onnxop)" = "$(sed -n 's/#define OX_VERSION "\(.*\)"/\1/p' core/ox.h)" ] && ok ||
     bad "onnxop.pc's version is not core/ox.h's OX_VERSION"
   case "$CFL $LIBS" in *"$R"*) ok ;; *) bad "pkg-config's flags do not point into $R: $CFL $LIBS" ;; esac
-  SO=$R/usr/lib/libonnxop.so.0.1.0
+  V=$(sed -n 's/#define OX_VERSION "\(.*\)"/\1/p' core/ox.h)
+  SO=$R/usr/lib/libonnxop.so.$V
   # the command is a client of the library: test and run (bind.c binds
   # run's and bench's --in) load the model, read the values, run and
   # compare through the entries the public functions wrap (api/api.h;
@@ -131,7 +136,7 @@ installed)
   others=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -v '^onnxop_')
   [ -z "$others" ] && ok || bad "libonnxop.so exports more than onnxop_*: $(echo $others | head -c 300)"
   [ "$(nm -D --defined-only "$SO" | grep -c ' T onnxop_')" -ge 40 ] && ok || bad "libonnxop.so exports too few onnxop_ functions"
-  objdump -p "$SO" | grep -q 'SONAME *libonnxop.so.0$' && ok || bad "libonnxop.so.0.1.0 has no SONAME libonnxop.so.0"
+  objdump -p "$SO" | grep -q 'SONAME *libonnxop.so.0$' && ok || bad "libonnxop.so.$V has no SONAME libonnxop.so.0"
   # nothing process-wide: the command's list of pending outputs and its
   # signal handlers (cli/files.c) are not in either library, which never
   # installs a handler nor blocks a signal
@@ -142,9 +147,9 @@ installed)
     sig=$(nm -u "$lib" 2>/dev/null | awk '{print $NF}' | sed 's/@.*//' | grep -xE 'sigaction|signal|sigprocmask|pthread_sigmask|raise' | sort -u)
     [ -z "$sig" ] && ok || bad "$(basename "$lib") handles signals: it calls $(echo $sig)"
   done
-  [ "$(readlink "$R/usr/lib/libonnxop.so.0")" = libonnxop.so.0.1.0 ] && ok || bad "no libonnxop.so.0 symlink"
+  [ "$(readlink "$R/usr/lib/libonnxop.so.0")" = "libonnxop.so.$V" ] && ok || bad "no libonnxop.so.0 symlink"
   export LD_LIBRARY_PATH="$R/usr/lib"
-  for t in tests/api/errors.c tests/api/suite.c tests/api/load.c examples/run_case.c; do
+  for t in tests/api/errors.c tests/api/features.c tests/api/suite.c tests/api/load.c examples/run_case.c; do
     n=$(basename "$t" .c)
     if cc $WARN -o "$O/$n" "$t" $CFL $LIBS 2>"$O/$n.cc"; then ok; else bad "cc $t:"; cat "$O/$n.cc"; fi
   done
@@ -201,11 +206,22 @@ installed)
   [ $? = 1 ] && grep -q 'nothing/model.onnx: cannot open model' "$O/example3.out" && ok ||
     bad "examples/run_case (no case): $(cat "$O/example3.out")"
 
+  # the installed Python package, loading the library by its SONAME
+  # (debian/tests/python: the seed examples through onnxop.Session)
+  [ -f "$R/usr/lib/python3/dist-packages/onnxop/__init__.py" ] && ok || bad "make install: no Python package"
+  if /usr/bin/python3 -c 'import numpy, cffi' 2>/dev/null; then
+    env -u ONNXOP_LIBRARY PYTHONPATH="$R/usr/lib/python3/dist-packages" ONNXOP_COMMAND="$X" \
+      /usr/bin/python3 debian/tests/python >"$O/python.out" 2>&1 && ok || { bad "debian/tests/python:"; cat "$O/python.out"; }
+  else
+    bad "python3-numpy and python3-cffi are missing: the installed Python package is not tried"
+  fi
   # the errors, and the node-test suite through the installed library
   "$O/errors" "$SUITE" "$O/tmp" >"$O/errors.out" 2>&1
   take errors "$O/errors.out" $?
   timeout 120 "$O/load" >"$O/load.out" 2>&1 # a load that never ends fails, after 120 s
   take load "$O/load.out" $?
+  "$O/features" "$SUITE" "$O/tmp" >"$O/features.out" 2>&1
+  take features "$O/features.out" $?
   "$O/suite" $(cat "$CASES") >"$O/suite.out" 2>&1
   take suite "$O/suite.out" $?
   [ "$(grep -c . "$CASES")" -ge 300 ] && ok || bad "only $(grep -c . "$CASES") suite cases"

@@ -781,6 +781,18 @@ static void models(void) {
   f_msg(&g, GRAPH_OUTPUT, &b);
   m = model(g);
   save("g_domain_not_imported.onnx", &m);
+  /* a com.microsoft node (onnxruntime's Gelu) whose domain is not imported:
+   * onnxruntime assumes a version, onnxop refuses it naming the import */
+  g = (buf){0};
+  n = node("Gelu", "x", "y", "n_gelu");
+  f_str(&n, NODE_DOMAIN, "com.microsoft");
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("g_ms_not_imported.onnx", &m);
   /* an opset version far beyond any release */
   m = model_of(identity_graph("x", "n0"), "", 100000);
   save("g_opset_future.onnx", &m);
@@ -847,6 +859,18 @@ static void models(void) {
   f_msg(&g, GRAPH_OUTPUT, &b);
   m = model(g);
   save("a_attr_type_unknown.onnx", &m);
+  /* an attribute given twice (onnx.checker: "appeared multiple times") */
+  g = (buf){0};
+  n = node("LeakyRelu", "x", "y", "lrelu_twice");
+  attr_float(&n, "alpha", 0.1f);
+  attr_float(&n, "alpha", 0.2f);
+  f_msg(&g, GRAPH_NODE, &n);
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("a_attr_twice.onnx", &m);
   g = (buf){0};
   n = node("If", "c", "y", "if_no_else");
   {

@@ -187,6 +187,49 @@ for name, second in (("dot", "o/./y.pb"), ("dotdot", "o/../o/y.pb"), ("symlinked
     check(f"same_{name} untouched", read(os.path.join(d, "o", "y.pb")) == b"OLD" and
           sorted(os.listdir(os.path.join(d, "o"))) == ["hard.pb", "y.pb"], str(os.listdir(os.path.join(d, "o"))))
 
+# ---- folders: no symlink past the path the command line gave is followed ----
+# make --suite S writes S/NAME and S/NAME/test_data_set_K, make --case C
+# C/test_data_set_K: a symlink planted at one of those is refused, and
+# nothing is written through it; one the command line names is followed.
+# (run --out-dir, --save-intermediates and convert make no folder inside the
+# one named; the race of a folder swapped for a link after it was checked is
+# tests/unit/test_files.c's.)
+d = os.path.join(T, "links")
+victim = os.path.join(d, "victim")
+spec = os.path.join(T, "links_spec.json")
+with open(spec, "w") as f:
+    f.write('{"cases": [{"name": "t", "op": "Relu", "inputs": [{"name": "x", "type": "float32[2]"}]}]}')
+CASE = ["make", "Relu", "--input", "x:float32[2]", "--random", "0"]
+for name, plant, link, args in (
+        ("suite_case", "out/s/t", "../../victim", ["make", "--spec", spec, "--suite", "out/s"]),
+        ("suite_set", "out/s/t/test_data_set_0", "../../../victim", ["make", "--spec", spec, "--suite", "out/s"]),
+        ("case_set", "out/c/test_data_set_0", "../../victim", [*CASE, "--case", "out/c"]),
+        ("case_set_1", "out/c/test_data_set_1", "../../victim", [*CASE, "--datasets", "2", "--case", "out/c"])):
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(victim)
+    os.makedirs(os.path.dirname(os.path.join(d, plant)), exist_ok=True)
+    os.symlink(link, os.path.join(d, plant))
+    before = sorted(os.path.join(r, f) for r, ds, fs in os.walk(os.path.join(d, "out")) for f in ds + fs)
+    p = subprocess.run([X, *args], capture_output=True, text=True, cwd=d)
+    check(f"link_{name} rc", p.returncode == 1 and f"{plant}: a symbolic link where onnxop writes a folder of its "
+          "own; not followed" in p.stderr, f"exit {p.returncode}: {p.stderr}")
+    check(f"link_{name} victim", os.listdir(victim) == [], f"written through the link: {os.listdir(victim)}")
+    left = sorted(os.path.join(r, f) for r, ds, fs in os.walk(os.path.join(d, "out")) for f in ds + fs)
+    check(f"link_{name} nothing left", left == before, f"left {sorted(set(left) - set(before))}")
+# a link the command line names is followed, as it was written
+shutil.rmtree(d, ignore_errors=True)
+os.makedirs(victim)
+os.makedirs(os.path.join(d, "out"))
+os.symlink("../victim", os.path.join(d, "out", "c"))
+p = subprocess.run([X, *CASE, "--case", "out/c"], capture_output=True, text=True, cwd=d)
+check("link_named", p.returncode == 0 and sorted(os.listdir(victim)) == ["data.json", "model.onnx", "test_data_set_0"],
+      f"exit {p.returncode}, {os.listdir(victim)}: {p.stderr}")
+os.symlink("victim", os.path.join(d, "sl"))
+p = subprocess.run([X, "make", "--spec", spec, "--suite", "sl/s"], capture_output=True, text=True, cwd=d)
+check("link_named_suite", p.returncode == 0 and os.path.isfile(os.path.join(victim, "s", "t", "model.onnx")),
+      f"exit {p.returncode}: {p.stderr}")
+shutil.rmtree(d)
+
 # ---- a file whose name holds '=' is given with a '/' before it ----
 rc, _, err = run(*SPLIT, "--out", "./y=a.pb", "--out", "z.pb")
 check("equals_out", rc == 0 and os.path.isfile(os.path.join(T, "y=a.pb")), err)

@@ -157,12 +157,12 @@ python3 -c 'import json, sys
 cases = [{"name": "c%d" % i, "path": "s/c%d" % i, "status": "pass", "message": None, "seconds": 0} for i in range(20000)]
 json.dump({"cases": cases, "stale": [], "duplicates": [], "shard": None, "selected": 20000, "not_run": 0}, open(sys.argv[1], "w"))' "$H/many.json"
 bounded 1 rep_oom_json "$X" --max-memory 4M report "$H/many.json"
-err_has rep_oom_json "onnxop report: $H/many.json: out of memory reading the JSON report (the memory limit of 4194304 bytes is reached; see --max-memory)"
+err_has rep_oom_json "onnxop report: $H/many.json: out of memory reading the JSON report (the memory limit of 4194304 bytes is reached: "
 if grep -q "invalid JSON" "$T/rep_oom_json.err"; then bad "rep_oom_json: says invalid JSON"; else ok; fi
 python3 -c 'import sys
 open(sys.argv[1], "w").write("<testsuites><testsuite name=\"s\">" + "".join("<testcase name=\"c%d\" classname=\"s\"/>" % i for i in range(100000)) + "</testsuite></testsuites>\n")' "$H/many.xml"
 bounded 1 rep_oom_xml "$X" --max-memory 6M report "$H/many.xml"
-err_has rep_oom_xml "onnxop report: $H/many.xml: out of memory reading the JUnit report (the memory limit of 6291456 bytes is reached; see --max-memory)"
+err_has rep_oom_xml "onnxop report: $H/many.xml: out of memory reading the JUnit report (the memory limit of 6291456 bytes is reached: "
 bounded 0 rep_many_xml "$X" report -q "$H/many.xml"
 out_has rep_many_xml "100000 passed, 0 failed"
 # 50,000 testsuites of one case each: read in linear time

@@ -647,12 +647,19 @@ err_has test_bad_xfail_after_path "cannot read the expected-failure list"
 . tests/cli/json_make.sh
 # ---- authoring suites: round trips, make, run, info, conventions ----
 . tests/cli/suites.sh
+# ---- strict where the spec is: Constant-1, NLL-13, GroupNormalization-18, IR 14 ----
+. tests/cli/strict.sh
+
+# ---- what make, spec files, convert and compare refuse or keep (issue 27) ----
+. tests/cli/contract.sh
 
 # ---- onnxop test as a runner, onnxop report ----
 SUITE=$2
 . tests/cli/runner.sh
 # ---- onnxop report and test -k on hostile input ----
 . tests/cli/report.sh
+# ---- com.microsoft, experimental and onnxruntime's ai.onnx operators ----
+. tests/cli/contrib.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

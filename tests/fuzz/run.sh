@@ -28,6 +28,7 @@ for name in "$@"; do
        for f in "$corpus"/*.npy; do printf '\000' | cat - "$f" >"$f.in" && rm "$f"; done
        for f in "$corpus"/*.npz; do printf '\005' | cat - "$f" >"$f.in" && rm "$f"; done ;;
     xfail) cp tests/xfail/*.txt "$corpus/" ;; # the committed lists; tolerances: the seeds in regress/
+    spec) cp tests/spec/*.json "$corpus/" ;; # and the committed corpus below
     esac
   fi
   echo "fuzz-$name: $SECS s"

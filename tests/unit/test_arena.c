@@ -117,12 +117,12 @@ int main(void) {
   /* a request checked before it is made (a shape, a size in a file):
    * past the limit alone, or past what is left of it, each said */
   ox_err_clear(&e);
-  CHECK_EQ_I(ox_over_limit(&e, (unsigned long long)ox_memory_limit() + 1, "a thing"), OX_EINPUT);
+  CHECK_EQ_I(ox_over_limit(&e, (unsigned long long)ox_memory_limit() + 1, "a thing"), OX_ENOMEM);
   snprintf(want, sizeof want, "a thing needs %zu bytes, more than the memory limit allows (%zu bytes; see "
            "--max-memory)", ox_memory_limit() + 1, ox_memory_limit());
   CHECK_EQ_S(e.msg, want);
   ox_err_clear(&e);
-  CHECK_EQ_I(ox_over_limit(&e, 16, "a thing"), OX_EINPUT);
+  CHECK_EQ_I(ox_over_limit(&e, 16, "a thing"), OX_ENOMEM);
   snprintf(want, sizeof want, "the memory limit (%zu bytes; see --max-memory) is reached: %zu bytes are in use, "
            "and a thing needs 16 more", ox_memory_limit(), ox_memory_in_use());
   CHECK_EQ_S(e.msg, want);

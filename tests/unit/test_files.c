@@ -185,8 +185,8 @@ static void test_made_folders(void) {
   /* made folders go, deepest first; one that existed stays, as does one that
    * is not empty */
   CHECK(mkdir(at("keep"), 0777) == 0);
-  CHECK_EQ_I(ox_mkdir_p(at("keep/m/n/o")), 0);
-  CHECK_EQ_I(ox_mkdir_p(at("keep/full/x")), 0);
+  CHECK_EQ_I(ox_mkdir_p(at("keep/m/n/o"), strlen(at("keep/m/n/o")), &e), 0);
+  CHECK_EQ_I(ox_mkdir_p(at("keep/full/x"), strlen(at("keep/full/x")), &e), 0);
   FILE *f = fopen(at("keep/full/file"), "w");
   if (f) fclose(f);
   CHECK_EQ_I(ox_save_value(at("keep/m/n/o/y.pb"), OX_FMT_PB, floats(3), "y", &e), 0);
@@ -196,7 +196,7 @@ static void test_made_folders(void) {
   CHECK(!exists("keep/full/x"));
   CHECK(exists("keep/full/file"));
   /* after a commit, they stay */
-  CHECK_EQ_I(ox_mkdir_p(at("made/a")), 0);
+  CHECK_EQ_I(ox_mkdir_p(at("made/a"), strlen(at("made/a")), &e), 0);
   CHECK_EQ_I(ox_save_value(at("made/a/y.pb"), OX_FMT_PB, floats(3), "y", &e), 0);
   CHECK_EQ_I(ox_commit_files(&e), 0);
   CHECK(exists("made/a/y.pb"));
@@ -208,11 +208,62 @@ static void test_made_folders(void) {
   longname[sizeof longname - 1] = 0;
   char p[600];
   snprintf(p, sizeof p, "long/%s", longname);
-  CHECK_EQ_I(ox_mkdir_p(at(p)), -1);
-  CHECK_EQ_I(errno, ENAMETOOLONG);
+  CHECK_EQ_I(ox_mkdir_p(at(p), strlen(at(p)), &e), OX_EINPUT);
+  CHECK(strstr(e.msg, strerror(ENAMETOOLONG)) != NULL);
   CHECK(exists("long"));
   ox_discard_files();
   CHECK(!exists("long"));
+}
+
+/* Folders: no symlink past the part of the path the command line gave is
+ * followed, and outputs go into the folder ox_mkdir_p checked, whatever the
+ * path names by the time they are written. */
+static void test_folder_links(void) {
+  ox_err e = {0};
+  CHECK(mkdir(at("victim"), 0777) == 0);
+  CHECK(mkdir(at("s"), 0777) == 0);
+  CHECK(symlink(at("victim"), at("s/t")) == 0);
+  /* s/t planted, s named: refused, nothing made or written */
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_mkdir_p(at("s/t/test_data_set_0"), strlen(at("s")), &e), OX_EINPUT);
+  CHECK(strstr(e.msg, "s/t: a symbolic link where onnxop writes a folder of its own") != NULL);
+  ox_discard_files();
+  CHECK(!exists("victim/test_data_set_0"));
+  /* s/t named: followed, as the user wrote it */
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_mkdir_p(at("s/t/test_data_set_0"), strlen(at("s/t")), &e), 0);
+  ox_discard_files();
+  CHECK(!exists("victim/test_data_set_0")); /* made, and removed again */
+  /* a folder made, then swapped for a symlink before its outputs: they
+   * still go into the folder made, never through the link */
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_mkdir_p(at("race/d"), strlen(at("race")), &e), 0);
+  CHECK(rename(at("race/d"), at("race/moved")) == 0);
+  CHECK(symlink(at("victim"), at("race/d")) == 0);
+  CHECK_EQ_I(ox_mkdir_p(at("race/d"), strlen(at("race")), &e), OX_EINPUT); /* walked again: refused */
+  CHECK_EQ_I(ox_save_value(at("race/d/y.pb"), OX_FMT_PB, floats(3), "y", &e), 0);
+  CHECK_EQ_I(ox_commit_files(&e), 0);
+  CHECK(exists("race/moved/y.pb"));
+  CHECK(!exists("victim/y.pb"));
+  /* the same for a folder the command line named (run --out-dir DIR) */
+  ox_err_clear(&e);
+  CHECK_EQ_I(ox_mkdir_p(at("named"), strlen(at("named")), &e), 0);
+  CHECK(rename(at("named"), at("named_moved")) == 0);
+  CHECK(symlink(at("victim"), at("named")) == 0);
+  CHECK_EQ_I(ox_save_value(at("named/y.pb"), OX_FMT_PB, floats(3), "y", &e), 0);
+  CHECK_EQ_I(ox_commit_files(&e), 0);
+  CHECK(exists("named_moved/y.pb"));
+  CHECK(!exists("victim/y.pb"));
+  /* a discarded run removes what it made in the folder it made it in, not
+   * in a folder a symlink swapped in has put under that name */
+  ox_err_clear(&e);
+  CHECK(mkdir(at("victim/m"), 0777) == 0);
+  CHECK_EQ_I(ox_mkdir_p(at("swap/m"), strlen(at("swap")), &e), 0);
+  CHECK(rename(at("swap"), at("swap_moved")) == 0);
+  CHECK(symlink(at("victim"), at("swap")) == 0);
+  ox_discard_files();
+  CHECK(exists("victim/m"));
+  CHECK(!exists("swap_moved/m"));
 }
 
 int main(void) {
@@ -225,6 +276,7 @@ int main(void) {
   test_reading();
   test_claims();
   test_made_folders();
+  test_folder_links();
   ox_arena_free(A);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -221,6 +221,19 @@ static void test_scalars_and_empty(void) {
     CHECK_EQ_I(ox_tensor_new(A, OX_FLOAT, k < 3 ? 2 : 3, shapes[k], &v, &E), 0);
     free(round_trip(v));
   }
+  /* an empty tensor's dims may pass 2^53, where a JSON number is not exact:
+   * written as decimal strings, as int64 data is, and read back the same */
+  int64_t huge[4][2] = {{0, INT64_C(1) << 62}, {0, INT64_MAX}, {0, (INT64_C(1) << 53) + 1}, {0, INT64_C(1) << 53}};
+  const char *as[4] = {"\"shape\": [0, \"4611686018427387904\"]", "\"shape\": [0, \"9223372036854775807\"]",
+                       "\"shape\": [0, \"9007199254740993\"]", "\"shape\": [0, 9007199254740992]"};
+  for (int k = 0; k < 4; k++) {
+    ox_value *v;
+    CHECK_EQ_I(ox_tensor_new(A, OX_FLOAT, 2, huge[k], &v, &E), 0);
+    char *text = round_trip(v);
+    if (!strstr(text, as[k])) fprintf(stderr, "not %s:\n%s\n", as[k], text);
+    CHECK(strstr(text, as[k]) != NULL);
+    free(text);
+  }
   ox_value *z4 = decode("{\"dtype\": \"float32\", \"shape\": [2, 0, 4], \"data\": [[], []]}", NULL);
   if (z4) CHECK_EQ_I(z4->u.t.rank, 3);
   /* the lists must still follow the shape up to the zero dim */

@@ -3,10 +3,15 @@
  *     the row format);
  *   - it holds every op-version of the spec (tests/op-versions.txt, from
  *     docs/Changelog.md and Changelog-ml.md) and no other: no gap, no
- *     overlap, each row's attributes as the spec lists them;
+ *     overlap, each row's attributes as the spec lists them; the rows of the
+ *     families that are not the spec's (origin experimental, onnxruntime)
+ *     are op-versions of their own lists (tests/op-versions-experimental.txt,
+ *     tests/op-versions-contrib.txt), with those attributes;
  *   - lookups (binary searches) resolve opsets as the since-versions say;
  *   - ox_attrs_check refuses what ONNX's checker refuses: undeclared
  *     attributes, wrong types, missing required ones. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "core/ox.h"
 
@@ -48,15 +53,19 @@ static int rows_ok(void) {
   for (int i = 0; i < n; i++) {
     const ox_kernel *k = t[i].k;
     const char *why = NULL;
+    int nr = ox_row_not_run(k) != NULL; /* OX_NOT_RUN: a reason, no attributes */
     if (!strcmp(k->domain, "ai.onnx")) why = "domain: write \"\" for ai.onnx";
     else if (k->since < 1) why = "since < 1";
     else if (k->fn && (k->min_in < 0 || (k->max_in >= 0 && k->max_in < k->min_in)))
       why = "input count range";
     else if (k->types & ~OX_TS_ALL_DTYPES) why = "types";
-    else if (!k->attrs || !t[i].attrs) why = "attribute list: OX_ATTRS_OF names no row of the op";
+    else if (!k->attrs) why = "attribute list";
+    else if (nr && (!k->attrs[1] || k->min_in || k->max_in || k->types))
+      why = "OX_NOT_RUN(reason), nothing else";
+    else if (!nr && !t[i].attrs) why = "attribute list: OX_ATTRS_OF names no row of the op";
     else if (k->attrs[0] == '@' && !strcmp(t[i].attrs, "")) why = "OX_ATTRS_OF of a row without attributes: write \"\"";
-    else if (!attrs_ok(t[i].attrs)) why = "attribute list";
-    else if (!k->fn && (t[i].attrs[0] || k->min_in || k->max_in || k->types)) why = "OX_REMOVED, nothing else";
+    else if (!nr && !attrs_ok(t[i].attrs)) why = "attribute list";
+    else if (!nr && !k->fn && (t[i].attrs[0] || k->min_in || k->max_in || k->types)) why = "OX_REMOVED, nothing else";
     else if (t[i].until < k->since) why = "until < since";
     else if (i && !strcmp(t[i - 1].k->domain, k->domain) && !strcmp(t[i - 1].k->op, k->op) &&
              t[i - 1].k->since == k->since)
@@ -69,59 +78,101 @@ static int rows_ok(void) {
   return bad;
 }
 
-/* tests/op-versions.txt against the table, both sorted by (domain, op,
- * since): each op-version has a row, each row is an op-version, and the
- * row's attributes are the spec's; a row without kernel (OX_REMOVED) only
- * where the spec marks the version deprecated (it then lists no attributes:
- * a deprecated version onnxop still runs keeps those of its own page). Mismatches are printed
- * and counted. */
-static int spec_versions(void) {
-  static struct { char domain[32], op[64], attrs[800]; int since; } spec[1024];
-  int ns = 0, bad = 0;
-  FILE *f = fopen("tests/op-versions.txt", "r");
+/* The spec's op-versions (tests/op-versions.txt, from docs/Changelog.md and
+ * Changelog-ml.md), and beside them those of the rows that are not the
+ * spec's: ai.onnx's experimental ones (tests/op-versions-experimental.txt,
+ * from the Changelog's history) and onnxruntime's own
+ * (tests/op-versions-contrib.txt, from its ContribOperators.md and schemas).
+ * Each entry keeps the list it came from, as an origin. */
+typedef struct { char domain[32], op[64], attrs[800]; int since, origin; } spec_entry;
+static spec_entry spec[2048];
+static int nspec;
+
+static int read_list(const char *path, int origin) {
+  int bad = 0;
+  FILE *f = fopen(path, "r");
   if (!f) {
-    fprintf(stderr, "tests/op-versions.txt: cannot open (run from the top directory)\n");
+    fprintf(stderr, "%s: cannot open (run from the top directory)\n", path);
     return 1;
   }
   char line[1024];
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
     char domain[32];
-    if (ns == 1024 || sscanf(line, "%31s %63s %d %799[^\n]", domain, spec[ns].op, &spec[ns].since,
-                             spec[ns].attrs) != 4) {
-      fprintf(stderr, "tests/op-versions.txt: bad line (or too many): %s", line);
+    spec_entry *e = &spec[nspec];
+    if (nspec == 2048 || sscanf(line, "%31s %63s %d %799[^\n]", domain, e->op, &e->since, e->attrs) != 4) {
+      fprintf(stderr, "%s: bad line (or too many): %s", path, line);
       bad++;
       continue;
     }
-    snprintf(spec[ns].domain, sizeof spec[ns].domain, "%s", strcmp(domain, "ai.onnx") ? domain : "");
-    if (!strcmp(spec[ns].attrs, "-")) spec[ns].attrs[0] = 0;
-    ns++;
+    snprintf(e->domain, sizeof e->domain, "%s", strcmp(domain, "ai.onnx") ? domain : "");
+    if (!strcmp(e->attrs, "-")) e->attrs[0] = 0;
+    e->origin = origin;
+    nspec++;
   }
   fclose(f);
-  CHECK(ns > 600);
-  int n, i = 0, j = 0;
+  return bad;
+}
+
+static int cmp_entry(const void *a, const void *b) {
+  const spec_entry *x = a, *y = b;
+  int c = strcmp(x->domain, y->domain);
+  if (!c) c = strcmp(x->op, y->op);
+  if (!c) c = (x->since > y->since) - (x->since < y->since);
+  return c ? c : x->origin - y->origin;
+}
+
+/* The lists against the table, both sorted by (domain, op, since): each
+ * op-version of the spec has a row, each row is an op-version of the list of
+ * its origin (an experimental or onnxruntime op-version onnxop does not run
+ * needs no row), and the row's attributes are the list's; a row without
+ * kernel (OX_REMOVED) only where the spec marks the version deprecated (it
+ * then lists no attributes: a deprecated version onnxop still runs keeps
+ * those of its own page), and an OX_NOT_RUN row's attributes are its reason.
+ * Mismatches are printed and counted. */
+static int spec_versions(void) {
+  int bad = read_list("tests/op-versions.txt", OX_ORIGIN_SPEC);
+  int nonspec = nspec;
+  bad += read_list("tests/op-versions-experimental.txt", OX_ORIGIN_EXPERIMENTAL);
+  bad += read_list("tests/op-versions-contrib.txt", OX_ORIGIN_ONNXRUNTIME);
+  CHECK(nonspec > 600);
+  CHECK(nspec > nonspec + 100);
+  qsort(spec, (size_t)nspec, sizeof *spec, cmp_entry);
+  int n, i = 0, j = 0, ns = nspec;
   const ox_op_version *t = ox_registry_table(&n);
   while (i < n || j < ns) {
     const ox_kernel *k = i < n ? t[i].k : NULL;
     int c = !k ? 1 : j == ns ? -1 : strcmp(k->domain, spec[j].domain);
     if (!c) c = strcmp(k->op, spec[j].op);
     if (!c) c = (k->since > spec[j].since) - (k->since < spec[j].since);
+    if (!c && t[i].origin != spec[j].origin) c = t[i].origin < spec[j].origin ? -1 : 1;
     if (c < 0) {
-      fprintf(stderr, "row %s %s-%d (family %s) is no op-version of the spec\n", dom(k->domain), k->op,
-              k->since, t[i].family);
+      fprintf(stderr, "row %s %s-%d (family %s, origin %s) is no op-version of its list\n", dom(k->domain), k->op,
+              k->since, t[i].family, ox_origin_name(t[i].origin));
       bad++;
       i++;
     } else if (c > 0) {
-      fprintf(stderr, "gap: %s %s-%d has no row\n", dom(spec[j].domain), spec[j].op, spec[j].since);
-      bad++;
+      if (spec[j].origin == OX_ORIGIN_SPEC) {
+        fprintf(stderr, "gap: %s %s-%d has no row\n", dom(spec[j].domain), spec[j].op, spec[j].since);
+        bad++;
+      }
       j++;
     } else {
-      if (strcmp(spec[j].attrs, "(deprecated)")) {
+      /* a deprecated version onnxop runs is one ox_registry_deprecation names, and no other */
+      char dep[256];
+      int deprecated = !strcmp(spec[j].attrs, "(deprecated)");
+      if (k->fn && deprecated != !!ox_registry_deprecation(k, dep, sizeof dep)) {
+        fprintf(stderr, "%s %s-%d: %s\n", dom(k->domain), k->op, k->since,
+                deprecated ? "the spec deprecates it, but onnxop runs it without a warning"
+                           : "onnxop warns that it is deprecated, but the spec does not say so");
+        bad++;
+      }
+      if (!deprecated && !ox_row_not_run(k)) {
         const char *why = !k->fn ? "OX_REMOVED, but the spec does not deprecate it"
-                          : strcmp(t[i].attrs ? t[i].attrs : "(none)", spec[j].attrs) ? "attributes not the spec's"
+                          : strcmp(t[i].attrs ? t[i].attrs : "(none)", spec[j].attrs) ? "attributes not the list's"
                           : NULL;
         if (why) {
-          fprintf(stderr, "%s %s-%d: %s:\n  row:  %s\n  spec: %s\n", dom(k->domain), k->op, k->since, why,
+          fprintf(stderr, "%s %s-%d: %s:\n  row:  %s\n  list: %s\n", dom(k->domain), k->op, k->since, why,
                   t[i].attrs ? t[i].attrs : "(names no row)", spec[j].attrs);
           bad++;
         }
@@ -189,6 +240,7 @@ int main(void) {
   CHECK(ox_registry_find("", "OptionalGetElement", 14) == NULL);
   CHECK(ox_registry_find("ai.onnx.ml", "SequenceAt", 11) == NULL);
   CHECK(ox_registry_find("", "NoSuchOp", 11) == NULL);
+  char why_buf[256];
   CHECK(ox_registry_has_op("", "Identity"));
   CHECK(!ox_registry_has_op("", "NoSuchOp"));
   CHECK_EQ_I(ox_registry_find("", "MaxPool", 7)->since, 1);
@@ -217,6 +269,47 @@ int main(void) {
                 "kernel_shape:ints:required,pads:ints,storage_order:int=0,strides:ints"));
   static const ox_kernel stray = {"", "MaxPool", 22, 0, 0, 1, 1, NULL, OX_ATTRS_OF(10)};
   CHECK(ox_row_attrs(&stray) == NULL); /* not a row of the table */
+  /* deprecated, but run with a warning (old exports use it) */
+  CHECK_EQ_S(ox_registry_deprecation(ox_registry_find("", "GroupNormalization", 20), why_buf, sizeof why_buf),
+             "GroupNormalization-18 is deprecated (onnx's checker refuses it; GroupNormalization-21 replaces it)");
+  CHECK(!ox_registry_deprecation(ox_registry_find("", "GroupNormalization", 21), why_buf, sizeof why_buf));
+  CHECK(!ox_registry_deprecation(NULL, why_buf, sizeof why_buf));
+  /* element types as the spec's T lists them, and where a later version allows one */
+  uint64_t f3 = OX_T(FLOAT16) | OX_T(FLOAT) | OX_T(DOUBLE);
+  CHECK(ox_registry_find("", "Constant", 1)->types == f3);           /* Constant-1: floats only */
+  CHECK(ox_registry_find("", "Constant", 9)->types & OX_T(INT64));
+  CHECK(ox_registry_find("", "NegativeLogLikelihoodLoss", 13)->types == f3); /* bfloat16 from 22 */
+  CHECK(ox_registry_find("", "NegativeLogLikelihoodLoss", 22)->types == (f3 | OX_T(BFLOAT16)));
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "NegativeLogLikelihoodLoss", 13), OX_BFLOAT16), 22);
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "NegativeLogLikelihoodLoss", 13), OX_INT64), 0);
+  CHECK_EQ_I(ox_registry_type_since(ox_registry_find("", "Add", 7), OX_BFLOAT16), 13);
+  /* rows beyond the spec: their origin from the family's name, the notes run
+   * warns with, and the reasons of the rows not run */
+  CHECK_EQ_I(ox_family_origin("norm"), OX_ORIGIN_SPEC);
+  CHECK_EQ_I(ox_family_origin("experimental"), OX_ORIGIN_EXPERIMENTAL);
+  CHECK_EQ_I(ox_family_origin("contrib-transformer"), OX_ORIGIN_ONNXRUNTIME);
+  char note[320];
+  const ox_op_version *ln16 = ox_registry_version("", "LayerNormalization", 16);
+  CHECK(ln16 && ln16->k->since == 1 && ln16->origin == OX_ORIGIN_ONNXRUNTIME && ln16->until == 16);
+  CHECK_EQ_S(ox_registry_note(ln16, note, sizeof note),
+             "LayerNormalization below opset 17 is onnxruntime's registration in ai.onnx, not the ONNX spec's "
+             "(which defines it from opset 17); onnxop runs it as onnxruntime does");
+  const ox_op_version *ln17 = ox_registry_version("ai.onnx", "LayerNormalization", 17);
+  CHECK(ln17 && ln17->k->since == 17 && ln17->origin == OX_ORIGIN_SPEC && !ox_registry_note(ln17, note, sizeof note));
+  CHECK_EQ_S(ox_registry_note(ox_registry_version("", "ImageScaler", 8), note, sizeof note),
+             "ImageScaler-1 is an experimental operator, which onnx 1.5 removed from the spec; onnxop runs it as "
+             "onnxruntime does");
+  CHECK_EQ_I(ox_registry_until(ox_registry_find("", "ThresholdedRelu", 9)), 9); /* then ThresholdedRelu-10 */
+  CHECK_EQ_I(ox_registry_find("", "MeanVarianceNormalization", 8)->since, 1);
+  CHECK_EQ_I(ox_registry_find("", "MeanVarianceNormalization", 9)->since, 9);
+  /* com.microsoft: no note (a model imports it on purpose) */
+  CHECK(!ox_registry_note(ox_registry_version("com.microsoft", "Gelu", 1), note, sizeof note));
+  CHECK(ox_registry_find("com.microsoft", "GroupQueryAttention", 1) != NULL);
+  CHECK(ox_registry_find("com.microsoft", "BeamSearch", 1) == NULL);
+  CHECK(ox_row_not_run(ox_registry_version("com.microsoft", "BeamSearch", 1)->k) != NULL);
+  CHECK(!ox_row_not_run(ox_registry_find("com.microsoft", "Gelu", 1)));
+  CHECK(!strncmp(ox_registry_why("com.microsoft", "Sampling", 1, note, sizeof note),
+                 "onnxop does not run onnxruntime's generation loops", 50));
 
   /* two input names in one message stay two names */
   static const char *ins[] = {"A", "B"};
@@ -252,6 +345,11 @@ int main(void) {
   ox_attr ceil = {.name = "ceil_mode", .type = OX_ATTR_INT};
   ox_attr cip = {.name = "count_include_pad", .type = OX_ATTR_INT};
   ox_attr ref = {.name = "kernel_shape", .type = OX_ATTR_FLOAT, .ref_attr_name = "k"};
+  /* onnxruntime's LayerNormalization-1 allows unchecked attributes (its test
+   * models misspell epsilon); the spec's LayerNormalization-17 does not */
+  ox_attr eps_typo = {.name = "epsion", .type = OX_ATTR_FLOAT, .f = 1e-5f};
+  CHECK_EQ_S(check_msg("LayerNormalization", 13, 1, &eps_typo), "ok");
+  CHECK(strstr(check_msg("LayerNormalization", 17, 1, &eps_typo), "'epsion' is not an attribute of LayerNormalization-17"));
   CHECK_EQ_S(check_msg("MaxPool", 12, 1, &ks), "ok");
   CHECK_EQ_S(check_msg("MaxPool", 12, 1, (ox_attr[]){ks, ceil}), "ok");
   CHECK_EQ_S(check_msg("MaxPool", 12, 2, (ox_attr[]){ks, cip}),
