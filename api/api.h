@@ -62,4 +62,22 @@ const ox_value *ox_api_value(const onnxop_value *v);
 int ox_api_run(const onnxop_model *m, const ox_run_opts *ro, const onnxop_value *const *in, onnxop_value ***outputs,
                int *n_out, onnxop_error **err);
 
+/* ---- the command's other commands' forms, in the caller's arena ----
+ * (show, info, compare, convert, bench): one path each through the library,
+ * as test and run take, but on the command's own arena and messages. */
+/* A value FILE of the command line (io/io.h's ox_load_value: a file by its
+ * extension, "-", an inline value or a JSON literal) into a, of type want
+ * when it says (NULL: as the file says); *name receives the name the file
+ * gives it (may be NULL). */
+int ox_api_value_load(ox_arena *a, const char *path, const ox_type *want, ox_value **out, const char **name,
+                      ox_err *e);
+/* A model decoded, not prepared: show and info describe models that cannot
+ * run (an unsupported op, a bad attribute). */
+int ox_api_model_read(ox_arena *a, const char *path, ox_model **out, ox_err *e);
+/* One evaluation of m (from ox_api_model_load) on values in (its graph's
+ * in[]) into out (its nout), allocated in a: what bench times, the
+ * evaluation alone. */
+int ox_api_run_values(ox_arena *a, const onnxop_model *m, const ox_run_opts *ro, ox_value **in, ox_value **out,
+                      ox_err *e);
+
 #endif

@@ -715,6 +715,20 @@ int ox_api_model_load(const char *path, int with_path, const ox_run_opts *ro, on
   return model_new(path, NULL, 0, with_path, ro, out, err);
 }
 
+int ox_api_model_read(ox_arena *a, const char *path, ox_model **out, ox_err *e) {
+  return ox_model_load(a, path, out, e);
+}
+
+int ox_api_run_values(ox_arena *a, const onnxop_model *m, const ox_run_opts *ro, ox_value **in, ox_value **out,
+                      ox_err *e) {
+  return ox_run_with(a, m->m, ro, in, out, e);
+}
+
+int ox_api_value_load(ox_arena *a, const char *path, const ox_type *want, ox_value **out, const char **name,
+                      ox_err *e) {
+  return ox_load_value(a, path, want, NULL, out, name, e);
+}
+
 const ox_model *ox_api_model(const onnxop_model *m) { return m->m; }
 const char *ox_api_model_order(const onnxop_model *m, int *count) {
   *count = m->nunsorted;

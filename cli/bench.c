@@ -12,7 +12,6 @@
 #include "../api/api.h"
 #include "../core/threads.h"
 #include "../io/io.h"
-#include "../proto/proto.h"
 #include "cli.h"
 
 static const char bench_help[] =
@@ -38,11 +37,6 @@ static const char bench_help[] =
     OX_EXIT_HELP_2
     OX_EXIT_HELP_3
     OX_EXIT_HELP_SIGNAL;
-
-static int fail_file(const char *file, const char *what, ox_err *e) {
-  fprintf(stderr, "onnxop: %s%s: %s\n", file, what ? what : "", e->msg);
-  return e->code ? e->code : OX_EINPUT;
-}
 
 /* bytes of tensor data in v (through sequences, optionals and maps) */
 static int64_t value_bytes(const ox_value *v) {
@@ -169,10 +163,10 @@ int ox_cmd_bench(int argc, char **argv) {
   for (long r = 0; r < warmup + runs; r++) {
     ox_mark mk = ox_arena_mark(A);
     double t0 = now_us();
-    rc = ox_run_with(A, m, &ox_cli_run, in_vals, out_vals, &e);
+    rc = ox_api_run_values(A, M, &ox_cli_run, in_vals, out_vals, &e);
     double t1 = now_us();
     if (rc) {
-      rc = fail_file(model_path, NULL, &e);
+      rc = ox_cli_fail_file(model_path, NULL, &e);
       goto done;
     }
     if (r == 0)
@@ -189,7 +183,7 @@ int ox_cmd_bench(int argc, char **argv) {
     ox_run_opts ro = ox_cli_run;
     ro.trace |= OX_TRACE_TIME;
     ox_mark mk = ox_arena_mark(A);
-    if (ox_run_with(A, m, &ro, in_vals, out_vals, &e)) rc = fail_file(model_path, NULL, &e);
+    if (ox_api_run_values(A, M, &ro, in_vals, out_vals, &e)) rc = ox_cli_fail_file(model_path, NULL, &e);
     ox_arena_release(A, mk);
   }
 done:

@@ -47,7 +47,7 @@ int ox_names_index(ox_arena *A, int n, const char *const *names, ox_names *ix) {
   return 0;
 }
 
-int ox_names_find(const ox_names *ix, const char *s, size_t len) {
+static int names_find(const ox_names *ix, const char *s, size_t len) {
   int lo = 0, hi = ix->n;
   while (lo < hi) { /* the first name >= s[0, len) */
     int mid = lo + (hi - lo) / 2;
@@ -71,7 +71,7 @@ static int split(const char *cmd, const char *kind, const char *arg, int n, cons
   if (!*arg) return ox_usage_error(cmd, "%s needs a FILE, not an empty path", opt);
   if (ix) { /* the longest name before an '=': the last '=' that ends one */
     for (const char *q = strchr(arg, '='); q; q = strchr(q + 1, '=')) {
-      int k = q > arg ? ox_names_find(ix, arg, (size_t)(q - arg)) : -1;
+      int k = q > arg ? names_find(ix, arg, (size_t)(q - arg)) : -1;
       if (k >= 0) b->index = k;
     }
   } else {
@@ -107,7 +107,7 @@ int ox_split_binding_ix(const char *cmd, const char *kind, const char *arg, cons
   return split(cmd, kind, arg, 0, NULL, ix, b);
 }
 
-static int fail_file(const char *file, const char *what, ox_err *e) {
+int ox_cli_fail_file(const char *file, const char *what, const ox_err *e) {
   fprintf(stderr, "onnxop: %s%s: %s\n", file, what ? what : "", e->msg);
   return e->code ? e->code : OX_EINPUT;
 }
@@ -161,7 +161,7 @@ static int expand_npz(ox_arena *A, archives *ar, const char *cmd, const char ***
       }
       ox_err e = {0};
       ox_npz *z;
-      if (archive_of(ar, b.file, &z, &e)) return fail_file(b.file, NULL, &e);
+      if (archive_of(ar, b.file, &z, &e)) return ox_cli_fail_file(b.file, NULL, &e);
       const char *const *mem = ox_npz_keys(z);
       int64_t nm = ox_npz_count(z);
       if (b.name) { /* NAME=FILE.npz: member NAME if there is one, else the only member */
@@ -175,7 +175,7 @@ static int expand_npz(ox_arena *A, archives *ar, const char *cmd, const char ***
         continue;
       }
       for (int64_t k = 0; k < nm; k++) {
-        int named = ox_names_find(ix, mem[k], strlen(mem[k])) >= 0;
+        int named = names_find(ix, mem[k], strlen(mem[k])) >= 0;
         out[n++] = named ? ox_sprintf(A, "%s=%s:%s", mem[k], b.file, mem[k]) : ox_sprintf(A, "%s:%s", b.file, mem[k]);
         if (!out[n - 1]) return ox_cli_oom(cmd, NULL);
       }
@@ -238,7 +238,7 @@ static int bind_inputs(ox_arena *A, archives *ar, const char *cmd, const onnxop_
       int64_t k;
       if (archive_of(ar, file, &z, &e) || ox_npz_member(z, member, &k, &e) ||
           ox_npz_get(A, z, k, g->in[slot].type, &v, &e))
-        return fail_file(file_of[i], what, &e);
+        return ox_cli_fail_file(file_of[i], what, &e);
       if (ox_api_value_wrap(v, &vals[slot], &err)) {
         onnxop_error_free(err);
         return ox_cli_oom(cmd, NULL);

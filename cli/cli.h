@@ -95,10 +95,9 @@ int ox_split_binding(const char *cmd, const char *kind, const char *arg, int n, 
                      ox_binding *b);
 /* The same names sorted once (in A), so that binding many arguments to a
  * model of many inputs or outputs (an .npz of thousands of members) costs
- * n log n, not n^2. ox_names_find: the index of s[0, len) in names, or -1. */
+ * n log n, not n^2. */
 typedef struct { int n; const char *const *names; struct ox_name_at *sorted; } ox_names;
 int ox_names_index(struct ox_arena *A, int n, const char *const *names, ox_names *ix); /* -1: out of memory */
-int ox_names_find(const ox_names *ix, const char *s, size_t len);
 int ox_split_binding_ix(const char *cmd, const char *kind, const char *arg, const ox_names *ix, ox_binding *b);
 /* --in arguments: bound by name, then by position to the real inputs, an
  * .npz standing for its members; each read through the library into
@@ -116,6 +115,8 @@ void ox_cli_free_values(struct onnxop_value **v, int n);
  * NULL; with neither, "onnxop: message") on standard error; returns its
  * code, the exit status's class. */
 int ox_cli_api_fail(const char *file, const char *what, const struct onnxop_error *err);
+/* The same of e, as "onnxop: FILE WHAT: message" (WHAT may be NULL). */
+int ox_cli_fail_file(const char *file, const char *what, const ox_err *e);
 
 /* ---- test results (cli/results.c), shared by `onnxop test` and `onnxop report` ----
  * One status per case, the same word in the text, --json, --tap and --junit:
@@ -129,7 +130,6 @@ typedef enum {
   OX_ST_PASS, OX_ST_FAIL, OX_ST_ERROR, OX_ST_UNSUPPORTED, OX_ST_CRASH, OX_ST_TIMEOUT,
   OX_ST_XFAIL, OX_ST_XPASS, OX_ST_STALE, OX_ST_DUPLICATE, OX_ST_N
 } ox_status;
-extern const char *const ox_status_name[OX_ST_N];  /* "pass", "fail", ... */
 extern const char *const ox_status_label[OX_ST_N]; /* "PASS", "FAIL", ...: the text's lines */
 /* Every status but pass and xfail fails the run. */
 #define OX_ST_FAILS(s) ((s) != OX_ST_PASS && (s) != OX_ST_XFAIL)

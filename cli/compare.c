@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../api/api.h"
 #include "../core/compare.h"
 #include "../io/io.h"
 #include "cli.h"
@@ -183,9 +184,9 @@ int ox_cmd_compare(int argc, char **argv) {
   double rtol = 1e-3, atol = 1e-7, q = 0;
   int json = 0, estat = -1, validate = 0, ntols = 0;
   out_tol tols[64];
-  ox_optparse p;
-  ox_opt_init(&p, "compare", argc, argv, compare_opts);
-  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+  ox_optparse op;
+  ox_opt_init(&op, "compare", argc, argv, compare_opts);
+  for (int k; (k = ox_opt_next(&op, &v)) != OX_OPT_END;) {
     if (k == OX_OPT_ERROR) return OX_EUSAGE;
     if (k == C_HELP) {
       fputs(compare_help, stdout);
@@ -287,8 +288,8 @@ int ox_cmd_compare(int argc, char **argv) {
       for (int64_t k = 0; k < (side ? ngm : nm); k++) {
         const char *name = side ? gmem[k] : mem[k];
         int in_got = 0, in_want = 0;
-        for (int64_t q = 0; q < ngm; q++) in_got |= !strcmp(gmem[q], name);
-        for (int64_t q = 0; q < nm; q++) in_want |= !strcmp(mem[q], name);
+        for (int64_t j = 0; j < ngm; j++) in_got |= !strcmp(gmem[j], name);
+        for (int64_t j = 0; j < nm; j++) in_want |= !strcmp(mem[j], name);
         if (side && in_want) continue;
         ps[np].name = ox_heap_strdup(name);
         if (in_want) ps[np].want = join(want, ':', name);
@@ -333,11 +334,11 @@ int ox_cmd_compare(int argc, char **argv) {
       if (got_gone) snprintf(r.why, sizeof r.why, "missing: %s does not exist", got);
       else if (is_dir(got)) snprintf(r.why, sizeof r.why, "missing: %s has no %s.pb, .json, .npy or .npz", got, p->name);
       else snprintf(r.why, sizeof r.why, "missing: %s has no member '%s'", got, p->name);
-    } else if (ox_load_value(A, p->want, NULL, NULL, &w, &stored, &e)) {
+    } else if (ox_api_value_load(A, p->want, NULL, &w, &stored, &e)) {
       fprintf(stderr, "onnxop: %s: %s\n", p->want, e.msg);
       rc = OX_EINPUT;
-    } else if (ox_load_value(A, p->got, w ? ox_value_type(A, w) : NULL, NULL, &g, NULL, &e) &&
-               ox_load_value(A, p->got, NULL, NULL, &g, NULL, &e)) {
+    } else if (ox_api_value_load(A, p->got, w ? ox_value_type(A, w) : NULL, &g, NULL, &e) &&
+               ox_api_value_load(A, p->got, NULL, &g, NULL, &e)) {
       if (!gone(A, p->got, r.why, sizeof r.why)) {
         fprintf(stderr, "onnxop: %s: %s\n", p->got, e.msg);
         rc = OX_EINPUT;
@@ -400,10 +401,10 @@ int ox_cmd_compare(int argc, char **argv) {
       cJSON_AddNumberToObject(o, "rtol", ort);
       cJSON_AddNumberToObject(o, "atol", oat);
       if (estat >= 0 && !r.structural) {
-        cJSON *st = cJSON_AddObjectToObject(o, "error_stat");
-        cJSON_AddStringToObject(st, "stat", stat_name(estat, q, sn, sizeof sn));
-        json_num(st, "abs", sabs);
-        json_num(st, "rel", srel);
+        cJSON *es = cJSON_AddObjectToObject(o, "error_stat");
+        cJSON_AddStringToObject(es, "stat", stat_name(estat, q, sn, sizeof sn));
+        json_num(es, "abs", sabs);
+        json_num(es, "rel", srel);
       }
       if (validate && g) {
         cJSON_AddNumberToObject(o, "nan", (double)nnan);

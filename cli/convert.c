@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../api/api.h"
 #include "../io/io.h"
 #include "cli.h"
 #include "files.h"
@@ -107,7 +108,7 @@ int ox_cmd_convert(int argc, char **argv) {
       return rc;
     }
   }
-  if (!rc) rc = ox_load_value(A, in, NULL, NULL, &val, &name, &e);
+  if (!rc) rc = ox_api_value_load(A, in, NULL, &val, &name, &e);
   if (rc) fprintf(stderr, "onnxop: %s: %s\n", in, e.msg);
   else if (dash ? (rc = ox_write_stdout(f, 0, 1, (const ox_value *const *)&val, &name, &e))
                 : ((rc = ox_save_value(out, f, val, name, &e)) || (rc = ox_commit_files(&e))))

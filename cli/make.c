@@ -311,7 +311,8 @@ static int parse_list(ox_arena *A, const char *s, double **vals, int64_t *n, int
   return *p == ']' ? 0 : -1;
 }
 
-int ox_make_parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
+/* An attribute from -a NAME[:KIND]=VALUE (0, or the error in e). */
+static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   const char *eq = strchr(spec, '=');
   if (!eq) return ox_fail(e, OX_EUSAGE, "attribute '%s' needs NAME=VALUE", spec);
   char *name = ox_strndup(A, spec, (size_t)(eq - spec));
@@ -1284,7 +1285,7 @@ int ox_cmd_make(int argc, char **argv) {
       if (whole(v, 1, 100000, &c.ir)) rc = ox_usage_error("make", "--ir-version needs a positive number, not '%s'", v);
       break;
     case O_ATTR:
-      if (ox_make_parse_attr(A, v, &c.attr[c.nattr++], &e)) {
+      if (parse_attr(A, v, &c.attr[c.nattr++], &e)) {
         fprintf(stderr, "onnxop make: %s\n", e.msg);
         rc = e.code;
       }

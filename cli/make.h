@@ -45,9 +45,6 @@ typedef struct {
   cJSON *prov;            /* data.json's "provenance" (the command line or the spec entry) */
 } mk_case;
 
-/* cli/make.c: an attribute from -a NAME[:KIND]=VALUE (0, or the error in e). */
-int ox_make_parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e);
-
 /* A tensor drawn from the generator state *s as --random draws (in's range,
  * if any, applies); make and run --random share it. */
 int ox_draw_tensor(ox_arena *A, ox_dtype dt, int rank, const int64_t *dims, const mk_input *in, uint64_t *s,

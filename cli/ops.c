@@ -150,7 +150,7 @@ int ox_cmd_ops(int argc, char **argv) {
         char req[1024] = "";
         size_t at = 0;
         ox_attr_spec a;
-        for (const char *p = ox_attr_spec_next(not_run ? "" : k->attrs, &a); p; p = ox_attr_spec_next(p, &a)) {
+        for (const char *q = ox_attr_spec_next(not_run ? "" : ox_row_attrs(k), &a); q; q = ox_attr_spec_next(q, &a)) {
           cJSON *x = cJSON_CreateObject();
           cJSON_AddStringToObject(x, "name", a.name);
           cJSON_AddStringToObject(x, "type", a.type);
@@ -177,9 +177,9 @@ int ox_cmd_ops(int argc, char **argv) {
           printf("%s %s %s (family %s)\n  input %d element types: %s\n", k->domain[0] ? k->domain : "ai.onnx",
                  k->op, ver, f->family, k->tin, ty);
         ox_attr_spec a;
-        printf("  attributes:%s", k->attrs[0] ? "" : " none");
+        printf("  attributes:%s", ox_row_attrs(k)[0] ? "" : " none");
         int first = 1;
-        for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a), first = 0)
+        for (const char *at = ox_attr_spec_next(ox_row_attrs(k), &a); at; at = ox_attr_spec_next(at, &a), first = 0)
           printf("%s %s:%s%s%s%s", first ? "" : ",", a.name, a.type, a.def[0] ? "=" : "", a.def,
                  a.required ? " (required)" : "");
         printf("\n");

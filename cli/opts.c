@@ -1,5 +1,5 @@
-/* cli/opts.c: the command-line conventions every command but `test` shares
- * (GNU style):
+/* cli/opts.c: the command-line conventions every command shares (GNU
+ * style):
  *   --name VALUE and --name=VALUE; -x VALUE and -xVALUE for short options;
  *   "--" ends the options (what follows is an operand, even "-x");
  *   "-" alone is an operand (standard input or output);

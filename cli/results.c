@@ -20,7 +20,7 @@
 #include "files.h"
 #include "results.h"
 
-const char *const ox_status_name[OX_ST_N] = {"pass",  "fail",  "error", "unsupported", "crash",
+static const char *const status_name[OX_ST_N] = {"pass",  "fail",  "error", "unsupported", "crash",
                                              "timeout", "xfail", "xpass", "stale",       "duplicate"};
 const char *const ox_status_label[OX_ST_N] = {"PASS",    "FAIL",  "ERROR", "UNSUPPORTED", "CRASH",
                                               "TIMEOUT", "XFAIL", "XPASS", "STALE",       "DUPLICATE"};
@@ -35,7 +35,7 @@ void ox_print_summary(FILE *f, const long long count[OX_ST_N], long long not_run
   int any = 0;
   for (int s = 0; s < OX_ST_N; s++) {
     if (OX_ST_FAILS(s)) failed += count[s];
-    if (s != OX_ST_PASS && count[s]) fprintf(f, "%s%lld %s", any++ ? ", " : "", count[s], ox_status_name[s]);
+    if (s != OX_ST_PASS && count[s]) fprintf(f, "%s%lld %s", any++ ? ", " : "", count[s], status_name[s]);
   }
   if (not_run) fprintf(f, "%s%lld not run", any++ ? ", " : "", not_run);
   fprintf(f, "%s%lld passed, %lld failed\n", any ? "; " : "", count[OX_ST_PASS], failed);
@@ -80,12 +80,12 @@ cJSON *ox_results_json(const ox_result *r, long long n, const ox_run_info *info)
     if (c && !cJSON_AddItemToArray(cases, c)) cJSON_Delete(c), c = NULL;
     ok = c && cJSON_AddStringToObject(c, "name", r[i].name) &&
          cJSON_AddStringToObject(c, "path", r[i].path) &&
-         cJSON_AddStringToObject(c, "status", ox_status_name[r[i].st]) &&
+         cJSON_AddStringToObject(c, "status", status_name[r[i].st]) &&
          (r[i].message ? cJSON_AddStringToObject(c, "message", r[i].message) : cJSON_AddNullToObject(c, "message")) &&
          cJSON_AddNumberToObject(c, "seconds", secs4(r[i].secs));
   }
   if (ok) ok = (counts = cJSON_AddObjectToObject(o, "statuses")) != NULL;
-  for (int s = 0; s < OX_ST_N && ok; s++) ok = cJSON_AddNumberToObject(counts, ox_status_name[s], (double)count[s]) != NULL;
+  for (int s = 0; s < OX_ST_N && ok; s++) ok = cJSON_AddNumberToObject(counts, status_name[s], (double)count[s]) != NULL;
   long long failed = 0;
   for (int s = 0; s < OX_ST_N; s++)
     if (OX_ST_FAILS(s)) failed += count[s];
@@ -323,7 +323,7 @@ int ox_junit_put(ox_out *o, const ox_result *r, long long n, const char *const *
       put_fmt(o, "\" time=\"%.4f\"%s>\n", secs4(r[i].secs), el ? "" : "/");
       if (!el) continue;
       const char *msg = r[i].message ? r[i].message : "";
-      put_fmt(o, "      <%s type=\"%s\" message=\"", el, ox_status_name[r[i].st]);
+      put_fmt(o, "      <%s type=\"%s\" message=\"", el, status_name[r[i].st]);
       put_xml(o, msg);
       put_str(o, "\">");
       put_xml(o, msg);
@@ -390,7 +390,7 @@ void ox_tap_point(FILE *f, long long num, const ox_result *r, const char *todo) 
   }
   fputc('\n', f);
   if (r->st == OX_ST_PASS) return;
-  fprintf(f, "  ---\n  status: %s\n  message: ", ox_status_name[r->st]);
+  fprintf(f, "  ---\n  status: %s\n  message: ", status_name[r->st]);
   yaml_str(f, r->message ? r->message : "");
   fprintf(f, "\n  seconds: %.4f\n  ...\n", secs4(r->secs));
 }
@@ -473,7 +473,7 @@ static int add_result(ox_report_set *m, const ox_result *r, const char *group, i
 
 static int status_of_name(const char *s) {
   for (int k = 0; k < OX_ST_N; k++)
-    if (!strcmp(s, ox_status_name[k])) return k;
+    if (!strcmp(s, status_name[k])) return k;
   return -1;
 }
 

@@ -82,11 +82,6 @@ static const char run_help[] =
     OX_EXIT_HELP_3
     OX_EXIT_HELP_SIGNAL;
 
-static int fail_file(const char *file, const char *what, ox_err *e) {
-  fprintf(stderr, "onnxop: %s%s: %s\n", file, what ? what : "", e->msg);
-  return e->code ? e->code : OX_EINPUT;
-}
-
 /* ---- --save-intermediates ---- */
 
 /* The file names taken so far (without ".pb"), as a set (open addressing),
@@ -439,7 +434,7 @@ int ox_cmd_run(int argc, char **argv) {
       continue;
     }
     if ((rc = ox_claim_output(b.file, &e))) {
-      rc = fail_file(b.file, NULL, &e);
+      rc = ox_cli_fail_file(b.file, NULL, &e);
       goto done;
     }
   }
@@ -458,7 +453,7 @@ int ox_cmd_run(int argc, char **argv) {
                                          : ox_sprintf(A, "%s/output_%d.%s", out_dir, i, ext[dir_fmt]);
       if (!file_of[i]) break;
       if ((rc = ox_claim_output(file_of[i], &e))) {
-        rc = fail_file(file_of[i], NULL, &e);
+        rc = ox_cli_fail_file(file_of[i], NULL, &e);
         goto done;
       }
     }
@@ -489,7 +484,7 @@ int ox_cmd_run(int argc, char **argv) {
   }
   for (int i = 0; i < g->nout; i++) out_vals[i] = ox_api_value(results[i]);
   if (save_dir && (rc = write_index(&sv, &e))) {
-    rc = fail_file(save_dir, NULL, &e);
+    rc = ox_cli_fail_file(save_dir, NULL, &e);
     goto done;
   }
   if (!nout && !out_dir) {
@@ -512,7 +507,7 @@ int ox_cmd_run(int argc, char **argv) {
     rc = k < 0 ? ox_save_npz(file_of[i], g->nout, out_vals, out_names, &e)
                : ox_save_value(file_of[i], out_dir ? dir_fmt : ox_format_of(file_of[i]), out_vals[k],
                                out_names[k], &e);
-    if (rc) rc = fail_file(file_of[i], NULL, &e);
+    if (rc) rc = ox_cli_fail_file(file_of[i], NULL, &e);
   }
   for (int i = 0; i < nout && !rc; i++) {
     if (out_dir || strcmp(file_of[i], "-")) continue;

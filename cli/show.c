@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../api/api.h"
 #include "../io/io.h"
-#include "../proto/proto.h"
 #include "cli.h"
 
 /* min, max and mean of a numeric tensor (over its finite elements; min and
@@ -129,7 +129,7 @@ int ox_cmd_show(int argc, char **argv) {
       ox_value *val = NULL;
       const char *name = NULL;
       ox_mark mk = ox_arena_mark(A); /* each member's value is given back once printed */
-      int bad = z ? ox_npz_get(A, z, k, NULL, &val, &e) : ox_load_value(A, files[i], NULL, NULL, &val, &name, &e);
+      int bad = z ? ox_npz_get(A, z, k, NULL, &val, &e) : ox_api_value_load(A, files[i], NULL, &val, &name, &e);
       if (z) name = ox_npz_keys(z)[k];
       if (bad) {
         fprintf(stderr, "onnxop: %s%s%s: %s\n", files[i], z ? ":" : "", z ? name : "", e.msg);
@@ -583,11 +583,11 @@ static const ox_opt info_opts[] = {
 };
 
 int ox_cmd_info(int argc, char **argv) {
-  const char *path = NULL, *v;
+  const char *path = NULL, *arg;
   int json = 0, full = 0;
   ox_optparse p;
   ox_opt_init(&p, "info", argc, argv, info_opts);
-  for (int k; (k = ox_opt_next(&p, &v)) != OX_OPT_END;) {
+  for (int k; (k = ox_opt_next(&p, &arg)) != OX_OPT_END;) {
     if (k == OX_OPT_ERROR) return OX_EUSAGE;
     if (k == I_HELP) {
       fputs("usage: onnxop info [--json] [--full] MODEL\n\n"
@@ -626,14 +626,14 @@ int ox_cmd_info(int argc, char **argv) {
     if (k == I_JSON) json = 1;
     else if (k == I_FULL) full = 1;
     else if (path) return ox_usage_error("info", "give one MODEL");
-    else path = v;
+    else path = arg;
   }
   if (!path) return ox_usage_error("info", "no MODEL given");
   ox_arena *A = ox_arena_new();
   ox_err e = {0};
   ox_model *m = NULL;
   if (!A) return ox_cli_oom("info", NULL);
-  if (ox_model_load(A, path, &m, &e)) {
+  if (ox_api_model_read(A, path, &m, &e)) {
     fprintf(stderr, "onnxop: %s: %s\n", path, e.msg);
     ox_arena_free(A);
     return e.code;

@@ -261,12 +261,6 @@ int ox_compare_full(const ox_value *got, const ox_value *want, double rtol, doub
   return r->differ;
 }
 
-int ox_compare(const ox_value *got, const ox_value *want, double rtol, double atol, char *why, size_t n) {
-  ox_cmp r;
-  if (!ox_compare_full(got, want, rtol, atol, &r)) return 0;
-  snprintf(why, n, "%s", r.why);
-  return 1;
-}
 
 /* ---- error statistics and non-finite values ---- */
 

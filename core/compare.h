@@ -42,10 +42,6 @@ typedef struct ox_cmp {
 /* Compare everything and fill r. Returns r->differ. */
 int ox_compare_full(const ox_value *got, const ox_value *want, double rtol, double atol, ox_cmp *r);
 
-/* 0: equal; 1: different, with the first difference described in why. */
-int ox_compare(const ox_value *got, const ox_value *want, double rtol, double atol,
-               char *why, size_t n);
-
 /* The errors of the float (and complex) elements of two values that
  * ox_compare_full found alike in structure, into abs[] and rel[] (room for
  * 2 * r->total: a complex element gives one per part); returns how many.

@@ -123,8 +123,6 @@ static float decode(const fmt *F, uint32_t c) {
 
 /* ---- float8e8m0: 2^(code - 127), 0xFF is NaN, no sign, no zero ---- */
 
-enum { E8M0_UP, E8M0_DOWN, E8M0_NEAREST };
-
 /* Cast-24/25: round_mode "up" (the default) rounds away from zero, "down"
  * towards zero, "nearest" to nearest with ties up (1.5 * 2^k goes to 2^(k+1),
  * as onnx.numpy_helper.to_float8e8m0 does). The spec's table:
@@ -148,10 +146,10 @@ static uint8_t to_e8m0(double x, int saturate, int mode) {
   int e;
   double m = 2 * frexp(a, &e); /* a == m * 2^(e - 1), 1 <= m < 2 */
   int k = e - 1;
-  if ((mode == E8M0_UP && m > 1) || (mode == E8M0_NEAREST && m >= 1.5)) k++;
+  if ((mode == OX_E8M0_UP && m > 1) || (mode == OX_E8M0_NEAREST && m >= 1.5)) k++;
   if (k > 127) return saturate ? 0xFE : 0xFF;
   if (k < -127) /* rounding up from below 2^-127 lands on 2^-127 exactly */
-    return (saturate || mode == E8M0_UP) ? 0x00 : 0xFF;
+    return (saturate || mode == OX_E8M0_UP) ? 0x00 : 0xFF;
   return (uint8_t)(k + 127);
 }
 
@@ -187,10 +185,12 @@ float ox_f8_to_f32(ox_dtype dt, uint8_t v) {
 
 uint8_t ox_f32_to_f8(ox_dtype dt, float f, int saturate) {
   /* The header has no round_mode: e8m0 takes Cast's default, "up". */
-  if (dt == OX_FLOAT8E8M0) return to_e8m0(f, saturate, E8M0_UP);
+  if (dt == OX_FLOAT8E8M0) return to_e8m0(f, saturate, OX_E8M0_UP);
   const fmt *F = f8_fmt(dt);
   return F ? (uint8_t)encode(F, f, saturate) : 0;
 }
+
+uint8_t ox_f32_to_e8m0(float f, int saturate, int mode) { return to_e8m0(f, saturate, mode); }
 
 float ox_f4_to_f32(uint8_t v) { return decode(&E2M1, v & 0xF); }
 uint8_t ox_f32_to_f4(float f) { return to_f4(f); }
@@ -306,7 +306,7 @@ void ox_store_f64(ox_dtype dt, void *data, int64_t i, double v) {
   case OX_FLOAT8E4M3FN: case OX_FLOAT8E4M3FNUZ: case OX_FLOAT8E5M2: case OX_FLOAT8E5M2FNUZ:
     *(uint8_t *)p = (uint8_t)encode(f8_fmt(dt), v, 1);
     break;
-  case OX_FLOAT8E8M0: *(uint8_t *)p = to_e8m0(v, 1, E8M0_UP); break;
+  case OX_FLOAT8E8M0: *(uint8_t *)p = to_e8m0(v, 1, OX_E8M0_UP); break;
   case OX_FLOAT4E2M1: *(uint8_t *)p = to_f4(v); break;
   case OX_BOOL: *(uint8_t *)p = v != 0; break; /* Cast: only +-0 is False */
   case OX_UINT64: *(uint64_t *)p = f64_to_u64(v); break;

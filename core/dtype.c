@@ -22,9 +22,9 @@ ox_dtype ox_dtype_from_name(const char *name) {
     if (!strcmp(name, ox_dtypes[i].numpy_name) || !strcmp(name, ox_dtypes[i].onnx_name) ||
         !strcmp(name, ox_dtypes[i].enum_name))
       return (ox_dtype)i;
-  /* a few common spellings */
-  if (!strcmp(name, "float64")) return OX_DOUBLE;
-  if (!strcmp(name, "string") || !strcmp(name, "object")) return OX_STRING;
+  /* a few common spellings the table lacks ("float64" and "string" are its
+   * own: numpy's and ONNX's names) */
+  if (!strcmp(name, "object")) return OX_STRING;
   if (!strcmp(name, "float4e2m1fn") || !strcmp(name, "float4_e2m1")) return OX_FLOAT4E2M1;
   if (!strcmp(name, "float8_e8m0")) return OX_FLOAT8E8M0;
   return OX_UNDEFINED;

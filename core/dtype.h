@@ -109,6 +109,10 @@ float ox_bf16_to_f32(uint16_t h);
 uint16_t ox_f32_to_bf16(float f);
 float ox_f8_to_f32(ox_dtype dt, uint8_t v);              /* the four float8 types and e8m0 */
 uint8_t ox_f32_to_f8(ox_dtype dt, float f, int saturate);
+/* float8e8m0 with Cast-24's round_mode: "up" (ox_f32_to_f8's), "down", or
+ * "nearest" (ties up) */
+enum { OX_E8M0_UP, OX_E8M0_DOWN, OX_E8M0_NEAREST };
+uint8_t ox_f32_to_e8m0(float f, int saturate, int mode);
 float ox_f4_to_f32(uint8_t v);                           /* float4e2m1, low 4 bits */
 uint8_t ox_f32_to_f4(float f);                           /* saturates (float4 has no Inf/NaN) */
 

@@ -12,6 +12,7 @@
 
 #include "eval.h"
 #include "kernel.h"
+#include "load.h"
 
 /* ---- scopes: open-addressing hash tables from name to value ---- */
 
@@ -89,9 +90,10 @@ static const ox_function *find_function(const ox_model *m, const ox_node *n) {
 }
 
 typedef struct fold_acc fold_acc;
-static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
-                         const ox_opset *ops, int nout, const char *const *outs, int depth,
-                         ox_scope *consts, fold_acc *acc, ox_err *e);
+static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts *up, int nnode,
+                         ox_node *nodes, int nops, const ox_opset *ops, int nout,
+                         const char *const *outs, int depth, ox_scope *consts, fold_acc *acc,
+                         ox_err *e);
 
 static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth, ox_err *e) {
   if (f->prepared == 2) return 0;
@@ -105,7 +107,8 @@ static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth,
   if (!ops) return ox_oom(e, NULL);
   memcpy(ops, f->opset, (size_t)f->nopset * sizeof *ops);
   memcpy(ops + f->nopset, m->opset, (size_t)m->nopset * sizeof *ops);
-  int rc = prepare_nodes(a, m, f->nnode, f->node, n, ops, f->nout, f->out, depth + 1, NULL, NULL, e);
+  int rc = prepare_nodes(a, m, NULL, NULL, f->nnode, f->node, n, ops, f->nout, f->out, depth + 1, NULL,
+                         NULL, e);
   if (rc) ox_prefix(e, "function '%s': ", f->name);
   else f->prepared = 2;
   return rc;
@@ -549,7 +552,7 @@ static void fold_consumed(ox_arena *a, fold_plan *p, ox_node *nodes, const ox_no
  * receives the bytes each output counts. */
 static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts, fold_acc *acc,
                     fold_plan *plan, ox_err *e) {
-  if (!foldable_op(n) || n->nout < 1 || n->nin > 64) return 0;
+  if (!foldable_op(n) || n->nout < 1 || n->nin > 64 || (n->k->load && !n->state)) return 0;
   ox_value *in[64] = {0};
   for (int i = 0; i < n->nin; i++) {
     if (!n->in[i][0]) continue;
@@ -561,7 +564,7 @@ static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts
   ox_value **out = ox_alloc_array(a, n->nout, sizeof *out);
   if (!out) return ox_oom(e, NULL);
   ox_err fe = {0};
-  ox_ctx c = {a, &fe, n, n->version, m, NULL};
+  ox_ctx c = {a, &fe, n, n->version, m, NULL, n->state, NULL};
   /* what the kernel allocates: given back whole when the fold is refused;
    * else its scratch (between born and done, held by no output) */
   ox_mark mk = ox_arena_mark(a);
@@ -613,12 +616,17 @@ static int prep_time(const ox_node *n, ox_err *e) {
   return e->code;
 }
 
-static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, int nops,
-                         const ox_opset *ops, int nout, const char *const *outs, int depth,
-                         ox_scope *consts, fold_acc *acc, ox_err *e) {
+/* Prepare the nodes of graph g (NULL: of a function body, which sees no
+ * constants), inside the graphs of `up` (NULL for the main graph). */
+static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts *up, int nnode,
+                         ox_node *nodes, int nops, const ox_opset *ops, int nout,
+                         const char *const *outs, int depth, ox_scope *consts, fold_acc *acc,
+                         ox_err *e) {
   if (depth > 64)
     return ox_fail(e, OX_EINPUT, "functions or subgraphs nest more than 64 deep (recursion?)");
   OX_TRY(sort_nodes(a, nnode, nodes, e));
+  ox_consts chain, *cc = g ? &chain : NULL; /* the constants the load hooks see */
+  if (g) ox_consts_init(&chain, a, g, up);
   fold_plan plan, *fp = NULL;
   if (consts) {
     if (fold_plan_init(a, &plan, nnode, nodes, nout, outs)) return ox_oom(e, NULL);
@@ -664,6 +672,18 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
       ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
       return e->code;
     }
+    /* the row's load hook: the attributes parsed once, constant weights
+     * packed (core/registry.h); in a function body, when they refer to the
+     * caller's, at each call instead (run_node) */
+    n->state = NULL;
+    if (k->load && !(!g && ox_node_refers(n))) {
+      ox_ctx lc = {a, e, n, n->version, m, NULL, NULL, cc};
+      if (ox_node_load(&lc)) {
+        ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
+        return e->code;
+      }
+      n->state = lc.state;
+    }
     for (int j = 0; j < n->nattr; j++) {
       ox_attr *at = &n->attr[j];
       if (at->g) {
@@ -671,26 +691,27 @@ static int prepare_nodes(ox_arena *a, ox_model *m, int nnode, ox_node *nodes, in
         ox_scope sub;
         int has = go ? sub_consts(a, at->g, consts, &sub) : 0;
         if (!go || has < 0) return ox_oom(e, NULL);
-        int rc = prepare_nodes(a, m, at->g->nnode, at->g->node, nops, ops, at->g->nout, go,
-                               depth + 1, has ? &sub : NULL, acc, e);
+        int rc = prepare_nodes(a, m, g ? at->g : NULL, cc, at->g->nnode, at->g->node, nops, ops,
+                               at->g->nout, go, depth + 1, has ? &sub : NULL, acc, e);
         if (rc) {
           ox_prefix(e, "node '%s' %s-%d > %s: ", n->name, n->op, n->version, at->name);
           return rc;
         }
       }
-      for (int64_t g = 0; g < at->n && at->graphs; g++) {
-        const char **go = graph_out_names(a, at->graphs[g]);
+      for (int64_t q = 0; q < at->n && at->graphs; q++) {
+        const ox_graph *sg = at->graphs[q];
+        const char **go = graph_out_names(a, sg);
         if (!go) return ox_oom(e, NULL);
-        int rc = prepare_nodes(a, m, at->graphs[g]->nnode, at->graphs[g]->node, nops, ops,
-                               at->graphs[g]->nout, go, depth + 1, NULL, NULL, e);
+        int rc = prepare_nodes(a, m, g ? sg : NULL, cc, sg->nnode, sg->node, nops, ops, sg->nout, go,
+                               depth + 1, NULL, NULL, e);
         if (rc) return rc;
       }
     }
     if (consts) {
       OX_TRY(try_fold(a, m, n, consts, acc, fp, e));
       if (n->folded) fold_consumed(a, fp, nodes, n, acc);
-      for (int k = 0; !n->folded && k < n->nout; k++) /* not constant: hides an outer name */
-        if (n->out[k][0] && !scope_set(a, consts, n->out[k], NULL)) return ox_oom(e, NULL);
+      for (int q = 0; !n->folded && q < n->nout; q++) /* not constant: hides an outer name */
+        if (n->out[q][0] && !scope_set(a, consts, n->out[q], NULL)) return ox_oom(e, NULL);
     }
   }
   return plan_liveness(a, nnode, nodes, nout, outs, e);
@@ -710,8 +731,8 @@ static int prepare(ox_arena *a, ox_model *m, ox_err *e) {
   /* the folded bytes of this model (a local: models may be prepared at once) */
   size_t lim = ox_memory_limit() / 16;
   fold_acc acc = {0, lim < FOLD_BUDGET ? lim : FOLD_BUDGET};
-  OX_TRY(prepare_nodes(a, m, g->nnode, g->node, m->nopset, m->opset, g->nout, go, 0, &consts, &acc, e));
-  return ox_prepack(a, m->graph, e);
+  return prepare_nodes(a, m, g, NULL, g->nnode, g->node, m->nopset, m->opset, g->nout, go, 0, &consts,
+                       &acc, e);
 }
 
 int ox_prepare_with(ox_arena *a, ox_model *m, const ox_run_opts *opts, ox_err *e) {
@@ -969,13 +990,16 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   } else {
     rc = n->folded ? 0 : check_inputs(n, n->nin, in, e);
     if (!rc) {
-      ox_ctx c = {a, e, n, n->version, m, sc};
+      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL};
+      /* a node of a function body whose attributes refer to the caller's:
+       * its hook runs now, for this call (in the run's memory) */
+      if (!n->state && n->k->load && !n->folded) rc = ox_node_load(&c);
       const ox_run_opts *o = ox_run_current();
       int trace = o->trace;
       double t0 = trace ? now_us() : 0, aside0 = aside_us;
       if (n->folded) { /* computed when the model was prepared */
         memcpy(out, n->folded, (size_t)n->nout * sizeof *out);
-      } else {
+      } else if (!rc) {
         offer_dying(a, n, in);
         rc = n->k->fn(&c, n->nin, in, n->nout, out);
       }

@@ -19,7 +19,6 @@ ox_fft *ox_fft_plan(ox_arena *a, int dt, int64_t n, int real) {
   return p->impl ? p : NULL;
 }
 
-int64_t ox_fft_length(const ox_fft *p) { return p->n; }
 
 void ox_fft_c2c(ox_fft *p, const ox_fft_line *l, int inverse, double fct) {
   if (p->dbl) ox_fft64_c2c(p->impl, l, inverse, fct);

@@ -29,7 +29,6 @@ typedef struct ox_fft ox_fft;
  * or double (OX_DOUBLE). `real` makes a plan for ox_fft_c2r instead of
  * ox_fft_c2c. NULL when out of memory. */
 ox_fft *ox_fft_plan(ox_arena *a, int dt, int64_t n, int real);
-int64_t ox_fft_length(const ox_fft *p);
 
 /* One line in and one line out, in the plan's type (float or double).
  * Strides count elements of that type. */

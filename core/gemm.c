@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "value.h"
 #include "cpu.h"
 #include "gemm.h"
 #include "threads.h"
@@ -45,11 +46,8 @@ typedef float v16f __attribute__((vector_size(64)));
 typedef double v8d __attribute__((vector_size(64)));
 
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-
 /* bytes of stack a small product packs its operands in (gemm's template) */
 #define GEMM_SMALL 24576
-static int64_t round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
 
 /* 64-byte aligned scratch for n elements of `size` bytes; NULL if too big. */
 static void *scratch(int64_t n, size_t size) {
@@ -352,7 +350,7 @@ void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t
   }
 #endif
   for (int64_t s = s0; s * nr < N; s++) {
-    int64_t n = min64(nr, N - s * nr);
+    int64_t n = ox_min64(nr, N - s * nr);
     uint8_t *d = pb + s * K4 * nr * 4;
     for (int64_t g = 0; g < K4; g++)
       for (int64_t j = 0; j < nr; j++)
@@ -531,11 +529,11 @@ void ox_i8gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, co
       int32_t *c = C + i * ldc + j;
 #if OX_X86_DISPATCH
       if (p->level == OX_CPU_AVX512) {
-        i8_kernel_vnni(K4, a, b, c, ldc, min64(mr, M - i), min64(nr, N - j), a_signed);
+        i8_kernel_vnni(K4, a, b, c, ldc, ox_min64(mr, M - i), ox_min64(nr, N - j), a_signed);
         continue;
       }
 #endif
-      i8_kernel_generic(K4, a, b, c, ldc, min64(mr, M - i), min64(nr, N - j), nr, a_signed);
+      i8_kernel_generic(K4, a, b, c, ldc, ox_min64(mr, M - i), ox_min64(nr, N - j), nr, a_signed);
     }
 }
 
@@ -562,7 +560,7 @@ typedef GEMM_I GEMM_NAME(i4) __attribute__((vector_size(4 * sizeof(T))));
 GEMM_TARGET static void GEMM_NAME(pack_a)(int64_t mc, int64_t kc, const T *A, int64_t lda,
                                           int trans, int64_t i0, int64_t k0, T *pa) {
   for (int64_t ip = 0; ip < mc; ip += MR, pa += MR * kc) {
-    int64_t mr = min64(MR, mc - ip);
+    int64_t mr = ox_min64(MR, mc - ip);
     if (!trans) { /* A(i, k) = A[i * lda + k]: each row is contiguous */
       int64_t r = 0;
       /* 4 rows by 4 k at a time, transposed in registers */
@@ -608,7 +606,7 @@ GEMM_TARGET static void GEMM_NAME(pack_a)(int64_t mc, int64_t kc, const T *A, in
 GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, int64_t ldb,
                                           int trans, int64_t k0, int64_t j0, T *pb) {
   for (int64_t jp = 0; jp < nc; jp += NR, pb += NR * kc) {
-    int64_t nr = min64(NR, nc - jp);
+    int64_t nr = ox_min64(NR, nc - jp);
     if (!trans) { /* B(k, j) = B[k * ldb + j] */
       for (int64_t k = 0; k < kc; k++) {
         const T *src = B + (k0 + k) * ldb + j0 + jp;
@@ -777,18 +775,18 @@ GEMM_TARGET static void GEMM_NAME(blocked)(int64_t i0, int64_t i1, int64_t j0, i
                                            const T *B, int64_t ldb, int transB, T *C,
                                            int64_t ldc, T alpha, T beta, T *pa, T *pb) {
   for (int64_t jc = j0; jc < j1; jc += GEMM_NC) {
-    int64_t nc = min64(GEMM_NC, j1 - jc);
+    int64_t nc = ox_min64(GEMM_NC, j1 - jc);
     for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
-      int64_t kc = min64(GEMM_KC, K - pc);
+      int64_t kc = ox_min64(GEMM_KC, K - pc);
       T ab[2] = {alpha, pc == 0 ? beta : (T)1}; /* later K blocks add to the first's */
       GEMM_NAME(pack_b)(kc, nc, B, ldb, transB, pc, jc, pb);
       for (int64_t ic = i0; ic < i1; ic += GEMM_MC) {
-        int64_t mc = min64(GEMM_MC, i1 - ic);
+        int64_t mc = ox_min64(GEMM_MC, i1 - ic);
         GEMM_NAME(pack_a)(mc, kc, A, lda, transA, ic, pc, pa);
         for (int64_t jr = 0; jr < nc; jr += NR)
           for (int64_t ir = 0; ir < mc; ir += MR)
             GEMM_NAME(kernel)(kc, pa + ir * kc, pb + jr * kc, C + (ic + ir) * ldc + jc + jr,
-                              ldc, min64(MR, mc - ir), min64(NR, nc - jr), ab);
+                              ldc, ox_min64(MR, mc - ir), ox_min64(NR, nc - jr), ab);
       }
     }
   }
@@ -810,8 +808,8 @@ GEMM_TARGET static void GEMM_NAME(chunk)(void *arg, int c, int64_t lo, int64_t h
   /* lo, hi count parts: one per thread, as each part packs its own op(B) */
   lo = j->units * lo / j->parts, hi = j->units * hi / j->parts;
   int64_t i0 = 0, i1 = j->M, j0 = 0, j1 = j->N;
-  if (j->by_rows) i0 = lo * MR, i1 = min64(hi * MR, j->M);
-  else j0 = lo * NR, j1 = min64(hi * NR, j->N);
+  if (j->by_rows) i0 = lo * MR, i1 = ox_min64(hi * MR, j->M);
+  else j0 = lo * NR, j1 = ox_min64(hi * NR, j->N);
   GEMM_NAME(blocked)(i0, i1, j0, j1, j->K, j->A, j->lda, j->transA, j->B, j->ldb, j->transB,
                      j->C, j->ldc, j->alpha, j->beta, j->pa[c], j->pb[c]);
 }
@@ -821,19 +819,19 @@ GEMM_TARGET static void GEMM_NAME(chunk)(void *arg, int c, int64_t lo, int64_t h
 GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T *A,
                                        int64_t lda, int transA, const T *B, int64_t ldb,
                                        int transB, T *C, int64_t ldc, T alpha, T beta) {
-  int64_t kcmax = min64(K, GEMM_KC);
+  int64_t kcmax = ox_min64(K, GEMM_KC);
   /* split the longer side of C (in tiles) */
   int by_rows = M >= N;
   int64_t units = by_rows ? (M + MR - 1) / MR : (N + NR - 1) / NR;
   int nch = ox_par_chunks(units, 2.0 * (double)M * (double)N * (double)K);
   T *pa[OX_MAX_THREADS], *pb[OX_MAX_THREADS]; /* per thread (slot) */
-  int64_t na = round_up(min64(M, GEMM_MC), MR) * kcmax, nb = round_up(min64(N, GEMM_NC), NR) * kcmax;
-  if (nch == 1 && round_up(na, 64) + nb <= GEMM_SMALL / (int64_t)sizeof(T)) {
+  int64_t na = ox_round_up(ox_min64(M, GEMM_MC), MR) * kcmax, nb = ox_round_up(ox_min64(N, GEMM_NC), NR) * kcmax;
+  if (nch == 1 && ox_round_up(na, 64) + nb <= GEMM_SMALL / (int64_t)sizeof(T)) {
     /* a small product (16 x 16 x 16, a batch of heads' 2 x 2): its packed
      * operands fit on the stack, where a heap buffer would cost as much as
      * the product; the same kernel calls as any other size */
     T buf[GEMM_SMALL / sizeof(T)] __attribute__((aligned(64)));
-    pa[0] = buf, pb[0] = buf + round_up(na, 64); /* pb 64-byte aligned */
+    pa[0] = buf, pb[0] = buf + ox_round_up(na, 64); /* pb 64-byte aligned */
     GEMM_NAME(job) j = {M, N, K, lda, ldb, ldc, A, B, C, alpha, beta, transA, transB, by_rows, pa, pb,
                         units, 1};
     GEMM_NAME(chunk)(&j, 0, 0, 1);
@@ -880,12 +878,12 @@ GEMM_TARGET static void GEMM_NAME(pack_b_all)(int64_t K, int64_t N, const T *B, 
 GEMM_TARGET static void GEMM_NAME(packed)(int64_t M, int64_t N, int64_t K, const T *pa,
                                           const T *pb, T *C, int64_t ldc, T beta) {
   for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
-    int64_t kc = min64(GEMM_KC, K - pc);
+    int64_t kc = ox_min64(GEMM_KC, K - pc);
     T ab[2] = {1, pc == 0 ? beta : (T)1};
     for (int64_t j = 0; j < N; j += NR)
       for (int64_t i = 0; i < M; i += MR)
         GEMM_NAME(kernel)(kc, pa + (i * K + pc * MR), pb + (j * K + pc * NR), C + i * ldc + j, ldc,
-                          min64(MR, M - i), min64(NR, N - j), ab);
+                          ox_min64(MR, M - i), ox_min64(NR, N - j), ab);
   }
 }
 

@@ -57,9 +57,10 @@ typedef struct ox_node {
    * that the graph returns (core/eval.c gives their memory back early) */
   int ndies, nkept;
   const char **dies, **kept;
-  /* what the kernel prepared once for the model (ops/prepack.c: constant
-   * weights packed for the GEMM), in the model's arena; NULL when nothing */
-  const void *prep;
+  /* what the row's load hook made once for the model (its attributes
+   * parsed, constant weights packed), in the model's arena; NULL when the
+   * row has no hook (core/registry.h, ox_load_fn) */
+  const void *state;
   /* constant folding: the outputs, computed once when the model is prepared
    * (every input a constant; core/eval.c), or NULL. elided: folded, but only
    * other folds read its values, which were given back: a run skips it

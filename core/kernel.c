@@ -10,6 +10,14 @@ int ox_dtype_is_small_float(ox_dtype dt) {
   return ox_dtype_is_float(dt) && dt != OX_FLOAT && dt != OX_DOUBLE;
 }
 
+int ox_widen_tensor(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
+  if (!t) return 0;
+  *f = *t;
+  f->dt = OX_FLOAT;
+  f->data = ox_widen_f32(c->a, t, c->err);
+  return f->data ? 0 : c->err->code;
+}
+
 float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e) {
   float *f = ox_alloc_array(a, t->n, sizeof *f);
   if (!f) {
@@ -131,13 +139,17 @@ int ox_elementwise_out(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype d
   return ox_bcast_init(b, n, ins, rank, dims, c->err);
 }
 
-int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
-  if (i >= nin || !in[i] || in[i]->kind != OX_TENSOR) {
-    char desc[128];
-    if (i >= nin || !in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+int ox_need_tensor(ox_ctx *c, const ox_value *v, int i) {
+  char desc[128];
+  if (!v) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
+  if (v->kind != OX_TENSOR)
     return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(in[i], desc, sizeof desc));
-  }
+                   ox_value_desc(v, desc, sizeof desc));
+  return 0;
+}
+
+int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t) {
+  OX_TRY(ox_need_tensor(c, i < nin ? in[i] : NULL, i));
   *t = &in[i]->u.t;
   return 0;
 }
@@ -152,6 +164,13 @@ int ox_same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want) {
   if (t->dt == want) return 0;
   return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
                  ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[want].onnx_name);
+}
+
+int ox_same_dtype_as(ox_ctx *c, int i, const ox_tensor *t, int j, const ox_tensor *u) {
+  if (t->dt == u->dt) return 0;
+  return ox_fail(c->err, OX_EINPUT, "%s is %s but %s is %s; they must have the same type",
+                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_input_name(c, j),
+                 ox_dtypes[u->dt].onnx_name);
 }
 
 int ox_scalar_i64(ox_ctx *c, int input, const ox_value *v, int64_t *out) {
@@ -223,21 +242,29 @@ int ox_auto_pad(ox_ctx *c, int *mode) {
   return 0;
 }
 
-int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
-  int64_t cnt;
-  const int64_t *v = ox_attr_ints(c, name, &cnt);
-  if (!v) {
+int ox_window_attr(ox_ctx *c, const char *name, int64_t lo, ox_ints *out) {
+  out->v = ox_attr_ints(c, name, &out->n);
+  for (int64_t i = 0; out->v && i < out->n; i++)
+    if (out->v[i] < lo || out->v[i] > (INT64_C(1) << 24))
+      return ox_fail(c->err, OX_EINPUT, "%s[%lld] is %lld; it must be in [%lld, 2^24]", name, (long long)i,
+                     (long long)out->v[i], (long long)lo);
+  return 0;
+}
+
+int ox_window_vals(ox_ctx *c, const char *name, const ox_ints *v, int n, int64_t def, int64_t *out) {
+  if (!v->v) {
     for (int i = 0; i < n; i++) out[i] = def;
     return 0;
   }
-  if (cnt != n)
-    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)cnt,
+  if (v->n != n)
+    return ox_fail(c->err, OX_EINPUT, "%s has %lld values; expected %d (%s)", name, (long long)v->n,
                    n, n == 1 ? "one per spatial axis" : "one per spatial axis, or begins then ends");
-  for (int i = 0; i < n; i++) {
-    if (v[i] < lo || v[i] > (INT64_C(1) << 24))
-      return ox_fail(c->err, OX_EINPUT, "%s[%d] is %lld; it must be in [%lld, 2^24]", name, i,
-                     (long long)v[i], (long long)lo);
-    out[i] = v[i];
-  }
+  for (int i = 0; i < n; i++) out[i] = v->v[i];
   return 0;
+}
+
+int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out) {
+  ox_ints v;
+  OX_TRY(ox_window_attr(c, name, lo, &v));
+  return ox_window_vals(c, name, &v, n, def, out);
 }

@@ -65,6 +65,9 @@ int ox_dtype_is_small_float(ox_dtype dt);
 /* A float32 copy of a small-float (or any real numeric) tensor's data, in the
  * arena; NULL (with e set) when out of memory. */
 float *ox_widen_f32(ox_arena *a, const ox_tensor *t, ox_err *e);
+/* *f <- t with its data widened to float32 (ox_widen_f32), same shape; t
+ * NULL: nothing. */
+int ox_widen_tensor(ox_ctx *c, const ox_tensor *t, ox_tensor *f);
 /* Store float32 values into a tensor of any real numeric dtype, rounding once
  * (RNE; float8 saturating as Cast's default). */
 void ox_narrow_f32(const float *src, ox_tensor *dst);
@@ -108,13 +111,19 @@ int ox_elementwise_new(ox_ctx *c, int n, const ox_tensor *const *ins, ox_dtype d
 /* Input i (of nin) as a tensor: absent (or i >= nin) or not a tensor is an
  * error naming the input (the registry checks only its element type). */
 int ox_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t);
+/* The same check of input i's value v (NULL: absent): "input 1 'B' is
+ * missing", "input 1 'B' is seq(tensor(float)); expected a tensor". */
+int ox_need_tensor(ox_ctx *c, const ox_value *v, int i);
 
 /* An optional input i: *t is NULL when it is absent (or i >= nin), else as
  * ox_tensor_in. */
 int ox_opt_tensor_in(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor **t);
 /* Input i's tensor t must have the element type of input 0, `want`: else an
- * error naming both. */
+ * error naming both ("input 1 'B' is int32 but input 0 is float; they must
+ * have the same type"). */
 int ox_same_dtype(ox_ctx *c, int i, const ox_tensor *t, ox_dtype want);
+/* The same against input j's tensor u, in the same words. */
+int ox_same_dtype_as(ox_ctx *c, int i, const ox_tensor *t, int j, const ox_tensor *u);
 
 /* An int64 read of a tensor that must be a scalar or 1-element tensor of an
  * integer type (positions, axes, counts); the message names the input. */
@@ -136,18 +145,20 @@ enum { OX_PAD_NOTSET, OX_PAD_SAME_UPPER, OX_PAD_SAME_LOWER, OX_PAD_VALID };
 /* The auto_pad attribute (default NOTSET); a bad value is an error. */
 int ox_auto_pad(ox_ctx *c, int *mode);
 /* An ints attribute of exactly n values, each in [lo, 2^24] (so window
- * arithmetic cannot overflow); every value is `def` when absent. */
+ * arithmetic cannot overflow), in two steps, as a row's load hook does not
+ * know the spatial axes: ox_window_attr at load (each value in [lo, 2^24]),
+ * then ox_window_vals in the kernel (exactly n values; each `def` when
+ * absent). */
+typedef struct { const int64_t *v; int64_t n; } ox_ints; /* v NULL, n -1: absent */
+int ox_window_attr(ox_ctx *c, const char *name, int64_t lo, ox_ints *out);
+int ox_window_vals(ox_ctx *c, const char *name, const ox_ints *v, int n, int64_t def, int64_t *out);
+/* Both steps at once, for a kernel that reads its attributes itself. */
 int ox_window_ints(ox_ctx *c, const char *name, int n, int64_t def, int64_t lo, int64_t *out);
 
 /* ---- prepared once per model ----
- * ox_prepare's last step (ops/prepack.c): for each node of g and of its
- * subgraphs whose weights are constant, an initializer or a Constant's
- * value (Conv's and ConvInteger's W, MatMul's B),
- * the kernel's work that depends only on them, done once (the weights
- * packed for the GEMM) and kept in node->prep, in a's memory: the model's
- * lifetime, read-only while it runs (any number of runs, any threads). A
- * kernel uses it only when its input is that very tensor (ox_prep_matches). */
-int ox_prepack(ox_arena *a, ox_graph *g, ox_err *e);
+ * A row's load hook (core/registry.h) may prepare work from a constant
+ * input (ox_const_input), e.g. weights packed for the GEMM, in the model's
+ * memory. A kernel uses it only when its input is that very tensor: */
 /* Whether v is the tensor t a preparation was made from, or a view of it
  * (a Constant's output shares its data): the same data, type and shape. */
 static inline int ox_prep_matches(const ox_value *v, const ox_tensor *t) {

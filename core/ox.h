@@ -8,5 +8,6 @@
 #include "graph.h"
 #include "registry.h"
 #include "eval.h"
+#include "sys.h"
 #define OX_VERSION "0.2.0"
 #endif

@@ -1,85 +1,11 @@
-/* core/registry.c: the families of rows, listed once; the sorted table and
- * its lookups; the attribute lists. */
+/* core/registry.c: the sorted table of every family's rows (ox_families,
+ * listed in ops/families.c) and its lookups; the attribute lists. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
-
-extern const ox_kernel ox_sequence_kernels[], ox_optional_kernels[], ox_shape_kernels[];
-extern const ox_kernel ox_index_kernels[];
-extern const ox_kernel ox_binary_kernels[];
-extern const ox_kernel ox_control_kernels[];
-extern const ox_kernel ox_unary_kernels[];
-extern const ox_kernel ox_cast_kernels[];
-extern const ox_kernel ox_tensor_kernels[];
-extern const ox_kernel ox_reduce_kernels[];
-extern const ox_kernel ox_matmul_kernels[];
-extern const ox_kernel ox_conv_kernels[];
-extern const ox_kernel ox_pool_kernels[];
-extern const ox_kernel ox_norm_kernels[];
-extern const ox_kernel ox_quant_kernels[];
-extern const ox_kernel ox_training_kernels[];
-extern const ox_kernel ox_signal_kernels[];
-extern const ox_kernel ox_loss_kernels[];
-extern const ox_kernel ox_rnn_kernels[];
-extern const ox_kernel ox_image_kernels[];
-extern const ox_kernel ox_attention_kernels[];
-extern const ox_kernel ox_transformer_kernels[];
-extern const ox_kernel ox_random_kernels[];
-extern const ox_kernel ox_imagedecoder_kernels[];
-extern const ox_kernel ox_string_kernels[];
-extern const ox_kernel ox_ml_encode_kernels[];
-extern const ox_kernel ox_ml_linear_kernels[];
-extern const ox_kernel ox_ml_tree_kernels[];
-extern const ox_kernel ox_ml_svm_kernels[];
-extern const ox_kernel ox_experimental_kernels[];
-extern const ox_kernel ox_contrib_transformer_kernels[];
-extern const ox_kernel ox_contrib_generation_kernels[];
-extern const ox_kernel ox_contrib_quant_kernels[];
-extern const ox_kernel ox_contrib_fused_kernels[];
-extern const ox_kernel ox_contrib_other_kernels[];
-
-/* Every op family, in the order `onnxop ops` prints them. */
-const ox_family ox_families[] = {
-    {"shape", ox_shape_kernels},
-    {"sequence", ox_sequence_kernels},
-    {"optional", ox_optional_kernels},
-    {"index", ox_index_kernels},
-    {"binary", ox_binary_kernels},
-    {"control", ox_control_kernels},
-    {"unary", ox_unary_kernels},
-    {"cast", ox_cast_kernels},
-    {"tensor", ox_tensor_kernels},
-    {"reduce", ox_reduce_kernels},
-    {"matmul", ox_matmul_kernels},
-    {"conv", ox_conv_kernels},
-    {"pool", ox_pool_kernels},
-    {"norm", ox_norm_kernels},
-    {"quant", ox_quant_kernels},
-    {"training", ox_training_kernels},
-    {"signal", ox_signal_kernels},
-    {"loss", ox_loss_kernels},
-    {"rnn", ox_rnn_kernels},
-    {"image", ox_image_kernels},
-    {"attention", ox_attention_kernels},
-    {"transformer", ox_transformer_kernels},
-    {"random", ox_random_kernels},
-    {"imagedecoder", ox_imagedecoder_kernels},
-    {"string", ox_string_kernels},
-    {"ml-encode", ox_ml_encode_kernels},
-    {"ml-linear", ox_ml_linear_kernels},
-    {"ml-tree", ox_ml_tree_kernels},
-    {"ml-svm", ox_ml_svm_kernels},
-    {"experimental", ox_experimental_kernels},
-    {"contrib-transformer", ox_contrib_transformer_kernels},
-    {"contrib-generation", ox_contrib_generation_kernels},
-    {"contrib-quant", ox_contrib_quant_kernels},
-    {"contrib-fused", ox_contrib_fused_kernels},
-    {"contrib-other", ox_contrib_other_kernels},
-    {NULL, NULL},
-};
 
 /* ---- the sorted table ---- */
 
@@ -106,6 +32,26 @@ static int cmp_rows(const void *a, const void *b) {
   return c ? c : (x > y) - (x < y);
 }
 
+static int upper_bound(const char *domain, const char *op, int64_t since);
+
+/* Row i's attribute list with OX_ATTRS_OF followed to a written list (a
+ * few steps at most: a longer chain is a cycle); NULL when one names no row
+ * of the op. */
+static const char *inherited(int i) {
+  const ox_kernel *k = table[i].k;
+  const char *attrs = k->attrs;
+  for (int hops = 0; attrs && attrs[0] == '@'; hops++) {
+    char *end;
+    long since = strtol(attrs + 1, &end, 10);
+    int j = upper_bound(canon(k->domain), k->op, since) - 1;
+    if (hops == 16 || *end || end == attrs + 1 || j < 0 || table[j].k->since != since ||
+        strcmp(canon(table[j].k->domain), canon(k->domain)) || strcmp(table[j].k->op, k->op))
+      return NULL;
+    attrs = table[j].k->attrs;
+  }
+  return attrs;
+}
+
 static void sort_table(void) {
   for (const ox_family *f = ox_families; f->family; f++)
     for (const ox_kernel *k = f->rows; k->op; k++) {
@@ -113,7 +59,7 @@ static void sort_table(void) {
         fprintf(stderr, "onnxop: more than %d operator rows; raise MAX_ROWS in core/registry.c\n", MAX_ROWS);
         abort();
       }
-      table[ntable++] = (ox_op_version){k, f->family, OX_LATEST, ox_family_origin(f->family)};
+      table[ntable++] = (ox_op_version){k, f->family, OX_LATEST, NULL, ox_family_origin(f->family)};
     }
   qsort(table, (size_t)ntable, sizeof *table, cmp_rows);
   for (int i = 0; i + 1 < ntable; i++) {
@@ -121,6 +67,7 @@ static void sort_table(void) {
     if (!strcmp(canon(k->domain), canon(next->domain)) && !strcmp(k->op, next->op))
       table[i].until = next->since > k->since ? next->since - 1 : k->since;
   }
+  for (int i = 0; i < ntable; i++) table[i].attrs = inherited(i);
 }
 
 const ox_op_version *ox_registry_table(int *n) {
@@ -152,6 +99,11 @@ const ox_op_version *ox_registry_version(const char *domain, const char *op, int
 const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset) {
   const ox_op_version *v = ox_registry_version(domain, op, opset);
   return v && v->k->fn ? v->k : NULL;
+}
+
+const char *ox_row_attrs(const ox_kernel *k) {
+  const ox_op_version *v = ox_registry_version(k->domain, k->op, k->since);
+  return v && v->k == k ? v->attrs : NULL;
 }
 
 int ox_registry_until(const ox_kernel *k) {
@@ -319,7 +271,7 @@ const char *ox_attr_spec_next(const char *p, ox_attr_spec *a) {
 
 /* Whether k declares the attribute `name`; *a receives its entry. */
 static int declared(const ox_kernel *k, const char *name, ox_attr_spec *a) {
-  for (const char *p = ox_attr_spec_next(k->attrs, a); p; p = ox_attr_spec_next(p, a))
+  for (const char *p = ox_attr_spec_next(ox_row_attrs(k), a); p; p = ox_attr_spec_next(p, a))
     if (!strcmp(a->name, name)) return 1;
   return 0;
 }
@@ -329,7 +281,7 @@ static const char *names_of(const ox_kernel *k, char *buf, size_t n) {
   size_t at = 0;
   ox_attr_spec a;
   buf[0] = 0;
-  for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a)) {
+  for (const char *p = ox_attr_spec_next(ox_row_attrs(k), &a); p; p = ox_attr_spec_next(p, &a)) {
     if (at + strlen(a.name) + 6 >= n) {
       snprintf(buf + at, n - at, "...");
       break;
@@ -357,7 +309,7 @@ int ox_attrs_check(const ox_kernel *k, const ox_node *n, ox_err *e) {
       return ox_fail(e, OX_EINPUT, "attribute '%s' is of type %s; expected %s", at->name,
                      ox_attr_type_name(at->type), a.type);
   }
-  for (const char *p = ox_attr_spec_next(k->attrs, &a); p; p = ox_attr_spec_next(p, &a))
+  for (const char *p = ox_attr_spec_next(ox_row_attrs(k), &a); p; p = ox_attr_spec_next(p, &a))
     if (a.required && !ox_node_attr(n, a.name))
       return ox_fail(e, OX_EINPUT, "the attribute '%s' is required", a.name);
   return 0;

@@ -1,8 +1,8 @@
 /* core/registry.h: the operator table, one row per ONNX op-version.
  *
- * Each ops/<family>.c ends with its own rows; core/registry.c lists the
- * families once and, at the first lookup, sorts all rows by (domain, op,
- * since) for binary searches. A row is the whole truth about an op-version:
+ * Each ops/<family>.c ends with its own rows; ops/families.c lists the
+ * families once (core names no operator); core/registry.c, at the first
+ * lookup, sorts all rows by (domain, op, since) for binary searches. A row is the whole truth about an op-version:
  * its input types, input count, kernel and attributes. Adding an op-version
  * means adding one row to one file; tests/unit/test_registry.c holds the
  * rows to the spec's list of op-versions (tests/op-versions.txt): no gap, no
@@ -14,7 +14,7 @@
 
 #define OX_LATEST 1000
 
-/* What a kernel sees. */
+/* What a kernel (and a row's load hook) sees. */
 typedef struct ox_ctx {
   ox_arena *a;
   ox_err *err;
@@ -22,11 +22,27 @@ typedef struct ox_ctx {
   int version;              /* the node's resolved opset version */
   const ox_model *model;
   struct ox_scope *scope;   /* for ops with subgraphs */
+  const void *state;        /* what the row's load hook made for this node
+                             * (ox_load_fn), NULL when the row has none */
+  struct ox_consts *consts; /* while a hook runs: the constants the node
+                             * sees (ox_const_input); NULL otherwise */
 } ox_ctx;
 
 /* in[i] is NULL for a missing optional input; the kernel sets out[0..nout-1]
  * (nout is what the node lists, empty names included). */
 typedef int (*ox_kernel_fn)(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+
+/* A row's load-time hook (ONNX Runtime's kernel constructor and PrePack):
+ * run once per node when the model is prepared, after its attributes have
+ * passed ox_attrs_check, and before the node can be folded or run. It reads
+ * the node's attributes (the ox_attr_* getters on c), checks what does not
+ * depend on the inputs, and sets *state to a struct it allocates in c->a (the
+ * model's memory, read-only while runs use it) that the kernel reads as
+ * c->state; from the constant inputs (ox_const_input) it may also prepare
+ * work, such as weights packed for the GEMM. An error here fails the load
+ * with the node named. A node inside a function body whose attributes refer
+ * to the caller's (ref_attr_name) runs its hook at each call instead. */
+typedef int (*ox_load_fn)(ox_ctx *c, void **state);
 
 typedef struct ox_kernel {
   const char *domain; /* "" for ai.onnx */
@@ -44,9 +60,17 @@ typedef struct ox_kernel {
    * by name, comma-separated: "name:type", then ":required" where the spec
    * says so, or "=default" where it gives one (a list as "[a b]"), e.g.
    * "axis:int=1,kernel_shape:ints:required". Types in ox_attr_type_name's
-   * words. The model loader refuses a node whose attributes disagree. */
+   * words. The model loader refuses a node whose attributes disagree.
+   * A version whose attributes are an earlier version's names it instead,
+   * OX_ATTRS_OF(since), so that each list is written once (read it with
+   * ox_row_attrs). */
   const char *attrs;
+  ox_load_fn load;    /* NULL: the kernel reads its attributes itself */
 } ox_kernel;
+
+/* The attributes of this op's row at version `since` (that row's own list,
+ * or the one it names in turn): "@since". */
+#define OX_ATTRS_OF(since) "@" #since
 
 /* The rest of a row for a version ONNX deprecated (its page lists no
  * attributes): no kernel, so a model using it is refused with that reason.
@@ -74,7 +98,8 @@ const char *ox_row_not_run(const ox_kernel *k);
  *       SimplifiedLayerNormalization-1; tests/op-versions-contrib.txt). */
 enum { OX_ORIGIN_SPEC, OX_ORIGIN_EXPERIMENTAL, OX_ORIGIN_ONNXRUNTIME };
 
-/* The families (each table ends with a row whose op is NULL). */
+/* The families, defined in ops/families.c (each table ends with a row whose
+ * op is NULL; the list with a NULL family). */
 typedef struct { const char *family; const ox_kernel *rows; } ox_family;
 extern const ox_family ox_families[];
 
@@ -83,6 +108,8 @@ typedef struct {
   const ox_kernel *k;
   const char *family;
   int until; /* the op's next row's since - 1; OX_LATEST for its last row */
+  const char *attrs; /* k's attribute list, an OX_ATTRS_OF resolved; NULL when
+                      * it names no row of the op (test_registry refuses it) */
   int origin; /* its family's: OX_ORIGIN_* */
 } ox_op_version;
 
@@ -95,6 +122,8 @@ const ox_op_version *ox_registry_table(int *n);
 const ox_op_version *ox_registry_version(const char *domain, const char *op, int64_t opset);
 /* That row when it has a kernel, else NULL. */
 const ox_kernel *ox_registry_find(const char *domain, const char *op, int64_t opset);
+/* Row k's attribute list, an OX_ATTRS_OF resolved (ox_op_version.attrs). */
+const char *ox_row_attrs(const ox_kernel *k);
 /* The last opset row k serves. */
 int ox_registry_until(const ox_kernel *k);
 /* Whether the op has a row at any version (for "unsupported version" messages). */
@@ -153,6 +182,19 @@ const int64_t *ox_attr_ints(ox_ctx *c, const char *name, int64_t *n);
 const ox_attr *ox_attr_find(ox_ctx *c, const char *name);
 /* "int", "floats", "graph"... for messages. */
 const char *ox_attr_type_name(ox_attr_type t);
+
+/* ---- the load hook's side (core/load.c) ---- */
+/* Run the hook of c->node's row (when it has one) with c, whose arena
+ * receives the state; c->state is set to it. A getter's complaint (c->err
+ * set) fails it too. */
+int ox_node_load(ox_ctx *c);
+/* For a load hook: the constant tensor input i of the node is, *t (NULL
+ * when it is not one, or outside a hook): an initializer, or the value of a
+ * Constant node, of the node's graph first, then of the enclosing ones. A
+ * graph input that a run binds over an initializer is caught then: a kernel
+ * uses what it prepared only for that very tensor (ox_prep_matches). Fails
+ * only when out of memory. */
+int ox_const_input(ox_ctx *c, int i, const ox_tensor **t);
 
 /* Message helper: "input 0 'A'" naming the node's input (valid until four
  * more calls, so up to four may appear in one message). */

@@ -440,3 +440,71 @@ int ox_value_fits(const ox_value *v, const ox_type *t) {
     return 0;
   }
 }
+
+/* ---- types with unknown parts: unify and refine (core/value.h) ----
+ * An empty sequence in a file says seq(tensor(?)); its sibling may say
+ * seq(tensor(float)). ox_type_unify merges two such types (NULL if they
+ * conflict) and ox_value_refine writes the merged type back into the
+ * value. io/pb.c, io/json.c and proto/tensor.c use both to apply the
+ * model's declared type. */
+
+static int type_unknown(const ox_type *t) { return !t || (t->kind == OX_TENSOR && t->elem == OX_UNDEFINED); }
+
+const ox_type *ox_type_unify(ox_arena *a, const ox_type *x, const ox_type *y) {
+  if (type_unknown(x)) return y ? y : x;
+  if (type_unknown(y)) return x;
+  if (x->kind != y->kind) return NULL;
+  switch (x->kind) {
+  case OX_TENSOR:
+    return x->elem == y->elem ? x : NULL;
+  case OX_SEQUENCE:
+  case OX_OPTIONAL: {
+    const ox_type *in = ox_type_unify(a, x->inner, y->inner);
+    if (!in) return NULL;
+    if (in == x->inner) return x;
+    if (in == y->inner) return y;
+    return x->kind == OX_SEQUENCE ? ox_type_seq(a, in) : ox_type_opt(a, in);
+  }
+  case OX_MAP: {
+    ox_dtype k = x->elem ? x->elem : y->elem;
+    if (x->elem && y->elem && x->elem != y->elem) return NULL;
+    const ox_type *in = ox_type_unify(a, x->inner, y->inner);
+    if (!in) return NULL;
+    if (k == x->elem && in == x->inner) return x;
+    if (k == y->elem && in == y->inner) return y;
+    return ox_type_map(a, k, in);
+  }
+  default:
+    return NULL;
+  }
+}
+
+/* Give v (and what it holds) the type t, which must unify with v's type. */
+void ox_value_refine(ox_arena *a, ox_value *v, const ox_type *t) {
+  if (!v || type_unknown(t) || v->kind != t->kind) return;
+  switch (v->kind) {
+  case OX_SEQUENCE:
+    v->type = t;
+    for (int64_t i = 0; i < v->u.seq.n; i++) ox_value_refine(a, v->u.seq.v[i], t->inner);
+    break;
+  case OX_OPTIONAL:
+    v->type = t;
+    ox_value_refine(a, v->u.opt, t->inner);
+    break;
+  case OX_MAP: {
+    const ox_type *vt = ox_type_seq(a, t->inner);
+    if (!vt) return;
+    v->type = t;
+    /* an empty map from a file without a key_type got int64 placeholder keys */
+    ox_value *k = v->u.map.keys;
+    if (k && k->kind == OX_TENSOR && k->u.t.n == 0 && ox_dtype_valid((int)t->elem)) {
+      k->u.t.dt = t->elem;
+      k->type = ox_type_tensor(t->elem);
+    }
+    ox_value_refine(a, v->u.map.values, vt);
+    break;
+  }
+  default: /* a tensor's type is its dtype */
+    break;
+  }
+}

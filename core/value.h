@@ -87,6 +87,13 @@ ox_dtype ox_type_leaf(const ox_type *t);
  * overflows (elsize 0 skips the byte check). 0 when any dim is 0, however
  * large the others: such a tensor is empty, not too large. */
 int64_t ox_numel(int rank, const int64_t *dims, size_t elsize);
+/* Integer helpers of shape arithmetic, one of each: */
+static inline int64_t ox_min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t ox_max64(int64_t a, int64_t b) { return a > b ? a : b; }
+/* ceil(a / b) for b > 0 and any a */
+static inline int64_t ox_ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+/* a >= 0 rounded up to a multiple of m > 0 */
+static inline int64_t ox_round_up(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
 /* A new zeroed tensor. Fails with a clear message on bad or huge dims. */
 int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
                   ox_value **out, ox_err *e);
@@ -116,6 +123,13 @@ const ox_type *ox_value_type(ox_arena *a, const ox_value *v);
 const char *ox_value_desc(const ox_value *v, char *buf, size_t n);
 /* "(2, 3)" as numpy prints shapes; "()" for scalars, "(4,)" for rank 1. */
 const char *ox_shape_str(int rank, const int64_t *dims, char *buf, size_t n);
+/* A value read from a file may not know its element dtype (an empty sequence
+ * is seq(tensor(?)): elem 0). ox_type_unify merges two types, filling
+ * unknown dtypes from the other (NULL if they conflict; NULL is unknown);
+ * ox_value_refine writes the merged type back into the value,
+ * recursively. */
+const ox_type *ox_type_unify(ox_arena *a, const ox_type *x, const ox_type *y);
+void ox_value_refine(ox_arena *a, ox_value *v, const ox_type *t);
 /* Does v fit the type t (kinds and dtypes, recursively)? */
 int ox_value_fits(const ox_value *v, const ox_type *t);
 

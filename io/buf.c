@@ -88,7 +88,7 @@ static int out_error(ox_out *o, int err) {
   return -1;
 }
 
-int ox_out_flush(ox_out *o) {
+static int out_flush(ox_out *o) {
   if (o->err) return -1;
   if (o->fd < 0 || !o->fill) return 0;
   int er = write_all(o->fd, o->chunk, o->fill, 0, 0);
@@ -108,7 +108,7 @@ int ox_out_put(ox_out *o, const void *p, size_t n) {
   if (o->buf) return ox_buf_put(o->buf, p, n) ? out_error(o, ENOMEM) : 0;
   if (!o->chunk && !(o->chunk = ox_mem_malloc(OX_OUT_CHUNK))) return out_error(o, ENOMEM);
   if (o->fill + n > OX_OUT_CHUNK) {
-    if (ox_out_flush(o)) return -1;
+    if (out_flush(o)) return -1;
     if (n >= OX_OUT_CHUNK) { /* large: straight from the caller's memory */
       int er = write_all(o->fd, p, n, 0, 0);
       return er ? out_error(o, er) : 0;
@@ -126,13 +126,13 @@ int ox_out_patch(ox_out *o, uint64_t at, const void *p, size_t n) {
     memcpy(o->buf->p + o->base + at, p, n);
     return 0;
   }
-  if (ox_out_flush(o)) return -1;
+  if (out_flush(o)) return -1;
   int er = write_all(o->fd, p, n, at, 1);
   return er ? out_error(o, er) : 0;
 }
 
 int ox_out_finish(ox_out *o) {
-  ox_out_flush(o);
+  out_flush(o);
   ox_mem_free(o->chunk);
   o->chunk = NULL;
   return o->err;

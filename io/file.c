@@ -23,38 +23,6 @@
 
 /* ---- reading ---- */
 
-static const char *not_regular(mode_t m) {
-  return S_ISDIR(m)    ? "not a regular file (a folder)"
-         : S_ISFIFO(m) ? "not a regular file (a FIFO)"
-         : S_ISCHR(m)  ? "not a regular file (a character device)"
-         : S_ISBLK(m)  ? "not a regular file (a block device)"
-         : S_ISSOCK(m) ? "not a regular file (a socket)"
-                       : "not a regular file";
-}
-
-FILE *ox_open_regular(const char *path, const char **why) {
-  /* O_NONBLOCK: without it, open() of a FIFO waits for a writer forever */
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st)) {
-    *why = strerror(errno);
-    if (fd >= 0) close(fd);
-    return NULL;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *why = not_regular(st.st_mode);
-    close(fd);
-    return NULL;
-  }
-  int fl = fcntl(fd, F_GETFL);
-  FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) ? NULL : fdopen(fd, "rb");
-  if (!f) {
-    *why = strerror(errno);
-    close(fd);
-  }
-  return f;
-}
-
 int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_err *e) {
   const char *why;
   FILE *f = ox_open_regular(path, &why);

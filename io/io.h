@@ -42,17 +42,13 @@ int ox_out_put(ox_out *o, const void *p, size_t n); /* 0 or -1 */
 /* Overwrite n bytes already put, from offset at of the stream (a header
  * whose sizes are known only after its data). */
 int ox_out_patch(ox_out *o, uint64_t at, const void *p, size_t n);
-int ox_out_flush(ox_out *o);
 /* Flush and free the chunk (not the buffer, not the fd): 0 or o->err. */
 int ox_out_finish(ox_out *o);
 
 /* ---- files (io/file.c) ---- */
 /* Whole file into the arena (NUL-terminated). */
 int ox_read_file(ox_arena *a, const char *path, uint8_t **data, size_t *len, ox_err *e);
-/* Open path for reading; anything but a regular file (a FIFO, a device, a
- * folder) is refused without blocking on it. NULL with *why set (strerror's
- * text, or "not a regular file (a FIFO)") when it cannot. */
-FILE *ox_open_regular(const char *path, const char **why);
+/* (ox_open_regular: core/sys.h) */
 /* The rest of f (from ox_open_regular) into the arena, NUL-terminated, as
  * ox_read_file reads; f is closed. */
 int ox_read_open_file(ox_arena *a, FILE *f, uint8_t **data, size_t *len, ox_err *e);

@@ -90,7 +90,6 @@
 #include <strings.h>
 
 #include "io.h"
-#include "proto/proto.h"
 
 #define MAX_RANK 64
 #define EXACT_LIMIT 9007199254740992.0 /* 2^53: every integer up to here is a double */
@@ -617,7 +616,7 @@ static int declared_elem_type(dec *d, const cJSON *j, const ox_type **t) {
 static const ox_type *with_declared(dec *d, const ox_type *elem, const ox_type *want, ox_kind kind) {
   if (!want || want->kind != kind) return elem;
   if (!elem) return want->inner;
-  const ox_type *u = ox_proto_type_unify(d->a, elem, want->inner);
+  const ox_type *u = ox_type_unify(d->a, elem, want->inner);
   return u ? u : elem; /* a conflict is said where the value is checked */
 }
 
@@ -1163,10 +1162,10 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(copy, clen + 1, &end, 1);
   if (!root) {
-    size_t at = end ? (size_t)(end - copy) : clen;
+    size_t bad = end ? (size_t)(end - copy) : clen;
     int rc = ox_mem_failures() != refused
                  ? ox_oom(e, "parsing %zu bytes of JSON", len)
-                 : json_syntax_error(text, len, marked ? unmarked_offset(text, len, at) : at, e);
+                 : json_syntax_error(text, len, marked ? unmarked_offset(text, len, bad) : bad, e);
     ox_mem_free(copy);
     return rc;
   }
@@ -1188,8 +1187,8 @@ int ox_json_decode(ox_arena *a, const char *text, size_t len, const ox_type *wan
   if (!rc) rc = dec_value(&d, root, want, &v);
   if (!rc && want && !ox_value_fits(v, want)) {
     /* parts the JSON leaves open ("elem_dtype": "?") come from want */
-    const ox_type *u = ox_proto_type_unify(a, ox_value_type(a, v), want);
-    if (u) ox_proto_value_refine(a, v, u);
+    const ox_type *u = ox_type_unify(a, ox_value_type(a, v), want);
+    if (u) ox_value_refine(a, v, u);
     if (!u || !ox_value_fits(v, want)) {
       char got[256], exp[256];
       rc = ox_fail(e, OX_EINPUT, "the JSON holds a %s but the model declares %s",

@@ -22,18 +22,7 @@ static const ProtobufCMessageDescriptor *const descs[NMSG] = {
  * tag = field number << 3 | wire type ---- */
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
 
-/* Bytes used by the varint at p, 0 if truncated or longer than 10 bytes. */
-static size_t read_varint(const uint8_t *p, size_t n, uint64_t *v) {
-  uint64_t x = 0;
-  for (size_t i = 0; i < n && i < 10; i++) {
-    x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-    if (!(p[i] & 0x80)) {
-      *v = x;
-      return i + 1;
-    }
-  }
-  return 0;
-}
+/* (the varint reader: core/sys.h's ox_varint_read) */
 
 /* protobuf-c unpacks nested messages recursively, without a limit: a small
  * file nesting 200000 OptionalProtos overflows the stack. So the message tree
@@ -52,17 +41,17 @@ static int split_raw(const uint8_t *buf, size_t len, size_t *at, size_t *n, uint
   int found = 0;
   while (pos < len) {
     uint64_t tag, v;
-    size_t used = read_varint(buf + pos, len - pos, &tag), start = pos, skip;
+    size_t used = ox_varint_read(buf + pos, len - pos, &tag), start = pos, skip;
     if (!used) return 0;
     pos += used;
     switch (tag & 7) {
     case WT_VARINT:
-      if (!(skip = read_varint(buf + pos, len - pos, &v))) return 0;
+      if (!(skip = ox_varint_read(buf + pos, len - pos, &v))) return 0;
       break;
     case WT_I64: skip = 8; break;
     case WT_I32: skip = 4; break;
     case WT_LEN:
-      if (!(used = read_varint(buf + pos, len - pos, &v)) || v > len - pos - used) return 0;
+      if (!(used = ox_varint_read(buf + pos, len - pos, &v)) || v > len - pos - used) return 0;
       if (tag >> 3 == 9) {
         if (found++) return 0;
         f_start = start, *at = pos + used, *n = (size_t)v, f_end = pos + used + (size_t)v;
@@ -227,7 +216,7 @@ static int scan(const uint8_t *p, size_t n, wire_scan *s) {
   memset(s, 0, sizeof *s);
   while (n) {
     uint64_t tag, v;
-    size_t used = read_varint(p, n, &tag);
+    size_t used = ox_varint_read(p, n, &tag);
     if (!used || (tag >> 3) == 0 || (tag >> 3) > 0x1fffffff) return -1;
     p += used;
     n -= used;
@@ -237,7 +226,7 @@ static int scan(const uint8_t *p, size_t n, wire_scan *s) {
     size_t plen;
     switch (wt) {
     case WT_VARINT:
-      if (!(plen = read_varint(p, n, &v))) return -1;
+      if (!(plen = ox_varint_read(p, n, &v))) return -1;
       if (field == 2) {
         s->has_f2 = 1;
         s->f2 = v;
@@ -246,7 +235,7 @@ static int scan(const uint8_t *p, size_t n, wire_scan *s) {
     case WT_I64: plen = 8; break;
     case WT_I32: plen = 4; break;
     case WT_LEN:
-      if (!(used = read_varint(p, n, &v)) || v > n - used) return -1;
+      if (!(used = ox_varint_read(p, n, &v)) || v > n - used) return -1;
       payload = p + used;
       plen = used + (size_t)v;
       if (field == 1) s->f1_text = looks_like_text(payload, (size_t)v);
@@ -397,13 +386,13 @@ int ox_pb_decode(ox_arena *a, const uint8_t *buf, size_t len, const ox_type *wan
   }
   /* The value must fit the declared type; parts the file leaves open (the
    * element type of an empty sequence or absent optional) come from it. */
-  const ox_type *u = ox_proto_type_unify(a, ox_value_type(a, v), want);
+  const ox_type *u = ox_type_unify(a, ox_value_type(a, v), want);
   if (!u) {
     char b1[256], b2[256];
     return ox_fail(e, OX_EINPUT, "the file holds %s but the model declares %s",
                    ox_value_desc(v, b1, sizeof b1), ox_type_str(want, b2, sizeof b2));
   }
-  ox_proto_value_refine(a, v, u);
+  ox_value_refine(a, v, u);
   *out = v;
   return 0;
 }

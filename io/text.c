@@ -54,6 +54,7 @@
  *     as named values), and "}". An empty map prints "{}".
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1040,9 +1041,14 @@ static void o_spaces(out *o, int k) {
   for (; k > 0; k--) o_put(o, " ");
 }
 
-static void o_int(out *o, const char *fmt, long long v) {
+/* fmt takes one long long */
+static void o_int(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void o_int(out *o, const char *fmt, ...) {
   char s[32];
-  snprintf(s, sizeof s, fmt, v);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s, sizeof s, fmt, ap);
+  va_end(ap);
   o_put(o, s);
 }
 

@@ -206,11 +206,7 @@ static int want_out(ox_ctx *c, int nout, int i) {
 }
 
 static int tensor_of(ox_ctx *c, const ox_value *v, int i, const ox_tensor **t) {
-  if (v->kind != OX_TENSOR) {
-    char desc[128];
-    return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                   ox_value_desc(v, desc, sizeof desc));
-  }
+  OX_TRY(ox_need_tensor(c, v, i));
   *t = &v->u.t;
   return 0;
 }
@@ -220,14 +216,6 @@ static int float_type(ox_ctx *c, int i, const ox_tensor *t, const char *what) {
     return 0;
   return ox_fail(c->err, OX_EINPUT, "%s is %s; %s must be float, double, float16 or bfloat16",
                  ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, what);
-}
-
-static int same_type(ox_ctx *c, int i, const ox_tensor *t, int j, const ox_tensor *u) {
-  if (t->dt == u->dt) return 0;
-  char nj[160];
-  snprintf(nj, sizeof nj, "%s", ox_input_name(c, j));
-  return ox_fail(c->err, OX_EINPUT, "%s is %s but %s is %s; they must have the same type",
-                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, nj, ox_dtypes[u->dt].onnx_name);
 }
 
 static int bad_shape(ox_ctx *c, int i, const ox_tensor *t, const char *want) {
@@ -371,10 +359,10 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   if ((v = opt_in(nin, in, 6))) OX_TRY(tensor_of(c, v, 6, &NP));
 
   /* types: Q, K, past_key are T1; V, past_value T2; the mask U */
-  OX_TRY(same_type(c, 1, K, 0, Q));
+  OX_TRY(ox_same_dtype_as(c, 1, K, 0, Q));
   OX_TRY(float_type(c, 2, V, "T2"));
-  if (PK) OX_TRY(same_type(c, 4, PK, 0, Q));
-  if (PV) OX_TRY(same_type(c, 5, PV, 2, V));
+  if (PK) OX_TRY(ox_same_dtype_as(c, 4, PK, 0, Q));
+  if (PV) OX_TRY(ox_same_dtype_as(c, 5, PV, 2, V));
   if (M && !mask_type_ok(M->dt))
     return ox_fail(c->err, OX_EINPUT, "%s is %s; the mask must be bool, an integer or a float type",
                    ox_input_name(c, 3), ox_dtypes[M->dt].onnx_name);
@@ -560,8 +548,8 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   OX_TRY(tensor_of(c, in[0], 0, &Q));
   OX_TRY(tensor_of(c, in[1], 1, &K));
   OX_TRY(tensor_of(c, in[2], 2, &V));
-  OX_TRY(same_type(c, 1, K, 0, Q));
-  OX_TRY(same_type(c, 2, V, 0, Q));
+  OX_TRY(ox_same_dtype_as(c, 1, K, 0, Q));
+  OX_TRY(ox_same_dtype_as(c, 2, V, 0, Q));
   if (Q->rank != 4) return bad_shape(c, 0, Q, "(batch_size, q_num_heads, q_seq_len, head_size)");
   if (K->rank != 4) return bad_shape(c, 1, K, "(batch_size, kv_num_heads, kv_seq_len, head_size)");
   if (V->rank != 4) return bad_shape(c, 2, V, "(batch_size, kv_num_heads, kv_seq_len, v_head_size)");
@@ -653,9 +641,7 @@ const ox_kernel ox_attention_kernels[] = {
   { "",                "Attention",     23, 0, F4, 3, 6, attention,
     "is_causal:int=0,kv_num_heads:int,q_num_heads:int,qk_matmul_output_mode:int=0,scale:float,"
     "softcap:float=0.0,softmax_precision:int" },
-  { "",                "Attention",     24, 0, F4, 3, 7, attention,
-    "is_causal:int=0,kv_num_heads:int,q_num_heads:int,qk_matmul_output_mode:int=0,scale:float,"
-    "softcap:float=0.0,softmax_precision:int" },
+  { "",                "Attention",     24, 0, F4, 3, 7, attention, OX_ATTRS_OF(23) },
   { "",                "Attention",     25, 0, F4, 3, 7, attention,
     "is_causal:int=0,kv_num_heads:int,left_window_size:int=-1,q_num_heads:int,"
     "qk_matmul_output_mode:int=0,right_window_size:int=-1,scale:float,softcap:float=0.0,"

@@ -23,16 +23,9 @@
 #include "core/kernel.h"
 #include "core/threads.h"
 
-/* gcc's -O2 vectorises only loops that need no scalar epilogue (its "very
- * cheap" cost model), which is none of WALK2's; the cheap model vectorises
- * them (as in ops/unary.c). */
-/* One rounding per operation, as the reference: no multiply-add fused in
- * the builds with FMA (gcc's ISO C mode fuses none; clang would) */
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model: the
+ * Makefile's ROW_FLAGS for this file. */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
 /* PRelu's multiply on one side of a choice vectorises only when it may run
  * on both: no result changes (floating-point exceptions are never read) */
 #pragma GCC optimize("no-trapping-math")
@@ -254,21 +247,10 @@ static const char *const op_names[] = {
 
 /* ---- helpers ---- */
 
-static int need_tensor(ox_ctx *c, ox_value **in, int i) {
-  if (in[i] && in[i]->kind == OX_TENSOR) return 0;
-  char desc[128];
-  if (!in[i]) return ox_fail(c->err, OX_EINPUT, "%s is missing", ox_input_name(c, i));
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 ox_value_desc(in[i], desc, sizeof desc));
-}
-
-/* Input i must have the dtype of input 0. */
+/* Input i a tensor of input 0's element type */
 static int same_type(ox_ctx *c, ox_value **in, int i) {
-  OX_TRY(need_tensor(c, in, i));
-  if (in[i]->u.t.dt == in[0]->u.t.dt) return 0;
-  return ox_fail(c->err, OX_EINPUT, "%s is %s but input 0 is %s; they must have the same type",
-                 ox_input_name(c, i), ox_dtypes[in[i]->u.t.dt].onnx_name,
-                 ox_dtypes[in[0]->u.t.dt].onnx_name);
+  OX_TRY(ox_need_tensor(c, in[i], i));
+  return ox_same_dtype(c, i, &in[i]->u.t, in[0]->u.t.dt);
 }
 
 /* A copy of t converted to dt (FLOAT, DOUBLE or INT64), in the arena. */
@@ -397,6 +379,46 @@ static int binary(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *B, o
   return apply(c, op, A, B, out);
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* The legacy broadcasting versions' broadcast and axis (opset < 7), Mod's
+ * fmod, BitShift's direction. */
+typedef struct {
+  int broadcast, has_axis, fmod, left;
+  int64_t axis;
+} binary_state;
+
+static int binary_load(ox_ctx *c, void **state) {
+  binary_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->broadcast = ox_attr_int(c, "broadcast", 0) != 0;
+  st->has_axis = ox_attr_find(c, "axis") != NULL;
+  st->axis = ox_attr_int(c, "axis", 0);
+  return 0;
+}
+
+/* Mod: fmod 0 or 1 */
+static int mod_load(ox_ctx *c, void **state) {
+  OX_TRY(binary_load(c, state));
+  binary_state *st = *state;
+  int64_t f = ox_attr_int(c, "fmod", 0);
+  if (f != 0 && f != 1) return ox_fail(c->err, OX_EINPUT, "fmod is %lld; it must be 0 or 1", (long long)f);
+  st->fmod = (int)f;
+  return 0;
+}
+
+/* BitShift: direction "LEFT" or "RIGHT", required */
+static int bitshift_load(ox_ctx *c, void **state) {
+  OX_TRY(binary_load(c, state));
+  const char *d = ox_attr_string(c, "direction", NULL);
+  if (!d) return ox_fail(c->err, OX_EINPUT, "the attribute 'direction' is required");
+  if (strcmp(d, "LEFT") && strcmp(d, "RIGHT"))
+    return ox_fail(c->err, OX_EINPUT, "direction is '%s'; it must be \"LEFT\" or \"RIGHT\"", d);
+  ((binary_state *)*state)->left = d[0] == 'L';
+  return 0;
+}
+
 /* Opset 1-6 (Add, Sub, Mul, Div, Pow, the comparisons, And/Or/Xor): no numpy
  * broadcasting. Without broadcast=1 the shapes must be equal; with it, B has
  * one element, or its shape is a contiguous run of A's dims starting at
@@ -409,7 +431,8 @@ static int legacy_view(ox_ctx *c, const ox_tensor *A, const ox_tensor *B, const 
   int same = A->rank == B->rank;
   for (int d = 0; same && d < A->rank; d++) same = A->dims[d] == B->dims[d];
   if (same) return 0;
-  if (!ox_attr_int(c, "broadcast", 0))
+  const binary_state *st = c->state;
+  if (!st->broadcast)
     return ox_fail(c->err, OX_EINPUT, "shapes %s and %s differ and broadcast is not set "
                    "(before opset 7, B broadcasts only with broadcast=1)", s1, s2);
   ox_tensor *v = ox_alloc(c->a, sizeof *v);
@@ -421,9 +444,8 @@ static int legacy_view(ox_ctx *c, const ox_tensor *A, const ox_tensor *B, const 
     *Bv = v;
     return 0;
   }
-  const ox_attr *ax = ox_attr_find(c, "axis");
-  int64_t start = ax ? ax->i : A->rank - B->rank;
-  if (ax && start < 0) start += A->rank;
+  int64_t start = st->has_axis ? st->axis : A->rank - B->rank;
+  if (st->has_axis && start < 0) start += A->rank;
   int ok = start >= 0 && start + B->rank <= A->rank;
   /* The spec's "1-dim expansion doesn't work yet" aside, PyTorch exported
    * B of shape (2, 1) against A (2, 3) at opset 6; a dim of 1 stretches. */
@@ -442,7 +464,7 @@ static int legacy_view(ox_ctx *c, const ox_tensor *A, const ox_tensor *B, const 
 /* The two-input ops of one type T: tensors of one dtype; legacy broadcast
  * before opset 7 (the ops listed at legacy_view). */
 static int binary_k(ox_ctx *c, binop op, ox_value **in, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   OX_TRY(same_type(c, in, 1));
   const ox_tensor *A = &in[0]->u.t, *B = &in[1]->u.t;
   if (c->version < 7) OX_TRY(legacy_view(c, A, B, &B));
@@ -481,9 +503,8 @@ BINARY_FN(bitxor_k, BXOR)
 /* Mod-10/13: fmod=0 is integer mod with the divisor's sign (Python's %);
  * fmod=1 is C's fmod (the dividend's sign). Floats require fmod=1. */
 static int mod_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
-  int64_t f = ox_attr_int(c, "fmod", 0);
-  if (f != 0 && f != 1) return ox_fail(c->err, OX_EINPUT, "fmod is %lld; it must be 0 or 1", (long long)f);
+  OX_TRY(ox_need_tensor(c, in[0], 0));
+  int f = ((const binary_state *)c->state)->fmod;
   if (!f && ox_dtype_is_float(in[0]->u.t.dt))
     return ox_fail(c->err, OX_EINPUT, "fmod must be 1 for floating-point inputs (%s)",
                    ox_dtypes[in[0]->u.t.dt].onnx_name);
@@ -492,11 +513,7 @@ static int mod_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 /* BitShift-11: direction "LEFT" or "RIGHT" (required). */
 static int bitshift_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  const char *d = ox_attr_string(c, "direction", NULL);
-  if (!d) return ox_fail(c->err, OX_EINPUT, "the attribute 'direction' is required");
-  if (strcmp(d, "LEFT") && strcmp(d, "RIGHT"))
-    return ox_fail(c->err, OX_EINPUT, "direction is '%s'; it must be \"LEFT\" or \"RIGHT\"", d);
-  return binary_k(c, d[0] == 'L' ? SHL : SHR, in, out);
+  return binary_k(c, ((const binary_state *)c->state)->left ? SHL : SHR, in, out);
 }
 
 /* Pow: from opset 12 the exponent Y may have another type than the base X
@@ -512,8 +529,8 @@ static int64_t ipow(int64_t x, int64_t e) { /* e >= 0 */
 }
 
 static int pow_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(need_tensor(c, in, 1));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
+  OX_TRY(ox_need_tensor(c, in[1], 1));
   const ox_tensor *X = &in[0]->u.t, *Y = &in[1]->u.t;
   uint64_t ty = c->version >= 15 ? OX_TS_NUM13 : OX_TS_NUM;
   if (c->version < 12)
@@ -591,7 +608,7 @@ static int pow_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * and as onnx's reference does when numpy rules fail, a 1-D slope of length
  * d is taken along the one dim of X that equals d (the channel). */
 static int prelu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   OX_TRY(same_type(c, in, 1));
   const ox_tensor *X = &in[0]->u.t, *S = &in[1]->u.t;
   int rank;
@@ -648,7 +665,7 @@ static int apply_into(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *
  * small floats are widened once and rounded once at the end; Mean divides the
  * sum by n. */
 static int variadic(ox_ctx *c, binop op, int mean, int nin, ox_value **in, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   for (int i = 1; i < nin; i++) OX_TRY(same_type(c, in, i));
   const ox_tensor *t0 = &in[0]->u.t;
   if (c->version < 8)
@@ -712,7 +729,7 @@ typedef struct { uint64_t lo, hi; } b16;
 #define ELEM_SIZES(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t) X(16, b16)
 
 static int where_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  for (int i = 0; i < 3; i++) OX_TRY(need_tensor(c, in, i));
+  for (int i = 0; i < 3; i++) OX_TRY(ox_need_tensor(c, in[i], i));
   if (in[0]->u.t.dt != OX_BOOL)
     return ox_fail(c->err, OX_EINPUT, "%s (the condition) is %s; it must be bool",
                    ox_input_name(c, 0), ox_dtypes[in[0]->u.t.dt].onnx_name);
@@ -765,46 +782,41 @@ static int where_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 #define PRELU_T9 (F3 | OX_T(UINT32) | OX_T(UINT64) | OX_T(INT32) | OX_T(INT64))
 #define BOOL_T OX_T(BOOL)
 #define EQ_T1 (OX_T(BOOL) | OX_T(INT32) | OX_T(INT64))
+/* the attributes of the legacy broadcasting versions, the same for every op
+ * of this family: opset 1 (with consumed_inputs), then 6 */
+#define BCAST1 "axis:int,broadcast:int=0,consumed_inputs:ints"
+#define BCAST6 "axis:int,broadcast:int=0"
 
 const ox_kernel ox_binary_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "Add",             1, 0, F3,                        2,  2, add_k,
-    "axis:int,broadcast:int=0,consumed_inputs:ints" }, /* broadcast, axis */
-  { "", "Add",             6, 0, HP,                        2,  2, add_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Add",             1, 0, F3,                        2,  2, add_k, BCAST1, binary_load }, /* broadcast, axis */
+  { "", "Add",             6, 0, HP,                        2,  2, add_k, BCAST6, binary_load },
   /* numpy broadcasting */
   { "", "Add",             7, 0, HP,                        2,  2, add_k, "" },
   { "", "Add",            13, 0, HP | OX_T(BFLOAT16),       2,  2, add_k, "" },
   { "", "Add",            14, 0, NUM13,                     2,  2, add_k, "" },
-  { "", "Sub",             1, 0, F3,                        2,  2, sub_k,
-    "axis:int,broadcast:int=0,consumed_inputs:ints" },
-  { "", "Sub",             6, 0, HP,                        2,  2, sub_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Sub",             1, 0, F3,                        2,  2, sub_k, BCAST1, binary_load },
+  { "", "Sub",             6, 0, HP,                        2,  2, sub_k, BCAST6, binary_load },
   { "", "Sub",             7, 0, HP,                        2,  2, sub_k, "" },
   { "", "Sub",            13, 0, HP | OX_T(BFLOAT16),       2,  2, sub_k, "" },
   { "", "Sub",            14, 0, NUM13,                     2,  2, sub_k, "" },
-  { "", "Mul",             1, 0, F3,                        2,  2, mul_k,
-    "axis:int,broadcast:int=0,consumed_inputs:ints" },
-  { "", "Mul",             6, 0, HP,                        2,  2, mul_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Mul",             1, 0, F3,                        2,  2, mul_k, BCAST1, binary_load },
+  { "", "Mul",             6, 0, HP,                        2,  2, mul_k, BCAST6, binary_load },
   { "", "Mul",             7, 0, HP,                        2,  2, mul_k, "" },
   { "", "Mul",            13, 0, HP | OX_T(BFLOAT16),       2,  2, mul_k, "" },
   { "", "Mul",            14, 0, NUM13,                     2,  2, mul_k, "" },
-  { "", "Div",             1, 0, F3,                        2,  2, div_k,
-    "axis:int,broadcast:int=0,consumed_inputs:ints" },
-  { "", "Div",             6, 0, HP,                        2,  2, div_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Div",             1, 0, F3,                        2,  2, div_k, BCAST1, binary_load },
+  { "", "Div",             6, 0, HP,                        2,  2, div_k, BCAST6, binary_load },
   { "", "Div",             7, 0, HP,                        2,  2, div_k, "" },
   { "", "Div",            13, 0, HP | OX_T(BFLOAT16),       2,  2, div_k, "" },
   { "", "Div",            14, 0, NUM13,                     2,  2, div_k, "" },
-  { "", "Pow",             1, 0, F3,                        2,  2, pow_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Pow",             1, 0, F3,                        2,  2, pow_k, BCAST6, binary_load },
   { "", "Pow",             7, 0, F3,                        2,  2, pow_k, "" },
   { "", "Pow",            12, 0, POW_T12,                   2,  2, pow_k, "" }, /* Y: T1 */
   { "", "Pow",            13, 0, POW_T12 | OX_T(BFLOAT16),  2,  2, pow_k, "" },
   { "", "Pow",            15, 0, POW_T12 | OX_T(BFLOAT16),  2,  2, pow_k, "" }, /* T1 + bf16 */
-  { "", "Mod",            10, 0, NUM,                       2,  2, mod_k, "fmod:int=0" },
-  { "", "Mod",            13, 0, NUM13,                     2,  2, mod_k, "fmod:int=0" },
+  { "", "Mod",            10, 0, NUM,                       2,  2, mod_k, "fmod:int=0", mod_load },
+  { "", "Mod",            13, 0, NUM13,                     2,  2, mod_k, "fmod:int=0", mod_load },
   { "", "Sum",             1, 0, F3,                        1, -1, sum_k, "consumed_inputs:ints" },
   { "", "Sum",             6, 0, F3,                        1, -1, sum_k, "" },
   { "", "Sum",             8, 0, F3,                        1, -1, sum_k, "" }, /* broadcasting */
@@ -830,37 +842,31 @@ const ox_kernel ox_binary_kernels[] = {
   { "", "PRelu",           7, 0, F3,                        2,  2, prelu_k, "" },
   { "", "PRelu",           9, 0, PRELU_T9,                  2,  2, prelu_k, "" },
   { "", "PRelu",          16, 0, PRELU_T9 | OX_T(BFLOAT16), 2,  2, prelu_k, "" },
-  { "", "Equal",           1, 0, EQ_T1,                     2,  2, equal_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Equal",           1, 0, EQ_T1,                     2,  2, equal_k, BCAST6, binary_load },
   { "", "Equal",           7, 0, EQ_T1,                     2,  2, equal_k, "" },
   { "", "Equal",          11, 0, BOOL_T | NUM,              2,  2, equal_k, "" },
   { "", "Equal",          13, 0, BOOL_T | NUM13,            2,  2, equal_k, "" },
   { "", "Equal",          19, 0, BOOL_T | NUM13 | OX_T(STRING), 2,  2, equal_k, "" },
-  { "", "Less",            1, 0, F3,                        2,  2, less_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Less",            1, 0, F3,                        2,  2, less_k, BCAST6, binary_load },
   { "", "Less",            7, 0, F3,                        2,  2, less_k, "" },
   { "", "Less",            9, 0, NUM,                       2,  2, less_k, "" },
   { "", "Less",           13, 0, NUM13,                     2,  2, less_k, "" },
   { "", "LessOrEqual",    12, 0, NUM,                       2,  2, less_equal_k, "" },
   { "", "LessOrEqual",    16, 0, NUM13,                     2,  2, less_equal_k, "" },
-  { "", "Greater",         1, 0, F3,                        2,  2, greater_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Greater",         1, 0, F3,                        2,  2, greater_k, BCAST6, binary_load },
   { "", "Greater",         7, 0, F3,                        2,  2, greater_k, "" },
   { "", "Greater",         9, 0, NUM,                       2,  2, greater_k, "" },
   { "", "Greater",        13, 0, NUM13,                     2,  2, greater_k, "" },
   { "", "GreaterOrEqual", 12, 0, NUM,                       2,  2, greater_equal_k, "" },
   { "", "GreaterOrEqual", 16, 0, NUM13,                     2,  2, greater_equal_k, "" },
-  { "", "And",             1, 0, BOOL_T,                    2,  2, and_k,
-    "axis:int,broadcast:int=0" },
+  { "", "And",             1, 0, BOOL_T,                    2,  2, and_k, BCAST6, binary_load },
   { "", "And",             7, 0, BOOL_T,                    2,  2, and_k, "" },
-  { "", "Or",              1, 0, BOOL_T,                    2,  2, or_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Or",              1, 0, BOOL_T,                    2,  2, or_k, BCAST6, binary_load },
   { "", "Or",              7, 0, BOOL_T,                    2,  2, or_k, "" },
-  { "", "Xor",             1, 0, BOOL_T,                    2,  2, xor_k,
-    "axis:int,broadcast:int=0" },
+  { "", "Xor",             1, 0, BOOL_T,                    2,  2, xor_k, BCAST6, binary_load },
   { "", "Xor",             7, 0, BOOL_T,                    2,  2, xor_k, "" },
   { "", "BitShift",       11, 0, OX_TS_UINTS,               2,  2, bitshift_k,
-    "direction:string:required" },
+    "direction:string:required", bitshift_load },
   { "", "BitwiseAnd",     18, 0, OX_TS_INTS,                2,  2, bitand_k, "" },
   { "", "BitwiseOr",      18, 0, OX_TS_INTS,                2,  2, bitor_k, "" },
   { "", "BitwiseXor",     18, 0, OX_TS_INTS,                2,  2, bitxor_k, "" },

@@ -68,29 +68,13 @@ static int is_intlike(ox_dtype dt) {
 
 /* ---- conversion options ---- */
 
-enum { RM_UP, RM_DOWN, RM_NEAREST }; /* float8e8m0 round_mode (Cast-24) */
-
 typedef struct {
   int saturate;   /* float8 (and from 24 e8m0) out of range: clamp, or NaN/Inf */
-  int round_mode; /* RM_* */
+  int round_mode; /* float8e8m0's round_mode (Cast-24): OX_E8M0_* */
   /* Cast-19..23's table: with saturate, +-Inf still gives NaN in the fnuz
    * types; Cast-24 changed it to +-FLT_MAX (onnx PR #7130), core's default. */
   int fnuz_inf;
 } cast_opts;
-
-/* float -> float8e8m0. core's conversion rounds "up"; for "down" and
- * "nearest" (ties up) we first round |f| to a power of two ourselves, which
- * core then encodes exactly. Below E8M0_MIN (2^-127) Cast-24's table gives
- * E8M0_MIN when saturating and NaN otherwise. */
-static uint8_t to_e8m0(float f, const cast_opts *o) {
-  if (o->round_mode == RM_UP || isnan(f) || isinf(f) || f == 0)
-    return ox_f32_to_f8(OX_FLOAT8E8M0, f, o->saturate);
-  int e;
-  float m = frexpf(fabsf(f), &e); /* |f| = m * 2^e, 0.5 <= m < 1 */
-  int k = e - 1 + (o->round_mode == RM_NEAREST && m >= 0.75f);
-  if (k < -127) return o->saturate ? 0x00 : 0xFF;
-  return ox_f32_to_f8(OX_FLOAT8E8M0, k > 127 ? INFINITY : ldexpf(1.0f, k), o->saturate);
-}
 
 /* Store float f into element i of a bfloat16 / float8 / float4 / e8m0 buffer. */
 static void store_small(ox_dtype dt, void *y, int64_t i, float f, const cast_opts *o) {
@@ -98,7 +82,7 @@ static void store_small(ox_dtype dt, void *y, int64_t i, float f, const cast_opt
   switch (dt) {
   case OX_BFLOAT16: ((uint16_t *)y)[i] = ox_f32_to_bf16(f); break;
   case OX_FLOAT4E2M1: b[i] = ox_f32_to_f4(f); break;
-  case OX_FLOAT8E8M0: b[i] = to_e8m0(f, o); break;
+  case OX_FLOAT8E8M0: b[i] = ox_f32_to_e8m0(f, o->saturate, o->round_mode); break;
   case OX_FLOAT8E4M3FNUZ: case OX_FLOAT8E5M2FNUZ:
     if (o->fnuz_inf && isinf(f)) { b[i] = 0x80; break; } /* the fnuz NaN */
     /* fall through */
@@ -389,12 +373,12 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
 static int read_opts(ox_ctx *c, cast_opts *o) {
   o->saturate = c->version >= 19 ? ox_attr_int(c, "saturate", 1) != 0 : 1;
   o->fnuz_inf = c->version < 24 && o->saturate;
-  o->round_mode = RM_UP;
+  o->round_mode = OX_E8M0_UP;
   if (c->version >= 24) {
     const char *rm = ox_attr_string(c, "round_mode", "up");
-    if (!strcmp(rm, "up")) o->round_mode = RM_UP;
-    else if (!strcmp(rm, "down")) o->round_mode = RM_DOWN;
-    else if (!strcmp(rm, "nearest")) o->round_mode = RM_NEAREST;
+    if (!strcmp(rm, "up")) o->round_mode = OX_E8M0_UP;
+    else if (!strcmp(rm, "down")) o->round_mode = OX_E8M0_DOWN;
+    else if (!strcmp(rm, "nearest")) o->round_mode = OX_E8M0_NEAREST;
     else
       return ox_fail(c->err, OX_EINPUT, "round_mode is '%s'; it must be up, down or nearest", rm);
   }
@@ -428,29 +412,46 @@ static int read_to(ox_ctx *c, uint64_t allowed, const char *op, ox_dtype *to) {
   return 0;
 }
 
-static int need_tensor(ox_ctx *c, ox_value **in, int i) {
-  if (in[i]->kind == OX_TENSOR) return 0;
-  char d[128];
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; a tensor is needed", ox_input_name(c, i),
-                 ox_value_desc(in[i], d, sizeof d));
+/* What the load hooks keep for a node: the options and (Cast, BitCast) the
+ * target type, read once when the model is loaded */
+typedef struct {
+  cast_opts o;
+  ox_dtype to;
+} cast_state;
+
+static int new_state(ox_ctx *c, void **state) {
+  cast_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  return 0;
+}
+static int cast_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  cast_state *st = *state;
+  OX_TRY(read_to(c, cast_types(c->version), "Cast", &st->to));
+  return read_opts(c, &st->o);
+}
+static int castlike_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  return read_opts(c, &((cast_state *)*state)->o);
+}
+static int bitcast_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  return read_to(c, TS_BITCAST, "BitCast", &((cast_state *)*state)->to);
 }
 
 static int cast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  ox_dtype to;
-  cast_opts o;
-  OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(read_to(c, cast_types(c->version), "Cast", &to));
-  OX_TRY(read_opts(c, &o));
-  return convert(c, in[0], to, &o, &out[0]);
+  const cast_state *st = c->state;
+  OX_TRY(ox_need_tensor(c, in[0], 0));
+  return convert(c, in[0], st->to, &st->o, &out[0]);
 }
 
 /* CastLike-15: cast input 0 to the element type of input 1. */
 static int cast_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  cast_opts o;
-  OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(need_tensor(c, in, 1));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
+  OX_TRY(ox_need_tensor(c, in[1], 1));
   ox_dtype to = in[1]->u.t.dt;
   uint64_t allowed = cast_types(c->version);
   if (!(allowed & (UINT64_C(1) << to))) {
@@ -458,8 +459,7 @@ static int cast_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     return ox_fail(c->err, OX_EINPUT, "%s is %s; T2 must be one of %s", ox_input_name(c, 1),
                    ox_dtypes[to].onnx_name, type_list(allowed, buf, sizeof buf));
   }
-  OX_TRY(read_opts(c, &o));
-  return convert(c, in[0], to, &o, &out[0]);
+  return convert(c, in[0], to, &((const cast_state *)c->state)->o, &out[0]);
 }
 
 /* BitCast-26: the same bits read as another type of the same width. The 4-
@@ -467,9 +467,8 @@ static int cast_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
  * sign-extended), so between them only the extension changes. */
 static int bitcast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  ox_dtype to;
-  OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(read_to(c, TS_BITCAST, "BitCast", &to));
+  ox_dtype to = ((const cast_state *)c->state)->to;
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *t = &in[0]->u.t;
   int bits = ox_dtypes[t->dt].file_bits, tbits = ox_dtypes[to].file_bits;
   if (bits != tbits)
@@ -495,23 +494,22 @@ static int bitcast(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 const ox_kernel ox_cast_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "Cast",      1, 0, TS_1,       1, 1, cast, "to:string:required" },
-  { "", "Cast",      6, 0, TS_1,       1, 1, cast, "to:int:required" },
-  { "", "Cast",      9, 0, TS_9,       1, 1, cast, "to:int:required" },
-  { "", "Cast",     13, 0, TS_13,      1, 1, cast, "to:int:required" },
-  { "", "Cast",     19, 0, TS_19,      1, 1, cast, "saturate:int=1,to:int:required" },
-  { "", "Cast",     21, 0, TS_21,      1, 1, cast, "saturate:int=1,to:int:required" },
-  { "", "Cast",     23, 0, TS_23,      1, 1, cast, "saturate:int=1,to:int:required" },
+  { "", "Cast",      1, 0, TS_1,       1, 1, cast, "to:string:required", cast_load },
+  { "", "Cast",      6, 0, TS_1,       1, 1, cast, "to:int:required", cast_load },
+  { "", "Cast",      9, 0, TS_9,       1, 1, cast, OX_ATTRS_OF(6), cast_load },
+  { "", "Cast",     13, 0, TS_13,      1, 1, cast, OX_ATTRS_OF(6), cast_load },
+  { "", "Cast",     19, 0, TS_19,      1, 1, cast, "saturate:int=1,to:int:required", cast_load },
+  { "", "Cast",     21, 0, TS_21,      1, 1, cast, OX_ATTRS_OF(19), cast_load },
+  { "", "Cast",     23, 0, TS_23,      1, 1, cast, OX_ATTRS_OF(19), cast_load },
   { "", "Cast",     24, 0, TS_24,      1, 1, cast,
-    "round_mode:string=up,saturate:int=1,to:int:required" },
-  { "", "Cast",     25, 0, TS_25,      1, 1, cast,
-    "round_mode:string=up,saturate:int=1,to:int:required" },
-  { "", "CastLike", 15, 0, TS_13,      2, 2, cast_like, "" },
-  { "", "CastLike", 19, 0, TS_19,      2, 2, cast_like, "saturate:int=1" },
-  { "", "CastLike", 21, 0, TS_21,      2, 2, cast_like, "saturate:int=1" },
-  { "", "CastLike", 23, 0, TS_23,      2, 2, cast_like, "saturate:int=1" },
-  { "", "CastLike", 24, 0, TS_24,      2, 2, cast_like, "round_mode:string=up,saturate:int=1" },
-  { "", "CastLike", 25, 0, TS_25,      2, 2, cast_like, "round_mode:string=up,saturate:int=1" },
-  { "", "BitCast",  26, 0, TS_BITCAST, 1, 1, bitcast, "to:int:required" },
+    "round_mode:string=up,saturate:int=1,to:int:required", cast_load },
+  { "", "Cast",     25, 0, TS_25,      1, 1, cast, OX_ATTRS_OF(24), cast_load },
+  { "", "CastLike", 15, 0, TS_13,      2, 2, cast_like, "", castlike_load },
+  { "", "CastLike", 19, 0, TS_19,      2, 2, cast_like, "saturate:int=1", castlike_load },
+  { "", "CastLike", 21, 0, TS_21,      2, 2, cast_like, OX_ATTRS_OF(19), castlike_load },
+  { "", "CastLike", 23, 0, TS_23,      2, 2, cast_like, OX_ATTRS_OF(19), castlike_load },
+  { "", "CastLike", 24, 0, TS_24,      2, 2, cast_like, "round_mode:string=up,saturate:int=1", castlike_load },
+  { "", "CastLike", 25, 0, TS_25,      2, 2, cast_like, OX_ATTRS_OF(24), castlike_load },
+  { "", "BitCast",  26, 0, TS_BITCAST, 1, 1, bitcast, "to:int:required", bitcast_load },
   {0},
 };

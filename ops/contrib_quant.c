@@ -34,7 +34,6 @@
 #include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
-#include "ops/prepack.h"
 #include "twins.h"
 
 #if defined(__clang__)
@@ -102,7 +101,7 @@ static const float *fin(ox_ctx *c, const ox_tensor *t) {
  *       else each column dequantized into a scratch row and dotted);
  *   larger: core/gemm.h's packed product, B dequantized into its packed
  *       layout a KC x nc block at a time from B regrouped by 16 columns
- *       (nb_regroup: once per model for a constant B, ops/prepack.c). */
+ *       (nb_regroup: once per model for a constant B, by the row's load hook). */
 
 #define NB_THIN 4
 /* columns of W per step of the packed product: a multiple of 16 and of
@@ -219,11 +218,24 @@ static int nb_attrs_of(ox_ctx *c, nb_attrs *at) {
   return 0;
 }
 
-/* A constant B regrouped once (ops/prepack.c calls this for a node whose B
- * is an initializer or a Constant's value). */
-int ox_matmulnbits_prepack(ox_arena *a, const ox_node *n, const ox_tensor *b, const ox_matmulnbits_prep **out,
-                           ox_err *e) {
-  *out = NULL;
+/* MatMulNBits with a constant B (N, k_blocks, blob_size): B's bytes
+ * regrouped by 16 columns for the packed product (nb_regroup). A call uses
+ * it only when its input 1 is that tensor (ox_prep_matches). */
+typedef struct {
+  const ox_tensor *b;
+  const uint8_t *qk;
+} nb_prep;
+
+/* The row's load hook: a constant B regrouped once (an initializer or a
+ * Constant's value); the state stays NULL otherwise, and for attributes the
+ * kernel refuses (it says what is wrong). */
+static int matmul_nbits_load(ox_ctx *c, void **state) {
+  const ox_node *n = c->node;
+  const ox_tensor *b;
+  ox_arena *a = c->a;
+  *state = NULL;
+  OX_TRY(ox_const_input(c, 1, &b));
+  if (!b) return 0;
   const ox_attr *aK = ox_node_attr(n, "K"), *aN = ox_node_attr(n, "N"), *abs = ox_node_attr(n, "block_size");
   const ox_attr *abits = ox_node_attr(n, "bits");
   if (!aK || !aN || !abs || aK->type != OX_ATTR_INT || aN->type != OX_ATTR_INT || abs->type != OX_ATTR_INT ||
@@ -235,13 +247,13 @@ int ox_matmulnbits_prepack(ox_arena *a, const ox_node *n, const ox_tensor *b, co
     return 0;
   int64_t kb = (K + bs - 1) / bs, blob = bs * bits / 8;
   if (b->dims[0] != N || b->dims[1] != kb || b->dims[2] != blob) return 0;
-  ox_matmulnbits_prep *p = ox_alloc(a, sizeof *p);
+  nb_prep *p = ox_alloc(a, sizeof *p);
   uint8_t *qk = ox_alloc_array(a, (N + 15) / 16 * 16, (size_t)(kb * blob));
-  if (!p || !qk) return ox_oom(e, "for MatMulNBits' B, regrouped");
+  if (!p || !qk) return ox_oom(c->err, "for MatMulNBits' B, regrouped");
   nb_regroup(b->data, N, kb * blob, qk);
   p->b = b;
   p->qk = qk;
-  *out = p;
+  *state = p;
   return 0;
 }
 
@@ -457,7 +469,7 @@ static int matmul_nbits(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   if (j.M <= NB_THIN) {
     OX_TRY(nb_thin(c, &j));
   } else {
-    const ox_matmulnbits_prep *pp = c->node->prep;
+    const nb_prep *pp = c->state;
     OX_TRY(nb_gemm(c, &j, pp && ox_prep_matches(in[1], pp->b) ? pp->qk : NULL));
   }
   if (bias) {
@@ -1348,7 +1360,8 @@ const ox_kernel ox_contrib_quant_kernels[] = {
     "bits:int=4,block_size:int=128,gather_axis:int=0,quantize_axis:int=1" },
   { "com.microsoft", "MatMulIntegerToFloat",     1, 0, TS_I8, 4, 7, matmul_integer_to_float, "" },
   { "com.microsoft", "MatMulNBits",              1, 0, TS_F3, 3, 6, matmul_nbits,
-    "K:int:required,N:int:required,accuracy_level:int=0,bits:int=4,block_size:int:required" },
+    "K:int:required,N:int:required,accuracy_level:int=0,bits:int=4,block_size:int:required",
+    matmul_nbits_load },
   { "com.microsoft", "QGemm",                    1, 0, TS_I8, 6, 9, qgemm, "alpha:float=1.0,transA:int=0,transB:int=0" },
   { "com.microsoft", "QLinearAdd",               1, 0, TS_I8, 2, 8, qlinear_add, "" },
   { "com.microsoft", "QLinearAveragePool",       1, 0, TS_I8, 2, 5, qlinear_average_pool,

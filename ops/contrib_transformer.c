@@ -1198,9 +1198,9 @@ const ox_kernel ox_contrib_transformer_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   /* onnxruntime's registrations in ai.onnx (LayerNormalization from 17 is the spec's) */
   { "", "LayerNormalization",                     1, 0, F4, 2, 3, ox_layernorm_k,
-    "axis:int=-1,epsilon:float=1e-05,stash_type:int=1" },
+    "axis:int=-1,epsilon:float=1e-05,stash_type:int=1", ox_layernorm_load },
   { "", "SimplifiedLayerNormalization",           1, 0, F4, 2, 2, ox_rmsnorm_k,
-    "axis:int=-1,epsilon:float=1e-05,stash_type:int=1" },
+    "axis:int=-1,epsilon:float=1e-05,stash_type:int=1", ox_layernorm_load },
   { "com.microsoft", "Attention",                 1, 0, F3, 2, 7, contrib_attention,
     "do_rotary:int,mask_filter_value:float,num_heads:int:required,past_present_share_buffer:int,"
     "qkv_hidden_sizes:ints,rotary_embedding_dim:int,scale:float,unidirectional:int=0" },
@@ -1212,7 +1212,7 @@ const ox_kernel ox_contrib_transformer_kernels[] = {
   { "com.microsoft", "EmbedLayerNormalization",   1, 2, F2, 1, 9, embed_layernorm,
     "epsilon:float=1e-12,mask_index_type:int" },
   { "com.microsoft", "FastGelu",                  1, 0, F4, 1, 2, fast_gelu, "" },
-  { "com.microsoft", "Gelu",                      1, 0, F4, 1, 1, ox_gelu_k, "" },
+  { "com.microsoft", "Gelu",                      1, 0, F4, 1, 1, ox_gelu_k, "", ox_gelu_load },
   { "com.microsoft", "GemmFastGelu",              1, 0, F3, 2, 3, gemm_fast_gelu, "" },
   { "com.microsoft", "GroupQueryAttention",       1, 0, F3, 1, 14, contrib_gqa,
     "do_rotary:int,k_quant_type:string=NONE,kv_cache_bit_width:int,kv_num_heads:int:required,"

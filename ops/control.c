@@ -12,6 +12,18 @@
 
 /* ---- helpers ---- */
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks keep for a node: its graphs and Scan's numbers and
+ * lists (as the model holds them; checked against the inputs in the kernel). */
+typedef struct {
+  const ox_graph *then_g, *else_g, *body;
+  int64_t nscan;
+  struct { const int64_t *v; int64_t n; } list[5]; /* the Scan lists of list_names */
+} control_state;
+static const char *const list_names[5] = {"scan_input_axes", "scan_input_directions", "scan_output_axes",
+                                          "scan_output_directions", "directions"};
+
 static const ox_graph *graph_attr(ox_ctx *c, const char *name) {
   const ox_attr *at = ox_attr_find(c, name);
   if (!at || at->type != OX_ATTR_GRAPH || !at->g) {
@@ -20,6 +32,33 @@ static const ox_graph *graph_attr(ox_ctx *c, const char *name) {
   }
   return at->g;
 }
+
+static int control_new(ox_ctx *c, void **state) {
+  control_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  return 0;
+}
+
+/* If: both branches */
+static int if_load(ox_ctx *c, void **state) {
+  OX_TRY(control_new(c, state));
+  control_state *st = *state;
+  if (!(st->then_g = graph_attr(c, "then_branch")) || !(st->else_g = graph_attr(c, "else_branch")))
+    return c->err->code;
+  return 0;
+}
+
+/* Loop, Scan, SequenceMap: the body, and Scan's number and lists */
+static int body_load(ox_ctx *c, void **state) {
+  OX_TRY(control_new(c, state));
+  control_state *st = *state;
+  if (!(st->body = graph_attr(c, "body"))) return c->err->code;
+  st->nscan = ox_attr_int(c, "num_scan_inputs", -1);
+  for (int i = 0; i < 5; i++) st->list[i].v = ox_attr_ints(c, list_names[i], &st->list[i].n);
+  return 0;
+}
+#define CST ((const control_state *)c->state)
 
 static int cond_of(ox_ctx *c, const ox_value *v, const char *what, int *out) {
   if (!v || v->kind != OX_TENSOR || v->u.t.n != 1)
@@ -102,8 +141,7 @@ static int if_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int cond;
   OX_TRY(cond_of(c, in[0], "the condition", &cond));
   const char *which = cond ? "then_branch" : "else_branch";
-  const ox_graph *g = graph_attr(c, which);
-  if (!g) return c->err->code;
+  const ox_graph *g = cond ? CST->then_g : CST->else_g;
   if (g->nout != nout)
     return ox_fail(c->err, OX_EINPUT, "%s has %d outputs; the node has %d", which, g->nout, nout);
   return ox_run_subgraph(c, which, g, 0, NULL, out);
@@ -166,8 +204,7 @@ static int carry_seq(ox_arena *ca, seq_slot *sl, const ox_value *prev, const ox_
 }
 
 static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  const ox_graph *body = graph_attr(c, "body");
-  if (!body) return c->err->code;
+  const ox_graph *body = CST->body;
   /* Loop(M?, cond?, v_initial...) -> (v_final..., scan_outputs...)
    * body(iteration_num, cond_in, v...) -> (cond_out, v..., scan...) */
   /* M and cond are optional but hold their places: the node lists them,
@@ -338,10 +375,11 @@ done:
 /* list attribute with default 0 for each of n, each entry in [lo, hi]
  * (checked before it is narrowed to int: axes, then checked against the
  * rank; directions 0 or 1) */
-static int *int_list(ox_ctx *c, const char *name, int n, int64_t lo, int64_t hi) {
+static int *int_list(ox_ctx *c, int which, int n, int64_t lo, int64_t hi) {
+  const char *name = list_names[which];
   int *v = ox_alloc_array(c->a, n + 1, sizeof *v);
-  int64_t cnt;
-  const int64_t *a = ox_attr_ints(c, name, &cnt);
+  int64_t cnt = CST->list[which].n;
+  const int64_t *a = CST->list[which].v;
   if (!v) return NULL;
   if (a && cnt != n) {
     ox_fail(c->err, OX_EINPUT, "attribute '%s' has %lld entries; expected %d", name, (long long)cnt, n);
@@ -360,9 +398,8 @@ static int *int_list(ox_ctx *c, const char *name, int n, int64_t lo, int64_t hi)
 #define DIRS 0, 1
 
 static int scan9_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  const ox_graph *body = graph_attr(c, "body");
-  if (!body) return c->err->code;
-  int64_t m64 = ox_attr_int(c, "num_scan_inputs", -1);
+  const ox_graph *body = CST->body;
+  int64_t m64 = CST->nscan;
   if (m64 < 1 || m64 > nin)
     return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %lld does not fit %d inputs", (long long)m64, nin);
   int m = (int)m64, ns = nin - m;
@@ -370,8 +407,8 @@ static int scan9_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   if (nk < 0 || body->nin != ns + m || body->nout != nout)
     return ox_fail(c->err, OX_EINPUT, "the body takes %d inputs and gives %d outputs; expected %d and %d",
                    body->nin, body->nout, ns + m, nout);
-  int *in_axis = int_list(c, "scan_input_axes", m, AXES), *in_rev = int_list(c, "scan_input_directions", m, DIRS);
-  int *out_axis = int_list(c, "scan_output_axes", nk, AXES), *out_rev = int_list(c, "scan_output_directions", nk, DIRS);
+  int *in_axis = int_list(c, 0, m, AXES), *in_rev = int_list(c, 1, m, DIRS);
+  int *out_axis = int_list(c, 2, nk, AXES), *out_rev = int_list(c, 3, nk, DIRS);
   if (!in_axis || !in_rev || !out_axis || !out_rev) return c->err->code ? c->err->code : ox_oom(c->err, NULL);
   for (int i = 0; i < ns; i++)
     if (!in[i]) return ox_fail(c->err, OX_EINPUT, "initial state %d is missing (Scan's states are not optional)", i);
@@ -390,14 +427,13 @@ static int scan9_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 /* Scan-8: a batch axis 0 in front of everything; the scan axis is 1 */
 static int scan8_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  const ox_graph *body = graph_attr(c, "body");
-  if (!body) return c->err->code;
-  int64_t m64 = ox_attr_int(c, "num_scan_inputs", -1);
+  const ox_graph *body = CST->body;
+  int64_t m64 = CST->nscan;
   if (nin < 2) return ox_fail(c->err, OX_EINPUT, "takes sequence_lens (may be empty), then the states and scan inputs");
   int m = m64 >= 1 && m64 < nin ? (int)m64 : -1, ns = nin - 1 - m, nk = nout - ns;
   if (m < 1 || ns < 0 || nk < 0 || body->nin != ns + m || body->nout != nout)
     return ox_fail(c->err, OX_EINPUT, "num_scan_inputs %lld does not fit the %d inputs and the body", (long long)m64, nin);
-  int *dirs = int_list(c, "directions", m, DIRS);
+  int *dirs = int_list(c, 4, m, DIRS);
   if (!dirs) return c->err->code;
   int64_t batch = -1, maxlen = -1;
   for (int j = 0; j < m; j++) {
@@ -460,8 +496,7 @@ static int scan8_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 /* ---- SequenceMap (17) ---- */
 
 static int seqmap_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  const ox_graph *body = graph_attr(c, "body");
-  if (!body) return c->err->code;
+  const ox_graph *body = CST->body;
   if (!in[0] || in[0]->kind != OX_SEQUENCE)
     return ox_fail(c->err, OX_EINPUT, "input 0 must be a sequence");
   if (body->nin != nin || body->nout != nout)
@@ -495,59 +530,37 @@ static int seqmap_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 #define ANY 0
 const ox_kernel ox_control_kernels[] = {
   { "", "If",           1,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "If",          11,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "If",          13,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "If",          16,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "If",          19,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "If",          21,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "If",          23,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "If",          24,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "If",          25,  0, OX_T(BOOL),    1,  1, if_k,
-    "else_branch:graph:required,then_branch:graph:required" },
-  { "", "Loop",         1,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
-  { "", "Loop",        11,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
-  { "", "Loop",        13,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
-  { "", "Loop",        16,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
-  { "", "Loop",        19,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
-  { "", "Loop",        21,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
-  { "", "Loop",        23,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
-  { "", "Loop",        24,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
-  { "", "Loop",        25,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required" },
+    "else_branch:graph:required,then_branch:graph:required", if_load },
+  { "", "If",          11,  0, OX_T(BOOL),    1,  1, if_k, OX_ATTRS_OF(1), if_load },
+  { "", "If",          13,  0, OX_T(BOOL),    1,  1, if_k, OX_ATTRS_OF(1), if_load },
+  { "", "If",          16,  0, OX_T(BOOL),    1,  1, if_k, OX_ATTRS_OF(1), if_load },
+  { "", "If",          19,  0, OX_T(BOOL),    1,  1, if_k, OX_ATTRS_OF(1), if_load },
+  { "", "If",          21,  0, OX_T(BOOL),    1,  1, if_k, OX_ATTRS_OF(1), if_load },
+  { "", "If",          23,  0, OX_T(BOOL),    1,  1, if_k, OX_ATTRS_OF(1), if_load },
+  { "", "If",          24,  0, OX_T(BOOL),    1,  1, if_k, OX_ATTRS_OF(1), if_load },
+  { "", "If",          25,  0, OX_T(BOOL),    1,  1, if_k, OX_ATTRS_OF(1), if_load },
+  { "", "Loop",         1,  0, OX_T(INT64),   0, -1, loop_k, "body:graph:required", body_load },
+  { "", "Loop",        11,  0, OX_T(INT64),   0, -1, loop_k, OX_ATTRS_OF(1), body_load },
+  { "", "Loop",        13,  0, OX_T(INT64),   0, -1, loop_k, OX_ATTRS_OF(1), body_load },
+  { "", "Loop",        16,  0, OX_T(INT64),   0, -1, loop_k, OX_ATTRS_OF(1), body_load },
+  { "", "Loop",        19,  0, OX_T(INT64),   0, -1, loop_k, OX_ATTRS_OF(1), body_load },
+  { "", "Loop",        21,  0, OX_T(INT64),   0, -1, loop_k, OX_ATTRS_OF(1), body_load },
+  { "", "Loop",        23,  0, OX_T(INT64),   0, -1, loop_k, OX_ATTRS_OF(1), body_load },
+  { "", "Loop",        24,  0, OX_T(INT64),   0, -1, loop_k, OX_ATTRS_OF(1), body_load },
+  { "", "Loop",        25,  0, OX_T(INT64),   0, -1, loop_k, OX_ATTRS_OF(1), body_load },
   /* sequence_lens is optional */
   { "", "Scan",         8,  0, OX_T(INT64),   0, -1, scan8_k,
-    "body:graph:required,directions:ints,num_scan_inputs:int:required" },
+    "body:graph:required,directions:ints,num_scan_inputs:int:required", body_load },
   { "", "Scan",         9, -1, ANY,           1, -1, scan9_k,
     "body:graph:required,num_scan_inputs:int:required,scan_input_axes:ints,"
-    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints" },
-  { "", "Scan",        11, -1, ANY,           1, -1, scan9_k,
-    "body:graph:required,num_scan_inputs:int:required,scan_input_axes:ints,"
-    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints" },
-  { "", "Scan",        16, -1, ANY,           1, -1, scan9_k,
-    "body:graph:required,num_scan_inputs:int:required,scan_input_axes:ints,"
-    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints" },
-  { "", "Scan",        19, -1, ANY,           1, -1, scan9_k,
-    "body:graph:required,num_scan_inputs:int:required,scan_input_axes:ints,"
-    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints" },
-  { "", "Scan",        21, -1, ANY,           1, -1, scan9_k,
-    "body:graph:required,num_scan_inputs:int:required,scan_input_axes:ints,"
-    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints" },
-  { "", "Scan",        23, -1, ANY,           1, -1, scan9_k,
-    "body:graph:required,num_scan_inputs:int:required,scan_input_axes:ints,"
-    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints" },
-  { "", "Scan",        24, -1, ANY,           1, -1, scan9_k,
-    "body:graph:required,num_scan_inputs:int:required,scan_input_axes:ints,"
-    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints" },
-  { "", "Scan",        25, -1, ANY,           1, -1, scan9_k,
-    "body:graph:required,num_scan_inputs:int:required,scan_input_axes:ints,"
-    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints" },
-  { "", "SequenceMap", 17,  0, OX_TS_CLASSIC, 1, -1, seqmap_k, "body:graph:required" },
+    "scan_input_directions:ints,scan_output_axes:ints,scan_output_directions:ints", body_load },
+  { "", "Scan",        11, -1, ANY,           1, -1, scan9_k, OX_ATTRS_OF(9), body_load },
+  { "", "Scan",        16, -1, ANY,           1, -1, scan9_k, OX_ATTRS_OF(9), body_load },
+  { "", "Scan",        19, -1, ANY,           1, -1, scan9_k, OX_ATTRS_OF(9), body_load },
+  { "", "Scan",        21, -1, ANY,           1, -1, scan9_k, OX_ATTRS_OF(9), body_load },
+  { "", "Scan",        23, -1, ANY,           1, -1, scan9_k, OX_ATTRS_OF(9), body_load },
+  { "", "Scan",        24, -1, ANY,           1, -1, scan9_k, OX_ATTRS_OF(9), body_load },
+  { "", "Scan",        25, -1, ANY,           1, -1, scan9_k, OX_ATTRS_OF(9), body_load },
+  { "", "SequenceMap", 17,  0, OX_TS_CLASSIC, 1, -1, seqmap_k, "body:graph:required", body_load },
   {0},
 };

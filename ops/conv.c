@@ -8,7 +8,7 @@
  * col2im (here) adds the columns into the output; Col2Im is that last step
  * alone. DeformConv samples its own columns and multiplies them with the
  * blocked GEMM. float16 and bfloat16 compute in float and round once on
- * store. */
+ * store. This file calls ops/conv_paths.c, never the other way. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,13 +25,55 @@
 /* ---- window geometry (ops/conv.h) ---- */
 typedef ox_conv_geom geom;
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks of this file keep for a node: its attributes (those
+ * its op-version lacks keep their defaults) and, for Conv and ConvInteger,
+ * the preparation of a constant W (ops/conv.h). */
+typedef struct {
+  const ox_conv_prep *pp; /* first: tests/unit/test_conv.c looks whether it is set */
+  int64_t group, offset_group;
+  int auto_pad;
+  ox_ints strides, dilations, pads, kernel_shape, output_padding, output_shape;
+} conv_state;
+
+/* ConvTranspose, DeformConv, Col2Im */
+static int window_load(ox_ctx *c, void **state) {
+  conv_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  st->group = ox_attr_int(c, "group", 1);
+  if (st->group < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)st->group);
+  st->offset_group = ox_attr_int(c, "offset_group", 1);
+  OX_TRY(ox_auto_pad(c, &st->auto_pad));
+  OX_TRY(ox_window_attr(c, "strides", 1, &st->strides));
+  OX_TRY(ox_window_attr(c, "dilations", 1, &st->dilations));
+  OX_TRY(ox_window_attr(c, "pads", 0, &st->pads));
+  OX_TRY(ox_window_attr(c, "kernel_shape", 0, &st->kernel_shape));
+  OX_TRY(ox_window_attr(c, "output_padding", 0, &st->output_padding));
+  st->output_shape.v = ox_attr_ints(c, "output_shape", &st->output_shape.n);
+  *state = st;
+  return 0;
+}
+
+/* Conv and ConvInteger: a constant W packed for the GEMM too */
+static int packing_load(ox_ctx *c, int integer, void **state) {
+  OX_TRY(window_load(c, state));
+  conv_state *st = *state;
+  const ox_tensor *w;
+  OX_TRY(ox_const_input(c, 1, &w));
+  return w ? ox_conv_prepack(c->a, integer, st->group, w, &st->pp, c->err) : 0;
+}
+static int conv_load(ox_ctx *c, void **state) { return packing_load(c, 0, state); }
+static int conv_integer_load(ox_ctx *c, void **state) { return packing_load(c, 1, state); }
+
 /* strides, dilations and pads (begin, end) for nd spatial axes */
 static int window_attrs(ox_ctx *c, int nd, geom *g) {
+  const conv_state *st = c->state;
   int64_t pads[2 * MAXSP];
   g->nd = nd;
-  OX_TRY(ox_window_ints(c, "strides", nd, 1, 1, g->s));
-  OX_TRY(ox_window_ints(c, "dilations", nd, 1, 1, g->d));
-  OX_TRY(ox_window_ints(c, "pads", 2 * nd, 0, 0, pads));
+  OX_TRY(ox_window_vals(c, "strides", &st->strides, nd, 1, g->s));
+  OX_TRY(ox_window_vals(c, "dilations", &st->dilations, nd, 1, g->d));
+  OX_TRY(ox_window_vals(c, "pads", &st->pads, 2 * nd, 0, pads));
   for (int i = 0; i < nd; i++) g->pb[i] = pads[i], g->pe[i] = pads[nd + i];
   return 0;
 }
@@ -55,8 +97,7 @@ static int geom_fits(ox_ctx *c, const geom *g) {
  * Conv-11: SAME_* pads so that out = ceil(in / stride), the odd pixel at the
  * end for SAME_UPPER and at the beginning for SAME_LOWER. */
 static int conv_positions(ox_ctx *c, geom *g) {
-  int mode;
-  OX_TRY(ox_auto_pad(c, &mode));
+  int mode = ((const conv_state *)c->state)->auto_pad;
   for (int i = 0; i < g->nd; i++) {
     int64_t dk = (g->ker[i] - 1) * g->d[i] + 1, in = g->img[i];
     if (mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
@@ -79,132 +120,12 @@ static int conv_positions(ox_ctx *c, geom *g) {
   return geom_products(c, g);
 }
 
-/* ceil(a / b) for b > 0 and any a */
-static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
-
-/* The positions p in [lo, hi) of the last axis whose image index
- * p * s + off falls in [0, n). */
-static void valid_range(int64_t off, int64_t s, int64_t n, int64_t npos, int64_t *lo, int64_t *hi) {
-  int64_t a = ceil_div(-off, s), b = ceil_div(n - off, s);
-  if (a < 0) a = 0;
-  if (b > npos) b = npos;
-  if (b < a) b = a;
-  *lo = a;
-  *hi = b;
-}
-
-/* dst[p * s] += src[p] for p < n, for one element type */
-typedef void (*row_add_fn)(void *dst, const void *src, int64_t n, int64_t s);
-
-/* col2im over elements of size es: img (C, img...) += col (C * nker,
- * positions), skipping what falls in the padding. Rows run over (channel,
- * kernel position); the last spatial axis is the inner loop, its valid range
- * computed once per kernel position. Only the outer positions [o0, o1) (over
- * all axes but the last) take part: col then has (o1 - o0) * pos[last]
- * columns. */
-static void col2im_rows(const geom *g, int64_t C, size_t es, void *img, const void *col,
-                        row_add_fn addfn, int64_t o0, int64_t o1) {
-  int nd = g->nd, L = nd - 1;
-  /* no positions (a spatial dim of 0): nothing to move, and no dim to divide by */
-  if (o1 <= o0 || g->pos[L] <= 0) return;
-  int64_t kidx[MAXSP] = {0}, oidx[MAXSP], ostart[MAXSP], istr[MAXSP];
-  istr[L] = 1;
-  for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];
-  int64_t W = g->pos[L], s = g->s[L];
-  int64_t r = o0;
-  for (int j = L - 1; j >= 0; j--) ostart[j] = r % g->pos[j], r /= g->pos[j];
-  const char *cp = col;
-  for (int64_t ch = 0; ch < C; ch++) {
-    char *ip = (char *)img + (size_t)(ch * g->nimg) * es;
-    for (int64_t kp = 0; kp < g->nker; kp++) {
-      int64_t off = kidx[L] * g->d[L] - g->pb[L], lo, hi;
-      valid_range(off, s, g->img[L], W, &lo, &hi);
-      for (int j = 0; j < L; j++) oidx[j] = ostart[j];
-      for (int64_t o = o0; o < o1; o++, cp += (size_t)W * es) {
-        int64_t base = 0;
-        int ok = 1;
-        for (int j = 0; j < L; j++) {
-          int64_t i = oidx[j] * g->s[j] + kidx[j] * g->d[j] - g->pb[j];
-          if (i < 0 || i >= g->img[j]) { ok = 0; break; }
-          base += i * istr[j];
-        }
-        if (ok && hi > lo) addfn(ip + (size_t)(base + lo * s + off) * es, cp + (size_t)lo * es, hi - lo, s);
-        for (int j = L - 1; j >= 0; j--) { /* odometer over the outer positions */
-          if (++oidx[j] < g->pos[j]) break;
-          oidx[j] = 0;
-        }
-      }
-      for (int j = L; j >= 0; j--) { /* odometer over the kernel */
-        if (++kidx[j] < g->ker[j]) break;
-        kidx[j] = 0;
-      }
-    }
-  }
-}
-
-/* Per native type, summed in A: integers wrap (in their unsigned type, so
- * hostile data cannot overflow a signed sum). */
-#define ROW_ADD_TYPES(X)                                                              \
-  X(FLOAT, float, float) X(DOUBLE, double, double) X(INT8, int8_t, uint8_t)           \
-  X(INT16, int16_t, uint16_t) X(INT32, int32_t, uint32_t) X(INT64, int64_t, uint64_t) \
-  X(UINT8, uint8_t, uint8_t) X(UINT16, uint16_t, uint16_t) X(UINT32, uint32_t, uint32_t) \
-  X(UINT64, uint64_t, uint64_t)
-#define ROW_ADD(NAME, T, A)                                                           \
-  static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
-    T *d = dst;                                                                       \
-    const T *x = src;                                                                 \
-    for (int64_t p = 0; p < n; p++) d[p * s] = (T)((A)d[p * s] + (A)x[p]);            \
-  }
-ROW_ADD_TYPES(ROW_ADD)
-#undef ROW_ADD
-/* Col2Im of complex adds both parts; of bool, a sum is true when any term is */
-#define ROW_ADD_C(NAME, T)                                                            \
-  static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
-    T *d = dst;                                                                       \
-    const T *x = src;                                                                 \
-    for (int64_t p = 0; p < n; p++) d[p * s].re += x[p].re, d[p * s].im += x[p].im;   \
-  }
-ROW_ADD_C(COMPLEX64, ox_c64)
-ROW_ADD_C(COMPLEX128, ox_c128)
-#undef ROW_ADD_C
-static void row_add_BOOL(void *dst, const void *src, int64_t n, int64_t s) {
-  uint8_t *d = dst;
-  const uint8_t *x = src;
-  for (int64_t p = 0; p < n; p++) d[p * s] |= x[p];
-}
-
-static row_add_fn row_add_of(ox_dtype dt) {
-  switch (dt) {
-#define CASE(NAME, T, A) case OX_##NAME: return row_add_##NAME;
-    ROW_ADD_TYPES(CASE)
-    CASE(COMPLEX64, ox_c64, ox_c64)
-    CASE(COMPLEX128, ox_c128, ox_c128)
-    CASE(BOOL, uint8_t, uint8_t)
-#undef CASE
-  default: return NULL;
-  }
-}
-
-void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, const void *col, int64_t o0,
-                    int64_t o1) {
-  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), o0, o1);
-}
-
 /* img (C, img...) += col (C * nker, npos); no positions (a spatial dim of
  * 0, as ConvTranspose's X may have) adds nothing */
 static void col2im(ox_dtype dt, const void *col, int64_t C, const geom *g, void *img) {
   int64_t last = g->pos[g->nd - 1];
   if (last <= 0) return;
-  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), 0, g->npos / last);
-}
-
-/* A float32 copy of t (for float16/bfloat16), same shape. */
-static int widen(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
-  if (!t) return 0;
-  *f = *t;
-  f->dt = OX_FLOAT;
-  f->data = ox_widen_f32(c->a, t, c->err);
-  return f->data ? 0 : c->err->code;
+  ox_conv_col2im(g, C, dt, img, col, 0, g->npos / last);
 }
 
 /* ---- Conv-1, -11, -22 ---- */
@@ -221,9 +142,9 @@ static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_
     return ox_fail(c->err, OX_EINPUT, "W has shape %s but X has shape %s; W must be (M, C/group, k1, ...) of X's rank",
                    ox_shape_str(w->rank, w->dims, s1, sizeof s1), ox_shape_str(x->rank, x->dims, s2, sizeof s2));
   int nd = x->rank - 2;
-  *group = ox_attr_int(c, "group", 1);
+  const conv_state *st = c->state;
+  *group = st->group;
   int64_t G = *group, C = x->dims[1], M = w->dims[0];
-  if (G < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)G);
   if (C % G || w->dims[1] != C / G)
     return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels but W has %lld per group x %lld groups",
                    (long long)C, (long long)w->dims[1], (long long)G);
@@ -232,7 +153,7 @@ static int conv_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_
                    (long long)M, (long long)G);
   OX_TRY(window_attrs(c, nd, g));
   int64_t ks[MAXSP];
-  OX_TRY(ox_window_ints(c, "kernel_shape", nd, -1, 0, ks));
+  OX_TRY(ox_window_vals(c, "kernel_shape", &st->kernel_shape, nd, -1, ks));
   for (int i = 0; i < nd; i++) {
     if (ks[i] >= 0 && ks[i] != w->dims[2 + i])
       return ox_fail(c->err, OX_EINPUT, "kernel_shape[%d] is %lld but W has shape %s", i,
@@ -260,7 +181,7 @@ static int check_bias(ox_ctx *c, const ox_tensor *b, int64_t M, ox_dtype dt) {
 
 /* The node's preparation (ops/conv.h) when it was made from this very W */
 static const ox_conv_prep *prep_of(ox_ctx *c, const ox_value *w, int64_t G) {
-  const ox_conv_prep *pp = c->node ? c->node->prep : NULL;
+  const ox_conv_prep *pp = ((const conv_state *)c->state)->pp;
   return pp && ox_prep_matches(w, pp->w) && pp->G == G ? pp : NULL;
 }
 
@@ -323,10 +244,10 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
   if (w->rank != x->rank)
     return ox_fail(c->err, OX_EINPUT, "W has shape %s but X has shape %s; W must be (C, M/group, k1, ...) of X's rank",
                    ox_shape_str(w->rank, w->dims, s1, sizeof s1), ox_shape_str(x->rank, x->dims, s2, sizeof s2));
-  int nd = x->rank - 2, mode;
-  *group = ox_attr_int(c, "group", 1);
+  const conv_state *st = c->state;
+  int nd = x->rank - 2, mode = st->auto_pad;
+  *group = st->group;
   int64_t G = *group, C = x->dims[1];
-  if (G < 1) return ox_fail(c->err, OX_EINPUT, "group is %lld; it must be positive", (long long)G);
   if (w->dims[0] != C || C % G)
     return ox_fail(c->err, OX_EINPUT, "channel mismatch: X has %lld channels, W has %lld input channels, group %lld",
                    (long long)C, (long long)w->dims[0], (long long)G);
@@ -334,11 +255,10 @@ static int convtranspose_shapes(ox_ctx *c, const ox_tensor *x, const ox_tensor *
     return ox_fail(c->err, OX_EINPUT, "group %lld times W's %lld output channels is too large",
                    (long long)G, (long long)w->dims[1]);
   OX_TRY(window_attrs(c, nd, g));
-  OX_TRY(ox_auto_pad(c, &mode));
-  int64_t ks[MAXSP], op[MAXSP], os[MAXSP], cnt;
-  OX_TRY(ox_window_ints(c, "kernel_shape", nd, -1, 0, ks));
-  OX_TRY(ox_window_ints(c, "output_padding", nd, 0, 0, op));
-  const int64_t *osv = ox_attr_ints(c, "output_shape", &cnt);
+  int64_t ks[MAXSP], op[MAXSP], os[MAXSP], cnt = st->output_shape.n;
+  OX_TRY(ox_window_vals(c, "kernel_shape", &st->kernel_shape, nd, -1, ks));
+  OX_TRY(ox_window_vals(c, "output_padding", &st->output_padding, nd, 0, op));
+  const int64_t *osv = st->output_shape.v;
   if (osv) { /* (O1..On), or (N, M, O1..On) as some exporters write it */
     if (cnt != nd && cnt != nd + 2)
       return ox_fail(c->err, OX_EINPUT, "output_shape has %lld values; expected %d", (long long)cnt, nd);
@@ -503,7 +423,7 @@ static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   const ox_tensor *x = t[0], *w = t[1], *off = t[2], *mask = t[4];
   for (int i = 1; i < 5; i++)
     if (t[i]) OX_TRY(ox_same_dtype(c, i, t[i], x->dt));
-  int64_t G = 1, OG = ox_attr_int(c, "offset_group", 1), ydims[MAXSP + 2];
+  int64_t G = 1, OG = ((const conv_state *)c->state)->offset_group, ydims[MAXSP + 2];
   geom g;
   OX_TRY(conv_shapes(c, x, w, &G, &g, ydims));
   OX_TRY(geom_fits(c, &g));
@@ -530,7 +450,7 @@ static int deform_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
   ox_tensor f[5];
   const ox_tensor *tf[5];
   for (int i = 0; i < 5; i++) {
-    OX_TRY(widen(c, t[i], &f[i]));
+    OX_TRY(ox_widen_tensor(c, t[i], &f[i]));
     tf[i] = t[i] ? &f[i] : NULL;
   }
   float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
@@ -591,7 +511,7 @@ static int col2im_op(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     yd = ox_alloc_array(c->a, y->n, 4);
     if (!xd || !yd) return ox_oom(c->err, NULL);
     dt = OX_FLOAT;
-  } else if (!row_add_of(dt)) {
+  } else if (!ox_conv_col2im_takes(dt)) {
     return ox_fail(c->err, OX_EUNSUPPORTED, "Col2Im of %s is not supported (overlapping blocks are summed)",
                    ox_dtypes[dt].onnx_name);
   }
@@ -612,30 +532,21 @@ const ox_kernel ox_conv_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "Conv",           1, 0, OX_TS_FLOAT3,             2, 3, conv,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
-  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv,
-    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
-  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv,
-    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
+    "strides:ints", conv_load },
+  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv, OX_ATTRS_OF(1), conv_load },
+  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv, OX_ATTRS_OF(1), conv_load },
   { "", "ConvTranspose",  1, 0, OX_TS_FLOAT3,             2, 3, convtranspose,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
-    "output_shape:ints,pads:ints,strides:ints" },
-  { "", "ConvTranspose", 11, 0, OX_TS_FLOAT3,             2, 3, convtranspose,
-    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
-    "output_shape:ints,pads:ints,strides:ints" },
-  { "", "ConvTranspose", 22, 0, OX_TS_FLOAT4,             2, 3, convtranspose,
-    "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
-    "output_shape:ints,pads:ints,strides:ints" },
+    "output_shape:ints,pads:ints,strides:ints", window_load },
+  { "", "ConvTranspose", 11, 0, OX_TS_FLOAT3,             2, 3, convtranspose, OX_ATTRS_OF(1), window_load },
+  { "", "ConvTranspose", 22, 0, OX_TS_FLOAT4,             2, 3, convtranspose, OX_ATTRS_OF(1), window_load },
   { "", "ConvInteger",   10, 0, OX_T(INT8) | OX_T(UINT8), 2, 4, conv_integer,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
+    "strides:ints", conv_integer_load },
   { "", "DeformConv",    19, 0, OX_TS_FLOAT3,             3, 5, deform_conv,
-    "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints" },
-  { "", "DeformConv",    22, 0, OX_TS_FLOAT4,             3, 5, deform_conv,
-    "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints" },
+    "dilations:ints,group:int=1,kernel_shape:ints,offset_group:int=1,pads:ints,strides:ints", window_load },
+  { "", "DeformConv",    22, 0, OX_TS_FLOAT4,             3, 5, deform_conv, OX_ATTRS_OF(19), window_load },
   { "", "Col2Im",        18, 0, TS_COL2IM,                3, 3, col2im_op,
-    "dilations:ints,pads:ints,strides:ints" },
+    "dilations:ints,pads:ints,strides:ints", window_load },
   {0},
 };

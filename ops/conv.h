@@ -1,6 +1,7 @@
 /* ops/conv.h: what the files of the conv family share (ops/conv.c: the ops,
  * their shapes and the registry rows; ops/conv_paths.c: Conv's and
- * ConvInteger's arithmetic). */
+ * ConvInteger's arithmetic, and col2im). ops/conv.c calls ops/conv_paths.c,
+ * never the other way. */
 #ifndef OX_OPS_CONV_H
 #define OX_OPS_CONV_H
 
@@ -22,7 +23,7 @@ typedef struct {
 } ox_conv_geom;
 
 /* What Conv and ConvInteger prepare once per model for a constant W
- * (ox_conv_prepack, through ox_prepack): used by a call only when its input
+ * (ox_conv_prepack, from their load hook): used by a call only when its input
  * 1 is that tensor (ox_prep_matches) and `gp` is still the current plan
  * (ox_gemm_max_isa may change it), else the call packs its own. */
 typedef struct ox_conv_prep {
@@ -39,10 +40,12 @@ typedef struct ox_conv_prep {
   const float *wf;       /* a float16 or bfloat16 W widened to float when pa is NULL, else NULL */
 } ox_conv_prep;
 
-/* *out <- node n's preparation for its constant W, in a's memory; NULL
- * (and 0) when there is nothing to prepare or the shapes are wrong (the
- * kernel says so when it runs); an error only when out of memory. */
-int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_conv_prep **out, ox_err *e);
+/* *out <- the preparation of a constant W for Conv (integer 0) or
+ * ConvInteger (1) of group G, in a's memory; NULL (and 0) when there is
+ * nothing to prepare or the shapes are wrong (the kernel says so when it
+ * runs); an error only when out of memory. */
+int ox_conv_prepack(ox_arena *a, int integer, int64_t G, const ox_tensor *w, const ox_conv_prep **out,
+                    ox_err *e);
 
 /* y = conv(x, w) + b for x, w, b of one float type (float, double, float16,
  * bfloat16; the small ones computed in float and rounded once on store).
@@ -59,8 +62,9 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
                            int64_t G, const ox_conv_geom *g, ox_tensor *y);
 
 /* img (C, img...) += col (C * nker, (o1 - o0) * pos[last]): col2im of the
- * outer positions [o0, o1) (ops/conv.c), for float, double and the other
- * types Col2Im takes. */
+ * outer positions [o0, o1), for float, double and the other types Col2Im
+ * takes (ox_conv_col2im_takes: the native numeric types, complex, bool). */
+int ox_conv_col2im_takes(ox_dtype dt);
 void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, const void *col, int64_t o0,
                     int64_t o1);
 

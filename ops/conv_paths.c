@@ -57,9 +57,6 @@
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 /* 64-byte aligned scratch of n bytes, counted against --max-memory and
  * pooled (ox_mem_scratch); *raw is the block this call owns, which
@@ -230,7 +227,7 @@ static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int
   int same = s == 1 && p->dt == p->ct;
   for (int64_t j = j0; j < j0 + nc;) {
     int64_t o = j / W, ox = j % W, js = (j - j0) / nr, lane = (j - j0) % nr;
-    int64_t end = min64(min64(j0 + nc, (o + 1) * W), j0 + (js + 1) * nr), n = end - j;
+    int64_t end = ox_min64(ox_min64(j0 + nc, (o + 1) * W), j0 + (js + 1) * nr), n = end - j;
     int64_t oidx[OX_CONV_MAXSP], r = o;
     for (int a = L - 1; a >= 0; a--) oidx[a] = r % g->pos[a], r /= g->pos[a];
     /* Channel by channel, and within a channel tap by tap (a block of taps
@@ -241,12 +238,12 @@ static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int
      * (a 256x256 float map: 256 KiB) share cache sets, so they evict each
      * other and each tap reads its lines again from L3. */
     for (int64_t k0 = 0; k0 < nker; k0 += PACK_TAPS) {
-      int64_t nk = min64(PACK_TAPS, nker - k0), lo[PACK_TAPS], hi[PACK_TAPS];
+      int64_t nk = ox_min64(PACK_TAPS, nker - k0), lo[PACK_TAPS], hi[PACK_TAPS];
       const char *src[PACK_TAPS];
       int whole = same;
       for (int64_t q = 0; q < nk; q++) {
         const int64_t *t = p->tap + (k0 + q) * T;
-        int64_t base = 0, l = min64(max64(t[L + 1], ox), ox + n), h = min64(t[L + 2], ox + n);
+        int64_t base = 0, l = ox_min64(ox_max64(t[L + 1], ox), ox + n), h = ox_min64(t[L + 2], ox + n);
         for (int a = 0; a < L; a++) {
           int64_t i = oidx[a] * g->s[a] + t[a] * g->d[a] - g->pb[a];
           if (i < 0 || i >= g->img[a]) h = l;
@@ -294,7 +291,7 @@ static void prefetch_cols(const plan *p, const char *xg, int64_t j0, int64_t nc,
   int64_t W = g->pos[L], s = g->s[L], nker = g->nker, T = nd + 2, kw = g->ker[L];
   size_t xs = p->xs;
   for (int64_t j = j0; j < j0 + nc;) {
-    int64_t o = j / W, ox = j % W, end = min64(j0 + nc, (o + 1) * W), n = end - j;
+    int64_t o = j / W, ox = j % W, end = ox_min64(j0 + nc, (o + 1) * W), n = end - j;
     int64_t oidx[OX_CONV_MAXSP], r = o;
     for (int a = L - 1; a >= 0; a--) oidx[a] = r % g->pos[a], r /= g->pos[a];
     for (int64_t kp = 0; kp < nker; kp += kw) { /* the first tap of each row of the kernel */
@@ -306,7 +303,7 @@ static void prefetch_cols(const plan *p, const char *xg, int64_t j0, int64_t nc,
         base += i * p->istr[a];
       }
       if (!ok) continue;
-      int64_t lo = max64(ox * s - g->pb[L], 0), hi = min64((ox + n - 1) * s - g->pb[L] + (kw - 1) * g->d[L] + 1, g->img[L]);
+      int64_t lo = ox_max64(ox * s - g->pb[L], 0), hi = ox_min64((ox + n - 1) * s - g->pb[L] + (kw - 1) * g->d[L] + 1, g->img[L]);
       if (hi <= lo) continue;
       for (int64_t ci = c0; ci < c1; ci++) {
         const char *a = xg + (size_t)(ci * g->nimg + base + lo) * xs, *z = a + (size_t)(hi - lo) * xs;
@@ -341,16 +338,16 @@ static void fill_bias(const plan *p, char *c, int64_t ldc, const char *bias, int
  * channels split instead, in parts of whole mr-row slivers. */
 static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
   /* colbytes is 0 when there are no input channels: one tile */
-  int64_t per = max64(TILE_BYTES / max64(colbytes, 1) / nr, 1); /* slivers per tile */
-  p->nsl = ceil_div(p->P, nr);
-  p->ntiles = ceil_div(p->nsl, per);
+  int64_t per = ox_max64(TILE_BYTES / ox_max64(colbytes, 1) / nr, 1); /* slivers per tile */
+  p->nsl = ox_ceil_div(p->P, nr);
+  p->ntiles = ox_ceil_div(p->nsl, per);
   p->mparts = 1;
   int threads = ox_threads();
-  int64_t msl = ceil_div(p->Mg, p->gp.mr);
+  int64_t msl = ox_ceil_div(p->Mg, p->gp.mr);
   if (ox_par_worth(work) && p->N * p->G * p->nsl < 4 * threads && msl > 1)
-    p->mparts = min64(msl, 2 * threads);
+    p->mparts = ox_min64(msl, 2 * threads);
   else if (ox_par_worth(work) && p->N * p->G < 2 * threads)
-    p->ntiles = max64(p->ntiles, min64(p->nsl, ceil_div(2 * threads, p->N * p->G)));
+    p->ntiles = ox_max64(p->ntiles, ox_min64(p->nsl, ox_ceil_div(2 * threads, p->N * p->G)));
   /* few items: a count the threads share evenly (a 1x1 Conv over 80 x 80 is
    * 5 tiles, 3 + 2 on two threads; 6 are 3 + 3) */
   int64_t per_tile = p->N * p->G * p->mparts;
@@ -360,7 +357,7 @@ static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
         p->ntiles = t;
         break;
       }
-  p->nc = ceil_div(p->nsl, p->ntiles) * nr;
+  p->nc = ox_ceil_div(p->nsl, p->ntiles) * nr;
 }
 
 /* Tile t's columns: [*j0, *j0 + *nc), slivers [t nsl / ntiles, (t + 1) nsl /
@@ -368,7 +365,7 @@ static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
 static void tile_cols(const plan *p, int64_t t, int64_t *j0, int64_t *nc) {
   int64_t nr = p->gp.nr, s0 = t * p->nsl / p->ntiles, s1 = (t + 1) * p->nsl / p->ntiles;
   *j0 = s0 * nr;
-  *nc = min64(s1 * nr, p->P) - *j0;
+  *nc = ox_min64(s1 * nr, p->P) - *j0;
 }
 
 /* item t: part t % mparts of the output channels, tile t / mparts %
@@ -378,9 +375,9 @@ static void tile_cols(const plan *p, int64_t t, int64_t *j0, int64_t *nc) {
 static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
   size_t es = p->es, xs = p->xs;
-  int64_t nr = p->gp.nr, mr = p->gp.mr, msl = ceil_div(p->Mg, mr);
+  int64_t nr = p->gp.nr, mr = p->gp.mr, msl = ox_ceil_div(p->Mg, mr);
   char *pb = p->buf[slot];
-  char *ctile = pb + (size_t)(p->K * ceil_div(p->nc, nr) * nr) * es; /* small floats only */
+  char *ctile = pb + (size_t)(p->K * ox_ceil_div(p->nc, nr) * nr) * es; /* small floats only */
   for (int64_t t = lo; t < hi; t++) {
     int64_t part = t % p->mparts, u = t / p->mparts;
     int64_t tile = u % p->ntiles, gi = u / p->ntiles % p->G, n = u / p->ntiles / p->G;
@@ -391,7 +388,7 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
       p->packed[slot] = u;
     }
     /* rows [m0, m1): whole mr-row slivers of the packed weights */
-    int64_t m0 = part * msl / p->mparts * mr, m1 = min64((part + 1) * msl / p->mparts * mr, p->Mg);
+    int64_t m0 = part * msl / p->mparts * mr, m1 = ox_min64((part + 1) * msl / p->mparts * mr, p->Mg);
     char *yt = p->y + (size_t)((n * p->M + gi * p->Mg + m0) * p->P + j0) * p->ys;
     char *c = is_small(p->yt) ? ctile : yt;
     int64_t ldc = is_small(p->yt) ? nc : p->P;
@@ -400,11 +397,11 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t nu = (t + 1) / p->mparts; /* the next item's tile */
     if (p->ct == OX_FLOAT && t + 1 < hi && nu != u && nu % p->ntiles) {
       /* the product in blocks of rows, the next tile's input fetched between them */
-      int64_t ms = ceil_div(m1 - m0, mr), nb = min64(ms, 4), nj0, nnc;
+      int64_t ms = ox_ceil_div(m1 - m0, mr), nb = ox_min64(ms, 4), nj0, nnc;
       tile_cols(p, tile + 1, &nj0, &nnc);
       const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs;
       for (int64_t bl = 0; bl < nb; bl++) {
-        int64_t b0 = ms * bl / nb * mr, b1 = min64(ms * (bl + 1) / nb * mr, m1 - m0);
+        int64_t b0 = ms * bl / nb * mr, b1 = ox_min64(ms * (bl + 1) / nb * mr, m1 - m0);
         prefetch_cols(p, xg, nj0, nnc, p->Cg * bl / nb, p->Cg * (bl + 1) / nb);
         ox_sgemm_packed(&p->gp, b1 - b0, nc, p->K, (const float *)pa + b0 * p->K, (const float *)pb,
                         (float *)c + b0 * ldc, ldc, p->b ? 1 : 0);
@@ -591,16 +588,16 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   for (int64_t t = lo; t < hi; t++) {
     int64_t mb = t % p->mblocks, gi = t / p->mblocks % p->G, n = t / p->mblocks / p->G;
     const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->H * p->Wi) * xs;
-    int64_t m0 = gi * p->Mg + mb * DIRECT_MB, m1 = min64(m0 + DIRECT_MB, (gi + 1) * p->Mg);
+    int64_t m0 = gi * p->Mg + mb * DIRECT_MB, m1 = ox_min64(m0 + DIRECT_MB, (gi + 1) * p->Mg);
     int64_t built = 0; /* input rows below this one are built (or skipped) */
     for (int64_t oy = 0; oy < p->Ho; oy++) {
       int64_t top = oy * p->sh - p->ph;
-      for (int64_t iy = max64(built, max64(top, 0)); iy < min64(top + S, p->H); iy++)
+      for (int64_t iy = ox_max64(built, ox_max64(top, 0)); iy < ox_min64(top + S, p->H); iy++)
         for (int64_t ci = 0; ci < p->Cg; ci++)
           for (int64_t f = 0; f < p->sw; f++)
             phase_row(p, xg + (size_t)(ci * p->H * p->Wi) * xs, iy, f,
                       rows + (size_t)(ci * plane + ((iy % S) * p->sw + f) * p->Lph) * es);
-      built = max64(built, top + S);
+      built = ox_max64(built, top + S);
       /* the taps that fall inside the image: (ci, ky) with iy in [0, H), every kx */
       int nt = 0, all = top >= 0 && top + (p->kh - 1) * p->dh < p->H;
       for (int64_t ci = 0; ci < p->Cg; ci++)
@@ -688,28 +685,138 @@ static void pack_weights(const ox_gemm_plan *gp, ox_dtype ct, int64_t G, int64_t
   size_t es = ox_dtype_size(ct);
   for (int64_t gi = 0; gi < G; gi++) {
     const char *wg = w + (size_t)(gi * Mg * K) * es;
-    char *dst = pa + (size_t)(gi * ceil_div(Mg, gp->mr) * gp->mr * K) * es;
+    char *dst = pa + (size_t)(gi * ox_ceil_div(Mg, gp->mr) * gp->mr * K) * es;
     if (ct == OX_FLOAT) ox_sgemm_pack_a(gp, Mg, K, (const float *)wg, K, 0, (float *)dst);
     else ox_dgemm_pack_a(gp, Mg, K, (const double *)wg, K, 0, (double *)dst);
   }
 }
 
+/* ---- col2im: ConvTranspose's last step, and Col2Im (ops/conv.c) ---- */
+
+/* The positions p in [lo, hi) of the last axis whose image index
+ * p * s + off falls in [0, n). */
+static void valid_range(int64_t off, int64_t s, int64_t n, int64_t npos, int64_t *lo, int64_t *hi) {
+  int64_t a = ox_ceil_div(-off, s), b = ox_ceil_div(n - off, s);
+  if (a < 0) a = 0;
+  if (b > npos) b = npos;
+  if (b < a) b = a;
+  *lo = a;
+  *hi = b;
+}
+
+/* dst[p * s] += src[p] for p < n, for one element type */
+typedef void (*row_add_fn)(void *dst, const void *src, int64_t n, int64_t s);
+
+/* col2im over elements of size es: img (C, img...) += col (C * nker,
+ * positions), skipping what falls in the padding. Rows run over (channel,
+ * kernel position); the last spatial axis is the inner loop, its valid range
+ * computed once per kernel position. Only the outer positions [o0, o1) (over
+ * all axes but the last) take part: col then has (o1 - o0) * pos[last]
+ * columns. */
+static void col2im_rows(const ox_conv_geom *g, int64_t C, size_t es, void *img, const void *col,
+                        row_add_fn addfn, int64_t o0, int64_t o1) {
+  int nd = g->nd, L = nd - 1;
+  /* no positions (a spatial dim of 0): nothing to move, and no dim to divide by */
+  if (o1 <= o0 || g->pos[L] <= 0) return;
+  int64_t kidx[OX_CONV_MAXSP] = {0}, oidx[OX_CONV_MAXSP], ostart[OX_CONV_MAXSP], istr[OX_CONV_MAXSP];
+  istr[L] = 1;
+  for (int j = L - 1; j >= 0; j--) istr[j] = istr[j + 1] * g->img[j + 1];
+  int64_t W = g->pos[L], s = g->s[L];
+  int64_t r = o0;
+  for (int j = L - 1; j >= 0; j--) ostart[j] = r % g->pos[j], r /= g->pos[j];
+  const char *cp = col;
+  for (int64_t ch = 0; ch < C; ch++) {
+    char *ip = (char *)img + (size_t)(ch * g->nimg) * es;
+    for (int64_t kp = 0; kp < g->nker; kp++) {
+      int64_t off = kidx[L] * g->d[L] - g->pb[L], lo, hi;
+      valid_range(off, s, g->img[L], W, &lo, &hi);
+      for (int j = 0; j < L; j++) oidx[j] = ostart[j];
+      for (int64_t o = o0; o < o1; o++, cp += (size_t)W * es) {
+        int64_t base = 0;
+        int ok = 1;
+        for (int j = 0; j < L; j++) {
+          int64_t i = oidx[j] * g->s[j] + kidx[j] * g->d[j] - g->pb[j];
+          if (i < 0 || i >= g->img[j]) { ok = 0; break; }
+          base += i * istr[j];
+        }
+        if (ok && hi > lo) addfn(ip + (size_t)(base + lo * s + off) * es, cp + (size_t)lo * es, hi - lo, s);
+        for (int j = L - 1; j >= 0; j--) { /* odometer over the outer positions */
+          if (++oidx[j] < g->pos[j]) break;
+          oidx[j] = 0;
+        }
+      }
+      for (int j = L; j >= 0; j--) { /* odometer over the kernel */
+        if (++kidx[j] < g->ker[j]) break;
+        kidx[j] = 0;
+      }
+    }
+  }
+}
+
+/* Per native type, summed in A: integers wrap (in their unsigned type, so
+ * hostile data cannot overflow a signed sum). */
+#define ROW_ADD_TYPES(X)                                                              \
+  X(FLOAT, float, float) X(DOUBLE, double, double) X(INT8, int8_t, uint8_t)           \
+  X(INT16, int16_t, uint16_t) X(INT32, int32_t, uint32_t) X(INT64, int64_t, uint64_t) \
+  X(UINT8, uint8_t, uint8_t) X(UINT16, uint16_t, uint16_t) X(UINT32, uint32_t, uint32_t) \
+  X(UINT64, uint64_t, uint64_t)
+#define ROW_ADD(NAME, T, A)                                                           \
+  static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
+    T *d = dst;                                                                       \
+    const T *x = src;                                                                 \
+    for (int64_t p = 0; p < n; p++) d[p * s] = (T)((A)d[p * s] + (A)x[p]);            \
+  }
+ROW_ADD_TYPES(ROW_ADD)
+#undef ROW_ADD
+/* Col2Im of complex adds both parts; of bool, a sum is true when any term is */
+#define ROW_ADD_C(NAME, T)                                                            \
+  static void row_add_##NAME(void *dst, const void *src, int64_t n, int64_t s) {     \
+    T *d = dst;                                                                       \
+    const T *x = src;                                                                 \
+    for (int64_t p = 0; p < n; p++) d[p * s].re += x[p].re, d[p * s].im += x[p].im;   \
+  }
+ROW_ADD_C(COMPLEX64, ox_c64)
+ROW_ADD_C(COMPLEX128, ox_c128)
+#undef ROW_ADD_C
+static void row_add_BOOL(void *dst, const void *src, int64_t n, int64_t s) {
+  uint8_t *d = dst;
+  const uint8_t *x = src;
+  for (int64_t p = 0; p < n; p++) d[p * s] |= x[p];
+}
+
+static row_add_fn row_add_of(ox_dtype dt) {
+  switch (dt) {
+#define CASE(NAME, T, A) case OX_##NAME: return row_add_##NAME;
+    ROW_ADD_TYPES(CASE)
+    CASE(COMPLEX64, ox_c64, ox_c64)
+    CASE(COMPLEX128, ox_c128, ox_c128)
+    CASE(BOOL, uint8_t, uint8_t)
+#undef CASE
+  default: return NULL;
+  }
+}
+
+int ox_conv_col2im_takes(ox_dtype dt) { return row_add_of(dt) != NULL; }
+
+void ox_conv_col2im(const ox_conv_geom *g, int64_t C, ox_dtype dt, void *img, const void *col, int64_t o0,
+                    int64_t o1) {
+  col2im_rows(g, C, ox_dtype_size(dt), img, col, row_add_of(dt), o0, o1);
+}
+
 /* ConvInteger's W: pa as ox_conv_int8 packs it (int8 read signed, uint8 as
  * v - 128), and each output channel's sum of the stored values */
 static void pack_weights_int8(const ox_gemm_plan *gp, const ox_tensor *w, int64_t G, uint8_t *pa, int32_t *rowsum) {
-  int64_t M = w->dims[0], Mg = M / G, K = w->n / M, K4 = ceil_div(K, 4);
+  int64_t M = w->dims[0], Mg = M / G, K = w->n / M, K4 = ox_ceil_div(K, 4);
   uint8_t wflip = w->dt == OX_UINT8 ? 0x80 : 0;
   for (int64_t gi = 0; gi < G; gi++)
     ox_i8gemm_pack_a(gp, Mg, K, (const uint8_t *)w->data + gi * Mg * K, K, wflip, 1,
-                     pa + gi * ceil_div(Mg, gp->mr) * gp->mr * K4 * 4, rowsum + gi * Mg);
+                     pa + gi * ox_ceil_div(Mg, gp->mr) * gp->mr * K4 * 4, rowsum + gi * Mg);
 }
 
-int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_conv_prep **out, ox_err *e) {
+int ox_conv_prepack(ox_arena *a, int integer, int64_t G, const ox_tensor *w, const ox_conv_prep **out,
+                    ox_err *e) {
   *out = NULL;
-  const ox_attr *ga = ox_node_attr(n, "group");
-  int64_t G = ga && ga->type == OX_ATTR_INT ? ga->i : ga ? 0 : 1;
   if (w->rank < 3 || w->n <= 0 || G < 1 || w->dims[0] % G) return 0;
-  int integer = !strcmp(n->op, "ConvInteger");
   ox_dtype dt = w->dt;
   if (integer ? dt != OX_INT8 && dt != OX_UINT8 : dt != OX_FLOAT && dt != OX_DOUBLE && !is_small(dt)) return 0;
   if (!integer && dt != OX_FLOAT16 && dt != OX_BFLOAT16 && is_small(dt)) return 0;
@@ -719,7 +826,7 @@ int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_
   pp->w = w, pp->G = G;
   if (integer) {
     pp->gp = ox_i8gemm_plan_now();
-    int64_t sz = ox_numel(3, (int64_t[]){G, ceil_div(Mg, pp->gp.mr) * pp->gp.mr, ceil_div(K, 4) * 4}, 1);
+    int64_t sz = ox_numel(3, (int64_t[]){G, ox_ceil_div(Mg, pp->gp.mr) * pp->gp.mr, ox_ceil_div(K, 4) * 4}, 1);
     uint8_t *pa = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz);
     int32_t *rowsum = ox_alloc_array(a, M, sizeof *rowsum);
     if (!pa || !rowsum) return ox_oom(e, NULL);
@@ -742,7 +849,7 @@ int ox_conv_prepack(ox_arena *a, const ox_node *n, const ox_tensor *w, const ox_
     if (!tmp) pp->wf = wf;
   }
   if (Mg >= pp->gp.mr) { /* not the direct path, which reads W as it is */
-    int64_t sz = ox_numel(3, (int64_t[]){G, ceil_div(Mg, pp->gp.mr) * pp->gp.mr, K}, es);
+    int64_t sz = ox_numel(3, (int64_t[]){G, ox_ceil_div(Mg, pp->gp.mr) * pp->gp.mr, K}, es);
     char *pa = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * es);
     if (!pa) {
       ox_mem_free(tmp);
@@ -775,9 +882,9 @@ static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor
     for (int a = 0; a < L; a++) t[a] = kidx[a];
     t[L] = kidx[L] * g->d[L] - g->pb[L];
     /* the positions p of the last axis with p * s + off in [0, img) */
-    int64_t lo = ceil_div(-t[L], g->s[L]), hi = ceil_div(g->img[L] - t[L], g->s[L]);
-    t[L + 1] = max64(lo, 0);
-    t[L + 2] = max64(min64(hi, g->pos[L]), t[L + 1]);
+    int64_t lo = ox_ceil_div(-t[L], g->s[L]), hi = ox_ceil_div(g->img[L] - t[L], g->s[L]);
+    t[L + 1] = ox_max64(lo, 0);
+    t[L + 2] = ox_max64(ox_min64(hi, g->pos[L]), t[L + 1]);
     for (int a = L; a >= 0; a--) {
       if (++kidx[a] < g->ker[a]) break;
       kidx[a] = 0;
@@ -844,7 +951,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     p.sh = a < 0 ? 1 : g.s[a], p.dh = a < 0 ? 1 : g.d[a], p.ph = a < 0 ? 0 : g.pb[a];
     p.Wi = g.img[bx], p.Wo = g.pos[bx], p.kw = g.ker[bx], p.sw = g.s[bx], p.dw = g.d[bx], p.pw = g.pb[bx];
     p.Lph = p.Wo + (p.kw - 1) * p.dw / p.sw;
-    p.mblocks = ceil_div(p.Mg, DIRECT_MB);
+    p.mblocks = ox_ceil_div(p.Mg, DIRECT_MB);
     int64_t *kofs = ox_alloc_array(c->a, p.kw, sizeof *kofs);
     if (!kofs) return ox_oom(c->err, NULL);
     for (int64_t kx = 0; kx < p.kw; kx++) kofs[kx] = (kx * p.dw) % p.sw * p.Lph + kx * p.dw / p.sw;
@@ -852,8 +959,8 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     int64_t *phase = ox_alloc_array(c->a, 2 * p.sw, sizeof *phase);
     if (!phase) return ox_oom(c->err, NULL);
     for (int64_t f = 0; f < p.sw; f++) { /* i * sw + f - pw in [0, Wi) */
-      phase[2 * f] = min64(max64(ceil_div(p.pw - f, p.sw), 0), p.Lph);
-      phase[2 * f + 1] = min64(max64(ceil_div(p.Wi + p.pw - f, p.sw), phase[2 * f]), p.Lph);
+      phase[2 * f] = ox_min64(ox_max64(ox_ceil_div(p.pw - f, p.sw), 0), p.Lph);
+      phase[2 * f + 1] = ox_min64(ox_max64(ox_ceil_div(p.Wi + p.pw - f, p.sw), phase[2 * f]), p.Lph);
     }
     p.phase = phase;
     int64_t items = p.N * p.G * p.mblocks, ntap = p.Cg * p.kh * p.kw;
@@ -892,7 +999,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   int64_t nr = p.gp.nr, mr = p.gp.mr;
   plan_tiles(&p, nr, p.K * (int64_t)es, work);
   int64_t nc = p.nc;
-  int64_t pasz = ox_numel(3, (int64_t[]){p.G, ceil_div(p.Mg, mr) * mr, p.K}, es);
+  int64_t pasz = ox_numel(3, (int64_t[]){p.G, ox_ceil_div(p.Mg, mr) * mr, p.K}, es);
   /* elements */
   int64_t pbsz = ox_numel(2, (int64_t[]){p.K, nc}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
   if (pasz < 0 || pbsz < 0 || ctsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
@@ -933,18 +1040,18 @@ static void convt_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const ox_conv_geom *g = p->g;
   size_t es = p->es;
   int64_t nker = g->nker, W = g->pos[g->nd - 1], mr = p->gp.mr;
-  int64_t rows = W > 0 ? p->P / W : 0, trows = W > 0 ? max64(p->nc / W, 1) : 1;
-  char *pb = p->buf[slot], *col = pb + (size_t)(p->Cg * ceil_div(p->nc, p->gp.nr) * p->gp.nr) * es;
+  int64_t rows = W > 0 ? p->P / W : 0, trows = W > 0 ? ox_max64(p->nc / W, 1) : 1;
+  char *pb = p->buf[slot], *col = pb + (size_t)(p->Cg * ox_ceil_div(p->nc, p->gp.nr) * p->gp.nr) * es;
   for (int64_t t = lo; t < hi; t++) {
     int64_t u = p->rtiles ? t / p->rtiles : t, rt0 = 0, rt1 = rows;
-    if (p->rtiles) rt0 = t % p->rtiles * trows, rt1 = min64(rows, rt0 + trows);
+    if (p->rtiles) rt0 = t % p->rtiles * trows, rt1 = ox_min64(rows, rt0 + trows);
     int64_t mb = u % p->mblocks, gi = u / p->mblocks % p->G, n = u / p->mblocks / p->G;
-    int64_t m0 = mb * p->mblock, mc = min64(p->mblock, p->Mg - m0), R = mc * nker;
-    const char *pa = p->pa + (size_t)((gi * p->mblocks + mb) * ceil_div(p->mblock * nker, mr) * mr * p->Cg) * es;
+    int64_t m0 = mb * p->mblock, mc = ox_min64(p->mblock, p->Mg - m0), R = mc * nker;
+    const char *pa = p->pa + (size_t)((gi * p->mblocks + mb) * ox_ceil_div(p->mblock * nker, mr) * mr * p->Cg) * es;
     const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->P) * es;
     char *yg = p->y + (size_t)((n * p->M + gi * p->Mg + m0) * g->nimg) * es;
     for (int64_t r0 = rt0; r0 < rt1; r0 += trows) {
-      int64_t r1 = min64(rt1, r0 + trows), j0 = r0 * W, nc = (r1 - r0) * W;
+      int64_t r1 = ox_min64(rt1, r0 + trows), j0 = r0 * W, nc = (r1 - r0) * W;
       if (p->ct == OX_FLOAT) {
         ox_sgemm_pack_b(&p->gp, p->Cg, nc, (const float *)xg + j0, p->P, (float *)pb);
         ox_sgemm_packed(&p->gp, R, nc, p->Cg, (const float *)pa, (const float *)pb, (float *)col, nc, 0);
@@ -972,7 +1079,7 @@ static void convt_bias(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
   int64_t nimg = p->g->nimg;
   for (int64_t e = lo; e < hi;) {
-    int64_t m = e / nimg % p->M, end = min64(hi, (e / nimg + 1) * nimg);
+    int64_t m = e / nimg % p->M, end = ox_min64(hi, (e / nimg + 1) * nimg);
     if (p->ct == OX_FLOAT) {
       float v = ((const float *)p->b)[m], *y = (float *)p->y;
       for (; e < end; e++) y[e] += v;
@@ -1007,14 +1114,14 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
   int threads = ox_threads();
   p.mblock = p.Mg;
   if (ox_par_worth(work) && p.N * p.G < 2 * threads)
-    p.mblock = max64(ceil_div(p.Mg, ceil_div(2 * threads, p.N * p.G)), 1);
-  p.mblocks = ceil_div(p.Mg, p.mblock);
+    p.mblock = ox_max64(ox_ceil_div(p.Mg, ox_ceil_div(2 * threads, p.N * p.G)), 1);
+  p.mblocks = ox_ceil_div(p.Mg, p.mblock);
   int64_t R = p.mblock * nker;
   /* tiles of whole rows of input positions: about TILE_BYTES of B and col
    * for a whole group's channels, whatever the block (where windows
    * overlap, an output element adds its terms tile after tile: the tiles
    * must not depend on the thread count) */
-  int64_t trows = W > 0 ? max64(TILE_BYTES / ((p.Mg * nker + p.Cg) * (int64_t)es * W), 1) : 1;
+  int64_t trows = W > 0 ? ox_max64(TILE_BYTES / ((p.Mg * nker + p.Cg) * (int64_t)es * W), 1) : 1;
   /* too few items for the threads: the tiles become items too, at least two
    * per thread, when no two rows' windows overlap on any axis but the last
    * ((k - 1) d + 1 <= s: each output element has its terms from one row) */
@@ -1022,24 +1129,24 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
   int apart = 1;
   for (int a = 0; a < g.nd - 1; a++) apart &= (g.ker[a] - 1) * g.d[a] + 1 <= g.s[a];
   if (ox_par_worth(work) && items < 2 * threads && apart && rows > 1) {
-    trows = min64(trows, ceil_div(rows, 2 * threads));
-    p.rtiles = ceil_div(rows, trows);
+    trows = ox_min64(trows, ox_ceil_div(rows, 2 * threads));
+    p.rtiles = ox_ceil_div(rows, trows);
     items *= p.rtiles;
   }
-  p.nc = W > 0 ? min64(trows, p.P / W) * W : 0;
+  p.nc = W > 0 ? ox_min64(trows, p.P / W) * W : 0;
   if (p.P == 0 || p.nc == 0) p.nc = 1; /* no positions: only the bias */
   /* W_g^T, block by block: A (R, Cg), A(i, k) = W[gi * Cg + k][m0 * nker + i] */
-  int64_t pasz = ox_numel(4, (int64_t[]){p.G, p.mblocks, ceil_div(R, mr) * mr, p.Cg}, es);
-  int64_t bufsz = ox_numel(2, (int64_t[]){ceil_div(p.nc, nr) * nr * p.Cg + R * p.nc, 1}, es);
+  int64_t pasz = ox_numel(4, (int64_t[]){p.G, p.mblocks, ox_ceil_div(R, mr) * mr, p.Cg}, es);
+  int64_t bufsz = ox_numel(2, (int64_t[]){ox_ceil_div(p.nc, nr) * nr * p.Cg + R * p.nc, 1}, es);
   if (pasz < 0 || bufsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   void *paraw;
   char *pa = scratch((size_t)pasz * es + 1, &paraw);
   if (!pa) return ox_oom(c->err, NULL);
   for (int64_t gi = 0; gi < p.G; gi++)
     for (int64_t mb = 0; mb < p.mblocks; mb++) {
-      int64_t m0 = mb * p.mblock, mc = min64(p.mblock, p.Mg - m0), lda = p.Mg * nker;
+      int64_t m0 = mb * p.mblock, mc = ox_min64(p.mblock, p.Mg - m0), lda = p.Mg * nker;
       const char *a0 = p.w + (size_t)(gi * p.Cg * lda + m0 * nker) * es;
-      char *dst = pa + (size_t)((gi * p.mblocks + mb) * ceil_div(R, mr) * mr * p.Cg) * es;
+      char *dst = pa + (size_t)((gi * p.mblocks + mb) * ox_ceil_div(R, mr) * mr * p.Cg) * es;
       if (p.ct == OX_FLOAT) ox_sgemm_pack_a(&p.gp, mc * nker, p.Cg, (const float *)a0, lda, 1, (float *)dst);
       else ox_dgemm_pack_a(&p.gp, mc * nker, p.Cg, (const double *)a0, lda, 1, (double *)dst);
     }
@@ -1064,15 +1171,14 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
 
 /* ---- ConvInteger ---- */
 
-static int64_t round_up64(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
 
 /* item t: as gemm_chunk; y_tile (int32) = W~_g x X~_tile (core/gemm.h's
  * 8-bit product), then the zero-point terms (ox_conv_int8) */
 static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
-  int64_t nr = p->gp.nr, mr = p->gp.mr, K = p->K, K4 = ceil_div(K, 4);
+  int64_t nr = p->gp.nr, mr = p->gp.mr, K = p->K, K4 = ox_ceil_div(K, 4);
   char *cols = p->buf[slot]; /* im2col: K x nc bytes as pack_cols lays them out */
-  uint8_t *pb = (uint8_t *)cols + round_up64(K * p->nc, 64);
+  uint8_t *pb = (uint8_t *)cols + ox_round_up(K * p->nc, 64);
   int32_t *colsum = (int32_t *)(pb + K4 * 4 * p->nc);
   for (int64_t t = lo; t < hi; t++) {
     int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
@@ -1085,7 +1191,7 @@ static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
       ox_i8gemm_pack_b(&p->gp, K, nr, (const uint8_t *)cols + js * K * nr, nr, 0, 0, pb + js * K4 * 4 * nr,
                        p->colsum ? colsum + js * nr : NULL);
     int32_t *yt = (int32_t *)p->y + (n * p->M + gi * p->Mg) * p->P + j0;
-    const uint8_t *pa = (const uint8_t *)p->pa + gi * ceil_div(p->Mg, mr) * mr * K4 * 4;
+    const uint8_t *pa = (const uint8_t *)p->pa + gi * ox_ceil_div(p->Mg, mr) * mr * K4 * 4;
     ox_i8gemm_packed(&p->gp, p->Mg, nc, K, pa, pb, 1, yt, p->P);
     for (int64_t m = 0; m < p->Mg; m++) { /* modulo 2^32, as the sums */
       uint32_t rc = (uint32_t)p->rowconst[gi * p->Mg + m], wz = (uint32_t)p->wz[gi * p->Mg + m];
@@ -1110,13 +1216,13 @@ int ox_conv_int8_prep(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t
   plan p = {.dt = x->dt, .ct = OX_UINT8, .y = y->data};
   OX_TRY(plan_geometry(c, &p, x, w, G, &g));
   p.gp = ox_i8gemm_plan_now();
-  int64_t K = p.K, K4 = ceil_div(K, 4), mr = p.gp.mr, nr = p.gp.nr;
+  int64_t K = p.K, K4 = ox_ceil_div(K, 4), mr = p.gp.mr, nr = p.gp.nr;
   /* x read unsigned (int8 + 128), w signed (uint8 - 128); the zero points
    * move with them: (x - xz)(w - wz) = (x~ - xz~)(w~ - wz~) */
   uint8_t wflip = w->dt == OX_UINT8 ? 0x80 : 0;
   int32_t xzv = (int32_t)xz + (x->dt == OX_INT8 ? 128 : 0); /* in [0, 255] */
   p.pad = (uint8_t)xzv; /* a padded x~ is xz~: it adds nothing */
-  int64_t pasz = ox_numel(3, (int64_t[]){p.G, round_up64(p.Mg, mr), K4 * 4}, 1);
+  int64_t pasz = ox_numel(3, (int64_t[]){p.G, ox_round_up(p.Mg, mr), K4 * 4}, 1);
   int32_t *wzv = ox_alloc_array(c->a, p.M, 4), *rowconst = ox_alloc_array(c->a, p.M, 4);
   if (pasz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   if (!wzv || !rowconst) return ox_oom(c->err, NULL);
@@ -1151,7 +1257,7 @@ int ox_conv_int8_prep(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t
   char *bufs[OX_MAX_THREADS];
   p.buf = bufs;
   int rc = 0;
-  size_t need = (size_t)(round_up64(K * p.nc, 64) + K4 * 4 * p.nc + 4 * p.nc);
+  size_t need = (size_t)(ox_round_up(K * p.nc, 64) + K4 * 4 * p.nc + 4 * p.nc);
   for (int i = 0; i < nch && !rc; i++)
     if (!(bufs[i] = scratch(need, &raw[i]))) rc = ox_oom(c->err, NULL);
   if (!rc) ox_par_for(items, nch, int8_chunk, &p);

@@ -423,7 +423,7 @@ const ox_kernel ox_experimental_kernels[] = {
   { "", "ConstantFill",               1, -1, OX_T(FLOAT) | OX_T(INT32) | OX_T(INT64) | OX_T(BOOL), 0, 1,
     constant_fill, "dtype:int=1,extra_shape:ints,input_as_shape:int,shape:ints,value:float=0.0" },
   { "", "Crop",                       1, 0, F3, 1, 1, crop, "border:ints,scale:ints" },
-  { "", "DynamicSlice",               1, 0, OX_TS_CLASSIC, 3, 4, ox_slice10_k, "" },
+  { "", "DynamicSlice",               1, 0, OX_TS_CLASSIC, 3, 4, ox_slice10_k, "", ox_slice10_load },
   { "", "Embedding",                  1, 0, OX_T(INT64), 1, 1, embedding,
     "input_dim:int,output_dim:int,weights:tensor" },
   { "", "FC",                         1, 0, F3, 3, 3, fc, "axis:int,axis_w:int" },
@@ -436,6 +436,7 @@ const ox_kernel ox_experimental_kernels[] = {
   { "", "ParametricSoftplus",         1, 0, F3, 1, 1, parametric_softplus, "alpha:float,beta:float" },
   { "", "Scale",                      1, 0, F3, 1, 1, scale, "scale:float=1.0" },
   { "", "ScaledTanh",                 1, 0, F3, 1, 1, scaled_tanh, "alpha:float,beta:float" },
-  { "", "ThresholdedRelu",            1, 0, F3, 1, 1, ox_thresholded_relu_k, "alpha:float=1.0" },
+  { "", "ThresholdedRelu",            1, 0, F3, 1, 1, ox_thresholded_relu_k, "alpha:float=1.0",
+    ox_thresholded_relu_load },
   {0},
 };

@@ -17,15 +17,8 @@
 #include "core/kernel.h"
 #include "core/threads.h"
 
-/* The interpolation rows vectorise under gcc's cheap cost model (-O2's very
- * cheap one takes no loop with an epilogue); one rounding per operation
- * (clang would fuse multiply-adds) */
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model, for
+ * the row loops: the Makefile's ROW_FLAGS for this file. */
 
 /* The float values of an optional 1-D input (roi, scales); n = 0 if absent. */
 static int floats_of(ox_ctx *c, const ox_value *v, double **vals, int64_t *n) {
@@ -670,8 +663,8 @@ static int grid_sample(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **o
         int64_t D = X->dims[2 + i];
         double lo = align ? 0 : -0.5, hi = align ? (double)D - 1 : (double)D - 0.5;
         double gv = gp[k - 1 - i];
-        float xf = (float)(align ? (gv + 1) / 2 * (double)(D - 1) : ((gv + 1) * (double)D - 1) / 2);
-        double xc = xf; /* the reference denormalises in float32 */
+        float xn = (float)(align ? (gv + 1) / 2 * (double)(D - 1) : ((gv + 1) * (double)D - 1) / 2);
+        double xc = xn; /* the reference denormalises in float32 */
         if (!isfinite(xc)) xc = -2.0 * (double)D - 8; /* NaN/inf: far outside */
         if (mode == 1) xc = nearbyint(xc); /* ties to even, as PyTorch */
         if (xc < lo || xc > hi) {
@@ -915,28 +908,20 @@ const ox_kernel ox_image_kernels[] = {
     "coordinate_transformation_mode:string=half_pixel,cubic_coeff_a:float=-0.75,"
     "exclude_outside:int=0,extrapolation_value:float=0.0,mode:string=nearest,"
     "nearest_mode:string=round_prefer_floor" },
-  { "", "Resize",            13, 0, TS_ALL13,     1, 4, resize,
-    "coordinate_transformation_mode:string=half_pixel,cubic_coeff_a:float=-0.75,"
-    "exclude_outside:int=0,extrapolation_value:float=0.0,mode:string=nearest,"
-    "nearest_mode:string=round_prefer_floor" },
+  { "", "Resize",            13, 0, TS_ALL13,     1, 4, resize, OX_ATTRS_OF(11) },
   { "", "Resize",            18, 0, TS_ALL13,     1, 4, resize,
     "antialias:int=0,axes:ints,coordinate_transformation_mode:string=half_pixel,"
     "cubic_coeff_a:float=-0.75,exclude_outside:int=0,extrapolation_value:float=0.0,"
     "keep_aspect_ratio_policy:string=stretch,mode:string=nearest,"
     "nearest_mode:string=round_prefer_floor" },
-  { "", "Resize",            19, 0, TS_ALL13,     1, 4, resize,
-    "antialias:int=0,axes:ints,coordinate_transformation_mode:string=half_pixel,"
-    "cubic_coeff_a:float=-0.75,exclude_outside:int=0,extrapolation_value:float=0.0,"
-    "keep_aspect_ratio_policy:string=stretch,mode:string=nearest,"
-    "nearest_mode:string=round_prefer_floor" },
+  { "", "Resize",            19, 0, TS_ALL13,     1, 4, resize, OX_ATTRS_OF(18) },
   { "", "GridSample",        16, 0, TS_ALL10,     2, 2, grid_sample,
     "align_corners:int=0,mode:string=bilinear,padding_mode:string=zeros" },
   { "", "GridSample",        20, 0, TS_ALL10,     2, 2, grid_sample,
     "align_corners:int=0,mode:string=linear,padding_mode:string=zeros" }, /* N-D; linear/cubic */
-  { "", "GridSample",        22, 0, TS_ALL13,     2, 2, grid_sample,
-    "align_corners:int=0,mode:string=linear,padding_mode:string=zeros" }, /* + bfloat16 */
+  { "", "GridSample",        22, 0, TS_ALL13,     2, 2, grid_sample, OX_ATTRS_OF(20) }, /* + bfloat16 */
   { "", "AffineGrid",        20, 0, OX_TS_FLOAT4, 2, 2, affine_grid, "align_corners:int=0" },
   { "", "NonMaxSuppression", 10, 0, OX_T(FLOAT),  2, 5, nms, "center_point_box:int=0" },
-  { "", "NonMaxSuppression", 11, 0, OX_T(FLOAT),  2, 5, nms, "center_point_box:int=0" },
+  { "", "NonMaxSuppression", 11, 0, OX_T(FLOAT),  2, 5, nms, OX_ATTRS_OF(10) },
   {0},
 };

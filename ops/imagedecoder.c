@@ -30,6 +30,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,8 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes" /* its extern functions, compiled in here */
+#pragma GCC diagnostic ignored "-Wshadow"
 #include <stb_image.h>
 #pragma GCC diagnostic pop
 #endif
@@ -94,8 +97,12 @@ typedef struct {
   size_t held;
 } job;
 
-static int undecodable(job *j, const char *fmt, const char *detail) {
-  snprintf(j->why, sizeof j->why, fmt, detail ? detail : "");
+static int undecodable(job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int undecodable(job *j, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(j->why, sizeof j->why, fmt, ap);
+  va_end(ap);
   return UNDECODABLE;
 }
 
@@ -127,7 +134,7 @@ __attribute__((unused)) static int hold(job *j, int64_t w, int64_t h, uint64_t n
  * allocates them (libpng, stb_image, libtiff's raster), or held (hold) for
  * as long as it decodes. */
 __attribute__((unused)) static int make_room(job *j, image *im, int64_t w, int64_t h, int ch, int extra) {
-  if (w <= 0 || h <= 0) return undecodable(j, "the image has no pixels%s", NULL);
+  if (w <= 0 || h <= 0) return undecodable(j, "the image has no pixels");
   int64_t dims[3] = {h, w, ch + extra};
   size_t lim = ox_memory_limit(), in_use = ox_memory_in_use();
   if (ox_numel(3, dims, 1) < 0) return too_big(j, w, h, UINT64_MAX);
@@ -303,7 +310,7 @@ static int decode_jpeg(job *j, const uint8_t *s, size_t n, image *im) {
   /* Like Pillow, stop after the last scanline: what follows is not read. */
   ox_mem_free(row);
   jpg.jpeg_destroy_decompress(&ci);
-  return err.truncated ? undecodable(j, "JPEG: the stream ends before the image does%s", NULL) : DECODED;
+  return err.truncated ? undecodable(j, "JPEG: the stream ends before the image does") : DECODED;
 }
 #endif
 
@@ -374,7 +381,7 @@ static int decode_png(job *j, const uint8_t *s, size_t n, image *im) {
   lpng.png_read_update_info(png, info);
   if (lpng.png_get_channels(png, info) != im->ch || lpng.png_get_rowbytes(png, info) != w * (size_t)im->ch) {
     lpng.png_destroy_read_struct(&png, &info, NULL);
-    return undecodable(j, "PNG: an unexpected pixel layout%s", NULL);
+    return undecodable(j, "PNG: an unexpected pixel layout");
   }
   for (int p = 0; p < passes; p++)
     for (png_uint_32 y = 0; y < h; y++)
@@ -470,16 +477,16 @@ LIBRARY(webp, WEBP_FUNCS, OX_SONAME_WEBP, "WebP", "libwebp7")
 static int decode_webp(job *j, const uint8_t *s, size_t n, image *im) {
   OX_TRY(webp_load(j->c));
   int w, h;
-  if (!webp.WebPGetInfo(s, n, &w, &h)) return undecodable(j, "WebP: the header is not valid%s", NULL);
+  if (!webp.WebPGetInfo(s, n, &w, &h)) return undecodable(j, "WebP: the header is not valid");
   /* lossless images decode through a w x h ARGB buffer; alpha is a plane */
   WebPBitstreamFeatures f;
   if (webp.WebPGetFeaturesInternal(s, n, &f, WEBP_DECODER_ABI_VERSION) != VP8_STATUS_OK)
-    return undecodable(j, "WebP: the header is not valid%s", NULL);
+    return undecodable(j, "WebP: the header is not valid");
   int extra = (f.format == 2 ? 4 : 0) + (f.has_alpha ? 1 : 0);
   OX_TRY(make_room(j, im, w, h, 3, extra));
   OX_TRY(hold(j, w, h, (uint64_t)w * (uint64_t)h * (uint64_t)extra));
   if (!webp.WebPDecodeRGBInto(s, n, im->px, (size_t)w * (size_t)h * 3, w * 3))
-    return undecodable(j, "WebP: the stream can't be decoded (corrupt, or an animation)%s", NULL);
+    return undecodable(j, "WebP: the stream can't be decoded (corrupt, or an animation)");
   return DECODED;
 }
 #endif
@@ -707,7 +714,7 @@ static int decode(job *j, const uint8_t *s, size_t n, image *im) {
     return not_built(c, bmp ? "BMP" : "PNM", "stb_image.h", "libstb-dev");
 #endif
   }
-  return undecodable(j, "the stream is not BMP, JPEG, JPEG 2000, PNG, PNM, TIFF or WebP%s", NULL);
+  return undecodable(j, "the stream is not BMP, JPEG, JPEG 2000, PNG, PNM, TIFF or WebP");
 }
 
 /* Pillow's RGB -> L (ITU-R 601-2 luma, its L24 macro). */

@@ -32,11 +32,7 @@
 
 static int need_tensors(ox_ctx *c, int nin, ox_value **in) {
   for (int i = 0; i < nin; i++)
-    if (in[i] && in[i]->kind != OX_TENSOR) {
-      char desc[128];
-      return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                     ox_value_desc(in[i], desc, sizeof desc));
-    }
+    if (in[i]) OX_TRY(ox_need_tensor(c, in[i], i));
   return 0;
 }
 
@@ -44,13 +40,6 @@ static int need_rank1(ox_ctx *c, const ox_tensor *x) {
   if (x->rank >= 1) return 0;
   return ox_fail(c->err, OX_EINPUT, "%s must have rank >= 1; it is a scalar",
                  ox_input_name(c, 0));
-}
-
-/* Input i must have the data's (input 0's) dtype. */
-static int same_type(ox_ctx *c, int i, const ox_tensor *x, const ox_tensor *t) {
-  if (t->dt == x->dt) return 0;
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; it must have the type of input 0, %s",
-                 ox_input_name(c, i), ox_dtypes[t->dt].onnx_name, ox_dtypes[x->dt].onnx_name);
 }
 
 /* The product of dims[from..to) of t, which holds elements (so it fits); 0 for an empty t. */
@@ -149,6 +138,54 @@ static int copy_of(ox_ctx *c, const ox_tensor *x, ox_value **out) {
   return 0;
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks of this file keep for a node: each attribute its
+ * op-version declares (raw where the default differs by op: axis), parsed
+ * and checked where that needs no input. */
+typedef struct {
+  int has_axis, red, circular, has_k, largest, sorted, exclusive, reverse;
+  int64_t axis, batch_dims, k;
+} index_state;
+
+static int get_reduction(ox_ctx *c, int *red);
+
+static int index_load(ox_ctx *c, void **state) {
+  index_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->has_axis = ox_attr_find(c, "axis") != NULL;
+  st->axis = ox_attr_int(c, "axis", 0);
+  OX_TRY(get_reduction(c, &st->red));
+  OX_TRY(not_before(c, "batch_dims", 12));
+  st->batch_dims = ox_attr_int(c, "batch_dims", 0);
+  if (st->batch_dims < 0 || st->batch_dims > 64)
+    return ox_fail(c->err, OX_EINPUT, "batch_dims %lld is out of range", (long long)st->batch_dims);
+  const char *mode = ox_attr_string(c, "mode", "linear");
+  st->circular = !strcmp(mode, "circular");
+  if (!st->circular && strcmp(mode, "linear"))
+    return ox_fail(c->err, OX_EINPUT, "mode '%s' is not one of linear, circular", mode);
+  st->has_k = ox_attr_find(c, "k") != NULL;
+  st->k = ox_attr_int(c, "k", 0);
+  OX_TRY(not_before(c, "largest", 11));
+  OX_TRY(not_before(c, "sorted", 11));
+  st->largest = ox_attr_int(c, "largest", 1) != 0;
+  st->sorted = ox_attr_int(c, "sorted", 1) != 0;
+  st->exclusive = ox_attr_int(c, "exclusive", 0) != 0;
+  st->reverse = ox_attr_int(c, "reverse", 0) != 0;
+  return 0;
+}
+
+/* TopK-1: k is an attribute, required */
+static int topk_load(ox_ctx *c, void **state) {
+  OX_TRY(index_load(c, state));
+  if (c->version < 10 && !((index_state *)*state)->has_k)
+    return ox_fail(c->err, OX_EINPUT, "the attribute 'k' is required");
+  return 0;
+}
+
+#define ST ((const index_state *)c->state)
+
 /* ---- Gather ---- */
 
 /* Gather-1, -11, -13: the same op (11 documented negative indices; 13 added
@@ -158,7 +195,7 @@ static int gather(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t;
   OX_TRY(need_rank1(c, x));
   int axis;
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
+  OX_TRY(ox_axis(c, ST->axis, x->rank, 0, "axis", &axis));
   const int64_t *idx = NULL;
   OX_TRY(index_values(c, 1, it, 1, &idx));
 
@@ -249,7 +286,7 @@ static int gather_elements(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t;
   OX_TRY(need_rank1(c, x));
   int axis;
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
+  OX_TRY(ox_axis(c, ST->axis, x->rank, 0, "axis", &axis));
   int64_t *off;
   OX_TRY(element_offsets(c, x, 1, it, axis, &off));
   OX_TRY(ox_tensor_new(c->a, x->dt, it->rank, it->dims, &out[0], c->err));
@@ -384,10 +421,9 @@ static int scatter_elements(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t, *u = &in[2]->u.t;
   OX_TRY(need_rank1(c, x));
-  OX_TRY(same_type(c, 2, x, u));
-  int axis, red;
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
-  OX_TRY(get_reduction(c, &red));
+  OX_TRY(ox_same_dtype(c, 2, u, x->dt));
+  int axis, red = ST->red;
+  OX_TRY(ox_axis(c, ST->axis, x->rank, 0, "axis", &axis));
   if (u->rank != it->rank || memcmp(u->dims, it->dims, (size_t)u->rank * sizeof *u->dims)) {
     char sa[256], sb[256];
     return ox_fail(c->err, OX_EINPUT, "%s (the updates) has shape %s; it must have the shape "
@@ -459,9 +495,7 @@ static int gather_nd(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t;
   OX_TRY(need_rank1(c, x));
-  OX_TRY(not_before(c, "batch_dims", 12));
-  int64_t b = ox_attr_int(c, "batch_dims", 0);
-  if (b < 0 || b > 64) return ox_fail(c->err, OX_EINPUT, "batch_dims %lld is out of range", (long long)b);
+  int64_t b = ST->batch_dims;
   int64_t *off, ntup, slice;
   OX_TRY(tuple_offsets(c, x, 1, it, (int)b, &off, &ntup, &slice));
   int k = (int)it->dims[it->rank - 1], rank = it->rank - 1 + x->rank - (int)b - k;
@@ -487,9 +521,8 @@ static int scatter_nd(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t, *it = &in[1]->u.t, *u = &in[2]->u.t;
   OX_TRY(need_rank1(c, x));
-  OX_TRY(same_type(c, 2, x, u));
-  int red;
-  OX_TRY(get_reduction(c, &red));
+  OX_TRY(ox_same_dtype(c, 2, u, x->dt));
+  int red = ST->red;
   int64_t *off, ntup, slice;
   OX_TRY(tuple_offsets(c, x, 1, it, 0, &off, &ntup, &slice));
   int k = (int)it->dims[it->rank - 1], want = it->rank - 1 + x->rank - k;
@@ -515,17 +548,14 @@ static int tensor_scatter(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t, *u = &in[1]->u.t;
   char sa[256], sb[256];
-  OX_TRY(same_type(c, 1, x, u));
+  OX_TRY(ox_same_dtype(c, 1, u, x->dt));
   if (x->rank < 2)
     return ox_fail(c->err, OX_EINPUT, "%s (the past cache) must have rank >= 2; it has shape %s",
                    ox_input_name(c, 0), shp(x, sa, sizeof sa));
   int axis;
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -2), x->rank, 0, "axis", &axis));
+  OX_TRY(ox_axis(c, ST->has_axis ? ST->axis : -2, x->rank, 0, "axis", &axis));
   if (axis == 0) return ox_fail(c->err, OX_EINPUT, "axis may not be 0 (the batch dimension)");
-  const char *mode = ox_attr_string(c, "mode", "linear");
-  int circular = !strcmp(mode, "circular");
-  if (!circular && strcmp(mode, "linear"))
-    return ox_fail(c->err, OX_EINPUT, "mode '%s' is not one of linear, circular", mode);
+  int circular = ST->circular;
   int ok = u->rank == x->rank;
   for (int d = 0; ok && d < x->rank; d++)
     ok = d == axis ? u->dims[d] <= x->dims[d] : u->dims[d] == x->dims[d];
@@ -593,9 +623,9 @@ static int compress(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   /* x: (outer, s, inner), or (1, n, 1) flattened */
   int64_t outer = 1, s = x->n, inner = 1;
   int axis = -1;
-  if (ox_attr_find(c, "axis")) {
+  if (ST->has_axis) {
     OX_TRY(need_rank1(c, x));
-    OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
+    OX_TRY(ox_axis(c, ST->axis, x->rank, 0, "axis", &axis));
     s = x->dims[axis];
     OX_TRY(span(c, x, 0, axis, &outer));
     OX_TRY(span(c, x, axis + 1, x->rank, &inner));
@@ -856,19 +886,15 @@ static int topk(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x = &in[0]->u.t;
   int64_t k;
   if (c->version < 10) {
-    const ox_attr *at = ox_attr_find(c, "k");
-    if (!at) return ox_fail(c->err, OX_EINPUT, "the attribute 'k' is required");
-    k = ox_attr_int(c, "k", 0);
+    k = ST->k;
   } else {
     if (in[1]->u.t.dt != OX_INT64)
       return ox_fail(c->err, OX_EINPUT, "%s (K) is %s; it must be int64", ox_input_name(c, 1),
                      ox_dtypes[in[1]->u.t.dt].onnx_name);
     OX_TRY(ox_scalar_i64(c, 1, in[1], &k));
   }
-  OX_TRY(not_before(c, "largest", 11));
-  OX_TRY(not_before(c, "sorted", 11));
-  int axis, largest = ox_attr_int(c, "largest", 1) != 0;
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -1), x->rank, 0, "axis", &axis));
+  int axis, largest = ST->largest;
+  OX_TRY(ox_axis(c, ST->has_axis ? ST->axis : -1, x->rank, 0, "axis", &axis));
   int64_t s = x->dims[axis], outer, inner;
   if (k < 0 || k > s)
     return ox_fail(c->err, OX_EINPUT, "k = %lld is out of range [0, %lld] for axis %d of size %lld",
@@ -940,12 +966,12 @@ static int unique_empty(ox_ctx *c, const ox_tensor *x, int axis, int nout, ox_va
 static int unique(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(need_tensors(c, nin, in));
   const ox_tensor *x = &in[0]->u.t;
-  int has_axis = ox_attr_find(c, "axis") != NULL, axis = 0;
-  int sorted = ox_attr_int(c, "sorted", 1) != 0;
+  int has_axis = ST->has_axis, axis = 0;
+  int sorted = ST->sorted;
   /* x: (outer, m, inner) with axis; (1, n, 1) without */
   int64_t outer = 1, m = x->n, inner = 1;
   if (has_axis) {
-    OX_TRY(ox_axis(c, ox_attr_int(c, "axis", 0), x->rank, 0, "axis", &axis));
+    OX_TRY(ox_axis(c, ST->axis, x->rank, 0, "axis", &axis));
     m = x->dims[axis];
     if (!x->n) return unique_empty(c, x, axis, nout, out);
     OX_TRY(span(c, x, 0, axis, &outer));
@@ -1049,7 +1075,7 @@ static int cumulative(ox_ctx *c, int nin, ox_value **in, ox_value **out, int pro
   int axis;
   OX_TRY(ox_scalar_i64(c, 1, in[1], &a));
   OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
-  int exclusive = ox_attr_int(c, "exclusive", 0) != 0, reverse = ox_attr_int(c, "reverse", 0) != 0;
+  int exclusive = ST->exclusive, reverse = ST->reverse;
   /* x, y: (outer, s, inner) */
   int64_t outer, inner, s = x->dims[axis];
   OX_TRY(ox_tensor_new(c->a, x->dt, x->rank, x->dims, &out[0], c->err));
@@ -1099,43 +1125,41 @@ static int cumprod(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 /* One row per since-version; tin 0 (the data) is the input T constrains. */
 const ox_kernel ox_index_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "Gather",           1, 0, TS_ALL,       2, 2, gather, "axis:int=0" },
-  { "", "Gather",          11, 0, TS_ALL,       2, 2, gather, "axis:int=0" },
-  { "", "Gather",          13, 0, TS_ALL13,     2, 2, gather, "axis:int=0" },
-  { "", "GatherElements",  11, 0, TS_ALL,       2, 2, gather_elements, "axis:int=0" },
-  { "", "GatherElements",  13, 0, TS_ALL13,     2, 2, gather_elements, "axis:int=0" },
-  { "", "GatherND",        11, 0, TS_ALL,       2, 2, gather_nd, "" },
+  { "", "Gather",           1, 0, TS_ALL,       2, 2, gather, "axis:int=0", index_load },
+  { "", "Gather",          11, 0, TS_ALL,       2, 2, gather, "axis:int=0", index_load },
+  { "", "Gather",          13, 0, TS_ALL13,     2, 2, gather, "axis:int=0", index_load },
+  { "", "GatherElements",  11, 0, TS_ALL,       2, 2, gather_elements, "axis:int=0", index_load },
+  { "", "GatherElements",  13, 0, TS_ALL13,     2, 2, gather_elements, "axis:int=0", index_load },
+  { "", "GatherND",        11, 0, TS_ALL,       2, 2, gather_nd, "", index_load },
   /* + batch_dims */
-  { "", "GatherND",        12, 0, TS_ALL,       2, 2, gather_nd, "batch_dims:int=0" },
-  { "", "GatherND",        13, 0, TS_ALL13,     2, 2, gather_nd, "batch_dims:int=0" },
+  { "", "GatherND",        12, 0, TS_ALL,       2, 2, gather_nd, "batch_dims:int=0", index_load },
+  { "", "GatherND",        13, 0, TS_ALL13,     2, 2, gather_nd, OX_ATTRS_OF(12), index_load },
   /* deprecated in 11 */
-  { "", "Scatter",          9, 0, TS_ALL,       3, 3, scatter_elements, "axis:int=0" },
+  { "", "Scatter",          9, 0, TS_ALL,       3, 3, scatter_elements, "axis:int=0", index_load },
   { "", "Scatter",              11, OX_REMOVED }, /* ScatterElements replaces it */
-  { "", "ScatterElements", 11, 0, TS_ALL,       3, 3, scatter_elements, "axis:int=0" },
-  { "", "ScatterElements", 13, 0, TS_ALL13,     3, 3, scatter_elements, "axis:int=0" },
+  { "", "ScatterElements", 11, 0, TS_ALL,       3, 3, scatter_elements, "axis:int=0", index_load },
+  { "", "ScatterElements", 13, 0, TS_ALL13,     3, 3, scatter_elements, "axis:int=0", index_load },
   { "", "ScatterElements", 16, 0, TS_ALL13,     3, 3, scatter_elements,
-    "axis:int=0,reduction:string=none" }, /* + add, mul */
-  { "", "ScatterElements", 18, 0, TS_ALL13,     3, 3, scatter_elements,
-    "axis:int=0,reduction:string=none" }, /* + max, min */
-  { "", "ScatterND",       11, 0, TS_ALL,       3, 3, scatter_nd, "" },
-  { "", "ScatterND",       13, 0, TS_ALL13,     3, 3, scatter_nd, "" },
-  { "", "ScatterND",       16, 0, TS_ALL13,     3, 3, scatter_nd, "reduction:string=none" },
-  { "", "ScatterND",       18, 0, TS_ALL13,     3, 3, scatter_nd, "reduction:string=none" },
+    "axis:int=0,reduction:string=none", index_load }, /* + add, mul */
+  { "", "ScatterElements", 18, 0, TS_ALL13,     3, 3, scatter_elements, OX_ATTRS_OF(16), index_load }, /* + max, min */
+  { "", "ScatterND",       11, 0, TS_ALL,       3, 3, scatter_nd, "", index_load },
+  { "", "ScatterND",       13, 0, TS_ALL13,     3, 3, scatter_nd, "", index_load },
+  { "", "ScatterND",       16, 0, TS_ALL13,     3, 3, scatter_nd, "reduction:string=none", index_load },
+  { "", "ScatterND",       18, 0, TS_ALL13,     3, 3, scatter_nd, OX_ATTRS_OF(16), index_load },
   { "", "TensorScatter",   24, 0, TS_ALL24,     2, 3, tensor_scatter,
-    "axis:int=-2,mode:string=linear" },
-  { "", "Compress",         9, 0, TS_ALL,       2, 2, compress, "axis:int" },
-  { "", "Compress",        11, 0, TS_ALL,       2, 2, compress, "axis:int" },
+    "axis:int=-2,mode:string=linear", index_load },
+  { "", "Compress",         9, 0, TS_ALL,       2, 2, compress, "axis:int", index_load },
+  { "", "Compress",        11, 0, TS_ALL,       2, 2, compress, "axis:int", index_load },
   { "", "NonZero",          9, 0, TS_ALL,       1, 1, nonzero, "" },
   { "", "NonZero",         13, 0, TS_ALL13,     1, 1, nonzero, "" },
-  { "", "TopK",             1, 0, OX_TS_FLOAT3, 1, 1, topk, "axis:int=-1,k:int:required" },
-  { "", "TopK",            10, 0, OX_TS_FLOAT3, 2, 2, topk, "axis:int=-1" },
+  { "", "TopK",             1, 0, OX_TS_FLOAT3, 1, 1, topk, "axis:int=-1,k:int:required", topk_load },
+  { "", "TopK",            10, 0, OX_TS_FLOAT3, 2, 2, topk, "axis:int=-1", topk_load },
   { "", "TopK",            11, 0, OX_TS_NUM,    2, 2, topk,
-    "axis:int=-1,largest:int=1,sorted:int=1" },
-  { "", "TopK",            24, 0, OX_TS_NUM13,  2, 2, topk,
-    "axis:int=-1,largest:int=1,sorted:int=1" },
-  { "", "Unique",          11, 0, TS_ALL,       1, 1, unique, "axis:int,sorted:int=1" },
-  { "", "CumSum",          11, 0, TS_CUM11,     2, 2, cumsum, "exclusive:int=0,reverse:int=0" },
-  { "", "CumSum",          14, 0, TS_CUM14,     2, 2, cumsum, "exclusive:int=0,reverse:int=0" },
-  { "", "CumProd",         26, 0, TS_CUM14,     2, 2, cumprod, "exclusive:int=0,reverse:int=0" },
+    "axis:int=-1,largest:int=1,sorted:int=1", topk_load },
+  { "", "TopK",            24, 0, OX_TS_NUM13,  2, 2, topk, OX_ATTRS_OF(11), topk_load },
+  { "", "Unique",          11, 0, TS_ALL,       1, 1, unique, "axis:int,sorted:int=1", index_load },
+  { "", "CumSum",          11, 0, TS_CUM11,     2, 2, cumsum, "exclusive:int=0,reverse:int=0", index_load },
+  { "", "CumSum",          14, 0, TS_CUM14,     2, 2, cumsum, OX_ATTRS_OF(11), index_load },
+  { "", "CumProd",         26, 0, TS_CUM14,     2, 2, cumprod, "exclusive:int=0,reverse:int=0", index_load },
   {0},
 };

@@ -10,18 +10,36 @@
 
 #include "core/kernel.h"
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* reduction (0 none, 1 sum, 2 mean) and ignore_index */
+typedef struct {
+  int mode, has_ignore;
+  int64_t ignore_index;
+} loss_state;
+
+static int loss_load(ox_ctx *c, void **state) {
+  loss_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  const char *red = ox_attr_string(c, "reduction", "mean");
+  st->mode = !strcmp(red, "none") ? 0 : !strcmp(red, "sum") ? 1 : !strcmp(red, "mean") ? 2 : -1;
+  if (st->mode < 0) return ox_fail(c->err, OX_EINPUT, "reduction '%s' is not none, sum or mean", red);
+  st->has_ignore = ox_attr_find(c, "ignore_index") != NULL;
+  st->ignore_index = ox_attr_int(c, "ignore_index", 0);
+  return 0;
+}
+
 /* The shared tail: lp is (N, C, D) log-probabilities (NLL: the input itself).
  * in[1]: target (N, d1, ..., dk); in[2]: optional weight (C). */
 static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const double *lp,
                 ox_value **out) {
   const ox_tensor *t = &in[1]->u.t;
   const ox_tensor *w = nin > 2 && in[2] ? &in[2]->u.t : NULL;
-  const char *red = ox_attr_string(c, "reduction", "mean");
-  const ox_attr *iia = ox_attr_find(c, "ignore_index");
-  int64_t ii = ox_attr_int(c, "ignore_index", 0);
-  if (c->err->code) return c->err->code;
-  int mode = !strcmp(red, "none") ? 0 : !strcmp(red, "sum") ? 1 : !strcmp(red, "mean") ? 2 : -1;
-  if (mode < 0) return ox_fail(c->err, OX_EINPUT, "reduction '%s' is not none, sum or mean", red);
+  const loss_state *st = c->state;
+  int has_ignore = st->has_ignore;
+  int64_t ii = st->ignore_index;
+  int mode = st->mode;
   if (t->dt != OX_INT32 && t->dt != OX_INT64)
     return ox_fail(c->err, OX_EINPUT, "%s must be int32 or int64", ox_input_name(c, 1));
   int64_t N = x->dims[0], C = x->dims[1], D = N ? ox_numel(x->rank - 2, x->dims + 2, 0) : 0;
@@ -45,7 +63,7 @@ static int loss(ox_ctx *c, int nin, ox_value **in, const ox_tensor *x, const dou
     for (int64_t d = 0; d < D; d++) {
       int64_t i = n * D + d;
       int64_t k = t->dt == OX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
-      if (iia && k == ii) { l[i] = 0; continue; }
+      if (has_ignore && k == ii) { l[i] = 0; continue; }
       if (k < 0 || k >= C)
         return ox_fail(c->err, OX_EINPUT, "target %lld at %lld is outside [0, %lld) and not ignore_index",
                        (long long)k, (long long)i, (long long)C);
@@ -109,14 +127,11 @@ static int sce_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 const ox_kernel ox_loss_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "NegativeLogLikelihoodLoss", 12, 0, OX_TS_FLOAT3, 2, 3, nll_k,
-    "ignore_index:int,reduction:string=mean" },
-  { "", "NegativeLogLikelihoodLoss", 13, 0, OX_TS_FLOAT3, 2, 3, nll_k,
-    "ignore_index:int,reduction:string=mean" },
-  { "", "NegativeLogLikelihoodLoss", 22, 0, OX_TS_FLOAT4, 2, 3, nll_k,
-    "ignore_index:int,reduction:string=mean" },
+    "ignore_index:int,reduction:string=mean", loss_load },
+  { "", "NegativeLogLikelihoodLoss", 13, 0, OX_TS_FLOAT3, 2, 3, nll_k, OX_ATTRS_OF(12), loss_load },
+  { "", "NegativeLogLikelihoodLoss", 22, 0, OX_TS_FLOAT4, 2, 3, nll_k, OX_ATTRS_OF(12), loss_load },
   { "", "SoftmaxCrossEntropyLoss",   12, 0, OX_TS_FLOAT3, 2, 3, sce_k,
-    "ignore_index:int,reduction:string=mean" },
-  { "", "SoftmaxCrossEntropyLoss",   13, 0, OX_TS_FLOAT4, 2, 3, sce_k,
-    "ignore_index:int,reduction:string=mean" },
+    "ignore_index:int,reduction:string=mean", loss_load },
+  { "", "SoftmaxCrossEntropyLoss",   13, 0, OX_TS_FLOAT4, 2, 3, sce_k, OX_ATTRS_OF(12), loss_load },
   {0},
 };

@@ -25,7 +25,6 @@
 #include "core/kernel.h"
 #include "ops/twins.h"
 #include "core/threads.h"
-#include "ops/prepack.h"
 
 /* Type sets as the versions grew them. */
 #define TS_MM9 (OX_TS_FLOAT3 | OX_T(UINT32) | OX_T(UINT64) | OX_T(INT32) | OX_T(INT64))
@@ -40,14 +39,6 @@
   X(UINT32, uint32_t, uint32_t) X(UINT64, uint64_t, uint64_t)
 
 /* ---- small helpers ---- */
-
-/* A float32 copy of t as a tensor header (same shape), for float16/bfloat16. */
-static int widen(ox_ctx *c, const ox_tensor *t, ox_tensor *f) {
-  *f = *t;
-  f->dt = OX_FLOAT;
-  f->data = ox_widen_f32(c->a, t, c->err);
-  return f->data ? 0 : c->err->code;
-}
 
 /* ---- batched products: the numpy.matmul part shared by MatMul,
  * MatMulInteger and Einsum ---- */
@@ -246,8 +237,8 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
   if (y->n == 0) return 0;
   if (!ox_dtype_is_small_float(a->dt)) return mm_run(c, &p, a, b, y->data);
   ox_tensor af, bf;
-  OX_TRY(widen(c, a, &af));
-  OX_TRY(widen(c, b, &bf));
+  OX_TRY(ox_widen_tensor(c, a, &af));
+  OX_TRY(ox_widen_tensor(c, b, &bf));
   float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
   if (!yf) return ox_oom(c->err, NULL);
   OX_TRY(mm_run(c, &p, &af, &bf, yf));
@@ -257,19 +248,40 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
 
 /* ---- MatMul-1, -9, -13 ---- */
 
-/* MatMul's preparation (ops/prepack.h): a float B (K, N) packed once */
-int ox_matmul_prepack(ox_arena *a, const ox_node *n, const ox_tensor *b, const ox_matmul_prep **out, ox_err *e) {
-  *out = NULL;
-  if (b->dt != OX_FLOAT || b->rank != 2 || b->n <= 0) return 0;
-  ox_matmul_prep *pp = ox_alloc(a, sizeof *pp);
-  if (!pp) return ox_oom(e, NULL);
+/* MatMul with a constant float B (K, N): B packed as core/gemm.h's pb for
+ * the plan `gp`, by the load hook. A call uses it only when its input 1 is
+ * that tensor (ox_prep_matches), A is float and gp is still the current
+ * plan. */
+typedef struct {
+  const ox_tensor *b;
+  ox_gemm_plan gp;
+  int64_t K, N;
+  const float *pb; /* round_up(N, nr) * K floats */
+} mm_prep;
+
+/* MatMul's state: the preparation of a constant B, or NULL (the first
+ * member: tests/unit/test_matmul.c looks whether it is set) */
+typedef struct {
+  const mm_prep *pp;
+} matmul_state;
+
+static int matmul_load(ox_ctx *c, void **state) {
+  matmul_state *st = ox_alloc(c->a, sizeof *st);
+  const ox_tensor *b;
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  OX_TRY(ox_const_input(c, 1, &b));
+  if (!b || b->dt != OX_FLOAT || b->rank != 2 || b->n <= 0) return 0;
+  ox_arena *a = c->a;
+  mm_prep *pp = ox_alloc(a, sizeof *pp);
+  if (!pp) return ox_oom(c->err, NULL);
   pp->b = b, pp->gp = ox_sgemm_plan_now(), pp->K = b->dims[0], pp->N = b->dims[1];
   int64_t nr = pp->gp.nr, sz = ox_numel(2, (int64_t[]){(pp->N + nr - 1) / nr * nr, pp->K}, 4);
   float *pb = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * 4);
-  if (!pb) return ox_oom(e, NULL);
+  if (!pb) return ox_oom(c->err, NULL);
   ox_sgemm_pack_b(&pp->gp, pp->K, pp->N, b->data, pp->N, pb);
   pp->pb = pb;
-  *out = pp;
+  st->pp = pp;
   return 0;
 }
 
@@ -278,7 +290,7 @@ int ox_matmul_prepack(ox_arena *a, const ox_node *n, const ox_tensor *b, const o
  * any block, so the same bytes for any thread count */
 enum { MM_ROWS = 128 }; /* rows of A per item: their K block stays in L2 */
 typedef struct {
-  const ox_matmul_prep *pp;
+  const mm_prep *pp;
   int64_t M, nrb, ncb, cols; /* row blocks, column groups of `cols` (a multiple of nr) */
   const float *pa;
   float *y;
@@ -286,7 +298,7 @@ typedef struct {
 
 static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const mm_prep_job *j = arg;
-  const ox_matmul_prep *pp = j->pp;
+  const mm_prep *pp = j->pp;
   for (int64_t t = lo; t < hi; t++) {
     int64_t rb = MM_ROWS / pp->gp.mr * pp->gp.mr; /* whole slivers of pa */
     int64_t r0 = t / j->ncb * rb, c0 = t % j->ncb * j->cols;
@@ -296,7 +308,7 @@ static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   }
 }
 
-static int matmul_prepared(ox_ctx *c, const ox_matmul_prep *pp, const ox_tensor *a, ox_value **out) {
+static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_value **out) {
   mm_plan p;
   OX_TRY(mm_plan_make(c, a, pp->b, &p));
   OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, p.rank, p.dims, out, c->err)); /* every element written */
@@ -326,7 +338,7 @@ static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &b));
   OX_TRY(ox_same_dtype(c, 1, b, a->dt));
-  const ox_matmul_prep *pp = c->node ? c->node->prep : NULL;
+  const mm_prep *pp = ((const matmul_state *)c->state)->pp;
   if (pp && ox_prep_matches(in[1], pp->b) && a->dt == OX_FLOAT && a->rank >= 2 && a->dims[a->rank - 1] == pp->K) {
     ox_gemm_plan now = ox_sgemm_plan_now();
     int64_t M = a->dims[a->rank - 2];
@@ -494,13 +506,31 @@ static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 
 /* ---- Gemm-1, -6, -7, -9, -11, -13 ---- */
 
+/* Gemm's attributes, read once */
+typedef struct {
+  int ta, tb, bcast; /* bcast: C broadcasts (always from Gemm-7 on) */
+  float alpha, beta;
+} gemm_state;
+
+static int gemm_load(ox_ctx *c, void **state) {
+  gemm_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  st->ta = ox_attr_int(c, "transA", 0) != 0;
+  st->tb = ox_attr_int(c, "transB", 0) != 0;
+  st->bcast = c->version >= 7 || ox_attr_int(c, "broadcast", 0) != 0;
+  st->alpha = ox_attr_float(c, "alpha", 1.0f);
+  st->beta = ox_attr_float(c, "beta", 1.0f);
+  *state = st;
+  return 0;
+}
+
 /* C's element strides over Y's (M, N), 0 where it is broadcast; C must be
  * unidirectionally broadcastable to (M, N). Before Gemm-7 without broadcast=1
  * it must be (M, N) itself. */
 static int gemm_c_strides(ox_ctx *c, const ox_tensor *ct, int64_t M, int64_t N, int64_t *si,
                           int64_t *sj) {
   char s1[256];
-  int bcast = c->version >= 7 || ox_attr_int(c, "broadcast", 0) != 0;
+  int bcast = ((const gemm_state *)c->state)->bcast;
   int64_t cm = ct->rank == 2 ? ct->dims[0] : 1, cn = ct->rank >= 1 ? ct->dims[ct->rank - 1] : 1;
   int ok = ct->rank <= 2 && (cm == M || cm == 1) && (cn == N || cn == 1);
   if (!bcast) ok = ct->rank == 2 && cm == M && cn == N;
@@ -557,9 +587,9 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     OX_TRY(ox_tensor_in(c, in, nin, 2, &ct));
     OX_TRY(ox_same_dtype(c, 2, ct, a->dt));
   }
-  int ta = ox_attr_int(c, "transA", 0) != 0, tb = ox_attr_int(c, "transB", 0) != 0;
-  float alpha = ox_attr_float(c, "alpha", 1.0f), beta = ox_attr_float(c, "beta", 1.0f);
-  if (c->err->code) return c->err->code;
+  const gemm_state *st = c->state;
+  int ta = st->ta, tb = st->tb;
+  float alpha = st->alpha, beta = st->beta;
   if (a->rank != 2 || b->rank != 2)
     return ox_fail(c->err, OX_EINPUT, "A and B must be 2-D; A is %s, B is %s",
                    ox_shape_str(a->rank, a->dims, s1, sizeof s1), ox_shape_str(b->rank, b->dims, s2, sizeof s2));
@@ -586,9 +616,9 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   case OX_FLOAT16:
   case OX_BFLOAT16: {
     ox_tensor af, bf, cf = {0};
-    OX_TRY(widen(c, a, &af));
-    OX_TRY(widen(c, b, &bf));
-    if (ct) OX_TRY(widen(c, ct, &cf));
+    OX_TRY(ox_widen_tensor(c, a, &af));
+    OX_TRY(ox_widen_tensor(c, b, &bf));
+    if (ct) OX_TRY(ox_widen_tensor(c, ct, &cf));
     float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
     if (!yf) return ox_oom(c->err, NULL);
     gemm_float(M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
@@ -974,10 +1004,22 @@ static int einsum_core(ox_ctx *c, int nin, const ox_tensor *const *x, const term
   return 0;
 }
 
+/* Einsum's state: its equation */
+typedef struct {
+  const char *eq;
+} einsum_state;
+
+static int einsum_load(ox_ctx *c, void **state) {
+  einsum_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  st->eq = ox_attr_string(c, "equation", NULL);
+  if (!st->eq) return ox_fail(c->err, OX_EINPUT, "attribute 'equation' is required");
+  *state = st;
+  return 0;
+}
+
 static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  const char *eq = ox_attr_string(c, "equation", NULL);
-  if (c->err->code) return c->err->code;
-  if (!eq) return ox_fail(c->err, OX_EINPUT, "attribute 'equation' is required");
+  const char *eq = ((const einsum_state *)c->state)->eq;
   const ox_tensor *x[64];
   if (nin > 64) return ox_fail(c->err, OX_EINPUT, "Einsum of more than 64 operands");
   for (int i = 0; i < nin; i++) {
@@ -1053,7 +1095,7 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (small) { /* small floats compute in float, rounded once at the end */
     if (!(wide = ox_alloc_array(c->a, nin, sizeof *wide))) return ox_oom(c->err, NULL);
     for (int i = 0; i < nin; i++) {
-      OX_TRY(widen(c, x[i], &wide[i]));
+      OX_TRY(ox_widen_tensor(c, x[i], &wide[i]));
       x[i] = &wide[i];
     }
   }
@@ -1097,24 +1139,20 @@ int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { ret
 
 const ox_kernel ox_matmul_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "MatMul",         1, 0, OX_TS_FLOAT3, 2,  2, matmul, "" },
-  { "", "MatMul",         9, 0, TS_MM9,       2,  2, matmul, "" },
-  { "", "MatMul",        13, 0, TS_MM13,      2,  2, matmul, "" },
+  { "", "MatMul",         1, 0, OX_TS_FLOAT3, 2,  2, matmul, "", matmul_load },
+  { "", "MatMul",         9, 0, TS_MM9,       2,  2, matmul, "", matmul_load },
+  { "", "MatMul",        13, 0, TS_MM13,      2,  2, matmul, "", matmul_load },
   /* broadcast attr */
   { "", "Gemm",           1, 0, OX_TS_FLOAT3, 3,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0" },
-  { "", "Gemm",           6, 0, OX_TS_FLOAT3, 3,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0" },
+    "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0", gemm_load },
+  { "", "Gemm",           6, 0, OX_TS_FLOAT3, 3,  3, gemm, OX_ATTRS_OF(1), gemm_load },
   { "", "Gemm",           7, 0, OX_TS_FLOAT3, 3,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" }, /* numpy-style C */
-  { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" },
-  { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" }, /* C optional */
-  { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0" },
+    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0", gemm_load }, /* numpy-style C */
+  { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm, OX_ATTRS_OF(7), gemm_load },
+  { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm, OX_ATTRS_OF(7), gemm_load }, /* C optional */
+  { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm, OX_ATTRS_OF(7), gemm_load },
   { "", "MatMulInteger", 10, 0, TS_I8,        2,  4, matmul_integer, "" },
-  { "", "Einsum",        12, 0, TS_EINSUM,    1, -1, einsum, "equation:string:required" },
+  { "", "Einsum",        12, 0, TS_EINSUM,    1, -1, einsum, "equation:string:required", einsum_load },
   { "", "Det",           11, 0, OX_TS_FLOAT3, 1,  1, det, "" },
   { "", "Det",           22, 0, OX_TS_FLOAT4, 1,  1, det, "" },
   {0},

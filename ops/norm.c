@@ -17,15 +17,8 @@
 #include "core/random.h"
 #include "twins.h"
 
-/* The affine rows vectorise under gcc's cheap cost model (-O2's very cheap
- * one takes no loop with an epilogue), one rounding per operation (clang
- * would fuse multiply-adds) */
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model, for
+ * the row loops: the Makefile's ROW_FLAGS for this file. */
 
 /* ---- widening and narrowing ---- */
 
@@ -156,6 +149,78 @@ static void affine_nc(double *y, int64_t N, int64_t C, int64_t S, const double *
     }
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks of this family keep for a node: each attribute its
+ * op-version declares (the names do not clash across the family's ops), with
+ * the default where the node leaves it out. */
+typedef struct {
+  double eps, mom, alpha, beta, bias, ratio;
+  int is_test, training_mode, spatial, seeded, seed_ok;
+  uint32_t seed;
+  int64_t axis, stash, p, size, num_groups, naxes;
+  const int64_t *axes; /* NULL: absent */
+} norm_state;
+
+static int norm_load(ox_ctx *c, void **state) {
+  norm_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->eps = ox_attr_float(c, "epsilon", 1e-5f);
+  st->mom = ox_attr_float(c, "momentum", 0.9f);
+  st->is_test = ox_attr_int(c, "is_test", 0) != 0;
+  st->training_mode = ox_attr_int(c, "training_mode", 0) != 0;
+  st->spatial = ox_attr_int(c, "spatial", 1) != 0;
+  st->axis = ox_attr_int(c, "axis", -1);
+  st->stash = ox_attr_int(c, "stash_type", 1);
+  st->p = ox_attr_int(c, "p", 2);
+  st->size = ox_attr_int(c, "size", 1);
+  st->num_groups = ox_attr_int(c, "num_groups", 1);
+  st->alpha = ox_attr_float(c, "alpha", 1e-4f);
+  st->beta = ox_attr_float(c, "beta", 0.75f);
+  st->bias = ox_attr_float(c, "bias", 1.0f);
+  st->ratio = ox_attr_float(c, "ratio", 0.5f);
+  st->axes = ox_attr_ints(c, "axes", &st->naxes);
+  /* Dropout's seed: refused only when training draws from it (dropout) */
+  const ox_attr *seed = ox_attr_find(c, "seed");
+  st->seeded = seed != NULL;
+  st->seed_ok = seed && seed->type == OX_ATTR_INT && seed->i >= 0 && seed->i <= UINT32_MAX;
+  st->seed = st->seed_ok ? (uint32_t)seed->i : 0;
+  return 0;
+}
+
+/* LayerNormalization, RMSNormalization: stash_type a float type */
+static int layer_load(ox_ctx *c, void **state) {
+  OX_TRY(norm_load(c, state));
+  int64_t stash = ((norm_state *)*state)->stash;
+  if (stash != OX_FLOAT && stash != OX_BFLOAT16 && stash != OX_DOUBLE && stash != OX_FLOAT16)
+    return ox_fail(c->err, OX_EINPUT, "stash_type %lld is not a float type id", (long long)stash);
+  return 0;
+}
+
+/* LpNormalization: p 1 or 2 */
+static int lpnorm_load(ox_ctx *c, void **state) {
+  OX_TRY(norm_load(c, state));
+  int64_t p = ((norm_state *)*state)->p;
+  if (p != 1 && p != 2) return ox_fail(c->err, OX_EINPUT, "p is %lld; only 1 and 2 are supported", (long long)p);
+  return 0;
+}
+
+/* GroupNormalization: num_groups given */
+static int groupnorm_load(ox_ctx *c, void **state) {
+  if (!ox_attr_find(c, "num_groups")) return ox_fail(c->err, OX_EINPUT, "attribute 'num_groups' is required");
+  return norm_load(c, state);
+}
+
+/* LRN: size given and positive */
+static int lrn_load(ox_ctx *c, void **state) {
+  if (!ox_attr_find(c, "size")) return ox_fail(c->err, OX_EINPUT, "attribute 'size' is required");
+  OX_TRY(norm_load(c, state));
+  int64_t size = ((norm_state *)*state)->size;
+  if (size <= 0) return ox_fail(c->err, OX_EINPUT, "size is %lld; it must be positive", (long long)size);
+  return 0;
+}
+
 /* ---- BatchNormalization ---- */
 
 /* y = x * a[k] + b[k] for the rows lo .. hi-1 of (N, K) of x and y: (N, K,
@@ -262,11 +327,12 @@ static int batchnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
       if (!(out[i] = ox_tensor_view(c->a, in[i + 2]))) return ox_oom(c->err, NULL);
     return 0;
   }
-  double eps = ox_attr_float(c, "epsilon", 1e-5f), mom = ox_attr_float(c, "momentum", 0.9f);
+  const norm_state *at = c->state;
+  double eps = at->eps, mom = at->mom;
   int train;
-  if (c->version >= 14) train = ox_attr_int(c, "training_mode", 0) != 0;
-  else train = (c->version >= 7 || !ox_attr_int(c, "is_test", 0)) && wanted(c, nout, 1);
-  int spatial = c->version >= 9 ? 1 : ox_attr_int(c, "spatial", 1) != 0;
+  if (c->version >= 14) train = at->training_mode;
+  else train = (c->version >= 7 || !at->is_test) && wanted(c, nout, 1);
+  int spatial = c->version >= 9 ? 1 : at->spatial;
   /* x: (N, K, L): K features, each with L elements per instance */
   int64_t K = spatial ? C : C * S, L = spatial ? S : 1;
   const char *what = spatial ? "one per channel" : "one per feature (C x D1 x ... x Dn)";
@@ -318,7 +384,7 @@ static int group_norm(ox_ctx *c, ox_value **in, ox_value **out, int64_t G, int p
   int64_t N = 0, C = 0, S = 0;
   OX_TRY(split_nc(c, x, &N, &C, &S));
   if (!x->n) return empty_out(c, x, x->dt, &out[0]);
-  double eps = ox_attr_float(c, "epsilon", 1e-5f);
+  double eps = ((const norm_state *)c->state)->eps;
   if (G <= 0 || C % G)
     return ox_fail(c->err, OX_EINPUT, "num_groups %lld must be positive and divide the %lld channels",
                    (long long)G, (long long)C);
@@ -350,9 +416,7 @@ static int instancenorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
 /* GroupNormalization-18: scale and bias per group; 21: per channel. */
 static int groupnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  const ox_attr *ng = ox_attr_find(c, "num_groups");
-  if (!ng) return ox_fail(c->err, OX_EINPUT, "attribute 'num_groups' is required");
-  return group_norm(c, in, out, ox_attr_int(c, "num_groups", 1), c->version < 21);
+  return group_norm(c, in, out, ((const norm_state *)c->state)->num_groups, c->version < 21);
 }
 
 /* ---- LayerNormalization, RMSNormalization ---- */
@@ -468,11 +532,10 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   const ox_tensor *x = &in[0]->u.t;
   int r = x->rank, axis;
   if (r == 0) return ox_fail(c->err, OX_EINPUT, "input 0 is a scalar; it needs rank >= 1");
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -1), r, 0, "axis", &axis));
-  double eps = ox_attr_float(c, "epsilon", 1e-5f);
-  int64_t stash = ox_attr_int(c, "stash_type", 1);
-  if (stash != OX_FLOAT && stash != OX_BFLOAT16 && stash != OX_DOUBLE && stash != OX_FLOAT16)
-    return ox_fail(c->err, OX_EINPUT, "stash_type %lld is not a float type id", (long long)stash);
+  const norm_state *at = c->state;
+  OX_TRY(ox_axis(c, at->axis, r, 0, "axis", &axis));
+  double eps = at->eps;
+  int64_t stash = at->stash;
   if (!x->n) return empty_out(c, x, center ? x->dt : in[1]->u.t.dt, &out[0]); /* Mean, InvStdDev: not made */
   int64_t len = 1;
   for (int i = axis; i < r; i++) len *= x->dims[i];
@@ -494,7 +557,7 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
     double *xd = load_d(c, x), *y = scratch(c, x->n);
     if (!xd || !y) return c->err->code;
     norm_rows(xd, y, rows, len, eps, center, mean, inv);
-    if (x->n) affine_rep(y, x->n, s, ps, b, pb);
+    affine_rep(y, x->n, s, ps, b, pb);
     OX_TRY(emit(c, center ? x->dt : st->dt, r, x->dims, y, &out[0]));
   }
   /* onnxruntime's SimplifiedLayerNormalization-1 (RMS, c->version 1) has
@@ -525,32 +588,31 @@ static int lpnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x = &in[0]->u.t;
   int axis;
   if (x->rank == 0) return ox_fail(c->err, OX_EINPUT, "input 0 is a scalar; it needs rank >= 1");
-  OX_TRY(ox_axis(c, ox_attr_int(c, "axis", -1), x->rank, 0, "axis", &axis));
-  int64_t p = ox_attr_int(c, "p", 2);
-  if (p != 1 && p != 2) return ox_fail(c->err, OX_EINPUT, "p is %lld; only 1 and 2 are supported", (long long)p);
+  const norm_state *at = c->state;
+  OX_TRY(ox_axis(c, at->axis, x->rank, 0, "axis", &axis));
+  int64_t p = at->p;
   if (!x->n) return empty_out(c, x, x->dt, &out[0]);
   int64_t outer = 1, d = x->dims[axis], inner = 1;
   for (int i = 0; i < axis; i++) outer *= x->dims[i];
   for (int i = axis + 1; i < x->rank; i++) inner *= x->dims[i];
   double *xd = load_d(c, x), *y = scratch(c, x->n), *nr = scratch(c, inner);
   if (!xd || !y || !nr) return c->err->code;
-  if (x->n)
-    for (int64_t o = 0; o < outer; o++) {
-      const double *xo = xd + o * d * inner;
-      double *yo = y + o * d * inner;
-      for (int64_t i = 0; i < inner; i++) nr[i] = 0;
-      for (int64_t k = 0; k < d; k++) {
-        const double *xr = xo + k * inner;
-        if (p == 1) for (int64_t i = 0; i < inner; i++) nr[i] += fabs(xr[i]);
-        else for (int64_t i = 0; i < inner; i++) nr[i] += xr[i] * xr[i];
-      }
-      for (int64_t i = 0; i < inner; i++) { /* reciprocal; 0 for a zero norm */
-        double n = p == 2 ? sqrt(nr[i]) : nr[i];
-        nr[i] = n == 0 ? 0 : 1 / n;
-      }
-      for (int64_t k = 0; k < d; k++)
-        for (int64_t i = 0; i < inner; i++) yo[k * inner + i] = xo[k * inner + i] * nr[i];
+  for (int64_t o = 0; o < outer; o++) {
+    const double *xo = xd + o * d * inner;
+    double *yo = y + o * d * inner;
+    for (int64_t i = 0; i < inner; i++) nr[i] = 0;
+    for (int64_t k = 0; k < d; k++) {
+      const double *xr = xo + k * inner;
+      if (p == 1) for (int64_t i = 0; i < inner; i++) nr[i] += fabs(xr[i]);
+      else for (int64_t i = 0; i < inner; i++) nr[i] += xr[i] * xr[i];
     }
+    for (int64_t i = 0; i < inner; i++) { /* reciprocal; 0 for a zero norm */
+      double n = p == 2 ? sqrt(nr[i]) : nr[i];
+      nr[i] = n == 0 ? 0 : 1 / n;
+    }
+    for (int64_t k = 0; k < d; k++)
+      for (int64_t i = 0; i < inner; i++) yo[k * inner + i] = xo[k * inner + i] * nr[i];
+  }
   return emit(c, x->dt, x->rank, x->dims, y, &out[0]);
 }
 
@@ -564,8 +626,8 @@ static int mvn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
   const ox_tensor *x = &in[0]->u.t;
   int r = x->rank;
-  int64_t na, defaxes[] = {0, 2, 3};
-  const int64_t *axes = ox_attr_ints(c, "axes", &na);
+  int64_t na = ((const norm_state *)c->state)->naxes, defaxes[] = {0, 2, 3};
+  const int64_t *axes = ((const norm_state *)c->state)->axes;
   if (!axes) axes = defaxes, na = 3;
   if (!x->n) return empty_out(c, x, x->dt, &out[0]);
   uint8_t *red = ox_alloc_array(c->a, r + 1, 1);
@@ -627,11 +689,10 @@ static int lrn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int64_t N = 0, C = 0, S = 0;
   OX_TRY(split_nc(c, x, &N, &C, &S));
   if (!x->n) return empty_out(c, x, x->dt, &out[0]);
-  if (!ox_attr_find(c, "size")) return ox_fail(c->err, OX_EINPUT, "attribute 'size' is required");
-  int64_t size = ox_attr_int(c, "size", 1);
-  if (size <= 0) return ox_fail(c->err, OX_EINPUT, "size is %lld; it must be positive", (long long)size);
-  double alpha = ox_attr_float(c, "alpha", 1e-4f), beta = ox_attr_float(c, "beta", 0.75f);
-  double bias = ox_attr_float(c, "bias", 1.0f), k = alpha / (double)size;
+  const norm_state *at = c->state;
+  int64_t size = at->size;
+  double alpha = at->alpha, beta = at->beta;
+  double bias = at->bias, k = alpha / (double)size;
   int64_t lo = (size - 1) / 2, hi = size / 2; /* floor and ceil of (size-1)/2 */
   double *xd = load_d(c, x), *y = scratch(c, x->n), *sq = scratch(c, S);
   if (!xd || !y || !sq) return c->err->code;
@@ -676,7 +737,7 @@ static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
       train = ((const uint8_t *)tm->data)[0] != 0;
     }
   } else {
-    ratio = ox_attr_float(c, "ratio", 0.5f);
+    ratio = ((const norm_state *)c->state)->ratio;
   }
   if (!(ratio >= 0 && ratio <= 1))
     return ox_fail(c->err, OX_EINPUT, "ratio is %g; it must be in [0, 1]", ratio);
@@ -699,12 +760,12 @@ static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   }
   ox_mt19937 *mt = ox_alloc(c->a, sizeof *mt);
   if (!mt) return ox_oom(c->err, NULL);
-  const ox_attr *seed = ox_attr_find(c, "seed");
-  if (!seed) ox_mt_seed_entropy(mt);
-  else if (seed->type != OX_ATTR_INT || seed->i < 0 || seed->i > UINT32_MAX)
+  const norm_state *at = c->state;
+  if (!at->seeded) ox_mt_seed_entropy(mt);
+  else if (!at->seed_ok)
     return ox_fail(c->err, OX_EINPUT, "attribute 'seed' must be an int in [0, 2^32-1] "
                    "(numpy's RandomState refuses others)");
-  else ox_mt_seed(mt, (uint32_t)seed->i);
+  else ox_mt_seed(mt, at->seed);
   double scale = ratio < 1 ? 1 / (1 - ratio) : 0;
   double *xd = load_d(c, x);
   if (!xd) return c->err->code;
@@ -729,46 +790,44 @@ const ox_kernel ox_norm_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "BatchNormalization",         1, 0, F3,      5, 5, batchnorm,
     "consumed_inputs:ints:required,epsilon:float=1e-05,is_test:int=0,momentum:float=0.9,"
-    "spatial:int=1" },
+    "spatial:int=1", norm_load },
   { "", "BatchNormalization",         6, 0, F3,      5, 5, batchnorm,
-    "epsilon:float=1e-05,is_test:int=0,momentum:float=0.9,spatial:int=1" },
+    "epsilon:float=1e-05,is_test:int=0,momentum:float=0.9,spatial:int=1", norm_load },
   { "", "BatchNormalization",         7, 0, F3,      5, 5, batchnorm,
-    "epsilon:float=1e-05,momentum:float=0.9,spatial:int=1" },
+    "epsilon:float=1e-05,momentum:float=0.9,spatial:int=1", norm_load },
   { "", "BatchNormalization",         9, 0, F3,      5, 5, batchnorm,
-    "epsilon:float=1e-05,momentum:float=0.9" },
+    "epsilon:float=1e-05,momentum:float=0.9", norm_load },
   { "", "BatchNormalization",        14, 0, F4,      5, 5, batchnorm,
-    "epsilon:float=1e-05,momentum:float=0.9,training_mode:int=0" },
-  { "", "BatchNormalization",        15, 0, F4,      5, 5, batchnorm,
-    "epsilon:float=1e-05,momentum:float=0.9,training_mode:int=0" },
+    "epsilon:float=1e-05,momentum:float=0.9,training_mode:int=0", norm_load },
+  { "", "BatchNormalization",        15, 0, F4,      5, 5, batchnorm, OX_ATTRS_OF(14), norm_load },
   { "", "InstanceNormalization",      1, 0, F3,      3, 3, instancenorm,
-    "consumed_inputs:ints,epsilon:float=1e-05" },
-  { "", "InstanceNormalization",      6, 0, F3,      3, 3, instancenorm, "epsilon:float=1e-05" },
-  { "", "InstanceNormalization",     22, 0, F4,      3, 3, instancenorm, "epsilon:float=1e-05" },
+    "consumed_inputs:ints,epsilon:float=1e-05", norm_load },
+  { "", "InstanceNormalization",      6, 0, F3,      3, 3, instancenorm, "epsilon:float=1e-05", norm_load },
+  { "", "InstanceNormalization",     22, 0, F4,      3, 3, instancenorm, OX_ATTRS_OF(6), norm_load },
   { "", "LayerNormalization",        17, 0, F4,      2, 3, layernorm,
-    "axis:int=-1,epsilon:float=1e-05,stash_type:int=1" },
+    "axis:int=-1,epsilon:float=1e-05,stash_type:int=1", layer_load },
   { "", "GroupNormalization",        18, 0, F4,      3, 3, groupnorm,
-    "epsilon:float=1e-05,num_groups:int:required" }, /* deprecated: ox_registry_deprecation */
+    "epsilon:float=1e-05,num_groups:int:required", groupnorm_load }, /* deprecated: ox_registry_deprecation */
   { "", "GroupNormalization",        21, 0, F4,      3, 3, groupnorm,
-    "epsilon:float=1e-05,num_groups:int:required,stash_type:int=1" },
+    "epsilon:float=1e-05,num_groups:int:required,stash_type:int=1", groupnorm_load },
   { "", "RMSNormalization",          23, 0, F4,      2, 2, rmsnorm,
-    "axis:int=-1,epsilon:float=1e-05,stash_type:int=1" },
-  { "", "LpNormalization",            1, 0, F3,      1, 1, lpnorm, "axis:int=-1,p:int=2" },
-  { "", "LpNormalization",           22, 0, F4,      1, 1, lpnorm, "axis:int=-1,p:int=2" },
-  { "", "MeanVarianceNormalization",  9, 0, F3,      1, 1, mvn, "axes:ints=[0 2 3]" },
-  { "", "MeanVarianceNormalization", 13, 0, F4,      1, 1, mvn, "axes:ints=[0 2 3]" },
+    "axis:int=-1,epsilon:float=1e-05,stash_type:int=1", layer_load },
+  { "", "LpNormalization",            1, 0, F3,      1, 1, lpnorm, "axis:int=-1,p:int=2", lpnorm_load },
+  { "", "LpNormalization",           22, 0, F4,      1, 1, lpnorm, OX_ATTRS_OF(1), lpnorm_load },
+  { "", "MeanVarianceNormalization",  9, 0, F3,      1, 1, mvn, "axes:ints=[0 2 3]", norm_load },
+  { "", "MeanVarianceNormalization", 13, 0, F4,      1, 1, mvn, OX_ATTRS_OF(9), norm_load },
   { "", "LRN",                        1, 0, F3,      1, 1, lrn,
-    "alpha:float=0.0001,beta:float=0.75,bias:float=1.0,size:int:required" },
-  { "", "LRN",                       13, 0, F4,      1, 1, lrn,
-    "alpha:float=0.0001,beta:float=0.75,bias:float=1.0,size:int:required" },
+    "alpha:float=0.0001,beta:float=0.75,bias:float=1.0,size:int:required", lrn_load },
+  { "", "LRN",                       13, 0, F4,      1, 1, lrn, OX_ATTRS_OF(1), lrn_load },
   { "", "Dropout",                    1, 0, F3,      1, 1, dropout,
-    "consumed_inputs:ints,is_test:int=0,ratio:float=0.5" },
+    "consumed_inputs:ints,is_test:int=0,ratio:float=0.5", norm_load },
   { "", "Dropout",                    6, 0, F3,      1, 1, dropout,
-    "is_test:int=0,ratio:float=0.5" },
-  { "", "Dropout",                    7, 0, F3,      1, 1, dropout, "ratio:float=0.5" },
-  { "", "Dropout",                   10, 0, F3,      1, 1, dropout, "ratio:float=0.5" },
-  { "", "Dropout",                   12, 0, F3,      1, 3, dropout, "seed:int" },
-  { "", "Dropout",                   13, 0, F4,      1, 3, dropout, "seed:int" },
-  { "", "Dropout",                   22, 0, F4 | F8, 1, 3, dropout, "seed:int" },
+    "is_test:int=0,ratio:float=0.5", norm_load },
+  { "", "Dropout",                    7, 0, F3,      1, 1, dropout, "ratio:float=0.5", norm_load },
+  { "", "Dropout",                   10, 0, F3,      1, 1, dropout, OX_ATTRS_OF(7), norm_load },
+  { "", "Dropout",                   12, 0, F3,      1, 3, dropout, "seed:int", norm_load },
+  { "", "Dropout",                   13, 0, F4,      1, 3, dropout, "seed:int", norm_load },
+  { "", "Dropout",                   22, 0, F4 | F8, 1, 3, dropout, "seed:int", norm_load },
   {0},
 };
 
@@ -780,4 +839,8 @@ int ox_layernorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 int ox_rmsnorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   return rmsnorm(c, nin, in, nout, out);
+}
+
+int ox_layernorm_load(ox_ctx *c, void **state) {
+  return layer_load(c, state);
 }

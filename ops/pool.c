@@ -16,12 +16,8 @@
 #include "core/kernel.h"
 #include "core/threads.h"
 
-/* gcc's -O2 vectorises only loops that need no scalar epilogue nor alias
- * check (its "very cheap" cost model): the cheap one vectorises the
- * row loops of pool2d_rows (as in ops/unary.c) */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model, for
+ * the row loops: the Makefile's ROW_FLAGS for this file. */
 
 #define MAXSP 8 /* spatial dimensions supported */
 
@@ -57,7 +53,6 @@ static int64_t to_i64(double v) {
   return (int64_t)v;
 }
 
-static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 /* The tap tables of every axis, from in, out, k, s, d, pb, pe. An empty
  * output, (N, C, out...) of x: (N, C, in...), needs none (and its other dims
@@ -80,8 +75,8 @@ static int pgeom_tables(ox_ctx *c, const ox_tensor *x, pgeom *g) {
     if (!g->first[j] || !g->ntap[j] || !g->npad[j]) return ox_oom(c->err, NULL);
     for (int64_t o = 0; o < g->out[j]; o++) {
       int64_t start = o * g->s[j] - g->pb[j], d = g->d[j], k = g->k[j];
-      int64_t lo = start < 0 ? ceil_div(-start, d) : 0, hi = ceil_div(g->in[j] - start, d);
-      int64_t hp = ceil_div(g->in[j] + g->pe[j] - start, d); /* taps inside the explicit pads */
+      int64_t lo = start < 0 ? ox_ceil_div(-start, d) : 0, hi = ox_ceil_div(g->in[j] - start, d);
+      int64_t hp = ox_ceil_div(g->in[j] + g->pe[j] - start, d); /* taps inside the explicit pads */
       if (hi > k) hi = k;
       if (hp > k) hp = k;
       if (hi < lo) hi = lo;
@@ -94,6 +89,87 @@ static int pgeom_tables(ox_ctx *c, const ox_tensor *x, pgeom *g) {
   return 0;
 }
 
+
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks of this file keep for a node (the attributes its
+ * op-version lacks keep their defaults). */
+typedef struct {
+  ox_ints kernel_shape, strides, dilations, pads, pooled_shape;
+  int auto_pad, ceil_mode, storage_order, count_include_pad;
+  double p;              /* LpPool, GlobalLpPool */
+  int roi_max, roi_half; /* RoiAlign: mode max; half_pixel */
+  int64_t out_h, out_w, sampling_ratio;
+  double spatial_scale;
+} pool_state;
+
+/* p: a float attribute in LpPool-1 and GlobalLpPool-1, an int from -2 on. */
+static int lp_p(ox_ctx *c, double *p) {
+  const ox_attr *a = ox_attr_find(c, "p");
+  *p = !a ? 2 : c->version < 2 ? (double)ox_attr_float(c, "p", 2) : (double)ox_attr_int(c, "p", 2);
+  if (!(*p > 0) || !isfinite(*p)) return ox_fail(c->err, OX_EINPUT, "p is %g; it must be positive", *p);
+  return 0;
+}
+
+/* The global pools: p alone (GlobalLpPool) */
+static int global_load(ox_ctx *c, void **state) {
+  pool_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->p = 2;
+  return ox_node_attr(c->node, "p") ? lp_p(c, &st->p) : 0;
+}
+
+/* MaxRoiPool */
+static int roipool_load(ox_ctx *c, void **state) {
+  OX_TRY(global_load(c, state));
+  pool_state *st = *state;
+  OX_TRY(ox_window_attr(c, "pooled_shape", 1, &st->pooled_shape));
+  st->spatial_scale = ox_attr_float(c, "spatial_scale", 1);
+  return 0;
+}
+
+/* The windowed pools and MaxUnpool */
+static int pool_load(ox_ctx *c, void **state) {
+  OX_TRY(global_load(c, state));
+  pool_state *st = *state;
+  if (!ox_attr_ints(c, "kernel_shape", &st->kernel_shape.n))
+    return ox_fail(c->err, OX_EINPUT, "kernel_shape is required");
+  OX_TRY(ox_window_attr(c, "kernel_shape", 1, &st->kernel_shape));
+  OX_TRY(ox_window_attr(c, "strides", 1, &st->strides));
+  OX_TRY(ox_window_attr(c, "dilations", 1, &st->dilations));
+  OX_TRY(ox_window_attr(c, "pads", 0, &st->pads));
+  st->ceil_mode = ox_attr_int(c, "ceil_mode", 0) != 0;
+  OX_TRY(ox_auto_pad(c, &st->auto_pad));
+  int64_t so = ox_attr_int(c, "storage_order", 0);
+  if (so != 0 && so != 1)
+    return ox_fail(c->err, OX_EINPUT, "storage_order is %lld; it must be 0 (row major) or 1 (column major)", (long long)so);
+  st->storage_order = (int)so;
+  st->count_include_pad = ox_attr_int(c, "count_include_pad", 0) != 0;
+  return 0;
+}
+
+/* RoiAlign */
+static int roialign_load(ox_ctx *c, void **state) {
+  pool_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  const char *mode = ox_attr_string(c, "mode", "avg");
+  st->roi_max = !strcmp(mode, "max");
+  if (!st->roi_max && strcmp(mode, "avg")) return ox_fail(c->err, OX_EINPUT, "mode is '%s'; it must be avg or max", mode);
+  const char *ctm = c->version >= 16 ? ox_attr_string(c, "coordinate_transformation_mode", "half_pixel") : "output_half_pixel";
+  st->roi_half = !strcmp(ctm, "half_pixel");
+  if (!st->roi_half && strcmp(ctm, "output_half_pixel"))
+    return ox_fail(c->err, OX_EINPUT, "coordinate_transformation_mode is '%s'; it must be half_pixel or output_half_pixel", ctm);
+  st->out_h = ox_attr_int(c, "output_height", 1), st->out_w = ox_attr_int(c, "output_width", 1);
+  st->sampling_ratio = ox_attr_int(c, "sampling_ratio", 0);
+  st->spatial_scale = ox_attr_float(c, "spatial_scale", 1);
+  if (st->out_h < 1 || st->out_w < 1 || st->sampling_ratio < 0)
+    return ox_fail(c->err, OX_EINPUT, "output_height %lld, output_width %lld and sampling_ratio %lld must be positive (sampling_ratio may be 0)",
+                   (long long)st->out_h, (long long)st->out_w, (long long)st->sampling_ratio);
+  return 0;
+}
+
 /* kernel_shape, strides, dilations, pads, auto_pad and ceil_mode of a pooling
  * op on x: (N, C, D1..Dn). Output length along an axis (AveragePool-19,
  * MaxPool-12): floor or ceil((in + pads - ((k - 1) * d + 1)) / s + 1), where
@@ -101,24 +177,22 @@ static int pgeom_tables(ox_ctx *c, const ox_tensor *x, pgeom *g) {
  * SAME_*: ceil(in / s) with the odd padding at the end (UPPER) or beginning
  * (LOWER); VALID: floor((in - ((k - 1) * d + 1)) / s) + 1. */
 static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
+  const pool_state *st = c->state;
   int nd = x->rank - 2;
-  int64_t pads[2 * MAXSP], cnt;
+  int64_t pads[2 * MAXSP];
   g->nd = nd;
-  const int64_t *ks = ox_attr_ints(c, "kernel_shape", &cnt);
-  if (!ks) return ox_fail(c->err, OX_EINPUT, "kernel_shape is required");
-  OX_TRY(ox_window_ints(c, "kernel_shape", nd, 1, 1, g->k));
-  OX_TRY(ox_window_ints(c, "strides", nd, 1, 1, g->s));
-  OX_TRY(ox_window_ints(c, "dilations", nd, 1, 1, g->d));
-  OX_TRY(ox_window_ints(c, "pads", 2 * nd, 0, 0, pads));
-  int ceil_mode = ox_attr_int(c, "ceil_mode", 0) != 0, mode;
-  OX_TRY(ox_auto_pad(c, &mode));
+  OX_TRY(ox_window_vals(c, "kernel_shape", &st->kernel_shape, nd, 1, g->k));
+  OX_TRY(ox_window_vals(c, "strides", &st->strides, nd, 1, g->s));
+  OX_TRY(ox_window_vals(c, "dilations", &st->dilations, nd, 1, g->d));
+  OX_TRY(ox_window_vals(c, "pads", &st->pads, 2 * nd, 0, pads));
+  int ceil_mode = st->ceil_mode, mode = st->auto_pad;
   for (int j = 0; j < nd; j++) {
     int64_t in = x->dims[2 + j], dk = (g->k[j] - 1) * g->d[j] + 1, s = g->s[j];
     g->in[j] = in;
     g->pb[j] = pads[j];
     g->pe[j] = pads[nd + j];
     if (mode == OX_PAD_SAME_UPPER || mode == OX_PAD_SAME_LOWER) {
-      g->out[j] = ceil_div(in, s);
+      g->out[j] = ox_ceil_div(in, s);
       int64_t total = (g->out[j] - 1) * s + dk - in;
       if (total < 0) total = 0;
       g->pb[j] = mode == OX_PAD_SAME_UPPER ? total / 2 : total - total / 2;
@@ -130,7 +204,7 @@ static int pool_geom(ox_ctx *c, const ox_tensor *x, pgeom *g) {
      * still gives ceil(span / s) + 1 = 1 window under ceil_mode (and 0 with
      * floor), as in the ONNX reference; only a negative length is refused. */
     int64_t span = in + g->pb[j] + g->pe[j] - dk;
-    int64_t q = span >= 0 ? span / s : -ceil_div(-span, s); /* floor(span / s) */
+    int64_t q = span >= 0 ? span / s : -ox_ceil_div(-span, s); /* floor(span / s) */
     if (ceil_mode && mode == OX_PAD_NOTSET && q * s != span) q++;
     if (q + 1 < 0)
       return ox_fail(c->err, OX_EINPUT,
@@ -308,8 +382,8 @@ typedef struct {
 /* the output columns [*c0, *c1) whose windows are whole and unpadded */
 static void whole_cols(const pgeom *g, int64_t *c0, int64_t *c1) {
   int64_t s = g->s[1], pb = g->pb[1], span = (g->k[1] - 1) * g->d[1];
-  *c0 = pb > 0 ? ceil_div(pb, s) : 0;
-  *c1 = g->in[1] - span + pb > 0 ? ceil_div(g->in[1] - span + pb, s) : 0; /* o*s - pb + span < in */
+  *c0 = pb > 0 ? ox_ceil_div(pb, s) : 0;
+  *c1 = g->in[1] - span + pb > 0 ? ox_ceil_div(g->in[1] - span + pb, s) : 0; /* o*s - pb + span < in */
   if (*c1 > g->out[1]) *c1 = g->out[1];
   if (*c1 < *c0) *c1 = *c0;
 }
@@ -522,10 +596,7 @@ static int maxpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(check_nc(c, x, 0));
   OX_TRY(pool_geom(c, x, &g));
-  int64_t so = ox_attr_int(c, "storage_order", 0);
-  if (so != 0 && so != 1)
-    return ox_fail(c->err, OX_EINPUT, "storage_order is %lld; it must be 0 (row major) or 1 (column major)", (long long)so);
-  pool_opts po = {POOL_MAX, 0, 0, NULL, (int)so};
+  pool_opts po = {POOL_MAX, 0, 0, NULL, ((const pool_state *)c->state)->storage_order};
   OX_TRY(new_out(c, x, &g, x->dt, &out[0]));
   if (nout > 1) { /* Indices (MaxPool-8) */
     OX_TRY(new_out(c, x, &g, OX_INT64, &out[1]));
@@ -544,17 +615,9 @@ static int avgpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   OX_TRY(pool_geom(c, x, &g));
   /* count_include_pad (AveragePool-7): padding counts, but not the part of a
    * ceil_mode window past the end padding */
-  pool_opts po = {POOL_AVG, ox_attr_int(c, "count_include_pad", 0) != 0, 0, NULL, 0};
+  pool_opts po = {POOL_AVG, ((const pool_state *)c->state)->count_include_pad, 0, NULL, 0};
   OX_TRY(new_out(c, x, &g, x->dt, &out[0]));
   return run_pool(c, x, &g, &po, &out[0]->u.t);
-}
-
-/* p: a float attribute in LpPool-1 and GlobalLpPool-1, an int from -2 on. */
-static int lp_p(ox_ctx *c, double *p) {
-  const ox_attr *a = ox_attr_find(c, "p");
-  *p = !a ? 2 : c->version < 2 ? (double)ox_attr_float(c, "p", 2) : (double)ox_attr_int(c, "p", 2);
-  if (!(*p > 0) || !isfinite(*p)) return ox_fail(c->err, OX_EINPUT, "p is %g; it must be positive", *p);
-  return 0;
 }
 
 /* ---- LpPool-1, -2, -11, -18, -22 ---- */
@@ -562,10 +625,9 @@ static int lp_p(ox_ctx *c, double *p) {
 static int lppool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   pgeom g;
-  pool_opts po = {POOL_LP, 0, 2, NULL, 0};
+  pool_opts po = {POOL_LP, 0, ((const pool_state *)c->state)->p, NULL, 0};
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(check_nc(c, x, 0));
-  OX_TRY(lp_p(c, &po.p));
   OX_TRY(pool_geom(c, x, &g));
   OX_TRY(new_out(c, x, &g, x->dt, &out[0]));
   return run_pool(c, x, &g, &po, &out[0]->u.t);
@@ -576,10 +638,9 @@ static int lppool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int global_pool(ox_ctx *c, int nin, ox_value **in, int kind, ox_value **out) {
   const ox_tensor *x;
   pgeom g;
-  pool_opts po = {kind, 0, 2, NULL, 0};
+  pool_opts po = {kind, 0, ((const pool_state *)c->state)->p, NULL, 0};
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(check_nc(c, x, 1));
-  if (kind == POOL_LP) OX_TRY(lp_p(c, &po.p));
   OX_TRY(global_geom(c, x, &g));
   OX_TRY(new_out(c, x, &g, x->dt, &out[0]));
   return run_pool(c, x, &g, &po, &out[0]->u.t);
@@ -613,11 +674,10 @@ static int maxunpool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
                    ox_shape_str(ix->rank, ix->dims, s1, sizeof s1), ox_shape_str(x->rank, x->dims, s2, sizeof s2));
   int nd = x->rank - 2;
   int64_t k[MAXSP], s[MAXSP], pads[2 * MAXSP], inf[MAXSP + 2] = {x->dims[0], x->dims[1]}, od[MAXSP + 2];
-  int64_t cnt;
-  if (!ox_attr_ints(c, "kernel_shape", &cnt)) return ox_fail(c->err, OX_EINPUT, "kernel_shape is required");
-  OX_TRY(ox_window_ints(c, "kernel_shape", nd, 1, 1, k));
-  OX_TRY(ox_window_ints(c, "strides", nd, 1, 1, s));
-  OX_TRY(ox_window_ints(c, "pads", 2 * nd, 0, 0, pads));
+  const pool_state *st = c->state;
+  OX_TRY(ox_window_vals(c, "kernel_shape", &st->kernel_shape, nd, 1, k));
+  OX_TRY(ox_window_vals(c, "strides", &st->strides, nd, 1, s));
+  OX_TRY(ox_window_vals(c, "pads", &st->pads, 2 * nd, 0, pads));
   for (int j = 0; j < nd; j++) {
     inf[2 + j] = (x->dims[2 + j] - 1) * s[j] + k[j] - pads[j] - pads[nd + j];
     if (inf[2 + j] < 0)
@@ -671,10 +731,11 @@ static int maxroipool(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   if (rois->dt != x->dt || rois->rank != 2 || rois->dims[1] != 5)
     return ox_fail(c->err, OX_EINPUT, "rois is %s of shape %s; expected (num_rois, 5) of X's type",
                    ox_dtypes[rois->dt].onnx_name, ox_shape_str(rois->rank, rois->dims, s1, sizeof s1));
-  int64_t ps[2], cnt;
-  if (!ox_attr_ints(c, "pooled_shape", &cnt)) return ox_fail(c->err, OX_EINPUT, "pooled_shape is required");
-  OX_TRY(ox_window_ints(c, "pooled_shape", 2, 1, 1, ps));
-  double scale = ox_attr_float(c, "spatial_scale", 1);
+  const pool_state *st = c->state;
+  int64_t ps[2];
+  if (!st->pooled_shape.v) return ox_fail(c->err, OX_EINPUT, "pooled_shape is required");
+  OX_TRY(ox_window_vals(c, "pooled_shape", &st->pooled_shape, 2, 1, ps));
+  double scale = st->spatial_scale;
   int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], R = rois->dims[0];
   OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){R, C, ps[0], ps[1]}, out, c->err));
   ox_tensor *y = &(*out)->u.t;
@@ -739,19 +800,10 @@ static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   if (bix->dt != OX_INT64 || bix->rank != 1 || bix->dims[0] != R)
     return ox_fail(c->err, OX_EINPUT, "batch_indices is %s of shape %s; expected (%lld,) int64",
                    ox_dtypes[bix->dt].onnx_name, ox_shape_str(bix->rank, bix->dims, s1, sizeof s1), (long long)R);
-  const char *mode = ox_attr_string(c, "mode", "avg");
-  int is_max = !strcmp(mode, "max");
-  if (!is_max && strcmp(mode, "avg")) return ox_fail(c->err, OX_EINPUT, "mode is '%s'; it must be avg or max", mode);
-  const char *ctm = c->version >= 16 ? ox_attr_string(c, "coordinate_transformation_mode", "half_pixel") : "output_half_pixel";
-  int half = !strcmp(ctm, "half_pixel");
-  if (!half && strcmp(ctm, "output_half_pixel"))
-    return ox_fail(c->err, OX_EINPUT, "coordinate_transformation_mode is '%s'; it must be half_pixel or output_half_pixel", ctm);
-  int64_t oh = ox_attr_int(c, "output_height", 1), ow = ox_attr_int(c, "output_width", 1);
-  int64_t sr = ox_attr_int(c, "sampling_ratio", 0);
-  double scale = ox_attr_float(c, "spatial_scale", 1);
-  if (oh < 1 || ow < 1 || sr < 0)
-    return ox_fail(c->err, OX_EINPUT, "output_height %lld, output_width %lld and sampling_ratio %lld must be positive (sampling_ratio may be 0)",
-                   (long long)oh, (long long)ow, (long long)sr);
+  const pool_state *st = c->state;
+  int is_max = st->roi_max, half = st->roi_half;
+  int64_t oh = st->out_h, ow = st->out_w, sr = st->sampling_ratio;
+  double scale = st->spatial_scale;
   int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];
   OX_TRY(ox_tensor_new(c->a, x->dt, 4, (int64_t[]){R, C, oh, ow}, out, c->err));
   ox_tensor *y = &(*out)->u.t;
@@ -835,77 +887,59 @@ static int roialign(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 const ox_kernel ox_pool_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "MaxPool",            1, 0, OX_TS_FLOAT3, 1, 1, maxpool,
-    "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,strides:ints" },
+    "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,strides:ints", pool_load },
   { "", "MaxPool",            8, 0, OX_TS_FLOAT3, 1, 1, maxpool,
     "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,storage_order:int=0,"
-    "strides:ints" }, /* Indices */
+    "strides:ints", pool_load }, /* Indices */
   { "", "MaxPool",           10, 0, OX_TS_FLOAT3, 1, 1, maxpool,
     "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
-    "pads:ints,storage_order:int=0,strides:ints" }, /* ceil_mode, dilations */
-  { "", "MaxPool",           11, 0, OX_TS_FLOAT3, 1, 1, maxpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
-    "pads:ints,storage_order:int=0,strides:ints" },
-  { "", "MaxPool",           12, 0, TS_MAXPOOL12, 1, 1, maxpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
-    "pads:ints,storage_order:int=0,strides:ints" }, /* int8, uint8 */
-  { "", "MaxPool",           22, 0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,"
-    "pads:ints,storage_order:int=0,strides:ints" },
+    "pads:ints,storage_order:int=0,strides:ints", pool_load }, /* ceil_mode, dilations */
+  { "", "MaxPool",           11, 0, OX_TS_FLOAT3, 1, 1, maxpool, OX_ATTRS_OF(10), pool_load },
+  { "", "MaxPool",           12, 0, TS_MAXPOOL12, 1, 1, maxpool, OX_ATTRS_OF(10), pool_load }, /* int8, uint8 */
+  { "", "MaxPool",           22, 0, TS_MAXPOOL12 | OX_T(BFLOAT16), 1, 1, maxpool, OX_ATTRS_OF(10), pool_load },
   { "", "AveragePool",        1, 0, OX_TS_FLOAT3, 1, 1, avgpool,
-    "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,strides:ints" },
+    "auto_pad:string=NOTSET,kernel_shape:ints:required,pads:ints,strides:ints", pool_load },
   { "", "AveragePool",        7, 0, OX_TS_FLOAT3, 1, 1, avgpool,
     "auto_pad:string=NOTSET,count_include_pad:int=0,kernel_shape:ints:required,pads:ints,"
-    "strides:ints" }, /* count_include_pad */
+    "strides:ints", pool_load }, /* count_include_pad */
   { "", "AveragePool",       10, 0, OX_TS_FLOAT3, 1, 1, avgpool,
     "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,kernel_shape:ints:required,"
-    "pads:ints,strides:ints" }, /* ceil_mode */
-  { "", "AveragePool",       11, 0, OX_TS_FLOAT3, 1, 1, avgpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,kernel_shape:ints:required,"
-    "pads:ints,strides:ints" },
+    "pads:ints,strides:ints", pool_load }, /* ceil_mode */
+  { "", "AveragePool",       11, 0, OX_TS_FLOAT3, 1, 1, avgpool, OX_ATTRS_OF(10), pool_load },
   { "", "AveragePool",       19, 0, OX_TS_FLOAT3, 1, 1, avgpool,
     "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,dilations:ints,"
-    "kernel_shape:ints:required,pads:ints,strides:ints" }, /* dilations */
-  { "", "AveragePool",       22, 0, OX_TS_FLOAT4, 1, 1, avgpool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,count_include_pad:int=0,dilations:ints,"
-    "kernel_shape:ints:required,pads:ints,strides:ints" },
+    "kernel_shape:ints:required,pads:ints,strides:ints", pool_load }, /* dilations */
+  { "", "AveragePool",       22, 0, OX_TS_FLOAT4, 1, 1, avgpool, OX_ATTRS_OF(19), pool_load },
   { "", "LpPool",             1, 0, OX_TS_FLOAT3, 1, 1, lppool,
-    "auto_pad:string=NOTSET,kernel_shape:ints,p:float=2.0,pads:ints,strides:ints" }, /* p float */
+    "auto_pad:string=NOTSET,kernel_shape:ints,p:float=2.0,pads:ints,strides:ints", pool_load }, /* p float */
   /* p int */
   { "", "LpPool",             2, 0, OX_TS_FLOAT3, 1, 1, lppool,
-    "auto_pad:string=NOTSET,kernel_shape:ints:required,p:int=2,pads:ints,strides:ints" },
-  { "", "LpPool",            11, 0, OX_TS_FLOAT3, 1, 1, lppool,
-    "auto_pad:string=NOTSET,kernel_shape:ints:required,p:int=2,pads:ints,strides:ints" },
+    "auto_pad:string=NOTSET,kernel_shape:ints:required,p:int=2,pads:ints,strides:ints", pool_load },
+  { "", "LpPool",            11, 0, OX_TS_FLOAT3, 1, 1, lppool, OX_ATTRS_OF(2), pool_load },
   { "", "LpPool",            18, 0, OX_TS_FLOAT3, 1, 1, lppool,
     "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,p:int=2,"
-    "pads:ints,strides:ints" }, /* ceil_mode, dilations */
-  { "", "LpPool",            22, 0, OX_TS_FLOAT4, 1, 1, lppool,
-    "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,kernel_shape:ints:required,p:int=2,"
-    "pads:ints,strides:ints" },
-  { "", "GlobalAveragePool",  1, 0, OX_TS_FLOAT3, 1, 1, global_avg, "" },
-  { "", "GlobalAveragePool", 22, 0, OX_TS_FLOAT4, 1, 1, global_avg, "" },
-  { "", "GlobalMaxPool",      1, 0, OX_TS_FLOAT3, 1, 1, global_max, "" },
-  { "", "GlobalMaxPool",     22, 0, OX_TS_FLOAT4, 1, 1, global_max, "" },
-  { "", "GlobalLpPool",       1, 0, OX_TS_FLOAT3, 1, 1, global_lp, "p:float=2.0" }, /* p float */
-  { "", "GlobalLpPool",       2, 0, OX_TS_FLOAT3, 1, 1, global_lp, "p:int=2" },
-  { "", "GlobalLpPool",      22, 0, OX_TS_FLOAT4, 1, 1, global_lp, "p:int=2" },
+    "pads:ints,strides:ints", pool_load }, /* ceil_mode, dilations */
+  { "", "LpPool",            22, 0, OX_TS_FLOAT4, 1, 1, lppool, OX_ATTRS_OF(18), pool_load },
+  { "", "GlobalAveragePool",  1, 0, OX_TS_FLOAT3, 1, 1, global_avg, "", global_load },
+  { "", "GlobalAveragePool", 22, 0, OX_TS_FLOAT4, 1, 1, global_avg, "", global_load },
+  { "", "GlobalMaxPool",      1, 0, OX_TS_FLOAT3, 1, 1, global_max, "", global_load },
+  { "", "GlobalMaxPool",     22, 0, OX_TS_FLOAT4, 1, 1, global_max, "", global_load },
+  { "", "GlobalLpPool",       1, 0, OX_TS_FLOAT3, 1, 1, global_lp, "p:float=2.0", global_load }, /* p float */
+  { "", "GlobalLpPool",       2, 0, OX_TS_FLOAT3, 1, 1, global_lp, "p:int=2", global_load },
+  { "", "GlobalLpPool",      22, 0, OX_TS_FLOAT4, 1, 1, global_lp, "p:int=2", global_load },
   { "", "MaxUnpool",          9, 0, OX_TS_FLOAT3, 2, 3, maxunpool,
-    "kernel_shape:ints:required,pads:ints,strides:ints" },
-  { "", "MaxUnpool",         11, 0, OX_TS_FLOAT3, 2, 3, maxunpool,
-    "kernel_shape:ints:required,pads:ints,strides:ints" },
-  { "", "MaxUnpool",         22, 0, OX_TS_FLOAT4, 2, 3, maxunpool,
-    "kernel_shape:ints:required,pads:ints,strides:ints" },
+    "kernel_shape:ints:required,pads:ints,strides:ints", pool_load },
+  { "", "MaxUnpool",         11, 0, OX_TS_FLOAT3, 2, 3, maxunpool, OX_ATTRS_OF(9), pool_load },
+  { "", "MaxUnpool",         22, 0, OX_TS_FLOAT4, 2, 3, maxunpool, OX_ATTRS_OF(9), pool_load },
   { "", "MaxRoiPool",         1, 0, OX_TS_FLOAT3, 2, 2, maxroipool,
-    "pooled_shape:ints:required,spatial_scale:float=1.0" },
-  { "", "MaxRoiPool",        22, 0, OX_TS_FLOAT4, 2, 2, maxroipool,
-    "pooled_shape:ints:required,spatial_scale:float=1.0" },
+    "pooled_shape:ints:required,spatial_scale:float=1.0", roipool_load },
+  { "", "MaxRoiPool",        22, 0, OX_TS_FLOAT4, 2, 2, maxroipool, OX_ATTRS_OF(1), roipool_load },
   { "", "RoiAlign",          10, 0, OX_TS_FLOAT3, 3, 3, roialign,
     "mode:string=avg,output_height:int=1,output_width:int=1,sampling_ratio:int=0,"
-    "spatial_scale:float=1.0" },
+    "spatial_scale:float=1.0", roialign_load },
   { "", "RoiAlign",          16, 0, OX_TS_FLOAT3, 3, 3, roialign,
     "coordinate_transformation_mode:string=half_pixel,mode:string=avg,output_height:int=1,"
-    "output_width:int=1,sampling_ratio:int=0,spatial_scale:float=1.0" }, /* half_pixel */
-  { "", "RoiAlign",          22, 0, OX_TS_FLOAT4, 3, 3, roialign,
-    "coordinate_transformation_mode:string=half_pixel,mode:string=avg,output_height:int=1,"
-    "output_width:int=1,sampling_ratio:int=0,spatial_scale:float=1.0" },
+    "output_width:int=1,sampling_ratio:int=0,spatial_scale:float=1.0", roialign_load }, /* half_pixel */
+  { "", "RoiAlign",          22, 0, OX_TS_FLOAT4, 3, 3, roialign, OX_ATTRS_OF(16), roialign_load },
   {0},
 };

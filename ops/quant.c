@@ -66,6 +66,37 @@ static int type_in(ox_ctx *c, int i, const ox_tensor *t, uint64_t mask, const ch
                  ox_dtypes[t->dt].onnx_name, what, list);
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hook keeps for a node: each attribute its op-version has
+ * (the others keep their defaults) */
+typedef struct {
+  int64_t axis, block, odt, prec, group;
+  int saturate, auto_pad;
+  ox_ints kernel_shape, strides, dilations, pads;
+} quant_state;
+
+static int quant_load(ox_ctx *c, void **state) {
+  quant_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  int v = c->version;
+  st->axis = ox_attr_int(c, "axis", 1);
+  st->block = ox_attr_int(c, "block_size", 0);
+  st->odt = ox_attr_int(c, "output_dtype", 0);
+  st->saturate = 1;
+  if (v >= 19) OX_TRY(ox_attr_int_in(c, "saturate", 1, 0, 1, &st->saturate));
+  st->prec = ox_attr_int(c, "precision", 0);
+  st->group = ox_attr_int(c, "group", 1);
+  OX_TRY(ox_auto_pad(c, &st->auto_pad));
+  OX_TRY(ox_window_attr(c, "kernel_shape", 1, &st->kernel_shape));
+  OX_TRY(ox_window_attr(c, "strides", 1, &st->strides));
+  OX_TRY(ox_window_attr(c, "dilations", 1, &st->dilations));
+  OX_TRY(ox_window_attr(c, "pads", 0, &st->pads));
+  return 0;
+}
+#define QST ((const quant_state *)c->state)
+
 /* ---- the (outer, D, inner) layout of x and its parameters ---- */
 
 typedef struct {
@@ -77,9 +108,8 @@ typedef struct {
 static int qlayout_make(ox_ctx *c, const ox_tensor *x, const ox_tensor *s, const ox_tensor *zp,
                         int sidx, qlayout *L) {
   char s1[256], s2[256];
-  int64_t axis = c->version >= 13 ? ox_attr_int(c, "axis", 1) : 1;
-  int64_t block = c->version >= 21 ? ox_attr_int(c, "block_size", 0) : 0;
-  if (c->err->code) return c->err->code;
+  int64_t axis = c->version >= 13 ? QST->axis : 1;
+  int64_t block = c->version >= 21 ? QST->block : 0;
   if (zp) { /* zero point: the scale's shape */
     int same = zp->rank == s->rank || (zp->n == 1 && s->n == 1);
     for (int d = 0; same && d < zp->rank && zp->rank == s->rank; d++) same = zp->dims[d] == s->dims[d];
@@ -191,11 +221,9 @@ static int quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
   OX_TRY(type_in(c, 1, s, ts, v >= 19 && v < 23 ? "y_scale (T1, the type of x)" : "y_scale"));
   uint64_t ty = v < 19 ? TS_I8 : v < 21 ? TS_I8 | TS_F8 : v < 23 ? (TS_DQ21 & ~OX_T(INT32))
               : v < 25 ? (TS_DQ23 & ~OX_T(INT32)) : (TS_DQ25 & ~OX_T(INT32));
-  int64_t odt = v >= 21 ? ox_attr_int(c, "output_dtype", 0) : 0;
-  int saturate = 1;
-  if (v >= 19) OX_TRY(ox_attr_int_in(c, "saturate", 1, 0, 1, &saturate));
-  int64_t prec = v >= 23 ? ox_attr_int(c, "precision", 0) : 0;
-  if (c->err->code) return c->err->code;
+  int64_t odt = v >= 21 ? QST->odt : 0;
+  int saturate = v >= 19 ? QST->saturate : 1;
+  int64_t prec = v >= 23 ? QST->prec : 0;
   ox_dtype yt = OX_UINT8;
   if (zp) {
     OX_TRY(type_in(c, 2, zp, ty, "y_zero_point"));
@@ -283,8 +311,7 @@ static int dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   if (zp && zp->dt != x->dt)
     return ox_fail(c->err, OX_EINPUT, "x_zero_point is %s but x is %s; they must have the same type",
                    ox_dtypes[zp->dt].onnx_name, ox_dtypes[x->dt].onnx_name);
-  int64_t odt = v >= 23 ? ox_attr_int(c, "output_dtype", 0) : 0;
-  if (c->err->code) return c->err->code;
+  int64_t odt = v >= 23 ? QST->odt : 0;
   ox_dtype yt = s->dt;
   if (odt) {
     if (odt != OX_FLOAT && odt != OX_FLOAT16 && odt != OX_BFLOAT16)
@@ -781,9 +808,8 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
                    ox_shape_str(x->rank, x->dims, s1, sizeof s1),
                    ox_shape_str(w->rank, w->dims, s2, sizeof s2), QC_MAXSP);
   int64_t N = x->dims[0], C = x->dims[1], M = w->dims[0], Cg = w->dims[1];
-  int64_t group = ox_attr_int(c, "group", 1);
-  int mode;
-  OX_TRY(ox_auto_pad(c, &mode));
+  int64_t group = QST->group;
+  int mode = QST->auto_pad;
   if (group < 1 || C != Cg * group || M % group)
     return ox_fail(c->err, OX_EINPUT, "x %s, w %s and group %lld do not fit: C must be w's dim 1 "
                    "times group, and M a multiple of group", ox_shape_str(x->rank, x->dims, s1, sizeof s1),
@@ -798,10 +824,10 @@ static int qlinear_conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
     return ox_fail(c->err, OX_EINPUT, "B has shape %s; it must be (%lld,)",
                    ox_shape_str(bias->rank, bias->dims, s1, sizeof s1), (long long)M);
   int64_t ks[QC_MAXSP], st[QC_MAXSP], dl[QC_MAXSP], pd[2 * QC_MAXSP], od[QC_MAXSP];
-  OX_TRY(ox_window_ints(c, "kernel_shape", ns, 0, 1, ks)); /* absent: 0, taken from w */
-  OX_TRY(ox_window_ints(c, "strides", ns, 1, 1, st));
-  OX_TRY(ox_window_ints(c, "dilations", ns, 1, 1, dl));
-  OX_TRY(ox_window_ints(c, "pads", 2 * ns, 0, 0, pd));
+  OX_TRY(ox_window_vals(c, "kernel_shape", &QST->kernel_shape, ns, 0, ks)); /* absent: 0, taken from w */
+  OX_TRY(ox_window_vals(c, "strides", &QST->strides, ns, 1, st));
+  OX_TRY(ox_window_vals(c, "dilations", &QST->dilations, ns, 1, dl));
+  OX_TRY(ox_window_vals(c, "pads", &QST->pads, 2 * ns, 0, pd));
   for (int i = 0; i < ns; i++) {
     if (ks[i] == 0) ks[i] = w->dims[2 + i];
     if (ks[i] != w->dims[2 + i])
@@ -880,37 +906,33 @@ int ox_dynamic_quantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 
 const ox_kernel ox_quant_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "QuantizeLinear",        10, 0, TS_Q10_X,      2, 3, quantize, "" },
-  { "", "QuantizeLinear",        13, 0, TS_Q10_X,      2, 3, quantize, "axis:int=1" }, /* axis */
+  { "", "QuantizeLinear",        10, 0, TS_Q10_X,      2, 3, quantize, "", quant_load },
+  { "", "QuantizeLinear",        13, 0, TS_Q10_X,      2, 3, quantize, "axis:int=1", quant_load }, /* axis */
   { "", "QuantizeLinear",        19, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,saturate:int=1" }, /* float8, saturate */
+    "axis:int=1,saturate:int=1", quant_load }, /* float8, saturate */
   { "", "QuantizeLinear",        21, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0,saturate:int=1" }, /* blocked, 16/4-bit */
+    "axis:int=1,block_size:int=0,output_dtype:int=0,saturate:int=1", quant_load }, /* blocked, 16/4-bit */
   /* float4, precision */
   { "", "QuantizeLinear",        23, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" },
+    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1", quant_load },
   /* e8m0 scale */
-  { "", "QuantizeLinear",        24, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" },
-  { "", "QuantizeLinear",        25, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1" }, /* 2-bit */
-  { "", "DequantizeLinear",      10, 0, TS_DQ10,       2, 3, dequantize, "" },
-  { "", "DequantizeLinear",      13, 0, TS_DQ10,       2, 3, dequantize, "axis:int=1" },
-  { "", "DequantizeLinear",      19, 0, TS_DQ19,       2, 3, dequantize, "axis:int=1" },
+  { "", "QuantizeLinear",        24, 0, TS_Q19_X,      2, 3, quantize, OX_ATTRS_OF(23), quant_load },
+  { "", "QuantizeLinear",        25, 0, TS_Q19_X,      2, 3, quantize, OX_ATTRS_OF(23), quant_load }, /* 2-bit */
+  { "", "DequantizeLinear",      10, 0, TS_DQ10,       2, 3, dequantize, "", quant_load },
+  { "", "DequantizeLinear",      13, 0, TS_DQ10,       2, 3, dequantize, "axis:int=1", quant_load },
+  { "", "DequantizeLinear",      19, 0, TS_DQ19,       2, 3, dequantize, "axis:int=1", quant_load },
   { "", "DequantizeLinear",      21, 0, TS_DQ21,       2, 3, dequantize,
-    "axis:int=1,block_size:int=0" },
+    "axis:int=1,block_size:int=0", quant_load },
   { "", "DequantizeLinear",      23, 0, TS_DQ23,       2, 3, dequantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0" },
-  { "", "DequantizeLinear",      24, 0, TS_DQ23,       2, 3, dequantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0" },
-  { "", "DequantizeLinear",      25, 0, TS_DQ25,       2, 3, dequantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0" },
+    "axis:int=1,block_size:int=0,output_dtype:int=0", quant_load },
+  { "", "DequantizeLinear",      24, 0, TS_DQ23,       2, 3, dequantize, OX_ATTRS_OF(23), quant_load },
+  { "", "DequantizeLinear",      25, 0, TS_DQ25,       2, 3, dequantize, OX_ATTRS_OF(23), quant_load },
   { "", "DynamicQuantizeLinear", 11, 0, OX_T(FLOAT),   1, 1, dynamic_quantize, "" },
   { "", "QLinearMatMul",         10, 0, TS_I8,         8, 8, qlinear_matmul, "" },
   /* float8, float16 scales */
   { "", "QLinearMatMul",         21, 0, TS_I8 | TS_F8, 8, 8, qlinear_matmul, "" },
   { "", "QLinearConv",           10, 0, TS_I8,         8, 9, qlinear_conv,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints" },
+    "strides:ints", quant_load },
   {0},
 };

@@ -315,6 +315,50 @@ OX_NATIVE_FLOATS(FLOAT_FN)
 OX_NATIVE_SINTS(SINT_FN)
 OX_NATIVE_UINTS(UINT_FN)
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks of this file keep for a node: the attributes its
+ * op-version declares, each with its default where the node leaves it out. */
+typedef struct {
+  int keepdims, noop, select_last, has_axes;
+  int64_t axis, naxes;
+  const int64_t *axes; /* the axes attribute (NULL: absent) */
+} reduce_state;
+
+static int new_state(ox_ctx *c, void **state) {
+  reduce_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->keepdims = ox_attr_int(c, "keepdims", 1) != 0;
+  return 0;
+}
+
+/* the reductions */
+static int reduce_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  reduce_state *st = *state;
+  st->has_axes = ox_attr_find(c, "axes") != NULL;
+  st->axes = ox_attr_ints(c, "axes", &st->naxes);
+  st->noop = ox_attr_int(c, "noop_with_empty_axes", 0) != 0;
+  return 0;
+}
+
+/* ArgMax, ArgMin */
+static int arg_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  reduce_state *st = *state;
+  st->axis = ox_attr_int(c, "axis", 0);
+  st->select_last = c->version >= 12 ? ox_attr_int(c, "select_last_index", 0) != 0 : 0;
+  return 0;
+}
+
+/* Softmax, LogSoftmax, Hardmax: axis 1 before opset 13, -1 from 13 */
+static int softmax_load(ox_ctx *c, void **state) {
+  OX_TRY(new_state(c, state));
+  ((reduce_state *)*state)->axis = ox_attr_int(c, "axis", c->version >= 13 ? -1 : 1);
+  return 0;
+}
+
 /* ---- axes ---- */
 
 /* Which of x's `rank` dims are reduced (red[d] = 1): from the `axes`
@@ -322,23 +366,23 @@ OX_NATIVE_UINTS(UINT_FN)
  * empty ones, mean all dims, or none when noop_with_empty_axes is set. */
 static int get_axes(ox_ctx *c, int nin, ox_value **in, int rank, int axes_input,
                     uint8_t *red) {
+  const reduce_state *st = c->state;
   const int64_t *axes = NULL;
   int64_t n = -1;
   int noop = 0;
   if (axes_input) {
-    if (ox_attr_find(c, "axes"))
+    if (st->has_axes)
       return ox_fail(c->err, OX_EINPUT, "attribute 'axes' is not allowed from this version on; "
                      "axes are input 1");
-    noop = ox_attr_int(c, "noop_with_empty_axes", 0) != 0;
+    noop = st->noop;
     if (nin > 1 && in[1]) {
       int64_t *v;
       OX_TRY(ox_ints_of(c, 1, in[1], &v, &n));
       axes = v;
     }
   } else {
-    axes = ox_attr_ints(c, "axes", &n);
+    axes = st->axes, n = st->naxes;
   }
-  if (c->err->code) return c->err->code;
   if (n <= 0) { /* absent or empty */
     memset(red, !noop, (size_t)rank);
     return 0;
@@ -470,8 +514,7 @@ static int reduce_par(ox_ctx *c, ox_dtype dt, int op, plan *p, const void *x, vo
 static int reduce(ox_ctx *c, int nin, ox_value **in, ox_value **out, int op, int axes_input) {
   const ox_tensor *x = &in[0]->u.t; /* x: (d0, ..., d[r-1]) */
   int r = x->rank, orank = 0;
-  int64_t keepdims = ox_attr_int(c, "keepdims", 1);
-  if (c->err->code) return c->err->code;
+  int64_t keepdims = ((const reduce_state *)c->state)->keepdims;
   uint8_t *red = ox_alloc_array(c->a, r + 1, 1);
   int64_t *odims = ox_alloc_array(c->a, r + 1, sizeof *odims);
   if (!red || !odims) return ox_oom(c->err, NULL);
@@ -564,9 +607,8 @@ static void split_at(const ox_tensor *x, int axis, int64_t *outer, int64_t *d, i
 
 static int arg_reduce(ox_ctx *c, ox_value **in, ox_value **out, int is_max) {
   const ox_tensor *x = &in[0]->u.t;
-  int64_t axis_attr = ox_attr_int(c, "axis", 0), keepdims = ox_attr_int(c, "keepdims", 1);
-  int64_t last = c->version >= 12 ? ox_attr_int(c, "select_last_index", 0) : 0;
-  if (c->err->code) return c->err->code;
+  const reduce_state *st = c->state;
+  int64_t axis_attr = st->axis, keepdims = st->keepdims, last = st->select_last;
   int r = x->rank, axis;
   if (r == 0) return ox_fail(c->err, OX_EINPUT, "the input is a scalar; it has no axis to search");
   OX_TRY(ox_axis(c, axis_attr, r, 0, "axis", &axis));
@@ -702,8 +744,7 @@ static int soft_par(ox_ctx *c, ox_dtype dt, int kind, const void *x, void *y, in
 static int softmax_family(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
   const ox_tensor *x = &in[0]->u.t;
   int v13 = c->version >= 13;
-  int64_t axis_attr = ox_attr_int(c, "axis", v13 ? -1 : 1);
-  if (c->err->code) return c->err->code;
+  int64_t axis_attr = ((const reduce_state *)c->state)->axis;
   int r = x->rank, axis;
   if (r == 0) return ox_fail(c->err, OX_EINPUT, "the input is a scalar; it needs rank >= 1");
   OX_TRY(ox_axis(c, axis_attr, r, 0, "axis", &axis));
@@ -747,91 +788,83 @@ static int hardmax(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
 
 const ox_kernel ox_reduce_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "ReduceSum",        1, 0, TS_HP,        1, 1, reduce_sum, "axes:ints,keepdims:int=1" },
-  { "", "ReduceSum",       11, 0, TS_HP,        1, 1, reduce_sum, "axes:ints,keepdims:int=1" },
+  { "", "ReduceSum",        1, 0, TS_HP,        1, 1, reduce_sum, "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceSum",       11, 0, TS_HP,        1, 1, reduce_sum, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceSum",       13, 0, TS_HP13,      1, 2, reduce_sum,
-    "keepdims:int=1,noop_with_empty_axes:int=0" }, /* axes input */
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load }, /* axes input */
   /* the common version history: 1, 11 (negative axes), 13 (+ bfloat16), 18 (axes
    * as input 1); ReduceMax/Min also 12 (+ int8, uint8) and 20 (+ bool) */
-  { "", "ReduceMean",       1, 0, TS_HP,        1, 1, reduce_mean, "axes:ints,keepdims:int=1" },
-  { "", "ReduceMean",      11, 0, TS_HP,        1, 1, reduce_mean, "axes:ints,keepdims:int=1" },
-  { "", "ReduceMean",      13, 0, TS_HP13,      1, 1, reduce_mean, "axes:ints,keepdims:int=1" },
+  { "", "ReduceMean",       1, 0, TS_HP,        1, 1, reduce_mean, "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceMean",      11, 0, TS_HP,        1, 1, reduce_mean, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceMean",      13, 0, TS_HP13,      1, 1, reduce_mean, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceMean",      18, 0, TS_HP13,      1, 2, reduce_mean,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
-  { "", "ReduceMax",        1, 0, TS_HP,        1, 1, reduce_max, "axes:ints,keepdims:int=1" },
-  { "", "ReduceMax",       11, 0, TS_HP,        1, 1, reduce_max, "axes:ints,keepdims:int=1" },
-  { "", "ReduceMax",       12, 0, TS_MM12,      1, 1, reduce_max, "axes:ints,keepdims:int=1" },
-  { "", "ReduceMax",       13, 0, TS_MM13,      1, 1, reduce_max, "axes:ints,keepdims:int=1" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
+  { "", "ReduceMax",        1, 0, TS_HP,        1, 1, reduce_max, "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceMax",       11, 0, TS_HP,        1, 1, reduce_max, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceMax",       12, 0, TS_MM12,      1, 1, reduce_max, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceMax",       13, 0, TS_MM13,      1, 1, reduce_max, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceMax",       18, 0, TS_MM13,      1, 2, reduce_max,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
-  { "", "ReduceMax",       20, 0, TS_MM20,      1, 2, reduce_max,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
-  { "", "ReduceMin",        1, 0, TS_HP,        1, 1, reduce_min, "axes:ints,keepdims:int=1" },
-  { "", "ReduceMin",       11, 0, TS_HP,        1, 1, reduce_min, "axes:ints,keepdims:int=1" },
-  { "", "ReduceMin",       12, 0, TS_MM12,      1, 1, reduce_min, "axes:ints,keepdims:int=1" },
-  { "", "ReduceMin",       13, 0, TS_MM13,      1, 1, reduce_min, "axes:ints,keepdims:int=1" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
+  { "", "ReduceMax",       20, 0, TS_MM20,      1, 2, reduce_max, OX_ATTRS_OF(18), reduce_load },
+  { "", "ReduceMin",        1, 0, TS_HP,        1, 1, reduce_min, "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceMin",       11, 0, TS_HP,        1, 1, reduce_min, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceMin",       12, 0, TS_MM12,      1, 1, reduce_min, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceMin",       13, 0, TS_MM13,      1, 1, reduce_min, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceMin",       18, 0, TS_MM13,      1, 2, reduce_min,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
-  { "", "ReduceMin",       20, 0, TS_MM20,      1, 2, reduce_min,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
-  { "", "ReduceProd",       1, 0, TS_HP,        1, 1, reduce_prod, "axes:ints,keepdims:int=1" },
-  { "", "ReduceProd",      11, 0, TS_HP,        1, 1, reduce_prod, "axes:ints,keepdims:int=1" },
-  { "", "ReduceProd",      13, 0, TS_HP13,      1, 1, reduce_prod, "axes:ints,keepdims:int=1" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
+  { "", "ReduceMin",       20, 0, TS_MM20,      1, 2, reduce_min, OX_ATTRS_OF(18), reduce_load },
+  { "", "ReduceProd",       1, 0, TS_HP,        1, 1, reduce_prod, "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceProd",      11, 0, TS_HP,        1, 1, reduce_prod, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceProd",      13, 0, TS_HP13,      1, 1, reduce_prod, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceProd",      18, 0, TS_HP13,      1, 2, reduce_prod,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
-  { "", "ReduceL1",         1, 0, TS_HP,        1, 1, reduce_l1, "axes:ints,keepdims:int=1" },
-  { "", "ReduceL1",        11, 0, TS_HP,        1, 1, reduce_l1, "axes:ints,keepdims:int=1" },
-  { "", "ReduceL1",        13, 0, TS_HP13,      1, 1, reduce_l1, "axes:ints,keepdims:int=1" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
+  { "", "ReduceL1",         1, 0, TS_HP,        1, 1, reduce_l1, "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceL1",        11, 0, TS_HP,        1, 1, reduce_l1, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceL1",        13, 0, TS_HP13,      1, 1, reduce_l1, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceL1",        18, 0, TS_HP13,      1, 2, reduce_l1,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
-  { "", "ReduceL2",         1, 0, TS_HP,        1, 1, reduce_l2, "axes:ints,keepdims:int=1" },
-  { "", "ReduceL2",        11, 0, TS_HP,        1, 1, reduce_l2, "axes:ints,keepdims:int=1" },
-  { "", "ReduceL2",        13, 0, TS_HP13,      1, 1, reduce_l2, "axes:ints,keepdims:int=1" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
+  { "", "ReduceL2",         1, 0, TS_HP,        1, 1, reduce_l2, "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceL2",        11, 0, TS_HP,        1, 1, reduce_l2, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceL2",        13, 0, TS_HP13,      1, 1, reduce_l2, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceL2",        18, 0, TS_HP13,      1, 2, reduce_l2,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
-  { "", "ReduceLogSum",     1, 0, TS_HP,        1, 1, reduce_log_sum, "axes:ints,keepdims:int=1" },
-  { "", "ReduceLogSum",    11, 0, TS_HP,        1, 1, reduce_log_sum, "axes:ints,keepdims:int=1" },
-  { "", "ReduceLogSum",    13, 0, TS_HP13,      1, 1, reduce_log_sum, "axes:ints,keepdims:int=1" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
+  { "", "ReduceLogSum",     1, 0, TS_HP,        1, 1, reduce_log_sum, "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceLogSum",    11, 0, TS_HP,        1, 1, reduce_log_sum, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceLogSum",    13, 0, TS_HP13,      1, 1, reduce_log_sum, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceLogSum",    18, 0, TS_HP13,      1, 2, reduce_log_sum,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
   { "", "ReduceLogSumExp",  1, 0, TS_HP,        1, 1, reduce_log_sum_exp,
-    "axes:ints,keepdims:int=1" },
-  { "", "ReduceLogSumExp", 11, 0, TS_HP,        1, 1, reduce_log_sum_exp,
-    "axes:ints,keepdims:int=1" },
-  { "", "ReduceLogSumExp", 13, 0, TS_HP13,      1, 1, reduce_log_sum_exp,
-    "axes:ints,keepdims:int=1" },
+    "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceLogSumExp", 11, 0, TS_HP,        1, 1, reduce_log_sum_exp, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceLogSumExp", 13, 0, TS_HP13,      1, 1, reduce_log_sum_exp, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceLogSumExp", 18, 0, TS_HP13,      1, 2, reduce_log_sum_exp,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
   { "", "ReduceSumSquare",  1, 0, TS_HP,        1, 1, reduce_sum_square,
-    "axes:ints,keepdims:int=1" },
-  { "", "ReduceSumSquare", 11, 0, TS_HP,        1, 1, reduce_sum_square,
-    "axes:ints,keepdims:int=1" },
-  { "", "ReduceSumSquare", 13, 0, TS_HP13,      1, 1, reduce_sum_square,
-    "axes:ints,keepdims:int=1" },
+    "axes:ints,keepdims:int=1", reduce_load },
+  { "", "ReduceSumSquare", 11, 0, TS_HP,        1, 1, reduce_sum_square, OX_ATTRS_OF(1), reduce_load },
+  { "", "ReduceSumSquare", 13, 0, TS_HP13,      1, 1, reduce_sum_square, OX_ATTRS_OF(1), reduce_load },
   { "", "ReduceSumSquare", 18, 0, TS_HP13,      1, 2, reduce_sum_square,
-    "keepdims:int=1,noop_with_empty_axes:int=0" },
+    "keepdims:int=1,noop_with_empty_axes:int=0", reduce_load },
   /* ArgMax/Min: 1, 11 (negative axis), 12 (select_last_index), 13 (+ bfloat16) */
-  { "", "ArgMax",           1, 0, OX_TS_NUM,    1, 1, argmax, "axis:int=0,keepdims:int=1" },
-  { "", "ArgMax",          11, 0, OX_TS_NUM,    1, 1, argmax, "axis:int=0,keepdims:int=1" },
+  { "", "ArgMax",           1, 0, OX_TS_NUM,    1, 1, argmax, "axis:int=0,keepdims:int=1", arg_load },
+  { "", "ArgMax",          11, 0, OX_TS_NUM,    1, 1, argmax, OX_ATTRS_OF(1), arg_load },
   { "", "ArgMax",          12, 0, OX_TS_NUM,    1, 1, argmax,
-    "axis:int=0,keepdims:int=1,select_last_index:int=0" },
-  { "", "ArgMax",          13, 0, OX_TS_NUM13,  1, 1, argmax,
-    "axis:int=0,keepdims:int=1,select_last_index:int=0" },
-  { "", "ArgMin",           1, 0, OX_TS_NUM,    1, 1, argmin, "axis:int=0,keepdims:int=1" },
-  { "", "ArgMin",          11, 0, OX_TS_NUM,    1, 1, argmin, "axis:int=0,keepdims:int=1" },
+    "axis:int=0,keepdims:int=1,select_last_index:int=0", arg_load },
+  { "", "ArgMax",          13, 0, OX_TS_NUM13,  1, 1, argmax, OX_ATTRS_OF(12), arg_load },
+  { "", "ArgMin",           1, 0, OX_TS_NUM,    1, 1, argmin, "axis:int=0,keepdims:int=1", arg_load },
+  { "", "ArgMin",          11, 0, OX_TS_NUM,    1, 1, argmin, OX_ATTRS_OF(1), arg_load },
   { "", "ArgMin",          12, 0, OX_TS_NUM,    1, 1, argmin,
-    "axis:int=0,keepdims:int=1,select_last_index:int=0" },
-  { "", "ArgMin",          13, 0, OX_TS_NUM13,  1, 1, argmin,
-    "axis:int=0,keepdims:int=1,select_last_index:int=0" },
+    "axis:int=0,keepdims:int=1,select_last_index:int=0", arg_load },
+  { "", "ArgMin",          13, 0, OX_TS_NUM13,  1, 1, argmin, OX_ATTRS_OF(12), arg_load },
   /* Softmax family: 1, 11 (negative axis), 13 (one axis, default -1; + bfloat16) */
-  { "", "Softmax",          1, 0, OX_TS_FLOAT3, 1, 1, softmax, "axis:int=1" },
-  { "", "Softmax",         11, 0, OX_TS_FLOAT3, 1, 1, softmax, "axis:int=1" },
-  { "", "Softmax",         13, 0, OX_TS_FLOAT4, 1, 1, softmax, "axis:int=-1" },
-  { "", "LogSoftmax",       1, 0, OX_TS_FLOAT3, 1, 1, log_softmax, "axis:int=1" },
-  { "", "LogSoftmax",      11, 0, OX_TS_FLOAT3, 1, 1, log_softmax, "axis:int=1" },
-  { "", "LogSoftmax",      13, 0, OX_TS_FLOAT4, 1, 1, log_softmax, "axis:int=-1" },
-  { "", "Hardmax",          1, 0, OX_TS_FLOAT3, 1, 1, hardmax, "axis:int=1" },
-  { "", "Hardmax",         11, 0, OX_TS_FLOAT3, 1, 1, hardmax, "axis:int=1" },
-  { "", "Hardmax",         13, 0, OX_TS_FLOAT4, 1, 1, hardmax, "axis:int=-1" },
+  { "", "Softmax",          1, 0, OX_TS_FLOAT3, 1, 1, softmax, "axis:int=1", softmax_load },
+  { "", "Softmax",         11, 0, OX_TS_FLOAT3, 1, 1, softmax, "axis:int=1", softmax_load },
+  { "", "Softmax",         13, 0, OX_TS_FLOAT4, 1, 1, softmax, "axis:int=-1", softmax_load },
+  { "", "LogSoftmax",       1, 0, OX_TS_FLOAT3, 1, 1, log_softmax, "axis:int=1", softmax_load },
+  { "", "LogSoftmax",      11, 0, OX_TS_FLOAT3, 1, 1, log_softmax, "axis:int=1", softmax_load },
+  { "", "LogSoftmax",      13, 0, OX_TS_FLOAT4, 1, 1, log_softmax, "axis:int=-1", softmax_load },
+  { "", "Hardmax",          1, 0, OX_TS_FLOAT3, 1, 1, hardmax, "axis:int=1", softmax_load },
+  { "", "Hardmax",         11, 0, OX_TS_FLOAT3, 1, 1, hardmax, "axis:int=1", softmax_load },
+  { "", "Hardmax",         13, 0, OX_TS_FLOAT4, 1, 1, hardmax, "axis:int=-1", softmax_load },
   {0},
 };

@@ -327,9 +327,7 @@ const ox_kernel ox_rnn_kernels[] = {
   { "", "RNN",  14, 0, OX_TS_FLOAT3, 3, 6, rnn,
     "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
     "direction:string=forward,hidden_size:int,layout:int=0" }, /* layout */
-  { "", "RNN",  22, 0, OX_TS_FLOAT4, 3, 6, rnn,
-    "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
-    "direction:string=forward,hidden_size:int,layout:int=0" }, /* bfloat16 */
+  { "", "RNN",  22, 0, OX_TS_FLOAT4, 3, 6, rnn, OX_ATTRS_OF(14) }, /* bfloat16 */
   { "", "GRU",   1, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
     "direction:string=foward,hidden_size:int,output_sequence:int=0" },
@@ -343,9 +341,7 @@ const ox_kernel ox_rnn_kernels[] = {
   { "", "GRU",  14, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
     "direction:string=forward,hidden_size:int,layout:int=0,linear_before_reset:int=0" },
-  { "", "GRU",  22, 0, OX_TS_FLOAT4, 3, 6, gru,
-    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,layout:int=0,linear_before_reset:int=0" },
+  { "", "GRU",  22, 0, OX_TS_FLOAT4, 3, 6, gru, OX_ATTRS_OF(14) },
   { "", "LSTM",  1, 0, OX_TS_FLOAT3, 3, 8, lstm,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
     "direction:string=forward,hidden_size:int,input_forget:int=0,output_sequence:int=0" },
@@ -355,8 +351,6 @@ const ox_kernel ox_rnn_kernels[] = {
   { "", "LSTM", 14, 0, OX_TS_FLOAT3, 3, 8, lstm,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
     "direction:string=forward,hidden_size:int,input_forget:int=0,layout:int=0" },
-  { "", "LSTM", 22, 0, OX_TS_FLOAT4, 3, 8, lstm,
-    "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,input_forget:int=0,layout:int=0" },
+  { "", "LSTM", 22, 0, OX_TS_FLOAT4, 3, 8, lstm, OX_ATTRS_OF(14) },
   {0},
 };

@@ -9,7 +9,7 @@
  * shares its data with the sequence's element. */
 #include <string.h>
 
-#include "core/registry.h"
+#include "core/kernel.h"
 
 /* ---- checks shared by the ops below ---- */
 
@@ -24,13 +24,6 @@ static int need_seq(ox_ctx *c, ox_value **in, int i) {
                  ox_input_name(c, i), ox_value_desc(v, desc, sizeof desc));
 }
 
-static int need_tensor(ox_ctx *c, ox_value **in, int i) {
-  if (in[i]->kind == OX_TENSOR) return 0;
-  char desc[128];
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 ox_value_desc(in[i], desc, sizeof desc));
-}
-
 /* The element dtype of a sequence (known even when it is empty). */
 static ox_dtype seq_elem(const ox_value *s) { return s->type->inner->elem; }
 
@@ -41,7 +34,7 @@ static ox_dtype seq_elem(const ox_value *s) { return s->type->inner->elem; }
  * onnxruntime accepts, so one element of rank 1 is taken too. */
 static int get_position(ox_ctx *c, ox_value **in, int i, int64_t n, int64_t hi,
                         int64_t *pos) {
-  OX_TRY(need_tensor(c, in, i));
+  OX_TRY(ox_need_tensor(c, in[i], i));
   const ox_tensor *t = &in[i]->u.t;
   if (t->dt != OX_INT32 && t->dt != OX_INT64)
     return ox_fail(c->err, OX_EINPUT, "%s (the position) is %s; it must be int32 or int64",
@@ -82,21 +75,38 @@ static int sequence_construct(ox_ctx *c, int nin, ox_value **in, int nout, ox_va
   for (int i = 0; i < nin; i++) {
     if (!in[i])
       return ox_fail(c->err, OX_EINPUT, "input %d is missing; every input must be a tensor", i);
-    OX_TRY(need_tensor(c, in, i));
-    if (in[i]->u.t.dt != in[0]->u.t.dt)
-      return ox_fail(c->err, OX_EINPUT,
-                     "%s is %s but input 0 is %s; all inputs must have the same type",
-                     ox_input_name(c, i), ox_dtypes[in[i]->u.t.dt].onnx_name,
-                     ox_dtypes[in[0]->u.t.dt].onnx_name);
+    OX_TRY(ox_need_tensor(c, in[i], i));
+    OX_TRY(ox_same_dtype(c, i, &in[i]->u.t, in[0]->u.t.dt));
   }
   OX_TRY(ox_seq_new(c->a, ox_type_tensor(in[0]->u.t.dt), nin, &out[0], c->err));
   for (int i = 0; i < nin; i++) out[0]->u.seq.v[i] = in[i];
   return 0;
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* SequenceEmpty's dtype, SplitToSequence's and ConcatFromSequence's axis,
+ * keepdims and new_axis */
+typedef struct {
+  int64_t dtype, axis, keepdims, new_axis;
+  int has_axis;
+} seq_state;
+
+static int seq_load(ox_ctx *c, void **state) {
+  seq_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->dtype = ox_attr_int(c, "dtype", OX_FLOAT);
+  st->has_axis = ox_attr_find(c, "axis") != NULL;
+  st->axis = ox_attr_int(c, "axis", 0);
+  st->keepdims = ox_attr_int(c, "keepdims", 1);
+  st->new_axis = ox_attr_int(c, "new_axis", 0);
+  return 0;
+}
+#define SST ((const seq_state *)c->state)
+
 static int sequence_empty(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  int64_t dt = ox_attr_int(c, "dtype", OX_FLOAT);
-  if (c->err->code) return c->err->code;
+  int64_t dt = SST->dtype;
   if (dt <= 0 || dt >= OX_DTYPE_MAX)
     return ox_fail(c->err, OX_EINPUT, "attribute dtype = %lld is not a data type", (long long)dt);
   if (!(OX_TS_CLASSIC & (UINT64_C(1) << dt)))
@@ -109,7 +119,7 @@ static int sequence_empty(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 
 static int sequence_insert(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(need_seq(c, in, 0));
-  OX_TRY(need_tensor(c, in, 1));
+  OX_TRY(ox_need_tensor(c, in[1], 1));
   const ox_value *s = in[0];
   if (in[1]->u.t.dt != seq_elem(s)) {
     char desc[128];
@@ -160,10 +170,9 @@ static void copy_slices(char *y, const char *x, int64_t outer, int64_t dim, int6
 }
 
 static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t; /* x: (d0, ..., d[axis], ..., d[r-1]) */
-  int64_t axis = ox_attr_int(c, "axis", 0), keepdims = ox_attr_int(c, "keepdims", 1);
-  if (c->err->code) return c->err->code;
+  int64_t axis = SST->axis, keepdims = SST->keepdims;
   int r = x->rank;
   if (r == 0) return ox_fail(c->err, OX_EINPUT, "cannot split a scalar");
   if (axis < -r || axis >= r)
@@ -181,7 +190,7 @@ static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
     if (!len && nchunk) return ox_oom(c->err, NULL);
     for (int64_t i = 0; i < nchunk; i++) len[i] = 1;
   } else {
-    OX_TRY(need_tensor(c, in, 1));
+    OX_TRY(ox_need_tensor(c, in[1], 1));
     const ox_tensor *s = &sp->u.t;
     if (s->dt != OX_INT32 && s->dt != OX_INT64)
       return ox_fail(c->err, OX_EINPUT, "%s (split) is %s; it must be int32 or int64",
@@ -253,10 +262,9 @@ static int split_to_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
 static int concat_from_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(need_seq(c, in, 0));
   const ox_value *s = in[0];
-  if (!ox_attr_find(c, "axis"))
+  if (!SST->has_axis)
     return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
-  int64_t axis = ox_attr_int(c, "axis", 0), new_axis = ox_attr_int(c, "new_axis", 0);
-  if (c->err->code) return c->err->code;
+  int64_t axis = SST->axis, new_axis = SST->new_axis;
   if (new_axis != 0 && new_axis != 1)
     return ox_fail(c->err, OX_EINPUT, "new_axis is %lld; it must be 0 or 1", (long long)new_axis);
   int64_t n = s->u.seq.n;
@@ -329,15 +337,15 @@ const ox_kernel ox_sequence_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "SequenceAt",         11,  0, TS_SEQ,                  2,  2, sequence_at, "" },
   { "", "SequenceConstruct",  11,  0, TS_SEQ,                  1, -1, sequence_construct, "" },
-  { "", "SequenceEmpty",      11, -1, TS_SEQ,                  0,  0, sequence_empty, "dtype:int" },
+  { "", "SequenceEmpty",      11, -1, TS_SEQ,                  0,  0, sequence_empty, "dtype:int", seq_load },
   { "", "SequenceInsert",     11,  0, TS_SEQ,                  2,  3, sequence_insert, "" },
   { "", "SequenceErase",      11,  0, TS_SEQ,                  1,  2, sequence_erase, "" },
   { "", "SequenceLength",     11,  0, TS_SEQ,                  1,  1, sequence_length, "" },
   { "", "SplitToSequence",    11,  0, TS_SEQ,                  1,  2, split_to_sequence,
-    "axis:int=0,keepdims:int=1" },
+    "axis:int=0,keepdims:int=1", seq_load },
   { "", "SplitToSequence",    24,  0, TS_SEQ | OX_T(BFLOAT16), 1,  2, split_to_sequence,
-    "axis:int=0,keepdims:int=1" },
+    OX_ATTRS_OF(11), seq_load },
   { "", "ConcatFromSequence", 11,  0, TS_SEQ,                  1,  1, concat_from_sequence,
-    "axis:int:required,new_axis:int=0" },
+    "axis:int:required,new_axis:int=0", seq_load },
   {0},
 };

@@ -168,18 +168,6 @@ static int constant(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 
 /* ---- helpers shared by the ops below ---- */
 
-/* Input i must be a tensor (the registry checks only its element type). */
-static int tensor_in(ox_ctx *c, ox_value **in, int i, const ox_tensor **t) {
-  if (in[i] && in[i]->kind == OX_TENSOR) {
-    *t = &in[i]->u.t;
-    return 0;
-  }
-  char desc[128];
-  if (!in[i]) return ox_fail(c->err, OX_EINPUT, "input %d is missing", i);
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 ox_value_desc(in[i], desc, sizeof desc));
-}
-
 /* A new header for x's data with another shape (values are never mutated, so
  * Reshape, Flatten, Squeeze and Unsqueeze share the data). The element count
  * must be unchanged; the callers check it. */
@@ -269,24 +257,62 @@ static int reshape_dims(ox_ctx *c, const ox_tensor *x, int64_t n, const int64_t 
   return 0;
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* What the load hooks of this file keep for a node (Reshape, Flatten,
+ * Transpose): the attributes its op-version declares, each with its
+ * default where the node leaves it out. */
+typedef struct {
+  const int64_t *shape, *perm, *axes; /* NULL: absent */
+  int64_t nshape, nperm, naxes, axis, start, end, dtype, k, upper, stash;
+  int allowzero, has_axis, has_end, has_dtype;
+} shape_state;
+
+static int shape_load(ox_ctx *c, void **state) {
+  shape_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->shape = ox_attr_ints(c, "shape", &st->nshape);
+  if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "allowzero", 0, 0, 1, &st->allowzero));
+  st->has_axis = ox_attr_find(c, "axis") != NULL; /* the default differs: Flatten 1, OneHot -1 */
+  st->axis = ox_attr_int(c, "axis", 1);
+  st->perm = ox_attr_ints(c, "perm", &st->nperm);
+  st->axes = ox_attr_ints(c, "axes", &st->naxes);
+  st->start = ox_attr_int(c, "start", 0);
+  st->has_end = ox_attr_find(c, "end") != NULL;
+  st->end = ox_attr_int(c, "end", 0);
+  st->has_dtype = ox_attr_find(c, "dtype") != NULL;
+  st->dtype = ox_attr_int(c, "dtype", 0);
+  st->k = ox_attr_int(c, "k", 0);
+  st->upper = ox_attr_int(c, "upper", 1);
+  st->stash = ox_attr_int(c, "stash_type", OX_FLOAT);
+  return 0;
+}
+
+/* Reshape-1: its shape attribute given */
+static int reshape_load(ox_ctx *c, void **state) {
+  OX_TRY(shape_load(c, state));
+  if (c->version < 5 && !((shape_state *)*state)->shape)
+    return ox_fail(c->err, OX_EINPUT, "the attribute 'shape' is required");
+  return 0;
+}
+
 /* Reshape-1 takes the shape as an attribute; from 5 it is input 1 (int64);
  * allowzero arrives in 14. */
 static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   const int64_t *want;
   int64_t n;
+  const shape_state *st = c->state;
   if (c->version < 5) {
-    want = ox_attr_ints(c, "shape", &n);
-    if (c->err->code) return c->err->code;
-    if (!want) return ox_fail(c->err, OX_EINPUT, "the attribute 'shape' is required");
+    want = st->shape, n = st->nshape;
   } else {
     int64_t *w;
     OX_TRY(ox_ints_of(c, 1, in[1], &w, &n));
     want = w;
   }
-  int allowzero = 0;
-  if (c->version >= 14) OX_TRY(ox_attr_int_in(c, "allowzero", 0, 0, 1, &allowzero));
+  int allowzero = st->allowzero;
   if (n > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "shape has %lld entries", (long long)n);
   int64_t *dims = ox_alloc_array(c->a, n + 1, sizeof *dims);
   if (!dims) return ox_oom(c->err, NULL);
@@ -300,9 +326,8 @@ static int reshape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
  * axis lies in [0, r]; from Flatten-11 also [-r, -1], counting from the back. */
 static int flatten(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  int64_t axis = ox_attr_int(c, "axis", 1);
-  if (c->err->code) return c->err->code;
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  int64_t axis = ((const shape_state *)c->state)->axis;
   int r = x->rank;
   int64_t lo = c->version >= 11 ? -r : 0;
   if (axis < lo || axis > r)
@@ -321,8 +346,9 @@ static int get_axes(ox_ctx *c, int nin, ox_value **in, const int64_t **axes, int
   *axes = NULL;
   *n = -1;
   if (c->version < 13) {
-    *axes = ox_attr_ints(c, "axes", n);
-    return c->err->code;
+    *axes = ((const shape_state *)c->state)->axes;
+    *n = ((const shape_state *)c->state)->naxes;
+    return 0;
   }
   if (nin > 1 && in[1]) {
     int64_t *v;
@@ -356,7 +382,7 @@ static int mark_axes(ox_ctx *c, const int64_t *axes, int64_t n, int rank, char *
  * before 13 an empty list counts as absent.) */
 static int squeeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   const int64_t *axes;
   int64_t n;
   OX_TRY(get_axes(c, nin, in, &axes, &n));
@@ -387,7 +413,7 @@ static int squeeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
  * "as seen in the output tensor"), so their order does not matter. */
 static int unsqueeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   const int64_t *axes;
   int64_t n;
   OX_TRY(get_axes(c, nin, in, &axes, &n));
@@ -408,12 +434,12 @@ static int unsqueeze(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
  * back, and both are clamped to [0, r]. */
 static int shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int64_t r = x->rank, start = 0, end = r;
   if (c->version >= 15) {
-    start = ox_attr_int(c, "start", 0);
-    end = ox_attr_int(c, "end", r);
-    if (c->err->code) return c->err->code;
+    const shape_state *st = c->state;
+    start = st->start;
+    end = st->has_end ? st->end : r;
   }
   start = clamp64(start < 0 ? start + r : start, 0, r);
   end = clamp64(end < 0 ? end + r : end, 0, r);
@@ -425,7 +451,7 @@ static int shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 static int size(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_scalar_new(c->a, OX_INT64, &out[0], c->err));
   *(int64_t *)out[0]->u.t.data = x->n;
   return 0;
@@ -481,9 +507,9 @@ static int constant_of_shape(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
  * x's type) picks the output type. */
 static int eye_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  int64_t dt = ox_attr_int(c, "dtype", x->dt), k = ox_attr_int(c, "k", 0);
-  if (c->err->code) return c->err->code;
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  const shape_state *st = c->state;
+  int64_t dt = st->has_dtype ? st->dtype : x->dt, k = st->k;
   uint64_t allowed = c->version >= 22 ? TS_EYE22 : TS_EYE9;
   if (dt <= 0 || dt >= OX_DTYPE_MAX || !(allowed & T_BIT(dt)))
     return ox_fail(c->err, OX_EINPUT, "dtype %lld%s%s%s is not allowed: the output must be a "
@@ -520,7 +546,7 @@ static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t[3];
   static const char *what[3] = {"start", "limit", "delta"};
   for (int i = 0; i < 3; i++) {
-    OX_TRY(tensor_in(c, in, i, &t[i]));
+    OX_TRY(ox_tensor_in(c, in, nin, i, &t[i]));
     if (t[i]->n != 1 || t[i]->rank > 1) {
       char sb[256];
       return ox_fail(c->err, OX_EINPUT, "%s (%s) must be a scalar; it has shape %s",
@@ -571,8 +597,7 @@ static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   count = q > 0 ? (int64_t)q : 0;
   OX_TRY(ox_tensor_new(c->a, dt, 1, &count, &out[0], c->err));
   ox_tensor *y = &out[0]->u.t;
-  int64_t stash = ox_attr_int(c, "stash_type", OX_FLOAT);
-  if (c->err->code) return c->err->code;
+  int64_t stash = ((const shape_state *)c->state)->stash;
   if (dt == OX_DOUBLE || (ox_dtype_is_small_float(dt) && stash == OX_DOUBLE)) {
     if (dt == OX_DOUBLE) {
       double *p = y->data;
@@ -602,9 +627,8 @@ static int range(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * zero (the empty string for strings). k is input 1, a scalar, default 0. */
 static int trilu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  int64_t k = 0, upper = ox_attr_int(c, "upper", 1);
-  if (c->err->code) return c->err->code;
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  int64_t k = 0, upper = ((const shape_state *)c->state)->upper;
   if (nin > 1 && in[1]) OX_TRY(ox_scalar_i64(c, 1, in[1], &k));
   if (x->rank < 2) {
     char sb[256];
@@ -639,9 +663,9 @@ static int trilu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * [0, depth) as all off. */
 static int one_hot(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x, *dep, *val;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  OX_TRY(tensor_in(c, in, 1, &dep));
-  OX_TRY(tensor_in(c, in, 2, &val));
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  OX_TRY(ox_tensor_in(c, in, nin, 1, &dep));
+  OX_TRY(ox_tensor_in(c, in, nin, 2, &val));
   char sb[256];
   if (!(OX_TS_NUM & T_BIT(dep->dt)))
     return ox_fail(c->err, OX_EINPUT, "%s (depth) is %s; it must be a number",
@@ -663,8 +687,8 @@ static int one_hot(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   int64_t depth = ox_load_i64(dep->dt, dep->data, 0);
   if (depth < 0 || (dep->dt == OX_UINT64 && ox_load_u64(dep->dt, dep->data, 0) > INT64_MAX))
     return ox_fail(c->err, OX_EINPUT, "depth %lld must not be negative", (long long)depth);
-  int64_t ax = ox_attr_int(c, "axis", -1);
-  if (c->err->code) return c->err->code;
+  const shape_state *st = c->state;
+  int64_t ax = st->has_axis ? st->axis : -1;
   int axis, r = x->rank;
   OX_TRY(ox_axis(c, ax, r, 1, "axis", &axis));
 
@@ -935,10 +959,10 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
  * y.dims[i] = x.dims[perm[i]]. */
 static int transpose(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  OX_TRY(tensor_in(c, in, 0, &x));
-  int64_t np;
-  const int64_t *p = ox_attr_ints(c, "perm", &np);
-  if (c->err->code) return c->err->code;
+  OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
+  const shape_state *st = c->state;
+  int64_t np = st->nperm;
+  const int64_t *p = st->perm;
   int r = x->rank;
   int64_t *perm = ox_alloc_array(c->a, 2 * (int64_t)r + 2, sizeof *perm), *dims = perm + r + 1;
   char *seen = ox_alloc(c->a, (size_t)r + 1);
@@ -984,74 +1008,62 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "Identity",        24,  0, TS_24,         1, 1, identity, "" },
   { "", "Identity",        25,  0, TS_25,         1, 1, identity, "" },
   { "", "Constant",         1, -1, OX_TS_FLOAT3, 0, 0, constant, "value:tensor:required" },
-  { "", "Constant",         9, -1, OX_TS_CLASSIC, 0, 0, constant, "value:tensor:required" },
+  { "", "Constant",         9, -1, OX_TS_CLASSIC, 0, 0, constant, OX_ATTRS_OF(1) },
   { "", "Constant",        11, -1, OX_TS_CLASSIC, 0, 0, constant,
     "sparse_value:sparse_tensor,value:tensor" }, /* + sparse_value */
   { "", "Constant",        12, -1, OX_TS_CLASSIC, 0, 0, constant,
     "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
     "value_int:int,value_ints:ints,value_string:string,value_strings:strings" }, /* + value_* */
-  { "", "Constant",        13, -1, TS_13,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        19, -1, TS_19,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        21, -1, TS_21,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        23, -1, TS_23,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        24, -1, TS_24,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
-  { "", "Constant",        25, -1, TS_25,         0, 0, constant,
-    "sparse_value:sparse_tensor,value:tensor,value_float:float,value_floats:floats,"
-    "value_int:int,value_ints:ints,value_string:string,value_strings:strings" },
+  { "", "Constant",        13, -1, TS_13,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        19, -1, TS_19,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        21, -1, TS_21,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        23, -1, TS_23,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        24, -1, TS_24,         0, 0, constant, OX_ATTRS_OF(12) },
+  { "", "Constant",        25, -1, TS_25,         0, 0, constant, OX_ATTRS_OF(12) },
   { "", "Reshape",          1,  0, OX_TS_FLOAT3,  1, 1, reshape,
-    "consumed_inputs:ints,shape:ints" }, /* shape attribute */
-  { "", "Reshape",          5,  0, OX_TS_CLASSIC, 2, 2, reshape, "" }, /* shape input */
-  { "", "Reshape",         13,  0, TS_13,         2, 2, reshape, "" },
+    "consumed_inputs:ints,shape:ints", reshape_load }, /* shape attribute */
+  { "", "Reshape",          5,  0, OX_TS_CLASSIC, 2, 2, reshape, "", reshape_load }, /* shape input */
+  { "", "Reshape",         13,  0, TS_13,         2, 2, reshape, "", reshape_load },
   /* + allowzero */
-  { "", "Reshape",         14,  0, TS_13,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         19,  0, TS_19,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         21,  0, TS_21,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         23,  0, TS_23,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         24,  0, TS_24,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Reshape",         25,  0, TS_25,         2, 2, reshape, "allowzero:int=0" },
-  { "", "Flatten",          1,  0, OX_TS_FLOAT3,  1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",          9,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1" },
+  { "", "Reshape",         14,  0, TS_13,         2, 2, reshape, "allowzero:int=0", reshape_load },
+  { "", "Reshape",         19,  0, TS_19,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Reshape",         21,  0, TS_21,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Reshape",         23,  0, TS_23,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Reshape",         24,  0, TS_24,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Reshape",         25,  0, TS_25,         2, 2, reshape, OX_ATTRS_OF(14), reshape_load },
+  { "", "Flatten",          1,  0, OX_TS_FLOAT3,  1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",          9,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1", shape_load },
   /* + negative axis */
-  { "", "Flatten",         11,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         13,  0, TS_13,         1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         21,  0, TS_21,         1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         23,  0, TS_23,         1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         24,  0, TS_24,         1, 1, flatten, "axis:int=1" },
-  { "", "Flatten",         25,  0, TS_25,         1, 1, flatten, "axis:int=1" },
-  { "", "Squeeze",          1,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints" }, /* axes attribute */
+  { "", "Flatten",         11,  0, OX_TS_CLASSIC, 1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         13,  0, TS_13,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         21,  0, TS_21,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         23,  0, TS_23,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         24,  0, TS_24,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Flatten",         25,  0, TS_25,         1, 1, flatten, "axis:int=1", shape_load },
+  { "", "Squeeze",          1,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints", shape_load }, /* axes attribute */
   /* + negative axes */
-  { "", "Squeeze",         11,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints" },
-  { "", "Squeeze",         13,  0, TS_13,         1, 2, squeeze, "" }, /* axes input */
-  { "", "Squeeze",         21,  0, TS_21,         1, 2, squeeze, "" },
-  { "", "Squeeze",         23,  0, TS_23,         1, 2, squeeze, "" },
-  { "", "Squeeze",         24,  0, TS_24,         1, 2, squeeze, "" },
-  { "", "Squeeze",         25,  0, TS_25,         1, 2, squeeze, "" },
-  { "", "Unsqueeze",        1,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required" },
-  { "", "Unsqueeze",       11,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required" },
-  { "", "Unsqueeze",       13,  0, TS_13,         2, 2, unsqueeze, "" },
-  { "", "Unsqueeze",       21,  0, TS_21,         2, 2, unsqueeze, "" },
-  { "", "Unsqueeze",       23,  0, TS_23,         2, 2, unsqueeze, "" },
-  { "", "Unsqueeze",       24,  0, TS_24,         2, 2, unsqueeze, "" },
-  { "", "Unsqueeze",       25,  0, TS_25,         2, 2, unsqueeze, "" },
-  { "", "Shape",            1,  0, OX_TS_CLASSIC, 1, 1, shape, "" },
-  { "", "Shape",           13,  0, TS_13,         1, 1, shape, "" },
+  { "", "Squeeze",         11,  0, OX_TS_CLASSIC, 1, 1, squeeze, "axes:ints", shape_load },
+  { "", "Squeeze",         13,  0, TS_13,         1, 2, squeeze, "", shape_load }, /* axes input */
+  { "", "Squeeze",         21,  0, TS_21,         1, 2, squeeze, "", shape_load },
+  { "", "Squeeze",         23,  0, TS_23,         1, 2, squeeze, "", shape_load },
+  { "", "Squeeze",         24,  0, TS_24,         1, 2, squeeze, "", shape_load },
+  { "", "Squeeze",         25,  0, TS_25,         1, 2, squeeze, "", shape_load },
+  { "", "Unsqueeze",        1,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, "axes:ints:required", shape_load },
+  { "", "Unsqueeze",       11,  0, OX_TS_CLASSIC, 1, 1, unsqueeze, OX_ATTRS_OF(1), shape_load },
+  { "", "Unsqueeze",       13,  0, TS_13,         2, 2, unsqueeze, "", shape_load },
+  { "", "Unsqueeze",       21,  0, TS_21,         2, 2, unsqueeze, "", shape_load },
+  { "", "Unsqueeze",       23,  0, TS_23,         2, 2, unsqueeze, "", shape_load },
+  { "", "Unsqueeze",       24,  0, TS_24,         2, 2, unsqueeze, "", shape_load },
+  { "", "Unsqueeze",       25,  0, TS_25,         2, 2, unsqueeze, "", shape_load },
+  { "", "Shape",            1,  0, OX_TS_CLASSIC, 1, 1, shape, "", shape_load },
+  { "", "Shape",           13,  0, TS_13,         1, 1, shape, "", shape_load },
   /* + start, end */
-  { "", "Shape",           15,  0, TS_13,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           19,  0, TS_19,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           21,  0, TS_21,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           23,  0, TS_23,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           24,  0, TS_24,         1, 1, shape, "end:int,start:int=0" },
-  { "", "Shape",           25,  0, TS_25,         1, 1, shape, "end:int,start:int=0" },
+  { "", "Shape",           15,  0, TS_13,         1, 1, shape, "end:int,start:int=0", shape_load },
+  { "", "Shape",           19,  0, TS_19,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
+  { "", "Shape",           21,  0, TS_21,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
+  { "", "Shape",           23,  0, TS_23,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
+  { "", "Shape",           24,  0, TS_24,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
+  { "", "Shape",           25,  0, TS_25,         1, 1, shape, OX_ATTRS_OF(15), shape_load },
   { "", "Size",             1,  0, OX_TS_CLASSIC, 1, 1, size, "" },
   { "", "Size",            13,  0, TS_13,         1, 1, size, "" },
   { "", "Size",            19,  0, TS_19,         1, 1, size, "" },
@@ -1065,20 +1077,20 @@ const ox_kernel ox_shape_kernels[] = {
   { "", "ConstantOfShape", 23,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
   { "", "ConstantOfShape", 24,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
   { "", "ConstantOfShape", 25,  0, OX_T(INT64),   1, 1, constant_of_shape, "value:tensor" },
-  { "", "EyeLike",          9,  0, TS_EYE9,       1, 1, eye_like, "dtype:int,k:int=0" },
-  { "", "EyeLike",         22,  0, TS_EYE22,      1, 1, eye_like, "dtype:int,k:int=0" },
-  { "", "Range",           11,  0, TS_RANGE,      3, 3, range, "" },
+  { "", "EyeLike",          9,  0, TS_EYE9,       1, 1, eye_like, "dtype:int,k:int=0", shape_load },
+  { "", "EyeLike",         22,  0, TS_EYE22,      1, 1, eye_like, OX_ATTRS_OF(9), shape_load },
+  { "", "Range",           11,  0, TS_RANGE,      3, 3, range, "", shape_load },
   { "", "Range",           27,  0, TS_RANGE | OX_T(FLOAT16) | OX_T(BFLOAT16), 3, 3, range,
-    "stash_type:int=1" }, /* + stash_type */
-  { "", "Trilu",           14,  0, TS_13,         1, 2, trilu, "upper:int=1" },
-  { "", "OneHot",           9,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1" },
+    "stash_type:int=1", shape_load }, /* + stash_type */
+  { "", "Trilu",           14,  0, TS_13,         1, 2, trilu, "upper:int=1", shape_load },
+  { "", "OneHot",           9,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1", shape_load },
   /* + negative indices */
-  { "", "OneHot",          11,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1" },
-  { "", "Transpose",        1,  0, OX_TS_CLASSIC, 1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       13,  0, TS_13,         1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       21,  0, TS_21,         1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       23,  0, TS_23,         1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       24,  0, TS_24,         1, 1, transpose, "perm:ints" },
-  { "", "Transpose",       25,  0, TS_25,         1, 1, transpose, "perm:ints" },
+  { "", "OneHot",          11,  0, OX_TS_NUM,     3, 3, one_hot, "axis:int=-1", shape_load },
+  { "", "Transpose",        1,  0, OX_TS_CLASSIC, 1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       13,  0, TS_13,         1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       21,  0, TS_21,         1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       23,  0, TS_23,         1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       24,  0, TS_24,         1, 1, transpose, "perm:ints", shape_load },
+  { "", "Transpose",       25,  0, TS_25,         1, 1, transpose, "perm:ints", shape_load },
   {0},
 };

@@ -77,16 +77,39 @@ static ox_fft *plan(ox_ctx *c, int dt, int64_t n, int real) {
   return p;
 }
 
+/* ---- the attributes, read once when the model is loaded ---- */
+
+/* DFT's inverse, onesided and (DFT-17) axis; STFT's onesided; the windows'
+ * and MelWeightMatrix's output_datatype and periodic */
+typedef struct {
+  int64_t inverse, onesided, axis, dtype, periodic;
+} signal_state;
+
+/* onesided: DFT's default is 0, STFT's 1 */
+static int signal_read(ox_ctx *c, void **state, int onesided) {
+  signal_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->inverse = ox_attr_int(c, "inverse", 0);
+  st->onesided = ox_attr_int(c, "onesided", onesided);
+  st->axis = ox_attr_int(c, "axis", 1);
+  st->dtype = ox_attr_int(c, "output_datatype", OX_FLOAT);
+  st->periodic = ox_attr_int(c, "periodic", 1);
+  return 0;
+}
+static int signal_load(ox_ctx *c, void **state) { return signal_read(c, state, 0); }
+static int stft_load(ox_ctx *c, void **state) { return signal_read(c, state, 1); }
+#define GST ((const signal_state *)c->state)
+
 /* ---- DFT ---- */
 
 static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
   const ox_tensor *x = &in[0]->u.t; /* x: (d0, ..., d[r-2], 1 or 2) */
   int r = x->rank;
-  int64_t inverse = ox_attr_int(c, "inverse", 0), onesided = ox_attr_int(c, "onesided", 0);
+  int64_t inverse = GST->inverse, onesided = GST->onesided;
   int64_t axis = -2;
-  if (c->version < 20) axis = ox_attr_int(c, "axis", 1); /* DFT-17: an attribute */
-  if (c->err->code) return c->err->code;
+  if (c->version < 20) axis = GST->axis; /* DFT-17: an attribute */
   if (c->version >= 20 && nin > 2 && in[2]) OX_TRY(ox_scalar_i64(c, 2, in[2], &axis));
   if (r < 2 || (x->dims[r - 1] != 1 && x->dims[r - 1] != 2))
     return ox_fail(c->err, OX_EINPUT, "input must have rank >= 2 with a last dim of 1 (real) or 2 (complex); got rank %d", r);
@@ -148,8 +171,7 @@ static int dft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 static int stft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
   const ox_tensor *x = &in[0]->u.t; /* signal: (B, L, 1 or 2) */
-  int64_t onesided = ox_attr_int(c, "onesided", 1);
-  if (c->err->code) return c->err->code;
+  int64_t onesided = GST->onesided;
   if (x->rank != 3 || (x->dims[2] != 1 && x->dims[2] != 2))
     return ox_fail(c->err, OX_EINPUT, "signal must be (batch, length, 1 or 2); got rank %d", x->rank);
   int64_t step, B = x->dims[0], L = x->dims[1], ic = x->dims[2];
@@ -198,8 +220,7 @@ static int stft_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 enum { HANN, HAMMING, BLACKMAN };
 
 static int window(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
-  int64_t size, dt = ox_attr_int(c, "output_datatype", OX_FLOAT), periodic = ox_attr_int(c, "periodic", 1);
-  if (c->err->code) return c->err->code;
+  int64_t size, dt = GST->dtype, periodic = GST->periodic;
   OX_TRY(ox_scalar_i64(c, 0, in[0], &size));
   if (size < 0) return ox_fail(c->err, OX_EINPUT, "size must be >= 0; got %lld", (long long)size);
   const uint64_t ok = OX_TS_INTS | OX_TS_FLOAT4;
@@ -279,9 +300,8 @@ static double py_floordiv(double a, double b) {
 
 static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nin, (void)nout;
-  int64_t nmel, dftl, rate, dt = ox_attr_int(c, "output_datatype", OX_FLOAT);
+  int64_t nmel, dftl, rate, dt = GST->dtype;
   double lo, hi;
-  if (c->err->code) return c->err->code;
   OX_TRY(ox_scalar_i64(c, 0, in[0], &nmel));
   OX_TRY(ox_scalar_i64(c, 1, in[1], &dftl));
   OX_TRY(ox_scalar_i64(c, 2, in[2], &rate));
@@ -332,15 +352,15 @@ static int mel_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 const ox_kernel ox_signal_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "DFT",             17, 0, OX_TS_FLOAT4, 1, 2, dft_k,
-    "axis:int=1,inverse:int=0,onesided:int=0" },
-  { "", "DFT",             20, 0, OX_TS_FLOAT4, 1, 3, dft_k, "inverse:int=0,onesided:int=0" },
-  { "", "STFT",            17, 0, OX_TS_FLOAT4, 2, 4, stft_k, "onesided:int=1" },
+    "axis:int=1,inverse:int=0,onesided:int=0", signal_load },
+  { "", "DFT",             20, 0, OX_TS_FLOAT4, 1, 3, dft_k, "inverse:int=0,onesided:int=0", signal_load },
+  { "", "STFT",            17, 0, OX_TS_FLOAT4, 2, 4, stft_k, "onesided:int=1", stft_load },
   { "", "HannWindow",      17, 0, TS_IDX,       1, 1, hann_k,
-    "output_datatype:int=1,periodic:int=1" },
+    "output_datatype:int=1,periodic:int=1", signal_load },
   { "", "HammingWindow",   17, 0, TS_IDX,       1, 1, hamming_k,
-    "output_datatype:int=1,periodic:int=1" },
+    "output_datatype:int=1,periodic:int=1", signal_load },
   { "", "BlackmanWindow",  17, 0, TS_IDX,       1, 1, blackman_k,
-    "output_datatype:int=1,periodic:int=1" },
-  { "", "MelWeightMatrix", 17, 0, TS_IDX,       5, 5, mel_k, "output_datatype:int=1" },
+    "output_datatype:int=1,periodic:int=1", signal_load },
+  { "", "MelWeightMatrix", 17, 0, TS_IDX,       5, 5, mel_k, "output_datatype:int=1", signal_load },
   {0},
 };

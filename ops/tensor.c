@@ -247,14 +247,42 @@ static void concat_units(void *arg, int slot, int64_t lo, int64_t hi) {
   }
 }
 
+/* ---- Concat and Split: the attributes, read once when the model is loaded ---- */
+
+typedef struct {
+  int64_t axis, num_outputs;
+  int has_num_outputs;
+  const int64_t *split; /* Split before 13: the attribute, NULL when absent */
+  int64_t nsplit;
+} cat_state;
+
+static int concat_load(ox_ctx *c, void **state) {
+  cat_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  if (!ox_attr_find(c, "axis") && c->version >= 4)
+    return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
+  st->axis = ox_attr_int(c, "axis", 1);
+  return 0;
+}
+
+static int split_load(ox_ctx *c, void **state) {
+  cat_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->axis = ox_attr_int(c, "axis", 0);
+  st->split = ox_attr_ints(c, "split", &st->nsplit);
+  st->has_num_outputs = ox_attr_find(c, "num_outputs") != NULL;
+  st->num_outputs = ox_attr_int(c, "num_outputs", 0);
+  return 0;
+}
+
 static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *t0;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &t0));
-  const ox_attr *at = ox_attr_find(c, "axis");
-  if (!at && c->version >= 4) return ox_fail(c->err, OX_EINPUT, "the attribute 'axis' is required");
   /* Negative axes are documented from 11 but taken at every version, as
    * onnxruntime does (PyTorch's opset-6 exports write them, e.g. GLU's Split). */
-  int64_t a = ox_attr_int(c, "axis", 1);
+  int64_t a = ((const cat_state *)c->state)->axis;
   int axis;
   OX_TRY(ox_axis(c, a, t0->rank, 0, "axis", &axis));
   int r = t0->rank;
@@ -314,12 +342,14 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   if (nout < 1) return ox_fail(c->err, OX_EINPUT, "the node has no outputs");
-  int64_t a = ox_attr_int(c, "axis", 0);
+  const cat_state *st = c->state;
+  int64_t a = st->axis;
   int axis; /* negative axes at every version: see concat() */
   OX_TRY(ox_axis(c, a, x->rank, 0, "axis", &axis));
   int64_t dim = x->dims[axis], nsplit = -1, *sp = NULL;
   if (c->version < 13) {
-    const int64_t *sa = ox_attr_ints(c, "split", &nsplit);
+    const int64_t *sa = st->split;
+    nsplit = st->nsplit;
     if (sa) {
       sp = ints_new(c, nsplit);
       if (!sp) return ox_oom(c->err, NULL);
@@ -347,9 +377,8 @@ static int split(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       OX_TRY(ox_ints_of(c, 1, in[1], &sp, &nsplit));
     }
   }
-  const ox_attr *na = c->version >= 18 ? ox_attr_find(c, "num_outputs") : NULL;
-  if (na) {
-    int64_t k = ox_attr_int(c, "num_outputs", 0);
+  if (c->version >= 18 && st->has_num_outputs) {
+    int64_t k = st->num_outputs;
     if (sp)
       return ox_fail(c->err, OX_EINPUT, "both the input 'split' and the attribute "
                      "'num_outputs' are given; give one");
@@ -439,6 +468,89 @@ static int64_t slice_dim(int64_t n, int64_t start, int64_t end, int64_t step, in
   return start > end ? 1 + (int64_t)((uint64_t)(start - end - 1) / s) : 0;
 }
 
+/* ---- Slice-1, Pad, CenterCropPad, DepthToSpace, SpaceToDepth,
+ * ReverseSequence: the attributes, read once when the model is loaded ---- */
+
+enum { PAD_CONSTANT, PAD_REFLECT, PAD_EDGE, PAD_WRAP };
+static const char *const pad_names[] = {"constant", "reflect", "edge", "wrap"};
+
+typedef struct {
+  const int64_t *starts, *ends, *axes, *pads; /* NULL: absent */
+  int64_t nstarts, nends, naxes, npads, blocksize, batch_axis, time_axis;
+  int mode; /* Pad: PAD_*; DepthToSpace: 1 for CRD */
+  float value;
+} part_state;
+
+static int part_new(ox_ctx *c, void **state) {
+  part_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->axes = ox_attr_ints(c, "axes", &st->naxes);
+  return 0;
+}
+
+/* Slice-1: starts and ends given (axes: an empty list is all of them) */
+static int slice_load(ox_ctx *c, void **state) {
+  OX_TRY(part_new(c, state));
+  part_state *st = *state;
+  st->starts = ox_attr_ints(c, "starts", &st->nstarts);
+  st->ends = ox_attr_ints(c, "ends", &st->nends);
+  if (st->axes && st->naxes == 0) st->axes = NULL, st->naxes = -1;
+  if (c->version < 10 && (!st->starts || !st->ends))
+    return ox_fail(c->err, OX_EINPUT, "the attributes 'starts' and 'ends' are required");
+  return 0;
+}
+
+/* Pad: the mode; before 11, the pads (Pad-1: 'paddings') and the value */
+static int pad_load(ox_ctx *c, void **state) {
+  OX_TRY(part_new(c, state));
+  part_state *st = *state;
+  const char *ms = ox_attr_string(c, "mode", "constant");
+  if (!strcmp(ms, "constant")) st->mode = PAD_CONSTANT;
+  else if (!strcmp(ms, "reflect")) st->mode = PAD_REFLECT;
+  else if (!strcmp(ms, "edge")) st->mode = PAD_EDGE;
+  else if (!strcmp(ms, "wrap") && c->version >= 19) st->mode = PAD_WRAP;
+  else
+    return ox_fail(c->err, OX_EINPUT, "mode '%s' is not one of constant, reflect, edge%s", ms,
+                   c->version >= 19 ? ", wrap" : " (wrap needs opset 19)");
+  if (c->version < 11) {
+    const char *name = c->version < 2 ? "paddings" : "pads";
+    st->pads = ox_attr_ints(c, name, &st->npads);
+    if (!st->pads) return ox_fail(c->err, OX_EINPUT, "the attribute '%s' is required", name);
+    st->value = ox_attr_float(c, "value", 0.0f);
+  }
+  return 0;
+}
+
+/* DepthToSpace, SpaceToDepth: blocksize given and positive; DepthToSpace-11's mode */
+static int block_load(ox_ctx *c, void **state) {
+  OX_TRY(part_new(c, state));
+  part_state *st = *state;
+  if (!ox_attr_find(c, "blocksize"))
+    return ox_fail(c->err, OX_EINPUT, "the attribute 'blocksize' is required");
+  st->blocksize = ox_attr_int(c, "blocksize", 0);
+  if (st->blocksize < 1 || st->blocksize > 0x7fffffff)
+    return ox_fail(c->err, OX_EINPUT, "blocksize = %lld; it must be positive", (long long)st->blocksize);
+  const char *mode = c->version >= 11 ? ox_attr_string(c, "mode", "DCR") : "DCR";
+  st->mode = !strcmp(mode, "CRD");
+  if (!st->mode && strcmp(mode, "DCR")) return ox_fail(c->err, OX_EINPUT, "mode '%s' is not DCR or CRD", mode);
+  return 0;
+}
+
+/* ReverseSequence: the batch and time axes, 0 and 1 in some order */
+static int revseq_load(ox_ctx *c, void **state) {
+  OX_TRY(part_new(c, state));
+  part_state *st = *state;
+  st->batch_axis = ox_attr_int(c, "batch_axis", 1), st->time_axis = ox_attr_int(c, "time_axis", 0);
+  int64_t ba = st->batch_axis, ta = st->time_axis;
+  if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta)
+    return ox_fail(c->err, OX_EINPUT, "batch_axis = %lld and time_axis = %lld; they must be 0 "
+                   "and 1 in some order", (long long)ba, (long long)ta);
+  return 0;
+}
+
+#define PART ((const part_state *)c->state)
+
 /* Slice-1: attributes starts, ends, axes. Slice-10 on: inputs starts, ends,
  * axes, steps (steps from 10, negative axes documented from 11). */
 static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
@@ -447,14 +559,9 @@ static int slice(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   int r = x->rank;
   int64_t *starts, *ends, *axes = NULL, *steps = NULL, ns, ne, na = -1, nst = -1;
   if (c->version < 10) {
-    const int64_t *s = ox_attr_ints(c, "starts", &ns), *e = ox_attr_ints(c, "ends", &ne);
-    const int64_t *a = ox_attr_ints(c, "axes", &na);
-    if (a && na == 0) a = NULL; /* an empty list: all axes */
-    if (!s || !e)
-      return ox_fail(c->err, OX_EINPUT, "the attributes 'starts' and 'ends' are required");
-    starts = (int64_t *)s;
-    ends = (int64_t *)e;
-    axes = (int64_t *)a;
+    starts = (int64_t *)PART->starts, ns = PART->nstarts;
+    ends = (int64_t *)PART->ends, ne = PART->nends;
+    axes = (int64_t *)PART->axes, na = PART->naxes;
   } else {
     OX_TRY(ints_in(c, in, nin, 1, &starts, &ns));
     OX_TRY(ints_in(c, in, nin, 2, &ends, &ne));
@@ -602,7 +709,6 @@ static int tile1(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 /* ---- Pad ---- */
 
-enum { PAD_CONSTANT, PAD_REFLECT, PAD_EDGE, PAD_WRAP };
 
 /* The source index of output index o of a dim of length n padded by `before`
  * (-1: the constant). As numpy.pad: reflect mirrors about the edges without
@@ -636,26 +742,15 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   int r = x->rank;
   size_t es = ox_dtype_size(x->dt);
-  const char *ms = ox_attr_string(c, "mode", "constant");
-  int mode;
-  if (!strcmp(ms, "constant")) mode = PAD_CONSTANT;
-  else if (!strcmp(ms, "reflect")) mode = PAD_REFLECT;
-  else if (!strcmp(ms, "edge")) mode = PAD_EDGE;
-  else if (!strcmp(ms, "wrap") && c->version >= 19) mode = PAD_WRAP;
-  else
-    return ox_fail(c->err, OX_EINPUT, "mode '%s' is not one of constant, reflect, edge%s", ms,
-                   c->version >= 19 ? ", wrap" : " (wrap needs opset 19)");
+  int mode = PART->mode;
 
   /* pads, axes, the fill */
   unsigned char fill[16];
   zero_elem(x->dt, fill);
   int64_t *pads, np, *axes = NULL, na = r;
   if (c->version < 11) {
-    const char *name = c->version < 2 ? "paddings" : "pads";
-    const int64_t *p = ox_attr_ints(c, name, &np);
-    if (!p) return ox_fail(c->err, OX_EINPUT, "the attribute '%s' is required", name);
-    pads = (int64_t *)p;
-    ox_store_f64(x->dt, fill, 0, ox_attr_float(c, "value", 0.0f));
+    pads = (int64_t *)PART->pads, np = PART->npads;
+    ox_store_f64(x->dt, fill, 0, PART->value);
   } else {
     const ox_tensor *pt;
     OX_TRY(ox_tensor_in(c, in, nin, 1, &pt));
@@ -710,7 +805,7 @@ static int pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
                      (long long)b, (long long)e, a);
     if (len[a] == 0 && dims[a] > 0 && mode != PAD_CONSTANT)
       return ox_fail(c->err, OX_EINPUT, "axis %d %s; %s padding needs elements to copy", a,
-                     n ? "has no elements left after the negative pads" : "is empty", ms);
+                     n ? "has no elements left after the negative pads" : "is empty", pad_names[mode]);
   }
   /* x: (d_0, ...) -> y: (len_0 + before_0 + after_0, ...) */
   OX_TRY(ox_tensor_new(c->a, x->dt, r, dims, &out[0], c->err));
@@ -736,8 +831,8 @@ static int center_crop_pad(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ints_in(c, in, nin, 1, &shape, &n));
   int r = x->rank;
-  const int64_t *axes = ox_attr_ints(c, "axes", &na);
-  if (!axes) na = r;
+  const int64_t *axes = PART->axes;
+  na = axes ? PART->naxes : r;
   if (n != na)
     return ox_fail(c->err, OX_EINPUT, "shape has %lld values; it needs one per %s (%lld)",
                    (long long)n, axes ? "axis in axes" : "dim of the input", (long long)na);
@@ -785,23 +880,16 @@ static int block_input(ox_ctx *c, ox_value **in, int nin, const ox_tensor **x, i
     return ox_fail(c->err, OX_EINPUT, "the input must have rank 4 (N, C, H, W); it has shape %s",
                    ox_shape_str((*x)->rank, (*x)->dims, sb, sizeof sb));
   }
-  if (!ox_attr_find(c, "blocksize"))
-    return ox_fail(c->err, OX_EINPUT, "the attribute 'blocksize' is required");
-  *bs = ox_attr_int(c, "blocksize", 0);
-  if (*bs < 1 || *bs > 0x7fffffff)
-    return ox_fail(c->err, OX_EINPUT, "blocksize = %lld; it must be positive", (long long)*bs);
+  *bs = PART->blocksize;
   return 0;
 }
 
 /* DepthToSpace-1 is DCR; 11 adds mode CRD. */
 static int depth_to_space(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  int64_t b;
+  int64_t b = 1;
   OX_TRY(block_input(c, in, nin, &x, &b));
-  const char *mode = c->version >= 11 ? ox_attr_string(c, "mode", "DCR") : "DCR";
-  int crd = !strcmp(mode, "CRD");
-  if (!crd && strcmp(mode, "DCR"))
-    return ox_fail(c->err, OX_EINPUT, "mode '%s' is not DCR or CRD", mode);
+  int crd = PART->mode;
   /* x: (N, C, H, W) */
   int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];
   if (C % (b * b))
@@ -823,7 +911,7 @@ static int depth_to_space(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 
 static int space_to_depth(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *x;
-  int64_t b;
+  int64_t b = 1;
   OX_TRY(block_input(c, in, nin, &x, &b));
   /* x: (N, C, H, W) */
   int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], Cb;
@@ -847,11 +935,8 @@ static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   const ox_tensor *x, *lt;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &lt));
-  int64_t ba = ox_attr_int(c, "batch_axis", 1), ta = ox_attr_int(c, "time_axis", 0);
+  int64_t ba = PART->batch_axis, ta = PART->time_axis;
   if (x->rank < 2) return ox_fail(c->err, OX_EINPUT, "the input must have rank 2 or more; it has rank %d", x->rank);
-  if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta)
-    return ox_fail(c->err, OX_EINPUT, "batch_axis = %lld and time_axis = %lld; they must be 0 "
-                   "and 1 in some order", (long long)ba, (long long)ta);
   if (lt->dt != OX_INT64)
     return ox_fail(c->err, OX_EINPUT, "%s (sequence_lens) must be int64; it is %s",
                    ox_input_name(c, 1), ox_dtypes[lt->dt].onnx_name);
@@ -886,50 +971,49 @@ static int reverse_sequence(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
 
 const ox_kernel ox_tensor_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "Concat",           1, 0, OX_TS_FLOAT3,  1, -1, concat, "axis:int" },
-  { "", "Concat",           4, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required" },
+  { "", "Concat",           1, 0, OX_TS_FLOAT3,  1, -1, concat, "axis:int", concat_load },
+  { "", "Concat",           4, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required", concat_load },
   /* negative axis */
-  { "", "Concat",          11, 0, OX_TS_CLASSIC, 1, -1, concat, "axis:int:required" },
-  { "", "Concat",          13, 0, TS_13,         1, -1, concat, "axis:int:required" },
-  { "", "Split",            1, 0, OX_TS_FLOAT3,  1,  2, split, "axis:int,split:ints" },
-  { "", "Split",            2, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints" },
+  { "", "Concat",          11, 0, OX_TS_CLASSIC, 1, -1, concat, OX_ATTRS_OF(4), concat_load },
+  { "", "Concat",          13, 0, TS_13,         1, -1, concat, OX_ATTRS_OF(4), concat_load },
+  { "", "Split",            1, 0, OX_TS_FLOAT3,  1,  2, split, "axis:int,split:ints", split_load },
+  { "", "Split",            2, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints", split_load },
   /* negative axis */
-  { "", "Split",           11, 0, OX_TS_CLASSIC, 1,  1, split, "axis:int=0,split:ints" },
-  { "", "Split",           13, 0, TS_13,         1,  2, split, "axis:int=0" }, /* split input */
+  { "", "Split",           11, 0, OX_TS_CLASSIC, 1,  1, split, OX_ATTRS_OF(2), split_load },
+  { "", "Split",           13, 0, TS_13,         1,  2, split, "axis:int=0", split_load }, /* split input */
   /* num_outputs */
-  { "", "Split",           18, 0, TS_13,         1,  2, split, "axis:int=0,num_outputs:int" },
+  { "", "Split",           18, 0, TS_13,         1,  2, split, "axis:int=0,num_outputs:int", split_load },
   { "", "Slice",            1, 0, OX_TS_CLASSIC, 1,  1, slice,
-    "axes:ints,ends:ints:required,starts:ints:required" },
-  { "", "Slice",           10, 0, OX_TS_CLASSIC, 3,  5, slice, "" },
-  { "", "Slice",           11, 0, OX_TS_CLASSIC, 3,  5, slice, "" },
-  { "", "Slice",           13, 0, TS_13,         3,  5, slice, "" },
+    "axes:ints,ends:ints:required,starts:ints:required", slice_load },
+  { "", "Slice",           10, 0, OX_TS_CLASSIC, 3,  5, slice, "", slice_load },
+  { "", "Slice",           11, 0, OX_TS_CLASSIC, 3,  5, slice, "", slice_load },
+  { "", "Slice",           13, 0, TS_13,         3,  5, slice, "", slice_load },
   { "", "Expand",           8, 0, OX_TS_CLASSIC, 2,  2, expand, "" },
   { "", "Expand",          13, 0, TS_13,         2,  2, expand, "" },
   { "", "Tile",             1, 0, OX_TS_FLOAT3,  3,  3, tile1, "" },
   { "", "Tile",             6, 0, OX_TS_CLASSIC, 2,  2, tile, "" },
   { "", "Tile",            13, 0, TS_13,         2,  2, tile, "" },
   { "", "Pad",              1, 0, OX_TS_FLOAT3,  1,  1, pad,
-    "mode:string=constant,paddings:ints:required,value:float=0.0" },
+    "mode:string=constant,paddings:ints:required,value:float=0.0", pad_load },
   { "", "Pad",              2, 0, OX_TS_FLOAT3,  1,  1, pad,
-    "mode:string=constant,pads:ints:required,value:float=0.0" },
-  { "", "Pad",             11, 0, TS_PAD11,      2,  3, pad, "mode:string=constant" },
-  { "", "Pad",             13, 0, TS_13,         2,  3, pad, "mode:string=constant" },
-  { "", "Pad",             18, 0, TS_13,         2,  4, pad, "mode:string=constant" }, /* axes */
-  { "", "Pad",             19, 0, TS_13,         2,  4, pad, "mode:string=constant" }, /* wrap */
-  { "", "Pad",             21, 0, TS_21,         2,  4, pad, "mode:string=constant" },
-  { "", "Pad",             23, 0, TS_23,         2,  4, pad, "mode:string=constant" },
-  { "", "Pad",             24, 0, TS_24,         2,  4, pad, "mode:string=constant" },
-  { "", "Pad",             25, 0, TS_25,         2,  4, pad, "mode:string=constant" },
-  { "", "CenterCropPad",   18, 0, TS_13,         2,  2, center_crop_pad, "axes:ints" },
-  { "", "DepthToSpace",     1, 0, OX_TS_CLASSIC, 1,  1, depth_to_space, "blocksize:int:required" },
+    "mode:string=constant,pads:ints:required,value:float=0.0", pad_load },
+  { "", "Pad",             11, 0, TS_PAD11,      2,  3, pad, "mode:string=constant", pad_load },
+  { "", "Pad",             13, 0, TS_13,         2,  3, pad, OX_ATTRS_OF(11), pad_load },
+  { "", "Pad",             18, 0, TS_13,         2,  4, pad, OX_ATTRS_OF(11), pad_load }, /* axes */
+  { "", "Pad",             19, 0, TS_13,         2,  4, pad, OX_ATTRS_OF(11), pad_load }, /* wrap */
+  { "", "Pad",             21, 0, TS_21,         2,  4, pad, OX_ATTRS_OF(11), pad_load },
+  { "", "Pad",             23, 0, TS_23,         2,  4, pad, OX_ATTRS_OF(11), pad_load },
+  { "", "Pad",             24, 0, TS_24,         2,  4, pad, OX_ATTRS_OF(11), pad_load },
+  { "", "Pad",             25, 0, TS_25,         2,  4, pad, OX_ATTRS_OF(11), pad_load },
+  { "", "CenterCropPad",   18, 0, TS_13,         2,  2, center_crop_pad, "axes:ints", part_new },
+  { "", "DepthToSpace",     1, 0, OX_TS_CLASSIC, 1,  1, depth_to_space, "blocksize:int:required", block_load },
   { "", "DepthToSpace",    11, 0, OX_TS_CLASSIC, 1,  1, depth_to_space,
-    "blocksize:int:required,mode:string=DCR" }, /* mode */
-  { "", "DepthToSpace",    13, 0, TS_13,         1,  1, depth_to_space,
-    "blocksize:int:required,mode:string=DCR" },
-  { "", "SpaceToDepth",     1, 0, OX_TS_CLASSIC, 1,  1, space_to_depth, "blocksize:int:required" },
-  { "", "SpaceToDepth",    13, 0, TS_13,         1,  1, space_to_depth, "blocksize:int:required" },
+    "blocksize:int:required,mode:string=DCR", block_load }, /* mode */
+  { "", "DepthToSpace",    13, 0, TS_13,         1,  1, depth_to_space, OX_ATTRS_OF(11), block_load },
+  { "", "SpaceToDepth",     1, 0, OX_TS_CLASSIC, 1,  1, space_to_depth, "blocksize:int:required", block_load },
+  { "", "SpaceToDepth",    13, 0, TS_13,         1,  1, space_to_depth, OX_ATTRS_OF(1), block_load },
   { "", "ReverseSequence", 10, 0, OX_TS_CLASSIC, 2,  2, reverse_sequence,
-    "batch_axis:int=1,time_axis:int=0" },
+    "batch_axis:int=1,time_axis:int=0", revseq_load },
   {0},
 };
 
@@ -941,4 +1025,10 @@ int ox_slice10_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   ox_ctx c10 = *c;
   c10.version = 10;
   return slice(&c10, nin, in, nout, out);
+}
+
+int ox_slice10_load(ox_ctx *c, void **state) {
+  ox_ctx c10 = *c;
+  c10.version = 10;
+  return slice_load(&c10, state);
 }

@@ -14,11 +14,8 @@
 #include "core/kernel.h"
 #include "twins.h"
 
-/* gcc's -O2 vectorises only loops that need no scalar epilogue; the cheap
- * cost model vectorises the row loops below (as in ops/unary.c). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model, for
+ * the row loops: the Makefile's ROW_FLAGS for this file. */
 
 /* An optional input: *t is NULL when it is absent. */
 /* One of float, float16, bfloat16 (for inputs the registry row does not check). */

@@ -32,6 +32,9 @@ void ox_gelu_f32(const float *x, float *y, int64_t n, int tanh_form);
  * ThresholdedRelu-1 is ThresholdedRelu-10). */
 int ox_gelu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_thresholded_relu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+/* and their load hooks, which a row with the kernel names too */
+int ox_gelu_load(ox_ctx *c, void **state);
+int ox_thresholded_relu_load(ox_ctx *c, void **state);
 
 /* ---- layer normalizations (ops/norm.c) ----
  * LayerNormalization-17's kernel (onnxruntime's LayerNormalization-1 in
@@ -39,10 +42,13 @@ int ox_thresholded_relu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
  * SimplifiedLayerNormalization-1, whose output 1 is inv_std_var). */
 int ox_layernorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_rmsnorm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+/* the load hook of both (axis, epsilon, stash_type) */
+int ox_layernorm_load(ox_ctx *c, void **state);
 
 /* ---- Slice (ops/tensor.c) ----
  * Slice-10's kernel at any opset: the experimental DynamicSlice-1. */
 int ox_slice10_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+int ox_slice10_load(ox_ctx *c, void **state);
 
 /* ---- quantization, products, convolution ----
  * The row kernels of QuantizeLinear, DequantizeLinear and

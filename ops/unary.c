@@ -27,17 +27,10 @@
 #include "core/threads.h"
 #include "core/vmath.h"
 
-/* gcc's -O2 vectorises only loops whose trip count needs no scalar epilogue
- * (its "very cheap" cost model), which is none of the loops below; the cheap
- * model vectorises the loops of the simple ops (Abs, Neg, Relu, Clip, ...). */
-/* One rounding per operation, as the reference: no multiply-add fused in
- * the builds with FMA (gcc's ISO C mode fuses none; clang would) */
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
+/* One rounding per operation and gcc's cheap vectoriser cost model: the
+ * Makefile's ROW_FLAGS for this file. */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
-/* and the ops with a multiply on one side of a choice (LeakyRelu) vectorise
+/* The ops with a multiply on one side of a choice (LeakyRelu) vectorise
  * only when it may run on both: floating-point exceptions are never looked
  * at here, so evaluating it on both sides changes no result */
 #pragma GCC optimize("no-trapping-math")
@@ -240,12 +233,13 @@ static inline int64_t shrink_int(double d, int64_t x, prm q) {
 
 /* ---- parameters ---- */
 
-static int need_tensor(ox_ctx *c, const ox_value *v, int i) {
-  if (v->kind == OX_TENSOR) return 0;
-  char desc[128];
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 ox_value_desc(v, desc, sizeof desc));
-}
+/* What the load hook keeps for a node: its op (Gelu's approximation chosen)
+ * and attributes. */
+typedef struct {
+  int op, has_min, has_max; /* Clip-1, -6: min and max given */
+  prm q;
+} unary_state;
+
 
 /* The largest finite value of a float dtype Clip takes. */
 static double float_max(ox_dtype dt) {
@@ -277,16 +271,16 @@ static int clip_bounds(ox_ctx *c, int nin, ox_value **in, prm *q) {
     q->lo = -q->hi;
   }
   if (c->version < 11) { /* Clip-1, -6: float attributes (consumed_inputs is ignored) */
-    const ox_attr *mn = ox_attr_find(c, "min"), *mx = ox_attr_find(c, "max");
-    if (mn) q->lo = ox_attr_float(c, "min", 0);
-    if (mx) q->hi = ox_attr_float(c, "max", 0);
-    return c->err->code;
+    const unary_state *st = c->state;
+    if (st->has_min) q->lo = st->q.lo;
+    if (st->has_max) q->hi = st->q.hi;
+    return 0;
   }
   /* Clip-11 on: optional inputs min and max, scalars of the input's type */
   for (int i = 1; i < nin && i < 3; i++) {
     const ox_value *v = in[i];
     if (!v) continue;
-    OX_TRY(need_tensor(c, v, i));
+    OX_TRY(ox_need_tensor(c, v, i));
     const ox_tensor *t = &v->u.t;
     if (t->dt != dt)
       return ox_fail(c->err, OX_EINPUT, "%s (%s) is %s; it must have the input's type %s",
@@ -310,8 +304,9 @@ static int clip_bounds(ox_ctx *c, int nin, ox_value **in, prm *q) {
   return 0;
 }
 
-/* Read op's attributes into q; may switch *op (Gelu's approximation). */
-static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
+/* Read op's attributes into q; may switch *op (Gelu's approximation). Once,
+ * when the model is loaded (unary_load). */
+static int attr_params(ox_ctx *c, int *op, prm *q) {
   switch (*op) {
   case OP_LeakyRelu: q->alpha = ox_attr_float(c, "alpha", 0.01f); break;
   case OP_Elu:
@@ -327,18 +322,10 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
     q->alpha = ox_attr_float(c, "alpha", 0.2f);
     q->beta = ox_attr_float(c, "beta", 0.5f);
     break;
-  case OP_Shrink: {
+  case OP_Shrink:
     q->alpha = ox_attr_float(c, "lambd", 0.5f);
     q->beta = ox_attr_float(c, "bias", 0.0f);
-    double fl = floor((double)q->beta);
-    if (ox_dtype_is_float(in[0]->u.t.dt)) break;
-    if (!(fabs(fl) < 9.2e18))
-      return ox_fail(c->err, OX_EINPUT, "bias %g is out of range for %s", (double)q->beta,
-                     ox_dtype_name(in[0]->u.t.dt));
-    q->sb_int = (int64_t)fl;
-    q->sb_frac = fl != (double)q->beta;
     break;
-  }
   case OP_IsInf:
     q->neg = ox_attr_int(c, "detect_negative", 1) != 0;
     q->pos = ox_attr_int(c, "detect_positive", 1) != 0;
@@ -351,9 +338,44 @@ static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
                      "\"none\" or \"tanh\"", a);
     break;
   }
-  case OP_Clip: return clip_bounds(c, nin, in, q);
+  case OP_Clip:
+    q->lo = ox_attr_float(c, "min", 0);
+    q->hi = ox_attr_float(c, "max", 0);
+    break;
   }
   return c->err->code;
+}
+
+static int unary_load(ox_ctx *c, int op, void **state) {
+  unary_state *st = ox_alloc(c->a, sizeof *st);
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  st->op = op;
+  st->has_min = ox_attr_find(c, "min") != NULL, st->has_max = ox_attr_find(c, "max") != NULL;
+  return attr_params(c, &st->op, &st->q);
+}
+
+/* The parameters of this call: the attributes read at load, then what
+ * depends on the input. */
+static int params(ox_ctx *c, int *op, int nin, ox_value **in, prm *q) {
+  const unary_state *st = c->state;
+  if (!st) return 0; /* an op without attributes */
+  *q = st->q;
+  *op = st->op;
+  switch (*op) {
+  case OP_Shrink: {
+    double fl = floor((double)q->beta);
+    if (ox_dtype_is_float(in[0]->u.t.dt)) break;
+    if (!(fabs(fl) < 9.2e18))
+      return ox_fail(c->err, OX_EINPUT, "bias %g is out of range for %s", (double)q->beta,
+                     ox_dtype_name(in[0]->u.t.dt));
+    q->sb_int = (int64_t)fl;
+    q->sb_frac = fl != (double)q->beta;
+    break;
+  }
+  case OP_Clip: return clip_bounds(c, nin, in, q);
+  }
+  return 0;
 }
 
 /* ---- the driver ---- */
@@ -447,6 +469,26 @@ static int vector_op(int op, const prm q, const float *xs, float *ys, int64_t n)
   }
 }
 
+/* compute's float16, bfloat16 and float8: in float, by blocks of BLOCK
+ * elements (n, as FLOAT_SWITCH reads it), rounded once on store; -1 when op
+ * does not take them */
+static int compute_small(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
+  int pred = op == OP_IsNaN || op == OP_IsInf;
+  float buf[BLOCK];
+  for (int64_t b0 = lo; b0 < hi; b0 += BLOCK) {
+    int64_t n = hi - b0 < BLOCK ? hi - b0 : BLOCK;
+    ox_widen_f32_n(x->dt, x->data, b0, n, buf);
+    typedef float E;
+    typedef double W;
+    const E *xs = buf;
+    E *ys = buf;
+    uint8_t *bs = (uint8_t *)y->data + b0;
+    if (!OX_AT_WIDTH(fast, op, q, xs, ys, n) && !vector_op(op, q, xs, ys, n)) FLOAT_SWITCH
+    if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
+  }
+  return 0;
+}
+
 /* y = op(x) for elements [lo, hi): -1 when op does not take x's dtype. y may
  * be x itself (each element is read before it is written). */
 static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_t lo, int64_t hi) {
@@ -465,23 +507,9 @@ static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_
     if (op != OP_Not) return -1;
     for (int64_t i = 0; i < n; i++) ys[i] = !xs[i];
   } break;
-  default: {
+  default:
     if (!ox_dtype_is_small_float(x->dt) || op == OP_BitwiseNot || op == OP_Not) return -1;
-    /* float16, bfloat16, float8: in float, rounded once on store */
-    int pred = op == OP_IsNaN || op == OP_IsInf;
-    float buf[BLOCK];
-    for (int64_t b0 = lo; b0 < hi; b0 += BLOCK) {
-      int64_t n = hi - b0 < BLOCK ? hi - b0 : BLOCK;
-      ox_widen_f32_n(x->dt, x->data, b0, n, buf);
-      typedef float E;
-      typedef double W;
-      const E *xs = buf;
-      E *ys = buf;
-      uint8_t *bs = (uint8_t *)y->data + b0;
-      if (!OX_AT_WIDTH(fast, op, q, xs, ys, n) && !vector_op(op, q, xs, ys, n)) FLOAT_SWITCH
-      if (!pred) ox_narrow_f32_n(buf, n, y->dt, y->data, b0);
-    }
-  } break;
+    return compute_small(op, q, x, y, lo, hi);
   }
   return 0;
 }
@@ -508,7 +536,7 @@ static int costly(int op) {
 }
 
 static int unary(ox_ctx *c, int op, int nin, ox_value **in, ox_value **out) {
-  OX_TRY(need_tensor(c, in[0], 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t;
   prm p = {0};
   OX_TRY(params(c, &op, nin, in, &p));
@@ -539,6 +567,21 @@ F_KOPS(KERNEL)
 B_OPS(KERNEL)
 KERNEL(BitwiseNot)
 KERNEL(Not)
+
+/* The load hooks of the ops with attributes. */
+#define LOAD(Op)                                                                      \
+  static int Op##_load(ox_ctx *c, void **state) { return unary_load(c, OP_##Op, state); }
+LOAD(LeakyRelu)
+LOAD(Elu)
+LOAD(Celu)
+LOAD(ThresholdedRelu)
+LOAD(Swish)
+LOAD(Selu)
+LOAD(HardSigmoid)
+LOAD(Shrink)
+LOAD(IsInf)
+LOAD(Gelu)
+LOAD(Clip)
 
 /* ---- the table ---- */
 
@@ -617,9 +660,8 @@ const ox_kernel ox_unary_kernels[] = {
   { "", "IsNaN",           13, 0, F4,                         1, 1, IsNaN_k, "" },
   { "", "IsNaN",           20, 0, F4 | F8,                    1, 1, IsNaN_k, "" },
   { "", "IsInf",           10, 0, OX_T(FLOAT) | OX_T(DOUBLE), 1, 1, IsInf_k,
-    "detect_negative:int=1,detect_positive:int=1" },
-  { "", "IsInf",           20, 0, F4 | F8,                    1, 1, IsInf_k,
-    "detect_negative:int=1,detect_positive:int=1" },
+    "detect_negative:int=1,detect_positive:int=1", IsInf_load },
+  { "", "IsInf",           20, 0, F4 | F8,                    1, 1, IsInf_k, OX_ATTRS_OF(10), IsInf_load },
   { "", "Not",              1, 0, OX_T(BOOL),                 1, 1, Not_k, "" },
   { "", "BitwiseNot",      18, 0, OX_TS_INTS,                 1, 1, BitwiseNot_k, "" },
   { "", "Relu",             1, 0, F3,                         1, 1, Relu_k,
@@ -628,31 +670,28 @@ const ox_kernel ox_unary_kernels[] = {
   { "", "Relu",            13, 0, F4,                         1, 1, Relu_k, "" },
   { "", "Relu",            14, 0, F4 | OX_TS_SINTS,           1, 1, Relu_k, "" },
   { "", "LeakyRelu",        1, 0, F3,                         1, 1, LeakyRelu_k,
-    "alpha:float=0.01,consumed_inputs:ints" },
+    "alpha:float=0.01,consumed_inputs:ints", LeakyRelu_load },
   { "", "LeakyRelu",        6, 0, F3,                         1, 1, LeakyRelu_k,
-    "alpha:float=0.01" },
-  { "", "LeakyRelu",       16, 0, F4,                         1, 1, LeakyRelu_k,
-    "alpha:float=0.01" },
+    "alpha:float=0.01", LeakyRelu_load },
+  { "", "LeakyRelu",       16, 0, F4,                         1, 1, LeakyRelu_k, OX_ATTRS_OF(6), LeakyRelu_load },
   { "", "Elu",              1, 0, F3,                         1, 1, Elu_k,
-    "alpha:float=1.0,consumed_inputs:ints" },
-  { "", "Elu",              6, 0, F3,                         1, 1, Elu_k, "alpha:float=1.0" },
-  { "", "Elu",             22, 0, F4,                         1, 1, Elu_k, "alpha:float=1.0" },
+    "alpha:float=1.0,consumed_inputs:ints", Elu_load },
+  { "", "Elu",              6, 0, F3,                         1, 1, Elu_k, "alpha:float=1.0", Elu_load },
+  { "", "Elu",             22, 0, F4,                         1, 1, Elu_k, OX_ATTRS_OF(6), Elu_load },
   { "", "Selu",             1, 0, F3,                         1, 1, Selu_k,
-    "alpha:float=1.6732,consumed_inputs:ints,gamma:float=1.0507" },
+    "alpha:float=1.6732,consumed_inputs:ints,gamma:float=1.0507", Selu_load },
   { "", "Selu",             6, 0, F3,                         1, 1, Selu_k,
-    "alpha:float=1.67326,gamma:float=1.0507" },
-  { "", "Selu",            22, 0, F4,                         1, 1, Selu_k,
-    "alpha:float=1.67326,gamma:float=1.0507" },
+    "alpha:float=1.67326,gamma:float=1.0507", Selu_load },
+  { "", "Selu",            22, 0, F4,                         1, 1, Selu_k, OX_ATTRS_OF(6), Selu_load },
   { "", "HardSigmoid",      1, 0, F3,                         1, 1, HardSigmoid_k,
-    "alpha:float=0.2,beta:float=0.5,consumed_inputs:ints" },
+    "alpha:float=0.2,beta:float=0.5,consumed_inputs:ints", HardSigmoid_load },
   { "", "HardSigmoid",      6, 0, F3,                         1, 1, HardSigmoid_k,
-    "alpha:float=0.2,beta:float=0.5" },
-  { "", "HardSigmoid",     22, 0, F4,                         1, 1, HardSigmoid_k,
-    "alpha:float=0.2,beta:float=0.5" },
-  { "", "Celu",            12, 0, OX_T(FLOAT),                1, 1, Celu_k, "alpha:float=1.0" },
-  { "", "Celu",            28, 0, F4,                         1, 1, Celu_k, "alpha:float=1.0" },
+    "alpha:float=0.2,beta:float=0.5", HardSigmoid_load },
+  { "", "HardSigmoid",     22, 0, F4,                         1, 1, HardSigmoid_k, OX_ATTRS_OF(6), HardSigmoid_load },
+  { "", "Celu",            12, 0, OX_T(FLOAT),                1, 1, Celu_k, "alpha:float=1.0", Celu_load },
+  { "", "Celu",            28, 0, F4,                         1, 1, Celu_k, OX_ATTRS_OF(12), Celu_load },
   { "", "Gelu",            20, 0, F4,                         1, 1, Gelu_k,
-    "approximate:string=none" },
+    "approximate:string=none", Gelu_load },
   { "", "HardSwish",       14, 0, F3,                         1, 1, HardSwish_k, "" },
   { "", "HardSwish",       22, 0, F4,                         1, 1, HardSwish_k, "" },
   { "", "Softplus",         1, 0, F3,                         1, 1, Softplus_k, "" },
@@ -662,20 +701,20 @@ const ox_kernel ox_unary_kernels[] = {
   { "", "Mish",            18, 0, F3,                         1, 1, Mish_k, "" },
   { "", "Mish",            22, 0, F4,                         1, 1, Mish_k, "" },
   { "", "ThresholdedRelu", 10, 0, F3,                         1, 1, ThresholdedRelu_k,
-    "alpha:float=1.0" },
+    "alpha:float=1.0", ThresholdedRelu_load },
   { "", "ThresholdedRelu", 22, 0, F4,                         1, 1, ThresholdedRelu_k,
-    "alpha:float=1.0" },
+    OX_ATTRS_OF(10), ThresholdedRelu_load },
   { "", "Shrink",           9, 0, OX_TS_NUM,                  1, 1, Shrink_k,
-    "bias:float=0.0,lambd:float=0.5" },
-  { "", "Swish",           24, 0, F4,                         1, 1, Swish_k, "alpha:float=1.0" },
+    "bias:float=0.0,lambd:float=0.5", Shrink_load },
+  { "", "Swish",           24, 0, F4,                         1, 1, Swish_k, "alpha:float=1.0", Swish_load },
   /* Clip-1, -6: min and max attributes; 11 on: optional min and max inputs */
   { "", "Clip",             1, 0, F3,                         1, 1, Clip_k,
-    "consumed_inputs:ints,max:float,min:float" },
+    "consumed_inputs:ints,max:float,min:float", Clip_load },
   { "", "Clip",             6, 0, F3,                         1, 1, Clip_k,
-    "max:float=3.402823e+38,min:float=-3.402823e+38" },
-  { "", "Clip",            11, 0, F3,                         1, 3, Clip_k, "" },
-  { "", "Clip",            12, 0, OX_TS_NUM,                  1, 3, Clip_k, "" },
-  { "", "Clip",            13, 0, OX_TS_NUM13,                1, 3, Clip_k, "" },
+    "max:float=3.402823e+38,min:float=-3.402823e+38", Clip_load },
+  { "", "Clip",            11, 0, F3,                         1, 3, Clip_k, "", Clip_load },
+  { "", "Clip",            12, 0, OX_TS_NUM,                  1, 3, Clip_k, "", Clip_load },
+  { "", "Clip",            13, 0, OX_TS_NUM13,                1, 3, Clip_k, "", Clip_load },
   {0},
 };
 
@@ -694,4 +733,12 @@ int ox_gelu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 int ox_thresholded_relu_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   return ThresholdedRelu_k(c, nin, in, nout, out);
+}
+
+int ox_gelu_load(ox_ctx *c, void **state) {
+  return Gelu_load(c, state);
+}
+
+int ox_thresholded_relu_load(ox_ctx *c, void **state) {
+  return ThresholdedRelu_load(c, state);
 }

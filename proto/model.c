@@ -28,7 +28,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../io/io.h"
 #include "proto.h"
 
 #define MAX_GRAPH_DEPTH 64    /* subgraph levels below the main graph */
@@ -98,19 +97,12 @@ static int copy_bytes(decoder *d, ProtobufCBinaryData b, ox_str *s) {
 
 /* ---- the wire format, for unknown fields and the depth check ---- */
 
-/* Read a varint at p[*pos]; -1 if it is cut short or longer than 10 bytes. */
+/* Read a varint at p[*pos] (ox_varint_read), moving *pos past it; -1 if it
+ * is cut short or longer than 10 bytes. */
 static int read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v) {
-  uint64_t r = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    if (*pos >= len) return -1;
-    uint8_t b = p[(*pos)++];
-    r |= (uint64_t)(b & 0x7f) << shift;
-    if (!(b & 0x80)) {
-      *v = r;
-      return 0;
-    }
-  }
-  return -1;
+  size_t used = *pos < len ? ox_varint_read(p + *pos, len - *pos, v) : 0;
+  *pos += used;
+  return used ? 0 : -1;
 }
 
 /* What check_wire found (proto.h's OX_WIRE_ values), where. */

@@ -23,12 +23,7 @@ int ox_from_optional_proto(ox_arena *a, const Onnx__OptionalProto *op, const cha
                            ox_value **out, ox_err *e);
 int ox_from_map_proto(ox_arena *a, const Onnx__MapProto *mp, const char *basedir,
                       ox_value **out, ox_err *e);
-/* An empty sequence or absent optional read from a file may not know its
- * element dtype (tensor(?), elem 0). Unify merges two types, filling unknown
- * dtypes from the other (NULL if they conflict); refine writes the merged type
- * back into the value, recursively. */
-const ox_type *ox_proto_type_unify(ox_arena *a, const ox_type *x, const ox_type *y);
-void ox_proto_value_refine(ox_arena *a, ox_value *v, const ox_type *t);
+/* (ox_type_unify and ox_value_refine: core/value.h) */
 
 /* The walk over the wire format that both decoders make before protobuf-c
  * unpacks (proto/model.c): OX_WIRE_TOO_DEEP when messages nest more than
@@ -66,7 +61,5 @@ int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *pat
 
 /* Encode a core model as a ModelProto (proto/write.c): used by `onnxop make`. */
 int ox_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e);
-const Onnx__TypeProto *ox_to_type_proto(ox_arena *a, const ox_type *t, int rank,
-                                        const int64_t *dims);
 
 #endif

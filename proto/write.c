@@ -21,11 +21,6 @@ static char *dup(ox_arena *a, const char *s) { return ox_strdup(a, s ? s : ""); 
 static const Onnx__TypeProto *type_proto(ox_arena *a, const ox_type *t, int rank, const int64_t *dims,
                                          const char *const *params);
 
-const Onnx__TypeProto *ox_to_type_proto(ox_arena *a, const ox_type *t, int rank,
-                                        const int64_t *dims) {
-  return type_proto(a, t, rank, dims, NULL);
-}
-
 /* params: NULL, or rank entries naming symbolic dims (dim_param) */
 static const Onnx__TypeProto *type_proto(ox_arena *a, const ox_type *t, int rank, const int64_t *dims,
                                          const char *const *params) {
@@ -63,21 +58,21 @@ static const Onnx__TypeProto *type_proto(ox_arena *a, const ox_type *t, int rank
   }
   case OX_SEQUENCE: {
     Onnx__TypeProto__Sequence *s = NEW(a, Onnx__TypeProto__Sequence, ONNX__TYPE_PROTO__SEQUENCE__INIT);
-    if (!s || !(s->elem_type = (Onnx__TypeProto *)ox_to_type_proto(a, t->inner, -1, NULL))) return NULL;
+    if (!s || !(s->elem_type = (Onnx__TypeProto *)type_proto(a, t->inner, -1, NULL, NULL))) return NULL;
     tp->value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
     tp->sequence_type = s;
     return tp;
   }
   case OX_OPTIONAL: {
     Onnx__TypeProto__Optional *o = NEW(a, Onnx__TypeProto__Optional, ONNX__TYPE_PROTO__OPTIONAL__INIT);
-    if (!o || !(o->elem_type = (Onnx__TypeProto *)ox_to_type_proto(a, t->inner, -1, NULL))) return NULL;
+    if (!o || !(o->elem_type = (Onnx__TypeProto *)type_proto(a, t->inner, -1, NULL, NULL))) return NULL;
     tp->value_case = ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE;
     tp->optional_type = o;
     return tp;
   }
   case OX_MAP: {
     Onnx__TypeProto__Map *m = NEW(a, Onnx__TypeProto__Map, ONNX__TYPE_PROTO__MAP__INIT);
-    if (!m || !(m->value_type = (Onnx__TypeProto *)ox_to_type_proto(a, t->inner, -1, NULL))) return NULL;
+    if (!m || !(m->value_type = (Onnx__TypeProto *)type_proto(a, t->inner, -1, NULL, NULL))) return NULL;
     m->has_key_type = 1;
     m->key_type = (int32_t)t->elem;
     tp->value_case = ONNX__TYPE_PROTO__VALUE_MAP_TYPE;
@@ -143,7 +138,7 @@ static Onnx__AttributeProto *attribute(ox_arena *a, const ox_attr *at, ox_err *e
       if (!(p->graphs[i] = graph(a, at->graphs[i], e))) return NULL;
     break;
   case OX_ATTR_TYPE_PROTO:
-    p->tp = (Onnx__TypeProto *)ox_to_type_proto(a, at->tp, -1, NULL);
+    p->tp = (Onnx__TypeProto *)type_proto(a, at->tp, -1, NULL, NULL);
     break;
   default:
     ox_fail(e, OX_EINPUT, "attribute '%s': cannot write attributes of type %d", at->name, (int)at->type);

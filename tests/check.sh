@@ -77,6 +77,11 @@ for src in tests/unit/test_*.c; do
   t=$(basename "$src" .c)
   run "unit (asan) $t" "$B/asan/unit/$t"
 done
+# the folders keep to their jobs (nm over the objects); every file compiles
+# without a warning (gcc, and clang where installed); gcc's static analyser
+run "layers" sh tests/layers.sh "$B"
+run "warnings" sh tests/warnings.sh "$WARN"
+run "analyzer" sh tests/analyzer.sh
 for f in model pb json npy; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
 for f in tolerances xfail; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done
 for f in report_junit report_json; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f" "tests/fuzz/corpus/$f"; done

@@ -17,13 +17,6 @@
 
 /* ---- checks and attributes ---- */
 
-static int need_tensor(ox_ctx *c, ox_value **in, int i) {
-  if (in[i] && in[i]->kind == OX_TENSOR) return 0;
-  char desc[128];
-  return ox_fail(c->err, OX_EINPUT, "%s is %s; expected a tensor", ox_input_name(c, i),
-                 in[i] ? ox_value_desc(in[i], desc, sizeof desc) : "missing");
-}
-
 /* A column of n elements of dtype dt: a list attribute (floats, ints,
  * strings) or a tensor attribute. p == NULL: the attribute is absent. */
 typedef struct { ox_dtype dt; int64_t n; const void *p; const char *name; } col;
@@ -175,8 +168,8 @@ static int one_of(ox_ctx *c, int n, const col *cols, const col **which) {
 /* X: (..., C), Y: int64 indices of any shape (k elements) -> Z: (..., k);
  * a 1-D X gives Z: (1, k), as onnxruntime and the reference do. */
 static int array_feature_extractor(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
-  OX_TRY(need_tensor(c, in, 1));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
+  OX_TRY(ox_need_tensor(c, in[1], 1));
   const ox_tensor *x = &in[0]->u.t, *ix = &in[1]->u.t;
   if (ix->dt != OX_INT64)
     return ox_fail(c->err, OX_EINPUT, "%s (the indices) is %s; it must be int64", ox_input_name(c, 1),
@@ -210,7 +203,7 @@ static int array_feature_extractor(ox_ctx *c, int nin, ox_value **in, int nout, 
 
 /* y = x > threshold ? 1 : 0, in x's type (a NaN is not greater: 0). */
 static int binarizer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   double th = ox_attr_float(c, "threshold", 0.0f);
   if (c->err->code) return c->err->code;
   const ox_tensor *x = &in[0]->u.t;
@@ -349,7 +342,7 @@ static int cast_map(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out)
 /* string -> int64 through cats_strings -> cats_int64s (else default_int64),
  * int64 -> string the other way (else default_string); same shape. */
 static int category_mapper(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t;
   col ints, strs;
   OX_TRY(col_attr(c, "cats_int64s", OX_ATTR_INTS, &ints));
@@ -417,7 +410,7 @@ static int feature_vectorizer(ox_ctx *c, int nin, ox_value **in, int nout, ox_va
                    "needs one per input", (long long)(nd < 0 ? 0 : nd), nin);
   int64_t total = 0, N = -1;
   for (int i = 0; i < nin; i++) {
-    OX_TRY(need_tensor(c, in, i));
+    OX_TRY(ox_need_tensor(c, in[i], i));
     if (dimsz[i] < 0 || dimsz[i] > INT32_MAX)
       return ox_fail(c->err, OX_EINPUT, "inputdimensions[%d] = %lld is out of range", i, (long long)dimsz[i]);
     total += dimsz[i];
@@ -449,7 +442,7 @@ static int feature_vectorizer(ox_ctx *c, int nin, ox_value **in, int nout, ox_va
  * NaN when that is NaN) set to imputed[j] of its column j (or imputed[0]).
  * Floats use the _float/_floats attributes, integers the _int64/_int64s ones. */
 static int imputer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t;
   int isf = ox_dtype_is_float(x->dt);
   col fv, iv;
@@ -506,7 +499,7 @@ static int label_encoder_1(ox_ctx *c, const ox_tensor *x, ox_value **out) {
  * default: default_tensor (-4) if given, else the default_* attribute of the
  * values' type, else "_Unused", -1 or -0.0 by that type. */
 static int label_encoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t;
   if (c->version < 2) return label_encoder_1(c, x, &out[0]);
   int nk = c->version >= 4 ? 4 : 3;
@@ -555,7 +548,7 @@ static int label_encoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
  * of each element in cats_strings (string X) or cats_int64s (numbers, cast to
  * int64 by truncation). zeros = 0 makes an unknown category an error. */
 static int one_hot_encoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t;
   col cs, ci;
   OX_TRY(col_attr(c, "cats_strings", OX_ATTR_STRINGS, &cs));
@@ -601,7 +594,7 @@ static int one_hot_encoder(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
  * X[n, j]}, the labels in attribute order. The maps share one key tensor
  * and their values are scalar views of X (values are never written). */
 static int zipmap(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  OX_TRY(need_tensor(c, in, 0));
+  OX_TRY(ox_need_tensor(c, in[0], 0));
   const ox_tensor *x = &in[0]->u.t;
   col labels[2];
   const col *lab;

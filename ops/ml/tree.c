@@ -586,11 +586,8 @@ static int classifier_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   int64_t m;
   const int64_t *ids;
   OX_TRY(ints(c, "class_ids", 0, &ids, &m));
-  int binary = nc == 2 && m > 0, allpos = 1;
-  for (int64_t i = 0; i < m; i++) {
-    binary &= ids[i] == ids[0];
-    allpos &= fo.ww[i] >= 0;
-  }
+  int binary = nc == 2 && m > 0;
+  for (int64_t i = 0; i < m; i++) binary &= ids[i] == ids[0];
   OX_TRY(base_values(c, nc, binary, &base, &nb));
   OX_TRY(aggregate(c, &fo, &in[0]->u.t, AGG_SUM, &n, &acc, &has));
 

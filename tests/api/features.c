@@ -249,12 +249,12 @@ static void test_named_outputs(void) {
     case_free(&c);
     return;
   }
-  /* y as the outputs' file has it, twice; min the input itself; tmp = where(x < min, min, x) */
+  /* y as the outputs' file has it, twice; min the input itself; t (tmp) = where(x < min, min, x) */
   CHECK(onnxop_compare(out[1], c.want[0], 0, 0, NULL, &err) == 0 && onnxop_compare(out[3], c.want[0], 0, 0, NULL, &err) == 0);
   CHECK(onnxop_value_data(out[2]) == onnxop_value_data(c.in[1]));
-  const float *x = onnxop_value_data(c.in[0]), *mn = onnxop_value_data(c.in[1]), *tmp = onnxop_value_data(out[0]);
-  int ok = tmp && onnxop_value_numel(out[0]) == 3;
-  for (int i = 0; ok && i < 3; i++) ok = tmp[i] == (x[i] < *mn ? *mn : x[i]);
+  const float *x = onnxop_value_data(c.in[0]), *mn = onnxop_value_data(c.in[1]), *t = onnxop_value_data(out[0]);
+  int ok = t && onnxop_value_numel(out[0]) == 3;
+  for (int i = 0; ok && i < 3; i++) ok = t[i] == (x[i] < *mn ? *mn : x[i]);
   CHECK(ok);
   /* they outlive the model and the inputs */
   onnxop_value *w = c.want[0];

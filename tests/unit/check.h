@@ -22,17 +22,17 @@ static int check_pass_, check_fail_;
   } while (0)
 #define CHECK_EQ_I(a, b)                                                              \
   do {                                                                                \
-    long long a_ = (long long)(a), b_ = (long long)(b);                               \
-    if (a_ == b_) check_pass_++;                                                      \
+    long long check_a_ = (long long)(a), check_b_ = (long long)(b);                               \
+    if (check_a_ == check_b_) check_pass_++;                                                      \
     else { check_fail_++; fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n",   \
-                                  __FILE__, __LINE__, #a, #b, a_, b_); }              \
+                                  __FILE__, __LINE__, #a, #b, check_a_, check_b_); }              \
   } while (0)
 #define CHECK_EQ_S(a, b)                                                              \
   do {                                                                                \
-    const char *a_ = (a), *b_ = (b);                                                  \
-    if (a_ && b_ && !strcmp(a_, b_)) check_pass_++;                                   \
+    const char *check_a_ = (a), *check_b_ = (b);                                                  \
+    if (check_a_ && check_b_ && !strcmp(check_a_, check_b_)) check_pass_++;                                   \
     else { check_fail_++; fprintf(stderr, "%s:%d: %s == %s failed:\n  got:  %s\n  want: %s\n", \
-                                  __FILE__, __LINE__, #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } \
+                                  __FILE__, __LINE__, #a, #b, check_a_ ? check_a_ : "(null)", check_b_ ? check_b_ : "(null)"); } \
   } while (0)
 
 static inline long check_minor_faults(void) {

@@ -112,7 +112,7 @@ static inline int kit_run(const char *domain, const char *op, int opset, int nat
   ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
   ox_err_clear(&E);
   for (int i = 0; i < nout; i++) out[i] = NULL;
-  int rc = k->fn(&c, nin, in, nout, out);
+  int rc = ox_node_load(&c) ? E.code : k->fn(&c, nin, in, nout, out);
   if (!rc && E.code) rc = E.code;
   if (!rc)
     for (int i = 0; i < nout; i++) CHECK(out[i] != NULL);

@@ -132,13 +132,13 @@ int main(void) {
    * are another's */
   {
     ox_memctx acc = {1 << 20, 0};
-    size_t before = ox_memory_in_use();
+    size_t before_acc = ox_memory_in_use();
     ox_memctx *was = ox_mem_use(&acc);
     CHECK(was == NULL && ox_memory_limit() == (size_t)1 << 20);
     ox_arena *r = ox_arena_new();
     ox_mem_use(was);
     CHECK(r != NULL && ox_alloc(r, 100) != NULL);
-    CHECK(acc.in_use > 0 && ox_memory_in_use() == before);
+    CHECK(acc.in_use > 0 && ox_memory_in_use() == before_acc);
     CHECK(ox_alloc(r, 2 << 20) == NULL); /* past the account's limit, not the process's */
     CHECK_EQ_I(ox_mem_last_failure(), OX_MEM_LIMIT);
     CHECK(ox_alloc(a, 2 << 20) != NULL);

@@ -43,7 +43,7 @@ static int run(const char *domain, const char *op, int opset, int nattr, ox_attr
   ox_ctx c = {.a = A, .err = &E, .node = &n, .version = opset};
   ox_err_clear(&E);
   for (int i = 0; i < nout; i++) out[i] = NULL;
-  int rc = k->fn(&c, nin, in, nout, out);
+  int rc = ox_node_load(&c) ? E.code : k->fn(&c, nin, in, nout, out);
   if (!rc && E.code) rc = E.code;
   return rc;
 }

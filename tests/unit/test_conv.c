@@ -173,7 +173,7 @@ static void test_conv(void) {
   run_conv_case(&cases[1], OX_FLOAT16, label);
 }
 
-/* ---- the float paths of ops/conv_f.c against the naive loop ----
+/* ---- the float paths of ops/conv_paths.c against the naive loop ----
  * Each case runs under every GEMM/vector level the CPU has (0 portable, 1
  * AVX2, 2 AVX-512) and with 1, 2 and 3 threads: every result within
  * rounding of a float64 loop over the same (rounded) inputs, and the bytes
@@ -262,10 +262,10 @@ static int check_run(const ox_value *y, const double *want, const double *bound,
 }
 
 
-/* ---- weights prepared once per model (ops/prepack.c) ----
+/* ---- weights prepared once per model (the load hook of ops/conv.c) ----
  * op on in[] as a model whose inputs 1.. (W, B, zero points) are
  * initializers, W every other call a Constant node's value instead:
- * ox_prepare packs W once (node->prep), then two runs of
+ * ox_prepare packs W once (the first member of the node's state), then two runs of
  * the model must give the same bytes as `ref` (the op called directly,
  * packing per call) under the current level and thread count. *prepped
  * receives whether the node got a preparation. */
@@ -297,7 +297,10 @@ static int prepared_same(const char *op, int opset, int na, ox_attr *at_, int ni
     return 0;
   }
   *prepped = 0;
-  for (int i = 0; i < g.nnode; i++) *prepped |= !strcmp(g.node[i].op, op) && g.node[i].prep != NULL;
+  for (int i = 0; i < g.nnode; i++) {
+    const void *const *st = g.node[i].state; /* the preparation is its first member */
+    *prepped |= !strcmp(g.node[i].op, op) && st && *st;
+  }
   if (isa_at_run >= 0) ox_gemm_max_isa(isa_at_run); /* another micro-kernel than the packed one */
   size_t bytes = (size_t)ref->u.t.n * ox_dtype_size(ref->u.t.dt);
   for (int r = 0; r < 2; r++) {
@@ -746,10 +749,10 @@ static void run_int8_case(const path_case *pc, ox_dtype xdt, ox_dtype wdt, int z
     for (int64_t m = 0; m < M; m++) ((int32_t *)q[8]->u.t.data)[m] = (int32_t)pick(-3000, 3000);
     ox_value *y;
     CHECK_EQ_I(run("QLinearConv", 10, na, at_, 9, q, 1, &y), 0);
-    int64_t per = y ? y->u.t.n / (pc->N * M) : 0;
+    int64_t yper = y ? y->u.t.n / (pc->N * M) : 0;
     double lo = xdt == OX_UINT8 ? 0 : -128, hi = xdt == OX_UINT8 ? 255 : 127;
     for (int64_t i = 0; y && i < y->u.t.n && ok; i++) {
-      int64_t m = i / per % M;
+      int64_t m = i / yper % M;
       float mult = xs * ((float *)q[4]->u.t.data)[zmode == 2 ? m : 0];
       mult = mult / ys;
       double r = nearbyint((want[i] + ((int32_t *)q[8]->u.t.data)[m]) * (double)mult + at(q[7], 0));

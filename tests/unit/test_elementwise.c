@@ -44,20 +44,20 @@ static double f_op(const char *op, double a, double b) {
 
 /* z = op(a, b) checked element by element; returns the bad ones */
 static int check_binary(const char *op, int bool_out, const ox_value *a, const ox_value *b, const ox_value *z) {
-  const ox_tensor *A = &a->u.t, *B = &b->u.t, *Z = &z->u.t;
+  const ox_tensor *ta = &a->u.t, *tb = &b->u.t, *Z = &z->u.t;
   int bad = 0;
   for (int64_t i = 0; i < Z->n; i++) {
-    int64_t ia = kit_bcast_off(A, Z->rank, Z->dims, i), ib = kit_bcast_off(B, Z->rank, Z->dims, i);
+    int64_t ia = kit_bcast_off(ta, Z->rank, Z->dims, i), ib = kit_bcast_off(tb, Z->rank, Z->dims, i);
     int ok;
-    if (A->dt == OX_INT32) {
-      int32_t x = ((int32_t *)A->data)[ia], y = ((int32_t *)B->data)[ib];
+    if (ta->dt == OX_INT32) {
+      int32_t x = ((int32_t *)ta->data)[ia], y = ((int32_t *)tb->data)[ib];
       int64_t w = !strcmp(op, "Add") ? (int64_t)x + y : !strcmp(op, "Sub") ? (int64_t)x - y
                   : !strcmp(op, "Mul") ? (int64_t)x * y : !strcmp(op, "Div") ? x / y
                   : !strcmp(op, "Max") ? (x > y ? x : y) : !strcmp(op, "Min") ? (x < y ? x : y) : x < y;
       ok = bool_out ? ((uint8_t *)Z->data)[i] == (uint8_t)w : ((int32_t *)Z->data)[i] == (int32_t)w;
     } else {
-      float x = A->dt == OX_FLOAT ? ((float *)A->data)[ia] : ox_f16_to_f32(((uint16_t *)A->data)[ia]);
-      float y = B->dt == OX_FLOAT ? ((float *)B->data)[ib] : ox_f16_to_f32(((uint16_t *)B->data)[ib]);
+      float x = ta->dt == OX_FLOAT ? ((float *)ta->data)[ia] : ox_f16_to_f32(((uint16_t *)ta->data)[ia]);
+      float y = tb->dt == OX_FLOAT ? ((float *)tb->data)[ib] : ox_f16_to_f32(((uint16_t *)tb->data)[ib]);
       float w = (float)f_op(op, x, y); /* float arithmetic: each op rounds once in float */
       if (!strcmp(op, "Add")) w = x + y;
       else if (!strcmp(op, "Sub")) w = x - y;

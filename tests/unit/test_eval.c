@@ -316,6 +316,57 @@ int main(void) {
     CHECK(strstr(e.msg, "function 'Rec' calls itself") != NULL);
   }
 
+  /* ---- a row's load hook reads the attributes once, at load ----
+   * (issue 29) a bad attribute value fails ox_prepare, naming the node,
+   * even where the node would never run; in a function body, an attribute
+   * that refers to the caller's is read at each call: local.Pick(x, i) =
+   * Gather(x, i, axis = @ax), called with ax 0 and ax 1. */
+  {
+    ox_err_clear(&e);
+    static const char *in[] = {"x"}, *out[] = {"y"};
+    ox_node n = node("n0", "LRN", "", 1, in, 1, out);
+    ox_attr size0 = int_attr("size", 0);
+    n.attr = &size0;
+    n.nattr = 1;
+    ox_valueinfo gi[] = {vi("x", NULL)}, go[] = {vi("y", NULL)};
+    ox_graph g = {"g", 1, &n, 1, gi, 1, go, 0, NULL, NULL, 0, NULL};
+    ox_opset ops[] = {{"", 13}};
+    ox_model m = {"mem", ".", 10, 1, ops, &g, 0, NULL};
+    CHECK_EQ_I(ox_prepare(A, &m, &e), OX_EINPUT);
+    CHECK_EQ_S(e.msg, "node 'n0' LRN-13: size is 0; it must be positive");
+
+    ox_err_clear(&e);
+    static const char *bin[] = {"x", "i"}, *bout[] = {"y"};
+    ox_node body = node("g", "Gather", "", 2, bin, 1, bout);
+    ox_attr ref = {0};
+    ref.name = "axis";
+    ref.type = OX_ATTR_INT;
+    ref.ref_attr_name = "ax";
+    body.attr = &ref;
+    body.nattr = 1;
+    static const char *fattr[] = {"ax"};
+    ox_opset fops[] = {{"", 13}};
+    ox_function fn = {"Pick", "local", NULL, 2, 1, bin, bout, 1, fattr, 0, NULL, 1, &body, 1, fops, 0};
+    static const char *cin[] = {"x", "i"}, *c0[] = {"y0"}, *c1[] = {"y1"};
+    ox_node calls[2] = {node("call0", "Pick", "local", 2, cin, 1, c0), node("call1", "Pick", "local", 2, cin, 1, c1)};
+    ox_attr ax[2] = {int_attr("ax", 0), int_attr("ax", 1)};
+    for (int k = 0; k < 2; k++) calls[k].attr = &ax[k], calls[k].nattr = 1;
+    ox_valueinfo fgi[] = {vi("x", NULL), vi("i", NULL)}, fgo[] = {vi("y0", NULL), vi("y1", NULL)};
+    ox_graph fg = {"g", 2, calls, 2, fgi, 2, fgo, 0, NULL, NULL, 0, NULL};
+    ox_opset mops[] = {{"", 13}, {"local", 1}};
+    ox_model fm = {"mem", ".", 10, 2, mops, &fg, 1, &fn};
+    CHECK_EQ_I(ox_prepare(A, &fm, &e), 0);
+    ox_value *x = f32(2, (int64_t[]){2, 2}), *i = i64(1), *vals[] = {x, i}, *res[2] = {0};
+    CHECK_EQ_I(ox_run(A, &fm, vals, res, &e), 0);
+    /* x = [[1, 2], [3, 4]]: row 1 is [3, 4], column 1 is [2, 4] */
+    CHECK(res[0] && res[0]->u.t.rank == 1 && res[0]->u.t.dims[0] == 2);
+    CHECK(res[1] && res[1]->u.t.rank == 1 && res[1]->u.t.dims[0] == 2);
+    if (res[0] && res[1]) {
+      CHECK(((float *)res[0]->u.t.data)[0] == 3 && ((float *)res[0]->u.t.data)[1] == 4);
+      CHECK(((float *)res[1]->u.t.data)[0] == 2 && ((float *)res[1]->u.t.data)[1] == 4);
+    }
+  }
+
   /* ---- an unknown op is refused at load, naming op, domain and opset ---- */
   {
     ox_err_clear(&e);

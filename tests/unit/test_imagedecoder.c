@@ -36,7 +36,7 @@ static int decode(const void *s, size_t n, const char *pf, ox_value **y) {
   ox_value *in[1] = {stream(s, n)};
   ox_err_clear(&E);
   *y = NULL;
-  int rc = k->fn(&c, 1, in, 1, y);
+  int rc = ox_node_load(&c) ? E.code : k->fn(&c, 1, in, 1, y);
   return rc ? rc : E.code;
 }
 

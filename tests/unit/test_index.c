@@ -198,7 +198,7 @@ static void test_scatter_elements(void) {
   CHECK_FAILS(run("ScatterElements", 18, NOATTR, IN(x, ind, F32(2, DIMS(3, 2), {0, 0, 0, 0, 0, 0})), 1, y),
               "(the updates) has shape (3, 2); it must have the shape of the indices (2, 3)");
   CHECK_FAILS(run("ScatterElements", 18, NOATTR, IN(x, ind, I64(2, DIMS(2, 3), {0, 0, 0, 0, 0, 0})), 1, y),
-              "is int64; it must have the type of input 0, float");
+              "is int64 but input 0 is float; they must have the same type");
   CHECK_FAILS(run("ScatterElements", 18, NOATTR, IN(x, I64(2, DIMS(2, 3), {1, 0, 2, 0, 3, 1}), upd), 1, y),
               "index 3 is out of range [-3, 2] for axis 0 of size 3");
 }

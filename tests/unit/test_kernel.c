@@ -74,6 +74,19 @@ static void test_inputs(void) {
   CHECK_FAILS(ox_same_dtype(&c, 1, &in[1]->u.t, OX_FLOAT),
               "input 1 'B' is int32 but input 0 is float; they must have the same type");
   CHECK_EQ_I(ox_same_dtype(&c, 1, &in[1]->u.t, OX_INT32), 0);
+  /* one helper of each kind (issue 29): against input j, in the same words */
+  ox_err_clear(&E);
+  CHECK_FAILS(ox_same_dtype_as(&c, 1, &in[1]->u.t, 0, &in[0]->u.t),
+              "input 1 'B' is int32 but input 0 'X' is float; they must have the same type");
+  CHECK_EQ_I(ox_same_dtype_as(&c, 0, &in[0]->u.t, 0, &in[0]->u.t), 0);
+  ox_err_clear(&E);
+  CHECK_FAILS(ox_need_tensor(&c, NULL, 1), "input 1 'B' is missing");
+  ox_value *seq;
+  CHECK_EQ_I(ox_seq_new(A, ox_type_tensor(OX_FLOAT), 0, &seq, &E), 0);
+  ox_err_clear(&E);
+  CHECK_FAILS(ox_need_tensor(&c, seq, 0), "input 0 'X' is seq(tensor(float))");
+  CHECK_FAILS(ox_need_tensor(&c, seq, 0), "; expected a tensor");
+  CHECK_EQ_I(ox_need_tensor(&c, in[0], 0), 0);
 }
 
 int main(void) {

@@ -576,9 +576,10 @@ static void test_table(void) {
 }
 
 
-/* ---- MatMul with a constant B, packed once per model (ops/prepack.c) ----
+/* ---- MatMul with a constant B, packed once per model (its load hook) ----
  * a (rank 2 or 3) x B (K, N) as a model whose B is an initializer or a
- * Constant's value: ox_prepare packs B (node->prep set), and every run, at
+ * Constant's value: ox_prepare packs B (the first member of the node's
+ * state set), and every run, at
  * every level (packed at the best one, run at each) and 1-3 threads, is
  * within the GEMM's rounding of a double loop, with the same bytes for
  * every thread count and the same as the call without a preparation at
@@ -601,7 +602,8 @@ static void prepared_case(int64_t B0, int64_t M, int64_t K, int64_t N, int via_c
   ox_model m = {"mm", ".", 8, 1, ops, &g, 0, NULL};
   ox_err_clear(&E);
   CHECK_EQ_I(ox_prepare(A, &m, &E), 0);
-  CHECK(g.node[g.nnode - 1].prep != NULL);
+  const void *const *st = g.node[g.nnode - 1].state;
+  CHECK(st && *st); /* the preparation is the state's first member */
   int64_t rows = (B0 ? B0 : 1) * M, bad = 0;
   double *want = calloc((size_t)(rows * N), sizeof *want), *mag = calloc((size_t)(rows * N), sizeof *mag);
   for (int64_t i = 0; i < rows; i++)

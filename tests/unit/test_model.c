@@ -702,13 +702,13 @@ static void test_nesting(void) {
   do {                                                                                \
     size_t body = cap - pos;                                                          \
     uint8_t v[10];                                                                    \
-    int k = 0;                                                                        \
+    int nv = 0;                                                                        \
     for (size_t x = body;; x >>= 7) {                                                 \
-      v[k++] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));                         \
+      v[nv++] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));                         \
       if (x <= 0x7f) break;                                                           \
     }                                                                                 \
-    pos -= (size_t)k;                                                                 \
-    memcpy(b + pos, v, (size_t)k);                                                    \
+    pos -= (size_t)nv;                                                                 \
+    memcpy(b + pos, v, (size_t)nv);                                                    \
     b[--pos] = (uint8_t)(((tag) << 3) | 2);                                           \
   } while (0)
   for (int k = 0; k < LEVELS; k++) {

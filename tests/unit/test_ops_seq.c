@@ -99,7 +99,7 @@ static void test_construct_empty_length(void) {
   CHECK(y->kind == OX_SEQUENCE && y->u.seq.n == 2 && y->type->inner->elem == OX_FLOAT);
   CHECK(y->u.seq.v[0] == a && y->u.seq.v[1] == b);
   CHECK_FAILS(run("SequenceConstruct", 11, 0, NULL, 2, (ox_value *[]){a, i64(1)}, &y),
-              "input 1 'x1' is int64 but input 0 is float; all inputs must have the same type");
+              "input 1 'x1' is int64 but input 0 is float; they must have the same type");
 
   CHECK_EQ_I(run("SequenceEmpty", 11, 0, NULL, 0, NULL, &y), 0);
   CHECK(y->kind == OX_SEQUENCE && y->u.seq.n == 0 && y->type->inner->elem == OX_FLOAT);

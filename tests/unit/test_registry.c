@@ -53,16 +53,19 @@ static int rows_ok(void) {
   for (int i = 0; i < n; i++) {
     const ox_kernel *k = t[i].k;
     const char *why = NULL;
+    int nr = ox_row_not_run(k) != NULL; /* OX_NOT_RUN: a reason, no attributes */
     if (!strcmp(k->domain, "ai.onnx")) why = "domain: write \"\" for ai.onnx";
     else if (k->since < 1) why = "since < 1";
     else if (k->fn && (k->min_in < 0 || (k->max_in >= 0 && k->max_in < k->min_in)))
       why = "input count range";
     else if (k->types & ~OX_TS_ALL_DTYPES) why = "types";
-    else if (!k->attrs || (!ox_row_not_run(k) && !attrs_ok(k->attrs))) why = "attribute list";
-    else if (ox_row_not_run(k) && (!k->attrs[1] || k->min_in || k->max_in || k->types))
+    else if (!k->attrs) why = "attribute list";
+    else if (nr && (!k->attrs[1] || k->min_in || k->max_in || k->types))
       why = "OX_NOT_RUN(reason), nothing else";
-    else if (!k->fn && !ox_row_not_run(k) && (k->attrs[0] || k->min_in || k->max_in || k->types))
-      why = "OX_REMOVED, nothing else";
+    else if (!nr && !t[i].attrs) why = "attribute list: OX_ATTRS_OF names no row of the op";
+    else if (k->attrs[0] == '@' && !strcmp(t[i].attrs, "")) why = "OX_ATTRS_OF of a row without attributes: write \"\"";
+    else if (!nr && !attrs_ok(t[i].attrs)) why = "attribute list";
+    else if (!nr && !k->fn && (t[i].attrs[0] || k->min_in || k->max_in || k->types)) why = "OX_REMOVED, nothing else";
     else if (t[i].until < k->since) why = "until < since";
     else if (i && !strcmp(t[i - 1].k->domain, k->domain) && !strcmp(t[i - 1].k->op, k->op) &&
              t[i - 1].k->since == k->since)
@@ -166,11 +169,11 @@ static int spec_versions(void) {
       }
       if (!deprecated && !ox_row_not_run(k)) {
         const char *why = !k->fn ? "OX_REMOVED, but the spec does not deprecate it"
-                          : strcmp(k->attrs, spec[j].attrs) ? "attributes not the list's"
+                          : strcmp(t[i].attrs ? t[i].attrs : "(none)", spec[j].attrs) ? "attributes not the list's"
                           : NULL;
         if (why) {
           fprintf(stderr, "%s %s-%d: %s:\n  row:  %s\n  list: %s\n", dom(k->domain), k->op, k->since, why,
-                  k->attrs, spec[j].attrs);
+                  t[i].attrs ? t[i].attrs : "(names no row)", spec[j].attrs);
           bad++;
         }
       }
@@ -215,7 +218,7 @@ static ox_attr_spec entry(const char *op, int opset, const char *name) {
   static const ox_attr_spec none;
   ox_attr_spec a;
   const ox_kernel *k = ox_registry_find("", op, opset);
-  for (const char *p = ox_attr_spec_next(k ? k->attrs : NULL, &a); p; p = ox_attr_spec_next(p, &a))
+  for (const char *p = ox_attr_spec_next(k ? ox_row_attrs(k) : NULL, &a); p; p = ox_attr_spec_next(p, &a))
     if (!strcmp(a.name, name)) return a;
   return none;
 }
@@ -259,6 +262,13 @@ int main(void) {
   CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 9)), 9);
   CHECK_EQ_I(ox_registry_until(ox_registry_find("", "Upsample", 8)), 8);
 
+  /* a row that names the version it inherits from reads as that version's list */
+  const ox_kernel *mp10 = ox_registry_find("", "MaxPool", 10), *mp22 = ox_registry_find("", "MaxPool", 22);
+  CHECK(mp22 && mp22->attrs[0] == '@' && ox_row_attrs(mp22) == ox_row_attrs(mp10));
+  CHECK(!strcmp(ox_row_attrs(mp22), "auto_pad:string=NOTSET,ceil_mode:int=0,dilations:ints,"
+                "kernel_shape:ints:required,pads:ints,storage_order:int=0,strides:ints"));
+  static const ox_kernel stray = {"", "MaxPool", 22, 0, 0, 1, 1, NULL, OX_ATTRS_OF(10)};
+  CHECK(ox_row_attrs(&stray) == NULL); /* not a row of the table */
   /* deprecated, but run with a warning (old exports use it) */
   CHECK_EQ_S(ox_registry_deprecation(ox_registry_find("", "GroupNormalization", 20), why_buf, sizeof why_buf),
              "GroupNormalization-18 is deprecated (onnx's checker refuses it; GroupNormalization-21 replaces it)");

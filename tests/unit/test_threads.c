@@ -65,7 +65,7 @@ static ox_value *run(const char *op, int opset, int nattr, ox_attr *attr, int ni
   ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
   ox_value *out[1] = {NULL};
   ox_err_clear(&E);
-  int rc = k->fn(&c, nin, in, 1, out);
+  int rc = ox_node_load(&c) ? E.code : k->fn(&c, nin, in, 1, out);
   if (rc || E.code) {
     fprintf(stderr, "%s: %s\n", op, E.msg);
     return NULL;

@@ -1,0 +1,19 @@
+/* core/sys.h: what io/ and proto/ both need below them: opening a file
+ * for reading without blocking on it, and the protobuf wire format's varint. */
+#ifndef OX_SYS_H
+#define OX_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Open path for reading; anything but a regular file (a FIFO, a device, a
+ * folder) is refused without blocking on it. NULL with *why set (strerror's
+ * text, or "not a regular file (a FIFO)") when it cannot. */
+FILE *ox_open_regular(const char *path, const char **why);
+
+/* The varint at p (n bytes available) into *v: the bytes it used, 0 when it
+ * is cut short or longer than 10 bytes. */
+size_t ox_varint_read(const uint8_t *p, size_t n, uint64_t *v);
+
+#endif
