@@ -345,14 +345,16 @@ int ox_namemap_get(const ox_namemap *m, const char *k) {
 
 /* ---- describing nodes ---- */
 
-const char *ox_node_label(ox_arena *a, int index, const ox_node *n) {
+/* "3010 Constant" or "84 'Constant_85' Constant": node n, at `index` in its
+ * list, for messages (in a's memory; NULL when out of memory). */
+static const char *node_label(ox_arena *a, int index, const ox_node *n) {
   if (!n->name[0]) return ox_sprintf(a, "%d %s", index, n->op);
   return ox_sprintf(a, "%d '%s' %s", index, n->name, n->op);
 }
 
 const char *ox_order_note(ox_arena *a, const ox_node *nodes, int reader, int writer, int nested) {
   const ox_node *r = &nodes[reader], *w = &nodes[writer];
-  const char *rl = ox_node_label(a, reader, r), *wl = ox_node_label(a, writer, w), *read = NULL;
+  const char *rl = node_label(a, reader, r), *wl = node_label(a, writer, w), *read = NULL;
   if (!rl || !wl) return NULL;
   for (int k = 0; k < r->nin && !read; k++)
     for (int q = 0; q < w->nout && !read; q++)

@@ -143,9 +143,6 @@ int ox_model_check(ox_arena *a, const ox_model *m, ox_err *e);
  * it and how to repair it; `more`: how many more outputs repeat a name.
  * Returns OX_EINPUT. */
 int ox_two_writers(ox_err *e, const ox_node *nodes, int first, int last, const char *name, int more);
-/* "3010 Constant" or "84 'Constant_85' Constant": node n, at `index` in its
- * list, for messages (in a's memory; NULL when out of memory). */
-const char *ox_node_label(ox_arena *a, int index, const ox_node *n);
 /* Why a list of nodes is not in topological order: node `reader` reads what
  * node `writer` (a later one) writes; nested: the list is a subgraph's or a
  * function's. NULL when out of memory. */

@@ -451,8 +451,8 @@ int main(void) {
       CHECK_EQ_I(ox_node_order(A, 4, ch, order, &reader, &writer, &e), 0);
       CHECK(order[0] == 1 && order[1] == 2 && order[2] == 0 && order[3] == 3);
       CHECK(reader == 0 && writer == 2);
-      const char *note = ox_order_note(A, ch, 0, 1, 1); /* 0 reads nothing of 1's: through a subgraph */
-      CHECK(note && !strcmp(note, "the nodes of a subgraph or function are not in topological order: a subgraph "
+      const char *sub = ox_order_note(A, ch, 0, 1, 1); /* 0 reads nothing of 1's: through a subgraph */
+      CHECK(sub && !strcmp(sub, "the nodes of a subgraph or function are not in topological order: a subgraph "
                                   "of node 0 'n0' Neg reads a value node 1 Neg writes"));
       /* in order already: kept, and no reader or writer */
       ox_node in_order[2] = {ch[1], ch[2]};
