@@ -264,18 +264,36 @@ static int fused_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   "onnxruntime's NHWC layout pass writes it into its in-memory graph at session start; exported models do "   \
   "not hold it (the NCHW form is the saved one, and onnxop runs that)"
 
+/* The rows' load hooks: the state of the ai.onnx kernel each calls, read at
+ * that kernel's version (Conv-11, Gemm-13, MatMul-13) */
+static int fused_conv_load(ox_ctx *c, void **state) {
+  ox_ctx c11 = *c;
+  c11.version = 11;
+  return ox_conv_load(&c11, state);
+}
+static int fused_gemm_load(ox_ctx *c, void **state) {
+  ox_ctx c13 = *c;
+  c13.version = 13;
+  return ox_gemm_load(&c13, state);
+}
+static int fused_matmul_load(ox_ctx *c, void **state) {
+  ox_ctx c13 = *c;
+  c13.version = 13;
+  return ox_matmul_load(&c13, state);
+}
+
 const ox_kernel ox_contrib_fused_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "com.microsoft", "FusedConv",       1, 0, OX_TS_FLOAT3, 2, 4, fused_conv,
     "activation:string,activation_params:floats,auto_pad:string=NOTSET,dilations:ints,group:int=1,"
-    "kernel_shape:ints,pads:ints,strides:ints" },
+    "kernel_shape:ints,pads:ints,strides:ints", fused_conv_load },
   { "com.microsoft", "FusedGemm",       1, 0, OX_TS_FLOAT3, 2, 3, fused_gemm,
     "activation:string,activation_alpha:float,activation_beta:float,activation_gamma:float,alpha:float=1.0,"
-    "beta:float=1.0,transA:int=0,transB:int=0" },
+    "beta:float=1.0,transA:int=0,transB:int=0", fused_gemm_load },
   { "com.microsoft", "FusedMatMul",     1, 0, OX_TS_FLOAT4, 2, 2, fused_matmul,
-    "alpha:float=1.0,transA:int=0,transB:int=0,transBatchA:int=0,transBatchB:int=0" },
+    "alpha:float=1.0,transA:int=0,transB:int=0,transBatchA:int=0,transBatchB:int=0", fused_matmul_load },
   { "com.microsoft", "TransposeMatMul", 1, 0, OX_TS_FLOAT4, 2, 2, fused_matmul,
-    "alpha:float=1.0,transA:int=0,transB:int=0" },
+    "alpha:float=1.0,transA:int=0,transB:int=0", fused_matmul_load },
   { "com.microsoft", "NhwcFusedConv",   1, OX_NOT_RUN(NHWC_INTERNAL) },
   { "com.microsoft", "NhwcMaxPool",     1, OX_NOT_RUN(NHWC_INTERNAL) },
   {0},

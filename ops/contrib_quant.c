@@ -222,18 +222,21 @@ static int nb_attrs_of(ox_ctx *c, nb_attrs *at) {
  * regrouped by 16 columns for the packed product (nb_regroup). A call uses
  * it only when its input 1 is that tensor (ox_prep_matches). */
 typedef struct {
-  const ox_tensor *b;
+  const ox_tensor *b; /* NULL: B is not a constant the hook could regroup */
   const uint8_t *qk;
 } nb_prep;
 
 /* The row's load hook: a constant B regrouped once (an initializer or a
- * Constant's value); the state stays NULL otherwise, and for attributes the
- * kernel refuses (it says what is wrong). */
+ * Constant's value); its state holds none otherwise, nor for attributes the
+ * kernel refuses (the kernel says what is wrong). */
 static int matmul_nbits_load(ox_ctx *c, void **state) {
   const ox_node *n = c->node;
   const ox_tensor *b;
   ox_arena *a = c->a;
-  *state = NULL;
+  nb_prep *p = ox_alloc(a, sizeof *p);
+  if (!p) return ox_oom(c->err, NULL);
+  p->b = NULL, p->qk = NULL;
+  *state = p;
   OX_TRY(ox_const_input(c, 1, &b));
   if (!b) return 0;
   const ox_attr *aK = ox_node_attr(n, "K"), *aN = ox_node_attr(n, "N"), *abs = ox_node_attr(n, "block_size");
@@ -247,13 +250,11 @@ static int matmul_nbits_load(ox_ctx *c, void **state) {
     return 0;
   int64_t kb = (K + bs - 1) / bs, blob = bs * bits / 8;
   if (b->dims[0] != N || b->dims[1] != kb || b->dims[2] != blob) return 0;
-  nb_prep *p = ox_alloc(a, sizeof *p);
   uint8_t *qk = ox_alloc_array(a, (N + 15) / 16 * 16, (size_t)(kb * blob));
-  if (!p || !qk) return ox_oom(c->err, "for MatMulNBits' B, regrouped");
+  if (!qk) return ox_oom(c->err, "for MatMulNBits' B, regrouped");
   nb_regroup(b->data, N, kb * blob, qk);
   p->b = b;
   p->qk = qk;
-  *state = p;
   return 0;
 }
 
@@ -470,7 +471,7 @@ static int matmul_nbits(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
     OX_TRY(nb_thin(c, &j));
   } else {
     const nb_prep *pp = c->state;
-    OX_TRY(nb_gemm(c, &j, pp && ox_prep_matches(in[1], pp->b) ? pp->qk : NULL));
+    OX_TRY(nb_gemm(c, &j, pp->b && ox_prep_matches(in[1], pp->b) ? pp->qk : NULL));
   }
   if (bias) {
     const float *bv = fin(c, bias);
@@ -605,6 +606,13 @@ static int ms_dequantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_value *
   ox_ctx c21 = *c;
   c21.version = 21;
   return ox_dequantize_k(&c21, nin, in, nout, out);
+}
+
+/* both rows' load hook: the -21 kernels' state, read at that version */
+static int ms_quant_load(ox_ctx *c, void **state) {
+  ox_ctx c21 = *c;
+  c21.version = 21;
+  return ox_quant_load(&c21, state);
 }
 
 /* ---- the 8-bit products to float ----
@@ -1354,7 +1362,7 @@ static int qlinear_average_pool(ox_ctx *c, int nin, ox_value **in, int nout, ox_
 const ox_kernel ox_contrib_quant_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "com.microsoft", "DequantizeLinear",         1, 0, TS_I8 | OX_T(INT16) | OX_T(UINT16) | OX_T(INT32) | OX_TS_4BIT,
-    2, 3, ms_dequantize, "axis:int" },
+    2, 3, ms_dequantize, "axis:int", ms_quant_load },
   { "com.microsoft", "DynamicQuantizeMatMul",    1, 0, OX_T(FLOAT), 3, 5, dynamic_quantize_matmul, "" },
   { "com.microsoft", "GatherBlockQuantized",     1, 0, OX_TS_4BIT | OX_T(UINT8), 3, 4, gather_block_quantized,
     "bits:int=4,block_size:int=128,gather_axis:int=0,quantize_axis:int=1" },
@@ -1374,7 +1382,7 @@ const ox_kernel ox_contrib_quant_kernels[] = {
   { "com.microsoft", "QLinearMul",               1, 0, TS_I8, 2, 8, qlinear_mul, "" },
   { "com.microsoft", "QLinearSigmoid",           1, 0, TS_I8, 2, 5, qlinear_sigmoid, "" },
   { "com.microsoft", "QLinearSoftmax",           1, 0, TS_I8, 2, 5, qlinear_softmax, "axis:int=-1,opset:int:required" },
-  { "com.microsoft", "QuantizeLinear",           1, 0, OX_T(FLOAT) | OX_T(FLOAT16), 2, 3, ms_quantize, "axis:int" },
+  { "com.microsoft", "QuantizeLinear",           1, 0, OX_T(FLOAT) | OX_T(FLOAT16), 2, 3, ms_quantize, "axis:int", ms_quant_load },
   { "com.microsoft", "DynamicQuantizeLSTM",      1, OX_NOT_RUN("an LSTM with int8 weights quantized at run time; "
     "onnxruntime's quantizer writes it for LSTMs alone, and onnxop runs the float LSTM") },
   { "com.microsoft", "MatMulBnb4",               1, OX_NOT_RUN(LEGACY_4BIT) },

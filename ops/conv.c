@@ -63,7 +63,7 @@ static int packing_load(ox_ctx *c, int integer, void **state) {
   OX_TRY(ox_const_input(c, 1, &w));
   return w ? ox_conv_prepack(c->a, integer, st->group, w, &st->pp, c->err) : 0;
 }
-static int conv_load(ox_ctx *c, void **state) { return packing_load(c, 0, state); }
+int ox_conv_load(ox_ctx *c, void **state) { return packing_load(c, 0, state); }
 static int conv_integer_load(ox_ctx *c, void **state) { return packing_load(c, 1, state); }
 
 /* strides, dilations and pads (begin, end) for nd spatial axes */
@@ -532,9 +532,9 @@ const ox_kernel ox_conv_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "Conv",           1, 0, OX_TS_FLOAT3,             2, 3, conv,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints", conv_load },
-  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv, OX_ATTRS_OF(1), conv_load },
-  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv, OX_ATTRS_OF(1), conv_load },
+    "strides:ints", ox_conv_load },
+  { "", "Conv",          11, 0, OX_TS_FLOAT3,             2, 3, conv, OX_ATTRS_OF(1), ox_conv_load },
+  { "", "Conv",          22, 0, OX_TS_FLOAT4,             2, 3, conv, OX_ATTRS_OF(1), ox_conv_load },
   { "", "ConvTranspose",  1, 0, OX_TS_FLOAT3,             2, 3, convtranspose,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,output_padding:ints,"
     "output_shape:ints,pads:ints,strides:ints", window_load },

@@ -265,7 +265,7 @@ typedef struct {
   const mm_prep *pp;
 } matmul_state;
 
-static int matmul_load(ox_ctx *c, void **state) {
+int ox_matmul_load(ox_ctx *c, void **state) {
   matmul_state *st = ox_alloc(c->a, sizeof *st);
   const ox_tensor *b;
   if (!st) return ox_oom(c->err, NULL);
@@ -512,7 +512,7 @@ typedef struct {
   float alpha, beta;
 } gemm_state;
 
-static int gemm_load(ox_ctx *c, void **state) {
+int ox_gemm_load(ox_ctx *c, void **state) {
   gemm_state *st = ox_alloc(c->a, sizeof *st);
   if (!st) return ox_oom(c->err, NULL);
   st->ta = ox_attr_int(c, "transA", 0) != 0;
@@ -1139,18 +1139,18 @@ int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { ret
 
 const ox_kernel ox_matmul_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "MatMul",         1, 0, OX_TS_FLOAT3, 2,  2, matmul, "", matmul_load },
-  { "", "MatMul",         9, 0, TS_MM9,       2,  2, matmul, "", matmul_load },
-  { "", "MatMul",        13, 0, TS_MM13,      2,  2, matmul, "", matmul_load },
+  { "", "MatMul",         1, 0, OX_TS_FLOAT3, 2,  2, matmul, "", ox_matmul_load },
+  { "", "MatMul",         9, 0, TS_MM9,       2,  2, matmul, "", ox_matmul_load },
+  { "", "MatMul",        13, 0, TS_MM13,      2,  2, matmul, "", ox_matmul_load },
   /* broadcast attr */
   { "", "Gemm",           1, 0, OX_TS_FLOAT3, 3,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0", gemm_load },
-  { "", "Gemm",           6, 0, OX_TS_FLOAT3, 3,  3, gemm, OX_ATTRS_OF(1), gemm_load },
+    "alpha:float=1.0,beta:float=1.0,broadcast:int=0,transA:int=0,transB:int=0", ox_gemm_load },
+  { "", "Gemm",           6, 0, OX_TS_FLOAT3, 3,  3, gemm, OX_ATTRS_OF(1), ox_gemm_load },
   { "", "Gemm",           7, 0, OX_TS_FLOAT3, 3,  3, gemm,
-    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0", gemm_load }, /* numpy-style C */
-  { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm, OX_ATTRS_OF(7), gemm_load },
-  { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm, OX_ATTRS_OF(7), gemm_load }, /* C optional */
-  { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm, OX_ATTRS_OF(7), gemm_load },
+    "alpha:float=1.0,beta:float=1.0,transA:int=0,transB:int=0", ox_gemm_load }, /* numpy-style C */
+  { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load },
+  { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load }, /* C optional */
+  { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load },
   { "", "MatMulInteger", 10, 0, TS_I8,        2,  4, matmul_integer, "" },
   { "", "Einsum",        12, 0, TS_EINSUM,    1, -1, einsum, "equation:string:required", einsum_load },
   { "", "Det",           11, 0, OX_TS_FLOAT3, 1,  1, det, "" },

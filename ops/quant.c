@@ -76,7 +76,7 @@ typedef struct {
   ox_ints kernel_shape, strides, dilations, pads;
 } quant_state;
 
-static int quant_load(ox_ctx *c, void **state) {
+int ox_quant_load(ox_ctx *c, void **state) {
   quant_state *st = ox_alloc(c->a, sizeof *st);
   if (!st) return ox_oom(c->err, NULL);
   *state = st;
@@ -906,33 +906,33 @@ int ox_dynamic_quantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 
 const ox_kernel ox_quant_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
-  { "", "QuantizeLinear",        10, 0, TS_Q10_X,      2, 3, quantize, "", quant_load },
-  { "", "QuantizeLinear",        13, 0, TS_Q10_X,      2, 3, quantize, "axis:int=1", quant_load }, /* axis */
+  { "", "QuantizeLinear",        10, 0, TS_Q10_X,      2, 3, quantize, "", ox_quant_load },
+  { "", "QuantizeLinear",        13, 0, TS_Q10_X,      2, 3, quantize, "axis:int=1", ox_quant_load }, /* axis */
   { "", "QuantizeLinear",        19, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,saturate:int=1", quant_load }, /* float8, saturate */
+    "axis:int=1,saturate:int=1", ox_quant_load }, /* float8, saturate */
   { "", "QuantizeLinear",        21, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0,saturate:int=1", quant_load }, /* blocked, 16/4-bit */
+    "axis:int=1,block_size:int=0,output_dtype:int=0,saturate:int=1", ox_quant_load }, /* blocked, 16/4-bit */
   /* float4, precision */
   { "", "QuantizeLinear",        23, 0, TS_Q19_X,      2, 3, quantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1", quant_load },
+    "axis:int=1,block_size:int=0,output_dtype:int=0,precision:int=0,saturate:int=1", ox_quant_load },
   /* e8m0 scale */
-  { "", "QuantizeLinear",        24, 0, TS_Q19_X,      2, 3, quantize, OX_ATTRS_OF(23), quant_load },
-  { "", "QuantizeLinear",        25, 0, TS_Q19_X,      2, 3, quantize, OX_ATTRS_OF(23), quant_load }, /* 2-bit */
-  { "", "DequantizeLinear",      10, 0, TS_DQ10,       2, 3, dequantize, "", quant_load },
-  { "", "DequantizeLinear",      13, 0, TS_DQ10,       2, 3, dequantize, "axis:int=1", quant_load },
-  { "", "DequantizeLinear",      19, 0, TS_DQ19,       2, 3, dequantize, "axis:int=1", quant_load },
+  { "", "QuantizeLinear",        24, 0, TS_Q19_X,      2, 3, quantize, OX_ATTRS_OF(23), ox_quant_load },
+  { "", "QuantizeLinear",        25, 0, TS_Q19_X,      2, 3, quantize, OX_ATTRS_OF(23), ox_quant_load }, /* 2-bit */
+  { "", "DequantizeLinear",      10, 0, TS_DQ10,       2, 3, dequantize, "", ox_quant_load },
+  { "", "DequantizeLinear",      13, 0, TS_DQ10,       2, 3, dequantize, "axis:int=1", ox_quant_load },
+  { "", "DequantizeLinear",      19, 0, TS_DQ19,       2, 3, dequantize, "axis:int=1", ox_quant_load },
   { "", "DequantizeLinear",      21, 0, TS_DQ21,       2, 3, dequantize,
-    "axis:int=1,block_size:int=0", quant_load },
+    "axis:int=1,block_size:int=0", ox_quant_load },
   { "", "DequantizeLinear",      23, 0, TS_DQ23,       2, 3, dequantize,
-    "axis:int=1,block_size:int=0,output_dtype:int=0", quant_load },
-  { "", "DequantizeLinear",      24, 0, TS_DQ23,       2, 3, dequantize, OX_ATTRS_OF(23), quant_load },
-  { "", "DequantizeLinear",      25, 0, TS_DQ25,       2, 3, dequantize, OX_ATTRS_OF(23), quant_load },
+    "axis:int=1,block_size:int=0,output_dtype:int=0", ox_quant_load },
+  { "", "DequantizeLinear",      24, 0, TS_DQ23,       2, 3, dequantize, OX_ATTRS_OF(23), ox_quant_load },
+  { "", "DequantizeLinear",      25, 0, TS_DQ25,       2, 3, dequantize, OX_ATTRS_OF(23), ox_quant_load },
   { "", "DynamicQuantizeLinear", 11, 0, OX_T(FLOAT),   1, 1, dynamic_quantize, "" },
   { "", "QLinearMatMul",         10, 0, TS_I8,         8, 8, qlinear_matmul, "" },
   /* float8, float16 scales */
   { "", "QLinearMatMul",         21, 0, TS_I8 | TS_F8, 8, 8, qlinear_matmul, "" },
   { "", "QLinearConv",           10, 0, TS_I8,         8, 9, qlinear_conv,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
-    "strides:ints", quant_load },
+    "strides:ints", ox_quant_load },
   {0},
 };

@@ -63,5 +63,12 @@ int ox_matmul_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_matmul_integer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_conv_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
+/* and their load hooks (the state those kernels read as c->state), which
+ * a row that calls the kernel runs at the kernel's version: QuantizeLinear's
+ * and DequantizeLinear's, MatMul's, Gemm's and Conv's */
+int ox_quant_load(ox_ctx *c, void **state);
+int ox_matmul_load(ox_ctx *c, void **state);
+int ox_gemm_load(ox_ctx *c, void **state);
+int ox_conv_load(ox_ctx *c, void **state);
 
 #endif
