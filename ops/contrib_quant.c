@@ -73,6 +73,15 @@ static int want_scalar(ox_ctx *c, int i, const ox_tensor *t) {
 }
 
 /* t's values as float: its own data when t is float, else a widened copy. */
+/* Input i's tensor t must have the element type of input ref, r (ox_same_dtype
+ * names input 0 as the reference; these operators' reference is often
+ * another input). */
+static int same_as(ox_ctx *c, int i, const ox_tensor *t, int ref, const ox_tensor *r) {
+  if (t->dt == r->dt) return 0;
+  return ox_fail(c->err, OX_EINPUT, "%s is %s but %s is %s; they must have the same type", ox_input_name(c, i),
+                 ox_dtypes[t->dt].onnx_name, ox_input_name(c, ref), ox_dtypes[r->dt].onnx_name);
+}
+
 static const float *fin(ox_ctx *c, const ox_tensor *t) {
   if (!t) return NULL;
   if (t->dt == OX_FLOAT) return t->data;
@@ -730,7 +739,7 @@ static int matmul_integer_to_float(ox_ctx *c, int nin, ox_value **in, int nout, 
       return bad_shape(c, 4, az, "a scalar or a 1-element 1-D tensor (onnxruntime's kernel has no per-row zero "
                        "point)");
   }
-  if (bz) OX_TRY(ox_same_dtype(c, 5, bz, b->dt));
+  if (bz) OX_TRY(same_as(c, 5, bz, 1, b));
   /* onnxruntime swaps the scales when a fusion put them the wrong way round
    * (FixupScaleTensor): a_scale not a scalar and not (..., 1), or b_scale
    * of rank 2 or more whose dim -2 is not 1 */
@@ -764,7 +773,7 @@ static int dynamic_quantize_matmul(ox_ctx *c, int nin, ox_value **in, int nout, 
   OX_TRY(ox_opt_tensor_in(c, in, nin, 4, &bias));
   OX_TRY(type_is(c, 1, b, TS_I8, "B (T2)"));
   OX_TRY(type_is(c, 2, bs, OX_T(FLOAT), "b_scale (T1)"));
-  if (bz) OX_TRY(ox_same_dtype(c, 3, bz, b->dt));
+  if (bz) OX_TRY(same_as(c, 3, bz, 1, b));
   if (bias) {
     OX_TRY(type_is(c, 4, bias, OX_T(FLOAT), "bias (T1)"));
     OX_TRY(bias_check(c, 4, bias, b));
@@ -805,7 +814,7 @@ static int qgemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   for (int i = 1; i <= 7; i += 3)
     if (t[i]) OX_TRY(type_is(c, i, t[i], OX_T(FLOAT), "a scale (T)"));
   OX_TRY(ox_same_dtype(c, 2, az, a->dt));
-  OX_TRY(ox_same_dtype(c, 5, bz, b->dt));
+  OX_TRY(same_as(c, 5, bz, 3, b));
   if (cc) OX_TRY(type_is(c, 6, cc, OX_T(INT32), "C (TC)"));
   if (yz) {
     OX_TRY(ox_same_dtype(c, 8, yz, a->dt));
@@ -907,7 +916,7 @@ static int qgemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
  * these equal but for the rounding of the last bit). */
 
 /* the scalar parameters of input i (a scale) and i + 1 (its zero point) */
-static int qparam(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor *x, float *s, int32_t *z) {
+static int qparam(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor *x, int xi, float *s, int32_t *z) {
   const ox_tensor *st, *zt;
   OX_TRY(ox_tensor_in(c, in, nin, i, &st));
   OX_TRY(ox_opt_tensor_in(c, in, nin, i + 1, &zt));
@@ -916,7 +925,7 @@ static int qparam(ox_ctx *c, ox_value **in, int nin, int i, const ox_tensor *x, 
   *s = ((const float *)st->data)[0];
   *z = 0;
   if (zt) {
-    if (x) OX_TRY(ox_same_dtype(c, i + 1, zt, x->dt));
+    if (x) OX_TRY(same_as(c, i + 1, zt, xi, x));
     OX_TRY(want_scalar(c, i + 1, zt));
     *z = (int32_t)ox_load_i64(zt->dt, zt->data, 0);
   }
@@ -938,9 +947,9 @@ static int qlinear_binary(ox_ctx *c, int nin, ox_value **in, ox_value **out, int
   OX_TRY(ox_same_dtype(c, 3, b, a->dt));
   float sa, sb, sc;
   int32_t za, zb, zc;
-  OX_TRY(qparam(c, in, nin, 1, a, &sa, &za));
-  OX_TRY(qparam(c, in, nin, 4, a, &sb, &zb));
-  OX_TRY(qparam(c, in, nin, 6, a, &sc, &zc));
+  OX_TRY(qparam(c, in, nin, 1, a, 0, &sa, &za));
+  OX_TRY(qparam(c, in, nin, 4, a, 0, &sb, &zb));
+  OX_TRY(qparam(c, in, nin, 6, a, 0, &sc, &zc));
   ox_bcast it;
   OX_TRY(ox_elementwise_out(c, 2, (const ox_tensor *[]){a, b}, a->dt, out, &it));
   ox_tensor *y = &(*out)->u.t;
@@ -1024,8 +1033,8 @@ static int qlinear_lut(ox_ctx *c, int nin, ox_value **in, ox_value **out, int f)
   float xs, ys, alpha = f == LUT_LEAKY ? ox_attr_float(c, "alpha", 0.01f) : 0;
   int32_t xz, yz;
   if (c->err->code) return c->err->code;
-  OX_TRY(qparam(c, in, nin, 1, x, &xs, &xz));
-  OX_TRY(qparam(c, in, nin, 3, x, &ys, &yz));
+  OX_TRY(qparam(c, in, nin, 1, x, 0, &xs, &xz));
+  OX_TRY(qparam(c, in, nin, 3, x, 0, &ys, &yz));
   uint8_t table[256];
   build_lut(table, x->dt == OX_INT8, xs, xz, ys, yz, f, alpha);
   OX_TRY(ox_elementwise_new(c, 1, &x, x->dt, x->rank, x->dims, out));
@@ -1058,7 +1067,7 @@ static int qlinear_concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   float ys;
   int32_t yz;
   OX_TRY(ox_tensor_in(c, in, nin, 1, &yzt));
-  OX_TRY(qparam(c, in, nin, 0, NULL, &ys, &yz));
+  OX_TRY(qparam(c, in, nin, 0, NULL, 0, &ys, &yz));
   int n = (nin - 2) / 3;
   const ox_tensor **xs = ox_alloc_array(c->a, n, sizeof *xs);
   uint8_t *tables = ox_alloc_array(c->a, n, 256);
@@ -1066,12 +1075,12 @@ static int qlinear_concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   if (!xs || !tables || !copy) return ox_oom(c->err, NULL);
   for (int k = 0; k < n; k++) {
     OX_TRY(ox_tensor_in(c, in, nin, 2 + 3 * k, &xs[k]));
-    OX_TRY(ox_same_dtype(c, 2 + 3 * k, xs[k], yzt->dt));
+    OX_TRY(same_as(c, 2 + 3 * k, xs[k], 1, yzt));
     const ox_tensor *zt;
     OX_TRY(ox_tensor_in(c, in, nin, 4 + 3 * k, &zt)); /* each zero point is required here */
     float s;
     int32_t z;
-    OX_TRY(qparam(c, in, nin, 3 + 3 * k, xs[k], &s, &z));
+    OX_TRY(qparam(c, in, nin, 3 + 3 * k, xs[k], 2 + 3 * k, &s, &z));
     copy[k] = s == ys && z == yz;
     if (!copy[k]) build_lut(tables + 256 * k, yzt->dt == OX_INT8, s, z, ys, yz, LUT_IDENTITY, 0);
   }
@@ -1135,8 +1144,8 @@ static int qlinear_softmax(ox_ctx *c, int nin, ox_value **in, int nout, ox_value
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   float xs, ys;
   int32_t xz, yz;
-  OX_TRY(qparam(c, in, nin, 1, x, &xs, &xz));
-  OX_TRY(qparam(c, in, nin, 3, x, &ys, &yz));
+  OX_TRY(qparam(c, in, nin, 1, x, 0, &xs, &xz));
+  OX_TRY(qparam(c, in, nin, 3, x, 0, &ys, &yz));
   int64_t opset = ox_attr_int(c, "opset", 0), axis = ox_attr_int(c, "axis", -1);
   if (c->err->code) return c->err->code;
   OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, x->dims, out, c->err));
@@ -1237,8 +1246,8 @@ static int qlinear_global_average_pool(ox_ctx *c, int nin, ox_value **in, int no
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   float xs, ys;
   int32_t xz, yz;
-  OX_TRY(qparam(c, in, nin, 1, x, &xs, &xz));
-  OX_TRY(qparam(c, in, nin, 3, x, &ys, &yz));
+  OX_TRY(qparam(c, in, nin, 1, x, 0, &xs, &xz));
+  OX_TRY(qparam(c, in, nin, 3, x, 0, &ys, &yz));
   int cl = ox_attr_int(c, "channels_last", 0) != 0;
   if (c->err->code) return c->err->code;
   if (x->rank < 3) return bad_shape(c, 0, x, cl ? "(N, D1, ..., C): rank 3 or more" : "(N, C, D1, ...): rank 3 or more");
@@ -1265,8 +1274,8 @@ static int qlinear_average_pool(ox_ctx *c, int nin, ox_value **in, int nout, ox_
   OX_TRY(ox_tensor_in(c, in, nin, 0, &x));
   float xs, ys;
   int32_t xz, yz;
-  OX_TRY(qparam(c, in, nin, 1, x, &xs, &xz));
-  OX_TRY(qparam(c, in, nin, 3, x, &ys, &yz));
+  OX_TRY(qparam(c, in, nin, 1, x, 0, &xs, &xz));
+  OX_TRY(qparam(c, in, nin, 3, x, 0, &ys, &yz));
   int cl = ox_attr_int(c, "channels_last", 0) != 0, cip = ox_attr_int(c, "count_include_pad", 0) != 0;
   int ceil_mode = ox_attr_int(c, "ceil_mode", 0) != 0, mode;
   if (c->err->code) return c->err->code;
