@@ -659,6 +659,14 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
   }
 }
 
+#ifndef OPAQUE
+/* The tiles' last step, y = alpha acc, then y + beta c: y is made opaque to
+ * the compiler, so that where it fuses (fp-contract) it can only fuse beta c
+ * into the add, in a whole tile's vectors and an edge's scalars alike
+ * (alpha acc + beta c could fuse either product, and did differently in
+ * the two under ASan). */
+#define OPAQUE(y) __asm__("" : "+m"(y))
+#endif
 /* c: (mr, nr) tile of C <- alpha * pa * pb + beta * c (beta 0: c not read),
  * ab = {alpha, beta}. (Passed by address: as values, GCC keeps alpha in a
  * register through the loop and spills an accumulator on AVX2.) The body
@@ -695,6 +703,7 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
       for (int v = 0; v < nvx; v++) {
         T *p = c + r * ldc + v * VL;
         V y = alpha * acc[r][v];
+        OPAQUE(y);
         if (beta != 0) {
           V old;
           memcpy(&old, p, sizeof old);
@@ -709,8 +718,9 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     for (int v = 0; v < nvx; v++) *(V *)&tile[r][v * VL] = acc[r][v];
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
-      T *p = c + r * ldc + j;
-      *p = beta == 0 ? alpha * tile[r][j] : alpha * tile[r][j] + beta * *p;
+      T *p = c + r * ldc + j, y = alpha * tile[r][j];
+      OPAQUE(y);
+      *p = beta == 0 ? y : y + beta * *p;
     }
 }
 
@@ -737,8 +747,9 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(cols_bod
   T alpha = ab[0], beta = ab[1];
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
-      T *p = c + r * ldc + j;
-      *p = beta == 0 ? alpha * acc[j][r] : alpha * acc[j][r] + beta * *p;
+      T *p = c + r * ldc + j, y = alpha * acc[j][r];
+      OPAQUE(y);
+      *p = beta == 0 ? y : y + beta * *p;
     }
 }
 #endif

@@ -11,17 +11,25 @@
 #define TO_D8(v) __builtin_convertvector((v), vd8)
 #endif
 
-/* exp of each lane: n = round(x log2 e), r = x - n ln 2 (in two parts),
- * exp(r) by a degree-6 polynomial, times 2^n built in the exponent bits.
- * Below -87.3 (where expf leaves the normal range) gives 0; NaN stays NaN. */
-TARGET static inline vf FN(vexp)(vf x) {
-  vi under = x < vsplat(-87.33654f);
-  x = vsel(x > vsplat(88.3762626f), vsplat(88.3762626f), x);
-  x = vsel(under, vsplat(0.f), x);
-  vf t = x * 1.44269504088896341f + 12582912.f; /* round by the 1.5*2^23 trick */
-  vf n = t - 12582912.f;
-  vf r = x - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
+/* e^(x - m) of each lane, m at least x (a maximum; the tails' padding
+ * aside, whose lanes are not used), with x - m carried exactly: t = x - m
+ * rounded and err its rounding error (Knuth's two-sum: additions only, so
+ * nothing is fused). Rounding x - m alone would cost the result |x - m| 2^-24
+ * of relative error: 32 ULPs at x - m = -32. Then n = round(t log2 e), r =
+ * (t - n ln2_hi) + (n ln2_lo + err), where t - n ln2_hi is exact (ln2_hi has
+ * 9 bits; Sterbenz), so err costs no rounding of its own; e^r by a degree-6
+ * polynomial, times 2^n built in the exponent bits (n is in the low bits of
+ * t log2 e + 1.5 2^23). t below -87.3 (where expf leaves the normal range,
+ * and t = -inf, whose err is NaN) gives 0; a NaN t gives NaN. */
+TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
+  vf t = x - m, a = t + m, b = t - a;
+  vf err = (x - a) + (-m - b);
+  vi under = t < vsplat(-87.33654f);
+  t = vsel(under, vsplat(0.f), t);
+  vf k = t * 1.44269504088896341f + 12582912.f; /* round by the 1.5*2^23 trick */
+  vf n = k - 12582912.f;
+  vf r = t - n * 0.693359375f;
+  r = r + (n * 2.12194440e-4f + err);
   vf p = vsplat(1.9875691500e-4f);
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
@@ -29,19 +37,8 @@ TARGET static inline vf FN(vexp)(vf x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * r * r + r + 1.f;
-  vi e = (__builtin_convertvector(n, vi) + 127) << 23;
+  vi e = ((vi)k + (127 - 0x4B400000)) << 23; /* (n + 127) << 23 */
   return (vf)((vi)(p * (vf)e) & ~under);
-}
-/* e^(x - m) with x - m carried exactly: t = x - m rounded, err its rounding
- * error (Knuth's two-sum: additions only, so nothing is fused), and
- * e^(t + err) = e^t (1 + err). Rounding x - m alone would cost the result
- * |x - m| 2^-24 of relative error: 32 ULPs at x - m = -32. An infinite or
- * NaN t gives e^t. */
-TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
-  vf t = x - m, a = t + m, b = t - a;
-  vf err = (x - a) + (-m - b);
-  vf e = FN(vexp)(t);
-  return vsel(err == err, e + e * err, e);
 }
 TARGET static double FN(sum_row)(const float *x, int64_t n) {
   /* float lanes over blocks of 1024 elements (each lane adds 16 values),
