@@ -850,8 +850,9 @@ double ox_deadline_us(double seconds) { return seconds > 0 ? now_us() + seconds 
 int ox_check_time(ox_err *e) {
   const ox_run_opts *o = ox_run_current();
   if (o->deadline_us && now_us() >= o->deadline_us)
-    return ox_fail(e, OX_EINPUT, "the time limit of %g s (%s) is reached", o->timeout_s,
-                   o->timeout_source ? o->timeout_source : "--timeout");
+    return ox_fail(e, OX_EINPUT, "the time limit of %g s%s%s%s is reached", o->timeout_s,
+                   o->timeout_source ? " (" : "", o->timeout_source ? o->timeout_source : "",
+                   o->timeout_source ? ")" : "");
   return o->check ? o->check(o->check_arg, e) : 0;
 }
 

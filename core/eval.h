@@ -35,7 +35,9 @@ typedef struct ox_run_opts {
   /* evaluation stops at the first check once CLOCK_MONOTONIC passes
    * deadline_us (0: no limit; ox_deadline_us makes one): before every node
    * and every Loop and Scan iteration, so a single long node runs to its end.
-   * The message names timeout_s and source ("--timeout"). */
+   * The message names timeout_s and, when set, the source: what the
+   * caller calls the limit ("--timeout" from the CLI, "timeout" from the
+   * API); the library names no flag of its own. */
   double deadline_us, timeout_s;
   const char *timeout_source;
   int seeded;              /* 1: random ops without a seed draw from */
@@ -62,7 +64,8 @@ int ox_run_with(ox_arena *a, const ox_model *m, const ox_run_opts *opts, ox_valu
 const ox_run_opts *ox_run_current(void);
 /* The deadline for a limit of `seconds` from now (0: none). */
 double ox_deadline_us(double seconds);
-/* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached"
+/* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached" (the
+ * source in brackets when the run names one)
  * once the current run's deadline has passed; then the run's check, if
  * any. */
 int ox_check_time(ox_err *e);
