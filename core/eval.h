@@ -56,19 +56,17 @@ typedef struct ox_run_opts {
  * behind "node 'n' Add-14 (preparing the model): ". */
 int ox_prepare_with(ox_arena *a, ox_model *m, const struct ox_run_opts *opts, ox_err *e);
 
-/* ox_run with options (NULL: all zero). While it runs, ox_run_current() on
- * the calling thread is opts: the kernels it calls find them there. */
+/* ox_run with options (NULL: all zero). The kernels it calls find opts in
+ * their context (ox_ctx.run). */
 int ox_run_with(ox_arena *a, const ox_model *m, const ox_run_opts *opts, ox_value **inputs,
                 ox_value **outputs, ox_err *e);
-/* The options of the run the calling thread is in (all zero outside one). */
-const ox_run_opts *ox_run_current(void);
 /* The deadline for a limit of `seconds` from now (0: none). */
 double ox_deadline_us(double seconds);
 /* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached" (the
- * source in brackets when the run names one)
- * once the current run's deadline has passed; then the run's check, if
- * any. */
-int ox_check_time(ox_err *e);
+ * source in brackets when the run names one) once the deadline of the run
+ * with options o (a kernel's c->run; NULL: none) has passed; then the run's
+ * check, if any. */
+int ox_check_time(const ox_run_opts *o, ox_err *e);
 
 /* ---- for ops with subgraphs (If, Loop, Scan, SequenceMap) ---- */
 typedef struct ox_scope ox_scope;
