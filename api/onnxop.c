@@ -103,6 +103,7 @@ static holder *holder_new(int own, size_t limit) {
   holder *h = ox_heap_calloc(1, sizeof *h);
   if (!h) return NULL;
   h->mem.limit = limit;
+  h->mem.source = "max_memory"; /* the run options' name for the limit */
   ox_memctx *was = own ? ox_mem_use(&h->mem) : NULL;
   h->a = ox_arena_new();
   if (own) ox_mem_use(was);

@@ -210,6 +210,9 @@ int main(int argc, char **argv) {
     ox_cli_run.timeout_s = secs;
     ox_cli_run.timeout_source = from;
   }
+  /* the library's memory messages name no flag: the CLI's is --max-memory
+   * (ONNXOP_MAX_MEMORY sets the same limit) */
+  ox_set_memory_limit_source("--max-memory");
   if (mm_opt) mm = mm_opt; /* the option wins over the variable */
   if (mm) {
     size_t lim = parse_size(mm);

@@ -188,6 +188,17 @@ static size_t limit_of(ox_memctx *m) {
 }
 size_t ox_memory_limit(void) { return limit_of(cur_mem()); }
 void ox_set_memory_limit(size_t bytes) { __atomic_store_n(&process_mem.limit, bytes, __ATOMIC_RELAXED); }
+void ox_set_memory_limit_source(const char *source) { process_mem.source = source; }
+const char *ox_memory_limit_source(char *buf, size_t n) {
+  const char *src = cur_mem()->source;
+  snprintf(buf, n, "%s%s", src ? "; see " : "", src ? src : "");
+  return buf;
+}
+const char *ox_memory_limit_str(char *buf, size_t n) {
+  char src[160];
+  snprintf(buf, n, "%llu bytes%s", (unsigned long long)ox_memory_limit(), ox_memory_limit_source(src, sizeof src));
+  return buf;
+}
 size_t ox_memory_in_use(void) { return __atomic_load_n(&cur_mem()->in_use, __ATOMIC_RELAXED); }
 
 static void pool_trim(ox_memctx *m, size_t n);

@@ -84,10 +84,23 @@ int ox_arena_pools(void);
  * ox_mem_ and ox_heap_ functions against the thread's account now. limit 0
  * is the default. ox_memory_limit and ox_memory_in_use are the calling
  * thread's account's; ox_set_memory_limit sets the process's. */
-typedef struct ox_memctx { size_t limit, in_use; } ox_memctx;
+typedef struct ox_memctx {
+  size_t limit, in_use;
+  /* what sets the limit, as the caller names it, for messages ("see
+   * --max-memory" from the CLI, "see max_memory" from the API); NULL: the
+   * messages name nothing, as the library has no flags of its own */
+  const char *source;
+} ox_memctx;
 ox_memctx *ox_mem_use(ox_memctx *m); /* NULL: the process's; returns the one before */
 size_t ox_memory_limit(void);
 void ox_set_memory_limit(size_t bytes);
+/* The name of what sets the process's limit (its account's source) */
+void ox_set_memory_limit_source(const char *source);
+/* "L bytes" with the thread's account's limit, then "; see SOURCE" when the
+ * account names it: the words every "memory limit" message puts in brackets */
+const char *ox_memory_limit_str(char *buf, size_t n);
+/* "; see SOURCE", or "" when the account names nothing */
+const char *ox_memory_limit_source(char *buf, size_t n);
 size_t ox_memory_in_use(void);
 /* Count n more bytes against the limit: 0, or -1 (nothing counted) when that
  * would pass it. ox_mem_uncharge gives them back. For memory a library holds

@@ -29,19 +29,20 @@ int ox_oom(ox_err *e, const char *fmt, ...) {
     va_end(ap);
   }
   const char *cause = "";
-  char lim[192];
+  char lim[320], src[160];
   size_t in_use, asked;
+  const char *see = ox_memory_limit_source(src, sizeof src);
   switch (ox_mem_last_failure()) {
   case OX_MEM_LIMIT:
     ox_mem_last_refusal(&in_use, &asked);
     if (asked == SIZE_MAX) /* a size that overflows */
       snprintf(lim, sizeof lim, " (the memory limit of %llu bytes is reached: %llu bytes are in use, and a size "
-               "past any limit was asked for; see --max-memory)", (unsigned long long)ox_memory_limit(),
-               (unsigned long long)in_use);
+               "past any limit was asked for%s)", (unsigned long long)ox_memory_limit(),
+               (unsigned long long)in_use, see);
     else
       snprintf(lim, sizeof lim, " (the memory limit of %llu bytes is reached: %llu bytes are in use and %llu "
-               "more were asked for; see --max-memory)", (unsigned long long)ox_memory_limit(),
-               (unsigned long long)in_use, (unsigned long long)asked);
+               "more were asked for%s)", (unsigned long long)ox_memory_limit(),
+               (unsigned long long)in_use, (unsigned long long)asked, see);
     cause = lim;
     break;
 #ifdef OX_FAULT_INJECTION
@@ -54,11 +55,12 @@ int ox_oom(ox_err *e, const char *fmt, ...) {
 
 int ox_over_limit(ox_err *e, unsigned long long need, const char *what) {
   unsigned long long lim = ox_memory_limit(), in_use = ox_memory_in_use();
+  char ls[200];
+  ox_memory_limit_str(ls, sizeof ls);
   if (need > lim)
-    return ox_fail(e, OX_ENOMEM, "%s needs %llu bytes, more than the memory limit allows (%llu bytes; see "
-                   "--max-memory)", what, need, lim);
-  return ox_fail(e, OX_ENOMEM, "the memory limit (%llu bytes; see --max-memory) is reached: %llu bytes are in "
-                 "use, and %s needs %llu more", lim, in_use, what, need);
+    return ox_fail(e, OX_ENOMEM, "%s needs %llu bytes, more than the memory limit allows (%s)", what, need, ls);
+  return ox_fail(e, OX_ENOMEM, "the memory limit (%s) is reached: %llu bytes are in use, and %s needs %llu more",
+                 ls, in_use, what, need);
 }
 
 void ox_prefix(ox_err *e, const char *fmt, ...) {

@@ -14,7 +14,7 @@ enum {
   OX_EUNSUPPORTED = 3, /* the model needs an operator (op, version, domain), or a
                         * case of one (an element type, an image format), that
                         * this build does not implement; nothing else */
-  OX_ENOMEM = 4,       /* memory ran out: the --max-memory limit or the system
+  OX_ENOMEM = 4,       /* memory ran out: the memory limit or the system
                         * refused an allocation (ox_oom); exit status 1 */
 };
 
@@ -28,9 +28,10 @@ int ox_fail(ox_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Out of memory: records OX_ENOMEM with "out of memory", then what was being
  * allocated when fmt is not NULL ("out of memory for a sequence of 5"), then
- * whether the --max-memory limit was the cause, with what was in use and
+ * whether the memory limit was the cause, with what was in use and
  * asked for ("(the memory limit of N bytes is reached: U bytes are in use and
- * A more were asked for; see --max-memory)") as core/arena.c knows it. */
+ * A more were asked for; see --max-memory)") as core/arena.c knows it; the
+ * "see" names the account's source (core/arena.h), if any. */
 int ox_oom(ox_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* need bytes, which the caller checked against the memory limit before
  * asking for them (a size read from a file, or computed from a shape), are

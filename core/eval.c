@@ -69,11 +69,12 @@ static ox_value *scope_get(const ox_scope *sc, const char *name) {
 
 /* The options of the run this thread is in (ox_run_with and ox_prepare_with
  * set and restore it): per thread, so two runs at once never see each
- * other's. */
+ * other's. The evaluator's own: a kernel finds them in its context
+ * (ox_ctx.run), which the evaluator fills from here. */
 static const ox_run_opts no_opts;
 static _Thread_local const ox_run_opts *cur_opts;
 
-const ox_run_opts *ox_run_current(void) { return cur_opts ? cur_opts : &no_opts; }
+static const ox_run_opts *run_current(void) { return cur_opts ? cur_opts : &no_opts; }
 
 /* ---- preparation ---- */
 
@@ -564,7 +565,7 @@ static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts
   ox_value **out = ox_alloc_array(a, n->nout, sizeof *out);
   if (!out) return ox_oom(e, NULL);
   ox_err fe = {0};
-  ox_ctx c = {a, &fe, n, n->version, m, NULL, n->state, NULL};
+  ox_ctx c = {a, &fe, n, n->version, m, NULL, n->state, NULL, run_current()};
   /* what the kernel allocates: given back whole when the fold is refused;
    * else its scratch (between born and done, held by no output) */
   ox_mark mk = ox_arena_mark(a);
@@ -610,7 +611,7 @@ static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope 
 /* The deadline of --timeout, as node n is prepared: a run's message, with
  * the node and "(preparing the model)" in front. */
 static int prep_time(const ox_node *n, ox_err *e) {
-  if (!ox_check_time(e)) return 0;
+  if (!ox_check_time(run_current(), e)) return 0;
   if (n->fn) ox_prefix(e, "node '%s' %s (function; preparing the model): ", n->name, n->op);
   else ox_prefix(e, "node '%s' %s-%d (preparing the model): ", n->name, n->op, n->version);
   return e->code;
@@ -677,7 +678,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
      * caller's, at each call instead (run_node) */
     n->state = NULL;
     if (k->load && !(!g && ox_node_refers(n))) {
-      ox_ctx lc = {a, e, n, n->version, m, NULL, NULL, cc};
+      ox_ctx lc = {a, e, n, n->version, m, NULL, NULL, cc, run_current()};
       if (ox_node_load(&lc)) {
         ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
         return e->code;
@@ -886,11 +887,12 @@ static double now_us(void) {
 
 double ox_deadline_us(double seconds) { return seconds > 0 ? now_us() + seconds * 1e6 : 0; }
 
-int ox_check_time(ox_err *e) {
-  const ox_run_opts *o = ox_run_current();
+int ox_check_time(const ox_run_opts *o, ox_err *e) {
+  if (!o) return 0;
   if (o->deadline_us && now_us() >= o->deadline_us)
-    return ox_fail(e, OX_EINPUT, "the time limit of %g s (%s) is reached", o->timeout_s,
-                   o->timeout_source ? o->timeout_source : "--timeout");
+    return ox_fail(e, OX_EINPUT, "the time limit of %g s%s%s%s is reached", o->timeout_s,
+                   o->timeout_source ? " (" : "", o->timeout_source ? o->timeout_source : "",
+                   o->timeout_source ? ")" : "");
   return o->check ? o->check(o->check_arg, e) : 0;
 }
 
@@ -934,7 +936,7 @@ static void live_drop(ox_arena *a, int n, ox_value **v) {
  * while --trace prints the inputs after the node has run. */
 static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
   ox_live_offers_end(a); /* a subgraph's node: nothing of its caller's */
-  if (!n->ndies || (ox_run_current()->trace & OX_TRACE_NODES) || !ox_live_on(a)) return;
+  if (!n->ndies || (run_current()->trace & OX_TRACE_NODES) || !ox_live_on(a)) return;
   for (int i = 0; i < n->nin; i++) {
     if (!in[i] || in[i]->kind != OX_TENSOR || in[i]->u.t.dt == OX_STRING) continue;
     int twice = 0;
@@ -954,7 +956,7 @@ static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
  * they hide an outer name as they would have. Under --trace or a node hook
  * (--save-intermediates) it runs as any node, for its values to be seen. */
 static int skip_elided(ox_arena *a, const ox_node *n, ox_scope *sc, ox_err *e) {
-  const ox_run_opts *o = ox_run_current();
+  const ox_run_opts *o = run_current();
   if (!n->elided || o->trace || o->hook) return 0;
   for (int i = 0; i < n->nout; i++)
     if (n->out[i][0] && !scope_set(a, sc, n->out[i], NULL)) {
@@ -976,7 +978,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
    * as they grow to take the outputs below (core/arena.h). */
   uint64_t born = ox_live_now(), done = born;
   /* a folded node reads nothing (its inputs only for --trace) */
-  for (int i = 0; i < n->nin && (!n->folded || ox_run_current()->trace); i++) {
+  for (int i = 0; i < n->nin && (!n->folded || run_current()->trace); i++) {
     if (!n->in[i][0]) continue; /* a missing optional input */
     in[i] = scope_get(sc, n->in[i]);
     if (!in[i])
@@ -990,11 +992,11 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   } else {
     rc = n->folded ? 0 : check_inputs(n, n->nin, in, e);
     if (!rc) {
-      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL};
+      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL, run_current()};
       /* a node of a function body whose attributes refer to the caller's:
        * its hook runs now, for this call (in the run's memory) */
       if (!n->state && n->k->load && !n->folded) rc = ox_node_load(&c);
-      const ox_run_opts *o = ox_run_current();
+      const ox_run_opts *o = run_current();
       int trace = o->trace;
       double t0 = trace ? now_us() : 0, aside0 = aside_us;
       if (n->folded) { /* computed when the model was prepared */
@@ -1038,7 +1040,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     if (!scope_set(a, sc, n->out[i], out[i])) return ox_oom(e, NULL);
   }
   live_after(a, n, sc, out, born, done);
-  const ox_run_opts *o = ox_run_current();
+  const ox_run_opts *o = run_current();
   if (!o->hook) return 0;
   double th = o->trace ? now_us() : 0;
   rc = o->hook(o->hook_arg, n, depth, out, e);
@@ -1052,7 +1054,7 @@ static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *n
   ox_live_begin(a);
   for (int i = 0; i < nnode && !rc; i++) {
     const ox_node *n = &nodes[i];
-    rc = ox_check_time(e);
+    rc = ox_check_time(run_current(), e);
     if (!rc) rc = run_node(a, m, n, sc, depth, e);
     if (rc) {
       /* a message from inside a subgraph already reads "> body node ...": join

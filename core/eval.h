@@ -51,7 +51,9 @@ typedef struct ox_run_opts {
   /* evaluation stops at the first check once CLOCK_MONOTONIC passes
    * deadline_us (0: no limit; ox_deadline_us makes one): before every node
    * and every Loop and Scan iteration, so a single long node runs to its end.
-   * The message names timeout_s and source ("--timeout"). */
+   * The message names timeout_s and, when set, the source: what the
+   * caller calls the limit ("--timeout" from the CLI, "timeout" from the
+   * API); the library names no flag of its own. */
   double deadline_us, timeout_s;
   const char *timeout_source;
   int seeded;              /* 1: random ops without a seed draw from */
@@ -70,18 +72,17 @@ typedef struct ox_run_opts {
  * behind "node 'n' Add-14 (preparing the model): ". */
 int ox_prepare_with(ox_arena *a, ox_model *m, const struct ox_run_opts *opts, ox_err *e);
 
-/* ox_run with options (NULL: all zero). While it runs, ox_run_current() on
- * the calling thread is opts: the kernels it calls find them there. */
+/* ox_run with options (NULL: all zero). The kernels it calls find opts in
+ * their context (ox_ctx.run). */
 int ox_run_with(ox_arena *a, const ox_model *m, const ox_run_opts *opts, ox_value **inputs,
                 ox_value **outputs, ox_err *e);
-/* The options of the run the calling thread is in (all zero outside one). */
-const ox_run_opts *ox_run_current(void);
 /* The deadline for a limit of `seconds` from now (0: none). */
 double ox_deadline_us(double seconds);
-/* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached"
- * once the current run's deadline has passed; then the run's check, if
- * any. */
-int ox_check_time(ox_err *e);
+/* 0, or OX_EINPUT with "the time limit of 0.5 s (--timeout) is reached" (the
+ * source in brackets when the run names one) once the deadline of the run
+ * with options o (a kernel's c->run; NULL: none) has passed; then the run's
+ * check, if any. */
+int ox_check_time(const ox_run_opts *o, ox_err *e);
 
 /* ---- for ops with subgraphs (If, Loop, Scan, SequenceMap) ---- */
 typedef struct ox_scope ox_scope;

@@ -29,11 +29,10 @@ static uint64_t splitmix(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
-void ox_mt_seed_entropy(ox_mt19937 *m) {
+void ox_mt_seed_entropy(ox_mt19937 *m, const ox_run_opts *o) {
   /* ONNXOP_SEED: unseeded ops start from RandomState(ONNXOP_SEED) instead,
    * every one of them, so a run repeats (onnxop test sets it to 0) */
-  const ox_run_opts *o = ox_run_current(); /* a seed the run was given wins */
-  if (o->seeded) {
+  if (o && o->seeded) { /* a seed the run was given wins */
     ox_mt_seed(m, o->seed);
     return;
   }

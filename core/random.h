@@ -25,7 +25,9 @@ void ox_mt_seed(ox_mt19937 *m, uint32_t seed);
  * With the environment variable ONNXOP_SEED=N (0 <= N < 2^32), RandomState(N)
  * instead, for every unseeded op: runs that repeat; a seed the run's
  * options give (ox_run_opts.seeded) comes before both. */
-void ox_mt_seed_entropy(ox_mt19937 *m);
+struct ox_run_opts;
+/* o: the options of the run asking (a kernel's c->run; NULL: none) */
+void ox_mt_seed_entropy(ox_mt19937 *m, const struct ox_run_opts *o);
 /* The next 32-bit output. */
 uint32_t ox_mt_next(ox_mt19937 *m);
 /* random_sample(): a double in [0, 1) of 53 random bits. */

@@ -26,6 +26,10 @@ typedef struct ox_ctx {
                              * (ox_load_fn), NULL when the row has none */
   struct ox_consts *consts; /* while a hook runs: the constants the node
                              * sees (ox_const_input); NULL otherwise */
+  /* the options of the run (core/eval.h: its deadline, seed, trace and
+   * hook), which a kernel reads here and nowhere else; NULL: none (a unit
+   * test's context) */
+  const struct ox_run_opts *run;
 } ox_ctx;
 
 /* in[i] is NULL for a missing optional input; the kernel sets out[0..nout-1]

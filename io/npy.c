@@ -669,12 +669,14 @@ static int zip_extract(ox_arena *a, const uint8_t *buf, const zentry *z, const u
     *len = (size_t)z->usize;
   } else {
     size_t lim = ox_memory_limit(), in_use = ox_memory_in_use();
+    char ls[200];
+    ox_memory_limit_str(ls, sizeof ls);
     if (z->usize > lim || z->usize > UINT32_MAX * (uint64_t)1024)
       return ox_fail(e, OX_ENOMEM, "it declares %llu bytes uncompressed, more than the memory "
-                     "limit allows (%zu bytes; see --max-memory)", (unsigned long long)z->usize, lim);
+                     "limit allows (%s)", (unsigned long long)z->usize, ls);
     if (in_use > lim || z->usize > lim - in_use)
-      return ox_fail(e, OX_ENOMEM, "the memory limit (%zu bytes; see --max-memory) is reached: %zu bytes are "
-                     "in use, and it declares %llu bytes uncompressed", lim, in_use, (unsigned long long)z->usize);
+      return ox_fail(e, OX_ENOMEM, "the memory limit (%s) is reached: %zu bytes are "
+                     "in use, and it declares %llu bytes uncompressed", ls, in_use, (unsigned long long)z->usize);
     uint8_t *o = ox_alloc_uninit(a, (size_t)z->usize + 1); /* inflate fills what is used */
     if (!o) return ox_oom(e, "inflating it");
     z_stream s;

@@ -246,7 +246,7 @@ static int loop_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   bc.a = scratch;
   ox_mark m0 = ox_arena_mark(scratch);
   for (int64_t it = 0; it < trip && cond; it++) {
-    if ((rc = ox_check_time(e))) {
+    if ((rc = ox_check_time(c->run, e))) {
       ox_prefix(e, "iteration %lld: ", (long long)it);
       goto done;
     }
@@ -338,7 +338,7 @@ static int scan_run(ox_ctx *c, const ox_graph *body, int ns, ox_value **states, 
   ox_ctx bc = *c;
   bc.a = scratch;
   for (int64_t it = 0; it < len; it++) {
-    if ((rc = ox_check_time(e))) {
+    if ((rc = ox_check_time(c->run, e))) {
       ox_prefix(e, "iteration %lld: ", (long long)it);
       goto done;
     }

@@ -110,10 +110,10 @@ static int undecodable(job *j, const char *fmt, ...) {
  * than is left of it: what is in use is said); UINT64_MAX: more than a size
  * holds */
 static int too_big(job *j, int64_t w, int64_t h, uint64_t need) {
-  char what[96];
+  char what[96], ls[200];
   if (need == UINT64_MAX)
-    return ox_fail(j->c->err, OX_ENOMEM, "a %lld x %lld image is more than the memory limit allows (%llu bytes; "
-                   "see --max-memory)", (long long)w, (long long)h, (unsigned long long)ox_memory_limit());
+    return ox_fail(j->c->err, OX_ENOMEM, "a %lld x %lld image is more than the memory limit allows (%s)",
+                   (long long)w, (long long)h, ox_memory_limit_str(ls, sizeof ls));
   snprintf(what, sizeof what, "a %lld x %lld image", (long long)w, (long long)h);
   return ox_over_limit(j->c->err, need, what);
 }

@@ -761,7 +761,7 @@ static int dropout(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) 
   ox_mt19937 *mt = ox_alloc(c->a, sizeof *mt);
   if (!mt) return ox_oom(c->err, NULL);
   const norm_state *at = c->state;
-  if (!at->seeded) ox_mt_seed_entropy(mt);
+  if (!at->seeded) ox_mt_seed_entropy(mt, c->run);
   else if (!at->seed_ok)
     return ox_fail(c->err, OX_EINPUT, "attribute 'seed' must be an int in [0, 2^32-1] "
                    "(numpy's RandomState refuses others)");

@@ -29,7 +29,7 @@ static int rng_init(ox_ctx *c, ox_mt19937 **out) {
   else if (at->type == OX_ATTR_INT) s = (double)at->i;
   else return ox_fail(c->err, OX_EINPUT, "attribute 'seed' must be a float");
   if (isnan(s)) {
-    ox_mt_seed_entropy(m);
+    ox_mt_seed_entropy(m, c->run);
     return 0;
   }
   s = trunc(s);

@@ -80,6 +80,8 @@ done
 # the folders keep to their jobs (nm over the objects); every file compiles
 # without a warning (gcc, and clang where installed); gcc's static analyser
 run "layers" sh tests/layers.sh "$B"
+# the library keeps no state outside a run's context but what tests/globals.txt lists
+run "globals" sh tests/globals.sh "$B"
 run "warnings" sh tests/warnings.sh "$WARN"
 run "analyzer" sh tests/analyzer.sh
 for f in model pb json npy; do run "fuzz regressions (asan) $f" "$B/asan/fuzz-replay-$f" "$f" "tests/fuzz/regress/$f"; done

@@ -138,7 +138,7 @@ def test_max_memory(tmp_path):
     with pytest.raises(onnxop.OutOfMemoryError) as e:
         onnxop.Session(m, max_memory=10_000_000).run(None, {"x": x})
     assert isinstance(e.value, MemoryError) and e.value.exit_status == 1
-    assert re.fullmatch(r"node 'mul' Mul-14: the memory limit \(10000000 bytes; see --max-memory\) is reached: "
+    assert re.fullmatch(r"node 'mul' Mul-14: the memory limit \(10000000 bytes; see max_memory\) is reached: "
                         r"\d+ bytes are in use, and a float32 tensor of shape \(1000, 1000\) needs 4000000 more",
                         str(e.value)), str(e.value)
     # the limit is the run's: 16 MB is room enough

@@ -104,8 +104,9 @@ int main(void) {
   CHECK_EQ_I(held, before);
   CHECK(asked >= (8 << 20) && asked <= (8 << 20) + 8192);
   char want[256];
+  /* the library names no flag: only the account's source, when it has one */
   snprintf(want, sizeof want, "out of memory for 8 MiB (the memory limit of %zu bytes is reached: %zu bytes are in "
-           "use and %zu more were asked for; see --max-memory)", ox_memory_limit(), before, asked);
+           "use and %zu more were asked for)", ox_memory_limit(), before, asked);
   ox_err_clear(&e);
   CHECK_EQ_I(ox_oom(&e, "for %d MiB", 8), OX_ENOMEM);
   CHECK_EQ_S(e.msg, want);
@@ -115,7 +116,9 @@ int main(void) {
   ox_oom(&e, NULL);
   CHECK(strstr(e.msg, "bytes are in use, and a size past any limit was asked for") != NULL);
   /* a request checked before it is made (a shape, a size in a file):
-   * past the limit alone, or past what is left of it, each said */
+   * past the limit alone, or past what is left of it, each said, with what
+   * sets the limit as the caller names it (the CLI: --max-memory) */
+  ox_set_memory_limit_source("--max-memory");
   ox_err_clear(&e);
   CHECK_EQ_I(ox_over_limit(&e, (unsigned long long)ox_memory_limit() + 1, "a thing"), OX_ENOMEM);
   snprintf(want, sizeof want, "a thing needs %zu bytes, more than the memory limit allows (%zu bytes; see "
@@ -126,6 +129,7 @@ int main(void) {
   snprintf(want, sizeof want, "the memory limit (%zu bytes; see --max-memory) is reached: %zu bytes are in use, "
            "and a thing needs 16 more", ox_memory_limit(), ox_memory_in_use());
   CHECK_EQ_S(e.msg, want);
+  ox_set_memory_limit_source(NULL);
   ox_set_memory_limit(lim);
   /* accounts (ox_mem_use): an arena made under one counts there, against
    * its limit, wherever it is used or freed; the process's count and limit

@@ -53,11 +53,18 @@ static void test_mt19937(void) {
   CHECK(ox_mt_double(&m) == rs[2]);
   /* entropy seeding: two generators differ */
   ox_mt19937 a, b;
-  ox_mt_seed_entropy(&a);
-  ox_mt_seed_entropy(&b);
+  ox_mt_seed_entropy(&a, NULL);
+  ox_mt_seed_entropy(&b, NULL);
   int same = 1;
   for (int i = 0; i < 4; i++) same &= ox_mt_next(&a) == ox_mt_next(&b);
   CHECK(!same);
+  /* a seed the run's options give (the kernel's c->run) wins */
+  ox_run_opts seeded = {.seeded = 1, .seed = 7};
+  ox_mt_seed_entropy(&a, &seeded);
+  ox_mt_seed(&b, 7);
+  same = 1;
+  for (int i = 0; i < 4; i++) same &= ox_mt_next(&a) == ox_mt_next(&b);
+  CHECK(same);
 }
 
 /* ---- the ops ---- */
