@@ -995,8 +995,9 @@ static int slot_of(const onnxop_model *m, int i, const char *const *names, onnxo
 /* The run itself, for onnxop_run and ox_api_run: in[k] is the value of the
  * graph's input k (NULL: not given). own: on a memory account of its own
  * with that limit (0: the default) and with `threads` kernel threads; else
- * on the calling thread's account and thread count. st (NULL: none): the
- * state ro's check and hook take, told the run's holder. */
+ * on the calling thread's account and ro's thread count (0: the
+ * process's). st (NULL: none): the state ro's check and hook take, told
+ * the run's holder. */
 static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size_t limit, int threads,
                      const onnxop_value *const *in, run_state *st, onnxop_value ***outputs, int *n_out,
                      onnxop_error **err) {
@@ -1028,14 +1029,14 @@ static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size
    * the handles are made: a failure frees them, then h */
   hold(h);
   if (st) st->h = h;
-  int threads_was = own ? ox_set_run_threads(threads) : 0;
+  /* the thread count travels in the run's options (to its kernels' ox_ctx) */
+  ox_run_opts rt = {0};
+  if (ro) rt = *ro;
+  if (own) rt.threads = threads;
   ox_memctx *mem_was = own ? ox_mem_use(&h->mem) : NULL;
   if (st) st->outer = mem_was;
-  int rc = ox_run_with(h->a, m->m, ro, vin, out, &e);
-  if (own) {
-    ox_mem_use(mem_was);
-    ox_set_run_threads(threads_was);
-  }
+  int rc = ox_run_with(h->a, m->m, &rt, vin, out, &e);
+  if (own) ox_mem_use(mem_was);
   for (int i = 0; i < g->nout && !rc; i++)
     if (handle(h, out[i], NULL, &res[i], err)) rc = ONNXOP_ERR_NOMEM;
   if (rc) {

@@ -577,7 +577,7 @@ static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts
   ox_value **out = ox_alloc_array(a, n->nout, sizeof *out);
   if (!out) return ox_oom(e, NULL);
   ox_err fe = {0};
-  ox_ctx c = {a, &fe, n, n->version, m, NULL, n->state, NULL, acc->run};
+  ox_ctx c = {a, &fe, n, n->version, m, NULL, n->state, NULL, acc->run, acc->run->threads};
   /* what the kernel allocates: given back whole when the fold is refused;
    * else its scratch (between born and done, held by no output) */
   ox_mark mk = ox_arena_mark(a);
@@ -690,7 +690,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
      * caller's, at each call instead (run_node) */
     n->state = NULL;
     if (k->load && !(!g && ox_node_refers(n))) {
-      ox_ctx lc = {a, e, n, n->version, m, NULL, NULL, cc, acc->run};
+      ox_ctx lc = {a, e, n, n->version, m, NULL, NULL, cc, acc->run, acc->run->threads};
       if (ox_node_load(&lc)) {
         ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
         return e->code;
@@ -749,12 +749,13 @@ static int prepare(ox_arena *a, ox_model *m, const ox_run_opts *o, ox_err *e) {
 }
 
 int ox_prepare_with(ox_arena *a, ox_model *m, const ox_run_opts *opts, ox_err *e) {
-  /* the deadline alone: preparing runs no trace and no hook */
+  /* the deadline and the threads alone: preparing runs no trace and no hook */
   ox_run_opts po = {0};
   if (opts) {
     po.deadline_us = opts->deadline_us;
     po.timeout_s = opts->timeout_s;
     po.timeout_source = opts->timeout_source;
+    po.threads = opts->threads;
   }
   /* folded values are counted as a run's are, so that one a later fold
    * consumes can be given back (fold_consumed) */
@@ -998,7 +999,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   } else {
     rc = n->folded ? 0 : check_inputs(n, n->nin, in, e);
     if (!rc) {
-      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL, o};
+      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL, o, o->threads};
       /* a node of a function body whose attributes refer to the caller's:
        * its hook runs now, for this call (in the run's memory) */
       if (!n->state && n->k->load && !n->folded) rc = ox_node_load(&c);
