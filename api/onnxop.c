@@ -730,6 +730,20 @@ int ox_api_value_load(ox_arena *a, const char *path, const ox_type *want, ox_val
   return ox_load_value(a, path, want, NULL, out, name, e);
 }
 
+int ox_api_value_json(ox_arena *a, const char *text, size_t len, const ox_type *want, ox_value **out,
+                      ox_err *e) {
+  return ox_json_decode(a, text, len, want, out, NULL, e);
+}
+
+int ox_api_model_prepare(ox_arena *a, ox_model *m, const ox_run_opts *ro, ox_err *e) {
+  return ox_prepare_with(a, m, ro, e);
+}
+
+int ox_api_model_run(ox_arena *a, const ox_model *m, const ox_run_opts *ro, ox_value **in, ox_value **out,
+                     ox_err *e) {
+  return ox_run_with(a, m, ro, in, out, e);
+}
+
 const ox_model *ox_api_model(const onnxop_model *m) { return m->m; }
 const char *ox_api_model_order(const onnxop_model *m, int *count) {
   *count = m->nunsorted;
