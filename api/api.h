@@ -90,5 +90,7 @@ int ox_api_value_json(ox_arena *a, const char *text, size_t len, const ox_type *
 int ox_api_model_prepare(ox_arena *a, ox_model *m, const ox_run_opts *ro, ox_err *e);
 int ox_api_model_run(ox_arena *a, const ox_model *m, const ox_run_opts *ro, ox_value **in, ox_value **out,
                      ox_err *e);
+/* m as a ModelProto's bytes (*data, *len bytes in a): the file make writes */
+int ox_api_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e);
 
 #endif

@@ -744,6 +744,10 @@ int ox_api_model_run(ox_arena *a, const ox_model *m, const ox_run_opts *ro, ox_v
   return ox_run_with(a, m, ro, in, out, e);
 }
 
+int ox_api_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e) {
+  return ox_model_encode(a, m, data, len, e);
+}
+
 const ox_model *ox_api_model(const onnxop_model *m) { return m->m; }
 const char *ox_api_model_order(const onnxop_model *m, int *count) {
   *count = m->nunsorted;

@@ -26,7 +26,6 @@
 
 #include "../api/api.h"
 #include "../io/io.h"
-#include "../proto/proto.h"
 #include "cli.h"
 #include "files.h"
 #include "make.h"
@@ -1020,7 +1019,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
   }
   uint8_t *bytes;
   size_t len;
-  if ((rc = ox_model_encode(A, &b.m, &bytes, &len, &e))) return fail(&b, rc, "%s", e.msg);
+  if ((rc = ox_api_model_encode(A, &b.m, &bytes, &len, &e))) return fail(&b, rc, "%s", e.msg);
   ox_buf buf = {bytes, len, len};
   const char *path = model_path ? model_path : ox_sprintf(A, "%s/model.onnx", case_dir);
   if (!path) return fail_oom(&b);
