@@ -56,7 +56,7 @@ const ox_value *ox_api_value(const onnxop_value *v);
 /* Run m as onnxop_run does, with in[k] the value of the graph's input k
  * (m's graph's in[], initializers included: a value given for one overrides
  * it; NULL: not given) and the run options ro (NULL: none), on the calling
- * thread's memory account and the process's thread count. On success
+ * thread's memory account and ro's thread count (0: the process's). On success
  * *outputs holds *n_out new values, freed with onnxop_values_free. Messages
  * are the reason alone. */
 int ox_api_run(const onnxop_model *m, const ox_run_opts *ro, const onnxop_value *const *in, onnxop_value ***outputs,
@@ -79,5 +79,18 @@ int ox_api_model_read(ox_arena *a, const char *path, ox_model **out, ox_err *e);
  * evaluation alone. */
 int ox_api_run_values(ox_arena *a, const onnxop_model *m, const ox_run_opts *ro, ox_value **in, ox_value **out,
                       ox_err *e);
+/* A value given as JSON text (a spec's inline value, make's --in NAME=JSON)
+ * into a, of type want when it says (NULL: as the text says). */
+int ox_api_value_json(ox_arena *a, const char *text, size_t len, const ox_type *want, ox_value **out,
+                      ox_err *e);
+/* ---- onnxop make: a model it builds in its own arena ----
+ * Prepare m (as ox_api_model_load prepares a loaded one: kernels resolved,
+ * constants folded, weights packed; ro's deadline bounds it, NULL: none),
+ * then run it on in (its graph's in[]) into out (its nout), in a. */
+int ox_api_model_prepare(ox_arena *a, ox_model *m, const ox_run_opts *ro, ox_err *e);
+int ox_api_model_run(ox_arena *a, const ox_model *m, const ox_run_opts *ro, ox_value **in, ox_value **out,
+                     ox_err *e);
+/* m as a ModelProto's bytes (*data, *len bytes in a): the file make writes */
+int ox_api_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e);
 
 #endif

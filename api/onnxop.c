@@ -730,6 +730,24 @@ int ox_api_value_load(ox_arena *a, const char *path, const ox_type *want, ox_val
   return ox_load_value(a, path, want, NULL, out, name, e);
 }
 
+int ox_api_value_json(ox_arena *a, const char *text, size_t len, const ox_type *want, ox_value **out,
+                      ox_err *e) {
+  return ox_json_decode(a, text, len, want, out, NULL, e);
+}
+
+int ox_api_model_prepare(ox_arena *a, ox_model *m, const ox_run_opts *ro, ox_err *e) {
+  return ox_prepare_with(a, m, ro, e);
+}
+
+int ox_api_model_run(ox_arena *a, const ox_model *m, const ox_run_opts *ro, ox_value **in, ox_value **out,
+                     ox_err *e) {
+  return ox_run_with(a, m, ro, in, out, e);
+}
+
+int ox_api_model_encode(ox_arena *a, const ox_model *m, uint8_t **data, size_t *len, ox_err *e) {
+  return ox_model_encode(a, m, data, len, e);
+}
+
 const ox_model *ox_api_model(const onnxop_model *m) { return m->m; }
 const char *ox_api_model_order(const onnxop_model *m, int *count) {
   *count = m->nunsorted;
@@ -995,8 +1013,9 @@ static int slot_of(const onnxop_model *m, int i, const char *const *names, onnxo
 /* The run itself, for onnxop_run and ox_api_run: in[k] is the value of the
  * graph's input k (NULL: not given). own: on a memory account of its own
  * with that limit (0: the default) and with `threads` kernel threads; else
- * on the calling thread's account and thread count. st (NULL: none): the
- * state ro's check and hook take, told the run's holder. */
+ * on the calling thread's account and ro's thread count (0: the
+ * process's). st (NULL: none): the state ro's check and hook take, told
+ * the run's holder. */
 static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size_t limit, int threads,
                      const onnxop_value *const *in, run_state *st, onnxop_value ***outputs, int *n_out,
                      onnxop_error **err) {
@@ -1028,14 +1047,14 @@ static int run_model(const onnxop_model *m, const ox_run_opts *ro, int own, size
    * the handles are made: a failure frees them, then h */
   hold(h);
   if (st) st->h = h;
-  int threads_was = own ? ox_set_run_threads(threads) : 0;
+  /* the thread count travels in the run's options (to its kernels' ox_ctx) */
+  ox_run_opts rt = {0};
+  if (ro) rt = *ro;
+  if (own) rt.threads = threads;
   ox_memctx *mem_was = own ? ox_mem_use(&h->mem) : NULL;
   if (st) st->outer = mem_was;
-  int rc = ox_run_with(h->a, m->m, ro, vin, out, &e);
-  if (own) {
-    ox_mem_use(mem_was);
-    ox_set_run_threads(threads_was);
-  }
+  int rc = ox_run_with(h->a, m->m, &rt, vin, out, &e);
+  if (own) ox_mem_use(mem_was);
   for (int i = 0; i < g->nout && !rc; i++)
     if (handle(h, out[i], NULL, &res[i], err)) rc = ONNXOP_ERR_NOMEM;
   if (rc) {

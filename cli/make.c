@@ -24,8 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../api/api.h"
 #include "../io/io.h"
-#include "../proto/proto.h"
 #include "cli.h"
 #include "files.h"
 #include "make.h"
@@ -333,7 +333,7 @@ static int parse_attr(ox_arena *A, const char *spec, ox_attr *at, ox_err *e) {
   if ((kind && !strcmp(kind, "tensor")) || val[0] == '@') {
     at->type = OX_ATTR_TENSOR;
     const char *file = val[0] == '@' ? val + 1 : val;
-    if (ox_load_value(A, file, NULL, NULL, &at->t, NULL, e)) {
+    if (ox_api_value_load(A, file, NULL, &at->t, NULL, e)) {
       ox_prefix(e, "attribute '%s': %s: ", name, file);
       return e->code;
     }
@@ -618,10 +618,10 @@ static int draw_inputs(ox_arena *A, built *b, uint64_t *s, int64_t bump, ox_valu
 /* Run the node: 0, or the error in e. */
 static int evaluate(ox_arena *A, built *b, ox_value **vals, ox_value **res, ox_err *e) {
   if (!b->prepared) {
-    OX_TRY(ox_prepare_with(A, &b->m, &ox_cli_run, e)); /* --timeout bounds it too */
+    OX_TRY(ox_api_model_prepare(A, &b->m, &ox_cli_run, e)); /* --timeout bounds it too */
     b->prepared = 1;
   }
-  return ox_run_with(A, &b->m, &ox_cli_run, vals, res, e);
+  return ox_api_model_run(A, &b->m, &ox_cli_run, vals, res, e);
 }
 
 /* Check the case (operator, opsets) and build its model; the given values
@@ -708,8 +708,8 @@ static int resolve(ox_arena *A, built *b, const mk_case *c) {
     if (in->file || in->json) {
       ox_err le = {0};
       const ox_type *want = b->in[i].type;
-      int rc = in->file ? ox_load_value(A, in->file, want, NULL, &b->given[i], NULL, &le)
-                        : ox_json_decode(A, in->json, strlen(in->json), want, &b->given[i], NULL, &le);
+      int rc = in->file ? ox_api_value_load(A, in->file, want, &b->given[i], NULL, &le)
+                        : ox_api_value_json(A, in->json, strlen(in->json), want, &b->given[i], &le);
       if (rc) return fail(b, rc, "input '%s': %s: %s", in->name, in->file ? in->file : "its \"value\"", le.msg);
       const ox_value *v = b->given[i];
       shaped *s = &b->in[i];
@@ -986,7 +986,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
     /* the model alone: the node must be one onnxop can run (--force lets it
      * through); evaluated on drawn inputs (seed 0) for the outputs' types
      * and shapes, unless they are all declared */
-    if (ox_prepare(A, &b.m, &e)) {
+    if (ox_api_model_prepare(A, &b.m, NULL, &e)) {
       if (!c->force) return fail(&b, e.code ? e.code : OX_EINPUT, "%s (--force writes the model anyway)", e.msg);
       fprintf(stderr, "onnxop make: warning: %s%s\n", b.label, e.msg);
     } else {
@@ -1019,7 +1019,7 @@ static int make_one(ox_arena *A, const mk_case *c, const char *model_path, const
   }
   uint8_t *bytes;
   size_t len;
-  if ((rc = ox_model_encode(A, &b.m, &bytes, &len, &e))) return fail(&b, rc, "%s", e.msg);
+  if ((rc = ox_api_model_encode(A, &b.m, &bytes, &len, &e))) return fail(&b, rc, "%s", e.msg);
   ox_buf buf = {bytes, len, len};
   const char *path = model_path ? model_path : ox_sprintf(A, "%s/model.onnx", case_dir);
   if (!path) return fail_oom(&b);

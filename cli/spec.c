@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../api/api.h"
 #include "../io/io.h"
 #include "cli.h"
 #include "make.h"
@@ -179,9 +180,9 @@ static int attribute(rd *r, const cJSON *j, ox_attr *at) {
     if (cJSON_IsObject(j)) {
       const char *t = json_text(r, j);
       if (!t) return r->e->code;
-      rc = ox_json_decode(r->A, t, strlen(t), NULL, &at->t, NULL, &le);
+      rc = ox_api_value_json(r->A, t, strlen(t), NULL, &at->t, &le);
     } else {
-      rc = ox_load_value(r->A, spec_path(r, j->valuestring), NULL, NULL, &at->t, NULL, &le);
+      rc = ox_api_value_load(r->A, spec_path(r, j->valuestring), NULL, &at->t, NULL, &le);
     }
     if (rc) return bad(r, "attribute \"%s\": %s", key, le.msg);
     if (at->t->kind != OX_TENSOR) return bad(r, "attribute \"%s\" does not hold a tensor", key);

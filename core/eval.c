@@ -16,8 +16,21 @@
 
 /* ---- scopes: open-addressing hash tables from name to value ---- */
 
+/* What the evaluator keeps for one run (ox_run_with), reached from every
+ * scope of it: two runs at once never see each other's. A kernel finds the
+ * options in its context (ox_ctx.run), which the evaluator fills from here. */
+typedef struct run_state {
+  const ox_run_opts *o; /* never NULL */
+  /* time spent writing the trace and in the node hook (saving
+   * intermediates): a node's time in --time leaves out what was spent so
+   * while it ran, so that an If, Loop or Scan is not charged its branch's
+   * trace lines (each a write to an unbuffered stderr) or saved files */
+  double aside_us;
+} run_state;
+
 struct ox_scope {
   ox_scope *parent;
+  run_state *run; /* the run's, the parent's when there is one */
   int cap, n;
   const char **key;
   ox_value **val;
@@ -28,6 +41,7 @@ static int scope_init(ox_arena *a, ox_scope *sc, ox_scope *parent, int64_t expec
   int cap = 16;
   while (cap < expect * 2 && cap < (1 << 29)) cap *= 2;
   sc->parent = parent;
+  sc->run = parent ? parent->run : NULL;
   sc->cap = cap;
   sc->n = 0;
   sc->key = ox_alloc_array(a, cap, sizeof *sc->key);
@@ -39,6 +53,7 @@ static int scope_set(ox_arena *a, ox_scope *sc, const char *name, ox_value *v) {
   if ((sc->n + 1) * 2 > sc->cap) { /* grow */
     ox_scope big;
     if (sc->cap >= (1 << 29) || !scope_init(a, &big, sc->parent, sc->cap)) return 0;
+    big.run = sc->run;
     for (int i = 0; i < sc->cap; i++)
       if (sc->key[i]) scope_set(a, &big, sc->key[i], sc->val[i]);
     *sc = big;
@@ -67,14 +82,8 @@ static ox_value *scope_get(const ox_scope *sc, const char *name) {
   return NULL;
 }
 
-/* The options of the run this thread is in (ox_run_with and ox_prepare_with
- * set and restore it): per thread, so two runs at once never see each
- * other's. The evaluator's own: a kernel finds them in its context
- * (ox_ctx.run), which the evaluator fills from here. */
+/* A run's options (NULL: none) */
 static const ox_run_opts no_opts;
-static _Thread_local const ox_run_opts *cur_opts;
-
-static const ox_run_opts *run_current(void) { return cur_opts ? cur_opts : &no_opts; }
 
 /* ---- preparation ---- */
 
@@ -96,7 +105,8 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
                          const char *const *outs, int depth, ox_scope *consts, fold_acc *acc,
                          ox_err *e);
 
-static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth, ox_err *e) {
+static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth, fold_acc *acc,
+                            ox_err *e) {
   if (f->prepared == 2) return 0;
   if (f->prepared == 1) /* its body calls back into itself */
     return ox_fail(e, OX_EINPUT, "function '%s' calls itself (recursion is not allowed)", f->name);
@@ -109,7 +119,7 @@ static int prepare_function(ox_arena *a, ox_model *m, ox_function *f, int depth,
   memcpy(ops, f->opset, (size_t)f->nopset * sizeof *ops);
   memcpy(ops + f->nopset, m->opset, (size_t)m->nopset * sizeof *ops);
   int rc = prepare_nodes(a, m, NULL, NULL, f->nnode, f->node, n, ops, f->nout, f->out, depth + 1, NULL,
-                         NULL, e);
+                         acc, e);
   if (rc) ox_prefix(e, "function '%s': ", f->name);
   else f->prepared = 2;
   return rc;
@@ -476,8 +486,10 @@ static size_t fold_estimate(const ox_node *n, ox_value **in) {
 
 static int check_inputs(const ox_node *n, int nin, ox_value **in, ox_err *e);
 
-/* What folding holds while a model is prepared (all its graphs). */
+/* What a model's preparation carries through all its graphs: its options
+ * (the deadline), and what folding holds. */
 struct fold_acc {
+  const ox_run_opts *run; /* never NULL */
   size_t spent, budget; /* bytes of folded values held; the most they may take */
 };
 
@@ -565,7 +577,7 @@ static int try_fold(ox_arena *a, const ox_model *m, ox_node *n, ox_scope *consts
   ox_value **out = ox_alloc_array(a, n->nout, sizeof *out);
   if (!out) return ox_oom(e, NULL);
   ox_err fe = {0};
-  ox_ctx c = {a, &fe, n, n->version, m, NULL, n->state, NULL, run_current()};
+  ox_ctx c = {a, &fe, n, n->version, m, NULL, n->state, NULL, acc->run, acc->run->threads};
   /* what the kernel allocates: given back whole when the fold is refused;
    * else its scratch (between born and done, held by no output) */
   ox_mark mk = ox_arena_mark(a);
@@ -610,8 +622,8 @@ static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope 
 
 /* The deadline of --timeout, as node n is prepared: a run's message, with
  * the node and "(preparing the model)" in front. */
-static int prep_time(const ox_node *n, ox_err *e) {
-  if (!ox_check_time(run_current(), e)) return 0;
+static int prep_time(const ox_run_opts *o, const ox_node *n, ox_err *e) {
+  if (!ox_check_time(o, e)) return 0;
   if (n->fn) ox_prefix(e, "node '%s' %s (function; preparing the model): ", n->name, n->op);
   else ox_prefix(e, "node '%s' %s-%d (preparing the model): ", n->name, n->op, n->version);
   return e->code;
@@ -643,8 +655,8 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
        * itself would never end, so refuse it here. */
       n->fn = fn;
       n->version = 1;
-      OX_TRY(prep_time(n, e));
-      OX_TRY(prepare_function(a, m, (ox_function *)fn, depth, e));
+      OX_TRY(prep_time(acc->run, n, e));
+      OX_TRY(prepare_function(a, m, (ox_function *)fn, depth, acc, e));
       for (int k = 0; consts && k < n->nout; k++)
         if (n->out[k][0] && !scope_set(a, consts, n->out[k], NULL)) return ox_oom(e, NULL);
       continue;
@@ -664,7 +676,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
     }
     n->k = k;
     n->version = k->since;
-    OX_TRY(prep_time(n, e)); /* before its subgraphs, its fold */
+    OX_TRY(prep_time(acc->run, n, e)); /* before its subgraphs, its fold */
     /* Attributes are checked against the op-version's row here, not only
      * by the kernels: a kernel sees them only when it runs (an If branch not
      * taken, a Loop of zero trips, a node after a failing one), and never
@@ -678,7 +690,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
      * caller's, at each call instead (run_node) */
     n->state = NULL;
     if (k->load && !(!g && ox_node_refers(n))) {
-      ox_ctx lc = {a, e, n, n->version, m, NULL, NULL, cc, run_current()};
+      ox_ctx lc = {a, e, n, n->version, m, NULL, NULL, cc, acc->run, acc->run->threads};
       if (ox_node_load(&lc)) {
         ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
         return e->code;
@@ -704,7 +716,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
         const char **go = graph_out_names(a, sg);
         if (!go) return ox_oom(e, NULL);
         int rc = prepare_nodes(a, m, g ? sg : NULL, cc, sg->nnode, sg->node, nops, ops, sg->nout, go,
-                               depth + 1, NULL, NULL, e);
+                               depth + 1, NULL, acc, e);
         if (rc) return rc;
       }
     }
@@ -718,7 +730,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
   return plan_liveness(a, nnode, nodes, nout, outs, e);
 }
 
-static int prepare(ox_arena *a, ox_model *m, ox_err *e) {
+static int prepare(ox_arena *a, ox_model *m, const ox_run_opts *o, ox_err *e) {
   OX_TRY(ox_model_check(a, m, e));
   const ox_graph *g = m->graph;
   const char **go = graph_out_names(a, g);
@@ -731,27 +743,25 @@ static int prepare(ox_arena *a, ox_model *m, ox_err *e) {
     if (!scope_set(a, &consts, g->in[i].name, NULL)) return ox_oom(e, NULL);
   /* the folded bytes of this model (a local: models may be prepared at once) */
   size_t lim = ox_memory_limit() / 16;
-  fold_acc acc = {0, lim < FOLD_BUDGET ? lim : FOLD_BUDGET};
+  fold_acc acc = {o, 0, lim < FOLD_BUDGET ? lim : FOLD_BUDGET};
   return prepare_nodes(a, m, g, NULL, g->nnode, g->node, m->nopset, m->opset, g->nout, go, 0, &consts,
                        &acc, e);
 }
 
 int ox_prepare_with(ox_arena *a, ox_model *m, const ox_run_opts *opts, ox_err *e) {
-  /* the deadline alone: preparing runs no trace and no hook */
+  /* the deadline and the threads alone: preparing runs no trace and no hook */
   ox_run_opts po = {0};
   if (opts) {
     po.deadline_us = opts->deadline_us;
     po.timeout_s = opts->timeout_s;
     po.timeout_source = opts->timeout_source;
+    po.threads = opts->threads;
   }
-  const ox_run_opts *outer = cur_opts;
-  cur_opts = &po;
   /* folded values are counted as a run's are, so that one a later fold
    * consumes can be given back (fold_consumed) */
   ox_live_begin(a);
-  int rc = prepare(a, m, e);
+  int rc = prepare(a, m, &po, e);
   ox_live_end(a);
-  cur_opts = outer;
   return rc;
 }
 
@@ -805,13 +815,14 @@ static int check_inputs(const ox_node *n, int nin, ox_value **in, ox_err *e) {
 /* A call to a model-local function: a fresh scope (functions see no outer
  * names), formal inputs bound to the actual ones, attribute references
  * (ref_attr_name) replaced by the caller's attributes or the defaults. */
-static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, ox_value **in,
+static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, run_state *rs, ox_value **in,
                         ox_value **out, int depth, ox_err *e) {
   const ox_function *f = call->fn;
   if (depth > 64) return ox_fail(e, OX_EINPUT, "function calls nest more than 64 deep");
   ox_scope sc;
   if (!scope_init(a, &sc, NULL, count_outputs(f->nnode, f->node) + f->nin))
     return ox_oom(e, NULL);
+  sc.run = rs;
   for (int i = 0; i < f->nin; i++)
     if (i < call->nin && in[i] && !scope_set(a, &sc, f->in[i], in[i]))
       return ox_oom(e, NULL);
@@ -871,12 +882,6 @@ static void trace_value(FILE *f, const char *name, const ox_value *v) {
   fprintf(f, "%s]", t->n > 4 ? ", ..." : "");
 }
 
-/* Time this thread spent writing the trace and in the per-node hook (saving
- * intermediates): a node's time in --time leaves out what was spent so
- * while it ran, so that an If, Loop or Scan is not charged its branch's
- * trace lines (each a write to an unbuffered stderr) or saved files. */
-static _Thread_local double aside_us;
-
 static double now_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -934,9 +939,9 @@ static void live_drop(ox_arena *a, int n, ox_value **v) {
  * elementwise op may write its output there: ox_live_take); not an input
  * the node takes twice (Sum(x, y, x) reads x again after writing), and not
  * while --trace prints the inputs after the node has run. */
-static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
+static void offer_dying(ox_arena *a, const ox_run_opts *o, const ox_node *n, ox_value **in) {
   ox_live_offers_end(a); /* a subgraph's node: nothing of its caller's */
-  if (!n->ndies || (run_current()->trace & OX_TRACE_NODES) || !ox_live_on(a)) return;
+  if (!n->ndies || (o->trace & OX_TRACE_NODES) || !ox_live_on(a)) return;
   for (int i = 0; i < n->nin; i++) {
     if (!in[i] || in[i]->kind != OX_TENSOR || in[i]->u.t.dt == OX_STRING) continue;
     int twice = 0;
@@ -956,7 +961,7 @@ static void offer_dying(ox_arena *a, const ox_node *n, ox_value **in) {
  * they hide an outer name as they would have. Under --trace or a node hook
  * (--save-intermediates) it runs as any node, for its values to be seen. */
 static int skip_elided(ox_arena *a, const ox_node *n, ox_scope *sc, ox_err *e) {
-  const ox_run_opts *o = run_current();
+  const ox_run_opts *o = sc->run->o;
   if (!n->elided || o->trace || o->hook) return 0;
   for (int i = 0; i < n->nout; i++)
     if (n->out[i][0] && !scope_set(a, sc, n->out[i], NULL)) {
@@ -970,6 +975,8 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
                     ox_err *e) {
   int skip = skip_elided(a, n, sc, e);
   if (skip) return skip < 0 ? e->code : 0;
+  run_state *rs = sc->run;
+  const ox_run_opts *o = rs->o;
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
   ox_value **out = ox_alloc_array(a, n->nout ? n->nout : 1, sizeof *out);
   if (!in || !out) return ox_oom(e, NULL);
@@ -978,7 +985,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
    * as they grow to take the outputs below (core/arena.h). */
   uint64_t born = ox_live_now(), done = born;
   /* a folded node reads nothing (its inputs only for --trace) */
-  for (int i = 0; i < n->nin && (!n->folded || run_current()->trace); i++) {
+  for (int i = 0; i < n->nin && (!n->folded || o->trace); i++) {
     if (!n->in[i][0]) continue; /* a missing optional input */
     in[i] = scope_get(sc, n->in[i]);
     if (!in[i])
@@ -987,22 +994,21 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   }
   int rc;
   if (n->fn) {
-    rc = run_function(a, m, n, in, out, depth, e);
+    rc = run_function(a, m, n, rs, in, out, depth, e);
     done = ox_live_now();
   } else {
     rc = n->folded ? 0 : check_inputs(n, n->nin, in, e);
     if (!rc) {
-      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL, run_current()};
+      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL, o, o->threads};
       /* a node of a function body whose attributes refer to the caller's:
        * its hook runs now, for this call (in the run's memory) */
       if (!n->state && n->k->load && !n->folded) rc = ox_node_load(&c);
-      const ox_run_opts *o = run_current();
       int trace = o->trace;
-      double t0 = trace ? now_us() : 0, aside0 = aside_us;
+      double t0 = trace ? now_us() : 0, aside0 = rs->aside_us;
       if (n->folded) { /* computed when the model was prepared */
         memcpy(out, n->folded, (size_t)n->nout * sizeof *out);
       } else if (!rc) {
-        offer_dying(a, n, in);
+        offer_dying(a, o, n, in);
         rc = n->k->fn(&c, n->nin, in, n->nout, out);
       }
       ox_live_offers_end(a);
@@ -1011,7 +1017,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
       FILE *f = o->trace_file ? o->trace_file : stderr;
       double tw = trace ? now_us() : 0; /* the node's own time ends; writing begins */
       if (trace & OX_TRACE_TIME)
-        fprintf(f, "%*s%10.1f us  node '%s' %s-%d\n", depth * 2, "", tw - t0 - (aside_us - aside0), n->name,
+        fprintf(f, "%*s%10.1f us  node '%s' %s-%d\n", depth * 2, "", tw - t0 - (rs->aside_us - aside0), n->name,
                 n->op, n->version);
       if ((trace & OX_TRACE_NODES) && !rc) {
         fprintf(f, "%*snode '%s' %s-%d\n", depth * 2, "", n->name, n->op, n->version);
@@ -1028,7 +1034,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
             fputc('\n', f);
           }
       }
-      if (trace) aside_us += now_us() - tw;
+      if (trace) rs->aside_us += now_us() - tw;
       /* a trace that cannot be written (a full disk) stops the run */
       if (!rc && trace && ferror(f)) rc = ox_fail(e, OX_EINPUT, "cannot write the trace");
     }
@@ -1040,11 +1046,10 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
     if (!scope_set(a, sc, n->out[i], out[i])) return ox_oom(e, NULL);
   }
   live_after(a, n, sc, out, born, done);
-  const ox_run_opts *o = run_current();
   if (!o->hook) return 0;
   double th = o->trace ? now_us() : 0;
   rc = o->hook(o->hook_arg, n, depth, out, e);
-  if (o->trace) aside_us += now_us() - th;
+  if (o->trace) rs->aside_us += now_us() - th;
   return rc;
 }
 
@@ -1054,7 +1059,7 @@ static int run_nodes(ox_arena *a, const ox_model *m, int nnode, const ox_node *n
   ox_live_begin(a);
   for (int i = 0; i < nnode && !rc; i++) {
     const ox_node *n = &nodes[i];
-    rc = ox_check_time(run_current(), e);
+    rc = ox_check_time(sc->run->o, e);
     if (!rc) rc = run_node(a, m, n, sc, depth, e);
     if (rc) {
       /* a message from inside a subgraph already reads "> body node ...": join
@@ -1124,11 +1129,13 @@ static int collect_outputs(const ox_graph *g, ox_scope *sc, ox_value **outputs, 
   return 0;
 }
 
-static int run_graph(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e) {
+static int run_graph(ox_arena *a, const ox_model *m, run_state *rs, ox_value **inputs, ox_value **outputs,
+                     ox_err *e) {
   const ox_graph *g = m->graph;
   ox_scope sc;
   if (!scope_init(a, &sc, NULL, graph_names(g)))
     return ox_oom(e, NULL);
+  sc.run = rs;
   OX_TRY(bind_graph(a, g, &sc, inputs, e));
   OX_TRY(run_nodes(a, m, g->nnode, g->node, &sc, 0, e));
   return collect_outputs(g, &sc, outputs, e);
@@ -1136,11 +1143,8 @@ static int run_graph(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value
 
 int ox_run_with(ox_arena *a, const ox_model *m, const ox_run_opts *opts, ox_value **inputs,
                 ox_value **outputs, ox_err *e) {
-  const ox_run_opts *outer = cur_opts;
-  cur_opts = opts;
-  int rc = run_graph(a, m, inputs, outputs, e);
-  cur_opts = outer;
-  return rc;
+  run_state rs = {opts ? opts : &no_opts, 0};
+  return run_graph(a, m, &rs, inputs, outputs, e);
 }
 
 int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e) {
@@ -1155,6 +1159,9 @@ int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox
   ox_scope sc;
   if (!scope_init(c->a, &sc, c->scope, graph_names(g)))
     return ox_oom(e, NULL);
+  /* a kernel called outside a run (a unit test's context): its options */
+  run_state own = {c->run ? c->run : &no_opts, 0};
+  if (!sc.run) sc.run = &own;
   for (int i = 0; i < g->ninit; i++)
     if (!scope_set(c->a, &sc, g->init_name[i], g->init[i])) return ox_oom(e, NULL);
   for (int i = 0; i < nin; i++) {

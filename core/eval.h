@@ -63,6 +63,9 @@ typedef struct ox_run_opts {
    * progress handler */
   int (*check)(void *arg, ox_err *e);
   void *check_arg;
+  /* the kernels' thread count (their ox_ctx.threads; 0: the process's,
+   * ox_set_threads); results never depend on it */
+  int threads;
 } ox_run_opts;
 
 /* ox_prepare for a run with these options (NULL: all zero): their deadline

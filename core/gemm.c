@@ -175,12 +175,12 @@ const char *ox_gemm_isa(void) {
   {                                                                                   \
     int level = isa();                                                                \
     if (level == OX_CPU_AVX512 &&                                                     \
-        gemm_##SUF##_avx512(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+        gemm_##SUF##_avx512(threads, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
       return;                                                                         \
     if (level == OX_CPU_AVX2 &&                                                       \
-        gemm_##SUF##_avx2(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+        gemm_##SUF##_avx2(threads, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
       return;                                                                         \
-    if (gemm_##SUF##_generic(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
+    if (gemm_##SUF##_generic(threads, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta) == 0) \
       return;                                                                         \
   }                                                                                   \
   for (int64_t i = 0; i < M; i++)                                                     \
@@ -212,13 +212,13 @@ const char *ox_gemm_isa(void) {
 #define packed_d_avx512 packed_d_generic
 #endif
 
-void ox_sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+void ox_sgemm(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
               const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
               float beta) {
   GEMM_ENTRY(float, s)
 }
 
-void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+void ox_dgemm(int threads, int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
               const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
               double beta) {
   GEMM_ENTRY(double, d)
@@ -827,14 +827,14 @@ GEMM_TARGET static void GEMM_NAME(chunk)(void *arg, int c, int64_t lo, int64_t h
 
 /* The blocked product, split over the thread pool when it is large; -1 if
  * the packing buffers cannot be allocated. */
-GEMM_TARGET static int GEMM_NAME(gemm)(int64_t M, int64_t N, int64_t K, const T *A,
+GEMM_TARGET static int GEMM_NAME(gemm)(int threads, int64_t M, int64_t N, int64_t K, const T *A,
                                        int64_t lda, int transA, const T *B, int64_t ldb,
                                        int transB, T *C, int64_t ldc, T alpha, T beta) {
   int64_t kcmax = ox_min64(K, GEMM_KC);
   /* split the longer side of C (in tiles) */
   int by_rows = M >= N;
   int64_t units = by_rows ? (M + MR - 1) / MR : (N + NR - 1) / NR;
-  int nch = ox_par_chunks(units, 2.0 * (double)M * (double)N * (double)K);
+  int nch = ox_par_chunks(threads, units, 2.0 * (double)M * (double)N * (double)K);
   T *pa[OX_MAX_THREADS], *pb[OX_MAX_THREADS]; /* per thread (slot) */
   int64_t na = ox_round_up(ox_min64(M, GEMM_MC), MR) * kcmax, nb = ox_round_up(ox_min64(N, GEMM_NC), NR) * kcmax;
   if (nch == 1 && ox_round_up(na, 64) + nb <= GEMM_SMALL / (int64_t)sizeof(T)) {

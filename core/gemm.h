@@ -11,19 +11,19 @@
  * panels of A and B are packed and a register-tiled micro-kernel written with
  * GCC vector extensions runs over them; on x86-64 AVX2+FMA and AVX-512 builds
  * of the same code are chosen at run time when the CPU has them. Large
- * products are split over ox_threads() threads by whole tiles of C (rows or
- * columns), so the result is the same bytes for every thread count (see
- * core/threads.h). Never fails: if the
+ * products are split over `threads` threads (the run's: a kernel's
+ * c->threads; 0 the process's) by whole tiles of C (rows or columns), so
+ * the result is the same bytes for every thread count (see core/threads.h). Never fails: if the
  * packing buffers cannot be allocated, a plain loop computes the result. */
 #ifndef OX_GEMM_H
 #define OX_GEMM_H
 
 #include <stdint.h>
 
-void ox_sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+void ox_sgemm(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
               const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
               float beta);
-void ox_dgemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+void ox_dgemm(int threads, int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
               const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
               double beta);
 

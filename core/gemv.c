@@ -136,7 +136,7 @@ static void par_tiles(void *arg, int slot, int64_t lo, int64_t hi) {
 
 /* Set up the job (turned round when op(B) is the thin side), then run its
  * tiles, on the pool when it is big enough. */
-static void thin_run(int dbl, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
+static void thin_run(int threads, int dbl, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
                      const void *B, int64_t ldb, int tb, void *C, int64_t ldc, double alpha,
                      double beta) {
   thin_job j;
@@ -156,7 +156,7 @@ static void thin_run(int dbl, int64_t M, int64_t N, int64_t K, const void *A, in
     cols = lv == OX_CPU_AVX512 ? tile_cols_s_avx512(&j) : lv == OX_CPU_AVX2 ? tile_cols_s_avx2(&j) : tile_cols_s_generic(&j);
   }
   int64_t ntiles = (j.N + cols - 1) / cols;
-  int nch = ox_par_chunks(ntiles, 2.0 * (double)j.R * (double)j.N * (double)K);
+  int nch = ox_par_chunks(threads, ntiles, 2.0 * (double)j.R * (double)j.N * (double)K);
   if (!j.tb && ntiles > 1) { /* the axpy's bands: as wide as ACC_BYTES of sums allow */
     size_t tile = (size_t)j.R * (size_t)cols * (dbl ? sizeof(double) : sizeof(float));
     int64_t per = (ntiles + nch - 1) / nch;
@@ -175,7 +175,7 @@ static void thin_run(int dbl, int64_t M, int64_t N, int64_t K, const void *A, in
   for (int64_t i = 0; i < M; i++)                                                     \
     for (int64_t jj = 0; jj < N; jj++) C[i * ldc + jj] = beta == 0 ? (T)0 : beta * C[i * ldc + jj];
 
-void ox_sgemm_thin(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+void ox_sgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
                    const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
                    float beta) {
   if (M <= 0 || N <= 0) return;
@@ -183,10 +183,10 @@ void ox_sgemm_thin(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
     EMPTY_K(float)
     return;
   }
-  thin_run(0, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta);
+  thin_run(threads, 0, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta);
 }
 
-void ox_dgemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+void ox_dgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
                    const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
                    double beta) {
   if (M <= 0 || N <= 0) return;
@@ -194,20 +194,20 @@ void ox_dgemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda
     EMPTY_K(double)
     return;
   }
-  thin_run(1, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta);
+  thin_run(threads, 1, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta);
 }
 
-void ox_sgemm_any(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+void ox_sgemm_any(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
                   const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
                   float beta) {
-  (ox_gemm_is_thin(M, N, K) ? ox_sgemm_thin : ox_sgemm)(M, N, K, A, lda, transA, B, ldb, transB, C,
+  (ox_gemm_is_thin(M, N, K) ? ox_sgemm_thin : ox_sgemm)(threads, M, N, K, A, lda, transA, B, ldb, transB, C,
                                                         ldc, alpha, beta);
 }
 
-void ox_dgemm_any(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+void ox_dgemm_any(int threads, int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
                   const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
                   double beta) {
-  (ox_gemm_is_thin(M, N, K) ? ox_dgemm_thin : ox_dgemm)(M, N, K, A, lda, transA, B, ldb, transB, C,
+  (ox_gemm_is_thin(M, N, K) ? ox_dgemm_thin : ox_dgemm)(threads, M, N, K, A, lda, transA, B, ldb, transB, C,
                                                         ldc, alpha, beta);
 }
 

@@ -24,18 +24,18 @@
 /* Is an (M, K) x (K, N) product thin enough for the functions below? */
 int ox_gemm_is_thin(int64_t M, int64_t N, int64_t K);
 
-void ox_sgemm_thin(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+void ox_sgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
                    const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
                    float beta);
-void ox_dgemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+void ox_dgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
                    const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
                    double beta);
 
 /* ox_sgemm_thin when the product is thin, else ox_sgemm (likewise for double). */
-void ox_sgemm_any(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
+void ox_sgemm_any(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
                   const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,
                   float beta);
-void ox_dgemm_any(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
+void ox_dgemm_any(int threads, int64_t M, int64_t N, int64_t K, const double *A, int64_t lda, int transA,
                   const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
                   double beta);
 

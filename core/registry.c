@@ -359,11 +359,8 @@ const int64_t *ox_attr_ints(ox_ctx *c, const char *name, int64_t *n) {
 }
 
 const char *ox_input_name(ox_ctx *c, int i) {
-  /* four buffers in turn, so one message may name up to four inputs */
-  static _Thread_local char buf[4][300];
-  static _Thread_local unsigned turn;
-  char *b = buf[turn++ & 3];
+  /* in the call's arena, so a message may name any number of inputs */
   const char *nm = c->node && i < c->node->nin ? c->node->in[i] : "";
-  snprintf(b, sizeof buf[0], "input %d '%s'", i, nm);
-  return b;
+  const char *s = c->a ? ox_sprintf(c->a, "input %d '%s'", i, nm) : NULL;
+  return s ? s : "an input";
 }

@@ -30,6 +30,9 @@ typedef struct ox_ctx {
    * hook), which a kernel reads here and nowhere else; NULL: none (a unit
    * test's context) */
   const struct ox_run_opts *run;
+  /* the run's thread count, for ox_par_chunks and the GEMM (core/threads.h):
+   * the run options' threads; 0: the process's (ox_set_threads) */
+  int threads;
 } ox_ctx;
 
 /* in[i] is NULL for a missing optional input; the kernel sets out[0..nout-1]

@@ -36,10 +36,8 @@
 
 #include "threads.h"
 
-/* the process's count (ox_set_threads), and a thread's own for a run
- * (ox_set_run_threads; 0: none, the process's applies) */
+/* the process's count (ox_set_threads), for a run that names none */
 static int nthreads = 1;
-static _Thread_local int run_threads;
 
 static int clamp(int n) {
   if (n <= 0) n = ox_cpu_count();
@@ -48,13 +46,12 @@ static int clamp(int n) {
 
 void ox_set_threads(int n) { __atomic_store_n(&nthreads, clamp(n), __ATOMIC_RELAXED); }
 
-int ox_set_run_threads(int n) {
-  int old = run_threads;
-  run_threads = n <= 0 ? 0 : clamp(n);
-  return old;
+int ox_threads_of(int threads) {
+  if (threads >= 1) return threads < OX_MAX_THREADS ? threads : OX_MAX_THREADS;
+  return __atomic_load_n(&nthreads, __ATOMIC_RELAXED);
 }
 
-int ox_threads(void) { return run_threads ? run_threads : __atomic_load_n(&nthreads, __ATOMIC_RELAXED); }
+int ox_threads(void) { return ox_threads_of(0); }
 
 int ox_cpu_count(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -225,18 +222,18 @@ void ox_par_set_min(double work, double bytes) {
  * a small model's few small jobs, after the pool has dozed off, run
  * inline). */
 #define WAKE_FACTOR 16
-static int chunks(int64_t n, double work, double min) {
-  int t = ox_threads();
+static int chunks(int threads, int64_t n, double work, double min) {
+  int t = ox_threads_of(threads);
   if (t <= 1 || in_chunk || n <= 1 || work < min) return 1;
   if (work < WAKE_FACTOR * min && __atomic_load_n(&pool.sleepers, __ATOMIC_RELAXED)) return 1;
   return n < t ? (int)n : t;
 }
 
-int ox_par_chunks(int64_t n, double work) { return chunks(n, work, min_work); }
+int ox_par_chunks(int threads, int64_t n, double work) { return chunks(threads, n, work, min_work); }
 
-int ox_par_worth(double work) { return ox_par_chunks(2, work) > 1; }
+int ox_par_worth(int threads, double work) { return ox_par_chunks(threads, 2, work) > 1; }
 
-int ox_par_chunks_mem(int64_t n, double bytes) { return chunks(n, bytes, min_bytes); }
+int ox_par_chunks_mem(int threads, int64_t n, double bytes) { return chunks(threads, n, bytes, min_bytes); }
 
 unsigned long ox_par_jobs(void) { return __atomic_load_n(&pool.jobs, __ATOMIC_RELAXED); }
 
@@ -254,8 +251,8 @@ void ox_par_for(int64_t n, int nslots, ox_par_fn fn, void *arg) {
     fn(arg, 0, 0, n);
     return;
   }
-  int t = ox_threads();
-  int want = nslots - 1 < t - 1 ? nslots - 1 : t - 1;
+  /* nslots is at most the run's count (ox_par_chunks) */
+  int want = (nslots < OX_MAX_THREADS ? nslots : OX_MAX_THREADS) - 1;
   grow(want);
   /* workers 1..stride-1 and this thread */
   int stride = (pool.workers < want ? pool.workers : want) + 1;

@@ -48,6 +48,7 @@ typedef struct {
   int zero_masked_rows;            /* a row of only -inf softmaxes to zeros (Attention) */
   const int64_t *pastb;            /* (B,) the causal offset per batch, or NULL (ox_attention_f32) */
   const float *sink;               /* (Hq,) smooth softmax's extra logit per head, or NULL */
+  int threads;                     /* the run's (c->threads), for the products */
 } att_p;
 
 /* Whether the softmax precision is narrower than the compute type. */
@@ -371,7 +372,7 @@ static int attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
                    ox_dtypes[NP->dt].onnx_name);
 
   /* attributes */
-  att_p p = {0};
+  att_p p = {.threads = c->threads};
   OX_TRY(ox_attr_int_in(c, "is_causal", 0, 0, 1, &p.causal));
   OX_TRY(ox_attr_int_in(c, "qk_matmul_output_mode", 0, 0, 3, &p.mode));
   p.softcap = ox_attr_float(c, "softcap", 0);
@@ -553,7 +554,7 @@ static int flex_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   if (Q->rank != 4) return bad_shape(c, 0, Q, "(batch_size, q_num_heads, q_seq_len, head_size)");
   if (K->rank != 4) return bad_shape(c, 1, K, "(batch_size, kv_num_heads, kv_seq_len, head_size)");
   if (V->rank != 4) return bad_shape(c, 2, V, "(batch_size, kv_num_heads, kv_seq_len, v_head_size)");
-  att_p p = {0};
+  att_p p = {.threads = c->threads};
   p.B = Q->dims[0], p.Hq = Q->dims[1], p.S = Q->dims[2], p.D = Q->dims[3];
   p.Hkv = K->dims[1], p.T = K->dims[2], p.Dv = V->dims[3];
   if (K->dims[0] != p.B || K->dims[3] != p.D)
@@ -623,7 +624,7 @@ int ox_attention_f32(ox_ctx *c, const ox_att_args *a, const float *q, const floa
              .scale = a->scale, .softcap = a->softcap, .causal = a->causal, .left = a->left, .right = -1,
              .past = a->past, .nonpad = a->nkeys, .has_mask = a->bias != NULL, .mlen = a->bias ? a->blen : a->T,
              .mode = a->qk_mode, .smp = OX_FLOAT, .zero_masked_rows = a->zero_masked_rows, .pastb = a->pastb,
-             .sink = a->sink};
+             .sink = a->sink, .threads = c->threads};
   memcpy(p.qs, a->qs, sizeof p.qs);
   memcpy(p.ks, a->ks, sizeof p.ks);
   memcpy(p.vs, a->vs, sizeof p.vs);

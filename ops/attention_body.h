@@ -15,7 +15,7 @@ static void FN(qk)(const att_p *p, const F *q, const F *k, int64_t b, int64_t h,
   const F *qb = q + b * p->qs[0] + h * p->qs[1];
   const F *kb = k + b * p->ks[0] + hk * p->ks[1];
   if (p->D)
-    GEMM(p->S, p->T, p->D, qb, p->qs[2], 0, kb, p->ks[2], 1, sc, p->T, (F)p->scale,
+    GEMM(p->threads, p->S, p->T, p->D, qb, p->qs[2], 0, kb, p->ks[2], 1, sc, p->T, (F)p->scale,
          0);
   else
     memset(sc, 0, (size_t)(p->S * p->T) * sizeof(F));
@@ -28,7 +28,7 @@ static void FN(pv)(const att_p *p, const F *v, int64_t b, int64_t h, const F *sc
   int64_t hk = h / (p->Hq / p->Hkv);
   const F *vb = v + b * p->vs[0] + hk * p->vs[1];
   F *yb = y + b * p->ys[0] + h * p->ys[1];
-  GEMM(p->S, p->Dv, p->T, sc, p->T, 0, vb, p->vs[2], 0, yb, p->ys[2], 1, 0);
+  GEMM(p->threads, p->S, p->Dv, p->T, sc, p->T, 0, vb, p->vs[2], 0, yb, p->ys[2], 1, 0);
 }
 
 /* Softmax of one row r (n) in place, in the softmax precision. */

@@ -341,8 +341,8 @@ static int walk(ox_ctx *c, binop op, const ox_tensor *A, const ox_tensor *B, ox_
   /* an element costs its bytes' traffic (the small floats' conversions
    * about as much again); Pow and Mod some arithmetic */
   size_t bytes = ox_dtype_size(A->dt) + ox_dtype_size(B->dt) + ox_dtype_size(Z->dt);
-  int nch = op == POW || op == FMOD || op == MOD ? ox_par_chunks(it->n, 128.0 * (double)it->n)
-                                                 : ox_par_chunks_mem(it->n, (small ? 2.0 : 1.0) * (double)bytes * (double)it->n);
+  int nch = op == POW || op == FMOD || op == MOD ? ox_par_chunks(c->threads, it->n, 128.0 * (double)it->n)
+                                                 : ox_par_chunks_mem(c->threads, it->n, (small ? 2.0 : 1.0) * (double)bytes * (double)it->n);
   walk_job j = {op, A, B, Z, it};
   if (nch <= 1) walk_range(&j, it, 0, it->n);
   else ox_par_for(it->n, nch, walk_chunk, &j);

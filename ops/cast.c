@@ -340,12 +340,12 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
   typed_fn fn = typed_pair(from, to);
   if (halves(from, to)) {
     half_job j = {from, to, x, y};
-    int nch = ox_par_chunks_mem(n, (double)(ox_dtype_size(from) + ox_dtype_size(to)) * (double)n);
+    int nch = ox_par_chunks_mem(c->threads, n, (double)(ox_dtype_size(from) + ox_dtype_size(to)) * (double)n);
     if (nch <= 1) half_chunk(&j, 0, 0, n);
     else ox_par_for(n, nch, half_chunk, &j);
   } else if (fn) {
     typed_job j = {fn, x, y};
-    int nch = ox_par_chunks_mem(n, (double)(ox_dtype_size(from) + ox_dtype_size(to)) * (double)n);
+    int nch = ox_par_chunks_mem(c->threads, n, (double)(ox_dtype_size(from) + ox_dtype_size(to)) * (double)n);
     if (nch <= 1) fn(x, y, 0, n);
     else ox_par_for(n, nch, typed_chunk, &j);
   } else if (to == OX_STRING) {
@@ -362,7 +362,7 @@ static int convert(ox_ctx *c, const ox_value *in, ox_dtype to, const cast_opts *
     for (int64_t i = 0; i < n; i++) OX_TRY(parse_store(c, &xs[i], i, to, y, o));
   } else { /* element by element, split over the threads */
     general_job j = {from, to, x, y, o};
-    int nch = ox_par_chunks(n, 8.0 * (double)n);
+    int nch = ox_par_chunks(c->threads, n, 8.0 * (double)n);
     if (nch <= 1) general_chunk(&j, 0, 0, n);
     else ox_par_for(n, nch, general_chunk, &j);
   }

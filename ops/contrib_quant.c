@@ -304,14 +304,15 @@ static void nb_thin_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   float *w = t->wrow[slot];
   for (int64_t n = lo; n < hi; n++) {
     nb_dequant_col(j, n, w);
-    ox_sgemm_thin(j->M, 1, j->K, j->a, j->K, 0, w, j->K, 1, j->y + n, j->N, 1, 0);
+    /* one thread: a chunk's, or (nch 1) work too small to split */
+    ox_sgemm_thin(1, j->M, 1, j->K, j->a, j->K, 0, w, j->K, 1, j->y + n, j->N, 1, 0);
   }
 }
 
 static int nb_thin(ox_ctx *c, const nb_job *j) {
   nb_thin_arg t = {j, NULL, NULL};
   nb_rows r = {(int)j->M, {0}, {0}, {0}};
-  int nch = ox_par_chunks(j->N, 2.0 * (double)j->M * (double)j->N * (double)j->K);
+  int nch = ox_par_chunks(c->threads, j->N, 2.0 * (double)j->M * (double)j->N * (double)j->K);
   if (j->bits == 4 && !j->gidx) {
     int64_t chunks = (j->kb * j->bs + 31) / 32 + 1; /* 16-byte pieces of a row, and one more */
     for (int m = 0; m < r.M; m++) {
@@ -381,7 +382,7 @@ static int nb_gemm(ox_ctx *c, const nb_job *j, const uint8_t *qk) {
   }
   g.pa = pa;
   int64_t steps = (j->N + NB_NC - 1) / NB_NC;
-  int nch = ox_par_chunks(steps, 2.0 * (double)j->M * (double)j->N * (double)j->K);
+  int nch = ox_par_chunks(c->threads, steps, 2.0 * (double)j->M * (double)j->N * (double)j->K);
   g.pb = ox_alloc_array(c->a, nch, sizeof *g.pb);
   if (!g.pb) return ox_oom(c->err, NULL);
   for (int s = 0; s < nch; s++)

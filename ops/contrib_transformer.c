@@ -174,7 +174,7 @@ static int gemm_fast_gelu(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   float *ys = fout(c, y);
   if (!xs || !ws || (b && !bs) || !ys) return c->err->code;
   for (int64_t i = 0; bs && i < M; i++) memcpy(ys + i * N, bs, (size_t)N * sizeof *ys);
-  ox_sgemm(M, N, K, xs, K, 0, ws, N, 0, ys, N, 1.0f, bs ? 1.0f : 0.0f);
+  ox_sgemm(c->threads, M, N, K, xs, K, 0, ws, N, 0, ys, N, 1.0f, bs ? 1.0f : 0.0f);
   ox_gelu_f32(ys, ys, y->n, 1);
   fdone(ys, y);
   return 0;
@@ -749,7 +749,7 @@ static int contrib_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_val
   float *proj = fscratch(c, B * S * tot);
   if (!xs || !ws || (bias && !bsv) || !proj) return c->err->code;
   for (int64_t r = 0; bsv && r < B * S; r++) memcpy(proj + r * tot, bsv, (size_t)tot * sizeof *proj);
-  ox_sgemm(B * S, tot, Hin, xs, Hin, 0, ws, tot, 0, proj, tot, 1.0f, bsv ? 1.0f : 0.0f);
+  ox_sgemm(c->threads, B * S, tot, Hin, xs, Hin, 0, ws, tot, 0, proj, tot, 1.0f, bsv ? 1.0f : 0.0f);
   ox_att_args a = {.B = B, .Hq = N, .Hkv = N, .S = S, .T = T, .D = D, .Dv = Dv, .left = -1};
   a.scale = scale == 0.0f ? 1.0 / sqrt((double)D) : scale;
   a.qs[0] = S * tot, a.qs[1] = D, a.qs[2] = tot;

@@ -405,9 +405,9 @@ static int deform_float(ox_ctx *c, ox_dtype dt, const ox_tensor *const *t, int64
         for (int64_t p = 0; p < P; p++)
           ox_store_f64(dt, yg, m * P + p, ox_load_f64(dt, b->data, gi * Mg + m));
       if (dt == OX_FLOAT)
-        ox_sgemm(Mg, P, Kg, (const float *)wg, Kg, 0, col, P, 0, (float *)yg, P, 1, b ? 1 : 0);
+        ox_sgemm(c->threads, Mg, P, Kg, (const float *)wg, Kg, 0, col, P, 0, (float *)yg, P, 1, b ? 1 : 0);
       else
-        ox_dgemm(Mg, P, Kg, (const double *)wg, Kg, 0, col, P, 0, (double *)yg, P, 1, b ? 1 : 0);
+        ox_dgemm(c->threads, Mg, P, Kg, (const double *)wg, Kg, 0, col, P, 0, (double *)yg, P, 1, b ? 1 : 0);
     }
   return 0;
 }

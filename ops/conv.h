@@ -51,7 +51,7 @@ int ox_conv_prepack(ox_arena *a, int integer, int64_t G, const ox_tensor *w, con
  * bfloat16; the small ones computed in float and rounded once on store).
  * x: (N, C, img...), w: (M, C / G, ker...), b: (M) or NULL, y: (N, M, pos...)
  * with y->n > 0; pp: w's preparation or NULL. The shapes are checked.
- * Splits over ox_threads(), the same bytes for any count. */
+ * Splits over the run's threads (c->threads), the same bytes for any count. */
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
                   const ox_conv_geom *g, const ox_conv_prep *pp, ox_tensor *y);
 

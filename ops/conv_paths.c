@@ -336,22 +336,22 @@ static void fill_bias(const plan *p, char *c, int64_t ldc, const char *bias, int
  * that two threads get equal shares of, say, 10 slivers in 4 tiles. With
  * too few slivers for that (a 1 x 40 map is one sliver of 48), the output
  * channels split instead, in parts of whole mr-row slivers. */
-static void plan_tiles(plan *p, int64_t nr, int64_t colbytes, double work) {
+static void plan_tiles(plan *p, int run_threads, int64_t nr, int64_t colbytes, double work) {
   /* colbytes is 0 when there are no input channels: one tile */
   int64_t per = ox_max64(TILE_BYTES / ox_max64(colbytes, 1) / nr, 1); /* slivers per tile */
   p->nsl = ox_ceil_div(p->P, nr);
   p->ntiles = ox_ceil_div(p->nsl, per);
   p->mparts = 1;
-  int threads = ox_threads();
+  int threads = ox_threads_of(run_threads);
   int64_t msl = ox_ceil_div(p->Mg, p->gp.mr);
-  if (ox_par_worth(work) && p->N * p->G * p->nsl < 4 * threads && msl > 1)
+  if (ox_par_worth(run_threads, work) && p->N * p->G * p->nsl < 4 * threads && msl > 1)
     p->mparts = ox_min64(msl, 2 * threads);
-  else if (ox_par_worth(work) && p->N * p->G < 2 * threads)
+  else if (ox_par_worth(run_threads, work) && p->N * p->G < 2 * threads)
     p->ntiles = ox_max64(p->ntiles, ox_min64(p->nsl, ox_ceil_div(2 * threads, p->N * p->G)));
   /* few items: a count the threads share evenly (a 1x1 Conv over 80 x 80 is
    * 5 tiles, 3 + 2 on two threads; 6 are 3 + 3) */
   int64_t per_tile = p->N * p->G * p->mparts;
-  if (ox_par_worth(work) && per_tile * p->ntiles < 8 * threads)
+  if (ox_par_worth(run_threads, work) && per_tile * p->ntiles < 8 * threads)
     for (int64_t t = p->ntiles; t <= p->nsl && t < p->ntiles + threads; t++)
       if (per_tile * t % threads == 0) {
         p->ntiles = t;
@@ -966,7 +966,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     int64_t items = p.N * p.G * p.mblocks, ntap = p.Cg * p.kh * p.kw;
     int64_t rowsz = ox_numel(4, (int64_t[]){p.Cg, (p.kh - 1) * p.dh + 1, p.sw, p.Lph}, es);
     if (rowsz < 0 || ntap > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
-    int nch = ox_par_chunks(items, work);
+    int nch = ox_par_chunks(c->threads, items, work);
     const char **ptrs[OX_MAX_THREADS];
     char *wts[OX_MAX_THREADS];
     p.ptrs = ptrs, p.wts = wts;
@@ -987,7 +987,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
 
   if (p.P <= GEMV_MAX) {
     int64_t items = p.N * p.G;
-    int nch = ox_par_chunks(items, work);
+    int nch = ox_par_chunks(c->threads, items, work);
     for (int i = 0; i < nch && !rc; i++)
       if (!(bufs[i] = scratch((size_t)p.K * es, &raw[i]))) rc = ox_oom(c->err, NULL);
     if (!rc) ox_par_for(items, nch, gemv_chunk, &p);
@@ -997,7 +997,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
 
   /* packed GEMM */
   int64_t nr = p.gp.nr, mr = p.gp.mr;
-  plan_tiles(&p, nr, p.K * (int64_t)es, work);
+  plan_tiles(&p, c->threads, nr, p.K * (int64_t)es, work);
   int64_t nc = p.nc;
   int64_t pasz = ox_numel(3, (int64_t[]){p.G, ox_ceil_div(p.Mg, mr) * mr, p.K}, es);
   /* elements */
@@ -1012,7 +1012,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     p.pa = pa;
   }
   int64_t items = p.N * p.G * p.ntiles * p.mparts;
-  int nch = ox_par_chunks(items, work);
+  int nch = ox_par_chunks(c->threads, items, work);
   int64_t packed[OX_MAX_THREADS];
   p.packed = packed;
   for (int i = 0; i < nch && !rc; i++) {
@@ -1111,9 +1111,9 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
   /* blocks of output channels: all of a group's, or fewer when that leaves
    * threads idle */
   double work = 2.0 * (double)p.N * (double)p.M * (double)nker * (double)p.Cg * (double)p.P;
-  int threads = ox_threads();
+  int threads = ox_threads_of(c->threads);
   p.mblock = p.Mg;
-  if (ox_par_worth(work) && p.N * p.G < 2 * threads)
+  if (ox_par_worth(c->threads, work) && p.N * p.G < 2 * threads)
     p.mblock = ox_max64(ox_ceil_div(p.Mg, ox_ceil_div(2 * threads, p.N * p.G)), 1);
   p.mblocks = ox_ceil_div(p.Mg, p.mblock);
   int64_t R = p.mblock * nker;
@@ -1128,7 +1128,7 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
   int64_t items = p.N * p.G * p.mblocks, rows = W > 0 ? p.P / W : 0;
   int apart = 1;
   for (int a = 0; a < g.nd - 1; a++) apart &= (g.ker[a] - 1) * g.d[a] + 1 <= g.s[a];
-  if (ox_par_worth(work) && items < 2 * threads && apart && rows > 1) {
+  if (ox_par_worth(c->threads, work) && items < 2 * threads && apart && rows > 1) {
     trows = ox_min64(trows, ox_ceil_div(rows, 2 * threads));
     p.rtiles = ox_ceil_div(rows, trows);
     items *= p.rtiles;
@@ -1151,7 +1151,7 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
       else ox_dgemm_pack_a(&p.gp, mc * nker, p.Cg, (const double *)a0, lda, 1, (double *)dst);
     }
   p.pa = pa;
-  int nch = ox_par_chunks(items, work);
+  int nch = ox_par_chunks(c->threads, items, work);
   void *raw[OX_MAX_THREADS] = {0};
   char *bufs[OX_MAX_THREADS];
   p.buf = bufs;
@@ -1161,7 +1161,7 @@ int ox_convtranspose_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, co
   if (!rc) ox_par_for(items, nch, convt_chunk, &p);
   if (!rc && p.rtiles && p.b) { /* the bias, after every term */
     int64_t nel = p.N * p.M * g.nimg;
-    ox_par_for(nel, ox_par_chunks_mem(nel, 2.0 * (double)es * (double)nel), convt_bias, &p);
+    ox_par_for(nel, ox_par_chunks_mem(c->threads, nel, 2.0 * (double)es * (double)nel), convt_bias, &p);
   }
   free_slots(nch, raw);
   ox_mem_scratch_free(paraw);
@@ -1250,9 +1250,9 @@ int ox_conv_int8_prep(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, int64_t
   }
   p.pa = (const char *)pa, p.wz = wzv, p.rowconst = rowconst;
   double work = 2.0 * (double)p.N * (double)p.M * (double)p.P * (double)K / 8;
-  plan_tiles(&p, nr, K + K4 * 4 + 4, work);
+  plan_tiles(&p, c->threads, nr, K + K4 * 4 + 4, work);
   int64_t items = p.N * p.G * p.ntiles;
-  int nch = ox_par_chunks(items, work);
+  int nch = ox_par_chunks(c->threads, items, work);
   void *raw[OX_MAX_THREADS] = {0};
   char *bufs[OX_MAX_THREADS];
   p.buf = bufs;

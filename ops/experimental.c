@@ -333,7 +333,7 @@ static int fc(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (!bd) return c->err->code;
   if (!yd) return ox_oom(c->err, NULL);
   for (int64_t m = 0; m < M; m++) memcpy(yd + m * N, bd, (size_t)N * sizeof *yd);
-  if (K) ox_dgemm(M, N, K, xd, K, 0, wd, K, 1, yd, N, 1.0, 1.0);
+  if (K) ox_dgemm(c->threads, M, N, K, xd, K, 0, wd, K, 1, yd, N, 1.0, 1.0);
   return ox_narrow_f64(c->a, yd, y, OX_TO_INT_TRUNC, c->err);
 }
 

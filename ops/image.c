@@ -250,10 +250,10 @@ static void pass_chunk(void *arg, int slot, int64_t u0, int64_t u1) {
   else interp_f64(j->src, j->dst, u0, u1, j->W, j->O, j->inner, j->t);
 }
 
-static void run_pass(const pass_job *j, int64_t outer) {
+static void run_pass(int threads, const pass_job *j, int64_t outer) {
   /* a tap of an output element: about 0.2 ns */
   double work = (double)outer * (double)j->O * (double)j->inner * (double)(j->t->K + 1) * 16;
-  int nch = ox_par_chunks(outer, work);
+  int nch = ox_par_chunks(threads, outer, work);
   if (nch <= 1) pass_chunk((void *)j, 0, 0, outer);
   else ox_par_for(outer, nch, pass_chunk, (void *)j);
 }
@@ -342,7 +342,7 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
     if (!th.ext && !tw.ext) {
       int64_t rows = Y->n / odims[r - 1];
       near2_job j = {X->data, Y->data, H, W, odims[r - 2], odims[r - 1], es, &th, &tw};
-      int nch = ox_par_chunks_mem(rows, 2.0 * (double)es * (double)Y->n);
+      int nch = ox_par_chunks_mem(c->threads, rows, 2.0 * (double)es * (double)Y->n);
       if (nch <= 1) near2_rows(&j, 0, 0, rows);
       else ox_par_for(rows, nch, near2_rows, &j);
       return 0;
@@ -359,7 +359,7 @@ static int resize_run(ox_ctx *c, const rz_opts *p, const ox_tensor *X, const int
                 : wk == W_BYTES ? ox_alloc_uninit(c->a, (size_t)n * es) : ox_alloc_array(c->a, n, es);
     if (!dst) return ox_oom(c->err, NULL);
     pass_job pj = {(int)wk, src, dst, cur[d], odims[d], inner, es, &taps[d]};
-    run_pass(&pj, outer);
+    run_pass(c->threads, &pj, outer);
     cur[d] = odims[d];
     src = dst;
     anyext |= taps[d].ext != NULL;

@@ -140,6 +140,7 @@ typedef struct {
   const void *a, *b;
   void *y;
   void **acc; /* integer types: one row of y per thread slot */
+  int threads; /* the run's (c->threads): a product run inline may split */
 } mm_job;
 
 /* Products lo .. hi-1 of the plan, y = a x b for each: every element written.
@@ -150,12 +151,12 @@ static void mm_products(const mm_job *job, void *acc, int64_t lo, int64_t hi) {
   switch (job->dt) {
   case OX_FLOAT:
     for (int64_t i = lo; i < hi; i++)
-      ox_sgemm_any(M, N, K, (const float *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
+      ox_sgemm_any(job->threads, M, N, K, (const float *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
                (const float *)job->b + p->boff[i], p->tb ? K : N, p->tb, (float *)job->y + i * MN, N, 1, 0);
     break;
   case OX_DOUBLE:
     for (int64_t i = lo; i < hi; i++)
-      ox_dgemm_any(M, N, K, (const double *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
+      ox_dgemm_any(job->threads, M, N, K, (const double *)job->a + p->aoff[i], p->ta ? M : K, p->ta,
                (const double *)job->b + p->boff[i], p->tb ? K : N, p->tb, (double *)job->y + i * MN, N, 1, 0);
     break;
 #define CASE(NAME, T, U)                                                              \
@@ -217,12 +218,12 @@ static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tens
   double work = 2.0 * (double)p->M * (double)p->N * (double)p->K;
   /* by whole products when there are enough to share evenly: splitting each
    * of 64 products of 64^3 over the pool costs a hand-off per product */
-  int nch = ox_par_worth(work) && p->nbatch < 4 * ox_threads()
-                ? 1 : ox_par_chunks(p->nbatch, work * (double)p->nbatch);
+  int nch = ox_par_worth(c->threads, work) && p->nbatch < 4 * ox_threads_of(c->threads)
+                ? 1 : ox_par_chunks(c->threads, p->nbatch, work * (double)p->nbatch);
   void *acc[OX_MAX_THREADS];
   for (int s = 0; ints && s < nch; s++) /* the arena is single-threaded: before the fan-out */
     if (!(acc[s] = ox_alloc_array(c->a, p->N + 1, sizeof(uint64_t)))) return ox_oom(c->err, NULL);
-  mm_job j = {p, a->dt, a->data, b->data, y, ints ? acc : NULL};
+  mm_job j = {p, a->dt, a->data, b->data, y, ints ? acc : NULL, c->threads};
   if (nch <= 1) mm_products(&j, ints ? acc[0] : NULL, 0, p->nbatch);
   else ox_par_for(p->nbatch, nch, mm_chunk, &j);
   return 0;
@@ -322,14 +323,14 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
   double work = 2.0 * (double)M * (double)pp->N * (double)K;
   int64_t rb = MM_ROWS / mr * mr;
   mm_prep_job j = {pp, M, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, y->data};
-  int threads = ox_threads();
-  if (ox_par_worth(work) && j.nrb < 2 * threads) { /* columns too, for the threads */
+  int threads = ox_threads_of(c->threads);
+  if (ox_par_worth(c->threads, work) && j.nrb < 2 * threads) { /* columns too, for the threads */
     int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
     j.cols = (sl + per - 1) / per * nr;
     j.ncb = (pp->N + j.cols - 1) / j.cols;
   }
   int64_t items = j.nrb * j.ncb;
-  ox_par_for(items, ox_par_chunks(items, work), mm_prep_chunk, &j);
+  ox_par_for(items, ox_par_chunks(c->threads, items, work), mm_prep_chunk, &j);
   return 0;
 }
 
@@ -444,7 +445,7 @@ static int matmul_int8(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, const 
       ox_i8gemm_pack_b(&j.gp, p.K, p.N, (const uint8_t *)b->data + p.boff[t], p.N, fb, 0, pb, colsum);
     ox_i8gemm_pack_a(&j.gp, p.M, p.K, (const uint8_t *)a->data + p.aoff[t], p.K, fa, 1, pa, rowsum);
     j.y = (int32_t *)y->data + t * MN;
-    int nch = ox_par_chunks(nsliv, work);
+    int nch = ox_par_chunks(c->threads, nsliv, work);
     if (nch <= 1) mmi_rows(&j, 0, 0, nsliv);
     else ox_par_for(nsliv, nch, mmi_rows, &j);
   }
@@ -566,13 +567,13 @@ static void store_trunc(ox_dtype dt, void *y, int64_t i, double v) {
 /* Y = alpha * A' B' + beta * C in float or double: Y <- C (broadcast), then
  * the GEMM with beta (beta 0: C is not read, so NaN in C does not leak). */
 #define GEMM_FLOAT(T, FN)                                                             \
-  static void gemm_##T(int64_t M, int64_t N, int64_t K, const T *A, int ta, const T *B,  \
+  static void gemm_##T(int threads, int64_t M, int64_t N, int64_t K, const T *A, int ta, const T *B, \
                        int tb, const T *C, int64_t si, int64_t sj, T *Y, T alpha, T beta) { \
     if (!C) beta = 0;                                                                 \
     if (beta != 0)                                                                    \
       for (int64_t i = 0; i < M; i++)                                                 \
         for (int64_t j = 0; j < N; j++) Y[i * N + j] = C[i * si + j * sj];            \
-    FN(M, N, K, A, ta ? M : K, ta, B, tb ? K : N, tb, Y, N, alpha, beta);             \
+    FN(threads, M, N, K, A, ta ? M : K, ta, B, tb ? K : N, tb, Y, N, alpha, beta);    \
   }
 GEMM_FLOAT(float, ox_sgemm_any)
 GEMM_FLOAT(double, ox_dgemm_any)
@@ -607,10 +608,10 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (y->n == 0) return 0;
   switch (a->dt) {
   case OX_FLOAT:
-    gemm_float(M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha, beta);
+    gemm_float(c->threads, M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha, beta);
     return 0;
   case OX_DOUBLE:
-    gemm_double(M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha,
+    gemm_double(c->threads, M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha,
                 beta);
     return 0;
   case OX_FLOAT16:
@@ -621,7 +622,7 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
     if (ct) OX_TRY(ox_widen_tensor(c, ct, &cf));
     float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
     if (!yf) return ox_oom(c->err, NULL);
-    gemm_float(M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
+    gemm_float(c->threads, M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
     ox_narrow_f32(yf, y);
     return 0;
   }

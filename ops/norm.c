@@ -262,7 +262,7 @@ static int affine_typed(ox_ctx *c, const ox_tensor *x, ox_tensor *y, int64_t N, 
   case OX_FLOAT:
   case OX_DOUBLE: {
     affine_job j = {x, y, K, L, a, b};
-    int nch = ox_par_chunks_mem(N * K, 2.0 * (double)ox_dtype_size(x->dt) * (double)x->n);
+    int nch = ox_par_chunks_mem(c->threads, N * K, 2.0 * (double)ox_dtype_size(x->dt) * (double)x->n);
     if (nch <= 1) affine_rows(&j, 0, 0, N * K);
     else ox_par_for(N * K, nch, affine_rows, &j);
     return 0;
@@ -552,7 +552,7 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   if (x->dt == OX_FLOAT && center && len > 0 && ps == len && (!b || pb == len)) { /* a row at a time, over the threads */
     OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, r, x->dims, &out[0], c->err));
     ln_job j = {x->data, out[0]->u.t.data, len, s, b, eps, mean, inv};
-    ox_par_for(rows, ox_par_chunks_mem(rows, 8.0 * (double)x->n), ln_rows, &j);
+    ox_par_for(rows, ox_par_chunks_mem(c->threads, rows, 8.0 * (double)x->n), ln_rows, &j);
   } else {
     double *xd = load_d(c, x), *y = scratch(c, x->n);
     if (!xd || !y) return c->err->code;

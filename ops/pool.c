@@ -509,13 +509,13 @@ static int pool2d(ox_ctx *c, int64_t planes, const pgeom *g, const pool_opts *po
                g->first[1][0] == 0 && (po->kind == POOL_MAX || !po->count_pad || g->npad[0][0] * g->npad[1][0] == g->nin);
   if (global) { /* a window of the whole plane, no padding counted */
     pool2d_job j = {g, po, xf, yf, NULL};
-    int nch = ox_par_chunks_mem(planes, 4.0 * (double)planes * (double)g->nin);
+    int nch = ox_par_chunks_mem(c->threads, planes, 4.0 * (double)planes * (double)g->nin);
     if (nch <= 1) global_planes(&j, 0, 0, planes);
     else ox_par_for(planes, nch, global_planes, &j);
     return 0;
   }
   /* a window element costs a load and a compare or add: about 0.2 ns */
-  int nch = ox_par_chunks(rows, 16.0 * (double)rows * (double)g->out[1] * (double)(g->k[0] * g->k[1]));
+  int nch = ox_par_chunks(c->threads, rows, 16.0 * (double)rows * (double)g->out[1] * (double)(g->k[0] * g->k[1]));
   void *acc[OX_MAX_THREADS];
   for (int i = 0; i < nch; i++) /* the arena is single-threaded: before the fan-out */
     if (!(acc[i] = ox_alloc_array(c->a, g->out[1] + 1, sizeof(double)))) return ox_oom(c->err, NULL);

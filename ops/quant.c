@@ -489,7 +489,7 @@ static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   dql_job *j = ox_alloc(c->a, sizeof *j);
   if (!j) return ox_oom(c->err, NULL);
   j->x = x->data;
-  int nch = ox_par_chunks_mem(x->n, 4.0 * (double)x->n);
+  int nch = ox_par_chunks_mem(c->threads, x->n, 4.0 * (double)x->n);
   for (int k = 0; k < nch; k++) j->lo[k] = j->hi[k] = 0;
   if (nch <= 1) dql_range_chunk(j, 0, 0, x->n);
   else ox_par_for(x->n, nch, dql_range_chunk, j);
@@ -508,7 +508,7 @@ static int dynamic_quantize(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
   j->y = y->u.t.data;
   j->scale = scale;
   j->zp = zp;
-  nch = ox_par_chunks_mem(x->n, 5.0 * (double)x->n);
+  nch = ox_par_chunks_mem(c->threads, x->n, 5.0 * (double)x->n);
   if (nch <= 1) dql_quant_chunk(j, 0, 0, x->n);
   else ox_par_for(x->n, nch, dql_quant_chunk, j);
   *(float *)ys->u.t.data = scale;
@@ -603,7 +603,7 @@ static int q8_run(ox_ctx *c, int dq, const ox_tensor *x, const ox_tensor *s, con
   q8_job j = {dq, x->data, (*out)->u.t.data, s->data, zq, zd, L->dim, L->inner,
               (L->inner + Q8_PIECE - 1) / Q8_PIECE, L->kind, (dq ? x->dt : yt) == OX_INT8};
   int64_t units = L->outer * L->dim * j.pieces;
-  int nch = ox_par_chunks_mem(units, (double)(ox_dtype_size(x->dt) + ox_dtype_size(yt)) * (double)x->n);
+  int nch = ox_par_chunks_mem(c->threads, units, (double)(ox_dtype_size(x->dt) + ox_dtype_size(yt)) * (double)x->n);
   if (nch <= 1) q8_chunk(&j, 0, 0, units);
   else ox_par_for(units, nch, q8_chunk, &j);
   return 0;
@@ -765,7 +765,7 @@ static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   if (!acc) return ox_oom(c->err, NULL);
   int64_t nbatch = y->n / (M * N > 0 ? M * N : 1), idx[OX_BCAST_MAX_RANK] = {0}, oa = 0, ob = 0;
   for (int64_t bt = 0; bt < nbatch && M * N > 0; bt++) { /* odometer over the batch dims */
-    ox_dgemm(M, N, K, A + oa, K, 0, B + ob, N, 0, acc + bt * M * N, N, 1, 0);
+    ox_dgemm(c->threads, M, N, K, A + oa, K, 0, B + ob, N, 0, acc + bt * M * N, N, 1, 0);
     for (int d = nbd - 1; d >= 0; d--) {
       oa += sa[d], ob += sb[d];
       if (++idx[d] < full[d]) break;

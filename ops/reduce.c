@@ -493,7 +493,7 @@ static void reduce_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
  * group is kept (dim 0 of a ReduceSum over axis 1, say). */
 static int reduce_par(ox_ctx *c, ox_dtype dt, int op, plan *p, const void *x, void *y,
                       void *acc, void *aux) {
-  int nch = p->ng >= 2 && p->ost[0] ? ox_par_chunks(p->dim[0], (double)p->runs * (double)p->len) : 1;
+  int nch = p->ng >= 2 && p->ost[0] ? ox_par_chunks(c->threads, p->dim[0], (double)p->runs * (double)p->len) : 1;
   if (nch <= 1) {
     reduce_native(dt, op, p, x, y, acc, aux);
     return 0;
@@ -730,7 +730,7 @@ static void soft_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
 static int soft_par(ox_ctx *c, ox_dtype dt, int kind, const void *x, void *y, int64_t outer,
                     int64_t d, int64_t inner) {
   /* an element costs an exp and a few passes: about 2 ns */
-  int nch = ox_par_chunks(outer, 128.0 * (double)outer * (double)d * (double)inner);
+  int nch = ox_par_chunks(c->threads, outer, 128.0 * (double)outer * (double)d * (double)inner);
   double *m = ox_alloc_array(c->a, nch * inner, sizeof *m), *s = ox_alloc_array(c->a, nch * inner, sizeof *s);
   if (!m || !s) return ox_oom(c->err, NULL);
   soft_job j = {dt, kind, x, y, ox_dtype_size(dt), d, inner, m, s};

@@ -70,12 +70,12 @@ static void FN(rec_chunk)(void *arg, int slot, int64_t lo, int64_t hi) {
   int64_t nr = r->gp->nr, j0 = lo * nr, j1 = hi * nr < r->ncols ? hi * nr : r->ncols;
   G_PACKED(r->gp, r->N, j1 - j0, r->H, r->pa, r->rp + j0 * r->H, r->hr + j0, r->GH, 0);
 }
-static void FN(rec)(const ox_gemm_plan *gp, int64_t N, int64_t H, int64_t GH, int64_t ncols, const T *h,
+static void FN(rec)(int threads, const ox_gemm_plan *gp, int64_t N, int64_t H, int64_t GH, int64_t ncols, const T *h,
                     T *pa, const T *rp, T *hr) {
   G_PACK_A(gp, N, H, h, H, 0, pa);
   FN(rec_job) r = {gp, N, H, GH, ncols, pa, rp, hr};
   int64_t sl = (ncols + gp->nr - 1) / gp->nr;
-  int nch = ox_par_chunks(sl, 2.0 * (double)N * (double)ncols * (double)H);
+  int nch = ox_par_chunks(threads, sl, 2.0 * (double)N * (double)ncols * (double)H);
   if (nch <= 1) FN(rec_chunk)(&r, 0, 0, sl);
   else ox_par_for(sl, nch, FN(rec_chunk), &r);
 }
@@ -109,7 +109,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
     const T *Wb = j->b ? (const T *)j->b + d * 2 * GH : NULL, *Rb = Wb ? Wb + GH : NULL;
     const T *P = j->p ? (const T *)j->p + d * 3 * H : NULL;
     /* xw = x W^T + Wb + Rb (GRU with linear_before_reset keeps Rbh apart) */
-    GEMM(S * N, GH, I, (const T *)j->x, I, 0, W, I, 1, xw, GH, 1, 0);
+    GEMM(c->threads, S * N, GH, I, (const T *)j->x, I, 0, W, I, 1, xw, GH, 1, 0);
     if (Wb) {
       int64_t fold = j->cell == CELL_GRU && j->lbr ? 2 * H : GH;
       for (int64_t row = 0; row < S * N; row++) {
@@ -126,7 +126,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
     if (gru_split) G_PACK_BT(&gp, H, H, R + 2 * H * H, H, rph);
     for (int64_t s = 0; s < S; s++) {
       /* hr = h R^T: (N, G*H), GRU default: only the z and r parts here */
-      FN(rec)(&gp, N, H, GH, ncz, h, pa, rp, hr);
+      FN(rec)(c->threads, &gp, N, H, GH, ncz, h, pa, rp, hr);
       if (gru_split) { /* hr_h = (r . h) Rh^T, r from this step's gates */
         for (int64_t b = 0; b < N; b++) {
           T *rrow = rh + b * H;
@@ -137,7 +137,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
           FN(gate)(j, af, rrow, H);
           for (int64_t k = 0; k < H; k++) rrow[k] *= hb[k];
         }
-        FN(rec)(&gp, N, H, GH, H, rh, pa, rph, hr + 2 * H);
+        FN(rec)(c->threads, &gp, N, H, GH, H, rh, pa, rph, hr + 2 * H);
       }
       for (int64_t b = 0; b < N; b++) {
         if (s >= j->len[b]) continue; /* state kept, Y stays zero */

@@ -948,7 +948,7 @@ static int transpose_data(ox_ctx *c, const ox_tensor *x, const int64_t *perm, ch
   }
   j.es = es;
   j.m = m;
-  int nch = ox_par_chunks_mem(items, bytes);
+  int nch = ox_par_chunks_mem(c->threads, items, bytes);
   if (!(j.slots = ox_alloc_array(c->a, 2 * (int64_t)m * nch, sizeof *j.slots))) return ox_oom(c->err, NULL);
   if (nch <= 1) transpose_chunk(&j, 0, 0, items);
   else ox_par_for(items, nch, transpose_chunk, &j);

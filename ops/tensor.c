@@ -323,7 +323,7 @@ static int concat(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
    * in units of y's bytes split over the threads */
   concat_job j = {in, nin, chunk, start, start[nin - 1] + chunk[nin - 1], outer, out[0]->u.t.data};
   int64_t bytes = outer * j.row, units = (bytes + CONCAT_UNIT - 1) / CONCAT_UNIT;
-  int nch = ox_par_chunks_mem(units, 2.0 * (double)bytes);
+  int nch = ox_par_chunks_mem(c->threads, units, 2.0 * (double)bytes);
   if (nch <= 1) concat_units(&j, 0, 0, units);
   else ox_par_for(units, nch, concat_units, &j);
   return 0;

@@ -439,7 +439,7 @@ static int linear_attention(ox_ctx *c, int nin, ox_value **in, int nout, ox_valu
           const float *qt = qf + (bt * Hq + h * G) * dk;
           float *ot = of + (bt * Hq + h * G) * dv;
           if (G == 1) row_times_state(qt, Sh, dk, dv, scale, ot);
-          else ox_sgemm(G, dv, dk, qt, dk, 0, Sh, dv, 0, ot, dv, scale, 0.0f);
+          else ox_sgemm(c->threads, G, dv, dk, qt, dk, 0, Sh, dv, 0, ot, dv, scale, 0.0f);
         }
       }
     f32_done(of, &out[0]->u.t);

@@ -550,8 +550,8 @@ static int unary(ox_ctx *c, int op, int nin, ox_value **in, ox_value **out) {
   int64_t n = x->n;
   /* a costly element is a call of the math library or its vector form: 2
    * to 20 ns */
-  int nch = costly(op) ? ox_par_chunks(n, 256.0 * (double)n)
-                       : ox_par_chunks_mem(n, (double)(ox_dtype_size(x->dt) + ox_dtype_size(y->dt)) * (double)n);
+  int nch = costly(op) ? ox_par_chunks(c->threads, n, 256.0 * (double)n)
+                       : ox_par_chunks_mem(c->threads, n, (double)(ox_dtype_size(x->dt) + ox_dtype_size(y->dt)) * (double)n);
   unary_job j = {op, p, x, y};
   if (nch <= 1) compute(op, p, x, y, 0, n);
   else ox_par_for(n, nch, unary_chunk, &j);

@@ -9,6 +9,8 @@
 #     operators);
 #   - ops/ calls nothing io/, proto/, api/ or cli/ define;
 #   - ops/conv_paths.c calls nothing ops/conv.c defines (one direction);
+#   - cli/ calls nothing proto/ defines (models are read, prepared, run and
+#     written through api/, which tests/api/run.sh checks too);
 #   - every exported symbol is used by another file (else it is static).
 B=${1:-build}
 O=$B/obj
@@ -44,6 +46,7 @@ done
 for f in io proto api cli; do
   calls_none_of "ops/" $f $(objs ops ops/ml)
 done
+calls_none_of "cli/" proto $(objs cli)
 defs "$O/ops/conv.o" >"$B/layers.def.conv"
 hit=$(uses "$O/ops/conv_paths.o" | comm -12 - "$B/layers.def.conv" | tr '\n' ' ')
 [ -z "$hit" ] && ok || bad "ops/conv_paths.c calls ops/conv.c's $hit (conv.c calls conv_paths.c, not back)"

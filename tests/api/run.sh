@@ -122,13 +122,11 @@ installed)
   done
   # and every other command too: no cli object loads a model, reads a value
   # or runs a graph but through api/ (api/api.h's entries in the command's
-  # forms: ox_api_value_load, ox_api_model_read, ox_api_run_values). Not yet
-  # make and spec (onnxop make builds and runs its models through core/
-  # itself: issue 29's last step of the CLI boundary).
+  # forms: ox_api_value_load, ox_api_model_read, ox_api_run_values; make's
+  # and spec's: ox_api_value_json, ox_api_model_prepare, ox_api_model_run)
   for f in $B/obj/cli/*.o; do
-    case $f in */make.o | */spec.o) continue ;; esac
     calls=" $(nm --undefined-only "$f" 2>/dev/null | awk '{print $2}' | tr '\n' ' ') "
-    for s in $direct ox_run ox_run_with; do
+    for s in $direct ox_run ox_run_with ox_prepare_with; do
       case $calls in *" $s "*) bad "$f calls $s itself, not through the library (api/api.h)" ;; *) ok ;; esac
     done
   done

@@ -37,8 +37,8 @@ static int thin_case(int dbl, int64_t M, int64_t N, int64_t K, int ta, int tb, i
   for (int64_t i = 0; i < na; i++) dbl ? (((double *)av)[i] = a[i]) : (((float *)av)[i] = (float)a[i]);
   for (int64_t i = 0; i < nb; i++) dbl ? (((double *)bv)[i] = b[i]) : (((float *)bv)[i] = (float)b[i]);
   for (int64_t i = 0; i < nc; i++) dbl ? (((double *)cv)[i] = c0[i]) : (((float *)cv)[i] = (float)c0[i]);
-  if (dbl) ox_dgemm_thin(M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, alpha, beta);
-  else ox_sgemm_thin(M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, (float)alpha, (float)beta);
+  if (dbl) ox_dgemm_thin(0, M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, alpha, beta);
+  else ox_sgemm_thin(0, M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, (float)alpha, (float)beta);
   double eps = dbl ? 1.2e-16 : 6e-8;
   int bad = 0;
   for (int64_t i = 0; i < M; i++)
@@ -84,7 +84,7 @@ static int threads_same(int64_t M, int64_t N, int64_t K, int ta, int tb) {
   for (int t = 0; t < 3; t++) {
     c[t] = malloc(sizeof(float) * (size_t)(M * N));
     ox_set_threads(t + 1);
-    ox_sgemm_thin(M, N, K, a, lda, ta, b, ldb, tb, c[t], N, 1, 0);
+    ox_sgemm_thin(0, M, N, K, a, lda, ta, b, ldb, tb, c[t], N, 1, 0);
     if (t) same &= !memcmp(c[0], c[t], sizeof(float) * (size_t)(M * N));
   }
   ox_set_threads(1);
@@ -104,7 +104,7 @@ static int axpy_exact(int lv, int64_t M, int64_t N, int64_t K) {
   float *c = malloc(sizeof(float) * (size_t)(M * N));
   for (int64_t i = 0; i < M * K; i++) a[i] = (float)rnd();
   for (int64_t i = 0; i < K * N; i++) b[i] = (float)rnd();
-  ox_sgemm_thin(M, N, K, a, K, 0, b, N, 0, c, N, 1, 0);
+  ox_sgemm_thin(0, M, N, K, a, K, 0, b, N, 0, c, N, 1, 0);
   int bad = 0;
   for (int64_t i = 0; i < M; i++)
     for (int64_t j = 0; j < N; j++) {
@@ -169,14 +169,14 @@ int main(void) {
   /* K = 0: C = beta * C; beta = 0 never reads C (a NaN there stays out) */
   {
     float c[4] = {NAN, NAN, 3, 4}, one = 1;
-    ox_sgemm_thin(1, 2, 0, &one, 1, 0, &one, 2, 0, c, 2, 1, 0);
+    ox_sgemm_thin(0, 1, 2, 0, &one, 1, 0, &one, 2, 0, c, 2, 1, 0);
     CHECK(c[0] == 0 && c[1] == 0);
-    ox_sgemm_thin(1, 2, 0, &one, 1, 0, &one, 2, 0, c + 2, 2, 1, 2);
+    ox_sgemm_thin(0, 1, 2, 0, &one, 1, 0, &one, 2, 0, c + 2, 2, 1, 2);
     CHECK(c[2] == 6 && c[3] == 8);
     float a[3] = {1, 2, 3}, b[6] = {1, 1, 1, 2, 2, 2}, y[2] = {NAN, NAN};
-    ox_sgemm_thin(1, 2, 3, a, 3, 0, b, 3, 1, y, 2, 1, 0);
+    ox_sgemm_thin(0, 1, 2, 3, a, 3, 0, b, 3, 1, y, 2, 1, 0);
     CHECK(y[0] == 6 && y[1] == 12);
-    ox_sgemm_thin(0, 2, 3, a, 3, 0, b, 3, 1, y, 2, 1, 0); /* nothing */
+    ox_sgemm_thin(0, 0, 2, 3, a, 3, 0, b, 3, 1, y, 2, 1, 0); /* nothing */
     CHECK(y[0] == 6);
   }
 
@@ -199,7 +199,7 @@ int main(void) {
     CHECK_EQ_I(kit_run("", "Gemm", 13, 1, at, 3, (ox_value *[]){a, b, cc}, 1, &y), 0);
     float ref[128];
     for (int64_t j = 0; j < N; j++) ref[j] = pc[j];
-    ox_sgemm(1, N, K, pa, K, 0, pb, K, 1, ref, N, 1, 1);
+    ox_sgemm(0, 1, N, K, pa, K, 0, pb, K, 1, ref, N, 1, 1);
     int close = y && y->u.t.n == N;
     for (int64_t j = 0; close && j < N; j++) close = fabsf(((float *)y->u.t.data)[j] - ref[j]) <= 1e-4f;
     CHECK(close);
@@ -211,7 +211,7 @@ int main(void) {
     for (int64_t i = 0; i < K2 * N2; i++) pw[i] = (float)rnd();
     CHECK_EQ_I(kit_run("", "MatMul", 13, 0, NULL, 2, (ox_value *[]){x, w}, 1, &y), 0);
     float *r2 = malloc(sizeof(float) * (size_t)(M * N2));
-    ox_sgemm(M, N2, K2, px, K2, 0, pw, N2, 0, r2, N2, 1, 0);
+    ox_sgemm(0, M, N2, K2, px, K2, 0, pw, N2, 0, r2, N2, 1, 0);
     close = y && y->u.t.n == M * N2;
     for (int64_t j = 0; close && j < M * N2; j++) close = fabsf(((float *)y->u.t.data)[j] - r2[j]) <= 1e-4f;
     CHECK(close);

@@ -41,9 +41,9 @@ static int gemm_case(int dbl, int64_t M, int64_t N, int64_t K, int ta, int tb, i
   for (int64_t i = 0; i < nb; i++) dbl ? (((double *)bv)[i] = b[i]) : (((float *)bv)[i] = (float)b[i]);
   for (int64_t i = 0; i < nc; i++) dbl ? (((double *)cv)[i] = c0[i]) : (((float *)cv)[i] = (float)c0[i]);
   if (dbl)
-    ox_dgemm(M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, alpha, beta);
+    ox_dgemm(0, M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, alpha, beta);
   else
-    ox_sgemm(M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, (float)alpha, (float)beta);
+    ox_sgemm(0, M, N, K, av, lda, ta, bv, ldb, tb, cv, ldc, (float)alpha, (float)beta);
   double eps = dbl ? 1.1e-16 : 6e-8;
   int bad = 0;
   for (int64_t i = 0; i < M; i++)
@@ -105,15 +105,15 @@ static void test_gemm(void) {
 
   /* beta = 0: C is not read, so NaN there does not leak; K = 0: C = beta * C */
   float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4] = {NAN, NAN, NAN, NAN};
-  ox_sgemm(2, 2, 3, a, 3, 0, b, 2, 0, c, 2, 1, 0); /* (2,3) x (3,2) */
+  ox_sgemm(0, 2, 2, 3, a, 3, 0, b, 2, 0, c, 2, 1, 0); /* (2,3) x (3,2) */
   CHECK(c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11);
   float d[4] = {1, 2, NAN, 4};
-  ox_sgemm(2, 2, 0, a, 1, 0, b, 2, 0, d, 2, 1, 2);
+  ox_sgemm(0, 2, 2, 0, a, 1, 0, b, 2, 0, d, 2, 1, 2);
   CHECK(d[0] == 2 && d[1] == 4 && isnan(d[2]) && d[3] == 8);
-  ox_sgemm(2, 2, 0, a, 1, 0, b, 2, 0, d, 2, 1, 0);
+  ox_sgemm(0, 2, 2, 0, a, 1, 0, b, 2, 0, d, 2, 1, 0);
   CHECK(d[0] == 0 && d[2] == 0);
   double x[2] = {3, 4}, y[1] = {0};
-  ox_dgemm(1, 1, 2, x, 2, 0, x, 1, 0, y, 1, 1, 0); /* a dot product */
+  ox_dgemm(0, 1, 1, 2, x, 2, 0, x, 1, 0, y, 1, 1, 0); /* a dot product */
   CHECK(y[0] == 25);
 }
 
@@ -141,8 +141,8 @@ static void test_gemm_small(void) {
           for (int64_t j = 0; j < W; j++) cw[i * W + j] = j < N ? c[i * N + j] : 0;
         /* b: (K, W) or, transposed, (W, K); the narrow product reads its first N columns */
         float beta = s % 2 ? 0.5f : 0;
-        ox_sgemm(M, N, K, a, ta ? M : K, ta, b, tb ? K : W, tb, c, N, 1.25f, beta);
-        ox_sgemm(M, W, K, a, ta ? M : K, ta, b, tb ? K : W, tb, cw, W, 1.25f, beta);
+        ox_sgemm(0, M, N, K, a, ta ? M : K, ta, b, tb ? K : W, tb, c, N, 1.25f, beta);
+        ox_sgemm(0, M, W, K, a, ta ? M : K, ta, b, tb ? K : W, tb, cw, W, 1.25f, beta);
         for (int64_t i = 0; i < M; i++) bad += memcmp(c + i * N, cw + i * W, (size_t)N * sizeof(float)) != 0;
         free(a), free(b), free(c), free(cw);
       }

@@ -311,13 +311,23 @@ int main(void) {
   CHECK(!strncmp(ox_registry_why("com.microsoft", "Sampling", 1, note, sizeof note),
                  "onnxop does not run onnxruntime's generation loops", 50));
 
-  /* two input names in one message stay two names */
-  static const char *ins[] = {"A", "B"};
-  ox_node nd = {.name = "n", .op = "Add", .domain = "", .nin = 2, .in = ins};
-  ox_ctx cx = {.node = &nd};
+  /* input names in one message stay distinct names, however many: each
+   * is the call's (in its arena), none a buffer used in turn */
+  static const char *ins[] = {"A", "B", "C", "D", "E"};
+  ox_node nd = {.name = "n", .op = "Sum", .domain = "", .nin = 5, .in = ins};
+  ox_arena *na = ox_arena_new();
+  ox_ctx cx = {.a = na, .node = &nd};
   char msg[128];
   snprintf(msg, sizeof msg, "%s and %s", ox_input_name(&cx, 0), ox_input_name(&cx, 1));
   CHECK_EQ_S(msg, "input 0 'A' and input 1 'B'");
+  const char *nm[5];
+  for (int i = 0; i < 5; i++) nm[i] = ox_input_name(&cx, i);
+  snprintf(msg, sizeof msg, "%s, %s, %s, %s, %s", nm[0], nm[1], nm[2], nm[3], nm[4]);
+  CHECK_EQ_S(msg, "input 0 'A', input 1 'B', input 2 'C', input 3 'D', input 4 'E'");
+  ox_arena_free(na);
+  /* a context without an arena still names something */
+  ox_ctx bare = {.node = &nd};
+  CHECK(ox_input_name(&bare, 0) != NULL);
   /* why an op has no row at an opset */
   char why[160];
   CHECK_EQ_S(ox_registry_why("", "SequenceAt", 10, why, sizeof why), "the operator first appears at opset 11");

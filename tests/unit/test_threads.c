@@ -52,6 +52,9 @@ static ox_attr attr_str(const char *name, const char *v) {
   return (ox_attr){.name = name, .type = OX_ATTR_STRING, .s = {(char *)v, (int64_t)strlen(v)}};
 }
 
+/* the thread count the kernels' contexts carry (a run's; 0: the process's) */
+static int ctx_threads;
+
 static ox_value *run(const char *op, int opset, int nattr, ox_attr *attr, int nin, ox_value **in) {
   static const char *in_names[] = {"x0", "x1", "x2", "x3", "x4"};
   static const char *out_names[] = {"y0"};
@@ -62,7 +65,7 @@ static ox_value *run(const char *op, int opset, int nattr, ox_attr *attr, int ni
   }
   ox_node n = {.name = "n0", .op = op, .domain = "", .nin = nin, .in = in_names, .nout = 1,
                .out = out_names, .nattr = nattr, .attr = attr, .version = k->since, .k = k};
-  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since};
+  ox_ctx c = {.a = A, .err = &E, .node = &n, .version = k->since, .threads = ctx_threads};
   ox_value *out[1] = {NULL};
   ox_err_clear(&E);
   int rc = ox_node_load(&c) ? E.code : k->fn(&c, nin, in, 1, out);
@@ -115,7 +118,7 @@ static void count_items(void *arg, int slot, int64_t lo, int64_t hi) {
 static int nested_chunks; /* the largest ox_par_chunks seen inside a chunk */
 static void nested(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)arg;
-  int n = ox_par_chunks(1000, 1e12); /* inside a chunk: 1 */
+  int n = ox_par_chunks(0, 1000, 1e12); /* inside a chunk: 1 */
   if (n > __atomic_load_n(&nested_chunks, __ATOMIC_RELAXED))
     __atomic_store_n(&nested_chunks, n, __ATOMIC_RELAXED);
   count_items(NULL, slot, lo, hi);
@@ -128,12 +131,12 @@ static void check_slot(void *arg, int slot, int64_t lo, int64_t hi) {
 
 static void test_pool(void) {
   ox_set_threads(1);
-  CHECK_EQ_I(ox_par_chunks(1000, 1e12), 1);
+  CHECK_EQ_I(ox_par_chunks(0, 1000, 1e12), 1);
   ox_set_threads(3);
   CHECK_EQ_I(ox_threads(), 3);
-  CHECK_EQ_I(ox_par_chunks(1000, 1e12), 3);
-  CHECK_EQ_I(ox_par_chunks(2, 1e12), 2);
-  CHECK_EQ_I(ox_par_chunks(1000, OX_PAR_MIN_WORK / 2), 1);
+  CHECK_EQ_I(ox_par_chunks(0, 1000, 1e12), 3);
+  CHECK_EQ_I(ox_par_chunks(0, 2, 1e12), 2);
+  CHECK_EQ_I(ox_par_chunks(0, 1000, OX_PAR_MIN_WORK / 2), 1);
   ox_set_threads(0);
   CHECK_EQ_I(ox_threads(), ox_cpu_count());
   /* every item exactly once, for any slot count and item count */
@@ -220,11 +223,11 @@ static void test_handoff(void) {
   int inline_seen = 0;
   for (int k = 0; k < 1000 && !inline_seen; k++) {
     sleep_ms(1);
-    inline_seen = ox_par_chunks(1000, 2.0 * OX_PAR_MIN_WORK) == 1;
+    inline_seen = ox_par_chunks(0, 1000, 2.0 * OX_PAR_MIN_WORK) == 1;
   }
   CHECK(inline_seen);
-  CHECK_EQ_I(ox_par_chunks(1000, 16.0 * OX_PAR_MIN_WORK), 2);
-  CHECK_EQ_I(ox_par_chunks_mem(1000, 16.0 * OX_PAR_MIN_BYTES), 2);
+  CHECK_EQ_I(ox_par_chunks(0, 1000, 16.0 * OX_PAR_MIN_WORK), 2);
+  CHECK_EQ_I(ox_par_chunks_mem(0, 1000, 16.0 * OX_PAR_MIN_BYTES), 2);
   ox_set_threads(1);
 }
 
@@ -633,10 +636,35 @@ static void test_shares(void) {
   ox_set_threads(1);
 }
 
+/* A run's thread count travels in its kernels' contexts (c->threads), over
+ * the process's: with the process at 1, a MatMul whose context says 2 splits
+ * over the pool, and one whose context says nothing does not; the same bytes. */
+static void test_ctx_threads(void) {
+  ox_set_threads(1);
+  CHECK_EQ_I(ox_par_chunks(2, 1000, 1e12), 2);
+  CHECK_EQ_I(ox_par_chunks(0, 1000, 1e12), 1);
+  CHECK_EQ_I(ox_threads_of(2), 2);
+  CHECK_EQ_I(ox_threads_of(0), 1);
+  CHECK_EQ_I(ox_threads_of(100000), OX_MAX_THREADS);
+  ox_value *a = random_tensor(OX_FLOAT, 2, (int64_t[]){300, 257}); /* past the pool's wake-up threshold */
+  ox_value *b = random_tensor(OX_FLOAT, 2, (int64_t[]){257, 301});
+  unsigned long jobs = ox_par_jobs();
+  ox_value *y1 = run("MatMul", 13, 0, NULL, 2, (ox_value *[]){a, b});
+  CHECK(y1 != NULL);
+  CHECK(ox_par_jobs() == jobs); /* the process's one thread */
+  ctx_threads = 2;
+  ox_value *y2 = run("MatMul", 13, 0, NULL, 2, (ox_value *[]){a, b});
+  ctx_threads = 0;
+  CHECK(y2 != NULL);
+  CHECK(ox_par_jobs() > jobs); /* the context's two */
+  CHECK(y1 && y2 && !memcmp(y1->u.t.data, y2->u.t.data, (size_t)y1->u.t.n * sizeof(float)));
+}
+
 int main(void) {
   alarm(300); /* a pool that loses a chunk waits for ever: fail instead */
   A = ox_arena_new();
   test_pool();
+  test_ctx_threads();
   test_handoff();
   test_shares();
 
