@@ -556,6 +556,31 @@ typedef GEMM_I GEMM_NAME(i4) __attribute__((vector_size(4 * sizeof(T))));
 #define VL ((int)(sizeof(V) / sizeof(T)))
 #define NR (NV * VL)
 
+/* p[k * w + 0..3] <- s0[k], s0[ld + k], s0[2 ld + k], s0[3 ld + k] for k <
+ * kc: four contiguous rows of a source written as four lanes of a packed
+ * panel w wide, 4 k at a time transposed in registers (pack_a's rows of A,
+ * pack_b's columns of a transposed B). */
+GEMM_TARGET static inline __attribute__((always_inline)) void GEMM_NAME(pack4)(const T *s0, int64_t ld, int64_t kc, T *p, int64_t w) {
+  const T *s1 = s0 + ld, *s2 = s1 + ld, *s3 = s2 + ld;
+  int64_t k = 0;
+  for (; k + 4 <= kc; k += 4) {
+    T4 a, b, c, d;
+    memcpy(&a, s0 + k, sizeof a);
+    memcpy(&b, s1 + k, sizeof b);
+    memcpy(&c, s2 + k, sizeof c);
+    memcpy(&d, s3 + k, sizeof d);
+    T4 t0 = SHUF4(a, b, 0, 4, 1, 5), t1 = SHUF4(a, b, 2, 6, 3, 7);
+    T4 t2 = SHUF4(c, d, 0, 4, 1, 5), t3 = SHUF4(c, d, 2, 6, 3, 7);
+    T4 c0 = SHUF4(t0, t2, 0, 1, 4, 5), c1 = SHUF4(t0, t2, 2, 3, 6, 7);
+    T4 c2 = SHUF4(t1, t3, 0, 1, 4, 5), c3 = SHUF4(t1, t3, 2, 3, 6, 7);
+    memcpy(p + k * w, &c0, sizeof c0);
+    memcpy(p + (k + 1) * w, &c1, sizeof c1);
+    memcpy(p + (k + 2) * w, &c2, sizeof c2);
+    memcpy(p + (k + 3) * w, &c3, sizeof c3);
+  }
+  for (; k < kc; k++) p[k * w] = s0[k], p[k * w + 1] = s1[k], p[k * w + 2] = s2[k], p[k * w + 3] = s3[k];
+}
+
 /* pa <- op(A)(i0 : i0 + mc, k0 : k0 + kc) as MR-row slivers, zero-padded. */
 GEMM_TARGET static void GEMM_NAME(pack_a)(int64_t mc, int64_t kc, const T *A, int64_t lda,
                                           int trans, int64_t i0, int64_t k0, T *pa) {
@@ -563,30 +588,8 @@ GEMM_TARGET static void GEMM_NAME(pack_a)(int64_t mc, int64_t kc, const T *A, in
     int64_t mr = ox_min64(MR, mc - ip);
     if (!trans) { /* A(i, k) = A[i * lda + k]: each row is contiguous */
       int64_t r = 0;
-      /* 4 rows by 4 k at a time, transposed in registers */
-      for (; r + 4 <= mr; r += 4) {
-        const T *s0 = A + (i0 + ip + r) * lda + k0, *s1 = s0 + lda, *s2 = s1 + lda, *s3 = s2 + lda;
-        int64_t k = 0;
-        for (; k + 4 <= kc; k += 4) {
-          T4 a, b, c, d;
-          memcpy(&a, s0 + k, sizeof a);
-          memcpy(&b, s1 + k, sizeof b);
-          memcpy(&c, s2 + k, sizeof c);
-          memcpy(&d, s3 + k, sizeof d);
-          T4 t0 = SHUF4(a, b, 0, 4, 1, 5), t1 = SHUF4(a, b, 2, 6, 3, 7);
-          T4 t2 = SHUF4(c, d, 0, 4, 1, 5), t3 = SHUF4(c, d, 2, 6, 3, 7);
-          T4 c0 = SHUF4(t0, t2, 0, 1, 4, 5), c1 = SHUF4(t0, t2, 2, 3, 6, 7);
-          T4 c2 = SHUF4(t1, t3, 0, 1, 4, 5), c3 = SHUF4(t1, t3, 2, 3, 6, 7);
-          memcpy(pa + k * MR + r, &c0, sizeof c0);
-          memcpy(pa + (k + 1) * MR + r, &c1, sizeof c1);
-          memcpy(pa + (k + 2) * MR + r, &c2, sizeof c2);
-          memcpy(pa + (k + 3) * MR + r, &c3, sizeof c3);
-        }
-        for (; k < kc; k++) {
-          pa[k * MR + r] = s0[k], pa[k * MR + r + 1] = s1[k];
-          pa[k * MR + r + 2] = s2[k], pa[k * MR + r + 3] = s3[k];
-        }
-      }
+      for (; r + 4 <= mr; r += 4) /* 4 rows at a time */
+        GEMM_NAME(pack4)(A + (i0 + ip + r) * lda + k0, lda, kc, pa + r, MR);
       for (; r < mr; r++) {
         const T *src = A + (i0 + ip + r) * lda + k0;
         for (int64_t k = 0; k < kc; k++) pa[k * MR + r] = src[k];
@@ -625,30 +628,8 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
       }
     } else { /* B(k, j) = B[j * ldb + k]: each column is contiguous */
       int64_t j = 0;
-      /* 4 columns by 4 k at a time, transposed in registers (as pack_a) */
-      for (; j + 4 <= nr; j += 4) {
-        const T *s0 = B + (j0 + jp + j) * ldb + k0, *s1 = s0 + ldb, *s2 = s1 + ldb, *s3 = s2 + ldb;
-        int64_t k = 0;
-        for (; k + 4 <= kc; k += 4) {
-          T4 a, b, c, d;
-          memcpy(&a, s0 + k, sizeof a);
-          memcpy(&b, s1 + k, sizeof b);
-          memcpy(&c, s2 + k, sizeof c);
-          memcpy(&d, s3 + k, sizeof d);
-          T4 t0 = SHUF4(a, b, 0, 4, 1, 5), t1 = SHUF4(a, b, 2, 6, 3, 7);
-          T4 t2 = SHUF4(c, d, 0, 4, 1, 5), t3 = SHUF4(c, d, 2, 6, 3, 7);
-          T4 c0 = SHUF4(t0, t2, 0, 1, 4, 5), c1 = SHUF4(t0, t2, 2, 3, 6, 7);
-          T4 c2 = SHUF4(t1, t3, 0, 1, 4, 5), c3 = SHUF4(t1, t3, 2, 3, 6, 7);
-          memcpy(pb + k * NR + j, &c0, sizeof c0);
-          memcpy(pb + (k + 1) * NR + j, &c1, sizeof c1);
-          memcpy(pb + (k + 2) * NR + j, &c2, sizeof c2);
-          memcpy(pb + (k + 3) * NR + j, &c3, sizeof c3);
-        }
-        for (; k < kc; k++) {
-          pb[k * NR + j] = s0[k], pb[k * NR + j + 1] = s1[k];
-          pb[k * NR + j + 2] = s2[k], pb[k * NR + j + 3] = s3[k];
-        }
-      }
+      for (; j + 4 <= nr; j += 4) /* 4 columns at a time */
+        GEMM_NAME(pack4)(B + (j0 + jp + j) * ldb + k0, ldb, kc, pb + j, NR);
       for (; j < nr; j++) {
         const T *src = B + (j0 + jp + j) * ldb + k0;
         for (int64_t k = 0; k < kc; k++) pb[k * NR + j] = src[k];
