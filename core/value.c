@@ -226,8 +226,9 @@ int64_t ox_numel(int rank, const int64_t *dims, size_t elsize) {
   return n;
 }
 
+/* zero: the data zeroed; given: the data, already allocated (and counted) */
 static int tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_value **out,
-                      ox_err *e, int zero) {
+                      ox_err *e, int zero, void *given) {
   if (!ox_dtype_valid((int)dt)) return ox_fail(e, OX_EINPUT, "unknown data type %d", (int)dt);
   if (rank < 0) return ox_fail(e, OX_EINPUT, "negative rank %d", rank);
   if (rank > OX_MAX_RANK)
@@ -243,14 +244,16 @@ static int tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, o
   }
   uint64_t bytes = (uint64_t)n * es;
   size_t lim = ox_memory_limit(), in_use = ox_memory_in_use();
-  if (in_use > lim || bytes > lim - in_use) {
+  if (!given && (in_use > lim || bytes > lim - in_use)) {
     char sb[256], what[320];
     snprintf(what, sizeof what, "a %s tensor of shape %s", ox_dtype_name(dt), ox_shape_str(rank, dims, sb, sizeof sb));
     return ox_over_limit(e, bytes, what);
   }
   ox_value *v = ox_alloc(a, sizeof *v);
   int64_t *d = ox_alloc_array(a, rank, sizeof *d);
-  void *data = zero || dt == OX_STRING ? ox_alloc(a, (size_t)n * es) : ox_alloc_uninit(a, (size_t)n * es);
+  void *data = given                    ? given
+               : zero || dt == OX_STRING ? ox_alloc(a, (size_t)n * es)
+                                         : ox_alloc_uninit(a, (size_t)n * es);
   if (!v || !d || !data) {
     char sb[256];
     /* the arena refuses what would pass the limit: say so when that is why */
@@ -278,12 +281,18 @@ static int tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, o
 
 int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, ox_value **out,
                   ox_err *e) {
-  return tensor_new(a, dt, rank, dims, out, e, 1);
+  return tensor_new(a, dt, rank, dims, out, e, 1, NULL);
 }
 
 int ox_tensor_new_uninit(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
                          ox_value **out, ox_err *e) {
-  return tensor_new(a, dt, rank, dims, out, e, 0);
+  return tensor_new(a, dt, rank, dims, out, e, 0, NULL);
+}
+
+int ox_tensor_adopt(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, void *data,
+                    ox_value **out, ox_err *e) {
+  if (dt == OX_STRING) return ox_fail(e, OX_EINPUT, "internal: string tensors cannot adopt bytes");
+  return tensor_new(a, dt, rank, dims, out, e, 0, data);
 }
 
 int ox_scalar_new(ox_arena *a, ox_dtype dt, ox_value **out, ox_err *e) {

@@ -101,6 +101,10 @@ int ox_tensor_new(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
  * kernels that write every element. */
 int ox_tensor_new_uninit(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims,
                          ox_value **out, ox_err *e);
+/* A tensor whose data is `data`: a block of arena a (64-byte aligned) of at
+ * least numel * element size bytes, already filled; not for strings. */
+int ox_tensor_adopt(ox_arena *a, ox_dtype dt, int rank, const int64_t *dims, void *data,
+                    ox_value **out, ox_err *e);
 int ox_scalar_new(ox_arena *a, ox_dtype dt, ox_value **out, ox_err *e);
 /* A sequence of n values (elements set by the caller), of type seq(elem). */
 int ox_seq_new(ox_arena *a, const ox_type *elem, int64_t n, ox_value **out, ox_err *e);

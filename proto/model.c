@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 
 #include "proto.h"
+#include "strip.h"
 
 #define MAX_GRAPH_DEPTH 64    /* subgraph levels below the main graph */
 #define MAX_MESSAGE_DEPTH 400 /* protobuf messages inside messages (64 subgraphs need ~200) */
@@ -55,6 +56,8 @@ typedef struct {
   ox_err *e;
   const char *dir; /* where external data is read from; NULL refuses it */
   int depth;       /* how many graphs enclose the one being decoded */
+  ox_held *held;   /* raw_data set aside by proto/strip.c (nheld of them) */
+  size_t nheld;
 } decoder;
 
 static int decode_graph(decoder *d, const Onnx__GraphProto *pg, ox_graph **out);
@@ -220,8 +223,36 @@ static const char *extra_string(decoder *d, const ProtobufCMessage *m, unsigned 
 
 /* ---- tensors ---- */
 
+/* The index in tp's marker (proto/strip.c: the last one, as the last raw_data
+ * wins), -1 when it has none. Markers are only looked for in bytes that
+ * ox_strip wrote (d->held): it refuses bytes that had one already. */
+static int64_t held_index(const decoder *d, const Onnx__TensorProto *tp) {
+  int64_t k = -1;
+  if (!d->held) return -1;
+  for (size_t i = 0; i < tp->base.n_unknown_fields; i++) {
+    const ProtobufCMessageUnknownField *u = &tp->base.unknown_fields[i];
+    const uint8_t *p;
+    size_t n, pos = 0;
+    uint64_t v;
+    if (u->tag == OX_HELD_FIELD && !unknown_payload(u, &p, &n) && !read_varint(p, n, &pos, &v) &&
+        pos == n)
+      k = v < d->nheld ? (int64_t)v : -2;
+  }
+  return k;
+}
+
 static int decode_tensor(decoder *d, const Onnx__TensorProto *tp, ox_value **out) {
-  return ox_from_tensor_proto(d->a, tp, d->dir, out, d->e);
+  int64_t k = held_index(d, tp);
+  if (k == -1) return ox_from_tensor_proto(d->a, tp, d->dir, out, d->e);
+  /* one block, one tensor: a second claim would make two tensors share it */
+  if (k < 0 || d->held[k].taken)
+    return ox_fail(d->e, OX_EINPUT, "not a valid ONNX model (tensor data referenced twice)");
+  d->held[k].taken = 1;
+  Onnx__TensorProto with = *tp;
+  with.has_raw_data = 1;
+  with.raw_data.data = d->held[k].data;
+  with.raw_data.len = d->held[k].len;
+  return ox_from_tensor_proto_held(d->a, &with, d->dir, out, d->e);
 }
 
 /* SparseTensorProto -> a dense tensor of its dims, zero (or "") where no
@@ -670,8 +701,9 @@ static int unpack_model(const uint8_t *buf, size_t len, Onnx__ModelProto **out, 
 /* The unpacked model into the arena; pm is freed. path may be NULL for bytes
  * that come from nowhere: then path is "" and dir NULL, so external data is
  * refused. */
-static int decode_unpacked(ox_arena *a, Onnx__ModelProto *pm, const char *path, ox_model **out, ox_err *e) {
-  decoder d = {a, e, NULL, 0};
+static int decode_unpacked(ox_arena *a, Onnx__ModelProto *pm, const char *path, const ox_stripped *st,
+                           ox_model **out, ox_err *e) {
+  decoder d = {a, e, NULL, 0, st ? st->held : NULL, st ? st->nheld : 0};
   ox_model *m = ox_alloc(a, sizeof *m);
   int rc = 0;
   if (!m) rc = ox_oom(e, NULL);
@@ -693,55 +725,91 @@ static int decode_unpacked(ox_arena *a, Onnx__ModelProto *pm, const char *path, 
 int ox_model_decode(ox_arena *a, const uint8_t *buf, size_t len, const char *path,
                     ox_model **out, ox_err *e) {
   Onnx__ModelProto *pm;
-  OX_TRY(unpack_model(buf, len, &pm, e));
-  return decode_unpacked(a, pm, path, out, e);
+  ox_stripped st;
+  int rc = len > INT_MAX ? OX_STRIP_NO
+                         : ox_strip_mem(a, buf, len, "the model", MAX_MESSAGE_DEPTH, &st, e);
+  if (rc == OX_STRIP_NO) { /* the usual path gives its usual messages */
+    OX_TRY(unpack_model(buf, len, &pm, e));
+    return decode_unpacked(a, pm, path, NULL, out, e);
+  }
+  if (rc) return rc;
+  rc = unpack_model(st.wire, st.len, &pm, e);
+  if (!rc) rc = decode_unpacked(a, pm, path, &st, out, e);
+  ox_stripped_free(&st);
+  return rc;
 }
 
-/* The whole file, malloc'd (not in the arena: it is dropped once unpacked),
+/* The whole of f, malloc'd (not in the arena: it is dropped once unpacked),
  * counted against --max-memory: one buffer of the file's size. */
-static int read_model_file(const char *path, uint8_t **data, size_t *len, ox_err *e) {
-  const char *why;
-  FILE *f = ox_open_regular(path, &why); /* a FIFO or a device is refused, not waited on */
-  if (!f) return ox_fail(e, OX_EINPUT, "cannot open model '%s': %s", path, why);
-  struct stat st;
-  if (fstat(fileno(f), &st)) {
-    int err = errno;
-    fclose(f);
-    return ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(err));
-  }
-  if ((uint64_t)st.st_size > (uint64_t)INT_MAX) { /* unpack_model refuses it anyway */
-    fclose(f);
-    return ox_fail(e, OX_EINPUT, "not a valid ONNX model (larger than 2 GiB; large "
-                                 "weights belong in external data files)");
-  }
-  size_t n = (size_t)st.st_size;
+static int read_whole(FILE *f, const char *path, size_t n, uint8_t **data, ox_err *e) {
   uint8_t *buf = ox_mem_malloc(n + 1);
-  if (!buf) {
-    fclose(f);
-    return ox_oom(e, "reading model '%s' (%zu bytes)", path, n);
-  }
+  if (!buf) return ox_oom(e, "reading model '%s' (%zu bytes)", path, n);
   /* one byte more than fstat said: a file that grew meanwhile is refused */
   size_t got = fread(buf, 1, n + 1, f);
   int bad = ferror(f), err = errno;
-  fclose(f);
   if (bad || got != n) {
     ox_mem_free(buf);
     if (bad) return ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(err));
     return ox_fail(e, OX_EINPUT, "cannot read model '%s': it changed size while being read", path);
   }
   *data = buf;
-  *len = n;
   return 0;
+}
+
+/* The model file: read front to back with its large tensor data set aside
+ * (proto/strip.c: *st), or, for bytes that path leaves alone, whole (*buf). */
+static int read_model_file(ox_arena *a, const char *path, ox_stripped *st, uint8_t **buf, size_t *len,
+                           ox_err *e) {
+  const char *why;
+  FILE *f = ox_open_regular(path, &why); /* a FIFO or a device is refused, not waited on */
+  if (!f) return ox_fail(e, OX_EINPUT, "cannot open model '%s': %s", path, why);
+  struct stat st_;
+  if (fstat(fileno(f), &st_)) {
+    int err = errno;
+    fclose(f);
+    return ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(err));
+  }
+  if ((uint64_t)st_.st_size > (uint64_t)INT_MAX) { /* unpack_model refuses it anyway */
+    fclose(f);
+    return ox_fail(e, OX_EINPUT, "not a valid ONNX model (larger than 2 GiB; large "
+                                 "weights belong in external data files)");
+  }
+  size_t n = (size_t)st_.st_size;
+  char *what = ox_sprintf(a, "model '%s'", path);
+  if (!what) {
+    fclose(f);
+    return ox_oom(e, NULL);
+  }
+  int rc = ox_strip_file(a, f, n, what, MAX_MESSAGE_DEPTH, st, e);
+  if (rc == OX_STRIP_NO) {
+    *st = (ox_stripped){0};
+    rc = fseek(f, 0, SEEK_SET) ? ox_fail(e, OX_EINPUT, "cannot read model '%s': %s", path, strerror(errno))
+                               : read_whole(f, path, n, buf, e);
+    if (!rc) *len = n;
+  }
+  fclose(f);
+  return rc;
 }
 
 int ox_model_load(ox_arena *a, const char *path, ox_model **out, ox_err *e) {
   uint8_t *buf = NULL;
   size_t len = 0;
+  ox_stripped st;
   Onnx__ModelProto *pm;
-  OX_TRY(read_model_file(path, &buf, &len, e));
+  OX_TRY(read_model_file(a, path, &st, &buf, &len, e));
+  int rc;
+  if (st.wire) {
+    rc = unpack_model(st.wire, st.len, &pm, e);
+    /* the stripped bytes go as soon as they are unpacked */
+    ox_mem_free(st.wire);
+    st.wire = NULL;
+    if (!rc) rc = decode_unpacked(a, pm, path, &st, out, e);
+    ox_stripped_free(&st);
+    return rc;
+  }
   /* the file's bytes go as soon as they are unpacked: the weights are held
    * twice at most (protobuf-c's copy, then the tensors'), never three times */
-  int rc = unpack_model(buf, len, &pm, e);
+  rc = unpack_model(buf, len, &pm, e);
   ox_mem_free(buf);
-  return rc ? rc : decode_unpacked(a, pm, path, out, e);
+  return rc ? rc : decode_unpacked(a, pm, path, NULL, out, e);
 }

@@ -17,6 +17,11 @@ extern ProtobufCAllocator ox_pb_allocator;
  * (absolute paths and paths leaving it are refused); NULL refuses external data. */
 int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir,
                          ox_value **out, ox_err *e);
+/* The same for a tensor whose raw_data is a block of arena a, 64-byte aligned
+ * (proto/strip.c set it aside): the tensor takes the block as its data
+ * rather than a copy (packed 4- and 2-bit types are still unpacked). */
+int ox_from_tensor_proto_held(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir,
+                              ox_value **out, ox_err *e);
 int ox_from_sequence_proto(ox_arena *a, const Onnx__SequenceProto *sp, const char *basedir,
                            ox_value **out, ox_err *e);
 int ox_from_optional_proto(ox_arena *a, const Onnx__OptionalProto *op, const char *basedir,

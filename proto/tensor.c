@@ -310,8 +310,9 @@ static int read_external(ox_arena *a, const Onnx__TensorProto *tp, const ox_tens
   return 0;
 }
 
-int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir,
-                         ox_value **out, ox_err *e) {
+/* adopt: raw_data is a block of arena a that the tensor may take as its data */
+static int from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir, int adopt,
+                             ox_value **out, ox_err *e) {
   char sb[256];
   if (tp->segment) return ox_fail(e, OX_EINPUT, "segmented tensors are not supported");
   int id = tp->has_data_type ? tp->data_type : 0;
@@ -357,6 +358,11 @@ int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *b
         return ox_fail(e, OX_EINPUT, "raw_data cannot hold strings (they go in string_data)");
     } else if ((int64_t)tp->raw_data.len != raw_bytes(dt, n)) {
       return size_mismatch(e, "raw_data", tp->raw_data.len, "bytes", &shape, raw_bytes(dt, n), "");
+    }
+    if (adopt && dt != OX_STRING && !is_packed(dt)) {
+      OX_TRY(ox_tensor_adopt(a, dt, rank, tp->dims, tp->raw_data.data, out, e));
+      fix_bools(&(*out)->u.t);
+      return 0;
     }
     OX_TRY(ox_tensor_new(a, dt, rank, tp->dims, out, e));
     if (dt != OX_STRING) fill_raw(&(*out)->u.t, tp->raw_data.data);
@@ -413,6 +419,16 @@ int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *b
     return fill_int32(a, t, tp->int32_data, need, e);
   }
   return 0;
+}
+
+int ox_from_tensor_proto(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir,
+                         ox_value **out, ox_err *e) {
+  return from_tensor_proto(a, tp, basedir, 0, out, e);
+}
+
+int ox_from_tensor_proto_held(ox_arena *a, const Onnx__TensorProto *tp, const char *basedir,
+                              ox_value **out, ox_err *e) {
+  return from_tensor_proto(a, tp, basedir, 1, out, e);
 }
 
 /* ---------------------------------------------------------------------------

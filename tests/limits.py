@@ -21,6 +21,8 @@ protobuf by hand, as tests/bad/gen.c does):
                  one held already: the declared size is checked)
   stdin_pipe_big 160 MB of .npy through a pipe to --in -
   model_weights  a model of 24 MiB of weights (raw_data) under 64 MiB: loads
+  model_weights_once  40 MiB of weights in five initializers under 64 MiB:
+                 loads and runs (the weights are read once and held once)
   chain_reuse    ConstantOfShape to 16 MB of floats, eight Relus, a
                  ReduceSum, under --max-memory 64M: it fits because each
                  value's memory is given back after its last reader (nine
@@ -181,6 +183,11 @@ def generate(d):
     init = f_int(1, 6 * MIB) + f_int(2, FLOAT) + f_bytes(8, "w") + f_bytes(9, bytes(24 * MIB))
     write(f"{d}/weights.onnx", model(graph([node("Identity", ["w"], ["y"], "id")], [],
                                            [value_info("y", tensor_type(FLOAT))]) + f_bytes(5, init), 21))  # 5: initializer
+    # 40 MiB of weights in five initializers of 8 MiB (raw_data), under 64 MiB
+    inits = b"".join(f_bytes(5, f_int(1, 2 * MIB) + f_int(2, FLOAT) + f_bytes(8, f"w{k}") +
+                             f_bytes(9, bytes([k]) * (8 * MIB))) for k in range(5))
+    write(f"{d}/weights5.onnx", model(graph([node("Identity", ["w4"], ["y"], "id")], [],
+                                            [value_info("y", tensor_type(FLOAT))]) + inits, 21))
     # an .npz member of 60 MB of zeros, deflated (about 60 KB)
     with zipfile.ZipFile(f"{d}/bomb.npz", "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("x.npy", npy("<f4", [15_000_000], bytes(60_000_000)))
@@ -394,6 +401,14 @@ def main():
     # unpacked: 24 MiB of weights load under 64 MiB (a doubling buffer of
     # 32 MiB, kept while the weights were decoded, passed the limit)
     c("model_weights", mm + ["info", f"{d}/weights.onnx"], 0, [], lim)
+    # the weights are read once and held once (proto/strip.c): 40 MiB of
+    # them load and run under 64 MiB (read whole and then unpacked, they
+    # were held twice: 80 MiB)
+    c("model_weights_once", mm + ["info", f"{d}/weights5.onnx"], 0, [], lim)
+    out5 = f"{d}/w5_out/output_0.pb"
+    shutil.rmtree(f"{d}/w5_out", ignore_errors=True)
+    c("model_weights_once_run", mm + ["run", f"{d}/weights5.onnx", "--out-dir", f"{d}/w5_out"], 0, [], lim,
+      then=lambda: [] if os.path.exists(out5) and os.path.getsize(out5) > 8 * MIB else [f"{out5}: not 8 MiB of floats"])
     c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
       env={"ONNXOP_MAX_MEMORY": "64M"})
 
