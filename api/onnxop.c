@@ -882,8 +882,9 @@ int onnxop_run_options_set_node_callback(onnxop_run_options *o, onnxop_node_fn f
   return 0;
 }
 int onnxop_run_options_set_trace(onnxop_run_options *o, int what, onnxop_write_fn write, void *arg) {
-  if (!o || (what & ~(ONNXOP_TRACE_NODES | ONNXOP_TRACE_TIME))) return ONNXOP_ERR_USAGE;
-  _Static_assert((int)ONNXOP_TRACE_NODES == (int)OX_TRACE_NODES && (int)ONNXOP_TRACE_TIME == (int)OX_TRACE_TIME, "core/eval.h's bits");
+  if (!o || (what & ~(ONNXOP_TRACE_NODES | ONNXOP_TRACE_TIME | ONNXOP_TRACE_SUMMARY))) return ONNXOP_ERR_USAGE;
+  _Static_assert((int)ONNXOP_TRACE_NODES == (int)OX_TRACE_NODES && (int)ONNXOP_TRACE_TIME == (int)OX_TRACE_TIME &&
+                     (int)ONNXOP_TRACE_SUMMARY == (int)OX_TRACE_SUMMARY, "core/eval.h's bits");
   o->trace = what;
   o->trace_write = write;
   o->trace_arg = arg;

@@ -16,7 +16,7 @@
 
 static const char run_help[] =
     "usage: onnxop run MODEL [--in [NAME=]FILE]... [--out [NAME=]FILE]...\n"
-    "                  [--out-dir DIR] [--format pb|json|npy|npz] [--trace] [--time]\n"
+    "                  [--out-dir DIR] [--format pb|json|npy|npz] [--trace] [--time] [--full]\n"
     "                  [--random SEED [--dim NAME=SIZE]... [--range NAME=LO:HI]...]\n"
     "                  [--save-intermediates DIR [--save-intermediates-subgraphs]]\n"
     "\n"
@@ -55,6 +55,10 @@ static const char run_help[] =
     "  --trace            print each node as it runs, with its inputs and outputs\n"
     "                     summarised (dtype, shape, min/max, first values), on stderr\n"
     "  --time             print each node's time on stderr\n"
+    "  --full             with --trace or --time on a graph of more than 100 nodes:\n"
+    "                     each node, as for a smaller graph (without it: a summary\n"
+    "                     after the run, nodes and time by op, and the first output\n"
+    "                     holding NaN or Inf)\n"
     "\n"
     "FILE may also be '-' (standard input: .pb, JSON, .npy or .npz), an inline\n"
     "value such as 'float32[2,3]:1,2,3,4,5,6' (DTYPE[SHAPE]:values), or a JSON\n"
@@ -258,7 +262,10 @@ static int draw_inputs(ox_arena *A, const ox_model *m, onnxop_value **vals, uint
   return 0;
 }
 
-enum { O_HELP, O_IN, O_OUT, O_OUT_DIR, O_FORMAT, O_TRACE, O_TIME, O_RANDOM, O_DIM, O_RANGE, O_SAVE, O_SAVE_SUB };
+enum { O_HELP, O_IN, O_OUT, O_OUT_DIR, O_FORMAT, O_TRACE, O_TIME, O_FULL, O_RANDOM, O_DIM, O_RANGE, O_SAVE, O_SAVE_SUB };
+/* the largest main graph --trace and --time print node by node without --full */
+enum { TRACE_NODES_MAX = 100 };
+
 static const ox_opt run_opts[] = {
     [O_HELP] = {"--help", "-h", NULL},
     [O_IN] = {"--in", "-i", "a FILE"},
@@ -267,6 +274,7 @@ static const ox_opt run_opts[] = {
     [O_FORMAT] = {"--format", NULL, "pb, json, npy or npz"},
     [O_TRACE] = {"--trace", NULL, NULL},
     [O_TIME] = {"--time", NULL, NULL},
+    [O_FULL] = {"--full", NULL, NULL},
     [O_RANDOM] = {"--random", NULL, "a SEED"},
     [O_DIM] = {"--dim", NULL, "NAME=SIZE"},
     [O_RANGE] = {"--range", NULL, "NAME=LO:HI"},
@@ -278,7 +286,7 @@ static const ox_opt run_opts[] = {
 int ox_cmd_run(int argc, char **argv) {
   const char *model_path = NULL, *out_dir = NULL, *save_dir = NULL;
   ox_format dir_fmt = OX_FMT_PB;
-  int nin = 0, nout = 0, ndim = 0, nrange = 0, has_fmt = 0, random = 0, save_sub = 0;
+  int nin = 0, nout = 0, ndim = 0, nrange = 0, has_fmt = 0, random = 0, save_sub = 0, full = 0;
   uint64_t seed = 0;
   ox_arena *A = ox_arena_new();
   if (!A) return ox_cli_oom("run", NULL);
@@ -318,6 +326,7 @@ int ox_cmd_run(int argc, char **argv) {
       break;
     case O_TRACE: ro.trace |= OX_TRACE_NODES; break;
     case O_TIME: ro.trace |= OX_TRACE_TIME; break;
+    case O_FULL: full = 1; break;
     case O_FORMAT:
       has_fmt = 1;
       if (!strcmp(v, "pb")) dir_fmt = OX_FMT_PB;
@@ -383,6 +392,12 @@ int ox_cmd_run(int argc, char **argv) {
   ox_model_notes(m, warn_note, NULL);
   ox_cli_order_warning("run", model_path, M);
   const ox_graph *g = m->graph;
+  /* a trace of thousands of nodes is a summary unless --full asks for each */
+  if (ro.trace && !full && g->nnode > TRACE_NODES_MAX) {
+    ro.trace |= OX_TRACE_SUMMARY;
+    fprintf(stderr, "onnxop run: %s: %d nodes: the %s is a summary by op (--full: each node)\n", model_path,
+            g->nnode, ro.trace & OX_TRACE_NODES ? "trace" : "time");
+  }
   nin_vals = g->nin;
   in_vals = ox_alloc_array(A, g->nin + 1, sizeof *in_vals);
   const ox_value **out_vals = ox_alloc_array(A, g->nout + 1, sizeof *out_vals);

@@ -7,6 +7,7 @@
  * model's own order when it is one, as the ONNX IR requires; otherwise, of
  * the nodes whose inputs are ready, the one listed first. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -26,6 +27,7 @@ typedef struct run_state {
    * while it ran, so that an If, Loop or Scan is not charged its branch's
    * trace lines (each a write to an unbuffered stderr) or saved files */
   double aside_us;
+  struct trace_sum *sum; /* OX_TRACE_SUMMARY: what the summary counts */
 } run_state;
 
 struct ox_scope {
@@ -882,6 +884,93 @@ static void trace_value(FILE *f, const char *name, const ox_value *v) {
   fprintf(f, "%s]", t->n > 4 ? ", ..." : "");
 }
 
+/* OX_TRACE_SUMMARY: per op (and version), the nodes run and their own
+ * time; the first output that holds NaN or Inf. ox_mem_ memory, freed when
+ * the summary is written. */
+typedef struct {
+  const char *op, *domain;
+  int version;
+  int64_t count;
+  double us;
+} trace_op;
+typedef struct trace_sum {
+  trace_op *ops;
+  int n, cap;
+  int64_t nodes;
+  const ox_node *bad; /* the first node with a NaN or Inf output, its output index and counts */
+  int bad_out, bad_depth;
+  int64_t nans, infs;
+} trace_sum;
+
+/* NaN and Inf in v (a floating-point tensor; 0 for anything else) */
+static void count_nonfinite(const ox_value *v, int64_t *nans, int64_t *infs) {
+  *nans = *infs = 0;
+  if (!v || v->kind != OX_TENSOR || !ox_dtype_is_float(v->u.t.dt)) return;
+  const ox_tensor *t = &v->u.t;
+  for (int64_t i = 0; i < t->n; i++) {
+    double x = t->dt == OX_FLOAT ? ((const float *)t->data)[i] : ox_load_f64(t->dt, t->data, i);
+    if (x != x) ++*nans;
+    else if (x - x != 0) ++*infs;
+  }
+}
+
+static int sum_node(trace_sum *s, const ox_node *n, int depth, double us, ox_value **out, ox_err *e) {
+  int i = 0;
+  while (i < s->n && !(s->ops[i].version == n->version && !strcmp(s->ops[i].op, n->op) &&
+                       !strcmp(s->ops[i].domain, n->domain)))
+    i++;
+  if (i == s->n) {
+    if (s->n == s->cap) {
+      int cap = s->cap ? 2 * s->cap : 32;
+      trace_op *ops = ox_mem_realloc(s->ops, (size_t)cap * sizeof *ops);
+      if (!ops) return ox_oom(e, "for the trace's summary");
+      s->ops = ops, s->cap = cap;
+    }
+    s->ops[s->n++] = (trace_op){n->op, n->domain, n->version, 0, 0};
+  }
+  s->ops[i].count++;
+  s->ops[i].us += us;
+  s->nodes++;
+  for (int k = 0; !s->bad && k < n->nout; k++) {
+    if (!n->out[k][0]) continue;
+    count_nonfinite(out[k], &s->nans, &s->infs);
+    if (s->nans || s->infs) s->bad = n, s->bad_out = k, s->bad_depth = depth;
+  }
+  return 0;
+}
+
+static int by_time(const void *x, const void *y) {
+  const trace_op *a = x, *b = y;
+  return a->us != b->us ? (a->us < b->us ? 1 : -1) : a->count != b->count ? (a->count < b->count ? 1 : -1)
+                                                                        : strcmp(a->op, b->op);
+}
+
+/* The summary, then its memory goes. */
+static void sum_write(FILE *f, trace_sum *s, int timed) {
+  if (timed) qsort(s->ops, (size_t)s->n, sizeof *s->ops, by_time);
+  else {
+    for (int i = 0; i < s->n; i++) s->ops[i].us = (double)s->ops[i].count; /* by count */
+    qsort(s->ops, (size_t)s->n, sizeof *s->ops, by_time);
+  }
+  fprintf(f, "summary: %lld node%s run, by op%s:\n", (long long)s->nodes, s->nodes == 1 ? "" : "s",
+          timed ? " (time: the nodes' wall time; an If's, Loop's or Scan's includes its subgraph's nodes)" : "");
+  for (int i = 0; i < s->n; i++) {
+    const trace_op *o = &s->ops[i];
+    char op[160];
+    snprintf(op, sizeof op, "%s%s%s-%d", o->domain, o->domain[0] ? "." : "", o->op, o->version);
+    if (timed) fprintf(f, "  %12.3f ms %7lld  %s\n", o->us / 1e3, (long long)o->count, op);
+    else fprintf(f, "  %7lld  %s\n", (long long)o->count, op);
+  }
+  if (s->bad)
+    fprintf(f, "first NaN or Inf: node '%s' %s-%d%s, output %d '%s': %lld NaN, %lld Inf\n", s->bad->name,
+            s->bad->op, s->bad->version, s->bad_depth ? " (in a subgraph)" : "", s->bad_out,
+            s->bad->out[s->bad_out], (long long)s->nans, (long long)s->infs);
+  else
+    fprintf(f, "no node's output holds NaN or Inf\n");
+  ox_mem_free(s->ops);
+  s->ops = NULL;
+}
+
 static double now_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1016,10 +1105,13 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
       if (!rc && e->code) rc = e->code; /* an attribute getter complained */
       FILE *f = o->trace_file ? o->trace_file : stderr;
       double tw = trace ? now_us() : 0; /* the node's own time ends; writing begins */
-      if (trace & OX_TRACE_TIME)
+      if (rs->sum) { /* OX_TRACE_SUMMARY: counted, written at the end */
+        if (!rc) rc = sum_node(rs->sum, n, depth, tw - t0 - (rs->aside_us - aside0), out, e);
+      } else if (trace & OX_TRACE_TIME) {
         fprintf(f, "%*s%10.1f us  node '%s' %s-%d\n", depth * 2, "", tw - t0 - (rs->aside_us - aside0), n->name,
                 n->op, n->version);
-      if ((trace & OX_TRACE_NODES) && !rc) {
+      }
+      if ((trace & OX_TRACE_NODES) && !rc && !rs->sum) {
         fprintf(f, "%*snode '%s' %s-%d\n", depth * 2, "", n->name, n->op, n->version);
         for (int i = 0; i < n->nin; i++)
           if (in[i]) {
@@ -1143,8 +1235,17 @@ static int run_graph(ox_arena *a, const ox_model *m, run_state *rs, ox_value **i
 
 int ox_run_with(ox_arena *a, const ox_model *m, const ox_run_opts *opts, ox_value **inputs,
                 ox_value **outputs, ox_err *e) {
-  run_state rs = {opts ? opts : &no_opts, 0};
-  return run_graph(a, m, &rs, inputs, outputs, e);
+  run_state rs = {opts ? opts : &no_opts, 0, NULL};
+  trace_sum sum = {0};
+  int t = rs.o->trace;
+  if ((t & OX_TRACE_SUMMARY) && (t & (OX_TRACE_NODES | OX_TRACE_TIME))) rs.sum = &sum;
+  int rc = run_graph(a, m, &rs, inputs, outputs, e);
+  if (rs.sum) { /* also after a failure: what ran before it */
+    FILE *f = rs.o->trace_file ? rs.o->trace_file : stderr;
+    sum_write(f, &sum, t & OX_TRACE_TIME);
+    if (!rc && ferror(f)) rc = ox_fail(e, OX_EINPUT, "cannot write the trace");
+  }
+  return rc;
 }
 
 int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs, ox_err *e) {
@@ -1160,7 +1261,7 @@ int ox_run_subgraph(ox_ctx *c, const char *label, const ox_graph *g, int nin, ox
   if (!scope_init(c->a, &sc, c->scope, graph_names(g)))
     return ox_oom(e, NULL);
   /* a kernel called outside a run (a unit test's context): its options */
-  run_state own = {c->run ? c->run : &no_opts, 0};
+  run_state own = {c->run ? c->run : &no_opts, 0, NULL};
   if (!sc.run) sc.run = &own;
   for (int i = 0; i < g->ninit; i++)
     if (!scope_set(c->a, &sc, g->init_name[i], g->init[i])) return ox_oom(e, NULL);

@@ -37,7 +37,10 @@ int ox_run(ox_arena *a, const ox_model *m, ox_value **inputs, ox_value **outputs
  * shared: two runs at once (two threads of a library user) each have their
  * own. All zero: none of these. */
 #include <stdio.h>
-enum { OX_TRACE_NODES = 1, OX_TRACE_TIME = 2 };
+/* OX_TRACE_SUMMARY, with NODES or TIME: nothing per node; after the run, one
+ * summary (nodes run per op and, with TIME, their time; the first output
+ * holding NaN or Inf), for graphs too large to read node by node */
+enum { OX_TRACE_NODES = 1, OX_TRACE_TIME = 2, OX_TRACE_SUMMARY = 4 };
 /* The node hook: when set, called after each node that succeeds, with its
  * outputs (out[i] NULL for an empty output name); depth 0 for the main
  * graph's nodes, more inside subgraphs and functions. A non-zero return

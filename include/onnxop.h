@@ -315,9 +315,12 @@ ONNXOP_API int onnxop_run_options_set_node_callback(onnxop_run_options *o, onnxo
 /* What `onnxop run --trace` (ONNXOP_TRACE_NODES: each node as it runs, its
  * inputs and outputs summarised) and `--time` (ONNXOP_TRACE_TIME: each
  * node's time) print, as text handed to write(arg, text, len) a line at a
- * time on the thread of the run (write NULL: standard error). what 0: none;
- * other bits: ONNXOP_ERR_USAGE. */
-enum { ONNXOP_TRACE_NODES = 1, ONNXOP_TRACE_TIME = 2 };
+ * time on the thread of the run (write NULL: standard error). With
+ * ONNXOP_TRACE_SUMMARY too, nothing per node: after the run (or its
+ * failure), the nodes run per op (with TIME, their time) and the first
+ * output holding NaN or Inf, as `run --trace` prints for a graph of more
+ * than 100 nodes. what 0: none; other bits: ONNXOP_ERR_USAGE. */
+enum { ONNXOP_TRACE_NODES = 1, ONNXOP_TRACE_TIME = 2, ONNXOP_TRACE_SUMMARY = 4 };
 typedef void (*onnxop_write_fn)(void *arg, const char *text, size_t len);
 ONNXOP_API int onnxop_run_options_set_trace(onnxop_run_options *o, int what, onnxop_write_fn write, void *arg);
 

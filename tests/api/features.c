@@ -314,13 +314,20 @@ static void test_callbacks(void) {
   in = (const onnxop_value *const *)c.in;
   o = onnxop_run_options_new();
   sink k = {0};
-  CHECK(onnxop_run_options_set_trace(o, 4, on_write, &k) == ONNXOP_ERR_USAGE);
+  CHECK(onnxop_run_options_set_trace(o, 8, on_write, &k) == ONNXOP_ERR_USAGE);
   CHECK(onnxop_run_options_set_trace(o, ONNXOP_TRACE_NODES | ONNXOP_TRACE_TIME, on_write, &k) == 0);
   CHECK(onnxop_run(c.m, o, 1, NULL, in, &out, &n, &err) == 0);
   /* "  12.3 us  node '' Abs-13", "node '' Abs-13", "  in  x: tensor(float) (3, 4, 5) min ...", "  out y: ..." */
   CHECK(strstr(k.text, " us  node '' Abs-13\nnode '' Abs-13\n  in  x: tensor(float) (3, 4, 5) min "));
   CHECK(strstr(k.text, "\n  out y: tensor(float) (3, 4, 5) min 0"));
   CHECK(k.writes == 4 && k.text[k.n - 1] == '\n'); /* a line at a time */
+  onnxop_values_free(out, n);
+  /* ONNXOP_TRACE_SUMMARY: nothing per node, the summary after the run */
+  k = (sink){0};
+  CHECK(onnxop_run_options_set_trace(o, ONNXOP_TRACE_NODES | ONNXOP_TRACE_SUMMARY, on_write, &k) == 0);
+  CHECK(onnxop_run(c.m, o, 1, NULL, in, &out, &n, &err) == 0);
+  CHECK(!strstr(k.text, "node '' Abs-13"));
+  CHECK(strstr(k.text, "summary: 1 node run, by op:\n        1  Abs-13\nno node's output holds NaN or Inf\n"));
   onnxop_values_free(out, n);
   onnxop_run_options_free(o);
   case_free(&c);

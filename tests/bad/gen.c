@@ -783,6 +783,22 @@ static void models(void) {
   f_msg(&g, GRAPH_OUTPUT, &b);
   m = model(g);
   save("g_3000_nodes.onnx", &m);
+  /* 200 nodes that run: 100 Neg and 99 Abs alternating, so v198 = -|x|,
+   * then y = Sqrt(v198): NaN for every x but 0 (run --trace's summary) */
+  g = (buf){0};
+  for (int i = 0; i < 200; i++) {
+    char in[16], out[16];
+    snprintf(in, sizeof in, i ? "v%d" : "x", i - 1);
+    snprintf(out, sizeof out, i == 199 ? "y" : "v%d", i);
+    n = node(i == 199 ? "Sqrt" : i % 2 ? "Abs" : "Neg", in, out, NULL);
+    f_msg(&g, GRAPH_NODE, &n);
+  }
+  a = vi_float("x");
+  f_msg(&g, GRAPH_INPUT, &a);
+  b = vi_float("y");
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  m = model(g);
+  save("g_200_nodes.onnx", &m);
   /* a node writing over a graph input: x = Neg(z), y = Identity(x) */
   g = (buf){0};
   n = node("Neg", "z", "x", "overwrite");

@@ -49,4 +49,20 @@ else
   expect 0 big_info_full "$X" info --full "$W/gen/g_3000_nodes.onnx"
   out_has big_info_full "    Abs-13 '' (v0) -> (v1)"
   [ "$(wc -l <"$T/big_info_full.out")" -gt 3000 ] && ok || bad "big_info_full: $(wc -l <"$T/big_info_full.out") lines"
+  # run --trace past 100 nodes: a summary by op and the first NaN; --full: each node
+  expect 0 big_trace "$X" run --trace "$W/gen/g_200_nodes.onnx" --in 'x=float32[2]:1,2'
+  err_has big_trace "onnxop run: $W/gen/g_200_nodes.onnx: 200 nodes: the trace is a summary by op (--full: each node)"
+  err_has big_trace "summary: 200 nodes run, by op:"
+  err_has big_trace "      100  Neg-13"
+  err_has big_trace "       99  Abs-13"
+  err_has big_trace "first NaN or Inf: node '' Sqrt-13, output 0 'y': 2 NaN, 0 Inf"
+  [ "$(wc -l <"$T/big_trace.err")" -lt 10 ] && ok || bad "big_trace: $(wc -l <"$T/big_trace.err") lines"
+  expect 0 big_time "$X" run --time "$W/gen/g_200_nodes.onnx" --in 'x=float32[2]:1,2'
+  err_has big_time "200 nodes: the time is a summary by op (--full: each node)"
+  err_has big_time "summary: 200 nodes run, by op (time: the nodes' wall time; an If's, Loop's or Scan's includes its subgraph's nodes):"
+  expect 0 big_trace_full "$X" run --trace --full "$W/gen/g_200_nodes.onnx" --in 'x=float32[2]:1,2'
+  grep -q "^summary:" "$T/big_trace_full.err" && bad "big_trace_full: a summary" || ok
+  [ "$(grep -c "^node '' " "$T/big_trace_full.err")" = 200 ] && ok || bad "big_trace_full: not 200 nodes traced"
+  expect 0 small_trace "$X" run --trace "$W/gen/g_unsorted.onnx" --in 'x=float32[2]:1,2'
+  grep -q "^summary:" "$T/small_trace.err" && bad "small_trace: a summary for 2 nodes" || ok
 fi
