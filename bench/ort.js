@@ -15,9 +15,10 @@
 // float32, float64, float16, int8, uint8, int32, int64, bool), bound to the
 // model's inputs by the tensor's name when it has one that the model declares,
 // else in order. Prints one line:
-//   MODEL: runs=N median_us=M min_us=M prealloc=yes|no threads=T opt=LEVEL cpu_us=C
+//   MODEL: runs=N median_us=M min_us=M prealloc=yes|no threads=T opt=LEVEL cpu_us=C load_us=L
 // (cpu_us: the process's CPU time over the timed runs, per run: on a busy
-// machine the wall time includes time the process waited for a CPU)
+// machine the wall time includes time the process waited for a CPU; load_us:
+// the session's creation, as 'onnxop bench' reports its model's loading)
 //
 //   ORT_THREADS=N     intra-op threads (default 1; inter-op stays 1)
 //   ORT_OPT=LEVEL     graph optimisation: disabled (the default), basic,
@@ -118,10 +119,12 @@ async function main() {
   if (!['disabled', 'basic', 'extended', 'all'].includes(opt)) {
     throw new Error(`ORT_OPT=${opt}: one of disabled, basic, extended, all`);
   }
+  const l0 = process.hrtime.bigint();
   const s = await ort.InferenceSession.create(model, {
     executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1,
     graphOptimizationLevel: opt, executionMode: 'sequential',
   });
+  const loadUs = Number(process.hrtime.bigint() - l0) / 1e3; // session creation: read, optimise, prepack
   const feeds = {};
   inputs.forEach((f, i) => {
     const {name, tensor} = readTensor(f);
@@ -159,6 +162,6 @@ async function main() {
   const cpu = process.cpuUsage(cpu0); // the whole process's CPU time over the timed runs
   t.sort((a, b) => a - b);
   const n = t.length, med = n % 2 ? t[(n - 1) / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-  console.log(`${model}: runs=${n} median_us=${med.toFixed(1)} min_us=${t[0].toFixed(1)} prealloc=${fetches ? 'yes' : 'no'} threads=${threads} opt=${opt} cpu_us=${((cpu.user + cpu.system) / n).toFixed(1)}`);
+  console.log(`${model}: runs=${n} median_us=${med.toFixed(1)} min_us=${t[0].toFixed(1)} prealloc=${fetches ? 'yes' : 'no'} threads=${threads} opt=${opt} cpu_us=${((cpu.user + cpu.system) / n).toFixed(1)} load_us=${loadUs.toFixed(1)}`);
 }
 main().catch((e) => { console.error(`bench/ort.js: ${e.message}`); process.exit(1); });

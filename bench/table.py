@@ -141,9 +141,15 @@ def main(path):
             table(["model", "threads", "rounds × runs", "onnxop median", "speedup", "onnxop min", "ORT median",
                    "ORT speedup", "ORT min"], rows)
         elif head[:3] == ["model", "onnxop_MiB", "ORT_MiB"]:
-            rows = [[w[0], w[1], w[2], re.sub(r"\|", "\\|", " ".join(w[3:]))] for w in b[1:]
-                    if len(w) >= 4 and not w[0].startswith("(")]
-            table(["model", "peak RSS onnxop (MiB)", "ORT (MiB)", "outputs against ORT"], rows)
+            if head[3:7] == ["ORT_all_MiB", "onnxop_load_ms", "ORT_load_ms", "ORT_all_load_ms"]:
+                rows = [w[:7] + [re.sub(r"\|", "\\|", " ".join(w[7:]))] for w in b[1:]
+                        if len(w) >= 8 and not w[0].startswith("(")]
+                table(["model", "peak RSS onnxop (MiB)", "ORT off (MiB)", "ORT all (MiB)", "load onnxop (ms)",
+                       "ORT off (ms)", "ORT all (ms)", "outputs against ORT"], rows)
+            else:  # runs from before the load times
+                rows = [[w[0], w[1], w[2], re.sub(r"\|", "\\|", " ".join(w[3:]))] for w in b[1:]
+                        if len(w) >= 4 and not w[0].startswith("(")]
+                table(["model", "peak RSS onnxop (MiB)", "ORT (MiB)", "outputs against ORT"], rows)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,10 @@ static const char bench_help[] =
     "loaded once, then evaluated WARMUP times untimed and RUNS times timed (no file\n"
     "IO; what a run allocates is released before the next). Prints one line:\n"
     "\n"
-    "  MODEL: runs=N median_us=M min_us=M bytes_in=B bytes_out=B threads=T\n"
+    "  MODEL: runs=N median_us=M min_us=M bytes_in=B bytes_out=B threads=T load_us=L\n"
+    "\n"
+    "(load_us: the model's loading once, read, checked and prepared, its constant\n"
+    "weights packed, as onnxruntime's session creation; not in the runs' times)\n"
     "\n"
     "  --in [NAME=]FILE   an input value, as for 'onnxop run' (by name or position)\n"
     "  --runs N           timed runs, 1 to 100000000 (default 20)\n"
@@ -138,10 +141,12 @@ int ox_cmd_bench(int argc, char **argv) {
   /* the model loaded and the inputs read and bound as onnxop run does,
    * through the library (api/api.h); the timed runs are the evaluation
    * alone (core/eval.h) */
+  double l0 = now_us();
   if (ox_api_model_load(model_path, 0, &ox_cli_run, &M, &err)) {
     rc = ox_cli_api_fail(model_path, NULL, err);
     goto done;
   }
+  double load_us = now_us() - l0; /* read, checked, prepared (weights packed) */
   const ox_model *m = ox_api_model(M);
   ox_cli_order_warning("bench", model_path, M);
   const ox_graph *g = m->graph;
@@ -176,8 +181,8 @@ int ox_cmd_bench(int argc, char **argv) {
   }
   qsort(t, (size_t)runs, sizeof *t, cmp_double);
   double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
-  printf("%s: runs=%ld median_us=%.1f min_us=%.1f bytes_in=%lld bytes_out=%lld threads=%d\n", model_path,
-         runs, med, t[0], (long long)bytes_in, (long long)bytes_out, ox_threads());
+  printf("%s: runs=%ld median_us=%.1f min_us=%.1f bytes_in=%lld bytes_out=%lld threads=%d load_us=%.1f\n",
+         model_path, runs, med, t[0], (long long)bytes_in, (long long)bytes_out, ox_threads(), load_us);
   if (time_nodes) { /* one more run, warm, with each node's time on stderr */
     fflush(stdout);
     ox_run_opts ro = ox_cli_run;

@@ -14,8 +14,10 @@ make check). For each model of bench/models/manifest.txt, in the same run:
      branch's nodes) and bench/ort.js (ORT's CPU provider, one
      thread, graph optimisation off, preallocated outputs; ORT_OUT_DIR=ort/
      writes its first run's outputs), each under /usr/bin/time for its
-     process's peak RSS; then bench/ort.js again with ORT_OPT=all
-     (onnxruntime's default: every graph optimisation, its fusions);
+     process's peak RSS, each reporting its load time (onnxop's model
+     loaded and prepared, ORT's session created); then bench/ort.js again
+     with ORT_OPT=all (onnxruntime's default: every graph optimisation, its
+     fusions), its peak RSS and load time too;
   4. onnxop's outputs against ORT's with numpy: |onnxop - ort| <= atol +
      rtol * |ort| per element (the manifest's tolerance), names, dtypes and
      shapes equal; any mismatch is reported;
@@ -275,6 +277,7 @@ def main(argv):
                 problems.append(f"{name}: onnxop bench failed: {r['ox_error']}")
             else:
                 r["ox_med"], r["ox_min"], r["ox_rss"] = field(out, "median_us"), field(out, "min_us"), kib
+                r["ox_load"] = field(out, "load_us")
                 r["ops"] = op_times(err)
         # 3. ORT, one thread, writing its outputs
         if ort_dir:
@@ -288,15 +291,17 @@ def main(argv):
                 problems.append(f"{name}: ORT failed: {r['ort_error']}")
             else:
                 r["ort_med"], r["ort_min"], r["ort_rss"] = field(out, "median_us"), field(out, "min_us"), kib
+                r["ort_load"] = field(out, "load_us")
                 # ... and with every graph optimisation, as ORT runs by default
                 env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS="1", ORT_OPT="all")
                 env.pop("ORT_OUT_DIR", None)
-                code, out, err, _ = run(["node", ortjs, model, str(n_runs), str(n_warm)] +
-                                        [p for _, p in ins], env=env)
+                code, out, err, kib = run(["node", ortjs, model, str(n_runs), str(n_warm)] +
+                                          [p for _, p in ins], env=env, rss=True)
                 if code != 0:
                     problems.append(f"{name}: ORT (all optimisations) failed: exit {code}: {err.strip()}")
                 else:
                     r["orta_med"], r["orta_min"] = field(out, "median_us"), field(out, "min_us")
+                    r["orta_rss"], r["orta_load"] = kib, field(out, "load_us")
                 # 4. the outputs
                 if "ox_error" not in r:
                     ok, text = compare(ox_out, ort_out, m["atol"], m["rtol"])
@@ -359,9 +364,11 @@ def main(argv):
                       f"{fmt_ms(t.get('ox_med')):>11} {fmt_up(t.get('ox_up')):>7} "
                       f"{fmt_ms(t.get('ox_min')):>11} {fmt_ms(t.get('ort_med')):>11} "
                       f"{fmt_up(t.get('ort_up')):>7} {fmt_ms(t.get('ort_min')):>11}")
-    print(f"\n{'model':<12} {'onnxop_MiB':>10} {'ORT_MiB':>8}  outputs (onnxop against ORT)")
+    print(f"\n{'model':<12} {'onnxop_MiB':>10} {'ORT_MiB':>8} {'ORT_all_MiB':>11} {'onnxop_load_ms':>14} "
+          f"{'ORT_load_ms':>11} {'ORT_all_load_ms':>15}  outputs (onnxop against ORT)")
     for r in rows:
-        print(f"{r['name']:<12} {mib(r.get('ox_rss')):>10} {mib(r.get('ort_rss')):>8}  "
+        print(f"{r['name']:<12} {mib(r.get('ox_rss')):>10} {mib(r.get('ort_rss')):>8} {mib(r.get('orta_rss')):>11} "
+              f"{fmt_ms(r.get('ox_load')):>14} {fmt_ms(r.get('ort_load')):>11} {fmt_ms(r.get('orta_load')):>15}  "
               f"{r.get('match', 'not compared')}")
     if node_rss is not None:
         print(f"(peak RSS of the whole process; node with onnxruntime-node loaded and "

@@ -428,7 +428,7 @@ err_has given_twice "input 'input_seq' is given twice"
 # ---- bench: times the evaluation alone; bad input and usage errors ----
 expect 0 bench "$X" bench "$T/sequence_at.onnx" --in "$S/seq3.json" --in "$S/pos_pos2.json" --runs 5 --warmup 1
 out_has bench "sequence_at.onnx: runs=5 median_us="
-out_has bench " bytes_in=80 bytes_out=24 threads=1"
+out_has bench " bytes_in=80 bytes_out=24 threads=1 load_us="
 expect 0 bench_threads "$X" bench --threads 2 "$T/mm_big/model.onnx" --in "$T/mm_big/test_data_set_0/input_0.pb" \
   --in "$T/mm_big/test_data_set_0/input_1.pb" --runs 2 --warmup 0
 out_has bench_threads " threads=2"
