@@ -272,6 +272,23 @@ static buf model_of(buf graph, const char *domain, int64_t opset) {
 }
 static buf model(buf graph) { return model_of(graph, "", 13); }
 
+/* y = last(... Abs(Neg(x))): n nodes, Neg and Abs alternating, then `last` */
+static void chain_model(const char *file, int n, const char *last) {
+  buf g = {0};
+  for (int i = 0; i < n; i++) {
+    char in[16], out[16];
+    snprintf(in, sizeof in, i ? "v%d" : "x", i - 1);
+    snprintf(out, sizeof out, i == n - 1 ? "y" : "v%d", i);
+    buf nd = node(i == n - 1 ? last : i % 2 ? "Abs" : "Neg", in, out, NULL);
+    f_msg(&g, GRAPH_NODE, &nd);
+  }
+  buf a = vi_float("x"), b = vi_float("y");
+  f_msg(&g, GRAPH_INPUT, &a);
+  f_msg(&g, GRAPH_OUTPUT, &b);
+  buf m = model(g);
+  save(file, &m);
+}
+
 /* A graph of one Identity node x -> y over float tensors; the node's name and
  * the graph input's name may be set. */
 static buf identity_graph(const char *in, const char *node_name) {
@@ -769,36 +786,10 @@ static void models(void) {
   save("g_unsorted.onnx", &m);
   /* 3000 nodes: a chain of 1500 Neg and 1499 Abs, then one Frobnicate (an
    * operator no build has) */
-  g = (buf){0};
-  for (int i = 0; i < 3000; i++) {
-    char in[16], out[16];
-    snprintf(in, sizeof in, i ? "v%d" : "x", i - 1);
-    snprintf(out, sizeof out, i == 2999 ? "y" : "v%d", i);
-    n = node(i == 2999 ? "Frobnicate" : i % 2 ? "Abs" : "Neg", in, out, NULL);
-    f_msg(&g, GRAPH_NODE, &n);
-  }
-  a = vi_float("x");
-  f_msg(&g, GRAPH_INPUT, &a);
-  b = vi_float("y");
-  f_msg(&g, GRAPH_OUTPUT, &b);
-  m = model(g);
-  save("g_3000_nodes.onnx", &m);
+  chain_model("g_3000_nodes.onnx", 3000, "Frobnicate");
   /* 200 nodes that run: 100 Neg and 99 Abs alternating, so v198 = -|x|,
    * then y = Sqrt(v198): NaN for every x but 0 (run --trace's summary) */
-  g = (buf){0};
-  for (int i = 0; i < 200; i++) {
-    char in[16], out[16];
-    snprintf(in, sizeof in, i ? "v%d" : "x", i - 1);
-    snprintf(out, sizeof out, i == 199 ? "y" : "v%d", i);
-    n = node(i == 199 ? "Sqrt" : i % 2 ? "Abs" : "Neg", in, out, NULL);
-    f_msg(&g, GRAPH_NODE, &n);
-  }
-  a = vi_float("x");
-  f_msg(&g, GRAPH_INPUT, &a);
-  b = vi_float("y");
-  f_msg(&g, GRAPH_OUTPUT, &b);
-  m = model(g);
-  save("g_200_nodes.onnx", &m);
+  chain_model("g_200_nodes.onnx", 200, "Sqrt");
   /* a node writing over a graph input: x = Neg(z), y = Identity(x) */
   g = (buf){0};
   n = node("Neg", "z", "x", "overwrite");
