@@ -142,7 +142,9 @@ int ox_cmd_bench(int argc, char **argv) {
    * through the library (api/api.h); the timed runs are the evaluation
    * alone (core/eval.h) */
   double l0 = now_us();
-  if (ox_api_model_load(model_path, 0, &ox_cli_run, &M, &err)) {
+  ox_run_opts lo = ox_cli_run; /* as run: what only packing kernels read is given back */
+  lo.release_packed = 1;
+  if (ox_api_model_load(model_path, 0, &lo, &M, &err)) {
     rc = ox_cli_api_fail(model_path, NULL, err);
     goto done;
   }

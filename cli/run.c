@@ -384,7 +384,11 @@ int ox_cmd_run(int argc, char **argv) {
   /* the model loaded, the inputs read and bound and the model run through
    * the library (api/api.h) */
   ox_err e = {0};
-  if (ox_api_model_load(model_path, 0, &ox_cli_run, &M, &err)) {
+  /* run hands out no initializer but a graph output: what only packing
+   * kernels read is given back once packed */
+  ox_run_opts lo = ox_cli_run;
+  lo.release_packed = 1;
+  if (ox_api_model_load(model_path, 0, &lo, &M, &err)) {
     rc = ox_cli_api_fail(model_path, NULL, err);
     goto done;
   }

@@ -493,6 +493,7 @@ static int check_inputs(const ox_node *n, int nin, ox_value **in, ox_err *e);
 struct fold_acc {
   const ox_run_opts *run; /* never NULL */
   size_t spent, budget; /* bytes of folded values held; the most they may take */
+  ox_release *rel;      /* initializers given back once packed (NULL: none) */
 };
 
 /* The readers of the values one graph's nodes produce, for giving back a
@@ -698,7 +699,10 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
         return e->code;
       }
       n->state = lc.state;
+      n->packed_inputs = lc.packed_inputs;
     }
+    /* an initializer only packing kernels read goes once the last has packed it */
+    if (depth == 0 && g == m->graph) ox_release_node(acc->rel, n);
     for (int j = 0; j < n->nattr; j++) {
       ox_attr *at = &n->attr[j];
       if (at->g) {
@@ -745,7 +749,7 @@ static int prepare(ox_arena *a, ox_model *m, const ox_run_opts *o, ox_err *e) {
     if (!scope_set(a, &consts, g->in[i].name, NULL)) return ox_oom(e, NULL);
   /* the folded bytes of this model (a local: models may be prepared at once) */
   size_t lim = ox_memory_limit() / 16;
-  fold_acc acc = {o, 0, lim < FOLD_BUDGET ? lim : FOLD_BUDGET};
+  fold_acc acc = {o, 0, lim < FOLD_BUDGET ? lim : FOLD_BUDGET, o->release_packed ? ox_release_new(a, m) : NULL};
   return prepare_nodes(a, m, g, NULL, g->nnode, g->node, m->nopset, m->opset, g->nout, go, 0, &consts,
                        &acc, e);
 }
@@ -758,6 +762,7 @@ int ox_prepare_with(ox_arena *a, ox_model *m, const ox_run_opts *opts, ox_err *e
     po.timeout_s = opts->timeout_s;
     po.timeout_source = opts->timeout_source;
     po.threads = opts->threads;
+    po.release_packed = opts->release_packed;
   }
   /* folded values are counted as a run's are, so that one a later fold
    * consumes can be given back (fold_consumed) */
@@ -863,7 +868,7 @@ static int run_function(ox_arena *a, const ox_model *m, const ox_node *call, run
 
 /* ---- --trace and --time ---- */
 
-static void trace_value(FILE *f, const char *name, const ox_value *v) {
+static void trace_value(FILE *f, const ox_model *m, const char *name, const ox_value *v) {
   char d[128], sh[128];
   fprintf(f, "%s: %s", name, ox_value_desc(v, d, sizeof d));
   if (!v) return;
@@ -873,6 +878,10 @@ static void trace_value(FILE *f, const char *name, const ox_value *v) {
   const ox_tensor *t = &v->u.t;
   fprintf(f, " %s", ox_shape_str(t->rank, t->dims, sh, sizeof sh));
   if (t->dt == OX_STRING || !t->n) return;
+  if (ox_model_released(m, t->data)) { /* its bytes are gone: only its packed form is kept */
+    fprintf(f, " (packed when the model was loaded; the original was given back)");
+    return;
+  }
   double mn = 0, mx = 0;
   for (int64_t i = 0; i < t->n; i++) {
     double x = ox_load_f64(t->dt, t->data, i);
@@ -1116,13 +1125,13 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
         for (int i = 0; i < n->nin; i++)
           if (in[i]) {
             fprintf(f, "%*s  in  ", depth * 2, "");
-            trace_value(f, n->in[i], in[i]);
+            trace_value(f, m, n->in[i], in[i]);
             fputc('\n', f);
           }
         for (int i = 0; i < n->nout; i++)
           if (n->out[i][0]) {
             fprintf(f, "%*s  out ", depth * 2, "");
-            trace_value(f, n->out[i], out[i]);
+            trace_value(f, m, n->out[i], out[i]);
             fputc('\n', f);
           }
       }

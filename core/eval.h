@@ -69,6 +69,10 @@ typedef struct ox_run_opts {
   /* the kernels' thread count (their ox_ctx.threads; 0: the process's,
    * ox_set_threads); results never depend on it */
   int threads;
+  /* ox_prepare_with: once prepared, give back the memory of the initializers
+   * that only kernels which packed them read (ox_release_packed,
+   * core/load.h): for callers that never hand an initializer out */
+  int release_packed;
 } ox_run_opts;
 
 /* ox_prepare for a run with these options (NULL: all zero): their deadline

@@ -67,6 +67,8 @@ typedef struct ox_node {
    * (unless --trace or a node hook wants to see them; it runs then) */
   struct ox_value **folded;
   int elided;
+  /* the inputs whose data the load hook's state replaces (ox_ctx.packed_inputs) */
+  unsigned packed_inputs;
 } ox_node;
 
 typedef struct ox_valueinfo {
@@ -118,6 +120,10 @@ typedef struct ox_model {
   ox_graph *graph;
   int nfunc;
   ox_function *func;
+  /* the data of the initializers whose memory was given back once packed
+   * (ox_release_packed, core/load.h): the trace says so rather than read it */
+  const void **released;
+  int nreleased;
 } ox_model;
 
 /* "" and "ai.onnx" are the same domain. */

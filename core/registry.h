@@ -33,6 +33,10 @@ typedef struct ox_ctx {
   /* the run's thread count, for ox_par_chunks and the GEMM (core/threads.h):
    * the run options' threads; 0: the process's (ox_set_threads) */
   int threads;
+  /* a load hook sets bit i when what it made (c->state) replaces input i's
+   * data: its kernel never reads that input's bytes again, so a constant
+   * only such kernels read may have its memory given back (ox_release_packed) */
+  unsigned packed_inputs;
 } ox_ctx;
 
 /* in[i] is NULL for a missing optional input; the kernel sets out[0..nout-1]

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,4 +51,12 @@ size_t ox_varint_read(const uint8_t *p, size_t n, uint64_t *v) {
     }
   }
   return 0;
+}
+
+void ox_sys_discard(void *p, size_t n) {
+  long page = sysconf(_SC_PAGESIZE);
+  if (page <= 0 || !p) return;
+  uintptr_t lo = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+  uintptr_t hi = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
+  if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }

@@ -15,5 +15,9 @@ FILE *ox_open_regular(const char *path, const char **why);
 /* The varint at p (n bytes available) into *v: the bytes it used, 0 when it
  * is cut short or longer than 10 bytes. */
 size_t ox_varint_read(const uint8_t *p, size_t n, uint64_t *v);
+/* Give the whole pages inside [p, p + n) back to the system (madvise
+ * MADV_DONTNEED): they stay mapped and read as zeros. For anonymous memory
+ * whose contents are no longer needed. */
+void ox_sys_discard(void *p, size_t n);
 
 #endif

@@ -283,6 +283,7 @@ int ox_matmul_load(ox_ctx *c, void **state) {
   ox_sgemm_pack_b(&pp->gp, pp->K, pp->N, b->data, pp->N, pb);
   pp->pb = pb;
   st->pp = pp;
+  c->packed_inputs |= 1u << 1; /* matmul reads B only through pb from here on */
   return 0;
 }
 
@@ -334,18 +335,75 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
   return 0;
 }
 
+/* y = a x the prepared B for a thin product (M <= OX_THIN rows, or N <=
+ * OX_THIN columns): each sliver of nr columns of pb is a (K, nr) matrix of
+ * its own, read in place by core/gemv.h's thin product, one sliver per item
+ * (the same bytes for any thread count) */
+typedef struct {
+  const mm_prep *pp;
+  int64_t M;
+  const float *a;
+  float *y;
+} mm_thin_job;
+
+static void mm_thin_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const mm_thin_job *j = arg;
+  const mm_prep *pp = j->pp;
+  int64_t nr = pp->gp.nr;
+  for (int64_t s = lo; s < hi; s++) {
+    int64_t cols = pp->N - s * nr < nr ? pp->N - s * nr : nr;
+    ox_sgemm_thin(1, j->M, cols, pp->K, j->a, pp->K, 0, pp->pb + s * pp->K * nr, nr, 0, j->y + s * nr, pp->N,
+                  1.0f, 0.0f);
+  }
+}
+
+static int matmul_prepared_thin(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_value **out) {
+  mm_plan p;
+  OX_TRY(mm_plan_make(c, a, pp->b, &p));
+  OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, p.rank, p.dims, out, c->err)); /* every element written */
+  ox_tensor *y = &(*out)->u.t;
+  if (y->n == 0) return 0;
+  /* y: (M, N), A's batches stacked as for matmul_prepared */
+  mm_thin_job j = {pp, p.M, a->data, y->data};
+  int64_t slivers = (pp->N + pp->gp.nr - 1) / pp->gp.nr;
+  double work = 2.0 * (double)p.M * (double)pp->N * (double)pp->K;
+  ox_par_for(slivers, ox_par_chunks(c->threads, slivers, work), mm_thin_chunk, &j);
+  return 0;
+}
+
+/* B as it was, rebuilt from pb (its original may have been given back:
+ * ox_release_packed), for a product the prepared paths do not take */
+static int unpacked_b(ox_ctx *c, const mm_prep *pp, ox_tensor *b) {
+  *b = *pp->b;
+  float *d = ox_alloc_array(c->a, pp->K * pp->N + 1, sizeof *d);
+  if (!d) return ox_oom(c->err, NULL);
+  int64_t nr = pp->gp.nr;
+  for (int64_t k = 0; k < pp->K; k++)
+    for (int64_t jn = 0; jn < pp->N; jn++) d[k * pp->N + jn] = pp->pb[(jn / nr * pp->K + k) * nr + jn % nr];
+  b->data = d;
+  return 0;
+}
+
 static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b;
   OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
   OX_TRY(ox_tensor_in(c, in, nin, 1, &b));
   OX_TRY(ox_same_dtype(c, 1, b, a->dt));
   const mm_prep *pp = ((const matmul_state *)c->state)->pp;
-  if (pp && ox_prep_matches(in[1], pp->b) && a->dt == OX_FLOAT && a->rank >= 2 && a->dims[a->rank - 1] == pp->K) {
+  if (pp && ox_prep_matches(in[1], pp->b)) {
     ox_gemm_plan now = ox_sgemm_plan_now();
-    int64_t M = a->dims[a->rank - 2];
-    for (int d = 0; d < a->rank - 2; d++) M *= a->dims[d];
-    if (now.level == pp->gp.level && now.mr == pp->gp.mr && now.nr == pp->gp.nr && !ox_gemm_is_thin(M, pp->N, pp->K))
-      return matmul_prepared(c, pp, a, out);
+    if (a->dt == OX_FLOAT && a->rank >= 2 && a->dims[a->rank - 1] == pp->K && now.level == pp->gp.level &&
+        now.mr == pp->gp.mr && now.nr == pp->gp.nr) {
+      int64_t M = a->dims[a->rank - 2];
+      for (int d = 0; d < a->rank - 2; d++) M *= a->dims[d];
+      return ox_gemm_is_thin(M, pp->N, pp->K) ? matmul_prepared_thin(c, pp, a, out) : matmul_prepared(c, pp, a, out);
+    }
+    /* a vector A, or another GEMM kernel chosen since (tests cap the ISA):
+     * B from pb, never from its original, which may be gone */
+    ox_tensor bb;
+    OX_TRY(unpacked_b(c, pp, &bb));
+    return matmul_tensors(c, a, &bb, out);
   }
   return matmul_tensors(c, a, b, out);
 }

@@ -646,12 +646,71 @@ static void test_matmul_prepared(void) {
     prepared_case(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3], i % 2);
 }
 
+/* ---- a constant B given back once packed (release_packed) ----
+ * B (K, N), an initializer of 64 KiB or more that only MatMul reads: preparing
+ * with release_packed gives its pages back (the model lists it, and it reads
+ * as zeros), and every product still reads it through its packed form --
+ * thin ones (M <= 4 rows, N <= 4 columns) sliver by sliver, a vector A and
+ * each ISA level below the packed one from B rebuilt out of it -- each the
+ * same bytes as the product with B as a graph input, at 1 and 3 threads. */
+static void released_case(int ar, int64_t M, int64_t K, int64_t N) {
+  int64_t ad[2] = {M, K}, bd[2] = {K, N};
+  ox_value *a = tensor(OX_FLOAT, ar, ar == 2 ? ad : ad + 1, NULL), *b = tensor(OX_FLOAT, 2, bd, NULL),
+           *b_in = tensor(OX_FLOAT, 2, bd, NULL);
+  for (int64_t i = 0; i < a->u.t.n; i++) ((float *)a->u.t.data)[i] = (float)rnd();
+  for (int64_t i = 0; i < b->u.t.n; i++) ((float *)b->u.t.data)[i] = ((float *)b_in->u.t.data)[i] = (float)rnd();
+  static const char *in_[2] = {"a", "b"}, *out_[1] = {"y"};
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_node n1 = kit_node("MatMul", 2, in_, 1, out_), n2 = kit_node("MatMul", 2, in_, 1, out_);
+  ox_valueinfo gi1[] = {{.name = "a", .rank = -1}}, gi2[] = {{.name = "a", .rank = -1}, {.name = "b", .rank = -1}},
+               go[] = {{.name = "y", .rank = -1}};
+  ox_graph g1 = {"mm", 1, &n1, 1, gi1, 1, go, 1, init_name, init, 0, NULL};
+  ox_graph g2 = {"mm", 1, &n2, 2, gi2, 1, go, 0, NULL, NULL, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m1 = {"mm", ".", 8, 1, ops, &g1, 0, NULL}, m2 = {"mm", ".", 8, 1, ops, &g2, 0, NULL};
+  ox_run_opts ro = {0};
+  ro.release_packed = 1;
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare_with(A, &m1, &ro, &E), 0);
+  CHECK_EQ_I(ox_prepare(A, &m2, &E), 0);
+  CHECK(m1.nreleased == 1 && m1.released[0] == b->u.t.data);
+  CHECK(((float *)b->u.t.data)[b->u.t.n / 2] == 0); /* an inner page, given back */
+  int bad = 0;
+  for (int isa = ox_cpu_level(); isa >= 0; isa--)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_gemm_max_isa(isa);
+      ox_set_threads(th);
+      ox_value *x1[1] = {a}, *x2[2] = {a, b_in}, *y1[1] = {NULL}, *y2[1] = {NULL};
+      CHECK_EQ_I(ox_run(A, &m1, x1, y1, &E), 0);
+      CHECK_EQ_I(ox_run(A, &m2, x2, y2, &E), 0);
+      if (!y1[0] || !y2[0] || y1[0]->u.t.n != y2[0]->u.t.n ||
+          memcmp(y1[0]->u.t.data, y2[0]->u.t.data, (size_t)y1[0]->u.t.n * 4)) {
+        fprintf(stderr, "released_case(%d, %lld, %lld, %lld): isa %d, %d threads: not the same bytes\n", ar,
+                (long long)M, (long long)K, (long long)N, isa, th);
+        bad++;
+      }
+    }
+  ox_gemm_max_isa(-1);
+  ox_set_threads(1);
+  CHECK_EQ_I(bad, 0);
+}
+
+static void test_matmul_released(void) {
+  released_case(2, 1, 300, 200);  /* one row: thin */
+  released_case(2, 4, 128, 301);  /* four rows, a partial sliver */
+  released_case(2, 40, 120, 400); /* the packed GEMM */
+  released_case(2, 300, 4096, 4); /* four columns: thin on B's side */
+  released_case(1, 1, 256, 97);   /* a vector A: B rebuilt */
+}
+
 int main(void) {
   A = ox_arena_new();
   test_gemm();
   test_gemm_small();
   test_matmul_op();
   test_matmul_prepared();
+  test_matmul_released();
   test_gemm_op();
   test_matmul_integer();
   test_matmul_int8();
