@@ -23,6 +23,8 @@ protobuf by hand, as tests/bad/gen.c does):
   model_weights  a model of 24 MiB of weights (raw_data) under 64 MiB: loads
   model_weights_once  40 MiB of weights in five initializers under 64 MiB:
                  loads and runs (the weights are read once and held once)
+  matmul_weights_once  five MatMuls over 40 MiB of constant weights run in a
+                 peak RSS of 72 MiB: packed once, their originals given back
   chain_reuse    ConstantOfShape to 16 MB of floats, eight Relus, a
                  ReduceSum, under --max-memory 64M: it fits because each
                  value's memory is given back after its last reader (nine
@@ -188,6 +190,14 @@ def generate(d):
                              f_bytes(9, bytes([k]) * (8 * MIB))) for k in range(5))
     write(f"{d}/weights5.onnx", model(graph([node("Identity", ["w4"], ["y"], "id")], [],
                                             [value_info("y", tensor_type(FLOAT))]) + inits, 21))
+    # five MatMuls x (4, 1024) @ Wk (1024, 2048): 40 MiB of weights that only
+    # MatMul reads, summed
+    winit = b"".join(f_bytes(5, f_int(1, 1024) + f_int(1, 2048) + f_int(2, FLOAT) + f_bytes(8, f"w{k}") +
+                             f_bytes(9, struct.pack("<f", 0.001 * (k + 1)) * (1024 * 2048))) for k in range(5))
+    mms = [node("MatMul", ["x", f"w{k}"], [f"p{k}"], f"mm{k}") for k in range(5)]
+    write(f"{d}/matmuls.onnx", model(graph(mms + [node("Sum", [f"p{k}" for k in range(5)], ["y"], "sum")],
+                                           [value_info("x", tensor_type(FLOAT))],
+                                           [value_info("y", tensor_type(FLOAT))]) + winit, 21))
     # an .npz member of 60 MB of zeros, deflated (about 60 KB)
     with zipfile.ZipFile(f"{d}/bomb.npz", "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("x.npy", npy("<f4", [15_000_000], bytes(60_000_000)))
@@ -320,19 +330,22 @@ class Run:
         self.passed = self.failed = 0
 
     def case(self, name, args, code, frags, limit=None, max_secs=60, env=None, out_dir=None, pipe_in=None,
-             stdout_too=False, max_cpu=None, then=None):
+             stdout_too=False, max_cpu=None, then=None, max_rss=None):
         """limit: the --max-memory given (bytes), for the RSS bound; pipe_in: a
         file fed to standard input through a pipe (cat FILE | onnxop ...; the
         peak RSS is then the larger of the two); stdout_too: frags are looked
         for in stdout too; max_cpu: a bound on the CPU seconds the child
         takes (for work whose wall time the file system or a busy machine
         blurs); then: a function called after the run that returns a list of
-        what is wrong (files on disk, say)."""
+        what is wrong (files on disk, say); max_rss: a bound on the peak RSS
+        (bytes) of its own, without --max-memory."""
         e = dict(os.environ)
         e.pop("ONNXOP_TIMEOUT", None)
         e.pop("ONNXOP_MAX_MEMORY", None)
         e.update(env or {})
         bound = limit + SLACK if limit and self.check_rss else 0
+        if max_rss and self.check_rss:
+            bound = max_rss
         cmd = [self.x] + args
         if pipe_in:
             cmd = ["sh", "-c", 'cat "$0" | "$@"', pipe_in] + cmd
@@ -409,6 +422,11 @@ def main():
     shutil.rmtree(f"{d}/w5_out", ignore_errors=True)
     c("model_weights_once_run", mm + ["run", f"{d}/weights5.onnx", "--out-dir", f"{d}/w5_out"], 0, [], lim,
       then=lambda: [] if os.path.exists(out5) and os.path.getsize(out5) > 8 * MIB else [f"{out5}: not 8 MiB of floats"])
+    # MatMul's weights are packed once and their originals given back: 40 MiB
+    # of them run in a peak of 40 MiB + 32 (held beside their packed forms:
+    # 80 + 32)
+    c("matmul_weights_once", ["run", f"{d}/matmuls.onnx", "--in", "x=float32[4,1024]:" + ",".join(["1"] * 4096)],
+      0, [], max_rss=72 * MIB)
     c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
       env={"ONNXOP_MAX_MEMORY": "64M"})
 
