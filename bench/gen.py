@@ -128,6 +128,11 @@ PARTS = {
                 {"w": lambda r: _w(r, (768, 3072))}),
     "mm_ffn2": (17, [helper.make_node("MatMul", ["x", "w"], ["y"])], [("x", F, [1, 128, 3072])],
                 {"w": lambda r: _w(r, (3072, 768))}),
+    # the same in float16, as onnxruntime's float16 converter writes them (issue 30)
+    "mm_qkv_f16": (17, [helper.make_node("MatMul", ["x", "w"], ["y"])], [("x", TensorProto.FLOAT16, [1, 128, 768])],
+                   {"w": lambda r: _w(r, (768, 768)).astype(np.float16)}),
+    "mm_ffn1_f16": (17, [helper.make_node("MatMul", ["x", "w"], ["y"])], [("x", TensorProto.FLOAT16, [1, 128, 768])],
+                    {"w": lambda r: _w(r, (768, 3072)).astype(np.float16)}),
     "mm_heads": (17, [helper.make_node("MatMul", ["q", "k"], ["y"])],
                  [("q", F, [1, 12, 128, 64]), ("k", F, [1, 12, 64, 128])], {}),
     "mm_heads_v": (17, [helper.make_node("MatMul", ["p", "v"], ["y"])],
@@ -172,7 +177,8 @@ def part(name, path):
     init += [numpy_helper.from_array(np.array(v, np.float32), k) for k, v in _SCALARS.items() if k in used]
     outs = [o for n in nodes for o in n.output if o not in used]
     g = helper.make_graph(nodes, name, [helper.make_tensor_value_info(n, t, s) for n, t, s in ins],
-                          [helper.make_tensor_value_info(o, F, None) for o in outs], init)
+                          [helper.make_tensor_value_info(o, ins[0][1] if ins[0][1] == TensorProto.FLOAT16 else F, None)
+                           for o in outs], init)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
     m.ir_version = 9 if opset >= 19 else 8
     onnx.save(m, path)

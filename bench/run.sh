@@ -267,6 +267,7 @@ model_seq() {
     k=0
     for sh in $("$PY" -c "import onnx; m = onnx.load('$m'); print(' '.join(','.join(str(d.dim_value) for d in i.type.tensor_type.shape.dim) + ':' + str(i.type.tensor_type.elem_type) for i in m.graph.input))"); do
       if [ "${sh#*:}" = 7 ]; then [ -s "$c/in$k.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/in$k.pb" $((50 + k)) "${sh%:*}" int64 0 30521 || exit 1
+      elif [ "${sh#*:}" = 10 ]; then [ -s "$c/in$k.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/in$k.pb" $((50 + k)) "${sh%:*}" float16 -1 1 || exit 1
       else input "$c/in$k.pb" $((50 + k)) "${sh%:*}"; fi
       k=$((k + 1))
     done ;;
@@ -284,7 +285,7 @@ ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0"
 # recurrent nets at batch 1 to 8, hidden 64 to 512 (issue 30): at or under ORT
 ALL="$ALL lstm_b1_h64:1.0 lstm_b2_h256:1.0 lstm_b8_h512:1.0 gru_b1_h64:1.0 gru_b8_h512:1.0 rnn_b1_h64:1.0 rnn_b8_h512:1.0"
 # an encoder's parts (BERT-base, 128 tokens) and a decode step's (GPT-2, 127 cached): at or under ORT
-ALL="$ALL mm_qkv:1.0 mm_ffn1:1.0 mm_ffn2:1.0 mm_heads:1.0 mm_heads_v:1.0 softmax_heads:1.0 mask_add:1.0 layernorm:1.0"
+ALL="$ALL mm_qkv:1.0 mm_ffn1:1.0 mm_ffn2:1.0 mm_qkv_f16:1.0 mm_ffn1_f16:1.0 mm_heads:1.0 mm_heads_v:1.0 softmax_heads:1.0 mask_add:1.0 layernorm:1.0"
 ALL="$ALL gelu_erf:1.0 gelu20:1.0 gelu_tanh:1.0 transpose_heads:1.0 gather_emb:1.0"
 ALL="$ALL dec_gemm:1.0 dec_ffn2:1.0 dec_head:1.0 kv_concat:1.0 dec_split:1.0 dec_heads:1.0 dec_kt:1.0 softmax_row:1.0"
 # onnxruntime's com.microsoft transformer operators (issue 31)

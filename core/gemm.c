@@ -873,9 +873,18 @@ GEMM_TARGET static void GEMM_NAME(packed)(int64_t M, int64_t N, int64_t K, const
     int64_t kc = ox_min64(GEMM_KC, K - pc);
     T ab[2] = {1, pc == 0 ? beta : (T)1};
     for (int64_t j = 0; j < N; j += NR)
-      for (int64_t i = 0; i < M; i += MR)
-        GEMM_NAME(kernel)(kc, pa + (i * K + pc * MR), pb + (j * K + pc * NR), C + i * ldc + j, ldc,
-                          ox_min64(MR, M - i), ox_min64(NR, N - j), ab);
+      for (int64_t i = 0; i < M; i += MR) {
+        int64_t mr = ox_min64(MR, M - i), nr = ox_min64(NR, N - j);
+        /* the tile of C this call ends by writing (and, after the first K
+         * block, reading), asked for into L2 while the kernel runs: C is
+         * often fresh memory (a model's next activation) or, wider than
+         * L2, swept once per K block (a BERT FFN's 128 x 3072). Prefetches
+         * change no bit; a short call (small kc) is not worth them. */
+        if (kc >= 64)
+          for (int64_t r = 0; r < mr; r++)
+            for (int64_t l = 0; l < nr; l += 64 / (int64_t)sizeof(T)) __builtin_prefetch(C + (i + r) * ldc + j + l, 1, 2);
+        GEMM_NAME(kernel)(kc, pa + (i * K + pc * MR), pb + (j * K + pc * NR), C + i * ldc + j, ldc, mr, nr, ab);
+      }
   }
 }
 

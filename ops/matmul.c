@@ -22,6 +22,7 @@
 
 #include "core/gemm.h"
 #include "core/gemv.h"
+#include "core/half.h"
 #include "core/kernel.h"
 #include "ops/twins.h"
 #include "core/threads.h"
@@ -249,10 +250,13 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
 
 /* ---- MatMul-1, -9, -13 ---- */
 
-/* MatMul with a constant float B (K, N): B packed as core/gemm.h's pb for
- * the plan `gp`, by the load hook. A call uses it only when its input 1 is
- * that tensor (ox_prep_matches), A is float and gp is still the current
- * plan. */
+/* MatMul with a constant B (K, N) of float, float16 or bfloat16: B
+ * (widened to float, exactly) packed as core/gemm.h's pb for the plan `gp`,
+ * by the load hook. A call uses it only when its input 1 is that tensor
+ * (ox_prep_matches), A has its type and gp is still the current plan. A
+ * float16 product so takes the same float operations as through
+ * matmul_tensors (widened, multiplied, rounded once on store), without
+ * widening and packing its weights on every call. */
 typedef struct {
   const ox_tensor *b;
   ox_gemm_plan gp;
@@ -272,7 +276,8 @@ int ox_matmul_load(ox_ctx *c, void **state) {
   if (!st) return ox_oom(c->err, NULL);
   *state = st;
   OX_TRY(ox_const_input(c, 1, &b));
-  if (!b || b->dt != OX_FLOAT || b->rank != 2 || b->n <= 0) return 0;
+  if (!b || !(b->dt == OX_FLOAT || b->dt == OX_FLOAT16 || b->dt == OX_BFLOAT16) || b->rank != 2 || b->n <= 0)
+    return 0;
   ox_arena *a = c->a;
   mm_prep *pp = ox_alloc(a, sizeof *pp);
   if (!pp) return ox_oom(c->err, NULL);
@@ -280,10 +285,20 @@ int ox_matmul_load(ox_ctx *c, void **state) {
   int64_t nr = pp->gp.nr, sz = ox_numel(2, (int64_t[]){(pp->N + nr - 1) / nr * nr, pp->K}, 4);
   float *pb = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * 4);
   if (!pb) return ox_oom(c->err, NULL);
-  ox_sgemm_pack_b(&pp->gp, pp->K, pp->N, b->data, pp->N, pb);
+  const float *bf = b->data;
+  float *wide = NULL;
+  if (b->dt != OX_FLOAT) { /* widened for the packing only */
+    if (!(wide = ox_mem_scratch((size_t)b->n * sizeof *wide))) return ox_oom(c->err, NULL);
+    ox_widen_f32_n(b->dt, b->data, 0, b->n, wide);
+    bf = wide;
+  }
+  ox_sgemm_pack_b(&pp->gp, pp->K, pp->N, bf, pp->N, pb);
+  ox_mem_scratch_free(wide);
   pp->pb = pb;
   st->pp = pp;
-  c->packed_inputs |= 1u << 1; /* matmul reads B only through pb from here on */
+  /* a float B is read only through pb from here on (a float16 or bfloat16
+   * one still is, by the thin products) */
+  if (b->dt == OX_FLOAT) c->packed_inputs |= 1u << 1;
   return 0;
 }
 
@@ -313,17 +328,26 @@ static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_value **out) {
   mm_plan p;
   OX_TRY(mm_plan_make(c, a, pp->b, &p));
-  OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, p.rank, p.dims, out, c->err)); /* every element written */
+  OX_TRY(ox_tensor_new_uninit(c->a, a->dt, p.rank, p.dims, out, c->err)); /* every element written */
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
+  /* float16, bfloat16: A widened, the product in float, rounded once on store */
+  const float *ad = a->data;
+  float *yd = y->data;
+  if (a->dt != OX_FLOAT) {
+    ox_tensor af;
+    OX_TRY(ox_widen_tensor(c, a, &af));
+    ad = af.data;
+    if (!(yd = ox_alloc_array(c->a, y->n, sizeof *yd))) return ox_oom(c->err, NULL);
+  }
   /* b has no batch dims: one product (M, K) x (K, N), A's batches stacked */
   int64_t M = p.M, K = pp->K, mr = pp->gp.mr, nr = pp->gp.nr;
   float *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, K}, 4), sizeof *pa);
   if (!pa) return ox_oom(c->err, NULL);
-  ox_sgemm_pack_a(&pp->gp, M, K, a->data, K, 0, pa);
+  ox_sgemm_pack_a(&pp->gp, M, K, ad, K, 0, pa);
   double work = 2.0 * (double)M * (double)pp->N * (double)K;
   int64_t rb = MM_ROWS / mr * mr;
-  mm_prep_job j = {pp, M, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, y->data};
+  mm_prep_job j = {pp, M, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, yd};
   int threads = ox_threads_of(c->threads);
   if (ox_par_worth(c->threads, work) && j.nrb < 2 * threads) { /* columns too, for the threads */
     int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
@@ -332,6 +356,7 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
   }
   int64_t items = j.nrb * j.ncb;
   ox_par_for(items, ox_par_chunks(c->threads, items, work), mm_prep_chunk, &j);
+  if (yd != y->data) ox_narrow_f32(yd, y);
   return 0;
 }
 
@@ -393,17 +418,20 @@ static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const mm_prep *pp = ((const matmul_state *)c->state)->pp;
   if (pp && ox_prep_matches(in[1], pp->b)) {
     ox_gemm_plan now = ox_sgemm_plan_now();
-    if (a->dt == OX_FLOAT && a->rank >= 2 && a->dims[a->rank - 1] == pp->K && now.level == pp->gp.level &&
+    if (a->dt == pp->b->dt && a->rank >= 2 && a->dims[a->rank - 1] == pp->K && now.level == pp->gp.level &&
         now.mr == pp->gp.mr && now.nr == pp->gp.nr) {
       int64_t M = a->dims[a->rank - 2];
       for (int d = 0; d < a->rank - 2; d++) M *= a->dims[d];
-      return ox_gemm_is_thin(M, pp->N, pp->K) ? matmul_prepared_thin(c, pp, a, out) : matmul_prepared(c, pp, a, out);
+      if (!ox_gemm_is_thin(M, pp->N, pp->K)) return matmul_prepared(c, pp, a, out);
+      if (a->dt == OX_FLOAT) return matmul_prepared_thin(c, pp, a, out);
     }
-    /* a vector A, or another GEMM kernel chosen since (tests cap the ISA):
-     * B from pb, never from its original, which may be gone */
-    ox_tensor bb;
-    OX_TRY(unpacked_b(c, pp, &bb));
-    return matmul_tensors(c, a, &bb, out);
+    /* a float B may be gone (ox_release_node): a vector A, or another GEMM
+     * kernel chosen since (tests cap the ISA), take B rebuilt from pb */
+    if (pp->b->dt == OX_FLOAT) {
+      ox_tensor bb;
+      OX_TRY(unpacked_b(c, pp, &bb));
+      return matmul_tensors(c, a, &bb, out);
+    }
   }
   return matmul_tensors(c, a, b, out);
 }

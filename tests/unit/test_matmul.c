@@ -704,6 +704,81 @@ static void test_matmul_released(void) {
   released_case(1, 1, 256, 97);   /* a vector A: B rebuilt */
 }
 
+/* ---- float16 and bfloat16 MatMul with a constant B (issue 30) ----
+ * The load hook widens B to float and packs it once; each run widens A,
+ * multiplies in float and rounds once on store. The result must be the
+ * same bytes as the same MatMul with B a graph input (widened and packed
+ * per call, no preparation), at every level and for 1-3 threads; and the
+ * preparation must be made (before, only a float B was prepared, and a
+ * float16 BERT widened and packed each weight on every call). */
+static void prepared_small_case(ox_dtype dt, int64_t B0, int64_t M, int64_t K, int64_t N) {
+  int64_t ad[3] = {B0, M, K}, bd[2] = {K, N};
+  int ar = B0 ? 3 : 2;
+  ox_value *a = tensor(dt, ar, B0 ? ad : ad + 1, NULL), *b = tensor(dt, 2, bd, NULL);
+  for (int k = 0; k < 2; k++) {
+    ox_tensor *t = k ? &b->u.t : &a->u.t;
+    for (int64_t i = 0; i < t->n; i++) {
+      float f = (float)rnd();
+      ((uint16_t *)t->data)[i] = dt == OX_FLOAT16 ? ox_f32_to_f16(f) : ox_f32_to_bf16(f);
+    }
+  }
+  static const char *in_[2] = {"a", "b"}, *out_[1] = {"y"};
+  ox_node node = kit_node("MatMul", 2, in_, 1, out_);
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_valueinfo gi[] = {{.name = "a", .rank = -1}, {.name = "b", .rank = -1}}, go[] = {{.name = "y", .rank = -1}};
+  ox_opset ops[] = {{"", 13}};
+  /* gc: b an initializer (prepared); gv: b a graph input */
+  ox_graph gc = {"mmc", 1, &node, 1, gi, 1, go, 1, init_name, init, 0, NULL};
+  ox_model mc = {"mmc", ".", 8, 1, ops, &gc, 0, NULL};
+  ox_node nodev = kit_node("MatMul", 2, in_, 1, out_);
+  ox_graph gv = {"mmv", 1, &nodev, 2, gi, 1, go, 0, NULL, NULL, 0, NULL};
+  ox_model mv = {"mmv", ".", 8, 1, ops, &gv, 0, NULL};
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare(A, &mc, &E), 0);
+  CHECK_EQ_I(ox_prepare(A, &mv, &E), 0);
+  const void *const *st = gc.node[0].state;
+  CHECK(st && *st); /* prepared: B packed at load */
+  int64_t n = (B0 ? B0 : 1) * M * N;
+  int bad = 0;
+  for (int isa = ox_cpu_level(); isa >= 0; isa--) {
+    ox_gemm_max_isa(isa);
+    ox_set_threads(1);
+    ox_value *xv[2] = {a, b}, *yv[1] = {NULL};
+    CHECK_EQ_I(ox_run(A, &mv, xv, yv, &E), 0);
+    if (!yv[0] || yv[0]->u.t.n != n || yv[0]->u.t.dt != dt) {
+      bad++;
+      continue;
+    }
+    for (int th = 1; th <= 3; th++) {
+      ox_set_threads(th);
+      ox_value *xc[1] = {a}, *yc[1] = {NULL};
+      CHECK_EQ_I(ox_run(A, &mc, xc, yc, &E), 0);
+      if (!yc[0] || yc[0]->u.t.n != n || yc[0]->u.t.dt != dt) {
+        bad++;
+        continue;
+      }
+      if (memcmp(yc[0]->u.t.data, yv[0]->u.t.data, (size_t)n * 2)) {
+        fprintf(stderr, "%s MatMul (%lld, %lld, %lld, %lld) isa %d threads %d: not the bytes of the unprepared call\n",
+                ox_dtypes[dt].onnx_name, (long long)B0, (long long)M, (long long)K, (long long)N, isa, th);
+        bad++;
+      }
+    }
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK_EQ_I(bad, 0);
+}
+
+static void test_matmul_prepared_small(void) {
+  static const int64_t shapes[][4] = {/* batch (0: none), M, K, N */
+    {0, 40, 300, 97}, {2, 65, 33, 130}, {0, 3, 64, 50}, {0, 128, 64, 768}};
+  for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++) {
+    prepared_small_case(OX_FLOAT16, shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
+    prepared_small_case(OX_BFLOAT16, shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
+  }
+}
+
 int main(void) {
   A = ox_arena_new();
   test_gemm();
@@ -711,6 +786,7 @@ int main(void) {
   test_matmul_op();
   test_matmul_prepared();
   test_matmul_released();
+  test_matmul_prepared_small();
   test_gemm_op();
   test_matmul_integer();
   test_matmul_int8();
