@@ -37,6 +37,18 @@ enum { A_RELU, A_TANH, A_SIGMOID, A_AFFINE, A_LEAKY, A_THRELU, A_STANH, A_HSIG, 
 
 typedef struct { int kind; double alpha, beta; } act;
 
+/* The weights a node's load hook packs once, from constant float W and R
+ * (ONNX Runtime's PrePack): wp, W^T (I, D*G*H) as core/gemm.h's pb for the
+ * input product of every direction at once; rp[d], direction d's R^T
+ * (H, G*H), or for GRU without linear_before_reset its z and r columns
+ * (H, 2*H), and rph[d] its h columns (H, H). A run uses them only for those
+ * very tensors (ox_prep_matches) and while gp is the current plan. */
+typedef struct {
+  const ox_tensor *w, *r;
+  ox_gemm_plan gp;
+  const float *wp, *rp[2], *rph[2];
+} rnn_prep;
+
 /* X(name, kind, uses alpha, default alpha, uses beta, default beta) */
 #define ACTS(X)                                                                       \
   X("Relu", A_RELU, 0, 0, 0, 0) X("Tanh", A_TANH, 0, 0, 0, 0)                         \
@@ -61,7 +73,10 @@ typedef struct {
                                               b (D, 2*G*H), h0 c0 (D, N, H), p (D, 3*H);
                                               b h0 c0 p may be NULL */
   void *y, *yh, *yc;          /* (S, D, N, H), (D, N, H), (D, N, H), zeroed */
+  const rnn_prep *pp;         /* W and R packed at load (float), or NULL */
 } job;
+
+enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stays in L2 */
 
 /* The per-type parts: activations over a vector, clip, and the driver
  * (ops/rnn_body.h): act_f, gate_f, run_f and act_d, gate_d, run_d. The
@@ -294,6 +309,11 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   if ((B && !(j.b = work_data(c, B, wt, 0))) || (H0 && !(j.h0 = work_data(c, H0, wt, layout))) ||
       (C0 && !(j.c0 = work_data(c, C0, wt, layout))) || (P && !(j.p = work_data(c, P, wt, 0))))
     return c->err->code ? c->err->code : ox_oom(c->err, NULL);
+  const rnn_prep *pp = c->state;
+  if (pp && pp->wp && dt == OX_FLOAT && ox_prep_matches(in[1], pp->w) && ox_prep_matches(in[2], pp->r)) {
+    ox_gemm_plan now = ox_sgemm_plan_now();
+    if (now.level == pp->gp.level && now.mr == pp->gp.mr && now.nr == pp->gp.nr) j.pp = pp;
+  }
   /* seq_length 0: every row has length 0, outputs stay zero */
   if (j.S > 0 && N > 0) OX_TRY(wt == OX_DOUBLE ? run_d(c, &j) : run_f(c, &j));
   for (int k = 0; k < nout; k++) out[k] = NULL;
@@ -305,6 +325,53 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   }
   return 0;
 }
+
+/* The load hook: W and R packed for the GEMM when both are constant float
+ * tensors of the shapes the attributes give (anything else is left to the
+ * run, which reports it). */
+static int rnn_load(ox_ctx *c, int cell, void **state) {
+  static const int gates[] = {1, 3, 4};
+  rnn_prep *pp = ox_alloc(c->a, sizeof *pp);
+  if (!pp) return ox_oom(c->err, NULL);
+  *state = pp;
+  const ox_tensor *W, *R;
+  OX_TRY(ox_const_input(c, 1, &W));
+  OX_TRY(ox_const_input(c, 2, &R));
+  if (!W || !R || W->dt != OX_FLOAT || R->dt != OX_FLOAT || W->rank != 3 || R->rank != 3) return 0;
+  const char *dir = ox_attr_string(c, "direction", "forward");
+  int64_t D = !strcmp(dir, "bidirectional") ? 2 : 1, G = gates[cell];
+  int64_t H = ox_attr_int(c, "hidden_size", R->dims[2]), I = W->dims[2];
+  int lbr = cell == CELL_GRU && c->version >= 3 && ox_attr_int(c, "linear_before_reset", 0) != 0;
+  if (c->err->code) return c->err->code;
+  if (H <= 0 || H > INT64_MAX / 8 || I <= 0 || W->dims[0] != D || W->dims[1] != G * H || R->dims[0] != D ||
+      R->dims[1] != G * H || R->dims[2] != H)
+    return 0;
+  ox_gemm_plan gp = ox_sgemm_plan_now();
+  int64_t nr = gp.nr, GH = G * H, split = cell == CELL_GRU && !lbr, ncz = split ? 2 * H : GH;
+  int64_t nw = ox_numel(2, (int64_t[]){(D * GH + nr - 1) / nr * nr, I}, 4);
+  int64_t nrp = ox_numel(2, (int64_t[]){(ncz + nr - 1) / nr * nr, H}, 4);
+  int64_t nrh = ox_numel(2, (int64_t[]){(H + nr - 1) / nr * nr, H}, 4);
+  if (nw < 0 || nrp < 0 || nrh < 0) return 0;
+  float *wp = ox_alloc_uninit(c->a, (size_t)nw * 4);
+  if (!wp) return ox_oom(c->err, NULL);
+  ox_sgemm_pack_bt(&gp, I, D * GH, W->data, I, wp); /* W (D*G*H, I) read as W^T */
+  for (int64_t d = 0; d < D; d++) {
+    const float *Rd = (const float *)R->data + d * GH * H;
+    float *rp = ox_alloc_uninit(c->a, (size_t)nrp * 4), *rph = NULL;
+    if (!rp) return ox_oom(c->err, NULL);
+    ox_sgemm_pack_bt(&gp, H, ncz, Rd, H, rp); /* R (G*H, H) read as R^T */
+    if (split) {
+      if (!(rph = ox_alloc_uninit(c->a, (size_t)nrh * 4))) return ox_oom(c->err, NULL);
+      ox_sgemm_pack_bt(&gp, H, H, Rd + 2 * H * H, H, rph);
+    }
+    pp->rp[d] = rp, pp->rph[d] = rph;
+  }
+  pp->w = W, pp->r = R, pp->gp = gp, pp->wp = wp;
+  return 0;
+}
+static int rnn_load_rnn(ox_ctx *c, void **state) { return rnn_load(c, CELL_RNN, state); }
+static int rnn_load_gru(ox_ctx *c, void **state) { return rnn_load(c, CELL_GRU, state); }
+static int rnn_load_lstm(ox_ctx *c, void **state) { return rnn_load(c, CELL_LSTM, state); }
 
 static int rnn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   return rnn_common(c, CELL_RNN, nin, in, nout, out);
@@ -320,37 +387,37 @@ const ox_kernel ox_rnn_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "RNN",   1, 0, OX_TS_FLOAT3, 3, 6, rnn,
     "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
-    "direction:string=forward,hidden_size:int,output_sequence:int=0" }, /* output_sequence */
+    "direction:string=forward,hidden_size:int,output_sequence:int=0", rnn_load_rnn }, /* output_sequence */
   { "", "RNN",   7, 0, OX_TS_FLOAT3, 3, 6, rnn,
     "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
-    "direction:string=forward,hidden_size:int" },
+    "direction:string=forward,hidden_size:int", rnn_load_rnn },
   { "", "RNN",  14, 0, OX_TS_FLOAT3, 3, 6, rnn,
     "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
-    "direction:string=forward,hidden_size:int,layout:int=0" }, /* layout */
-  { "", "RNN",  22, 0, OX_TS_FLOAT4, 3, 6, rnn, OX_ATTRS_OF(14) }, /* bfloat16 */
+    "direction:string=forward,hidden_size:int,layout:int=0", rnn_load_rnn }, /* layout */
+  { "", "RNN",  22, 0, OX_TS_FLOAT4, 3, 6, rnn, OX_ATTRS_OF(14), rnn_load_rnn }, /* bfloat16 */
   { "", "GRU",   1, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=foward,hidden_size:int,output_sequence:int=0" },
+    "direction:string=foward,hidden_size:int,output_sequence:int=0", rnn_load_gru },
   /* linear_before_reset */
   { "", "GRU",   3, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,linear_before_reset:int=0,output_sequence:int=0" },
+    "direction:string=forward,hidden_size:int,linear_before_reset:int=0,output_sequence:int=0", rnn_load_gru },
   { "", "GRU",   7, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,linear_before_reset:int=0" },
+    "direction:string=forward,hidden_size:int,linear_before_reset:int=0", rnn_load_gru },
   { "", "GRU",  14, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,layout:int=0,linear_before_reset:int=0" },
-  { "", "GRU",  22, 0, OX_TS_FLOAT4, 3, 6, gru, OX_ATTRS_OF(14) },
+    "direction:string=forward,hidden_size:int,layout:int=0,linear_before_reset:int=0", rnn_load_gru },
+  { "", "GRU",  22, 0, OX_TS_FLOAT4, 3, 6, gru, OX_ATTRS_OF(14), rnn_load_gru },
   { "", "LSTM",  1, 0, OX_TS_FLOAT3, 3, 8, lstm,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,input_forget:int=0,output_sequence:int=0" },
+    "direction:string=forward,hidden_size:int,input_forget:int=0,output_sequence:int=0", rnn_load_lstm },
   { "", "LSTM",  7, 0, OX_TS_FLOAT3, 3, 8, lstm,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,input_forget:int=0" },
+    "direction:string=forward,hidden_size:int,input_forget:int=0", rnn_load_lstm },
   { "", "LSTM", 14, 0, OX_TS_FLOAT3, 3, 8, lstm,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,input_forget:int=0,layout:int=0" },
-  { "", "LSTM", 22, 0, OX_TS_FLOAT4, 3, 8, lstm, OX_ATTRS_OF(14) },
+    "direction:string=forward,hidden_size:int,input_forget:int=0,layout:int=0", rnn_load_lstm },
+  { "", "LSTM", 22, 0, OX_TS_FLOAT4, 3, 8, lstm, OX_ATTRS_OF(14), rnn_load_lstm },
   {0},
 };
