@@ -27,6 +27,7 @@
 
 #include "core/gemm.h"
 #include "core/gemv.h"
+#include "core/cpu.h"
 #include "core/kernel.h"
 #include "core/threads.h"
 #include "core/vmath.h"
@@ -76,6 +77,123 @@ typedef struct {
   const rnn_prep *pp;         /* W and R packed at load (float), or NULL */
 } job;
 
+/* ---- the recurrent product's kernel (float, AVX2 and AVX-512 plans) ----
+ * C (N, ncols) = the packed h (pa) x the packed R^T's column slivers
+ * [s0, s1) (pb), as core/gemm.h's packed product computes it, element for
+ * element the same operations: a multiply-add chain over k from 0 in
+ * blocks of 256 (gemm.c's KC), each later block's sum added to C's. Here
+ * a sliver of a few rows multiplies only those rows and stores whole
+ * vectors (the GEMM stores a tile of fewer rows than its MR through a
+ * buffer, one float at a time), and one or two rows take two column
+ * slivers at once (more sums in flight). The rows of each sliver of pa
+ * are summed the same way whatever their count, so a batch row's bits do
+ * not depend on the batch. */
+#if OX_X86_DISPATCH
+#include <immintrin.h>
+enum { REC_KC = 256 };
+#define UNROLL _Pragma("GCC unroll 8")
+/* The body for vectors V of VL floats, NV of them per column sliver (NR
+ * = NV * VL), MR rows a sliver of pa; MX rows (of m valid), NS slivers. */
+#define REC_BODY(V, VL, NV, MR, LOAD, STORE, SET1, FMA, ADD, ZERO)                     \
+  for (int64_t kb = 0; kb < K; kb += REC_KC) {                                          \
+    int64_t kc = K - kb < REC_KC ? K - kb : REC_KC;                                     \
+    V acc[2][MR][NV]; /* the first NS, MX of them used */                              \
+    UNROLL for (int q = 0; q < NS; q++)                                                 \
+      UNROLL for (int r = 0; r < MX; r++)                                               \
+        UNROLL for (int v = 0; v < NV; v++) acc[q][r][v] = ZERO;                        \
+    const float *ap = pa + kb * MR, *bp = pb + kb * NV * VL;                            \
+    for (int64_t k = 0; k < kc; k++, ap += MR, bp += NV * VL) {                        \
+      V b[2][NV];                                                                       \
+      UNROLL for (int q = 0; q < NS; q++)                                               \
+        UNROLL for (int v = 0; v < NV; v++) b[q][v] = LOAD(bp + q * K * NV * VL + v * VL); \
+      UNROLL for (int r = 0; r < MX; r++) {                                             \
+        V a = SET1(ap[r]);                                                              \
+        UNROLL for (int q = 0; q < NS; q++)                                             \
+          UNROLL for (int v = 0; v < NV; v++) acc[q][r][v] = FMA(a, b[q][v], acc[q][r][v]); \
+      }                                                                                 \
+    }                                                                                   \
+    for (int q = 0; q < NS; q++)                                                        \
+      for (int r = 0; r < MX && r < m; r++)                                             \
+        for (int v = 0; v < NV; v++) {                                                  \
+          int64_t j = q * NV * VL + v * VL; /* the column in C */                       \
+          if (j >= nc) break;                                                           \
+          float *dst = C + r * ldc + j;                                                 \
+          V y = acc[q][r][v];                                                           \
+          if (j + VL <= nc) {                                                           \
+            if (kb > 0) y = ADD(y, LOAD(dst));                                          \
+            STORE(dst, y);                                                              \
+          } else { /* the last columns */                                               \
+            float t[VL];                                                                \
+            STORE(t, y);                                                                \
+            for (int64_t e = 0; e < nc - j; e++) dst[e] = kb > 0 ? t[e] + dst[e] : t[e]; \
+          }                                                                             \
+        }                                                                               \
+  }
+
+#define L512(p) _mm512_loadu_ps(p)
+#define S512(p, y) _mm512_storeu_ps(p, y)
+static inline __attribute__((always_inline)) OX_TARGET_AVX512 void rec512(
+    const int NS, const int MX, int64_t m, int64_t K, const float *pa, const float *pb, float *C,
+    int64_t ldc, int64_t nc) {
+  REC_BODY(__m512, 16, 3, 8, L512, S512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps,
+           _mm512_setzero_ps())
+}
+#define L256(p) _mm256_loadu_ps(p)
+#define S256(p, y) _mm256_storeu_ps(p, y)
+static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
+    const int NS, const int MX, int64_t m, int64_t K, const float *pa, const float *pb, float *C,
+    int64_t ldc, int64_t nc) {
+  REC_BODY(__m256, 8, 2, 6, L256, S256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps,
+           _mm256_setzero_ps())
+}
+
+/* Column slivers [s0, s1) of C (N, ncols), every row sliver of pa. */
+#define REC_DRIVER(NAME, BODY, TARGET, MR, NR)                                           \
+  TARGET static void NAME(int64_t N, int64_t K, int64_t ncols, const float *pa, const float *pb, \
+                          int64_t s0, int64_t s1, float *C, int64_t ldc) {               \
+    for (int64_t i = 0; i < N; i += MR) {                                               \
+      int64_t m = N - i < MR ? N - i : MR;                                              \
+      const float *a = pa + i * K;                                                      \
+      float *c = C + i * ldc;                                                           \
+      int64_t s = s0;                                                                   \
+      if (m <= 2) /* two slivers at a time */                                           \
+        for (; s + 2 <= s1; s += 2) {                                                   \
+          int64_t nc = ncols - s * NR < 2 * NR ? ncols - s * NR : 2 * NR;               \
+          if (m == 1) BODY(2, 1, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);        \
+          else BODY(2, 2, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);               \
+        }                                                                               \
+      for (; s < s1; s++) {                                                             \
+        int64_t nc = ncols - s * NR < NR ? ncols - s * NR : NR;                         \
+        if (m == 1) BODY(1, 1, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);          \
+        else if (m == 2) BODY(1, 2, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);     \
+        else if (m <= 4) BODY(1, 4, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);     \
+        else BODY(1, MR, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);                \
+      }                                                                                 \
+    }                                                                                   \
+  }
+REC_DRIVER(rec_avx512, rec512, OX_TARGET_AVX512, 8, 48)
+REC_DRIVER(rec_avx2, rec256, OX_TARGET_AVX2, 6, 16)
+
+/* 0 when done here; -1: the plan's kernel is not one of these (the GEMM
+ * computes it) */
+static int rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *pa,
+                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc) {
+  if (gp->level == OX_CPU_AVX512 && gp->mr == 8 && gp->nr == 48)
+    rec_avx512(N, K, ncols, pa, pb, s0, s1, C, ldc);
+  else if (gp->level == OX_CPU_AVX2 && gp->mr == 6 && gp->nr == 16)
+    rec_avx2(N, K, ncols, pa, pb, s0, s1, C, ldc);
+  else
+    return -1;
+  return 0;
+}
+#else
+static int rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *pa,
+                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc) {
+  (void)gp, (void)N, (void)K, (void)ncols, (void)pa, (void)pb, (void)s0, (void)s1, (void)C, (void)ldc;
+  return -1;
+}
+#endif
+
 enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stays in L2 */
 
 /* The per-type parts: activations over a vector, clip, and the driver
@@ -89,6 +207,7 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 #define G_PACK_A ox_sgemm_pack_a
 #define G_PACK_BT ox_sgemm_pack_bt
 #define G_PACKED ox_sgemm_packed
+#define REC_FAST rec_fast_f
 #define VSIGMOID(x, n) ox_sigmoid_f32(x, x, n)
 #define VTANH(x, n) ox_tanh_f32(x, x, n)
 #include "rnn_body.h"
@@ -99,6 +218,7 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 #define G_PACK_A ox_dgemm_pack_a
 #define G_PACK_BT ox_dgemm_pack_bt
 #define G_PACKED ox_dgemm_packed
+#define REC_FAST(gp, N, K, ncols, pa, pb, s0, s1, C, ldc) -1
 #define VSIGMOID(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = 1 / (1 + exp(-x[i_]))
 #define VTANH(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = tanh(x[i_])
 #include "rnn_body.h"

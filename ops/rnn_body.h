@@ -7,7 +7,7 @@
  * core/fft64.c include core/fft_body.h, and VSIGMOID(x, n) and VTANH(x, n)
  * (in place over n elements: core/vmath.h's for float). */
 #if !defined(T) || !defined(FN) || !defined(GEMM) || !defined(VSIGMOID) || !defined(VTANH) || \
-    !defined(G_PLAN) || !defined(G_PACK_A) || !defined(G_PACK_BT) || !defined(G_PACKED)
+    !defined(G_PLAN) || !defined(G_PACK_A) || !defined(G_PACK_BT) || !defined(G_PACKED) || !defined(REC_FAST)
 #error "define T, FN, GEMM, G_PLAN, G_PACK_A, G_PACK_BT, G_PACKED, VSIGMOID, VTANH before including ops/rnn_body.h"
 #endif
 
@@ -68,6 +68,7 @@ static void FN(rec_chunk)(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)slot;
   const FN(rec_job) *r = arg;
   int64_t nr = r->gp->nr, j0 = lo * nr, j1 = hi * nr < r->ncols ? hi * nr : r->ncols;
+  if (REC_FAST(r->gp, r->N, r->H, r->ncols, r->pa, r->rp, lo, hi, r->hr, r->GH) == 0) return;
   G_PACKED(r->gp, r->N, j1 - j0, r->H, r->pa, r->rp + j0 * r->H, r->hr + j0, r->GH, 0);
 }
 static void FN(rec)(int threads, const ox_gemm_plan *gp, int64_t N, int64_t H, int64_t GH, int64_t ncols, const T *h,
@@ -264,5 +265,6 @@ static int FN(run)(ox_ctx *c, const job *j) {
 #undef G_PACK_A
 #undef G_PACK_BT
 #undef G_PACKED
+#undef REC_FAST
 #undef VSIGMOID
 #undef VTANH
