@@ -147,22 +147,29 @@ static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
            _mm256_setzero_ps())
 }
 
-/* Column slivers [s0, s1) of C (N, ncols), every row sliver of pa. */
+/* Column slivers [s0, s1) of C (N, ncols), every row sliver of pa; with
+ * `back`, the slivers from the last to the first: steps that alternate
+ * find the R^T slivers they start with still in L2 from the step before
+ * (R^T of a hidden size of 256 is 1 MiB, what L2 holds: walked the same way
+ * every step, each sliver would be evicted just before it is used again) */
 #define REC_DRIVER(NAME, BODY, TARGET, MR, NR)                                           \
   TARGET static void NAME(int64_t N, int64_t K, int64_t ncols, const float *pa, const float *pb, \
-                          int64_t s0, int64_t s1, float *C, int64_t ldc) {               \
+                          int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {     \
     for (int64_t i = 0; i < N; i += MR) {                                               \
       int64_t m = N - i < MR ? N - i : MR;                                              \
       const float *a = pa + i * K;                                                      \
       float *c = C + i * ldc;                                                           \
-      int64_t s = s0;                                                                   \
-      if (m <= 2) /* two slivers at a time */                                           \
-        for (; s + 2 <= s1; s += 2) {                                                   \
-          int64_t nc = ncols - s * NR < 2 * NR ? ncols - s * NR : 2 * NR;               \
+      /* groups: npair pairs of slivers (1 or 2 rows), then single slivers */           \
+      int64_t npair = m <= 2 ? (s1 - s0) / 2 : 0, ng = s1 - s0 - npair;                 \
+      for (int64_t g = 0; g < ng; g++) {                                                \
+        int64_t gg = back ? ng - 1 - g : g;                                             \
+        if (gg < npair) {                                                               \
+          int64_t s = s0 + 2 * gg, nc = ncols - s * NR < 2 * NR ? ncols - s * NR : 2 * NR; \
           if (m == 1) BODY(2, 1, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);        \
           else BODY(2, 2, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);               \
+          continue;                                                                     \
         }                                                                               \
-      for (; s < s1; s++) {                                                             \
+        int64_t s = s0 + 2 * npair + (gg - npair);                                      \
         int64_t nc = ncols - s * NR < NR ? ncols - s * NR : NR;                         \
         if (m == 1) BODY(1, 1, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);          \
         else if (m == 2) BODY(1, 2, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);     \
@@ -177,19 +184,19 @@ REC_DRIVER(rec_avx2, rec256, OX_TARGET_AVX2, 6, 16)
 /* 0 when done here; -1: the plan's kernel is not one of these (the GEMM
  * computes it) */
 static int rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *pa,
-                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc) {
+                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {
   if (gp->level == OX_CPU_AVX512 && gp->mr == 8 && gp->nr == 48)
-    rec_avx512(N, K, ncols, pa, pb, s0, s1, C, ldc);
+    rec_avx512(N, K, ncols, pa, pb, s0, s1, C, ldc, back);
   else if (gp->level == OX_CPU_AVX2 && gp->mr == 6 && gp->nr == 16)
-    rec_avx2(N, K, ncols, pa, pb, s0, s1, C, ldc);
+    rec_avx2(N, K, ncols, pa, pb, s0, s1, C, ldc, back);
   else
     return -1;
   return 0;
 }
 #else
 static int rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *pa,
-                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc) {
-  (void)gp, (void)N, (void)K, (void)ncols, (void)pa, (void)pb, (void)s0, (void)s1, (void)C, (void)ldc;
+                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {
+  (void)gp, (void)N, (void)K, (void)ncols, (void)pa, (void)pb, (void)s0, (void)s1, (void)C, (void)ldc, (void)back;
   return -1;
 }
 #endif
@@ -218,7 +225,7 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 #define G_PACK_A ox_dgemm_pack_a
 #define G_PACK_BT ox_dgemm_pack_bt
 #define G_PACKED ox_dgemm_packed
-#define REC_FAST(gp, N, K, ncols, pa, pb, s0, s1, C, ldc) -1
+#define REC_FAST(gp, N, K, ncols, pa, pb, s0, s1, C, ldc, back) -1
 #define VSIGMOID(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = 1 / (1 + exp(-x[i_]))
 #define VTANH(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = tanh(x[i_])
 #include "rnn_body.h"

@@ -61,6 +61,7 @@ static void FN(gate)(const job *j, const act *a, T *x, int64_t n) {
 typedef struct {
   const ox_gemm_plan *gp;
   int64_t N, H, GH, ncols;
+  int back; /* walk the column slivers from the last (odd steps) */
   const T *pa, *rp;
   T *hr;
 } FN(rec_job);
@@ -68,13 +69,13 @@ static void FN(rec_chunk)(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)slot;
   const FN(rec_job) *r = arg;
   int64_t nr = r->gp->nr, j0 = lo * nr, j1 = hi * nr < r->ncols ? hi * nr : r->ncols;
-  if (REC_FAST(r->gp, r->N, r->H, r->ncols, r->pa, r->rp, lo, hi, r->hr, r->GH) == 0) return;
+  if (REC_FAST(r->gp, r->N, r->H, r->ncols, r->pa, r->rp, lo, hi, r->hr, r->GH, r->back) == 0) return;
   G_PACKED(r->gp, r->N, j1 - j0, r->H, r->pa, r->rp + j0 * r->H, r->hr + j0, r->GH, 0);
 }
 static void FN(rec)(int threads, const ox_gemm_plan *gp, int64_t N, int64_t H, int64_t GH, int64_t ncols, const T *h,
-                    T *pa, const T *rp, T *hr) {
+                    T *pa, const T *rp, T *hr, int back) {
   G_PACK_A(gp, N, H, h, H, 0, pa);
-  FN(rec_job) r = {gp, N, H, GH, ncols, pa, rp, hr};
+  FN(rec_job) r = {gp, N, H, GH, ncols, back, pa, rp, hr};
   int64_t sl = (ncols + gp->nr - 1) / gp->nr;
   int nch = ox_par_chunks(threads, sl, 2.0 * (double)N * (double)ncols * (double)H);
   if (nch <= 1) FN(rec_chunk)(&r, 0, 0, sl);
@@ -187,7 +188,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
     }
     for (int64_t s = 0; s < S; s++) {
       /* hr = h R^T: (N, G*H), GRU default: only the z and r parts here */
-      FN(rec)(c->threads, &gp, N, H, GH, ncz, h, pa, rp, hr);
+      FN(rec)(c->threads, &gp, N, H, GH, ncz, h, pa, rp, hr, (int)(s & 1));
       if (gru_split) { /* hr_h = (r . h) Rh^T, r from this step's gates */
         for (int64_t b = 0; b < N; b++) {
           T *rrow = rh + b * H;
@@ -198,7 +199,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
           FN(gate)(j, af, rrow, H);
           FN(mul_to)(rrow, hb, H);
         }
-        FN(rec)(c->threads, &gp, N, H, GH, H, rh, pa, rph, hr + 2 * H);
+        FN(rec)(c->threads, &gp, N, H, GH, H, rh, pa, rph, hr + 2 * H, (int)(s & 1));
       }
       for (int64_t b = 0; b < N; b++) {
         if (s >= j->len[b]) continue; /* state kept, Y stays zero */
