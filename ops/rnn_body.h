@@ -88,11 +88,6 @@ static void FN(rec)(int threads, const ox_gemm_plan *gp, int64_t N, int64_t H, i
 ROWFN void FN(add2)(T *restrict y, const T *a, const T *b, int64_t n) { /* y = a + b */
   for (int64_t k = 0; k < n; k++) y[k] = a[k] + b[k];
 }
-/* x += Wb + Rb over [0, fold), x += Wb over [fold, n) */
-ROWFN void FN(add_bias)(T *restrict x, const T *restrict wb, const T *restrict rb, int64_t fold, int64_t n) {
-  for (int64_t k = 0; k < fold; k++) x[k] += wb[k] + rb[k];
-  for (int64_t k = fold; k < n; k++) x[k] += wb[k];
-}
 ROWFN void FN(mul_to)(T *restrict y, const T *a, int64_t n) { /* y *= a */
   for (int64_t k = 0; k < n; k++) y[k] *= a[k];
 }
@@ -145,13 +140,16 @@ static int FN(run)(ox_ctx *c, const job *j) {
   T *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(N + mr - 1) / mr * mr, H}, sizeof(T)) + 1, sizeof(T));
   /* xw: (S * N, D*G*H), every direction's input projection; hr: (N, G*H);
    * h, cs, rh: (N, H); tmp: (4, H) */
-  T *xw = ox_alloc_array(c->a, ox_numel(3, (int64_t[]){S, N, DGH}, sizeof(T)), sizeof(T));
+  T *xw = ox_alloc_uninit(c->a, (size_t)ox_numel(3, (int64_t[]){S, N, DGH}, sizeof(T)) * sizeof(T)); /* all written */
+  /* xb: (N, G*H), this step's rows of xw plus the biases; bs: (G*H) the biases */
+  T *xb = ox_alloc_array(c->a, N * GH + 1, sizeof(T)), *bs = ox_alloc_array(c->a, GH + 1, sizeof(T));
   T *hr = ox_alloc_array(c->a, N * GH + 1, sizeof(T));
   T *h = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *cs = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *rh = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *tmp = ox_alloc_array(c->a, 4 * H + 1, sizeof(T));
-  if (!xw || !hr || !h || !cs || !rh || !tmp || !pa) return ox_oom(c->err, NULL);
+  if (ox_numel(3, (int64_t[]){S, N, DGH}, sizeof(T)) < 0 || !xw || !xb || !bs || !hr || !h || !cs || !rh || !tmp || !pa)
+    return ox_oom(c->err, NULL);
   /* xw = x W^T for every direction at once (W: (D*G*H, I), read as W^T) */
   if (pp) {
     int64_t M = S * N;
@@ -170,10 +168,11 @@ static int FN(run)(ox_ctx *c, const job *j) {
     const T *R = (const T *)j->r + d * GH * H;
     const T *Wb = j->b ? (const T *)j->b + d * 2 * GH : NULL, *Rb = Wb ? Wb + GH : NULL;
     const T *P = j->p ? (const T *)j->p + d * 3 * H : NULL;
-    /* xw += Wb + Rb (GRU with linear_before_reset keeps Rbh apart) */
+    /* bs = Wb + Rb (GRU with linear_before_reset keeps Rbh apart), added
+     * to a row of xw at its step */
     if (Wb) {
       int64_t fold = j->cell == CELL_GRU && j->lbr ? 2 * H : GH;
-      for (int64_t row = 0; row < S * N; row++) FN(add_bias)(xw + row * DGH + d * GH, Wb, Rb, fold, GH);
+      for (int64_t k = 0; k < GH; k++) bs[k] = k < fold ? Wb[k] + Rb[k] : Wb[k];
     }
     if (j->h0) memcpy(h, (const T *)j->h0 + d * N * H, (size_t)(N * H) * sizeof(T));
     else memset(h, 0, (size_t)(N * H) * sizeof(T));
@@ -187,14 +186,21 @@ static int FN(run)(ox_ctx *c, const job *j) {
       if (gru_split) G_PACK_BT(&gp, H, H, R + 2 * H * H, H, rphb);
     }
     for (int64_t s = 0; s < S; s++) {
+      /* xb = this step's rows of xw (+ bs) */
+      for (int64_t b = 0; b < N; b++) {
+        if (s >= j->len[b]) continue;
+        int64_t t = rev ? j->len[b] - 1 - s : s;
+        const T *x = xw + (t * N + b) * DGH + d * GH;
+        if (Wb) FN(add2)(xb + b * GH, x, bs, GH);
+        else memcpy(xb + b * GH, x, (size_t)GH * sizeof(T));
+      }
       /* hr = h R^T: (N, G*H), GRU default: only the z and r parts here */
       FN(rec)(c->threads, &gp, N, H, GH, ncz, h, pa, rp, hr, (int)(s & 1));
       if (gru_split) { /* hr_h = (r . h) Rh^T, r from this step's gates */
         for (int64_t b = 0; b < N; b++) {
           T *rrow = rh + b * H;
           if (s >= j->len[b]) { memset(rrow, 0, (size_t)H * sizeof(T)); continue; }
-          int64_t t = rev ? j->len[b] - 1 - s : s;
-          const T *x = xw + (t * N + b) * DGH + d * GH + H, *q = hr + b * GH + H, *hb = h + b * H;
+          const T *x = xb + b * GH + H, *q = hr + b * GH + H, *hb = h + b * H;
           FN(add2)(rrow, x, q, H);
           FN(gate)(j, af, rrow, H);
           FN(mul_to)(rrow, hb, H);
@@ -204,7 +210,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
       for (int64_t b = 0; b < N; b++) {
         if (s >= j->len[b]) continue; /* state kept, Y stays zero */
         int64_t t = rev ? j->len[b] - 1 - s : s;
-        const T *x = xw + (t * N + b) * DGH + d * GH, *q = hr + b * GH;
+        const T *x = xb + b * GH, *q = hr + b * GH;
         T *hb = h + b * H, *cb = cs + b * H;
         if (j->cell == CELL_RNN) { /* Ht = f(Xt Wi^T + Ht-1 Ri^T + Wbi + Rbi) */
           FN(add2)(hb, x, q, H);
