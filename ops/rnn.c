@@ -328,7 +328,7 @@ static const void *work_data(ox_ctx *c, const ox_tensor *t, ox_dtype wt, int swa
  * (seq-major): swapped back for layout 1 and narrowed for small floats. */
 static int put_out(ox_ctx *c, ox_dtype dt, ox_dtype wt, int rank, const int64_t *dims,
                    const void *src, int swap, int64_t A, int64_t B, int64_t inner, ox_value **out) {
-  OX_TRY(ox_tensor_new(c->a, dt, rank, dims, out, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, dt, rank, dims, out, c->err)); /* every element written below */
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
   const void *s = src;
@@ -426,7 +426,11 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   size_t es = ox_dtype_size(wt);
   int want[3] = {0, 0, 0};
   for (int k = 0; k < nout && k < 3; k++) want[k] = c->node->out[k] && c->node->out[k][0];
-  if (want[0] && !(j.y = ox_alloc_array(c->a, j.S * D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
+  int full = 1; /* every row runs all S steps: every element of Y is written */
+  for (int64_t b = 0; b < N; b++) full &= len[b] == j.S;
+  if (want[0] && !(j.y = full ? ox_alloc_uninit(c->a, (size_t)(j.S * D * N * Hs + 1) * es)
+                              : ox_alloc_array(c->a, j.S * D * N * Hs + 1, es)))
+    return ox_oom(c->err, NULL);
   if (want[1] && !(j.yh = ox_alloc_array(c->a, D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
   if (want[2] && cell == CELL_LSTM && !(j.yc = ox_alloc_array(c->a, D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
   /* inputs in the work type, seq-major */

@@ -153,7 +153,8 @@ static int FN(run)(ox_ctx *c, const job *j) {
   /* xw = x W^T for every direction at once (W: (D*G*H, I), read as W^T) */
   if (pp) {
     int64_t M = S * N;
-    T *xa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, I}, sizeof(T)), sizeof(T));
+    int64_t nxa = ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, I}, sizeof(T));
+    T *xa = nxa < 0 ? NULL : ox_alloc_uninit(c->a, (size_t)nxa * sizeof(T)); /* pack_a writes all */
     if (!xa) return ox_oom(c->err, NULL);
     G_PACK_A(&gp, M, I, (const T *)j->x, I, 0, xa);
     FN(in_job) q = {&gp, M, DGH, I, IN_ROWS / mr * mr, xa, (const T *)pp->wp, xw};
