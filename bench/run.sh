@@ -284,6 +284,7 @@ ALL="$ALL conv1x1:1.0 dw3s1:1.0 dw3s2:1.0 dw5s1:1.0 dw5s2:1.0 conv1d:1.0 convt2:
 ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0"
 # recurrent nets at batch 1 to 8, hidden 64 to 512 (issue 30): at or under ORT
 ALL="$ALL lstm_b1_h64:1.0 lstm_b2_h256:1.0 lstm_b8_h512:1.0 gru_b1_h64:1.0 gru_b8_h512:1.0 rnn_b1_h64:1.0 rnn_b8_h512:1.0"
+ALL="$ALL lstm_b1_h128:1.0 lstm_b4_h512:1.0 gru_b2_h256:1.0 rnn_b2_h256:1.0"
 # an encoder's parts (BERT-base, 128 tokens) and a decode step's (GPT-2, 127 cached): at or under ORT
 ALL="$ALL mm_qkv:1.0 mm_ffn1:1.0 mm_ffn2:1.0 mm_qkv_f16:1.0 mm_ffn1_f16:1.0 mm_heads:1.0 mm_heads_v:1.0 softmax_heads:1.0 mask_add:1.0 layernorm:1.0"
 ALL="$ALL gelu_erf:1.0 gelu20:1.0 gelu_tanh:1.0 transpose_heads:1.0 gather_emb:1.0"

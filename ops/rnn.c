@@ -27,6 +27,7 @@
 
 #include "core/gemm.h"
 #include "core/gemv.h"
+#include "core/cpu.h"
 #include "core/kernel.h"
 #include "core/threads.h"
 #include "core/vmath.h"
@@ -36,6 +37,18 @@ enum { A_RELU, A_TANH, A_SIGMOID, A_AFFINE, A_LEAKY, A_THRELU, A_STANH, A_HSIG, 
        A_SOFTSIGN, A_SOFTPLUS };
 
 typedef struct { int kind; double alpha, beta; } act;
+
+/* The weights a node's load hook packs once, from constant float W and R
+ * (ONNX Runtime's PrePack): wp, W^T (I, D*G*H) as core/gemm.h's pb for the
+ * input product of every direction at once; rp[d], direction d's R^T
+ * (H, G*H), or for GRU without linear_before_reset its z and r columns
+ * (H, 2*H), and rph[d] its h columns (H, H). A run uses them only for those
+ * very tensors (ox_prep_matches) and while gp is the current plan. */
+typedef struct {
+  const ox_tensor *w, *r;
+  ox_gemm_plan gp;
+  const float *wp, *rp[2], *rph[2];
+} rnn_prep;
 
 /* X(name, kind, uses alpha, default alpha, uses beta, default beta) */
 #define ACTS(X)                                                                       \
@@ -61,7 +74,134 @@ typedef struct {
                                               b (D, 2*G*H), h0 c0 (D, N, H), p (D, 3*H);
                                               b h0 c0 p may be NULL */
   void *y, *yh, *yc;          /* (S, D, N, H), (D, N, H), (D, N, H), zeroed */
+  const rnn_prep *pp;         /* W and R packed at load (float), or NULL */
 } job;
+
+/* ---- the recurrent product's kernel (float, AVX2 and AVX-512 plans) ----
+ * C (N, ncols) = the packed h (pa) x the packed R^T's column slivers
+ * [s0, s1) (pb), as core/gemm.h's packed product computes it, element for
+ * element the same operations: a multiply-add chain over k from 0 in
+ * blocks of 256 (gemm.c's KC), each later block's sum added to C's. Here
+ * a sliver of a few rows multiplies only those rows and stores whole
+ * vectors (the GEMM stores a tile of fewer rows than its MR through a
+ * buffer, one float at a time), and one or two rows take two column
+ * slivers at once (more sums in flight). The rows of each sliver of pa
+ * are summed the same way whatever their count, so a batch row's bits do
+ * not depend on the batch. */
+#if OX_X86_DISPATCH
+#include <immintrin.h>
+enum { REC_KC = 256 };
+#define UNROLL _Pragma("GCC unroll 8")
+/* The body for vectors V of VL floats, NV of them per column sliver (NR
+ * = NV * VL), MR rows a sliver of pa; MX rows (of m valid), NS slivers. */
+#define REC_BODY(V, VL, NV, MR, LOAD, STORE, SET1, FMA, ADD, ZERO)                     \
+  for (int64_t kb = 0; kb < K; kb += REC_KC) {                                          \
+    int64_t kc = K - kb < REC_KC ? K - kb : REC_KC;                                     \
+    V acc[2][MR][NV]; /* the first NS, MX of them used */                              \
+    UNROLL for (int q = 0; q < NS; q++)                                                 \
+      UNROLL for (int r = 0; r < MX; r++)                                               \
+        UNROLL for (int v = 0; v < NV; v++) acc[q][r][v] = ZERO;                        \
+    const float *ap = pa + kb * MR, *bp = pb + kb * NV * VL;                            \
+    for (int64_t k = 0; k < kc; k++, ap += MR, bp += NV * VL) {                        \
+      V b[2][NV];                                                                       \
+      UNROLL for (int q = 0; q < NS; q++)                                               \
+        UNROLL for (int v = 0; v < NV; v++) b[q][v] = LOAD(bp + q * K * NV * VL + v * VL); \
+      UNROLL for (int r = 0; r < MX; r++) {                                             \
+        V a = SET1(ap[r]);                                                              \
+        UNROLL for (int q = 0; q < NS; q++)                                             \
+          UNROLL for (int v = 0; v < NV; v++) acc[q][r][v] = FMA(a, b[q][v], acc[q][r][v]); \
+      }                                                                                 \
+    }                                                                                   \
+    for (int q = 0; q < NS; q++)                                                        \
+      for (int r = 0; r < MX && r < m; r++)                                             \
+        for (int v = 0; v < NV; v++) {                                                  \
+          int64_t j = q * NV * VL + v * VL; /* the column in C */                       \
+          if (j >= nc) break;                                                           \
+          float *dst = C + r * ldc + j;                                                 \
+          V y = acc[q][r][v];                                                           \
+          if (j + VL <= nc) {                                                           \
+            if (kb > 0) y = ADD(y, LOAD(dst));                                          \
+            STORE(dst, y);                                                              \
+          } else { /* the last columns */                                               \
+            float t[VL];                                                                \
+            STORE(t, y);                                                                \
+            for (int64_t e = 0; e < nc - j; e++) dst[e] = kb > 0 ? t[e] + dst[e] : t[e]; \
+          }                                                                             \
+        }                                                                               \
+  }
+
+#define L512(p) _mm512_loadu_ps(p)
+#define S512(p, y) _mm512_storeu_ps(p, y)
+static inline __attribute__((always_inline)) OX_TARGET_AVX512 void rec512(
+    const int NS, const int MX, int64_t m, int64_t K, const float *pa, const float *pb, float *C,
+    int64_t ldc, int64_t nc) {
+  REC_BODY(__m512, 16, 3, 8, L512, S512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps,
+           _mm512_setzero_ps())
+}
+#define L256(p) _mm256_loadu_ps(p)
+#define S256(p, y) _mm256_storeu_ps(p, y)
+static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
+    const int NS, const int MX, int64_t m, int64_t K, const float *pa, const float *pb, float *C,
+    int64_t ldc, int64_t nc) {
+  REC_BODY(__m256, 8, 2, 6, L256, S256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps,
+           _mm256_setzero_ps())
+}
+
+/* Column slivers [s0, s1) of C (N, ncols), every row sliver of pa; with
+ * `back`, the slivers from the last to the first: steps that alternate
+ * find the R^T slivers they start with still in L2 from the step before
+ * (R^T of a hidden size of 256 is 1 MiB, what L2 holds: walked the same way
+ * every step, each sliver would be evicted just before it is used again) */
+#define REC_DRIVER(NAME, BODY, TARGET, MR, NR)                                           \
+  TARGET static void NAME(int64_t N, int64_t K, int64_t ncols, const float *pa, const float *pb, \
+                          int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {     \
+    for (int64_t i = 0; i < N; i += MR) {                                               \
+      int64_t m = N - i < MR ? N - i : MR;                                              \
+      const float *a = pa + i * K;                                                      \
+      float *c = C + i * ldc;                                                           \
+      /* groups: npair pairs of slivers (1 or 2 rows), then single slivers */           \
+      int64_t npair = m <= 2 ? (s1 - s0) / 2 : 0, ng = s1 - s0 - npair;                 \
+      for (int64_t g = 0; g < ng; g++) {                                                \
+        int64_t gg = back ? ng - 1 - g : g;                                             \
+        if (gg < npair) {                                                               \
+          int64_t s = s0 + 2 * gg, nc = ncols - s * NR < 2 * NR ? ncols - s * NR : 2 * NR; \
+          if (m == 1) BODY(2, 1, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);        \
+          else BODY(2, 2, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);               \
+          continue;                                                                     \
+        }                                                                               \
+        int64_t s = s0 + 2 * npair + (gg - npair);                                      \
+        int64_t nc = ncols - s * NR < NR ? ncols - s * NR : NR;                         \
+        if (m == 1) BODY(1, 1, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);          \
+        else if (m == 2) BODY(1, 2, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);     \
+        else if (m <= 4) BODY(1, 4, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);     \
+        else BODY(1, MR, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);                \
+      }                                                                                 \
+    }                                                                                   \
+  }
+REC_DRIVER(rec_avx512, rec512, OX_TARGET_AVX512, 8, 48)
+REC_DRIVER(rec_avx2, rec256, OX_TARGET_AVX2, 6, 16)
+
+/* 0 when done here; -1: the plan's kernel is not one of these (the GEMM
+ * computes it) */
+static int rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *pa,
+                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {
+  if (gp->level == OX_CPU_AVX512 && gp->mr == 8 && gp->nr == 48)
+    rec_avx512(N, K, ncols, pa, pb, s0, s1, C, ldc, back);
+  else if (gp->level == OX_CPU_AVX2 && gp->mr == 6 && gp->nr == 16)
+    rec_avx2(N, K, ncols, pa, pb, s0, s1, C, ldc, back);
+  else
+    return -1;
+  return 0;
+}
+#else
+static int rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *pa,
+                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {
+  (void)gp, (void)N, (void)K, (void)ncols, (void)pa, (void)pb, (void)s0, (void)s1, (void)C, (void)ldc, (void)back;
+  return -1;
+}
+#endif
+
+enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stays in L2 */
 
 /* The per-type parts: activations over a vector, clip, and the driver
  * (ops/rnn_body.h): act_f, gate_f, run_f and act_d, gate_d, run_d. The
@@ -74,6 +214,7 @@ typedef struct {
 #define G_PACK_A ox_sgemm_pack_a
 #define G_PACK_BT ox_sgemm_pack_bt
 #define G_PACKED ox_sgemm_packed
+#define REC_FAST rec_fast_f
 #define VSIGMOID(x, n) ox_sigmoid_f32(x, x, n)
 #define VTANH(x, n) ox_tanh_f32(x, x, n)
 #include "rnn_body.h"
@@ -84,6 +225,7 @@ typedef struct {
 #define G_PACK_A ox_dgemm_pack_a
 #define G_PACK_BT ox_dgemm_pack_bt
 #define G_PACKED ox_dgemm_packed
+#define REC_FAST(gp, N, K, ncols, pa, pb, s0, s1, C, ldc, back) -1
 #define VSIGMOID(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = 1 / (1 + exp(-x[i_]))
 #define VTANH(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = tanh(x[i_])
 #include "rnn_body.h"
@@ -186,7 +328,7 @@ static const void *work_data(ox_ctx *c, const ox_tensor *t, ox_dtype wt, int swa
  * (seq-major): swapped back for layout 1 and narrowed for small floats. */
 static int put_out(ox_ctx *c, ox_dtype dt, ox_dtype wt, int rank, const int64_t *dims,
                    const void *src, int swap, int64_t A, int64_t B, int64_t inner, ox_value **out) {
-  OX_TRY(ox_tensor_new(c->a, dt, rank, dims, out, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, dt, rank, dims, out, c->err)); /* every element written below */
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
   const void *s = src;
@@ -284,7 +426,11 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   size_t es = ox_dtype_size(wt);
   int want[3] = {0, 0, 0};
   for (int k = 0; k < nout && k < 3; k++) want[k] = c->node->out[k] && c->node->out[k][0];
-  if (want[0] && !(j.y = ox_alloc_array(c->a, j.S * D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
+  int full = 1; /* every row runs all S steps: every element of Y is written */
+  for (int64_t b = 0; b < N; b++) full &= len[b] == j.S;
+  if (want[0] && !(j.y = full ? ox_alloc_uninit(c->a, (size_t)(j.S * D * N * Hs + 1) * es)
+                              : ox_alloc_array(c->a, j.S * D * N * Hs + 1, es)))
+    return ox_oom(c->err, NULL);
   if (want[1] && !(j.yh = ox_alloc_array(c->a, D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
   if (want[2] && cell == CELL_LSTM && !(j.yc = ox_alloc_array(c->a, D * N * Hs + 1, es))) return ox_oom(c->err, NULL);
   /* inputs in the work type, seq-major */
@@ -294,6 +440,11 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   if ((B && !(j.b = work_data(c, B, wt, 0))) || (H0 && !(j.h0 = work_data(c, H0, wt, layout))) ||
       (C0 && !(j.c0 = work_data(c, C0, wt, layout))) || (P && !(j.p = work_data(c, P, wt, 0))))
     return c->err->code ? c->err->code : ox_oom(c->err, NULL);
+  const rnn_prep *pp = c->state;
+  if (pp && pp->wp && dt == OX_FLOAT && ox_prep_matches(in[1], pp->w) && ox_prep_matches(in[2], pp->r)) {
+    ox_gemm_plan now = ox_sgemm_plan_now();
+    if (now.level == pp->gp.level && now.mr == pp->gp.mr && now.nr == pp->gp.nr) j.pp = pp;
+  }
   /* seq_length 0: every row has length 0, outputs stay zero */
   if (j.S > 0 && N > 0) OX_TRY(wt == OX_DOUBLE ? run_d(c, &j) : run_f(c, &j));
   for (int k = 0; k < nout; k++) out[k] = NULL;
@@ -305,6 +456,53 @@ static int rnn_common(ox_ctx *c, int cell, int nin, ox_value **in, int nout, ox_
   }
   return 0;
 }
+
+/* The load hook: W and R packed for the GEMM when both are constant float
+ * tensors of the shapes the attributes give (anything else is left to the
+ * run, which reports it). */
+static int rnn_load(ox_ctx *c, int cell, void **state) {
+  static const int gates[] = {1, 3, 4};
+  rnn_prep *pp = ox_alloc(c->a, sizeof *pp);
+  if (!pp) return ox_oom(c->err, NULL);
+  *state = pp;
+  const ox_tensor *W, *R;
+  OX_TRY(ox_const_input(c, 1, &W));
+  OX_TRY(ox_const_input(c, 2, &R));
+  if (!W || !R || W->dt != OX_FLOAT || R->dt != OX_FLOAT || W->rank != 3 || R->rank != 3) return 0;
+  const char *dir = ox_attr_string(c, "direction", "forward");
+  int64_t D = !strcmp(dir, "bidirectional") ? 2 : 1, G = gates[cell];
+  int64_t H = ox_attr_int(c, "hidden_size", R->dims[2]), I = W->dims[2];
+  int lbr = cell == CELL_GRU && c->version >= 3 && ox_attr_int(c, "linear_before_reset", 0) != 0;
+  if (c->err->code) return c->err->code;
+  if (H <= 0 || H > INT64_MAX / 8 || I <= 0 || W->dims[0] != D || W->dims[1] != G * H || R->dims[0] != D ||
+      R->dims[1] != G * H || R->dims[2] != H)
+    return 0;
+  ox_gemm_plan gp = ox_sgemm_plan_now();
+  int64_t nr = gp.nr, GH = G * H, split = cell == CELL_GRU && !lbr, ncz = split ? 2 * H : GH;
+  int64_t nw = ox_numel(2, (int64_t[]){(D * GH + nr - 1) / nr * nr, I}, 4);
+  int64_t nrp = ox_numel(2, (int64_t[]){(ncz + nr - 1) / nr * nr, H}, 4);
+  int64_t nrh = ox_numel(2, (int64_t[]){(H + nr - 1) / nr * nr, H}, 4);
+  if (nw < 0 || nrp < 0 || nrh < 0) return 0;
+  float *wp = ox_alloc_uninit(c->a, (size_t)nw * 4);
+  if (!wp) return ox_oom(c->err, NULL);
+  ox_sgemm_pack_bt(&gp, I, D * GH, W->data, I, wp); /* W (D*G*H, I) read as W^T */
+  for (int64_t d = 0; d < D; d++) {
+    const float *Rd = (const float *)R->data + d * GH * H;
+    float *rp = ox_alloc_uninit(c->a, (size_t)nrp * 4), *rph = NULL;
+    if (!rp) return ox_oom(c->err, NULL);
+    ox_sgemm_pack_bt(&gp, H, ncz, Rd, H, rp); /* R (G*H, H) read as R^T */
+    if (split) {
+      if (!(rph = ox_alloc_uninit(c->a, (size_t)nrh * 4))) return ox_oom(c->err, NULL);
+      ox_sgemm_pack_bt(&gp, H, H, Rd + 2 * H * H, H, rph);
+    }
+    pp->rp[d] = rp, pp->rph[d] = rph;
+  }
+  pp->w = W, pp->r = R, pp->gp = gp, pp->wp = wp;
+  return 0;
+}
+static int rnn_load_rnn(ox_ctx *c, void **state) { return rnn_load(c, CELL_RNN, state); }
+static int rnn_load_gru(ox_ctx *c, void **state) { return rnn_load(c, CELL_GRU, state); }
+static int rnn_load_lstm(ox_ctx *c, void **state) { return rnn_load(c, CELL_LSTM, state); }
 
 static int rnn(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   return rnn_common(c, CELL_RNN, nin, in, nout, out);
@@ -320,37 +518,37 @@ const ox_kernel ox_rnn_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "", "RNN",   1, 0, OX_TS_FLOAT3, 3, 6, rnn,
     "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
-    "direction:string=forward,hidden_size:int,output_sequence:int=0" }, /* output_sequence */
+    "direction:string=forward,hidden_size:int,output_sequence:int=0", rnn_load_rnn }, /* output_sequence */
   { "", "RNN",   7, 0, OX_TS_FLOAT3, 3, 6, rnn,
     "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
-    "direction:string=forward,hidden_size:int" },
+    "direction:string=forward,hidden_size:int", rnn_load_rnn },
   { "", "RNN",  14, 0, OX_TS_FLOAT3, 3, 6, rnn,
     "activation_alpha:floats,activation_beta:floats,activations:strings=[Tanh Tanh],clip:float,"
-    "direction:string=forward,hidden_size:int,layout:int=0" }, /* layout */
-  { "", "RNN",  22, 0, OX_TS_FLOAT4, 3, 6, rnn, OX_ATTRS_OF(14) }, /* bfloat16 */
+    "direction:string=forward,hidden_size:int,layout:int=0", rnn_load_rnn }, /* layout */
+  { "", "RNN",  22, 0, OX_TS_FLOAT4, 3, 6, rnn, OX_ATTRS_OF(14), rnn_load_rnn }, /* bfloat16 */
   { "", "GRU",   1, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=foward,hidden_size:int,output_sequence:int=0" },
+    "direction:string=foward,hidden_size:int,output_sequence:int=0", rnn_load_gru },
   /* linear_before_reset */
   { "", "GRU",   3, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,linear_before_reset:int=0,output_sequence:int=0" },
+    "direction:string=forward,hidden_size:int,linear_before_reset:int=0,output_sequence:int=0", rnn_load_gru },
   { "", "GRU",   7, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,linear_before_reset:int=0" },
+    "direction:string=forward,hidden_size:int,linear_before_reset:int=0", rnn_load_gru },
   { "", "GRU",  14, 0, OX_TS_FLOAT3, 3, 6, gru,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,layout:int=0,linear_before_reset:int=0" },
-  { "", "GRU",  22, 0, OX_TS_FLOAT4, 3, 6, gru, OX_ATTRS_OF(14) },
+    "direction:string=forward,hidden_size:int,layout:int=0,linear_before_reset:int=0", rnn_load_gru },
+  { "", "GRU",  22, 0, OX_TS_FLOAT4, 3, 6, gru, OX_ATTRS_OF(14), rnn_load_gru },
   { "", "LSTM",  1, 0, OX_TS_FLOAT3, 3, 8, lstm,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,input_forget:int=0,output_sequence:int=0" },
+    "direction:string=forward,hidden_size:int,input_forget:int=0,output_sequence:int=0", rnn_load_lstm },
   { "", "LSTM",  7, 0, OX_TS_FLOAT3, 3, 8, lstm,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,input_forget:int=0" },
+    "direction:string=forward,hidden_size:int,input_forget:int=0", rnn_load_lstm },
   { "", "LSTM", 14, 0, OX_TS_FLOAT3, 3, 8, lstm,
     "activation_alpha:floats,activation_beta:floats,activations:strings,clip:float,"
-    "direction:string=forward,hidden_size:int,input_forget:int=0,layout:int=0" },
-  { "", "LSTM", 22, 0, OX_TS_FLOAT4, 3, 8, lstm, OX_ATTRS_OF(14) },
+    "direction:string=forward,hidden_size:int,input_forget:int=0,layout:int=0", rnn_load_lstm },
+  { "", "LSTM", 22, 0, OX_TS_FLOAT4, 3, 8, lstm, OX_ATTRS_OF(14), rnn_load_lstm },
   {0},
 };

@@ -7,7 +7,7 @@
  * core/fft64.c include core/fft_body.h, and VSIGMOID(x, n) and VTANH(x, n)
  * (in place over n elements: core/vmath.h's for float). */
 #if !defined(T) || !defined(FN) || !defined(GEMM) || !defined(VSIGMOID) || !defined(VTANH) || \
-    !defined(G_PLAN) || !defined(G_PACK_A) || !defined(G_PACK_BT) || !defined(G_PACKED)
+    !defined(G_PLAN) || !defined(G_PACK_A) || !defined(G_PACK_BT) || !defined(G_PACKED) || !defined(REC_FAST)
 #error "define T, FN, GEMM, G_PLAN, G_PACK_A, G_PACK_BT, G_PACKED, VSIGMOID, VTANH before including ops/rnn_body.h"
 #endif
 
@@ -61,6 +61,7 @@ static void FN(gate)(const job *j, const act *a, T *x, int64_t n) {
 typedef struct {
   const ox_gemm_plan *gp;
   int64_t N, H, GH, ncols;
+  int back; /* walk the column slivers from the last (odd steps) */
   const T *pa, *rp;
   T *hr;
 } FN(rec_job);
@@ -68,118 +69,187 @@ static void FN(rec_chunk)(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)slot;
   const FN(rec_job) *r = arg;
   int64_t nr = r->gp->nr, j0 = lo * nr, j1 = hi * nr < r->ncols ? hi * nr : r->ncols;
+  if (REC_FAST(r->gp, r->N, r->H, r->ncols, r->pa, r->rp, lo, hi, r->hr, r->GH, r->back) == 0) return;
   G_PACKED(r->gp, r->N, j1 - j0, r->H, r->pa, r->rp + j0 * r->H, r->hr + j0, r->GH, 0);
 }
 static void FN(rec)(int threads, const ox_gemm_plan *gp, int64_t N, int64_t H, int64_t GH, int64_t ncols, const T *h,
-                    T *pa, const T *rp, T *hr) {
+                    T *pa, const T *rp, T *hr, int back) {
   G_PACK_A(gp, N, H, h, H, 0, pa);
-  FN(rec_job) r = {gp, N, H, GH, ncols, pa, rp, hr};
+  FN(rec_job) r = {gp, N, H, GH, ncols, back, pa, rp, hr};
   int64_t sl = (ncols + gp->nr - 1) / gp->nr;
   int nch = ox_par_chunks(threads, sl, 2.0 * (double)N * (double)ncols * (double)H);
   if (nch <= 1) FN(rec_chunk)(&r, 0, 0, sl);
   else ox_par_for(sl, nch, FN(rec_chunk), &r);
 }
 
+/* The gates' elementwise steps, one loop each (vectorised: restrict, and
+ * kept out of the driver, where gcc left them scalar) */
+#define ROWFN static __attribute__((noinline))
+ROWFN void FN(add2)(T *restrict y, const T *a, const T *b, int64_t n) { /* y = a + b */
+  for (int64_t k = 0; k < n; k++) y[k] = a[k] + b[k];
+}
+ROWFN void FN(mul_to)(T *restrict y, const T *a, int64_t n) { /* y *= a */
+  for (int64_t k = 0; k < n; k++) y[k] *= a[k];
+}
+/* LSTM's cell: c = f . c + i . g */
+ROWFN void FN(lstm_cell)(T *restrict c, const T *f, const T *i, const T *g, int64_t n) {
+  for (int64_t k = 0; k < n; k++) c[k] = f[k] * c[k] + i[k] * g[k];
+}
+/* GRU's output: h = (1 - z) . hh + z . h */
+ROWFN void FN(gru_out)(T *restrict h, const T *z, const T *hh, int64_t n) {
+  for (int64_t k = 0; k < n; k++) h[k] = (1 - z[k]) * hh[k] + z[k] * h[k];
+}
+#undef ROWFN
+
+/* xw (M, ncols) = x (M, K) x the packed W^T (wp): x packed once, then
+ * blocks of rows over the threads; every element the kernel's same
+ * operations in any block (the bits of ox_sgemm) */
+typedef struct {
+  const ox_gemm_plan *gp;
+  int64_t M, ncols, K, rb;
+  const T *pa, *wp;
+  T *xw;
+} FN(in_job);
+static void FN(in_chunk)(void *arg, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  const FN(in_job) *q = arg;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t r0 = t * q->rb, rows = q->M - r0 < q->rb ? q->M - r0 : q->rb;
+    G_PACKED(q->gp, rows, q->ncols, q->K, q->pa + r0 * q->K, q->wp, q->xw + r0 * q->ncols, q->ncols, 0);
+  }
+}
+
 static int FN(run)(ox_ctx *c, const job *j) {
-  int64_t S = j->S, N = j->N, I = j->I, H = j->H, GH = j->G * H;
+  int64_t S = j->S, N = j->N, I = j->I, H = j->H, GH = j->G * H, DGH = j->D * GH;
   int gru_split = j->cell == CELL_GRU && !j->lbr;
   /* the recurrent product h R^T on the GEMM's micro-kernel, R^T packed once
    * per direction (rp; GRU's default splits it: rph, its h gate, is applied
-   * to r . h), h packed per step (pa). Each element is the sum over k in
-   * order that ox_sgemm gives, so a batch row's bits do not depend on the
-   * batch size. */
-  ox_gemm_plan gp = G_PLAN();
+   * to r . h), at load when R is a constant (j->pp), h packed per step (pa).
+   * Each element is the sum over k in order that ox_sgemm gives, so a batch
+   * row's bits do not depend on the batch size. */
+  const rnn_prep *pp = j->pp;
+  ox_gemm_plan gp = pp ? pp->gp : G_PLAN();
   int64_t ncz = gru_split ? 2 * H : GH, mr = gp.mr, nr = gp.nr;
-  T *rp = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(ncz + nr - 1) / nr * nr, H}, sizeof(T)) + 1, sizeof(T));
-  T *rph = gru_split ? ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(H + nr - 1) / nr * nr, H}, sizeof(T)) + 1,
+  T *rpb = NULL, *rphb = NULL;
+  if (!pp) {
+    rpb = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(ncz + nr - 1) / nr * nr, H}, sizeof(T)) + 1, sizeof(T));
+    rphb = gru_split ? ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(H + nr - 1) / nr * nr, H}, sizeof(T)) + 1,
                                       sizeof(T)) : NULL;
+    if (!rpb || (gru_split && !rphb)) return ox_oom(c->err, NULL);
+  }
   T *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(N + mr - 1) / mr * mr, H}, sizeof(T)) + 1, sizeof(T));
-  /* xw: (S * N, G*H); hr: (N, G*H); h, cs, rh: (N, H); tmp: (4, H) */
-  T *xw = ox_alloc_array(c->a, ox_numel(3, (int64_t[]){S, N, GH}, sizeof(T)), sizeof(T));
+  /* xw: (S * N, D*G*H), every direction's input projection; hr: (N, G*H);
+   * h, cs, rh: (N, H); tmp: (4, H) */
+  T *xw = ox_alloc_uninit(c->a, (size_t)ox_numel(3, (int64_t[]){S, N, DGH}, sizeof(T)) * sizeof(T)); /* all written */
+  /* xb: (N, G*H), this step's rows of xw plus the biases; bs: (G*H) the biases */
+  T *xb = ox_alloc_array(c->a, N * GH + 1, sizeof(T)), *bs = ox_alloc_array(c->a, GH + 1, sizeof(T));
   T *hr = ox_alloc_array(c->a, N * GH + 1, sizeof(T));
   T *h = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *cs = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *rh = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *tmp = ox_alloc_array(c->a, 4 * H + 1, sizeof(T));
-  if (!xw || !hr || !h || !cs || !rh || !tmp || !rp || (gru_split && !rph) || !pa) return ox_oom(c->err, NULL);
+  if (ox_numel(3, (int64_t[]){S, N, DGH}, sizeof(T)) < 0 || !xw || !xb || !bs || !hr || !h || !cs || !rh || !tmp || !pa)
+    return ox_oom(c->err, NULL);
+  /* xw = x W^T for every direction at once (W: (D*G*H, I), read as W^T) */
+  if (pp) {
+    int64_t M = S * N;
+    int64_t nxa = ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, I}, sizeof(T));
+    T *xa = nxa < 0 ? NULL : ox_alloc_uninit(c->a, (size_t)nxa * sizeof(T)); /* pack_a writes all */
+    if (!xa) return ox_oom(c->err, NULL);
+    G_PACK_A(&gp, M, I, (const T *)j->x, I, 0, xa);
+    FN(in_job) q = {&gp, M, DGH, I, IN_ROWS / mr * mr, xa, (const T *)pp->wp, xw};
+    int64_t items = (M + q.rb - 1) / q.rb;
+    ox_par_for(items, ox_par_chunks(c->threads, items, 2.0 * (double)M * (double)DGH * (double)I), FN(in_chunk), &q);
+  } else {
+    GEMM(c->threads, S * N, DGH, I, (const T *)j->x, I, 0, (const T *)j->w, I, 1, xw, DGH, 1, 0);
+  }
   for (int64_t d = 0; d < j->D; d++) {
     int rev = j->reverse || d == 1;
     const act *af = &j->acts[d][0], *ag = &j->acts[d][1], *ah = &j->acts[d][2];
-    const T *W = (const T *)j->w + d * GH * I, *R = (const T *)j->r + d * GH * H;
+    const T *R = (const T *)j->r + d * GH * H;
     const T *Wb = j->b ? (const T *)j->b + d * 2 * GH : NULL, *Rb = Wb ? Wb + GH : NULL;
     const T *P = j->p ? (const T *)j->p + d * 3 * H : NULL;
-    /* xw = x W^T + Wb + Rb (GRU with linear_before_reset keeps Rbh apart) */
-    GEMM(c->threads, S * N, GH, I, (const T *)j->x, I, 0, W, I, 1, xw, GH, 1, 0);
+    /* bs = Wb + Rb (GRU with linear_before_reset keeps Rbh apart), added
+     * to a row of xw at its step */
     if (Wb) {
       int64_t fold = j->cell == CELL_GRU && j->lbr ? 2 * H : GH;
-      for (int64_t row = 0; row < S * N; row++) {
-        T *x = xw + row * GH;
-        for (int64_t k = 0; k < fold; k++) x[k] += Wb[k] + Rb[k];
-        for (int64_t k = fold; k < GH; k++) x[k] += Wb[k];
-      }
+      for (int64_t k = 0; k < GH; k++) bs[k] = k < fold ? Wb[k] + Rb[k] : Wb[k];
     }
     if (j->h0) memcpy(h, (const T *)j->h0 + d * N * H, (size_t)(N * H) * sizeof(T));
     else memset(h, 0, (size_t)(N * H) * sizeof(T));
     if (j->c0) memcpy(cs, (const T *)j->c0 + d * N * H, (size_t)(N * H) * sizeof(T));
     else memset(cs, 0, (size_t)(N * H) * sizeof(T));
-    G_PACK_BT(&gp, H, ncz, R, H, rp); /* R (G*H, H) read as R^T */
-    if (gru_split) G_PACK_BT(&gp, H, H, R + 2 * H * H, H, rph);
+    const T *rp = rpb, *rph = rphb;
+    if (pp) {
+      rp = (const T *)pp->rp[d], rph = (const T *)pp->rph[d];
+    } else {
+      G_PACK_BT(&gp, H, ncz, R, H, rpb); /* R (G*H, H) read as R^T */
+      if (gru_split) G_PACK_BT(&gp, H, H, R + 2 * H * H, H, rphb);
+    }
     for (int64_t s = 0; s < S; s++) {
+      /* xb = this step's rows of xw (+ bs) */
+      for (int64_t b = 0; b < N; b++) {
+        if (s >= j->len[b]) continue;
+        int64_t t = rev ? j->len[b] - 1 - s : s;
+        const T *x = xw + (t * N + b) * DGH + d * GH;
+        if (Wb) FN(add2)(xb + b * GH, x, bs, GH);
+        else memcpy(xb + b * GH, x, (size_t)GH * sizeof(T));
+      }
       /* hr = h R^T: (N, G*H), GRU default: only the z and r parts here */
-      FN(rec)(c->threads, &gp, N, H, GH, ncz, h, pa, rp, hr);
+      FN(rec)(c->threads, &gp, N, H, GH, ncz, h, pa, rp, hr, (int)(s & 1));
       if (gru_split) { /* hr_h = (r . h) Rh^T, r from this step's gates */
         for (int64_t b = 0; b < N; b++) {
           T *rrow = rh + b * H;
           if (s >= j->len[b]) { memset(rrow, 0, (size_t)H * sizeof(T)); continue; }
-          int64_t t = rev ? j->len[b] - 1 - s : s;
-          const T *x = xw + (t * N + b) * GH + H, *q = hr + b * GH + H, *hb = h + b * H;
-          for (int64_t k = 0; k < H; k++) rrow[k] = x[k] + q[k];
+          const T *x = xb + b * GH + H, *q = hr + b * GH + H, *hb = h + b * H;
+          FN(add2)(rrow, x, q, H);
           FN(gate)(j, af, rrow, H);
-          for (int64_t k = 0; k < H; k++) rrow[k] *= hb[k];
+          FN(mul_to)(rrow, hb, H);
         }
-        FN(rec)(c->threads, &gp, N, H, GH, H, rh, pa, rph, hr + 2 * H);
+        FN(rec)(c->threads, &gp, N, H, GH, H, rh, pa, rph, hr + 2 * H, (int)(s & 1));
       }
       for (int64_t b = 0; b < N; b++) {
         if (s >= j->len[b]) continue; /* state kept, Y stays zero */
         int64_t t = rev ? j->len[b] - 1 - s : s;
-        const T *x = xw + (t * N + b) * GH, *q = hr + b * GH;
+        const T *x = xb + b * GH, *q = hr + b * GH;
         T *hb = h + b * H, *cb = cs + b * H;
         if (j->cell == CELL_RNN) { /* Ht = f(Xt Wi^T + Ht-1 Ri^T + Wbi + Rbi) */
-          for (int64_t k = 0; k < H; k++) hb[k] = x[k] + q[k];
+          FN(add2)(hb, x, q, H);
           FN(gate)(j, af, hb, H);
         } else if (j->cell == CELL_GRU) {
           T *z = tmp, *r = tmp + H, *hh = tmp + 2 * H;
-          for (int64_t k = 0; k < 2 * H; k++) z[k] = x[k] + q[k]; /* z, r */
+          FN(add2)(z, x, q, 2 * H); /* z, r */
           FN(gate)(j, af, z, 2 * H);
           if (j->lbr) { /* ht = g(Xt Wh^T + rt . (Ht-1 Rh^T + Rbh) + Wbh) */
             for (int64_t k = 0; k < H; k++)
               hh[k] = x[2 * H + k] + r[k] * (q[2 * H + k] + (Rb ? Rb[2 * H + k] : 0));
           } else { /* ht = g(Xt Wh^T + (rt . Ht-1) Rh^T + Rbh + Wbh) */
-            for (int64_t k = 0; k < H; k++) hh[k] = x[2 * H + k] + q[2 * H + k];
+            FN(add2)(hh, x + 2 * H, q + 2 * H, H);
           }
           FN(gate)(j, ag, hh, H);
-          for (int64_t k = 0; k < H; k++) hb[k] = (1 - z[k]) * hh[k] + z[k] * hb[k];
+          FN(gru_out)(hb, z, hh, H);
         } else { /* LSTM, gates i o f c */
           T *gi = tmp, *go = tmp + H, *gf = tmp + 2 * H, *gc = tmp + 3 * H;
-          for (int64_t k = 0; k < 4 * H; k++) gi[k] = x[k] + q[k];
+          FN(add2)(gi, x, q, 4 * H);
           if (P)
             for (int64_t k = 0; k < H; k++) {
               gi[k] += P[k] * cb[k];
               gf[k] += P[2 * H + k] * cb[k];
             }
-          FN(gate)(j, af, gi, H);
+          int iof = !P && !j->input_forget; /* i, o, f at once: o needs no new cell */
+          FN(gate)(j, af, gi, iof ? 3 * H : H);
           if (j->input_forget)
             for (int64_t k = 0; k < H; k++) gf[k] = 1 - gi[k];
-          else
+          else if (!iof)
             FN(gate)(j, af, gf, H);
           FN(gate)(j, ag, gc, H);
-          for (int64_t k = 0; k < H; k++) cb[k] = gf[k] * cb[k] + gi[k] * gc[k];
+          FN(lstm_cell)(cb, gf, gi, gc, H);
           if (P) /* ot = f(... + Po . Ct): the new cell */
             for (int64_t k = 0; k < H; k++) go[k] += P[H + k] * cb[k];
-          FN(gate)(j, af, go, H);
+          if (!iof) FN(gate)(j, af, go, H);
           memcpy(hb, cb, (size_t)H * sizeof(T));
           FN(act)(ah, hb, H);
-          for (int64_t k = 0; k < H; k++) hb[k] *= go[k];
+          FN(mul_to)(hb, go, H);
         }
         if (j->y) /* Y: (S, D, N, H) */
           memcpy((T *)j->y + ((t * j->D + d) * N + b) * H, hb, (size_t)H * sizeof(T));
@@ -203,5 +273,6 @@ static int FN(run)(ox_ctx *c, const job *j) {
 #undef G_PACK_A
 #undef G_PACK_BT
 #undef G_PACKED
+#undef REC_FAST
 #undef VSIGMOID
 #undef VTANH
