@@ -248,6 +248,16 @@ model_cheap() {
     [ -s "$c/s.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/s.pb" 54 4096,128 float32 0.001 0.02 || exit 1
     [ -s "$c/z.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/z.pb" 55 4096,64 uint8 0 255 || exit 1
     for w in B:b S:s Z:z; do "$PY" "$HERE/gen.py" const "$m" "${w%:*}" "$c/${w#*:}.pb" || exit 1; done ;;
+  mmi_qkv|mmi_ffn1|mmi_ffn2) # MatMulInteger as bert_int8 runs it: (128, K) uint8 x (K, N) int8, its
+    # zero point from DynamicQuantizeLinear (an input), B and its zero point 0 constant
+    case $1 in mmi_qkv) K=768 N=768 ;; mmi_ffn1) K=768 N=3072 ;; *) K=3072 N=768 ;; esac
+    "$X" make MatMulInteger --opset 10 --input "A:uint8[128,$K]" --input "B:int8[$K,$N]" --input 'AZ:uint8[]' \
+      --input 'BZ:int8[]' --output Y -o "$m"
+    "$PY" "$HERE/gen.py" tensor "$c/in0.pb" 56 "128,$K" uint8 0 255 || exit 1
+    [ -s "$c/b.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/b.pb" 57 "$K,$N" int8 -127 127 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in1.pb" uint8 '' 119 || exit 1
+    [ -s "$c/bz.pb" ] || "$PY" "$HERE/gen.py" fill "$c/bz.pb" int8 '' 0 || exit 1
+    for w in B:b BZ:bz; do "$PY" "$HERE/gen.py" const "$m" "${w%:*}" "$c/${w#*:}.pb" || exit 1; done ;;
   *) return 1 ;;
   esac
 }
@@ -292,6 +302,8 @@ ALL="$ALL dec_gemm:1.0 dec_ffn2:1.0 dec_head:1.0 kv_concat:1.0 dec_split:1.0 dec
 # onnxruntime's com.microsoft transformer operators (issue 31)
 ALL="$ALL gqa512:1.0 skiplayernorm:1.0"
 ALL="$ALL nbits1:1.0 nbits128:1.0"
+# MatMulInteger as bert_int8 runs it (issue 30)
+ALL="$ALL mmi_qkv:1.0 mmi_ffn1:1.0 mmi_ffn2:1.0"
 [ -n "$CASES" ] && ALL=$(for c in $CASES; do for a in $ALL; do [ "${a%%:*}" = "$c" ] && echo "$a"; done; done)
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }

@@ -335,17 +335,17 @@ void ox_i8gemm_pack_a(const ox_gemm_plan *p, int64_t M, int64_t K, const uint8_t
 #if OX_X86_DISPATCH
 #include <immintrin.h>
 #define OX_TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
-static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t flip, uint8_t *pb,
-                          int32_t *colsum);
+static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t flip, int b_signed,
+                          uint8_t *pb, int32_t *colsum);
 #endif
 void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t *B, int64_t ldb,
                       uint8_t flip, int b_signed, uint8_t *pb, int32_t *colsum) {
   int64_t nr = p->nr, K4 = (K + 3) / 4, s0 = 0;
 #if OX_X86_DISPATCH
-  /* whole slivers of unsigned bytes (as stored) by vector; the rest below */
-  if (p->level == OX_CPU_AVX512 && !b_signed && N >= I8_NR) {
+  /* whole slivers by vector; the rest below */
+  if (p->level == OX_CPU_AVX512 && N >= I8_NR) {
     int64_t whole = N / I8_NR;
-    i8_pack_b_vnni(K, whole * I8_NR, B, ldb, flip, pb, colsum);
+    i8_pack_b_vnni(K, whole * I8_NR, B, ldb, flip, b_signed, pb, colsum);
     s0 = whole;
   }
 #endif
@@ -367,27 +367,37 @@ void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t
   }
 }
 
-/* c (mr, nr) = the product of one sliver of pa and one of pb over K4 groups */
-static void i8_kernel_generic(int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
-                              int64_t ldc, int64_t mr, int64_t nr, int64_t NR, int a_signed) {
+/* ox_i8gemm_zp's pointers moved to one tile's first row and column */
+typedef struct {
+  const int32_t *rs, *bz, *ct;
+} i8_ep;
+
+/* c (mr, nr) = the product of one sliver of pa and one of pb over K4
+ * groups, plus the zero-point terms of ep (NULL: none) */
+static void i8_kernel_generic(int64_t K4, const uint8_t *pa, int64_t ars, int64_t ags, const uint8_t *pb,
+                              int32_t *c, int64_t ldc, int64_t mr, int64_t nr, int64_t NR, int a_signed,
+                              const i8_ep *ep) {
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
       uint32_t sum = 0;
       for (int64_t g = 0; g < K4; g++)
         for (int q = 0; q < 4; q++)
-          sum += (uint32_t)(i8_val(pa[(g * I8_MR + r) * 4 + q], a_signed) *
+          sum += (uint32_t)(i8_val(pa[g * ags + r * ars + q], a_signed) *
                             i8_val(pb[(g * NR + j) * 4 + q], !a_signed));
+      if (ep && ep->ct) sum += (uint32_t)ep->ct[j];
+      if (ep && ep->rs) sum -= (uint32_t)ep->rs[r] * (uint32_t)ep->bz[j];
       c[r * ldc + j] = (int32_t)sum;
     }
 }
 
 #if OX_X86_DISPATCH
-/* ox_i8gemm_pack_b of whole slivers of unsigned bytes (as stored, after the
- * XOR with flip): 4 rows of 16 columns interleaved into 64 bytes by two
- * rounds of unpacking, and the column sums by vpdpbusd against ones. Rows
- * past K are zero (not flipped). */
+/* ox_i8gemm_pack_b of whole slivers (the bytes as stored, after the XOR
+ * with flip): 4 rows of 16 columns interleaved into 64 bytes by two rounds
+ * of unpacking, and the column sums by vpdpbusd against ones (unsigned
+ * ones times the signed bytes, or the unsigned bytes times signed ones).
+ * Rows past K are zero (not flipped). */
 OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B, int64_t ldb, uint8_t flip,
-                                         uint8_t *pb, int32_t *colsum) {
+                                         int b_signed, uint8_t *pb, int32_t *colsum) {
   static const uint8_t zero[64];
   int64_t K4 = (K + 3) / 4;
   const __m512i ones = _mm512_set1_epi8(1);
@@ -414,7 +424,7 @@ OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B,
         __m256i hi = _mm256_set_m128i(_mm_unpackhi_epi16(t1, t3), _mm_unpacklo_epi16(t1, t3));
         __m512i x = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
         _mm512_store_si512((void *)(d + 64 * v), x);
-        if (colsum) sum[v] = _mm512_dpbusd_epi32(sum[v], x, ones);
+        if (colsum) sum[v] = b_signed ? _mm512_dpbusd_epi32(sum[v], ones, x) : _mm512_dpbusd_epi32(sum[v], x, ones);
       }
     }
     if (colsum)
@@ -424,29 +434,40 @@ OX_TARGET_VNNI static int i8_pack_b_vnni(int64_t K, int64_t N, const uint8_t *B,
 }
 
 /* nvx vectors of 16 columns; a_signed: pa holds the signed bytes (the
- * broadcast operand) and pb the unsigned ones, else the other way round */
+ * broadcast operand) and pb the unsigned ones, else the other way round.
+ * Row r's group g of A at pa + r * ars + g * ags: (4, 4 * I8_MR) packed,
+ * (lda, 4) read in place. */
 static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_body(
-    const int nvx, const int a_signed, int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
-    int64_t ldc, int64_t mr, int64_t nr) {
+    const int nvx, const int a_signed, int64_t K4, const uint8_t *pa, const int64_t ars, const int64_t ags,
+    const uint8_t *pb, int32_t *c, int64_t ldc, int64_t mr, int64_t nr, const i8_ep *ep) {
   __m512i acc[I8_MR][I8_NV];
 #pragma GCC unroll 8
   for (int r = 0; r < I8_MR; r++)
 #pragma GCC unroll 3
     for (int v = 0; v < nvx; v++) acc[r][v] = _mm512_setzero_si512();
-  for (int64_t g = 0; g < K4; g++, pa += I8_MR * 4, pb += I8_NR * 4) {
+  for (int64_t g = 0; g < K4; g++, pa += ags, pb += I8_NR * 4) {
     __m512i b[I8_NV];
 #pragma GCC unroll 3
     for (int v = 0; v < nvx; v++) b[v] = _mm512_load_si512((const void *)(pb + v * 64));
 #pragma GCC unroll 8
     for (int r = 0; r < I8_MR; r++) {
       int32_t w;
-      memcpy(&w, pa + r * 4, 4);
+      memcpy(&w, pa + r * ars, 4);
       __m512i a = _mm512_set1_epi32(w);
 #pragma GCC unroll 3
       for (int v = 0; v < nvx; v++)
         acc[r][v] = a_signed ? _mm512_dpbusd_epi32(acc[r][v], b[v], a) : _mm512_dpbusd_epi32(acc[r][v], a, b[v]);
     }
   }
+  if (ep)
+    for (int v = 0; v < nvx; v++) {
+      __m512i ct = ep->ct ? _mm512_loadu_si512((const void *)(ep->ct + v * 16)) : _mm512_setzero_si512();
+      __m512i bz = ep->rs ? _mm512_loadu_si512((const void *)(ep->bz + v * 16)) : _mm512_setzero_si512();
+      for (int r = 0; r < I8_MR; r++) {
+        acc[r][v] = _mm512_add_epi32(acc[r][v], ct);
+        if (ep->rs) acc[r][v] = _mm512_sub_epi32(acc[r][v], _mm512_mullo_epi32(_mm512_set1_epi32(ep->rs[r]), bz));
+      }
+    }
   if (mr == I8_MR && nr == nvx * 16) {
 #pragma GCC unroll 8
     for (int r = 0; r < I8_MR; r++)
@@ -468,7 +489,7 @@ static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_body(
 #define I8_ROW3(r, SIGNED)                                                            \
   {                                                                                   \
     int32_t w_;                                                                       \
-    memcpy(&w_, pa + (r) * 4, 4);                                                     \
+    memcpy(&w_, pa + (r) * ars, 4);                                                   \
     __m512i a_ = _mm512_set1_epi32(w_);                                               \
     if (SIGNED) {                                                                     \
       c##r##0 = _mm512_dpbusd_epi32(c##r##0, b0, a_);                                 \
@@ -480,19 +501,43 @@ static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_body(
       c##r##2 = _mm512_dpbusd_epi32(c##r##2, a_, b2);                                 \
     }                                                                                 \
   }
+#define I8_EP3(r)                                                                     \
+  c##r##0 = _mm512_add_epi32(c##r##0, t0);                                            \
+  c##r##1 = _mm512_add_epi32(c##r##1, t1);                                            \
+  c##r##2 = _mm512_add_epi32(c##r##2, t2);                                            \
+  if (ep->rs) {                                                                       \
+    __m512i s_ = _mm512_set1_epi32(ep->rs[r]);                                        \
+    c##r##0 = _mm512_sub_epi32(c##r##0, _mm512_mullo_epi32(s_, z0));                 \
+    c##r##1 = _mm512_sub_epi32(c##r##1, _mm512_mullo_epi32(s_, z1));                 \
+    c##r##2 = _mm512_sub_epi32(c##r##2, _mm512_mullo_epi32(s_, z2));                 \
+  }
 #define I8_PUT3(r)                                                                    \
   _mm512_storeu_si512((void *)(d + (r) * ld), c##r##0);                               \
   _mm512_storeu_si512((void *)(d + (r) * ld + 16), c##r##1);                          \
   _mm512_storeu_si512((void *)(d + (r) * ld + 32), c##r##2);
 static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_full(
-    const int a_signed, int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c, int64_t ldc, int64_t mr,
-    int64_t nr) {
+    const int a_signed, int64_t K4, const uint8_t *pa, const int64_t ars, const int64_t ags, const uint8_t *pb,
+    int32_t *c, int64_t ldc, int64_t mr, int64_t nr, const i8_ep *ep) {
   I8_Z3(0) I8_Z3(1) I8_Z3(2) I8_Z3(3) I8_Z3(4) I8_Z3(5) I8_Z3(6) I8_Z3(7)
-  for (int64_t g = 0; g < K4; g++, pa += I8_MR * 4, pb += I8_NR * 4) {
+  for (int64_t g = 0; g < K4; g++, pa += ags, pb += I8_NR * 4) {
     __m512i b0 = _mm512_load_si512((const void *)pb), b1 = _mm512_load_si512((const void *)(pb + 64));
     __m512i b2 = _mm512_load_si512((const void *)(pb + 128));
     I8_ROW3(0, a_signed) I8_ROW3(1, a_signed) I8_ROW3(2, a_signed) I8_ROW3(3, a_signed)
     I8_ROW3(4, a_signed) I8_ROW3(5, a_signed) I8_ROW3(6, a_signed) I8_ROW3(7, a_signed)
+  }
+  if (ep) { /* the zero-point terms, on the registers */
+    __m512i t0 = _mm512_setzero_si512(), t1 = t0, t2 = t0, z0 = t0, z1 = t0, z2 = t0;
+    if (ep->ct) {
+      t0 = _mm512_loadu_si512((const void *)ep->ct);
+      t1 = _mm512_loadu_si512((const void *)(ep->ct + 16));
+      t2 = _mm512_loadu_si512((const void *)(ep->ct + 32));
+    }
+    if (ep->rs) {
+      z0 = _mm512_loadu_si512((const void *)ep->bz);
+      z1 = _mm512_loadu_si512((const void *)(ep->bz + 16));
+      z2 = _mm512_loadu_si512((const void *)(ep->bz + 32));
+    }
+    I8_EP3(0) I8_EP3(1) I8_EP3(2) I8_EP3(3) I8_EP3(4) I8_EP3(5) I8_EP3(6) I8_EP3(7)
   }
   int32_t tile[I8_MR][I8_NR] __attribute__((aligned(64)));
   int full = mr == I8_MR && nr == I8_NR;
@@ -503,38 +548,75 @@ static inline __attribute__((always_inline)) OX_TARGET_VNNI void i8_kernel_full(
     for (int64_t r = 0; r < mr; r++) memcpy(c + r * ldc, tile[r], (size_t)nr * 4);
 }
 #undef I8_Z3
+#undef I8_EP3
 #undef I8_ROW3
 #undef I8_PUT3
 
-OX_TARGET_VNNI static void i8_kernel_vnni(int64_t K4, const uint8_t *pa, const uint8_t *pb, int32_t *c,
-                                          int64_t ldc, int64_t mr, int64_t nr, int a_signed) {
-  if (a_signed) {
-    if (nr <= 16) i8_kernel_body(1, 1, K4, pa, pb, c, ldc, mr, nr);
-    else if (nr <= 32) i8_kernel_body(2, 1, K4, pa, pb, c, ldc, mr, nr);
-    else i8_kernel_full(1, K4, pa, pb, c, ldc, mr, nr);
-  } else {
-    if (nr <= 16) i8_kernel_body(1, 0, K4, pa, pb, c, ldc, mr, nr);
-    else if (nr <= 32) i8_kernel_body(2, 0, K4, pa, pb, c, ldc, mr, nr);
-    else i8_kernel_full(0, K4, pa, pb, c, ldc, mr, nr);
+/* A packed (lda 0) or read in place (its row stride lda) */
+OX_TARGET_VNNI static void i8_kernel_vnni(int64_t K4, const uint8_t *pa, int64_t lda, const uint8_t *pb,
+                                          int32_t *c, int64_t ldc, int64_t mr, int64_t nr, int a_signed,
+                                          const i8_ep *ep) {
+#define I8_KERNELS(ARS, AGS)                                                                       \
+  if (a_signed) {                                                                                  \
+    if (nr <= 16) i8_kernel_body(1, 1, K4, pa, ARS, AGS, pb, c, ldc, mr, nr, ep);                  \
+    else if (nr <= 32) i8_kernel_body(2, 1, K4, pa, ARS, AGS, pb, c, ldc, mr, nr, ep);             \
+    else i8_kernel_full(1, K4, pa, ARS, AGS, pb, c, ldc, mr, nr, ep);                              \
+  } else {                                                                                         \
+    if (nr <= 16) i8_kernel_body(1, 0, K4, pa, ARS, AGS, pb, c, ldc, mr, nr, ep);                  \
+    else if (nr <= 32) i8_kernel_body(2, 0, K4, pa, ARS, AGS, pb, c, ldc, mr, nr, ep);             \
+    else i8_kernel_full(0, K4, pa, ARS, AGS, pb, c, ldc, mr, nr, ep);                              \
   }
+  if (!lda) {
+    I8_KERNELS(4, 4 * I8_MR)
+  } else {
+    I8_KERNELS(lda, 4)
+  }
+#undef I8_KERNELS
 }
 #endif
 
-void ox_i8gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa,
-                      const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc) {
+/* A packed (lda 0), or read in place (lda its row stride; M >= mr: the
+ * last tile of rows moves up to end at row M, computing some rows twice,
+ * the same bytes) */
+static void i8_product(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa, int64_t lda,
+                       const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc, const ox_i8gemm_zp *zp) {
   int64_t mr = p->mr, nr = p->nr, K4 = (K + 3) / 4;
+  int any = zp && (zp->rowsum || zp->colterm);
   for (int64_t j = 0; j < N; j += nr)
-    for (int64_t i = 0; i < M; i += mr) {
-      const uint8_t *a = pa + i * K4 * 4, *b = pb + j * K4 * 4;
+    for (int64_t i0 = 0; i0 < M; i0 += mr) {
+      int64_t i = lda && i0 + mr > M ? M - mr : i0;
+      const uint8_t *a = lda ? pa + i * lda : pa + i * K4 * 4, *b = pb + j * K4 * 4;
       int32_t *c = C + i * ldc + j;
+      i8_ep ep = {NULL, NULL, NULL};
+      if (any) {
+        if (zp->rowsum) ep.rs = zp->rowsum + i, ep.bz = zp->bz + j;
+        if (zp->colterm) ep.ct = zp->colterm + j;
+      }
 #if OX_X86_DISPATCH
       if (p->level == OX_CPU_AVX512) {
-        i8_kernel_vnni(K4, a, b, c, ldc, ox_min64(mr, M - i), ox_min64(nr, N - j), a_signed);
+        i8_kernel_vnni(K4, a, lda, b, c, ldc, ox_min64(mr, M - i), ox_min64(nr, N - j), a_signed,
+                       any ? &ep : NULL);
         continue;
       }
 #endif
-      i8_kernel_generic(K4, a, b, c, ldc, ox_min64(mr, M - i), ox_min64(nr, N - j), nr, a_signed);
+      i8_kernel_generic(K4, a, lda ? lda : 4, lda ? 4 : 4 * I8_MR, b, c, ldc, ox_min64(mr, M - i),
+                        ox_min64(nr, N - j), nr, a_signed, any ? &ep : NULL);
     }
+}
+
+void ox_i8gemm_packed_zp(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa,
+                         const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc, const ox_i8gemm_zp *zp) {
+  i8_product(p, M, N, K, pa, 0, pb, a_signed, C, ldc, zp);
+}
+
+void ox_i8gemm_rows_zp(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *A, int64_t lda,
+                       const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc, const ox_i8gemm_zp *zp) {
+  i8_product(p, M, N, K, A, lda, pb, a_signed, C, ldc, zp);
+}
+
+void ox_i8gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa,
+                      const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc) {
+  ox_i8gemm_packed_zp(p, M, N, K, pa, pb, a_signed, C, ldc, NULL);
 }
 
 #else /* ---- the template: one instance per (type, target) ---- */

@@ -89,6 +89,22 @@ void ox_i8gemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const uint8_t
                       uint8_t flip, int b_signed, uint8_t *pb, int32_t *colsum);
 void ox_i8gemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa,
                       const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc);
+/* The zero-point terms, added to each element as its tile is stored (no
+ * second pass over C):
+ *   C(i, j) = sum_k pa(i, k) pb(k, j) + colterm[j] - rowsum[i] * bz[j]
+ * modulo 2^32. rowsum NULL: no row term (bz unread); colterm NULL: none.
+ * Indexed from the call's first row and column, and readable up to
+ * round_up(M, mr) rows and round_up(N, nr) columns (pad them). */
+typedef struct {
+  const int32_t *rowsum, *bz, *colterm;
+} ox_i8gemm_zp;
+void ox_i8gemm_packed_zp(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *pa,
+                         const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc, const ox_i8gemm_zp *zp);
+/* The same with A (M, K) read in place, row i at A + i * lda, its bytes as
+ * they are (no flip; a_signed as above): for K a multiple of 4 and M >= mr
+ * (A's rows are read whole, never past row M - 1). */
+void ox_i8gemm_rows_zp(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const uint8_t *A, int64_t lda,
+                       const uint8_t *pb, int a_signed, int32_t *C, int64_t ldc, const ox_i8gemm_zp *zp);
 
 /* For tests and benchmarks: use at most this micro-kernel (0 portable,
  * 1 AVX2+FMA, 2 AVX-512: core/cpu.h's levels; -1 the best the CPU has, the

@@ -464,40 +464,108 @@ static int minus_zero_point(ox_ctx *c, const ox_tensor *x, const ox_tensor *zp, 
 /* The 8-bit product (core/gemm.h's ox_i8gemm_*, AVX-512 VNNI where the CPU
  * has it) for zero points that are per tensor (one element, or none) for A,
  * and per tensor or per column of a 2-D B ((N,) or (1, N)) for B; the other
- * forms take minus_zero_point and the int32 product. A is stored signed
- * (uint8 XOR 0x80 = a - 128), B unsigned (int8 XOR 0x80 = b + 128), and the
- * zero points move with them, so that
+ * forms take minus_zero_point and the int32 product. vpdpbusd multiplies
+ * unsigned bytes by signed ones: B is read signed and A unsigned (uint8 A
+ * times int8 B, what quantize_dynamic writes, as stored), except int8 A
+ * times uint8 B, the other way round; a pair of one type flips one side
+ * (XOR 0x80: int8 read as v + 128, uint8 as v - 128), its zero point moved
+ * with it. With a~, b~, az~, bz~ the values as read,
  *   sum_k (a - az)(b - bz) = sum a~ b~ - bz~ rowsum(a~) - az~ colsum(b~) + K az~ bz~
- * exactly, modulo 2^32 as the int32 sums wrap. Rows of each product are
- * split over the threads (integer sums: the same bytes for any split). */
+ * exactly, modulo 2^32 as the int32 sums wrap; the kernel adds the terms
+ * as it stores each tile (rowsum only when some bz~ is not 0). Rows of each
+ * product are split over the threads (integer sums: the same bytes for any
+ * split). A constant 2-D B is packed once, at load (mmi_load). */
+typedef struct {
+  int a_signed;
+  uint8_t fa, fb;
+} mmi_signs;
+
+static mmi_signs mmi_signs_of(ox_dtype adt, ox_dtype bdt) {
+  mmi_signs s = {adt == OX_INT8 && bdt == OX_UINT8, 0, 0};
+  if (!s.a_signed) s.fa = adt == OX_INT8 ? 0x80 : 0, s.fb = bdt == OX_UINT8 ? 0x80 : 0;
+  return s;
+}
+
+/* a zero point as the flipped bytes read it */
+static int32_t moved_zero_point(int32_t z, ox_dtype dt, uint8_t flip) {
+  return flip ? z + (dt == OX_INT8 ? 128 : -128) : z;
+}
+
+/* B packed at load: a constant 2-D B, for the signs a uint8 A gives it */
+typedef struct {
+  const ox_tensor *b;
+  ox_gemm_plan gp;
+  mmi_signs sg;
+  int64_t K, N;
+  const uint8_t *pb;     /* round_up(N, nr) * round_up(K, 4) bytes */
+  const int32_t *colsum; /* N */
+} mmi_prep;
+
+typedef struct {
+  const mmi_prep *pp; /* NULL: B packed per call */
+} mmi_state;
+
+static int mmi_load(ox_ctx *c, void **state) {
+  mmi_state *st = ox_alloc(c->a, sizeof *st);
+  const ox_tensor *b;
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  OX_TRY(ox_const_input(c, 1, &b));
+  if (!b || (b->dt != OX_INT8 && b->dt != OX_UINT8) || b->rank != 2 || b->n <= 0) return 0;
+  mmi_prep *pp = ox_alloc(c->a, sizeof *pp);
+  if (!pp) return ox_oom(c->err, NULL);
+  *pp = (mmi_prep){.b = b, .gp = ox_i8gemm_plan_now(), .sg = mmi_signs_of(OX_UINT8, b->dt), .K = b->dims[0],
+                   .N = b->dims[1]};
+  int64_t sz = ox_numel(2, (int64_t[]){ox_round_up(pp->N, pp->gp.nr), ox_round_up(pp->K, 4)}, 1);
+  uint8_t *pb = sz < 0 ? NULL : ox_alloc_uninit(c->a, (size_t)sz);
+  int32_t *colsum = ox_alloc_array(c->a, pp->N, 4);
+  if (!pb || !colsum) return ox_oom(c->err, NULL);
+  ox_i8gemm_pack_b(&pp->gp, pp->K, pp->N, b->data, pp->N, pp->sg.fb, !pp->sg.a_signed, pb, colsum);
+  pp->pb = pb, pp->colsum = colsum;
+  st->pp = pp;
+  return 0;
+}
+
 typedef struct {
   ox_gemm_plan gp;
-  int64_t M, N, K;
+  int64_t M, N, K, nsliv;
+  int a_signed;
+  const uint8_t *a; /* A read in place (not NULL), else pa */
   const uint8_t *pa, *pb;
-  const int32_t *rowsum, *colsum, *bzv; /* bzv: N values */
-  int32_t az;
+  ox_i8gemm_zp zp; /* rowsum of all M rows (or NULL) */
   int32_t *y;
 } mmi_job;
 
+/* slivers [lo, hi) of mr rows; the last one takes the rows past them */
 static void mmi_rows(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)slot;
   const mmi_job *j = arg;
-  int64_t mr = j->gp.mr, K4 = (j->K + 3) / 4, m0 = lo * mr, m1 = hi * mr < j->M ? hi * mr : j->M;
-  int32_t *y = j->y + m0 * j->N;
-  ox_i8gemm_packed(&j->gp, m1 - m0, j->N, j->K, j->pa + m0 * K4 * 4, j->pb, 1, y, j->N);
-  uint32_t az = (uint32_t)j->az, K = (uint32_t)j->K;
-  for (int64_t i = m0; i < m1; i++, y += j->N) {
-    uint32_t rs = (uint32_t)j->rowsum[i];
-    for (int64_t n = 0; n < j->N; n++) {
-      uint32_t bz = (uint32_t)j->bzv[n];
-      y[n] = (int32_t)((uint32_t)y[n] - bz * rs - az * (uint32_t)j->colsum[n] + K * az * bz);
-    }
+  int64_t mr = j->gp.mr, K4 = (j->K + 3) / 4, m0 = lo * mr, m1 = hi == j->nsliv ? j->M : hi * mr;
+  ox_i8gemm_zp zp = j->zp;
+  if (zp.rowsum) zp.rowsum += m0;
+  if (j->a)
+    ox_i8gemm_rows_zp(&j->gp, m1 - m0, j->N, j->K, j->a + m0 * j->K, j->K, j->pb, j->a_signed, j->y + m0 * j->N,
+                      j->N, &zp);
+  else
+    ox_i8gemm_packed_zp(&j->gp, m1 - m0, j->N, j->K, j->pa + m0 * K4 * 4, j->pb, j->a_signed, j->y + m0 * j->N,
+                        j->N, &zp);
+}
+
+/* each row's sum of its bytes, read signed or not (A read in place) */
+static void row_sums(const uint8_t *a, int64_t M, int64_t K, int is_signed, int32_t *rowsum) {
+  for (int64_t i = 0; i < M; i++, a += K) {
+    uint32_t s = 0;
+    if (is_signed)
+      for (int64_t k = 0; k < K; k++) s += (uint32_t)(int32_t)(int8_t)a[k];
+    else
+      for (int64_t k = 0; k < K; k++) s += a[k];
+    rowsum[i] = (int32_t)s;
   }
 }
 
-/* *done = 1 when this path computed out. */
+/* *done = 1 when this path computed out; pp: B packed at load, or NULL */
 static int matmul_int8(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, const ox_tensor *za,
-                       const ox_tensor *zb, ox_value **out, int *done) {
+                       const ox_tensor *zb, const mmi_prep *pp, ox_value **out, int *done) {
   *done = 0;
   if ((za && za->n != 1) || (zb && zb->n != 1 && !(b->rank == 2 && zb->n == b->dims[1] &&
                                                    (zb->rank == 1 || (zb->rank == 2 && zb->dims[0] == 1)))))
@@ -512,24 +580,46 @@ static int matmul_int8(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, const 
     memset(y->data, 0, (size_t)y->n * sizeof(int32_t));
     return 0;
   }
-  mmi_job j = {.gp = ox_i8gemm_plan_now(), .M = p.M, .N = p.N, .K = p.K};
-  int64_t mr = j.gp.mr, nr = j.gp.nr, K4 = (p.K + 3) / 4;
-  int64_t pasz = (p.M + mr - 1) / mr * mr * K4 * 4, pbsz = (p.N + nr - 1) / nr * nr * K4 * 4;
-  uint8_t fa = a->dt == OX_UINT8 ? 0x80 : 0, fb = b->dt == OX_INT8 ? 0x80 : 0;
-  j.az = (za ? (int32_t)ox_load_i64(za->dt, za->data, 0) : 0) - (fa ? 128 : 0);
-  uint8_t *pa = ox_alloc_uninit(c->a, (size_t)pasz), *pb = ox_alloc_uninit(c->a, (size_t)pbsz);
-  int32_t *rowsum = ox_alloc_array(c->a, p.M, 4), *colsum = ox_alloc_array(c->a, p.N, 4);
-  int32_t *bzv = ox_alloc_array(c->a, p.N, 4);
-  if (!pa || !pb || !rowsum || !colsum || !bzv) return ox_oom(c->err, NULL);
-  for (int64_t n = 0; n < p.N; n++)
-    bzv[n] = (zb ? (int32_t)ox_load_i64(zb->dt, zb->data, zb->n == 1 ? 0 : n) : 0) + (fb ? 128 : 0);
-  j.pa = pa, j.pb = pb, j.rowsum = rowsum, j.colsum = colsum, j.bzv = bzv;
-  int64_t MN = p.M * p.N, nsliv = (p.M + mr - 1) / mr;
+  mmi_signs sg = mmi_signs_of(a->dt, b->dt);
+  mmi_job j = {.gp = ox_i8gemm_plan_now(), .M = p.M, .N = p.N, .K = p.K, .a_signed = sg.a_signed};
+  if (pp && !(pp->gp.level == j.gp.level && pp->gp.mr == j.gp.mr && pp->gp.nr == j.gp.nr &&
+              pp->sg.a_signed == sg.a_signed && pp->sg.fb == sg.fb && pp->K == p.K && pp->N == p.N))
+    pp = NULL;
+  int64_t mr = j.gp.mr, nr = j.gp.nr, K4 = (p.K + 3) / 4, Mp = ox_round_up(p.M, mr), Np = ox_round_up(p.N, nr);
+  uint32_t az = (uint32_t)moved_zero_point(za ? (int32_t)ox_load_i64(za->dt, za->data, 0) : 0, a->dt, sg.fa);
+  /* A read in place when its bytes need no flip and make whole groups of 4 */
+  int direct = !sg.fa && p.K % 4 == 0 && p.M >= mr;
+  uint8_t *pa = direct ? NULL : ox_alloc_uninit(c->a, (size_t)(Mp * K4 * 4));
+  uint8_t *pb = pp ? NULL : ox_alloc_uninit(c->a, (size_t)(Np * K4 * 4));
+  int32_t *colsum = pp ? NULL : ox_alloc_array(c->a, p.N, 4);
+  int32_t *bzv = ox_alloc_array(c->a, Np, 4), *colterm = ox_alloc_array(c->a, Np, 4);
+  if ((!direct && !pa) || (!pp && (!pb || !colsum)) || !bzv || !colterm) return ox_oom(c->err, NULL);
+  int any_bz = 0;
+  for (int64_t n = 0; n < p.N; n++) {
+    int32_t z = zb ? (int32_t)ox_load_i64(zb->dt, zb->data, zb->n == 1 ? 0 : n) : 0;
+    bzv[n] = moved_zero_point(z, b->dt, sg.fb);
+    any_bz |= bzv[n] != 0;
+  }
+  int32_t *rowsum = any_bz ? ox_alloc_array(c->a, Mp, 4) : NULL;
+  if (any_bz && !rowsum) return ox_oom(c->err, NULL);
+  j.pa = pa, j.pb = pp ? pp->pb : pb;
+  j.zp = (ox_i8gemm_zp){rowsum, bzv, colterm};
+  int64_t MN = p.M * p.N, nsliv = direct ? p.M / mr : (p.M + mr - 1) / mr;
+  j.nsliv = nsliv;
   double work = 2.0 * (double)p.M * (double)p.N * (double)p.K / 8;
   for (int64_t t = 0; t < p.nbatch; t++) {
-    if (t == 0 || p.boff[t] != p.boff[t - 1])
-      ox_i8gemm_pack_b(&j.gp, p.K, p.N, (const uint8_t *)b->data + p.boff[t], p.N, fb, 0, pb, colsum);
-    ox_i8gemm_pack_a(&j.gp, p.M, p.K, (const uint8_t *)a->data + p.aoff[t], p.K, fa, 1, pa, rowsum);
+    if (t == 0 || p.boff[t] != p.boff[t - 1]) {
+      if (!pp)
+        ox_i8gemm_pack_b(&j.gp, p.K, p.N, (const uint8_t *)b->data + p.boff[t], p.N, sg.fb, !sg.a_signed, pb,
+                         colsum);
+      const int32_t *cs = pp ? pp->colsum : colsum;
+      for (int64_t n = 0; n < p.N; n++) /* modulo 2^32 */
+        colterm[n] = (int32_t)((uint32_t)p.K * az * (uint32_t)bzv[n] - az * (uint32_t)cs[n]);
+    }
+    const uint8_t *at = (const uint8_t *)a->data + p.aoff[t];
+    if (!direct) ox_i8gemm_pack_a(&j.gp, p.M, p.K, at, p.K, sg.fa, sg.a_signed, pa, rowsum);
+    else if (rowsum) row_sums(at, p.M, p.K, sg.a_signed, rowsum);
+    j.a = direct ? at : NULL;
     j.y = (int32_t *)y->data + t * MN;
     int nch = ox_par_chunks(c->threads, nsliv, work);
     if (nch <= 1) mmi_rows(&j, 0, 0, nsliv);
@@ -538,7 +628,8 @@ static int matmul_int8(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, const 
   return 0;
 }
 
-static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+/* pp: B packed at load (used when in[1] is its tensor), or NULL */
+static int matmul_integer_pp(ox_ctx *c, int nin, ox_value **in, ox_value **out, const mmi_prep *pp) {
   const ox_tensor *a, *b, *zp[2] = {NULL, NULL};
   char s1[256], s2[256];
   OX_TRY(ox_tensor_in(c, in, nin, 0, &a));
@@ -583,12 +674,18 @@ static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
                      k ? "B" : "A", ox_shape_str(x->rank, x->dims, s2, sizeof s2));
   }
   int done; /* A's type (int8, uint8) the registry checked */
-  OX_TRY(matmul_int8(c, a, b, zp[0], zp[1], out, &done));
+  if (pp && !ox_prep_matches(in[1], pp->b)) pp = NULL;
+  OX_TRY(matmul_int8(c, a, b, zp[0], zp[1], pp, out, &done));
   if (done) return 0;
   ox_tensor a32, b32;
   OX_TRY(minus_zero_point(c, a, zp[0], &a32));
   OX_TRY(minus_zero_point(c, b, zp[1], &b32));
   return matmul_tensors(c, &a32, &b32, out);
+}
+
+static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
+  (void)nout;
+  return matmul_integer_pp(c, nin, in, out, ((const mmi_state *)c->state)->pp);
 }
 
 /* ---- Gemm-1, -6, -7, -9, -11, -13 ---- */
@@ -1220,7 +1317,8 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 /* The kernels onnxruntime's com.microsoft products run too (ops/twins.h). */
 int ox_matmul_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { return matmul(c, nin, in, nout, out); }
 int ox_matmul_integer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  return matmul_integer(c, nin, in, nout, out);
+  (void)nout; /* c->state is the calling row's: B packed per call */
+  return matmul_integer_pp(c, nin, in, out, NULL);
 }
 int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { return gemm(c, nin, in, nout, out); }
 
@@ -1238,7 +1336,7 @@ const ox_kernel ox_matmul_kernels[] = {
   { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load },
   { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load }, /* C optional */
   { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load },
-  { "", "MatMulInteger", 10, 0, TS_I8,        2,  4, matmul_integer, "" },
+  { "", "MatMulInteger", 10, 0, TS_I8,        2,  4, matmul_integer, "", mmi_load },
   { "", "Einsum",        12, 0, TS_EINSUM,    1, -1, einsum, "equation:string:required", einsum_load },
   { "", "Det",           11, 0, OX_TS_FLOAT3, 1,  1, det, "" },
   { "", "Det",           22, 0, OX_TS_FLOAT4, 1,  1, det, "" },

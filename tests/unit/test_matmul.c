@@ -412,6 +412,10 @@ static void test_matmul_int8(void) {
   /* int8 B (stored flipped) in two whole slivers of 48 columns and a part,
    * K not a multiple of 4 (the rows past K stay zero) */
   CHECK_EQ_I(mmi_case("u8 s8 slivers", OX_UINT8, OX_INT8, 3, DIMS(2, 9, 37), 2, DIMS(37, 100), 1, 1), 0);
+  /* A read in place (K whole groups of 4, no flip): signed A, its last
+   * tile of rows moved up over the one before */
+  CHECK_EQ_I(mmi_case("s8 u8 in place", OX_INT8, OX_UINT8, 2, DIMS(19, 24), 2, DIMS(24, 50), 1, 2), 0);
+  CHECK_EQ_I(mmi_case("u8 s8 in place, 8 rows", OX_UINT8, OX_INT8, 3, DIMS(2, 8, 8), 2, DIMS(8, 49), 1, 1), 0);
   /* big enough to be split over the threads */
   CHECK_EQ_I(mmi_case("u8 s8 threads", OX_UINT8, OX_INT8, 2, DIMS(301, 256), 2, DIMS(256, 64), 1, 2), 0);
 }
@@ -639,6 +643,73 @@ static void prepared_case(int64_t B0, int64_t M, int64_t K, int64_t N, int via_c
   free(mag);
 }
 
+/* ---- MatMulInteger with a constant B, packed once per model ----
+ * a (ta) x B (tb, K x N) an initializer, with zero points az (graph input)
+ * and bz (per tensor or per column; an initializer); ox_prepare packs B
+ * (the state's first member set), and every run, at every level and 1-3
+ * threads, equals a loop over (a - az)(b - bz) in int64 wrapped to int32
+ * (a uint8 B with an int8 A: the signs the packing assumed do not hold, so
+ * the product packs B per call). */
+static void mmi_prepared_case(ox_dtype ta, ox_dtype tb, int64_t B0, int64_t M, int64_t K, int64_t N, int zbk) {
+  int64_t ad[3] = {B0, M, K}, bd[2] = {K, N};
+  int ar = B0 ? 3 : 2;
+  ox_value *a = tensor(ta, ar, B0 ? ad : ad + 1, NULL), *b = tensor(tb, 2, bd, NULL);
+  ox_value *za = tensor(ta, 0, NULL, NULL), *zb = zbk == 2 ? tensor(tb, 1, &N, NULL) : tensor(tb, 0, NULL, NULL);
+  uint8_t *av = a->u.t.data, *bv = b->u.t.data, *zav = za->u.t.data, *zbv = zb->u.t.data;
+  for (int64_t i = 0; i < a->u.t.n; i++) av[i] = (uint8_t)(rnd() * 128 + 128);
+  for (int64_t i = 0; i < b->u.t.n; i++) bv[i] = (uint8_t)(rnd() * 128 + 128);
+  zav[0] = (uint8_t)(rnd() * 128 + 128);
+  for (int64_t i = 0; i < zb->u.t.n; i++) zbv[i] = zbk ? (uint8_t)(rnd() * 128 + 128) : 0;
+  static const char *in_[4] = {"a", "b", "za", "zb"}, *out_[1] = {"y"};
+  ox_node nodes[1] = {kit_node("MatMulInteger", 4, in_, 1, out_)};
+  const char *init_name[2] = {"b", "zb"};
+  ox_value *init[2] = {b, zb};
+  ox_valueinfo gi[] = {{.name = "a", .rank = -1}, {.name = "za", .rank = -1}}, go[] = {{.name = "y", .rank = -1}};
+  ox_graph g = {"mmi", 1, nodes, 2, gi, 1, go, 2, init_name, init, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m = {"mmi", ".", 8, 1, ops, &g, 0, NULL};
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare(A, &m, &E), 0);
+  const void *const *st = g.node[0].state;
+  CHECK(st && *st);
+  int64_t rows = (B0 ? B0 : 1) * M, bad = 0;
+  int32_t *want = calloc((size_t)(rows * N), sizeof *want);
+#define VAL(dt, v) ((dt) == OX_INT8 ? (int64_t)(int8_t)(v) : (int64_t)(v))
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < N; j++) {
+      int64_t sum = 0, bz = VAL(tb, zbv[zbk == 2 ? j : 0]);
+      for (int64_t k = 0; k < K; k++) sum += (VAL(ta, av[i * K + k]) - VAL(ta, zav[0])) * (VAL(tb, bv[k * N + j]) - bz);
+      want[i * N + j] = (int32_t)(uint32_t)(uint64_t)sum;
+    }
+#undef VAL
+  for (int isa = ox_cpu_level(); isa >= 0; isa--) {
+    ox_gemm_max_isa(isa);
+    for (int th = 1; th <= 3; th++) {
+      ox_set_threads(th);
+      ox_value *xin[2] = {a, za}, *y[1] = {NULL};
+      CHECK_EQ_I(ox_run(A, &m, xin, y, &E), 0);
+      if (!y[0] || y[0]->u.t.dt != OX_INT32 || y[0]->u.t.n != rows * N) {
+        bad++;
+        continue;
+      }
+      bad += memcmp(y[0]->u.t.data, want, (size_t)(rows * N) * 4) != 0;
+    }
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK_EQ_I(bad, 0);
+  free(want);
+}
+
+static void test_matmul_integer_prepared(void) {
+  /* quantize_dynamic's form: uint8 A, int8 B with a zero point of 0 */
+  mmi_prepared_case(OX_UINT8, OX_INT8, 0, 128, 96, 144, 0);
+  mmi_prepared_case(OX_UINT8, OX_INT8, 2, 9, 37, 100, 1);  /* K not whole groups, a partial sliver */
+  mmi_prepared_case(OX_UINT8, OX_UINT8, 0, 33, 64, 50, 2); /* B read as b - 128, bz per column */
+  mmi_prepared_case(OX_INT8, OX_INT8, 0, 17, 20, 48, 1);   /* A read as a + 128 */
+  mmi_prepared_case(OX_INT8, OX_UINT8, 0, 5, 8, 7, 1);     /* not the packed signs: B per call */
+}
+
 static void test_matmul_prepared(void) {
   static const int64_t shapes[][4] = {/* batch (0: none), M, K, N */
     {0, 40, 120, 6625}, {0, 17, 33, 50}, {3, 9, 64, 97}, {0, 300, 20, 7}, {2, 130, 7, 49}, {0, 8, 300, 200}};
@@ -790,6 +861,7 @@ int main(void) {
   test_gemm_op();
   test_matmul_integer();
   test_matmul_int8();
+  test_matmul_integer_prepared();
   test_einsum();
   test_det();
   test_table();
