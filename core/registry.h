@@ -33,6 +33,9 @@ typedef struct ox_ctx {
   /* the run's thread count, for ox_par_chunks and the GEMM (core/threads.h):
    * the run options' threads; 0: the process's (ox_set_threads) */
   int threads;
+  /* the elementwise followers this node computes on its output
+   * (core/fuse.h), or NULL; a kernel that applies them sets epi->done */
+  struct ox_epi_bound *epi;
 } ox_ctx;
 
 /* in[i] is NULL for a missing optional input; the kernel sets out[0..nout-1]

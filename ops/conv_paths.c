@@ -35,6 +35,7 @@
 #endif
 
 #include "core/cpu.h"
+#include "core/fuse.h"
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/threads.h"
@@ -205,6 +206,7 @@ typedef struct {
   const int32_t *wz, *rowconst;
   const ox_conv_prep *prep; /* W prepared once per model, or NULL */
   int colsum; /* whether some wz is not zero: the terms need column sums */
+  const ox_epi_bound *epi; /* float Conv: the followers applied to each finished row, or NULL */
   /* per thread (slot) scratch */
   char **buf;
   const char ***ptrs;
@@ -405,11 +407,16 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         prefetch_cols(p, xg, nj0, nnc, p->Cg * bl / nb, p->Cg * (bl + 1) / nb);
         ox_sgemm_packed(&p->gp, b1 - b0, nc, p->K, (const float *)pa + b0 * p->K, (const float *)pb,
                         (float *)c + b0 * ldc, ldc, p->b ? 1 : 0);
+        if (p->epi) /* the block's rows, while they are in cache */
+          for (int64_t m = b0; m < b1; m++)
+            ox_epi_rows(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
       }
-    } else if (p->ct == OX_FLOAT)
+    } else if (p->ct == OX_FLOAT) {
       ox_sgemm_packed(&p->gp, m1 - m0, nc, p->K, (const float *)pa, (const float *)pb, (float *)c, ldc,
                       p->b ? 1 : 0);
-    else
+      for (int64_t m = 0; p->epi && m < m1 - m0; m++)
+        ox_epi_rows(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
+    } else
       ox_dgemm_packed(&p->gp, m1 - m0, nc, p->K, (const double *)pa, (const double *)pb, (double *)c,
                       ldc, p->b ? 1 : 0);
     if (is_small(p->yt))
@@ -491,6 +498,10 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
           else store_row(p->yt, p->y + (size_t)yi * p->ys, &v, 1);
         }
       }
+    }
+    for (int64_t m = 0; p->epi && m < p->Mg; m++) {
+      int64_t om = gi * p->Mg + m;
+      ox_epi_rows(p->epi, (float *)p->y + (n * p->M + om) * p->P, p->P, n, om, 0);
     }
   }
 }
@@ -624,6 +635,7 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         const char *bm = p->b ? p->b + (size_t)m * es : NULL;
         if (!is_small(p->yt)) {
           direct_row(p, p->y + (size_t)yi * es, p->Wo, nt, src, wm, bm);
+          if (p->epi) ox_epi_rows(p->epi, (float *)p->y + yi, p->Wo, n, m, oy * p->Wo);
         } else {
           direct_row(p, orow, p->Wo, nt, src, wm, bm);
           store_row(p->yt, p->y + (size_t)yi * p->ys, (const float *)orow, p->Wo);
@@ -903,6 +915,8 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
   p.level = p.gp.level;
   p.yt = y->dt, p.ys = ox_dtype_size(y->dt);
+  /* followers fused into this node (core/fuse.h): on float32 only */
+  if (c->epi && p.dt == OX_FLOAT && ox_epi_check(c->epi, y)) p.epi = c->epi;
   /* weights and bias in the compute type */
   p.w = w->data, p.b = b ? b->data : NULL;
   if (pp && !same_plan(&pp->gp, &p.gp)) pp = NULL;
@@ -927,6 +941,7 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   }
   int rc = conv_float_run(c, &p, &g);
   ox_mem_scratch_free(xraw);
+  if (!rc && p.epi) c->epi->done = 1;
   return rc;
 }
 
