@@ -17,14 +17,17 @@ int ox_epi_check(ox_epi_bound *b, const ox_tensor *y) {
   return 1;
 }
 
-#define CHUNK 256 /* columns per pass: the scratch registers stay in L1 */
+#define CHUNK 512 /* columns per pass: the scratch registers stay in L1 */
 
 void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0) {
   const ox_epi *e = b->e;
   float tmp[OX_EPI_MAXREG - 1][CHUNK];
   int64_t base = (img * b->M + ch) * b->P + pos0; /* of a FULL input */
-  for (int64_t j = 0; j < n; j += CHUNK) {
-    int64_t m = n - j < CHUNK ? n - j : CHUNK;
+  /* steps on the output row alone: the whole row in one pass (each element
+   * is computed alike in any split) */
+  int64_t chunk = e->nreg > 1 ? CHUNK : n;
+  for (int64_t j = 0; j < n; j += chunk) {
+    int64_t m = n - j < chunk ? n - j : chunk;
     float *reg[OX_EPI_MAXREG] = {row + j};
     for (int r = 1; r < OX_EPI_MAXREG; r++) reg[r] = tmp[r - 1];
     for (int i = 0; i < e->nstep; i++) {
