@@ -30,3 +30,12 @@ else
   err_has fuse_trace "node 'relu' Relu-13"
   grep -q fused "$T/fuse_trace.err" && bad "fuse: --trace fuses" || ok
 fi
+
+# MaxPool 2x2 stride 2 (ops/pool.c's fast rows): taps in order, NaN never
+# kept, of equal zeros the first (-0 in the second window), all NaN -inf
+expect 0 maxpool2_make "$X" make MaxPool --opset 12 -a kernel_shape=[2,2] -a strides=[2,2] \
+  --input 'x:float32[1,1,2,8]' -o "$T/maxpool2.onnx"
+expect 0 maxpool2_run "$X" run "$T/maxpool2.onnx" --format npy --out-dir "$T/maxpool2" \
+  --in 'x=float32[1,1,2,8]:nan,1,-0,0,-inf,nan,0,-0,nan,-2,0,-0,nan,nan,-0,0'
+expect 0 maxpool2_want "$X" convert 'float32[1,1,1,4]:1,-0,-inf,0' "$T/maxpool2_want.npy"
+cmp -s "$T/maxpool2/output_0.npy" "$T/maxpool2_want.npy" && ok || bad "maxpool2: not [1, -0, -inf, 0]"
