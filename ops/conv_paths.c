@@ -102,6 +102,7 @@ static inline void copy_taps(char *d, size_t dstep, size_t skip, const char *con
   return;
   if (n == 32) { TAPS(32) }
   if (n == 64) { TAPS(64) }
+  if (n == 128) { TAPS(128) } /* a row of 32 floats (wake word nets' maps) */
   if (n == 192) { TAPS(192) }
 #undef TAPS
   for (int64_t ci = 0; ci < count; ci++, d += skip)
@@ -945,6 +946,55 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   return rc;
 }
 
+#define PAD_MAX (64 << 20) /* bytes of a zero-padded copy of X */
+
+/* The packed GEMM's im2col reads every element of X once per kernel
+ * position, and a padded convolution makes every piece of a row that meets
+ * the border (with 3x3 and pads 1, every piece) take pack_cols' slow path,
+ * tap by tap and channel by channel. A zero-padded copy of X, made once,
+ * turns them into whole runs: when p's X is float (or double) as computed,
+ * some pad is not 0 and the kernel has more than one position, *raw <- a
+ * copy of X with each spatial axis padded by its pads (zeros: the values
+ * pack_cols writes for the pads, so the same columns and bytes), and p <-
+ * the same convolution without pads over it (geometry *gz). */
+static int pad_input(ox_ctx *c, plan *p, ox_conv_geom *gz, void **raw) {
+  const ox_conv_geom *g0 = p->g;
+  int nd = g0->nd, L = nd - 1, pads = 0;
+  *raw = NULL;
+  for (int a = 0; a < nd; a++) pads |= g0->pb[a] || g0->pe[a];
+  if (!pads || p->dt != p->ct || g0->nker < 2) return 0;
+  *gz = *g0;
+  int64_t nimg = 1;
+  for (int a = 0; a < nd; a++) {
+    gz->img[a] = g0->img[a] + g0->pb[a] + g0->pe[a];
+    gz->pb[a] = gz->pe[a] = 0;
+    if (gz->img[a] <= 0 || nimg > INT64_MAX / gz->img[a]) return 0;
+    nimg *= gz->img[a];
+  }
+  gz->nimg = nimg;
+  int64_t planes = p->N * p->C;
+  if (nimg > PAD_MAX / (int64_t)p->xs / ox_max64(planes, 1)) return 0;
+  char *xp = scratch((size_t)(planes * nimg) * p->xs, raw);
+  if (!xp) return ox_oom(c->err, NULL);
+  memset(xp, 0, (size_t)(planes * nimg) * p->xs);
+  /* each row of X (along the last axis) into its place */
+  int64_t rows = g0->img[L] ? g0->nimg / g0->img[L] : 0;
+  size_t rowb = (size_t)g0->img[L] * p->xs;
+  for (int64_t pl = 0; pl < planes; pl++)
+    for (int64_t r = 0; r < rows; r++) {
+      int64_t off = g0->pb[L], q = r, st = gz->img[L];
+      for (int a = L - 1; a >= 0; a--, st *= gz->img[a + 1]) {
+        off += (q % g0->img[a] + g0->pb[a]) * st;
+        q /= g0->img[a];
+      }
+      memcpy(xp + (size_t)(pl * nimg + off) * p->xs, p->x + (size_t)(pl * g0->nimg + r * g0->img[L]) * p->xs, rowb);
+    }
+  /* the plan over the copy: its strides and its table of kernel positions */
+  int64_t xd[2] = {p->N, p->C}, wd[1] = {p->M};
+  ox_tensor xt = {.dt = p->dt, .rank = 2, .dims = xd, .data = xp}, wt = {.rank = 1, .dims = wd};
+  return plan_geometry(c, p, &xt, &wt, p->G, gz); /* p->g = gz */
+}
+
 /* ox_conv_float after the set-up: the paths */
 static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   plan p = *pp;
@@ -1011,6 +1061,9 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   }
 
   /* packed GEMM */
+  void *padraw = NULL;
+  ox_conv_geom gz;
+  OX_TRY(pad_input(c, &p, &gz, &padraw));
   int64_t nr = p.gp.nr, mr = p.gp.mr;
   plan_tiles(&p, c->threads, nr, p.K * (int64_t)es, work);
   int64_t nc = p.nc;
@@ -1037,6 +1090,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   if (!rc) ox_par_for(items, nch, gemm_chunk, &p);
   free_slots(nch, raw);
   ox_mem_scratch_free(paraw);
+  ox_mem_scratch_free(padraw);
   return rc;
 }
 
