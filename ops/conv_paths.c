@@ -53,6 +53,7 @@
 #define DIRECT_MB 8                /* output channels per direct item */
 #define DIRECT_SLACK 64            /* bytes a direct row may read past its end (one vector) */
 #define WIDEN_MAX (16 << 20)       /* bytes of a float copy of a float16 X */
+#define EPI_ROWS 2048              /* direct: outputs per channel between two epilogue calls */
 #define PACK_TAPS 32               /* kernel positions pack_cols handles at once */
 
 typedef float v4f __attribute__((vector_size(16)));
@@ -602,6 +603,7 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->H * p->Wi) * xs;
     int64_t m0 = gi * p->Mg + mb * DIRECT_MB, m1 = ox_min64(m0 + DIRECT_MB, (gi + 1) * p->Mg);
     int64_t built = 0; /* input rows below this one are built (or skipped) */
+    int64_t ey = 0;    /* fused followers: output rows below this one are done */
     for (int64_t oy = 0; oy < p->Ho; oy++) {
       int64_t top = oy * p->sh - p->ph;
       for (int64_t iy = ox_max64(built, ox_max64(top, 0)); iy < ox_min64(top + S, p->H); iy++)
@@ -636,11 +638,18 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         const char *bm = p->b ? p->b + (size_t)m * es : NULL;
         if (!is_small(p->yt)) {
           direct_row(p, p->y + (size_t)yi * es, p->Wo, nt, src, wm, bm);
-          if (p->epi) ox_epi_rows(p->epi, (float *)p->y + yi, p->Wo, n, m, oy * p->Wo);
         } else {
           direct_row(p, orow, p->Wo, nt, src, wm, bm);
           store_row(p->yt, p->y + (size_t)yi * p->ys, (const float *)orow, p->Wo);
         }
+      }
+      /* the followers on a block of rows of each channel (one call per row
+       * costs more than the steps on a short row), still in cache */
+      if (p->epi && ((oy + 1 - ey) * p->Wo >= EPI_ROWS || oy == p->Ho - 1)) {
+        for (int64_t m = m0; m < m1; m++)
+          ox_epi_rows(p->epi, (float *)p->y + ((n * p->M + m) * p->Ho + ey) * p->Wo, (oy + 1 - ey) * p->Wo, n, m,
+                      ey * p->Wo);
+        ey = oy + 1;
       }
     }
   }
