@@ -39,3 +39,10 @@ expect 0 maxpool2_run "$X" run "$T/maxpool2.onnx" --format npy --out-dir "$T/max
   --in 'x=float32[1,1,2,8]:nan,1,-0,0,-inf,nan,0,-0,nan,-2,0,-0,nan,nan,-0,0'
 expect 0 maxpool2_want "$X" convert 'float32[1,1,1,4]:1,-0,-inf,0' "$T/maxpool2_want.npy"
 cmp -s "$T/maxpool2/output_0.npy" "$T/maxpool2_want.npy" && ok || bad "maxpool2: not [1, -0, -inf, 0]"
+if [ -s "$F/fuse.onnx" ]; then
+  # --save-intermediates sees every value, the fused ones too
+  expect 0 fuse_save "$X" run "$F/fuse.onnx" $FI --save-intermediates "$F/si" --out-dir "$F/si_out"
+  for v in c bn re res h1 h2 h3 dc lr mx g u0; do
+    [ -s "$F/si/$v.pb" ] && ok || bad "fuse: --save-intermediates did not write $v"
+  done
+fi
