@@ -660,7 +660,7 @@ static int group_value(const fuse_group *g, int v) {
   return -1;
 }
 
-/* The step for node f in group g, or 0 */
+/* The step for node f in group g: 1, or 0 (none), or -1 (out of memory) */
 static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse_group *g, const fuse_info *fi,
                      ox_scope *consts, ox_consts *cc, const fold_acc *acc, int64_t M, int rank, ox_err *e) {
   ox_node *n = &nodes[f];
@@ -676,7 +676,7 @@ static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse
   if (ox_binary_epi(&fc, &s)) fam = 2;
   else if (ox_unary_epi(&fc, &s)) fam = 1;
   else if (ox_batchnorm_epi(&fc, M, &s)) fam = 1;
-  else return 0;
+  else return e->code ? -1 : 0; /* out of memory reading a constant */
   s.nin = fam;
   int inside = 0;
   for (int k = 0; k < fam; k++) {
@@ -804,6 +804,7 @@ static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, 
         for (int i = 0; i < g.n; i++) taken |= g.node[i] == f;
         if (reads && !taken) more = fuse_step(a, m, nodes, f, &g, &fi, consts, cc, acc, M, w->u.t.rank, e);
       }
+      if (more < 0) return e->code;
     }
     ox_epi *ep = ox_alloc(a, sizeof *ep);
     if (!ep) return ox_oom(e, NULL);
