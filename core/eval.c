@@ -622,8 +622,6 @@ static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope 
   return 1;
 }
 
-/* The deadline of --timeout, as node n is prepared: a run's message, with
- * the node and "(preparing the model)" in front. */
 /* ---- fusion (core/fuse.h) ----
  * A Conv's elementwise followers become steps of its epilogue: in the order
  * of the graph, each next node that reads a value of the group, whose other
@@ -818,6 +816,8 @@ static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, 
   return 0;
 }
 
+/* The deadline of --timeout, as node n is prepared: a run's message, with
+ * the node and "(preparing the model)" in front. */
 static int prep_time(const ox_run_opts *o, const ox_node *n, ox_err *e) {
   if (!ox_check_time(o, e)) return 0;
   if (n->fn) ox_prefix(e, "node '%s' %s (function; preparing the model): ", n->name, n->op);
