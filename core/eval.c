@@ -670,11 +670,10 @@ static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse
   ox_epi_step s = {0};
   s.node = n;
   ox_ctx fc = {a, e, n, n->version, m, NULL, n->state, cc, acc->run, acc->run->threads};
-  int fam;
-  if (ox_binary_epi(&fc, &s)) fam = 2;
-  else if (ox_unary_epi(&fc, &s)) fam = 1;
-  else if (ox_batchnorm_epi(&fc, M, &s)) fam = 1;
-  else return e->code ? -1 : 0; /* out of memory reading a constant */
+  int fam = 0; /* the step's data inputs: 1 or 2 */
+  for (const ox_family *fy = ox_families; fy->family && !fam; fy++)
+    if (fy->epi) fam = fy->epi(&fc, M, &s);
+  if (!fam) return e->code ? -1 : 0; /* out of memory reading a constant */
   s.nin = fam;
   int inside = 0;
   for (int k = 0; k < fam; k++) {

@@ -41,7 +41,7 @@ typedef struct {
   const char *name;  /* FULL: the value's name, bound when the head runs */
 } ox_epi_in;
 
-typedef struct {
+typedef struct ox_epi_step {
   ox_epi_row_fn fn;
   const void *arg; /* the follower's parameters */
   int nin;         /* 1 or 2 */
@@ -74,13 +74,15 @@ int ox_epi_check(ox_epi_bound *b, const ox_tensor *y);
  * y = the head's output data; row = y + (img * M + ch) * P + pos0. */
 void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0);
 
-/* The follower families: a step for node c->node (its attributes in
- * c->state, its constant inputs through ox_const_input; inputs that the
- * group makes are not constant); 1 when the family takes it as a float32
- * step (s->fn, s->arg set), else 0. M: the head's output channels. */
+/* The families' epilogue hooks (ox_family.epi, core/registry.h; listed in
+ * ops/families.c): a step for node c->node (its attributes in c->state, its
+ * constant inputs through ox_const_input; inputs that the group makes are
+ * not constant), M the head's output channels: the step's count of data
+ * inputs (1 or 2; s->fn, s->arg set) when the family takes the node as a
+ * float32 step, else 0. */
 struct ox_ctx;
-int ox_unary_epi(struct ox_ctx *c, ox_epi_step *s);
-int ox_binary_epi(struct ox_ctx *c, ox_epi_step *s);
+int ox_unary_epi(struct ox_ctx *c, int64_t M, ox_epi_step *s);
+int ox_binary_epi(struct ox_ctx *c, int64_t M, ox_epi_step *s);
 int ox_batchnorm_epi(struct ox_ctx *c, int64_t M, ox_epi_step *s);
 
 #endif

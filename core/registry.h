@@ -110,7 +110,14 @@ enum { OX_ORIGIN_SPEC, OX_ORIGIN_EXPERIMENTAL, OX_ORIGIN_ONNXRUNTIME };
 
 /* The families, defined in ops/families.c (each table ends with a row whose
  * op is NULL; the list with a NULL family). */
-typedef struct { const char *family; const ox_kernel *rows; } ox_family;
+/* epi: NULL, or the family's epilogue hook (core/fuse.h): the step a Conv
+ * runs for one of its nodes fused into it */
+struct ox_epi_step;
+typedef struct {
+  const char *family;
+  const ox_kernel *rows;
+  int (*epi)(struct ox_ctx *c, int64_t M, struct ox_epi_step *s);
+} ox_family;
 extern const ox_family ox_families[];
 
 /* A row of the sorted table. */

@@ -209,7 +209,8 @@ static void epi_row(const void *arg, const float *a, int64_t sa, const float *b,
 /* Add, Sub, Mul, Div of two inputs (numpy broadcasting: opset 7 on), Max and
  * Min of two (opset 8 on): z = op(input 0, input 1), as binary_k and
  * variadic compute them on float32. */
-int ox_binary_epi(ox_ctx *c, ox_epi_step *s) {
+int ox_binary_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
+  (void)M;
   static const struct { const char *name; binop op; int since; } ops[] = {
     {"Add", ADD, 7}, {"Sub", SUB, 7}, {"Mul", MUL, 7}, {"Div", DIV, 7}, {"Max", MAX, 8}, {"Min", MIN, 8},
   };
@@ -220,7 +221,7 @@ int ox_binary_epi(ox_ctx *c, ox_epi_step *s) {
     if (!strcmp(n->op, ops[i].name) && c->version >= ops[i].since) {
       s->fn = epi_row;
       s->arg = &codes[i];
-      return 1;
+      return 2; /* two data inputs */
     }
   return 0;
 }

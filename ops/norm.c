@@ -353,7 +353,7 @@ int ox_batchnorm_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
     s->arg = e;
   }
   c->err = keep;
-  return e != NULL;
+  return e != NULL; /* one data input (the rest are parameters) */
 }
 
 /* BatchNormalization 1-15. Inference: y = (x - mean) / sqrt(var + eps) *

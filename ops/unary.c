@@ -527,7 +527,8 @@ static void epi_row(const void *arg, const float *a, int64_t sa, const float *b,
   if (!OX_AT_WIDTH(fast, e->op, e->q, a, z, n)) vector_op(e->op, e->q, a, z, n);
 }
 
-int ox_unary_epi(ox_ctx *c, ox_epi_step *s) {
+int ox_unary_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
+  (void)M;
   static const struct { const char *name; int op; } ops[] = {
     {"Relu", OP_Relu}, {"LeakyRelu", OP_LeakyRelu}, {"Clip", OP_Clip}, {"Abs", OP_Abs}, {"Neg", OP_Neg},
     {"Sigmoid", OP_Sigmoid}, {"Tanh", OP_Tanh}, {"HardSigmoid", OP_HardSigmoid}, {"HardSwish", OP_HardSwish},
@@ -563,7 +564,7 @@ int ox_unary_epi(ox_ctx *c, ox_epi_step *s) {
   }
   s->fn = epi_row;
   s->arg = e;
-  return 1;
+  return 1; /* one data input */
 }
 
 typedef struct { int op; prm q; const ox_tensor *x; ox_tensor *y; } unary_job;
