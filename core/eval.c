@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "eval.h"
+#include "fuse.h"
 #include "kernel.h"
 #include "load.h"
 
@@ -623,6 +624,199 @@ static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope 
   return 1;
 }
 
+/* ---- fusion (core/fuse.h) ----
+ * A Conv's elementwise followers become steps of its epilogue: in the order
+ * of the graph, each next node that reads a value of the group, whose other
+ * inputs are constants (one value, or one per output channel) or values
+ * made before the Conv runs, and that its family takes as a float32 step.
+ * Every value of the group but the last must have no reader outside it and
+ * not be a graph output (the steps past the last such point are dropped), so
+ * that nothing else ever needs it. ONNXOP_NO_FUSE=1 in the environment turns
+ * the pass off (the tests compare both ways). */
+
+typedef struct {
+  ox_namemap names;
+  int *prod;  /* per value: its producer's index */
+  int *nread; /* per value: its readers (input slots, subgraph reads, graph outputs) */
+} fuse_info;
+
+static void fuse_count(void *arg, const char *name) {
+  fuse_info *fi = arg;
+  int v = name[0] ? ox_namemap_get(&fi->names, name) : -1;
+  if (v >= 0) fi->nread[v]++;
+}
+
+typedef struct {
+  int h;                            /* the head */
+  int n;                            /* steps */
+  int node[OX_EPI_MAXSTEP];         /* each step's node */
+  int val[OX_EPI_MAXSTEP + 1];      /* the group's values: 0 the head's output, i + 1 step i's */
+  ox_epi_step step[OX_EPI_MAXSTEP]; /* in[].reg: the index into val of a REG input */
+} fuse_group;
+
+static int group_value(const fuse_group *g, int v) {
+  for (int i = 0; i <= g->n; i++)
+    if (g->val[i] == v) return i;
+  return -1;
+}
+
+/* The step for node f in group g: 1, or 0 (none), or -1 (out of memory) */
+static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse_group *g, const fuse_info *fi,
+                     ox_scope *consts, ox_consts *cc, const fold_acc *acc, int64_t M, int rank, ox_err *e) {
+  ox_node *n = &nodes[f];
+  if (!n->k || n->fn || n->folded || n->fused_into || n->epi || n->nout < 1 || !n->out[0][0]) return 0;
+  for (int k = 1; k < n->nout; k++)
+    if (n->out[k][0]) return 0;
+  for (int j = 0; j < n->nattr; j++)
+    if (n->attr[j].g || n->attr[j].graphs) return 0;
+  ox_epi_step s = {0};
+  s.node = n;
+  ox_ctx fc = {a, e, n, n->version, m, NULL, n->state, cc, acc->run, acc->run->threads};
+  int fam = 0; /* the step's data inputs: 1 or 2 */
+  for (const ox_family *fy = ox_families; fy->family && !fam; fy++)
+    if (fy->epi) fam = fy->epi(&fc, M, &s);
+  if (!fam) return e->code ? -1 : 0; /* out of memory reading a constant */
+  s.nin = fam;
+  int inside = 0;
+  for (int k = 0; k < fam; k++) {
+    const char *name = k < n->nin ? n->in[k] : "";
+    int v = name[0] ? ox_namemap_get(&fi->names, name) : -1, gv = v >= 0 ? group_value(g, v) : -1;
+    if (gv >= 0) {
+      s.in[k].kind = OX_EPI_REG, s.in[k].reg = gv;
+      inside++;
+      continue;
+    }
+    if (!name[0] || (k == 0 && fam == 1)) return 0; /* a one-input step reads the group */
+    ox_value *cv = scope_get(consts, name);
+    if (cv) { /* a constant: one value, or one per output channel of (N, M, ...) */
+      const ox_tensor *t = &cv->u.t;
+      if (cv->kind != OX_TENSOR || t->dt != OX_FLOAT || t->rank > rank || !t->data) return 0;
+      int per_channel = t->n == M;
+      for (int d = 0; d < t->rank; d++) {
+        int axis = rank - t->rank + d;
+        if (t->dims[d] != 1 && (axis != 1 || t->dims[d] != M)) per_channel = 0;
+      }
+      if (t->n == 1) s.in[k].kind = OX_EPI_SCALAR;
+      else if (per_channel) s.in[k].kind = OX_EPI_CHANNEL;
+      else return 0;
+      s.in[k].data = t->data;
+      continue;
+    }
+    /* a value made before the head runs (or a graph input): checked to
+     * have the output's shape when it runs */
+    if (v >= 0 && fi->prod[v] >= g->h) return 0;
+    s.in[k].kind = OX_EPI_FULL, s.in[k].name = name;
+  }
+  if (!inside) return 0;
+  g->step[g->n] = s;
+  g->node[g->n] = f;
+  g->val[g->n + 1] = ox_namemap_get(&fi->names, n->out[0]);
+  g->n++;
+  return 1;
+}
+
+/* Whether the first n steps of g make a valid group: every value but the
+ * last read only inside it, and registers enough; then e's steps. */
+static int fuse_finish(const fuse_group *g, int n, const fuse_info *fi, ox_epi *e) {
+  int last[OX_EPI_MAXSTEP + 1], inner[OX_EPI_MAXSTEP + 1] = {0};
+  for (int i = 0; i <= n; i++) last[i] = -1;
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < g->step[i].nin; k++)
+      if (g->step[i].in[k].kind == OX_EPI_REG) {
+        last[g->step[i].in[k].reg] = i;
+        inner[g->step[i].in[k].reg]++;
+      }
+  for (int i = 0; i < n; i++)
+    if (fi->nread[g->val[i]] != inner[i]) return 0;
+  /* registers: value i's register; 0 is the output row, and the last value
+   * must land there */
+  int reg[OX_EPI_MAXSTEP + 1], holder[OX_EPI_MAXREG];
+  for (int r = 0; r < OX_EPI_MAXREG; r++) holder[r] = -1;
+  reg[0] = 0, holder[0] = 0;
+  int nreg = 1;
+  for (int i = 0; i < n; i++) {
+    const ox_epi_step *s = &g->step[i];
+    for (int k = 0; k < s->nin; k++) /* inputs dying here free their registers */
+      if (s->in[k].kind == OX_EPI_REG && last[s->in[k].reg] == i) holder[reg[s->in[k].reg]] = -1;
+    int d = -1;
+    if (i == n - 1) d = holder[0] < 0 ? 0 : -1;
+    else
+      for (int r = 0; r < OX_EPI_MAXREG && d < 0; r++)
+        if (holder[r] < 0) d = r;
+    if (d < 0) return 0;
+    reg[i + 1] = d, holder[d] = i + 1;
+    if (d + 1 > nreg) nreg = d + 1;
+    e->step[i] = *s;
+    for (int k = 0; k < s->nin; k++)
+      if (s->in[k].kind == OX_EPI_REG) e->step[i].in[k].reg = reg[s->in[k].reg];
+    e->step[i].dst = d;
+  }
+  e->nstep = n, e->nreg = nreg;
+  return 1;
+}
+
+static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, int nout, const char *const *outs,
+                     ox_scope *consts, ox_consts *cc, const fold_acc *acc, ox_err *e) {
+  const char *off = getenv("ONNXOP_NO_FUSE");
+  if (off && *off && strcmp(off, "0")) return 0;
+  int64_t nv = count_outputs(nnode, nodes);
+  if (!nv) return 0;
+  fuse_info fi;
+  fi.prod = ox_alloc_array(a, nv, sizeof *fi.prod);
+  fi.nread = ox_alloc_array(a, nv, sizeof *fi.nread);
+  if (!fi.prod || !fi.nread || ox_namemap_init(a, &fi.names, nv)) return ox_oom(e, NULL);
+  int q = 0;
+  for (int i = 0; i < nnode; i++)
+    for (int k = 0; k < nodes[i].nout; k++) {
+      const char *o = nodes[i].out[k];
+      if (!o[0] || ox_namemap_get(&fi.names, o) >= 0) continue;
+      int *slot = ox_namemap_slot(&fi.names, o);
+      if (!slot) return ox_oom(e, NULL);
+      *slot = q;
+      fi.prod[q] = i, fi.nread[q] = 0;
+      q++;
+    }
+  for (int i = 0; i < nnode; i++) node_reads(&nodes[i], fuse_count, &fi);
+  for (int j = 0; j < nout; j++)
+    if (outs[j]) fuse_count(&fi, outs[j]);
+  for (int h = 0; h < nnode; h++) {
+    ox_node *n = &nodes[h];
+    if (!n->k || n->fn || n->folded || n->fused_into || strcmp(n->op, "Conv") || (n->domain && n->domain[0]) ||
+        n->nin < 2 || !n->out[0][0])
+      continue;
+    ox_value *w = scope_get(consts, n->in[1]);
+    if (!w || w->kind != OX_TENSOR || w->u.t.dt != OX_FLOAT || w->u.t.rank < 3) continue;
+    int64_t M = w->u.t.dims[0];
+    fuse_group g = {.h = h};
+    g.val[0] = ox_namemap_get(&fi.names, n->out[0]);
+    /* the next follower: the first later node that takes a step */
+    for (int more = 1; more && g.n < OX_EPI_MAXSTEP;) {
+      more = 0;
+      for (int f = h + 1; f < nnode && !more; f++) {
+        const ox_node *c = &nodes[f];
+        int reads = 0;
+        for (int k = 0; k < c->nin && !reads; k++) {
+          int v = c->in[k][0] ? ox_namemap_get(&fi.names, c->in[k]) : -1;
+          reads = v >= 0 && group_value(&g, v) >= 0;
+        }
+        int taken = 0;
+        for (int i = 0; i < g.n; i++) taken |= g.node[i] == f;
+        if (reads && !taken) more = fuse_step(a, m, nodes, f, &g, &fi, consts, cc, acc, M, w->u.t.rank, e);
+      }
+      if (more < 0) return e->code;
+    }
+    ox_epi *ep = ox_alloc(a, sizeof *ep);
+    if (!ep) return ox_oom(e, NULL);
+    int keep = g.n;
+    while (keep > 0 && !fuse_finish(&g, keep, &fi, ep)) keep--;
+    if (!keep) continue;
+    ep->final = nodes[g.node[keep - 1]].out[0];
+    n->epi = ep;
+    for (int i = 0; i < keep; i++) nodes[g.node[i]].fused_into = n;
+  }
+  return 0;
+}
+
 /* The deadline of --timeout, as node n is prepared: a run's message, with
  * the node and "(preparing the model)" in front. */
 static int prep_time(const ox_run_opts *o, const ox_node *n, ox_err *e) {
@@ -652,6 +846,8 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
     ox_node *n = &nodes[i];
     n->folded = NULL;
     n->elided = 0;
+    n->epi = NULL;
+    n->fused_into = NULL;
     const ox_function *fn = find_function(m, n);
     if (fn) {
       /* Calls are expanded at run time; a function that (indirectly) calls
@@ -733,6 +929,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
         if (n->out[q][0] && !scope_set(a, consts, n->out[q], NULL)) return ox_oom(e, NULL);
     }
   }
+  if (g && !up && consts) OX_TRY(fuse_pass(a, m, nnode, nodes, nout, outs, consts, cc, acc, e));
   return plan_liveness(a, nnode, nodes, nout, outs, e);
 }
 
@@ -905,7 +1102,7 @@ typedef struct {
 typedef struct trace_sum {
   trace_op *ops;
   int n, cap;
-  int64_t nodes;
+  int64_t nodes, fused; /* run; computed by the node they were fused into */
   const ox_node *bad; /* the first node with a NaN or Inf output, its output index and counts */
   int bad_out, bad_depth;
   int64_t nans, infs;
@@ -963,6 +1160,9 @@ static void sum_write(FILE *f, trace_sum *s, int timed) {
   }
   fprintf(f, "summary: %lld node%s run, by op%s:\n", (long long)s->nodes, s->nodes == 1 ? "" : "s",
           timed ? " (time: the nodes' wall time; an If's, Loop's or Scan's includes its subgraph's nodes)" : "");
+  if (s->fused)
+    fprintf(f, "  (and %lld node%s computed by the Conv %s fused into, in its time)\n", (long long)s->fused,
+            s->fused == 1 ? "" : "s", s->fused == 1 ? "it was" : "they were");
   for (int i = 0; i < s->n; i++) {
     const trace_op *o = &s->ops[i];
     char op[160];
@@ -1069,12 +1269,47 @@ static int skip_elided(ox_arena *a, const ox_node *n, ox_scope *sc, ox_err *e) {
   return 1;
 }
 
+/* Fusion is off while --trace prints values or a node hook saves them: every
+ * node runs on its own, for its values to be seen. */
+static int fusing(const ox_run_opts *o) { return !(o->trace & OX_TRACE_NODES) && !o->hook; }
+
+/* A follower whose head computed it (its group's last value is bound) is
+ * not run; the values it was the last reader of die here as they would
+ * have. */
+static int skip_fused(ox_arena *a, const ox_node *n, ox_scope *sc, int depth) {
+  const ox_run_opts *o = sc->run->o;
+  if (!n->fused_into || !fusing(o) || !scope_get(sc, n->fused_into->epi->final)) return 0;
+  if (sc->run->sum) /* the summary counts it */
+    sc->run->sum->fused++;
+  else if (o->trace & OX_TRACE_TIME)
+    fprintf(o->trace_file ? o->trace_file : stderr, "%*s     fused  node '%s' %s-%d (computed by node '%s')\n",
+            depth * 2, "", n->name, n->op, n->version, n->fused_into->name);
+  if (!ox_live_on(a)) return 1;
+  for (int i = 0; i < n->ndies; i++) {
+    const ox_value *v = scope_get(sc, n->dies[i]);
+    if (v && v->kind == OX_TENSOR) ox_live_unref(a, v->u.t.data, 1);
+  }
+  return 1;
+}
+
 static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *sc, int depth,
                     ox_err *e) {
   int skip = skip_elided(a, n, sc, e);
   if (skip) return skip < 0 ? e->code : 0;
+  if (skip_fused(a, n, sc, depth)) return 0;
   run_state *rs = sc->run;
   const ox_run_opts *o = rs->o;
+  /* the followers fused into this node, their residuals bound */
+  ox_epi_bound eb = {0};
+  if (n->epi && fusing(o) && !n->folded) {
+    eb.e = n->epi;
+    for (int i = 0; i < n->epi->nstep; i++)
+      for (int k = 0; k < n->epi->step[i].nin; k++)
+        if (n->epi->step[i].in[k].kind == OX_EPI_FULL) {
+          const ox_value *v = scope_get(sc, n->epi->step[i].in[k].name);
+          eb.full[i][k] = v && v->kind == OX_TENSOR ? &v->u.t : NULL;
+        }
+  }
   ox_value **in = ox_alloc_array(a, n->nin ? n->nin : 1, sizeof *in);
   ox_value **out = ox_alloc_array(a, n->nout ? n->nout : 1, sizeof *out);
   if (!in || !out) return ox_oom(e, NULL);
@@ -1097,7 +1332,7 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   } else {
     rc = n->folded ? 0 : check_inputs(n, n->nin, in, e);
     if (!rc) {
-      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL, o, o->threads};
+      ox_ctx c = {a, e, n, n->version, m, sc, n->state, NULL, o, o->threads, eb.e ? &eb : NULL};
       /* a node of a function body whose attributes refer to the caller's:
        * its hook runs now, for this call (in the run's memory) */
       if (!n->state && n->k->load && !n->folded) rc = ox_node_load(&c);
@@ -1144,7 +1379,9 @@ static int run_node(ox_arena *a, const ox_model *m, const ox_node *n, ox_scope *
   for (int i = 0; i < n->nout; i++) {
     if (!n->out[i][0]) continue;
     if (!out[i]) return ox_fail(e, OX_EINPUT, "produced no value for output %d '%s'", i, n->out[i]);
-    if (!scope_set(a, sc, n->out[i], out[i])) return ox_oom(e, NULL);
+    /* with its followers applied, output 0 is their group's last value */
+    const char *name = i == 0 && eb.done ? n->epi->final : n->out[i];
+    if (!scope_set(a, sc, name, out[i])) return ox_oom(e, NULL);
   }
   live_after(a, n, sc, out, born, done);
   if (!o->hook) return 0;

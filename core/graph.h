@@ -67,6 +67,10 @@ typedef struct ox_node {
    * (unless --trace or a node hook wants to see them; it runs then) */
   struct ox_value **folded;
   int elided;
+  /* fusion (core/fuse.h): the elementwise followers this node computes on
+   * its output, or NULL; on a follower, the node that computes it, or NULL */
+  const struct ox_epi *epi;
+  const struct ox_node *fused_into;
   /* the inputs whose data the load hook's state replaces (ox_ctx.packed_inputs) */
   unsigned packed_inputs;
 } ox_node;

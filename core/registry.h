@@ -33,9 +33,12 @@ typedef struct ox_ctx {
   /* the run's thread count, for ox_par_chunks and the GEMM (core/threads.h):
    * the run options' threads; 0: the process's (ox_set_threads) */
   int threads;
+  /* the elementwise followers this node computes on its output
+   * (core/fuse.h), or NULL; a kernel that applies them sets epi->done */
+  struct ox_epi_bound *epi;
   /* a load hook sets bit i when what it made (c->state) replaces input i's
    * data: its kernel never reads that input's bytes again, so a constant
-   * only such kernels read may have its memory given back (ox_release_packed) */
+   * only such kernels read may have its memory given back (ox_release_node, core/load.h) */
   unsigned packed_inputs;
 } ox_ctx;
 
@@ -111,7 +114,14 @@ enum { OX_ORIGIN_SPEC, OX_ORIGIN_EXPERIMENTAL, OX_ORIGIN_ONNXRUNTIME };
 
 /* The families, defined in ops/families.c (each table ends with a row whose
  * op is NULL; the list with a NULL family). */
-typedef struct { const char *family; const ox_kernel *rows; } ox_family;
+/* epi: NULL, or the family's epilogue hook (core/fuse.h): the step a Conv
+ * runs for one of its nodes fused into it */
+struct ox_epi_step;
+typedef struct {
+  const char *family;
+  const ox_kernel *rows;
+  int (*epi)(struct ox_ctx *c, int64_t M, struct ox_epi_step *s);
+} ox_family;
 extern const ox_family ox_families[];
 
 /* A row of the sorted table. */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fuse.h"
 #include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
@@ -195,6 +196,34 @@ static int float_rows(binop op, const ox_tensor *A, const ox_tensor *B, ox_tenso
                 xb + it->off[1] + col * it->step[1], it->step[1], zz + pos, n);
   }
   return 1;
+}
+
+/* ---- as an epilogue (core/fuse.h): float_rows' row ---- */
+
+static void epi_row(const void *arg, const float *a, int64_t sa, const float *b, int64_t sb, float *z, int64_t n,
+                    int64_t ch) {
+  (void)ch;
+  OX_AT_WIDTH(frow, *(const binop *)arg, a, sa, b, sb, z, n);
+}
+
+/* Add, Sub, Mul, Div of two inputs (numpy broadcasting: opset 7 on), Max and
+ * Min of two (opset 8 on): z = op(input 0, input 1), as binary_k and
+ * variadic compute them on float32. */
+int ox_binary_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
+  (void)M;
+  static const struct { const char *name; binop op; int since; } ops[] = {
+    {"Add", ADD, 7}, {"Sub", SUB, 7}, {"Mul", MUL, 7}, {"Div", DIV, 7}, {"Max", MAX, 8}, {"Min", MIN, 8},
+  };
+  static const binop codes[] = {ADD, SUB, MUL, DIV, MAX, MIN};
+  const ox_node *n = c->node;
+  if ((n->domain && n->domain[0]) || n->nin != 2) return 0;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(n->op, ops[i].name) && c->version >= ops[i].since) {
+      s->fn = epi_row;
+      s->arg = &codes[i];
+      return 2; /* two data inputs */
+    }
+  return 0;
 }
 
 /* The one type dispatch. A, B: same dtype (float, double, an integer or

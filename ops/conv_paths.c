@@ -35,6 +35,7 @@
 #endif
 
 #include "core/cpu.h"
+#include "core/fuse.h"
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/threads.h"
@@ -52,6 +53,7 @@
 #define DIRECT_MB 8                /* output channels per direct item */
 #define DIRECT_SLACK 64            /* bytes a direct row may read past its end (one vector) */
 #define WIDEN_MAX (16 << 20)       /* bytes of a float copy of a float16 X */
+#define EPI_ROWS 2048              /* direct: outputs per channel between two epilogue calls */
 #define PACK_TAPS 32               /* kernel positions pack_cols handles at once */
 
 typedef float v4f __attribute__((vector_size(16)));
@@ -101,6 +103,7 @@ static inline void copy_taps(char *d, size_t dstep, size_t skip, const char *con
   return;
   if (n == 32) { TAPS(32) }
   if (n == 64) { TAPS(64) }
+  if (n == 128) { TAPS(128) } /* a row of 32 floats (wake word nets' maps) */
   if (n == 192) { TAPS(192) }
 #undef TAPS
   for (int64_t ci = 0; ci < count; ci++, d += skip)
@@ -205,6 +208,7 @@ typedef struct {
   const int32_t *wz, *rowconst;
   const ox_conv_prep *prep; /* W prepared once per model, or NULL */
   int colsum; /* whether some wz is not zero: the terms need column sums */
+  const ox_epi_bound *epi; /* float Conv: the followers applied to each finished row, or NULL */
   /* per thread (slot) scratch */
   char **buf;
   const char ***ptrs;
@@ -405,11 +409,16 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         prefetch_cols(p, xg, nj0, nnc, p->Cg * bl / nb, p->Cg * (bl + 1) / nb);
         ox_sgemm_packed(&p->gp, b1 - b0, nc, p->K, (const float *)pa + b0 * p->K, (const float *)pb,
                         (float *)c + b0 * ldc, ldc, p->b ? 1 : 0);
+        if (p->epi) /* the block's rows, while they are in cache */
+          for (int64_t m = b0; m < b1; m++)
+            ox_epi_rows(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
       }
-    } else if (p->ct == OX_FLOAT)
+    } else if (p->ct == OX_FLOAT) {
       ox_sgemm_packed(&p->gp, m1 - m0, nc, p->K, (const float *)pa, (const float *)pb, (float *)c, ldc,
                       p->b ? 1 : 0);
-    else
+      for (int64_t m = 0; p->epi && m < m1 - m0; m++)
+        ox_epi_rows(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
+    } else
       ox_dgemm_packed(&p->gp, m1 - m0, nc, p->K, (const double *)pa, (const double *)pb, (double *)c,
                       ldc, p->b ? 1 : 0);
     if (is_small(p->yt))
@@ -491,6 +500,10 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
           else store_row(p->yt, p->y + (size_t)yi * p->ys, &v, 1);
         }
       }
+    }
+    for (int64_t m = 0; p->epi && m < p->Mg; m++) {
+      int64_t om = gi * p->Mg + m;
+      ox_epi_rows(p->epi, (float *)p->y + (n * p->M + om) * p->P, p->P, n, om, 0);
     }
   }
 }
@@ -590,6 +603,7 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->H * p->Wi) * xs;
     int64_t m0 = gi * p->Mg + mb * DIRECT_MB, m1 = ox_min64(m0 + DIRECT_MB, (gi + 1) * p->Mg);
     int64_t built = 0; /* input rows below this one are built (or skipped) */
+    int64_t ey = 0;    /* fused followers: output rows below this one are done */
     for (int64_t oy = 0; oy < p->Ho; oy++) {
       int64_t top = oy * p->sh - p->ph;
       for (int64_t iy = ox_max64(built, ox_max64(top, 0)); iy < ox_min64(top + S, p->H); iy++)
@@ -628,6 +642,14 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
           direct_row(p, orow, p->Wo, nt, src, wm, bm);
           store_row(p->yt, p->y + (size_t)yi * p->ys, (const float *)orow, p->Wo);
         }
+      }
+      /* the followers on a block of rows of each channel (one call per row
+       * costs more than the steps on a short row), still in cache */
+      if (p->epi && ((oy + 1 - ey) * p->Wo >= EPI_ROWS || oy == p->Ho - 1)) {
+        for (int64_t m = m0; m < m1; m++)
+          ox_epi_rows(p->epi, (float *)p->y + ((n * p->M + m) * p->Ho + ey) * p->Wo, (oy + 1 - ey) * p->Wo, n, m,
+                      ey * p->Wo);
+        ey = oy + 1;
       }
     }
   }
@@ -903,6 +925,8 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
   p.level = p.gp.level;
   p.yt = y->dt, p.ys = ox_dtype_size(y->dt);
+  /* followers fused into this node (core/fuse.h): on float32 only */
+  if (c->epi && p.dt == OX_FLOAT && ox_epi_check(c->epi, y)) p.epi = c->epi;
   /* weights and bias in the compute type */
   p.w = w->data, p.b = b ? b->data : NULL;
   if (pp && !same_plan(&pp->gp, &p.gp)) pp = NULL;
@@ -927,7 +951,57 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   }
   int rc = conv_float_run(c, &p, &g);
   ox_mem_scratch_free(xraw);
+  if (!rc && p.epi) c->epi->done = 1;
   return rc;
+}
+
+#define PAD_MAX (64 << 20) /* bytes of a zero-padded copy of X */
+
+/* The packed GEMM's im2col reads every element of X once per kernel
+ * position, and a padded convolution makes every piece of a row that meets
+ * the border (with 3x3 and pads 1, every piece) take pack_cols' slow path,
+ * tap by tap and channel by channel. A zero-padded copy of X, made once,
+ * turns them into whole runs: when p's X is float (or double) as computed,
+ * some pad is not 0 and the kernel has more than one position, *raw <- a
+ * copy of X with each spatial axis padded by its pads (zeros: the values
+ * pack_cols writes for the pads, so the same columns and bytes), and p <-
+ * the same convolution without pads over it (geometry *gz). */
+static int pad_input(ox_ctx *c, plan *p, ox_conv_geom *gz, void **raw) {
+  const ox_conv_geom *g0 = p->g;
+  int nd = g0->nd, L = nd - 1, pads = 0;
+  *raw = NULL;
+  for (int a = 0; a < nd; a++) pads |= g0->pb[a] || g0->pe[a];
+  if (!pads || p->dt != p->ct || g0->nker < 2) return 0;
+  *gz = *g0;
+  int64_t nimg = 1;
+  for (int a = 0; a < nd; a++) {
+    gz->img[a] = g0->img[a] + g0->pb[a] + g0->pe[a];
+    gz->pb[a] = gz->pe[a] = 0;
+    if (gz->img[a] <= 0 || nimg > INT64_MAX / gz->img[a]) return 0;
+    nimg *= gz->img[a];
+  }
+  gz->nimg = nimg;
+  int64_t planes = p->N * p->C;
+  if (nimg > PAD_MAX / (int64_t)p->xs / ox_max64(planes, 1)) return 0;
+  char *xp = scratch((size_t)(planes * nimg) * p->xs, raw);
+  if (!xp) return ox_oom(c->err, NULL);
+  memset(xp, 0, (size_t)(planes * nimg) * p->xs);
+  /* each row of X (along the last axis) into its place */
+  int64_t rows = g0->img[L] ? g0->nimg / g0->img[L] : 0;
+  size_t rowb = (size_t)g0->img[L] * p->xs;
+  for (int64_t pl = 0; pl < planes; pl++)
+    for (int64_t r = 0; r < rows; r++) {
+      int64_t off = g0->pb[L], q = r, st = gz->img[L];
+      for (int a = L - 1; a >= 0; a--, st *= gz->img[a + 1]) {
+        off += (q % g0->img[a] + g0->pb[a]) * st;
+        q /= g0->img[a];
+      }
+      memcpy(xp + (size_t)(pl * nimg + off) * p->xs, p->x + (size_t)(pl * g0->nimg + r * g0->img[L]) * p->xs, rowb);
+    }
+  /* the plan over the copy: its strides and its table of kernel positions */
+  int64_t xd[2] = {p->N, p->C}, wd[1] = {p->M};
+  ox_tensor xt = {.dt = p->dt, .rank = 2, .dims = xd, .data = xp}, wt = {.rank = 1, .dims = wd};
+  return plan_geometry(c, p, &xt, &wt, p->G, gz); /* p->g = gz */
 }
 
 /* ox_conv_float after the set-up: the paths */
@@ -996,6 +1070,9 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   }
 
   /* packed GEMM */
+  void *padraw = NULL;
+  ox_conv_geom gz;
+  OX_TRY(pad_input(c, &p, &gz, &padraw));
   int64_t nr = p.gp.nr, mr = p.gp.mr;
   plan_tiles(&p, c->threads, nr, p.K * (int64_t)es, work);
   int64_t nc = p.nc;
@@ -1022,6 +1099,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   if (!rc) ox_par_for(items, nch, gemm_chunk, &p);
   free_slots(nch, raw);
   ox_mem_scratch_free(paraw);
+  ox_mem_scratch_free(padraw);
   return rc;
 }
 

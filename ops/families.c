@@ -2,6 +2,7 @@
  * linit.c lists its libraries outside the core). core/registry.c knows the
  * row type (core/registry.h) and sorts what this list holds; it names no
  * operator. A new family file adds its table here. */
+#include "core/fuse.h"
 #include "core/registry.h"
 
 extern const ox_kernel ox_sequence_kernels[], ox_optional_kernels[], ox_shape_kernels[];
@@ -44,16 +45,16 @@ const ox_family ox_families[] = {
     {"sequence", ox_sequence_kernels},
     {"optional", ox_optional_kernels},
     {"index", ox_index_kernels},
-    {"binary", ox_binary_kernels},
+    {"binary", ox_binary_kernels, ox_binary_epi},
     {"control", ox_control_kernels},
-    {"unary", ox_unary_kernels},
+    {"unary", ox_unary_kernels, ox_unary_epi},
     {"cast", ox_cast_kernels},
     {"tensor", ox_tensor_kernels},
     {"reduce", ox_reduce_kernels},
     {"matmul", ox_matmul_kernels},
     {"conv", ox_conv_kernels},
     {"pool", ox_pool_kernels},
-    {"norm", ox_norm_kernels},
+    {"norm", ox_norm_kernels, ox_batchnorm_epi},
     {"quant", ox_quant_kernels},
     {"training", ox_training_kernels},
     {"signal", ox_signal_kernels},
@@ -75,5 +76,5 @@ const ox_family ox_families[] = {
     {"contrib-quant", ox_contrib_quant_kernels},
     {"contrib-fused", ox_contrib_fused_kernels},
     {"contrib-other", ox_contrib_other_kernels},
-    {NULL, NULL},
+    {NULL, NULL, NULL},
 };

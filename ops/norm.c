@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/fuse.h"
 #include "core/kernel.h"
 #include "core/threads.h"
 #include "core/random.h"
@@ -298,6 +299,63 @@ static void batch_stats(const double *x, int64_t N, int64_t K, int64_t L, double
   for (int64_t k = 0; k < K; k++) var[k] = cnt > 0 ? var[k] / cnt : 0;
 }
 
+/* y = x * a[k] + sh[k]: a = scale / sqrt(var + eps), sh = B - mean * a */
+static void bn_coeffs(int64_t K, const double *sc, const double *b, const double *mean, const double *var,
+                      double eps, double *a, double *sh) {
+  for (int64_t k = 0; k < K; k++) {
+    a[k] = sc[k] / sqrt(var[k] + eps);
+    sh[k] = b[k] - mean[k] * a[k];
+  }
+}
+
+/* ---- BatchNormalization as an epilogue (core/fuse.h) ---- */
+
+typedef struct { const double *a, *sh; } bn_epi;
+
+/* affine_rows' float row, for output channel ch */
+static void bn_epi_row(const void *arg, const float *x, int64_t sx, const float *b, int64_t sb, float *z,
+                       int64_t n, int64_t ch) {
+  (void)sx, (void)b, (void)sb;
+  const bn_epi *e = arg;
+  OX_AT_WIDTH(affine_f32, x, z, n, e->a[ch], e->sh[ch]);
+}
+
+/* Inference only (9 on: spatial; training_mode 0 from 14; before 14, Y its
+ * only output), the four parameters constants of M values each: the
+ * coefficients batchnorm computes, once. */
+int ox_batchnorm_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
+  const ox_node *n = c->node;
+  const norm_state *at = c->state;
+  if (strcmp(n->op, "BatchNormalization") || (n->domain && n->domain[0]) || c->version < 9 || !at || n->nin != 5)
+    return 0;
+  if (c->version >= 14 ? at->training_mode != 0 : wanted(c, n->nout, 1)) return 0;
+  for (int i = 1; i < n->nout; i++)
+    if (n->out[i][0]) return 0;
+  ox_err err = {0}, *keep = c->err;
+  c->err = &err;
+  double *p[4] = {0};
+  ox_value v[4];
+  ox_value *in[5] = {NULL, &v[0], &v[1], &v[2], &v[3]};
+  for (int i = 1; i < 5; i++) {
+    const ox_tensor *t = NULL;
+    if (ox_const_input(c, i, &t) || !t) break;
+    memset(&v[i - 1], 0, sizeof v[i - 1]);
+    v[i - 1].kind = OX_TENSOR;
+    v[i - 1].u.t = *t;
+    if (param(c, in, i, M, "one per channel", &p[i - 1])) break;
+  }
+  bn_epi *e = NULL;
+  double *a = scratch(c, M), *sh = scratch(c, M);
+  if (p[0] && p[1] && p[2] && p[3] && a && sh && (e = ox_alloc(c->a, sizeof *e))) {
+    bn_coeffs(M, p[0], p[1], p[2], p[3], at->eps, a, sh);
+    e->a = a, e->sh = sh;
+    s->fn = bn_epi_row;
+    s->arg = e;
+  }
+  c->err = keep;
+  return e != NULL; /* one data input (the rest are parameters) */
+}
+
 /* BatchNormalization 1-15. Inference: y = (x - mean) / sqrt(var + eps) *
  * scale + B per channel. Training (training_mode from 14; before 14, when
  * is_test is 0 (1, 6) and more than Y is asked for): the batch's own mean and
@@ -349,10 +407,7 @@ static int batchnorm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out
     batch_stats(xd, N, K, L, bm, bv);
   }
   const double *um = train ? bm : mean, *uv = train ? bv : var;
-  for (int64_t k = 0; k < K; k++) { /* y = x * a + sh */
-    a[k] = sc[k] / sqrt(uv[k] + eps);
-    sh[k] = b[k] - um[k] * a[k];
-  }
+  bn_coeffs(K, sc, b, um, uv, eps, a, sh);
   /* written over x when it dies here (ox_elementwise_new): inference reads
    * each element once, before its output */
   if (train) OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, x->dims, &out[0], c->err));

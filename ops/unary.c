@@ -21,6 +21,7 @@
 #include <string.h>
 #include <tgmath.h>
 
+#include "core/fuse.h"
 #include "core/half.h"
 #include "core/kernel.h"
 #include "twins.h"
@@ -512,6 +513,58 @@ static int compute(int op, const prm q, const ox_tensor *x, ox_tensor *y, int64_
     return compute_small(op, q, x, y, lo, hi);
   }
   return 0;
+}
+
+/* ---- as an epilogue (core/fuse.h) ---- */
+
+typedef struct { int op; prm q; } epi_arg;
+
+/* compute()'s float path, on a row */
+static void epi_row(const void *arg, const float *a, int64_t sa, const float *b, int64_t sb, float *z, int64_t n,
+                    int64_t ch) {
+  (void)sa, (void)b, (void)sb, (void)ch;
+  const epi_arg *e = arg;
+  if (!OX_AT_WIDTH(fast, e->op, e->q, a, z, n)) vector_op(e->op, e->q, a, z, n);
+}
+
+int ox_unary_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
+  (void)M;
+  static const struct { const char *name; int op; } ops[] = {
+    {"Relu", OP_Relu}, {"LeakyRelu", OP_LeakyRelu}, {"Clip", OP_Clip}, {"Abs", OP_Abs}, {"Neg", OP_Neg},
+    {"Sigmoid", OP_Sigmoid}, {"Tanh", OP_Tanh}, {"HardSigmoid", OP_HardSigmoid}, {"HardSwish", OP_HardSwish},
+  };
+  const ox_node *n = c->node;
+  int op = -1;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(n->op, ops[i].name)) op = ops[i].op;
+  if (op < 0 || (n->domain && n->domain[0])) return 0;
+  epi_arg *e = ox_alloc(c->a, sizeof *e);
+  if (!e) return 0;
+  memset(e, 0, sizeof *e);
+  e->op = op;
+  const unary_state *st = c->state;
+  if (st) e->op = st->op, e->q = st->q;
+  if (op == OP_Clip) {
+    /* clip_bounds on a float input; Clip-11's min and max must be constants */
+    ox_value x = {.kind = OX_TENSOR}, mm[2] = {{.kind = OX_TENSOR}, {.kind = OX_TENSOR}};
+    x.u.t.dt = OX_FLOAT;
+    ox_value *in[3] = {&x, NULL, NULL};
+    for (int i = 1; c->version >= 11 && i < n->nin && i < 3; i++) {
+      if (!n->in[i][0]) continue;
+      const ox_tensor *t = NULL;
+      if (ox_const_input(c, i, &t) || !t) return 0;
+      mm[i - 1].u.t = *t;
+      in[i] = &mm[i - 1];
+    }
+    ox_err err = {0}, *keep = c->err;
+    c->err = &err;
+    int rc = clip_bounds(c, n->nin < 3 ? n->nin : 3, in, &e->q);
+    c->err = keep;
+    if (rc) return 0;
+  }
+  s->fn = epi_row;
+  s->arg = e;
+  return 1; /* one data input */
 }
 
 typedef struct { int op; prm q; const ox_tensor *x; ox_tensor *y; } unary_job;

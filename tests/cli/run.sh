@@ -663,5 +663,8 @@ SUITE=$2
 # ---- graphs in the wild: out of order, two writers of a name, 3000 nodes ----
 . tests/cli/graphs.sh
 
+# ---- elementwise followers fused into their Conv ----
+. tests/cli/fuse.sh
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
