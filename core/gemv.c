@@ -115,6 +115,10 @@ typedef struct {
 #define tile_cols_s_avx512 tile_cols_s_generic
 #define tile_cols_d_avx2 tile_cols_d_generic
 #define tile_cols_d_avx512 tile_cols_d_generic
+#define slivers_s_avx2 slivers_s_generic
+#define slivers_s_avx512 slivers_s_generic
+#define slivers_d_avx2 slivers_d_generic
+#define slivers_d_avx512 slivers_d_generic
 #endif
 
 int ox_gemm_is_thin(int64_t M, int64_t N, int64_t K) {
@@ -195,6 +199,23 @@ void ox_dgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const double *A
     return;
   }
   thin_run(threads, 1, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta);
+}
+
+void ox_sgemm_thin_packed(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+                          const float *pb, int64_t nr, float *C, int64_t ldc) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    for (int64_t i = 0; i < M; i++) memset(C + i * ldc, 0, (size_t)N * sizeof *C);
+    return;
+  }
+  thin_job j = {(int)M, N, K, A, lda, 0, pb, nr, 0, C, ldc, 1, 1.0, 0.0, 0, {0}};
+  int lv = level();
+  tiles_fn fn = lv == OX_CPU_AVX512 ? slivers_s_avx512 : lv == OX_CPU_AVX2 ? slivers_s_avx2 : slivers_s_generic;
+  int64_t ns = (N + nr - 1) / nr;
+  int nch = ox_par_chunks(threads, ns, 2.0 * (double)M * (double)N * (double)K);
+  par_arg p = {&j, fn};
+  if (nch <= 1) fn(&j, 0, 0, ns);
+  else ox_par_for(ns, nch, par_tiles, &p);
 }
 
 void ox_sgemm_any(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
@@ -380,6 +401,64 @@ TARGET static void GEMV_NAME(tiles)(const thin_job *j, int slot, int64_t lo, int
       ROWS(4)
     }
 #undef ROWS
+  }
+}
+
+/* packed: sliver s of a B packed for the GEMM (core/gemm.h's pb: slivers
+ * of nr = NVS * L columns by all K, zero past N) against R rows of A (not
+ * transposed); each output a sum over k in order, the axpy's operations, so
+ * the same bytes as the product from B unpacked */
+INLINE void GEMV_NAME(sliver)(const thin_job *j, const int R, const int NVS, int64_t s) {
+  const T *A = j->A, *B = (const T *)j->B + s * j->K * NVS * L;
+  int64_t K = j->K, lda = j->lda, c0 = s * NVS * L, nc = j->N - c0 < NVS * L ? j->N - c0 : NVS * L;
+  V acc[OX_THIN][4];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; r++)
+#pragma GCC unroll 4
+    for (int v = 0; v < NVS; v++) acc[r][v] = (V){0};
+  for (int64_t k = 0; k < K; k++) {
+    const T *bk = B + k * NVS * L;
+    V b[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < NVS; v++) b[v] = GEMV_NAME(load)(bk + v * L);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; r++) {
+      T ar = A[r * lda + k];
+#pragma GCC unroll 4
+      for (int v = 0; v < NVS; v++) acc[r][v] += ar * b[v];
+    }
+  }
+  for (int r = 0; r < R; r++)
+    for (int64_t c = 0; c < nc; c++) {
+      T y;
+      memcpy(&y, (const T *)&acc[r][c / L] + c % L, sizeof y);
+      GEMV_NAME(put)(j, r, c0 + c, y);
+    }
+}
+
+/* slivers lo .. hi-1 (j->ldb: nr, a multiple of L up to 4 L; else a
+ * column at a time, in the same order over k) */
+TARGET __attribute__((unused)) static void GEMV_NAME(slivers)(const thin_job *j, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  int64_t nr = j->ldb;
+  int nvs = nr % L == 0 && nr / L >= 1 && nr / L <= 4 ? (int)(nr / L) : 0;
+  for (int64_t s = lo; s < hi; s++) {
+#define CASE(R, NVS)                                                                    case (R) * 8 + (NVS):                                                                   GEMV_NAME(sliver)(j, R, NVS, s);                                                      continue;
+    switch (j->R * 8 + nvs) {
+      CASE(1, 1) CASE(1, 2) CASE(1, 3) CASE(1, 4)
+      CASE(2, 1) CASE(2, 2) CASE(2, 3) CASE(2, 4)
+      CASE(3, 1) CASE(3, 2) CASE(3, 3) CASE(3, 4)
+      CASE(4, 1) CASE(4, 2) CASE(4, 3) CASE(4, 4)
+    }
+#undef CASE
+    const T *A = j->A, *B = (const T *)j->B + s * j->K * nr;
+    int64_t c0 = s * nr, nc = j->N - c0 < nr ? j->N - c0 : nr;
+    for (int r = 0; r < j->R; r++)
+      for (int64_t c = 0; c < nc; c++) {
+        T sc = 0;
+        for (int64_t k = 0; k < j->K; k++) sc += A[r * j->lda + k] * B[k * nr + c];
+        GEMV_NAME(put)(j, r, c0 + c, sc);
+      }
   }
 }
 

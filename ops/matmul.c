@@ -360,40 +360,16 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
   return 0;
 }
 
-/* y = a x the prepared B for a thin product (M <= OX_THIN rows, or N <=
- * OX_THIN columns): each sliver of nr columns of pb is a (K, nr) matrix of
- * its own, read in place by core/gemv.h's thin product, one sliver per item
- * (the same bytes for any thread count) */
-typedef struct {
-  const mm_prep *pp;
-  int64_t M;
-  const float *a;
-  float *y;
-} mm_thin_job;
-
-static void mm_thin_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
-  (void)slot;
-  const mm_thin_job *j = arg;
-  const mm_prep *pp = j->pp;
-  int64_t nr = pp->gp.nr;
-  for (int64_t s = lo; s < hi; s++) {
-    int64_t cols = pp->N - s * nr < nr ? pp->N - s * nr : nr;
-    ox_sgemm_thin(1, j->M, cols, pp->K, j->a, pp->K, 0, pp->pb + s * pp->K * nr, nr, 0, j->y + s * nr, pp->N,
-                  1.0f, 0.0f);
-  }
-}
-
+/* y = a x the prepared B for a product of M <= OX_THIN rows: core/gemv.h
+ * reads the packed B in place, the same bytes as the thin product from B
+ * unpacked (A's batches stacked as for matmul_prepared) */
 static int matmul_prepared_thin(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_value **out) {
   mm_plan p;
   OX_TRY(mm_plan_make(c, a, pp->b, &p));
   OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, p.rank, p.dims, out, c->err)); /* every element written */
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
-  /* y: (M, N), A's batches stacked as for matmul_prepared */
-  mm_thin_job j = {pp, p.M, a->data, y->data};
-  int64_t slivers = (pp->N + pp->gp.nr - 1) / pp->gp.nr;
-  double work = 2.0 * (double)p.M * (double)pp->N * (double)pp->K;
-  ox_par_for(slivers, ox_par_chunks(c->threads, slivers, work), mm_thin_chunk, &j);
+  ox_sgemm_thin_packed(c->threads, p.M, pp->N, pp->K, a->data, pp->K, pp->pb, pp->gp.nr, y->data, pp->N);
   return 0;
 }
 
@@ -423,10 +399,11 @@ static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       int64_t M = a->dims[a->rank - 2];
       for (int d = 0; d < a->rank - 2; d++) M *= a->dims[d];
       if (!ox_gemm_is_thin(M, pp->N, pp->K)) return matmul_prepared(c, pp, a, out);
-      if (a->dt == OX_FLOAT) return matmul_prepared_thin(c, pp, a, out);
+      if (a->dt == OX_FLOAT && M <= OX_THIN) return matmul_prepared_thin(c, pp, a, out);
     }
-    /* a float B may be gone (ox_release_node): a vector A, or another GEMM
-     * kernel chosen since (tests cap the ISA), take B rebuilt from pb */
+    /* a float B may be gone (ox_release_node): a vector A, N <= OX_THIN
+     * columns (B small), or another GEMM kernel chosen since (tests cap the
+     * ISA), take B rebuilt from pb */
     if (pp->b->dt == OX_FLOAT) {
       ox_tensor bb;
       OX_TRY(unpacked_b(c, pp, &bb));
