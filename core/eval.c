@@ -952,6 +952,10 @@ static int prepare(ox_arena *a, ox_model *m, const ox_run_opts *o, ox_err *e) {
 }
 
 int ox_prepare_with(ox_arena *a, ox_model *m, const ox_run_opts *opts, ox_err *e) {
+  /* a second preparation would pack initializers whose bytes are gone */
+  if (m->nreleased)
+    return ox_fail(e, OX_EINPUT, "internal error: the model gave back weights it had packed; it cannot be "
+                                 "prepared again");
   /* the deadline and the threads alone: preparing runs no trace and no hook */
   ox_run_opts po = {0};
   if (opts) {

@@ -747,6 +747,9 @@ static void released_case(int ar, int64_t M, int64_t K, int64_t N) {
   CHECK_EQ_I(ox_prepare(A, &m2, &E), 0);
   CHECK(m1.nreleased == 1 && m1.released[0] == b->u.t.data);
   CHECK(((float *)b->u.t.data)[b->u.t.n / 2] == 0); /* an inner page, given back */
+  /* preparing it again would pack those zeros: refused */
+  CHECK_FAILS(ox_prepare_with(A, &m1, &ro, &E), "it cannot be prepared again");
+  ox_err_clear(&E);
   int bad = 0;
   for (int isa = ox_cpu_level(); isa >= 0; isa--)
     for (int th = 1; th <= 3; th += 2) {
