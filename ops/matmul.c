@@ -405,6 +405,8 @@ static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
      * columns (B small), or another GEMM kernel chosen since (tests cap the
      * ISA), take B rebuilt from pb */
     if (pp->b->dt == OX_FLOAT) {
+      mm_plan p; /* shapes that do not fit are said before B is rebuilt */
+      OX_TRY(mm_plan_make(c, a, pp->b, &p));
       ox_tensor bb;
       OX_TRY(unpacked_b(c, pp, &bb));
       return matmul_tensors(c, a, &bb, out);

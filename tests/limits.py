@@ -427,6 +427,12 @@ def main():
     # 80 + 32)
     c("matmul_weights_once", ["run", f"{d}/matmuls.onnx", "--in", "x=float32[4,1024]:" + ",".join(["1"] * 4096)],
       0, [], max_rss=72 * MIB)
+    # an input whose K does not fit a MatMul whose B was given back: the
+    # shapes are said (B was rebuilt first, and under 86 MiB that ran out
+    # of memory instead)
+    c("matmul_released_bad_k", ["--max-memory", "86M", "run", f"{d}/matmuls.onnx", "--in",
+                                "x=float32[4,1000]:" + ",".join(["1"] * 4000)],
+      1, ["node 'mm0' MatMul-13: inner dimensions differ: a is (4, 1000), b is (1024, 2048)"], 86 * MIB)
     c("json_big_env", ["run", f"{d}/id.onnx", "--in", f"{d}/big.json"], 1, [reached], lim,
       env={"ONNXOP_MAX_MEMORY": "64M"})
 

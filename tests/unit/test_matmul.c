@@ -750,6 +750,11 @@ static void released_case(int ar, int64_t M, int64_t K, int64_t N) {
   /* preparing it again would pack those zeros: refused */
   CHECK_FAILS(ox_prepare_with(A, &m1, &ro, &E), "it cannot be prepared again");
   ox_err_clear(&E);
+  /* an A whose K does not fit: the shapes are said, B is not rebuilt first */
+  int64_t wrong[2] = {M, K + 1};
+  ox_value *aw = tensor(OX_FLOAT, 2, wrong, NULL), *xw[1] = {aw}, *yw[1] = {NULL};
+  CHECK_FAILS(ox_run(A, &m1, xw, yw, &E), "inner dimensions differ");
+  ox_err_clear(&E);
   int bad = 0;
   for (int isa = ox_cpu_level(); isa >= 0; isa--)
     for (int th = 1; th <= 3; th += 2) {
