@@ -202,13 +202,13 @@ void ox_dgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const double *A
 }
 
 void ox_sgemm_thin_packed(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
-                          const float *pb, int64_t nr, float *C, int64_t ldc) {
+                          const float *pb, int64_t nr, float *C, int64_t ldc, float alpha, float beta) {
   if (M <= 0 || N <= 0) return;
   if (K <= 0) {
-    for (int64_t i = 0; i < M; i++) memset(C + i * ldc, 0, (size_t)N * sizeof *C);
+    EMPTY_K(float)
     return;
   }
-  thin_job j = {(int)M, N, K, A, lda, 0, pb, nr, 0, C, ldc, 1, 1.0, 0.0, 0, {0}};
+  thin_job j = {(int)M, N, K, A, lda, 0, pb, nr, 0, C, ldc, 1, alpha, beta, 0, {0}};
   int lv = level();
   tiles_fn fn = lv == OX_CPU_AVX512 ? slivers_s_avx512 : lv == OX_CPU_AVX2 ? slivers_s_avx2 : slivers_s_generic;
   int64_t ns = (N + nr - 1) / nr;

@@ -31,12 +31,13 @@ void ox_dgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const double *A
                    const double *B, int64_t ldb, int transB, double *C, int64_t ldc, double alpha,
                    double beta);
 
-/* C (M, N) = op(A) (M, K) x B for M <= OX_THIN, B packed for the GEMM
- * (core/gemm.h's pb, slivers of nr columns, at the ISA level the GEMM
- * uses now): the same bytes as ox_sgemm_thin from B unpacked, alpha 1,
- * beta 0. */
+/* C (M, N) = alpha * A (M, K) x B + beta * C for M <= OX_THIN, A not
+ * transposed, B packed for the GEMM (core/gemm.h's pb, slivers of nr
+ * columns, at the ISA level the GEMM uses now): each output summed over k
+ * in order, the bytes of ox_sgemm_thin from B (K, N) unpacked and not
+ * transposed (beta 0: C is not read). */
 void ox_sgemm_thin_packed(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
-                          const float *pb, int64_t nr, float *C, int64_t ldc);
+                          const float *pb, int64_t nr, float *C, int64_t ldc, float alpha, float beta);
 
 /* ox_sgemm_thin when the product is thin, else ox_sgemm (likewise for double). */
 void ox_sgemm_any(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,

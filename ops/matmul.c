@@ -270,18 +270,13 @@ typedef struct {
   const mm_prep *pp;
 } matmul_state;
 
-int ox_matmul_load(ox_ctx *c, void **state) {
-  matmul_state *st = ox_alloc(c->a, sizeof *st);
-  const ox_tensor *b;
-  if (!st) return ox_oom(c->err, NULL);
-  *state = st;
-  OX_TRY(ox_const_input(c, 1, &b));
-  if (!b || !(b->dt == OX_FLOAT || b->dt == OX_FLOAT16 || b->dt == OX_BFLOAT16) || b->rank != 2 || b->n <= 0)
-    return 0;
+/* The preparation of b (float, float16 or bfloat16, rank 2; op(B) = b, or
+ * b transposed when tb) in the load arena: op(B) packed for the GEMM */
+static int mm_prep_new(ox_ctx *c, const ox_tensor *b, int tb, const mm_prep **out) {
   ox_arena *a = c->a;
   mm_prep *pp = ox_alloc(a, sizeof *pp);
   if (!pp) return ox_oom(c->err, NULL);
-  pp->b = b, pp->gp = ox_sgemm_plan_now(), pp->K = b->dims[0], pp->N = b->dims[1];
+  pp->b = b, pp->gp = ox_sgemm_plan_now(), pp->K = b->dims[tb], pp->N = b->dims[!tb];
   int64_t nr = pp->gp.nr, sz = ox_numel(2, (int64_t[]){(pp->N + nr - 1) / nr * nr, pp->K}, 4);
   float *pb = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * 4);
   if (!pb) return ox_oom(c->err, NULL);
@@ -292,10 +287,23 @@ int ox_matmul_load(ox_ctx *c, void **state) {
     ox_widen_f32_n(b->dt, b->data, 0, b->n, wide);
     bf = wide;
   }
-  ox_sgemm_pack_b(&pp->gp, pp->K, pp->N, bf, pp->N, pb);
+  if (tb) ox_sgemm_pack_bt(&pp->gp, pp->K, pp->N, bf, pp->K, pb); /* b: (N, K) */
+  else ox_sgemm_pack_b(&pp->gp, pp->K, pp->N, bf, pp->N, pb);      /* b: (K, N) */
   ox_mem_scratch_free(wide);
   pp->pb = pb;
-  st->pp = pp;
+  *out = pp;
+  return 0;
+}
+
+int ox_matmul_load(ox_ctx *c, void **state) {
+  matmul_state *st = ox_alloc(c->a, sizeof *st);
+  const ox_tensor *b;
+  if (!st) return ox_oom(c->err, NULL);
+  *state = st;
+  OX_TRY(ox_const_input(c, 1, &b));
+  if (!b || !(b->dt == OX_FLOAT || b->dt == OX_FLOAT16 || b->dt == OX_BFLOAT16) || b->rank != 2 || b->n <= 0)
+    return 0;
+  OX_TRY(mm_prep_new(c, b, 0, &st->pp));
   /* a float B is read only through pb from here on (a float16 or bfloat16
    * one still is, by the thin products) */
   if (b->dt == OX_FLOAT) c->packed_inputs |= 1u << 1;
@@ -311,6 +319,7 @@ typedef struct {
   int64_t M, nrb, ncb, cols; /* row blocks, column groups of `cols` (a multiple of nr) */
   const float *pa;
   float *y;
+  float beta; /* y = pa x pb + beta * y (0: y only written) */
 } mm_prep_job;
 
 static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
@@ -321,8 +330,29 @@ static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t r0 = t / j->ncb * rb, c0 = t % j->ncb * j->cols;
     int64_t rows = j->M - r0 < rb ? j->M - r0 : rb, cols = pp->N - c0 < j->cols ? pp->N - c0 : j->cols;
     ox_sgemm_packed(&pp->gp, rows, cols, pp->K, j->pa + r0 * pp->K, pp->pb + c0 * pp->K, j->y + r0 * pp->N + c0,
-                    pp->N, 0);
+                    pp->N, j->beta);
   }
+}
+
+/* yd (M, N) = ad (M, K) x the prepared B + beta * yd (beta 0: yd only
+ * written): the bits of ox_sgemm with alpha 1 and that beta */
+static int prepared_rows(ox_ctx *c, const mm_prep *pp, int64_t M, const float *ad, float *yd, float beta) {
+  int64_t K = pp->K, mr = pp->gp.mr, nr = pp->gp.nr;
+  float *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, K}, 4), sizeof *pa);
+  if (!pa) return ox_oom(c->err, NULL);
+  ox_sgemm_pack_a(&pp->gp, M, K, ad, K, 0, pa);
+  double work = 2.0 * (double)M * (double)pp->N * (double)K;
+  int64_t rb = MM_ROWS / mr * mr;
+  mm_prep_job j = {pp, M, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, yd, beta};
+  int threads = ox_threads_of(c->threads);
+  if (ox_par_worth(c->threads, work) && j.nrb < 2 * threads) { /* columns too, for the threads */
+    int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
+    j.cols = (sl + per - 1) / per * nr;
+    j.ncb = (pp->N + j.cols - 1) / j.cols;
+  }
+  int64_t items = j.nrb * j.ncb;
+  ox_par_for(items, ox_par_chunks(c->threads, items, work), mm_prep_chunk, &j);
+  return 0;
 }
 
 static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_value **out) {
@@ -341,21 +371,7 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
     if (!(yd = ox_alloc_array(c->a, y->n, sizeof *yd))) return ox_oom(c->err, NULL);
   }
   /* b has no batch dims: one product (M, K) x (K, N), A's batches stacked */
-  int64_t M = p.M, K = pp->K, mr = pp->gp.mr, nr = pp->gp.nr;
-  float *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, K}, 4), sizeof *pa);
-  if (!pa) return ox_oom(c->err, NULL);
-  ox_sgemm_pack_a(&pp->gp, M, K, ad, K, 0, pa);
-  double work = 2.0 * (double)M * (double)pp->N * (double)K;
-  int64_t rb = MM_ROWS / mr * mr;
-  mm_prep_job j = {pp, M, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, yd};
-  int threads = ox_threads_of(c->threads);
-  if (ox_par_worth(c->threads, work) && j.nrb < 2 * threads) { /* columns too, for the threads */
-    int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
-    j.cols = (sl + per - 1) / per * nr;
-    j.ncb = (pp->N + j.cols - 1) / j.cols;
-  }
-  int64_t items = j.nrb * j.ncb;
-  ox_par_for(items, ox_par_chunks(c->threads, items, work), mm_prep_chunk, &j);
+  OX_TRY(prepared_rows(c, pp, p.M, ad, yd, 0));
   if (yd != y->data) ox_narrow_f32(yd, y);
   return 0;
 }
@@ -369,12 +385,13 @@ static int matmul_prepared_thin(ox_ctx *c, const mm_prep *pp, const ox_tensor *a
   OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, p.rank, p.dims, out, c->err)); /* every element written */
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
-  ox_sgemm_thin_packed(c->threads, p.M, pp->N, pp->K, a->data, pp->K, pp->pb, pp->gp.nr, y->data, pp->N);
+  ox_sgemm_thin_packed(c->threads, p.M, pp->N, pp->K, a->data, pp->K, pp->pb, pp->gp.nr, y->data, pp->N, 1, 0);
   return 0;
 }
 
-/* B as it was, rebuilt from pb (its original may have been given back:
- * ox_release_packed), for a product the prepared paths do not take */
+/* op(B)'s data (K, N), rebuilt from pb (the original may have been given
+ * back: ox_release_packed), for a product the prepared paths do not take;
+ * b's dims are the original's (shared: (N, K) for a Gemm with transB) */
 static int unpacked_b(ox_ctx *c, const mm_prep *pp, ox_tensor *b) {
   *b = *pp->b;
   float *d = ox_alloc_array(c->a, pp->K * pp->N + 1, sizeof *d);
@@ -669,10 +686,12 @@ static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 
 /* ---- Gemm-1, -6, -7, -9, -11, -13 ---- */
 
-/* Gemm's attributes, read once */
+/* Gemm's attributes, read once, and the preparation of a constant float
+ * B (op(B) packed: mm_prep) or NULL */
 typedef struct {
   int ta, tb, bcast; /* bcast: C broadcasts (always from Gemm-7 on) */
   float alpha, beta;
+  const mm_prep *pp;
 } gemm_state;
 
 int ox_gemm_load(ox_ctx *c, void **state) {
@@ -683,7 +702,16 @@ int ox_gemm_load(ox_ctx *c, void **state) {
   st->bcast = c->version >= 7 || ox_attr_int(c, "broadcast", 0) != 0;
   st->alpha = ox_attr_float(c, "alpha", 1.0f);
   st->beta = ox_attr_float(c, "beta", 1.0f);
+  st->pp = NULL;
   *state = st;
+  /* a constant float B (a decoder's every weight product, as exporters
+   * write nn.Linear): op(B) packed once, and read only through pb */
+  const ox_tensor *b;
+  OX_TRY(ox_const_input(c, 1, &b));
+  if (b && b->dt == OX_FLOAT && b->rank == 2 && b->n > 0) {
+    OX_TRY(mm_prep_new(c, b, st->tb, &st->pp));
+    c->packed_inputs |= 1u << 1;
+  }
   return 0;
 }
 
@@ -740,6 +768,37 @@ static void store_trunc(ox_dtype dt, void *y, int64_t i, double v) {
 GEMM_FLOAT(float, ox_sgemm_any)
 GEMM_FLOAT(double, ox_dgemm_any)
 
+/* y (M, N) = alpha op(A) op(B) + beta C for a float Gemm whose op(B) was
+ * prepared at load: the bits of gemm_float from B as it was, with one
+ * exception: a thin product with transB, which gemm_float sums in dot
+ * products split over vector lanes, is summed here over k in order, as
+ * one with B untransposed is (both within a float sum's error). */
+static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, int ta, const ox_tensor *ct,
+                         int64_t si, int64_t sj, float alpha, float beta, ox_tensor *y) {
+  /* a: (M, K), or (K, M) when ta; y: (M, N) */
+  int64_t M = y->dims[0], N = y->dims[1], K = pp->K;
+  float *Y = y->data;
+  const float *C = ct ? ct->data : NULL;
+  if (!C) beta = 0;
+  ox_gemm_plan now = ox_sgemm_plan_now();
+  int same = now.level == pp->gp.level && now.mr == pp->gp.mr && now.nr == pp->gp.nr;
+  int thin = ox_gemm_is_thin(M, N, K);
+  /* ox_sgemm applies alpha per block of K: only alpha 1 keeps its bits
+   * through the packed product (which has no alpha) */
+  if (same && !ta && (thin ? M <= OX_THIN : alpha == 1)) {
+    if (beta != 0) /* Y <- C, broadcast */
+      for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) Y[i * N + j] = C[i * si + j * sj];
+    if (thin) ox_sgemm_thin_packed(c->threads, M, N, K, a->data, K, pp->pb, pp->gp.nr, Y, N, alpha, beta);
+    else OX_TRY(prepared_rows(c, pp, M, a->data, Y, beta));
+    return 0;
+  }
+  ox_tensor bb; /* B may be gone: op(B) rebuilt, untransposed */
+  OX_TRY(unpacked_b(c, pp, &bb));
+  gemm_float(c->threads, M, N, K, a->data, ta, bb.data, 0, C, si, sj, Y, alpha, beta);
+  return 0;
+}
+
 static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   const ox_tensor *a, *b, *ct = NULL;
   char s1[256], s2[256];
@@ -770,6 +829,8 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   if (y->n == 0) return 0;
   switch (a->dt) {
   case OX_FLOAT:
+    if (st->pp && ox_prep_matches(in[1], st->pp->b))
+      return gemm_prepared(c, st->pp, a, ta, ct, si, sj, alpha, beta, y);
     gemm_float(c->threads, M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha, beta);
     return 0;
   case OX_DOUBLE:

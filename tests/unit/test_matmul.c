@@ -783,6 +783,86 @@ static void test_matmul_released(void) {
   released_case(1, 1, 256, 97);   /* a vector A: B rebuilt */
 }
 
+/* ---- Gemm with a constant float B, packed at load (issue 30) ----
+ * Y = alpha op(A) op(B) + beta C, B an initializer (stored (N, K) when
+ * transB) that only Gemm reads, prepared with release_packed: B is packed
+ * once and, from 64 KiB, given back; every run, at each ISA level and at 1
+ * and 3 threads, must be the same bytes as the unprepared Gemm given op(B)
+ * itself as a graph input with transB 0. (A B transposed, once packed, is
+ * summed over k in order as an untransposed one is: for a thin product the
+ * unprepared transB path takes dot products split over vector lanes, whose
+ * last bits may differ; that is why the reference is op(B) untransposed.)
+ * ckind: 0 no C, 1 C (N), 2 C (M, N), 3 C (M, 1). */
+static void gemm_released_case(int64_t M, int64_t K, int64_t N, int ta, int tb, float alpha, float beta, int ckind) {
+  int64_t ad[2] = {ta ? K : M, ta ? M : K}, bd[2] = {tb ? N : K, tb ? K : N}, od[2] = {K, N};
+  int64_t cd[3][2] = {{N, 0}, {M, N}, {M, 1}};
+  ox_value *a = tensor(OX_FLOAT, 2, ad, NULL), *b = tensor(OX_FLOAT, 2, bd, NULL), *bop = tensor(OX_FLOAT, 2, od, NULL);
+  ox_value *cv = ckind ? tensor(OX_FLOAT, ckind == 1 ? 1 : 2, cd[ckind - 1], NULL) : NULL;
+  for (int64_t i = 0; i < a->u.t.n; i++) ((float *)a->u.t.data)[i] = (float)rnd();
+  for (int64_t i = 0; i < b->u.t.n; i++) ((float *)b->u.t.data)[i] = (float)rnd();
+  for (int64_t k = 0; k < K; k++)
+    for (int64_t j = 0; j < N; j++)
+      ((float *)bop->u.t.data)[k * N + j] = ((float *)b->u.t.data)[tb ? j * K + k : k * N + j];
+  for (int64_t i = 0; cv && i < cv->u.t.n; i++) ((float *)cv->u.t.data)[i] = (float)rnd();
+  static const char *in_[3] = {"a", "b", "c"}, *out_[1] = {"y"};
+  int nin = ckind ? 3 : 2;
+  ox_attr at1[4] = {attr_int("transA", ta), attr_int("transB", tb), attr_float("alpha", alpha),
+                    attr_float("beta", beta)};
+  ox_attr at2[4] = {attr_int("transA", ta), attr_int("transB", 0), attr_float("alpha", alpha),
+                    attr_float("beta", beta)};
+  ox_node n1 = kit_node("Gemm", nin, in_, 1, out_), n2 = kit_node("Gemm", nin, in_, 1, out_);
+  n1.nattr = n2.nattr = 4, n1.attr = at1, n2.attr = at2;
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_valueinfo gi1[] = {{.name = "a", .rank = -1}, {.name = "c", .rank = -1}},
+               gi2[] = {{.name = "a", .rank = -1}, {.name = "b", .rank = -1}, {.name = "c", .rank = -1}},
+               go[] = {{.name = "y", .rank = -1}};
+  ox_graph g1 = {"gemm", 1, &n1, ckind ? 2 : 1, gi1, 1, go, 1, init_name, init, 0, NULL};
+  ox_graph g2 = {"gemm", 1, &n2, ckind ? 3 : 2, gi2, 1, go, 0, NULL, NULL, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m1 = {"gemm", ".", 8, 1, ops, &g1, 0, NULL}, m2 = {"gemm", ".", 8, 1, ops, &g2, 0, NULL};
+  ox_run_opts ro = {0};
+  ro.release_packed = 1;
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare_with(A, &m1, &ro, &E), 0);
+  CHECK_EQ_I(ox_prepare(A, &m2, &E), 0);
+  if (b->u.t.n * 4 >= 65536) { /* packed and given back */
+    CHECK(m1.nreleased == 1 && m1.released[0] == b->u.t.data);
+    CHECK(((float *)b->u.t.data)[b->u.t.n / 2] == 0);
+  }
+  int bad = 0;
+  for (int isa = ox_cpu_level(); isa >= 0; isa--)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_gemm_max_isa(isa);
+      ox_set_threads(th);
+      ox_value *x1[2] = {a, cv}, *x2[3] = {a, bop, cv}, *y1[1] = {NULL}, *y2[1] = {NULL};
+      CHECK_EQ_I(ox_run(A, &m1, x1, y1, &E), 0);
+      CHECK_EQ_I(ox_run(A, &m2, x2, y2, &E), 0);
+      if (!y1[0] || !y2[0] || y1[0]->u.t.n != M * N || y2[0]->u.t.n != M * N ||
+          memcmp(y1[0]->u.t.data, y2[0]->u.t.data, (size_t)(M * N) * 4)) {
+        fprintf(stderr, "gemm_released_case(%lld, %lld, %lld, ta %d, tb %d, %g, %g, C %d): isa %d, %d threads: "
+                "not the same bytes\n", (long long)M, (long long)K, (long long)N, ta, tb, alpha, beta, ckind, isa, th);
+        bad++;
+      }
+    }
+  ox_gemm_max_isa(-1);
+  ox_set_threads(1);
+  CHECK_EQ_I(bad, 0);
+}
+
+static void test_gemm_released(void) {
+  gemm_released_case(1, 768, 256, 0, 0, 1, 1, 1);    /* one row with a bias: a decode step's nn.Linear */
+  gemm_released_case(1, 256, 300, 0, 1, 1, 1, 1);   /* the same with transB (B: (N, K)) */
+  gemm_released_case(3, 200, 130, 0, 0, 0.5f, 2, 2); /* thin, alpha and beta, C (M, N) */
+  gemm_released_case(4, 128, 301, 0, 1, 1, 1, 3);   /* four rows, C (M, 1), a partial sliver */
+  gemm_released_case(2, 100, 90, 0, 0, 1, 1, 0);    /* no C, B under 64 KiB: kept */
+  gemm_released_case(40, 120, 400, 0, 0, 1, 1, 1);  /* the packed GEMM, bias */
+  gemm_released_case(70, 300, 200, 0, 1, 1, 0.5f, 2); /* the packed GEMM, transB, beta */
+  gemm_released_case(40, 120, 400, 0, 0, 0.5f, 1, 1); /* alpha: B rebuilt */
+  gemm_released_case(3, 256, 300, 1, 0, 1, 1, 1);   /* transposed A: B rebuilt */
+  gemm_released_case(300, 4096, 4, 0, 1, 1, 1, 1);  /* four columns: thin on B's side, B rebuilt */
+}
+
 /* ---- float16 and bfloat16 MatMul with a constant B (issue 30) ----
  * The load hook widens B to float and packs it once; each run widens A,
  * multiplies in float and rounds once on store. The result must be the
@@ -865,6 +945,7 @@ int main(void) {
   test_matmul_op();
   test_matmul_prepared();
   test_matmul_released();
+  test_gemm_released();
   test_matmul_prepared_small();
   test_gemm_op();
   test_matmul_integer();
