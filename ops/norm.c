@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/fuse.h"
+#include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
 #include "core/random.h"
@@ -571,12 +572,32 @@ static void affine_rep(double *y, int64_t n, const double *s, int64_t ps, const 
   }
 OX_BY_WIDTHS(LN_ROW_FN)
 
-typedef struct { const float *x; float *y; int64_t len; const double *s, *b; double eps, *mean, *inv; } ln_job;
+/* x, y: (rows, len) of type dt (float, or float16 / bfloat16: a row
+ * widened into the slot's buf, normalized there, and narrowed on store,
+ * the rounding store_d gives the slow path) */
+typedef struct {
+  const void *x;
+  void *y;
+  ox_dtype dt;
+  int64_t len;
+  const double *s, *b;
+  double eps, *mean, *inv;
+  float *buf; /* small floats: 2 len floats per slot */
+} ln_job;
 static void ln_rows(void *arg, int slot, int64_t lo, int64_t hi) {
   const ln_job *j = arg;
-  for (int64_t r = lo; r < hi; r++)
-    OX_AT_WIDTH(ln_row_f32, j->x + r * j->len, j->y + r * j->len, j->len, j->s, j->b, j->eps, j->mean + r,
-                j->inv + r);
+  int64_t len = j->len;
+  float *xr = j->buf + (size_t)slot * 2 * (size_t)len, *yr = xr + len;
+  for (int64_t r = lo; r < hi; r++) {
+    if (j->dt == OX_FLOAT) {
+      OX_AT_WIDTH(ln_row_f32, (const float *)j->x + r * len, (float *)j->y + r * len, len, j->s, j->b, j->eps,
+                  j->mean + r, j->inv + r);
+      continue;
+    }
+    ox_widen_f32_n(j->dt, j->x, r * len, len, xr);
+    OX_AT_WIDTH(ln_row_f32, xr, yr, len, j->s, j->b, j->eps, j->mean + r, j->inv + r);
+    ox_narrow_f32_n(yr, len, j->dt, j->y, r * len);
+  }
 }
 
 /* LayerNormalization-17 (center = 1) and RMSNormalization-23 (center = 0):
@@ -604,10 +625,15 @@ static int layer_like(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **ou
   if (!mean || !inv) return c->err->code;
   OX_TRY(bcast_param(c, in, 1, x, axis, &s, &ps));
   if (nin > 2 && in[2]) OX_TRY(bcast_param(c, in, 2, x, axis, &b, &pb));
-  if (x->dt == OX_FLOAT && center && len > 0 && ps == len && (!b || pb == len)) { /* a row at a time, over the threads */
-    OX_TRY(ox_tensor_new_uninit(c->a, OX_FLOAT, r, x->dims, &out[0], c->err));
-    ln_job j = {x->data, out[0]->u.t.data, len, s, b, eps, mean, inv};
-    ox_par_for(rows, ox_par_chunks_mem(c->threads, rows, 8.0 * (double)x->n), ln_rows, &j);
+  int small = x->dt == OX_FLOAT16 || x->dt == OX_BFLOAT16;
+  if ((x->dt == OX_FLOAT || small) && center && len > 0 && ps == len && (!b || pb == len)) {
+    /* a row at a time, over the threads */
+    OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, x->dims, &out[0], c->err));
+    int nch = ox_par_chunks_mem(c->threads, rows, 8.0 * (double)x->n);
+    ln_job j = {x->data, out[0]->u.t.data, x->dt, len, s, b, eps, mean, inv, NULL};
+    if (small && !(j.buf = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){2 * nch, len}, 4), sizeof *j.buf)))
+      return ox_oom(c->err, NULL);
+    ox_par_for(rows, nch, ln_rows, &j);
   } else {
     double *xd = load_d(c, x), *y = scratch(c, x->n);
     if (!xd || !y) return c->err->code;

@@ -4,9 +4,11 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kit.h"
+#include "core/threads.h"
 
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
@@ -116,6 +118,61 @@ static void test_layer_rms(void) {
   CHECK_F32(out[0], 4, {(float)(3 / sqrt(12.5)), (float)(40 / sqrt(12.5)), 0, (float)(20 / sqrt(2.0))});
 }
 
+/* LayerNormalization-17 on float16 and bfloat16 (a float16 BERT's every
+ * LayerNormalization): rows of 300 (not a multiple of the 8 lanes) at 1
+ * and 3 threads, with and without a bias, against a double loop (mean,
+ * then the squared deviations, y = ((x - m) inv) s + b) rounded once
+ * through float as every small-float kernel rounds; Mean and InvStdDev
+ * (float, stash_type 1) to a float's rounding of the same. */
+static void layer_small_case(ox_dtype dt, int with_bias, int threads) {
+  enum { ROWS = 37, LEN = 300 };
+  uint16_t *hx = malloc(ROWS * LEN * 2), hs[LEN], hb[LEN];
+  uint32_t seed = 12345u + (uint32_t)dt * 7u + (uint32_t)with_bias;
+  float (*wid)(uint16_t) = dt == OX_FLOAT16 ? ox_f16_to_f32 : ox_bf16_to_f32;
+  uint16_t (*nar)(float) = dt == OX_FLOAT16 ? ox_f32_to_f16 : ox_f32_to_bf16;
+  for (int i = 0; i < ROWS * LEN + 2 * LEN; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    float v = (float)((int32_t)(seed >> 8) - (1 << 23)) / (float)(1 << 22); /* [-2, 2) */
+    if (i < ROWS * LEN) hx[i] = nar(v + (float)(i / LEN % 5));               /* rows of different means */
+    else if (i < ROWS * LEN + LEN) hs[i - ROWS * LEN] = nar(v);
+    else hb[i - ROWS * LEN - LEN] = nar(v);
+  }
+  ox_value *in[3] = {tensor(dt, 2, DIMS(ROWS, LEN), hx), tensor(dt, 1, DIMS(LEN), hs), tensor(dt, 1, DIMS(LEN), hb)};
+  ox_value *out[3] = {NULL};
+  ox_attr la[] = {attr_float("epsilon", 1e-5f), attr_int("axis", -1)};
+  ox_set_threads(threads);
+  CHECK_EQ_I(run("LayerNormalization", 17, 2, la, with_bias ? 3 : 2, in, 3, out), 0);
+  ox_set_threads(1);
+  int bad = 0;
+  if (!out[0] || out[0]->u.t.dt != dt || out[0]->u.t.n != ROWS * LEN || !out[1] || !out[2]) bad = -1;
+  for (int r = 0; bad >= 0 && r < ROWS; r++) {
+    double m = 0, v = 0;
+    for (int j = 0; j < LEN; j++) m += wid(hx[r * LEN + j]);
+    m /= LEN;
+    for (int j = 0; j < LEN; j++) v += (wid(hx[r * LEN + j]) - m) * (wid(hx[r * LEN + j]) - m);
+    v /= LEN;
+    double inv = 1 / sqrt(v + (double)1e-5f);
+    for (int j = 0; j < LEN; j++) {
+      double y = ((wid(hx[r * LEN + j]) - m) * inv) * wid(hs[j]);
+      if (with_bias) y += wid(hb[j]);
+      bad += ((uint16_t *)out[0]->u.t.data)[r * LEN + j] != nar((float)y);
+    }
+    bad += ((float *)out[1]->u.t.data)[r] != (float)m || ((float *)out[2]->u.t.data)[r] != (float)inv;
+  }
+  if (bad) fprintf(stderr, "LayerNormalization %s, bias %d, %d threads: %d wrong\n", ox_dtypes[dt].onnx_name, with_bias,
+                   threads, bad);
+  CHECK_EQ_I(bad, 0);
+  free(hx);
+}
+
+static void test_layer_small_floats(void) {
+  for (int t = 1; t <= 3; t += 2) {
+    layer_small_case(OX_FLOAT16, 1, t);
+    layer_small_case(OX_FLOAT16, 0, t);
+    layer_small_case(OX_BFLOAT16, 1, t);
+  }
+}
+
 static void test_lp_mvn_lrn(void) {
   ox_value *x = F32(2, DIMS(2, 3), {1, -2, 1, 0, 0, 0}), *out[2];
   ox_value *in[] = {x};
@@ -199,6 +256,7 @@ int main(void) {
   test_batchnorm();
   test_instance_group();
   test_layer_rms();
+  test_layer_small_floats();
   test_lp_mvn_lrn();
   test_dropout();
   test_empty();
