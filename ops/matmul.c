@@ -316,7 +316,7 @@ int ox_matmul_load(ox_ctx *c, void **state) {
 enum { MM_ROWS = 128 }; /* rows of A per item: their K block stays in L2 */
 typedef struct {
   const mm_prep *pp;
-  int64_t M, nrb, ncb, cols; /* row blocks, column groups of `cols` (a multiple of nr) */
+  int64_t M, rb, nrb, ncb, cols; /* row blocks of rb rows, column groups of `cols` (a multiple of nr) */
   const float *pa;
   float *y;
   float beta; /* y = pa x pb + beta * y (0: y only written) */
@@ -326,7 +326,7 @@ static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const mm_prep_job *j = arg;
   const mm_prep *pp = j->pp;
   for (int64_t t = lo; t < hi; t++) {
-    int64_t rb = MM_ROWS / pp->gp.mr * pp->gp.mr; /* whole slivers of pa */
+    int64_t rb = j->rb;
     int64_t r0 = t / j->ncb * rb, c0 = t % j->ncb * j->cols;
     int64_t rows = j->M - r0 < rb ? j->M - r0 : rb, cols = pp->N - c0 < j->cols ? pp->N - c0 : j->cols;
     ox_sgemm_packed(&pp->gp, rows, cols, pp->K, j->pa + r0 * pp->K, pp->pb + c0 * pp->K, j->y + r0 * pp->N + c0,
@@ -342,8 +342,12 @@ static int prepared_rows(ox_ctx *c, const mm_prep *pp, int64_t M, const float *a
   if (!pa) return ox_oom(c->err, NULL);
   ox_sgemm_pack_a(&pp->gp, M, K, ad, K, 0, pa);
   double work = 2.0 * (double)M * (double)pp->N * (double)K;
-  int64_t rb = MM_ROWS / mr * mr;
-  mm_prep_job j = {pp, M, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, yd, beta};
+  /* row blocks of about MM_ROWS rows, as even as whole slivers of pa
+   * allow (197 rows: 102 and 95, not 128 and 69, which left one of two
+   * threads idle a third of the time); the bits do not depend on them */
+  int64_t nrb = (M + MM_ROWS - 1) / MM_ROWS, per_block = (M + nrb - 1) / nrb;
+  int64_t rb = (per_block + mr - 1) / mr * mr;
+  mm_prep_job j = {pp, M, rb, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, yd, beta};
   int threads = ox_threads_of(c->threads);
   if (ox_par_worth(c->threads, work) && j.nrb < 2 * threads) { /* columns too, for the threads */
     int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
