@@ -57,8 +57,16 @@ TARGET static double FN(sum_row)(const float *x, int64_t n) {
   for (; j < n; j++) s += x[j];
   return s;
 }
+/* Softmax/LogSoftmax of one contiguous row. The exponentials of the last
+ * n - nv floats of a row of more than VL come from the vector that ends the
+ * row (x + n - VL), overlapping the one before, rather than from a padded
+ * copy (whose small stores a vector load can't forward from: a stall per
+ * row); the sum adds only its last n - nv lanes, in order, and the lanes
+ * before them are stored again with the same values (e^(x - m) of the same
+ * x), before any is scaled. The results are the padded copy's, to the bit. */
 TARGET static void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
   int64_t nv = n / VL * VL, j;
+  int over = n > VL && nv < n; /* the overlapping last vector: lanes VL - (n - nv) on are new */
   vf vm = vsplat(-INFINITY);
   for (j = 0; j < nv; j += VL) { /* NaN lanes are skipped: they give NaN anyway */
     vf v = vload(x + j);
@@ -91,22 +99,30 @@ TARGET static void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
     s0 += s1;
     for (int k = 0; k < 8; k++) s += s0[k];
   }
+  /* the last n - nv: et[k] is e^(x[at + k] - m) */
+  int64_t at = over ? n - VL : nv;
   float tail[VL] = {0}, et[VL];
-  memcpy(tail, x + nv, (size_t)(n - nv) * sizeof *x);
-  vstore(et, FN(vexp_diff)(vload(tail), vsplat(m)));
-  for (j = nv; j < n; j++) {
-    s += et[j - nv];
-    if (!log_) y[j] = et[j - nv];
+  const float *src = x + at;
+  if (nv < n) {
+    if (!over) { /* a row shorter than a vector: padded */
+      memcpy(tail, x + nv, (size_t)(n - nv) * sizeof *x);
+      src = tail;
+    }
+    vf e = FN(vexp_diff)(vload(src), vsplat(m));
+    vstore(et, e);
+    if (!log_ && over) vstore(y + at, e);
+    else if (!log_) memcpy(y + nv, et, (size_t)(n - nv) * sizeof *y);
   }
+  for (j = nv; j < n; j++) s += et[j - at];
   /* log-softmax: (x - m) - log s, so that a large m loses nothing; s holds
    * 1 for the maximum, and log1p(s - 1) keeps the relative error of the rest
    * of s (exp's few ULPs) from growing by 1 / log s where s is near 1 */
-  float f = log_ ? 0 : (float)(1 / s);
   if (log_) {
     float ls = (float)log1p(s - 1);
     for (j = 0; j < nv; j += VL) vstore(y + j, (vload(x + j) - m) - ls);
     for (; j < n; j++) y[j] = (x[j] - m) - ls;
   } else {
+    float f = (float)(1 / s);
     for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);
     for (; j < n; j++) y[j] = y[j] * f;
   }
