@@ -11,6 +11,23 @@
 #define TO_D8(v) __builtin_convertvector((v), vd8)
 #endif
 
+/* a > b lane by lane, as a mask: where the target has no 64-byte compare
+ * (WIDE_CMP undefined), in 16-byte quarters, which SSE2 and AVX2 compare
+ * natively; gcc would compare a vector wider than the target's one lane at
+ * a time in scalar code */
+TARGET static inline vi FN(vgt)(vf a, vf b) {
+#ifdef WIDE_CMP
+  return a > b;
+#else
+#define Q(v, k) __builtin_shufflevector((v), (v), 4 * (k), 4 * (k) + 1, 4 * (k) + 2, 4 * (k) + 3)
+  vi4 q0 = Q(a, 0) > Q(b, 0), q1 = Q(a, 1) > Q(b, 1), q2 = Q(a, 2) > Q(b, 2), q3 = Q(a, 3) > Q(b, 3);
+#undef Q
+  return __builtin_shufflevector(__builtin_shufflevector(q0, q1, 0, 1, 2, 3, 4, 5, 6, 7),
+                                 __builtin_shufflevector(q2, q3, 0, 1, 2, 3, 4, 5, 6, 7),
+                                 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#endif
+}
+
 /* e^(x - m) of each lane, m at least x (a maximum; the tails' padding
  * aside, whose lanes are not used), with x - m carried exactly: t = x - m
  * rounded and err its rounding error (Knuth's two-sum: additions only, so
@@ -24,7 +41,7 @@
 TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
   vf t = x - m, a = t + m, b = t - a;
   vf err = (x - a) + (-m - b);
-  vi under = t < vsplat(-87.33654f);
+  vi under = FN(vgt)(vsplat(-87.33654f), t);
   t = vsel(under, vsplat(0.f), t);
   vf k = t * 1.44269504088896341f + 12582912.f; /* round by the 1.5*2^23 trick */
   vf n = k - 12582912.f;
@@ -70,7 +87,7 @@ TARGET static void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
   vf vm = vsplat(-INFINITY);
   for (j = 0; j < nv; j += VL) { /* NaN lanes are skipped: they give NaN anyway */
     vf v = vload(x + j);
-    vm = vsel(v > vm, v, vm);
+    vm = vsel(FN(vgt)(v, vm), v, vm);
   }
   float m = -INFINITY;
   for (int k = 0; k < VL; k++) m = vm[k] > m ? vm[k] : m;
@@ -187,7 +204,7 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
     const float *xk = x + k * inner;
     for (j = 0; j < nv; j += VL) {
       vf v = vload(xk + j), vm = vload(m + j);
-      vstore(m + j, vsel(v > vm, v, vm));
+      vstore(m + j, vsel(FN(vgt)(v, vm), v, vm));
     }
     for (; j < inner; j++) m[j] = xk[j] > m[j] ? xk[j] : m[j];
   }
@@ -221,5 +238,6 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
 }
 
 #undef TO_D8
+#undef WIDE_CMP
 #undef FN
 #undef TARGET
