@@ -286,13 +286,13 @@ static void test_small_floats(void) {
   CHECK(y && y->u.t.rank == 2 && y->u.t.dims[0] == 0 && y->u.t.dims[1] == 3 && y->u.t.n == 0);
 }
 
-/* Erf and Gelu on float run 8 lanes at a time and take a second, costlier
- * path only for a vector with a lane past |x| = 2 (Gelu: 2 sqrt 2): a value's
- * result must not depend on its neighbours. Each of these values alone, and
- * beside values that send the vector down the other path, at every lane;
- * against libm's double erf and erfc rounded to float (both are within
- * 2^-42 of the exact values, far from a rounding tie for these); under
- * every vector build. */
+/* Erf and Gelu on float run 8 lanes at a time: Erf's lanes each pick their
+ * own polynomial piece, and Gelu takes a second, costlier path only for a
+ * vector with a lane past |x| = 2 sqrt 2: a value's result must not depend
+ * on its neighbours. Each of these values alone, and beside values of other
+ * pieces and paths, at every lane; against libm's double erf and erfc
+ * rounded to float (both are within 2^-42 of the exact values, far from a
+ * rounding tie for these); under every vector build. */
 static void test_erf_lanes(void) {
   static const float xs[] = {0.0f, -0.0f, 1e-30f, 0.3f, -0.99f, 1.0f, 1.7f, -1.99f, 2.0f, 2.01f, -2.9f, 3.5f,
                              -4.2f, 7.0f, -9.9f, -13.2f, -14.9f, 20.0f};
