@@ -166,6 +166,9 @@ PARTS = {
     "dec_kt": (17, [helper.make_node("Transpose", ["x"], ["y"], perm=[0, 1, 3, 2])],
                [("x", F, [1, 12, 128, 64])], {}),
     "softmax_row": (17, [helper.make_node("Softmax", ["x"], ["y"], axis=-1)], [("x", F, [1, 12, 1, 128])], {}),
+    # ViT-B/16's (197 tokens): the Erf of its Div/Erf/Add/Mul/Mul GELU, its attention's Softmax
+    "erf_vit": (17, [helper.make_node("Erf", ["x"], ["y"])], [("x", F, [1, 197, 3072])], {}),
+    "softmax_vit": (17, [helper.make_node("Softmax", ["x"], ["y"], axis=-1)], [("x", F, [1, 12, 197, 197])], {}),
 }
 
 

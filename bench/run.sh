@@ -272,7 +272,7 @@ model_seq() {
     n=$(echo "$1" | sed 's/.*_b\([0-9]*\)_h.*/\1/'); h=${1##*_h}
     [ -s "$m" ] || "$PY" "$HERE/gen.py" rnn "$m" "$cell" 64 "$n" "$h" "$h" bidirectional || exit 1
     input "$c/in0.pb" 41 "64,$n,$h" ;;
-  mm_*|softmax_*|mask_add|layernorm|gelu*|transpose_heads|gather_emb|dec_*|kv_concat) # a transformer's parts
+  mm_*|softmax_*|mask_add|layernorm|gelu*|erf_vit|transpose_heads|gather_emb|dec_*|kv_concat) # a transformer's parts
     [ -s "$m" ] || "$PY" "$HERE/gen.py" part "$1" "$m" || exit 1
     k=0
     for sh in $("$PY" -c "import onnx; m = onnx.load('$m'); print(' '.join(','.join(str(d.dim_value) for d in i.type.tensor_type.shape.dim) + ':' + str(i.type.tensor_type.elem_type) for i in m.graph.input))"); do
@@ -299,6 +299,8 @@ ALL="$ALL lstm_b1_h128:1.0 lstm_b4_h512:1.0 gru_b2_h256:1.0 rnn_b2_h256:1.0"
 ALL="$ALL mm_qkv:1.0 mm_ffn1:1.0 mm_ffn2:1.0 mm_qkv_f16:1.0 mm_ffn1_f16:1.0 mm_heads:1.0 mm_heads_v:1.0 softmax_heads:1.0 mask_add:1.0 layernorm:1.0"
 ALL="$ALL gelu_erf:1.0 gelu20:1.0 gelu_tanh:1.0 transpose_heads:1.0 gather_emb:1.0"
 ALL="$ALL dec_gemm:1.0 dec_ffn2:1.0 dec_head:1.0 kv_concat:1.0 dec_split:1.0 dec_heads:1.0 dec_kt:1.0 softmax_row:1.0"
+# ViT-B/16's Erf and attention Softmax (issue 30)
+ALL="$ALL erf_vit:1.0 softmax_vit:1.0"
 # onnxruntime's com.microsoft transformer operators (issue 31)
 ALL="$ALL gqa512:1.0 skiplayernorm:1.0"
 ALL="$ALL nbits1:1.0 nbits128:1.0"

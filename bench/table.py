@@ -86,6 +86,8 @@ ABOUT = {
     "dec_heads": "Transpose [1,1,12,64] perm 0,2,1,3",
     "dec_kt": "Transpose [1,12,128,64] perm 0,1,3,2",
     "softmax_row": "Softmax [1,12,1,128] last axis",
+    "erf_vit": "Erf [1,197,3072] (ViT-B/16's GELU)",
+    "softmax_vit": "Softmax [1,12,197,197] last axis (ViT-B/16)",
 }
 
 

@@ -25,7 +25,7 @@ void ox_swish_f32(const float *x, float *y, int64_t n, float alpha);
 void ox_gelu_tanh_f32(const float *x, float *y, int64_t n);
 /* Mish: x tanh(ln(1 + e^x)), computed as x n / (n + 2) with n = e^x (e^x + 2) */
 void ox_mish_f32(const float *x, float *y, int64_t n);
-/* erf x: within 2^-42 of the exact value before the rounding to float */
+/* erf x: within 2^-47 of the exact value before the rounding to float */
 void ox_erf_f32(const float *x, float *y, int64_t n);
 /* Gelu (the erf form): 0.5 x (1 + erf(x / sqrt 2)) = 0.5 x erfc(-x / sqrt 2),
  * erfc in one piece where x < 0 (no cancellation); within 2^-42 */

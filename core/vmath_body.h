@@ -12,6 +12,11 @@
 #ifndef TO_D /* 8 floats to 8 doubles */
 #define TO_D(f) __builtin_convertvector(f, vd)
 #endif
+#ifndef PICK16 /* tab[i[0] & 15], ..., tab[i[7] & 15]: 8 of the 16 doubles tab[0..15] */
+#define PICK16(tab, i)                                                                \
+  ((vd){(tab)[(i)[0] & 15], (tab)[(i)[1] & 15], (tab)[(i)[2] & 15], (tab)[(i)[3] & 15], \
+        (tab)[(i)[4] & 15], (tab)[(i)[5] & 15], (tab)[(i)[6] & 15], (tab)[(i)[7] & 15]})
+#endif
 
 /* e^x for x in [-708, 708] (callers clamp; NaN lanes give garbage they mask):
  * x = n ln2 + r with |r| <= ln2/2 (ln2 in two parts, the first with 21 low
@@ -66,6 +71,27 @@ INL vd FN(vtanh)(vd t) {
   vd q = (1.0 - e) / (1.0 + e);
   vd r = vsel(a < 0.0625, p, q);
   return (vd)((vl)r | ((vl)t & vsign)); /* the sign of t */
+}
+
+/* erf a for 0 <= a <= 4 - 1/64 (the float erf is 1 from 3.93 on): a R_m(u)
+ * with R_m one of the 16 pieces of ERF_PIECES (core/vmath.c), each fit to
+ * erf(a) / a on a width of 8/31: h = 31/8 a (exact), m = h rounded to an
+ * integer (a tie either way: both pieces reach it), u = h - m in [-1/2, 1/2]
+ * (exact). R_0(0) is 2/sqrt(pi) rounded, so a tiny a gets a 2/sqrt(pi), as
+ * the exact value nearly is. Each lane takes its own piece's coefficients:
+ * no lane's result depends on another's, and no branch. R_m by Estrin's
+ * scheme; within 2^-47 (core/vmath_fit.py). */
+INL vd FN(verf4)(vd a) {
+  const double shift = 0x1.8p52; /* adding it rounds to an integer, left in the low bits */
+  vd h = a * 3.875, k = h + shift;
+  vd u = h - (k - shift);
+  vl m = (vl)k; /* PICK16 reads its low 4 bits: m */
+#define C(j) PICK16(ERF_PIECES[9 - (j)], m) /* the coefficient of u^j */
+  vd u2 = u * u, u4 = u2 * u2, u8 = u4 * u4;
+  vd q0 = C(1) * u + C(0), q1 = C(3) * u + C(2), q2 = C(5) * u + C(4), q3 = C(7) * u + C(6);
+  vd q4 = C(9) * u + C(8);
+#undef C
+  return a * (q4 * u8 + ((q3 * u2 + q2) * u4 + (q1 * u2 + q0)));
 }
 
 /* erf a for 0 <= a <= 2 (lanes above: garbage, the caller masks them):
@@ -196,17 +222,12 @@ TARGET static void FN(mish)(const float *x, float *y, int64_t n) {
   }));
 }
 
-/* erf v = sign(v) erf a, a = |v|: above a = 2 (few lanes: the vector takes
- * the branch only when one has such an a), 1 - e^(-a^2) (e^(a^2) erfc a),
- * a^2 exact in double for a float v; past a = 4 the float result is 1
- * (erfc 4 is below half an ULP of 1), so a stops there. A lane's result
- * depends on its own value only, whichever way its vector went. */
+/* erf v = sign(v) erf a, a = |v|, by verf4: past a = 3.93 the float result
+ * is 1 (erfc a is below half an ULP of 1), so a stops at 4 - 1/64 (NaN lanes
+ * too: VLOOP gives them NaN). */
 TARGET static void FN(erf)(const float *x, float *y, int64_t n) {
   VLOOP(({
-    vd a = FN(vmin)(vabs(v), vsplat(4.0));
-    vd r = FN(verf2)(FN(vmin)(a, vsplat(2.0)));
-    vl hi = (vl)(a > 2.0);
-    if (FN(vany)(hi)) r = vsel(hi, 1.0 - FN(vexp)(-(a * a)) * FN(verfcx)(FN(vmax)(a, vsplat(2.0))), r);
+    vd r = FN(verf4)(FN(vmin)(vabs(v), vsplat(3.984375)));
     (vd)((vl)r | ((vl)v & vsign));
   }));
 }
@@ -239,3 +260,4 @@ TARGET static void FN(gelu)(const float *x, float *y, int64_t n) {
 #undef FN
 #undef TARGET
 #undef TO_D
+#undef PICK16

@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """core/vmath_fit.py: the polynomials of core/vmath.c's erf and erfc.
 
-Prints ERF_SMALL and ERFC_TAB as core/vmath.c holds them (C hex floats),
-and the largest relative errors of the double evaluation vmath_body.h does
-(Horner in plain double arithmetic: Python's floats are IEEE doubles; the
-exponential from the math library), over dense samples:
+Prints ERF_PIECES, ERF_SMALL and ERFC_TAB as core/vmath.c holds them (C hex
+floats), and the largest relative errors of the double evaluation
+vmath_body.h does (Horner or Estrin as there, in plain double arithmetic:
+Python's floats are IEEE doubles; the exponential from the math library),
+over dense samples:
 
-  erf(a)          = a P(a^2)                 0 <= a <= 2   (degree 17)
+  erf(a)          = a R_m(31/8 a - m)        0 <= a <= 4   (16 pieces, degree 9;
+                                                            m = 31/8 a rounded)
+  erf(a)          = a P(a^2)                 0 <= a <= 2   (degree 17; Gelu)
   e^(a^2) erfc(a) = Q_r(1/a) / a             2 <  a <= 4     (r = 0, degree 11)
                                              4 <  a <= 10.5  (r = 1, degree 11)
 
@@ -42,6 +45,27 @@ Q = [fit(lambda u: erfcx(1 / u) / u, mp.mpf(1) / 4, mp.mpf(1) / 2, 12),
      fit(lambda u: erfcx(1 / u) / u, 1 / mp.mpf(10.5), mp.mpf(1) / 4, 12)]
 
 
+# erf(a) / a on piece m, a = (u + m) / (31/8) for u in [-1/2, 1/2]; piece
+# 0's u^0 term is 2/sqrt(pi) rounded, so that a tiny a gives a 2/sqrt(pi)
+S = mp.mpf(31) / 8
+R = [fit(lambda u, m=m: mp.erf((u + m) / S) / ((u + m) / S) if u + m != 0 else 2 / mp.sqrt(mp.pi),
+         -0.5, 0.5, 10) for m in range(16)]
+R[0][-1] = float(2 / mp.sqrt(mp.pi))
+
+
+def erf_pieces(a):
+    """vmath_body.h's verf4: R_m by Estrin's scheme, c the coefficient of u^j"""
+    h = a * 3.875
+    m = round(h)  # (ties to even, as adding 1.5 2^52 rounds)
+    u = h - m
+    c = R[m][::-1]
+    u2 = u * u
+    u4 = u2 * u2
+    u8 = u4 * u4
+    q = [c[2 * i + 1] * u + c[2 * i] for i in range(5)]
+    return a * (q[4] * u8 + ((q[3] * u2 + q[2]) * u4 + (q[1] * u2 + q[0])))
+
+
 def worst(f, ref, lo, hi, n=2000):
     w = 0.0
     for i in range(n):
@@ -51,6 +75,12 @@ def worst(f, ref, lo, hi, n=2000):
     return math.log2(w)
 
 
+print("/* erf(a) / a in 16 pieces of [0, 4], piece m in u = 31/8 a - m, -1/2 <= u <= 1/2: u^9 first; "
+      "erf rel 2^%.1f */" % worst(erf_pieces, mp.erf, 0, 3.984375, 40000))
+print("static const double ERF_PIECES[10][16] __attribute__((aligned(64))) = {")
+for k in range(10):
+    print("  {" + ", ".join(R[m][k].hex() for m in range(16)) + "},")
+print("};")
 print("/* erf(a) / a in s = a^2, 0 <= a <= 2: t^17 first */")
 print("static const double ERF_SMALL[18] = {" + ", ".join(c.hex() for c in P) + "};")
 print("/* e^(a^2) erfc(a) a in u = 1/a, for 2 < a <= 4 and 4 < a <= 10.5: t^11 first */")

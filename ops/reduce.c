@@ -49,6 +49,8 @@ typedef float vfu __attribute__((vector_size(64), aligned(4), may_alias)); /* un
 #define VL 16
 typedef float vf8 __attribute__((vector_size(32)));
 typedef double vd8 __attribute__((vector_size(64)));
+typedef float vf4 __attribute__((vector_size(16)));
+typedef int32_t vi4 __attribute__((vector_size(16)));
 
 /* Macros, not functions: a 64-byte vector passed to or returned from a
  * function built for another target changes the ABI (clang refuses it). */
@@ -68,6 +70,7 @@ typedef double vd8 __attribute__((vector_size(64)));
 #include "reduce_rows.h"
 #define FN(name) name##_avx512
 #define TARGET __attribute__((target("avx512f,avx2,fma")))
+#define WIDE_CMP /* 16 floats compared at once (reduce_rows.h's vgt) */
 /* gcc 12 makes four instructions of __builtin_convertvector's 8 floats to
  * 8 doubles here: vcvtps2pd's one */
 #define TO_D8(v) ((vd8)_mm512_cvtps_pd((__m256)(v)))

@@ -11,6 +11,23 @@
 #define TO_D8(v) __builtin_convertvector((v), vd8)
 #endif
 
+/* a > b lane by lane, as a mask: where the target has no 64-byte compare
+ * (WIDE_CMP undefined), in 16-byte quarters, which SSE2 and AVX2 compare
+ * natively; gcc would compare a vector wider than the target's one lane at
+ * a time in scalar code */
+TARGET static inline vi FN(vgt)(vf a, vf b) {
+#ifdef WIDE_CMP
+  return a > b;
+#else
+#define Q(v, k) __builtin_shufflevector((v), (v), 4 * (k), 4 * (k) + 1, 4 * (k) + 2, 4 * (k) + 3)
+  vi4 q0 = Q(a, 0) > Q(b, 0), q1 = Q(a, 1) > Q(b, 1), q2 = Q(a, 2) > Q(b, 2), q3 = Q(a, 3) > Q(b, 3);
+#undef Q
+  return __builtin_shufflevector(__builtin_shufflevector(q0, q1, 0, 1, 2, 3, 4, 5, 6, 7),
+                                 __builtin_shufflevector(q2, q3, 0, 1, 2, 3, 4, 5, 6, 7),
+                                 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#endif
+}
+
 /* e^(x - m) of each lane, m at least x (a maximum; the tails' padding
  * aside, whose lanes are not used), with x - m carried exactly: t = x - m
  * rounded and err its rounding error (Knuth's two-sum: additions only, so
@@ -24,7 +41,7 @@
 TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
   vf t = x - m, a = t + m, b = t - a;
   vf err = (x - a) + (-m - b);
-  vi under = t < vsplat(-87.33654f);
+  vi under = FN(vgt)(vsplat(-87.33654f), t);
   t = vsel(under, vsplat(0.f), t);
   vf k = t * 1.44269504088896341f + 12582912.f; /* round by the 1.5*2^23 trick */
   vf n = k - 12582912.f;
@@ -57,12 +74,20 @@ TARGET static double FN(sum_row)(const float *x, int64_t n) {
   for (; j < n; j++) s += x[j];
   return s;
 }
+/* Softmax/LogSoftmax of one contiguous row. The exponentials of the last
+ * n - nv floats of a row of more than VL come from the vector that ends the
+ * row (x + n - VL), overlapping the one before, rather than from a padded
+ * copy (whose small stores a vector load can't forward from: a stall per
+ * row); the sum adds only its last n - nv lanes, in order, and the lanes
+ * before them are stored again with the same values (e^(x - m) of the same
+ * x), before any is scaled. The results are the padded copy's, to the bit. */
 TARGET static void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
   int64_t nv = n / VL * VL, j;
+  int over = n > VL && nv < n; /* the overlapping last vector: lanes VL - (n - nv) on are new */
   vf vm = vsplat(-INFINITY);
   for (j = 0; j < nv; j += VL) { /* NaN lanes are skipped: they give NaN anyway */
     vf v = vload(x + j);
-    vm = vsel(v > vm, v, vm);
+    vm = vsel(FN(vgt)(v, vm), v, vm);
   }
   float m = -INFINITY;
   for (int k = 0; k < VL; k++) m = vm[k] > m ? vm[k] : m;
@@ -91,22 +116,30 @@ TARGET static void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
     s0 += s1;
     for (int k = 0; k < 8; k++) s += s0[k];
   }
+  /* the last n - nv: et[k] is e^(x[at + k] - m) */
+  int64_t at = over ? n - VL : nv;
   float tail[VL] = {0}, et[VL];
-  memcpy(tail, x + nv, (size_t)(n - nv) * sizeof *x);
-  vstore(et, FN(vexp_diff)(vload(tail), vsplat(m)));
-  for (j = nv; j < n; j++) {
-    s += et[j - nv];
-    if (!log_) y[j] = et[j - nv];
+  const float *src = x + at;
+  if (nv < n) {
+    if (!over) { /* a row shorter than a vector: padded */
+      memcpy(tail, x + nv, (size_t)(n - nv) * sizeof *x);
+      src = tail;
+    }
+    vf e = FN(vexp_diff)(vload(src), vsplat(m));
+    vstore(et, e);
+    if (!log_ && over) vstore(y + at, e);
+    else if (!log_) memcpy(y + nv, et, (size_t)(n - nv) * sizeof *y);
   }
+  for (j = nv; j < n; j++) s += et[j - at];
   /* log-softmax: (x - m) - log s, so that a large m loses nothing; s holds
    * 1 for the maximum, and log1p(s - 1) keeps the relative error of the rest
    * of s (exp's few ULPs) from growing by 1 / log s where s is near 1 */
-  float f = log_ ? 0 : (float)(1 / s);
   if (log_) {
     float ls = (float)log1p(s - 1);
     for (j = 0; j < nv; j += VL) vstore(y + j, (vload(x + j) - m) - ls);
     for (; j < n; j++) y[j] = (x[j] - m) - ls;
   } else {
+    float f = (float)(1 / s);
     for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);
     for (; j < n; j++) y[j] = y[j] * f;
   }
@@ -171,7 +204,7 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
     const float *xk = x + k * inner;
     for (j = 0; j < nv; j += VL) {
       vf v = vload(xk + j), vm = vload(m + j);
-      vstore(m + j, vsel(v > vm, v, vm));
+      vstore(m + j, vsel(FN(vgt)(v, vm), v, vm));
     }
     for (; j < inner; j++) m[j] = xk[j] > m[j] ? xk[j] : m[j];
   }
@@ -205,5 +238,6 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
 }
 
 #undef TO_D8
+#undef WIDE_CMP
 #undef FN
 #undef TARGET

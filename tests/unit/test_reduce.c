@@ -280,6 +280,50 @@ static void test_softmax_axis(void) {
   CHECK(CLOSE(y, 6, {0, 1, 0, 0, 0, 0}));
 }
 
+/* |got - want| in ULPs of float at want (its subnormals' spacing below the
+ * least normal) */
+static double ulps(float got, long double want) {
+  int e;
+  frexpl(want, &e);
+  long double u = ldexpl(1, (e - 24 < -149 ? -149 : e - 24));
+  return (double)(fabsl((long double)got - want) / u);
+}
+/* Softmax and LogSoftmax along rows of every length from 1 to 48 and of
+ * 197 and 1003, whose ends are not a whole vector (the row kernel's last,
+ * overlapping vector), against long double: within test_ulp.c's bounds (7
+ * and 1.5 ULPs), three rows each, uniform in [-8, 8). */
+static void test_softmax_rows(void) {
+  enum { R = 3, MAXN = 1003 };
+  static float xs[R * MAXN];
+  double worst[2] = {0, 0};
+  for (int k = 1; k <= 50; k++) {
+    int n = k <= 48 ? k : k == 49 ? 197 : MAXN;
+    for (int i = 0; i < R * n; i++) xs[i] = (float)((double)kit_rnd32() / 268435456.0 - 8);
+    for (int lg = 0; lg < 2; lg++) {
+      ox_mark mk = ox_arena_mark(A);
+      ox_value *y = NULL;
+      ox_attr ax = attr_int("axis", -1);
+      CHECK_EQ_I(run(lg ? "LogSoftmax" : "Softmax", 13, 1, &ax, 1,
+                     (ox_value *[]){tensor(OX_FLOAT, 2, DIMS(R, n), xs)}, &y), 0);
+      for (int r = 0; y && r < R; r++) {
+        const float *x = xs + r * n, *got = (const float *)y->u.t.data + r * n;
+        long double m = -INFINITY, s = 0;
+        for (int j = 0; j < n; j++) m = x[j] > m ? x[j] : m;
+        for (int j = 0; j < n; j++) s += expl(x[j] - m);
+        for (int j = 0; j < n; j++) {
+          double e = ulps(got[j], lg ? (x[j] - m) - logl(s) : expl(x[j] - m) / s);
+          if (e > worst[lg]) worst[lg] = e;
+          if (e > (lg ? 1.5 : 7) && worst[lg] == e)
+            fprintf(stderr, "%s row of %d, [%d]: %.2f ULPs\n", lg ? "LogSoftmax" : "Softmax", n, j, e);
+        }
+      }
+      ox_arena_release(A, mk);
+    }
+  }
+  CHECK(worst[0] <= 7);
+  CHECK(worst[1] <= 1.5);
+}
+
 static void test_table(void) {
   CHECK_EQ_I(ox_registry_find("", "ReduceSum", 12)->since, 11);
   CHECK_EQ_I(ox_registry_find("", "ReduceSum", 25)->max_in, 2);
@@ -302,6 +346,7 @@ int main(void) {
   test_errors();
   test_arg();
   test_softmax_axis();
+  test_softmax_rows();
   test_table();
   ox_arena_free(A);
   return check_done("reduce");
