@@ -109,9 +109,10 @@ typedef struct {
 enum { REC_KC = 256 };
 #define UNROLL _Pragma("GCC unroll 8")
 /* The body for vectors V of VL floats, NV of them per column sliver (NR
- * = NV * VL), MR rows at most; MX rows (of m valid: rows past m repeat
- * row m - 1 and are not stored), NS slivers, the first at column c0 of
- * C's rows. REG keeps a loaded vector in a register (gcc otherwise folds
+ * = NV * VL), MR rows at most; MX rows (m of them, 1 to MR), NS slivers
+ * of which the first NU vectors are used (fewer than NV in the last,
+ * partial sliver: its zero padding is not read), the first at column c0
+ * of C's rows. REG keeps a loaded vector in a register (gcc otherwise folds
  * the load into each row's multiply-add: one load per row). */
 #define REC_BODY(V, VL, NV, MR, LOAD, STORE, SET1, FMA, ADD, ZERO)                     \
   const float *hrow[MR];                                                                \
@@ -126,24 +127,24 @@ enum { REC_KC = 256 };
           __builtin_prefetch(ad->xr[r] + c0 + e);                                            \
     UNROLL for (int q = 0; q < NS; q++)                                                 \
       UNROLL for (int r = 0; r < MX; r++)                                               \
-        UNROLL for (int v = 0; v < NV; v++) acc[q][r][v] = ZERO;                        \
+        UNROLL for (int v = 0; v < NU; v++) acc[q][r][v] = ZERO;                        \
     const float *bp = pb + kb * NV * VL;                                                \
     for (int64_t k = kb; k < kb + kc; k++, bp += NV * VL) {                             \
       V b[2][NV];                                                                       \
       UNROLL for (int q = 0; q < NS; q++)                                               \
-        UNROLL for (int v = 0; v < NV; v++) {                                           \
+        UNROLL for (int v = 0; v < NU; v++) {                                           \
           b[q][v] = LOAD(bp + q * K * NV * VL + v * VL);                                \
           if (MX > 1) __asm__("" : "+v"(b[q][v]));                                      \
         }                                                                               \
       UNROLL for (int r = 0; r < MX; r++) {                                             \
         V a = SET1(hrow[r][k]);                                                         \
         UNROLL for (int q = 0; q < NS; q++)                                             \
-          UNROLL for (int v = 0; v < NV; v++) acc[q][r][v] = FMA(a, b[q][v], acc[q][r][v]); \
+          UNROLL for (int v = 0; v < NU; v++) acc[q][r][v] = FMA(a, b[q][v], acc[q][r][v]); \
       }                                                                                 \
     }                                                                                   \
     for (int q = 0; q < NS; q++)                                                        \
       for (int r = 0; r < MX && r < m; r++)                                             \
-        for (int v = 0; v < NV; v++) {                                                  \
+        for (int v = 0; v < NU; v++) {                                                  \
           int64_t j = q * NV * VL + v * VL; /* the column in C */                       \
           if (j >= nc) break;                                                           \
           float *dst = C + r * ldc + j;                                                 \
@@ -170,16 +171,16 @@ enum { REC_KC = 256 };
 #define L512(p) _mm512_loadu_ps(p)
 #define S512(p, y) _mm512_storeu_ps(p, y)
 static inline __attribute__((always_inline)) OX_TARGET_AVX512 void rec512(
-    const int NS, const int MX, int64_t m, int64_t K, const float *h, int64_t ldh, const float *pb, float *C,
-    int64_t ldc, int64_t nc, int64_t c0, const rec_add_f *ad) {
+    const int NS, const int MX, const int NU, int64_t m, int64_t K, const float *h, int64_t ldh, const float *pb,
+    float *C, int64_t ldc, int64_t nc, int64_t c0, const rec_add_f *ad) {
   REC_BODY(__m512, 16, 3, 8, L512, S512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps,
            _mm512_setzero_ps())
 }
 #define L256(p) _mm256_loadu_ps(p)
 #define S256(p, y) _mm256_storeu_ps(p, y)
 static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
-    const int NS, const int MX, int64_t m, int64_t K, const float *h, int64_t ldh, const float *pb, float *C,
-    int64_t ldc, int64_t nc, int64_t c0, const rec_add_f *ad) {
+    const int NS, const int MX, const int NU, int64_t m, int64_t K, const float *h, int64_t ldh, const float *pb,
+    float *C, int64_t ldc, int64_t nc, int64_t c0, const rec_add_f *ad) {
   REC_BODY(__m256, 8, 2, 6, L256, S256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps,
            _mm256_setzero_ps())
 }
@@ -188,37 +189,49 @@ static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
  * `back`, the slivers from the last to the first: steps that alternate
  * find the R^T slivers they start with still in L2 from the step before
  * (R^T of a hidden size of 256 is 1 MiB, what L2 holds: walked the same way
- * every step, each sliver would be evicted just before it is used again) */
-#define REC_DRIVER(NAME, BODY, TARGET, MR, NR)                                           \
+ * every step, each sliver would be evicted just before it is used again).
+ * Each count of rows has its own body (no padding rows computed), and the
+ * last, partial sliver its count of vectors. */
+#define REC_CALL(BODY, NS, MX, NU, s) BODY(NS, MX, NU, m, K, a, ldh, pb + (s) * K * nr_, c + (s) * nr_, ldc, nc, (s) * nr_, &ai)
+#define REC_NU(BODY, MX, s)                                                             \
+  do {                                                                                  \
+    if (nu == 1) REC_CALL(BODY, 1, MX, 1, s);                                           \
+    else if (nu == 2 || nr_ == 2 * vl_) REC_CALL(BODY, 1, MX, 2, s);                    \
+    else REC_CALL(BODY, 1, MX, 3, s);                                                   \
+  } while (0)
+#define REC_DRIVER(NAME, BODY, TARGET, MR, NR, VL, MCASES)                               \
   TARGET static void NAME(int64_t N, int64_t K, int64_t ncols, const float *h, int64_t ldh,  \
                           const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back, \
-                          const rec_add_f *ad) {                                           \
+                          const rec_add_f *ad) {                                        \
+    const int nr_ = NR, vl_ = VL;                                                       \
     for (int64_t i = 0; i < N; i += MR) {                                               \
       int64_t m = N - i < MR ? N - i : MR;                                              \
       const float *a = h + i * ldh;                                                     \
       float *c = C + i * ldc;                                                           \
-      rec_add_f ai = {ad->xr ? ad->xr + i : NULL, ad->bias, ad->ne};                      \
-      /* groups: npair pairs of slivers (1 or 2 rows), then single slivers */           \
-      int64_t npair = m <= 2 ? (s1 - s0) / 2 : 0, ng = s1 - s0 - npair;                 \
+      rec_add_f ai = {ad->xr ? ad->xr + i : NULL, ad->bias, ad->ne};                    \
+      /* groups: npair pairs of whole slivers (1 or 2 rows), then single slivers */     \
+      int64_t sf = ncols / NR < s1 ? ncols / NR : s1; /* [s0, sf): whole slivers */     \
+      int64_t npair = m <= 2 && sf > s0 ? (sf - s0) / 2 : 0, ng = s1 - s0 - npair;      \
       for (int64_t g = 0; g < ng; g++) {                                                \
         int64_t gg = back ? ng - 1 - g : g;                                             \
         if (gg < npair) {                                                               \
-          int64_t s = s0 + 2 * gg, nc = ncols - s * NR < 2 * NR ? ncols - s * NR : 2 * NR; \
-          if (m == 1) BODY(2, 1, m, K, a, ldh, pb + s * K * NR, c + s * NR, ldc, nc, s * NR, &ai); \
-          else BODY(2, 2, m, K, a, ldh, pb + s * K * NR, c + s * NR, ldc, nc, s * NR, &ai); \
+          int64_t s = s0 + 2 * gg, nc = 2 * NR;                                         \
+          if (m == 1) REC_CALL(BODY, 2, 1, NR / VL, s);                                 \
+          else REC_CALL(BODY, 2, 2, NR / VL, s);                                        \
           continue;                                                                     \
         }                                                                               \
         int64_t s = s0 + 2 * npair + (gg - npair);                                      \
-        int64_t nc = ncols - s * NR < NR ? ncols - s * NR : NR;                         \
-        if (m == 1) BODY(1, 1, m, K, a, ldh, pb + s * K * NR, c + s * NR, ldc, nc, s * NR, &ai); \
-        else if (m == 2) BODY(1, 2, m, K, a, ldh, pb + s * K * NR, c + s * NR, ldc, nc, s * NR, &ai); \
-        else if (m <= 4) BODY(1, 4, m, K, a, ldh, pb + s * K * NR, c + s * NR, ldc, nc, s * NR, &ai); \
-        else BODY(1, MR, m, K, a, ldh, pb + s * K * NR, c + s * NR, ldc, nc, s * NR, &ai); \
+        int64_t nc = ncols - s * NR < NR ? ncols - s * NR : NR, nu = (nc + VL - 1) / VL; \
+        switch (m) { MCASES(BODY) }                                                     \
       }                                                                                 \
     }                                                                                   \
   }
-REC_DRIVER(rec_avx512, rec512, OX_TARGET_AVX512, 8, 48)
-REC_DRIVER(rec_avx2, rec256, OX_TARGET_AVX2, 6, 16)
+#define REC_M(B, n) case n: REC_NU(B, n, s); break;
+#define REC_M6(B) REC_M(B, 1) REC_M(B, 2) REC_M(B, 3) REC_M(B, 4) REC_M(B, 5) default: REC_NU(B, 6, s); break;
+#define REC_M8(B) REC_M(B, 1) REC_M(B, 2) REC_M(B, 3) REC_M(B, 4) REC_M(B, 5) REC_M(B, 6) REC_M(B, 7) \
+  default: REC_NU(B, 8, s); break;
+REC_DRIVER(rec_avx512, rec512, OX_TARGET_AVX512, 8, 48, 16, REC_M8)
+REC_DRIVER(rec_avx2, rec256, OX_TARGET_AVX2, 6, 16, 8, REC_M6)
 
 /* Whether the plan's kernel is one of these (else the GEMM computes the
  * product, from h packed) */
