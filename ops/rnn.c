@@ -382,9 +382,12 @@ static const void *work_data(ox_ctx *c, const ox_tensor *t, ox_dtype wt, int swa
 }
 
 /* Output k of shape dims (layout-ordered) from the work buffer src
- * (seq-major): swapped back for layout 1 and narrowed for small floats. */
+ * (seq-major, of c->a): swapped back for layout 1 and narrowed for small
+ * floats; else src itself. */
 static int put_out(ox_ctx *c, ox_dtype dt, ox_dtype wt, int rank, const int64_t *dims,
                    const void *src, int swap, int64_t A, int64_t B, int64_t inner, ox_value **out) {
+  if (dt == wt && !swap) /* the work buffer is the output (an arena block, 64-byte aligned) */
+    return ox_tensor_adopt(c->a, dt, rank, dims, (void *)src, out, c->err);
   OX_TRY(ox_tensor_new_uninit(c->a, dt, rank, dims, out, c->err)); /* every element written below */
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
