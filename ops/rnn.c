@@ -121,10 +121,10 @@ enum { REC_KC = 256 };
     int64_t kc = K - kb < REC_KC ? K - kb : REC_KC;                                     \
     int last = kb + kc >= K; /* the epilogue's block */                                 \
     V acc[2][MR][NV]; /* the first NS, MX of them used */                              \
-    if (last && ad->xr) /* the epilogue's rows of xw (not in cache: one row a step) */ \
-      for (int r = 0; r < MX && r < m; r++)                                             \
+    if (last && ad->xr) /* the epilogue's rows of xw (not in cache: one row a step), */ \
+      for (int r = 0; r < MX && r < m; r++) /* non-temporal: R^T keeps L2 */            \
         for (int64_t e = 0; e < NS * NV * VL && e < nc; e += 16)                        \
-          __builtin_prefetch(ad->xr[r] + c0 + e);                                            \
+          __builtin_prefetch(ad->xr[r] + c0 + e, 0, 0);                                 \
     UNROLL for (int q = 0; q < NS; q++)                                                 \
       UNROLL for (int r = 0; r < MX; r++)                                               \
         UNROLL for (int v = 0; v < NU; v++) acc[q][r][v] = ZERO;                        \
