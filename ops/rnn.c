@@ -4,8 +4,8 @@
  * One driver serves the three cells. Per direction, the input projection of
  * every time step is one GEMM, xw = X W^T + Wb (+ Rb where it can be folded),
  * over X as (seq_length * batch, input_size); each step then multiplies the
- * hidden state by R^T (one GEMM for the batch) and runs the gate arithmetic
- * row by row. float and double compute in their own type; float16 and
+ * hidden state by R^T (one GEMM for the batch, whose store adds the step's
+ * row of X W^T and the biases) and runs the gate arithmetic row by row. float and double compute in their own type; float16 and
  * bfloat16 are widened to float and rounded once on store.
  *
  * Semantics the spec leaves open follow onnxruntime:

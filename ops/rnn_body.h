@@ -3,13 +3,15 @@
  * element type, with T (float or double), FN(name) (the name with the type's
  * suffix: act_f, run_d), GEMM (ox_sgemm_any or ox_dgemm_any: the input
  * projection), G_PLAN, G_PACK_A, G_PACK_BT and G_PACKED (core/gemm.h's
- * pre-packed products, for the recurrent one) defined, as core/fft32.c and
- * core/fft64.c include core/fft_body.h, and VSIGMOID(x, n) and VTANH(x, n)
- * (in place over n elements: core/vmath.h's for float). */
+ * pre-packed products, for the recurrent one), REC_FAST_OK(gp) and
+ * REC_FAST (ops/rnn.c's own recurrent kernel, which reads h in place and
+ * adds the input part in its store: FN(rec_add)) defined, as core/fft32.c
+ * and core/fft64.c include core/fft_body.h, and VSIGMOID(x, n) and
+ * VTANH(x, n) (in place over n elements: core/vmath.h's for float). */
 #if !defined(T) || !defined(FN) || !defined(GEMM) || !defined(VSIGMOID) || !defined(VTANH) || \
     !defined(G_PLAN) || !defined(G_PACK_A) || !defined(G_PACK_BT) || !defined(G_PACKED) || !defined(REC_FAST) || \
     !defined(REC_FAST_OK)
-#error "define T, FN, GEMM, G_PLAN, G_PACK_A, G_PACK_BT, G_PACKED, VSIGMOID, VTANH before including ops/rnn_body.h"
+#error "define T, FN, GEMM, G_PLAN, G_PACK_A, G_PACK_BT, G_PACKED, REC_FAST(_OK), VSIGMOID, VTANH before including ops/rnn_body.h"
 #endif
 
 static void FN(act)(const act *a, T *x, int64_t n) {
