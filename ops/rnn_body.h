@@ -222,7 +222,7 @@ static int FN(run)(ox_ctx *c, const job *j) {
       for (int64_t b = 0; b < N; b++) { /* xw's rows of this step (a row past its length: any row) */
         int64_t t = s >= j->len[b] ? 0 : rev ? j->len[b] - 1 - s : s;
         xr[b] = xw + (t * N + b) * DGH + d * GH;
-        xr[N + b] = xr[b] + 2 * H;
+        if (j->cell == CELL_GRU) xr[N + b] = xr[b] + 2 * H; /* its h gate part */
       }
       /* hr = xw's row + bs + h R^T: (N, G*H), GRU default: only the z and r parts here */
       FN(rec)(c->threads, &gp, fast, N, H, GH, ncz, h, pa, rp, hr, (int)(s & 1), &ad);
