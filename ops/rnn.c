@@ -4,8 +4,8 @@
  * One driver serves the three cells. Per direction, the input projection of
  * every time step is one GEMM, xw = X W^T + Wb (+ Rb where it can be folded),
  * over X as (seq_length * batch, input_size); each step then multiplies the
- * hidden state by R^T (one GEMM for the batch) and runs the gate arithmetic
- * row by row. float and double compute in their own type; float16 and
+ * hidden state by R^T (one GEMM for the batch, whose store adds the step's
+ * row of X W^T and the biases) and runs the gate arithmetic row by row. float and double compute in their own type; float16 and
  * bfloat16 are widened to float and rounded once on store.
  *
  * Semantics the spec leaves open follow onnxruntime:
@@ -78,54 +78,92 @@ typedef struct {
 } job;
 
 /* ---- the recurrent product's kernel (float, AVX2 and AVX-512 plans) ----
- * C (N, ncols) = the packed h (pa) x the packed R^T's column slivers
- * [s0, s1) (pb), as core/gemm.h's packed product computes it, element for
- * element the same operations: a multiply-add chain over k from 0 in
- * blocks of 256 (gemm.c's KC), each later block's sum added to C's. Here
- * a sliver of a few rows multiplies only those rows and stores whole
- * vectors (the GEMM stores a tile of fewer rows than its MR through a
- * buffer, one float at a time), and one or two rows take two column
- * slivers at once (more sums in flight). The rows of each sliver of pa
+ * C (N, ncols) = h (N, K), read in place (rows ldh apart), x the packed
+ * R^T's column slivers [s0, s1) (pb), as core/gemm.h's packed product
+ * computes it, element for element the same operations: a multiply-add
+ * chain over k from 0 in blocks of 256 (gemm.c's KC), each later block's
+ * sum added to C's. Here a sliver of a few rows multiplies only those rows
+ * and stores whole vectors (the GEMM stores a tile of fewer rows than its
+ * MR through a buffer, one float at a time), and one or two rows take two
+ * column slivers at once (more sums in flight). The rows of each sliver
  * are summed the same way whatever their count, so a batch row's bits do
- * not depend on the batch. */
+ * not depend on the batch. h is not packed: each step's row is broadcast
+ * from where it is.
+ *
+ * The epilogue (rec_add_f below): with xr, the columns j < ne of row i are
+ * stored as (xr[i][j] + bias[j]) + sum (bias NULL: xr[i][j] + sum), the
+ * gates' input part and biases added while the row is in registers, in the
+ * order the separate passes added them (so the same bits). */
+typedef struct {
+  const float *const *xr; /* (N) rows of the input part, or NULL: none */
+  const float *bias;      /* (ne) or NULL */
+  int64_t ne;             /* the columns [0, ne) that get it */
+} rec_add_f;
+typedef struct {
+  const double *const *xr;
+  const double *bias;
+  int64_t ne;
+} rec_add_d;
 #if OX_X86_DISPATCH
 #include <immintrin.h>
 enum { REC_KC = 256 };
 #define UNROLL _Pragma("GCC unroll 8")
 /* The body for vectors V of VL floats, NV of them per column sliver (NR
- * = NV * VL), MR rows a sliver of pa; MX rows (of m valid), NS slivers. */
+ * = NV * VL), MR rows at most; MX rows (m of them, 1 to MR), NS slivers
+ * of which the first NU vectors are used (fewer than NV in the last,
+ * partial sliver: its zero padding is not read), the first at column c0
+ * of C's rows. REG keeps a loaded vector in a register (gcc otherwise folds
+ * the load into each row's multiply-add: one load per row). */
 #define REC_BODY(V, VL, NV, MR, LOAD, STORE, SET1, FMA, ADD, ZERO)                     \
+  const float *hrow[MR];                                                                \
+  for (int r = 0; r < MR; r++) hrow[r] = h + (r < m ? r : m - 1) * ldh;                 \
   for (int64_t kb = 0; kb < K; kb += REC_KC) {                                          \
     int64_t kc = K - kb < REC_KC ? K - kb : REC_KC;                                     \
+    int last = kb + kc >= K; /* the epilogue's block */                                 \
     V acc[2][MR][NV]; /* the first NS, MX of them used */                              \
+    if (last && ad->xr) /* the epilogue's rows of xw (not in cache: one row a step), */ \
+      for (int r = 0; r < MX && r < m; r++) /* non-temporal: R^T keeps L2 */            \
+        for (int64_t e = 0; e < NS * NV * VL && e < nc; e += 16)                        \
+          __builtin_prefetch(ad->xr[r] + c0 + e, 0, 0);                                 \
     UNROLL for (int q = 0; q < NS; q++)                                                 \
       UNROLL for (int r = 0; r < MX; r++)                                               \
-        UNROLL for (int v = 0; v < NV; v++) acc[q][r][v] = ZERO;                        \
-    const float *ap = pa + kb * MR, *bp = pb + kb * NV * VL;                            \
-    for (int64_t k = 0; k < kc; k++, ap += MR, bp += NV * VL) {                        \
+        UNROLL for (int v = 0; v < NU; v++) acc[q][r][v] = ZERO;                        \
+    const float *bp = pb + kb * NV * VL;                                                \
+    for (int64_t k = kb; k < kb + kc; k++, bp += NV * VL) {                             \
       V b[2][NV];                                                                       \
       UNROLL for (int q = 0; q < NS; q++)                                               \
-        UNROLL for (int v = 0; v < NV; v++) b[q][v] = LOAD(bp + q * K * NV * VL + v * VL); \
+        UNROLL for (int v = 0; v < NU; v++) {                                           \
+          b[q][v] = LOAD(bp + q * K * NV * VL + v * VL);                                \
+          if (MX > 1) __asm__("" : "+v"(b[q][v]));                                      \
+        }                                                                               \
       UNROLL for (int r = 0; r < MX; r++) {                                             \
-        V a = SET1(ap[r]);                                                              \
+        V a = SET1(hrow[r][k]);                                                         \
         UNROLL for (int q = 0; q < NS; q++)                                             \
-          UNROLL for (int v = 0; v < NV; v++) acc[q][r][v] = FMA(a, b[q][v], acc[q][r][v]); \
+          UNROLL for (int v = 0; v < NU; v++) acc[q][r][v] = FMA(a, b[q][v], acc[q][r][v]); \
       }                                                                                 \
     }                                                                                   \
     for (int q = 0; q < NS; q++)                                                        \
       for (int r = 0; r < MX && r < m; r++)                                             \
-        for (int v = 0; v < NV; v++) {                                                  \
+        for (int v = 0; v < NU; v++) {                                                  \
           int64_t j = q * NV * VL + v * VL; /* the column in C */                       \
           if (j >= nc) break;                                                           \
           float *dst = C + r * ldc + j;                                                 \
+          const float *xs = last && ad->xr ? ad->xr[r] + c0 + j : NULL;                 \
+          const float *bs = ad->bias ? ad->bias + c0 + j : NULL;                        \
+          int64_t ne = ad->ne - c0 - j; /* columns of this vector with the epilogue */  \
           V y = acc[q][r][v];                                                           \
-          if (j + VL <= nc) {                                                           \
+          if (j + VL <= nc && (!xs || ne >= VL || ne <= 0)) {                           \
             if (kb > 0) y = ADD(y, LOAD(dst));                                          \
+            if (xs && ne > 0) y = ADD(bs ? ADD(LOAD(xs), LOAD(bs)) : LOAD(xs), y);      \
             STORE(dst, y);                                                              \
-          } else { /* the last columns */                                               \
+          } else { /* the last columns, or the vector the epilogue ends in */           \
             float t[VL];                                                                \
             STORE(t, y);                                                                \
-            for (int64_t e = 0; e < nc - j; e++) dst[e] = kb > 0 ? t[e] + dst[e] : t[e]; \
+            for (int64_t e = 0; e < nc - j && e < VL; e++) {                            \
+              float u = kb > 0 ? t[e] + dst[e] : t[e];                                  \
+              if (xs && e < ne) u = (bs ? xs[e] + bs[e] : xs[e]) + u;                   \
+              dst[e] = u;                                                               \
+            }                                                                           \
           }                                                                             \
         }                                                                               \
   }
@@ -133,71 +171,88 @@ enum { REC_KC = 256 };
 #define L512(p) _mm512_loadu_ps(p)
 #define S512(p, y) _mm512_storeu_ps(p, y)
 static inline __attribute__((always_inline)) OX_TARGET_AVX512 void rec512(
-    const int NS, const int MX, int64_t m, int64_t K, const float *pa, const float *pb, float *C,
-    int64_t ldc, int64_t nc) {
+    const int NS, const int MX, const int NU, int64_t m, int64_t K, const float *h, int64_t ldh, const float *pb,
+    float *C, int64_t ldc, int64_t nc, int64_t c0, const rec_add_f *ad) {
   REC_BODY(__m512, 16, 3, 8, L512, S512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps,
            _mm512_setzero_ps())
 }
 #define L256(p) _mm256_loadu_ps(p)
 #define S256(p, y) _mm256_storeu_ps(p, y)
 static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
-    const int NS, const int MX, int64_t m, int64_t K, const float *pa, const float *pb, float *C,
-    int64_t ldc, int64_t nc) {
+    const int NS, const int MX, const int NU, int64_t m, int64_t K, const float *h, int64_t ldh, const float *pb,
+    float *C, int64_t ldc, int64_t nc, int64_t c0, const rec_add_f *ad) {
   REC_BODY(__m256, 8, 2, 6, L256, S256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps,
            _mm256_setzero_ps())
 }
 
-/* Column slivers [s0, s1) of C (N, ncols), every row sliver of pa; with
+/* Column slivers [s0, s1) of C (N, ncols), every row sliver of h; with
  * `back`, the slivers from the last to the first: steps that alternate
  * find the R^T slivers they start with still in L2 from the step before
  * (R^T of a hidden size of 256 is 1 MiB, what L2 holds: walked the same way
- * every step, each sliver would be evicted just before it is used again) */
-#define REC_DRIVER(NAME, BODY, TARGET, MR, NR)                                           \
-  TARGET static void NAME(int64_t N, int64_t K, int64_t ncols, const float *pa, const float *pb, \
-                          int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {     \
+ * every step, each sliver would be evicted just before it is used again).
+ * Each count of rows has its own body (no padding rows computed), and the
+ * last, partial sliver its count of vectors. */
+#define REC_CALL(BODY, NS, MX, NU, s) BODY(NS, MX, NU, m, K, a, ldh, pb + (s) * K * nr_, c + (s) * nr_, ldc, nc, (s) * nr_, &ai)
+#define REC_NU(BODY, MX, s)                                                             \
+  do {                                                                                  \
+    if (nu == 1) REC_CALL(BODY, 1, MX, 1, s);                                           \
+    else if (nu == 2 || nr_ == 2 * vl_) REC_CALL(BODY, 1, MX, 2, s);                    \
+    else REC_CALL(BODY, 1, MX, 3, s);                                                   \
+  } while (0)
+#define REC_DRIVER(NAME, BODY, TARGET, MR, NR, VL, MCASES)                               \
+  TARGET static void NAME(int64_t N, int64_t K, int64_t ncols, const float *h, int64_t ldh,  \
+                          const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back, \
+                          const rec_add_f *ad) {                                        \
+    const int nr_ = NR, vl_ = VL;                                                       \
     for (int64_t i = 0; i < N; i += MR) {                                               \
       int64_t m = N - i < MR ? N - i : MR;                                              \
-      const float *a = pa + i * K;                                                      \
+      const float *a = h + i * ldh;                                                     \
       float *c = C + i * ldc;                                                           \
-      /* groups: npair pairs of slivers (1 or 2 rows), then single slivers */           \
-      int64_t npair = m <= 2 ? (s1 - s0) / 2 : 0, ng = s1 - s0 - npair;                 \
+      rec_add_f ai = {ad->xr ? ad->xr + i : NULL, ad->bias, ad->ne};                    \
+      /* groups: npair pairs of whole slivers (1 or 2 rows), then single slivers */     \
+      int64_t sf = ncols / NR < s1 ? ncols / NR : s1; /* [s0, sf): whole slivers */     \
+      int64_t npair = m <= 2 && sf > s0 ? (sf - s0) / 2 : 0, ng = s1 - s0 - npair;      \
       for (int64_t g = 0; g < ng; g++) {                                                \
         int64_t gg = back ? ng - 1 - g : g;                                             \
         if (gg < npair) {                                                               \
-          int64_t s = s0 + 2 * gg, nc = ncols - s * NR < 2 * NR ? ncols - s * NR : 2 * NR; \
-          if (m == 1) BODY(2, 1, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);        \
-          else BODY(2, 2, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);               \
+          int64_t s = s0 + 2 * gg, nc = 2 * NR;                                         \
+          if (m == 1) REC_CALL(BODY, 2, 1, NR / VL, s);                                 \
+          else REC_CALL(BODY, 2, 2, NR / VL, s);                                        \
           continue;                                                                     \
         }                                                                               \
         int64_t s = s0 + 2 * npair + (gg - npair);                                      \
-        int64_t nc = ncols - s * NR < NR ? ncols - s * NR : NR;                         \
-        if (m == 1) BODY(1, 1, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);          \
-        else if (m == 2) BODY(1, 2, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);     \
-        else if (m <= 4) BODY(1, 4, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);     \
-        else BODY(1, MR, m, K, a, pb + s * K * NR, c + s * NR, ldc, nc);                \
+        int64_t nc = ncols - s * NR < NR ? ncols - s * NR : NR, nu = (nc + VL - 1) / VL; \
+        switch (m) { MCASES(BODY) }                                                     \
       }                                                                                 \
     }                                                                                   \
   }
-REC_DRIVER(rec_avx512, rec512, OX_TARGET_AVX512, 8, 48)
-REC_DRIVER(rec_avx2, rec256, OX_TARGET_AVX2, 6, 16)
+#define REC_M(B, n) case n: REC_NU(B, n, s); break;
+#define REC_M6(B) REC_M(B, 1) REC_M(B, 2) REC_M(B, 3) REC_M(B, 4) REC_M(B, 5) default: REC_NU(B, 6, s); break;
+#define REC_M8(B) REC_M(B, 1) REC_M(B, 2) REC_M(B, 3) REC_M(B, 4) REC_M(B, 5) REC_M(B, 6) REC_M(B, 7) \
+  default: REC_NU(B, 8, s); break;
+REC_DRIVER(rec_avx512, rec512, OX_TARGET_AVX512, 8, 48, 16, REC_M8)
+REC_DRIVER(rec_avx2, rec256, OX_TARGET_AVX2, 6, 16, 8, REC_M6)
 
-/* 0 when done here; -1: the plan's kernel is not one of these (the GEMM
- * computes it) */
-static int rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *pa,
-                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {
-  if (gp->level == OX_CPU_AVX512 && gp->mr == 8 && gp->nr == 48)
-    rec_avx512(N, K, ncols, pa, pb, s0, s1, C, ldc, back);
-  else if (gp->level == OX_CPU_AVX2 && gp->mr == 6 && gp->nr == 16)
-    rec_avx2(N, K, ncols, pa, pb, s0, s1, C, ldc, back);
-  else
-    return -1;
-  return 0;
+/* Whether the plan's kernel is one of these (else the GEMM computes the
+ * product, from h packed) */
+static int rec_fast_ok_f(const ox_gemm_plan *gp) {
+  return (gp->level == OX_CPU_AVX512 && gp->mr == 8 && gp->nr == 48) ||
+         (gp->level == OX_CPU_AVX2 && gp->mr == 6 && gp->nr == 16);
+}
+static void rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *h, int64_t ldh,
+                       const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back, const rec_add_f *ad) {
+  if (gp->level == OX_CPU_AVX512) rec_avx512(N, K, ncols, h, ldh, pb, s0, s1, C, ldc, back, ad);
+  else rec_avx2(N, K, ncols, h, ldh, pb, s0, s1, C, ldc, back, ad);
 }
 #else
-static int rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *pa,
-                      const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back) {
-  (void)gp, (void)N, (void)K, (void)ncols, (void)pa, (void)pb, (void)s0, (void)s1, (void)C, (void)ldc, (void)back;
-  return -1;
+static int rec_fast_ok_f(const ox_gemm_plan *gp) {
+  (void)gp;
+  return 0;
+}
+static void rec_fast_f(const ox_gemm_plan *gp, int64_t N, int64_t K, int64_t ncols, const float *h, int64_t ldh,
+                       const float *pb, int64_t s0, int64_t s1, float *C, int64_t ldc, int back, const rec_add_f *ad) {
+  (void)gp, (void)N, (void)K, (void)ncols, (void)h, (void)ldh, (void)pb, (void)s0, (void)s1, (void)C, (void)ldc;
+  (void)back, (void)ad;
 }
 #endif
 
@@ -215,6 +270,7 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 #define G_PACK_BT ox_sgemm_pack_bt
 #define G_PACKED ox_sgemm_packed
 #define REC_FAST rec_fast_f
+#define REC_FAST_OK rec_fast_ok_f
 #define VSIGMOID(x, n) ox_sigmoid_f32(x, x, n)
 #define VTANH(x, n) ox_tanh_f32(x, x, n)
 #include "rnn_body.h"
@@ -225,7 +281,8 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 #define G_PACK_A ox_dgemm_pack_a
 #define G_PACK_BT ox_dgemm_pack_bt
 #define G_PACKED ox_dgemm_packed
-#define REC_FAST(gp, N, K, ncols, pa, pb, s0, s1, C, ldc, back) -1
+#define REC_FAST(gp, N, K, ncols, h, ldh, pb, s0, s1, C, ldc, back, ad) (void)0
+#define REC_FAST_OK(gp) 0
 #define VSIGMOID(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = 1 / (1 + exp(-x[i_]))
 #define VTANH(x, n) for (int64_t i_ = 0; i_ < (n); i_++) x[i_] = tanh(x[i_])
 #include "rnn_body.h"
@@ -325,9 +382,12 @@ static const void *work_data(ox_ctx *c, const ox_tensor *t, ox_dtype wt, int swa
 }
 
 /* Output k of shape dims (layout-ordered) from the work buffer src
- * (seq-major): swapped back for layout 1 and narrowed for small floats. */
+ * (seq-major, of c->a): swapped back for layout 1 and narrowed for small
+ * floats; else src itself. */
 static int put_out(ox_ctx *c, ox_dtype dt, ox_dtype wt, int rank, const int64_t *dims,
                    const void *src, int swap, int64_t A, int64_t B, int64_t inner, ox_value **out) {
+  if (dt == wt && !swap) /* the work buffer is the output (an arena block, 64-byte aligned) */
+    return ox_tensor_adopt(c->a, dt, rank, dims, (void *)src, out, c->err);
   OX_TRY(ox_tensor_new_uninit(c->a, dt, rank, dims, out, c->err)); /* every element written below */
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;

@@ -3,12 +3,15 @@
  * element type, with T (float or double), FN(name) (the name with the type's
  * suffix: act_f, run_d), GEMM (ox_sgemm_any or ox_dgemm_any: the input
  * projection), G_PLAN, G_PACK_A, G_PACK_BT and G_PACKED (core/gemm.h's
- * pre-packed products, for the recurrent one) defined, as core/fft32.c and
- * core/fft64.c include core/fft_body.h, and VSIGMOID(x, n) and VTANH(x, n)
- * (in place over n elements: core/vmath.h's for float). */
+ * pre-packed products, for the recurrent one), REC_FAST_OK(gp) and
+ * REC_FAST (ops/rnn.c's own recurrent kernel, which reads h in place and
+ * adds the input part in its store: FN(rec_add)) defined, as core/fft32.c
+ * and core/fft64.c include core/fft_body.h, and VSIGMOID(x, n) and
+ * VTANH(x, n) (in place over n elements: core/vmath.h's for float). */
 #if !defined(T) || !defined(FN) || !defined(GEMM) || !defined(VSIGMOID) || !defined(VTANH) || \
-    !defined(G_PLAN) || !defined(G_PACK_A) || !defined(G_PACK_BT) || !defined(G_PACKED) || !defined(REC_FAST)
-#error "define T, FN, GEMM, G_PLAN, G_PACK_A, G_PACK_BT, G_PACKED, VSIGMOID, VTANH before including ops/rnn_body.h"
+    !defined(G_PLAN) || !defined(G_PACK_A) || !defined(G_PACK_BT) || !defined(G_PACKED) || !defined(REC_FAST) || \
+    !defined(REC_FAST_OK)
+#error "define T, FN, GEMM, G_PLAN, G_PACK_A, G_PACK_BT, G_PACKED, REC_FAST(_OK), VSIGMOID, VTANH before including ops/rnn_body.h"
 #endif
 
 static void FN(act)(const act *a, T *x, int64_t n) {
@@ -54,28 +57,47 @@ static void FN(gate)(const job *j, const act *a, T *x, int64_t n) {
   }
   FN(act)(a, x, n);
 }
-/* The recurrent product of one step, hr (N, ncols) = pa (N rows of H) x
- * rp (the packed R^T, H x ncols), hr's rows GH apart: column slivers split
- * over the threads when the product is large enough (every column computed
- * the same way in any split, and as at any batch size). */
+/* The recurrent product of one step, hr (N, ncols) = h (N rows of H) x
+ * rp (the packed R^T, H x ncols), hr's rows GH apart, then the epilogue
+ * ad (FN(rec_add): the input part and biases added to the first columns):
+ * column slivers split over the threads when the product is large enough
+ * (every column computed the same way in any split, and as at any batch
+ * size). `fast`: REC_FAST computes it, reading h in place; else h is
+ * packed into pa for G_PACKED, and the epilogue is a pass after it (the
+ * same operations in the same order: the same bits). */
 typedef struct {
   const ox_gemm_plan *gp;
   int64_t N, H, GH, ncols;
-  int back; /* walk the column slivers from the last (odd steps) */
-  const T *pa, *rp;
+  int back, fast; /* back: walk the column slivers from the last (odd steps) */
+  const T *h, *pa, *rp;
   T *hr;
+  const FN(rec_add) *ad;
 } FN(rec_job);
 static void FN(rec_chunk)(void *arg, int slot, int64_t lo, int64_t hi) {
   (void)slot;
   const FN(rec_job) *r = arg;
   int64_t nr = r->gp->nr, j0 = lo * nr, j1 = hi * nr < r->ncols ? hi * nr : r->ncols;
-  if (REC_FAST(r->gp, r->N, r->H, r->ncols, r->pa, r->rp, lo, hi, r->hr, r->GH, r->back) == 0) return;
+  if (r->fast) {
+    REC_FAST(r->gp, r->N, r->H, r->ncols, r->h, r->H, r->rp, lo, hi, r->hr, r->GH, r->back, r->ad);
+    return;
+  }
   G_PACKED(r->gp, r->N, j1 - j0, r->H, r->pa, r->rp + j0 * r->H, r->hr + j0, r->GH, 0);
+  const FN(rec_add) *ad = r->ad;
+  if (!ad->xr) return;
+  int64_t je = j1 < ad->ne ? j1 : ad->ne;
+  for (int64_t i = 0; i < r->N; i++) {
+    T *y = r->hr + i * r->GH;
+    const T *x = ad->xr[i];
+    if (ad->bias)
+      for (int64_t k = j0; k < je; k++) y[k] = (x[k] + ad->bias[k]) + y[k];
+    else
+      for (int64_t k = j0; k < je; k++) y[k] = x[k] + y[k];
+  }
 }
-static void FN(rec)(int threads, const ox_gemm_plan *gp, int64_t N, int64_t H, int64_t GH, int64_t ncols, const T *h,
-                    T *pa, const T *rp, T *hr, int back) {
-  G_PACK_A(gp, N, H, h, H, 0, pa);
-  FN(rec_job) r = {gp, N, H, GH, ncols, back, pa, rp, hr};
+static void FN(rec)(int threads, const ox_gemm_plan *gp, int fast, int64_t N, int64_t H, int64_t GH, int64_t ncols,
+                    const T *h, T *pa, const T *rp, T *hr, int back, const FN(rec_add) *ad) {
+  if (!fast) G_PACK_A(gp, N, H, h, H, 0, pa);
+  FN(rec_job) r = {gp, N, H, GH, ncols, back, fast, h, pa, rp, hr, ad};
   int64_t sl = (ncols + gp->nr - 1) / gp->nr;
   int nch = ox_par_chunks(threads, sl, 2.0 * (double)N * (double)ncols * (double)H);
   if (nch <= 1) FN(rec_chunk)(&r, 0, 0, sl);
@@ -85,15 +107,15 @@ static void FN(rec)(int threads, const ox_gemm_plan *gp, int64_t N, int64_t H, i
 /* The gates' elementwise steps, one loop each (vectorised: restrict, and
  * kept out of the driver, where gcc left them scalar) */
 #define ROWFN static __attribute__((noinline))
-ROWFN void FN(add2)(T *restrict y, const T *a, const T *b, int64_t n) { /* y = a + b */
-  for (int64_t k = 0; k < n; k++) y[k] = a[k] + b[k];
+ROWFN void FN(mul2)(T *restrict y, const T *a, const T *b, int64_t n) { /* y = a . b */
+  for (int64_t k = 0; k < n; k++) y[k] = a[k] * b[k];
 }
 ROWFN void FN(mul_to)(T *restrict y, const T *a, int64_t n) { /* y *= a */
   for (int64_t k = 0; k < n; k++) y[k] *= a[k];
 }
-/* LSTM's cell: c = f . c + i . g */
-ROWFN void FN(lstm_cell)(T *restrict c, const T *f, const T *i, const T *g, int64_t n) {
-  for (int64_t k = 0; k < n; k++) c[k] = f[k] * c[k] + i[k] * g[k];
+/* LSTM's cell: c = f . c + i . g, and h = c (h's activation follows) */
+ROWFN void FN(lstm_cell)(T *restrict c, T *restrict h, const T *f, const T *i, const T *g, int64_t n) {
+  for (int64_t k = 0; k < n; k++) h[k] = c[k] = f[k] * c[k] + i[k] * g[k];
 }
 /* GRU's output: h = (1 - z) . hh + z . h */
 ROWFN void FN(gru_out)(T *restrict h, const T *z, const T *hh, int64_t n) {
@@ -124,9 +146,11 @@ static int FN(run)(ox_ctx *c, const job *j) {
   int gru_split = j->cell == CELL_GRU && !j->lbr;
   /* the recurrent product h R^T on the GEMM's micro-kernel, R^T packed once
    * per direction (rp; GRU's default splits it: rph, its h gate, is applied
-   * to r . h), at load when R is a constant (j->pp), h packed per step (pa).
-   * Each element is the sum over k in order that ox_sgemm gives, so a batch
-   * row's bits do not depend on the batch size. */
+   * to r . h), at load when R is a constant (j->pp), h read in place by
+   * REC_FAST or packed per step (pa) for G_PACKED. Each element is the sum
+   * over k in order that ox_sgemm gives, so a batch row's bits do not
+   * depend on the batch size; the product's epilogue adds the step's row of
+   * xw and the biases (the gates' pre-activations come out of it). */
   const rnn_prep *pp = j->pp;
   ox_gemm_plan gp = pp ? pp->gp : G_PLAN();
   int64_t ncz = gru_split ? 2 * H : GH, mr = gp.mr, nr = gp.nr;
@@ -137,18 +161,22 @@ static int FN(run)(ox_ctx *c, const job *j) {
                                       sizeof(T)) : NULL;
     if (!rpb || (gru_split && !rphb)) return ox_oom(c->err, NULL);
   }
-  T *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(N + mr - 1) / mr * mr, H}, sizeof(T)) + 1, sizeof(T));
+  int fast = REC_FAST_OK(&gp);
+  T *pa = fast ? NULL : ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(N + mr - 1) / mr * mr, H}, sizeof(T)) + 1,
+                                       sizeof(T));
   /* xw: (S * N, D*G*H), every direction's input projection; hr: (N, G*H);
    * h, cs, rh: (N, H); tmp: (4, H) */
   T *xw = ox_alloc_uninit(c->a, (size_t)ox_numel(3, (int64_t[]){S, N, DGH}, sizeof(T)) * sizeof(T)); /* all written */
-  /* xb: (N, G*H), this step's rows of xw plus the biases; bs: (G*H) the biases */
-  T *xb = ox_alloc_array(c->a, N * GH + 1, sizeof(T)), *bs = ox_alloc_array(c->a, GH + 1, sizeof(T));
+  /* xr: (2, N) this step's rows of xw (and their h gate parts, GRU); bs: (G*H) the biases */
+  const T **xr = ox_alloc_array(c->a, 2 * N + 1, sizeof *xr);
+  T *bs = ox_alloc_array(c->a, GH + 1, sizeof(T));
   T *hr = ox_alloc_array(c->a, N * GH + 1, sizeof(T));
   T *h = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *cs = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *rh = ox_alloc_array(c->a, N * H + 1, sizeof(T));
   T *tmp = ox_alloc_array(c->a, 4 * H + 1, sizeof(T));
-  if (ox_numel(3, (int64_t[]){S, N, DGH}, sizeof(T)) < 0 || !xw || !xb || !bs || !hr || !h || !cs || !rh || !tmp || !pa)
+  if (ox_numel(3, (int64_t[]){S, N, DGH}, sizeof(T)) < 0 || !xw || !xr || !bs || !hr || !h || !cs || !rh || !tmp ||
+      (!fast && !pa))
     return ox_oom(c->err, NULL);
   /* xw = x W^T for every direction at once (W: (D*G*H, I), read as W^T) */
   if (pp) {
@@ -186,51 +214,48 @@ static int FN(run)(ox_ctx *c, const job *j) {
       G_PACK_BT(&gp, H, ncz, R, H, rpb); /* R (G*H, H) read as R^T */
       if (gru_split) G_PACK_BT(&gp, H, H, R + 2 * H * H, H, rphb);
     }
+    /* the epilogues: gates z and r (GRU), all of them else; GRU's default
+     * adds the h gate's after its own product */
+    FN(rec_add) ad = {xr, Wb ? bs : NULL, j->cell == CELL_GRU ? 2 * H : GH};
+    FN(rec_add) adh = {xr + N, Wb ? bs + 2 * H : NULL, H};
     for (int64_t s = 0; s < S; s++) {
-      /* xb = this step's rows of xw (+ bs) */
-      for (int64_t b = 0; b < N; b++) {
-        if (s >= j->len[b]) continue;
-        int64_t t = rev ? j->len[b] - 1 - s : s;
-        const T *x = xw + (t * N + b) * DGH + d * GH;
-        if (Wb) FN(add2)(xb + b * GH, x, bs, GH);
-        else memcpy(xb + b * GH, x, (size_t)GH * sizeof(T));
+      for (int64_t b = 0; b < N; b++) { /* xw's rows of this step (a row past its length: any row) */
+        int64_t t = s >= j->len[b] ? 0 : rev ? j->len[b] - 1 - s : s;
+        xr[b] = xw + (t * N + b) * DGH + d * GH;
+        if (j->cell == CELL_GRU) xr[N + b] = xr[b] + 2 * H; /* its h gate part */
       }
-      /* hr = h R^T: (N, G*H), GRU default: only the z and r parts here */
-      FN(rec)(c->threads, &gp, N, H, GH, ncz, h, pa, rp, hr, (int)(s & 1));
+      /* hr = xw's row + bs + h R^T: (N, G*H), GRU default: only the z and r parts here */
+      FN(rec)(c->threads, &gp, fast, N, H, GH, ncz, h, pa, rp, hr, (int)(s & 1), &ad);
+      if (j->cell == CELL_GRU)
+        for (int64_t b = 0; b < N; b++)
+          if (s < j->len[b]) FN(gate)(j, af, hr + b * GH, 2 * H); /* z, r */
       if (gru_split) { /* hr_h = (r . h) Rh^T, r from this step's gates */
         for (int64_t b = 0; b < N; b++) {
           T *rrow = rh + b * H;
-          if (s >= j->len[b]) { memset(rrow, 0, (size_t)H * sizeof(T)); continue; }
-          const T *x = xb + b * GH + H, *q = hr + b * GH + H, *hb = h + b * H;
-          FN(add2)(rrow, x, q, H);
-          FN(gate)(j, af, rrow, H);
-          FN(mul_to)(rrow, hb, H);
+          if (s >= j->len[b]) memset(rrow, 0, (size_t)H * sizeof(T));
+          else FN(mul2)(rrow, hr + b * GH + H, h + b * H, H);
         }
-        FN(rec)(c->threads, &gp, N, H, GH, H, rh, pa, rph, hr + 2 * H, (int)(s & 1));
+        FN(rec)(c->threads, &gp, fast, N, H, GH, H, rh, pa, rph, hr + 2 * H, (int)(s & 1), &adh);
       }
       for (int64_t b = 0; b < N; b++) {
         if (s >= j->len[b]) continue; /* state kept, Y stays zero */
         int64_t t = rev ? j->len[b] - 1 - s : s;
-        const T *x = xb + b * GH, *q = hr + b * GH;
-        T *hb = h + b * H, *cb = cs + b * H;
+        T *q = hr + b * GH, *hb = h + b * H, *cb = cs + b * H;
         if (j->cell == CELL_RNN) { /* Ht = f(Xt Wi^T + Ht-1 Ri^T + Wbi + Rbi) */
-          FN(add2)(hb, x, q, H);
-          FN(gate)(j, af, hb, H);
+          FN(gate)(j, af, q, H);
+          memcpy(hb, q, (size_t)H * sizeof(T));
         } else if (j->cell == CELL_GRU) {
-          T *z = tmp, *r = tmp + H, *hh = tmp + 2 * H;
-          FN(add2)(z, x, q, 2 * H); /* z, r */
-          FN(gate)(j, af, z, 2 * H);
+          T *z = q, *r = q + H, *hh = q + 2 * H;
           if (j->lbr) { /* ht = g(Xt Wh^T + rt . (Ht-1 Rh^T + Rbh) + Wbh) */
+            const T *x = xr[N + b];
+            hh = tmp;
             for (int64_t k = 0; k < H; k++)
-              hh[k] = x[2 * H + k] + r[k] * (q[2 * H + k] + (Rb ? Rb[2 * H + k] : 0));
-          } else { /* ht = g(Xt Wh^T + (rt . Ht-1) Rh^T + Rbh + Wbh) */
-            FN(add2)(hh, x + 2 * H, q + 2 * H, H);
-          }
+              hh[k] = (Wb ? x[k] + bs[2 * H + k] : x[k]) + r[k] * (q[2 * H + k] + (Rb ? Rb[2 * H + k] : 0));
+          } /* else ht = g(Xt Wh^T + (rt . Ht-1) Rh^T + Rbh + Wbh): hr's h part */
           FN(gate)(j, ag, hh, H);
           FN(gru_out)(hb, z, hh, H);
         } else { /* LSTM, gates i o f c */
-          T *gi = tmp, *go = tmp + H, *gf = tmp + 2 * H, *gc = tmp + 3 * H;
-          FN(add2)(gi, x, q, 4 * H);
+          T *gi = q, *go = q + H, *gf = q + 2 * H, *gc = q + 3 * H;
           if (P)
             for (int64_t k = 0; k < H; k++) {
               gi[k] += P[k] * cb[k];
@@ -243,11 +268,10 @@ static int FN(run)(ox_ctx *c, const job *j) {
           else if (!iof)
             FN(gate)(j, af, gf, H);
           FN(gate)(j, ag, gc, H);
-          FN(lstm_cell)(cb, gf, gi, gc, H);
+          FN(lstm_cell)(cb, hb, gf, gi, gc, H);
           if (P) /* ot = f(... + Po . Ct): the new cell */
             for (int64_t k = 0; k < H; k++) go[k] += P[H + k] * cb[k];
           if (!iof) FN(gate)(j, af, go, H);
-          memcpy(hb, cb, (size_t)H * sizeof(T));
           FN(act)(ah, hb, H);
           FN(mul_to)(hb, go, H);
         }
@@ -274,5 +298,6 @@ static int FN(run)(ox_ctx *c, const job *j) {
 #undef G_PACK_BT
 #undef G_PACKED
 #undef REC_FAST
+#undef REC_FAST_OK
 #undef VSIGMOID
 #undef VTANH

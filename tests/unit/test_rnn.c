@@ -14,6 +14,7 @@
 #define KIT_IN_NAMES {"X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"}
 #define KIT_OUT_NAMES {"Y", "Y_h", "Y_c"}
 #include "kit.h"
+#include "core/gemm.h"
 #include "core/threads.h"
 
 static unsigned rng = 777;
@@ -68,6 +69,7 @@ typedef struct {
   int S, N, I, H, layout, lbr, input_forget, bias, init, peep;
   const int *lens;       /* NULL: full */
   double clip;           /* 0: none */
+  double wscale;         /* W and R in [-wscale, wscale) (0: 1.5, as the rest) */
   int nact;              /* activations given (0: default) */
   ract acts[6];
   int nalpha, nbeta;
@@ -196,6 +198,8 @@ static void check_case(const char *label, rcase rc, int opset) {
     if (dt == OX_BFLOAT16) v = ox_bf16_to_f32(ox_f32_to_bf16((float)v));
     x[i] = v;
   }
+  if (rc.wscale > 0) /* weights as trained nets have them: the sums stay well-conditioned at large H */
+    for (int64_t i = 0; i < nw + nr; i++) w[i] *= rc.wscale / scale;
   /* activations as the kernel reads them */
   static const char *defs[3][3] = {{"Tanh"}, {"Sigmoid", "Tanh"}, {"Sigmoid", "Tanh", "Tanh"}};
   ract acts[2][3];
@@ -326,6 +330,40 @@ static void test_against_reference(void) {
   /* bigger: the GEMM's blocked paths */
   check_case("lstm large", (rcase){.op = "LSTM", .dir = "bidirectional", .S = 7, .N = 9, .I = 37, .H = 45, .bias = 1,
                                    .init = 1, .peep = 1}, 22);
+}
+
+/* The gates' pre-activations come out of the recurrent product's store
+ * (ops/rnn.c's rec_add_f: the step's row of X W^T and the biases added to
+ * the first columns, the rest left to the cell; on the portable plan, a
+ * pass after the GEMM): against the reference at batch sizes that take
+ * each row path of the kernel (1 and 2: pairs of column slivers; 3: a
+ * sliver of 4 rows; 5 and 9: whole slivers and one row more), hidden
+ * sizes whose gate boundaries fall inside a vector (GRU's z, r | h at 2H)
+ * or past the K block of 256, with and without biases, clip, each
+ * direction and short rows, on the AVX-512, AVX2 and portable plans. */
+static void test_fused_gates(void) {
+  static const int batches[] = {1, 2, 3, 5, 9}, hiddens[] = {13, 48, 100, 261};
+  static const int lens9[] = {5, 0, 3, 5, 1, 4, 5, 2, 5};
+  static const char *dirs[] = {"forward", "reverse", "bidirectional"};
+  static const int isas[] = {-1, OX_CPU_AVX2, OX_CPU_GENERIC};
+  int k = 0;
+  for (int ii = 0; ii < 3; ii++)
+    for (int bi = 0; bi < 5; bi++)
+      for (int hi = 0; hi < 4; hi++)
+        for (int ci = 0; ci < 4; ci++, k++) {
+          int N = batches[bi], H = hiddens[hi];
+          if (H > 200 && (N > 3 || ii)) continue; /* the big ones once */
+          rcase rc = {.op = ci == 0 ? "RNN" : ci == 3 ? "LSTM" : "GRU", .dir = dirs[k % 3], .S = 5, .N = N,
+                      .I = 7, .H = H, .bias = k % 4 != 1, .init = 1, .lbr = ci == 2, .peep = ci == 3 && k % 2,
+                      .lens = k % 5 == 2 ? lens9 : NULL, .clip = k % 3 == 1 ? 0.6 : 0,
+                      .wscale = 1.5 / sqrt(H)};
+          char label[128];
+          snprintf(label, sizeof label, "fused gates: %s%s N=%d H=%d %s bias=%d clip=%g lens=%d isa=%d", rc.op,
+                   rc.lbr ? " lbr" : "", N, H, rc.dir, rc.bias, rc.clip, rc.lens != NULL, isas[ii]);
+          ox_gemm_max_isa(isas[ii]);
+          check_case(label, rc, 22);
+          ox_gemm_max_isa(-1);
+        }
 }
 
 /* Values by hand: H = I = N = 1. */
@@ -470,6 +508,7 @@ int main(void) {
   test_by_hand();
   test_batch_rows();
   test_against_reference();
+  test_fused_gates();
   test_errors();
   ox_arena_free(A);
   return check_done("rnn");
