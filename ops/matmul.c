@@ -398,6 +398,10 @@ static int matmul_prepared_thin(ox_ctx *c, const mm_prep *pp, const ox_tensor *a
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
   ox_sgemm_thin_packed(c->threads, p.M, pp->N, pp->K, a->data, pp->K, pp->pb, pp->gp.nr, y->data, pp->N, 1, 0);
+  if (c->epi && ox_epi_check(c->epi, y)) { /* the followers, on the few rows still in cache */
+    for (int64_t r = 0; r < y->n / pp->N; r++) ox_epi_rows(c->epi, (float *)y->data + r * pp->N, pp->N, 0, r, 0);
+    c->epi->done = 1;
+  }
   return 0;
 }
 

@@ -4,7 +4,8 @@
  * chain, activations, a residual. Each graph is built by hand, prepared and
  * run with fusion on and with ONNXOP_NO_FUSE=1, at 1-3 threads: the outputs
  * must be the same bytes and shape, and --time's trace must list exactly
- * the followers expected as fused (computed by the MatMul). Not fused: a
+ * the followers expected as fused (computed by the MatMul), on the packed
+ * GEMM's blocks and after a thin product (at most 4 rows). Not fused: a
  * MatMul whose output another node reads or the graph outputs, a constant
  * per row (not per column), a constant that adds axes to the output. */
 #include <stdint.h>
@@ -160,10 +161,14 @@ static void test_matmul_epilogue(void) {
   graph g2 = {"act", 6, act, 2, {"a", "r"}, {random_tensor(2, a2), random_tensor(2, rd)}, 3, {"w", "bias", "half"},
               {w, bias2, half}, 1, {"out"}};
   fuse_case(&g2, 5);
-  /* a (3, 64): a thin product (no packed GEMM): the followers run on their own */
+  /* a (3, 64): a thin product (core/gemv.h on the packed B), then the steps */
   int64_t at[2] = {3, 64}, rt[2] = {3, 200};
   g2.in[0] = random_tensor(2, at), g2.in[1] = random_tensor(2, rt);
-  fuse_case(&g2, 0);
+  fuse_case(&g2, 5);
+  /* a (2, 2, 64): thin, two batches of two rows stacked */
+  int64_t at3[3] = {2, 2, 64}, rt3[3] = {2, 2, 200};
+  g2.in[0] = random_tensor(3, at3), g2.in[1] = random_tensor(3, rt3);
+  fuse_case(&g2, 5);
 
   graph g3 = {"shared", 3, shared, 1, {"a"}, {random_tensor(2, a2)}, 2, {"w", "bias"}, {w, bias}, 2, {"out", "n"}};
   fuse_case(&g3, 0);
