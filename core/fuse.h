@@ -6,12 +6,12 @@
  * BatchNormalization in inference, HardSwish written as Add/Clip/Div/Mul, ...)
  * -- or a float MatMul by a constant B (K, N) whose output feeds such nodes
  * (the exporters' MatMul then Add of a bias of N values, a residual, an
- * activation) -- is given those nodes as an ox_epi: a list of steps, each one
- * follower's own
- * row function (the very code its kernel runs: ops/unary.c, ops/binary.c,
- * ops/norm.c), so that fused or not, every element gets the same bits. The
- * followers are then not run; their values that only the group reads are
- * never made, and the group's last value is the head's output.
+ * activation) -- is given those nodes as an ox_epi: a list of steps, each
+ * one follower's own row function (the very code its kernel runs: ops/
+ * unary.c, ops/binary.c, ops/norm.c), so that fused or not, every element
+ * gets the same bits. The followers are then not run; their values that
+ * only the group reads are never made, and the group's last value is the
+ * head's output.
  *
  * Steps work on registers, rows of the tile: register 0 is the head's output
  * row itself, the others rows of scratch. An input of a step is a register,
