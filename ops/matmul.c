@@ -390,7 +390,8 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
 
 /* y = a x the prepared B for a product of M <= OX_THIN rows: core/gemv.h
  * reads the packed B in place, the same bytes as the thin product from B
- * unpacked (A's batches stacked as for matmul_prepared) */
+ * unpacked (A's batches stacked as for matmul_prepared); then the followers
+ * (core/fuse.h) */
 static int matmul_prepared_thin(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_value **out) {
   mm_plan p;
   OX_TRY(mm_plan_make(c, a, pp->b, &p));
