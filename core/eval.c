@@ -625,10 +625,12 @@ static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope 
 }
 
 /* ---- fusion (core/fuse.h) ----
- * A Conv's elementwise followers become steps of its epilogue: in the order
- * of the graph, each next node that reads a value of the group, whose other
- * inputs are constants (one value, or one per output channel) or values
- * made before the Conv runs, and that its family takes as a float32 step.
+ * A Conv's (or a float MatMul's by a constant B (K, N)) elementwise
+ * followers become steps of its epilogue: in the order of the graph, each
+ * next node that reads a value of the group, whose other inputs are
+ * constants (one value, or one per output channel of a Conv, or one per
+ * column of a MatMul: N values along the last axis) or values made before
+ * the head runs, and that its family takes as a float32 step.
  * Every value of the group but the last must have no reader outside it and
  * not be a graph output (the steps past the last such point are dropped), so
  * that nothing else ever needs it. ONNXOP_NO_FUSE=1 in the environment turns
@@ -646,9 +648,17 @@ static void fuse_count(void *arg, const char *name) {
   if (v >= 0) fi->nread[v]++;
 }
 
+/* The head: M its output channels (Conv) or columns (MatMul, bycol); rank
+ * the Conv's output rank (a MatMul's is known only when it runs: 0) */
+typedef struct {
+  int64_t M;
+  int rank, bycol;
+} fuse_head;
+
 typedef struct {
   int h;                            /* the head */
   int n;                            /* steps */
+  int crank[OX_EPI_MAXSTEP];        /* each step's constants' highest rank */
   int node[OX_EPI_MAXSTEP];         /* each step's node */
   int val[OX_EPI_MAXSTEP + 1];      /* the group's values: 0 the head's output, i + 1 step i's */
   ox_epi_step step[OX_EPI_MAXSTEP]; /* in[].reg: the index into val of a REG input */
@@ -662,7 +672,7 @@ static int group_value(const fuse_group *g, int v) {
 
 /* The step for node f in group g: 1, or 0 (none), or -1 (out of memory) */
 static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse_group *g, const fuse_info *fi,
-                     ox_scope *consts, ox_consts *cc, const fold_acc *acc, int64_t M, int rank, ox_err *e) {
+                     ox_scope *consts, ox_consts *cc, const fold_acc *acc, const fuse_head *hd, ox_err *e) {
   ox_node *n = &nodes[f];
   if (!n->k || n->fn || n->folded || n->fused_into || n->epi || n->nout < 1 || !n->out[0][0]) return 0;
   for (int k = 1; k < n->nout; k++)
@@ -674,10 +684,10 @@ static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse
   ox_ctx fc = {a, e, n, n->version, m, NULL, n->state, cc, acc->run, acc->run->threads};
   int fam = 0; /* the step's data inputs: 1 or 2 */
   for (const ox_family *fy = ox_families; fy->family && !fam; fy++)
-    if (fy->epi) fam = fy->epi(&fc, M, &s);
+    if (fy->epi) fam = fy->epi(&fc, hd->bycol ? 0 : hd->M, &s);
   if (!fam) return e->code ? -1 : 0; /* out of memory reading a constant */
   s.nin = fam;
-  int inside = 0;
+  int inside = 0, crank = 0;
   for (int k = 0; k < fam; k++) {
     const char *name = k < n->nin ? n->in[k] : "";
     int v = name[0] ? ox_namemap_get(&fi->names, name) : -1, gv = v >= 0 ? group_value(g, v) : -1;
@@ -688,18 +698,22 @@ static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse
     }
     if (!name[0] || (k == 0 && fam == 1)) return 0; /* a one-input step reads the group */
     ox_value *cv = scope_get(consts, name);
-    if (cv) { /* a constant: one value, or one per output channel of (N, M, ...) */
+    if (cv) { /* a constant: one value, or one per output channel of (N, M, ...),
+               * or one per column of a MatMul's (..., R, M) */
       const ox_tensor *t = &cv->u.t;
-      if (cv->kind != OX_TENSOR || t->dt != OX_FLOAT || t->rank > rank || !t->data) return 0;
-      int per_channel = t->n == M;
+      if (cv->kind != OX_TENSOR || t->dt != OX_FLOAT || (!hd->bycol && t->rank > hd->rank) || !t->data) return 0;
+      int per_channel = t->n == hd->M;
       for (int d = 0; d < t->rank; d++) {
-        int axis = rank - t->rank + d;
-        if (t->dims[d] != 1 && (axis != 1 || t->dims[d] != M)) per_channel = 0;
+        int axis = hd->rank - t->rank + d;
+        if (t->dims[d] != 1 && (axis != 1 || t->dims[d] != hd->M)) per_channel = 0;
       }
+      /* (..., 1, M): the other dims are 1 when n is M */
+      int per_col = t->rank >= 1 && t->n == hd->M && t->dims[t->rank - 1] == hd->M;
       if (t->n == 1) s.in[k].kind = OX_EPI_SCALAR;
-      else if (per_channel) s.in[k].kind = OX_EPI_CHANNEL;
+      else if (hd->bycol ? per_col : per_channel) s.in[k].kind = hd->bycol ? OX_EPI_COL : OX_EPI_CHANNEL;
       else return 0;
       s.in[k].data = t->data;
+      if (t->rank > crank) crank = t->rank; /* the output has at least its rank */
       continue;
     }
     /* a value made before the head runs (or a graph input): checked to
@@ -708,6 +722,7 @@ static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse
     s.in[k].kind = OX_EPI_FULL, s.in[k].name = name;
   }
   if (!inside) return 0;
+  g->crank[g->n] = crank;
   g->step[g->n] = s;
   g->node[g->n] = f;
   g->val[g->n + 1] = ox_namemap_get(&fi->names, n->out[0]);
@@ -781,12 +796,16 @@ static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, 
     if (outs[j]) fuse_count(&fi, outs[j]);
   for (int h = 0; h < nnode; h++) {
     ox_node *n = &nodes[h];
-    if (!n->k || n->fn || n->folded || n->fused_into || strcmp(n->op, "Conv") || (n->domain && n->domain[0]) ||
+    int conv = !strcmp(n->op, "Conv"), mm = !strcmp(n->op, "MatMul");
+    if (!n->k || n->fn || n->folded || n->fused_into || !(conv || mm) || (n->domain && n->domain[0]) ||
         n->nin < 2 || !n->out[0][0])
       continue;
+    /* Conv: W (M, C/group, k...); MatMul: B (K, N), the constant ops/matmul.c
+     * packs (its kernel applies the steps on that path only) */
     ox_value *w = scope_get(consts, n->in[1]);
-    if (!w || w->kind != OX_TENSOR || w->u.t.dt != OX_FLOAT || w->u.t.rank < 3) continue;
-    int64_t M = w->u.t.dims[0];
+    if (!w || w->kind != OX_TENSOR || w->u.t.dt != OX_FLOAT || (conv ? w->u.t.rank < 3 : w->u.t.rank != 2))
+      continue;
+    fuse_head hd = {conv ? w->u.t.dims[0] : w->u.t.dims[1], conv ? w->u.t.rank : 0, mm};
     fuse_group g = {.h = h};
     g.val[0] = ox_namemap_get(&fi.names, n->out[0]);
     /* the next follower: the first later node that takes a step */
@@ -801,7 +820,7 @@ static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, 
         }
         int taken = 0;
         for (int i = 0; i < g.n; i++) taken |= g.node[i] == f;
-        if (reads && !taken) more = fuse_step(a, m, nodes, f, &g, &fi, consts, cc, acc, M, w->u.t.rank, e);
+        if (reads && !taken) more = fuse_step(a, m, nodes, f, &g, &fi, consts, cc, acc, &hd, e);
       }
       if (more < 0) return e->code;
     }
@@ -811,6 +830,10 @@ static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, 
     while (keep > 0 && !fuse_finish(&g, keep, &fi, ep)) keep--;
     if (!keep) continue;
     ep->final = nodes[g.node[keep - 1]].out[0];
+    ep->bycol = hd.bycol;
+    ep->rank = 0;
+    for (int i = 0; i < keep; i++)
+      if (g.crank[i] > ep->rank) ep->rank = g.crank[i];
     n->epi = ep;
     for (int i = 0; i < keep; i++) nodes[g.node[i]].fused_into = n;
   }

@@ -3,7 +3,7 @@
 #include "fuse.h"
 
 int ox_epi_check(ox_epi_bound *b, const ox_tensor *y) {
-  if (!b || !b->e || y->dt != OX_FLOAT || y->rank < 2) return 0;
+  if (!b || !b->e || y->dt != OX_FLOAT || y->rank < 2 || y->rank < b->e->rank) return 0;
   for (int i = 0; i < b->e->nstep; i++)
     for (int k = 0; k < b->e->step[i].nin; k++) {
       if (b->e->step[i].in[k].kind != OX_EPI_FULL) continue;
@@ -12,6 +12,11 @@ int ox_epi_check(ox_epi_bound *b, const ox_tensor *y) {
       for (int d = 0; d < y->rank; d++)
         if (t->dims[d] != y->dims[d]) return 0;
     }
+  if (b->e->bycol) { /* (..., R, N): rows of N columns */
+    b->P = y->dims[y->rank - 1];
+    b->M = b->P ? y->n / b->P : 0;
+    return 1;
+  }
   b->M = y->dims[1];
   b->P = b->M && y->dims[0] ? y->n / y->dims[0] / b->M : 0;
   return 1;
@@ -40,6 +45,7 @@ void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int6
         case OX_EPI_REG: src[k] = reg[in->reg], st[k] = 1; break;
         case OX_EPI_SCALAR: src[k] = in->data; break;
         case OX_EPI_CHANNEL: src[k] = in->data + ch; break;
+        case OX_EPI_COL: src[k] = in->data + pos0 + j, st[k] = 1; break;
         default: src[k] = (const float *)b->full[i][k]->data + base + j, st[k] = 1; break;
         }
       }

@@ -4,17 +4,27 @@
  * When the model is prepared (core/eval.c, fuse_pass), a Conv whose output
  * feeds elementwise nodes (Relu, Clip, Add of a constant or of a residual,
  * BatchNormalization in inference, HardSwish written as Add/Clip/Div/Mul, ...)
- * is given those nodes as an ox_epi: a list of steps, each one follower's own
- * row function (the very code its kernel runs: ops/unary.c, ops/binary.c,
- * ops/norm.c), so that fused or not, every element gets the same bits. The
- * followers are then not run; their values that only the group reads are
- * never made, and the group's last value is the head's output.
+ * -- or a float MatMul by a constant B (K, N) whose output feeds such nodes
+ * (the exporters' MatMul then Add of a bias of N values, a residual, an
+ * activation) -- is given those nodes as an ox_epi: a list of steps, each
+ * one follower's own row function (the very code its kernel runs: ops/
+ * unary.c, ops/binary.c, ops/norm.c), so that fused or not, every element
+ * gets the same bits. The followers are then not run; their values that
+ * only the group reads are never made, and the group's last value is the
+ * head's output.
  *
  * Steps work on registers, rows of the tile: register 0 is the head's output
  * row itself, the others rows of scratch. An input of a step is a register,
- * or a constant (one value, or one per output channel), or a value of the
- * output's shape computed before the head runs (a residual), bound when it
- * runs (ox_epi_bound). */
+ * or a constant (one value, or one per output channel of a Conv, or one per
+ * column of a MatMul), or a value of the output's shape computed before the
+ * head runs (a residual), bound when it runs (ox_epi_bound).
+ *
+ * A Conv's output (N, M, P...) is seen as N images of M channels of P
+ * positions; a MatMul's (..., R, N) as one image of rows (every batch's R
+ * rows stacked) of N positions, the columns (e->bycol): a row's "channel" is
+ * then its row index, and its per-column constants (OX_EPI_COL) are read at
+ * the positions. The steps of a MatMul take no per-channel parameters (its
+ * followers' hooks are asked with M = 0, and BatchNormalization refuses). */
 #ifndef OX_FUSE_H
 #define OX_FUSE_H
 
@@ -32,12 +42,13 @@
 typedef void (*ox_epi_row_fn)(const void *arg, const float *a, int64_t sa, const float *b, int64_t sb, float *z,
                               int64_t n, int64_t ch);
 
-enum { OX_EPI_REG, OX_EPI_SCALAR, OX_EPI_CHANNEL, OX_EPI_FULL };
+enum { OX_EPI_REG, OX_EPI_SCALAR, OX_EPI_CHANNEL, OX_EPI_COL, OX_EPI_FULL };
 
 typedef struct {
-  int kind;          /* OX_EPI_REG, _SCALAR, _CHANNEL or _FULL */
+  int kind;          /* OX_EPI_REG, _SCALAR, _CHANNEL, _COL or _FULL */
   int reg;           /* REG: the register */
-  const float *data; /* SCALAR: the value; CHANNEL: one per output channel */
+  const float *data; /* SCALAR: the value; CHANNEL: one per output channel;
+                        COL: one per output column (a MatMul's last axis) */
   const char *name;  /* FULL: the value's name, bound when the head runs */
 } ox_epi_in;
 
@@ -54,6 +65,10 @@ typedef struct ox_epi {
   int nstep, nreg;
   ox_epi_step step[OX_EPI_MAXSTEP];
   const char *final; /* the name of the value the last step makes */
+  int bycol;         /* the head is a MatMul: its output seen as rows of columns */
+  int rank;          /* the least output rank the steps' constants broadcast
+                        into without adding axes (a MatMul's is known only
+                        when it runs) */
 } ox_epi;
 
 /* An ox_epi as one run of its head binds it: the FULL inputs' tensors.
@@ -62,16 +77,18 @@ typedef struct ox_epi {
 typedef struct ox_epi_bound {
   const ox_epi *e;
   const ox_tensor *full[OX_EPI_MAXSTEP][2];
-  int64_t M, P; /* the output's channels and positions per channel: (N, M, P) */
+  int64_t M, P; /* the output's channels and positions per channel: (N, M, P);
+                   a MatMul's: (1, rows, columns) */
   int done;
 } ox_epi_bound;
 
-/* 1 when b's steps apply to y (float32, rank >= 2, every FULL input a
- * float32 tensor of y's shape); then sets b->M, b->P. */
+/* 1 when b's steps apply to y (float32, rank >= 2 and >= e->rank, every
+ * FULL input a float32 tensor of y's shape); then sets b->M, b->P. */
 int ox_epi_check(ox_epi_bound *b, const ox_tensor *y);
 
 /* The steps over y's elements [pos0, pos0 + n) of channel ch of image img,
- * y = the head's output data; row = y + (img * M + ch) * P + pos0. */
+ * y = the head's output data; row = y + (img * M + ch) * P + pos0. For a
+ * MatMul: img 0, ch the row, pos0 the first column. */
 void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0);
 
 /* The families' epilogue hooks (ox_family.epi, core/registry.h; listed in
@@ -79,7 +96,8 @@ void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int6
  * constant inputs through ox_const_input; inputs that the group makes are
  * not constant), M the head's output channels: the step's count of data
  * inputs (1 or 2; s->fn, s->arg set) when the family takes the node as a
- * float32 step, else 0. */
+ * float32 step, else 0. M is 0 for a MatMul head (no channels: a step that
+ * needs per-channel parameters refuses). */
 struct ox_ctx;
 int ox_unary_epi(struct ox_ctx *c, int64_t M, ox_epi_step *s);
 int ox_binary_epi(struct ox_ctx *c, int64_t M, ox_epi_step *s);

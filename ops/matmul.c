@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fuse.h"
 #include "core/gemm.h"
 #include "core/gemv.h"
 #include "core/half.h"
@@ -320,6 +321,7 @@ typedef struct {
   const float *pa;
   float *y;
   float beta; /* y = pa x pb + beta * y (0: y only written) */
+  const ox_epi_bound *epi; /* MatMul: the followers applied to each finished block (core/fuse.h), or NULL */
 } mm_prep_job;
 
 static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
@@ -331,12 +333,16 @@ static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t rows = j->M - r0 < rb ? j->M - r0 : rb, cols = pp->N - c0 < j->cols ? pp->N - c0 : j->cols;
     ox_sgemm_packed(&pp->gp, rows, cols, pp->K, j->pa + r0 * pp->K, pp->pb + c0 * pp->K, j->y + r0 * pp->N + c0,
                     pp->N, j->beta);
+    for (int64_t r = 0; j->epi && r < rows; r++) /* the block's rows, while they are in cache */
+      ox_epi_rows(j->epi, j->y + (r0 + r) * pp->N + c0, cols, 0, r0 + r, c0);
   }
 }
 
 /* yd (M, N) = ad (M, K) x the prepared B + beta * yd (beta 0: yd only
- * written): the bits of ox_sgemm with alpha 1 and that beta */
-static int prepared_rows(ox_ctx *c, const mm_prep *pp, int64_t M, const float *ad, float *yd, float beta) {
+ * written): the bits of ox_sgemm with alpha 1 and that beta; then epi's
+ * steps (NULL: none) on each finished block */
+static int prepared_rows(ox_ctx *c, const mm_prep *pp, int64_t M, const float *ad, float *yd, float beta,
+                         const ox_epi_bound *epi) {
   int64_t K = pp->K, mr = pp->gp.mr, nr = pp->gp.nr;
   float *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, K}, 4), sizeof *pa);
   if (!pa) return ox_oom(c->err, NULL);
@@ -347,7 +353,7 @@ static int prepared_rows(ox_ctx *c, const mm_prep *pp, int64_t M, const float *a
    * threads idle a third of the time); the bits do not depend on them */
   int64_t nrb = (M + MM_ROWS - 1) / MM_ROWS, per_block = (M + nrb - 1) / nrb;
   int64_t rb = (per_block + mr - 1) / mr * mr;
-  mm_prep_job j = {pp, M, rb, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, yd, beta};
+  mm_prep_job j = {pp, M, rb, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, yd, beta, epi};
   int threads = ox_threads_of(c->threads);
   if (ox_par_worth(c->threads, work) && j.nrb < 2 * threads) { /* columns too, for the threads */
     int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
@@ -375,14 +381,17 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
     if (!(yd = ox_alloc_array(c->a, y->n, sizeof *yd))) return ox_oom(c->err, NULL);
   }
   /* b has no batch dims: one product (M, K) x (K, N), A's batches stacked */
-  OX_TRY(prepared_rows(c, pp, p.M, ad, yd, 0));
+  const ox_epi_bound *epi = c->epi && a->dt == OX_FLOAT && ox_epi_check(c->epi, y) ? c->epi : NULL;
+  OX_TRY(prepared_rows(c, pp, p.M, ad, yd, 0, epi));
   if (yd != y->data) ox_narrow_f32(yd, y);
+  if (epi) c->epi->done = 1;
   return 0;
 }
 
 /* y = a x the prepared B for a product of M <= OX_THIN rows: core/gemv.h
  * reads the packed B in place, the same bytes as the thin product from B
- * unpacked (A's batches stacked as for matmul_prepared) */
+ * unpacked (A's batches stacked as for matmul_prepared); then the followers
+ * (core/fuse.h) */
 static int matmul_prepared_thin(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_value **out) {
   mm_plan p;
   OX_TRY(mm_plan_make(c, a, pp->b, &p));
@@ -390,6 +399,10 @@ static int matmul_prepared_thin(ox_ctx *c, const mm_prep *pp, const ox_tensor *a
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
   ox_sgemm_thin_packed(c->threads, p.M, pp->N, pp->K, a->data, pp->K, pp->pb, pp->gp.nr, y->data, pp->N, 1, 0);
+  if (c->epi && ox_epi_check(c->epi, y)) { /* the followers, on the few rows still in cache */
+    for (int64_t r = 0; r < y->n / pp->N; r++) ox_epi_rows(c->epi, (float *)y->data + r * pp->N, pp->N, 0, r, 0);
+    c->epi->done = 1;
+  }
   return 0;
 }
 
@@ -794,7 +807,7 @@ static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, int t
       for (int64_t i = 0; i < M; i++)
         for (int64_t j = 0; j < N; j++) Y[i * N + j] = C[i * si + j * sj];
     if (thin) ox_sgemm_thin_packed(c->threads, M, N, K, a->data, K, pp->pb, pp->gp.nr, Y, N, alpha, beta);
-    else OX_TRY(prepared_rows(c, pp, M, a->data, Y, beta));
+    else OX_TRY(prepared_rows(c, pp, M, a->data, Y, beta, NULL));
     return 0;
   }
   ox_tensor bb; /* B may be gone: op(B) rebuilt, untransposed */

@@ -327,7 +327,8 @@ static void bn_epi_row(const void *arg, const float *x, int64_t sx, const float 
 int ox_batchnorm_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
   const ox_node *n = c->node;
   const norm_state *at = c->state;
-  if (strcmp(n->op, "BatchNormalization") || (n->domain && n->domain[0]) || c->version < 9 || !at || n->nin != 5)
+  if (M <= 0 || strcmp(n->op, "BatchNormalization") || (n->domain && n->domain[0]) || c->version < 9 || !at ||
+      n->nin != 5) /* M 0: a MatMul's followers, no channels */
     return 0;
   if (c->version >= 14 ? at->training_mode != 0 : wanted(c, n->nout, 1)) return 0;
   for (int i = 1; i < n->nout; i++)

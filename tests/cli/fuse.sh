@@ -1,4 +1,4 @@
-# tests/cli/fuse.sh: elementwise followers computed by their Conv
+# tests/cli/fuse.sh: elementwise followers computed by their Conv or MatMul
 # (core/fuse.h; sourced by tests/cli/run.sh; the model is
 # tests/cli/fuse_gen.py's): the same bytes fused and not
 # (ONNXOP_NO_FUSE=1), on one thread and on two; --time says which nodes ran
@@ -11,7 +11,7 @@ else
   expect 0 fuse_on "$X" run "$F/fuse.onnx" $FI --out-dir "$F/on"
   expect 0 fuse_on2 "$X" run --threads 2 "$F/fuse.onnx" $FI --out-dir "$F/on2"
   expect 0 fuse_off env ONNXOP_NO_FUSE=1 "$X" run "$F/fuse.onnx" $FI --out-dir "$F/off"
-  for i in 0 1 2 3 4; do
+  for i in 0 1 2 3 4 5; do
     cmp -s "$F/on/output_$i.pb" "$F/off/output_$i.pb" && ok || bad "fuse: output $i differs fused and not"
     cmp -s "$F/on2/output_$i.pb" "$F/off/output_$i.pb" && ok || bad "fuse: output $i differs fused on 2 threads"
   done
@@ -19,7 +19,8 @@ else
   for n in "'bn' BatchNormalization-9 (computed by node 'conv')" "'residual' Add-13 (computed by node 'conv')" \
       "'hs_mul' Mul-13 (computed by node 'conv')" "'max' Max-13 (computed by node 'dw')" \
       "'sub' Sub-13 (computed by node 'dw')" "'sig' Sigmoid-13 (computed by node 'gv')" \
-      "'relu_out' Relu-13 (computed by node 'pw')"; do
+      "'relu_out' Relu-13 (computed by node 'pw')" "'mm_bias' Add-13 (computed by node 'mm')" \
+      "'mm_relu' Relu-13 (computed by node 'mm')"; do
     err_has fuse_time "fused  node $n"
   done
   # u is an output and Neg reads it: Neg is not fused past it
@@ -42,7 +43,7 @@ cmp -s "$T/maxpool2/output_0.npy" "$T/maxpool2_want.npy" && ok || bad "maxpool2:
 if [ -s "$F/fuse.onnx" ]; then
   # --save-intermediates sees every value, the fused ones too
   expect 0 fuse_save "$X" run "$F/fuse.onnx" $FI --save-intermediates "$F/si" --out-dir "$F/si_out"
-  for v in c bn re res h1 h2 h3 dc lr mx g u0; do
+  for v in c bn re res h1 h2 h3 dc lr mx g u0 mm0 mmb; do
     [ -s "$F/si/$v.pb" ] && ok || bad "fuse: --save-intermediates did not write $v"
   done
 fi

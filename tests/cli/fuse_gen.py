@@ -8,7 +8,8 @@
               Conv depthwise 3x3 (direct) -> LeakyRelu -> Max(0.1) -> Sub per
               channel (output d); Conv 9x7 to 1x1 (gemv) -> Sigmoid (output s);
               Conv 1x1 -> Relu, whose Relu value is also an output (u, v):
-              not fused past it
+              not fused past it; MatMul of y (1, 8, 9, 7) by a constant
+              (7, 40) -> Add(bias of 40) -> Relu (output mm)
   x.pb, r.pb  inputs with a few NaN, infinities and negative zeros
 """
 import os
@@ -37,6 +38,7 @@ inits = [
     t("pc", rng.standard_normal((M, 1, 1))),
     t("Wg", rng.standard_normal((M, M, 9, 7)) * 0.05), t("Bg", rng.standard_normal(M)),
     t("W1", rng.standard_normal((M, M, 1, 1))),
+    t("Wm", rng.standard_normal((7, 40))), t("bm", rng.standard_normal(40)),
 ]
 nodes = [
     helper.make_node("Conv", ["x", "W", "B"], ["c"], name="conv", pads=[1, 1, 1, 1]),
@@ -56,6 +58,9 @@ nodes = [
     helper.make_node("Conv", ["d", "W1"], ["u0"], name="pw"),
     helper.make_node("Relu", ["u0"], ["u"], name="relu_out"),
     helper.make_node("Neg", ["u"], ["v"], name="neg"),
+    helper.make_node("MatMul", ["y", "Wm"], ["mm0"], name="mm"),
+    helper.make_node("Add", ["bm", "mm0"], ["mmb"], name="mm_bias"),
+    helper.make_node("Relu", ["mmb"], ["mm_out"], name="mm_relu"),
 ]
 graph = helper.make_graph(
     nodes, "fuse",
@@ -63,7 +68,7 @@ graph = helper.make_graph(
      helper.make_tensor_value_info("r", TensorProto.FLOAT, [1, M, 9, 7])],
     [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
      for n, s in (("y", [1, M, 9, 7]), ("d", [1, M, 9, 7]), ("s", [1, M, 1, 1]), ("u", [1, M, 9, 7]),
-                  ("v", [1, M, 9, 7]))],
+                  ("v", [1, M, 9, 7]), ("mm_out", [1, M, 9, 40]))],
     inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 model.ir_version = 7

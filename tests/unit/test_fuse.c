@@ -1,0 +1,207 @@
+/* tests/unit/test_fuse.c: a float MatMul by a constant B (K, N) computing
+ * its elementwise followers on each finished block of its output (core/
+ * fuse.h; issue 30): the exporters' MatMul -> Add(bias of N), the GELU
+ * chain, activations, a residual. Each graph is built by hand, prepared and
+ * run with fusion on and with ONNXOP_NO_FUSE=1, at 1-3 threads: the outputs
+ * must be the same bytes and shape, and --time's trace must list exactly
+ * the followers expected as fused (computed by the MatMul), on the packed
+ * GEMM's blocks and after a thin product (at most 4 rows). Not fused: a
+ * MatMul whose output another node reads or the graph outputs, a constant
+ * per row (not per column), a constant that adds axes to the output. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit.h"
+#include "core/eval.h"
+
+static unsigned rng = 4242;
+static float rnd(void) { /* in [-1, 1) */
+  rng = rng * 1103515245u + 12345u;
+  return (float)((rng >> 8) & 0xffff) / 32768.0f - 1.0f;
+}
+
+static ox_value *random_tensor(int rank, const int64_t *dims) {
+  ox_value *v = tensor(OX_FLOAT, rank, dims, NULL);
+  for (int64_t i = 0; v && i < v->u.t.n; i++) ((float *)v->u.t.data)[i] = rnd();
+  return v;
+}
+
+static ox_value *scalar(float f) { return tensor(OX_FLOAT, 0, NULL, &f); }
+
+/* a node of a case: op, inputs, one output */
+typedef struct {
+  const char *op;
+  int nin;
+  const char *in[2];
+  const char *out[1];
+} step;
+
+/* a graph: nodes, inputs (graph inputs, values given), initializers, outputs */
+typedef struct {
+  const char *label;
+  int nnode;
+  const step *node;
+  int nin;
+  const char *in_name[2];
+  ox_value *in[2];
+  int ninit;
+  const char *init_name[5];
+  ox_value *init[5];
+  int nout;
+  const char *out_name[2];
+} graph;
+
+/* Prepare and run gr with fusion on or off, on `threads`: 0, the outputs in
+ * out, *fused the followers --time lists as fused; else the code. */
+static int run_graph(const graph *gr, int fuse, int threads, ox_value **out, int *fused) {
+  ox_node nodes[8];
+  const char *names[8][3]; /* preparing rewrites a node's names */
+  for (int i = 0; i < gr->nnode; i++) {
+    const step *st = &gr->node[i];
+    names[i][0] = st->in[0], names[i][1] = st->in[1], names[i][2] = st->out[0];
+    nodes[i] = kit_node(st->op, st->nin, names[i], 1, names[i] + 2);
+  }
+  ox_valueinfo gi[2], go[2];
+  for (int i = 0; i < gr->nin; i++) gi[i] = (ox_valueinfo){.name = gr->in_name[i], .rank = -1};
+  for (int i = 0; i < gr->nout; i++) go[i] = (ox_valueinfo){.name = gr->out_name[i], .rank = -1};
+  ox_graph g = {gr->label, gr->nnode, nodes, gr->nin, gi, gr->nout, go, gr->ninit, (const char **)gr->init_name,
+                (ox_value **)gr->init, 0, NULL};
+  ox_opset ops[] = {{"", 17}};
+  ox_model m = {gr->label, ".", 8, 1, ops, &g, 0, NULL};
+  if (fuse) unsetenv("ONNXOP_NO_FUSE");
+  else setenv("ONNXOP_NO_FUSE", "1", 1);
+  ox_err_clear(&E);
+  int rc = ox_prepare(A, &m, &E);
+  unsetenv("ONNXOP_NO_FUSE");
+  if (rc) return rc;
+  FILE *f = tmpfile();
+  if (!f) return -1;
+  ox_run_opts ro = {0};
+  ro.trace = OX_TRACE_TIME, ro.trace_file = f, ro.threads = threads;
+  ox_value *in[2] = {gr->in[0], gr->in[1]};
+  rc = ox_run_with(A, &m, &ro, in, out, &E);
+  rewind(f);
+  char line[512];
+  *fused = 0;
+  while (fgets(line, sizeof line, f))
+    if (strstr(line, "fused  node") && strstr(line, "(computed by node 'MatMul')")) ++*fused;
+  fclose(f);
+  return rc;
+}
+
+static int same_value(const ox_value *a, const ox_value *b) {
+  if (!a || !b || a->u.t.dt != b->u.t.dt || a->u.t.rank != b->u.t.rank || a->u.t.n != b->u.t.n) return 0;
+  for (int d = 0; d < a->u.t.rank; d++)
+    if (a->u.t.dims[d] != b->u.t.dims[d]) return 0;
+  return !memcmp(a->u.t.data, b->u.t.data, (size_t)a->u.t.n * 4);
+}
+
+/* gr fused (want_fused followers computed by the MatMul) and not: the same
+ * bytes and shapes, at 1-3 threads. */
+static void fuse_case(const graph *gr, int want_fused) {
+  ox_value *off[2] = {NULL, NULL};
+  int fused = -1, bad = 0;
+  CHECK_EQ_I(run_graph(gr, 0, 1, off, &fused), 0);
+  CHECK_EQ_I(fused, 0); /* ONNXOP_NO_FUSE=1: every node on its own */
+  for (int th = 1; th <= 3; th++) {
+    ox_value *on[2] = {NULL, NULL};
+    CHECK_EQ_I(run_graph(gr, 1, th, on, &fused), 0);
+    if (fused != want_fused) {
+      fprintf(stderr, "%s, %d threads: %d fused, want %d\n", gr->label, th, fused, want_fused);
+      bad++;
+    }
+    for (int i = 0; i < gr->nout; i++)
+      if (!same_value(on[i], off[i])) {
+        fprintf(stderr, "%s, %d threads: output %d not the bytes (or shape) of the unfused run\n", gr->label, th, i);
+        bad++;
+      }
+  }
+  CHECK_EQ_I(bad, 0);
+}
+
+/* GELU as the exporters write it: Add(bias), then x * (erf(x / sqrt2) + 1)
+ * * 0.5. The biased value is read by Div and by the Mul, and Erf is no
+ * step: only the Add is fused (the rest runs on its own). */
+static const step gelu[] = {
+  {"MatMul", 2, {"a", "w"}, {"y"}},  {"Add", 2, {"y", "bias"}, {"z"}}, {"Div", 2, {"z", "sqrt2"}, {"d"}},
+  {"Erf", 1, {"d"}, {"e"}},          {"Add", 2, {"e", "one"}, {"f"}},  {"Mul", 2, {"z", "f"}, {"g"}},
+  {"Mul", 2, {"g", "half"}, {"out"}},
+};
+
+/* the bias first, activations, a residual (a graph input), a scalar: all
+ * five fused */
+static const step act[] = {
+  {"MatMul", 2, {"a", "w"}, {"y"}}, {"Add", 2, {"bias", "y"}, {"z"}}, {"Relu", 1, {"z"}, {"u"}},
+  {"Tanh", 1, {"u"}, {"t"}},        {"Add", 2, {"t", "r"}, {"v"}},    {"Mul", 2, {"v", "half"}, {"out"}},
+};
+
+/* y read by Neg too: nothing fused (both values are made) */
+static const step shared[] = {
+  {"MatMul", 2, {"a", "w"}, {"y"}}, {"Add", 2, {"y", "bias"}, {"out"}}, {"Neg", 1, {"y"}, {"n"}},
+};
+
+/* y a graph output: nothing fused */
+static const step y_out[] = {{"MatMul", 2, {"a", "w"}, {"y"}}, {"Add", 2, {"y", "bias"}, {"out"}}};
+
+static void test_matmul_epilogue(void) {
+  int64_t wd[2] = {64, 200}, bd1 = 200, bd2[2] = {1, 200}, a3[3] = {2, 37, 64};
+  ox_value *w = random_tensor(2, wd), *bias = random_tensor(1, &bd1), *bias2 = random_tensor(2, bd2);
+  ox_value *sqrt2 = scalar(1.41421354f), *one = scalar(1.0f), *half = scalar(0.5f);
+
+  /* A (2, 37, 64): two batches stacked, 74 rows */
+  graph g1 = {"gelu", 7, gelu, 1, {"a"}, {random_tensor(3, a3)}, 5, {"w", "bias", "sqrt2", "one", "half"},
+              {w, bias, sqrt2, one, half}, 1, {"out"}};
+  fuse_case(&g1, 1);
+
+  /* A (300, 64) x (64, 200): several row blocks, split over the threads;
+   * bias (1, 200); r (300, 200) */
+  int64_t a2[2] = {300, 64}, rd[2] = {300, 200};
+  graph g2 = {"act", 6, act, 2, {"a", "r"}, {random_tensor(2, a2), random_tensor(2, rd)}, 3, {"w", "bias", "half"},
+              {w, bias2, half}, 1, {"out"}};
+  fuse_case(&g2, 5);
+  /* a (3, 64): a thin product (core/gemv.h on the packed B), then the steps */
+  int64_t at[2] = {3, 64}, rt[2] = {3, 200};
+  g2.in[0] = random_tensor(2, at), g2.in[1] = random_tensor(2, rt);
+  fuse_case(&g2, 5);
+  /* a (2, 2, 64): thin, two batches of two rows stacked */
+  int64_t at3[3] = {2, 2, 64}, rt3[3] = {2, 2, 200};
+  g2.in[0] = random_tensor(3, at3), g2.in[1] = random_tensor(3, rt3);
+  fuse_case(&g2, 5);
+
+  graph g3 = {"shared", 3, shared, 1, {"a"}, {random_tensor(2, a2)}, 2, {"w", "bias"}, {w, bias}, 2, {"out", "n"}};
+  fuse_case(&g3, 0);
+  graph g4 = {"y_out", 2, y_out, 1, {"a"}, {random_tensor(2, a2)}, 2, {"w", "bias"}, {w, bias}, 2, {"out", "y"}};
+  fuse_case(&g4, 0);
+
+  /* a constant per row, (200, 1), with as many rows as columns: not per
+   * column, not fused */
+  int64_t a200[2] = {200, 64}, rowd[2] = {200, 1};
+  graph g5 = {"per_row", 2, y_out, 1, {"a"}, {random_tensor(2, a200)}, 2, {"w", "bias"},
+              {w, random_tensor(2, rowd)}, 1, {"out"}};
+  fuse_case(&g5, 0);
+
+  /* a bias (1, 1, 200) on a (300, 200) product: the output is (1, 300,
+   * 200); fused, the MatMul's output would keep rank 2, so the step is
+   * refused when it runs */
+  int64_t b3[3] = {1, 1, 200};
+  graph g6 = {"rank", 2, y_out, 1, {"a"}, {random_tensor(2, a2)}, 2, {"w", "bias"}, {w, random_tensor(3, b3)}, 1,
+              {"out"}};
+  fuse_case(&g6, 0);
+  /* a scalar (1, 1, 1) alike */
+  float hv = 0.5f;
+  graph g7 = g6;
+  g7.init[1] = tensor(OX_FLOAT, 3, (int64_t[]){1, 1, 1}, &hv);
+  fuse_case(&g7, 0);
+  /* the same on a (2, 37, 64) A: the output has rank 3, fused */
+  g6.in[0] = random_tensor(3, a3);
+  fuse_case(&g6, 1);
+}
+
+int main(void) {
+  A = ox_arena_new();
+  test_matmul_epilogue();
+  ox_arena_free(A);
+  return check_done("fuse");
+}
