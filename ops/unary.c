@@ -532,6 +532,7 @@ int ox_unary_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
   static const struct { const char *name; int op; } ops[] = {
     {"Relu", OP_Relu}, {"LeakyRelu", OP_LeakyRelu}, {"Clip", OP_Clip}, {"Abs", OP_Abs}, {"Neg", OP_Neg},
     {"Sigmoid", OP_Sigmoid}, {"Tanh", OP_Tanh}, {"HardSigmoid", OP_HardSigmoid}, {"HardSwish", OP_HardSwish},
+    {"Erf", OP_Erf}, {"Gelu", OP_Gelu}, /* Gelu-20: its state's op says which form */
   };
   const ox_node *n = c->node;
   int op = -1;

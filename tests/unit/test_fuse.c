@@ -68,7 +68,7 @@ static int run_graph(const graph *gr, int fuse, int threads, ox_value **out, int
   for (int i = 0; i < gr->nout; i++) go[i] = (ox_valueinfo){.name = gr->out_name[i], .rank = -1};
   ox_graph g = {gr->label, gr->nnode, nodes, gr->nin, gi, gr->nout, go, gr->ninit, (const char **)gr->init_name,
                 (ox_value **)gr->init, 0, NULL};
-  ox_opset ops[] = {{"", 17}};
+  ox_opset ops[] = {{"", 20}}; /* Gelu-20 */
   ox_model m = {gr->label, ".", 8, 1, ops, &g, 0, NULL};
   if (fuse) unsetenv("ONNXOP_NO_FUSE");
   else setenv("ONNXOP_NO_FUSE", "1", 1);
@@ -122,8 +122,8 @@ static void fuse_case(const graph *gr, int want_fused) {
 }
 
 /* GELU as the exporters write it: Add(bias), then x * (erf(x / sqrt2) + 1)
- * * 0.5. The biased value is read by Div and by the Mul, and Erf is no
- * step: only the Add is fused (the rest runs on its own). */
+ * * 0.5. The biased value is read by Div and by the Mul, both in the group:
+ * all six fused (before Erf was a step, only the Add was). */
 static const step gelu[] = {
   {"MatMul", 2, {"a", "w"}, {"y"}},  {"Add", 2, {"y", "bias"}, {"z"}}, {"Div", 2, {"z", "sqrt2"}, {"d"}},
   {"Erf", 1, {"d"}, {"e"}},          {"Add", 2, {"e", "one"}, {"f"}},  {"Mul", 2, {"z", "f"}, {"g"}},
@@ -153,7 +153,12 @@ static void test_matmul_epilogue(void) {
   /* A (2, 37, 64): two batches stacked, 74 rows */
   graph g1 = {"gelu", 7, gelu, 1, {"a"}, {random_tensor(3, a3)}, 5, {"w", "bias", "sqrt2", "one", "half"},
               {w, bias, sqrt2, one, half}, 1, {"out"}};
-  fuse_case(&g1, 1);
+  fuse_case(&g1, 6);
+  /* Gelu-20 (approximate none) after the bias */
+  static const step gelu20[] = {{"MatMul", 2, {"a", "w"}, {"y"}}, {"Add", 2, {"y", "bias"}, {"z"}},
+                                {"Gelu", 1, {"z"}, {"out"}}};
+  graph g0 = {"gelu20", 3, gelu20, 1, {"a"}, {random_tensor(3, a3)}, 2, {"w", "bias"}, {w, bias}, 1, {"out"}};
+  fuse_case(&g0, 2);
 
   /* A (300, 64) x (64, 200): several row blocks, split over the threads;
    * bias (1, 200); r (300, 200) */
