@@ -219,7 +219,7 @@ typedef struct {
 
 static int is_small(ox_dtype dt) { return dt != OX_FLOAT && dt != OX_DOUBLE; }
 
-/* Whether a float product of K > 4 KBLOCK runs block by block of K (the
+/* Whether a float product of K > 8 KBLOCK runs block by block of K (the
  * packed GEMM's "kblocked" mode): per tile of output positions, the im2col
  * rows of one KBLOCK block are packed, then multiplied by that block of the
  * weights (packed block after block, pack_weights) and added into Y, so
@@ -228,10 +228,12 @@ static int is_small(ox_dtype dt) { return dt != OX_FLOAT && dt != OX_DOUBLE; }
  * B was one sliver of 48 columns, 1.7 MB, the weights read from L3 for
  * every tile). Each element gets the operations of the whole-K product:
  * core/gemm.c's micro-kernel also restarts its sums from C every KBLOCK.
- * Shorter K keeps the whole-K tiles, whose Y is written once: a 3x3 Conv
- * over 64 channels (K 576, a last block of 64) took some 5% longer
- * blocked; over 128 (K 1152) 10% less. */
-static int kblocked(ox_dtype ct, int64_t K) { return ct == OX_FLOAT && K > 4 * KBLOCK; }
+ * Shorter K keeps the whole-K tiles, whose Y is written once and whose next
+ * tile's input is prefetched: blocked, a 3x3 Conv over 64 channels (K 576,
+ * a last block of 64) took some 5% longer, over 128 (K 1152) 64 -> 64 and
+ * 128 -> 256 the same to 4% longer; over 256 (K 2304, 256 x 256 -> 64)
+ * 3% less, and 1024 -> 256 (64 x 64) 23% less. */
+static int kblocked(ox_dtype ct, int64_t K) { return ct == OX_FLOAT && K > 8 * KBLOCK; }
 
 /* ---- packed im2col ----
  * pb <- rows [ka, kb) and columns [j0, j0 + nc) of im2col(X_g) as

@@ -451,7 +451,7 @@ static void test_conv_paths(void) {
 
 /* ---- the packed GEMM over long K, block by block (ops/conv_paths.c's
  * "kblocked" mode) ----
- * A float Conv whose K = C / G * kernel positions exceeds 1024 packs and
+ * A float Conv whose K = C / G * kernel positions exceeds 2048 packs and
  * multiplies its im2col one block of 256 rows at a time, adding each block's
  * product into Y. It must give every element the bits of the whole-K product
  * it replaced, which is ox_sgemm on the im2col matrix (core/gemm.h: the
@@ -504,16 +504,16 @@ static void kblock_reference(const kblock_case *kc, const ox_value *x, const ox_
 
 static void test_conv_kblocked(void) {
   kblock_case cases[] = {
-      /* K 1152: 4 blocks of 256 and one of 128, edges inside channels 28, 56, 85 and 113 */
-      {2, 1, 1, 128, 24, {20, 37}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1},
-      /* dilated, two images, no bias: K 1080 */
-      {2, 2, 1, 120, 16, {19, 23}, {3, 3}, {1, 1}, {2, 2}, {2, 2, 2, 2}, 0},
-      /* strided, two groups: K 1035 */
-      {2, 1, 2, 115, 10, {31, 29}, {3, 3}, {2, 2}, {1, 1}, {1, 0, 0, 1}, 1},
-      /* 1-D, a kernel of 300 (more than a block, and than pack_cols' taps): K 1200 */
-      {1, 1, 1, 4, 9, {700}, {300}, {1}, {1}, {20, 7}, 1},
-      /* 1x1 over 1100 channels, several tiles of positions */
-      {2, 1, 1, 1100, 12, {30, 41}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1},
+      /* K 2250: 8 blocks of 256 and one of 202, edges inside channels */
+      {2, 1, 1, 250, 24, {20, 37}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1},
+      /* dilated, two images, no bias: K 2160 */
+      {2, 2, 1, 240, 16, {19, 23}, {3, 3}, {1, 1}, {2, 2}, {2, 2, 2, 2}, 0},
+      /* strided, two groups: K 2070 */
+      {2, 1, 2, 230, 10, {31, 29}, {3, 3}, {2, 2}, {1, 1}, {1, 0, 0, 1}, 1},
+      /* 1-D, a kernel of 300 (more than a block, and than pack_cols' taps): K 2100 */
+      {1, 1, 1, 7, 9, {700}, {300}, {1}, {1}, {20, 7}, 1},
+      /* 1x1 over 2100 channels, several tiles of positions */
+      {2, 1, 1, 2100, 12, {30, 41}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1},
   };
   for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
     const kblock_case *kc = &cases[ci];
