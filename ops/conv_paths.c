@@ -20,7 +20,9 @@
  *    are written straight into its packed B layout (one copy of the input per
  *    tile, never the whole im2col), then Y_tile = W_g x B_tile. A tile holds
  *    about TILE_BYTES of B, so that it stays in cache while the product
- *    reads it.
+ *    reads it. A long K (more than 2048: kblocked) goes block by block of
+ *    256: the weights packed block after block, a tile's im2col one block
+ *    at a time.
  *
  * Spatial axes of length 1 with a kernel of 1 and no padding are dropped
  * first: an (N, C, T, 1) convolution runs as the 1-D one it is.
@@ -190,7 +192,7 @@ typedef struct {
   char *y;           /* y: (N, M, pos...) of type dt */
   int64_t N, C, M, G, Cg, Mg, K, P; /* K = Cg * nker, P = npos */
   /* packed GEMM */
-  const char *pa;    /* the weights, group after group, each round_up(Mg, mr) x K */
+  const char *pa;    /* the weights, group after group, each round_up(Mg, mr) x K (pack_weights) */
   int64_t nc, ntiles; /* packed GEMM: the widest tile's columns; tiles per image and group */
   int64_t mparts;     /* packed GEMM: parts of a group's output channels, each its own item */
   int64_t kblk;       /* packed GEMM: rows of B packed at once (K, or KBLOCK: kblocked) */
@@ -422,8 +424,9 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
       for (int64_t k0 = 0; k0 < p->K; k0 += KBLOCK) {
         int64_t kc = ox_min64(KBLOCK, p->K - k0);
         pack_cols(p, xg, j0, nc, nr, k0, k0 + kc, pb);
+        /* beta: the first block onto the bias (or into nothing), the rest onto the sum so far */
         ox_sgemm_packed(&p->gp, m1 - m0, nc, kc, pag + msl * mr * k0 + m0 * kc, (const float *)pb, c, ldc,
-                        k0 || p->b ? 1 : 0);
+                        (k0 || p->b) ? 1 : 0);
       }
       for (int64_t m = 0; p->epi && m < m1 - m0; m++)
         ox_epi_rows(p->epi, c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
