@@ -32,7 +32,9 @@ typedef struct ox_conv_prep {
   ox_gemm_plan gp;   /* the micro-kernel pa is packed for */
   /* W_g packed as core/gemm.h's A, group after group, each round_up(M / G,
    * mr) rows: Conv in float (double for double; float16 and bfloat16
-   * widened) by ox_sgemm_pack_a, K = C / G * nker; ConvInteger by
+   * widened) by ox_sgemm_pack_a, K = C / G * nker (a float K over 2048 in
+   * blocks of 256 columns, each packed as an A of its own: ops/conv_paths.c's
+   * kblocked); ConvInteger by
    * ox_i8gemm_pack_a as ox_conv_int8 packs it. NULL: not packed (fewer
    * output channels per group than mr: the direct path reads W) */
   const void *pa;

@@ -20,7 +20,9 @@
  *    are written straight into its packed B layout (one copy of the input per
  *    tile, never the whole im2col), then Y_tile = W_g x B_tile. A tile holds
  *    about TILE_BYTES of B, so that it stays in cache while the product
- *    reads it.
+ *    reads it. A long K (more than 2048: kblocked) goes block by block of
+ *    256: the weights packed block after block, a tile's im2col one block
+ *    at a time.
  *
  * Spatial axes of length 1 with a kernel of 1 and no padding are dropped
  * first: an (N, C, T, 1) convolution runs as the 1-D one it is.
@@ -55,6 +57,7 @@
 #define WIDEN_MAX (16 << 20)       /* bytes of a float copy of a float16 X */
 #define EPI_ROWS 2048              /* direct: outputs per channel between two epilogue calls */
 #define PACK_TAPS 32               /* kernel positions pack_cols handles at once */
+#define KBLOCK 256                 /* core/gemm.c's KC: where each element's sum restarts from C */
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
@@ -96,9 +99,9 @@ static inline void copy_bytes(char *d, const char *s, size_t n) {
  * after each channel; the sizes of a whole sliver (8, 16 or 48 floats; 4, 8
  * or 24 doubles) as constants, so that the copies are inline vector moves */
 static inline void copy_taps(char *d, size_t dstep, size_t skip, const char *const *src, int64_t nk,
-                             size_t cstep, int64_t count, size_t n) {
+                             size_t cstep, int64_t c0, int64_t count, size_t n) {
 #define TAPS(N)                                                                       \
-  for (int64_t ci = 0; ci < count; ci++, d += skip)                                   \
+  for (int64_t ci = c0; ci < c0 + count; ci++, d += skip)                             \
     for (int64_t q = 0; q < nk; q++, d += dstep) memcpy(d, src[q] + ci * cstep, N);   \
   return;
   if (n == 32) { TAPS(32) }
@@ -106,7 +109,7 @@ static inline void copy_taps(char *d, size_t dstep, size_t skip, const char *con
   if (n == 128) { TAPS(128) } /* a row of 32 floats (wake word nets' maps) */
   if (n == 192) { TAPS(192) }
 #undef TAPS
-  for (int64_t ci = 0; ci < count; ci++, d += skip)
+  for (int64_t ci = c0; ci < c0 + count; ci++, d += skip)
     for (int64_t q = 0; q < nk; q++, d += dstep) copy_bytes(d, src[q] + ci * cstep, n);
 }
 
@@ -189,9 +192,10 @@ typedef struct {
   char *y;           /* y: (N, M, pos...) of type dt */
   int64_t N, C, M, G, Cg, Mg, K, P; /* K = Cg * nker, P = npos */
   /* packed GEMM */
-  const char *pa;    /* the weights, group after group, each round_up(Mg, mr) x K */
+  const char *pa;    /* the weights, group after group, each round_up(Mg, mr) x K (pack_weights) */
   int64_t nc, ntiles; /* packed GEMM: the widest tile's columns; tiles per image and group */
   int64_t mparts;     /* packed GEMM: parts of a group's output channels, each its own item */
+  int64_t kblk;       /* packed GEMM: rows of B packed at once (K, or KBLOCK: kblocked) */
   int64_t *packed;    /* packed GEMM, per slot: the tile its buffer holds (-1: none) */
   int64_t nsl;        /* slivers of nr columns over P, spread evenly over the tiles (tile_cols) */
   const int64_t *tap; /* per kernel position: its index on each axis but the last,
@@ -217,16 +221,36 @@ typedef struct {
 
 static int is_small(ox_dtype dt) { return dt != OX_FLOAT && dt != OX_DOUBLE; }
 
+/* Whether a float product of K > 8 KBLOCK runs block by block of K (the
+ * packed GEMM's "kblocked" mode): per tile of output positions, the im2col
+ * rows of one KBLOCK block are packed, then multiplied by that block of the
+ * weights (packed block after block, pack_weights) and added into Y, so
+ * that both operands stay in L2 however long K is (a 3x3 Conv over 1024
+ * channels: K 9216, whose weights are 9.4 MB and whose whole-K tile of
+ * B was one sliver of 48 columns, 1.7 MB, the weights read from L3 for
+ * every tile). Each element gets the operations of the whole-K product:
+ * core/gemm.c's micro-kernel also restarts its sums from C every KBLOCK.
+ * Shorter K keeps the whole-K tiles, whose Y is written once and whose next
+ * tile's input is prefetched: blocked, a 3x3 Conv over 64 channels (K 576,
+ * a last block of 64) took some 5% longer, over 128 (K 1152) 64 -> 64 and
+ * 128 -> 256 the same to 4% longer; over 256 (K 2304, 256 x 256 -> 64)
+ * 3% less, and 1024 -> 256 (64 x 64) 23% less. */
+static int kblocked(ox_dtype ct, int64_t K) { return ct == OX_FLOAT && K > 8 * KBLOCK; }
+
 /* ---- packed im2col ----
- * pb <- columns [j0, j0 + nc) of im2col(X_g) as ceil(nc / nr) slivers of nr
- * columns by K rows (core/gemm.h's B layout; row k = ci * nker + kernel
- * position). Columns run along the last axis in pieces that stay within one
- * row of output positions and one sliver; each piece has one valid range per
- * kernel position, shared by all Cg channels. */
-static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int64_t nr, char *pb) {
+ * pb <- rows [ka, kb) and columns [j0, j0 + nc) of im2col(X_g) as
+ * ceil(nc / nr) slivers of nr columns by kb - ka rows (core/gemm.h's B
+ * layout; row k = ci * nker + kernel position). Columns run along the last
+ * axis in pieces that stay within one row of output positions and one
+ * sliver; each piece has one valid range per kernel position, shared by all
+ * Cg channels. */
+static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int64_t nr, int64_t ka, int64_t kb,
+                      char *pb) {
   const ox_conv_geom *g = p->g;
   int nd = g->nd, L = nd - 1;
-  int64_t W = g->pos[L], s = g->s[L], K = p->K, nker = g->nker, T = nd + 2;
+  int64_t W = g->pos[L], s = g->s[L], K = kb - ka, nker = g->nker, T = nd + 2;
+  /* the channels the rows meet, and those they hold whole */
+  int64_t c0 = ka / nker, c1 = ox_ceil_div(kb, nker), cf0 = ox_ceil_div(ka, nker), cf1 = kb / nker;
   size_t es = p->es, xs = p->xs, cstep = (size_t)g->nimg * xs;
   int same = s == 1 && p->dt == p->ct;
   for (int64_t j = j0; j < j0 + nc;) {
@@ -258,17 +282,19 @@ static void pack_cols(const plan *p, const char *xg, int64_t j0, int64_t nc, int
         src[q] = h > l ? xg + (size_t)(base + l * s + t[L]) * xs : NULL;
         whole &= l == ox && h == ox + n;
       }
-      char *d = pb + (size_t)((js * K + k0) * nr + lane) * es;
       size_t dstep = (size_t)nr * es, skip = (size_t)((nker - nk) * nr) * es;
-      if (whole) {
+      if (whole && cf1 > cf0)
         /* the common case: every tap's run inside the image, the same type:
          * plain copies, of a size the compiler sees for whole slivers */
-        copy_taps(d, dstep, skip, src, nk, cstep, p->Cg, (size_t)n * es);
-        continue;
-      }
-      for (int64_t ci = 0; ci < p->Cg; ci++, d += skip) {
+        copy_taps(pb + (size_t)((js * K + cf0 * nker + k0 - ka) * nr + lane) * es, dstep, skip, src, nk, cstep,
+                  cf0, cf1 - cf0, (size_t)n * es);
+      for (int64_t ci = c0; ci < c1; ci++) {
+        if (whole && ci >= cf0 && ci < cf1) continue;
+        /* the taps [qa, qb) of this block whose rows are in [ka, kb) */
+        int64_t r0 = ci * nker + k0, qa = ox_max64(ka - r0, 0), qb = ox_min64(kb - r0, nk);
+        char *d = pb + (size_t)((js * K + r0 + qa - ka) * nr + lane) * es;
         size_t off = (size_t)ci * cstep;
-        for (int64_t q = 0; q < nk; q++, d += dstep) {
+        for (int64_t q = qa; q < qb; q++, d += dstep) {
           size_t pre = (size_t)(lo[q] - ox) * es, mid = (size_t)(hi[q] - lo[q]) * es;
           fill_bytes(d, pre, p->pad);
           if (src[q] && same) copy_bytes(d + pre, src[q] + off, mid);
@@ -381,14 +407,35 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   size_t es = p->es, xs = p->xs;
   int64_t nr = p->gp.nr, mr = p->gp.mr, msl = ox_ceil_div(p->Mg, mr);
   char *pb = p->buf[slot];
-  char *ctile = pb + (size_t)(p->K * ox_ceil_div(p->nc, nr) * nr) * es; /* small floats only */
+  char *ctile = pb + (size_t)(p->kblk * ox_ceil_div(p->nc, nr) * nr) * es; /* small floats only */
   for (int64_t t = lo; t < hi; t++) {
     int64_t part = t % p->mparts, u = t / p->mparts;
     int64_t tile = u % p->ntiles, gi = u / p->ntiles % p->G, n = u / p->ntiles / p->G;
     int64_t j0, nc;
     tile_cols(p, tile, &j0, &nc);
+    if (p->kblk < p->K) { /* kblocked */
+      int64_t m0 = part * msl / p->mparts * mr, m1 = ox_min64((part + 1) * msl / p->mparts * mr, p->Mg);
+      char *yt = p->y + (size_t)((n * p->M + gi * p->Mg + m0) * p->P + j0) * p->ys;
+      float *c = is_small(p->yt) ? (float *)ctile : (float *)yt;
+      int64_t ldc = is_small(p->yt) ? nc : p->P;
+      if (p->b) fill_bias(p, (char *)c, ldc, p->b + (size_t)(gi * p->Mg + m0) * es, m1 - m0, nc);
+      const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs;
+      const float *pag = (const float *)p->pa + gi * msl * mr * p->K;
+      for (int64_t k0 = 0; k0 < p->K; k0 += KBLOCK) {
+        int64_t kc = ox_min64(KBLOCK, p->K - k0);
+        pack_cols(p, xg, j0, nc, nr, k0, k0 + kc, pb);
+        /* beta: the first block onto the bias (or into nothing), the rest onto the sum so far */
+        ox_sgemm_packed(&p->gp, m1 - m0, nc, kc, pag + msl * mr * k0 + m0 * kc, (const float *)pb, c, ldc,
+                        (k0 || p->b) ? 1 : 0);
+      }
+      for (int64_t m = 0; p->epi && m < m1 - m0; m++)
+        ox_epi_rows(p->epi, c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
+      if (is_small(p->yt))
+        for (int64_t m = 0; m < m1 - m0; m++) store_row(p->yt, yt + (size_t)(m * p->P) * p->ys, c + m * ldc, nc);
+      continue;
+    }
     if (p->packed[slot] != u) {
-      pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs, j0, nc, nr, pb);
+      pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs, j0, nc, nr, 0, p->K, pb);
       p->packed[slot] = u;
     }
     /* rows [m0, m1): whole mr-row slivers of the packed weights */
@@ -486,7 +533,7 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t gi = t % p->G, n = t / p->G;
     const char *xg = p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg) * xs;
     for (int64_t j = 0; j < p->P; j++) {
-      pack_cols(p, xg, j, 1, 1, col);
+      pack_cols(p, xg, j, 1, 1, 0, p->K, col);
       for (int64_t m = 0; m < p->Mg; m++) {
         int64_t om = gi * p->Mg + m, yi = (n * p->M + om) * p->P + j;
         const char *wr = p->w + (size_t)(om * p->K) * es;
@@ -701,14 +748,21 @@ static int same_plan(const ox_gemm_plan *a, const ox_gemm_plan *b) {
 }
 
 /* pa <- w (M = G * Mg rows of K, the compute type ct) as core/gemm.h's A,
- * group after group, each round_up(Mg, mr) rows */
+ * group after group, each round_up(Mg, mr) rows; kblocked: each group's
+ * columns in blocks of KBLOCK, block after block, each packed as an A of
+ * its own (Mg, kc): block k0 / KBLOCK at round_up(Mg, mr) * k0 */
 static void pack_weights(const ox_gemm_plan *gp, ox_dtype ct, int64_t G, int64_t Mg, int64_t K, const char *w,
                          char *pa) {
   size_t es = ox_dtype_size(ct);
+  int64_t Mr = ox_ceil_div(Mg, gp->mr) * gp->mr;
   for (int64_t gi = 0; gi < G; gi++) {
     const char *wg = w + (size_t)(gi * Mg * K) * es;
-    char *dst = pa + (size_t)(gi * ox_ceil_div(Mg, gp->mr) * gp->mr * K) * es;
-    if (ct == OX_FLOAT) ox_sgemm_pack_a(gp, Mg, K, (const float *)wg, K, 0, (float *)dst);
+    char *dst = pa + (size_t)(gi * Mr * K) * es;
+    if (kblocked(ct, K))
+      for (int64_t k0 = 0; k0 < K; k0 += KBLOCK)
+        ox_sgemm_pack_a(gp, Mg, ox_min64(KBLOCK, K - k0), (const float *)wg + k0, K, 0,
+                        (float *)dst + Mr * k0);
+    else if (ct == OX_FLOAT) ox_sgemm_pack_a(gp, Mg, K, (const float *)wg, K, 0, (float *)dst);
     else ox_dgemm_pack_a(gp, Mg, K, (const double *)wg, K, 0, (double *)dst);
   }
 }
@@ -1074,11 +1128,12 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   ox_conv_geom gz;
   OX_TRY(pad_input(c, &p, &gz, &padraw));
   int64_t nr = p.gp.nr, mr = p.gp.mr;
-  plan_tiles(&p, c->threads, nr, p.K * (int64_t)es, work);
+  p.kblk = kblocked(p.ct, p.K) ? KBLOCK : p.K;
+  plan_tiles(&p, c->threads, nr, p.kblk * (int64_t)es, work);
   int64_t nc = p.nc;
   int64_t pasz = ox_numel(3, (int64_t[]){p.G, ox_ceil_div(p.Mg, mr) * mr, p.K}, es);
   /* elements */
-  int64_t pbsz = ox_numel(2, (int64_t[]){p.K, nc}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
+  int64_t pbsz = ox_numel(2, (int64_t[]){p.kblk, ox_ceil_div(nc, nr) * nr}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
   if (pasz < 0 || pbsz < 0 || ctsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   void *paraw = NULL;
   if (p.prep && p.prep->pa) p.pa = p.prep->pa; /* packed once per model */
@@ -1262,7 +1317,7 @@ static void int8_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t tile = t % p->ntiles, gi = t / p->ntiles % p->G, n = t / p->ntiles / p->G;
     int64_t j0, nc;
     tile_cols(p, tile, &j0, &nc);
-    pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg), j0, nc, nr, cols);
+    pack_cols(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->g->nimg), j0, nc, nr, 0, p->K, cols);
     /* sliver by sliver (pack_cols lays them out one after the other), whole
      * ones: pack_cols zeroed the columns past nc */
     for (int64_t js = 0; js * nr < nc; js++)

@@ -449,6 +449,114 @@ static void test_conv_paths(void) {
   }
 }
 
+/* ---- the packed GEMM over long K, block by block (ops/conv_paths.c's
+ * "kblocked" mode) ----
+ * A float Conv whose K = C / G * kernel positions exceeds 2048 packs and
+ * multiplies its im2col one block of 256 rows at a time, adding each block's
+ * product into Y. It must give every element the bits of the whole-K product
+ * it replaced, which is ox_sgemm on the im2col matrix (core/gemm.h: the
+ * packed product's operations, sums restarting from C every 256 of K), onto
+ * the bias (beta 1) or into nothing (beta 0); float16 rounds that once. The
+ * cases put block edges inside a channel's taps and inside a block of
+ * pack_cols' taps (a 1-D kernel of 300), pads (the partial pieces), strides,
+ * dilations, groups, two images and several tiles of positions; every level
+ * and 1 and 3 threads. A wrong block offset in the packed weights or in
+ * im2col's rows, a block left out or added twice, or a bias added per block
+ * changes the bits. */
+typedef struct {
+  int nd;
+  int64_t N, G, Cg, Mg, in[2], k[2], s[2], d[2], pads[4];
+  int bias;
+} kblock_case;
+
+static void kblock_reference(const kblock_case *kc, const ox_value *x, const ox_value *w, const ox_value *b,
+                             const int64_t *out, int isa, float *y) {
+  int nd = kc->nd;
+  int64_t C = kc->G * kc->Cg, nk = 1, P = 1, nin = 1;
+  for (int j = 0; j < nd; j++) nk *= kc->k[j], P *= out[j], nin *= kc->in[j];
+  int64_t K = kc->Cg * nk;
+  float *cols = calloc((size_t)(K * P), sizeof *cols), *wf = malloc((size_t)(kc->Mg * K) * sizeof *wf);
+  ox_gemm_max_isa(isa);
+  for (int64_t n = 0; n < kc->N; n++)
+    for (int64_t g = 0; g < kc->G; g++) {
+      /* cols (K, P): row ci * nk + kernel position, column output position */
+      for (int64_t ci = 0; ci < kc->Cg; ci++)
+        for (int64_t kk = 0; kk < nk; kk++)
+          for (int64_t o = 0; o < P; o++) {
+            int64_t ki[2] = {nd == 2 ? kk / kc->k[1] : kk, kk % kc->k[nd - 1]};
+            int64_t oi[2] = {nd == 2 ? o / out[1] : o, o % out[nd - 1]}, xi = 0, ok = 1;
+            for (int j = 0; j < nd; j++) {
+              int64_t i = oi[j] * kc->s[j] + ki[j] * kc->d[j] - kc->pads[j];
+              ok &= i >= 0 && i < kc->in[j];
+              xi = xi * kc->in[j] + i;
+            }
+            if (ok) cols[(ci * nk + kk) * P + o] = (float)at(x, (n * C + g * kc->Cg + ci) * nin + xi);
+          }
+      for (int64_t i = 0; i < kc->Mg * K; i++) wf[i] = (float)at(w, g * kc->Mg * K + i);
+      float *yg = y + (n * kc->G + g) * kc->Mg * P;
+      for (int64_t m = 0; m < kc->Mg; m++)
+        for (int64_t o = 0; o < P; o++) yg[m * P + o] = b ? (float)at(b, g * kc->Mg + m) : 0;
+      ox_sgemm(1, kc->Mg, P, K, wf, K, 0, cols, P, 0, yg, P, 1.0f, b ? 1.0f : 0.0f);
+    }
+  free(cols);
+  free(wf);
+}
+
+static void test_conv_kblocked(void) {
+  kblock_case cases[] = {
+      /* K 2250: 8 blocks of 256 and one of 202, edges inside channels */
+      {2, 1, 1, 250, 24, {20, 37}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1},
+      /* dilated, two images, no bias: K 2160 */
+      {2, 2, 1, 240, 16, {19, 23}, {3, 3}, {1, 1}, {2, 2}, {2, 2, 2, 2}, 0},
+      /* strided, two groups: K 2070 */
+      {2, 1, 2, 230, 10, {31, 29}, {3, 3}, {2, 2}, {1, 1}, {1, 0, 0, 1}, 1},
+      /* 1-D, a kernel of 300 (more than a block, and than pack_cols' taps): K 2100 */
+      {1, 1, 1, 7, 9, {700}, {300}, {1}, {1}, {20, 7}, 1},
+      /* 1x1 over 2100 channels, several tiles of positions */
+      {2, 1, 1, 2100, 12, {30, 41}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1},
+  };
+  for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+    const kblock_case *kc = &cases[ci];
+    int nd = kc->nd;
+    int64_t C = kc->G * kc->Cg, M = kc->G * kc->Mg, xd[4] = {kc->N, C}, wd[4] = {M, kc->Cg}, yd[4] = {kc->N, M};
+    int64_t out[2], P = 1;
+    for (int j = 0; j < nd; j++) {
+      xd[2 + j] = kc->in[j], wd[2 + j] = kc->k[j];
+      out[j] = (kc->in[j] + kc->pads[j] + kc->pads[nd + j] - (kc->k[j] - 1) * kc->d[j] - 1) / kc->s[j] + 1;
+      yd[2 + j] = out[j], P *= out[j];
+    }
+    for (int f16 = 0; f16 < 2; f16++) {
+      ox_dtype dt = f16 ? OX_FLOAT16 : OX_FLOAT;
+      ox_value *in[3] = {random_tensor(dt, nd + 2, xd), random_tensor(dt, nd + 2, wd),
+                         kc->bias ? random_tensor(dt, 1, &M) : NULL};
+      ox_attr at_[6];
+      int na = conv_attrs(nd, kc->G, kc->s, kc->d, kc->k, kc->pads, NULL, at_);
+      float *want = malloc((size_t)(kc->N * M * P) * sizeof *want);
+      for (int isa = 0; isa <= ox_cpu_level(); isa++) {
+        kblock_reference(kc, in[0], in[1], in[2], out, isa, want);
+        for (int th = 1; th <= 3; th += 2) {
+          ox_set_threads(th);
+          ox_value *y = NULL;
+          CHECK_EQ_I(run("Conv", f16 ? 11 : 22, na, at_, kc->bias ? 3 : 2, in, 1, &y), 0);
+          int same = y && shape_is(y, nd + 2, yd);
+          for (int64_t i = 0; same && i < y->u.t.n; i++) {
+            float got = (float)at(y, i), exp = f16 ? ox_f16_to_f32(ox_f32_to_f16(want[i])) : want[i];
+            if (memcmp(&got, &exp, sizeof got)) {
+              fprintf(stderr, "kblocked case %zu %s isa %d threads %d: element %lld is %.9g, the whole-K product %.9g\n",
+                      ci, f16 ? "float16" : "float", isa, th, (long long)i, got, exp);
+              same = 0;
+            }
+          }
+          CHECK(same);
+        }
+      }
+      ox_set_threads(1);
+      ox_gemm_max_isa(-1);
+      free(want);
+    }
+  }
+}
+
 /* No input channels (an empty channel axis): every output is the bias, or
  * 0, on every path (GEMM, direct, GEMV, ConvInteger, ConvTranspose). It
  * divided by zero in the GEMM path's tile sizing once. */
@@ -981,6 +1089,7 @@ int main(void) {
   A = ox_arena_new();
   test_conv();
   test_conv_paths();
+  test_conv_kblocked();
   test_conv_no_channels();
   test_conv_errors();
   test_convtranspose();
