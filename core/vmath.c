@@ -71,12 +71,14 @@ static const double ERFC_TAB[12][2] = {
 
 #define FN(name) name##_generic
 #define TARGET
+#define CMP_LANES 2
 #include "core/vmath_body.h"
 #if OX_X86_DISPATCH
 /* alpha x + beta in float, fused (HardSigmoid) */
 #define FMA8(a, b, c) ((vf8)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
 #define FN(name) name##_avx2
 #define TARGET OX_TARGET_AVX2
+#define CMP_LANES 4
 #include "core/vmath_body.h"
 #define FN(name) name##_avx512
 #define TARGET OX_TARGET_AVX512

@@ -43,8 +43,42 @@ INL vd FN(vexp)(vd x) {
   return p * (vd)e;
 }
 
-INL vd FN(vmin)(vd a, vd b) { return vsel(a < b, a, b); }
-INL vd FN(vmax)(vd a, vd b) { return vsel(a > b, a, b); }
+/* a < b and a == b lane by lane, as a comparison's all-ones or zero lanes.
+ * GCC makes 8 scalar compares of a 64-byte vector's where the target has no
+ * 64-byte compare; CMP_LANES (core/vmath.c: 4 for AVX2, 2 for SSE2) has
+ * it compare that many lanes at a time instead: the same results. */
+#ifndef CMP_LANES
+#define CMP_LANES 8
+#endif
+#if CMP_LANES == 8
+#define VCMP(a, op, b) ((vl)((a)op(b)))
+#elif CMP_LANES == 4
+#define VCMP(a, op, b)                                                                \
+  ({                                                                                  \
+    typedef int64_t vl4 __attribute__((vector_size(32)));                             \
+    vd a_ = (a), b_ = (b);                                                            \
+    vl4 m0_ = __builtin_shufflevector(a_, a_, 0, 1, 2, 3) op __builtin_shufflevector(b_, b_, 0, 1, 2, 3); \
+    vl4 m1_ = __builtin_shufflevector(a_, a_, 4, 5, 6, 7) op __builtin_shufflevector(b_, b_, 4, 5, 6, 7); \
+    (vl) __builtin_shufflevector(m0_, m1_, 0, 1, 2, 3, 4, 5, 6, 7);                  \
+  })
+#else
+#define VCMP(a, op, b)                                                                \
+  ({                                                                                  \
+    typedef int64_t vl2 __attribute__((vector_size(16)));                             \
+    typedef int64_t vl4 __attribute__((vector_size(32)));                             \
+    vd a_ = (a), b_ = (b);                                                            \
+    vl2 m0_ = __builtin_shufflevector(a_, a_, 0, 1) op __builtin_shufflevector(b_, b_, 0, 1); \
+    vl2 m1_ = __builtin_shufflevector(a_, a_, 2, 3) op __builtin_shufflevector(b_, b_, 2, 3); \
+    vl2 m2_ = __builtin_shufflevector(a_, a_, 4, 5) op __builtin_shufflevector(b_, b_, 4, 5); \
+    vl2 m3_ = __builtin_shufflevector(a_, a_, 6, 7) op __builtin_shufflevector(b_, b_, 6, 7); \
+    vl4 l_ = __builtin_shufflevector(m0_, m1_, 0, 1, 2, 3), h_ = __builtin_shufflevector(m2_, m3_, 0, 1, 2, 3); \
+    (vl) __builtin_shufflevector(l_, h_, 0, 1, 2, 3, 4, 5, 6, 7);                    \
+  })
+#endif
+INL vl FN(vlt)(vd a, vd b) { return VCMP(a, <, b); }
+INL vl FN(veq)(vd a, vd b) { return VCMP(a, ==, b); }
+INL vd FN(vmin)(vd a, vd b) { return vsel(FN(vlt)(a, b), a, b); }
+INL vd FN(vmax)(vd a, vd b) { return vsel(FN(vlt)(b, a), a, b); }
 
 /* 1 / (1 + e^-t), t any double (NaN lanes: garbage, masked by the caller):
  * e = e^-|t|, taken as 0 below e^-708 (far below a float32's reach, and so
@@ -52,9 +86,9 @@ INL vd FN(vmax)(vd a, vd b) { return vsel(a > b, a, b); }
  * within 2^-45 */
 INL vd FN(vsigmoid)(vd t) {
   vd a = vabs(t);
-  vd e = vsel(a > 708.0, vsplat(0.0), FN(vexp)(-FN(vmin)(a, vsplat(708.0))));
+  vd e = vsel(FN(vlt)(vsplat(708.0), a), vsplat(0.0), FN(vexp)(-FN(vmin)(a, vsplat(708.0))));
   vd d = 1.0 + e;
-  return vsel(t < 0, e / d, 1.0 / d);
+  return vsel(FN(vlt)(t, vsplat(0.0)), e / d, 1.0 / d);
 }
 
 /* tanh t: for |t| < 1/16 its odd series to t^9 (the rest below 2^-47 of
@@ -69,7 +103,7 @@ INL vd FN(vtanh)(vd t) {
   p = p * s * a + a;
   vd e = FN(vexp)(-2.0 * FN(vmin)(a, vsplat(20.0)));
   vd q = (1.0 - e) / (1.0 + e);
-  vd r = vsel(a < 0.0625, p, q);
+  vd r = vsel(FN(vlt)(a, vsplat(0.0625)), p, q);
   return (vd)((vl)r | ((vl)t & vsign)); /* the sign of t */
 }
 
@@ -112,7 +146,7 @@ INL vd FN(verf2)(vd a) {
  * erfc's own digits): Q_r(1/a) / a with ERFC_TAB's two regions, split at 4;
  * within 2^-47 */
 INL vd FN(verfcx)(vd a) {
-  vl m = (vl)(a > 4.0);
+  vl m = FN(vlt)(vsplat(4.0), a);
   vd u = 1.0 / a, p = vsel(m, vsplat(ERFC_TAB[0][1]), vsplat(ERFC_TAB[0][0]));
 #pragma GCC unroll 12
   for (int k = 1; k < 12; k++) p = p * u + vsel(m, vsplat(ERFC_TAB[k][1]), vsplat(ERFC_TAB[k][0]));
@@ -151,7 +185,7 @@ INL int FN(vany)(vl m) {
 #define VLOOP(BODY)                                                                   \
   FLOOP(({                                                                            \
     vd v = TO_D(f);                                            \
-    __builtin_convertvector(vsel(v == v, (BODY), v), vf8); /* NaN stays NaN */        \
+    __builtin_convertvector(vsel(FN(veq)(v, v), (BODY), v), vf8); /* NaN stays NaN */  \
   }))
 
 /* HardSigmoid: max(0, min(1, alpha x + beta)), alpha x + beta correctly
@@ -216,7 +250,7 @@ TARGET static void FN(gelu_tanh)(const float *x, float *y, int64_t n) {
  * -inf * 0, NaN, as the definition does). */
 TARGET static void FN(mish)(const float *x, float *y, int64_t n) {
   VLOOP(({
-    vd e = vsel(v < -708.0, vsplat(0.0), FN(vexp)(FN(vmax)(FN(vmin)(v, vsplat(40.0)), vsplat(-708.0))));
+    vd e = vsel(FN(vlt)(v, vsplat(-708.0)), vsplat(0.0), FN(vexp)(FN(vmax)(FN(vmin)(v, vsplat(40.0)), vsplat(-708.0))));
     vd m = e * (e + 2.0);
     v * (m / (m + 2.0));
   }));
@@ -239,18 +273,18 @@ TARGET static void FN(erf)(const float *x, float *y, int64_t n) {
 TARGET static void FN(gelu)(const float *x, float *y, int64_t n) {
   VLOOP(({
     vd z = vabs(v) * 0.70710678118654752440;
-    vl far = (vl)(z > 10.5);
+    vl far = FN(vlt)(vsplat(10.5), z);
     z = FN(vmin)(z, vsplat(10.5));
     vd p = FN(verf2)(FN(vmin)(z, vsplat(2.0)));
     vd pos = 1.0 + p, neg = 1.0 - p;
-    vl hi = (vl)(z > 2.0);
+    vl hi = FN(vlt)(vsplat(2.0), z);
     if (FN(vany)(hi)) {
       vd ec = FN(vexp)(-FN(vmin)(0.5 * (v * v), vsplat(110.25))) * FN(verfcx)(FN(vmax)(z, vsplat(2.0)));
       pos = vsel(hi, 2.0 - ec, pos);
       neg = vsel(hi, ec, neg);
     }
     neg = vsel(far, vsplat(0.0), neg);
-    (0.5 * v) * vsel(v < 0, neg, pos);
+    (0.5 * v) * vsel(FN(vlt)(v, vsplat(0.0)), neg, pos);
   }));
 }
 
@@ -261,3 +295,5 @@ TARGET static void FN(gelu)(const float *x, float *y, int64_t n) {
 #undef TARGET
 #undef TO_D
 #undef PICK16
+#undef CMP_LANES
+#undef VCMP
