@@ -588,7 +588,7 @@ typedef struct {
 static void ln_rows(void *arg, int slot, int64_t lo, int64_t hi) {
   const ln_job *j = arg;
   int64_t len = j->len;
-  float *xr = j->buf + (size_t)slot * 2 * (size_t)len, *yr = xr + len;
+  float *xr = j->buf ? j->buf + (size_t)slot * 2 * (size_t)len : NULL, *yr = xr ? xr + len : NULL;
   for (int64_t r = lo; r < hi; r++) {
     if (j->dt == OX_FLOAT) {
       OX_AT_WIDTH(ln_row_f32, (const float *)j->x + r * len, (float *)j->y + r * len, len, j->s, j->b, j->eps,
