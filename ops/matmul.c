@@ -725,9 +725,13 @@ int ox_gemm_load(ox_ctx *c, void **state) {
    * write nn.Linear): op(B) packed once, and read only through pb */
   const ox_tensor *b;
   OX_TRY(ox_const_input(c, 1, &b));
-  if (b && b->dt == OX_FLOAT && b->rank == 2 && b->n > 0) {
+  /* Not for a transposed A or for N <= OX_THIN: gemm_prepared would only
+   * rebuild op(B) from pb on every call */
+  if (b && b->dt == OX_FLOAT && b->rank == 2 && b->n > 0 && !st->ta && b->dims[!st->tb] > OX_THIN) {
     OX_TRY(mm_prep_new(c, b, st->tb, &st->pp));
-    c->packed_inputs |= 1u << 1;
+    /* with alpha 1 every product reads pb only; with another alpha, only
+     * the thin ones do: the original stays for the others */
+    if (st->alpha == 1) c->packed_inputs |= 1u << 1;
   }
   return 0;
 }
@@ -774,25 +778,29 @@ static void store_trunc(ox_dtype dt, void *y, int64_t i, double v) {
 /* Y = alpha * A' B' + beta * C in float or double: Y <- C (broadcast), then
  * the GEMM with beta (beta 0: C is not read, so NaN in C does not leak). */
 #define GEMM_FLOAT(T, FN)                                                             \
+  /* Y (M, N) <- C, broadcast by its strides si, sj */                               \
+  static void gemm_fill_##T(int64_t M, int64_t N, const T *C, int64_t si, int64_t sj, T *Y) { \
+    for (int64_t i = 0; i < M; i++)                                                   \
+      for (int64_t j = 0; j < N; j++) Y[i * N + j] = C[i * si + j * sj];              \
+  }                                                                                   \
   static void gemm_##T(int threads, int64_t M, int64_t N, int64_t K, const T *A, int ta, const T *B, \
                        int tb, const T *C, int64_t si, int64_t sj, T *Y, T alpha, T beta) { \
     if (!C) beta = 0;                                                                 \
-    if (beta != 0)                                                                    \
-      for (int64_t i = 0; i < M; i++)                                                 \
-        for (int64_t j = 0; j < N; j++) Y[i * N + j] = C[i * si + j * sj];            \
+    if (beta != 0) gemm_fill_##T(M, N, C, si, sj, Y);                                 \
     FN(threads, M, N, K, A, ta ? M : K, ta, B, tb ? K : N, tb, Y, N, alpha, beta);    \
   }
 GEMM_FLOAT(float, ox_sgemm_any)
 GEMM_FLOAT(double, ox_dgemm_any)
 
-/* y (M, N) = alpha op(A) op(B) + beta C for a float Gemm whose op(B) was
- * prepared at load: the bits of gemm_float from B as it was, with one
- * exception: a thin product with transB, which gemm_float sums in dot
- * products split over vector lanes, is summed here over k in order, as
- * one with B untransposed is (both within a float sum's error). */
-static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, int ta, const ox_tensor *ct,
-                         int64_t si, int64_t sj, float alpha, float beta, ox_tensor *y) {
-  /* a: (M, K), or (K, M) when ta; y: (M, N) */
+/* y (M, N) = alpha A op(B) + beta C for a float Gemm whose op(B) was
+ * prepared at load (never with transA): the bits of gemm_float from B as
+ * it was, with one exception: a thin product with transB, which gemm_float
+ * sums in dot products split over vector lanes, is summed here over k in
+ * order, as one with B untransposed is (both within a float sum's error).
+ * b: the original, still there unless alpha is 1 (gemm_state). */
+static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, const ox_tensor *b, int tb,
+                         const ox_tensor *ct, int64_t si, int64_t sj, float alpha, float beta, ox_tensor *y) {
+  /* a: (M, K); y: (M, N) */
   int64_t M = y->dims[0], N = y->dims[1], K = pp->K;
   float *Y = y->data;
   const float *C = ct ? ct->data : NULL;
@@ -802,17 +810,19 @@ static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, int t
   int thin = ox_gemm_is_thin(M, N, K);
   /* ox_sgemm applies alpha per block of K: only alpha 1 keeps its bits
    * through the packed product (which has no alpha) */
-  if (same && !ta && (thin ? M <= OX_THIN : alpha == 1)) {
-    if (beta != 0) /* Y <- C, broadcast */
-      for (int64_t i = 0; i < M; i++)
-        for (int64_t j = 0; j < N; j++) Y[i * N + j] = C[i * si + j * sj];
+  if (same && (thin ? M <= OX_THIN : alpha == 1)) {
+    if (beta != 0) gemm_fill_float(M, N, C, si, sj, Y);
     if (thin) ox_sgemm_thin_packed(c->threads, M, N, K, a->data, K, pp->pb, pp->gp.nr, Y, N, alpha, beta);
     else OX_TRY(prepared_rows(c, pp, M, a->data, Y, beta, NULL));
     return 0;
   }
-  ox_tensor bb; /* B may be gone: op(B) rebuilt, untransposed */
+  if (alpha != 1) { /* the original was kept */
+    gemm_float(c->threads, M, N, K, a->data, 0, b->data, tb, C, si, sj, Y, alpha, beta);
+    return 0;
+  }
+  ox_tensor bb; /* another plan than the packing's (tests): op(B) rebuilt */
   OX_TRY(unpacked_b(c, pp, &bb));
-  gemm_float(c->threads, M, N, K, a->data, ta, bb.data, 0, C, si, sj, Y, alpha, beta);
+  gemm_float(c->threads, M, N, K, a->data, 0, bb.data, 0, C, si, sj, Y, alpha, beta);
   return 0;
 }
 
@@ -847,7 +857,7 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   switch (a->dt) {
   case OX_FLOAT:
     if (st->pp && ox_prep_matches(in[1], st->pp->b))
-      return gemm_prepared(c, st->pp, a, ta, ct, si, sj, alpha, beta, y);
+      return gemm_prepared(c, st->pp, a, b, tb, ct, si, sj, alpha, beta, y);
     gemm_float(c->threads, M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha, beta);
     return 0;
   case OX_DOUBLE:
