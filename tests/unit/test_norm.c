@@ -165,6 +165,47 @@ static void layer_small_case(ox_dtype dt, int with_bias, int threads) {
   free(hx);
 }
 
+/* float LayerNormalization split over 3 threads down to single rows
+ * (ox_par_set_min(0, 0)): the same bytes as on one thread, each row within
+ * a float's error of a double computation. The float rows have no widening
+ * buffer; the slots past 0 once formed theirs as NULL + an offset (19e8626):
+ * undefined, which clang's UBSan reports; GCC's, which the sanitized build
+ * uses, does not, so this covers the split rather than catching that. */
+static void test_layer_float_threads(void) {
+  enum { ROWS = 37, LEN = 300 };
+  float *x = malloc(ROWS * LEN * 4), s[LEN];
+  uint32_t seed = 777u;
+  for (int i = 0; i < ROWS * LEN + LEN; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    float v = (float)((int32_t)(seed >> 8) - (1 << 23)) / (float)(1 << 22); /* [-2, 2) */
+    if (i < ROWS * LEN) x[i] = v + (float)(i / LEN % 5);
+    else s[i - ROWS * LEN] = v;
+  }
+  ox_value *in[2] = {tensor(OX_FLOAT, 2, DIMS(ROWS, LEN), x), tensor(OX_FLOAT, 1, DIMS(LEN), s)};
+  ox_value *o1[3] = {NULL}, *o3[3] = {NULL};
+  ox_attr la[] = {attr_float("epsilon", 1e-5f), attr_int("axis", -1)};
+  CHECK_EQ_I(run("LayerNormalization", 17, 2, la, 2, in, 1, o1), 0);
+  ox_set_threads(3), ox_par_set_min(0, 0);
+  CHECK_EQ_I(run("LayerNormalization", 17, 2, la, 2, in, 1, o3), 0);
+  ox_set_threads(1), ox_par_set_min(-1, -1);
+  int ok = o1[0] && o3[0] && o1[0]->u.t.n == ROWS * LEN && o3[0]->u.t.n == ROWS * LEN;
+  CHECK(ok && !memcmp(o1[0]->u.t.data, o3[0]->u.t.data, ROWS * LEN * 4));
+  double worst = 0;
+  for (int r = 0; ok && r < ROWS; r++) {
+    double m = 0, v = 0;
+    for (int j = 0; j < LEN; j++) m += x[r * LEN + j];
+    m /= LEN;
+    for (int j = 0; j < LEN; j++) v += (x[r * LEN + j] - m) * (x[r * LEN + j] - m);
+    double inv = 1 / sqrt(v / LEN + (double)1e-5f);
+    for (int j = 0; j < LEN; j++) {
+      double e = fabs(((float *)o3[0]->u.t.data)[r * LEN + j] - (x[r * LEN + j] - m) * inv * s[j]);
+      if (e > worst) worst = e;
+    }
+  }
+  CHECK(ok && worst < 1e-5);
+  free(x);
+}
+
 static void test_layer_small_floats(void) {
   for (int t = 1; t <= 3; t += 2) {
     layer_small_case(OX_FLOAT16, 1, t);
@@ -257,6 +298,7 @@ int main(void) {
   test_instance_group();
   test_layer_rms();
   test_layer_small_floats();
+  test_layer_float_threads();
   test_lp_mvn_lrn();
   test_dropout();
   test_empty();
