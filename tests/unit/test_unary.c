@@ -327,127 +327,104 @@ static void test_erf_lanes(void) {
   CHECK(y[0] == -1 && y[1] == 1);
 }
 
-/* Erf on float is correctly rounded, not only within 0.51 ULP (test_ulp.c):
- * each result is the float nearest the exact value (erfl's, some 2^-63 off),
- * where that value is not within 2^-56 of a tie between two floats. Dense
- * where a piecewise kernel would go wrong: every float within 4096 steps
- * of each edge of core/vmath.c's 16 pieces (a = (m + 1/2) 8/31), of the
- * clamp (4 - 1/64) and of 4; then 2^20 values spread over [0, 4.5], and
- * every 251st float from 2^-40 to 1 (the pattern of each binade's mantissas
- * moves). Both signs; under every vector build. */
-static int erf_checked(const float *x, int n, int *skipped) {
-  float y[4096];
-  int bad = 0;
-  for (int lv = 0; lv <= 2; lv++) {
-    ox_vmath_max_isa(lv);
-    ox_erf_f32(x, y, n);
-    for (int i = 0; i < n; i++) {
-      long double r = erfl((long double)x[i]);
-      float f = (float)r, g = (long double)f < r ? nextafterf(f, INFINITY) : nextafterf(f, -INFINITY);
-      long double mid = ((long double)f + g) / 2;
-      if (fabsl(r - mid) < fabsl(r) * 0x1p-56L) { /* too near a tie for erfl to tell */
-        *skipped += lv == 0;
-        continue;
-      }
-      if (memcmp(&y[i], &f, sizeof f) && bad++ < 4)
-        fprintf(stderr, "Erf(%a) (build %d): %a, want %a\n", x[i], lv, y[i], f);
-    }
-  }
-  ox_vmath_max_isa(-1);
-  return bad;
-}
-static void test_erf_rounding(void) {
+/* ---- correct rounding of Erf, Sigmoid and Tanh on float ----
+ * Each result must be the float nearest the exact value (the long double
+ * function's, some 2^-62 off), where that value is not within 2^-56 of a
+ * tie between two floats; under every vector build. The inputs, both signs
+ * of each: every float within 4096 steps of each of the function's edges
+ * (where a piecewise or range-reduced kernel would go wrong), values spread
+ * densely over a range, and every 251st float from 2^-40 to 1 (the pattern
+ * of each binade's mantissas moves). */
+typedef struct {
+  const char *name;
+  void (*f32)(const float *x, float *y, int64_t n); /* core/vmath.h */
+  long double (*exact)(long double x);
+} rounded_fn;
+
+typedef struct {
+  const rounded_fn *fn;
+  int nfn;
   float x[4096];
-  int n = 0, bad = 0, skipped = 0, total = 0;
-#define PUT(v)                                                                        \
-  do {                                                                                \
-    float v_ = (v);                                                                   \
-    x[n++] = v_, x[n++] = -v_;                                                        \
-    if (n == 4096) bad += erf_checked(x, n, &skipped), total += n, n = 0;             \
-  } while (0)
-  for (int m = 0; m <= 17; m++) {
-    float e = m < 16 ? (float)((m + 0.5) * 8 / 31) : m == 16 ? 3.984375f : 4.0f, lo = e, hi = e;
-    for (int k = 0; k < 4096; k++) lo = nextafterf(lo, 0), hi = nextafterf(hi, INFINITY);
-    for (float v = lo; v <= hi; v = nextafterf(v, INFINITY)) PUT(v);
+  int n, bad, skipped, total;
+} rounding_run;
+
+static void rounding_flush(rounding_run *r) {
+  float y[4096];
+  for (int k = 0; k < r->nfn; k++) {
+    const rounded_fn *fn = &r->fn[k];
+    for (int lv = 0; lv <= 2; lv++) {
+      ox_vmath_max_isa(lv);
+      fn->f32(r->x, y, r->n);
+      for (int i = 0; i < r->n; i++) {
+        long double e = fn->exact(r->x[i]);
+        float f = (float)e, g = (long double)f < e ? nextafterf(f, INFINITY) : nextafterf(f, -INFINITY);
+        long double mid = ((long double)f + g) / 2;
+        if (fabsl(e - mid) < fabsl(e) * 0x1p-56L) { /* too near a tie for the long double to tell */
+          r->skipped += lv == 0;
+          continue;
+        }
+        if (memcmp(&y[i], &f, sizeof f) && r->bad++ < 4)
+          fprintf(stderr, "%s(%a) (build %d): %a, want %a\n", fn->name, r->x[i], lv, y[i], f);
+      }
+    }
+    ox_vmath_max_isa(-1);
   }
-  for (int k = 0; k < 1 << 20; k++) PUT((float)(4.5 * k / (1 << 20)));
-  uint32_t b0, b1;
-  memcpy(&b0, &(float){0x1p-40f}, 4), memcpy(&b1, &(float){1.0f}, 4);
-  for (uint32_t b = b0; b < b1; b += 251) {
-    float v;
-    memcpy(&v, &b, 4);
-    PUT(v);
-  }
-#undef PUT
-  bad += erf_checked(x, n, &skipped), total += n;
-  CHECK_EQ_I(bad, 0);
-  CHECK(skipped < total / 10000); /* the ties are rare */
+  r->total += r->nfn * r->n;
+  r->n = 0;
 }
 
-/* Sigmoid and Tanh on float (core/vmath.c) are correctly rounded, as Erf's
- * test above asks: each result the float nearest the exact value (expl's
- * and tanhl's, some 2^-62 off), where that is not within 2^-56 of a tie.
- * Dense where a quicker kernel would go wrong: every float within 4096
- * steps of -87 and 90 (where an exp's range would end or clamp), 20 (tanh's
- * clamp), 1/16 (where tanh's series gives way), where the results reach 1
- * (sigmoid: 25 ln 2 = 17.33; tanh: 9.01) or float's least normal (sigmoid:
- * -87.34), and two multiples of ln2/32 (a table-driven exp's nodes); then
- * 2^20 values spread over [-110, 20] and every 251st float from 2^-40 to
- * 1. Both signs; under every vector build. (A sigmoid whose exp is 2^-34.5
- * off fails 34 of them.) */
-static long double sigmoidl(long double x) { return 1 / (1 + expl(-x)); }
-static int act_checked(int fn, const float *x, int n, int *skipped) {
-  float y[4096];
-  int bad = 0;
-  for (int lv = 0; lv <= 2; lv++) {
-    ox_vmath_max_isa(lv);
-    (fn ? ox_tanh_f32 : ox_sigmoid_f32)(x, y, n);
-    for (int i = 0; i < n; i++) {
-      long double r = fn ? tanhl((long double)x[i]) : sigmoidl(x[i]);
-      float f = (float)r, g = (long double)f < r ? nextafterf(f, INFINITY) : nextafterf(f, -INFINITY);
-      long double mid = ((long double)f + g) / 2;
-      if (fabsl(r - mid) < fabsl(r) * 0x1p-56L) { /* too near a tie for expl to tell */
-        *skipped += lv == 0;
-        continue;
-      }
-      if (memcmp(&y[i], &f, sizeof f) && bad++ < 4)
-        fprintf(stderr, "%s(%a) (build %d): %a, want %a\n", fn ? "Tanh" : "Sigmoid", x[i], lv, y[i], f);
-    }
-  }
-  ox_vmath_max_isa(-1);
-  return bad;
+static void rounding_put(rounding_run *r, float v) {
+  r->x[r->n++] = v, r->x[r->n++] = -v;
+  if (r->n == 4096) rounding_flush(r);
 }
-static void test_sigmoid_tanh_rounding(void) {
-  static const float edges[] = {-87.0f, 87.0f, 90.0f, 20.0f, 0.0625f, 17.33f, 9.01f, 87.34f, 1.0830424f, 5.1985f};
-  float x[4096];
-  int n = 0, bad = 0, skipped = 0, total = 0;
-#define PUT(v)                                                                        \
-  do {                                                                                \
-    float v_ = (v);                                                                   \
-    x[n++] = v_, x[n++] = -v_;                                                        \
-    if (n == 4096) {                                                                  \
-      for (int fn = 0; fn < 2; fn++) bad += act_checked(fn, x, n, &skipped);          \
-      total += 2 * n, n = 0;                                                          \
-    }                                                                                 \
-  } while (0)
-  for (size_t m = 0; m < sizeof edges / sizeof *edges; m++) {
-    float lo = edges[m], hi = lo;
-    for (int k = 0; k < 4096; k++) lo = nextafterf(lo, 0), hi = nextafterf(hi, INFINITY);
-    for (float v = lo; v <= hi; v = nextafterf(v, INFINITY)) PUT(v);
+
+/* fn's nfn functions on the inputs above: edges, then ndense values spread
+ * over [lo, hi] */
+static void rounding_check(const rounded_fn *fn, int nfn, const float *edges, int nedge, double lo, double hi,
+                           int ndense) {
+  rounding_run r = {.fn = fn, .nfn = nfn};
+  for (int m = 0; m < nedge; m++) {
+    float a = edges[m], b = a;
+    for (int k = 0; k < 4096; k++) a = nextafterf(a, 0), b = nextafterf(b, INFINITY);
+    for (float v = a; v <= b; v = nextafterf(v, INFINITY)) rounding_put(&r, v);
   }
-  for (int k = 0; k < 1 << 19; k++) PUT((float)(-110 + 130.0 * k / (1 << 19)));
+  for (int k = 0; k < ndense; k++) rounding_put(&r, (float)(lo + (hi - lo) * k / ndense));
   uint32_t b0, b1;
   memcpy(&b0, &(float){0x1p-40f}, 4), memcpy(&b1, &(float){1.0f}, 4);
   for (uint32_t b = b0; b < b1; b += 251) {
     float v;
     memcpy(&v, &b, 4);
-    PUT(v);
+    rounding_put(&r, v);
   }
-#undef PUT
-  for (int fn = 0; fn < 2; fn++) bad += act_checked(fn, x, n, &skipped);
-  total += 2 * n;
-  CHECK_EQ_I(bad, 0);
-  CHECK(skipped < total / 10000); /* the ties are rare */
+  rounding_flush(&r);
+  CHECK_EQ_I(r.bad, 0);
+  CHECK(r.skipped < r.total / 10000); /* the ties are rare */
+}
+
+static long double erf_exact(long double x) { return erfl(x); }
+static long double sigmoid_exact(long double x) { return 1 / (1 + expl(-x)); }
+static long double tanh_exact(long double x) { return tanhl(x); }
+
+/* Erf is correctly rounded, not only within 0.51 ULP (test_ulp.c). Its
+ * edges: each of core/vmath.c's 16 pieces' (a = (m + 1/2) 8/31), the clamp
+ * (4 - 1/64) and 4; dense over [0, 4.5]. */
+static void test_erf_rounding(void) {
+  static const rounded_fn erf = {"Erf", ox_erf_f32, erf_exact};
+  float edges[18];
+  for (int m = 0; m < 18; m++) edges[m] = m < 16 ? (float)((m + 0.5) * 8 / 31) : m == 16 ? 3.984375f : 4.0f;
+  rounding_check(&erf, 1, edges, 18, 0, 4.5, 1 << 20);
+}
+
+/* Sigmoid and Tanh (core/vmath.c) are correctly rounded too. Their edges:
+ * -87 and 90 (where an exp's range would end or clamp), 20 (tanh's clamp),
+ * 1/16 (where tanh's series gives way), where the results reach 1 (sigmoid:
+ * 25 ln 2 = 17.33; tanh: 9.01) or float's least normal (sigmoid: -87.34),
+ * and two multiples of ln2/32 (a table-driven exp's nodes); dense over
+ * [-110, 20]. (A sigmoid whose exp is 2^-34.5 off fails 34 of them.) */
+static void test_sigmoid_tanh_rounding(void) {
+  static const rounded_fn fns[2] = {{"Sigmoid", ox_sigmoid_f32, sigmoid_exact}, {"Tanh", ox_tanh_f32, tanh_exact}};
+  static const float edges[] = {-87.0f, 87.0f, 90.0f, 20.0f, 0.0625f, 17.33f, 9.01f, 87.34f, 1.0830424f, 5.1985f};
+  rounding_check(fns, 2, edges, (int)(sizeof edges / sizeof *edges), -110, 20, 1 << 19);
 }
 
 int main(void) {
