@@ -618,21 +618,30 @@ static void test_shares(void) {
   /* steady state: with two threads the same Conv (two slots of tile
    * buffers) and a MatMul (packing buffers per slot) again and again take
    * no page faults: their scratch comes from the pool. glibc's malloc gave
-   * it back and mapped it again each call: about 100 faults a call. */
+   * it back and mapped it again each call: about 100 faults a call. The
+   * median of 10 calls, not their sum: on a shared machine the kernel may
+   * reclaim a page now and then (once 27 faults in 10 calls, flaky), which
+   * moves a sum but not the median. */
   ox_set_threads(2);
   ox_value *ma = random_tensor(OX_FLOAT, 2, (int64_t[]){300, 500});
   ox_value *mb = random_tensor(OX_FLOAT, 2, (int64_t[]){500, 700});
-  long faults = 0;
+  long faults[10];
   for (int r = 0; r < 13; r++) {
     ox_mark m = ox_arena_mark(A);
     long f0 = check_minor_faults();
     CHECK(run("Conv", 11, 0, NULL, 2, (ox_value *[]){x, w}) != NULL);
     CHECK(run("MatMul", 13, 0, NULL, 2, (ox_value *[]){ma, mb}) != NULL);
-    if (r >= 3) faults += check_minor_faults() - f0;
+    if (r >= 3) faults[r - 3] = check_minor_faults() - f0;
     ox_arena_release(A, m);
   }
-  if (ox_arena_pools() && faults >= 20) fprintf(stderr, "Conv and MatMul, 2 threads: %ld page faults in 10 calls\n", faults);
-  if (ox_arena_pools()) CHECK(faults < 20);
+  for (int i = 1; i < 10; i++) /* sorted */
+    for (int k = i; k > 0 && faults[k - 1] > faults[k]; k--) {
+      long t = faults[k];
+      faults[k] = faults[k - 1], faults[k - 1] = t;
+    }
+  if (ox_arena_pools() && faults[5] >= 5)
+    fprintf(stderr, "Conv and MatMul, 2 threads: median %ld page faults a call (10 calls)\n", faults[5]);
+  if (ox_arena_pools()) CHECK(faults[5] < 5);
   ox_set_threads(1);
 }
 
