@@ -150,7 +150,7 @@ def expect(node_or_model, inputs, name, outputs=None, opset=None, suite=".", rto
         if rc:
             raise _fail(rc, err)
         s = Session(os.path.join(tmp, "case", "model.onnx"))
-        got = [_read(os.path.join(tmp, "case", "test_data_set_0", f"output_{k}.pb"), a.type)
+        got = [values.read_pb(os.path.join(tmp, "case", "test_data_set_0", f"output_{k}.pb"), a.type)
                for k, a in enumerate(s.get_outputs())]
         _check(got, outputs, rtol, atol)
         os.makedirs(suite, exist_ok=True)
@@ -173,18 +173,6 @@ def _check(got, outputs, rtol, atol):
             reports.append(f"output {k}: {r.text}")
     if reports:
         raise MismatchError("the outputs given differ from onnxop's:\n" + "\n".join(reports))
-
-
-def _read(path, type_str):
-    out = ffi.new("onnxop_value **")
-    err = ffi.new("onnxop_error **")
-    if lib.onnxop_value_read(path.encode(), lib.ONNXOP_FORMAT_PB, type_str.encode() if type_str else ffi.NULL,
-                             out, err):
-        errors.raise_error(err)
-    try:
-        return values.from_value(out[0])
-    finally:
-        lib.onnxop_value_free(out[0])
 
 
 def _make_args(node, inputs, opset, rtol, atol, tmp):

@@ -296,6 +296,16 @@ def from_value(v):
     raise errors.UsageError(f"a value of unknown kind {kind}")
 
 
+def read_pb(path, type_str=None):
+    """The Python value of the .pb file at path, read as the ONNX type string
+    type_str says (None: as the file's content tells)."""
+    v = _new(lib.onnxop_value_read, path.encode(), lib.ONNXOP_FORMAT_PB, type_str.encode() if type_str else ffi.NULL)
+    try:
+        return from_value(v)
+    finally:
+        lib.onnxop_value_free(v)
+
+
 def _part(fn, v, *index):
     p = _new(fn, v, *index)
     try:

@@ -11,20 +11,6 @@ from onnxop import values
 from onnxop.capi import ffi, lib
 
 
-def read_value(path, type_str):
-    """The Python value of a .pb file, read as the declared type says."""
-    out = ffi.new("onnxop_value **")
-    err = ffi.new("onnxop_error **")
-    if lib.onnxop_value_read(path.encode(), lib.ONNXOP_FORMAT_PB, type_str.encode() if type_str else ffi.NULL,
-                             out, err):
-        from onnxop import errors
-        errors.raise_error(err)
-    try:
-        return values.from_value(out[0])
-    finally:
-        lib.onnxop_value_free(out[0])
-
-
 def to_pb(x, type_str, name):
     """x as the .pb bytes the library writes for it, named name."""
     keep = []

@@ -9,6 +9,7 @@ import pytest
 import onnxop
 import suite
 from conftest import need_suite
+from onnxop import values
 
 
 def run_case(case, make_runner):
@@ -22,7 +23,7 @@ def run_case(case, make_runner):
         status = "pass"
         for ds in suite.data_sets(case):
             ins, want = suite.files(ds)
-            feeds = {inputs[k][0]: suite.read_value(f, inputs[k][1]) for k, f in enumerate(ins)}
+            feeds = {inputs[k][0]: values.read_pb(f, inputs[k][1]) for k, f in enumerate(ins)}
             got = runner(feeds)
             if first is None:
                 first = got
