@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "../core/compare.h"
+#include "../core/load.h"
 #include "../core/ox.h"
 #include "../core/threads.h"
 #include "../include/onnxop.h"
@@ -759,6 +760,29 @@ int onnxop_model_load_buffer(const void *buf, size_t len, onnxop_model **out, on
   return model_new(NULL, buf, len, 0, NULL, out, err);
 }
 
+/* the preparation options of load flags, or a usage error */
+static int load_flags(unsigned flags, ox_run_opts *ro, onnxop_error **err) {
+  if (flags & ~ONNXOP_LOAD_RELEASE_PACKED) return failf(err, ONNXOP_ERR_USAGE, "unknown load flags 0x%x", flags);
+  *ro = (ox_run_opts){0};
+  ro->release_packed = (flags & ONNXOP_LOAD_RELEASE_PACKED) != 0;
+  return 0;
+}
+
+int onnxop_model_load_with(const char *path, unsigned flags, onnxop_model **out, onnxop_error **err) {
+  ox_run_opts ro;
+  if (!path) return failf(err, ONNXOP_ERR_USAGE, "path is NULL");
+  if (load_flags(flags, &ro, err)) return ONNXOP_ERR_USAGE;
+  return model_new(path, NULL, 0, 1, &ro, out, err);
+}
+
+int onnxop_model_load_buffer_with(const void *buf, size_t len, unsigned flags, onnxop_model **out,
+                                  onnxop_error **err) {
+  ox_run_opts ro;
+  if (!buf) return failf(err, ONNXOP_ERR_USAGE, "buf is NULL");
+  if (load_flags(flags, &ro, err)) return ONNXOP_ERR_USAGE;
+  return model_new(NULL, buf, len, 0, &ro, out, err);
+}
+
 int onnxop_model_input_count(const onnxop_model *m) { return m ? m->nin : 0; }
 const char *onnxop_model_input_name(const onnxop_model *m, int i) {
   return m && i >= 0 && i < m->nin ? m->m->graph->in[m->in[i]].name : NULL;
@@ -1149,6 +1173,10 @@ static int run_public(const onnxop_model *m, const onnxop_run_options *o, int n_
         if (!strcmp(want[j], m->val[q])) k = q;
       if (k < 0) rc = want[j] ? failf(err, ONNXOP_ERR_USAGE, "the model has no value named '%s'", want[j])
                               : failf(err, ONNXOP_ERR_USAGE, "the name of wanted value %d is NULL", j);
+      else if (k >= m->nin && k < m->nin + g->ninit && ox_model_released(m->m, g->init[k - m->nin]->u.t.data))
+        rc = failf(err, ONNXOP_ERR_USAGE,
+                   "initializer '%s' is no longer held: the model was loaded to give back the weights its "
+                   "kernels packed (ONNXOP_LOAD_RELEASE_PACKED); load it keeping them to read it", want[j]);
       else idx[j] = k, st.wanted[k] = 1;
     }
   }

@@ -104,6 +104,17 @@ ONNXOP_API int onnxop_model_load(const char *path, onnxop_model **out, onnxop_er
  * a model with external data is refused, there being no folder. */
 ONNXOP_API int onnxop_model_load_buffer(const void *buf, size_t len, onnxop_model **out,
                                         onnxop_error **err);
+/* The same with flags (0: as onnxop_model_load and _buffer):
+ * ONNXOP_LOAD_RELEASE_PACKED: once the model is prepared, give back the
+ * memory of each initializer of 64 KiB or more that only kernels which
+ * packed it read (a MatMul's or Gemm's constant weights, a Conv's filters),
+ * so that the weights are not held twice, original and packed; such an
+ * initializer can no longer be asked for by name: onnxop_run_outputs then
+ * fails with ONNXOP_ERR_USAGE, naming it. Unknown flags: ONNXOP_ERR_USAGE. */
+enum { ONNXOP_LOAD_RELEASE_PACKED = 1 };
+ONNXOP_API int onnxop_model_load_with(const char *path, unsigned flags, onnxop_model **out, onnxop_error **err);
+ONNXOP_API int onnxop_model_load_buffer_with(const void *buf, size_t len, unsigned flags, onnxop_model **out,
+                                             onnxop_error **err);
 /* Free m. Outputs of its runs stay valid. */
 ONNXOP_API void onnxop_model_free(onnxop_model *m);
 /* The inputs a run gives (the graph's inputs, initializers left out) and the

@@ -50,6 +50,10 @@ size_t onnxop_dtype_size(int dtype);
 typedef struct onnxop_model onnxop_model;
 int onnxop_model_load(const char *path, onnxop_model **out, onnxop_error **err);
 int onnxop_model_load_buffer(const void *buf, size_t len, onnxop_model **out, onnxop_error **err);
+enum { ONNXOP_LOAD_RELEASE_PACKED = 1 };
+int onnxop_model_load_with(const char *path, unsigned flags, onnxop_model **out, onnxop_error **err);
+int onnxop_model_load_buffer_with(const void *buf, size_t len, unsigned flags, onnxop_model **out,
+                                  onnxop_error **err);
 void onnxop_model_free(onnxop_model *m);
 int onnxop_model_input_count(const onnxop_model *m);
 const char *onnxop_model_input_name(const onnxop_model *m, int i);

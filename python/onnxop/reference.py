@@ -51,8 +51,9 @@ class ReferenceEvaluator:
                 "new_ops is not supported: onnxop runs the operators it implements (onnxop.op_supported), "
                 "not Python ones; use onnx.reference.ReferenceEvaluator for those")
         self.verbose = verbose
+        # every initializer kept: run(intermediate=True) returns them
         self._kw = dict(threads=threads, max_memory=max_memory, timeout=timeout, seed=seed,
-                        trace=_Stdout() if verbose else None)
+                        trace=_Stdout() if verbose else None, keep_weights=True)
         self._sessions = {}  # FunctionProto: one a set of attributes
         self.proto_ = proto
         self.attributes_ = []

@@ -45,18 +45,21 @@ def _string(p):
     return ffi.string(p).decode("utf-8", "backslashreplace") if p != ffi.NULL else None
 
 
-def load_model(model):
-    """A library model (freed when collected) from a path, bytes or an onnx.ModelProto."""
+def load_model(model, keep_weights=True):
+    """A library model (freed when collected) from a path, bytes or an
+    onnx.ModelProto; keep_weights False: the initializers its kernels pack
+    are given back once packed (ONNXOP_LOAD_RELEASE_PACKED)."""
     out = ffi.new("onnxop_model **")
     err = ffi.new("onnxop_error **")
+    flags = 0 if keep_weights else lib.ONNXOP_LOAD_RELEASE_PACKED
     if isinstance(model, (str, os.PathLike)):
-        rc = lib.onnxop_model_load(os.fsencode(model), out, err)
+        rc = lib.onnxop_model_load_with(os.fsencode(model), flags, out, err)
     else:
         if hasattr(model, "SerializeToString"):
             model = model.SerializeToString()
         if not isinstance(model, (bytes, bytearray, memoryview)):
             raise errors.UsageError(f"a model is a path, bytes or an onnx.ModelProto, not {type(model).__name__}")
-        rc = lib.onnxop_model_load_buffer(ffi.from_buffer(model), len(model), out, err)
+        rc = lib.onnxop_model_load_buffer_with(ffi.from_buffer(model), len(model), flags, out, err)
     if rc:
         errors.raise_error(err)
     return ffi.gc(out[0], lib.onnxop_model_free)
@@ -131,11 +134,20 @@ class Session:
     which it raises onnxop.TimeoutError. ``seed``: random operators without
     a seed attribute draw from numpy's RandomState(seed). ``trace``: a text
     stream (sys.stderr) that each run writes what ``onnxop run --trace``
-    prints to.
+    prints to. ``keep_weights``: False (the default) gives back the memory
+    of each initializer of 64 KiB or more that only the kernels which packed
+    it read (MatMul's, Gemm's and Conv's constant weights) once the model is
+    prepared, so that the weights are not held twice, as ``onnxop run``
+    does; ``run`` returns graph outputs only, so nothing is lost. True keeps
+    them all (the reference evaluator does: its intermediate results hold
+    the initializers).
     """
 
-    def __init__(self, model, *, threads=1, max_memory=None, timeout=None, seed=None, trace=None):
-        self._model = load_model(model)
+    def __init__(self, model, *, threads=1, max_memory=None, timeout=None, seed=None, trace=None,
+                 keep_weights=False):
+        if not isinstance(keep_weights, bool):
+            raise errors.UsageError(f"keep_weights must be True or False, not {keep_weights!r}")
+        self._model = load_model(model, keep_weights)
         m = self._model
         dim_name = ffi.new("const char **")
         self._inputs = [_arg(m, i, lib.onnxop_model_input_name, lib.onnxop_model_input_type,

@@ -79,6 +79,18 @@ static void test_models(void) {
   /* cut short: refused; whole: loaded, with its input and output */
   EXPECT(onnxop_model_load_buffer(buf, len / 2, &m, &err), ONNXOP_ERR_INPUT, "not a valid ONNX model");
   EXPECT(onnxop_model_load_buffer(NULL, len, &m, &err), ONNXOP_ERR_USAGE, "buf is NULL");
+  /* with flags: NULLs and unknown flags refused; RELEASE_PACKED loads */
+  EXPECT(onnxop_model_load_with(NULL, 0, &m, &err), ONNXOP_ERR_USAGE, "path is NULL");
+  EXPECT(onnxop_model_load_with(path_of(suite, "test_abs/model.onnx"), 0, NULL, &err), ONNXOP_ERR_USAGE, "out is NULL");
+  EXPECT(onnxop_model_load_with(path_of(suite, "test_abs/model.onnx"), 8, &m, &err), ONNXOP_ERR_USAGE,
+         "unknown load flags 0x8");
+  EXPECT(onnxop_model_load_buffer_with(NULL, len, 0, &m, &err), ONNXOP_ERR_USAGE, "buf is NULL");
+  EXPECT(onnxop_model_load_buffer_with(buf, len, ~0u, &m, &err), ONNXOP_ERR_USAGE, "unknown load flags");
+  CHECK(m == NULL);
+  CHECK(onnxop_model_load_buffer_with(buf, len, ONNXOP_LOAD_RELEASE_PACKED, &m, &err) == 0);
+  onnxop_model_free(m);
+  CHECK(onnxop_model_load_with(path_of(suite, "test_abs/model.onnx"), ONNXOP_LOAD_RELEASE_PACKED, &m, &err) == 0);
+  onnxop_model_free(m);
   CHECK(onnxop_model_load_buffer(buf, len, &m, &err) == 0);
   CHECK(onnxop_model_input_count(m) == 1 && onnxop_model_output_count(m) == 1);
   CHECK(!strcmp(onnxop_model_input_name(m, 0), "x") && !strcmp(onnxop_model_input_type(m, 0), "tensor(float)"));

@@ -15,7 +15,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 import models
 import onnxop
+import onnxop.reference
 from conftest import ROOT, cli
+from onnxop import values
+from onnxop.capi import ffi, lib
 
 F = TensorProto.FLOAT
 BIG = 1 << 16  # floats: 256 KiB of raw_data
@@ -152,3 +155,76 @@ def test_bytes_held_once(tmp_path):
     assert p.returncode == 0, p.stderr
     grew = int(p.stdout)
     assert 30 <= grew <= 56, f"loading 40 MiB of weights from bytes raised the peak by {grew} MiB"
+
+
+def packed_chain(n, size):
+    """x (1, size) through n MatMuls by constant (size, size) weights w0..w{n-1}."""
+    rng = np.random.RandomState(5)
+    ws = [rng.uniform(-1, 1, (size, size)).astype(np.float32) / size for _ in range(n)]
+    nodes = [helper.make_node("MatMul", ["x" if k == 0 else f"h{k}", f"w{k}"], [f"h{k + 1}" if k < n - 1 else "y"])
+             for k in range(n)]
+    m = models.model(nodes, [("x", models.tensor_type(F, [1, size]))], [("y", models.tensor_type(F, [1, size]))],
+                     inits=[numpy_helper.from_array(w, f"w{k}") for k, w in enumerate(ws)])
+    return m, ws
+
+
+def test_packed_weights_given_back(tmp_path):
+    # A MatMul's constant weights are packed at load. A Session gives the
+    # originals back by default (as `onnxop run` does; keep_weights=True
+    # keeps them): same outputs. The library then refuses to return such an
+    # initializer by name (onnxop_run_outputs), saying why, while a node's
+    # output and a graph input still come back; the reference evaluator,
+    # whose intermediate results include the initializers, keeps them.
+    m, ws = packed_chain(3, 256)
+    x = np.linspace(-1, 1, 256, dtype=np.float32).reshape(1, 256)
+    for model in (m, m.SerializeToString()):
+        given_back, kept = onnxop.Session(model), onnxop.Session(model, keep_weights=True)
+        (y1,), (y2,) = given_back.run(None, {"x": x}), kept.run(None, {"x": x})
+        assert np.array_equal(y1, y2)
+        with pytest.raises(onnxop.UsageError, match="initializer 'w1' is no longer held"):
+            given_back._run({"x": x}, [ffi.new("char[]", b"w1")])
+        outs, n = given_back._run({"x": x}, [ffi.new("char[]", b"h1"), ffi.new("char[]", b"x")])
+        try:
+            h1, x1 = (values.from_value(outs[i]) for i in range(n))
+        finally:
+            lib.onnxop_values_free(outs, n)
+        assert np.array_equal(x1, x) and np.allclose(h1, x @ ws[0], rtol=1e-5, atol=1e-6)
+    r = onnxop.reference.ReferenceEvaluator(m).run(None, {"x": x}, intermediate=True)
+    assert all(np.array_equal(r[f"w{k}"], w) for k, w in enumerate(ws))
+    with pytest.raises(onnxop.UsageError, match="keep_weights"):
+        onnxop.Session(m, keep_weights="yes")
+    err = ffi.new("onnxop_error **")
+    out = ffi.new("onnxop_model **")
+    data = m.SerializeToString()
+    assert lib.onnxop_model_load_buffer_with(data, len(data), 2, out, err) == lib.ONNXOP_ERR_USAGE
+    assert "unknown load flags 0x2" in ffi.string(lib.onnxop_error_message(err[0])).decode()
+    lib.onnxop_error_free(err[0])
+
+
+def test_packed_weights_held_once(tmp_path):
+    # 8 MatMuls by 4 MiB weights (32 MiB): once the Session is made, the
+    # process holds the packed weights only, about 32 MiB more than before,
+    # where keep_weights=True holds 64; and its peak while loading stays
+    # under 1.25 times the weights (each original goes once packed)
+    m, _ = packed_chain(8, 1024)
+    path = tmp_path / "w.onnx"
+    path.write_bytes(m.SerializeToString())
+    script = textwrap.dedent("""
+        import sys
+        import onnxop
+        def kib(key):
+            with open("/proc/self/status") as f:
+                return int(next(l for l in f if l.startswith(key + ":")).split()[1])
+        rss, peak = kib("VmRSS"), kib("VmHWM")
+        s = onnxop.Session(sys.argv[1], keep_weights=sys.argv[2] == "keep")
+        print((kib("VmRSS") - rss) // 1024, (kib("VmHWM") - max(peak, rss)) // 1024)
+    """)
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    grew = {}
+    for how in ("keep", "give"):
+        p = subprocess.run([sys.executable, "-c", script, str(path), how], capture_output=True, text=True, env=env)
+        assert p.returncode == 0, p.stderr
+        grew[how] = [int(v) for v in p.stdout.split()]
+    assert 56 <= grew["keep"][0] <= 72, f"kept: the process grew by {grew['keep'][0]} MiB"
+    assert 28 <= grew["give"][0] <= 40, f"given back: the process grew by {grew['give'][0]} MiB"
+    assert grew["give"][1] <= 40, f"given back: the peak grew by {grew['give'][1]} MiB"
