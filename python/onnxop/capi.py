@@ -140,7 +140,7 @@ typedef struct onnxop_node_info {
 } onnxop_node_info;
 typedef int (*onnxop_node_fn)(void *arg, const onnxop_node_info *node);
 int onnxop_run_options_set_node_callback(onnxop_run_options *o, onnxop_node_fn fn, void *arg);
-enum { ONNXOP_TRACE_NODES = 1, ONNXOP_TRACE_TIME = 2 };
+enum { ONNXOP_TRACE_NODES = 1, ONNXOP_TRACE_TIME = 2, ONNXOP_TRACE_SUMMARY = 4 };
 typedef void (*onnxop_write_fn)(void *arg, const char *text, size_t len);
 int onnxop_run_options_set_trace(onnxop_run_options *o, int what, onnxop_write_fn write, void *arg);
 int onnxop_run(const onnxop_model *m, const onnxop_run_options *options, int n_in,

@@ -134,7 +134,9 @@ class Session:
     which it raises onnxop.TimeoutError. ``seed``: random operators without
     a seed attribute draw from numpy's RandomState(seed). ``trace``: a text
     stream (sys.stderr) that each run writes what ``onnxop run --trace``
-    prints to. ``keep_weights``: False (the default) gives back the memory
+    prints to: each node with its inputs and outputs summarised, or with
+    ``trace_summary=True`` (for a large graph) the nodes run per op and the
+    first output holding NaN or Inf, after the run. ``keep_weights``: False (the default) gives back the memory
     of each initializer of 64 KiB or more that only the kernels which packed
     it read (MatMul's, Gemm's and Conv's constant weights) once the model is
     prepared, so that the weights are not held twice, as ``onnxop run``
@@ -144,9 +146,10 @@ class Session:
     """
 
     def __init__(self, model, *, threads=1, max_memory=None, timeout=None, seed=None, trace=None,
-                 keep_weights=False):
-        if not isinstance(keep_weights, bool):
-            raise errors.UsageError(f"keep_weights must be True or False, not {keep_weights!r}")
+                 trace_summary=False, keep_weights=False):
+        for name, flag in (("trace_summary", trace_summary), ("keep_weights", keep_weights)):
+            if not isinstance(flag, bool):
+                raise errors.UsageError(f"{name} must be True or False, not {flag!r}")
         self._model = load_model(model, keep_weights)
         m = self._model
         dim_name = ffi.new("const char **")
@@ -166,6 +169,7 @@ class Session:
         self._scratch = _Scratch(len(self._inputs))
         self._dims = {}  # shape -> int64_t[] (the library copies dims: one a shape will do)
         self._trace = ffi.new_handle(trace) if trace is not None else None
+        self._trace_what = lib.ONNXOP_TRACE_NODES | (lib.ONNXOP_TRACE_SUMMARY if trace_summary else 0)
         self._settings = (threads, max_memory, timeout, seed)
         # the main thread's options: with the progress handler and the
         # cancel flag; the other threads' (made when one first runs): without
@@ -193,7 +197,7 @@ class Session:
                 raise errors.UsageError(f"seed must be an integer from 0 to 2**32 - 1, not {seed!r}")
             lib.onnxop_run_options_set_seed(o, seed)
         if self._trace is not None:
-            lib.onnxop_run_options_set_trace(o, lib.ONNXOP_TRACE_NODES, _write_trace, self._trace)
+            lib.onnxop_run_options_set_trace(o, self._trace_what, _write_trace, self._trace)
         return o
 
     def _other_options(self):

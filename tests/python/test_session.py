@@ -1,7 +1,8 @@
 """onnxop.Session: loading, introspection, run's arguments, the options
-(threads, max_memory, timeout, seed), each error class with the command's
+(threads, max_memory, timeout, seed, the trace), each error class with the command's
 message, runs in 8 threads, Ctrl-C."""
 
+import io
 import os
 import re
 import signal
@@ -71,9 +72,26 @@ def test_run_arguments():
 def test_options_are_checked():
     for kw, msg in [({"threads": -1}, "threads must be"), ({"threads": 1.5}, "threads must be"),
                     ({"max_memory": 0}, "max_memory must be"), ({"timeout": -1}, "timeout must be"),
-                    ({"timeout": "1"}, "timeout must be"), ({"seed": 2**32}, "seed must be")]:
+                    ({"timeout": "1"}, "timeout must be"), ({"seed": 2**32}, "seed must be"),
+                    ({"trace_summary": 1}, "trace_summary must be"), ({"keep_weights": None}, "keep_weights must be")]:
         with pytest.raises(onnxop.UsageError, match=msg):
             onnxop.Session(add_model(), **kw)
+
+
+def test_trace_and_its_summary():
+    # each node as `onnxop run --trace` prints it, or (trace_summary) the
+    # nodes per op and the first output holding NaN or Inf, after the run
+    t = models.tensor_type(TensorProto.FLOAT, [2])
+    m = models.model([helper.make_node("Add", ["x", "x"], ["s"], name="add"),
+                      helper.make_node("Mul", ["s", "x"], ["y"], name="mul")], [("x", t)], [("y", t)], opset=14)
+    x = np.array([1, np.inf], np.float32)
+    nodes, summary = io.StringIO(), io.StringIO()
+    onnxop.Session(m, trace=nodes).run(None, {"x": x})
+    onnxop.Session(m, trace=summary, trace_summary=True).run(None, {"x": x})
+    assert nodes.getvalue().startswith("node 'add' Add-14\n  in  x: tensor(float) (2,) min 1 max inf [1, inf]\n")
+    assert "node 'mul' Mul-14\n" in nodes.getvalue() and "summary" not in nodes.getvalue()
+    assert summary.getvalue() == ("summary: 2 nodes run, by op:\n        1  Add-14\n        1  Mul-14\n"
+                                  "first NaN or Inf: node 'add' Add-14, output 0 's': 0 NaN, 1 Inf\n")
 
 
 def test_seed_and_threads():
