@@ -9,8 +9,10 @@
  * Where an ai.onnx operator computes the same thing the row calls its kernel
  * (ops/twins.h): QuantizeLinear and DequantizeLinear are those of opset 21;
  * the 8-bit products (MatMulIntegerToFloat, DynamicQuantizeMatMul, QGemm)
- * are MatMulInteger's (ox_matmul_integer_k and core/gemm.h's ox_i8gemm), and
- * DynamicQuantizeMatMul quantizes A as DynamicQuantizeLinear does.
+ * are MatMulInteger's (ox_matmul_integer_prepared_k, core/gemm.h's
+ * ox_i8gemm; a constant B of the first two packed at load, as
+ * MatMulInteger's), and DynamicQuantizeMatMul quantizes A as
+ * DynamicQuantizeLinear does.
  *
  * Where onnxruntime's kernels compute in their own way, onnxop does the
  * same, so that a model gives the bytes onnxruntime gives: the lookup tables
@@ -696,12 +698,14 @@ static int scale_after(ox_ctx *c, ox_tensor *y, const ox_tensor *s, int si) {
   return 0;
 }
 
-/* MatMulInteger's kernel on (a, b, az, bz) -> *acc (int32) */
-static int int_product(ox_ctx *c, ox_value *a, ox_value *b, ox_value *az, ox_value *bz, const ox_tensor **acc) {
+/* MatMulInteger's kernel on (a, b, az, bz) -> *acc (int32); prep: the
+ * row's ox_matmul_integer_load state (its B packed at load), or NULL */
+static int int_product(ox_ctx *c, const void *prep, ox_value *a, ox_value *b, ox_value *az, ox_value *bz,
+                       const ox_tensor **acc) {
   ox_value *ins[4] = {a, b, az, bz}, *res = NULL;
   ox_ctx c10 = *c;
   c10.version = 10;
-  OX_TRY(ox_matmul_integer_k(&c10, 4, ins, 1, &res));
+  OX_TRY(ox_matmul_integer_prepared_k(&c10, prep, 4, ins, &res));
   *acc = &res->u.t;
   return 0;
 }
@@ -752,7 +756,7 @@ static int matmul_integer_to_float(ox_ctx *c, int nin, ox_value **in, int nout, 
   }
   const ox_tensor *As = sa == 2 ? as : bs, *Bs = sb == 3 ? bs : as;
   const ox_tensor *acc;
-  OX_TRY(int_product(c, in[0], in[1], az ? in[4] : NULL, bz ? in[5] : NULL, &acc));
+  OX_TRY(int_product(c, c->state, in[0], in[1], az ? in[4] : NULL, bz ? in[5] : NULL, &acc));
   int a_scalar = is_scalar(As), b_ok = b_param_ok(Bs, b);
   float a_s = a_scalar ? ((const float *)As->data)[0] : 1.0f;
   OX_TRY(scale_bias(c, acc, a_s, b_ok ? Bs : NULL, bias, out));
@@ -784,7 +788,7 @@ static int dynamic_quantize_matmul(ox_ctx *c, int nin, ox_value **in, int nout, 
   c11.version = 11;
   OX_TRY(ox_dynamic_quantize_k(&c11, 1, in, 3, q));
   const ox_tensor *acc;
-  OX_TRY(int_product(c, q[0], in[1], q[2], bz ? in[3] : NULL, &acc));
+  OX_TRY(int_product(c, c->state, q[0], in[1], q[2], bz ? in[3] : NULL, &acc));
   int b_ok = b_param_ok(bs, b);
   OX_TRY(scale_bias(c, acc, ((const float *)q[1]->u.t.data)[0], b_ok ? bs : NULL, bias, out));
   if (!b_ok) OX_TRY(scale_after(c, &(*out)->u.t, bs, 2));
@@ -858,7 +862,7 @@ static int qgemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   }
   /* b_zero_point (1) or (N): MatMulInteger's (N) broadcasts along the columns */
   const ox_tensor *acc;
-  OX_TRY(int_product(c, A2, B2, in[2], bz ? in[5] : NULL, &acc));
+  OX_TRY(int_product(c, NULL, A2, B2, in[2], bz ? in[5] : NULL, &acc));
   int32_t *S = acc->data;
   if (cc) { /* C broadcast to (M, N) */
     ox_bcast it;
@@ -1373,10 +1377,12 @@ const ox_kernel ox_contrib_quant_kernels[] = {
 /* domain, op, since, tin, types, min_in, max_in, fn, attributes: core/registry.h */
   { "com.microsoft", "DequantizeLinear",         1, 0, TS_I8 | OX_T(INT16) | OX_T(UINT16) | OX_T(INT32) | OX_TS_4BIT,
     2, 3, ms_dequantize, "axis:int", ms_quant_load },
-  { "com.microsoft", "DynamicQuantizeMatMul",    1, 0, OX_T(FLOAT), 3, 5, dynamic_quantize_matmul, "" },
+  { "com.microsoft", "DynamicQuantizeMatMul",    1, 0, OX_T(FLOAT), 3, 5, dynamic_quantize_matmul, "",
+    ox_matmul_integer_load },
   { "com.microsoft", "GatherBlockQuantized",     1, 0, OX_TS_4BIT | OX_T(UINT8), 3, 4, gather_block_quantized,
     "bits:int=4,block_size:int=128,gather_axis:int=0,quantize_axis:int=1" },
-  { "com.microsoft", "MatMulIntegerToFloat",     1, 0, TS_I8, 4, 7, matmul_integer_to_float, "" },
+  { "com.microsoft", "MatMulIntegerToFloat",     1, 0, TS_I8, 4, 7, matmul_integer_to_float, "",
+    ox_matmul_integer_load },
   { "com.microsoft", "MatMulNBits",              1, 0, TS_F3, 3, 6, matmul_nbits,
     "K:int:required,N:int:required,accuracy_level:int=0,bits:int=4,block_size:int:required",
     matmul_nbits_load },

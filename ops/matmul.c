@@ -487,7 +487,7 @@ static int minus_zero_point(ox_ctx *c, const ox_tensor *x, const ox_tensor *zp, 
  * exactly, modulo 2^32 as the int32 sums wrap; the kernel adds the terms
  * as it stores each tile (rowsum only when some bz~ is not 0). Rows of each
  * product are split over the threads (integer sums: the same bytes for any
- * split). A constant 2-D B is packed once, at load (mmi_load). */
+ * split). A constant 2-D B is packed once, at load (ox_matmul_integer_load). */
 typedef struct {
   int a_signed;
   uint8_t fa, fb;
@@ -518,7 +518,7 @@ typedef struct {
   const mmi_prep *pp; /* NULL: B packed per call */
 } mmi_state;
 
-static int mmi_load(ox_ctx *c, void **state) {
+int ox_matmul_integer_load(ox_ctx *c, void **state) {
   mmi_state *st = ox_alloc(c->a, sizeof *st);
   const ox_tensor *b;
   if (!st) return ox_oom(c->err, NULL);
@@ -1387,6 +1387,9 @@ int ox_matmul_integer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **
   (void)nout; /* c->state is the calling row's: B packed per call */
   return matmul_integer_pp(c, nin, in, out, NULL);
 }
+int ox_matmul_integer_prepared_k(ox_ctx *c, const void *state, int nin, ox_value **in, ox_value **out) {
+  return matmul_integer_pp(c, nin, in, out, state ? ((const mmi_state *)state)->pp : NULL);
+}
 int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { return gemm(c, nin, in, nout, out); }
 
 const ox_kernel ox_matmul_kernels[] = {
@@ -1403,7 +1406,7 @@ const ox_kernel ox_matmul_kernels[] = {
   { "", "Gemm",           9, 0, TS_MM9,       3,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load },
   { "", "Gemm",          11, 0, TS_MM9,       2,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load }, /* C optional */
   { "", "Gemm",          13, 0, TS_MM13,      2,  3, gemm, OX_ATTRS_OF(7), ox_gemm_load },
-  { "", "MatMulInteger", 10, 0, TS_I8,        2,  4, matmul_integer, "", mmi_load },
+  { "", "MatMulInteger", 10, 0, TS_I8,        2,  4, matmul_integer, "", ox_matmul_integer_load },
   { "", "Einsum",        12, 0, TS_EINSUM,    1, -1, einsum, "equation:string:required", einsum_load },
   { "", "Det",           11, 0, OX_TS_FLOAT3, 1,  1, det, "" },
   { "", "Det",           22, 0, OX_TS_FLOAT4, 1,  1, det, "" },

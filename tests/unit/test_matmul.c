@@ -701,6 +701,82 @@ static void mmi_prepared_case(ox_dtype ta, ox_dtype tb, int64_t B0, int64_t M, i
   free(want);
 }
 
+/* ---- com.microsoft's 8-bit products with a constant B ----
+ * DynamicQuantizeMatMul (float A, quantized per call) and
+ * MatMulIntegerToFloat (uint8 A) by an int8 B initializer, b_scale per
+ * column, a zero point and a bias: B is packed at load (the state's first
+ * member set), and every run, at every level and 1-3 threads, gives the
+ * bytes of the same node with B a graph input (packed per call). */
+static void contrib_prepared_case(int dqm, int64_t M, int64_t K, int64_t N) {
+  int64_t ad[2] = {M, K}, bd[2] = {K, N};
+  ox_value *a = tensor(dqm ? OX_FLOAT : OX_UINT8, 2, ad, NULL), *b = tensor(OX_INT8, 2, bd, NULL);
+  ox_value *as = tensor(OX_FLOAT, 0, NULL, NULL), *az = tensor(OX_UINT8, 0, NULL, NULL);
+  ox_value *bs = tensor(OX_FLOAT, 1, &N, NULL), *bz = tensor(OX_INT8, 1, &N, NULL), *bias = tensor(OX_FLOAT, 1, &N, NULL);
+  for (int64_t i = 0; i < a->u.t.n; i++) {
+    if (dqm) ((float *)a->u.t.data)[i] = (float)(rnd() * 4 - 2);
+    else ((uint8_t *)a->u.t.data)[i] = (uint8_t)(rnd() * 255);
+  }
+  for (int64_t i = 0; i < b->u.t.n; i++) ((int8_t *)b->u.t.data)[i] = (int8_t)(rnd() * 255 - 127);
+  for (int64_t j = 0; j < N; j++) {
+    ((float *)bs->u.t.data)[j] = (float)(rnd() * 0.01 + 0.001);
+    ((int8_t *)bz->u.t.data)[j] = (int8_t)(rnd() * 9 - 4);
+    ((float *)bias->u.t.data)[j] = (float)(rnd() - 0.5);
+  }
+  *(float *)as->u.t.data = 0.02f, *(uint8_t *)az->u.t.data = 131;
+  /* DynamicQuantizeMatMul(A, B, b_scale, b_zero_point, bias);
+   * MatMulIntegerToFloat(A, B, a_scale, b_scale, a_zero_point, b_zero_point, bias) */
+  static const char *dq_in[5] = {"a", "b", "bs", "bz", "bias"}, *mf_in[7] = {"a", "b", "as", "bs", "az", "bz", "bias"};
+  static const char *out_[1] = {"y"};
+  const char *op = dqm ? "DynamicQuantizeMatMul" : "MatMulIntegerToFloat";
+  int nin = dqm ? 5 : 7;
+  ox_node n1 = kit_node(op, nin, dqm ? dq_in : mf_in, 1, out_), n2 = n1;
+  n1.domain = n2.domain = "com.microsoft";
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  /* gc: b an initializer (the other inputs graph inputs); gv: b the last graph input too */
+  ox_valueinfo gi[] = {{.name = "a", .rank = -1}, {.name = "as", .rank = -1}, {.name = "bs", .rank = -1},
+                       {.name = "az", .rank = -1}, {.name = "bz", .rank = -1}, {.name = "bias", .rank = -1},
+                       {.name = "b", .rank = -1}},
+               go[] = {{.name = "y", .rank = -1}};
+  ox_graph gc = {"qc", 1, &n1, 6, gi, 1, go, 1, init_name, init, 0, NULL};
+  ox_graph gv = {"qv", 1, &n2, 7, gi, 1, go, 0, NULL, NULL, 0, NULL};
+  ox_opset ops[] = {{"", 13}, {"com.microsoft", 1}};
+  ox_model mc = {"qc", ".", 8, 2, ops, &gc, 0, NULL}, mv = {"qv", ".", 8, 2, ops, &gv, 0, NULL};
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare(A, &mc, &E), 0);
+  CHECK_EQ_I(ox_prepare(A, &mv, &E), 0);
+  const void *const *st = gc.node[0].state;
+  CHECK(st && *st); /* B packed at load */
+  int bad = 0;
+  for (int isa = ox_cpu_level(); isa >= 0; isa--) {
+    ox_gemm_max_isa(isa);
+    ox_set_threads(1);
+    ox_value *xv[7] = {a, as, bs, az, bz, bias, b}, *yv[1] = {NULL};
+    CHECK_EQ_I(ox_run(A, &mv, xv, yv, &E), 0);
+    for (int th = 1; th <= 3; th++) {
+      ox_set_threads(th);
+      ox_value *yc[1] = {NULL};
+      CHECK_EQ_I(ox_run(A, &mc, xv, yc, &E), 0);
+      if (!yv[0] || !yc[0] || yc[0]->u.t.n != M * N || yv[0]->u.t.n != M * N ||
+          memcmp(yc[0]->u.t.data, yv[0]->u.t.data, (size_t)(M * N) * 4)) {
+        fprintf(stderr, "%s %lld x %lld x %lld, isa %d, %d threads: not the bytes of B packed per call\n", op,
+                (long long)M, (long long)K, (long long)N, isa, th);
+        bad++;
+      }
+    }
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  CHECK_EQ_I(bad, 0);
+}
+
+static void test_contrib_prepared(void) {
+  contrib_prepared_case(1, 128, 96, 144);
+  contrib_prepared_case(1, 3, 37, 100); /* a decode step's rows, K not whole groups */
+  contrib_prepared_case(0, 33, 64, 50);
+  contrib_prepared_case(0, 1, 20, 48);
+}
+
 static void test_matmul_integer_prepared(void) {
   /* quantize_dynamic's form: uint8 A, int8 B with a zero point of 0 */
   mmi_prepared_case(OX_UINT8, OX_INT8, 0, 128, 96, 144, 0);
@@ -960,6 +1036,7 @@ int main(void) {
   test_matmul_integer();
   test_matmul_int8();
   test_matmul_integer_prepared();
+  test_contrib_prepared();
   test_einsum();
   test_det();
   test_table();
