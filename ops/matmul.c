@@ -380,8 +380,10 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
     ad = af.data;
     if (!(yd = ox_alloc_array(c->a, y->n, sizeof *yd))) return ox_oom(c->err, NULL);
   }
-  /* b has no batch dims: one product (M, K) x (K, N), A's batches stacked */
-  const ox_epi_bound *epi = c->epi && a->dt == OX_FLOAT && ox_epi_check(c->epi, y) ? c->epi : NULL;
+  /* b has no batch dims: one product (M, K) x (K, N), A's batches stacked;
+   * the followers of a float or float16 product (ox_epi_check: of its type) */
+  const ox_epi_bound *epi =
+      c->epi && (a->dt == OX_FLOAT || a->dt == OX_FLOAT16) && ox_epi_check(c->epi, y) ? c->epi : NULL;
   OX_TRY(prepared_rows(c, pp, p.M, ad, yd, 0, epi));
   if (yd != y->data) ox_narrow_f32(yd, y);
   if (epi) c->epi->done = 1;
