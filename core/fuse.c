@@ -25,17 +25,6 @@ int ox_epi_check(ox_epi_bound *b, const ox_tensor *y) {
 
 #define CHUNK 512 /* columns per pass: the scratch registers stay in L1 */
 
-/* z[0 .. n) rounded to float16 and back: what a float16 value stored and
- * read again holds (NaN made the canonical one, as ox_f32_to_f16_n does) */
-static void round_f16(float *z, int64_t n) {
-  uint16_t h[CHUNK];
-  for (int64_t j = 0; j < n; j += CHUNK) {
-    int64_t m = n - j < CHUNK ? n - j : CHUNK;
-    ox_f32_to_f16_n(z + j, h, m);
-    ox_f16_to_f32_n(h, z + j, m);
-  }
-}
-
 void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0) {
   const ox_epi *e = b->e;
   int half = e->dt == OX_FLOAT16;
@@ -44,7 +33,7 @@ void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int6
   /* steps on the output row alone: the whole row in one pass (each element
    * is computed alike in any split); float16 residuals widened by chunks */
   int64_t chunk = e->nreg > 1 || half ? CHUNK : n;
-  if (half) round_f16(row, n); /* the head's output as its readers see it */
+  if (half) ox_f32_round_f16_n(row, n); /* the head's output as its readers see it */
   for (int64_t j = 0; j < n; j += chunk) {
     int64_t m = n - j < chunk ? n - j : chunk;
     float *reg[OX_EPI_MAXREG] = {row + j};
@@ -72,7 +61,7 @@ void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int6
         }
       }
       s->fn(s->arg, src[0], st[0], src[1], st[1], reg[s->dst], m, ch);
-      if (half) round_f16(reg[s->dst], m); /* the follower's float16 result */
+      if (half) ox_f32_round_f16_n(reg[s->dst], m); /* the follower's float16 result */
     }
   }
 }
