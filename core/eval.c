@@ -13,6 +13,7 @@
 
 #include "eval.h"
 #include "fuse.h"
+#include "half.h"
 #include "kernel.h"
 #include "load.h"
 
@@ -625,7 +626,7 @@ static int sub_consts(ox_arena *a, const ox_graph *g, ox_scope *outer, ox_scope 
 }
 
 /* ---- fusion (core/fuse.h) ----
- * A Conv's (or a float MatMul's by a constant B (K, N)) elementwise
+ * A Conv's (or a float or float16 MatMul's by a constant B (K, N)) elementwise
  * followers become steps of its epilogue: in the order of the graph, each
  * next node that reads a value of the group, whose other inputs are
  * constants (one value, or one per output channel of a Conv, or one per
@@ -649,11 +650,24 @@ static void fuse_count(void *arg, const char *name) {
 }
 
 /* The head: M its output channels (Conv) or columns (MatMul, bycol); rank
- * the Conv's output rank (a MatMul's is known only when it runs: 0) */
+ * the Conv's output rank (a MatMul's is known only when it runs: 0); dt
+ * its output's type (OX_FLOAT16: a float16 MatMul) */
 typedef struct {
   int64_t M;
   int rank, bycol;
+  ox_dtype dt;
 } fuse_head;
+
+/* The followers a float16 group takes: those whose float16 kernels widen
+ * their inputs, run the float32 step's very code and round once (Clip's
+ * bounds and Max and Min's variadic kernel are not checked to) */
+static int half_step(const ox_node *n) {
+  static const char *const ok[] = {"Add", "Sub", "Mul", "Div", "Relu", "LeakyRelu", "Abs", "Neg", "Sigmoid",
+                                   "Tanh", "HardSigmoid", "HardSwish", "Erf", "Gelu"};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+    if (!strcmp(n->op, ok[i])) return 1;
+  return 0;
+}
 
 typedef struct {
   int h;                            /* the head */
@@ -686,6 +700,7 @@ static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse
   for (const ox_family *fy = ox_families; fy->family && !fam; fy++)
     if (fy->epi) fam = fy->epi(&fc, hd->bycol ? 0 : hd->M, &s);
   if (!fam) return e->code ? -1 : 0; /* out of memory reading a constant */
+  if (hd->dt == OX_FLOAT16 && !half_step(n)) return 0;
   s.nin = fam;
   int inside = 0, crank = 0;
   for (int k = 0; k < fam; k++) {
@@ -701,7 +716,7 @@ static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse
     if (cv) { /* a constant: one value, or one per output channel of (N, M, ...),
                * or one per column of a MatMul's (..., R, M) */
       const ox_tensor *t = &cv->u.t;
-      if (cv->kind != OX_TENSOR || t->dt != OX_FLOAT || (!hd->bycol && t->rank > hd->rank) || !t->data) return 0;
+      if (cv->kind != OX_TENSOR || t->dt != hd->dt || (!hd->bycol && t->rank > hd->rank) || !t->data) return 0;
       int per_channel = t->n == hd->M;
       for (int d = 0; d < t->rank; d++) {
         int axis = hd->rank - t->rank + d;
@@ -713,6 +728,15 @@ static int fuse_step(ox_arena *a, const ox_model *m, ox_node *nodes, int f, fuse
       else if (hd->bycol ? per_col : per_channel) s.in[k].kind = hd->bycol ? OX_EPI_COL : OX_EPI_CHANNEL;
       else return 0;
       s.in[k].data = t->data;
+      if (t->dt != OX_FLOAT) { /* float16: its values as floats, exactly */
+        float *wide = ox_alloc_array(a, t->n, sizeof *wide);
+        if (!wide) {
+          ox_oom(e, NULL);
+          return -1;
+        }
+        ox_widen_f32_n(t->dt, t->data, 0, t->n, wide);
+        s.in[k].data = wide;
+      }
       if (t->rank > crank) crank = t->rank; /* the output has at least its rank */
       continue;
     }
@@ -803,9 +827,10 @@ static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, 
     /* Conv: W (M, C/group, k...); MatMul: B (K, N), the constant ops/matmul.c
      * packs (its kernel applies the steps on that path only) */
     ox_value *w = scope_get(consts, n->in[1]);
-    if (!w || w->kind != OX_TENSOR || w->u.t.dt != OX_FLOAT || (conv ? w->u.t.rank < 3 : w->u.t.rank != 2))
+    if (!w || w->kind != OX_TENSOR || !(w->u.t.dt == OX_FLOAT || (mm && w->u.t.dt == OX_FLOAT16)) ||
+        (conv ? w->u.t.rank < 3 : w->u.t.rank != 2))
       continue;
-    fuse_head hd = {conv ? w->u.t.dims[0] : w->u.t.dims[1], conv ? w->u.t.rank : 0, mm};
+    fuse_head hd = {conv ? w->u.t.dims[0] : w->u.t.dims[1], conv ? w->u.t.rank : 0, mm, w->u.t.dt};
     fuse_group g = {.h = h};
     g.val[0] = ox_namemap_get(&fi.names, n->out[0]);
     /* the next follower: the first later node that takes a step */
@@ -831,6 +856,7 @@ static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, 
     if (!keep) continue;
     ep->final = nodes[g.node[keep - 1]].out[0];
     ep->bycol = hd.bycol;
+    ep->dt = hd.dt;
     ep->rank = 0;
     for (int i = 0; i < keep; i++)
       if (g.crank[i] > ep->rank) ep->rank = g.crank[i];

@@ -24,7 +24,16 @@
  * rows stacked) of N positions, the columns (e->bycol): a row's "channel" is
  * then its row index, and its per-column constants (OX_EPI_COL) are read at
  * the positions. The steps of a MatMul take no per-channel parameters (its
- * followers' hooks are asked with M = 0, and BatchNormalization refuses). */
+ * followers' hooks are asked with M = 0, and BatchNormalization refuses).
+ *
+ * A float16 MatMul by a constant float16 B (its followers float16 too) runs
+ * the same float32 steps with the rounding of its unfused followers, which
+ * widen their float16 inputs, compute in float and narrow once (ops/
+ * binary.c, ops/unary.c): the head's float row is rounded to float16 before
+ * the first step and each step's result after it (e->dt), its float16
+ * residuals widened as they are read, its constants widened when the group
+ * is made; the head narrows the last value, already a float16's, so the
+ * bytes are those of the unfused nodes. */
 #ifndef OX_FUSE_H
 #define OX_FUSE_H
 
@@ -69,6 +78,8 @@ typedef struct ox_epi {
   int rank;          /* the least output rank the steps' constants broadcast
                         into without adding axes (a MatMul's is known only
                         when it runs) */
+  ox_dtype dt;       /* the head's output and the FULL inputs: OX_FLOAT, or
+                        OX_FLOAT16 (a MatMul's: each step rounded to it) */
 } ox_epi;
 
 /* An ox_epi as one run of its head binds it: the FULL inputs' tensors.
@@ -82,13 +93,16 @@ typedef struct ox_epi_bound {
   int done;
 } ox_epi_bound;
 
-/* 1 when b's steps apply to y (float32, rank >= 2 and >= e->rank, every
- * FULL input a float32 tensor of y's shape); then sets b->M, b->P. */
+/* 1 when b's steps apply to y (of type e->dt, rank >= 2 and >= e->rank,
+ * every FULL input a tensor of that type and y's shape); then sets b->M,
+ * b->P. */
 int ox_epi_check(ox_epi_bound *b, const ox_tensor *y);
 
 /* The steps over y's elements [pos0, pos0 + n) of channel ch of image img,
  * y = the head's output data; row = y + (img * M + ch) * P + pos0. For a
- * MatMul: img 0, ch the row, pos0 the first column. */
+ * MatMul: img 0, ch the row, pos0 the first column. A float16 group's row
+ * is the head's float result (its row of a float buffer the shape of y),
+ * left holding float16 values as floats, for the head to narrow. */
 void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0);
 
 /* The families' epilogue hooks (ox_family.epi, core/registry.h; listed in

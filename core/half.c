@@ -155,6 +155,35 @@ T_AVX512 static int64_t f32_to_f16_avx512(const float *f, uint16_t *h, int64_t n
   }
   return i;
 }
+
+/* a float16's round trip, as the two above one after the other: a NaN lane
+ * becomes the canonical quiet NaN of its sign, the rest go through the
+ * conversions (which keep no payload to fix: the values are not NaN) */
+T_F16C static int64_t round_f16_f16c(float *z, int64_t n) {
+  int64_t i = 0;
+  const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+  const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(z + i);
+    __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    __m256 r = _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    _mm256_storeu_ps(z + i, _mm256_blendv_ps(r, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan));
+  }
+  return i;
+}
+
+T_AVX512 static int64_t round_f16_avx512(float *z, int64_t n) {
+  int64_t i = 0;
+  const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
+  for (; i + 16 <= n; i += 16) {
+    __m512 v = _mm512_loadu_ps(z + i);
+    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    __m512 r = _mm512_cvtph_ps(_mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    __m512i c = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), qnan);
+    _mm512_storeu_ps(z + i, _mm512_mask_blend_ps(nan, r, _mm512_castsi512_ps(c)));
+  }
+  return i;
+}
 #endif
 
 /* ---- entry points ---- */
@@ -198,6 +227,23 @@ void ox_f32_to_f16_n(const float *f, uint16_t *h, int64_t n) {
   }
 #endif
   for (int64_t i = 0; i < n; i++) h[i] = f32_to_f16(f[i]);
+}
+
+void ox_f32_round_f16_n(float *z, int64_t n) {
+#if HAVE_X86
+  int lv = level();
+  if (lv != LV_SCALAR) {
+    int64_t i = (lv == LV_AVX512 ? round_f16_avx512 : round_f16_f16c)(z, n);
+    if (i < n) {
+      float fb[16] = {0};
+      memcpy(fb, z + i, (size_t)(n - i) * sizeof *fb);
+      (lv == LV_AVX512 ? round_f16_avx512 : round_f16_f16c)(fb, 16);
+      memcpy(z + i, fb, (size_t)(n - i) * sizeof *fb);
+    }
+    return;
+  }
+#endif
+  for (int64_t i = 0; i < n; i++) z[i] = f16_to_f32(f32_to_f16(z[i]));
 }
 
 /* bfloat16: integer shifts and adds, which the compiler vectorises */

@@ -17,6 +17,10 @@ void ox_f16_to_f32_n(const uint16_t *h, float *f, int64_t n);
 void ox_f32_to_f16_n(const float *f, uint16_t *h, int64_t n);
 void ox_bf16_to_f32_n(const uint16_t *h, float *f, int64_t n);
 void ox_f32_to_bf16_n(const float *f, uint16_t *h, int64_t n);
+/* z[0 .. n) rounded to float16 and back, in place: the bits of
+ * ox_f32_to_f16_n then ox_f16_to_f32_n (a float16 value stored and read
+ * again: NaN the canonical float32 one of its sign), in one pass */
+void ox_f32_round_f16_n(float *z, int64_t n);
 
 /* Elements [off, off + n) of src, a tensor's data of any small float dtype
  * (float16, bfloat16, the float8s, float4e2m1: see kernel.h), as floats into

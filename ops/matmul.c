@@ -231,6 +231,57 @@ static int mm_run(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tens
   return 0;
 }
 
+/* The small floats' products (float16, bfloat16, the float8s: dt), each
+ * product's A and B widened into a buffer of its thread's, multiplied in
+ * float as mm_products multiplies them, and its Y narrowed from a third:
+ * the bytes of widening a and b whole, mm_run and narrowing y, without
+ * float copies of whole operands (a batch of attention heads' products
+ * then works in three buffers that stay in cache). */
+typedef struct {
+  const mm_plan *p;
+  ox_dtype dt;
+  const void *a, *b;
+  void *y;
+  float **buf; /* per thread slot: M * K + K * N + M * N floats */
+  int threads;
+} mm_small_job;
+
+static void mm_small_products(const mm_small_job *j, float *buf, int64_t lo, int64_t hi) {
+  const mm_plan *p = j->p;
+  int64_t M = p->M, N = p->N, K = p->K;
+  float *fa = buf, *fb = fa + M * K, *fy = fb + K * N; /* (M, K), (K, N), (M, N) */
+  for (int64_t i = lo; i < hi; i++) {
+    ox_widen_f32_n(j->dt, j->a, p->aoff[i], M * K, fa);
+    ox_widen_f32_n(j->dt, j->b, p->boff[i], K * N, fb);
+    ox_sgemm_any(j->threads, M, N, K, fa, K, 0, fb, N, 0, fy, N, 1, 0);
+    ox_narrow_f32_n(fy, M * N, j->dt, j->y, i * M * N);
+  }
+}
+
+static void mm_small_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const mm_small_job *j = arg;
+  mm_small_products(j, j->buf[slot], lo, hi);
+}
+
+/* y = a x b for every product of the plan (not transposed), a, b and y of
+ * a small float type; split over the threads as mm_run splits */
+static int mm_run_small(ox_ctx *c, const mm_plan *p, const ox_tensor *a, const ox_tensor *b, ox_tensor *y) {
+  double work = 2.0 * (double)p->M * (double)p->N * (double)p->K;
+  int nch = ox_par_worth(c->threads, work) && p->nbatch < 4 * ox_threads_of(c->threads)
+                ? 1 : ox_par_chunks(c->threads, p->nbatch, work * (double)p->nbatch);
+  int64_t per = ox_numel(3, (int64_t[]){p->M * p->K + p->K * p->N + p->M * p->N, 1, 1}, 4);
+  float *buf[OX_MAX_THREADS];
+  int ok = per >= 0, s = 0;
+  for (; ok && s < nch; s++) ok = (buf[s] = ox_mem_scratch((size_t)(per + 1) * sizeof **buf)) != NULL;
+  if (ok) {
+    mm_small_job j = {p, a->dt, a->data, b->data, y->data, buf, c->threads};
+    if (nch <= 1) mm_small_products(&j, buf[0], 0, p->nbatch);
+    else ox_par_for(p->nbatch, nch, mm_small_chunk, &j);
+  }
+  for (int k = 0; k < s - !ok; k++) ox_mem_scratch_free(buf[k]);
+  return ok ? 0 : ox_oom(c->err, NULL);
+}
+
 /* out = a x b (numpy.matmul) of any type MatMul or Einsum takes. */
 static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_value **out) {
   mm_plan p;
@@ -239,14 +290,7 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
   ox_tensor *y = &(*out)->u.t;
   if (y->n == 0) return 0;
   if (!ox_dtype_is_small_float(a->dt)) return mm_run(c, &p, a, b, y->data);
-  ox_tensor af, bf;
-  OX_TRY(ox_widen_tensor(c, a, &af));
-  OX_TRY(ox_widen_tensor(c, b, &bf));
-  float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-  if (!yf) return ox_oom(c->err, NULL);
-  OX_TRY(mm_run(c, &p, &af, &bf, yf));
-  ox_narrow_f32(yf, y);
-  return 0;
+  return mm_run_small(c, &p, a, b, y);
 }
 
 /* ---- MatMul-1, -9, -13 ---- */
@@ -380,8 +424,10 @@ static int matmul_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_
     ad = af.data;
     if (!(yd = ox_alloc_array(c->a, y->n, sizeof *yd))) return ox_oom(c->err, NULL);
   }
-  /* b has no batch dims: one product (M, K) x (K, N), A's batches stacked */
-  const ox_epi_bound *epi = c->epi && a->dt == OX_FLOAT && ox_epi_check(c->epi, y) ? c->epi : NULL;
+  /* b has no batch dims: one product (M, K) x (K, N), A's batches stacked;
+   * the followers of a float or float16 product (ox_epi_check: of its type) */
+  const ox_epi_bound *epi =
+      c->epi && (a->dt == OX_FLOAT || a->dt == OX_FLOAT16) && ox_epi_check(c->epi, y) ? c->epi : NULL;
   OX_TRY(prepared_rows(c, pp, p.M, ad, yd, 0, epi));
   if (yd != y->data) ox_narrow_f32(yd, y);
   if (epi) c->epi->done = 1;

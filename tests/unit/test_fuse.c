@@ -7,7 +7,10 @@
  * the followers expected as fused (computed by the MatMul), on the packed
  * GEMM's blocks and after a thin product (at most 4 rows). Not fused: a
  * MatMul whose output another node reads or the graph outputs, a constant
- * per row (not per column), a constant that adds axes to the output. */
+ * per row (not per column), a constant that adds axes to the output.
+ * The same groups in float16 (a float16 MatMul by a constant float16 B):
+ * fused, each step rounded as its unfused float16 kernel rounds, the bytes
+ * of the unfused nodes. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 
 #include "kit.h"
 #include "core/eval.h"
+#include "core/half.h"
 
 static unsigned rng = 4242;
 static float rnd(void) { /* in [-1, 1) */
@@ -29,6 +33,22 @@ static ox_value *random_tensor(int rank, const int64_t *dims) {
 }
 
 static ox_value *scalar(float f) { return tensor(OX_FLOAT, 0, NULL, &f); }
+
+/* float16: uniform in [-scale, scale), rounded to float16 */
+static ox_value *random_half(int rank, const int64_t *dims, float scale) {
+  ox_value *v = tensor(OX_FLOAT16, rank, dims, NULL);
+  for (int64_t i = 0; v && i < v->u.t.n; i++) {
+    float f = rnd() * scale;
+    ox_f32_to_f16_n(&f, (uint16_t *)v->u.t.data + i, 1);
+  }
+  return v;
+}
+
+static ox_value *scalar_half(float f) {
+  uint16_t h;
+  ox_f32_to_f16_n(&f, &h, 1);
+  return tensor(OX_FLOAT16, 0, NULL, &h);
+}
 
 /* a node of a case: op, inputs, one output */
 typedef struct {
@@ -95,7 +115,7 @@ static int same_value(const ox_value *a, const ox_value *b) {
   if (!a || !b || a->u.t.dt != b->u.t.dt || a->u.t.rank != b->u.t.rank || a->u.t.n != b->u.t.n) return 0;
   for (int d = 0; d < a->u.t.rank; d++)
     if (a->u.t.dims[d] != b->u.t.dims[d]) return 0;
-  return !memcmp(a->u.t.data, b->u.t.data, (size_t)a->u.t.n * 4);
+  return !memcmp(a->u.t.data, b->u.t.data, (size_t)a->u.t.n * ox_dtype_size(a->u.t.dt));
 }
 
 /* gr fused (want_fused followers computed by the MatMul) and not: the same
@@ -204,9 +224,41 @@ static void test_matmul_epilogue(void) {
   fuse_case(&g6, 1);
 }
 
+/* float16: the GELU chain (its Div, Erf, Add, Mul, Mul on values of every
+ * size: a product of 64 terms of [-1, 1) by [-1, 1), then rounded at each
+ * step as the unfused nodes round), the bias, activations, a float16
+ * residual, on the packed GEMM's blocks at 1-3 threads. A Clip is not a
+ * float16 step (its bounds): the group stops before it. */
+static void test_matmul_epilogue_half(void) {
+  int64_t wd[2] = {64, 200}, bd1 = 200, bd2[2] = {1, 200}, a3[3] = {2, 37, 64};
+  ox_value *w = random_half(2, wd, 1), *bias = random_half(1, &bd1, 1), *bias2 = random_half(2, bd2, 1);
+  ox_value *sqrt2 = scalar_half(1.41421354f), *one = scalar_half(1.0f), *half = scalar_half(0.5f);
+  graph g1 = {"gelu_f16", 7, gelu, 1, {"a"}, {random_half(3, a3, 1)}, 5, {"w", "bias", "sqrt2", "one", "half"},
+              {w, bias, sqrt2, one, half}, 1, {"out"}};
+  fuse_case(&g1, 6);
+  /* large values: float16's range and rounding matter (x / sqrt2 and the
+   * sums overflow to Inf for some, Erf saturates) */
+  g1.in[0] = random_half(3, a3, 300);
+  fuse_case(&g1, 6);
+  static const step gelu20[] = {{"MatMul", 2, {"a", "w"}, {"y"}}, {"Add", 2, {"y", "bias"}, {"z"}},
+                                {"Gelu", 1, {"z"}, {"out"}}};
+  graph g0 = {"gelu20_f16", 3, gelu20, 1, {"a"}, {random_half(3, a3, 4)}, 2, {"w", "bias"}, {w, bias}, 1, {"out"}};
+  fuse_case(&g0, 2);
+  int64_t a2[2] = {300, 64}, rd[2] = {300, 200};
+  graph g2 = {"act_f16", 6, act, 2, {"a", "r"}, {random_half(2, a2, 2), random_half(2, rd, 2)}, 3,
+              {"w", "bias", "half"}, {w, bias2, half}, 1, {"out"}};
+  fuse_case(&g2, 5);
+  /* Clip after the bias: only the Add fused */
+  static const step clip[] = {{"MatMul", 2, {"a", "w"}, {"y"}}, {"Add", 2, {"y", "bias"}, {"z"}},
+                              {"Clip", 1, {"z"}, {"out"}}};
+  graph g3 = {"clip_f16", 3, clip, 1, {"a"}, {random_half(2, a2, 1)}, 2, {"w", "bias"}, {w, bias}, 1, {"out"}};
+  fuse_case(&g3, 1);
+}
+
 int main(void) {
   A = ox_arena_new();
   test_matmul_epilogue();
+  test_matmul_epilogue_half();
   ox_arena_free(A);
   return check_done("fuse");
 }

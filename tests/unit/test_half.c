@@ -55,6 +55,26 @@ static int narrow_bad(const float *f, int64_t n, int bf) {
   return bad;
 }
 
+/* n floats rounded to float16 and back in place against the scalar
+ * conversions one after the other */
+static int round_bad(const float *f, int64_t n) {
+  float *z = malloc(sizeof *z * (size_t)(n + 1));
+  memcpy(z, f, sizeof *z * (size_t)n);
+  ox_f32_round_f16_n(z, n);
+  int bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    float want = ox_f16_to_f32(ox_f32_to_f16(f[i]));
+    if (bits(z[i]) != bits(want)) {
+      if (bad < 5)
+        fprintf(stderr, "%s round to f16: %08x -> %08x, want %08x\n", ox_half_isa(), (unsigned)bits(f[i]),
+                (unsigned)bits(z[i]), (unsigned)bits(want));
+      bad++;
+    }
+  }
+  free(z);
+  return bad;
+}
+
 int main(void) {
   enum { N = 65536 };
   uint16_t *codes = malloc(sizeof *codes * N);
@@ -103,6 +123,8 @@ int main(void) {
       }
     }
     CHECK_EQ_I(narrow_bad(f, m, 0), 0);
+    CHECK_EQ_I(round_bad(f, m), 0);
+    CHECK_EQ_I(round_bad(f, m - 5), 0); /* a tail */
     /* the overflow edge, NaN payloads, tiny values */
     float edge[] = {65504, 65519.996f, 65520, 65536, 1e30f, INFINITY, -65520, -INFINITY,
                     flt(0x7F800001), flt(0xFFC00001), flt(0x7FFFFFFF), flt(0xFF812345), NAN, -NAN,
@@ -111,10 +133,13 @@ int main(void) {
     int ne = (int)(sizeof edge / sizeof *edge);
     CHECK_EQ_I(narrow_bad(edge, ne, 0), 0);
     CHECK_EQ_I(narrow_bad(edge, ne, 1), 0);
+    CHECK_EQ_I(round_bad(edge, ne), 0);
+    for (int k = 0; k < ne; k++) CHECK_EQ_I(round_bad(edge + k, 1), 0); /* each alone: the scalar tail */
     /* random bit patterns (every exponent, NaNs included) */
     for (int i = 0; i < N * 4; i++) f[i] = flt(rnd32());
     int bad = 0;
     for (int r = 0; r < 4; r++) bad += narrow_bad(f, N * 4 - r, r & 1);
+    bad += round_bad(f, N * 4) + round_bad(f, N * 4 - 7);
     CHECK_EQ_I(bad, 0);
     /* bfloat16: each code, midpoints and neighbours (ties to even) */
     m = 0;
