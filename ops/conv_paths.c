@@ -11,6 +11,16 @@
  *    holding every s-th element), so that every kernel tap reads a
  *    contiguous run; an output row is then one vector loop that keeps its
  *    accumulators in registers over all taps.
+ *    One input channel per group and stride 1 along the rows (depthwise
+ *    3x3 and 5x5 of MobileNets): "planar" instead, a channel's plane is
+ *    copied once into rows padded at both ends (Wp long), and a band of
+ *    output rows whose windows meet the same input rows is one run over
+ *    the flattened rows (row stride Wp, its Wp - Wo last columns computed
+ *    and dropped): every tap is one shift of the run, so that rows of 10 or
+ *    20 outputs fill whole vectors. Each output gets the direct path's
+ *    operations in its order (bias, then the taps of the rows inside the
+ *    image, row by row, the zeros of the horizontal pads included): the
+ *    same bytes.
  *  - gemv: at most GEMV_MAX output positions (the 1x1 maps of
  *    squeeze-and-excite blocks): a dot product of each weight row with the
  *    position's column.
@@ -58,6 +68,8 @@
 #define EPI_ROWS 2048              /* direct: outputs per channel between two epilogue calls */
 #define PACK_TAPS 32               /* kernel positions pack_cols handles at once */
 #define KBLOCK 256                 /* core/gemm.c's KC: where each element's sum restarts from C */
+#define PLANAR_BAND 2048           /* planar: outputs (with the dropped columns) per run */
+#define PLANAR_MAX (4 << 20)       /* planar: bytes of a padded plane */
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
@@ -203,10 +215,13 @@ typedef struct {
   int64_t istr[OX_CONV_MAXSP]; /* X's strides over the spatial axes */
   /* direct */
   int64_t H, Wi, Ho, Wo, kh, kw, sh, sw, dh, dw, ph, pw, Lph, mblocks;
+  int64_t Wp; /* planar: the phase planes' row length (their rows: Lph) */
   int64_t mblock; /* ConvTranspose: output channels per item */
   int64_t rtiles; /* ConvTranspose: its tiles of input rows, one per item; 0: all in one item */
-  const int64_t *kofs; /* per kx: where its run starts within an input row's phase rows */
-  const int64_t *phase; /* per phase f: the part [a, z) of its row inside the input */
+  const int64_t *kofs; /* per kx: where its run starts within an input row's phase rows;
+                        * planar: per tap, where output row 0 finds it (planar_chunk) */
+  const int64_t *phase; /* per phase f: the part [a, z) of its row inside the input;
+                         * planar: then per output row, its kernel rows [k0, k1) */
   /* ConvInteger: per output channel, its weights' zero point (moved as
    * gemm.h says) and the constant part of the zero-point terms */
   const int32_t *wz, *rowconst;
@@ -702,6 +717,152 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   }
 }
 
+/* ---- planar (depthwise, stride 1 along rows) ----
+ * y[x] = b + sum over taps t of w[t] * src[off[t] + x], x < n, each x as
+ * direct_row computes it (the same operations, in tap order): 4 vectors at
+ * a time, then one; the last one reads up to one vector past src[off[t] +
+ * n - 1] and writes a whole vector (y has that slack). */
+#define PLANAR_RUN(SUF, T, V, TARGET)                                                 \
+  TARGET static void planar_run_##SUF(T *y, int64_t n, int nt, const T *src,           \
+                                      const int64_t *off, const T *w, T b) {          \
+    enum { VL = sizeof(V) / sizeof(T) };                                              \
+    int64_t x = 0;                                                                    \
+    for (; x + 4 * VL <= n; x += 4 * VL) {                                            \
+      V a0 = (V){0} + b, a1 = a0, a2 = a0, a3 = a0;                                   \
+      for (int t = 0; t < nt; t++) {                                                  \
+        const T *s = src + off[t] + x;                                                \
+        V s0, s1, s2, s3;                                                             \
+        memcpy(&s0, s, sizeof s0);                                                    \
+        memcpy(&s1, s + VL, sizeof s1);                                               \
+        memcpy(&s2, s + 2 * VL, sizeof s2);                                           \
+        memcpy(&s3, s + 3 * VL, sizeof s3);                                           \
+        a0 += w[t] * s0;                                                              \
+        a1 += w[t] * s1;                                                              \
+        a2 += w[t] * s2;                                                              \
+        a3 += w[t] * s3;                                                              \
+      }                                                                               \
+      memcpy(y + x, &a0, sizeof a0);                                                  \
+      memcpy(y + x + VL, &a1, sizeof a1);                                             \
+      memcpy(y + x + 2 * VL, &a2, sizeof a2);                                         \
+      memcpy(y + x + 3 * VL, &a3, sizeof a3);                                         \
+    }                                                                                 \
+    for (; x < n; x += VL) {                                                          \
+      V a0 = (V){0} + b;                                                              \
+      for (int t = 0; t < nt; t++) {                                                  \
+        V s0;                                                                         \
+        memcpy(&s0, src + off[t] + x, sizeof s0);                                     \
+        a0 += w[t] * s0;                                                              \
+      }                                                                               \
+      memcpy(y + x, &a0, sizeof a0);                                                  \
+    }                                                                                 \
+  }
+
+PLANAR_RUN(f32_generic, float, v4f, )
+PLANAR_RUN(f64_generic, double, v2d, )
+#if OX_X86_DISPATCH
+PLANAR_RUN(f32_avx2, float, v8f, OX_TARGET_AVX2)
+PLANAR_RUN(f64_avx2, double, v4d, OX_TARGET_AVX2)
+PLANAR_RUN(f32_avx512, float, v16f, OX_TARGET_AVX512)
+PLANAR_RUN(f64_avx512, double, v8d, OX_TARGET_AVX512)
+#endif
+#undef PLANAR_RUN
+
+static void planar_run(const plan *p, char *y, int64_t n, int nt, const char *src, const int64_t *off,
+                       const char *w, const char *b) {
+  if (p->ct == OX_FLOAT) {
+    const float *s = (const float *)src, *wf = (const float *)w;
+    float bv = b ? *(const float *)b : 0;
+#if OX_X86_DISPATCH
+    if (p->level == OX_CPU_AVX512) return planar_run_f32_avx512((float *)y, n, nt, s, off, wf, bv);
+    if (p->level == OX_CPU_AVX2) return planar_run_f32_avx2((float *)y, n, nt, s, off, wf, bv);
+#endif
+    planar_run_f32_generic((float *)y, n, nt, s, off, wf, bv);
+  } else {
+    const double *s = (const double *)src, *wd = (const double *)w;
+    double bv = b ? *(const double *)b : 0;
+#if OX_X86_DISPATCH
+    if (p->level == OX_CPU_AVX512) return planar_run_f64_avx512((double *)y, n, nt, s, off, wd, bv);
+    if (p->level == OX_CPU_AVX2) return planar_run_f64_avx2((double *)y, n, nt, s, off, wd, bv);
+#endif
+    planar_run_f64_generic((double *)y, n, nt, s, off, wd, bv);
+  }
+}
+
+/* the kernel rows [*k0, *k1) whose input row top + ky * dh is inside [0, H) */
+static void planar_rows(const plan *p, int64_t top, int64_t *k0, int64_t *k1) {
+  int64_t a = top >= 0 ? 0 : ox_ceil_div(-top, p->dh), z = top >= p->H ? 0 : ox_ceil_div(p->H - top, p->dh);
+  *k0 = ox_min64(a, p->kh);
+  *k1 = ox_max64(ox_min64(z, p->kh), *k0);
+}
+
+/* item t: the Mg output channels of group t % G of image t / G (one input
+ * channel). The channel zero-padded (ph rows above, pw columns before)
+ * and split into sh x sw phase planes, (fy, fx) at plane + (fy * sw + fx)
+ * * Hph * Wph: its row q, column j holds padded row q * sh + fy, column j
+ * * sw + fx (stride 1: one plane, the padded channel). Output (oy, ox)'s
+ * tap (ky, kx) is then plane ((ky dh) % sh, (kx dw) % sw) at row oy + ky dh
+ * / sh, column ox + kx dw / sw: one shift of the flattened output rows (row
+ * stride Wph) per tap. After the planes, DIRECT_SLACK bytes of zeros;
+ * band: the run of a band of output rows (at most PLANAR_BAND elements, or
+ * one row), then a vector's slack. */
+static void planar_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  size_t es = p->es, xs = p->xs;
+  int64_t Wph = p->Wp, Hph = p->Lph, H = p->H, Wo = p->Wo, sh = p->sh, sw = p->sw;
+  int64_t nplane = sh * sw * Hph * Wph;
+  char *plane = p->buf[slot];
+  char *band = plane + ox_round_up((int64_t)((size_t)nplane * es + DIRECT_SLACK), 64);
+  int64_t *off = (int64_t *)p->ptrs[slot];
+  int64_t brows = ox_max64(PLANAR_BAND / Wph, 1); /* output rows per band */
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t gi = t % p->G, n = t / p->G;
+    const char *xc = p->x + (size_t)((n * p->C + gi) * H * p->Wi) * xs;
+    for (int64_t q = 0; q < Hph; q++)
+      for (int64_t fy = 0; fy < sh; fy++) /* padded row q * sh + fy */
+        for (int64_t fx = 0; fx < sw; fx++) {
+          char *d = plane + (size_t)(((fy * sw + fx) * Hph + q) * Wph) * es;
+          int64_t iy = q * sh + fy - p->ph, a = p->phase[2 * fx], z = p->phase[2 * fx + 1];
+          if (iy < 0 || iy >= H) { /* no tap reads it, but the last vector of a run may */
+            zero_bytes(d, (size_t)Wph * es < DIRECT_SLACK ? (size_t)Wph * es : DIRECT_SLACK);
+            continue;
+          }
+          zero_bytes(d, (size_t)a * es);
+          if (z > a)
+            load_run(p->dt, xc + (size_t)(iy * p->Wi + a * sw + fx - p->pw) * xs, sw, z - a, d + (size_t)a * es);
+          zero_bytes(d + (size_t)z * es, (size_t)(Wph - z) * es);
+        }
+    memset(plane + (size_t)nplane * es, 0, DIRECT_SLACK);
+    for (int64_t m = gi * p->Mg; m < (gi + 1) * p->Mg; m++) {
+      const char *wm = p->w + (size_t)(m * p->K) * es, *bm = p->b ? p->b + (size_t)m * es : NULL;
+      int64_t ey = 0; /* fused followers: output rows below this one are done */
+      for (int64_t oy = 0; oy < p->Ho;) {
+        /* the rows from oy on whose windows meet the same kernel rows [k0, k1) */
+        int64_t k0 = p->phase[2 * (sw + oy)], k1 = p->phase[2 * (sw + oy) + 1], rows = 1;
+        while (rows < brows && oy + rows < p->Ho && p->phase[2 * (sw + oy + rows)] == k0 &&
+               p->phase[2 * (sw + oy + rows) + 1] == k1)
+          rows++;
+        int nt = 0;
+        for (int64_t k = k0 * p->kw; k < k1 * p->kw; k++) off[nt++] = p->kofs[k] + oy * Wph;
+        /* the taps' weights: kernel rows [k0, k1), contiguous in W's row */
+        planar_run(p, band, (rows - 1) * Wph + Wo, nt, plane, off, wm + (size_t)(k0 * p->kw) * es, bm);
+        int64_t yi = ((n * p->M + m) * p->Ho + oy) * Wo;
+        for (int64_t r = 0; r < rows; r++) {
+          const char *src = band + (size_t)(r * Wph) * es;
+          if (!is_small(p->yt)) memcpy(p->y + (size_t)(yi + r * Wo) * es, src, (size_t)Wo * es);
+          else store_row(p->yt, p->y + (size_t)(yi + r * Wo) * p->ys, (const float *)src, Wo);
+        }
+        oy += rows;
+        /* the followers on the rows done since the last call, once they are
+         * EPI_ROWS outputs or at the last row (as direct_chunk) */
+        if (p->epi && ((oy - ey) * Wo >= EPI_ROWS || oy == p->Ho)) {
+          ox_epi_rows(p->epi, (float *)p->y + ((n * p->M + m) * p->Ho + ey) * Wo, (oy - ey) * Wo, n, m, ey * Wo);
+          ey = oy;
+        }
+      }
+    }
+  }
+}
+
 /* ---- the driver ---- */
 
 static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp);
@@ -1079,18 +1240,55 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     p.sh = a < 0 ? 1 : g.s[a], p.dh = a < 0 ? 1 : g.d[a], p.ph = a < 0 ? 0 : g.pb[a];
     p.Wi = g.img[bx], p.Wo = g.pos[bx], p.kw = g.ker[bx], p.sw = g.s[bx], p.dw = g.d[bx], p.pw = g.pb[bx];
     p.Lph = p.Wo + (p.kw - 1) * p.dw / p.sw;
-    p.mblocks = ox_ceil_div(p.Mg, DIRECT_MB);
-    int64_t *kofs = ox_alloc_array(c->a, p.kw, sizeof *kofs);
-    if (!kofs) return ox_oom(c->err, NULL);
-    for (int64_t kx = 0; kx < p.kw; kx++) kofs[kx] = (kx * p.dw) % p.sw * p.Lph + kx * p.dw / p.sw;
-    p.kofs = kofs;
-    int64_t *phase = ox_alloc_array(c->a, 2 * p.sw, sizeof *phase);
+    /* planar: one input channel per group (the phase planes' rows: Hph) */
+    int64_t Hph = p.Ho + (p.kh - 1) * p.dh / p.sh, nk = p.kh * p.kw;
+    int planar = p.Cg == 1 && p.pw >= 0 && p.ph >= 0 && nk <= INT32_MAX &&
+                 ox_numel(4, (int64_t[]){p.sh * p.sw, Hph, p.Lph, (int64_t)es}, 1) >= 0 &&
+                 p.sh * p.sw * Hph * p.Lph <= PLANAR_MAX / (int64_t)es;
+    /* per phase f: the part [a, z) of its row inside the input; planar:
+     * then per output row, the kernel rows inside the input */
+    int64_t *phase = ox_alloc_array(c->a, 2 * (p.sw + (planar ? p.Ho : 0)), sizeof *phase);
     if (!phase) return ox_oom(c->err, NULL);
     for (int64_t f = 0; f < p.sw; f++) { /* i * sw + f - pw in [0, Wi) */
       phase[2 * f] = ox_min64(ox_max64(ox_ceil_div(p.pw - f, p.sw), 0), p.Lph);
       phase[2 * f + 1] = ox_min64(ox_max64(ox_ceil_div(p.Wi + p.pw - f, p.sw), phase[2 * f]), p.Lph);
     }
+    for (int64_t oy = 0; planar && oy < p.Ho; oy++)
+      planar_rows(&p, oy * p.sh - p.ph, &phase[2 * (p.sw + oy)], &phase[2 * (p.sw + oy) + 1]);
     p.phase = phase;
+    if (planar) {
+      /* per tap (ky, kx): where output row 0 finds it in the phase planes
+       * ((ky dh) % sh, (kx dw) % sw), row ky dh / sh, column kx dw / sw */
+      plan q = p;
+      q.Wp = p.Lph, q.Lph = Hph;
+      int64_t *kofs = ox_alloc_array(c->a, nk, sizeof *kofs);
+      if (!kofs) return ox_oom(c->err, NULL);
+      for (int64_t ky = 0; ky < p.kh; ky++)
+        for (int64_t kx = 0; kx < p.kw; kx++) {
+          int64_t fy = ky * p.dh % p.sh, fx = kx * p.dw % p.sw;
+          kofs[ky * p.kw + kx] = ((fy * p.sw + fx) * Hph + ky * p.dh / p.sh) * q.Wp + kx * p.dw / p.sw;
+        }
+      q.kofs = kofs;
+      int64_t items = p.N * p.G;
+      int nch = ox_par_chunks(c->threads, items, work);
+      const char **ptrs[OX_MAX_THREADS];
+      q.ptrs = ptrs;
+      size_t n1 = (size_t)ox_round_up((int64_t)((size_t)(p.sh * p.sw * Hph * q.Wp) * es + DIRECT_SLACK), 64);
+      size_t n2 = (size_t)ox_round_up((int64_t)((size_t)ox_max64(PLANAR_BAND, q.Wp) * es + DIRECT_SLACK), 64);
+      for (int i = 0; i < nch && !rc; i++) {
+        bufs[i] = scratch(n1 + n2 + (size_t)nk * sizeof(int64_t), &raw[i]);
+        if (!bufs[i]) rc = ox_oom(c->err, NULL);
+        else ptrs[i] = (const char **)(bufs[i] + n1 + n2);
+      }
+      if (!rc) ox_par_for(items, nch, planar_chunk, &q);
+      free_slots(nch, raw);
+      return rc;
+    }
+    p.mblocks = ox_ceil_div(p.Mg, DIRECT_MB);
+    int64_t *kofs = ox_alloc_array(c->a, p.kw, sizeof *kofs);
+    if (!kofs) return ox_oom(c->err, NULL);
+    for (int64_t kx = 0; kx < p.kw; kx++) kofs[kx] = (kx * p.dw) % p.sw * p.Lph + kx * p.dw / p.sw;
+    p.kofs = kofs;
     int64_t items = p.N * p.G * p.mblocks, ntap = p.Cg * p.kh * p.kw;
     int64_t rowsz = ox_numel(4, (int64_t[]){p.Cg, (p.kh - 1) * p.dh + 1, p.sw, p.Lph}, es);
     if (rowsz < 0 || ntap > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
