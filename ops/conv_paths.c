@@ -721,7 +721,7 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
  * y[x] = b + sum over taps t of w[t] * src[off[t] + x], x < n, each x as
  * direct_row computes it (the same operations, in tap order): 4 vectors at
  * a time, then one; the last one reads up to one vector past src[off[t] +
- * n - 1] and writes a whole vector (y has that slack). */
+ * n - 1] and stores its lanes below n. */
 #define PLANAR_RUN(SUF, T, V, TARGET)                                                 \
   TARGET static void planar_run_##SUF(T *y, int64_t n, int nt, const T *src,           \
                                       const int64_t *off, const T *w, T b) {          \
@@ -753,7 +753,7 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         memcpy(&s0, src + off[t] + x, sizeof s0);                                     \
         a0 += w[t] * s0;                                                              \
       }                                                                               \
-      memcpy(y + x, &a0, sizeof a0);                                                  \
+      memcpy(y + x, &a0, (size_t)(n - x < VL ? n - x : VL) * sizeof(T));              \
     }                                                                                 \
   }
 
@@ -804,7 +804,7 @@ static void planar_rows(const plan *p, int64_t top, int64_t *k0, int64_t *k1) {
  * / sh, column ox + kx dw / sw: one shift of the flattened output rows (row
  * stride Wph) per tap. After the planes, DIRECT_SLACK bytes of zeros;
  * band: the run of a band of output rows (at most PLANAR_BAND elements, or
- * one row), then a vector's slack. */
+ * one row). */
 static void planar_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
   size_t es = p->es, xs = p->xs;
@@ -843,10 +843,14 @@ static void planar_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
           rows++;
         int nt = 0;
         for (int64_t k = k0 * p->kw; k < k1 * p->kw; k++) off[nt++] = p->kofs[k] + oy * Wph;
-        /* the taps' weights: kernel rows [k0, k1), contiguous in W's row */
-        planar_run(p, band, (rows - 1) * Wph + Wo, nt, plane, off, wm + (size_t)(k0 * p->kw) * es, bm);
+        /* the taps' weights: kernel rows [k0, k1), contiguous in W's row;
+         * one row of float or double Y (or rows without dropped columns)
+         * straight into Y */
         int64_t yi = ((n * p->M + m) * p->Ho + oy) * Wo;
-        for (int64_t r = 0; r < rows; r++) {
+        int direct = !is_small(p->yt) && (rows == 1 || Wph == Wo);
+        planar_run(p, direct ? p->y + (size_t)yi * es : band, (rows - 1) * Wph + Wo, nt, plane, off,
+                   wm + (size_t)(k0 * p->kw) * es, bm);
+        for (int64_t r = 0; r < rows && !direct; r++) {
           const char *src = band + (size_t)(r * Wph) * es;
           if (!is_small(p->yt)) memcpy(p->y + (size_t)(yi + r * Wo) * es, src, (size_t)Wo * es);
           else store_row(p->yt, p->y + (size_t)(yi + r * Wo) * p->ys, (const float *)src, Wo);
