@@ -11,16 +11,15 @@
  *    holding every s-th element), so that every kernel tap reads a
  *    contiguous run; an output row is then one vector loop that keeps its
  *    accumulators in registers over all taps.
- *    One input channel per group and stride 1 along the rows (depthwise
- *    3x3 and 5x5 of MobileNets): "planar" instead, a channel's plane is
- *    copied once into rows padded at both ends (Wp long), and a band of
- *    output rows whose windows meet the same input rows is one run over
- *    the flattened rows (row stride Wp, its Wp - Wo last columns computed
- *    and dropped): every tap is one shift of the run, so that rows of 10 or
- *    20 outputs fill whole vectors. Each output gets the direct path's
- *    operations in its order (bias, then the taps of the rows inside the
- *    image, row by row, the zeros of the horizontal pads included): the
- *    same bytes.
+ *    One input channel per group (depthwise 3x3 and 5x5 of MobileNets, any
+ *    stride): "planar" instead, a channel is copied once, zero-padded, into
+ *    sh x sw phase planes (planar_chunk), and a band of output rows whose
+ *    windows meet the same input rows is one run over the flattened rows
+ *    (row stride the plane's, its last few columns computed and dropped):
+ *    every tap is one shift of the run, so that rows of 10 or 20 outputs
+ *    fill whole vectors. Each output gets the direct path's operations in
+ *    its order (bias, then the taps of the rows inside the image, row by
+ *    row, the zeros of the horizontal pads included): the same bytes.
  *  - gemv: at most GEMV_MAX output positions (the 1x1 maps of
  *    squeeze-and-excite blocks): a dot product of each weight row with the
  *    position's column.
@@ -32,7 +31,11 @@
  *    about TILE_BYTES of B, so that it stays in cache while the product
  *    reads it. A long K (more than 2048: kblocked) goes block by block of
  *    256: the weights packed block after block, a tile's im2col one block
- *    at a time.
+ *    at a time. Float, stride 1, a kernel of more than one position and at
+ *    most 4 slivers of output channels (ocr_det's 3x3 96 -> 24): the
+ *    "implicit GEMM" instead (igemm_chunk), a tile kernel that reads the
+ *    rows of B as runs of X in place (no im2col), with the packed
+ *    product's operations: the same bytes.
  *
  * Spatial axes of length 1 with a kernel of 1 and no padding are dropped
  * first: an (N, C, T, 1) convolution runs as the 1-D one it is.
@@ -1335,18 +1338,29 @@ static int pad_input(ox_ctx *c, plan *p, ox_conv_geom *gz, void **raw) {
   if (nimg > PAD_MAX / (int64_t)p->xs / ox_max64(planes, 1)) return 0;
   char *xp = scratch((size_t)(planes * nimg) * p->xs, raw);
   if (!xp) return ox_oom(c->err, NULL);
-  memset(xp, 0, (size_t)(planes * nimg) * p->xs);
-  /* each row of X (along the last axis) into its place */
-  int64_t rows = g0->img[L] ? g0->nimg / g0->img[L] : 0;
-  size_t rowb = (size_t)g0->img[L] * p->xs;
+  /* each padded row (along the last axis): zeros, or its row of X between
+   * the pads' zeros (no pass over the whole copy first) */
+  int64_t prows = nimg / gz->img[L];
+  size_t xs = p->xs, rowb = (size_t)g0->img[L] * xs, rowp = (size_t)gz->img[L] * xs;
+  size_t pre = (size_t)g0->pb[L] * xs, post = (size_t)g0->pe[L] * xs;
   for (int64_t pl = 0; pl < planes; pl++)
-    for (int64_t r = 0; r < rows; r++) {
-      int64_t off = g0->pb[L], q = r, st = gz->img[L];
-      for (int a = L - 1; a >= 0; a--, st *= gz->img[a + 1]) {
-        off += (q % g0->img[a] + g0->pb[a]) * st;
-        q /= g0->img[a];
+    for (int64_t r = 0; r < prows; r++) {
+      char *d = xp + (size_t)(pl * nimg + r * gz->img[L]) * xs;
+      int64_t q = r, src = 0, st = 1, inside = g0->img[L] > 0;
+      for (int a = L - 1; a >= 0; a--) { /* the row of X it holds, if any */
+        int64_t i = q % gz->img[a] - g0->pb[a];
+        q /= gz->img[a];
+        inside &= i >= 0 && i < g0->img[a];
+        src += i * st;
+        st *= g0->img[a];
       }
-      memcpy(xp + (size_t)(pl * nimg + off) * p->xs, p->x + (size_t)(pl * g0->nimg + r * g0->img[L]) * p->xs, rowb);
+      if (!inside) {
+        memset(d, 0, rowp);
+        continue;
+      }
+      memset(d, 0, pre);
+      memcpy(d + pre, p->x + (size_t)((pl * g0->nimg) + src * g0->img[L]) * xs, rowb);
+      memset(d + pre + rowb, 0, post);
     }
   /* the plan over the copy: its strides and its table of kernel positions */
   int64_t xd[2] = {p->N, p->C}, wd[1] = {p->M};
