@@ -11,6 +11,15 @@
  *    holding every s-th element), so that every kernel tap reads a
  *    contiguous run; an output row is then one vector loop that keeps its
  *    accumulators in registers over all taps.
+ *    One input channel per group (depthwise 3x3 and 5x5 of MobileNets, any
+ *    stride): "planar" instead, a channel is copied once, zero-padded, into
+ *    sh x sw phase planes (planar_chunk), and a band of output rows whose
+ *    windows meet the same input rows is one run over the flattened rows
+ *    (row stride the plane's, its last few columns computed and dropped):
+ *    every tap is one shift of the run, so that rows of 10 or 20 outputs
+ *    fill whole vectors. Each output gets the direct path's operations in
+ *    its order (bias, then the taps of the rows inside the image, row by
+ *    row, the zeros of the horizontal pads included): the same bytes.
  *  - gemv: at most GEMV_MAX output positions (the 1x1 maps of
  *    squeeze-and-excite blocks): a dot product of each weight row with the
  *    position's column.
@@ -22,7 +31,11 @@
  *    about TILE_BYTES of B, so that it stays in cache while the product
  *    reads it. A long K (more than 2048: kblocked) goes block by block of
  *    256: the weights packed block after block, a tile's im2col one block
- *    at a time.
+ *    at a time. Float, stride 1, a kernel of more than one position and at
+ *    most 4 slivers of output channels (ocr_det's 3x3 96 -> 24): the
+ *    "implicit GEMM" instead (igemm_chunk), a tile kernel that reads the
+ *    rows of B as runs of X in place (no im2col), with the packed
+ *    product's operations: the same bytes.
  *
  * Spatial axes of length 1 with a kernel of 1 and no padding are dropped
  * first: an (N, C, T, 1) convolution runs as the 1-D one it is.
@@ -58,6 +71,8 @@
 #define EPI_ROWS 2048              /* direct: outputs per channel between two epilogue calls */
 #define PACK_TAPS 32               /* kernel positions pack_cols handles at once */
 #define KBLOCK 256                 /* core/gemm.c's KC: where each element's sum restarts from C */
+#define PLANAR_BAND 2048           /* planar: outputs (with the dropped columns) per run */
+#define PLANAR_MAX (4 << 20)       /* planar: bytes of a padded plane */
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
@@ -203,10 +218,17 @@ typedef struct {
   int64_t istr[OX_CONV_MAXSP]; /* X's strides over the spatial axes */
   /* direct */
   int64_t H, Wi, Ho, Wo, kh, kw, sh, sw, dh, dw, ph, pw, Lph, mblocks;
+  int64_t Wp; /* planar: the phase planes' row length (their rows: Lph) */
+  /* implicit GEMM: per row k of B, where X_g's flattened image holds it
+   * (kofs, K of them); the image's rows (Wp long); bands of brows output
+   * rows per item, nbands per image and group */
+  int64_t brows, nbands;
   int64_t mblock; /* ConvTranspose: output channels per item */
   int64_t rtiles; /* ConvTranspose: its tiles of input rows, one per item; 0: all in one item */
-  const int64_t *kofs; /* per kx: where its run starts within an input row's phase rows */
-  const int64_t *phase; /* per phase f: the part [a, z) of its row inside the input */
+  const int64_t *kofs; /* per kx: where its run starts within an input row's phase rows;
+                        * planar: per tap, where output row 0 finds it (planar_chunk) */
+  const int64_t *phase; /* per phase f: the part [a, z) of its row inside the input;
+                         * planar: then per output row, its kernel rows [k0, k1) */
   /* ConvInteger: per output channel, its weights' zero point (moved as
    * gemm.h says) and the constant part of the zero-point terms */
   const int32_t *wz, *rowconst;
@@ -702,6 +724,283 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   }
 }
 
+/* ---- planar (depthwise, stride 1 along rows) ----
+ * y[x] = b + sum over taps t of w[t] * src[off[t] + x], x < n, each x as
+ * direct_row computes it (the same operations, in tap order): 4 vectors at
+ * a time, then one; the last one reads up to one vector past src[off[t] +
+ * n - 1] and stores its lanes below n. */
+#define PLANAR_RUN(SUF, T, V, TARGET)                                                 \
+  TARGET static void planar_run_##SUF(T *y, int64_t n, int nt, const T *src,           \
+                                      const int64_t *off, const T *w, T b) {          \
+    enum { VL = sizeof(V) / sizeof(T) };                                              \
+    int64_t x = 0;                                                                    \
+    for (; x + 4 * VL <= n; x += 4 * VL) {                                            \
+      V a0 = (V){0} + b, a1 = a0, a2 = a0, a3 = a0;                                   \
+      for (int t = 0; t < nt; t++) {                                                  \
+        const T *s = src + off[t] + x;                                                \
+        V s0, s1, s2, s3;                                                             \
+        memcpy(&s0, s, sizeof s0);                                                    \
+        memcpy(&s1, s + VL, sizeof s1);                                               \
+        memcpy(&s2, s + 2 * VL, sizeof s2);                                           \
+        memcpy(&s3, s + 3 * VL, sizeof s3);                                           \
+        a0 += w[t] * s0;                                                              \
+        a1 += w[t] * s1;                                                              \
+        a2 += w[t] * s2;                                                              \
+        a3 += w[t] * s3;                                                              \
+      }                                                                               \
+      memcpy(y + x, &a0, sizeof a0);                                                  \
+      memcpy(y + x + VL, &a1, sizeof a1);                                             \
+      memcpy(y + x + 2 * VL, &a2, sizeof a2);                                         \
+      memcpy(y + x + 3 * VL, &a3, sizeof a3);                                         \
+    }                                                                                 \
+    for (; x < n; x += VL) {                                                          \
+      V a0 = (V){0} + b;                                                              \
+      for (int t = 0; t < nt; t++) {                                                  \
+        V s0;                                                                         \
+        memcpy(&s0, src + off[t] + x, sizeof s0);                                     \
+        a0 += w[t] * s0;                                                              \
+      }                                                                               \
+      memcpy(y + x, &a0, (size_t)(n - x < VL ? n - x : VL) * sizeof(T));              \
+    }                                                                                 \
+  }
+
+PLANAR_RUN(f32_generic, float, v4f, )
+PLANAR_RUN(f64_generic, double, v2d, )
+#if OX_X86_DISPATCH
+PLANAR_RUN(f32_avx2, float, v8f, OX_TARGET_AVX2)
+PLANAR_RUN(f64_avx2, double, v4d, OX_TARGET_AVX2)
+PLANAR_RUN(f32_avx512, float, v16f, OX_TARGET_AVX512)
+PLANAR_RUN(f64_avx512, double, v8d, OX_TARGET_AVX512)
+#endif
+#undef PLANAR_RUN
+
+static void planar_run(const plan *p, char *y, int64_t n, int nt, const char *src, const int64_t *off,
+                       const char *w, const char *b) {
+  if (p->ct == OX_FLOAT) {
+    const float *s = (const float *)src, *wf = (const float *)w;
+    float bv = b ? *(const float *)b : 0;
+#if OX_X86_DISPATCH
+    if (p->level == OX_CPU_AVX512) return planar_run_f32_avx512((float *)y, n, nt, s, off, wf, bv);
+    if (p->level == OX_CPU_AVX2) return planar_run_f32_avx2((float *)y, n, nt, s, off, wf, bv);
+#endif
+    planar_run_f32_generic((float *)y, n, nt, s, off, wf, bv);
+  } else {
+    const double *s = (const double *)src, *wd = (const double *)w;
+    double bv = b ? *(const double *)b : 0;
+#if OX_X86_DISPATCH
+    if (p->level == OX_CPU_AVX512) return planar_run_f64_avx512((double *)y, n, nt, s, off, wd, bv);
+    if (p->level == OX_CPU_AVX2) return planar_run_f64_avx2((double *)y, n, nt, s, off, wd, bv);
+#endif
+    planar_run_f64_generic((double *)y, n, nt, s, off, wd, bv);
+  }
+}
+
+/* the kernel rows [*k0, *k1) whose input row top + ky * dh is inside [0, H) */
+static void planar_rows(const plan *p, int64_t top, int64_t *k0, int64_t *k1) {
+  int64_t a = top >= 0 ? 0 : ox_ceil_div(-top, p->dh), z = top >= p->H ? 0 : ox_ceil_div(p->H - top, p->dh);
+  *k0 = ox_min64(a, p->kh);
+  *k1 = ox_max64(ox_min64(z, p->kh), *k0);
+}
+
+/* item t: the Mg output channels of group t % G of image t / G (one input
+ * channel). The channel zero-padded (ph rows above, pw columns before)
+ * and split into sh x sw phase planes, (fy, fx) at plane + (fy * sw + fx)
+ * * Hph * Wph: its row q, column j holds padded row q * sh + fy, column j
+ * * sw + fx (stride 1: one plane, the padded channel). Output (oy, ox)'s
+ * tap (ky, kx) is then plane ((ky dh) % sh, (kx dw) % sw) at row oy + ky dh
+ * / sh, column ox + kx dw / sw: one shift of the flattened output rows (row
+ * stride Wph) per tap. After the planes, DIRECT_SLACK bytes of zeros;
+ * band: the run of a band of output rows (at most PLANAR_BAND elements, or
+ * one row). */
+static void planar_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  size_t es = p->es, xs = p->xs;
+  int64_t Wph = p->Wp, Hph = p->Lph, H = p->H, Wo = p->Wo, sh = p->sh, sw = p->sw;
+  int64_t nplane = sh * sw * Hph * Wph;
+  char *plane = p->buf[slot];
+  char *band = plane + ox_round_up((int64_t)((size_t)nplane * es + DIRECT_SLACK), 64);
+  int64_t *off = (int64_t *)p->ptrs[slot];
+  int64_t brows = ox_max64(PLANAR_BAND / Wph, 1); /* output rows per band */
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t gi = t % p->G, n = t / p->G;
+    const char *xc = p->x + (size_t)((n * p->C + gi) * H * p->Wi) * xs;
+    for (int64_t q = 0; q < Hph; q++)
+      for (int64_t fy = 0; fy < sh; fy++) /* padded row q * sh + fy */
+        for (int64_t fx = 0; fx < sw; fx++) {
+          char *d = plane + (size_t)(((fy * sw + fx) * Hph + q) * Wph) * es;
+          int64_t iy = q * sh + fy - p->ph, a = p->phase[2 * fx], z = p->phase[2 * fx + 1];
+          if (iy < 0 || iy >= H) { /* no tap reads it, but the last vector of a run may */
+            zero_bytes(d, (size_t)Wph * es < DIRECT_SLACK ? (size_t)Wph * es : DIRECT_SLACK);
+            continue;
+          }
+          zero_bytes(d, (size_t)a * es);
+          if (z > a)
+            load_run(p->dt, xc + (size_t)(iy * p->Wi + a * sw + fx - p->pw) * xs, sw, z - a, d + (size_t)a * es);
+          zero_bytes(d + (size_t)z * es, (size_t)(Wph - z) * es);
+        }
+    memset(plane + (size_t)nplane * es, 0, DIRECT_SLACK);
+    for (int64_t m = gi * p->Mg; m < (gi + 1) * p->Mg; m++) {
+      const char *wm = p->w + (size_t)(m * p->K) * es, *bm = p->b ? p->b + (size_t)m * es : NULL;
+      int64_t ey = 0; /* fused followers: output rows below this one are done */
+      for (int64_t oy = 0; oy < p->Ho;) {
+        /* the rows from oy on whose windows meet the same kernel rows [k0, k1) */
+        int64_t k0 = p->phase[2 * (sw + oy)], k1 = p->phase[2 * (sw + oy) + 1], rows = 1;
+        while (rows < brows && oy + rows < p->Ho && p->phase[2 * (sw + oy + rows)] == k0 &&
+               p->phase[2 * (sw + oy + rows) + 1] == k1)
+          rows++;
+        int nt = 0;
+        for (int64_t k = k0 * p->kw; k < k1 * p->kw; k++) off[nt++] = p->kofs[k] + oy * Wph;
+        /* the taps' weights: kernel rows [k0, k1), contiguous in W's row;
+         * one row of float or double Y (or rows without dropped columns)
+         * straight into Y */
+        int64_t yi = ((n * p->M + m) * p->Ho + oy) * Wo;
+        int direct = !is_small(p->yt) && (rows == 1 || Wph == Wo);
+        planar_run(p, direct ? p->y + (size_t)yi * es : band, (rows - 1) * Wph + Wo, nt, plane, off,
+                   wm + (size_t)(k0 * p->kw) * es, bm);
+        for (int64_t r = 0; r < rows && !direct; r++) {
+          const char *src = band + (size_t)(r * Wph) * es;
+          if (!is_small(p->yt)) memcpy(p->y + (size_t)(yi + r * Wo) * es, src, (size_t)Wo * es);
+          else store_row(p->yt, p->y + (size_t)(yi + r * Wo) * p->ys, (const float *)src, Wo);
+        }
+        oy += rows;
+        /* the followers on the rows done since the last call, once they are
+         * EPI_ROWS outputs or at the last row (as direct_chunk) */
+        if (p->epi && ((oy - ey) * Wo >= EPI_ROWS || oy == p->Ho)) {
+          ox_epi_rows(p->epi, (float *)p->y + ((n * p->M + m) * p->Ho + ey) * Wo, (oy - ey) * Wo, n, m, ey * Wo);
+          ey = oy;
+        }
+      }
+    }
+  }
+}
+
+/* ---- implicit GEMM (stride 1, no pads: 1x1, and 3x3 over pad_input's copy) ----
+ * The packed GEMM's product without its B: with the image's rows Wp long,
+ * output (oy, ox) is column j = oy * Wp + ox of a "flat" B whose row k
+ * (input channel ci, kernel position (ky, kx)) is X_g's flattened image
+ * shifted by kofs[k] = ci * nimg + ky dh Wp + kx dw: a sliver of columns is
+ * a contiguous run of X for each k, read in place (the columns ox >= Wo of
+ * each output row are computed and dropped). Each element gets the packed
+ * product's operations (core/gemm.c's kernel_body): per block of KBLOCK
+ * rows, acc = 0, acc += a * b over k in order (a fused multiply-add at the
+ * AVX2 and AVX-512 levels), then y = acc (the first block without bias)
+ * or acc + y (y the bias, or the blocks before): the same bytes. */
+#define IGEMM_TILE(SUF, V, MR, NV, TARGET)                                              \
+  TARGET static void igemm_tile_##SUF(int64_t K, const float *pa, const float *xb, const int64_t *kofs, \
+                                      const float *bias, float *t) {                    \
+    enum { VL = sizeof(V) / sizeof(float), NR = NV * VL };                              \
+    for (int64_t k0 = 0; k0 < K; k0 += KBLOCK) {                                        \
+      int64_t k1 = k0 + KBLOCK < K ? k0 + KBLOCK : K;                                   \
+      V acc[MR][NV];                                                                    \
+      _Pragma("GCC unroll 8") for (int r = 0; r < MR; r++)                              \
+        _Pragma("GCC unroll 3") for (int v = 0; v < NV; v++) acc[r][v] = (V){0};        \
+      for (int64_t k = k0; k < k1; k++) {                                               \
+        V b[NV];                                                                        \
+        const float *src = xb + kofs[k];                                                \
+        _Pragma("GCC unroll 3") for (int v = 0; v < NV; v++) memcpy(&b[v], src + v * VL, sizeof b[v]); \
+        const float *a = pa + k * MR;                                                   \
+        _Pragma("GCC unroll 8") for (int r = 0; r < MR; r++)                            \
+          _Pragma("GCC unroll 3") for (int v = 0; v < NV; v++) acc[r][v] += a[r] * b[v]; \
+      }                                                                                 \
+      _Pragma("GCC unroll 8") for (int r = 0; r < MR; r++)                              \
+        _Pragma("GCC unroll 3") for (int v = 0; v < NV; v++) {                          \
+          V y = acc[r][v], old;                                                         \
+          if (k0) memcpy(&old, t + r * NR + v * VL, sizeof old);                        \
+          else                                                                          \
+            for (int l = 0; l < VL; l++) old[l] = bias ? bias[r] : 0; /* -0 kept */     \
+          if (k0 || bias) y = y + old;                                                  \
+          memcpy(t + r * NR + v * VL, &y, sizeof y);                                    \
+        }                                                                               \
+    }                                                                                   \
+  }
+IGEMM_TILE(generic, v4f, 6, 2, )
+#if OX_X86_DISPATCH
+IGEMM_TILE(avx2, v8f, 6, 2, OX_TARGET_AVX2)
+IGEMM_TILE(avx512, v16f, 8, 3, OX_TARGET_AVX512)
+#endif
+#undef IGEMM_TILE
+
+/* the tile's rows (mr) and columns (nr) at p's level: those of its GEMM
+ * plan (core/gemm.c), or 0 when no igemm_tile has them */
+static int64_t igemm_nr(const plan *p) {
+#if OX_X86_DISPATCH
+  if (p->level == OX_CPU_AVX512) return p->gp.mr == 8 ? 48 : 0;
+  if (p->level == OX_CPU_AVX2) return p->gp.mr == 6 ? 16 : 0;
+#endif
+  return p->level == OX_CPU_GENERIC && p->gp.mr == 6 ? 8 : 0;
+}
+
+static void igemm_tile(const plan *p, const float *pa, const float *xb, const int64_t *kofs, const float *bias,
+                       float *t) {
+#if OX_X86_DISPATCH
+  if (p->level == OX_CPU_AVX512) return igemm_tile_avx512(p->K, pa, xb, kofs, bias, t);
+  if (p->level == OX_CPU_AVX2) return igemm_tile_avx2(p->K, pa, xb, kofs, bias, t);
+#endif
+  igemm_tile_generic(p->K, pa, xb, kofs, bias, t);
+}
+
+/* item t: output rows [b * brows, ...) of every output channel of group (t
+ * / nbands) % G of image t / (nbands * G), sliver by sliver of nr flat
+ * columns, each for every mr rows of channels; then the fused followers on
+ * the band's rows. A sliver that would read past X's end reads a copy of
+ * its runs instead (the slot's buffer: K x nr, then the tile). */
+static void igemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
+  const plan *p = arg;
+  const ox_conv_geom *g = p->g;
+  int L = g->nd - 1;
+  int64_t mr = p->gp.mr, nr = igemm_nr(p), msl = ox_ceil_div(p->Mg, mr), Wp = p->Wp, K = p->K;
+  int64_t Wo = g->pos[L], Ho = g->nd == 2 ? g->pos[0] : 1, nimg = g->nimg;
+  float *cp = (float *)p->buf[slot], *tile = cp + K * nr;
+  const float *xend = (const float *)p->x + p->N * p->C * nimg;
+  int64_t kmax = 0;
+  for (int64_t k = 0; k < K; k++) kmax = ox_max64(kmax, p->kofs[k]);
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t b = t % p->nbands, gi = t / p->nbands % p->G, n = t / p->nbands / p->G;
+    int64_t oy0 = b * p->brows, oy1 = ox_min64(oy0 + p->brows, Ho);
+    int64_t j0 = oy0 * Wp, j1 = (oy1 - 1) * Wp + Wo; /* the band's flat columns */
+    const float *xg = (const float *)p->x + (n * p->C + gi * p->Cg) * nimg;
+    float *yg = (float *)p->y + (n * p->M + gi * p->Mg) * p->P;
+    for (int64_t j = j0; j < j1; j += nr) {
+      const float *xb = xg + j;
+      const int64_t *kofs = p->kofs;
+      if (xb + kmax + nr > xend) { /* a copy of the runs, zeros past X's end */
+        for (int64_t k = 0; k < K; k++) {
+          const float *src = xb + p->kofs[k];
+          int64_t n_ok = ox_max64(ox_min64(nr, xend - src), 0);
+          memcpy(cp + k * nr, src, (size_t)n_ok * 4);
+          memset(cp + k * nr + n_ok, 0, (size_t)(nr - n_ok) * 4);
+        }
+        xb = cp, kofs = p->kofs + K; /* k * nr */
+      }
+      for (int64_t s = 0; s < msl; s++) {
+        const float *pa = (const float *)p->pa + (gi * msl + s) * mr * K;
+        int64_t m0 = s * mr, rows = ox_min64(mr, p->Mg - m0);
+        const float *bias = p->b ? (const float *)p->b + gi * p->Mg + m0 : NULL;
+        float bpad[16] = {0};
+        if (bias && rows < mr) { /* rows past Mg: any bias, never stored */
+          memcpy(bpad, bias, (size_t)rows * 4);
+          bias = bpad;
+        }
+        igemm_tile(p, pa, xb, kofs, bias, tile);
+        /* the tile's columns that are outputs, run by run */
+        for (int64_t c0 = 0; c0 < nr && j + c0 < j1;) {
+          int64_t jj = j + c0, oy = jj / Wp, ox = jj % Wp;
+          if (ox >= Wo) { /* dropped columns up to the next row */
+            c0 += Wp - ox;
+            continue;
+          }
+          int64_t run = ox_min64(ox_min64(Wo - ox, nr - c0), j1 - jj);
+          for (int64_t r = 0; r < rows; r++)
+            memcpy(yg + (m0 + r) * p->P + oy * Wo + ox, tile + r * nr + c0, (size_t)run * 4);
+          c0 += run;
+        }
+      }
+    }
+    for (int64_t m = 0; p->epi && m < p->Mg; m++)
+      ox_epi_rows(p->epi, yg + m * p->P + oy0 * Wo, (oy1 - oy0) * Wo, n, gi * p->Mg + m, oy0 * Wo);
+  }
+}
+
 /* ---- the driver ---- */
 
 static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp);
@@ -1039,18 +1338,29 @@ static int pad_input(ox_ctx *c, plan *p, ox_conv_geom *gz, void **raw) {
   if (nimg > PAD_MAX / (int64_t)p->xs / ox_max64(planes, 1)) return 0;
   char *xp = scratch((size_t)(planes * nimg) * p->xs, raw);
   if (!xp) return ox_oom(c->err, NULL);
-  memset(xp, 0, (size_t)(planes * nimg) * p->xs);
-  /* each row of X (along the last axis) into its place */
-  int64_t rows = g0->img[L] ? g0->nimg / g0->img[L] : 0;
-  size_t rowb = (size_t)g0->img[L] * p->xs;
+  /* each padded row (along the last axis): zeros, or its row of X between
+   * the pads' zeros (no pass over the whole copy first) */
+  int64_t prows = nimg / gz->img[L];
+  size_t xs = p->xs, rowb = (size_t)g0->img[L] * xs, rowp = (size_t)gz->img[L] * xs;
+  size_t pre = (size_t)g0->pb[L] * xs, post = (size_t)g0->pe[L] * xs;
   for (int64_t pl = 0; pl < planes; pl++)
-    for (int64_t r = 0; r < rows; r++) {
-      int64_t off = g0->pb[L], q = r, st = gz->img[L];
-      for (int a = L - 1; a >= 0; a--, st *= gz->img[a + 1]) {
-        off += (q % g0->img[a] + g0->pb[a]) * st;
-        q /= g0->img[a];
+    for (int64_t r = 0; r < prows; r++) {
+      char *d = xp + (size_t)(pl * nimg + r * gz->img[L]) * xs;
+      int64_t q = r, src = 0, st = 1, inside = g0->img[L] > 0;
+      for (int a = L - 1; a >= 0; a--) { /* the row of X it holds, if any */
+        int64_t i = q % gz->img[a] - g0->pb[a];
+        q /= gz->img[a];
+        inside &= i >= 0 && i < g0->img[a];
+        src += i * st;
+        st *= g0->img[a];
       }
-      memcpy(xp + (size_t)(pl * nimg + off) * p->xs, p->x + (size_t)(pl * g0->nimg + r * g0->img[L]) * p->xs, rowb);
+      if (!inside) {
+        memset(d, 0, rowp);
+        continue;
+      }
+      memset(d, 0, pre);
+      memcpy(d + pre, p->x + (size_t)((pl * g0->nimg) + src * g0->img[L]) * xs, rowb);
+      memset(d + pre + rowb, 0, post);
     }
   /* the plan over the copy: its strides and its table of kernel positions */
   int64_t xd[2] = {p->N, p->C}, wd[1] = {p->M};
@@ -1079,18 +1389,55 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     p.sh = a < 0 ? 1 : g.s[a], p.dh = a < 0 ? 1 : g.d[a], p.ph = a < 0 ? 0 : g.pb[a];
     p.Wi = g.img[bx], p.Wo = g.pos[bx], p.kw = g.ker[bx], p.sw = g.s[bx], p.dw = g.d[bx], p.pw = g.pb[bx];
     p.Lph = p.Wo + (p.kw - 1) * p.dw / p.sw;
-    p.mblocks = ox_ceil_div(p.Mg, DIRECT_MB);
-    int64_t *kofs = ox_alloc_array(c->a, p.kw, sizeof *kofs);
-    if (!kofs) return ox_oom(c->err, NULL);
-    for (int64_t kx = 0; kx < p.kw; kx++) kofs[kx] = (kx * p.dw) % p.sw * p.Lph + kx * p.dw / p.sw;
-    p.kofs = kofs;
-    int64_t *phase = ox_alloc_array(c->a, 2 * p.sw, sizeof *phase);
+    /* planar: one input channel per group (the phase planes' rows: Hph) */
+    int64_t Hph = p.Ho + (p.kh - 1) * p.dh / p.sh, nk = p.kh * p.kw;
+    int planar = p.Cg == 1 && p.pw >= 0 && p.ph >= 0 && nk <= INT32_MAX &&
+                 ox_numel(4, (int64_t[]){p.sh * p.sw, Hph, p.Lph, (int64_t)es}, 1) >= 0 &&
+                 p.sh * p.sw * Hph * p.Lph <= PLANAR_MAX / (int64_t)es;
+    /* per phase f: the part [a, z) of its row inside the input; planar:
+     * then per output row, the kernel rows inside the input */
+    int64_t *phase = ox_alloc_array(c->a, 2 * (p.sw + (planar ? p.Ho : 0)), sizeof *phase);
     if (!phase) return ox_oom(c->err, NULL);
     for (int64_t f = 0; f < p.sw; f++) { /* i * sw + f - pw in [0, Wi) */
       phase[2 * f] = ox_min64(ox_max64(ox_ceil_div(p.pw - f, p.sw), 0), p.Lph);
       phase[2 * f + 1] = ox_min64(ox_max64(ox_ceil_div(p.Wi + p.pw - f, p.sw), phase[2 * f]), p.Lph);
     }
+    for (int64_t oy = 0; planar && oy < p.Ho; oy++)
+      planar_rows(&p, oy * p.sh - p.ph, &phase[2 * (p.sw + oy)], &phase[2 * (p.sw + oy) + 1]);
     p.phase = phase;
+    if (planar) {
+      /* per tap (ky, kx): where output row 0 finds it in the phase planes
+       * ((ky dh) % sh, (kx dw) % sw), row ky dh / sh, column kx dw / sw */
+      plan q = p;
+      q.Wp = p.Lph, q.Lph = Hph;
+      int64_t *kofs = ox_alloc_array(c->a, nk, sizeof *kofs);
+      if (!kofs) return ox_oom(c->err, NULL);
+      for (int64_t ky = 0; ky < p.kh; ky++)
+        for (int64_t kx = 0; kx < p.kw; kx++) {
+          int64_t fy = ky * p.dh % p.sh, fx = kx * p.dw % p.sw;
+          kofs[ky * p.kw + kx] = ((fy * p.sw + fx) * Hph + ky * p.dh / p.sh) * q.Wp + kx * p.dw / p.sw;
+        }
+      q.kofs = kofs;
+      int64_t items = p.N * p.G;
+      int nch = ox_par_chunks(c->threads, items, work);
+      const char **ptrs[OX_MAX_THREADS];
+      q.ptrs = ptrs;
+      size_t n1 = (size_t)ox_round_up((int64_t)((size_t)(p.sh * p.sw * Hph * q.Wp) * es + DIRECT_SLACK), 64);
+      size_t n2 = (size_t)ox_round_up((int64_t)((size_t)ox_max64(PLANAR_BAND, q.Wp) * es + DIRECT_SLACK), 64);
+      for (int i = 0; i < nch && !rc; i++) {
+        bufs[i] = scratch(n1 + n2 + (size_t)nk * sizeof(int64_t), &raw[i]);
+        if (!bufs[i]) rc = ox_oom(c->err, NULL);
+        else ptrs[i] = (const char **)(bufs[i] + n1 + n2);
+      }
+      if (!rc) ox_par_for(items, nch, planar_chunk, &q);
+      free_slots(nch, raw);
+      return rc;
+    }
+    p.mblocks = ox_ceil_div(p.Mg, DIRECT_MB);
+    int64_t *kofs = ox_alloc_array(c->a, p.kw, sizeof *kofs);
+    if (!kofs) return ox_oom(c->err, NULL);
+    for (int64_t kx = 0; kx < p.kw; kx++) kofs[kx] = (kx * p.dw) % p.sw * p.Lph + kx * p.dw / p.sw;
+    p.kofs = kofs;
     int64_t items = p.N * p.G * p.mblocks, ntap = p.Cg * p.kh * p.kw;
     int64_t rowsz = ox_numel(4, (int64_t[]){p.Cg, (p.kh - 1) * p.dh + 1, p.sw, p.Lph}, es);
     if (rowsz < 0 || ntap > INT32_MAX) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
@@ -1142,6 +1489,49 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
     if (!pa) return ox_oom(c->err, NULL);
     pack_weights(&p.gp, p.ct, p.G, p.Mg, p.K, p.w, pa);
     p.pa = pa;
+  }
+  if (p.ct == OX_FLOAT && p.dt == OX_FLOAT && p.yt == OX_FLOAT && p.K > 0 && p.kblk == p.K && igemm_nr(&p) &&
+      p.g->nd <= 2) {
+    /* implicit GEMM: stride 1 and no pads (pad_input's copy has none) */
+    const ox_conv_geom *q = p.g;
+    int flat = 1;
+    for (int a = 0; a < q->nd; a++) flat &= q->s[a] == 1 && !q->pb[a] && !q->pe[a];
+    /* not 1x1: their B rows are Cg planes apart, a stream each, where the
+     * packed B is one (a 1x1 Conv 16 -> 32 over 160 x 160 took 75% longer) */
+    flat &= q->nker > 1;
+    /* and few output channels: the packed B serves ceil(Mg / mr) slivers
+     * of rows; with many, reading it costs less than the runs of X (3x3
+     * 128 -> 128 over 28 x 28: 20% longer in place, 24 -> 96 over 80 x 80
+     * 12% shorter) */
+    flat &= ox_ceil_div(p.Mg, mr) <= 4;
+    if (flat) {
+      int64_t nrr = igemm_nr(&p), Lq = q->nd - 1, Ho = q->nd == 2 ? q->pos[0] : 1, Wo = q->pos[Lq];
+      p.Wp = q->img[Lq];
+      int64_t *kofs = ox_alloc_array(c->a, 2 * p.K, sizeof *kofs);
+      if (!kofs) rc = ox_oom(c->err, NULL);
+      for (int64_t k = 0; !rc && k < p.K; k++) {
+        int64_t ci = k / q->nker, kp = k % q->nker, ky = q->nd == 2 ? kp / q->ker[Lq] : 0, kx = kp % q->ker[Lq];
+        kofs[k] = ci * q->nimg + ky * (q->nd == 2 ? q->d[0] : 0) * p.Wp + kx * q->d[Lq];
+        kofs[p.K + k] = k * nrr; /* a copied sliver's rows */
+      }
+      p.kofs = kofs;
+      /* bands of output rows: about 64 KiB of Y each, or more of them
+       * when that leaves threads idle */
+      p.brows = ox_max64(1, 16384 / ox_max64(p.Mg * Wo, 1));
+      int threads = ox_threads_of(c->threads);
+      if (ox_par_worth(c->threads, work) && p.N * p.G * ox_ceil_div(Ho, p.brows) < 2 * threads)
+        p.brows = ox_max64(1, Ho / ox_ceil_div(2 * threads, p.N * p.G));
+      p.nbands = ox_ceil_div(Ho, p.brows);
+      int64_t items = p.N * p.G * p.nbands;
+      int nch = ox_par_chunks(c->threads, items, work);
+      for (int i = 0; i < nch && !rc; i++)
+        if (!(bufs[i] = scratch((size_t)((p.K + 16) * nrr) * 4, &raw[i]))) rc = ox_oom(c->err, NULL);
+      if (!rc) ox_par_for(items, nch, igemm_chunk, &p);
+      free_slots(nch, raw);
+      ox_mem_scratch_free(paraw);
+      ox_mem_scratch_free(padraw);
+      return rc;
+    }
   }
   int64_t items = p.N * p.G * p.ntiles * p.mparts;
   int nch = ox_par_chunks(c->threads, items, work);

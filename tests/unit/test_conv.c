@@ -262,6 +262,182 @@ static int check_run(const ox_value *y, const double *want, const double *bound,
 }
 
 
+/* ---- one input channel per group: the operations of each output ----
+ * ops/conv_paths.c's direct and planar paths give each output of a 2-D
+ * (or 1-D) Conv with one input channel per group the same operations:
+ * 0 + bias, then for each kernel row whose input row is inside the image,
+ * each kernel column in order, acc + w * x with x the input or the zero of
+ * a horizontal pad (one rounding: a fused multiply-add at the AVX2 and
+ * AVX-512 levels; two on the portable one). The bytes are pinned here
+ * against that sum, at every level and for 1 and 3 threads, on shapes that
+ * make the planar path's bands split (rows whose windows leave the image,
+ * bands longer than its run, windows wholly in the pads), with strides,
+ * dilations and depth multipliers. */
+static int order_case(const path_case *pc, ox_dtype dt, const char *label) {
+  int nd = pc->nd;
+  int64_t C = pc->G, M = pc->G * pc->Mg, in2[2] = {1, pc->in[0]}, k2[2] = {1, pc->k[0]}, s2[2] = {1, pc->s[0]};
+  int64_t d2[2] = {1, pc->d[0]}, pb2[2] = {0, pc->pads[0]}, pe2[2] = {0, pc->pads[1]};
+  if (nd == 2)
+    for (int j = 0; j < 2; j++)
+      in2[j] = pc->in[j], k2[j] = pc->k[j], s2[j] = pc->s[j], d2[j] = pc->d[j], pb2[j] = pc->pads[j],
+      pe2[j] = pc->pads[2 + j];
+  int64_t xd[4] = {pc->N, C}, wd[4] = {M, 1}, yd[4] = {pc->N, M}, o2[2];
+  for (int j = 0; j < nd; j++) xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
+  for (int j = 0; j < 2; j++) o2[j] = (in2[j] + pb2[j] + pe2[j] - (k2[j] - 1) * d2[j] - 1) / s2[j] + 1;
+  for (int j = 0; j < nd; j++) yd[2 + j] = o2[2 - nd + j];
+  ox_value *in[3] = {random_tensor(dt, nd + 2, xd), random_tensor(dt, nd + 2, wd),
+                     pc->bias ? random_tensor(dt, 1, (int64_t[]){M}) : NULL};
+  ox_attr at_[6];
+  int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, NULL, at_);
+  int64_t P = o2[0] * o2[1], nk = k2[0] * k2[1];
+  int ok = 1, levels = ox_cpu_level();
+  for (int isa = 0; isa <= levels && ok; isa++) {
+    ox_gemm_max_isa(isa);
+    for (int th = 1; th <= 3 && ok; th += 2) {
+      ox_set_threads(th);
+      ox_value *y;
+      CHECK_EQ_I(run("Conv", 11, na, at_, pc->bias ? 3 : 2, in, 1, &y), 0);
+      if (!y || !shape_is(y, nd + 2, yd)) {
+        fprintf(stderr, "%s: wrong shape\n", label);
+        return 0;
+      }
+      for (int64_t e = 0; e < y->u.t.n && ok; e++) {
+        int64_t m = e / P % M, n = e / P / M, oy = e % P / o2[1], ox = e % P % o2[1], c = m / pc->Mg;
+        double acc = 0; /* each step rounded to dt: float in double, or double */
+        if (pc->bias) acc = dt == OX_FLOAT ? (float)(0.0f + (float)at(in[2], m)) : 0.0 + at(in[2], m);
+        for (int64_t ky = 0; ky < k2[0]; ky++) {
+          int64_t iy = oy * s2[0] + ky * d2[0] - pb2[0];
+          if (iy < 0 || iy >= in2[0]) continue;
+          for (int64_t kx = 0; kx < k2[1]; kx++) {
+            int64_t ix = ox * s2[1] + kx * d2[1] - pb2[1];
+            double xv = ix < 0 || ix >= in2[1] ? 0 : at(in[0], ((n * C + c) * in2[0] + iy) * in2[1] + ix);
+            double wv = at(in[1], m * nk + ky * k2[1] + kx);
+            if (dt == OX_FLOAT) acc = isa ? fmaf((float)wv, (float)xv, (float)acc) : (float)acc + (float)wv * (float)xv;
+            else acc = isa ? fma(wv, xv, acc) : acc + wv * xv;
+          }
+        }
+        if (at(y, e) != acc) {
+          fprintf(stderr, "%s: isa %d threads %d: element %lld is %.17g, want %.17g\n", label, isa, th,
+                  (long long)e, at(y, e), acc);
+          ok = 0;
+        }
+      }
+    }
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  return ok;
+}
+
+static void test_conv_depthwise_order(void) {
+  /* nd, N, G, Cg (1), Mg, in, k, s, d, pads (begin..., end...) */
+  path_case cases[] = {
+      {2, 1, 7, 1, 1, {10, 10}, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},   /* ocr_det's 10x10 5x5 */
+      {2, 1, 9, 1, 1, {2, 96}, {5, 5}, {1, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},    /* ocr_cls: every row at a border */
+      {2, 1, 3, 1, 1, {70, 37}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0},   /* bands of 52 of 70 rows */
+      {2, 2, 5, 1, 2, {13, 11}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1},   /* stride 2, multiplier 2 */
+      {2, 1, 4, 1, 3, {17, 23}, {3, 4}, {2, 3}, {2, 2}, {2, 0, 1, 3}, NULL, 1},   /* strides 2, 3, dilated */
+      {2, 1, 3, 1, 1, {6, 9}, {5, 5}, {2, 1}, {1, 1}, {2, 2, 2, 2}, NULL, 1},     /* ocr_cls' stride (2, 1) */
+      {2, 1, 2, 1, 1, {4, 5}, {3, 3}, {1, 1}, {1, 1}, {5, 6, 4, 7}, NULL, 1},     /* windows wholly in the pads */
+      {2, 1, 2, 1, 1, {9, 8}, {2, 3}, {3, 2}, {3, 3}, {0, 0, 0, 0}, NULL, 1},     /* no pads, dilation > stride */
+      {2, 1, 3, 1, 1, {1, 40}, {1, 9}, {1, 1}, {1, 1}, {0, 4, 0, 4}, NULL, 1},    /* one row */
+      {1, 2, 3, 1, 1, {300}, {7}, {3}, {2}, {4, 1}, NULL, 1},                     /* 1-D */
+      {2, 1, 16, 1, 1, {20, 20}, {5, 5}, {2, 2}, {1, 1}, {2, 2, 2, 2}, NULL, 0},  /* ocr_det's stride 2 */
+  };
+  char label[96];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(label, sizeof label, "depthwise order case %zu float", i);
+    CHECK(order_case(&cases[i], OX_FLOAT, label));
+    snprintf(label, sizeof label, "depthwise order case %zu double", i);
+    CHECK(order_case(&cases[i], OX_DOUBLE, label));
+  }
+}
+
+/* ---- the packed GEMM's operations, in place or packed ----
+ * A float Conv through core/gemm.h's product (ops/conv_paths.c: packed
+ * im2col, or the implicit GEMM that reads X in place for stride 1 with
+ * few output channels) gives each output: per block of 256 rows k of
+ * im2col (channel, then kernel position; a pad is a term of 0), acc = 0,
+ * acc + w * x over the block in order (one rounding at the AVX2 and
+ * AVX-512 levels, two on the portable one), then y = acc (+ bias) for the
+ * first block and acc + y after. Pinned at every level, 1 and 3 threads,
+ * with K past one block, pads, dilations, groups, and slivers that end past
+ * X's last element. */
+static int gemm_order_case(const path_case *pc, const char *label) {
+  int nd = pc->nd;
+  int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg, in2[2] = {1, pc->in[0]}, k2[2] = {1, pc->k[0]};
+  int64_t d2[2] = {1, pc->d[0]}, pb2[2] = {0, pc->pads[0]}, pe2[2] = {0, pc->pads[1]};
+  if (nd == 2)
+    for (int j = 0; j < 2; j++)
+      in2[j] = pc->in[j], k2[j] = pc->k[j], d2[j] = pc->d[j], pb2[j] = pc->pads[j], pe2[j] = pc->pads[2 + j];
+  int64_t xd[4] = {pc->N, C}, wd[4] = {M, pc->Cg}, yd[4] = {pc->N, M}, o2[2];
+  for (int j = 0; j < nd; j++) xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
+  for (int j = 0; j < 2; j++) o2[j] = in2[j] + pb2[j] + pe2[j] - (k2[j] - 1) * d2[j]; /* stride 1 */
+  for (int j = 0; j < nd; j++) yd[2 + j] = o2[2 - nd + j];
+  ox_value *in[3] = {random_tensor(OX_FLOAT, nd + 2, xd), random_tensor(OX_FLOAT, nd + 2, wd),
+                     pc->bias ? random_tensor(OX_FLOAT, 1, (int64_t[]){M}) : NULL};
+  ox_attr at_[6];
+  int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, NULL, at_);
+  int64_t P = o2[0] * o2[1], nk = k2[0] * k2[1], K = pc->Cg * nk;
+  const float *x = in[0]->u.t.data, *w = in[1]->u.t.data, *b = pc->bias ? in[2]->u.t.data : NULL;
+  int ok = 1, levels = ox_cpu_level();
+  for (int isa = 0; isa <= levels && ok; isa++) {
+    ox_gemm_max_isa(isa);
+    for (int th = 1; th <= 3 && ok; th += 2) {
+      ox_set_threads(th);
+      ox_value *y;
+      CHECK_EQ_I(run("Conv", 11, na, at_, pc->bias ? 3 : 2, in, 1, &y), 0);
+      if (!y || !shape_is(y, nd + 2, yd)) {
+        fprintf(stderr, "%s: wrong shape\n", label);
+        return 0;
+      }
+      const float *got = y->u.t.data;
+      for (int64_t e = 0; e < y->u.t.n && ok; e++) {
+        int64_t m = e / P % M, n = e / P / M, oy = e % P / o2[1], ox = e % P % o2[1], gi = m / pc->Mg;
+        float acc = 0, want = 0;
+        for (int64_t k = 0; k < K; k++) {
+          int64_t ci = k / nk, ky = k % nk / k2[1], kx = k % k2[1];
+          int64_t iy = oy + ky * d2[0] - pb2[0], ix = ox + kx * d2[1] - pb2[1];
+          float xv = iy < 0 || iy >= in2[0] || ix < 0 || ix >= in2[1]
+                         ? 0 : x[((n * C + gi * pc->Cg + ci) * in2[0] + iy) * in2[1] + ix];
+          float wv = w[m * K + k];
+          acc = isa ? fmaf(wv, xv, acc) : acc + wv * xv;
+          if (k % 256 == 255 || k == K - 1) { /* the block's end */
+            want = k < 256 ? (b ? acc + b[m] : acc) : acc + want;
+            acc = 0;
+          }
+        }
+        if (memcmp(&got[e], &want, 4)) {
+          fprintf(stderr, "%s: isa %d threads %d: element %lld is %.9g, want %.9g\n", label, isa, th,
+                  (long long)e, got[e], want);
+          ok = 0;
+        }
+      }
+    }
+  }
+  ox_set_threads(1);
+  ox_gemm_max_isa(-1);
+  return ok;
+}
+
+static void test_conv_gemm_order(void) {
+  /* nd, N, G, Cg, Mg, in, k, s (1), d, pads (begin..., end...) */
+  path_case cases[] = {
+      {2, 1, 1, 96, 24, {12, 13}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, /* ocr_det's 96 -> 24, K 864 */
+      {2, 2, 2, 5, 12, {9, 50}, {3, 3}, {1, 1}, {2, 3}, {2, 3, 2, 3}, NULL, 1},   /* groups, dilated */
+      {2, 1, 1, 30, 9, {7, 8}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0},    /* no pads: runs past X's end */
+      {2, 1, 1, 40, 32, {6, 61}, {2, 3}, {1, 1}, {1, 1}, {1, 0, 0, 2}, NULL, 1},  /* 4 slivers of rows */
+      {1, 2, 1, 70, 8, {50}, {5}, {1}, {2}, {3, 1}, NULL, 1},                     /* 1-D, K 350 */
+      {2, 1, 1, 8, 16, {40, 40}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1},  /* 1x1: packed */
+      {2, 1, 1, 16, 64, {10, 11}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0}, /* many rows: packed */
+  };
+  char label[96];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(label, sizeof label, "gemm order case %zu", i);
+    CHECK(gemm_order_case(&cases[i], label));
+  }
+}
+
 /* ---- weights prepared once per model (the load hook of ops/conv.c) ----
  * op on in[] as a model whose inputs 1.. (W, B, zero points) are
  * initializers, W every other call a Constant node's value instead:
@@ -1089,6 +1265,8 @@ int main(void) {
   A = ox_arena_new();
   test_conv();
   test_conv_paths();
+  test_conv_depthwise_order();
+  test_conv_gemm_order();
   test_conv_kblocked();
   test_conv_no_channels();
   test_conv_errors();
