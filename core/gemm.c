@@ -759,11 +759,12 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     }
   }
   T alpha = ab[0], beta = ab[1];
-  if (mr == MR && mrx == MR && nr == nvx * VL) {
+  if (nr == nvx * VL) { /* whole vectors: the first mr rows (the same operations as the scalars below) */
 #pragma GCC unroll 16
-    for (int r = 0; r < MR; r++)
+    for (int r = 0; r < mrx; r++)
 #pragma GCC unroll 4
       for (int v = 0; v < nvx; v++) {
+        if (r >= mr) continue;
         T *p = c + r * ldc + v * VL;
         V y = alpha * acc[r][v];
         OPAQUE(y);
@@ -834,6 +835,11 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
   } else if (mr <= 4) {
     if (nr <= VL) GEMM_NAME(kernel_body)(1, 4, kc, pa, pb, c, ldc, mr, nr, ab);
     else GEMM_NAME(kernel_body)(NV, 4, kc, pa, pb, c, ldc, mr, nr, ab);
+#if GEMM_MR == 8
+  } else if (mr <= 6) { /* the last 5 or 6 rows (ViT's 197 tokens end with 5): 18 multiply-adds a step, not 24 */
+    if (nr <= VL) GEMM_NAME(kernel_body)(1, 6, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(kernel_body)(NV, 6, kc, pa, pb, c, ldc, mr, nr, ab);
+#endif
   } else {
     if (nr <= VL) GEMM_NAME(kernel_body)(1, MR, kc, pa, pb, c, ldc, mr, nr, ab);
     else GEMM_NAME(kernel_body)(NV, MR, kc, pa, pb, c, ldc, mr, nr, ab);
