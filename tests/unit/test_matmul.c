@@ -11,6 +11,7 @@
 #include "kit.h"
 #include "core/eval.h"
 #include "core/gemm.h"
+#include "core/gemv.h"
 #include "core/cpu.h"
 #include "core/threads.h"
 
@@ -708,8 +709,15 @@ static void prepared_case(int64_t B0, int64_t M, int64_t K, int64_t N, int via_c
       const float *yv = y[0]->u.t.data;
       for (int64_t i = 0; i < rows * N; i++)
         bad += !(fabs(yv[i] - want[i]) <= 0x1p-23 * 4 * (double)(K + 1) * mag[i] + 1e-30);
-      if (th == 1) first = memcpy(malloc((size_t)(rows * N) * 4), yv, (size_t)(rows * N) * 4);
-      else bad += memcmp(first, yv, (size_t)(rows * N) * 4) != 0;
+      if (th == 1) {
+        first = memcpy(malloc((size_t)(rows * N) * 4), yv, (size_t)(rows * N) * 4);
+        /* the bits of the product from B unpacked */
+        float *ref = malloc((size_t)(rows * N) * 4);
+        ox_sgemm_any(1, rows, N, K, a->u.t.data, K, 0, b->u.t.data, N, 0, ref, N, 1, 0);
+        bad += memcmp(ref, yv, (size_t)(rows * N) * 4) != 0;
+        free(ref);
+      } else
+        bad += memcmp(first, yv, (size_t)(rows * N) * 4) != 0;
     }
     free(first);
   }
@@ -790,7 +798,8 @@ static void test_matmul_integer_prepared(void) {
 static void test_matmul_prepared(void) {
   static const int64_t shapes[][4] = {/* batch (0: none), M, K, N */
     {0, 40, 120, 6625}, {0, 17, 33, 50}, {3, 9, 64, 97}, {0, 300, 20, 7}, {2, 130, 7, 49}, {0, 8, 300, 200},
-    {0, 197, 64, 300}}; /* 197 rows: two even row blocks */
+    {0, 197, 64, 300}, /* 197 rows: two even row blocks */
+    {0, 197, 600, 100}, {2, 500, 20, 60}}; /* A packed per row block at 1 thread, and at 3 (8 blocks) */
   for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
     prepared_case(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3], i % 2);
 }
