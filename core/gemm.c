@@ -787,7 +787,10 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     return;
   }
   T tile[MR][NR] __attribute__((aligned(64)));
+  /* unrolled: acc stays in registers (a loop indexing it kept it in memory, spilled on every path) */
+#pragma GCC unroll 16
   for (int r = 0; r < mrx; r++)
+#pragma GCC unroll 4
     for (int v = 0; v < nvx; v++) *(V *)&tile[r][v * VL] = acc[r][v];
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
