@@ -727,8 +727,17 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
  * the compiler, so that where it fuses (fp-contract) it can only fuse beta c
  * into the add, in a whole tile's vectors and an edge's scalars alike
  * (alpha acc + beta c could fuse either product, and did differently in
- * the two under ASan). */
+ * the two under ASan). In a register where the target has a constraint
+ * for vector registers: through memory ("+m"), each of a tile's 24
+ * vectors went to the stack and back, one after another (a store and a
+ * dependent load), about 2% of a 256-deep tile and more of a shallow one. */
+#if defined(__x86_64__) || defined(__i386__)
+#define OPAQUE(y) __asm__("" : "+x"(y))
+#elif defined(__aarch64__)
+#define OPAQUE(y) __asm__("" : "+w"(y))
+#else
 #define OPAQUE(y) __asm__("" : "+m"(y))
+#endif
 #endif
 /* c: (mr, nr) tile of C <- alpha * pa * pb + beta * c (beta 0: c not read),
  * ab = {alpha, beta}. (Passed by address: as values, GCC keeps alpha in a
@@ -759,11 +768,12 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     }
   }
   T alpha = ab[0], beta = ab[1];
-  if (mr == MR && mrx == MR && nr == nvx * VL) {
+  if (nr == nvx * VL) { /* whole vectors: the first mr rows (the same operations as the scalars below) */
 #pragma GCC unroll 16
-    for (int r = 0; r < MR; r++)
+    for (int r = 0; r < mrx; r++)
 #pragma GCC unroll 4
       for (int v = 0; v < nvx; v++) {
+        if (r >= mr) continue;
         T *p = c + r * ldc + v * VL;
         V y = alpha * acc[r][v];
         OPAQUE(y);
@@ -777,7 +787,10 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     return;
   }
   T tile[MR][NR] __attribute__((aligned(64)));
+  /* unrolled: acc stays in registers (a loop indexing it kept it in memory, spilled on every path) */
+#pragma GCC unroll 16
   for (int r = 0; r < mrx; r++)
+#pragma GCC unroll 4
     for (int v = 0; v < nvx; v++) *(V *)&tile[r][v * VL] = acc[r][v];
   for (int64_t r = 0; r < mr; r++)
     for (int64_t j = 0; j < nr; j++) {
@@ -834,6 +847,11 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
   } else if (mr <= 4) {
     if (nr <= VL) GEMM_NAME(kernel_body)(1, 4, kc, pa, pb, c, ldc, mr, nr, ab);
     else GEMM_NAME(kernel_body)(NV, 4, kc, pa, pb, c, ldc, mr, nr, ab);
+#if GEMM_MR == 8
+  } else if (mr <= 6) { /* the last 5 or 6 rows (ViT's 197 tokens end with 5): 18 multiply-adds a step, not 24 */
+    if (nr <= VL) GEMM_NAME(kernel_body)(1, 6, kc, pa, pb, c, ldc, mr, nr, ab);
+    else GEMM_NAME(kernel_body)(NV, 6, kc, pa, pb, c, ldc, mr, nr, ab);
+#endif
   } else {
     if (nr <= VL) GEMM_NAME(kernel_body)(1, MR, kc, pa, pb, c, ldc, mr, nr, ab);
     else GEMM_NAME(kernel_body)(NV, MR, kc, pa, pb, c, ldc, mr, nr, ab);

@@ -362,7 +362,9 @@ enum { MM_ROWS = 128 }; /* rows of A per item: their K block stays in L2 */
 typedef struct {
   const mm_prep *pp;
   int64_t M, rb, nrb, ncb, cols; /* row blocks of rb rows, column groups of `cols` (a multiple of nr) */
-  const float *pa;
+  const float *pa; /* A packed whole, or NULL: */
+  const float *a;  /* A (M, K), each item packing its rows into */
+  float **slot_pa; /* its thread slot's buffer (rb rows) */
   float *y;
   float beta; /* y = pa x pb + beta * y (0: y only written) */
   const ox_epi_bound *epi; /* MatMul: the followers applied to each finished block (core/fuse.h), or NULL */
@@ -375,8 +377,9 @@ static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t rb = j->rb;
     int64_t r0 = t / j->ncb * rb, c0 = t % j->ncb * j->cols;
     int64_t rows = j->M - r0 < rb ? j->M - r0 : rb, cols = pp->N - c0 < j->cols ? pp->N - c0 : j->cols;
-    ox_sgemm_packed(&pp->gp, rows, cols, pp->K, j->pa + r0 * pp->K, pp->pb + c0 * pp->K, j->y + r0 * pp->N + c0,
-                    pp->N, j->beta);
+    const float *pa = j->pa ? j->pa + r0 * pp->K : j->slot_pa[slot];
+    if (!j->pa) ox_sgemm_pack_a(&pp->gp, rows, pp->K, j->a + r0 * pp->K, pp->K, 0, j->slot_pa[slot]);
+    ox_sgemm_packed(&pp->gp, rows, cols, pp->K, pa, pp->pb + c0 * pp->K, j->y + r0 * pp->N + c0, pp->N, j->beta);
     for (int64_t r = 0; j->epi && r < rows; r++) /* the block's rows, while they are in cache */
       ox_epi_rows(j->epi, j->y + (r0 + r) * pp->N + c0, cols, 0, r0 + r, c0);
   }
@@ -388,16 +391,13 @@ static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 static int prepared_rows(ox_ctx *c, const mm_prep *pp, int64_t M, const float *ad, float *yd, float beta,
                          const ox_epi_bound *epi) {
   int64_t K = pp->K, mr = pp->gp.mr, nr = pp->gp.nr;
-  float *pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, K}, 4), sizeof *pa);
-  if (!pa) return ox_oom(c->err, NULL);
-  ox_sgemm_pack_a(&pp->gp, M, K, ad, K, 0, pa);
   double work = 2.0 * (double)M * (double)pp->N * (double)K;
   /* row blocks of about MM_ROWS rows, as even as whole slivers of pa
    * allow (197 rows: 102 and 95, not 128 and 69, which left one of two
    * threads idle a third of the time); the bits do not depend on them */
   int64_t nrb = (M + MM_ROWS - 1) / MM_ROWS, per_block = (M + nrb - 1) / nrb;
   int64_t rb = (per_block + mr - 1) / mr * mr;
-  mm_prep_job j = {pp, M, rb, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, pa, yd, beta, epi};
+  mm_prep_job j = {pp, M, rb, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, NULL, ad, NULL, yd, beta, epi};
   int threads = ox_threads_of(c->threads);
   if (ox_par_worth(c->threads, work) && j.nrb < 2 * threads) { /* columns too, for the threads */
     int64_t per = (2 * threads + j.nrb - 1) / j.nrb, sl = (pp->N + nr - 1) / nr;
@@ -405,7 +405,30 @@ static int prepared_rows(ox_ctx *c, const mm_prep *pp, int64_t M, const float *a
     j.ncb = (pp->N + j.cols - 1) / j.cols;
   }
   int64_t items = j.nrb * j.ncb;
-  ox_par_for(items, ox_par_chunks(c->threads, items, work), mm_prep_chunk, &j);
+  int nch = ox_par_chunks(c->threads, items, work);
+  /* Whole row blocks: each item packs its own rows (rb x K) just before
+   * multiplying them, so that they are still in cache (a 197 x 3072 A
+   * packed whole is 2.4 MiB, written out and read back); blocks that
+   * share rows (columns split for the threads) share A packed whole. The
+   * same packed values either way: the same bits. */
+  float *slot_pa[OX_MAX_THREADS];
+  int64_t nslot = ox_numel(2, (int64_t[]){rb, K}, 4);
+  int per_item = j.ncb == 1 && nslot > 0 && (uint64_t)nslot <= SIZE_MAX / 2 / sizeof(float);
+  for (int s = 0; per_item && s < nch; s++)
+    if (!(slot_pa[s] = ox_mem_scratch((size_t)nslot * sizeof(float)))) { /* then A packed whole */
+      while (s > 0) ox_mem_scratch_free(slot_pa[--s]);
+      per_item = 0;
+    }
+  float *pa = NULL;
+  if (per_item) j.slot_pa = slot_pa;
+  else {
+    pa = ox_alloc_array(c->a, ox_numel(2, (int64_t[]){(M + mr - 1) / mr * mr, K}, 4), sizeof *pa);
+    if (!pa) return ox_oom(c->err, NULL);
+    ox_sgemm_pack_a(&pp->gp, M, K, ad, K, 0, pa);
+    j.pa = pa;
+  }
+  ox_par_for(items, nch, mm_prep_chunk, &j);
+  for (int s = 0; per_item && s < nch; s++) ox_mem_scratch_free(slot_pa[s]);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "kit.h"
 #include "core/eval.h"
 #include "core/gemm.h"
+#include "core/gemv.h"
 #include "core/cpu.h"
 #include "core/threads.h"
 
@@ -147,6 +148,83 @@ static void test_gemm_small(void) {
         free(a), free(b), free(c), free(cw);
       }
     if (bad) fprintf(stderr, "small products under %s: %d rows differ from the wide product's\n", ox_gemm_isa(), bad);
+    CHECK_EQ_I(bad, 0);
+  }
+  ox_gemm_max_isa(-1);
+}
+
+/* The AVX2 and AVX-512 kernels' order for one element of ox_sgemm (the
+ * bits every path must keep): for each 256 of K, s = fma(a, b, s) from 0
+ * in k order, then C = alpha s for the first block (C = alpha s + beta C
+ * when beta is not 0, beta C fused into the add) and C = alpha s + C for
+ * the later ones. */
+static float kernel_order(const float *a, int64_t sa, const float *b, int64_t sb, int64_t K, float alpha,
+                          float beta, float c) {
+  for (int64_t k0 = 0; k0 < K; k0 += 256) {
+    float s = 0;
+    for (int64_t k = k0; k < K && k < k0 + 256; k++) s = fmaf(a[k * sa], b[k * sb], s);
+    float y = alpha * s, bt = k0 ? 1 : beta;
+    c = bt == 0 ? y : fmaf(bt, c, y);
+  }
+  return c;
+}
+
+/* Products whose last row sliver is not whole (197 = 24 * 8 + 5: ViT's
+ * tokens; 8 s + 6; 6 s + 5), whose last column sliver is not whole (N =
+ * 197), with K over one block or two (300), beta 0 and not: every element
+ * the bits of kernel_order at each level with FMA (the AVX-512 kernel takes
+ * the last 5 or 6 rows with 6 rows of accumulators, and stores a partial
+ * sliver's whole vectors as vectors), by ox_sgemm at 1 and 3 threads and by
+ * ox_sgemm_pack_a / ox_sgemm_packed; and at every level the rows the same
+ * bits as in a product of 8 more rows. */
+static void test_gemm_edge_rows(void) {
+  static const int64_t shapes[][3] = {/* M, N, K */
+    {197, 96, 64}, {197, 197, 64}, {5, 48, 300}, {6, 53, 300}, {13, 197, 40}, {14, 64, 197}, {29, 96, 20},
+    {197, 197, 300}};
+  for (int isa = ox_cpu_level(); isa >= 0; isa--) {
+    ox_gemm_max_isa(isa);
+    ox_gemm_plan gp = ox_sgemm_plan_now();
+    int bad = 0;
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+      int64_t M = shapes[s][0], N = shapes[s][1], K = shapes[s][2], M2 = M + 8;
+      float alpha = s % 2 ? 1.25f : 1, beta = s % 3 ? 0.5f : 0;
+      float *a = malloc(sizeof(float) * (size_t)(M2 * K)), *b = malloc(sizeof(float) * (size_t)(K * N));
+      float *c0 = malloc(sizeof(float) * (size_t)(M2 * N)), *c = malloc(sizeof(float) * (size_t)(M2 * N));
+      float *c2 = malloc(sizeof(float) * (size_t)(M2 * N));
+      int64_t mp = (M + gp.mr - 1) / gp.mr * gp.mr, np = (N + gp.nr - 1) / gp.nr * gp.nr;
+      float *pa = aligned_alloc(64, (size_t)(mp * K + 16) / 16 * 64); /* whole 64 bytes */
+      float *pb = aligned_alloc(64, (size_t)(np * K + 16) / 16 * 64);
+      for (int64_t i = 0; i < M2 * K; i++) a[i] = (float)rnd();
+      for (int64_t i = 0; i < K * N; i++) b[i] = (float)rnd();
+      for (int64_t i = 0; i < M2 * N; i++) c0[i] = (float)rnd();
+      for (int th = 1; th <= 3; th += 2) {
+        memcpy(c, c0, sizeof(float) * (size_t)(M * N));
+        memcpy(c2, c0, sizeof(float) * (size_t)(M2 * N));
+        ox_sgemm(th, M, N, K, a, K, 0, b, N, 0, c, N, alpha, beta);
+        ox_sgemm(th, M2, N, K, a, K, 0, b, N, 0, c2, N, alpha, beta);
+        bad += memcmp(c, c2, sizeof(float) * (size_t)(M * N)) != 0;
+        for (int64_t i = 0; isa >= 1 && i < M; i++)
+          for (int64_t j = 0; j < N; j++) {
+            float want = kernel_order(a + i * K, 1, b + j, N, K, alpha, beta, c0[i * N + j]);
+            if (memcmp(&c[i * N + j], &want, sizeof want)) {
+              if (bad < 3)
+                fprintf(stderr, "edge rows %s M=%lld N=%lld K=%lld (%lld,%lld): got %.9g want %.9g\n", ox_gemm_isa(),
+                        (long long)M, (long long)N, (long long)K, (long long)i, (long long)j, c[i * N + j], want);
+              bad++;
+            }
+          }
+      }
+      /* the pre-packed operands (alpha 1): the bits of ox_sgemm */
+      ox_sgemm_pack_a(&gp, M, K, a, K, 0, pa);
+      ox_sgemm_pack_b(&gp, K, N, b, N, pb);
+      memcpy(c, c0, sizeof(float) * (size_t)(M * N));
+      memcpy(c2, c0, sizeof(float) * (size_t)(M * N));
+      ox_sgemm_packed(&gp, M, N, K, pa, pb, c, N, beta);
+      ox_sgemm(1, M, N, K, a, K, 0, b, N, 0, c2, N, 1, beta);
+      bad += memcmp(c, c2, sizeof(float) * (size_t)(M * N)) != 0;
+      free(a), free(b), free(c0), free(c), free(c2), free(pa), free(pb);
+    }
+    if (bad) fprintf(stderr, "edge rows under %s: %d differ\n", ox_gemm_isa(), bad);
     CHECK_EQ_I(bad, 0);
   }
   ox_gemm_max_isa(-1);
@@ -631,8 +709,15 @@ static void prepared_case(int64_t B0, int64_t M, int64_t K, int64_t N, int via_c
       const float *yv = y[0]->u.t.data;
       for (int64_t i = 0; i < rows * N; i++)
         bad += !(fabs(yv[i] - want[i]) <= 0x1p-23 * 4 * (double)(K + 1) * mag[i] + 1e-30);
-      if (th == 1) first = memcpy(malloc((size_t)(rows * N) * 4), yv, (size_t)(rows * N) * 4);
-      else bad += memcmp(first, yv, (size_t)(rows * N) * 4) != 0;
+      if (th == 1) {
+        first = memcpy(malloc((size_t)(rows * N) * 4), yv, (size_t)(rows * N) * 4);
+        /* the bits of the product from B unpacked */
+        float *ref = malloc((size_t)(rows * N) * 4);
+        ox_sgemm_any(1, rows, N, K, a->u.t.data, K, 0, b->u.t.data, N, 0, ref, N, 1, 0);
+        bad += memcmp(ref, yv, (size_t)(rows * N) * 4) != 0;
+        free(ref);
+      } else
+        bad += memcmp(first, yv, (size_t)(rows * N) * 4) != 0;
     }
     free(first);
   }
@@ -789,7 +874,8 @@ static void test_matmul_integer_prepared(void) {
 static void test_matmul_prepared(void) {
   static const int64_t shapes[][4] = {/* batch (0: none), M, K, N */
     {0, 40, 120, 6625}, {0, 17, 33, 50}, {3, 9, 64, 97}, {0, 300, 20, 7}, {2, 130, 7, 49}, {0, 8, 300, 200},
-    {0, 197, 64, 300}}; /* 197 rows: two even row blocks */
+    {0, 197, 64, 300}, /* 197 rows: two even row blocks */
+    {0, 197, 600, 100}, {2, 500, 20, 60}}; /* A packed per row block at 1 thread, and at 3 (8 blocks) */
   for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
     prepared_case(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3], i % 2);
 }
@@ -1027,6 +1113,7 @@ int main(void) {
   A = ox_arena_new();
   test_gemm();
   test_gemm_small();
+  test_gemm_edge_rows();
   test_matmul_op();
   test_matmul_prepared();
   test_matmul_released();
