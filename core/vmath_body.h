@@ -87,8 +87,9 @@ INL vd FN(vmax)(vd a, vd b) { return vsel(FN(vlt)(b, a), a, b); }
 INL vd FN(vsigmoid)(vd t) {
   vd a = vabs(t);
   vd e = vsel(FN(vlt)(vsplat(708.0), a), vsplat(0.0), FN(vexp)(-FN(vmin)(a, vsplat(708.0))));
-  vd d = 1.0 + e;
-  return vsel(FN(vlt)(t, vsplat(0.0)), e / d, 1.0 / d);
+  /* one division: the numerator picked first (the same quotient, one
+   * divider's pass instead of two) */
+  return vsel(FN(vlt)(t, vsplat(0.0)), e, vsplat(1.0)) / (1.0 + e);
 }
 
 /* tanh t: for |t| < 1/16 its odd series to t^9 (the rest below 2^-47 of
@@ -159,6 +160,71 @@ INL int FN(vany)(vl m) {
   for (int i = 0; i < 8; i++) o |= m[i];
   return o != 0;
 }
+
+#ifdef QUICK
+/* The quick sigmoid and tanh (core/vmath.h's ox_sigmoid_fast_f32 and
+ * ox_tanh_fast_f32, the AVX-512 build only: QFMA and QANY, one fused
+ * multiply-add and "any lane set"): the bits of vsigmoid's and vtanh's
+ * floats for less work. e^-a (0 <= a <= 80) by a table: -a = (16 n + j)
+ * ln2/16 + r with |r| <= ln2/32, e^-a = 2^n 2^(j/16) e^r, e^r by its Taylor
+ * series to r^5 (the rest below 2^-42.6), 2^(j/16) from EXP2_16
+ * (core/vmath.c), 2^n added to the exponent: within 2^-42 of e^-a, where
+ * vexp is within 2^-46. The sigmoid in double is then within 2^-41 of the
+ * exact value, the tanh within 2^-38.9 (its 1 - e at a = 1/16 loses 3
+ * bits), so within 2^15 units of the double's last place, and vsigmoid's
+ * and vtanh's within 2^11. Where a result is 2^17 units or more from a tie
+ * between two floats (its 29 bits below float's precision that far from
+ * 2^28), the exact value and the exact path's result are on its side of
+ * the tie: the same float. Else, or where a lane is out of range (NaN
+ * included), ok is 0 and the caller takes the exact path for the 8 lanes
+ * (a lane in 2^11 is near a tie: a vector in some 250). */
+INL vd FN(qexp)(vd x) { /* e^x, -160 <= x <= 0 */
+  const double shift = 0x1.8p52;
+  vd t = QFMA(x, vsplat(23.083120654223414), vsplat(shift)); /* x 16/ln2 */
+  vd k = t - shift;
+  vd r = QFMA(k, vsplat(-6.93147180369123816490e-01 / 16), x);
+  r = QFMA(k, vsplat(-1.90821492927058770002e-10 / 16), r);
+  vd p = QFMA(r, vsplat(1.0 / 120), vsplat(1.0 / 24));
+  p = QFMA(p, r, vsplat(1.0 / 6));
+  p = QFMA(p, r, vsplat(0.5));
+  p = QFMA(p, r, vsplat(1.0));
+  p = p * r;
+  vl kb = (vl)t; /* k in the low bits: j in the low 4, n above */
+  vd tj = PICK16(EXP2_16, kb);
+  vd y = QFMA(tj, p, tj);
+  /* bits(t) << 48 is k << 48 (the shift's bits end in 48 zeros); without
+   * j's bits, n << 52: n added to y's exponent */
+  return (vd)((vl)y + ((kb << 48) & ((vl){0} + (int64_t)0xfff0000000000000ULL)));
+}
+/* lanes whose result y > 0 is too near a tie between two floats for the
+ * quick path to pick */
+INL vl FN(qtie)(vd y) {
+  const int64_t W = (int64_t)1 << 17, M = ((int64_t)1 << 29) - 1;
+  vl l = ((vl)y + (W - ((int64_t)1 << 28))) & M;
+  return l < 2 * W;
+}
+INL int FN(qsigmoid)(vd t, vd *out) {
+  vd a = vabs(t);
+  vl bad = ~FN(vlt)(a, vsplat(80.0)); /* and NaN */
+  vd e = FN(qexp)(-FN(vmin)(a, vsplat(80.0)));
+  vd y = vsel(FN(vlt)(t, vsplat(0.0)), e, vsplat(1.0)) / (1.0 + e);
+  *out = y;
+  return !QANY(bad | FN(qtie)(y));
+}
+INL int FN(qtanh)(vd t, vd *out) {
+  vd a = vabs(t), s = t * t;
+  vl bad = ~(FN(vlt)(a, vsplat(20.0)) & FN(vlt)(vsplat(0x1p-60), a)); /* and NaN */
+  vd p = QFMA(s, vsplat(62.0 / 2835), vsplat(-17.0 / 315));
+  p = QFMA(p, s, vsplat(2.0 / 15));
+  p = QFMA(p, s, vsplat(-1.0 / 3));
+  p = QFMA(p * s, a, a);
+  vd e = FN(qexp)(-2.0 * FN(vmin)(a, vsplat(20.0)));
+  vd q = (1.0 - e) / (1.0 + e);
+  vd r = vsel(FN(vlt)(a, vsplat(0.0625)), p, q);
+  *out = (vd)((vl)r | ((vl)t & vsign));
+  return !QANY(bad | FN(qtie)(r));
+}
+#endif
 
 /* The array loops: FLOOP(BODY) sets y = BODY over 8 floats f at a time,
  * the tail through a buffer; VLOOP(BODY), with BODY an expression in v (the
@@ -234,6 +300,46 @@ TARGET static void FN(sigmoid)(const float *x, float *y, int64_t n) {
 TARGET static void FN(tanh)(const float *x, float *y, int64_t n) {
   VLOOP(FN(vtanh)(v));
 }
+#ifdef QUICK
+/* The quick loops: 16 floats at a time, two chains of 8 lanes for the
+ * out-of-order core to overlap (each is a long chain of dependent steps),
+ * the last ones through a buffer; QF(v, &r) the quick path, EX(v) the
+ * exact one, taken for 8 lanes where QF gives up (NaN stays NaN there). */
+#define QONE(QF, EX, v, r)                                                            \
+  do {                                                                                \
+    if (!QF(v, &r)) r = vsel(FN(veq)(v, v), EX(v), v);                                \
+  } while (0)
+#define QLOOP(QF, EX)                                                                 \
+  do {                                                                                \
+    for (int64_t i = 0; i < n; i += 16) {                                             \
+      int64_t m = n - i < 16 ? n - i : 16;                                            \
+      float b[16] = {0};                                                              \
+      vf8 f0, f1;                                                                     \
+      if (m == 16) memcpy(&f0, x + i, sizeof f0), memcpy(&f1, x + i + 8, sizeof f1);  \
+      else {                                                                          \
+        memcpy(b, x + i, (size_t)m * sizeof *x);                                      \
+        memcpy(&f0, b, sizeof f0), memcpy(&f1, b + 8, sizeof f1);                     \
+      }                                                                               \
+      vd v0 = TO_D(f0), v1 = TO_D(f1), r0, r1;                                        \
+      QONE(QF, EX, v0, r0);                                                           \
+      QONE(QF, EX, v1, r1);                                                           \
+      f0 = __builtin_convertvector(r0, vf8), f1 = __builtin_convertvector(r1, vf8);   \
+      if (m == 16) memcpy(y + i, &f0, sizeof f0), memcpy(y + i + 8, &f1, sizeof f1);  \
+      else {                                                                          \
+        memcpy(b, &f0, sizeof f0), memcpy(b + 8, &f1, sizeof f1);                     \
+        memcpy(y + i, b, (size_t)m * sizeof *y);                                      \
+      }                                                                               \
+    }                                                                                 \
+  } while (0)
+TARGET static void FN(sigmoid_fast)(const float *x, float *y, int64_t n) {
+  QLOOP(FN(qsigmoid), FN(vsigmoid));
+}
+TARGET static void FN(tanh_fast)(const float *x, float *y, int64_t n) {
+  QLOOP(FN(qtanh), FN(vtanh));
+}
+#undef QLOOP
+#undef QONE
+#endif
 /* alpha v is exact in double (24-bit by 24-bit) */
 TARGET static void FN(swish)(const float *x, float *y, int64_t n, double alpha) {
   VLOOP(v * FN(vsigmoid)(alpha * v));
@@ -295,5 +401,6 @@ TARGET static void FN(gelu)(const float *x, float *y, int64_t n) {
 #undef TARGET
 #undef TO_D
 #undef PICK16
+#undef QUICK
 #undef CMP_LANES
 #undef VCMP

@@ -261,7 +261,9 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 /* The per-type parts: activations over a vector, clip, and the driver
  * (ops/rnn_body.h): act_f, gate_f, run_f and act_d, gate_d, run_d. The
  * float gates' sigmoid and tanh run 8 at a time in double lanes
- * (core/vmath.h), rounded once as the scalar double loops round them. */
+ * (core/vmath.h), rounded once as the scalar double loops round them: the
+ * quick forms, ox_sigmoid_fast_f32 and ox_tanh_fast_f32, which give
+ * ox_sigmoid_f32's and ox_tanh_f32's bits (tests/unit/test_unary.c). */
 #define T float
 #define FN(name) name##_f
 #define GEMM ox_sgemm_any
@@ -271,8 +273,8 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 #define G_PACKED ox_sgemm_packed
 #define REC_FAST rec_fast_f
 #define REC_FAST_OK rec_fast_ok_f
-#define VSIGMOID(x, n) ox_sigmoid_f32(x, x, n)
-#define VTANH(x, n) ox_tanh_f32(x, x, n)
+#define VSIGMOID(x, n) ox_sigmoid_fast_f32(x, x, n)
+#define VTANH(x, n) ox_tanh_fast_f32(x, x, n)
 #include "rnn_body.h"
 #define T double
 #define FN(name) name##_d
