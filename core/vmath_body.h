@@ -170,25 +170,24 @@ INL int FN(vany)(vl m) {
  * series to r^5 (the rest below 2^-42.6), 2^(j/16) from EXP2_16
  * (core/vmath.c), 2^n added to the exponent: within 2^-42 of e^-a, where
  * vexp is within 2^-46. The sigmoid in double is then within 2^-41 of the
- * exact value, the tanh within 2^-38.9 (its 1 - e at a = 1/16 loses 3
- * bits), so within 2^15 units of the double's last place, and vsigmoid's
- * and vtanh's within 2^11. Where a result is 2^17 units or more from a tie
+ * exact value, the tanh (by e^-2a - 1, qexpm1) within 2^-44, so within
+ * 2^13 units of the double's last place, and vsigmoid's and vtanh's within
+ * 2^11. Where a result is 2^14 units or more from a tie
  * between two floats (its 29 bits below float's precision that far from
  * 2^28), the exact value and the exact path's result are on its side of
  * the tie: the same float. Else, or where a lane is out of range (NaN
  * included), ok is 0 and the caller takes the exact path for the 8 lanes
- * (a lane in 2^11 is near a tie: a vector in some 250). */
+ * (a lane in 2^14 is near a tie: a vector in some 2000). */
 INL vd FN(qexp)(vd x) { /* e^x, -160 <= x <= 0 */
   const double shift = 0x1.8p52;
   vd t = QFMA(x, vsplat(23.083120654223414), vsplat(shift)); /* x 16/ln2 */
   vd k = t - shift;
   vd r = QFMA(k, vsplat(-6.93147180369123816490e-01 / 16), x);
   r = QFMA(k, vsplat(-1.90821492927058770002e-10 / 16), r);
-  vd p = QFMA(r, vsplat(1.0 / 120), vsplat(1.0 / 24));
-  p = QFMA(p, r, vsplat(1.0 / 6));
-  p = QFMA(p, r, vsplat(0.5));
-  p = QFMA(p, r, vsplat(1.0));
-  p = p * r;
+  /* e^r - 1 = r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120)), a short chain */
+  vd r2 = r * r;
+  vd p = QFMA(r2, QFMA(r, vsplat(1.0 / 120), vsplat(1.0 / 24)), QFMA(r, vsplat(1.0 / 6), vsplat(0.5)));
+  p = QFMA(r2, p, r);
   vl kb = (vl)t; /* k in the low bits: j in the low 4, n above */
   vd tj = PICK16(EXP2_16, kb);
   vd y = QFMA(tj, p, tj);
@@ -199,7 +198,7 @@ INL vd FN(qexp)(vd x) { /* e^x, -160 <= x <= 0 */
 /* lanes whose result y > 0 is too near a tie between two floats for the
  * quick path to pick */
 INL vl FN(qtie)(vd y) {
-  const int64_t W = (int64_t)1 << 17, M = ((int64_t)1 << 29) - 1;
+  const int64_t W = (int64_t)1 << 14, M = ((int64_t)1 << 29) - 1;
   vl l = ((vl)y + (W - ((int64_t)1 << 28))) & M;
   return l < 2 * W;
 }
@@ -211,16 +210,33 @@ INL int FN(qsigmoid)(vd t, vd *out) {
   *out = y;
   return !QANY(bad | FN(qtie)(y));
 }
+/* e^x - 1 for -40 <= x <= 0 as (s - 1) + s p with s = 2^n 2^(j/16) and p
+ * = e^r - 1 to r^6 (the rest below 2^-50.9): no cancellation near x = 0,
+ * where s is 1 and the result p; within 2^-50.5 absolute, so 2^-45
+ * relative from x = -ln2/32 on (s - 1 is then 2^-5.5 or more) and 2^-51
+ * below */
+INL vd FN(qexpm1)(vd x) {
+  const double shift = 0x1.8p52;
+  vd t = QFMA(x, vsplat(23.083120654223414), vsplat(shift)); /* x 16/ln2 */
+  vd k = t - shift;
+  vd r = QFMA(k, vsplat(-6.93147180369123816490e-01 / 16), x);
+  r = QFMA(k, vsplat(-1.90821492927058770002e-10 / 16), r);
+  /* e^r - 1 = r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120 + r^2/720)) */
+  vd r2 = r * r;
+  vd p = QFMA(r2, vsplat(1.0 / 720), QFMA(r, vsplat(1.0 / 120), vsplat(1.0 / 24)));
+  p = QFMA(r2, p, QFMA(r, vsplat(1.0 / 6), vsplat(0.5)));
+  p = QFMA(r2, p, r);
+  vl kb = (vl)t;
+  vd tj = PICK16(EXP2_16, kb);
+  vd sc = (vd)((vl)tj + ((kb << 48) & ((vl){0} + (int64_t)0xfff0000000000000ULL))); /* 2^n tj */
+  return QFMA(sc, p, sc - 1.0);
+}
+/* tanh a = -m / (2 + m) with m = e^-2a - 1 (a = |t| < 20): within 2^-44 */
 INL int FN(qtanh)(vd t, vd *out) {
-  vd a = vabs(t), s = t * t;
+  vd a = vabs(t);
   vl bad = ~(FN(vlt)(a, vsplat(20.0)) & FN(vlt)(vsplat(0x1p-60), a)); /* and NaN */
-  vd p = QFMA(s, vsplat(62.0 / 2835), vsplat(-17.0 / 315));
-  p = QFMA(p, s, vsplat(2.0 / 15));
-  p = QFMA(p, s, vsplat(-1.0 / 3));
-  p = QFMA(p * s, a, a);
-  vd e = FN(qexp)(-2.0 * FN(vmin)(a, vsplat(20.0)));
-  vd q = (1.0 - e) / (1.0 + e);
-  vd r = vsel(FN(vlt)(a, vsplat(0.0625)), p, q);
+  vd m = FN(qexpm1)(-2.0 * FN(vmin)(a, vsplat(20.0)));
+  vd r = vabs(m / (2.0 + m));
   *out = (vd)((vl)r | ((vl)t & vsign));
   return !QANY(bad | FN(qtie)(r));
 }

@@ -487,9 +487,11 @@ static int fast_checked(const float *x, int n, int *ties, int all) {
   ox_vmath_max_isa(-1);
   return bad;
 }
-/* The inputs (every float's, found by running all 2^32) where the quick
- * path alone, without its test for a tie, would give another float than
- * the exact path: each within 2^-37 of a tie (tanh: and their negatives) */
+/* The inputs (of all 2^32 floats) where the quick sigmoid alone, without
+ * its test for a tie, gives another float than the exact path; for tanh,
+ * where a first quick tanh, by (1 - e) / (1 + e) with e = e^-2a, did (the
+ * one by e^-2a - 1 gets every float right even without the test). Each
+ * within 2^-37 of a tie (tanh: and their negatives). */
 static const float HARD_SIGMOID[] = {
     0x1.131916p-4f, 0x1.cce7b8p-4f, 0x1.aad92ep+0f, -0x1.3a06b6p-6f, -0x1.4c39aap-6f,
     -0x1.7633eap-6f, -0x1.8ce738p-6f, -0x1.caa048p-5f, -0x1.ff0dcap-5f, -0x1.e55dacp-3f,
