@@ -203,9 +203,9 @@ INL vl FN(qtie)(vd y) {
   return l < 2 * W;
 }
 INL int FN(qsigmoid)(vd t, vd *out) {
-  vd a = vabs(t);
-  vl bad = ~FN(vlt)(a, vsplat(80.0)); /* and NaN */
-  vd e = FN(qexp)(-FN(vmin)(a, vsplat(80.0)));
+  vd na = (vd)((vl)t | vsign); /* -|t| */
+  vl bad = ~FN(vlt)(vsplat(-80.0), na); /* and NaN */
+  vd e = FN(qexp)(FN(vmax)(na, vsplat(-80.0)));
   vd y = vsel(FN(vlt)(t, vsplat(0.0)), e, vsplat(1.0)) / (1.0 + e);
   *out = y;
   return !QANY(bad | FN(qtie)(y));
@@ -317,7 +317,7 @@ TARGET static void FN(tanh)(const float *x, float *y, int64_t n) {
   VLOOP(FN(vtanh)(v));
 }
 #ifdef QUICK
-/* The quick loops: 16 floats at a time, two chains of 8 lanes for the
+/* The quick loops: 32 floats at a time, four chains of 8 lanes for the
  * out-of-order core to overlap (each is a long chain of dependent steps),
  * the last ones through a buffer; QF(v, &r) the quick path, EX(v) the
  * exact one, taken for 8 lanes where QF gives up (NaN stays NaN there). */
@@ -327,24 +327,25 @@ TARGET static void FN(tanh)(const float *x, float *y, int64_t n) {
   } while (0)
 #define QLOOP(QF, EX)                                                                 \
   do {                                                                                \
-    for (int64_t i = 0; i < n; i += 16) {                                             \
-      int64_t m = n - i < 16 ? n - i : 16;                                            \
-      float b[16] = {0};                                                              \
-      vf8 f0, f1;                                                                     \
-      if (m == 16) memcpy(&f0, x + i, sizeof f0), memcpy(&f1, x + i + 8, sizeof f1);  \
-      else {                                                                          \
-        memcpy(b, x + i, (size_t)m * sizeof *x);                                      \
-        memcpy(&f0, b, sizeof f0), memcpy(&f1, b + 8, sizeof f1);                     \
-      }                                                                               \
-      vd v0 = TO_D(f0), v1 = TO_D(f1), r0, r1;                                        \
+    for (int64_t i = 0; i < n; i += 32) {                                             \
+      int64_t m = n - i < 32 ? n - i : 32;                                            \
+      float b[32] = {0};                                                              \
+      const float *src = x + i;                                                       \
+      if (m < 32) memcpy(b, x + i, (size_t)m * sizeof *x), src = b;                   \
+      vf8 f0, f1, f2, f3;                                                             \
+      memcpy(&f0, src, sizeof f0), memcpy(&f1, src + 8, sizeof f1);                   \
+      memcpy(&f2, src + 16, sizeof f2), memcpy(&f3, src + 24, sizeof f3);             \
+      vd v0 = TO_D(f0), v1 = TO_D(f1), v2 = TO_D(f2), v3 = TO_D(f3), r0, r1, r2, r3;  \
       QONE(QF, EX, v0, r0);                                                           \
       QONE(QF, EX, v1, r1);                                                           \
+      QONE(QF, EX, v2, r2);                                                           \
+      QONE(QF, EX, v3, r3);                                                           \
       f0 = __builtin_convertvector(r0, vf8), f1 = __builtin_convertvector(r1, vf8);   \
-      if (m == 16) memcpy(y + i, &f0, sizeof f0), memcpy(y + i + 8, &f1, sizeof f1);  \
-      else {                                                                          \
-        memcpy(b, &f0, sizeof f0), memcpy(b + 8, &f1, sizeof f1);                     \
-        memcpy(y + i, b, (size_t)m * sizeof *y);                                      \
-      }                                                                               \
+      f2 = __builtin_convertvector(r2, vf8), f3 = __builtin_convertvector(r3, vf8);   \
+      float *dst = m < 32 ? b : y + i;                                                \
+      memcpy(dst, &f0, sizeof f0), memcpy(dst + 8, &f1, sizeof f1);                   \
+      memcpy(dst + 16, &f2, sizeof f2), memcpy(dst + 24, &f3, sizeof f3);             \
+      if (m < 32) memcpy(y + i, b, (size_t)m * sizeof *y);                            \
     }                                                                                 \
   } while (0)
 TARGET static void FN(sigmoid_fast)(const float *x, float *y, int64_t n) {
