@@ -68,6 +68,13 @@ static const double ERFC_TAB[12][2] = {
   {0x1.20dd3ca74363ap-1, 0x1.20dd7513edd5ap-1},
 };
 /* erf rel 2^-50.5, 1 - erf rel 2^-42.8 on [0, 2]; erfc rel 2^-47.0 on [2, 4], 2^-47.0 on [4, 10.5] */
+/* 2^(j/16), j = 0 to 15, rounded (core/vmath_body.h's qexp) */
+static const double EXP2_16[16] __attribute__((aligned(64))) = {
+  0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+  0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+  0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+  0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0,
+};
 
 #define FN(name) name##_generic
 #define TARGET
@@ -87,6 +94,9 @@ static const double ERFC_TAB[12][2] = {
 #define TO_D(f) ((vd)_mm512_cvtps_pd((__m256)(f)))
 /* tab[i[0] & 15], ..., tab[i[7] & 15]: one vpermt2pd */
 #define PICK16(tab, i) ((vd)_mm512_permutex2var_pd(_mm512_load_pd(tab), (__m512i)(i), _mm512_load_pd((tab) + 8)))
+#define QUICK /* the quick sigmoid and tanh: their table lookup is one instruction here */
+#define QFMA(a, b, c) ((vd)_mm512_fmadd_pd((__m512d)(a), (__m512d)(b), (__m512d)(c)))
+#define QANY(m) (_mm512_test_epi64_mask((__m512i)(m), (__m512i)(m)) != 0)
 #include "core/vmath_body.h"
 #define PICK(fn, ...)                                                                 \
   (level() == OX_CPU_AVX512 ? fn##_avx512(__VA_ARGS__)                                \
@@ -108,6 +118,19 @@ static int level(void) {
 
 void ox_sigmoid_f32(const float *x, float *y, int64_t n) { PICK(sigmoid, x, y, n); }
 void ox_tanh_f32(const float *x, float *y, int64_t n) { PICK(tanh, x, y, n); }
+#if OX_X86_DISPATCH
+void ox_sigmoid_fast_f32(const float *x, float *y, int64_t n) {
+  if (level() == OX_CPU_AVX512) sigmoid_fast_avx512(x, y, n);
+  else ox_sigmoid_f32(x, y, n);
+}
+void ox_tanh_fast_f32(const float *x, float *y, int64_t n) {
+  if (level() == OX_CPU_AVX512) tanh_fast_avx512(x, y, n);
+  else ox_tanh_f32(x, y, n);
+}
+#else
+void ox_sigmoid_fast_f32(const float *x, float *y, int64_t n) { ox_sigmoid_f32(x, y, n); }
+void ox_tanh_fast_f32(const float *x, float *y, int64_t n) { ox_tanh_f32(x, y, n); }
+#endif
 void ox_swish_f32(const float *x, float *y, int64_t n, float alpha) {
   PICK(swish, x, y, n, (double)alpha);
 }

@@ -87,8 +87,9 @@ INL vd FN(vmax)(vd a, vd b) { return vsel(FN(vlt)(b, a), a, b); }
 INL vd FN(vsigmoid)(vd t) {
   vd a = vabs(t);
   vd e = vsel(FN(vlt)(vsplat(708.0), a), vsplat(0.0), FN(vexp)(-FN(vmin)(a, vsplat(708.0))));
-  vd d = 1.0 + e;
-  return vsel(FN(vlt)(t, vsplat(0.0)), e / d, 1.0 / d);
+  /* one division: the numerator picked first (the same quotient, one
+   * divider's pass instead of two) */
+  return vsel(FN(vlt)(t, vsplat(0.0)), e, vsplat(1.0)) / (1.0 + e);
 }
 
 /* tanh t: for |t| < 1/16 its odd series to t^9 (the rest below 2^-47 of
@@ -159,6 +160,87 @@ INL int FN(vany)(vl m) {
   for (int i = 0; i < 8; i++) o |= m[i];
   return o != 0;
 }
+
+#ifdef QUICK
+/* The quick sigmoid and tanh (core/vmath.h's ox_sigmoid_fast_f32 and
+ * ox_tanh_fast_f32, the AVX-512 build only: QFMA and QANY, one fused
+ * multiply-add and "any lane set"): the bits of vsigmoid's and vtanh's
+ * floats for less work. e^-a (0 <= a <= 80) by a table: -a = (16 n + j)
+ * ln2/16 + r with |r| <= ln2/32, e^-a = 2^n 2^(j/16) e^r, e^r by its Taylor
+ * series to r^5 (the rest below 2^-42.6), 2^(j/16) from EXP2_16
+ * (core/vmath.c), 2^n added to the exponent: within 2^-42 of e^-a, where
+ * vexp is within 2^-46. The sigmoid in double is then within 2^-41 of the
+ * exact value, the tanh (by e^-2a - 1, qexpm1) within 2^-44, so within
+ * 2^13 units of the double's last place, and vsigmoid's and vtanh's within
+ * 2^11. Where a result is 2^14 units or more from a tie
+ * between two floats (its 29 bits below float's precision that far from
+ * 2^28), the exact value and the exact path's result are on its side of
+ * the tie: the same float. Else, or where a lane is out of range (NaN
+ * included), ok is 0 and the caller takes the exact path for the 8 lanes
+ * (a lane in 2^14 is near a tie: a vector in some 2000). */
+INL vd FN(qexp)(vd x) { /* e^x, -160 <= x <= 0 */
+  const double shift = 0x1.8p52;
+  vd t = QFMA(x, vsplat(23.083120654223414), vsplat(shift)); /* x 16/ln2 */
+  vd k = t - shift;
+  vd r = QFMA(k, vsplat(-6.93147180369123816490e-01 / 16), x);
+  r = QFMA(k, vsplat(-1.90821492927058770002e-10 / 16), r);
+  /* e^r - 1 = r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120)), a short chain */
+  vd r2 = r * r;
+  vd p = QFMA(r2, QFMA(r, vsplat(1.0 / 120), vsplat(1.0 / 24)), QFMA(r, vsplat(1.0 / 6), vsplat(0.5)));
+  p = QFMA(r2, p, r);
+  vl kb = (vl)t; /* k in the low bits: j in the low 4, n above */
+  vd tj = PICK16(EXP2_16, kb);
+  vd y = QFMA(tj, p, tj);
+  /* bits(t) << 48 is k << 48 (the shift's bits end in 48 zeros); without
+   * j's bits, n << 52: n added to y's exponent */
+  return (vd)((vl)y + ((kb << 48) & ((vl){0} + (int64_t)0xfff0000000000000ULL)));
+}
+/* lanes whose result y > 0 is too near a tie between two floats for the
+ * quick path to pick */
+INL vl FN(qtie)(vd y) {
+  const int64_t W = (int64_t)1 << 14, M = ((int64_t)1 << 29) - 1;
+  vl l = ((vl)y + (W - ((int64_t)1 << 28))) & M;
+  return l < 2 * W;
+}
+INL int FN(qsigmoid)(vd t, vd *out) {
+  vd na = (vd)((vl)t | vsign); /* -|t| */
+  vl bad = ~FN(vlt)(vsplat(-80.0), na); /* and NaN */
+  vd e = FN(qexp)(FN(vmax)(na, vsplat(-80.0)));
+  vd y = vsel(FN(vlt)(t, vsplat(0.0)), e, vsplat(1.0)) / (1.0 + e);
+  *out = y;
+  return !QANY(bad | FN(qtie)(y));
+}
+/* e^x - 1 for -40 <= x <= 0 as (s - 1) + s p with s = 2^n 2^(j/16) and p
+ * = e^r - 1 to r^6 (the rest below 2^-50.9): no cancellation near x = 0,
+ * where s is 1 and the result p; within 2^-50.5 absolute, so 2^-45
+ * relative from x = -ln2/32 on (s - 1 is then 2^-5.5 or more) and 2^-51
+ * below */
+INL vd FN(qexpm1)(vd x) {
+  const double shift = 0x1.8p52;
+  vd t = QFMA(x, vsplat(23.083120654223414), vsplat(shift)); /* x 16/ln2 */
+  vd k = t - shift;
+  vd r = QFMA(k, vsplat(-6.93147180369123816490e-01 / 16), x);
+  r = QFMA(k, vsplat(-1.90821492927058770002e-10 / 16), r);
+  /* e^r - 1 = r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120 + r^2/720)) */
+  vd r2 = r * r;
+  vd p = QFMA(r2, vsplat(1.0 / 720), QFMA(r, vsplat(1.0 / 120), vsplat(1.0 / 24)));
+  p = QFMA(r2, p, QFMA(r, vsplat(1.0 / 6), vsplat(0.5)));
+  p = QFMA(r2, p, r);
+  vl kb = (vl)t;
+  vd tj = PICK16(EXP2_16, kb);
+  vd sc = (vd)((vl)tj + ((kb << 48) & ((vl){0} + (int64_t)0xfff0000000000000ULL))); /* 2^n tj */
+  return QFMA(sc, p, sc - 1.0);
+}
+/* tanh a = -m / (2 + m) with m = e^-2a - 1 (a = |t| < 20): within 2^-44 */
+INL int FN(qtanh)(vd t, vd *out) {
+  vd a = vabs(t);
+  vl bad = ~(FN(vlt)(a, vsplat(20.0)) & FN(vlt)(vsplat(0x1p-60), a)); /* and NaN */
+  vd m = FN(qexpm1)(-2.0 * FN(vmin)(a, vsplat(20.0)));
+  vd r = vabs(m / (2.0 + m));
+  *out = (vd)((vl)r | ((vl)t & vsign));
+  return !QANY(bad | FN(qtie)(r));
+}
+#endif
 
 /* The array loops: FLOOP(BODY) sets y = BODY over 8 floats f at a time,
  * the tail through a buffer; VLOOP(BODY), with BODY an expression in v (the
@@ -234,6 +316,47 @@ TARGET static void FN(sigmoid)(const float *x, float *y, int64_t n) {
 TARGET static void FN(tanh)(const float *x, float *y, int64_t n) {
   VLOOP(FN(vtanh)(v));
 }
+#ifdef QUICK
+/* The quick loops: 32 floats at a time, four chains of 8 lanes for the
+ * out-of-order core to overlap (each is a long chain of dependent steps),
+ * the last ones through a buffer; QF(v, &r) the quick path, EX(v) the
+ * exact one, taken for 8 lanes where QF gives up (NaN stays NaN there). */
+#define QONE(QF, EX, v, r)                                                            \
+  do {                                                                                \
+    if (!QF(v, &r)) r = vsel(FN(veq)(v, v), EX(v), v);                                \
+  } while (0)
+#define QLOOP(QF, EX)                                                                 \
+  do {                                                                                \
+    for (int64_t i = 0; i < n; i += 32) {                                             \
+      int64_t m = n - i < 32 ? n - i : 32;                                            \
+      float b[32] = {0};                                                              \
+      const float *src = x + i;                                                       \
+      if (m < 32) memcpy(b, x + i, (size_t)m * sizeof *x), src = b;                   \
+      vf8 f0, f1, f2, f3;                                                             \
+      memcpy(&f0, src, sizeof f0), memcpy(&f1, src + 8, sizeof f1);                   \
+      memcpy(&f2, src + 16, sizeof f2), memcpy(&f3, src + 24, sizeof f3);             \
+      vd v0 = TO_D(f0), v1 = TO_D(f1), v2 = TO_D(f2), v3 = TO_D(f3), r0, r1, r2, r3;  \
+      QONE(QF, EX, v0, r0);                                                           \
+      QONE(QF, EX, v1, r1);                                                           \
+      QONE(QF, EX, v2, r2);                                                           \
+      QONE(QF, EX, v3, r3);                                                           \
+      f0 = __builtin_convertvector(r0, vf8), f1 = __builtin_convertvector(r1, vf8);   \
+      f2 = __builtin_convertvector(r2, vf8), f3 = __builtin_convertvector(r3, vf8);   \
+      float *dst = m < 32 ? b : y + i;                                                \
+      memcpy(dst, &f0, sizeof f0), memcpy(dst + 8, &f1, sizeof f1);                   \
+      memcpy(dst + 16, &f2, sizeof f2), memcpy(dst + 24, &f3, sizeof f3);             \
+      if (m < 32) memcpy(y + i, b, (size_t)m * sizeof *y);                            \
+    }                                                                                 \
+  } while (0)
+TARGET static void FN(sigmoid_fast)(const float *x, float *y, int64_t n) {
+  QLOOP(FN(qsigmoid), FN(vsigmoid));
+}
+TARGET static void FN(tanh_fast)(const float *x, float *y, int64_t n) {
+  QLOOP(FN(qtanh), FN(vtanh));
+}
+#undef QLOOP
+#undef QONE
+#endif
 /* alpha v is exact in double (24-bit by 24-bit) */
 TARGET static void FN(swish)(const float *x, float *y, int64_t n, double alpha) {
   VLOOP(v * FN(vsigmoid)(alpha * v));
@@ -295,5 +418,6 @@ TARGET static void FN(gelu)(const float *x, float *y, int64_t n) {
 #undef TARGET
 #undef TO_D
 #undef PICK16
+#undef QUICK
 #undef CMP_LANES
 #undef VCMP

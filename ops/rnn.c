@@ -108,11 +108,12 @@ typedef struct {
 #include <immintrin.h>
 enum { REC_KC = 256 };
 #define UNROLL _Pragma("GCC unroll 8")
+#define NUQ(q) ((q) == NS - 1 ? NUL : NU) /* the vectors used of sliver q */
 /* The body for vectors V of VL floats, NV of them per column sliver (NR
  * = NV * VL), MR rows at most; MX rows (m of them, 1 to MR), NS slivers
- * of which the first NU vectors are used (fewer than NV in the last,
- * partial sliver: its zero padding is not read), the first at column c0
- * of C's rows. REG keeps a loaded vector in a register (gcc otherwise folds
+ * of which the first NU vectors are used, NUL in the last (fewer than NV
+ * in a partial sliver: its zero padding is not read), the first at column
+ * c0 of C's rows. REG keeps a loaded vector in a register (gcc otherwise folds
  * the load into each row's multiply-add: one load per row). */
 #define REC_BODY(V, VL, NV, MR, LOAD, STORE, SET1, FMA, ADD, ZERO)                     \
   const float *hrow[MR];                                                                \
@@ -127,24 +128,24 @@ enum { REC_KC = 256 };
           __builtin_prefetch(ad->xr[r] + c0 + e, 0, 0);                                 \
     UNROLL for (int q = 0; q < NS; q++)                                                 \
       UNROLL for (int r = 0; r < MX; r++)                                               \
-        UNROLL for (int v = 0; v < NU; v++) acc[q][r][v] = ZERO;                        \
+        UNROLL for (int v = 0; v < NV; v++) if (v < NUQ(q)) acc[q][r][v] = ZERO;        \
     const float *bp = pb + kb * NV * VL;                                                \
     for (int64_t k = kb; k < kb + kc; k++, bp += NV * VL) {                             \
       V b[2][NV];                                                                       \
       UNROLL for (int q = 0; q < NS; q++)                                               \
-        UNROLL for (int v = 0; v < NU; v++) {                                           \
+        UNROLL for (int v = 0; v < NV; v++) if (v < NUQ(q)) {                           \
           b[q][v] = LOAD(bp + q * K * NV * VL + v * VL);                                \
           if (MX > 1) __asm__("" : "+v"(b[q][v]));                                      \
         }                                                                               \
       UNROLL for (int r = 0; r < MX; r++) {                                             \
         V a = SET1(hrow[r][k]);                                                         \
         UNROLL for (int q = 0; q < NS; q++)                                             \
-          UNROLL for (int v = 0; v < NU; v++) acc[q][r][v] = FMA(a, b[q][v], acc[q][r][v]); \
+          UNROLL for (int v = 0; v < NV; v++) if (v < NUQ(q)) acc[q][r][v] = FMA(a, b[q][v], acc[q][r][v]); \
       }                                                                                 \
     }                                                                                   \
     for (int q = 0; q < NS; q++)                                                        \
       for (int r = 0; r < MX && r < m; r++)                                             \
-        for (int v = 0; v < NU; v++) {                                                  \
+        for (int v = 0; v < NUQ(q); v++) {                                              \
           int64_t j = q * NV * VL + v * VL; /* the column in C */                       \
           if (j >= nc) break;                                                           \
           float *dst = C + r * ldc + j;                                                 \
@@ -171,7 +172,8 @@ enum { REC_KC = 256 };
 #define L512(p) _mm512_loadu_ps(p)
 #define S512(p, y) _mm512_storeu_ps(p, y)
 static inline __attribute__((always_inline)) OX_TARGET_AVX512 void rec512(
-    const int NS, const int MX, const int NU, int64_t m, int64_t K, const float *h, int64_t ldh, const float *pb,
+    const int NS, const int MX, const int NU, const int NUL, int64_t m, int64_t K, const float *h, int64_t ldh,
+    const float *pb,
     float *C, int64_t ldc, int64_t nc, int64_t c0, const rec_add_f *ad) {
   REC_BODY(__m512, 16, 3, 8, L512, S512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps,
            _mm512_setzero_ps())
@@ -179,7 +181,8 @@ static inline __attribute__((always_inline)) OX_TARGET_AVX512 void rec512(
 #define L256(p) _mm256_loadu_ps(p)
 #define S256(p, y) _mm256_storeu_ps(p, y)
 static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
-    const int NS, const int MX, const int NU, int64_t m, int64_t K, const float *h, int64_t ldh, const float *pb,
+    const int NS, const int MX, const int NU, const int NUL, int64_t m, int64_t K, const float *h, int64_t ldh,
+    const float *pb,
     float *C, int64_t ldc, int64_t nc, int64_t c0, const rec_add_f *ad) {
   REC_BODY(__m256, 8, 2, 6, L256, S256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps,
            _mm256_setzero_ps())
@@ -191,8 +194,12 @@ static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
  * (R^T of a hidden size of 256 is 1 MiB, what L2 holds: walked the same way
  * every step, each sliver would be evicted just before it is used again).
  * Each count of rows has its own body (no padding rows computed), and the
- * last, partial sliver its count of vectors. */
-#define REC_CALL(BODY, NS, MX, NU, s) BODY(NS, MX, NU, m, K, a, ldh, pb + (s) * K * nr_, c + (s) * nr_, ldc, nc, (s) * nr_, &ai)
+ * last, partial sliver its count of vectors; for 1 or 2 rows it goes with
+ * the whole sliver before it when that has no pair (alone, its few sums
+ * would wait on the multiply-add's latency). */
+#define REC_CALL2(BODY, NS, MX, NU, NUL, s) \
+  BODY(NS, MX, NU, NUL, m, K, a, ldh, pb + (s) * K * nr_, c + (s) * nr_, ldc, nc, (s) * nr_, &ai)
+#define REC_CALL(BODY, NS, MX, NU, s) REC_CALL2(BODY, NS, MX, NU, NU, s)
 #define REC_NU(BODY, MX, s)                                                             \
   do {                                                                                  \
     if (nu == 1) REC_CALL(BODY, 1, MX, 1, s);                                           \
@@ -212,8 +219,21 @@ static inline __attribute__((always_inline)) OX_TARGET_AVX2 void rec256(
       /* groups: npair pairs of whole slivers (1 or 2 rows), then single slivers */     \
       int64_t sf = ncols / NR < s1 ? ncols / NR : s1; /* [s0, sf): whole slivers */     \
       int64_t npair = m <= 2 && sf > s0 ? (sf - s0) / 2 : 0, ng = s1 - s0 - npair;      \
+      /* fold: the last group a whole sliver and the partial one after it */           \
+      int fold = m <= 2 && sf == s1 - 1 && s1 - s0 - 2 * npair == 2 && ncols % NR;       \
+      ng -= fold;                                                                       \
       for (int64_t g = 0; g < ng; g++) {                                                \
         int64_t gg = back ? ng - 1 - g : g;                                             \
+        if (fold && gg == npair) {                                                      \
+          int64_t s = s0 + 2 * npair, nc = NR + ncols % NR, nu = (ncols % NR + VL - 1) / VL; \
+          if (m == 1 && nu == 1) REC_CALL2(BODY, 2, 1, NR / VL, 1, s);                  \
+          else if (m == 1 && (nu == 2 || NR == 2 * VL)) REC_CALL2(BODY, 2, 1, NR / VL, 2, s); \
+          else if (m == 1) REC_CALL2(BODY, 2, 1, NR / VL, 3, s);                        \
+          else if (nu == 1) REC_CALL2(BODY, 2, 2, NR / VL, 1, s);                       \
+          else if (nu == 2 || NR == 2 * VL) REC_CALL2(BODY, 2, 2, NR / VL, 2, s);       \
+          else REC_CALL2(BODY, 2, 2, NR / VL, 3, s);                                    \
+          continue;                                                                     \
+        }                                                                               \
         if (gg < npair) {                                                               \
           int64_t s = s0 + 2 * gg, nc = 2 * NR;                                         \
           if (m == 1) REC_CALL(BODY, 2, 1, NR / VL, s);                                 \
@@ -261,7 +281,9 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 /* The per-type parts: activations over a vector, clip, and the driver
  * (ops/rnn_body.h): act_f, gate_f, run_f and act_d, gate_d, run_d. The
  * float gates' sigmoid and tanh run 8 at a time in double lanes
- * (core/vmath.h), rounded once as the scalar double loops round them. */
+ * (core/vmath.h), rounded once as the scalar double loops round them: the
+ * quick forms, ox_sigmoid_fast_f32 and ox_tanh_fast_f32, which give
+ * ox_sigmoid_f32's and ox_tanh_f32's bits (tests/unit/test_unary.c). */
 #define T float
 #define FN(name) name##_f
 #define GEMM ox_sgemm_any
@@ -271,8 +293,8 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 #define G_PACKED ox_sgemm_packed
 #define REC_FAST rec_fast_f
 #define REC_FAST_OK rec_fast_ok_f
-#define VSIGMOID(x, n) ox_sigmoid_f32(x, x, n)
-#define VTANH(x, n) ox_tanh_f32(x, x, n)
+#define VSIGMOID(x, n) ox_sigmoid_fast_f32(x, x, n)
+#define VTANH(x, n) ox_tanh_fast_f32(x, x, n)
 #include "rnn_body.h"
 #define T double
 #define FN(name) name##_d

@@ -447,9 +447,11 @@ static void test_errors(void) {
 /* The recurrent product runs on the GEMM's micro-kernel at every batch
  * size, so a batch row's outputs do not depend on the rows beside it: row b
  * of a batch of N has the bits of the same row run alone (batch 1 took the
- * thin product, summed in another order, before); and the same bits with
- * 1 thread and with 2 (the columns split). Hidden sizes that end in a
- * partial sliver of columns. */
+ * thin product, summed in another order, before), and rows b and b + 1 the
+ * bits of the two run as a batch of 2 (ops/rnn.c's kernel takes 1 or 2 rows
+ * by pairs of column slivers, the last whole one with the partial one);
+ * and the same bits with 1 thread and with 2 (the columns split). Hidden
+ * sizes that end in a partial sliver of columns. */
 static void test_batch_rows(void) {
   static const struct { const char *op; int lbr; } cells[] = {{"RNN", 0}, {"GRU", 0}, {"GRU", 1}, {"LSTM", 0}};
   enum { S = 4, N = 6, I = 11, ROW = 4 };
@@ -471,27 +473,38 @@ static void test_batch_rows(void) {
           memcpy(h1 + d * H, h0 + ((int64_t)d * N + ROW) * H, sizeof(double) * (size_t)H);
           memcpy(c1 + d * H, c0 + ((int64_t)d * N + ROW) * H, sizeof(double) * (size_t)H);
         }
+        /* rows ROW and ROW + 1 as a batch of 2: x (S, 2, I), states (D, 2, H) */
+        double x2[S * 2 * I], h2[2 * 2 * 64], c2[2 * 2 * 64];
+        for (int t = 0; t < S; t++) memcpy(x2 + t * 2 * I, x + ((int64_t)t * N + ROW) * I, sizeof(double) * 2 * I);
+        for (int d = 0; d < D; d++) {
+          memcpy(h2 + d * 2 * H, h0 + ((int64_t)d * N + ROW) * H, sizeof(double) * (size_t)(2 * H));
+          memcpy(c2 + d * 2 * H, c0 + ((int64_t)d * N + ROW) * H, sizeof(double) * (size_t)(2 * H));
+        }
         ox_attr at[3] = {attr_int("hidden_size", H), attr_str("direction", bidi ? "bidirectional" : "forward"),
                          attr_int("linear_before_reset", 1)};
         int na = cells[ci].lbr ? 3 : 2, nin = lstm ? 7 : 6;
-        ox_value *out[3][3] = {{0}};
-        for (int k = 0; k < 3; k++) { /* k 0: the batch; 1: the row alone; 2: the batch on 2 threads */
-          int n = k == 1 ? 1 : N;
-          ox_value *in[7] = {dtensor(dt, 3, (int64_t[]){S, n, I}, k == 1 ? x1 : x),
+        ox_value *out[4][3] = {{0}};
+        for (int k = 0; k < 4; k++) { /* k 0: the batch; 1: the row alone; 2: the batch on 2 threads; 3: 2 rows */
+          int n = k == 1 ? 1 : k == 3 ? 2 : N;
+          const double *xk = k == 1 ? x1 : k == 3 ? x2 : x, *hk = k == 1 ? h1 : k == 3 ? h2 : h0;
+          const double *ck = k == 1 ? c1 : k == 3 ? c2 : c0;
+          ox_value *in[7] = {dtensor(dt, 3, (int64_t[]){S, n, I}, xk),
                              dtensor(dt, 3, (int64_t[]){D, G * H, I}, w), dtensor(dt, 3, (int64_t[]){D, G * H, H}, r),
                              dtensor(dt, 2, (int64_t[]){D, 2 * G * H}, b), NULL,
-                             dtensor(dt, 3, (int64_t[]){D, n, H}, k == 1 ? h1 : h0),
-                             dtensor(dt, 3, (int64_t[]){D, n, H}, k == 1 ? c1 : c0)};
+                             dtensor(dt, 3, (int64_t[]){D, n, H}, hk), dtensor(dt, 3, (int64_t[]){D, n, H}, ck)};
           if (k == 2) ox_set_threads(2), ox_par_set_min(0, 0);
           CHECK_EQ_I(run(cells[ci].op, 14, na, at, nin, in, lstm ? 3 : 2, out[k]), 0);
           ox_set_threads(1), ox_par_set_min(-1, -1);
         }
         int64_t es = dbl ? 8 : 4, bad = 0;
-        for (int o = 0; o < (lstm ? 3 : 2) && out[0][o] && out[1][o] && out[2][o]; o++) {
+        for (int o = 0; o < (lstm ? 3 : 2) && out[0][o] && out[1][o] && out[2][o] && out[3][o]; o++) {
           const char *yb = out[0][o]->u.t.data, *y1 = out[1][o]->u.t.data, *y2 = out[2][o]->u.t.data;
+          const char *y3 = out[3][o]->u.t.data;
           int64_t outer = o == 0 ? (int64_t)S * D : D; /* Y (S, D, N, H); Y_h, Y_c (D, N, H) */
-          for (int64_t q = 0; q < outer; q++)
+          for (int64_t q = 0; q < outer; q++) {
             bad += memcmp(yb + ((q * N + ROW) * H) * es, y1 + q * H * es, (size_t)(H * es)) != 0;
+            bad += memcmp(yb + ((q * N + ROW) * H) * es, y3 + q * 2 * H * es, (size_t)(2 * H * es)) != 0;
+          }
           bad += memcmp(yb, y2, (size_t)(out[0][o]->u.t.n * es)) != 0;
         }
         if (bad)

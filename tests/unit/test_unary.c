@@ -3,6 +3,7 @@
  * by hand or with Python's math module, not by the code under test. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -427,11 +428,110 @@ static void test_sigmoid_tanh_rounding(void) {
   rounding_check(fns, 2, edges, (int)(sizeof edges / sizeof *edges), -110, 20, 1 << 19);
 }
 
+/* ox_sigmoid_fast_f32 and ox_tanh_fast_f32 (the RNN gates') give the bits
+ * of ox_sigmoid_f32 and ox_tanh_f32, under every vector build: on the hard
+ * inputs below (the quick path must give way there), every float within
+ * 4096 steps of the quick path's edges (80: sigmoid's range; 20 and 2^-60:
+ * tanh's; 1/16: tanh's series; 17.33 and 9.01: where the results reach 1;
+ * ln2/32, 3 ln2/32 and 3.5 ln2/32: where the table's index steps), then
+ * every 257th float of all 2^32 (NaN, infinities and subnormals included).
+ * Among those the test counts the inputs whose exact value is within 2^-37
+ * of a tie between two floats, where the quick path must give way to the
+ * exact one: at least a hundred must be checked. With OX_VMATH_ALL=1 in
+ * the environment, every float under the AVX-512 build (the one with a
+ * quick path; some 45 s). */
+static long double tie_dist(int fn, float x) { /* the exact value's distance to a tie, relative */
+  long double r = fn ? tanhl((long double)x) : 1 / (1 + expl(-(long double)x));
+  float f = (float)r, g = (long double)f < r ? nextafterf(f, INFINITY) : nextafterf(f, -INFINITY);
+  long double mid = ((long double)f + g) / 2;
+  return r == 0 || isinf(g) ? 1 : fabsl(r - mid) / fabsl(r);
+}
+static int fast_checked(const float *x, int n, int *ties, int all) {
+  float a[4096], b[4096];
+  int bad = 0;
+  for (int lv = all ? 2 : 0; lv <= 2; lv++) { /* all: AVX-512's build, the quick one */
+    ox_vmath_max_isa(lv);
+    for (int fn = 0; fn < 2; fn++) {
+      (fn ? ox_tanh_f32 : ox_sigmoid_f32)(x, a, n);
+      (fn ? ox_tanh_fast_f32 : ox_sigmoid_fast_f32)(x, b, n);
+      for (int i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof *a) && bad++ < 4)
+          fprintf(stderr, "%s(%a) (build %d): %a, want %a\n", fn ? "tanh_fast" : "sigmoid_fast", x[i], lv, b[i], a[i]);
+      if (lv == 2 && !all)
+        for (int i = 0; i < n; i += 7) *ties += tie_dist(fn, x[i]) < 0x1p-37L;
+    }
+  }
+  ox_vmath_max_isa(-1);
+  return bad;
+}
+/* The inputs (of all 2^32 floats) where the quick sigmoid alone, without
+ * its test for a tie, gives another float than the exact path; for tanh,
+ * where a first quick tanh, by (1 - e) / (1 + e) with e = e^-2a, did (the
+ * one by e^-2a - 1 gets every float right even without the test). Each
+ * within 2^-37 of a tie (tanh: and their negatives). */
+static const float HARD_SIGMOID[] = {
+    0x1.131916p-4f, 0x1.cce7b8p-4f, 0x1.aad92ep+0f, -0x1.3a06b6p-6f, -0x1.4c39aap-6f,
+    -0x1.7633eap-6f, -0x1.8ce738p-6f, -0x1.caa048p-5f, -0x1.ff0dcap-5f, -0x1.e55dacp-3f,
+    -0x1.7b8c3ep-2f, -0x1.a8a77cp-2f, -0x1.d098e6p-2f, -0x1.2dd64p-1f, -0x1.c7c59ep-1f,
+    -0x1.ec3f7p+0f, -0x1.962c0cp+2f, -0x1.c7faf8p+2f, -0x1.1746bep+3f, -0x1.20f1ecp+3f,
+    -0x1.957df2p+3f, -0x1.99b1d4p+3f, -0x1.d10b36p+3f, -0x1.39b1a6p+4f,
+};
+static const float HARD_TANH[] = {
+    0x1.32b908p-4f, 0x1.34f928p-4f, 0x1.446c32p-4f, 0x1.8230acp-4f, 0x1.833bd2p-4f, 0x1.9333aap-4f,
+    0x1.d926p-4f, 0x1.e40792p-4f, 0x1.e67d64p-4f, 0x1.e715d2p-4f, 0x1.eb58a2p-4f, 0x1.21522cp-3f,
+    0x1.2a19a8p-3f, 0x1.755f16p-3f, 0x1.a37a3ap-3f, 0x1.a7962ap-3f, 0x1.d37f14p-3f, 0x1.fe5b8ep-3f,
+    0x1.ff246ap-3f, 0x1.2ba586p-2f, 0x1.41985p-2f, 0x1.b00c9cp-2f, 0x1.b0b338p-2f, 0x1.d9ff12p-2f,
+    0x1.dc0accp-2f, 0x1.1af802p-1f,
+};
+static void test_fast_sigmoid_tanh(void) {
+  static const float edges[] = {80.0f, 20.0f, 0x1p-60f, 0.0625f, 17.33f, 9.01f, 0.0216608f, 0.0649825f, 0.0758130f};
+  float x[4096];
+  int n = 0, bad = 0, ties = 0;
+  const char *all = getenv("OX_VMATH_ALL");
+  int every = all && !strcmp(all, "1");
+  uint64_t step = every ? 1 : 257;
+#define PUT(v)                                                                        \
+  do {                                                                                \
+    x[n++] = (v);                                                                     \
+    if (n == 4096) bad += fast_checked(x, n, &ties, every), n = 0;                    \
+  } while (0)
+  int near = 0;
+  for (size_t m = 0; m < sizeof HARD_SIGMOID / sizeof *HARD_SIGMOID; m++) {
+    near += tie_dist(0, HARD_SIGMOID[m]) < 0x1p-37L;
+    PUT(HARD_SIGMOID[m]);
+  }
+  for (size_t m = 0; m < sizeof HARD_TANH / sizeof *HARD_TANH; m++) {
+    near += tie_dist(1, HARD_TANH[m]) < 0x1p-37L;
+    PUT(HARD_TANH[m]);
+    PUT(-HARD_TANH[m]);
+  }
+  CHECK_EQ_I(near, sizeof HARD_SIGMOID / sizeof *HARD_SIGMOID + sizeof HARD_TANH / sizeof *HARD_TANH);
+  for (size_t m = 0; m < sizeof edges / sizeof *edges; m++) {
+    float lo = edges[m], hi = lo;
+    for (int k = 0; k < 4096; k++) lo = nextafterf(lo, 0), hi = nextafterf(hi, INFINITY);
+    for (float v = lo; v <= hi; v = nextafterf(v, INFINITY)) {
+      PUT(v);
+      PUT(-v);
+    }
+  }
+  for (uint64_t u = 0; u <= UINT32_MAX; u += step) {
+    uint32_t w = (uint32_t)u;
+    float v;
+    memcpy(&v, &w, sizeof v);
+    PUT(v);
+  }
+#undef PUT
+  bad += fast_checked(x, n, &ties, every);
+  CHECK_EQ_I(bad, 0);
+  CHECK(every || ties >= 100);
+}
+
 int main(void) {
   A = ox_arena_new();
   test_erf_lanes();
   test_erf_rounding();
   test_sigmoid_tanh_rounding();
+  test_fast_sigmoid_tanh();
   test_table();
   test_round_sign();
   test_integers();
