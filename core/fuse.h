@@ -61,9 +61,23 @@ typedef struct {
   const char *name;  /* FULL: the value's name, bound when the head runs */
 } ox_epi_in;
 
+/* What a step's fn computes, when it is one of the forms core/fuse.c runs
+ * in one pass over a row (the same per-element expressions as the fn: the
+ * same bits); OX_EPI_F_NONE: only fn knows. */
+enum {
+  OX_EPI_F_NONE,
+  OX_EPI_F_ADD, OX_EPI_F_SUB, OX_EPI_F_MUL, OX_EPI_F_DIV, /* a op b, in float */
+  OX_EPI_F_RELU,   /* a < 0 ? 0 : a */
+  OX_EPI_F_CLIP,   /* (a < lo ? lo : a) > hi ? hi : (a < lo ? lo : a) */
+  OX_EPI_F_AFFINE, /* (float)(a * k[ch] + sh[ch]), in double */
+};
+
 typedef struct ox_epi_step {
   ox_epi_row_fn fn;
   const void *arg; /* the follower's parameters */
+  int form;        /* OX_EPI_F_*: fn's computation, or OX_EPI_F_NONE */
+  float lo, hi;    /* CLIP: the bounds */
+  const double *k, *sh; /* AFFINE: one of each per output channel */
   int nin;         /* 1 or 2 */
   ox_epi_in in[2];
   int dst;          /* the register written */
@@ -90,6 +104,11 @@ typedef struct ox_epi_bound {
   const ox_tensor *full[OX_EPI_MAXSTEP][2];
   int64_t M, P; /* the output's channels and positions per channel: (N, M, P);
                    a MatMul's: (1, rows, columns) */
+  int onepass;   /* set by ox_epi_check: the steps are all of forms core/fuse.c
+                    runs in one pass: nlin steps on register 0 in place (their
+                    other input a constant), then, when hswish, the four of
+                    x * Clip(x + c) / d (Paddle's HardSwish) */
+  int nlin, hswish;
   int done;
 } ox_epi_bound;
 
