@@ -7,7 +7,8 @@
 /* ---- one pass: the common groups without a call per step ----
  * A Conv's followers are mostly constants applied in place (Batch-
  * Normalization, a Mul and an Add per channel, Relu, Clip) and Paddle's
- * HardSwish, x * Clip(x + 3, 0, 6) / 6 as Add, Clip, Mul, Div. Run step by
+ * HardSwish, x * Clip(x + 3, 0, 6) / 6 as Add, Clip, Mul, Div (PP-LCNet's
+ * then a scalar Mul and Add: any sequence of the two kinds). Run step by
  * step, each costs a call and a pass over the chunk, more than its one
  * operation per element on the short rows of the 1x1 Convs; here the steps
  * are applied per block of the row in one function, HardSwish's four in one
@@ -44,13 +45,19 @@ static int is_hswish(const ox_epi_step *s) {
 
 static void plan_onepass(ox_epi_bound *b) {
   const ox_epi *e = b->e;
-  int i = 0;
-  b->onepass = 0;
+  b->onepass = 0, b->nop = 0;
   if (e->dt != OX_FLOAT || e->bycol) return;
-  while (i < e->nstep && in_place(&e->step[i])) i++;
-  b->nlin = i;
-  b->hswish = i + 4 == e->nstep && is_hswish(&e->step[i]);
-  b->onepass = i == e->nstep || b->hswish;
+  for (int i = 0; i < e->nstep;) {
+    if (in_place(&e->step[i])) {
+      b->op[b->nop++] = i++;
+    } else if (i + 4 <= e->nstep && is_hswish(&e->step[i])) {
+      b->op[b->nop++] = -1 - i; /* the four from step i */
+      i += 4;
+    } else {
+      return;
+    }
+  }
+  b->onepass = 1;
 }
 
 #define BLOCK 256 /* elements per block: in L1 across the steps */
@@ -66,8 +73,18 @@ static void plan_onepass(ox_epi_bound *b) {
     for (int64_t j = 0; j < n; j += BLOCK) {                                            \
       int64_t m = n - j < BLOCK ? n - j : BLOCK;                                        \
       float *x = row + j;                                                               \
-      for (int i = 0; i < b->nlin; i++) {                                               \
-        const ox_epi_step *s = &st[i];                                                  \
+      for (int o = 0; o < b->nop; o++) {                                                \
+        if (b->op[o] < 0) { /* HardSwish: x * Clip(x + c) / d */                       \
+          const ox_epi_step *s = &st[-1 - b->op[o]];                                    \
+          float c = s[0].in[1].data[0], lo = s[1].lo, hi = s[1].hi, d = s[3].in[1].data[0]; \
+          for (int64_t l = 0; l < m; l++) {                                             \
+            float t = x[l] + c, v = t < lo ? lo : t;                                    \
+            v = v > hi ? hi : v;                                                        \
+            x[l] = x[l] * v / d;                                                        \
+          }                                                                             \
+          continue;                                                                     \
+        }                                                                               \
+        const ox_epi_step *s = &st[b->op[o]];                                           \
         int kfirst = s->nin > 1 && s->in[0].kind != OX_EPI_REG;                         \
         const ox_epi_in *kin = &s->in[!kfirst];                                         \
         float k = s->nin < 2 ? 0 : kin->kind == OX_EPI_SCALAR ? kin->data[0] : kin->data[ch]; \
@@ -87,18 +104,9 @@ static void plan_onepass(ox_epi_bound *b) {
           }                                                                             \
         } break;                                                                        \
         default: { /* OX_EPI_F_AFFINE */                                                \
-          double ak = s->k[ch], sk = s->sh[ch];                                           \
-          for (int64_t l = 0; l < m; l++) x[l] = (float)(x[l] * ak + sk);                 \
+          double ak = s->k[ch], sk = s->sh[ch];                                         \
+          for (int64_t l = 0; l < m; l++) x[l] = (float)(x[l] * ak + sk);               \
         } break;                                                                        \
-        }                                                                               \
-      }                                                                                 \
-      if (b->hswish) {                                                                  \
-        const ox_epi_step *s = &st[b->nlin];                                            \
-        float c = s[0].in[1].data[0], lo = s[1].lo, hi = s[1].hi, d = s[3].in[1].data[0]; \
-        for (int64_t l = 0; l < m; l++) {                                               \
-          float t = x[l] + c, v = t < lo ? lo : t;                                      \
-          v = v > hi ? hi : v;                                                          \
-          x[l] = x[l] * v / d;                                                          \
         }                                                                               \
       }                                                                                 \
     }                                                                                   \

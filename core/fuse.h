@@ -104,11 +104,13 @@ typedef struct ox_epi_bound {
   const ox_tensor *full[OX_EPI_MAXSTEP][2];
   int64_t M, P; /* the output's channels and positions per channel: (N, M, P);
                    a MatMul's: (1, rows, columns) */
-  int onepass;   /* set by ox_epi_check: the steps are all of forms core/fuse.c
-                    runs in one pass: nlin steps on register 0 in place (their
-                    other input a constant), then, when hswish, the four of
-                    x * Clip(x + c) / d (Paddle's HardSwish) */
-  int nlin, hswish;
+  int onepass; /* set by ox_epi_check: every step is of a form core/fuse.c
+                  runs in one pass: op[0..nop) in order, op[k] >= 0 a step in
+                  place on register 0 (its other input a constant), < 0 the
+                  four steps from -1 - op[k] of x * Clip(x + c) / d (Paddle's
+                  HardSwish as Add, Clip, Mul, Div) */
+  int nop;
+  int op[OX_EPI_MAXSTEP];
   int done;
 } ox_epi_bound;
 

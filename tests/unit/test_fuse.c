@@ -77,8 +77,8 @@ typedef struct {
 /* Prepare and run gr with fusion on or off, on `threads`: 0, the outputs in
  * out, *fused the followers --time lists as fused; else the code. */
 static int run_graph(const graph *gr, int fuse, int threads, ox_value **out, int *fused) {
-  ox_node nodes[8];
-  const char *names[8][6]; /* preparing rewrites a node's names */
+  ox_node nodes[10];
+  const char *names[10][6]; /* preparing rewrites a node's names */
   for (int i = 0; i < gr->nnode; i++) {
     const step *st = &gr->node[i];
     for (int k = 0; k < 5; k++) names[i][k] = st->in[k];
@@ -286,6 +286,13 @@ static const step conv_bn_relu[] = {
   {"Relu", 1, {"z"}, {"r"}},           {"Sub", 2, {"three", "r"}, {"q"}},
   {"Div", 2, {"q", "six"}, {"out"}},
 };
+/* ocr_det's: a scalar Mul and Add, HardSwish, then a scalar Mul and Add
+ * (PP-LCNet's learnable affine after the activation) */
+static const step conv_hsw_affine[] = {
+  {"Conv", 2, {"x", "w"}, {"y"}},    {"Mul", 2, {"s", "y"}, {"y1"}},           {"Add", 2, {"y1", "b"}, {"z"}},
+  {"Add", 2, {"z", "three"}, {"t"}}, {"Clip", 3, {"t", "zero", "six"}, {"u"}}, {"Mul", 2, {"z", "u"}, {"v"}},
+  {"Div", 2, {"v", "six"}, {"h"}},   {"Mul", 2, {"s", "h"}, {"h1"}},            {"Add", 2, {"h1", "b"}, {"out"}},
+};
 /* HardSwish's Mul the other way round, Mul(u, z): not the one-pass form,
  * step by step (the same bytes all the same) */
 static const step conv_hsw_swapped[] = {
@@ -315,6 +322,10 @@ static void test_conv_epilogue(void) {
   graph g3 = {"conv_bn_relu", 5, conv_bn_relu, 1, {"x"}, {x}, 7, {"w", "s", "b", "mean", "var", "three", "six"},
               {w, sc, b, mean, var, three, six}, 1, {"out"}};
   fuse_case(&g3, 4);
+  ox_value *s1 = scalar(0.75f), *b1 = scalar(-0.5f);
+  graph g5 = {"conv_hswish_affine", 9, conv_hsw_affine, 1, {"x"}, {x}, 6, {"w", "s", "b", "three", "zero", "six"},
+              {w, s1, b1, three, zero, six}, 1, {"out"}};
+  fuse_case(&g5, 8);
   graph g4 = {"conv_hswish_swapped", 5, conv_hsw_swapped, 1, {"x"}, {x}, 4, {"w", "three", "zero", "six"},
               {w, three, zero, six}, 1, {"out"}};
   fuse_case(&g4, 4);
@@ -343,12 +354,20 @@ static void test_onepass_plan(void) {
   ox_epi_bound b = {.e = &e};
   CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
   CHECK_EQ_I(b.onepass, 1);
-  CHECK_EQ_I(b.nlin, 2);
-  CHECK_EQ_I(b.hswish, 1);
+  CHECK_EQ_I(b.nop, 3);
+  CHECK_EQ_I(b.op[0], 0);
+  CHECK_EQ_I(b.op[1], 1);
+  CHECK_EQ_I(b.op[2], -3); /* HardSwish from step 2 */
   e.nstep = 2; /* the in-place steps alone */
   CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
   CHECK_EQ_I(b.onepass, 1);
-  CHECK_EQ_I(b.hswish, 0);
+  CHECK_EQ_I(b.nop, 2);
+  e.step[6] = e.step[1], e.step[7] = e.step[0], e.nstep = 8; /* in-place steps after HardSwish */
+  CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
+  CHECK_EQ_I(b.onepass, 1);
+  CHECK_EQ_I(b.nop, 5);
+  CHECK_EQ_I(b.op[2], -3);
+  CHECK_EQ_I(b.op[4], 7);
   e.nstep = 5; /* HardSwish without its Div */
   CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
   CHECK_EQ_I(b.onepass, 0);
