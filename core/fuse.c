@@ -68,11 +68,15 @@ static void plan_onepass(ox_epi_bound *b) {
   else for (int64_t l = 0; l < m; l++) { float a = x[l], c = k; x[l] = EXPR; }          \
   break;
 #define ONEPASS_FN(SUF, TARGET)                                                         \
-  TARGET static void onepass_##SUF(const ox_epi_bound *b, float *row, int64_t n, int64_t ch) { \
+  TARGET static void onepass_##SUF(const ox_epi_bound *b, float *row, int64_t n, int64_t ch, const float *bias) { \
     const ox_epi_step *st = b->e->step;                                                 \
     for (int64_t j = 0; j < n; j += BLOCK) {                                            \
       int64_t m = n - j < BLOCK ? n - j : BLOCK;                                        \
       float *x = row + j;                                                               \
+      if (bias) {                                                                       \
+        float bv = *bias;                                                               \
+        for (int64_t l = 0; l < m; l++) x[l] = x[l] + bv;                               \
+      }                                                                                 \
       for (int o = 0; o < b->nop; o++) {                                                \
         if (b->op[o] < 0) { /* HardSwish: x * Clip(x + c) / d */                       \
           const ox_epi_step *s = &st[-1 - b->op[o]];                                    \
@@ -139,7 +143,7 @@ int ox_epi_check(ox_epi_bound *b, const ox_tensor *y) {
 void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0) {
   const ox_epi *e = b->e;
   if (b->onepass) {
-    OX_AT_WIDTH(onepass, b, row, n, ch);
+    OX_AT_WIDTH(onepass, b, row, n, ch, NULL);
     return;
   }
   int half = e->dt == OX_FLOAT16;
@@ -179,4 +183,20 @@ void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int6
       if (half) ox_f32_round_f16_n(reg[s->dst], m); /* the follower's float16 result */
     }
   }
+}
+
+#define ADD_FN(SUF, TARGET)                                                             \
+  TARGET static void add_row_##SUF(float *x, int64_t n, float bv) {                     \
+    for (int64_t l = 0; l < n; l++) x[l] = x[l] + bv;                                   \
+  }
+OX_BY_WIDTHS(ADD_FN)
+
+void ox_epi_rows_bias(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0,
+                      float bias) {
+  if (b->onepass) { /* the add in the same pass */
+    OX_AT_WIDTH(onepass, b, row, n, ch, &bias);
+    return;
+  }
+  OX_AT_WIDTH(add_row, row, n, bias);
+  ox_epi_rows(b, row, n, img, ch, pos0);
 }

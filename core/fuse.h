@@ -126,6 +126,12 @@ int ox_epi_check(ox_epi_bound *b, const ox_tensor *y);
  * left holding float16 values as floats, for the head to narrow. */
 void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0);
 
+/* ox_epi_rows on row + bias: each element first x + bias (the packed
+ * GEMM's y = acc, then y + bias, one rounding), then the steps: a Conv's
+ * bias added here instead of filled into Y before its product. */
+void ox_epi_rows_bias(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0,
+                      float bias);
+
 /* The families' epilogue hooks (ox_family.epi, core/registry.h; listed in
  * ops/families.c): a step for node c->node (its attributes in c->state, its
  * constant inputs through ox_const_input; inputs that the group makes are

@@ -387,12 +387,57 @@ static void test_onepass_plan(void) {
   CHECK_EQ_I(b.onepass, 0);
 }
 
+/* A Conv's bias added by its followers' pass (ops/conv_paths.c,
+ * late_bias): the packed GEMM's acc, then acc + bias, the bytes of the
+ * bias filled in first and added by the product. 16 output channels (the
+ * packed GEMM, not the direct path), K 1 (the corner values of x), K 300
+ * (more than one block of 256: there the bias must be filled in first, its
+ * add is inside the sum), and with a NaN in the bias (filled in first);
+ * HardSwish (the one pass) and Tanh (step by step after the add). */
+static const step conv_b_hsw[] = {
+  {"Conv", 3, {"x", "w", "bias"}, {"y"}},  {"Add", 2, {"y", "three"}, {"t"}},
+  {"Clip", 3, {"t", "zero", "six"}, {"u"}}, {"Mul", 2, {"y", "u"}, {"v"}},
+  {"Div", 2, {"v", "six"}, {"out"}},
+};
+static const step conv_b_tanh[] = {
+  {"Conv", 3, {"x", "w", "bias"}, {"y"}}, {"Tanh", 1, {"y"}, {"t"}}, {"Mul", 2, {"t", "six"}, {"out"}},
+};
+
+static void test_conv_bias_epilogue(void) {
+  int64_t xd[4] = {1, 1, 5, 67}, wd[4] = {16, 1, 1, 1}, bd = 16;
+  ox_value *x = random_tensor(4, xd);
+  float *xs = x->u.t.data;
+  const float special[] = {NAN, -INFINITY, INFINITY, -0.0f, 0.0f, -3.0f, 3.0f, 6.0f, -6.0f, 1e-40f, 3e38f};
+  for (int64_t i = 0; i < x->u.t.n; i++)
+    xs[i] = i < (int64_t)(sizeof special / sizeof special[0]) ? special[i] : xs[i] * 8;
+  float wv[16];
+  for (int i = 0; i < 16; i++) wv[i] = (float)(1 << (i % 4)) * (i % 2 ? -1.0f : 1.0f);
+  ox_value *w = tensor(OX_FLOAT, 4, wd, wv), *bias = random_tensor(1, &bd);
+  ox_value *three = scalar(3), *zero = scalar(0), *six = scalar(6);
+  graph g1 = {"conv_bias_hswish", 5, conv_b_hsw, 1, {"x"}, {x}, 5, {"w", "bias", "three", "zero", "six"},
+              {w, bias, three, zero, six}, 1, {"out"}};
+  fuse_case(&g1, 4);
+  graph g2 = {"conv_bias_tanh", 3, conv_b_tanh, 1, {"x"}, {x}, 3, {"w", "bias", "six"}, {w, bias, six}, 1,
+              {"out"}};
+  fuse_case(&g2, 2);
+  int64_t xd300[4] = {1, 300, 4, 40}, wd300[4] = {16, 300, 1, 1};
+  g1.label = "conv_bias_hswish_k300", g1.in[0] = random_tensor(4, xd300), g1.init[0] = random_tensor(4, wd300);
+  fuse_case(&g1, 4);
+  ox_value *bnan = random_tensor(1, &bd);
+  ((float *)bnan->u.t.data)[5] = NAN;
+  g2.label = "conv_bias_nan_tanh", g2.init[1] = bnan;
+  fuse_case(&g2, 2);
+  g1.label = "conv_bias_nan_hswish", g1.in[0] = x, g1.init[0] = w, g1.init[1] = bnan;
+  fuse_case(&g1, 4);
+}
+
 int main(void) {
   A = ox_arena_new();
   test_matmul_epilogue();
   test_matmul_epilogue_half();
   test_conv_epilogue();
   test_onepass_plan();
+  test_conv_bias_epilogue();
   ox_arena_free(A);
   return check_done("fuse");
 }
