@@ -61,9 +61,23 @@ typedef struct {
   const char *name;  /* FULL: the value's name, bound when the head runs */
 } ox_epi_in;
 
+/* What a step's fn computes, when it is one of the forms core/fuse.c runs
+ * in one pass over a row (the same per-element expressions as the fn: the
+ * same bits); OX_EPI_F_NONE: only fn knows. */
+enum {
+  OX_EPI_F_NONE,
+  OX_EPI_F_ADD, OX_EPI_F_SUB, OX_EPI_F_MUL, OX_EPI_F_DIV, /* a op b, in float */
+  OX_EPI_F_RELU,   /* a < 0 ? 0 : a */
+  OX_EPI_F_CLIP,   /* (a < lo ? lo : a) > hi ? hi : (a < lo ? lo : a) */
+  OX_EPI_F_AFFINE, /* (float)(a * k[ch] + sh[ch]), in double */
+};
+
 typedef struct ox_epi_step {
   ox_epi_row_fn fn;
   const void *arg; /* the follower's parameters */
+  int form;        /* OX_EPI_F_*: fn's computation, or OX_EPI_F_NONE */
+  float lo, hi;    /* CLIP: the bounds */
+  const double *k, *sh; /* AFFINE: one of each per output channel */
   int nin;         /* 1 or 2 */
   ox_epi_in in[2];
   int dst;          /* the register written */
@@ -90,6 +104,13 @@ typedef struct ox_epi_bound {
   const ox_tensor *full[OX_EPI_MAXSTEP][2];
   int64_t M, P; /* the output's channels and positions per channel: (N, M, P);
                    a MatMul's: (1, rows, columns) */
+  int onepass; /* set by ox_epi_check: every step is of a form core/fuse.c
+                  runs in one pass: op[0..nop) in order, op[k] >= 0 a step in
+                  place on register 0 (its other input a constant), < 0 the
+                  four steps from -1 - op[k] of x * Clip(x + c) / d (Paddle's
+                  HardSwish as Add, Clip, Mul, Div) */
+  int nop;
+  int op[OX_EPI_MAXSTEP];
   int done;
 } ox_epi_bound;
 
@@ -104,6 +125,12 @@ int ox_epi_check(ox_epi_bound *b, const ox_tensor *y);
  * is the head's float result (its row of a float buffer the shape of y),
  * left holding float16 values as floats, for the head to narrow. */
 void ox_epi_rows(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0);
+
+/* ox_epi_rows on row + bias: each element first x + bias (the packed
+ * GEMM's y = acc, then y + bias, one rounding), then the steps: a Conv's
+ * bias added here instead of filled into Y before its product. */
+void ox_epi_rows_bias(const ox_epi_bound *b, float *row, int64_t n, int64_t img, int64_t ch, int64_t pos0,
+                      float bias);
 
 /* The families' epilogue hooks (ox_family.epi, core/registry.h; listed in
  * ops/families.c): a step for node c->node (its attributes in c->state, its

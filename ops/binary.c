@@ -219,8 +219,11 @@ int ox_binary_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
   if ((n->domain && n->domain[0]) || n->nin != 2) return 0;
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (!strcmp(n->op, ops[i].name) && c->version >= ops[i].since) {
+      static const int forms[] = {OX_EPI_F_ADD, OX_EPI_F_SUB, OX_EPI_F_MUL, OX_EPI_F_DIV, OX_EPI_F_NONE,
+                                  OX_EPI_F_NONE};
       s->fn = epi_row;
       s->arg = &codes[i];
+      s->form = forms[i]; /* FROW_OP's expressions */
       return 2; /* two data inputs */
     }
   return 0;

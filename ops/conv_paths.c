@@ -235,6 +235,8 @@ typedef struct {
   const ox_conv_prep *prep; /* W prepared once per model, or NULL */
   int colsum; /* whether some wz is not zero: the terms need column sums */
   const ox_epi_bound *epi; /* float Conv: the followers applied to each finished row, or NULL */
+  int late_bias;           /* packed GEMM, float, with followers: the bias added by them
+                              (ox_epi_rows_bias), not filled into Y first (no bias NaN) */
   /* per thread (slot) scratch */
   char **buf;
   const char ***ptrs;
@@ -465,7 +467,12 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     char *yt = p->y + (size_t)((n * p->M + gi * p->Mg + m0) * p->P + j0) * p->ys;
     char *c = is_small(p->yt) ? ctile : yt;
     int64_t ldc = is_small(p->yt) ? nc : p->P;
-    if (p->b) fill_bias(p, c, ldc, p->b + (size_t)(gi * p->Mg + m0) * es, m1 - m0, nc);
+    /* the bias: filled in for the product to add (beta 1), or late: added
+     * by the followers' pass (the product's acc + bias, the same bits) */
+    int late = p->late_bias && p->ct == OX_FLOAT;
+    const float *bias = late ? (const float *)p->b + gi * p->Mg + m0 : NULL;
+    float beta = p->b && !late ? 1 : 0;
+    if (p->b && !late) fill_bias(p, c, ldc, p->b + (size_t)(gi * p->Mg + m0) * es, m1 - m0, nc);
     const char *pa = p->pa + (size_t)((gi * msl * mr + m0) * p->K) * es;
     int64_t nu = (t + 1) / p->mparts; /* the next item's tile */
     if (p->ct == OX_FLOAT && t + 1 < hi && nu != u && nu % p->ntiles) {
@@ -477,16 +484,18 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         int64_t b0 = ms * bl / nb * mr, b1 = ox_min64(ms * (bl + 1) / nb * mr, m1 - m0);
         prefetch_cols(p, xg, nj0, nnc, p->Cg * bl / nb, p->Cg * (bl + 1) / nb);
         ox_sgemm_packed(&p->gp, b1 - b0, nc, p->K, (const float *)pa + b0 * p->K, (const float *)pb,
-                        (float *)c + b0 * ldc, ldc, p->b ? 1 : 0);
-        if (p->epi) /* the block's rows, while they are in cache */
-          for (int64_t m = b0; m < b1; m++)
-            ox_epi_rows(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
+                        (float *)c + b0 * ldc, ldc, beta);
+        for (int64_t m = b0; p->epi && m < b1; m++) { /* the block's rows, while they are in cache */
+          if (bias) ox_epi_rows_bias(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0, bias[m]);
+          else ox_epi_rows(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
+        }
       }
     } else if (p->ct == OX_FLOAT) {
-      ox_sgemm_packed(&p->gp, m1 - m0, nc, p->K, (const float *)pa, (const float *)pb, (float *)c, ldc,
-                      p->b ? 1 : 0);
-      for (int64_t m = 0; p->epi && m < m1 - m0; m++)
-        ox_epi_rows(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
+      ox_sgemm_packed(&p->gp, m1 - m0, nc, p->K, (const float *)pa, (const float *)pb, (float *)c, ldc, beta);
+      for (int64_t m = 0; p->epi && m < m1 - m0; m++) {
+        if (bias) ox_epi_rows_bias(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0, bias[m]);
+        else ox_epi_rows(p->epi, (float *)c + m * ldc, nc, n, gi * p->Mg + m0 + m, j0);
+      }
     } else
       ox_dgemm_packed(&p->gp, m1 - m0, nc, p->K, (const double *)pa, (const double *)pb, (double *)c,
                       ldc, p->b ? 1 : 0);
@@ -1533,6 +1542,12 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
       return rc;
     }
   }
+  /* the followers add the bias: when the product's sum is one block of K
+   * (core/gemm.c's KC, KBLOCK: later blocks add onto the first's acc +
+   * bias), and no bias is NaN (which NaN an add keeps is its operands') */
+  p.late_bias = p.epi && p.b && p.ct == OX_FLOAT && p.yt == OX_FLOAT && p.K <= KBLOCK;
+  for (int64_t m = 0; p.late_bias && m < p.M; m++)
+    p.late_bias = ((const float *)p.b)[m] == ((const float *)p.b)[m];
   int64_t items = p.N * p.G * p.ntiles * p.mparts;
   int nch = ox_par_chunks(c->threads, items, work);
   int64_t packed[OX_MAX_THREADS];

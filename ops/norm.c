@@ -353,6 +353,7 @@ int ox_batchnorm_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
     e->a = a, e->sh = sh;
     s->fn = bn_epi_row;
     s->arg = e;
+    s->form = OX_EPI_F_AFFINE, s->k = a, s->sh = sh; /* affine_f32's expression */
   }
   c->err = keep;
   return e != NULL; /* one data input (the rest are parameters) */

@@ -565,6 +565,9 @@ int ox_unary_epi(ox_ctx *c, int64_t M, ox_epi_step *s) {
   }
   s->fn = epi_row;
   s->arg = e;
+  /* fast_'s expressions (Relu_F, Clip_F on float) */
+  if (e->op == OP_Relu) s->form = OX_EPI_F_RELU;
+  if (e->op == OP_Clip) s->form = OX_EPI_F_CLIP, s->lo = (float)e->q.lo, s->hi = (float)e->q.hi;
   return 1; /* one data input */
 }
 

@@ -18,6 +18,7 @@
 
 #include "kit.h"
 #include "core/eval.h"
+#include "core/fuse.h"
 #include "core/half.h"
 
 static unsigned rng = 4242;
@@ -54,7 +55,7 @@ static ox_value *scalar_half(float f) {
 typedef struct {
   const char *op;
   int nin;
-  const char *in[2];
+  const char *in[5];
   const char *out[1];
 } step;
 
@@ -67,8 +68,8 @@ typedef struct {
   const char *in_name[2];
   ox_value *in[2];
   int ninit;
-  const char *init_name[5];
-  ox_value *init[5];
+  const char *init_name[9];
+  ox_value *init[9];
   int nout;
   const char *out_name[2];
 } graph;
@@ -76,12 +77,13 @@ typedef struct {
 /* Prepare and run gr with fusion on or off, on `threads`: 0, the outputs in
  * out, *fused the followers --time lists as fused; else the code. */
 static int run_graph(const graph *gr, int fuse, int threads, ox_value **out, int *fused) {
-  ox_node nodes[8];
-  const char *names[8][3]; /* preparing rewrites a node's names */
+  ox_node nodes[10];
+  const char *names[10][6]; /* preparing rewrites a node's names */
   for (int i = 0; i < gr->nnode; i++) {
     const step *st = &gr->node[i];
-    names[i][0] = st->in[0], names[i][1] = st->in[1], names[i][2] = st->out[0];
-    nodes[i] = kit_node(st->op, st->nin, names[i], 1, names[i] + 2);
+    for (int k = 0; k < 5; k++) names[i][k] = st->in[k];
+    names[i][5] = st->out[0];
+    nodes[i] = kit_node(st->op, st->nin, names[i], 1, names[i] + 5);
   }
   ox_valueinfo gi[2], go[2];
   for (int i = 0; i < gr->nin; i++) gi[i] = (ox_valueinfo){.name = gr->in_name[i], .rank = -1};
@@ -106,7 +108,9 @@ static int run_graph(const graph *gr, int fuse, int threads, ox_value **out, int
   char line[512];
   *fused = 0;
   while (fgets(line, sizeof line, f))
-    if (strstr(line, "fused  node") && strstr(line, "(computed by node 'MatMul')")) ++*fused;
+    if (strstr(line, "fused  node") && strstr(line, gr->node[0].op[0] == 'C' ? "(computed by node 'Conv')"
+                                                                                : "(computed by node 'MatMul')"))
+      ++*fused;
   fclose(f);
   return rc;
 }
@@ -255,10 +259,185 @@ static void test_matmul_epilogue_half(void) {
   fuse_case(&g3, 1);
 }
 
+/* ---- a Conv's followers in one pass (core/fuse.c, onepass) ----
+ * BatchNormalization, a Mul and an Add per channel, Relu, Clip and Paddle's
+ * HardSwish (Add 3, Clip 0 6, Mul, Div 6) after a Conv: fused, every element
+ * the bytes of the unfused nodes, on values the steps' corner cases reach
+ * (x (1, 1, 5, 67), scaled per channel by powers of two: NaN, -Inf, Inf,
+ * -0, -3 and 3 where x + 3 and x - 3 cancel, 6, tiny and huge values,
+ * random ones in [-8, 8)); rows of 335 positions, more than a block. */
+static const step conv_bn_hsw[] = {
+  {"Conv", 2, {"x", "w"}, {"y"}},
+  {"BatchNormalization", 5, {"y", "s", "b", "mean", "var"}, {"z"}},
+  {"Add", 2, {"z", "three"}, {"t"}},
+  {"Clip", 3, {"t", "zero", "six"}, {"u"}},
+  {"Mul", 2, {"z", "u"}, {"v"}},
+  {"Div", 2, {"v", "six"}, {"out"}},
+};
+/* the det model's: a Mul and an Add per channel, then HardSwish */
+static const step conv_affine_hsw[] = {
+  {"Conv", 2, {"x", "w"}, {"y"}},     {"Mul", 2, {"y", "s"}, {"y1"}},          {"Add", 2, {"b", "y1"}, {"z"}},
+  {"Add", 2, {"z", "three"}, {"t"}},  {"Clip", 3, {"t", "zero", "six"}, {"u"}}, {"Mul", 2, {"z", "u"}, {"v"}},
+  {"Div", 2, {"v", "six"}, {"out"}},
+};
+/* BatchNormalization, Relu, Sub and Div of a constant first */
+static const step conv_bn_relu[] = {
+  {"Conv", 2, {"x", "w"}, {"y"}},      {"BatchNormalization", 5, {"y", "s", "b", "mean", "var"}, {"z"}},
+  {"Relu", 1, {"z"}, {"r"}},           {"Sub", 2, {"three", "r"}, {"q"}},
+  {"Div", 2, {"q", "six"}, {"out"}},
+};
+/* ocr_det's: a scalar Mul and Add, HardSwish, then a scalar Mul and Add
+ * (PP-LCNet's learnable affine after the activation) */
+static const step conv_hsw_affine[] = {
+  {"Conv", 2, {"x", "w"}, {"y"}},    {"Mul", 2, {"s", "y"}, {"y1"}},           {"Add", 2, {"y1", "b"}, {"z"}},
+  {"Add", 2, {"z", "three"}, {"t"}}, {"Clip", 3, {"t", "zero", "six"}, {"u"}}, {"Mul", 2, {"z", "u"}, {"v"}},
+  {"Div", 2, {"v", "six"}, {"h"}},   {"Mul", 2, {"s", "h"}, {"h1"}},            {"Add", 2, {"h1", "b"}, {"out"}},
+};
+/* HardSwish's Mul the other way round, Mul(u, z): not the one-pass form,
+ * step by step (the same bytes all the same) */
+static const step conv_hsw_swapped[] = {
+  {"Conv", 2, {"x", "w"}, {"y"}},     {"Add", 2, {"y", "three"}, {"t"}}, {"Clip", 3, {"t", "zero", "six"}, {"u"}},
+  {"Mul", 2, {"u", "y"}, {"v"}},      {"Div", 2, {"v", "six"}, {"out"}},
+};
+
+static void test_conv_epilogue(void) {
+  int64_t xd[4] = {1, 1, 5, 67}, wd[4] = {3, 1, 1, 1}, pd = 3, cd[3] = {3, 1, 1};
+  ox_value *x = random_tensor(4, xd);
+  float *xs = x->u.t.data;
+  const float special[] = {NAN, -INFINITY, INFINITY, -0.0f, 0.0f, -3.0f, 3.0f, 6.0f, -6.0f, 1e-40f, -1e-40f,
+                           3e38f, -3e38f, 1.5f, -1.5f, 0.1f};
+  for (int64_t i = 0; i < x->u.t.n; i++)
+    xs[i] = i < (int64_t)(sizeof special / sizeof special[0]) ? special[i] : xs[i] * 8;
+  float wv[3] = {1, -2, 0.5f}, mv[3] = {0.25f, -1, 3}, vv[3] = {1, 0.5f, 2};
+  ox_value *w = tensor(OX_FLOAT, 4, wd, wv), *sc = random_tensor(1, &pd), *b = random_tensor(1, &pd);
+  ox_value *mean = tensor(OX_FLOAT, 1, &pd, mv), *var = tensor(OX_FLOAT, 1, &pd, vv);
+  ox_value *three = scalar(3), *zero = scalar(0), *six = scalar(6);
+  graph g1 = {"conv_bn_hswish", 6, conv_bn_hsw, 1, {"x"}, {x}, 8,
+              {"w", "s", "b", "mean", "var", "three", "zero", "six"}, {w, sc, b, mean, var, three, zero, six}, 1,
+              {"out"}};
+  fuse_case(&g1, 5);
+  graph g2 = {"conv_affine_hswish", 7, conv_affine_hsw, 1, {"x"}, {x}, 6, {"w", "s", "b", "three", "zero", "six"},
+              {w, random_tensor(3, cd), random_tensor(3, cd), three, zero, six}, 1, {"out"}};
+  fuse_case(&g2, 6);
+  graph g3 = {"conv_bn_relu", 5, conv_bn_relu, 1, {"x"}, {x}, 7, {"w", "s", "b", "mean", "var", "three", "six"},
+              {w, sc, b, mean, var, three, six}, 1, {"out"}};
+  fuse_case(&g3, 4);
+  ox_value *s1 = scalar(0.75f), *b1 = scalar(-0.5f);
+  graph g5 = {"conv_hswish_affine", 9, conv_hsw_affine, 1, {"x"}, {x}, 6, {"w", "s", "b", "three", "zero", "six"},
+              {w, s1, b1, three, zero, six}, 1, {"out"}};
+  fuse_case(&g5, 8);
+  graph g4 = {"conv_hswish_swapped", 5, conv_hsw_swapped, 1, {"x"}, {x}, 4, {"w", "three", "zero", "six"},
+              {w, three, zero, six}, 1, {"out"}};
+  fuse_case(&g4, 4);
+}
+
+/* which groups ox_epi_check gives the one pass: in-place steps on register
+ * 0 with constants, then HardSwish's four in their order; not when the Mul
+ * reads its inputs the other way, a step reads a residual (FULL), or the
+ * group is float16 */
+static void test_onepass_plan(void) {
+  static const float three = 3, six = 6, per_ch[3] = {1, 2, 3};
+  static const double k[3] = {1, 2, 3}, sh[3] = {0, 1, 2};
+  ox_epi e = {0};
+  e.dt = OX_FLOAT, e.rank = 2, e.nstep = 6, e.nreg = 2;
+  ox_epi_in r0 = {.kind = OX_EPI_REG, .reg = 0}, r1 = {.kind = OX_EPI_REG, .reg = 1};
+  ox_epi_in c3 = {.kind = OX_EPI_SCALAR, .data = &three}, c6 = {.kind = OX_EPI_SCALAR, .data = &six};
+  ox_epi_in ch = {.kind = OX_EPI_CHANNEL, .data = per_ch};
+  e.step[0] = (ox_epi_step){.form = OX_EPI_F_AFFINE, .k = k, .sh = sh, .nin = 1, .in = {r0}, .dst = 0};
+  e.step[1] = (ox_epi_step){.form = OX_EPI_F_SUB, .nin = 2, .in = {ch, r0}, .dst = 0};
+  e.step[2] = (ox_epi_step){.form = OX_EPI_F_ADD, .nin = 2, .in = {r0, c3}, .dst = 1};
+  e.step[3] = (ox_epi_step){.form = OX_EPI_F_CLIP, .lo = 0, .hi = 6, .nin = 1, .in = {r1}, .dst = 1};
+  e.step[4] = (ox_epi_step){.form = OX_EPI_F_MUL, .nin = 2, .in = {r0, r1}, .dst = 0};
+  e.step[5] = (ox_epi_step){.form = OX_EPI_F_DIV, .nin = 2, .in = {r0, c6}, .dst = 0};
+  int64_t yd[3] = {1, 3, 5};
+  ox_value *y = tensor(OX_FLOAT, 3, yd, NULL);
+  ox_epi_bound b = {.e = &e};
+  CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
+  CHECK_EQ_I(b.onepass, 1);
+  CHECK_EQ_I(b.nop, 3);
+  CHECK_EQ_I(b.op[0], 0);
+  CHECK_EQ_I(b.op[1], 1);
+  CHECK_EQ_I(b.op[2], -3); /* HardSwish from step 2 */
+  e.nstep = 2; /* the in-place steps alone */
+  CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
+  CHECK_EQ_I(b.onepass, 1);
+  CHECK_EQ_I(b.nop, 2);
+  e.step[6] = e.step[1], e.step[7] = e.step[0], e.nstep = 8; /* in-place steps after HardSwish */
+  CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
+  CHECK_EQ_I(b.onepass, 1);
+  CHECK_EQ_I(b.nop, 5);
+  CHECK_EQ_I(b.op[2], -3);
+  CHECK_EQ_I(b.op[4], 7);
+  e.nstep = 5; /* HardSwish without its Div */
+  CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
+  CHECK_EQ_I(b.onepass, 0);
+  e.nstep = 6;
+  e.step[4].in[0] = r1, e.step[4].in[1] = r0; /* Mul(r, x) */
+  CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
+  CHECK_EQ_I(b.onepass, 0);
+  e.step[4].in[0] = r0, e.step[4].in[1] = r1;
+  e.step[1].in[0] = (ox_epi_in){.kind = OX_EPI_FULL, .name = "r"}; /* a residual */
+  ox_epi_bound bf = {.e = &e};
+  bf.full[1][0] = &y->u.t;
+  CHECK_EQ_I(ox_epi_check(&bf, &y->u.t), 1);
+  CHECK_EQ_I(bf.onepass, 0);
+  e.step[1].in[0] = ch;
+  e.step[1].form = OX_EPI_F_NONE; /* a step only its fn knows */
+  CHECK_EQ_I(ox_epi_check(&b, &y->u.t), 1);
+  CHECK_EQ_I(b.onepass, 0);
+}
+
+/* A Conv's bias added by its followers' pass (ops/conv_paths.c,
+ * late_bias): the packed GEMM's acc, then acc + bias, the bytes of the
+ * bias filled in first and added by the product. 16 output channels (the
+ * packed GEMM, not the direct path), K 1 (the corner values of x), K 300
+ * (more than one block of 256: there the bias must be filled in first, its
+ * add is inside the sum), and with a NaN in the bias (filled in first);
+ * HardSwish (the one pass) and Tanh (step by step after the add). */
+static const step conv_b_hsw[] = {
+  {"Conv", 3, {"x", "w", "bias"}, {"y"}},  {"Add", 2, {"y", "three"}, {"t"}},
+  {"Clip", 3, {"t", "zero", "six"}, {"u"}}, {"Mul", 2, {"y", "u"}, {"v"}},
+  {"Div", 2, {"v", "six"}, {"out"}},
+};
+static const step conv_b_tanh[] = {
+  {"Conv", 3, {"x", "w", "bias"}, {"y"}}, {"Tanh", 1, {"y"}, {"t"}}, {"Mul", 2, {"t", "six"}, {"out"}},
+};
+
+static void test_conv_bias_epilogue(void) {
+  int64_t xd[4] = {1, 1, 5, 67}, wd[4] = {16, 1, 1, 1}, bd = 16;
+  ox_value *x = random_tensor(4, xd);
+  float *xs = x->u.t.data;
+  const float special[] = {NAN, -INFINITY, INFINITY, -0.0f, 0.0f, -3.0f, 3.0f, 6.0f, -6.0f, 1e-40f, 3e38f};
+  for (int64_t i = 0; i < x->u.t.n; i++)
+    xs[i] = i < (int64_t)(sizeof special / sizeof special[0]) ? special[i] : xs[i] * 8;
+  float wv[16];
+  for (int i = 0; i < 16; i++) wv[i] = (float)(1 << (i % 4)) * (i % 2 ? -1.0f : 1.0f);
+  ox_value *w = tensor(OX_FLOAT, 4, wd, wv), *bias = random_tensor(1, &bd);
+  ox_value *three = scalar(3), *zero = scalar(0), *six = scalar(6);
+  graph g1 = {"conv_bias_hswish", 5, conv_b_hsw, 1, {"x"}, {x}, 5, {"w", "bias", "three", "zero", "six"},
+              {w, bias, three, zero, six}, 1, {"out"}};
+  fuse_case(&g1, 4);
+  graph g2 = {"conv_bias_tanh", 3, conv_b_tanh, 1, {"x"}, {x}, 3, {"w", "bias", "six"}, {w, bias, six}, 1,
+              {"out"}};
+  fuse_case(&g2, 2);
+  int64_t xd300[4] = {1, 300, 4, 40}, wd300[4] = {16, 300, 1, 1};
+  g1.label = "conv_bias_hswish_k300", g1.in[0] = random_tensor(4, xd300), g1.init[0] = random_tensor(4, wd300);
+  fuse_case(&g1, 4);
+  ox_value *bnan = random_tensor(1, &bd);
+  ((float *)bnan->u.t.data)[5] = NAN;
+  g2.label = "conv_bias_nan_tanh", g2.init[1] = bnan;
+  fuse_case(&g2, 2);
+  g1.label = "conv_bias_nan_hswish", g1.in[0] = x, g1.init[0] = w, g1.init[1] = bnan;
+  fuse_case(&g1, 4);
+}
+
 int main(void) {
   A = ox_arena_new();
   test_matmul_epilogue();
   test_matmul_epilogue_half();
+  test_conv_epilogue();
+  test_onepass_plan();
+  test_conv_bias_epilogue();
   ox_arena_free(A);
   return check_done("fuse");
 }
