@@ -1452,10 +1452,6 @@ static int einsum(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
 
 /* The kernels onnxruntime's com.microsoft products run too (ops/twins.h). */
 int ox_matmul_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) { return matmul(c, nin, in, nout, out); }
-int ox_matmul_integer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
-  (void)nout; /* c->state is the calling row's: B packed per call */
-  return matmul_integer_pp(c, nin, in, out, NULL);
-}
 int ox_matmul_integer_prepared_k(ox_ctx *c, const void *state, int nin, ox_value **in, ox_value **out) {
   return matmul_integer_pp(c, nin, in, out, state ? ((const mmi_state *)state)->pp : NULL);
 }

@@ -60,14 +60,13 @@ int ox_quantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_dequantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_dynamic_quantize_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_matmul_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
-int ox_matmul_integer_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
-/* MatMulInteger's load hook (a constant 2-D B packed once, for a uint8 A),
- * for a row whose input 1 is B too (MatMulIntegerToFloat,
- * DynamicQuantizeMatMul); ox_matmul_integer_prepared_k is the kernel with
- * that state (c->state being the calling row's): the packed B serves when
- * in[1] is its tensor, the bytes of ox_matmul_integer_k either way. */
-int ox_matmul_integer_load(ox_ctx *c, void **state);
+/* MatMulInteger's kernel given its load hook's state (state NULL: B packed
+ * per call; c->state is the calling row's), and that hook (a constant 2-D
+ * B packed once, for a uint8 A), for a row whose input 1 is B too
+ * (MatMulIntegerToFloat, DynamicQuantizeMatMul): the packed B serves when
+ * in[1] is its tensor, the same bytes either way. */
 int ox_matmul_integer_prepared_k(ox_ctx *c, const void *state, int nin, ox_value **in, ox_value **out);
+int ox_matmul_integer_load(ox_ctx *c, void **state);
 int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_conv_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 /* and their load hooks (the state those kernels read as c->state), which
