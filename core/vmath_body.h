@@ -178,12 +178,16 @@ INL int FN(vany)(vl m) {
  * the tie: the same float. Else, or where a lane is out of range (NaN
  * included), ok is 0 and the caller takes the exact path for the 8 lanes
  * (a lane in 2^14 is near a tie: a vector in some 2000). */
-INL vd FN(qexp)(vd x) { /* e^x, -160 <= x <= 0 */
+/* x = k ln2/16 + r, |r| <= ln2/32, k = 16 n + j in the low bits of *t */
+INL vd FN(qreduce)(vd x, vd *t) {
   const double shift = 0x1.8p52;
-  vd t = QFMA(x, vsplat(23.083120654223414), vsplat(shift)); /* x 16/ln2 */
-  vd k = t - shift;
+  *t = QFMA(x, vsplat(23.083120654223414), vsplat(shift)); /* x 16/ln2 */
+  vd k = *t - shift;
   vd r = QFMA(k, vsplat(-6.93147180369123816490e-01 / 16), x);
-  r = QFMA(k, vsplat(-1.90821492927058770002e-10 / 16), r);
+  return QFMA(k, vsplat(-1.90821492927058770002e-10 / 16), r);
+}
+INL vd FN(qexp)(vd x) { /* e^x, -160 <= x <= 0 */
+  vd t, r = FN(qreduce)(x, &t);
   /* e^r - 1 = r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120)), a short chain */
   vd r2 = r * r;
   vd p = QFMA(r2, QFMA(r, vsplat(1.0 / 120), vsplat(1.0 / 24)), QFMA(r, vsplat(1.0 / 6), vsplat(0.5)));
@@ -216,11 +220,7 @@ INL int FN(qsigmoid)(vd t, vd *out) {
  * relative from x = -ln2/32 on (s - 1 is then 2^-5.5 or more) and 2^-51
  * below */
 INL vd FN(qexpm1)(vd x) {
-  const double shift = 0x1.8p52;
-  vd t = QFMA(x, vsplat(23.083120654223414), vsplat(shift)); /* x 16/ln2 */
-  vd k = t - shift;
-  vd r = QFMA(k, vsplat(-6.93147180369123816490e-01 / 16), x);
-  r = QFMA(k, vsplat(-1.90821492927058770002e-10 / 16), r);
+  vd t, r = FN(qreduce)(x, &t);
   /* e^r - 1 = r + r^2 (1/2 + r/6 + r^2 (1/24 + r/120 + r^2/720)) */
   vd r2 = r * r;
   vd p = QFMA(r2, vsplat(1.0 / 720), QFMA(r, vsplat(1.0 / 120), vsplat(1.0 / 24)));
