@@ -1513,6 +1513,11 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
      * 128 -> 128 over 28 x 28: 20% longer in place, 24 -> 96 over 80 x 80
      * 12% shorter) */
     flat &= ox_ceil_div(p.Mg, mr) <= 4;
+    /* and a K of one block of 256 or more: below, the runs of X are too
+     * short to pay for themselves (wake_emb's 24 -> 24, kernel 1x3, pads
+     * over 74 x 32, K 72: 119 us packed, 137 in place over pad_input's
+     * copy; ocr_det's 96 -> 24 gains at K 864) */
+    flat &= p.K >= 256;
     if (flat) {
       int64_t nrr = igemm_nr(&p), Lq = q->nd - 1, Ho = q->nd == 2 ? q->pos[0] : 1, Wo = q->pos[Lq];
       p.Wp = q->img[Lq];
