@@ -26,8 +26,16 @@
 //   ORT_OUT_DIR=DIR   also write the first run's outputs as DIR/output_K.pb
 //                     (TensorProto, raw_data; K in the model's output order),
 //                     for comparing with 'onnxop run --out-dir' (bench/models/)
+//   ORT_PROFILE=FILE  after the timed runs, one more session of the same
+//                     settings with onnxruntime's profiler on (apart, so that
+//                     the profiler does not slow the timed runs): WARMUP runs,
+//                     then one whose nodes' kernel times are written to FILE
+//                     as JSON, {op type: microseconds} (ORT_OPT=all: the
+//                     nodes of its optimised graph, fused ones under their own
+//                     op types), as 'onnxop bench --time' charges its nodes
 'use strict';
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 const dir = process.env.ORT_DIR;
@@ -111,6 +119,33 @@ function writeTensor(file, name, t) {
   fs.writeFileSync(file, Buffer.concat(parts));
 }
 
+// ORT_PROFILE: the last run's node kernel times by op type, from the profile
+// that endProfiling writes (Chrome trace events; a node's event is named
+// NODE_kernel_time, its op type in args.op_name)
+async function profile(model, options, feeds, warmup, file) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ort-profile-'));
+  try {
+    const s = await ort.InferenceSession.create(model, {...options, enableProfiling: true,
+                                                        profileFilePrefix: path.join(dir, 'p')});
+    for (let r = 0; r <= warmup; r++) await s.run(feeds);
+    await s.endProfiling();
+    const json = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+    if (json.length !== 1) throw new Error(`ORT_PROFILE: onnxruntime wrote ${json.length} profiles, not 1`);
+    const events = JSON.parse(fs.readFileSync(path.join(dir, json[0]), 'utf8'));
+    const last = events.filter((e) => e.name === 'model_run').pop();
+    if (!last) throw new Error('ORT_PROFILE: the profile has no model_run event');
+    const ops = {};
+    for (const e of events) {
+      if (e.cat !== 'Node' || !e.name.endsWith('_kernel_time') || e.ts < last.ts || e.ts > last.ts + last.dur) continue;
+      const op = e.args.op_name;
+      ops[op] = (ops[op] || 0) + e.dur;
+    }
+    fs.writeFileSync(file, JSON.stringify(ops) + '\n');
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+}
+
 async function main() {
   const [model, runsS, warmupS, ...inputs] = process.argv.slice(2);
   const runs = Number(runsS), warmup = Number(warmupS);
@@ -119,11 +154,12 @@ async function main() {
   if (!['disabled', 'basic', 'extended', 'all'].includes(opt)) {
     throw new Error(`ORT_OPT=${opt}: one of disabled, basic, extended, all`);
   }
-  const l0 = process.hrtime.bigint();
-  const s = await ort.InferenceSession.create(model, {
+  const options = {
     executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1,
     graphOptimizationLevel: opt, executionMode: 'sequential',
-  });
+  };
+  const l0 = process.hrtime.bigint();
+  const s = await ort.InferenceSession.create(model, options);
   const loadUs = Number(process.hrtime.bigint() - l0) / 1e3; // session creation: read, optimise, prepack
   const feeds = {};
   inputs.forEach((f, i) => {
@@ -162,6 +198,7 @@ async function main() {
   const cpu = process.cpuUsage(cpu0); // the whole process's CPU time over the timed runs
   t.sort((a, b) => a - b);
   const n = t.length, med = n % 2 ? t[(n - 1) / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+  if (process.env.ORT_PROFILE) await profile(model, options, feeds, warmup, process.env.ORT_PROFILE);
   console.log(`${model}: runs=${n} median_us=${med.toFixed(1)} min_us=${t[0].toFixed(1)} prealloc=${fetches ? 'yes' : 'no'} threads=${threads} opt=${opt} cpu_us=${((cpu.user + cpu.system) / n).toFixed(1)} load_us=${loadUs.toFixed(1)}`);
 }
 main().catch((e) => { console.error(`bench/ort.js: ${e.message}`); process.exit(1); });

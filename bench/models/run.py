@@ -32,8 +32,10 @@ make check). For each model of bench/models/manifest.txt, in the same run:
 Prints the time table (ms; ratio = onnxop / ORT by medians, and by minimums:
 the machine may be busy; then ORT with all its graph optimisations, and
 onnxop's ratio to it by medians and by minimums), the threads table, the outputs and memory table,
-where onnxop's time goes per model, and the per-op breakdown (onnxop's self
-time per op type) of the three models slowest relative to ORT.
+where onnxop's time goes per model, and the per-op breakdown of the three
+models slowest relative to ORT: onnxop's self time per op type beside ORT's
+kernel time per op type with its graph optimisation off and all (its
+profiler, in one more warm run each: bench/ort.js's ORT_PROFILE).
 
   ORT_DIR=DIR   a folder with node_modules/onnxruntime-node (npm install
                 --ignore-scripts onnxruntime-node); without it, onnxop alone
@@ -47,6 +49,7 @@ Exit status: 0 when every model ran on both and the outputs match; 1 when a
 model could not be fetched, onnxop or ORT refused one, or outputs differ
 (the tables are printed first); 2 usage.
 """
+import json
 import os
 import re
 import shutil
@@ -138,6 +141,22 @@ def op_times(stderr):
         per[op] = per.get(op, 0.0) + own
         below[depth] = below.get(depth, 0.0) + t
     return per
+
+
+def ort_op_times(ortjs, ort_dir, r, opt):
+    """{op type: µs} of ORT's warm run of r's model, one thread, graph
+    optimisation opt, from its profiler (bench/ort.js's ORT_PROFILE); None
+    when ORT is not there or fails"""
+    if not ort_dir or "ort_med" not in r:
+        return None
+    f = os.path.join(os.path.dirname(r["model"]), f"ort_profile_{opt}.json")
+    env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS="1", ORT_OPT=opt, ORT_PROFILE=f)
+    env.pop("ORT_OUT_DIR", None)
+    code, _, _, _ = run(["node", ortjs, r["model"], "1", str(r["warmup"])] + [p for _, p in r["ins"]], env=env)
+    if code != 0:
+        return None
+    with open(f) as fh:
+        return {op: float(us) for op, us in json.load(fh).items()}
 
 
 def load_outputs(d):
@@ -255,7 +274,7 @@ def main(argv):
         ins = make_inputs(m, d)
         n_runs = min(runs, m["runs"]) if m["runs"] is not None else runs
         n_warm = min(warmup, m["warmup"]) if m["warmup"] is not None else warmup
-        r = {"name": name, "about": m["about"]}
+        r = {"name": name, "about": m["about"], "model": model, "ins": ins, "warmup": n_warm}
         print(f"bench/models: {name} ({n_runs} runs after {n_warm})", file=sys.stderr, flush=True)
         oxin = []
         for iname, p in ins:
@@ -385,12 +404,22 @@ def main(argv):
     slow = sorted((r for r in rows if r.get("ox_med") and r.get("ort_med")),
                   key=lambda r: -r["ox_med"] / r["ort_med"])[:3]
     for r in slow:
-        ops = r["ops"]
-        tot = sum(ops.values()) or 1.0
-        print(f"\n{r['name']}: onnxop / ORT {r['ox_med'] / r['ort_med']:.2f}; "
-              f"'onnxop bench --time' total {tot / 1000:.2f} ms")
-        for op, t in sorted(ops.items(), key=lambda kv: -kv[1])[:10]:
-            print(f"  {op:<24} {t / 1000:>10.2f} ms {100 * t / tot:>5.1f}%")
+        cols = [("onnxop", r["ops"])]
+        for opt in ("disabled", "all"):
+            ops = ort_op_times(ortjs, ort_dir, r, opt)
+            cols.append((f"ORT {'off' if opt == 'disabled' else opt}", ops or {}))
+        tots = [sum(ops.values()) or 1.0 for _, ops in cols]
+        print(f"\n{r['name']}: onnxop / ORT {r['ox_med'] / r['ort_med']:.2f}; a warm run's kernel time per op "
+              f"type, ms (onnxop: 'onnxop bench --time'; ORT: its profiler, ORT_PROFILE)")
+        print(("  " + "  ".join(f"{who + ' ' + format(tot / 1000, '.2f'):<38}"
+                                for (who, _), tot in zip(cols, tots))).rstrip())
+        tops = [sorted(ops.items(), key=lambda kv: -kv[1])[:10] for _, ops in cols]
+        for i in range(max(len(t) for t in tops)):
+            cells = []
+            for top, tot in zip(tops, tots):
+                cells.append(f"{top[i][0]:<22} {top[i][1] / 1000:>8.2f} {100 * top[i][1] / tot:>5.1f}%" if i < len(top)
+                             else "")
+            print("  " + "  ".join(f"{c:<38}" for c in cells).rstrip())
     print("\nthe models:")
     for r in rows:
         print(f"  {r['name']:<12} {r['about']}")
