@@ -939,6 +939,7 @@ static int prepare_nodes(ox_arena *a, ox_model *m, const ox_graph *g, ox_consts 
     n->state = NULL;
     if (k->load && !(!g && ox_node_refers(n))) {
       ox_ctx lc = {a, e, n, n->version, m, NULL, NULL, cc, acc->run, acc->run->threads};
+      if (depth == 0 && g == m->graph) lc.discard_inputs = ox_release_discardable(acc->rel, n);
       if (ox_node_load(&lc)) {
         ox_prefix(e, "node '%s' %s-%d: ", n->name, n->op, n->version);
         return e->code;

@@ -278,6 +278,22 @@ PACKED_ENTRY(float, s)
 PACKED_ENTRY(double, d)
 #undef PACKED_ENTRY
 
+/* Rows [k0, k1) of B (K, N) into their places in pb: pb[(s * K + k) * nr + j]
+ * = B(k, s * nr + j), columns past N zero (gemm.h's layout, as
+ * ox_sgemm_pack_b writes it whole); B holds those rows only, B[(k - k0) *
+ * ldb + j]. A copy: any ISA's pb is this one. */
+void ox_sgemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1, const float *B,
+                          int64_t ldb, float *pb) {
+  int64_t nr = p->nr;
+  for (int64_t k = k0; k < k1; k++, B += ldb)
+    for (int64_t j0 = 0; j0 < N; j0 += nr) {
+      float *dst = pb + ((j0 / nr) * K + k) * nr;
+      int64_t w = N - j0 < nr ? N - j0 : nr;
+      memcpy(dst, B + j0, (size_t)w * sizeof *dst);
+      if (w < nr) memset(dst + w, 0, (size_t)(nr - w) * sizeof *dst);
+    }
+}
+
 /* ---- 8-bit products (see gemm.h) ----
  * Packed k-groups of 4 bytes: pa[((s * K4 + g) * mr + r) * 4 + q] =
  * A(s * mr + r, 4 g + q), pb[((s * K4 + g) * nr + j) * 4 + q] =

@@ -53,6 +53,11 @@ void ox_sgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const float *B
                      float *pb);
 void ox_dgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const double *B, int64_t ldb,
                      double *pb);
+/* rows [k0, k1) of B (K, N) into their places in pb (the rest of pb as it
+ * was), from B holding those rows only: B[(k - k0) * ldb + j]; for packing
+ * a large B a block of rows at a time */
+void ox_sgemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1, const float *B,
+                          int64_t ldb, float *pb);
 /* the same from B stored transposed, (N, K): B[j * ldb + k] (a recurrent
  * net's R, used as R^T) */
 void ox_sgemm_pack_bt(const ox_gemm_plan *p, int64_t K, int64_t N, const float *B, int64_t ldb,

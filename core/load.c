@@ -158,6 +158,17 @@ void ox_release_node(ox_release *r, const ox_node *n) {
   }
 }
 
+unsigned ox_release_discardable(const ox_release *r, const ox_node *n) {
+  unsigned bits = 0;
+  for (int k = 0; r && k < n->nin && k < 32; k++) {
+    int j = ox_namemap_get(&r->idx, n->in[k]), reads = 0;
+    if (j < 0 || r->no[j]) continue;
+    for (int q = 0; q < n->nin; q++) reads += !strcmp(n->in[q], n->in[k]);
+    if (reads == 1 && r->left[j] == 1) bits |= 1u << k;
+  }
+  return bits;
+}
+
 int ox_model_released(const ox_model *m, const void *data) {
   for (int i = 0; m && i < m->nreleased; i++)
     if (m->released[i] == data) return 1;

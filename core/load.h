@@ -32,6 +32,10 @@ int ox_node_refers(const ox_node *n);
 typedef struct ox_release ox_release;
 ox_release *ox_release_new(ox_arena *a, ox_model *m);
 void ox_release_node(ox_release *r, const ox_node *n);
+/* Before main-graph node n's hook runs: the bits of the inputs that
+ * ox_release_node would give back after it if the hook packs them (n their
+ * last reader, reading each once; ox_ctx.discard_inputs); 0 for r NULL. */
+unsigned ox_release_discardable(const ox_release *r, const ox_node *n);
 /* Whether data is the data of an initializer ox_release_packed gave back. */
 int ox_model_released(const ox_model *m, const void *data);
 

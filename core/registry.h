@@ -40,6 +40,12 @@ typedef struct ox_ctx {
    * data: its kernel never reads that input's bytes again, so a constant
    * only such kernels read may have its memory given back (ox_release_node, core/load.h) */
   unsigned packed_inputs;
+  /* set before a load hook runs: bit i when input i is a constant whose
+   * memory will be given back once this node is prepared, if the hook packs
+   * it (sets bit i of packed_inputs: core/load.h's ox_release_node). Such
+   * a hook may give back its pages as it goes (ox_sys_discard), so that
+   * the original and its packed form are never both whole in memory */
+  unsigned discard_inputs;
 } ox_ctx;
 
 /* in[i] is NULL for a missing optional input; the kernel sets out[0..nout-1]

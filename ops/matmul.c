@@ -25,6 +25,7 @@
 #include "core/gemv.h"
 #include "core/half.h"
 #include "core/kernel.h"
+#include "core/sys.h"
 #include "ops/twins.h"
 #include "core/threads.h"
 
@@ -316,8 +317,13 @@ typedef struct {
 } matmul_state;
 
 /* The preparation of b (float, float16 or bfloat16, rank 2; op(B) = b, or
- * b transposed when tb) in the load arena: op(B) packed for the GEMM */
-static int mm_prep_new(ox_ctx *c, const ox_tensor *b, int tb, const mm_prep **out) {
+ * b transposed when tb) in the load arena: op(B) packed for the GEMM, a
+ * block of b's rows at a time (a float16 or bfloat16 block widened first).
+ * With `discard` (b is given back once packed: ox_ctx.discard_inputs) each
+ * block's pages go as soon as it is packed, so that b and its packed form
+ * are never both whole in memory (GPT-2's 147 MiB lm_head weight was). */
+enum { PREP_BLOCK = 1 << 18 }; /* elements of b a block (1 MiB in float) */
+static int mm_prep_new(ox_ctx *c, const ox_tensor *b, int tb, int discard, const mm_prep **out) {
   ox_arena *a = c->a;
   mm_prep *pp = ox_alloc(a, sizeof *pp);
   if (!pp) return ox_oom(c->err, NULL);
@@ -325,15 +331,26 @@ static int mm_prep_new(ox_ctx *c, const ox_tensor *b, int tb, const mm_prep **ou
   int64_t nr = pp->gp.nr, sz = ox_numel(2, (int64_t[]){(pp->N + nr - 1) / nr * nr, pp->K}, 4);
   float *pb = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * 4);
   if (!pb) return ox_oom(c->err, NULL);
-  const float *bf = b->data;
-  float *wide = NULL;
-  if (b->dt != OX_FLOAT) { /* widened for the packing only */
-    if (!(wide = ox_mem_scratch((size_t)b->n * sizeof *wide))) return ox_oom(c->err, NULL);
-    ox_widen_f32_n(b->dt, b->data, 0, b->n, wide);
-    bf = wide;
+  /* b's rows r0 to r1 - 1 a block: (K, N), rows of op(B); tb: (N, K),
+   * columns of op(B), whole slivers of nr a block, packed as a B of their
+   * own (its slivers are pb's from sliver r0 / nr on) */
+  int64_t rows = b->dims[0], len = b->dims[1], blk = PREP_BLOCK / len > 1 ? PREP_BLOCK / len : 1;
+  if (tb) blk = blk < nr ? nr : blk / nr * nr;
+  if (blk > rows) blk = rows;
+  size_t es = ox_dtype_size(b->dt);
+  float *wide = NULL; /* a block widened, for the packing only */
+  if (b->dt != OX_FLOAT && !(wide = ox_mem_scratch((size_t)(blk * len) * sizeof *wide))) return ox_oom(c->err, NULL);
+  for (int64_t r0 = 0; r0 < rows; r0 += blk) {
+    int64_t r1 = r0 + blk < rows ? r0 + blk : rows;
+    const float *src = (const float *)b->data + r0 * len;
+    if (wide) {
+      ox_widen_f32_n(b->dt, b->data, r0 * len, (r1 - r0) * len, wide);
+      src = wide;
+    }
+    if (tb) ox_sgemm_pack_bt(&pp->gp, pp->K, r1 - r0, src, pp->K, pb + r0 * pp->K);
+    else ox_sgemm_pack_b_rows(&pp->gp, pp->K, pp->N, r0, r1, src, pp->N, pb);
+    if (discard) ox_sys_discard((char *)b->data + (size_t)(r0 * len) * es, (size_t)((r1 - r0) * len) * es);
   }
-  if (tb) ox_sgemm_pack_bt(&pp->gp, pp->K, pp->N, bf, pp->K, pb); /* b: (N, K) */
-  else ox_sgemm_pack_b(&pp->gp, pp->K, pp->N, bf, pp->N, pb);      /* b: (K, N) */
   ox_mem_scratch_free(wide);
   pp->pb = pb;
   *out = pp;
@@ -348,10 +365,11 @@ int ox_matmul_load(ox_ctx *c, void **state) {
   OX_TRY(ox_const_input(c, 1, &b));
   if (!b || !(b->dt == OX_FLOAT || b->dt == OX_FLOAT16 || b->dt == OX_BFLOAT16) || b->rank != 2 || b->n <= 0)
     return 0;
-  OX_TRY(mm_prep_new(c, b, 0, &st->pp));
   /* a float B is read only through pb from here on (a float16 or bfloat16
    * one still is, by the thin products) */
-  if (b->dt == OX_FLOAT) c->packed_inputs |= 1u << 1;
+  int packs = b->dt == OX_FLOAT;
+  OX_TRY(mm_prep_new(c, b, 0, packs && (c->discard_inputs >> 1 & 1u), &st->pp));
+  if (packs) c->packed_inputs |= 1u << 1;
   return 0;
 }
 
@@ -797,10 +815,11 @@ int ox_gemm_load(ox_ctx *c, void **state) {
   /* Not for a transposed A or for N <= OX_THIN: gemm_prepared would only
    * rebuild op(B) from pb on every call */
   if (b && b->dt == OX_FLOAT && b->rank == 2 && b->n > 0 && !st->ta && b->dims[!st->tb] > OX_THIN) {
-    OX_TRY(mm_prep_new(c, b, st->tb, &st->pp));
     /* with alpha 1 every product reads pb only; with another alpha, only
      * the thin ones do: the original stays for the others */
-    if (st->alpha == 1) c->packed_inputs |= 1u << 1;
+    int packs = st->alpha == 1;
+    OX_TRY(mm_prep_new(c, b, st->tb, packs && (c->discard_inputs >> 1 & 1u), &st->pp));
+    if (packs) c->packed_inputs |= 1u << 1;
   }
   return 0;
 }

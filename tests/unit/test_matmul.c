@@ -944,6 +944,7 @@ static void test_matmul_released(void) {
   released_case(2, 40, 120, 400); /* the packed GEMM */
   released_case(2, 300, 4096, 4); /* four columns: thin on B's side */
   released_case(1, 1, 256, 97);   /* a vector A: B rebuilt */
+  released_case(2, 40, 1024, 301); /* packed two blocks of rows at load, each given back as packed */
 }
 
 /* ---- Gemm with a constant float B, packed at load (issue 30) ----
@@ -1032,6 +1033,75 @@ static void test_gemm_released(void) {
   gemm_released_case(2, 120, 400, 0, 0, 0.5f, 1, 1);  /* alpha: the thin product reads the packing */
   gemm_released_case(3, 256, 300, 1, 0, 1, 1, 1);   /* transposed A: not packed */
   gemm_released_case(300, 4096, 4, 0, 1, 1, 1, 1);  /* four columns: thin on B's side, not packed */
+  gemm_released_case(40, 700, 1000, 0, 1, 1, 1, 1); /* transB, packed in three blocks of slivers */
+}
+
+/* ---- the peak while a large B is packed and given back ----
+ * ox_prepare_with(release_packed) packs a 48 MiB B a block of rows at a
+ * time and gives each block's pages back as it goes (ox_ctx.discard_inputs),
+ * so the process's peak RSS grows by about a block, not by the packed copy
+ * (before: the whole B and its packed form were held at once, +48 MiB).
+ * The peak is reset through /proc/self/clear_refs (Linux 4.0 on); where
+ * that cannot be written the peak is not measured, and the test says so. */
+static long status_kib(const char *key) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long v = -1;
+  size_t n = strlen(key);
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, key, n)) v = strtol(line + n, NULL, 10);
+  if (f) fclose(f);
+  return v;
+}
+static int reset_peak(void) {
+  FILE *f = fopen("/proc/self/clear_refs", "w");
+  if (!f) return 0;
+  int ok = fputs("5", f) >= 0;
+  return (fclose(f) == 0) & ok;
+}
+static void test_release_peak(void) {
+  int64_t K = 1536, N = 8192, bd[2] = {K, N}, ad[2] = {2, K};
+  ox_value *b = tensor(OX_FLOAT, 2, bd, NULL), *a = tensor(OX_FLOAT, 2, ad, NULL);
+  for (int64_t i = 0; i < b->u.t.n; i++) ((float *)b->u.t.data)[i] = (float)(i % 1021) / 1021;
+  for (int64_t i = 0; i < a->u.t.n; i++) ((float *)a->u.t.data)[i] = (float)rnd();
+  static const char *in_[2] = {"a", "b"}, *out_[1] = {"y"};
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_node n1 = kit_node("MatMul", 2, in_, 1, out_);
+  ox_valueinfo gi[] = {{.name = "a", .rank = -1}}, go[] = {{.name = "y", .rank = -1}};
+  ox_graph g1 = {"mm", 1, &n1, 1, gi, 1, go, 1, init_name, init, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m1 = {"mm", ".", 8, 1, ops, &g1, 0, NULL};
+  ox_run_opts ro = {0};
+  ro.release_packed = 1;
+  ox_err_clear(&E);
+  int measured = reset_peak();
+  long before = status_kib("VmRSS:");
+  measured = measured && before > 0 && reset_peak();
+  CHECK_EQ_I(ox_prepare_with(A, &m1, &ro, &E), 0);
+  long peak = status_kib("VmHWM:");
+  CHECK(m1.nreleased == 1);
+  if (!measured || peak < 0) {
+    fprintf(stderr, "test_release_peak: /proc/self/clear_refs cannot reset the peak here: not measured\n");
+  } else if (peak - before >= 16 * 1024) {
+    fprintf(stderr, "test_release_peak: packing a 48 MiB B raised the peak RSS by %ld KiB\n", peak - before);
+    CHECK(0);
+  }
+  /* the product through the packing: y[i][j] = sum_k a[i][k] b[k][j], in
+   * float64 and within float32's rounding of K terms */
+  ox_value *x[1] = {a}, *y[1] = {NULL};
+  CHECK_EQ_I(ox_run(A, &m1, x, y, &E), 0);
+  int bad = !y[0] || y[0]->u.t.n != 2 * N;
+  for (int64_t i = 0; !bad && i < 2; i++)
+    for (int64_t j = 0; j < N; j += 997) {
+      double s = 0, m = 0;
+      for (int64_t k = 0; k < K; k++) {
+        double t = (double)((float *)a->u.t.data)[i * K + k] * (double)((float)((k * N + j) % 1021) / 1021);
+        s += t, m += fabs(t);
+      }
+      bad += fabs(((float *)y[0]->u.t.data)[i * N + j] - s) > 1e-6 * (double)K * m;
+    }
+  CHECK_EQ_I(bad, 0);
 }
 
 /* ---- float16 and bfloat16 MatMul with a constant B (issue 30) ----
@@ -1102,7 +1172,8 @@ static void prepared_small_case(ox_dtype dt, int64_t B0, int64_t M, int64_t K, i
 
 static void test_matmul_prepared_small(void) {
   static const int64_t shapes[][4] = {/* batch (0: none), M, K, N */
-    {0, 40, 300, 97}, {2, 65, 33, 130}, {0, 3, 64, 50}, {0, 128, 64, 768}};
+    {0, 40, 300, 97}, {2, 65, 33, 130}, {0, 3, 64, 50}, {0, 128, 64, 768},
+    {0, 40, 300, 1000}}; /* widened and packed in two blocks of rows */
   for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++) {
     prepared_small_case(OX_FLOAT16, shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
     prepared_small_case(OX_BFLOAT16, shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
@@ -1118,6 +1189,7 @@ int main(void) {
   test_matmul_prepared();
   test_matmul_released();
   test_gemm_released();
+  test_release_peak();
   test_matmul_prepared_small();
   test_gemm_op();
   test_matmul_integer();
