@@ -136,7 +136,7 @@ endef
 # check, which is most of their row loops).
 IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo yes)
 ROW_FLAGS := -ffp-contract=off $(if $(IS_CLANG),,-fvect-cost-model=cheap)
-$(foreach f,binary unary norm pool image transformer rnn,%/obj/ops/$(f).o): KERNEL_CFLAGS = $(ROW_FLAGS)
+$(foreach f,binary unary norm pool image transformer rnn quant,%/obj/ops/$(f).o): KERNEL_CFLAGS = $(ROW_FLAGS)
 %/obj/core/fuse.o: KERNEL_CFLAGS = $(ROW_FLAGS) # the one-pass follower rows
 $(eval $(call BUILD,$(B),))
 # the ASan build is also the test build: fault injection and test hooks

@@ -145,6 +145,18 @@ model() {
     "$PY" "$HERE/gen.py" fill "$c/in6.pb" float32 '' 12.5 || exit 1
     "$PY" "$HERE/gen.py" fill "$c/in7.pb" uint8 '' 128 || exit 1
     "$PY" "$HERE/gen.py" tensor "$c/in8.pb" 39 64 int32 -2000 2000 || exit 1 ;;
+  qlinmm) # QLinearMatMul, a BERT-base FFN's shape: uint8 a, int8 b, per-tensor scales
+    "$X" make QLinearMatMul --opset 10 --input 'A:uint8[128,768]' --input 'AS:float32[]' --input 'AZ:uint8[]' \
+      --input 'B:int8[768,3072]' --input 'BS:float32[]' --input 'BZ:int8[]' \
+      --input 'YS:float32[]' --input 'YZ:uint8[]' --output Y -o "$m"
+    "$PY" "$HERE/gen.py" tensor "$c/in0.pb" 40 128,768 uint8 0 255 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in1.pb" float32 '' 0.02 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in2.pb" uint8 '' 131 || exit 1
+    "$PY" "$HERE/gen.py" tensor "$c/in3.pb" 41 768,3072 int8 -128 127 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in4.pb" float32 '' 0.003 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in5.pb" int8 '' 0 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in6.pb" float32 '' 0.5 || exit 1
+    "$PY" "$HERE/gen.py" fill "$c/in7.pb" uint8 '' 128 || exit 1 ;;
   einsum_bmm) # a batch of 64 products of 64x64 matrices
     "$X" make Einsum --opset 12 -a 'equation=bij,bjk->bik' --input 'A:float32[64,64,64]' \
       --input 'B:float32[64,64,64]' --output Y -o "$m"
@@ -291,7 +303,7 @@ ALL="add:1.0 reducesum:1.0 reducesum0:1.0 softmax:1.0 softmax0:1.0 transpose:0.7
 ALL="$ALL addc:1.0 mulc:1.0 subc:1.0 divc:1.0 resize_n:1.0 resize_l:1.0 concat:1.0 maxpool:1.0 batchnorm:1.0 clip:1.0 relu:1.0 leakyrelu:1.0 hardsigmoid:1.0 hardswish:1.0 pow2:1.0 relu16:1.0 add16:1.0 cast16:1.0 gemv:1.0 matvec:1.0"
 # the convolutions real nets use (issue 18): at or under ORT
 ALL="$ALL conv1x1:1.0 dw3s1:1.0 dw3s2:1.0 dw5s1:1.0 dw5s2:1.0 conv1d:1.0 convt2:1.0 conv1024:1.0"
-ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0"
+ALL="$ALL conv_f16:1.0 convint:1.0 qlinconv:1.0 qlinmm:1.0"
 # recurrent nets at batch 1 to 8, hidden 64 to 512 (issue 30): at or under ORT
 ALL="$ALL lstm_b1_h64:1.0 lstm_b2_h256:1.0 lstm_b8_h512:1.0 gru_b1_h64:1.0 gru_b8_h512:1.0 rnn_b1_h64:1.0 rnn_b8_h512:1.0"
 ALL="$ALL lstm_b1_h128:1.0 lstm_b4_h512:1.0 gru_b2_h256:1.0 rnn_b2_h256:1.0"

@@ -605,12 +605,13 @@ typedef struct {
   const mmi_prep *pp; /* NULL: B packed per call */
 } mmi_state;
 
-int ox_matmul_integer_load(ox_ctx *c, void **state) {
+int ox_matmul_integer_load(ox_ctx *c, void **state) { return ox_matmul_integer_load_b(c, 1, state); }
+int ox_matmul_integer_load_b(ox_ctx *c, int bi, void **state) {
   mmi_state *st = ox_alloc(c->a, sizeof *st);
   const ox_tensor *b;
   if (!st) return ox_oom(c->err, NULL);
   *state = st;
-  OX_TRY(ox_const_input(c, 1, &b));
+  OX_TRY(ox_const_input(c, bi, &b));
   if (!b || (b->dt != OX_INT8 && b->dt != OX_UINT8) || b->rank != 2 || b->n <= 0) return 0;
   mmi_prep *pp = ox_alloc(c->a, sizeof *pp);
   if (!pp) return ox_oom(c->err, NULL);

@@ -13,9 +13,11 @@
  *
  * The quantized products subtract the zero points exactly: QLinearConv
  * through ConvInteger's 8-bit product (ops/conv.h, int32 sums), QLinearMatMul
- * in double through the blocked GEMM (exact: every partial sum of 8-bit
- * products is far below 2^53); both requantize with the multiplier
- * a_scale * b_scale / y_scale computed in float, as the reference does. */
+ * through MatMulInteger's (int32 sums, its B packed at load when constant)
+ * where no sum can pass int32's range, else in double through the blocked
+ * GEMM (exact: every partial sum of 8-bit products is far below 2^53); both
+ * requantize with the multiplier a_scale * b_scale / y_scale computed in
+ * float, as the reference does. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -644,16 +646,37 @@ static double *minus_zp(ox_ctx *c, const ox_tensor *v, const ox_tensor *zp, cons
 }
 
 /* Store r[0..n) (acc * multiplier + zero point) into y from element o:
- * integers rint (ties to even) and clamp, float8s round saturating. */
-static void store_q(ox_dtype dt, void *y, int64_t o, const double *r, int64_t n) {
+ * integers rint (ties to even) and clamp, float8s round saturating (r is
+ * overwritten). The clamp comes first, NaN to lo: lo and hi are integers,
+ * so it commutes with the rounding, and the rounding of a value so small
+ * is adding and subtracting 1.5 * 2^52 (nearbyint's result in any rounding
+ * mode, without a call to libm per element). On x86 in SSE2's maxpd and
+ * minpd, which compute exactly the clamp's `v > lo ? v : lo`: written in C,
+ * gcc made branches of it (and of the conversion after) that random data
+ * mispredicts. */
+static void clamp_round(double *r, int64_t n, double lo, double hi) {
+  const double big = 0x1.8p52;
+  int64_t i = 0;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  const __m128d L = _mm_set1_pd(lo), H = _mm_set1_pd(hi), B = _mm_set1_pd(big);
+  for (; i + 2 <= n; i += 2) {
+    __m128d v = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(r + i), L), H);
+    _mm_storeu_pd(r + i, _mm_sub_pd(_mm_add_pd(v, B), B));
+  }
+#endif
+  for (; i < n; i++) {
+    double v = r[i] > lo ? r[i] : lo;
+    v = v < hi ? v : hi;
+    r[i] = (v + big) - big;
+  }
+}
+static void store_q(ox_dtype dt, void *y, int64_t o, double *r, int64_t n) {
   switch (dt) {
 #define CASE(NAME, T, LO, HI)                                                         \
   case OX_##NAME: {                                                                   \
     T *Y = (T *)y + o;                                                                \
-    for (int64_t i = 0; i < n; i++) {                                                 \
-      double v = nearbyint(r[i]);                                                     \
-      Y[i] = !(v >= (LO)) ? (T)(LO) : v > (HI) ? (T)(HI) : (T)v;                      \
-    }                                                                                 \
+    clamp_round(r, n, LO, HI);                                                        \
+    for (int64_t i = 0; i < n; i++) Y[i] = (T)(int32_t)r[i];                          \
     break;                                                                            \
   }
     QINT_TYPES(CASE)
@@ -665,7 +688,10 @@ static void store_q(ox_dtype dt, void *y, int64_t o, const double *r, int64_t n)
 
 /* y = requant(acc): acc (full dims (..., M, N)), per element the multiplier
  * a_scale * b_scale / y_scale computed in the scales' type (as the reference's
- * numpy arithmetic does), then + y_zero_point. */
+ * numpy arithmetic does), then + y_zero_point. The multipliers of a run of
+ * the iterator depend only on where it reads the three scales: computed
+ * once for a run that reads each scale at one place (per tensor), else
+ * again only when a run reads them elsewhere than the run before. */
 static int requantize(ox_ctx *c, int rank, const int64_t *dims, const double *acc,
                       const ox_tensor *as, const ox_tensor *bs, const ox_tensor *ys,
                       const ox_tensor *yz, ox_tensor *y) {
@@ -676,20 +702,62 @@ static int requantize(ox_ctx *c, int rank, const int64_t *dims, const double *ac
   ox_bcast it;
   OX_TRY(ox_bcast_init(&it, 4, (const ox_tensor *[]){as, bs, ys, yz}, rank, dims, c->err));
   if (it.n == 0) return 0;
-  double *r = ox_alloc_array(c->a, it.inner + 1, sizeof *r);
-  if (!r) return ox_oom(c->err, NULL);
+  int one = !it.step[0] && !it.step[1] && !it.step[2]; /* one multiplier a run */
+  double *r = ox_alloc_array(c->a, it.inner + 1, sizeof *r), *m = ox_alloc_array(c->a, one ? 1 : it.inner + 1, sizeof *m);
+  if (!r || !m) return ox_oom(c->err, NULL);
+  int64_t at[3] = {-1, -1, -1}; /* where the run before read the scales */
   do {
-    for (int64_t i = 0; i < it.inner; i++) {
-      double m = ox_round_to(st, ox_round_to(st, AS[it.off[0] + i * it.step[0]] * BS[it.off[1] + i * it.step[1]]) /
-                                  YS[it.off[2] + i * it.step[2]]);
-      r[i] = acc[it.out + i] * m + YZ[it.off[3] + i * it.step[3]];
+    if (it.off[0] != at[0] || it.off[1] != at[1] || it.off[2] != at[2]) {
+      for (int64_t i = 0; i < (one ? 1 : it.inner); i++)
+        m[i] = ox_round_to(st, ox_round_to(st, AS[it.off[0] + i * it.step[0]] * BS[it.off[1] + i * it.step[1]]) /
+                                   YS[it.off[2] + i * it.step[2]]);
+      at[0] = it.off[0], at[1] = it.off[1], at[2] = it.off[2];
+    }
+    const double *ac = acc + it.out;
+    if (one && !it.step[3]) { /* per tensor: a loop that vectorises */
+      double m0 = m[0], z0 = YZ[it.off[3]];
+      for (int64_t i = 0; i < it.inner; i++) r[i] = ac[i] * m0 + z0;
+    } else {
+      for (int64_t i = 0; i < it.inner; i++) r[i] = ac[i] * m[one ? 0 : i] + YZ[it.off[3] + i * it.step[3]];
     }
     store_q(y->dt, y->data, it.out, r, it.inner);
   } while (ox_bcast_next(&it));
   return 0;
 }
 
-/* ---- QLinearMatMul-10, -21 ---- */
+/* ---- QLinearMatMul-10, -21 ----
+ * acc = (a - a_zero_point) (b - b_zero_point), exact, then requantized.
+ * For 8-bit integers, zero points per tensor, per row of a or per column
+ * of b, and K <= 33025 (|acc| <= K * 255 * 255 < 2^31), MatMulInteger's
+ * kernel gives acc in int32 exactly (with b packed at load, its hook
+ * reading input 3): the same values as the double product, which takes
+ * every other case (float8, other zero-point shapes, longer sums). */
+enum { QLMM_INT_K = 33025 };
+
+/* zp is a scalar, or (len,) of a per-row or per-column parameter */
+static int zp_simple(const ox_tensor *zp, int64_t len) { return zp->n == 1 || (zp->rank == 1 && zp->dims[0] == len); }
+
+static int qlinear_matmul_load(ox_ctx *c, void **state) { return ox_matmul_integer_load_b(c, 3, state); }
+
+/* acc as doubles from MatMulInteger's int32 sums, or NULL (not that case,
+ * or c->err set) */
+static double *qlmm_int_acc(ox_ctx *c, ox_value **in, const ox_tensor *a, const ox_tensor *az, const ox_tensor *b,
+                            const ox_tensor *bz, int64_t M, int64_t K, int64_t N) {
+  const uint64_t i8 = OX_T(INT8) | OX_T(UINT8);
+  if (!(i8 >> a->dt & 1) || !(i8 >> b->dt & 1) || K > QLMM_INT_K || !zp_simple(az, a->rank >= 2 ? M : 1) ||
+      !zp_simple(bz, b->rank >= 2 ? N : 1) || (az->n > 1 && a->rank < 2) || (bz->n > 1 && b->rank < 2))
+    return NULL;
+  ox_value *mi[4] = {in[0], in[3], in[2], in[5]}, *acc = NULL; /* A, B, a_zero_point, b_zero_point */
+  if (ox_matmul_integer_prepared_k(c, c->state, 4, mi, &acc)) return NULL;
+  const ox_tensor *t = &acc->u.t;
+  double *d = ox_alloc_uninit(c->a, (size_t)(t->n + 1) * sizeof *d); /* all written */
+  if (!d) {
+    ox_oom(c->err, NULL);
+    return NULL;
+  }
+  for (int64_t i = 0; i < t->n; i++) d[i] = ((const int32_t *)t->data)[i];
+  return d;
+}
 
 static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   (void)nout;
@@ -752,13 +820,16 @@ static int qlinear_matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
   for (int d = 0; d < nbd; d++) odims[orank++] = full[d];
   if (ra >= 2) odims[orank++] = M;
   if (rb >= 2) odims[orank++] = N;
-  OX_TRY(ox_tensor_new(c->a, yz->dt, orank, odims, out, c->err));
+  OX_TRY(ox_tensor_new_uninit(c->a, yz->dt, orank, odims, out, c->err)); /* requantize writes it all */
   ox_tensor *y = &(*out)->u.t;
-  /* a - a_zero_point (per row), b - b_zero_point (per column): exact */
   ox_tensor azv, asv;
   int64_t d2a[2], d2s[2];
-  rows_view(az, a, &azv, d2a);
   rows_view(as, a, &asv, d2s);
+  double *iacc = qlmm_int_acc(c, in, a, az, b, bz, M, K, N);
+  if (iacc) return requantize(c, nbd + 2, full, iacc, &asv, bs, ys, yz, y);
+  if (c->err->code) return c->err->code;
+  /* a - a_zero_point (per row), b - b_zero_point (per column): exact */
+  rows_view(az, a, &azv, d2a);
   double *A = minus_zp(c, a, &azv, "a_zero_point"), *B = A ? minus_zp(c, b, bz, "b_zero_point") : NULL;
   if (!A || !B) return c->err->code;
   double *acc = ox_alloc_array(c->a, y->n + 1, sizeof *acc);
@@ -928,9 +999,9 @@ const ox_kernel ox_quant_kernels[] = {
   { "", "DequantizeLinear",      24, 0, TS_DQ23,       2, 3, dequantize, OX_ATTRS_OF(23), ox_quant_load },
   { "", "DequantizeLinear",      25, 0, TS_DQ25,       2, 3, dequantize, OX_ATTRS_OF(23), ox_quant_load },
   { "", "DynamicQuantizeLinear", 11, 0, OX_T(FLOAT),   1, 1, dynamic_quantize, "" },
-  { "", "QLinearMatMul",         10, 0, TS_I8,         8, 8, qlinear_matmul, "" },
+  { "", "QLinearMatMul",         10, 0, TS_I8,         8, 8, qlinear_matmul, "", qlinear_matmul_load },
   /* float8, float16 scales */
-  { "", "QLinearMatMul",         21, 0, TS_I8 | TS_F8, 8, 8, qlinear_matmul, "" },
+  { "", "QLinearMatMul",         21, 0, TS_I8 | TS_F8, 8, 8, qlinear_matmul, "", qlinear_matmul_load },
   { "", "QLinearConv",           10, 0, TS_I8,         8, 9, qlinear_conv,
     "auto_pad:string=NOTSET,dilations:ints,group:int=1,kernel_shape:ints,pads:ints,"
     "strides:ints", ox_quant_load },

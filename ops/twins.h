@@ -67,6 +67,8 @@ int ox_matmul_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
  * in[1] is its tensor, the same bytes either way. */
 int ox_matmul_integer_prepared_k(ox_ctx *c, const void *state, int nin, ox_value **in, ox_value **out);
 int ox_matmul_integer_load(ox_ctx *c, void **state);
+/* the same hook for a row whose B is its input bi (QLinearMatMul: 3) */
+int ox_matmul_integer_load_b(ox_ctx *c, int bi, void **state);
 int ox_gemm_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 int ox_conv_k(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out);
 /* and their load hooks (the state those kernels read as c->state), which

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/eval.h"
 #include "core/threads.h"
 #include "kit.h"
 
@@ -493,6 +494,98 @@ static void test_qlinear_matmul(void) {
   CHECK_FAILS(run("QLinearMatMul", 21, 0, NULL, 8, in, 1, y), "must match");
 }
 
+/* ---- QLinearMatMul through MatMulInteger's int32 sums ----
+ * Random 8-bit a and b of each signedness, zero points and scales per
+ * tensor, per row of a and per column of b, batch dims and a 1-D a: every
+ * element is the spec's value worked out here (the sum exact in int64, the
+ * multiplier a_scale * b_scale / y_scale rounded to float after each step,
+ * as the reference's numpy does, then + y_zero_point, rounded to even and
+ * saturated). K = 33100 with extreme values makes a sum past int32's range:
+ * that case must take the exact (double) product, not a wrapped one. */
+static double qm_rnd(double lo, double hi) { return lo + (hi - lo) * (kit_rnd32() / 4294967296.0); }
+static ox_value *qm_ints(ox_dtype dt, int rank, const int64_t *dims, int fixed) {
+  ox_value *v = tensor(dt, rank, dims, NULL);
+  for (int64_t i = 0; i < v->u.t.n; i++) {
+    int64_t x = fixed != INT32_MIN ? fixed : dt == OX_INT8 ? (int64_t)(kit_rnd32() % 256) - 128 : kit_rnd32() % 256;
+    if (dt == OX_INT8) ((int8_t *)v->u.t.data)[i] = (int8_t)x;
+    else ((uint8_t *)v->u.t.data)[i] = (uint8_t)x;
+  }
+  return v;
+}
+static ox_value *qm_scales(int64_t n, double lo, double hi) {
+  ox_value *v = n ? tensor(OX_FLOAT, 1, &n, NULL) : tensor(OX_FLOAT, 0, NULL, NULL);
+  for (int64_t i = 0; i < v->u.t.n; i++) ((float *)v->u.t.data)[i] = (float)qm_rnd(lo, hi);
+  return v;
+}
+/* a (B0, M, K) (B0 0: (M, K); M 0: (K,)) x b (K, N); per: 0 per tensor, 1
+ * zero points and scales per row of a and per column of b */
+static int qm_case(ox_dtype ta, ox_dtype tb, int64_t B0, int64_t M, int64_t K, int64_t N, int per, int extreme) {
+  int64_t ad[3] = {B0, M, K}, bd[2] = {K, N}, m = M ? M : 1, nb = B0 ? B0 : 1;
+  int ar = !M ? 1 : B0 ? 3 : 2;
+  ox_value *in[8], *y[1];
+  in[0] = qm_ints(ta, ar, !M ? ad + 2 : B0 ? ad : ad + 1, extreme ? (ta == OX_INT8 ? 127 : 255) : INT32_MIN);
+  in[3] = qm_ints(tb, 2, bd, extreme ? (tb == OX_INT8 ? -128 : 0) : INT32_MIN);
+  in[1] = qm_scales(per && M ? M : 0, 0.01, 0.05);
+  in[2] = qm_ints(ta, per && M ? 1 : 0, &M, extreme ? 0 : INT32_MIN);
+  in[4] = qm_scales(per ? N : 0, 0.01, 0.05);
+  in[5] = qm_ints(tb, per ? 1 : 0, &N, extreme ? (tb == OX_INT8 ? 127 : 255) : INT32_MIN);
+  in[6] = qm_scales(0, extreme ? 1e5 : 2, extreme ? 1e5 : 40);
+  in[7] = qm_ints(OX_UINT8, 0, NULL, 128);
+  if (run("QLinearMatMul", 10, 0, NULL, 8, in, 1, y)) return 1;
+  const float *as = in[1]->u.t.data, *bs = in[4]->u.t.data, ys = *(const float *)in[6]->u.t.data;
+  int bad = !y[0] || y[0]->u.t.dt != OX_UINT8 || y[0]->u.t.n != nb * m * N;
+  for (int64_t q = 0; !bad && q < nb; q++)
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < N; j++) {
+        int64_t za = ox_load_i64(ta, in[2]->u.t.data, in[2]->u.t.n > 1 ? i : 0);
+        int64_t zb = ox_load_i64(tb, in[5]->u.t.data, in[5]->u.t.n > 1 ? j : 0), acc = 0;
+        for (int64_t k = 0; k < K; k++)
+          acc += (ox_load_i64(ta, in[0]->u.t.data, (q * m + i) * K + k) - za) *
+                 (ox_load_i64(tb, in[3]->u.t.data, k * N + j) - zb);
+        float mul = (float)((double)(float)((double)as[in[1]->u.t.n > 1 ? i : 0] * bs[in[4]->u.t.n > 1 ? j : 0]) / ys);
+        double r = nearbyint((double)acc * mul + 128);
+        uint8_t want = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+        uint8_t got = ((const uint8_t *)y[0]->u.t.data)[(q * m + i) * N + j];
+        if (got != want) {
+          fprintf(stderr, "QLinearMatMul %s x %s (%lld, %lld, %lld, %lld) per %d: [%lld, %lld, %lld] %d, want %d\n",
+                  ox_dtype_name(ta), ox_dtype_name(tb), (long long)B0, (long long)M, (long long)K, (long long)N,
+                  per, (long long)q, (long long)i, (long long)j, got, want);
+          bad = 1;
+          break;
+        }
+      }
+  return bad;
+}
+static void test_qlinear_matmul_int(void) {
+  CHECK_EQ_I(qm_case(OX_UINT8, OX_INT8, 0, 37, 300, 70, 0, 0), 0);
+  CHECK_EQ_I(qm_case(OX_INT8, OX_INT8, 0, 20, 129, 50, 1, 0), 0);
+  CHECK_EQ_I(qm_case(OX_UINT8, OX_UINT8, 2, 9, 64, 33, 1, 0), 0);
+  CHECK_EQ_I(qm_case(OX_INT8, OX_UINT8, 0, 5, 40, 7, 0, 0), 0);
+  CHECK_EQ_I(qm_case(OX_UINT8, OX_INT8, 0, 0, 77, 19, 0, 0), 0); /* a 1-D a */
+  CHECK_EQ_I(qm_case(OX_UINT8, OX_INT8, 0, 2, 33100, 3, 0, 1), 0); /* sums of -2.15e9: past int32 */
+}
+
+/* a constant b is packed at load, as MatMulInteger's (the state's first member set) */
+static void test_qlinear_matmul_prepared(void) {
+  int64_t K = 64, N = 96;
+  ox_value *b = qm_ints(OX_INT8, 2, (int64_t[]){K, N}, INT32_MIN);
+  static const char *in_[8] = {"a", "as", "az", "b", "bs", "bz", "ys", "yz"}, *out_[1] = {"y"};
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_node n = kit_node("QLinearMatMul", 8, in_, 1, out_);
+  ox_valueinfo gi[] = {{.name = "a", .rank = -1}, {.name = "as", .rank = -1}, {.name = "az", .rank = -1},
+                       {.name = "bs", .rank = -1}, {.name = "bz", .rank = -1}, {.name = "ys", .rank = -1},
+                       {.name = "yz", .rank = -1}},
+               go[] = {{.name = "y", .rank = -1}};
+  ox_graph g = {"q", 1, &n, 7, gi, 1, go, 1, init_name, init, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m = {"q", ".", 8, 1, ops, &g, 0, NULL};
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare(A, &m, &E), 0);
+  const void *const *st = g.node[0].state;
+  CHECK(st && *st);
+}
+
 static void test_qlinear_conv(void) {
   ox_value *y[1], *in[9];
   /* 1-D: x - x_zp = [0, 1, 2, 3], left pad 1; w (2, 1, 2) = [1, 1] and
@@ -536,6 +629,8 @@ int main(void) {
   test_quantize8();
   test_dequantize8();
   test_qlinear_matmul();
+  test_qlinear_matmul_int();
+  test_qlinear_matmul_prepared();
   test_qlinear_conv();
   ox_arena_free(A);
   return check_done("quant");
