@@ -730,9 +730,13 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
  * the two under ASan). In a register where the target has a constraint
  * for vector registers: through memory ("+m"), each of a tile's 24
  * vectors went to the stack and back, one after another (a store and a
- * dependent load), about 2% of a 256-deep tile and more of a shallow one. */
+ * dependent load), about 2% of a 256-deep tile and more of a shallow one.
+ * On x86 "v" (any of the 32 AVX-512 registers where the target has them,
+ * else the 16 of SSE/AVX), not "x" (only the first 16): with "x", GCC 12
+ * kept one of the AVX-512 tile's 24 accumulators on the stack through the
+ * whole k loop (a load, FMA and store per step). */
 #if defined(__x86_64__) || defined(__i386__)
-#define OPAQUE(y) __asm__("" : "+x"(y))
+#define OPAQUE(y) __asm__("" : "+v"(y))
 #elif defined(__aarch64__)
 #define OPAQUE(y) __asm__("" : "+w"(y))
 #else
