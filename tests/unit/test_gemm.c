@@ -10,7 +10,8 @@
  * three blocks with a group boundary inside K (700 rows), and groups of one
  * block (1400 rows); partial row and column slivers; beta 0 and not; and
  * the product split into row blocks (as ops/matmul.c's prepared MatMul
- * splits it) the same bytes as whole. */
+ * splits it) the same bytes as whole. And the packing of A (pack_a_case)
+ * value for value where it goes. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,6 +104,32 @@ static int packed_case_d(int64_t M, int64_t N, int64_t K, double beta) {
   return bad;
 }
 
+/* ox_[sd]gemm_pack_a against its definition, pa[(s K + k) mr + r] =
+ * op(A)(s mr + r, k), zero past M: whole slivers of 8 rows (the AVX-512
+ * builds transpose them 8 k at a time), a partial one, K with a tail of
+ * k past the last 8, lda padded; A transposed too. Returns the bad ones. */
+static int pack_a_case(int dbl, int64_t M, int64_t K, int ta) {
+  ox_gemm_plan gp = dbl ? ox_dgemm_plan_now() : ox_sgemm_plan_now();
+  int64_t mr = gp.mr, mp = (M + mr - 1) / mr * mr, lda = (ta ? M : K) + 3, n = (ta ? K : M) * lda;
+  double *a = malloc(sizeof(double) * (size_t)n), *pa = malloc(sizeof(double) * (size_t)(mp * K));
+  float *af = malloc(sizeof(float) * (size_t)n), *paf = malloc(sizeof(float) * (size_t)(mp * K));
+  for (int64_t i = 0; i < n; i++) af[i] = (float)(a[i] = rnd());
+  if (dbl) ox_dgemm_pack_a(&gp, M, K, a, lda, ta, pa);
+  else ox_sgemm_pack_a(&gp, M, K, af, lda, ta, paf);
+  int bad = 0;
+  for (int64_t s = 0; s * mr < M; s++)
+    for (int64_t k = 0; k < K; k++)
+      for (int64_t r = 0; r < mr; r++) {
+        int64_t i = s * mr + r, at = (s * K + k) * mr + r, src = ta ? k * lda + i : i * lda + k;
+        double want = i < M ? (dbl ? a[src] : af[src]) : 0, got = dbl ? pa[at] : paf[at];
+        bad += got != want;
+      }
+  if (bad) fprintf(stderr, "pack_a %s %s M=%lld K=%lld ta=%d: %d wrong\n", dbl ? "double" : "float", ox_gemm_isa(),
+                   (long long)M, (long long)K, ta, bad);
+  free(a), free(pa), free(af), free(paf);
+  return bad;
+}
+
 int main(void) {
   static const int64_t shapes[][4] = {/* M, N, K, rows per block (a multiple of every mr: 6, 8) */
     {197, 101, 808, 96},   /* one group of 4 K blocks (the last partial); 24 slivers + 5 rows; 2 slivers + 5 columns */
@@ -117,6 +144,12 @@ int main(void) {
         bad += packed_case(shapes[s][0], shapes[s][1], shapes[s][2], bt ? 0.5f : 0, shapes[s][3]);
     bad += packed_case_d(197, 30, 600, 0) + packed_case_d(900, 11, 700, -1.5);
     CHECK_EQ_I(bad, 0);
+    int pbad = 0;
+    for (int dbl = 0; dbl < 2; dbl++)
+      for (int ta = 0; ta < 2; ta++)
+        pbad += pack_a_case(dbl, 197, 301, ta) + pack_a_case(dbl, 16, 8, ta) + pack_a_case(dbl, 8, 5, ta) +
+                pack_a_case(dbl, 3, 40, ta);
+    CHECK_EQ_I(pbad, 0);
   }
   ox_gemm_max_isa(-1);
   return check_done("gemm");
