@@ -376,7 +376,12 @@ int ox_matmul_load(ox_ctx *c, void **state) {
 /* y (M, N) = a x the prepared B: A packed per call, then blocks of rows by
  * groups of column slivers; every element the kernel's same operations in
  * any block, so the same bytes for any thread count */
-enum { MM_ROWS = 128 }; /* rows of A per item: their K block stays in L2 */
+/* rows of A per item: every item reads all of B (a 768 x 3072 weight is
+ * 9 MiB, from memory), so few and tall; core/gemm.c's packed product
+ * keeps the rows' part of pa near L2 itself. ViT's 197 tokens in one item
+ * instead of two (104 and 93 rows): 768 x 3072 at 109.3 -> 111.7 GFLOP/s,
+ * 3072 x 768 at 110.9 -> 112.5, one thread. */
+enum { MM_ROWS = 256 };
 typedef struct {
   const mm_prep *pp;
   int64_t M, rb, nrb, ncb, cols; /* row blocks of rb rows, column groups of `cols` (a multiple of nr) */
@@ -410,9 +415,9 @@ static int prepared_rows(ox_ctx *c, const mm_prep *pp, int64_t M, const float *a
                          const ox_epi_bound *epi) {
   int64_t K = pp->K, mr = pp->gp.mr, nr = pp->gp.nr;
   double work = 2.0 * (double)M * (double)pp->N * (double)K;
-  /* row blocks of about MM_ROWS rows, as even as whole slivers of pa
-   * allow (197 rows: 102 and 95, not 128 and 69, which left one of two
-   * threads idle a third of the time); the bits do not depend on them */
+  /* row blocks of at most MM_ROWS rows, as even as whole slivers of pa
+   * allow (300 rows: 152 and 148, not 256 and 44, which would leave one
+   * of two threads idle most of the time); the bits do not depend on them */
   int64_t nrb = (M + MM_ROWS - 1) / MM_ROWS, per_block = (M + nrb - 1) / nrb;
   int64_t rb = (per_block + mr - 1) / mr * mr;
   mm_prep_job j = {pp, M, rb, (M + rb - 1) / rb, 1, (pp->N + nr - 1) / nr * nr, NULL, ad, NULL, yd, beta, epi};
