@@ -105,53 +105,55 @@ static uint16_t f32_to_bf16(float f) {
 #define T_F16C __attribute__((target("avx,f16c")))
 #define T_AVX512 __attribute__((target("avx512f")))
 
-T_F16C static int64_t f16_to_f32_f16c(const uint16_t *h, float *f, int64_t n) {
-  int64_t i = 0;
+/* r where v is not NaN; where it is, the canonical quiet NaN of v's sign
+ * (0x7FC00000 | sign). As r = v: v's NaN lanes canonical. Each width's one
+ * place for it: the two conversions and the round trip call it. */
+T_F16C static inline __m256 nan_fix_f16c(__m256 r, __m256 v) {
   const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
   const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
+  __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+  return _mm256_blendv_ps(r, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan);
+}
+
+T_AVX512 static inline __m512 nan_fix_avx512(__m512 r, __m512 v) {
+  const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
+  __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+  __m512i c = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), qnan);
+  return _mm512_mask_blend_ps(nan, r, _mm512_castsi512_ps(c));
+}
+
+T_F16C static int64_t f16_to_f32_f16c(const uint16_t *h, float *f, int64_t n) {
+  int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256 v = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(h + i)));
-    __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
-    v = _mm256_blendv_ps(v, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan);
-    _mm256_storeu_ps(f + i, v);
+    _mm256_storeu_ps(f + i, nan_fix_f16c(v, v));
   }
   return i;
 }
 
 T_F16C static int64_t f32_to_f16_f16c(const float *f, uint16_t *h, int64_t n) {
   int64_t i = 0;
-  const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
-  const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
   for (; i + 8 <= n; i += 8) {
     __m256 v = _mm256_loadu_ps(f + i);
-    __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
-    v = _mm256_blendv_ps(v, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan);
-    _mm_storeu_si128((__m128i *)(h + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    _mm_storeu_si128((__m128i *)(h + i), _mm256_cvtps_ph(nan_fix_f16c(v, v), _MM_FROUND_TO_NEAREST_INT));
   }
   return i;
 }
 
 T_AVX512 static int64_t f16_to_f32_avx512(const uint16_t *h, float *f, int64_t n) {
   int64_t i = 0;
-  const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
   for (; i + 16 <= n; i += 16) {
     __m512 v = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(h + i)));
-    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-    __m512i c = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), qnan);
-    _mm512_storeu_ps(f + i, _mm512_mask_blend_ps(nan, v, _mm512_castsi512_ps(c)));
+    _mm512_storeu_ps(f + i, nan_fix_avx512(v, v));
   }
   return i;
 }
 
 T_AVX512 static int64_t f32_to_f16_avx512(const float *f, uint16_t *h, int64_t n) {
   int64_t i = 0;
-  const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
   for (; i + 16 <= n; i += 16) {
     __m512 v = _mm512_loadu_ps(f + i);
-    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-    __m512i c = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), qnan);
-    v = _mm512_mask_blend_ps(nan, v, _mm512_castsi512_ps(c));
-    _mm256_storeu_si256((__m256i *)(h + i), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    _mm256_storeu_si256((__m256i *)(h + i), _mm512_cvtps_ph(nan_fix_avx512(v, v), _MM_FROUND_TO_NEAREST_INT));
   }
   return i;
 }
@@ -161,26 +163,20 @@ T_AVX512 static int64_t f32_to_f16_avx512(const float *f, uint16_t *h, int64_t n
  * conversions (which keep no payload to fix: the values are not NaN) */
 T_F16C static int64_t round_f16_f16c(float *z, int64_t n) {
   int64_t i = 0;
-  const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
-  const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
   for (; i + 8 <= n; i += 8) {
     __m256 v = _mm256_loadu_ps(z + i);
-    __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
     __m256 r = _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-    _mm256_storeu_ps(z + i, _mm256_blendv_ps(r, _mm256_or_ps(_mm256_and_ps(v, sign), qnan), nan));
+    _mm256_storeu_ps(z + i, nan_fix_f16c(r, v));
   }
   return i;
 }
 
 T_AVX512 static int64_t round_f16_avx512(float *z, int64_t n) {
   int64_t i = 0;
-  const __m512i qnan = _mm512_set1_epi32(0x7FC00000), sign = _mm512_set1_epi32((int)0x80000000u);
   for (; i + 16 <= n; i += 16) {
     __m512 v = _mm512_loadu_ps(z + i);
-    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
     __m512 r = _mm512_cvtph_ps(_mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-    __m512i c = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), qnan);
-    _mm512_storeu_ps(z + i, _mm512_mask_blend_ps(nan, r, _mm512_castsi512_ps(c)));
+    _mm512_storeu_ps(z + i, nan_fix_avx512(r, v));
   }
   return i;
 }
