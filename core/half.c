@@ -180,6 +180,59 @@ T_AVX512 static int64_t round_f16_avx512(float *z, int64_t n) {
   }
   return i;
 }
+
+/* z = a op b over whole vectors of float16 (sa, sb: 1, or 0 for an operand
+ * held for the row), each lane widened, computed in float, narrowed: the
+ * narrowing's NaN fix makes every NaN lane the canonical one of its sign.
+ * Not fixed on the way in: with one NaN operand the result is that
+ * operand's NaN (its sign kept), and a NaN the operation makes (Inf - Inf,
+ * 0 / 0) is the default one, whatever the payloads. *both gets the lanes
+ * whose operands are both NaN (the sign then depends on the order the
+ * caller's float kernel was compiled in: see ox_f16_arith_n). */
+#define ARITH_LOOP(W, VF, CVT_IN, CVT_OUT, LOAD, STORE, OPF, NANS, FIX)                       \
+  for (; i + W <= n; i += W) {                                                            \
+    if (sa) va = CVT_IN(LOAD(a + i));                                                     \
+    if (sb) vb = CVT_IN(LOAD(b + i));                                                     \
+    VF r = OPF(va, vb);                                                                   \
+    *both |= NANS(va, vb);                                                                \
+    STORE(z + i, CVT_OUT(FIX(r, r)));                                                     \
+  }
+#define ARITH_BODY(W, VF, CVT_IN, CVT_OUT, LOAD, STORE, SPLAT, ADD, SUB, MUL, DIV, NANS, FIX)       \
+  int64_t i = 0;                                                                          \
+  VF va = CVT_IN(SPLAT(a[0])), vb = CVT_IN(SPLAT(b[0]));                                  \
+  switch (op) {                                                                           \
+  case OX_F16_ADD: ARITH_LOOP(W, VF, CVT_IN, CVT_OUT, LOAD, STORE, ADD, NANS, FIX) break;  \
+  case OX_F16_SUB: ARITH_LOOP(W, VF, CVT_IN, CVT_OUT, LOAD, STORE, SUB, NANS, FIX) break;  \
+  case OX_F16_MUL: ARITH_LOOP(W, VF, CVT_IN, CVT_OUT, LOAD, STORE, MUL, NANS, FIX) break;  \
+  default: ARITH_LOOP(W, VF, CVT_IN, CVT_OUT, LOAD, STORE, DIV, NANS, FIX) break;          \
+  }                                                                                       \
+  return i;
+
+#define F16C_IN(h) _mm256_cvtph_ps(h)
+#define F16C_OUT(v) _mm256_cvtps_ph((v), _MM_FROUND_TO_NEAREST_INT)
+#define F16C_LOAD(p) _mm_loadu_si128((const __m128i *)(p))
+#define F16C_STORE(p, h) _mm_storeu_si128((__m128i *)(p), (h))
+#define F16C_SPLAT(x) _mm_set1_epi16((short)(x))
+#define F16C_NANS(x, y) _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), _mm256_cmp_ps(y, y, _CMP_UNORD_Q)))
+T_F16C static int64_t arith_f16c(int op, const uint16_t *a, int64_t sa, const uint16_t *b, int64_t sb, uint16_t *z,
+                                 int64_t n, int *both) {
+  typedef __m256 m256;
+  ARITH_BODY(8, m256, F16C_IN, F16C_OUT, F16C_LOAD, F16C_STORE, F16C_SPLAT, _mm256_add_ps, _mm256_sub_ps,
+             _mm256_mul_ps, _mm256_div_ps, F16C_NANS, nan_fix_f16c)
+}
+
+#define AVX512_IN(h) _mm512_cvtph_ps(h)
+#define AVX512_OUT(v) _mm512_cvtps_ph((v), _MM_FROUND_TO_NEAREST_INT)
+#define AVX512_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
+#define AVX512_STORE(p, h) _mm256_storeu_si256((__m256i *)(p), (h))
+#define AVX512_SPLAT(x) _mm256_set1_epi16((short)(x))
+#define AVX512_NANS(x, y) (int)(_mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q) & _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q))
+T_AVX512 static int64_t arith_avx512(int op, const uint16_t *a, int64_t sa, const uint16_t *b, int64_t sb,
+                                     uint16_t *z, int64_t n, int *both) {
+  typedef __m512 m512;
+  ARITH_BODY(16, m512, AVX512_IN, AVX512_OUT, AVX512_LOAD, AVX512_STORE, AVX512_SPLAT, _mm512_add_ps,
+             _mm512_sub_ps, _mm512_mul_ps, _mm512_div_ps, AVX512_NANS, nan_fix_avx512)
+}
 #endif
 
 /* ---- entry points ---- */
@@ -240,6 +293,28 @@ void ox_f32_round_f16_n(float *z, int64_t n) {
   }
 #endif
   for (int64_t i = 0; i < n; i++) z[i] = f16_to_f32(f32_to_f16(z[i]));
+}
+
+int ox_f16_arith_n(int op, const uint16_t *a, int64_t sa, const uint16_t *b, int64_t sb, uint16_t *z, int64_t n) {
+#if HAVE_X86
+  int lv = level(), both = 0;
+  if (lv == LV_SCALAR) return 0;
+  if (n <= 0) return 1;
+  int64_t (*body)(int, const uint16_t *, int64_t, const uint16_t *, int64_t, uint16_t *, int64_t, int *) =
+      lv == LV_AVX512 ? arith_avx512 : arith_f16c;
+  int64_t i = body(op, a, sa, b, sb, z, n, &both);
+  if (i < n) { /* the last few through vector-sized buffers */
+    uint16_t ab[16] = {0}, bb[16] = {0}, zb[16];
+    memcpy(ab, a + (sa ? i : 0), (size_t)(sa ? n - i : 1) * sizeof *ab);
+    memcpy(bb, b + (sb ? i : 0), (size_t)(sb ? n - i : 1) * sizeof *bb);
+    body(op, ab, sa, bb, sb, zb, 16, &both);
+    memcpy(z + i, zb, (size_t)(n - i) * sizeof *zb);
+  }
+  return !both;
+#else
+  (void)op, (void)a, (void)sa, (void)b, (void)sb, (void)z, (void)n;
+  return 0;
+#endif
 }
 
 /* bfloat16: integer shifts and adds, which the compiler vectorises */
