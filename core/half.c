@@ -233,6 +233,29 @@ T_AVX512 static int64_t arith_avx512(int op, const uint16_t *a, int64_t sa, cons
   ARITH_BODY(16, m512, AVX512_IN, AVX512_OUT, AVX512_LOAD, AVX512_STORE, AVX512_SPLAT, _mm512_add_ps,
              _mm512_sub_ps, _mm512_mul_ps, _mm512_div_ps, AVX512_NANS, nan_fix_avx512)
 }
+
+/* Is any of x[0 .. n) NaN? Whole vectors, then the rest one at a time. */
+T_F16C static int any_nan_f16c(const uint16_t *x, int64_t n) {
+  int64_t i = 0;
+  int m = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i)));
+    m |= _mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+  }
+  for (; i < n; i++) m |= (x[i] & 0x7FFF) > 0x7C00;
+  return m != 0;
+}
+
+T_AVX512 static int any_nan_avx512(const uint16_t *x, int64_t n) {
+  int64_t i = 0;
+  int m = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512 v = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(x + i)));
+    m |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+  }
+  for (; i < n; i++) m |= (x[i] & 0x7FFF) > 0x7C00;
+  return m != 0;
+}
 #endif
 
 /* ---- entry points ---- */
@@ -300,6 +323,10 @@ int ox_f16_arith_n(int op, const uint16_t *a, int64_t sa, const uint16_t *b, int
   int lv = level(), both = 0;
   if (lv == LV_SCALAR) return 0;
   if (n <= 0) return 1;
+  /* in place: a NaN in the other operand could pair with one in z's; then
+   * declined before anything is written */
+  int (*any_nan)(const uint16_t *, int64_t) = lv == LV_AVX512 ? any_nan_avx512 : any_nan_f16c;
+  if ((z == a && any_nan(b, sb ? n : 1)) || (z == b && any_nan(a, sa ? n : 1))) return 0;
   int64_t (*body)(int, const uint16_t *, int64_t, const uint16_t *, int64_t, uint16_t *, int64_t, int *) =
       lv == LV_AVX512 ? arith_avx512 : arith_f16c;
   int64_t i = body(op, a, sa, b, sb, z, n, &both);

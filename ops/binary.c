@@ -331,13 +331,10 @@ static void small_floats(binop op, const ox_tensor *A, const ox_tensor *B, ox_te
   ox_tensor fa = {.dt = OX_FLOAT, .data = xa}, fb = {.dt = OX_FLOAT, .data = xb};
   ox_tensor fz = {.dt = bool_result(op) ? OX_BOOL : OX_FLOAT};
   /* float16 Add, Sub, Mul, Div: a block in registers, when ox_f16_arith_n
-   * takes it (the same bits); into zh first when Z is an input's memory
-   * (the block it declines, partly written, is then computed from the
-   * inputs as they were) */
+   * takes it (the same bits; a block it declines is computed below, from
+   * inputs it left as they were) */
   int f16 = A->dt == OX_FLOAT16 && (op == ADD || op == SUB || op == MUL || op == DIV);
   int f16op = op == ADD ? OX_F16_ADD : op == SUB ? OX_F16_SUB : op == MUL ? OX_F16_MUL : OX_F16_DIV;
-  int alias = Z->data == A->data || Z->data == B->data;
-  uint16_t zh[SBLOCK];
   ox_bcast_seek(it, lo);
   for (int64_t pos = lo, col, n; pos < hi; pos += n) {
     if (pos > lo) ox_bcast_next(it);
@@ -347,10 +344,8 @@ static void small_floats(binop op, const ox_tensor *A, const ox_tensor *B, ox_te
       uint16_t *z16 = (uint16_t *)Z->data + pos + b0;
       if (f16 && ox_f16_arith_n(f16op, (const uint16_t *)A->data + it->off[0] + (col + b0) * it->step[0],
                                 it->step[0], (const uint16_t *)B->data + it->off[1] + (col + b0) * it->step[1],
-                                it->step[1], alias ? zh : z16, m)) {
-        if (alias) memcpy(z16, zh, sizeof *zh * (size_t)m);
+                                it->step[1], z16, m))
         continue;
-      }
       ox_widen_f32_n(A->dt, A->data, it->off[0] + (col + b0) * it->step[0], it->step[0] ? m : 1, xa);
       ox_widen_f32_n(B->dt, B->data, it->off[1] + (col + b0) * it->step[1], it->step[1] ? m : 1, xb);
       bi.n = bi.inner = m;

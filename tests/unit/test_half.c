@@ -10,7 +10,8 @@
  *   - lengths that leave a scalar tail after the vectors;
  *   - float16 Add, Sub, Mul, Div many at a time (ox_f16_arith_n) against
  *     widen, the float operation, narrow: every code against special ones,
- *     as a row and held, either side; its refusal of two NaNs in a lane. */
+ *     as a row and held, either side; its refusal of two NaNs in a lane,
+ *     and in place of a NaN in the other operand, leaving z untouched. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -222,6 +223,19 @@ int main(void) {
       CHECK_EQ_I(ox_f16_arith_n(OX_F16_SUB, x, 1, y, 1, z, 20), 0);
       x[18] = 0;
       CHECK_EQ_I(ox_f16_arith_n(OX_F16_DIV, x, 1, y, 1, z, 20), 1);
+      /* in place (z is an operand): declined untouched when the other holds
+       * a NaN (x[18] and y[18] would pair), done when it holds none */
+      uint16_t keep[20];
+      x[18] = 0x7C01, x[0] = 0x3C00;
+      memcpy(keep, x, sizeof x);
+      CHECK_EQ_I(ox_f16_arith_n(OX_F16_ADD, x, 1, y, 1, x, 20), 0);
+      CHECK(!memcmp(keep, x, sizeof x));
+      CHECK_EQ_I(ox_f16_arith_n(OX_F16_ADD, y, 1, x, 1, x, 20), 0);
+      CHECK(!memcmp(keep, x, sizeof x));
+      y[18] = 0x3C00, y[3] = 0; /* y without NaN */
+      CHECK_EQ_I(ox_f16_arith_n(OX_F16_ADD, x, 1, y, 1, x, 20), 1);
+      CHECK_EQ_I(x[0], 0x3C00);
+      CHECK_EQ_I(x[18], 0x7E00); /* NaN + 1: the canonical NaN */
       free(finite);
     } else {
       uint16_t x[4] = {0x3C00}, z[4];
