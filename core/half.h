@@ -22,6 +22,18 @@ void ox_f32_to_bf16_n(const float *f, uint16_t *h, int64_t n);
  * again: NaN the canonical float32 one of its sign), in one pass */
 void ox_f32_round_f16_n(float *z, int64_t n);
 
+/* Float16 arithmetic a row at a time: z[i] = a[i * sa] op b[i * sb] (sa,
+ * sb: 1, or 0 for an operand held), each element widened, computed in
+ * float and narrowed (NaN: the canonical one of its sign), z[0 .. n) with
+ * op one of OX_F16_ADD ... OX_F16_DIV. The bits of the widen, float op,
+ * narrow steps, save one case it leaves to the caller: 1 when done; 0 when
+ * the CPU has no F16C or some lane's two operands are both NaN, whose
+ * result's sign is that of the operand the caller's float kernel, as
+ * compiled, puts first (z then partly written; untouched when z is a or b:
+ * in place, declined whenever the other operand holds a NaN). */
+enum { OX_F16_ADD, OX_F16_SUB, OX_F16_MUL, OX_F16_DIV };
+int ox_f16_arith_n(int op, const uint16_t *a, int64_t sa, const uint16_t *b, int64_t sb, uint16_t *z, int64_t n);
+
 /* Elements [off, off + n) of src, a tensor's data of any small float dtype
  * (float16, bfloat16, the float8s, float4e2m1: see kernel.h), as floats into
  * dst[0 .. n); and the other way, rounding once (float8: saturating, as

@@ -315,7 +315,8 @@ static int narrow(ox_ctx *c, const ox_tensor *src, ox_dtype dt, ox_value **out) 
 }
 
 /* The small floats (float16, bfloat16, float8): Z = A op B for the output
- * elements [lo, hi), in float, a block at a time: each block's inputs widened
+ * elements [lo, hi), in float, a block at a time (float16 arithmetic in
+ * registers where it can: below): each block's inputs widened
  * into buffers on the stack, computed by native() over them (as a row of one
  * block, through an iterator of its own), the result narrowed once into Z
  * (bool results written straight). */
@@ -329,12 +330,22 @@ static void small_floats(binop op, const ox_tensor *A, const ox_tensor *B, ox_te
   bi.off[0] = bi.off[1] = 0;
   ox_tensor fa = {.dt = OX_FLOAT, .data = xa}, fb = {.dt = OX_FLOAT, .data = xb};
   ox_tensor fz = {.dt = bool_result(op) ? OX_BOOL : OX_FLOAT};
+  /* float16 Add, Sub, Mul, Div: a block in registers, when ox_f16_arith_n
+   * takes it (the same bits; a block it declines is computed below, from
+   * inputs it left as they were) */
+  int f16 = A->dt == OX_FLOAT16 && (op == ADD || op == SUB || op == MUL || op == DIV);
+  int f16op = op == ADD ? OX_F16_ADD : op == SUB ? OX_F16_SUB : op == MUL ? OX_F16_MUL : OX_F16_DIV;
   ox_bcast_seek(it, lo);
   for (int64_t pos = lo, col, n; pos < hi; pos += n) {
     if (pos > lo) ox_bcast_next(it);
     n = ox_bcast_run(it, pos, hi, &col);
     for (int64_t b0 = 0; b0 < n; b0 += SBLOCK) {
       int64_t m = n - b0 < SBLOCK ? n - b0 : SBLOCK;
+      uint16_t *z16 = (uint16_t *)Z->data + pos + b0;
+      if (f16 && ox_f16_arith_n(f16op, (const uint16_t *)A->data + it->off[0] + (col + b0) * it->step[0],
+                                it->step[0], (const uint16_t *)B->data + it->off[1] + (col + b0) * it->step[1],
+                                it->step[1], z16, m))
+        continue;
       ox_widen_f32_n(A->dt, A->data, it->off[0] + (col + b0) * it->step[0], it->step[0] ? m : 1, xa);
       ox_widen_f32_n(B->dt, B->data, it->off[1] + (col + b0) * it->step[1], it->step[1] ? m : 1, xb);
       bi.n = bi.inner = m;

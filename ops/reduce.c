@@ -23,6 +23,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #endif
+#include "core/half.h"
 #include "core/kernel.h"
 #include "core/threads.h"
 
@@ -721,22 +722,49 @@ typedef struct {
   size_t es;
   int64_t d, inner;
   double *m, *s;
+  float *buf; /* small floats: x and y of a block (per slices) per slot, else NULL */
+  int64_t per; /* slices a block */
 } soft_job;
 
 static void soft_chunk(void *arg, int ch, int64_t lo, int64_t hi) {
   const soft_job *j = arg;
-  size_t off = (size_t)(lo * j->d * j->inner) * j->es;
-  soft_native(j->dt, j->kind, j->x + off, j->y + off, hi - lo, j->d, j->inner,
-              j->m + ch * j->inner, j->s + ch * j->inner);
+  double *m = j->m + ch * j->inner, *s = j->s + ch * j->inner;
+  if (!j->buf) {
+    size_t off = (size_t)(lo * j->d * j->inner) * j->es;
+    soft_native(j->dt, j->kind, j->x + off, j->y + off, hi - lo, j->d, j->inner, m, s);
+    return;
+  }
+  /* a small float: a block of `per` (d, inner) slices widened into the
+   * slot's xf, its float result yf narrowed once: the float kernel's bits,
+   * rounded once */
+  int64_t len = j->d * j->inner, per = j->per;
+  float *xf = j->buf + (size_t)ch * 2 * (size_t)(per * len), *yf = xf + per * len;
+  for (int64_t o = lo; o < hi; o += per) {
+    int64_t k = hi - o < per ? hi - o : per;
+    ox_widen_f32_n(j->dt, j->x, o * len, k * len, xf);
+    soft_native(OX_FLOAT, j->kind, xf, yf, k, j->d, j->inner, m, s);
+    ox_narrow_f32_n(yf, k * len, j->dt, j->y, o * len);
+  }
 }
 
+/* x, y: (outer, d, inner) of dt: a native float, or a small float computed
+ * in float a block of slices at a time (SOFT_BLOCK floats: a block's x
+ * and y stay in L1) */
+#define SOFT_BLOCK 2048
 static int soft_par(ox_ctx *c, ox_dtype dt, int kind, const void *x, void *y, int64_t outer,
                     int64_t d, int64_t inner) {
   /* an element costs an exp and a few passes: about 2 ns */
   int nch = ox_par_chunks(c->threads, outer, 128.0 * (double)outer * (double)d * (double)inner);
   double *m = ox_alloc_array(c->a, nch * inner, sizeof *m), *s = ox_alloc_array(c->a, nch * inner, sizeof *s);
   if (!m || !s) return ox_oom(c->err, NULL);
-  soft_job j = {dt, kind, x, y, ox_dtype_size(dt), d, inner, m, s};
+  /* small floats: blocks of about SOFT_BLOCK elements, or one slice; at
+   * most outer / nch slices, so the slots' blocks are at most x's elements
+   * twice */
+  int64_t per = SOFT_BLOCK / (d * inner), most = (outer + nch - 1) / nch;
+  per = per < 1 ? 1 : per > most ? most : per;
+  soft_job j = {dt, kind, x, y, ox_dtype_size(dt), d, inner, m, s, NULL, per};
+  if (ox_dtype_is_small_float(dt) && !(j.buf = ox_alloc_array(c->a, 2 * nch * per * d * inner, sizeof *j.buf)))
+    return ox_oom(c->err, NULL);
   ox_par_for(outer, nch, soft_chunk, &j);
   return 0;
 }
@@ -757,17 +785,7 @@ static int softmax_family(ox_ctx *c, ox_value **in, ox_value **out, int kind) {
   OX_TRY(ox_tensor_new_uninit(c->a, x->dt, r, x->dims, &out[0], c->err)); /* every element written */
   ox_tensor *y = &out[0]->u.t;
   if (!y->n) return 0;
-  if (ox_dtype_is_small_float(x->dt)) {
-    float *xf = ox_widen_f32(c->a, x, c->err);
-    float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
-    if (!xf) return c->err->code;
-    if (!yf) return ox_oom(c->err, NULL);
-    OX_TRY(soft_par(c, OX_FLOAT, kind, xf, yf, outer, d, inner));
-    ox_narrow_f32(yf, y);
-  } else {
-    OX_TRY(soft_par(c, x->dt, kind, x->data, y->data, outer, d, inner));
-  }
-  return 0;
+  return soft_par(c, x->dt, kind, x->data, y->data, outer, d, inner);
 }
 
 static int softmax(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {

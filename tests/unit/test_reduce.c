@@ -4,9 +4,12 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kit.h"
+#include "core/half.h"
+#include "core/threads.h"
 
 #define DIMS(...) (int64_t[]){__VA_ARGS__}
 #define F32(rank, dims, ...) tensor(OX_FLOAT, rank, dims, (float[])__VA_ARGS__)
@@ -324,6 +327,73 @@ static void test_softmax_rows(void) {
   CHECK(worst[1] <= 1.5);
 }
 
+/* The softmax family on float16 and bfloat16 is the float32 kernel on the
+ * widened input, narrowed once: byte for byte narrow(op(widen(x))), which
+ * the float32 op run here gives. Inputs hold NaN of both signs, +-Inf,
+ * subnormals of the type, -0, and values whose exps narrow near a tie;
+ * shapes with rows of one slice (inner 1: 5, 128, 3000 long, the last longer
+ * than a block of slices) and with columns (inner 3), outer counts that
+ * leave a part block; one thread and three (the slots' blocks). */
+static void test_softmax_small_floats(void) {
+  static const struct { int64_t outer, d, inner; } shapes[] = {
+      {37, 5, 1}, {33, 128, 1}, {3, 3000, 1}, {7, 6, 3}, {1, 1, 1}};
+  static const char *ops[] = {"Softmax", "LogSoftmax", "Hardmax"};
+  int bad = 0, cases = 0;
+  for (int bf = 0; bf < 2; bf++)
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+      int64_t o = shapes[sh].outer, d = shapes[sh].d, in = shapes[sh].inner, n = o * d * in;
+      uint16_t *h = malloc(sizeof *h * (size_t)n);
+      float *f = malloc(sizeof *f * (size_t)n);
+      for (int64_t i = 0; i < n; i++) {
+        uint32_t r = kit_rnd32();
+        float v = (float)((int32_t)(r >> 8) - (1 << 23)) / (float)(1 << 20); /* [-8, 8) */
+        switch (r % 61) {
+        case 0: v = NAN; break;
+        case 1: v = -NAN; break;
+        case 2: v = INFINITY; break;
+        case 3: v = -INFINITY; break;
+        case 4: v = -0.f; break;
+        case 5: v = bf ? 1e-39f : 3e-6f; break; /* subnormal in the type */
+        case 6: v = bf ? -1e-39f : -5.9e-8f; break;
+        case 7: v = 60000.f; break;
+        default: break;
+        }
+        h[i] = bf ? ox_f32_to_bf16(v) : ox_f32_to_f16(v);
+      }
+      if (bf) ox_bf16_to_f32_n(h, f, n);
+      else ox_f16_to_f32_n(h, f, n);
+      int64_t dims[3] = {o, d, in};
+      for (int k = 0; k < 3; k++)
+        for (int th = 1; th <= 3; th += 2) {
+          ox_mark mk = ox_arena_mark(A);
+          ox_attr ax = attr_int("axis", 1);
+          ox_value *yh = NULL, *yf = NULL;
+          ox_set_threads(th), ox_par_set_min(th > 1 ? 0 : -1, th > 1 ? 0 : -1);
+          CHECK_EQ_I(run(ops[k], 13, 1, &ax, 1, (ox_value *[]){tensor(bf ? OX_BFLOAT16 : OX_FLOAT16, 3, dims, h)}, &yh), 0);
+          ox_set_threads(1), ox_par_set_min(-1, -1);
+          CHECK_EQ_I(run(ops[k], 13, 1, &ax, 1, (ox_value *[]){tensor(OX_FLOAT, 3, dims, f)}, &yf), 0);
+          if (yh && yf) {
+            uint16_t *want = malloc(sizeof *want * (size_t)n);
+            if (bf) ox_f32_to_bf16_n(yf->u.t.data, want, n);
+            else ox_f32_to_f16_n(yf->u.t.data, want, n);
+            const uint16_t *got = yh->u.t.data;
+            for (int64_t i = 0; i < n; i++)
+              if (got[i] != want[i] && bad++ < 5)
+                fprintf(stderr, "%s %s (%lld, %lld, %lld) threads %d [%lld]: %04x, want %04x\n", ops[k],
+                        bf ? "bfloat16" : "float16", (long long)o, (long long)d, (long long)in, th,
+                        (long long)i, got[i], want[i]);
+            free(want);
+            cases++;
+          }
+          ox_arena_release(A, mk);
+        }
+      free(h);
+      free(f);
+    }
+  CHECK_EQ_I(cases, 2 * 5 * 3 * 2);
+  CHECK_EQ_I(bad, 0);
+}
+
 static void test_table(void) {
   CHECK_EQ_I(ox_registry_find("", "ReduceSum", 12)->since, 11);
   CHECK_EQ_I(ox_registry_find("", "ReduceSum", 25)->max_in, 2);
@@ -339,6 +409,7 @@ static void test_table(void) {
 int main(void) {
   A = ox_arena_new();
   test_axes_odometer();
+  test_softmax_small_floats();
   test_noop();
   test_empty_set();
   test_precision();
