@@ -874,7 +874,7 @@ static void test_matmul_integer_prepared(void) {
 static void test_matmul_prepared(void) {
   static const int64_t shapes[][4] = {/* batch (0: none), M, K, N */
     {0, 40, 120, 6625}, {0, 17, 33, 50}, {3, 9, 64, 97}, {0, 300, 20, 7}, {2, 130, 7, 49}, {0, 8, 300, 200},
-    {0, 197, 64, 300}, /* 197 rows: two even row blocks */
+    {0, 197, 64, 300}, /* 197 rows: one row block (of up to 256) */
     {0, 197, 600, 100}, {2, 500, 20, 60}}; /* A packed per row block at 1 thread, and at 3 (8 blocks) */
   for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
     prepared_case(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3], i % 2);
