@@ -145,18 +145,18 @@ model() {
     "$PY" "$HERE/gen.py" fill "$c/in6.pb" float32 '' 12.5 || exit 1
     "$PY" "$HERE/gen.py" fill "$c/in7.pb" uint8 '' 128 || exit 1
     "$PY" "$HERE/gen.py" tensor "$c/in8.pb" 39 64 int32 -2000 2000 || exit 1 ;;
-  qlinmm) # QLinearMatMul, a BERT-base FFN's shape: uint8 a, int8 b, per-tensor scales
+  qlinmm) # QLinearMatMul as a QOperator BERT-base FFN runs it: uint8 a (an input) x int8 b, b, the
+    # scales and zero points constant (per tensor)
     "$X" make QLinearMatMul --opset 10 --input 'A:uint8[128,768]' --input 'AS:float32[]' --input 'AZ:uint8[]' \
       --input 'B:int8[768,3072]' --input 'BS:float32[]' --input 'BZ:int8[]' \
       --input 'YS:float32[]' --input 'YZ:uint8[]' --output Y -o "$m"
     "$PY" "$HERE/gen.py" tensor "$c/in0.pb" 40 128,768 uint8 0 255 || exit 1
-    "$PY" "$HERE/gen.py" fill "$c/in1.pb" float32 '' 0.02 || exit 1
-    "$PY" "$HERE/gen.py" fill "$c/in2.pb" uint8 '' 131 || exit 1
-    "$PY" "$HERE/gen.py" tensor "$c/in3.pb" 41 768,3072 int8 -128 127 || exit 1
-    "$PY" "$HERE/gen.py" fill "$c/in4.pb" float32 '' 0.003 || exit 1
-    "$PY" "$HERE/gen.py" fill "$c/in5.pb" int8 '' 0 || exit 1
-    "$PY" "$HERE/gen.py" fill "$c/in6.pb" float32 '' 0.5 || exit 1
-    "$PY" "$HERE/gen.py" fill "$c/in7.pb" uint8 '' 128 || exit 1 ;;
+    [ -s "$c/b.pb" ] || "$PY" "$HERE/gen.py" tensor "$c/b.pb" 41 768,3072 int8 -128 127 || exit 1
+    for w in as:0.02 ys:0.5 bs:0.003; do [ -s "$c/${w%:*}.pb" ] || "$PY" "$HERE/gen.py" fill "$c/${w%:*}.pb" float32 '' "${w#*:}" || exit 1; done
+    [ -s "$c/az.pb" ] || "$PY" "$HERE/gen.py" fill "$c/az.pb" uint8 '' 131 || exit 1
+    [ -s "$c/bz.pb" ] || "$PY" "$HERE/gen.py" fill "$c/bz.pb" int8 '' 0 || exit 1
+    [ -s "$c/yz.pb" ] || "$PY" "$HERE/gen.py" fill "$c/yz.pb" uint8 '' 128 || exit 1
+    for w in AS:as AZ:az B:b BS:bs BZ:bz YS:ys YZ:yz; do "$PY" "$HERE/gen.py" const "$m" "${w%:*}" "$c/${w#*:}.pb" || exit 1; done ;;
   einsum_bmm) # a batch of 64 products of 64x64 matrices
     "$X" make Einsum --opset 12 -a 'equation=bij,bjk->bik' --input 'A:float32[64,64,64]' \
       --input 'B:float32[64,64,64]' --output Y -o "$m"
