@@ -1012,7 +1012,7 @@ static void igemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
 
 /* ---- the driver ---- */
 
-static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp);
+static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_path *path);
 
 /* g without the axes that do nothing (length 1, kernel 1, no padding),
  * keeping at least one */
@@ -1279,10 +1279,12 @@ static int plan_geometry(ox_ctx *c, plan *p, const ox_tensor *x, const ox_tensor
 }
 
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
-                  const ox_conv_geom *g0, const ox_conv_prep *pp, ox_tensor *y) {
+                  const ox_conv_geom *g0, const ox_conv_prep *pp, ox_tensor *y, ox_conv_path *path) {
   ox_conv_geom g;
   squeeze(g0, &g);
   plan p = {.dt = x->dt, .ct = x->dt == OX_DOUBLE ? OX_DOUBLE : OX_FLOAT, .y = y->data};
+  ox_conv_path taken;
+  if (!path) path = &taken;
   OX_TRY(plan_geometry(c, &p, x, w, G, &g));
   p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
   p.level = p.gp.level;
@@ -1311,7 +1313,7 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
     else load_run(p.dt, x->data, 1, x->n, (char *)xf);
     p.x = (const char *)xf, p.dt = OX_FLOAT, p.xs = 4;
   }
-  int rc = conv_float_run(c, &p, &g);
+  int rc = conv_float_run(c, &p, &g, path);
   ox_mem_scratch_free(xraw);
   if (!rc && p.epi) c->epi->done = 1;
   return rc;
@@ -1378,7 +1380,7 @@ static int pad_input(ox_ctx *c, plan *p, ox_conv_geom *gz, void **raw) {
 }
 
 /* ox_conv_float after the set-up: the paths */
-static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
+static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_path *path) {
   plan p = *pp;
   const ox_conv_geom g = *gp;
   p.g = &g;
@@ -1427,6 +1429,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
           kofs[ky * p.kw + kx] = ((fy * p.sw + fx) * Hph + ky * p.dh / p.sh) * q.Wp + kx * p.dw / p.sw;
         }
       q.kofs = kofs;
+      *path = OX_CONV_PLANAR;
       int64_t items = p.N * p.G;
       int nch = ox_par_chunks(c->threads, items, work);
       const char **ptrs[OX_MAX_THREADS];
@@ -1442,6 +1445,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
       free_slots(nch, raw);
       return rc;
     }
+    *path = OX_CONV_DIRECT;
     p.mblocks = ox_ceil_div(p.Mg, DIRECT_MB);
     int64_t *kofs = ox_alloc_array(c->a, p.kw, sizeof *kofs);
     if (!kofs) return ox_oom(c->err, NULL);
@@ -1470,6 +1474,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   }
 
   if (p.P <= GEMV_MAX) {
+    *path = OX_CONV_GEMV;
     int64_t items = p.N * p.G;
     int nch = ox_par_chunks(c->threads, items, work);
     for (int i = 0; i < nch && !rc; i++)
@@ -1519,6 +1524,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
      * copy; ocr_det's 96 -> 24 gains at K 864) */
     flat &= p.K >= 256;
     if (flat) {
+      *path = OX_CONV_IN_PLACE;
       int64_t nrr = igemm_nr(&p), Lq = q->nd - 1, Ho = q->nd == 2 ? q->pos[0] : 1, Wo = q->pos[Lq];
       p.Wp = q->img[Lq];
       int64_t *kofs = ox_alloc_array(c->a, 2 * p.K, sizeof *kofs);
@@ -1553,6 +1559,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp) {
   p.late_bias = p.epi && p.b && p.ct == OX_FLOAT && p.yt == OX_FLOAT && p.K <= KBLOCK;
   for (int64_t m = 0; p.late_bias && m < p.M; m++)
     p.late_bias = ((const float *)p.b)[m] == ((const float *)p.b)[m];
+  *path = p.kblk < p.K ? OX_CONV_KBLOCKED : OX_CONV_PACKED;
   int64_t items = p.N * p.G * p.ntiles * p.mparts;
   int nch = ox_par_chunks(c->threads, items, work);
   int64_t packed[OX_MAX_THREADS];

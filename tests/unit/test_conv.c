@@ -14,6 +14,7 @@
 #include "core/gemm.h"
 #include "core/threads.h"
 #include "kit.h"
+#include "ops/conv.h"
 
 static unsigned rng = 2024;
 static double rnd(void) { /* in [-1, 1) */
@@ -436,6 +437,86 @@ static void test_conv_gemm_order(void) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     snprintf(label, sizeof label, "gemm order case %zu", i);
     CHECK(gemm_order_case(&cases[i], label));
+  }
+}
+
+/* ---- which path a shape takes ----
+ * ox_conv_float reports the way it computed a call (ox_conv_path); the
+ * choice is pinned here for the shapes each rule of ops/conv_paths.c's
+ * conv_float_run is about, at every level (their tiles' rows: 6 or 8, so
+ * the cases keep clear of that edge), and the call's bytes are the Conv
+ * op's (the same call behind the registry). */
+typedef struct {
+  path_case pc;
+  ox_dtype dt;
+  ox_conv_path want;
+  const char *what;
+} choice_case;
+
+static void test_conv_path_choice(void) {
+  /* nd, N, G, Cg, Mg, in, k, s, d, pads (begin..., end...), auto_pad, bias */
+  choice_case cases[] = {
+      {{2, 1, 1, 24, 24, {74, 32}, {1, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+       "wake_emb's 24 -> 24, kernel 1x3, K 72 (under 256: packed)"},
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_PLACE,
+       "ocr_det's 96 -> 24, K 864, pads (over the padded copy)"},
+      {{2, 1, 1, 32, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_IN_PLACE,
+       "32 -> 16, K 288, no pads"},
+      {{2, 1, 1, 16, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_PACKED,
+       "16 -> 16, K 144"},
+      {{2, 1, 1, 32, 64, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+       "32 -> 64, K 288: many output channels"},
+      {{2, 1, 1, 288, 16, {12, 12}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+       "1x1 288 -> 16"},
+      {{2, 1, 1, 64, 16, {13, 13}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+       "64 -> 16, K 576, stride 2"},
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16, OX_CONV_PACKED,
+       "ocr_det's 96 -> 24 in float16"},
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_DOUBLE, OX_CONV_PACKED,
+       "ocr_det's 96 -> 24 in double"},
+      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED,
+       "256 -> 16, K 2304"},
+      {{2, 1, 8, 1, 1, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PLANAR,
+       "depthwise 3x3"},
+      {{2, 1, 1, 64, 1, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_DIRECT,
+       "IS-Net's side outputs: 64 -> 1"},
+      {{2, 1, 1, 16, 32, {4, 4}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_GEMV,
+       "16 -> 32 over 2x2 positions"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const path_case *pc = &cases[i].pc;
+    int nd = pc->nd;
+    ox_dtype dt = cases[i].dt;
+    int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg, xd[4] = {pc->N, C}, wd[4] = {M, pc->Cg}, yd[4] = {pc->N, M};
+    ox_conv_geom g = {.nd = nd, .nimg = 1, .npos = 1, .nker = 1};
+    for (int j = 0; j < nd; j++) {
+      xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
+      g.img[j] = pc->in[j], g.ker[j] = pc->k[j], g.s[j] = pc->s[j], g.d[j] = pc->d[j];
+      g.pb[j] = pc->pads[j], g.pe[j] = pc->pads[nd + j];
+      g.pos[j] = (pc->in[j] + g.pb[j] + g.pe[j] - (pc->k[j] - 1) * pc->d[j] - 1) / pc->s[j] + 1;
+      yd[2 + j] = g.pos[j], g.nimg *= g.img[j], g.npos *= g.pos[j], g.nker *= g.ker[j];
+    }
+    ox_value *in[3] = {random_tensor(dt, nd + 2, xd), random_tensor(dt, nd + 2, wd),
+                       pc->bias ? random_tensor(dt, 1, &M) : NULL};
+    ox_attr at_[6];
+    int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, NULL, at_);
+    for (int isa = 0; isa <= ox_cpu_level(); isa++) {
+      ox_gemm_max_isa(isa);
+      ox_value *y = tensor(dt, nd + 2, yd, NULL), *ref = NULL;
+      ox_ctx c = {.a = A, .err = &E, .threads = 1};
+      ox_conv_path got = 0;
+      ox_err_clear(&E);
+      CHECK_EQ_I(ox_conv_float(&c, &in[0]->u.t, &in[1]->u.t, pc->bias ? &in[2]->u.t : NULL, pc->G, &g, NULL,
+                               &y->u.t, &got),
+                 0);
+      if (got != cases[i].want)
+        fprintf(stderr, "path choice %zu (%s) isa %d: path %d, want %d\n", i, cases[i].what, isa, (int)got,
+                (int)cases[i].want);
+      CHECK_EQ_I((int)got, (int)cases[i].want);
+      CHECK_EQ_I(run("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, pc->bias ? 3 : 2, in, 1, &ref), 0);
+      CHECK(ref && same_bytes(ref, dt, nd + 2, yd, y->u.t.data));
+    }
+    ox_gemm_max_isa(-1);
   }
 }
 
@@ -1268,6 +1349,7 @@ int main(void) {
   test_conv_paths();
   test_conv_depthwise_order();
   test_conv_gemm_order();
+  test_conv_path_choice();
   test_conv_kblocked();
   test_conv_no_channels();
   test_conv_errors();
