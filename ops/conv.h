@@ -60,14 +60,21 @@ typedef enum {
   OX_CONV_IN_PLACE    /* the implicit GEMM, reading X in place */
 } ox_conv_path;
 
+/* What a call of ox_conv_float did: its path, and how many items
+ * (core/threads.h's ox_par_for) it cut the work into for the threads */
+typedef struct {
+  ox_conv_path path;
+  int64_t items;
+} ox_conv_took;
+
 /* y = conv(x, w) + b for x, w, b of one float type (float, double, float16,
  * bfloat16; the small ones computed in float and rounded once on store).
  * x: (N, C, img...), w: (M, C / G, ker...), b: (M) or NULL, y: (N, M, pos...)
  * with y->n > 0; pp: w's preparation or NULL. The shapes are checked.
  * Splits over the run's threads (c->threads), the same bytes for any count.
- * *path (when path is not NULL) <- the way the call took. */
+ * *took (when took is not NULL) <- what the call did. */
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
-                  const ox_conv_geom *g, const ox_conv_prep *pp, ox_tensor *y, ox_conv_path *path);
+                  const ox_conv_geom *g, const ox_conv_prep *pp, ox_tensor *y, ox_conv_took *took);
 
 /* ConvTranspose: y (zeroed) = convtranspose(x, w) + b, types as
  * ox_conv_float; x: (N, C, pos...), w: (C, M / G, ker...), y: (N, M,

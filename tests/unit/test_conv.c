@@ -458,46 +458,50 @@ static void test_conv_gemm_order(void) {
 }
 
 /* ---- which path a shape takes ----
- * ox_conv_float reports the way it computed a call (ox_conv_path); the
- * choice is pinned here for the shapes each rule of ops/conv_paths.c's
- * conv_float_run is about, at every level (their tiles' rows: 6 or 8, so
- * the cases keep clear of that edge), and the call's bytes are the Conv
- * op's (the same call behind the registry). */
+ * ox_conv_float reports the way it computed a call and the items it cut
+ * the work into (ox_conv_took); the choice is pinned here for the shapes
+ * each rule of ops/conv_paths.c's conv_float_run is about, at every level
+ * (their tiles' rows: 6 or 8, so the cases keep clear of that edge), and
+ * the call's bytes are the Conv op's (the same call behind the registry).
+ * With two threads, the direct and in-place paths cut a lone image and
+ * channel block into bands of output rows, at least two per thread
+ * (items2), the bytes those of one thread. */
 typedef struct {
   path_case pc;
   ox_dtype dt;
   ox_conv_path want;
+  int64_t items2; /* items with two threads; 0: not pinned */
   const char *what;
 } choice_case;
 
 static void test_conv_path_choice(void) {
   /* nd, N, G, Cg, Mg, in, k, s, d, pads (begin..., end...), auto_pad, bias */
   choice_case cases[] = {
-      {{2, 1, 1, 24, 24, {74, 32}, {1, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+      {{2, 1, 1, 24, 24, {74, 32}, {1, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
        "wake_emb's 24 -> 24, kernel 1x3, K 72 (under 256: packed)"},
-      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_PLACE,
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_PLACE, 4,
        "ocr_det's 96 -> 24, K 864, pads (over the padded copy)"},
-      {{2, 1, 1, 32, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_IN_PLACE,
+      {{2, 1, 1, 32, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_IN_PLACE, 0,
        "32 -> 16, K 288, no pads"},
-      {{2, 1, 1, 16, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_PACKED,
+      {{2, 1, 1, 16, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_PACKED, 0,
        "16 -> 16, K 144"},
-      {{2, 1, 1, 32, 64, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+      {{2, 1, 1, 32, 64, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
        "32 -> 64, K 288: many output channels"},
-      {{2, 1, 1, 288, 16, {12, 12}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+      {{2, 1, 1, 288, 16, {12, 12}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
        "1x1 288 -> 16"},
-      {{2, 1, 1, 64, 16, {13, 13}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+      {{2, 1, 1, 64, 16, {13, 13}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
        "64 -> 16, K 576, stride 2"},
-      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16, OX_CONV_PACKED,
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16, OX_CONV_PACKED, 0,
        "ocr_det's 96 -> 24 in float16"},
-      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_DOUBLE, OX_CONV_PACKED,
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_DOUBLE, OX_CONV_PACKED, 0,
        "ocr_det's 96 -> 24 in double"},
-      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED,
+      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED, 0,
        "256 -> 16, K 2304"},
-      {{2, 1, 8, 1, 1, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PLANAR,
+      {{2, 1, 8, 1, 1, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PLANAR, 0,
        "depthwise 3x3"},
-      {{2, 1, 1, 64, 1, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_DIRECT,
+      {{2, 1, 1, 64, 1, {40, 33}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_DIRECT, 4,
        "IS-Net's side outputs: 64 -> 1"},
-      {{2, 1, 1, 16, 32, {4, 4}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_GEMV,
+      {{2, 1, 1, 16, 32, {4, 4}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_GEMV, 0,
        "16 -> 32 over 2x2 positions"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -519,17 +523,26 @@ static void test_conv_path_choice(void) {
     int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, NULL, at_);
     for (int isa = 0; isa <= ox_cpu_level(); isa++) {
       ox_gemm_max_isa(isa);
-      ox_value *y = tensor(dt, nd + 2, yd, NULL), *ref = NULL;
-      ox_ctx c = {.a = A, .err = &E, .threads = 1};
-      ox_conv_path got = 0;
-      ox_err_clear(&E);
-      CHECK_EQ_I(ox_conv_float(&c, &in[0]->u.t, &in[1]->u.t, pc->bias ? &in[2]->u.t : NULL, pc->G, &g, NULL,
-                               &y->u.t, &got),
-                 0);
-      if (got != cases[i].want)
-        fprintf(stderr, "path choice %zu (%s) isa %d: path %d, want %d\n", i, cases[i].what, isa, (int)got,
-                (int)cases[i].want);
-      CHECK_EQ_I((int)got, (int)cases[i].want);
+      ox_value *y = NULL, *ref = NULL;
+      for (int th = 1; th <= 2; th++) {
+        ox_value *yt = tensor(dt, nd + 2, yd, NULL);
+        ox_ctx c = {.a = A, .err = &E, .threads = th};
+        ox_conv_took got = {0};
+        ox_err_clear(&E);
+        ox_par_set_min(0, 0); /* any work splits: the cut is the paths', not the pool's threshold */
+        CHECK_EQ_I(ox_conv_float(&c, &in[0]->u.t, &in[1]->u.t, pc->bias ? &in[2]->u.t : NULL, pc->G, &g, NULL,
+                                 &yt->u.t, &got),
+                   0);
+        ox_par_set_min(-1, -1);
+        if (got.path != cases[i].want || (th == 2 && cases[i].items2 && got.items != cases[i].items2))
+          fprintf(stderr, "path choice %zu (%s) isa %d threads %d: path %d, %lld items; want %d, %lld\n", i,
+                  cases[i].what, isa, th, (int)got.path, (long long)got.items, (int)cases[i].want,
+                  (long long)cases[i].items2);
+        CHECK_EQ_I((int)got.path, (int)cases[i].want);
+        if (th == 2 && cases[i].items2) CHECK_EQ_I(got.items, cases[i].items2);
+        if (th == 1) y = yt;
+        else CHECK(same_bytes(yt, dt, nd + 2, yd, y->u.t.data));
+      }
       CHECK_EQ_I(run("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, pc->bias ? 3 : 2, in, 1, &ref), 0);
       CHECK(ref && same_bytes(ref, dt, nd + 2, yd, y->u.t.data));
     }
