@@ -469,6 +469,10 @@ static void gemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
       for (int64_t k0 = 0; k0 < p->K; k0 += KBLOCK) {
         int64_t kc = ox_min64(KBLOCK, p->K - k0);
         pack_cols(p, xg, j0, nc, nr, k0, k0 + kc, pb);
+        /* the next block's channels into L2 while this block's product runs */
+        if (k0 + kc < p->K)
+          prefetch_cols(p, xg, j0, nc, (k0 + kc) / p->g->nker,
+                        ox_min64(ox_ceil_div(ox_min64(k0 + 2 * kc, p->K), p->g->nker), p->Cg));
         /* beta: the first block onto the bias (or into nothing), the rest onto the sum so far */
         ox_sgemm_packed(&p->gp, m1 - m0, nc, kc, pag + msl * mr * k0 + m0 * kc, (const float *)pb, c, ldc,
                         (k0 || p->b) ? 1 : 0);
