@@ -198,7 +198,7 @@ static int conv(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   OX_TRY(ox_tensor_new_uninit(c->a, x->dt, x->rank, ydims, out, c->err)); /* every element written */
   if ((*out)->u.t.n == 0) return 0;
   OX_TRY(geom_fits(c, &g));
-  return ox_conv_float(c, x, w, b, G, &g, prep_of(c, in[1], G), &(*out)->u.t);
+  return ox_conv_float(c, x, w, b, G, &g, prep_of(c, in[1], G), &(*out)->u.t, NULL);
 }
 
 /* ---- ConvInteger-10 ---- */

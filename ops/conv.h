@@ -49,13 +49,32 @@ typedef struct ox_conv_prep {
 int ox_conv_prepack(ox_arena *a, int integer, int64_t G, const ox_tensor *w, const ox_conv_prep **out,
                     ox_err *e);
 
+/* The ways ox_conv_float computes a call (ops/conv_paths.c's header says
+ * when each is taken) */
+typedef enum {
+  OX_CONV_DIRECT = 1, /* fewer output channels per group than the GEMM tile's rows */
+  OX_CONV_PLANAR,     /* the same with one input channel per group */
+  OX_CONV_GEMV,       /* at most a few output positions */
+  OX_CONV_PACKED,     /* the packed GEMM over whole-K tiles of im2col */
+  OX_CONV_KBLOCKED,   /* the packed GEMM over a long K, block by block */
+  OX_CONV_IN_PLACE    /* the implicit GEMM, reading X in place */
+} ox_conv_path;
+
+/* What a call of ox_conv_float did: its path, and how many items
+ * (core/threads.h's ox_par_for) it cut the work into for the threads */
+typedef struct {
+  ox_conv_path path;
+  int64_t items;
+} ox_conv_took;
+
 /* y = conv(x, w) + b for x, w, b of one float type (float, double, float16,
  * bfloat16; the small ones computed in float and rounded once on store).
  * x: (N, C, img...), w: (M, C / G, ker...), b: (M) or NULL, y: (N, M, pos...)
  * with y->n > 0; pp: w's preparation or NULL. The shapes are checked.
- * Splits over the run's threads (c->threads), the same bytes for any count. */
+ * Splits over the run's threads (c->threads), the same bytes for any count.
+ * *took (when took is not NULL) <- what the call did. */
 int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_tensor *b, int64_t G,
-                  const ox_conv_geom *g, const ox_conv_prep *pp, ox_tensor *y);
+                  const ox_conv_geom *g, const ox_conv_prep *pp, ox_tensor *y, ox_conv_took *took);
 
 /* ConvTranspose: y (zeroed) = convtranspose(x, w) + b, types as
  * ox_conv_float; x: (N, C, pos...), w: (C, M / G, ker...), y: (N, M,

@@ -14,6 +14,7 @@
 #include "core/gemm.h"
 #include "core/threads.h"
 #include "kit.h"
+#include "ops/conv.h"
 
 static unsigned rng = 2024;
 static double rnd(void) { /* in [-1, 1) */
@@ -273,52 +274,74 @@ static int check_run(const ox_value *y, const double *want, const double *bound,
  * make the planar path's bands split (rows whose windows leave the image,
  * bands longer than its run, windows wholly in the pads), with strides,
  * dilations and depth multipliers. */
-static int order_case(const path_case *pc, ox_dtype dt, const char *label) {
+/* ---- the order checkers' driver ----
+ * A case's inputs and its 2-D view (a 1-D case is one row), and a driver
+ * that runs Conv on them at every level with 1 and 3 threads and holds
+ * every element's bytes to what a callback says that element's operations
+ * give at that level. */
+typedef struct {
+  const path_case *pc;
+  ox_dtype dt;
+  int64_t C, M, P, nk;
+  int64_t in2[2], k2[2], s2[2], d2[2], pb2[2], o2[2]; /* (rows, columns) */
+  int64_t yd[4];
+  ox_value *in[3];
+} order_view;
+
+static void order_setup(order_view *o, const path_case *pc, ox_dtype dt) {
   int nd = pc->nd;
-  int64_t C = pc->G, M = pc->G * pc->Mg, in2[2] = {1, pc->in[0]}, k2[2] = {1, pc->k[0]}, s2[2] = {1, pc->s[0]};
-  int64_t d2[2] = {1, pc->d[0]}, pb2[2] = {0, pc->pads[0]}, pe2[2] = {0, pc->pads[1]};
+  o->pc = pc, o->dt = dt, o->C = pc->G * pc->Cg, o->M = pc->G * pc->Mg;
+  int64_t pe2[2] = {0, pc->pads[1]};
+  o->in2[0] = 1, o->in2[1] = pc->in[0], o->k2[0] = 1, o->k2[1] = pc->k[0], o->s2[0] = 1, o->s2[1] = pc->s[0];
+  o->d2[0] = 1, o->d2[1] = pc->d[0], o->pb2[0] = 0, o->pb2[1] = pc->pads[0];
   if (nd == 2)
     for (int j = 0; j < 2; j++)
-      in2[j] = pc->in[j], k2[j] = pc->k[j], s2[j] = pc->s[j], d2[j] = pc->d[j], pb2[j] = pc->pads[j],
-      pe2[j] = pc->pads[2 + j];
-  int64_t xd[4] = {pc->N, C}, wd[4] = {M, 1}, yd[4] = {pc->N, M}, o2[2];
+      o->in2[j] = pc->in[j], o->k2[j] = pc->k[j], o->s2[j] = pc->s[j], o->d2[j] = pc->d[j],
+      o->pb2[j] = pc->pads[j], pe2[j] = pc->pads[2 + j];
+  int64_t xd[4] = {pc->N, o->C}, wd[4] = {o->M, pc->Cg};
+  o->yd[0] = pc->N, o->yd[1] = o->M;
   for (int j = 0; j < nd; j++) xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
-  for (int j = 0; j < 2; j++) o2[j] = (in2[j] + pb2[j] + pe2[j] - (k2[j] - 1) * d2[j] - 1) / s2[j] + 1;
-  for (int j = 0; j < nd; j++) yd[2 + j] = o2[2 - nd + j];
-  ox_value *in[3] = {random_tensor(dt, nd + 2, xd), random_tensor(dt, nd + 2, wd),
-                     pc->bias ? random_tensor(dt, 1, (int64_t[]){M}) : NULL};
+  for (int j = 0; j < 2; j++)
+    o->o2[j] = (o->in2[j] + o->pb2[j] + pe2[j] - (o->k2[j] - 1) * o->d2[j] - 1) / o->s2[j] + 1;
+  for (int j = 0; j < nd; j++) o->yd[2 + j] = o->o2[2 - nd + j];
+  o->P = o->o2[0] * o->o2[1], o->nk = o->k2[0] * o->k2[1];
+  o->in[0] = random_tensor(dt, nd + 2, xd);
+  o->in[1] = random_tensor(dt, nd + 2, wd);
+  o->in[2] = pc->bias ? random_tensor(dt, 1, (int64_t[]){o->M}) : NULL;
+}
+
+/* input element (n, channel ch, row iy, column ix) of o, 0 in the pads */
+static double order_x(const order_view *o, int64_t n, int64_t ch, int64_t iy, int64_t ix) {
+  if (iy < 0 || iy >= o->in2[0] || ix < 0 || ix >= o->in2[1]) return 0;
+  return at(o->in[0], ((n * o->C + ch) * o->in2[0] + iy) * o->in2[1] + ix);
+}
+
+/* the value element e of Y must have at level isa, in o's type */
+typedef double (*order_want_fn)(const order_view *o, int64_t e, int isa);
+
+static int order_check(const order_view *o, order_want_fn want, const char *label) {
+  const path_case *pc = o->pc;
   ox_attr at_[6];
-  int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, NULL, at_);
-  int64_t P = o2[0] * o2[1], nk = k2[0] * k2[1];
+  int na = conv_attrs(pc->nd, pc->G, pc->s, pc->d, pc->k, pc->pads, NULL, at_);
   int ok = 1, levels = ox_cpu_level();
   for (int isa = 0; isa <= levels && ok; isa++) {
     ox_gemm_max_isa(isa);
     for (int th = 1; th <= 3 && ok; th += 2) {
       ox_set_threads(th);
       ox_value *y;
-      CHECK_EQ_I(run("Conv", 11, na, at_, pc->bias ? 3 : 2, in, 1, &y), 0);
-      if (!y || !shape_is(y, nd + 2, yd)) {
+      CHECK_EQ_I(run("Conv", 11, na, at_, pc->bias ? 3 : 2, (ox_value **)o->in, 1, &y), 0);
+      if (!y || !shape_is(y, pc->nd + 2, o->yd)) {
         fprintf(stderr, "%s: wrong shape\n", label);
-        return 0;
+        ok = 0;
+        break;
       }
       for (int64_t e = 0; e < y->u.t.n && ok; e++) {
-        int64_t m = e / P % M, n = e / P / M, oy = e % P / o2[1], ox = e % P % o2[1], c = m / pc->Mg;
-        double acc = 0; /* each step rounded to dt: float in double, or double */
-        if (pc->bias) acc = dt == OX_FLOAT ? (float)(0.0f + (float)at(in[2], m)) : 0.0 + at(in[2], m);
-        for (int64_t ky = 0; ky < k2[0]; ky++) {
-          int64_t iy = oy * s2[0] + ky * d2[0] - pb2[0];
-          if (iy < 0 || iy >= in2[0]) continue;
-          for (int64_t kx = 0; kx < k2[1]; kx++) {
-            int64_t ix = ox * s2[1] + kx * d2[1] - pb2[1];
-            double xv = ix < 0 || ix >= in2[1] ? 0 : at(in[0], ((n * C + c) * in2[0] + iy) * in2[1] + ix);
-            double wv = at(in[1], m * nk + ky * k2[1] + kx);
-            if (dt == OX_FLOAT) acc = isa ? fmaf((float)wv, (float)xv, (float)acc) : (float)acc + (float)wv * (float)xv;
-            else acc = isa ? fma(wv, xv, acc) : acc + wv * xv;
-          }
-        }
-        if (at(y, e) != acc) {
+        double w = want(o, e, isa);
+        float wf = (float)w;
+        const void *wb = o->dt == OX_FLOAT ? (const void *)&wf : (const void *)&w;
+        if (memcmp((const char *)y->u.t.data + (size_t)e * ox_dtype_size(o->dt), wb, ox_dtype_size(o->dt))) {
           fprintf(stderr, "%s: isa %d threads %d: element %lld is %.17g, want %.17g\n", label, isa, th,
-                  (long long)e, at(y, e), acc);
+                  (long long)e, at(y, e), w);
           ok = 0;
         }
       }
@@ -327,6 +350,35 @@ static int order_case(const path_case *pc, ox_dtype dt, const char *label) {
   ox_set_threads(1);
   ox_gemm_max_isa(-1);
   return ok;
+}
+
+/* ---- one input channel per group: the operations of each output ----
+ * ops/conv_paths.c's direct and planar paths give each output of a 2-D
+ * (or 1-D) Conv with one input channel per group the same operations:
+ * 0 + bias, then for each kernel row whose input row is inside the image,
+ * each kernel column in order, acc + w * x with x the input or the zero of
+ * a horizontal pad (one rounding: a fused multiply-add at the AVX2 and
+ * AVX-512 levels; two on the portable one). The bytes are pinned here
+ * against that sum, at every level and for 1 and 3 threads, on shapes that
+ * make the planar path's bands split (rows whose windows leave the image,
+ * bands longer than its run, windows wholly in the pads), with strides,
+ * dilations and depth multipliers. */
+static double depthwise_want(const order_view *o, int64_t e, int isa) {
+  const path_case *pc = o->pc;
+  int64_t P = o->P, m = e / P % o->M, n = e / P / o->M, oy = e % P / o->o2[1], ox = e % P % o->o2[1], c = m / pc->Mg;
+  double acc = 0; /* each step rounded to dt: float in double, or double */
+  if (pc->bias) acc = o->dt == OX_FLOAT ? (float)(0.0f + (float)at(o->in[2], m)) : 0.0 + at(o->in[2], m);
+  for (int64_t ky = 0; ky < o->k2[0]; ky++) {
+    int64_t iy = oy * o->s2[0] + ky * o->d2[0] - o->pb2[0];
+    if (iy < 0 || iy >= o->in2[0]) continue;
+    for (int64_t kx = 0; kx < o->k2[1]; kx++) {
+      double xv = order_x(o, n, c, iy, ox * o->s2[1] + kx * o->d2[1] - o->pb2[1]);
+      double wv = at(o->in[1], m * o->nk + ky * o->k2[1] + kx);
+      if (o->dt == OX_FLOAT) acc = isa ? fmaf((float)wv, (float)xv, (float)acc) : (float)acc + (float)wv * (float)xv;
+      else acc = isa ? fma(wv, xv, acc) : acc + wv * xv;
+    }
+  }
+  return acc;
 }
 
 static void test_conv_depthwise_order(void) {
@@ -346,10 +398,12 @@ static void test_conv_depthwise_order(void) {
   };
   char label[96];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    snprintf(label, sizeof label, "depthwise order case %zu float", i);
-    CHECK(order_case(&cases[i], OX_FLOAT, label));
-    snprintf(label, sizeof label, "depthwise order case %zu double", i);
-    CHECK(order_case(&cases[i], OX_DOUBLE, label));
+    for (int f64 = 0; f64 < 2; f64++) {
+      order_view o;
+      order_setup(&o, &cases[i], f64 ? OX_DOUBLE : OX_FLOAT);
+      snprintf(label, sizeof label, "depthwise order case %zu %s", i, f64 ? "double" : "float");
+      CHECK(order_check(&o, depthwise_want, label));
+    }
   }
 }
 
@@ -363,61 +417,23 @@ static void test_conv_depthwise_order(void) {
  * first block and acc + y after. Pinned at every level, 1 and 3 threads,
  * with K past one block, pads, dilations, groups, and slivers that end past
  * X's last element. */
-static int gemm_order_case(const path_case *pc, const char *label) {
-  int nd = pc->nd;
-  int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg, in2[2] = {1, pc->in[0]}, k2[2] = {1, pc->k[0]};
-  int64_t d2[2] = {1, pc->d[0]}, pb2[2] = {0, pc->pads[0]}, pe2[2] = {0, pc->pads[1]};
-  if (nd == 2)
-    for (int j = 0; j < 2; j++)
-      in2[j] = pc->in[j], k2[j] = pc->k[j], d2[j] = pc->d[j], pb2[j] = pc->pads[j], pe2[j] = pc->pads[2 + j];
-  int64_t xd[4] = {pc->N, C}, wd[4] = {M, pc->Cg}, yd[4] = {pc->N, M}, o2[2];
-  for (int j = 0; j < nd; j++) xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
-  for (int j = 0; j < 2; j++) o2[j] = in2[j] + pb2[j] + pe2[j] - (k2[j] - 1) * d2[j]; /* stride 1 */
-  for (int j = 0; j < nd; j++) yd[2 + j] = o2[2 - nd + j];
-  ox_value *in[3] = {random_tensor(OX_FLOAT, nd + 2, xd), random_tensor(OX_FLOAT, nd + 2, wd),
-                     pc->bias ? random_tensor(OX_FLOAT, 1, (int64_t[]){M}) : NULL};
-  ox_attr at_[6];
-  int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, NULL, at_);
-  int64_t P = o2[0] * o2[1], nk = k2[0] * k2[1], K = pc->Cg * nk;
-  const float *x = in[0]->u.t.data, *w = in[1]->u.t.data, *b = pc->bias ? in[2]->u.t.data : NULL;
-  int ok = 1, levels = ox_cpu_level();
-  for (int isa = 0; isa <= levels && ok; isa++) {
-    ox_gemm_max_isa(isa);
-    for (int th = 1; th <= 3 && ok; th += 2) {
-      ox_set_threads(th);
-      ox_value *y;
-      CHECK_EQ_I(run("Conv", 11, na, at_, pc->bias ? 3 : 2, in, 1, &y), 0);
-      if (!y || !shape_is(y, nd + 2, yd)) {
-        fprintf(stderr, "%s: wrong shape\n", label);
-        return 0;
-      }
-      const float *got = y->u.t.data;
-      for (int64_t e = 0; e < y->u.t.n && ok; e++) {
-        int64_t m = e / P % M, n = e / P / M, oy = e % P / o2[1], ox = e % P % o2[1], gi = m / pc->Mg;
-        float acc = 0, want = 0;
-        for (int64_t k = 0; k < K; k++) {
-          int64_t ci = k / nk, ky = k % nk / k2[1], kx = k % k2[1];
-          int64_t iy = oy + ky * d2[0] - pb2[0], ix = ox + kx * d2[1] - pb2[1];
-          float xv = iy < 0 || iy >= in2[0] || ix < 0 || ix >= in2[1]
-                         ? 0 : x[((n * C + gi * pc->Cg + ci) * in2[0] + iy) * in2[1] + ix];
-          float wv = w[m * K + k];
-          acc = isa ? fmaf(wv, xv, acc) : acc + wv * xv;
-          if (k % 256 == 255 || k == K - 1) { /* the block's end */
-            want = k < 256 ? (b ? acc + b[m] : acc) : acc + want;
-            acc = 0;
-          }
-        }
-        if (memcmp(&got[e], &want, 4)) {
-          fprintf(stderr, "%s: isa %d threads %d: element %lld is %.9g, want %.9g\n", label, isa, th,
-                  (long long)e, got[e], want);
-          ok = 0;
-        }
-      }
+static double gemm_want(const order_view *o, int64_t e, int isa) {
+  const path_case *pc = o->pc;
+  int64_t P = o->P, m = e / P % o->M, n = e / P / o->M, oy = e % P / o->o2[1], ox = e % P % o->o2[1], gi = m / pc->Mg;
+  int64_t nk = o->nk, K = pc->Cg * nk;
+  const float *w = o->in[1]->u.t.data, *b = pc->bias ? o->in[2]->u.t.data : NULL;
+  float acc = 0, want = 0;
+  for (int64_t k = 0; k < K; k++) {
+    int64_t ci = k / nk, ky = k % nk / o->k2[1], kx = k % o->k2[1];
+    float xv = (float)order_x(o, n, gi * pc->Cg + ci, oy + ky * o->d2[0] - o->pb2[0], ox + kx * o->d2[1] - o->pb2[1]);
+    float wv = w[m * K + k];
+    acc = isa ? fmaf(wv, xv, acc) : acc + wv * xv;
+    if (k % 256 == 255 || k == K - 1) { /* the block's end */
+      want = k < 256 ? (b ? acc + b[m] : acc) : acc + want;
+      acc = 0;
     }
   }
-  ox_set_threads(1);
-  ox_gemm_max_isa(-1);
-  return ok;
+  return want;
 }
 
 static void test_conv_gemm_order(void) {
@@ -434,8 +450,103 @@ static void test_conv_gemm_order(void) {
   };
   char label[96];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    order_view o;
+    order_setup(&o, &cases[i], OX_FLOAT);
     snprintf(label, sizeof label, "gemm order case %zu", i);
-    CHECK(gemm_order_case(&cases[i], label));
+    CHECK(order_check(&o, gemm_want, label));
+  }
+}
+
+/* ---- which path a shape takes ----
+ * ox_conv_float reports the way it computed a call and the items it cut
+ * the work into (ox_conv_took); the choice is pinned here for the shapes
+ * each rule of ops/conv_paths.c's conv_float_run is about, at every level
+ * (their tiles' rows: 6 or 8, so the cases keep clear of that edge), and
+ * the call's bytes are the Conv op's (the same call behind the registry).
+ * With two threads, the direct and in-place paths cut a lone image and
+ * channel block into bands of output rows, at least two per thread
+ * (items2), the bytes those of one thread. */
+typedef struct {
+  path_case pc;
+  ox_dtype dt;
+  ox_conv_path want;
+  int64_t items2; /* items with two threads; 0: not pinned */
+  const char *what;
+} choice_case;
+
+static void test_conv_path_choice(void) {
+  /* nd, N, G, Cg, Mg, in, k, s, d, pads (begin..., end...), auto_pad, bias */
+  choice_case cases[] = {
+      {{2, 1, 1, 24, 24, {74, 32}, {1, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
+       "wake_emb's 24 -> 24, kernel 1x3, K 72 (under 256: packed)"},
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_PLACE, 4,
+       "ocr_det's 96 -> 24, K 864, pads (over the padded copy)"},
+      {{2, 1, 1, 32, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_IN_PLACE, 0,
+       "32 -> 16, K 288, no pads"},
+      {{2, 1, 1, 16, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_PACKED, 0,
+       "16 -> 16, K 144"},
+      {{2, 1, 1, 32, 64, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
+       "32 -> 64, K 288: many output channels"},
+      {{2, 1, 1, 288, 16, {12, 12}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
+       "1x1 288 -> 16"},
+      {{2, 1, 1, 64, 16, {13, 13}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
+       "64 -> 16, K 576, stride 2"},
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16, OX_CONV_PACKED, 0,
+       "ocr_det's 96 -> 24 in float16"},
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_DOUBLE, OX_CONV_PACKED, 0,
+       "ocr_det's 96 -> 24 in double"},
+      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED, 0,
+       "256 -> 16, K 2304"},
+      {{2, 1, 8, 1, 1, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PLANAR, 0,
+       "depthwise 3x3"},
+      {{2, 1, 1, 64, 1, {40, 33}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_DIRECT, 4,
+       "IS-Net's side outputs: 64 -> 1"},
+      {{2, 1, 1, 16, 32, {4, 4}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_GEMV, 0,
+       "16 -> 32 over 2x2 positions"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const path_case *pc = &cases[i].pc;
+    int nd = pc->nd;
+    ox_dtype dt = cases[i].dt;
+    int64_t C = pc->G * pc->Cg, M = pc->G * pc->Mg, xd[4] = {pc->N, C}, wd[4] = {M, pc->Cg}, yd[4] = {pc->N, M};
+    ox_conv_geom g = {.nd = nd, .nimg = 1, .npos = 1, .nker = 1};
+    for (int j = 0; j < nd; j++) {
+      xd[2 + j] = pc->in[j], wd[2 + j] = pc->k[j];
+      g.img[j] = pc->in[j], g.ker[j] = pc->k[j], g.s[j] = pc->s[j], g.d[j] = pc->d[j];
+      g.pb[j] = pc->pads[j], g.pe[j] = pc->pads[nd + j];
+      g.pos[j] = (pc->in[j] + g.pb[j] + g.pe[j] - (pc->k[j] - 1) * pc->d[j] - 1) / pc->s[j] + 1;
+      yd[2 + j] = g.pos[j], g.nimg *= g.img[j], g.npos *= g.pos[j], g.nker *= g.ker[j];
+    }
+    ox_value *in[3] = {random_tensor(dt, nd + 2, xd), random_tensor(dt, nd + 2, wd),
+                       pc->bias ? random_tensor(dt, 1, &M) : NULL};
+    ox_attr at_[6];
+    int na = conv_attrs(nd, pc->G, pc->s, pc->d, pc->k, pc->pads, NULL, at_);
+    for (int isa = 0; isa <= ox_cpu_level(); isa++) {
+      ox_gemm_max_isa(isa);
+      ox_value *y = NULL, *ref = NULL;
+      for (int th = 1; th <= 2; th++) {
+        ox_value *yt = tensor(dt, nd + 2, yd, NULL);
+        ox_ctx c = {.a = A, .err = &E, .threads = th};
+        ox_conv_took got = {0};
+        ox_err_clear(&E);
+        ox_par_set_min(0, 0); /* any work splits: the cut is the paths', not the pool's threshold */
+        CHECK_EQ_I(ox_conv_float(&c, &in[0]->u.t, &in[1]->u.t, pc->bias ? &in[2]->u.t : NULL, pc->G, &g, NULL,
+                                 &yt->u.t, &got),
+                   0);
+        ox_par_set_min(-1, -1);
+        if (got.path != cases[i].want || (th == 2 && cases[i].items2 && got.items != cases[i].items2))
+          fprintf(stderr, "path choice %zu (%s) isa %d threads %d: path %d, %lld items; want %d, %lld\n", i,
+                  cases[i].what, isa, th, (int)got.path, (long long)got.items, (int)cases[i].want,
+                  (long long)cases[i].items2);
+        CHECK_EQ_I((int)got.path, (int)cases[i].want);
+        if (th == 2 && cases[i].items2) CHECK_EQ_I(got.items, cases[i].items2);
+        if (th == 1) y = yt;
+        else CHECK(same_bytes(yt, dt, nd + 2, yd, y->u.t.data));
+      }
+      CHECK_EQ_I(run("Conv", dt == OX_FLOAT16 ? 11 : 22, na, at_, pc->bias ? 3 : 2, in, 1, &ref), 0);
+      CHECK(ref && same_bytes(ref, dt, nd + 2, yd, y->u.t.data));
+    }
+    ox_gemm_max_isa(-1);
   }
 }
 
@@ -1268,6 +1379,7 @@ int main(void) {
   test_conv_paths();
   test_conv_depthwise_order();
   test_conv_gemm_order();
+  test_conv_path_choice();
   test_conv_kblocked();
   test_conv_no_channels();
   test_conv_errors();
