@@ -137,6 +137,9 @@ def main(path):
             if len(b[0]) >= 11:  # ORT with all its graph optimisations beside
                 rows = [w[:11] for w in b[1:] if len(w) >= 11]
                 head += ["ORT-all median", "ratio to all", "ORT-all min", "ratio of mins to all"]
+            if len(b[0]) >= 12:  # the times from alternating rounds
+                rows = [w[:12] for w in b[1:] if len(w) >= 12]
+                head += ["rounds × runs"]
             table(head, rows)
         elif head[:3] == ["model", "threads", "rounds"]:
             rows = [w[:9] for w in b[1:] if len(w) >= 9]

@@ -9,9 +9,9 @@ make check). For each model of bench/models/manifest.txt, in the same run:
      inputs (bench/gen.py) into BUILD/bench/models/NAME/in/;
   2. 'onnxop run --out-dir ox/': onnxop's outputs; a model onnxop refuses
      is reported with its exit status and message, and the rest goes on;
-  3. 'onnxop bench --time' (one thread; its extra warm run gives each
-     node's time, charged to its op type: an If's own time excludes its
-     branch's nodes) and bench/ort.js (ORT's CPU provider, one
+  3. 'onnxop bench --time' (one thread, up to 3 runs; its extra warm run
+     gives each node's time, charged to its op type: an If's own time
+     excludes its branch's nodes) and bench/ort.js (ORT's CPU provider, one
      thread, graph optimisation off, preallocated outputs; ORT_OUT_DIR=ort/
      writes its first run's outputs), each under /usr/bin/time for its
      process's peak RSS, each reporting its load time (onnxop's model
@@ -21,17 +21,20 @@ make check). For each model of bench/models/manifest.txt, in the same run:
   4. onnxop's outputs against ORT's with numpy: |onnxop - ort| <= atol +
      rtol * |ort| per element (the manifest's tolerance), names, dtypes and
      shapes equal; any mismatch is reported;
-  5. with THREADS (default 2): ROUNDS rounds (default 5, at most the
-     runs) of onnxop bench with one thread, then with each N, then ORT
-     alike (N intra-op threads), each of RUNS / ROUNDS runs; a speedup is
-     the median over the rounds of the round's one-thread median over its
-     N-thread one, so that a job the shared machine runs for a while slows
-     both sides of a ratio, not one; the times shown are the medians of the
-     rounds' medians and the least minimum.
+  5. the times: ROUNDS rounds (default 5, at most the runs) of onnxop
+     bench with one thread, then with each N of THREADS (default 2), then
+     ORT alike (N intra-op threads), then ORT with every optimisation at
+     one thread, each of RUNS / ROUNDS runs. A ratio (onnxop / ORT, and a
+     speedup: one thread over N) is the median over the rounds of the
+     round's ratio of medians, so that a job the shared machine runs for a
+     while, or a slower phase of its host, slows both sides of a ratio, not
+     one; the times shown are the medians of the rounds' medians and the
+     least minimum.
 
-Prints the time table (ms; ratio = onnxop / ORT by medians, and by minimums:
-the machine may be busy; then ORT with all its graph optimisations, and
-onnxop's ratio to it by medians and by minimums), the threads table, the outputs and memory table,
+Prints the time table (ms; ratio = onnxop / ORT as above, and the ratio of
+the minimums: the machine may be busy; then ORT with all its graph
+optimisations, and onnxop's ratios to it; the rounds x runs), the threads
+table, the outputs and memory table,
 where onnxop's time goes per model, and the per-op breakdown of the three
 models slowest relative to ORT: onnxop's self time per op type beside ORT's
 kernel time per op type with its graph optimisation off and all (its
@@ -221,6 +224,10 @@ def ratio(a, b):
     return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}"
 
 
+def fmt_ratio(v):
+    return "-" if v is None else f"{v:.2f}"
+
+
 def mib(kib):
     return "-" if kib is None else f"{kib / 1024:.0f}"
 
@@ -275,6 +282,7 @@ def main(argv):
         n_runs = min(runs, m["runs"]) if m["runs"] is not None else runs
         n_warm = min(warmup, m["warmup"]) if m["warmup"] is not None else warmup
         r = {"name": name, "about": m["about"], "model": model, "ins": ins, "warmup": n_warm}
+        first = min(n_runs, 3)  # the first runs: RSS, load, per-op times, outputs; the times come from step 5
         print(f"bench/models: {name} ({n_runs} runs after {n_warm})", file=sys.stderr, flush=True)
         oxin = []
         for iname, p in ins:
@@ -290,7 +298,7 @@ def main(argv):
         else:
             # 3. onnxop bench, one thread, then its warm run's per-op times
             code, out, err, kib = run([x, "bench", model] + oxin +
-                                      ["--runs", str(n_runs), "--warmup", str(n_warm), "--time"], rss=True)
+                                      ["--runs", str(first), "--warmup", str(n_warm), "--time"], rss=True)
             if code != 0:
                 r["ox_error"] = f"bench exit {code}: {err.strip()}"
                 problems.append(f"{name}: onnxop bench failed: {r['ox_error']}")
@@ -303,7 +311,7 @@ def main(argv):
             ort_out = os.path.join(d, "ort")
             shutil.rmtree(ort_out, ignore_errors=True)
             env = dict(os.environ, ORT_DIR=ort_dir, ORT_OUT_DIR=ort_out, ORT_THREADS="1")
-            code, out, err, kib = run(["node", ortjs, model, str(n_runs), str(n_warm)] +
+            code, out, err, kib = run(["node", ortjs, model, str(first), str(n_warm)] +
                                       [p for _, p in ins], env=env, rss=True)
             if code != 0:
                 r["ort_error"] = f"exit {code}: {err.strip()}"
@@ -314,7 +322,7 @@ def main(argv):
                 # ... and with every graph optimisation, as ORT runs by default
                 env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS="1", ORT_OPT="all")
                 env.pop("ORT_OUT_DIR", None)
-                code, out, err, kib = run(["node", ortjs, model, str(n_runs), str(n_warm)] +
+                code, out, err, kib = run(["node", ortjs, model, str(first), str(n_warm)] +
                                           [p for _, p in ins], env=env, rss=True)
                 if code != 0:
                     problems.append(f"{name}: ORT (all optimisations) failed: exit {code}: {err.strip()}")
@@ -327,38 +335,52 @@ def main(argv):
                     r["match"] = ("ok, " if ok else "MISMATCH: ") + text
                     if not ok:
                         problems.append(f"{name}: outputs differ: {text}")
-        # 5. threads: rounds that alternate one thread and each N, so that
-        # both see the same machine (a job on the other core for a few
-        # seconds would otherwise fall on one side of the ratio only)
+        # 5. the times: rounds that alternate onnxop, ORT and ORT with every
+        # optimisation, at one thread and each N, so that all see the same
+        # machine (a job on the other core for a few seconds, or the host's
+        # slower phases, would otherwise fall on one side of a ratio only)
         r["threads"] = []
+        nr = max(1, min(rounds, n_runs))
+        per = max(1, -(-n_runs // nr))
+        oxs = ["1"] + threads if "ox_med" in r else []
+        orts = ["1"] + threads if "ort_med" in r else []
+        ortas = ["1"] if "orta_med" in r else []
+        samples = {}  # (who, n) -> [(median, min)] per round
+        for _ in range(nr):
+            for who, ns in (("ox", oxs), ("ort", orts), ("orta", ortas)):
+                for n in ns:
+                    if who == "ox":
+                        code, out, err, _ = run([x, "bench", "--threads", n, model] + oxin +
+                                                ["--runs", str(per), "--warmup", str(n_warm)])
+                    else:
+                        env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS=n,
+                                   ORT_OPT="all" if who == "orta" else "disabled")
+                        env.pop("ORT_OUT_DIR", None)
+                        code, out, err, _ = run(["node", ortjs, model, str(per), str(n_warm)] +
+                                                [p for _, p in ins], env=env)
+                    if code == 0:
+                        samples.setdefault((who, n), []).append(
+                            (field(out, "median_us"), field(out, "min_us")))
+        # one thread: the medians of the rounds' medians, the least minimum,
+        # and each ratio the median of the rounds' ratios
+        one = {who: samples.get((who, "1"), []) for who in ("ox", "ort", "orta")}
+        for who, s in one.items():
+            if len(s) == nr:
+                r[who + "_med"] = statistics.median([m for m, _ in s])
+                r[who + "_min"] = min(m for _, m in s)
+        for who in ("ort", "orta"):
+            if len(one["ox"]) == nr and len(one[who]) == nr:
+                r[who + "_ratio"] = statistics.median([a[0] / b[0] for a, b in zip(one["ox"], one[who])])
+        r["rounds"] = f"{nr}x{per}"
         if threads:
-            nr = max(1, min(rounds, n_runs))
-            per = max(1, -(-n_runs // nr))
-            oxs = ["1"] + threads if "ox_med" in r else []
-            orts = ["1"] + threads if "ort_med" in r else []
-            samples = {}  # (who, n) -> [(median, min)] per round
-            for _ in range(nr):
-                for who, ns in (("ox", oxs), ("ort", orts)):
-                    for n in ns:
-                        if who == "ox":
-                            code, out, err, _ = run([x, "bench", "--threads", n, model] + oxin +
-                                                    ["--runs", str(per), "--warmup", str(n_warm)])
-                        else:
-                            env = dict(os.environ, ORT_DIR=ort_dir, ORT_THREADS=n)
-                            env.pop("ORT_OUT_DIR", None)
-                            code, out, err, _ = run(["node", ortjs, model, str(per), str(n_warm)] +
-                                                    [p for _, p in ins], env=env)
-                        if code == 0:
-                            samples.setdefault((who, n), []).append(
-                                (field(out, "median_us"), field(out, "min_us")))
             for n in threads:
                 t = {"n": n, "rounds": nr, "per": per}
                 for who in ("ox", "ort"):
-                    one, many = samples.get((who, "1"), []), samples.get((who, n), [])
-                    if len(one) == nr and len(many) == nr:
+                    o1, many = samples.get((who, "1"), []), samples.get((who, n), [])
+                    if len(o1) == nr and len(many) == nr:
                         t[who + "_med"] = statistics.median([m for m, _ in many])
                         t[who + "_min"] = min(m for _, m in many)
-                        t[who + "_up"] = statistics.median([a[0] / b[0] for a, b in zip(one, many)])
+                        t[who + "_up"] = statistics.median([a[0] / b[0] for a, b in zip(o1, many)])
                 r["threads"].append(t)
         rows.append(r)
 
@@ -366,14 +388,14 @@ def main(argv):
     sys.stderr.flush()
     print(f"{'model':<12} {'onnxop_ms':>11} {'ORT_ms':>11} {'ratio':>7} "
           f"{'onnxop_min':>11} {'ORT_min':>11} {'ratio_min':>9} "
-          f"{'ORT_all_ms':>11} {'ratio_all':>9} {'ORT_all_min':>11} {'ratio_all_min':>13}")
+          f"{'ORT_all_ms':>11} {'ratio_all':>9} {'ORT_all_min':>11} {'ratio_all_min':>13} {'rounds':>6}")
     for r in rows:
         print(f"{r['name']:<12} {fmt_ms(r.get('ox_med')):>11} {fmt_ms(r.get('ort_med')):>11} "
-              f"{ratio(r.get('ox_med'), r.get('ort_med')):>7} {fmt_ms(r.get('ox_min')):>11} "
+              f"{fmt_ratio(r.get('ort_ratio')):>7} {fmt_ms(r.get('ox_min')):>11} "
               f"{fmt_ms(r.get('ort_min')):>11} {ratio(r.get('ox_min'), r.get('ort_min')):>9} "
-              f"{fmt_ms(r.get('orta_med')):>11} {ratio(r.get('ox_med'), r.get('orta_med')):>9} "
-              f"{fmt_ms(r.get('orta_min')):>11} {ratio(r.get('ox_min'), r.get('orta_min')):>13}"
-              + ("   onnxop: REFUSED" if "ox_error" in r else ""))
+              f"{fmt_ms(r.get('orta_med')):>11} {fmt_ratio(r.get('orta_ratio')):>9} "
+              f"{fmt_ms(r.get('orta_min')):>11} {ratio(r.get('ox_min'), r.get('orta_min')):>13} "
+              f"{r.get('rounds', '-'):>6}" + ("   onnxop: REFUSED" if "ox_error" in r else ""))
     if threads:
         print(f"\n{'model':<12} {'threads':>7} {'rounds':>6} {'onnxop_ms':>11} {'speedup':>7} "
               f"{'onnxop_min':>11} {'ORT_ms':>11} {'speedup':>7} {'ORT_min':>11}")
@@ -401,15 +423,14 @@ def main(argv):
         top = sorted(ops.items(), key=lambda kv: -kv[1])
         print(f"  {r['name']:<12} " + ", ".join(f"{op} {100 * t / tot:.0f}%"
                                                 for op, t in top[:6] if t / tot >= 0.01))
-    slow = sorted((r for r in rows if r.get("ox_med") and r.get("ort_med")),
-                  key=lambda r: -r["ox_med"] / r["ort_med"])[:3]
+    slow = sorted((r for r in rows if r.get("ort_ratio")), key=lambda r: -r["ort_ratio"])[:3]
     for r in slow:
         cols = [("onnxop", r["ops"])]
         for opt in ("disabled", "all"):
             ops = ort_op_times(ortjs, ort_dir, r, opt)
             cols.append((f"ORT {'off' if opt == 'disabled' else opt}", ops or {}))
         tots = [sum(ops.values()) or 1.0 for _, ops in cols]
-        print(f"\n{r['name']}: onnxop / ORT {r['ox_med'] / r['ort_med']:.2f}; a warm run's kernel time per op "
+        print(f"\n{r['name']}: onnxop / ORT {r['ort_ratio']:.2f}; a warm run's kernel time per op "
               f"type, ms (onnxop: 'onnxop bench --time'; ORT: its profiler, ORT_PROFILE)")
         print(("  " + "  ".join(f"{who + ' ' + format(tot / 1000, '.2f'):<38}"
                                 for (who, _), tot in zip(cols, tots))).rstrip())
