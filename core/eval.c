@@ -827,7 +827,7 @@ static int fuse_pass(ox_arena *a, const ox_model *m, int nnode, ox_node *nodes, 
     /* Conv: W (M, C/group, k...); MatMul: B (K, N), the constant ops/matmul.c
      * packs (its kernel applies the steps on that path only) */
     ox_value *w = scope_get(consts, n->in[1]);
-    if (!w || w->kind != OX_TENSOR || !(w->u.t.dt == OX_FLOAT || (mm && w->u.t.dt == OX_FLOAT16)) ||
+    if (!w || w->kind != OX_TENSOR || !(w->u.t.dt == OX_FLOAT || w->u.t.dt == OX_FLOAT16) ||
         (conv ? w->u.t.rank < 3 : w->u.t.rank != 2))
       continue;
     fuse_head hd = {conv ? w->u.t.dims[0] : w->u.t.dims[1], conv ? w->u.t.rank : 0, mm, w->u.t.dt};

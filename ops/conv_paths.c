@@ -254,7 +254,7 @@ typedef struct {
   const int32_t *wz, *rowconst;
   const ox_conv_prep *prep; /* W prepared once per model, or NULL */
   int colsum; /* whether some wz is not zero: the terms need column sums */
-  const ox_epi_bound *epi; /* float Conv: the followers applied to each finished row, or NULL */
+  const ox_epi_bound *epi; /* float or float16 Conv: the followers applied to each finished row, or NULL */
   int late_bias;           /* packed GEMM, float, with followers: the bias added by them
                               (ox_epi_rows_bias), not filled into Y first (no bias NaN) */
   /* per thread (slot) scratch */
@@ -264,6 +264,25 @@ typedef struct {
 } plan;
 
 static int is_small(ox_dtype dt) { return dt != OX_FLOAT && dt != OX_DOUBLE; }
+
+/* The fused followers (core/fuse.h) on n outputs of Y from element off on
+ * (image img, channel ch, position pos0 in it): in place on a float Y; a
+ * float16 Y's widened a chunk at a time, the steps run on them (rounding
+ * as their unfused kernels do, ox_epi_rows) and narrowed back, exactly:
+ * every step's result is already a float16's */
+static void epi_y(const plan *p, int64_t off, int64_t n, int64_t img, int64_t ch, int64_t pos0) {
+  if (!is_small(p->yt)) {
+    ox_epi_rows(p->epi, (float *)p->y + off, n, img, ch, pos0);
+    return;
+  }
+  float buf[512];
+  for (int64_t j = 0; j < n; j += 512) {
+    int64_t m = ox_min64(512, n - j);
+    ox_widen_f32_n(p->yt, p->y, off + j, m, buf);
+    ox_epi_rows(p->epi, buf, m, img, ch, pos0 + j);
+    ox_narrow_f32_n(buf, m, p->yt, p->y, off + j);
+  }
+}
 
 /* Whether a float product of K > 8 KBLOCK runs block by block of K (the
  * packed GEMM's "kblocked" mode): per tile of output positions, the im2col
@@ -606,7 +625,7 @@ static void gemv_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     }
     for (int64_t m = 0; p->epi && m < p->Mg; m++) {
       int64_t om = gi * p->Mg + m;
-      ox_epi_rows(p->epi, (float *)p->y + (n * p->M + om) * p->P, p->P, n, om, 0);
+      epi_y(p, (n * p->M + om) * p->P, p->P, n, om, 0);
     }
   }
 }
@@ -766,8 +785,7 @@ static void direct_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
        * costs more than the steps on a short row), still in cache */
       if (p->epi && ((oy + 1 - ey) * p->Wo >= EPI_ROWS || oy == oy1 - 1)) {
         for (int64_t m = m0; m < m1; m++)
-          ox_epi_rows(p->epi, (float *)p->y + ((n * p->M + m) * p->Ho + ey) * p->Wo, (oy + 1 - ey) * p->Wo, n, m,
-                      ey * p->Wo);
+          epi_y(p, ((n * p->M + m) * p->Ho + ey) * p->Wo, (oy + 1 - ey) * p->Wo, n, m, ey * p->Wo);
         ey = oy + 1;
       }
     }
@@ -916,7 +934,7 @@ static void planar_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         /* the followers on the rows done since the last call, once they are
          * EPI_ROWS outputs or at the last row (as direct_chunk) */
         if (p->epi && ((oy - ey) * Wo >= EPI_ROWS || oy == p->Ho)) {
-          ox_epi_rows(p->epi, (float *)p->y + ((n * p->M + m) * p->Ho + ey) * Wo, (oy - ey) * Wo, n, m, ey * Wo);
+          epi_y(p, ((n * p->M + m) * p->Ho + ey) * Wo, (oy - ey) * Wo, n, m, ey * Wo);
           ey = oy;
         }
       }
@@ -1330,8 +1348,10 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   p.gp = p.ct == OX_FLOAT ? ox_sgemm_plan_now() : ox_dgemm_plan_now();
   p.level = p.gp.level;
   p.yt = y->dt, p.ys = ox_dtype_size(y->dt);
-  /* followers fused into this node (core/fuse.h): on float32 only */
-  if (c->epi && p.dt == OX_FLOAT && ox_epi_check(c->epi, y)) p.epi = c->epi;
+  /* followers fused into this node (core/fuse.h): float32, and float16 in
+   * and out (core/eval.c groups float16 steps that round as their kernels) */
+  if (c->epi && (p.dt == OX_FLOAT || (p.dt == OX_FLOAT16 && p.yt == OX_FLOAT16)) && ox_epi_check(c->epi, y))
+    p.epi = c->epi;
   /* weights and bias in the compute type */
   p.w = w->data, p.b = b ? b->data : NULL;
   if (pp && !same_plan(&pp->gp, &p.gp)) pp = NULL;

@@ -431,6 +431,31 @@ static void test_conv_bias_epilogue(void) {
   fuse_case(&g1, 4);
 }
 
+/* float16 Convs (IS-Net's float16 export): Relu, a residual Add and a
+ * scalar Mul after a Conv with a bias, fused and rounded as the unfused
+ * float16 kernels round, the bytes of the unfused nodes, on each of the
+ * Conv's paths: the packed GEMM (3x3, 16 channels), the direct one (3
+ * output channels), the gemv (2 output positions), K past 2048 (kblocked);
+ * values large enough that float16's rounding matters. */
+static void test_conv_epilogue_half(void) {
+  static const step conv_relu_res[] = {
+    {"Conv", 3, {"x", "w", "b"}, {"y"}}, {"Relu", 1, {"y"}, {"u"}},
+    {"Add", 2, {"u", "r"}, {"v"}},       {"Mul", 2, {"v", "half"}, {"out"}},
+  };
+  static const struct { const char *label; int64_t x[4], w[4]; } shapes[] = {
+    {"conv_f16_packed", {1, 8, 12, 37}, {16, 8, 3, 3}}, {"conv_f16_direct", {2, 8, 9, 21}, {3, 8, 3, 3}},
+    {"conv_f16_gemv", {1, 8, 3, 4}, {16, 8, 3, 3}},     {"conv_f16_kblocked", {1, 256, 5, 9}, {8, 256, 3, 3}},
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+    const int64_t *xd = shapes[i].x, *wd = shapes[i].w;
+    int64_t yd[4] = {xd[0], wd[0], xd[2] - 2, xd[3] - 2}, bd = wd[0];
+    graph g = {shapes[i].label, 4, conv_relu_res, 2, {"x", "r"},
+               {random_half(4, xd, 4), random_half(4, yd, 8)}, 3, {"w", "b", "half"},
+               {random_half(4, wd, 2), random_half(1, &bd, 4), scalar_half(0.5f)}, 1, {"out"}};
+    fuse_case(&g, 3);
+  }
+}
+
 int main(void) {
   A = ox_arena_new();
   test_matmul_epilogue();
@@ -438,6 +463,7 @@ int main(void) {
   test_conv_epilogue();
   test_onepass_plan();
   test_conv_bias_epilogue();
+  test_conv_epilogue_half();
   ox_arena_free(A);
   return check_done("fuse");
 }
