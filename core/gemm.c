@@ -123,6 +123,8 @@ static void *scratch(int64_t n, size_t size) {
 #include "gemm.c"
 
 /* float, AVX-512: 8 x 48 tile of 16-float vectors (24 of the 32 zmm registers) */
+#include <immintrin.h>
+#define GEMM_H16 1 /* kernel_h: B read from a float16 pb16 */
 #define GEMM_T float
 #define GEMM_I int32_t
 #define GEMM_V v16f
@@ -371,7 +373,11 @@ void ox_sgemm_packed_h(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, c
       for (int64_t pc = pg; pc < K && pc < pg + kg; pc += H_KC) {
         int64_t kc = ox_min64(H_KC, K - pc), nr = ox_min64(NR, N - j);
         int64_t at = j * K + pc * NR; /* the block (kc, NR), contiguous */
-        ox_pb16_widen(kind, pb16 + at, wb, kc * NR);
+        /* AVX-512, float16 without NaN: the first row sliver's kernel
+         * widens the block as it reads it (its conversions beside the
+         * multiply-adds); else widened first */
+        int fused = OX_X86_DISPATCH && p->level == OX_CPU_AVX512 && kind == OX_PB16_NONAN && nr > 4;
+        if (!fused) ox_pb16_widen(kind, pb16 + at, wb, kc * NR);
         /* the next block in memory (the next one widened, but at a group's
          * end), asked for into L2 a part per row sliver while the kernel
          * runs: widening reads a block in a burst, with nothing to overlap
@@ -385,6 +391,13 @@ void ox_sgemm_packed_h(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, c
           if (kc >= 64 && pc == pg) /* as `packed` */
             for (int64_t r = 0; r < mr; r++)
               for (int64_t l = 0; l < nr; l += 16) __builtin_prefetch(C + (i + r) * ldc + j + l, 1, 2);
+#if OX_X86_DISPATCH
+          if (fused && i == 0) {
+            kernel_h_s_avx512(kc, pa + (i * K + pc * MR), pb16 + at, nrow > 1 ? wb : NULL, C + i * ldc + j, ldc, mr,
+                              nr, ab);
+            continue;
+          }
+#endif
           kern(kc, pa + (i * K + pc * MR), wb, C + i * ldc + j, ldc, mr, nr, ab);
         }
       }
@@ -916,10 +929,16 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
  * otherwise multiply NV - 1 vectors of zeros); and the first mrx of its MR
  * rows (mr <= mrx): a product of one or two rows (a recurrent net's step,
  * a decoder's few tokens) does not multiply the zero rows of its sliver.
- * A column, and a row, gets the same operations in any of them. */
+ * A column, and a row, gets the same operations in any of them.
+ * h (float AVX-512 only): B is read from pbh, a block of a float16 pb16
+ * without NaN (ox_sgemm_packed_h), through vcvtph2ps, and (h 1, not 2)
+ * each vector so widened is also stored at its place in wout (kc, NR),
+ * for the tile's other row slivers; pb is not read. The same values, so
+ * the same sums. */
 static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_body)(
-    const int nvx, const int mrx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c,
-    int64_t ldc, int64_t mr, int64_t nr, const T *ab) {
+    const int h, const int nvx, const int mrx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c,
+    int64_t ldc, int64_t mr, int64_t nr, const T *ab, const uint16_t *restrict pbh, T *wout) {
+  (void)h, (void)pbh, (void)wout;
   V acc[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < mrx; r++)
@@ -927,8 +946,21 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     for (int v = 0; v < nvx; v++) acc[r][v] = (V){0};
   for (int64_t k = 0; k < kc; k++, pa += MR, pb += NR) {
     V b[NV];
+#ifdef GEMM_H16
+    if (h) {
+#pragma GCC unroll 4
+      for (int v = 0; v < nvx; v++) {
+        b[v] = (V)_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(pbh + k * NR + v * VL)));
+        if (h == 1) *(V *)(wout + k * NR + v * VL) = b[v];
+      }
+    } else {
+#pragma GCC unroll 4
+      for (int v = 0; v < nvx; v++) b[v] = *(const V *)(pb + v * VL);
+    }
+#else
 #pragma GCC unroll 4
     for (int v = 0; v < nvx; v++) b[v] = *(const V *)(pb + v * VL);
+#endif
 #pragma GCC unroll 16
     for (int r = 0; r < mrx; r++) {
       T a = pa[r];
@@ -1011,21 +1043,52 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
   }
 #endif
   if (mr <= 2) { /* the rows of a thin product */
-    if (nr <= VL) GEMM_NAME(kernel_body)(1, 2, kc, pa, pb, c, ldc, mr, nr, ab);
-    else GEMM_NAME(kernel_body)(NV, 2, kc, pa, pb, c, ldc, mr, nr, ab);
+    if (nr <= VL) GEMM_NAME(kernel_body)(0, 1, 2, kc, pa, pb, c, ldc, mr, nr, ab, NULL, NULL);
+    else GEMM_NAME(kernel_body)(0, NV, 2, kc, pa, pb, c, ldc, mr, nr, ab, NULL, NULL);
   } else if (mr <= 4) {
-    if (nr <= VL) GEMM_NAME(kernel_body)(1, 4, kc, pa, pb, c, ldc, mr, nr, ab);
-    else GEMM_NAME(kernel_body)(NV, 4, kc, pa, pb, c, ldc, mr, nr, ab);
+    if (nr <= VL) GEMM_NAME(kernel_body)(0, 1, 4, kc, pa, pb, c, ldc, mr, nr, ab, NULL, NULL);
+    else GEMM_NAME(kernel_body)(0, NV, 4, kc, pa, pb, c, ldc, mr, nr, ab, NULL, NULL);
 #if GEMM_MR == 8
   } else if (mr <= 6) { /* the last 5 or 6 rows (ViT's 197 tokens end with 5): 18 multiply-adds a step, not 24 */
-    if (nr <= VL) GEMM_NAME(kernel_body)(1, 6, kc, pa, pb, c, ldc, mr, nr, ab);
-    else GEMM_NAME(kernel_body)(NV, 6, kc, pa, pb, c, ldc, mr, nr, ab);
+    if (nr <= VL) GEMM_NAME(kernel_body)(0, 1, 6, kc, pa, pb, c, ldc, mr, nr, ab, NULL, NULL);
+    else GEMM_NAME(kernel_body)(0, NV, 6, kc, pa, pb, c, ldc, mr, nr, ab, NULL, NULL);
 #endif
   } else {
-    if (nr <= VL) GEMM_NAME(kernel_body)(1, MR, kc, pa, pb, c, ldc, mr, nr, ab);
-    else GEMM_NAME(kernel_body)(NV, MR, kc, pa, pb, c, ldc, mr, nr, ab);
+    if (nr <= VL) GEMM_NAME(kernel_body)(0, 1, MR, kc, pa, pb, c, ldc, mr, nr, ab, NULL, NULL);
+    else GEMM_NAME(kernel_body)(0, NV, MR, kc, pa, pb, c, ldc, mr, nr, ab, NULL, NULL);
   }
 }
+
+#ifdef GEMM_H16
+/* kernel for the first row sliver of a tile whose B is a block of a
+ * float16 pb16 without NaN: kernel_body's h, widening the block into wout
+ * as it goes (wout NULL: not kept, the tile has no other rows); nr > 4 (a
+ * last sliver of 4 columns or fewer: kernel on B widened first) */
+#define KERNEL_H(H)                                                                                        \
+  if (mr <= 2) {                                                                                           \
+    if (nr <= VL) GEMM_NAME(kernel_body)(H, 1, 2, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);              \
+    else GEMM_NAME(kernel_body)(H, NV, 2, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);                      \
+  } else if (mr <= 4) {                                                                                    \
+    if (nr <= VL) GEMM_NAME(kernel_body)(H, 1, 4, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);              \
+    else GEMM_NAME(kernel_body)(H, NV, 4, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);                      \
+  } else if (mr <= 6) {                                                                                    \
+    if (nr <= VL) GEMM_NAME(kernel_body)(H, 1, 6, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);              \
+    else GEMM_NAME(kernel_body)(H, NV, 6, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);                      \
+  } else {                                                                                                 \
+    if (nr <= VL) GEMM_NAME(kernel_body)(H, 1, MR, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);             \
+    else GEMM_NAME(kernel_body)(H, NV, MR, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);                     \
+  }
+GEMM_TARGET static void GEMM_NAME(kernel_h)(int64_t kc, const T *restrict pa, const uint16_t *restrict pbh,
+                                            T *restrict wout, T *c, int64_t ldc, int64_t mr, int64_t nr, const T *ab) {
+  const T *pb = pa; /* not read */
+  if (wout) {
+    KERNEL_H(1)
+  } else {
+    KERNEL_H(2)
+  }
+}
+#undef KERNEL_H
+#endif
 
 /* The blocked product of rows [i0, i1) and columns [j0, j1) of C, with the
  * packing buffers pa and pb. Every tile of C is the same call of the kernel
@@ -1191,5 +1254,6 @@ GEMM_TARGET static void GEMM_NAME(packed)(int64_t M, int64_t N, int64_t K, const
 #undef GEMM_NC
 #undef GEMM_NAME
 #undef GEMM_TARGET
+#undef GEMM_H16
 
 #endif
