@@ -830,7 +830,8 @@ static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 /* ---- Gemm-1, -6, -7, -9, -11, -13 ---- */
 
 /* Gemm's attributes, read once, and the preparation of a constant float
- * B (op(B) packed: mm_prep) or NULL */
+ * B, or float16 or bfloat16 B not transposed (op(B) packed: mm_prep), or
+ * NULL */
 typedef struct {
   int ta, tb, bcast; /* bcast: C broadcasts (always from Gemm-7 on) */
   float alpha, beta;
@@ -848,12 +849,16 @@ int ox_gemm_load(ox_ctx *c, void **state) {
   st->pp = NULL;
   *state = st;
   /* a constant float B (a decoder's every weight product, as exporters
-   * write nn.Linear): op(B) packed once, and read only through pb */
+   * write nn.Linear): op(B) packed once, and read only through pb (or
+   * pb16: float16 and bfloat16) */
   const ox_tensor *b;
   OX_TRY(ox_const_input(c, 1, &b));
   /* Not for a transposed A or for N <= OX_THIN: gemm_prepared would only
-   * rebuild op(B) from pb on every call */
-  if (b && b->dt == OX_FLOAT && b->rank == 2 && b->n > 0 && !st->ta && b->dims[!st->tb] > OX_THIN) {
+   * rebuild op(B) from pb on every call; a float16 or bfloat16 B only
+   * untransposed (pb16 is packed from rows of B; and a thin product with
+   * transB would not keep the bits it has from B widened) */
+  int half = (b && (b->dt == OX_FLOAT16 || b->dt == OX_BFLOAT16)) && !st->tb;
+  if (b && (b->dt == OX_FLOAT || half) && b->rank == 2 && b->n > 0 && !st->ta && b->dims[!st->tb] > OX_THIN) {
     /* with alpha 1 every product reads pb only; with another alpha, only
      * the thin ones do: the original stays for the others */
     int packs = st->alpha == 1;
@@ -919,18 +924,17 @@ static void store_trunc(ox_dtype dt, void *y, int64_t i, double v) {
 GEMM_FLOAT(float, ox_sgemm_any)
 GEMM_FLOAT(double, ox_dgemm_any)
 
-/* y (M, N) = alpha A op(B) + beta C for a float Gemm whose op(B) was
- * prepared at load (never with transA): the bits of gemm_float from B as
- * it was, with one exception: a thin product with transB, which gemm_float
- * sums in dot products split over vector lanes, is summed here over k in
- * order, as one with B untransposed is (both within a float sum's error).
- * b: the original, still there unless alpha is 1 (gemm_state). */
-static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, const ox_tensor *b, int tb,
-                         const ox_tensor *ct, int64_t si, int64_t sj, float alpha, float beta, ox_tensor *y) {
-  /* a: (M, K); y: (M, N) */
-  int64_t M = y->dims[0], N = y->dims[1], K = pp->K;
-  float *Y = y->data;
-  const float *C = ct ? ct->data : NULL;
+/* Y (M, N) = alpha A op(B) + beta C for a float Gemm whose op(B) was
+ * prepared at load (never with transA), A (M, K), C (NULL: none) and Y
+ * floats (a float16 or bfloat16 Gemm's widened: then B untransposed): the
+ * bits of gemm_float from B as it was (widened), with one exception: a
+ * thin float product with transB, which gemm_float sums in dot products
+ * split over vector lanes, is summed here over k in order, as one with B
+ * untransposed is (both within a float sum's error). b: the original,
+ * still there unless alpha is 1 (gemm_state). */
+static int gemm_prepared(ox_ctx *c, const mm_prep *pp, int64_t M, int64_t N, const float *A, const ox_tensor *b,
+                         int tb, const float *C, int64_t si, int64_t sj, float alpha, float beta, float *Y) {
+  int64_t K = pp->K;
   if (!C) beta = 0;
   ox_gemm_plan now = ox_sgemm_plan_now();
   int same = now.level == pp->gp.level && now.mr == pp->gp.mr && now.nr == pp->gp.nr;
@@ -939,17 +943,20 @@ static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, const
    * through the packed product (which has no alpha) */
   if (same && (thin ? M <= OX_THIN : alpha == 1)) {
     if (beta != 0) gemm_fill_float(M, N, C, si, sj, Y);
-    if (thin) ox_sgemm_thin_packed(c->threads, M, N, K, a->data, K, pp->pb, pp->gp.nr, Y, N, alpha, beta);
-    else OX_TRY(prepared_rows(c, pp, M, a->data, Y, beta, NULL));
+    if (thin && pp->pb16) ox_sgemm_thin_packed_h(c->threads, M, N, K, A, K, pp->pb16, pp->kind, pp->gp.nr, Y, N, alpha, beta);
+    else if (thin) ox_sgemm_thin_packed(c->threads, M, N, K, A, K, pp->pb, pp->gp.nr, Y, N, alpha, beta);
+    else OX_TRY(prepared_rows(c, pp, M, A, Y, beta, NULL));
     return 0;
   }
-  if (alpha != 1) { /* the original was kept */
-    gemm_float(c->threads, M, N, K, a->data, 0, b->data, tb, C, si, sj, Y, alpha, beta);
-    return 0;
+  ox_tensor bb; /* alpha 1: another plan than the packing's (tests): op(B) rebuilt */
+  if (alpha != 1) bb = *b; /* the original was kept */
+  else {
+    OX_TRY(unpacked_b(c, pp, &bb));
+    tb = 0;
   }
-  ox_tensor bb; /* another plan than the packing's (tests): op(B) rebuilt */
-  OX_TRY(unpacked_b(c, pp, &bb));
-  gemm_float(c->threads, M, N, K, a->data, 0, bb.data, 0, C, si, sj, Y, alpha, beta);
+  ox_tensor bw = bb; /* float16, bfloat16: widened */
+  if (bb.dt != OX_FLOAT) OX_TRY(ox_widen_tensor(c, &bb, &bw));
+  gemm_float(c->threads, M, N, K, A, 0, bw.data, tb, C, si, sj, Y, alpha, beta);
   return 0;
 }
 
@@ -984,7 +991,7 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   switch (a->dt) {
   case OX_FLOAT:
     if (st->pp && ox_prep_matches(in[1], st->pp->b))
-      return gemm_prepared(c, st->pp, a, b, tb, ct, si, sj, alpha, beta, y);
+      return gemm_prepared(c, st->pp, M, N, a->data, b, tb, ct ? ct->data : NULL, si, sj, alpha, beta, y->data);
     gemm_float(c->threads, M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha, beta);
     return 0;
   case OX_DOUBLE:
@@ -995,11 +1002,15 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   case OX_BFLOAT16: {
     ox_tensor af, bf, cf = {0};
     OX_TRY(ox_widen_tensor(c, a, &af));
-    OX_TRY(ox_widen_tensor(c, b, &bf));
     if (ct) OX_TRY(ox_widen_tensor(c, ct, &cf));
     float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
     if (!yf) return ox_oom(c->err, NULL);
-    gemm_float(c->threads, M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
+    if (st->pp && ox_prep_matches(in[1], st->pp->b)) { /* B as pb16 */
+      OX_TRY(gemm_prepared(c, st->pp, M, N, af.data, b, tb, ct ? cf.data : NULL, si, sj, alpha, beta, yf));
+    } else {
+      OX_TRY(ox_widen_tensor(c, b, &bf));
+      gemm_float(c->threads, M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
+    }
     ox_narrow_f32(yf, y);
     return 0;
   }
