@@ -124,7 +124,7 @@ static void *scratch(int64_t n, size_t size) {
 
 /* float, AVX-512: 8 x 48 tile of 16-float vectors (24 of the 32 zmm registers) */
 #include <immintrin.h>
-#define GEMM_H16 1 /* kernel_h: B read from a float16 pb16 */
+#define GEMM_H16 1 /* kernel_h: B read from a pb16 */
 #define GEMM_T float
 #define GEMM_I int32_t
 #define GEMM_V v16f
@@ -353,7 +353,7 @@ typedef void (*s_kernel_fn)(int64_t kc, const float *restrict pa, const float *r
 /* `packed`'s loops (its groups of K blocks, slivers, blocks and rows, the
  * same kernel calls) with each (kc x nr) block of a sliver of pb16 widened
  * into wb once: by the first row sliver's kernel as it reads the block
- * (kernel_h: AVX-512, float16 without NaN), else before the row slivers
+ * (kernel_h: AVX-512, no NaN), else before the row slivers
  * meet it. Widening is exact: the kernel reads the values it reads from a
  * float pb. The next block in memory is asked for into L2 meanwhile, a
  * part per row sliver: a B read once from memory in 2-byte elements
@@ -377,10 +377,10 @@ void ox_sgemm_packed_h(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, c
       for (int64_t pc = pg; pc < K && pc < pg + kg; pc += H_KC) {
         int64_t kc = ox_min64(H_KC, K - pc), nr = ox_min64(NR, N - j);
         int64_t at = j * K + pc * NR; /* the block (kc, NR), contiguous */
-        /* AVX-512, float16 without NaN: the first row sliver's kernel
+        /* AVX-512, no NaN in pb16: the first row sliver's kernel
          * widens the block as it reads it (its conversions beside the
          * multiply-adds); else widened first */
-        int fused = OX_X86_DISPATCH && p->level == OX_CPU_AVX512 && kind == OX_PB16_NONAN && nr > 4;
+        int fused = OX_X86_DISPATCH && p->level == OX_CPU_AVX512 && kind & OX_PB16_NONAN && nr > 4;
         if (!fused) ox_pb16_widen(kind, pb16 + at, wb, kc * NR);
         /* the next block in memory (the next one widened, but at a
          * group's end), asked for into L2 a part per row sliver */
@@ -395,8 +395,8 @@ void ox_sgemm_packed_h(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, c
               for (int64_t l = 0; l < nr; l += 16) __builtin_prefetch(C + (i + r) * ldc + j + l, 1, 2);
 #if OX_X86_DISPATCH
           if (fused && i == 0) {
-            kernel_h_s_avx512(kc, pa + (i * K + pc * MR), pb16 + at, nrow > 1 ? wb : NULL, C + i * ldc + j, ldc, mr,
-                              nr, ab);
+            kernel_h_s_avx512(kc, pa + (i * K + pc * MR), pb16 + at, kind & OX_PB16_BF16, nrow > 1 ? wb : NULL,
+                              C + i * ldc + j, ldc, mr, nr, ab);
             continue;
           }
 #endif
@@ -932,11 +932,11 @@ GEMM_TARGET static void GEMM_NAME(pack_b)(int64_t kc, int64_t nc, const T *B, in
  * rows (mr <= mrx): a product of one or two rows (a recurrent net's step,
  * a decoder's few tokens) does not multiply the zero rows of its sliver.
  * A column, and a row, gets the same operations in any of them.
- * h (float AVX-512 only): B is read from pbh, a block of a float16 pb16
- * without NaN (ox_sgemm_packed_h), through vcvtph2ps, and (h 1, not 2)
- * each vector so widened is also stored at its place in wout (kc, NR),
- * for the tile's other row slivers; pb is not read. The same values, so
- * the same sums. */
+ * h (float AVX-512 only): B is read from pbh, a block of a pb16 without
+ * NaN (ox_sgemm_packed_h), widened as it is loaded (h 1, 2: float16, by
+ * vcvtph2ps; 3, 4: bfloat16, its bits moved up), and (h 1, 3) each vector
+ * so widened is also stored at its place in wout (kc, NR), for the tile's
+ * other row slivers; pb is not read. The same values, so the same sums. */
 static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_body)(
     const int h, const int nvx, const int mrx, int64_t kc, const T *restrict pa, const T *restrict pb, T *c,
     int64_t ldc, int64_t mr, int64_t nr, const T *ab, const uint16_t *restrict pbh, T *wout) {
@@ -952,8 +952,9 @@ static inline __attribute__((always_inline)) GEMM_TARGET void GEMM_NAME(kernel_b
     if (h) {
 #pragma GCC unroll 4
       for (int v = 0; v < nvx; v++) {
-        b[v] = (V)_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(pbh + k * NR + v * VL)));
-        if (h == 1) *(V *)(wout + k * NR + v * VL) = b[v];
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(pbh + k * NR + v * VL));
+        b[v] = h >= 3 ? (V)_mm512_slli_epi32(_mm512_cvtepu16_epi32(x), 16) : (V)_mm512_cvtph_ps(x);
+        if (h == 1 || h == 3) *(V *)(wout + k * NR + v * VL) = b[v];
       }
     } else {
 #pragma GCC unroll 4
@@ -1062,10 +1063,11 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
 }
 
 #ifdef GEMM_H16
-/* kernel for the first row sliver of a tile whose B is a block of a
- * float16 pb16 without NaN: kernel_body's h, widening the block into wout
- * as it goes (wout NULL: not kept, the tile has no other rows); nr > 4 (a
- * last sliver of 4 columns or fewer: kernel on B widened first) */
+/* kernel for the first row sliver of a tile whose B is a block of a pb16
+ * without NaN (bf16: bfloat16, else float16): kernel_body's h, widening
+ * the block into wout as it goes (wout NULL: not kept, the tile has no
+ * other rows); nr > 4 (a last sliver of 4 columns or fewer: kernel on B
+ * widened first) */
 #define KERNEL_H(H)                                                                                        \
   if (mr <= 2) {                                                                                           \
     if (nr <= VL) GEMM_NAME(kernel_body)(H, 1, 2, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);              \
@@ -1080,13 +1082,17 @@ GEMM_TARGET static void GEMM_NAME(kernel)(int64_t kc, const T *restrict pa,
     if (nr <= VL) GEMM_NAME(kernel_body)(H, 1, MR, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);             \
     else GEMM_NAME(kernel_body)(H, NV, MR, kc, pa, pb, c, ldc, mr, nr, ab, pbh, wout);                     \
   }
-GEMM_TARGET static void GEMM_NAME(kernel_h)(int64_t kc, const T *restrict pa, const uint16_t *restrict pbh,
+GEMM_TARGET static void GEMM_NAME(kernel_h)(int64_t kc, const T *restrict pa, const uint16_t *restrict pbh, int bf16,
                                             T *restrict wout, T *c, int64_t ldc, int64_t mr, int64_t nr, const T *ab) {
   const T *pb = pa; /* not read */
-  if (wout) {
+  if (!bf16 && wout) {
     KERNEL_H(1)
-  } else {
+  } else if (!bf16) {
     KERNEL_H(2)
+  } else if (wout) {
+    KERNEL_H(3)
+  } else {
+    KERNEL_H(4)
   }
 }
 #undef KERNEL_H
