@@ -72,6 +72,30 @@ void ox_sgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, con
 void ox_dgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const double *pa,
                      const double *pb, double *C, int64_t ldc, double beta);
 
+/* ---- float16 and bfloat16 pre-packed B ----
+ * A constant B of 2-byte floats held packed as they are, half the bytes of
+ * its float pb: pb16 in pb's layout, pb16[(s * K + k) * nr + j] = B(k, s *
+ * nr + j) (the element's bits), columns past N zero. The product widens
+ * each (kc x nr) block of a sliver (contiguous in that layout) into a
+ * float buffer on the stack (core/half.h, exact) right before the
+ * micro-kernel reads it: every element of C gets the operations of
+ * ox_sgemm_packed from B widened whole, the same bits. */
+/* rows [k0, k1) of B (K, N) of 2-byte elements into their places in pb16,
+ * as ox_sgemm_pack_b_rows (the bits copied, any dtype of 2 bytes) */
+void ox_hgemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1,
+                          const uint16_t *B, int64_t ldb, uint16_t *pb16);
+/* What pb16 holds (`kind`, flags): bfloat16 (else float16), and whether
+ * it holds no NaN (then a plain vector conversion widens it, exactly;
+ * else core/half.h's, which makes NaN canonical) */
+#define OX_PB16_BF16 1u
+#define OX_PB16_NONAN 2u
+/* f[0 .. n) <- h[0 .. n) of that kind widened, exactly (core/half.h's values) */
+void ox_pb16_widen(unsigned kind, const uint16_t *h, float *f, int64_t n);
+/* C (M, N) = pa x pb16 widened + beta * C; the bits of ox_sgemm_packed
+ * from the widened pb. One thread. */
+void ox_sgemm_packed_h(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, const float *pa,
+                       const uint16_t *pb16, unsigned kind, float *C, int64_t ldc, float beta);
+
 /* ---- 8-bit products (ConvInteger, MatMulInteger) ----
  * C (M, N) int32 = A (M, K) x B (K, N), one of A and B signed bytes and the
  * other unsigned (a_signed says which), exact modulo 2^32 (the int32 sums

@@ -61,6 +61,7 @@ typedef struct {
    * slot (band 0: a band of TW tiles on the stack) */
   int64_t band;
   void *acc[OX_MAX_THREADS];
+  unsigned kind; /* ox_sgemm_thin_packed_h: what its pb16 holds (core/gemm.h) */
 } thin_job;
 
 /* bytes of running sums an axpy band keeps (in L2): 128 KiB of each row of
@@ -69,10 +70,12 @@ typedef struct {
 
 #define KB 512 /* the k block a transposed A's rows are gathered in */
 #define KB4 8 /* axpy: rows of B a tile takes in registers before it stores its sums */
+#define HK 64 /* packed 2-byte B: rows of a sliver widened at a time */
 
 #define GEMV_T float
 #define GEMV_V v4f
 #define GEMV_NAME(x) x##_s_generic
+#define GEMV_HALF 1
 #define GEMV_TARGET
 #include "gemv.c"
 
@@ -86,6 +89,7 @@ typedef struct {
 #define GEMV_T float
 #define GEMV_V v8f
 #define GEMV_NAME(x) x##_s_avx2
+#define GEMV_HALF 1
 #define GEMV_TARGET __attribute__((target("avx2,fma")))
 #include "gemv.c"
 
@@ -98,6 +102,7 @@ typedef struct {
 #define GEMV_T float
 #define GEMV_V v16f
 #define GEMV_NAME(x) x##_s_avx512
+#define GEMV_HALF 1
 #define GEMV_TARGET __attribute__((target("avx512f,avx2,fma")))
 #include "gemv.c"
 
@@ -119,6 +124,8 @@ typedef struct {
 #define slivers_s_avx512 slivers_s_generic
 #define slivers_d_avx2 slivers_d_generic
 #define slivers_d_avx512 slivers_d_generic
+#define slivers_h_s_avx2 slivers_h_s_generic
+#define slivers_h_s_avx512 slivers_h_s_generic
 #endif
 
 int ox_gemm_is_thin(int64_t M, int64_t N, int64_t K) {
@@ -211,6 +218,24 @@ void ox_sgemm_thin_packed(int threads, int64_t M, int64_t N, int64_t K, const fl
   thin_job j = {(int)M, N, K, A, lda, 0, pb, nr, 0, C, ldc, 1, alpha, beta, 0, {0}};
   int lv = level();
   tiles_fn fn = lv == OX_CPU_AVX512 ? slivers_s_avx512 : lv == OX_CPU_AVX2 ? slivers_s_avx2 : slivers_s_generic;
+  int64_t ns = (N + nr - 1) / nr;
+  int nch = ox_par_chunks(threads, ns, 2.0 * (double)M * (double)N * (double)K);
+  par_arg p = {&j, fn};
+  if (nch <= 1) fn(&j, 0, 0, ns);
+  else ox_par_for(ns, nch, par_tiles, &p);
+}
+
+void ox_sgemm_thin_packed_h(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+                            const uint16_t *pb16, unsigned kind, int64_t nr, float *C, int64_t ldc, float alpha,
+                            float beta) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    EMPTY_K(float)
+    return;
+  }
+  thin_job j = {(int)M, N, K, A, lda, 0, pb16, nr, 0, C, ldc, 1, alpha, beta, 0, {0}, kind};
+  int lv = level();
+  tiles_fn fn = lv == OX_CPU_AVX512 ? slivers_h_s_avx512 : lv == OX_CPU_AVX2 ? slivers_h_s_avx2 : slivers_h_s_generic;
   int64_t ns = (N + nr - 1) / nr;
   int nch = ox_par_chunks(threads, ns, 2.0 * (double)M * (double)N * (double)K);
   par_arg p = {&j, fn};
@@ -461,6 +486,77 @@ TARGET __attribute__((unused)) static void GEMV_NAME(slivers)(const thin_job *j,
       }
   }
 }
+
+#ifdef GEMV_HALF
+/* sliver's product from a B packed as 2-byte floats (j->kind): HK rows of
+ * the sliver at a time widened into wb (exactly), then sliver's operations
+ * on them, over k in order: the same bytes as from the float pb */
+INLINE void GEMV_NAME(sliver_h)(const thin_job *j, const int R, const int NVS, int64_t s) {
+  const T *A = j->A;
+  const uint16_t *B = (const uint16_t *)j->B + s * j->K * NVS * L;
+  int64_t K = j->K, lda = j->lda, c0 = s * NVS * L, nc = j->N - c0 < NVS * L ? j->N - c0 : NVS * L;
+  T wb[HK * 4 * L] __attribute__((aligned(64))); /* (HK, NVS * L) */
+  V acc[OX_THIN][4];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; r++)
+#pragma GCC unroll 4
+    for (int v = 0; v < NVS; v++) acc[r][v] = (V){0};
+  for (int64_t kb = 0; kb < K; kb += HK) {
+    int64_t kn = K - kb < HK ? K - kb : HK;
+    ox_pb16_widen(j->kind, B + kb * NVS * L, wb, kn * NVS * L);
+    for (int64_t k = 0; k < kn; k++) {
+      const T *bk = wb + k * NVS * L;
+      V b[4];
+#pragma GCC unroll 4
+      for (int v = 0; v < NVS; v++) b[v] = GEMV_NAME(load)(bk + v * L);
+#pragma GCC unroll 4
+      for (int r = 0; r < R; r++) {
+        T ar = A[r * lda + kb + k];
+#pragma GCC unroll 4
+        for (int v = 0; v < NVS; v++) acc[r][v] += ar * b[v];
+      }
+    }
+  }
+  for (int r = 0; r < R; r++)
+    for (int64_t c = 0; c < nc; c++) {
+      T y;
+      memcpy(&y, (const T *)&acc[r][c / L] + c % L, sizeof y);
+      GEMV_NAME(put)(j, r, c0 + c, y);
+    }
+}
+
+/* slivers lo .. hi-1 of a 2-byte pb (as slivers; another nr: a column at
+ * a time, in the same order over k) */
+TARGET static void GEMV_NAME(slivers_h)(const thin_job *j, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  int64_t nr = j->ldb;
+  int nvs = nr % L == 0 && nr / L >= 1 && nr / L <= 4 ? (int)(nr / L) : 0;
+  for (int64_t s = lo; s < hi; s++) {
+#define CASE(R, NVS)                                                                    case (R) * 8 + (NVS):                                                                   GEMV_NAME(sliver_h)(j, R, NVS, s);                                                    continue;
+    switch (j->R * 8 + nvs) {
+      CASE(1, 1) CASE(1, 2) CASE(1, 3) CASE(1, 4)
+      CASE(2, 1) CASE(2, 2) CASE(2, 3) CASE(2, 4)
+      CASE(3, 1) CASE(3, 2) CASE(3, 3) CASE(3, 4)
+      CASE(4, 1) CASE(4, 2) CASE(4, 3) CASE(4, 4)
+    }
+#undef CASE
+    const T *A = j->A;
+    const uint16_t *B = (const uint16_t *)j->B + s * j->K * nr;
+    int64_t c0 = s * nr, nc = j->N - c0 < nr ? j->N - c0 : nr;
+    for (int r = 0; r < j->R; r++)
+      for (int64_t c = 0; c < nc; c++) {
+        T sc = 0;
+        for (int64_t k = 0; k < j->K; k++) {
+          T b;
+          ox_pb16_widen(j->kind, &B[k * nr + c], &b, 1);
+          sc += A[r * j->lda + k] * b;
+        }
+        GEMV_NAME(put)(j, r, c0 + c, sc);
+      }
+  }
+}
+#undef GEMV_HALF
+#endif
 
 #undef T
 #undef V

@@ -39,6 +39,13 @@ void ox_dgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const double *A
 void ox_sgemm_thin_packed(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
                           const float *pb, int64_t nr, float *C, int64_t ldc, float alpha, float beta);
 
+/* The same from B packed as 2-byte floats (core/gemm.h's pb16, of `kind`),
+ * each element widened exactly: the bytes of ox_sgemm_thin_packed from the
+ * widened pb. */
+void ox_sgemm_thin_packed_h(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+                            const uint16_t *pb16, unsigned kind, int64_t nr, float *C, int64_t ldc, float alpha,
+                            float beta);
+
 /* ox_sgemm_thin when the product is thin, else ox_sgemm (likewise for double). */
 void ox_sgemm_any(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
                   const float *B, int64_t ldb, int transB, float *C, int64_t ldc, float alpha,

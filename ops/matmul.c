@@ -296,19 +296,33 @@ static int matmul_tensors(ox_ctx *c, const ox_tensor *a, const ox_tensor *b, ox_
 
 /* ---- MatMul-1, -9, -13 ---- */
 
-/* MatMul with a constant B (K, N) of float, float16 or bfloat16: B
- * (widened to float, exactly) packed as core/gemm.h's pb for the plan `gp`,
- * by the load hook. A call uses it only when its input 1 is that tensor
- * (ox_prep_matches), A has its type and gp is still the current plan. A
- * float16 product so takes the same float operations as through
- * matmul_tensors (widened, multiplied, rounded once on store), without
- * widening and packing its weights on every call. */
+/* MatMul with a constant B (K, N) of float, float16 or bfloat16: B packed
+ * as core/gemm.h's pb for the plan `gp` by the load hook; a float16 or
+ * bfloat16 B as it is, 2 bytes an element (pb16), widened a block at a
+ * time as the products read it (exactly). A call uses it only when its
+ * input 1 is that tensor (ox_prep_matches), A has its type and gp is still
+ * the current plan. A float16 product so takes the same float operations
+ * as through matmul_tensors (widened, multiplied, rounded once on store),
+ * without widening and packing its weights on every call, and holds them
+ * once, in their own bytes (bench model bert_fp16, 209 MB of float16
+ * weights: a peak RSS of 563 MB with them widened to a float pb beside the
+ * original, 231 MB so). */
 typedef struct {
   const ox_tensor *b;
   ox_gemm_plan gp;
   int64_t K, N;
-  const float *pb; /* round_up(N, nr) * K floats */
+  const float *pb;      /* round_up(N, nr) * K floats; or NULL and: */
+  const uint16_t *pb16; /* the same elements in b's 2-byte type (float16, bfloat16) */
+  unsigned kind;        /* pb16's: core/gemm.h's OX_PB16_ flags */
 } mm_prep;
+
+/* Whether h[0 .. n), float16 (bf16 0) or bfloat16, holds a NaN: its bits
+ * past the sign above those of Inf */
+static int has_nan16(const uint16_t *h, int64_t n, int bf16) {
+  unsigned inf = bf16 ? 0x7F80u : 0x7C00u, any = 0;
+  for (int64_t i = 0; i < n; i++) any |= (h[i] & 0x7FFFu) > inf;
+  return any != 0;
+}
 
 /* MatMul's state: the preparation of a constant B, or NULL (the first
  * member: tests/unit/test_matmul.c looks whether it is set) */
@@ -317,8 +331,8 @@ typedef struct {
 } matmul_state;
 
 /* The preparation of b (float, float16 or bfloat16, rank 2; op(B) = b, or
- * b transposed when tb) in the load arena: op(B) packed for the GEMM, a
- * block of b's rows at a time (a float16 or bfloat16 block widened first).
+ * b transposed when tb (float only)) in the load arena: op(B) packed for
+ * the GEMM, a block of b's rows at a time (float16, bfloat16: as pb16).
  * With `discard` (b is given back once packed: ox_ctx.discard_inputs) each
  * block's pages go as soon as it is packed, so that b and its packed form
  * are never both whole in memory (GPT-2's 147 MiB lm_head weight was). */
@@ -328,31 +342,28 @@ static int mm_prep_new(ox_ctx *c, const ox_tensor *b, int tb, int discard, const
   mm_prep *pp = ox_alloc(a, sizeof *pp);
   if (!pp) return ox_oom(c->err, NULL);
   pp->b = b, pp->gp = ox_sgemm_plan_now(), pp->K = b->dims[tb], pp->N = b->dims[!tb];
-  int64_t nr = pp->gp.nr, sz = ox_numel(2, (int64_t[]){(pp->N + nr - 1) / nr * nr, pp->K}, 4);
-  float *pb = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * 4);
-  if (!pb) return ox_oom(c->err, NULL);
+  size_t es = ox_dtype_size(b->dt); /* float 4; float16, bfloat16 2 (pb16) */
+  int64_t nr = pp->gp.nr, sz = ox_numel(2, (int64_t[]){(pp->N + nr - 1) / nr * nr, pp->K}, (int)es);
+  void *pk = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * es);
+  if (!pk) return ox_oom(c->err, NULL);
   /* b's rows r0 to r1 - 1 a block: (K, N), rows of op(B); tb: (N, K),
    * columns of op(B), whole slivers of nr a block, packed as a B of their
    * own (its slivers are pb's from sliver r0 / nr on) */
   int64_t rows = b->dims[0], len = b->dims[1], blk = PREP_BLOCK / len > 1 ? PREP_BLOCK / len : 1;
   if (tb) blk = blk < nr ? nr : blk / nr * nr;
   if (blk > rows) blk = rows;
-  size_t es = ox_dtype_size(b->dt);
-  float *wide = NULL; /* a block widened, for the packing only */
-  if (b->dt != OX_FLOAT && !(wide = ox_mem_scratch((size_t)(blk * len) * sizeof *wide))) return ox_oom(c->err, NULL);
+  int bf16 = b->dt == OX_BFLOAT16, nan = 0;
   for (int64_t r0 = 0; r0 < rows; r0 += blk) {
     int64_t r1 = r0 + blk < rows ? r0 + blk : rows;
-    const float *src = (const float *)b->data + r0 * len;
-    if (wide) {
-      ox_widen_f32_n(b->dt, b->data, r0 * len, (r1 - r0) * len, wide);
-      src = wide;
-    }
-    if (tb) ox_sgemm_pack_bt(&pp->gp, pp->K, r1 - r0, src, pp->K, pb + r0 * pp->K);
-    else ox_sgemm_pack_b_rows(&pp->gp, pp->K, pp->N, r0, r1, src, pp->N, pb);
+    if (es == 2) nan |= has_nan16((const uint16_t *)b->data + r0 * len, (r1 - r0) * len, bf16);
+    if (es == 2) ox_hgemm_pack_b_rows(&pp->gp, pp->K, pp->N, r0, r1, (const uint16_t *)b->data + r0 * len, pp->N, pk);
+    else if (tb) ox_sgemm_pack_bt(&pp->gp, pp->K, r1 - r0, (const float *)b->data + r0 * len, pp->K, (float *)pk + r0 * pp->K);
+    else ox_sgemm_pack_b_rows(&pp->gp, pp->K, pp->N, r0, r1, (const float *)b->data + r0 * len, pp->N, pk);
     if (discard) ox_sys_discard((char *)b->data + (size_t)(r0 * len) * es, (size_t)((r1 - r0) * len) * es);
   }
-  ox_mem_scratch_free(wide);
-  pp->pb = pb;
+  if (es == 2) pp->pb = NULL, pp->pb16 = pk;
+  else pp->pb = pk, pp->pb16 = NULL;
+  pp->kind = (bf16 ? OX_PB16_BF16 : 0) | (nan ? 0 : OX_PB16_NONAN);
   *out = pp;
   return 0;
 }
@@ -365,11 +376,9 @@ int ox_matmul_load(ox_ctx *c, void **state) {
   OX_TRY(ox_const_input(c, 1, &b));
   if (!b || !(b->dt == OX_FLOAT || b->dt == OX_FLOAT16 || b->dt == OX_BFLOAT16) || b->rank != 2 || b->n <= 0)
     return 0;
-  /* a float B is read only through pb from here on (a float16 or bfloat16
-   * one still is, by the thin products) */
-  int packs = b->dt == OX_FLOAT;
-  OX_TRY(mm_prep_new(c, b, 0, packs && (c->discard_inputs >> 1 & 1u), &st->pp));
-  if (packs) c->packed_inputs |= 1u << 1;
+  /* B is read only through pb or pb16 from here on */
+  OX_TRY(mm_prep_new(c, b, 0, c->discard_inputs >> 1 & 1u, &st->pp));
+  c->packed_inputs |= 1u << 1;
   return 0;
 }
 
@@ -402,7 +411,10 @@ static void mm_prep_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
     int64_t rows = j->M - r0 < rb ? j->M - r0 : rb, cols = pp->N - c0 < j->cols ? pp->N - c0 : j->cols;
     const float *pa = j->pa ? j->pa + r0 * pp->K : j->slot_pa[slot];
     if (!j->pa) ox_sgemm_pack_a(&pp->gp, rows, pp->K, j->a + r0 * pp->K, pp->K, 0, j->slot_pa[slot]);
-    ox_sgemm_packed(&pp->gp, rows, cols, pp->K, pa, pp->pb + c0 * pp->K, j->y + r0 * pp->N + c0, pp->N, j->beta);
+    float *y = j->y + r0 * pp->N + c0;
+    if (pp->pb16)
+      ox_sgemm_packed_h(&pp->gp, rows, cols, pp->K, pa, pp->pb16 + c0 * pp->K, pp->kind, y, pp->N, j->beta);
+    else ox_sgemm_packed(&pp->gp, rows, cols, pp->K, pa, pp->pb + c0 * pp->K, y, pp->N, j->beta);
     for (int64_t r = 0; j->epi && r < rows; r++) /* the block's rows, while they are in cache */
       ox_epi_rows(j->epi, j->y + (r0 + r) * pp->N + c0, cols, 0, r0 + r, c0);
   }
@@ -498,16 +510,39 @@ static int matmul_prepared_thin(ox_ctx *c, const mm_prep *pp, const ox_tensor *a
   return 0;
 }
 
-/* op(B)'s data (K, N), rebuilt from pb (the original may have been given
- * back: ox_release_packed), for a product the prepared paths do not take;
- * b's dims are the original's (shared: (N, K) for a Gemm with transB) */
+/* y = a x the prepared float16 or bfloat16 B for a product of M <=
+ * OX_THIN rows: A widened, core/gemv.h reading pb16 in place, y rounded
+ * once; the bytes of matmul_tensors' thin product from B (each batch of
+ * A's an axpy over B widened, in the same order over k) */
+static int matmul_prepared_thin_h(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, ox_value **out) {
+  mm_plan p;
+  OX_TRY(mm_plan_make(c, a, pp->b, &p));
+  OX_TRY(ox_tensor_new_uninit(c->a, a->dt, p.rank, p.dims, out, c->err)); /* every element written */
+  ox_tensor *y = &(*out)->u.t, af;
+  if (y->n == 0) return 0;
+  OX_TRY(ox_widen_tensor(c, a, &af));
+  float *yd = ox_alloc_array(c->a, y->n, sizeof *yd);
+  if (!yd) return ox_oom(c->err, NULL);
+  ox_sgemm_thin_packed_h(c->threads, y->n / pp->N, pp->N, pp->K, af.data, pp->K, pp->pb16, pp->kind, pp->gp.nr, yd,
+                         pp->N, 1, 0);
+  ox_narrow_f32(yd, y);
+  return 0;
+}
+
+/* op(B)'s data (K, N) in b's type, rebuilt from pb or pb16 (the original
+ * may have been given back: ox_release_packed), for a product the prepared
+ * paths do not take; b's dims are the original's (shared: (N, K) for a
+ * Gemm with transB) */
 static int unpacked_b(ox_ctx *c, const mm_prep *pp, ox_tensor *b) {
   *b = *pp->b;
-  float *d = ox_alloc_array(c->a, pp->K * pp->N + 1, sizeof *d);
+  size_t es = pp->pb16 ? sizeof *pp->pb16 : sizeof *pp->pb;
+  char *d = ox_alloc_array(c->a, pp->K * pp->N + 1, es);
   if (!d) return ox_oom(c->err, NULL);
+  const char *src = pp->pb16 ? (const void *)pp->pb16 : (const void *)pp->pb;
   int64_t nr = pp->gp.nr;
   for (int64_t k = 0; k < pp->K; k++)
-    for (int64_t jn = 0; jn < pp->N; jn++) d[k * pp->N + jn] = pp->pb[(jn / nr * pp->K + k) * nr + jn % nr];
+    for (int64_t jn = 0; jn < pp->N; jn++)
+      memcpy(d + (size_t)(k * pp->N + jn) * es, src + (size_t)((jn / nr * pp->K + k) * nr + jn % nr) * es, es);
   b->data = d;
   return 0;
 }
@@ -525,18 +560,16 @@ static int matmul(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
       int64_t M = a->dims[a->rank - 2];
       for (int d = 0; d < a->rank - 2; d++) M *= a->dims[d];
       if (!ox_gemm_is_thin(M, pp->N, pp->K)) return matmul_prepared(c, pp, a, out);
-      if (a->dt == OX_FLOAT && M <= OX_THIN) return matmul_prepared_thin(c, pp, a, out);
+      if (M <= OX_THIN) return pp->pb16 ? matmul_prepared_thin_h(c, pp, a, out) : matmul_prepared_thin(c, pp, a, out);
     }
-    /* a float B may be gone (ox_release_node): a vector A, N <= OX_THIN
-     * columns (B small), or another GEMM kernel chosen since (tests cap the
-     * ISA), take B rebuilt from pb */
-    if (pp->b->dt == OX_FLOAT) {
-      mm_plan p; /* shapes that do not fit are said before B is rebuilt */
-      OX_TRY(mm_plan_make(c, a, pp->b, &p));
-      ox_tensor bb;
-      OX_TRY(unpacked_b(c, pp, &bb));
-      return matmul_tensors(c, a, &bb, out);
-    }
+    /* B may be gone (ox_release_node): a vector A, N <= OX_THIN columns (B
+     * small), or another GEMM kernel chosen since (tests cap the ISA), take
+     * B rebuilt from pb or pb16 */
+    mm_plan p; /* shapes that do not fit are said before B is rebuilt */
+    OX_TRY(mm_plan_make(c, a, pp->b, &p));
+    ox_tensor bb;
+    OX_TRY(unpacked_b(c, pp, &bb));
+    return matmul_tensors(c, a, &bb, out);
   }
   return matmul_tensors(c, a, b, out);
 }
@@ -797,7 +830,8 @@ static int matmul_integer(ox_ctx *c, int nin, ox_value **in, int nout, ox_value 
 /* ---- Gemm-1, -6, -7, -9, -11, -13 ---- */
 
 /* Gemm's attributes, read once, and the preparation of a constant float
- * B (op(B) packed: mm_prep) or NULL */
+ * B, or float16 or bfloat16 B not transposed (op(B) packed: mm_prep), or
+ * NULL */
 typedef struct {
   int ta, tb, bcast; /* bcast: C broadcasts (always from Gemm-7 on) */
   float alpha, beta;
@@ -815,12 +849,16 @@ int ox_gemm_load(ox_ctx *c, void **state) {
   st->pp = NULL;
   *state = st;
   /* a constant float B (a decoder's every weight product, as exporters
-   * write nn.Linear): op(B) packed once, and read only through pb */
+   * write nn.Linear): op(B) packed once, and read only through pb (or
+   * pb16: float16 and bfloat16) */
   const ox_tensor *b;
   OX_TRY(ox_const_input(c, 1, &b));
   /* Not for a transposed A or for N <= OX_THIN: gemm_prepared would only
-   * rebuild op(B) from pb on every call */
-  if (b && b->dt == OX_FLOAT && b->rank == 2 && b->n > 0 && !st->ta && b->dims[!st->tb] > OX_THIN) {
+   * rebuild op(B) from pb on every call; a float16 or bfloat16 B only
+   * untransposed (pb16 is packed from rows of B; and a thin product with
+   * transB would not keep the bits it has from B widened) */
+  int half = (b && (b->dt == OX_FLOAT16 || b->dt == OX_BFLOAT16)) && !st->tb;
+  if (b && (b->dt == OX_FLOAT || half) && b->rank == 2 && b->n > 0 && !st->ta && b->dims[!st->tb] > OX_THIN) {
     /* with alpha 1 every product reads pb only; with another alpha, only
      * the thin ones do: the original stays for the others */
     int packs = st->alpha == 1;
@@ -886,18 +924,17 @@ static void store_trunc(ox_dtype dt, void *y, int64_t i, double v) {
 GEMM_FLOAT(float, ox_sgemm_any)
 GEMM_FLOAT(double, ox_dgemm_any)
 
-/* y (M, N) = alpha A op(B) + beta C for a float Gemm whose op(B) was
- * prepared at load (never with transA): the bits of gemm_float from B as
- * it was, with one exception: a thin product with transB, which gemm_float
- * sums in dot products split over vector lanes, is summed here over k in
- * order, as one with B untransposed is (both within a float sum's error).
- * b: the original, still there unless alpha is 1 (gemm_state). */
-static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, const ox_tensor *b, int tb,
-                         const ox_tensor *ct, int64_t si, int64_t sj, float alpha, float beta, ox_tensor *y) {
-  /* a: (M, K); y: (M, N) */
-  int64_t M = y->dims[0], N = y->dims[1], K = pp->K;
-  float *Y = y->data;
-  const float *C = ct ? ct->data : NULL;
+/* Y (M, N) = alpha A op(B) + beta C for a float Gemm whose op(B) was
+ * prepared at load (never with transA), A (M, K), C (NULL: none) and Y
+ * floats (a float16 or bfloat16 Gemm's widened: then B untransposed): the
+ * bits of gemm_float from B as it was (widened), with one exception: a
+ * thin float product with transB, which gemm_float sums in dot products
+ * split over vector lanes, is summed here over k in order, as one with B
+ * untransposed is (both within a float sum's error). b: the original,
+ * still there unless alpha is 1 (gemm_state). */
+static int gemm_prepared(ox_ctx *c, const mm_prep *pp, int64_t M, int64_t N, const float *A, const ox_tensor *b,
+                         int tb, const float *C, int64_t si, int64_t sj, float alpha, float beta, float *Y) {
+  int64_t K = pp->K;
   if (!C) beta = 0;
   ox_gemm_plan now = ox_sgemm_plan_now();
   int same = now.level == pp->gp.level && now.mr == pp->gp.mr && now.nr == pp->gp.nr;
@@ -906,17 +943,20 @@ static int gemm_prepared(ox_ctx *c, const mm_prep *pp, const ox_tensor *a, const
    * through the packed product (which has no alpha) */
   if (same && (thin ? M <= OX_THIN : alpha == 1)) {
     if (beta != 0) gemm_fill_float(M, N, C, si, sj, Y);
-    if (thin) ox_sgemm_thin_packed(c->threads, M, N, K, a->data, K, pp->pb, pp->gp.nr, Y, N, alpha, beta);
-    else OX_TRY(prepared_rows(c, pp, M, a->data, Y, beta, NULL));
+    if (thin && pp->pb16) ox_sgemm_thin_packed_h(c->threads, M, N, K, A, K, pp->pb16, pp->kind, pp->gp.nr, Y, N, alpha, beta);
+    else if (thin) ox_sgemm_thin_packed(c->threads, M, N, K, A, K, pp->pb, pp->gp.nr, Y, N, alpha, beta);
+    else OX_TRY(prepared_rows(c, pp, M, A, Y, beta, NULL));
     return 0;
   }
-  if (alpha != 1) { /* the original was kept */
-    gemm_float(c->threads, M, N, K, a->data, 0, b->data, tb, C, si, sj, Y, alpha, beta);
-    return 0;
+  ox_tensor bb; /* alpha 1: another plan than the packing's (tests): op(B) rebuilt */
+  if (alpha != 1) bb = *b; /* the original was kept */
+  else {
+    OX_TRY(unpacked_b(c, pp, &bb));
+    tb = 0;
   }
-  ox_tensor bb; /* another plan than the packing's (tests): op(B) rebuilt */
-  OX_TRY(unpacked_b(c, pp, &bb));
-  gemm_float(c->threads, M, N, K, a->data, 0, bb.data, 0, C, si, sj, Y, alpha, beta);
+  ox_tensor bw = bb; /* float16, bfloat16: widened */
+  if (bb.dt != OX_FLOAT) OX_TRY(ox_widen_tensor(c, &bb, &bw));
+  gemm_float(c->threads, M, N, K, A, 0, bw.data, tb, C, si, sj, Y, alpha, beta);
   return 0;
 }
 
@@ -951,7 +991,7 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   switch (a->dt) {
   case OX_FLOAT:
     if (st->pp && ox_prep_matches(in[1], st->pp->b))
-      return gemm_prepared(c, st->pp, a, b, tb, ct, si, sj, alpha, beta, y);
+      return gemm_prepared(c, st->pp, M, N, a->data, b, tb, ct ? ct->data : NULL, si, sj, alpha, beta, y->data);
     gemm_float(c->threads, M, N, K, a->data, ta, b->data, tb, ct ? ct->data : NULL, si, sj, y->data, alpha, beta);
     return 0;
   case OX_DOUBLE:
@@ -962,11 +1002,15 @@ static int gemm(ox_ctx *c, int nin, ox_value **in, int nout, ox_value **out) {
   case OX_BFLOAT16: {
     ox_tensor af, bf, cf = {0};
     OX_TRY(ox_widen_tensor(c, a, &af));
-    OX_TRY(ox_widen_tensor(c, b, &bf));
     if (ct) OX_TRY(ox_widen_tensor(c, ct, &cf));
     float *yf = ox_alloc_array(c->a, y->n, sizeof *yf);
     if (!yf) return ox_oom(c->err, NULL);
-    gemm_float(c->threads, M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
+    if (st->pp && ox_prep_matches(in[1], st->pp->b)) { /* B as pb16 */
+      OX_TRY(gemm_prepared(c, st->pp, M, N, af.data, b, tb, ct ? cf.data : NULL, si, sj, alpha, beta, yf));
+    } else {
+      OX_TRY(ox_widen_tensor(c, b, &bf));
+      gemm_float(c->threads, M, N, K, af.data, ta, bf.data, tb, ct ? cf.data : NULL, si, sj, yf, alpha, beta);
+    }
     ox_narrow_f32(yf, y);
     return 0;
   }

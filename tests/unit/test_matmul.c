@@ -13,6 +13,7 @@
 #include "core/gemm.h"
 #include "core/gemv.h"
 #include "core/cpu.h"
+#include "core/half.h"
 #include "core/threads.h"
 
 /* ---- the GEMM against a triple loop ---- */
@@ -1180,8 +1181,284 @@ static void test_matmul_prepared_small(void) {
   }
 }
 
+/* ---- float16 and bfloat16 B packed as they are (pb16) ----
+ * ox_sgemm_packed_h and ox_sgemm_thin_packed_h against ox_sgemm_packed and
+ * ox_sgemm_thin_packed from the same B widened and packed as floats: the
+ * same bytes, at every level, for M = 1, 3, 8 and 100 rows, K past one
+ * block of 256 and N not a multiple of nr, beta 0 and not; B with
+ * subnormals, Inf and (a second pass) NaN of both signs, which
+ * OX_PB16_NONAN must not be claimed for. */
+static uint16_t half_of(ox_dtype dt, float f) { return dt == OX_FLOAT16 ? ox_f32_to_f16(f) : ox_f32_to_bf16(f); }
+static int pb16_case(ox_dtype dt, int64_t M, int64_t K, int64_t N, int nan, float beta) {
+  int bad = 0;
+  uint16_t *bh = malloc((size_t)(K * N) * 2);
+  float *bw = malloc((size_t)(K * N) * 4), *a = malloc((size_t)(M * K) * 4);
+  for (int64_t i = 0; i < K * N; i++) {
+    float f = (float)rnd();
+    if (i % 61 == 5) f *= 0x1p-20f; /* subnormal in float16 */
+    if (i % 509 == 7) f = i % 2 ? INFINITY : -INFINITY;
+    bh[i] = half_of(dt, f);
+    if (nan && i % 97 == 3) bh[i] = dt == OX_FLOAT16 ? (i % 2 ? 0xFC01 : 0x7D55) : (i % 2 ? 0xFF81 : 0x7F8A);
+  }
+  ox_widen_f32_n(dt, bh, 0, K * N, bw);
+  for (int64_t i = 0; i < M * K; i++) a[i] = (float)rnd();
+  unsigned kind = (dt == OX_BFLOAT16 ? OX_PB16_BF16 : 0) | (nan ? 0 : OX_PB16_NONAN);
+  for (int isa = ox_cpu_level(); isa >= 0; isa--) {
+    ox_gemm_max_isa(isa);
+    ox_gemm_plan p = ox_sgemm_plan_now();
+    int64_t nr = p.nr, np = (N + nr - 1) / nr * nr, mp = (M + p.mr - 1) / p.mr * p.mr;
+    float *pb = ox_mem_scratch((size_t)(np * K) * 4), *pa = malloc((size_t)(mp * K) * 4);
+    uint16_t *pb16 = ox_mem_scratch((size_t)(np * K) * 2);
+    float *c0 = malloc((size_t)(M * N) * 4), *c1 = malloc((size_t)(M * N) * 4);
+    ox_sgemm_pack_b(&p, K, N, bw, N, pb);
+    ox_hgemm_pack_b_rows(&p, K, N, 0, K / 3, bh, N, pb16); /* in two blocks of rows, as the load hook may */
+    ox_hgemm_pack_b_rows(&p, K, N, K / 3, K, bh + K / 3 * N, N, pb16);
+    ox_sgemm_pack_a(&p, M, K, a, K, 0, pa);
+    for (int64_t i = 0; i < M * N; i++) c0[i] = c1[i] = (float)rnd();
+    ox_sgemm_packed(&p, M, N, K, pa, pb, c0, N, beta);
+    ox_sgemm_packed_h(&p, M, N, K, pa, pb16, kind, c1, N, beta);
+    int gemm_bad = memcmp(c0, c1, (size_t)(M * N) * 4) != 0, thin_bad = 0;
+    if (M <= OX_THIN)
+      for (int th = 1; th <= 3; th += 2) {
+        for (int64_t i = 0; i < M * N; i++) c0[i] = c1[i] = (float)rnd();
+        ox_sgemm_thin_packed(th, M, N, K, a, K, pb, nr, c0, N, 1.5f, beta);
+        ox_sgemm_thin_packed_h(th, M, N, K, a, K, pb16, kind, nr, c1, N, 1.5f, beta);
+        thin_bad += memcmp(c0, c1, (size_t)(M * N) * 4) != 0;
+      }
+    if (gemm_bad || thin_bad)
+      fprintf(stderr, "pb16 %s M=%lld K=%lld N=%lld nan=%d beta=%g isa %d: %s not the bytes of the float pb\n",
+              ox_dtypes[dt].onnx_name, (long long)M, (long long)K, (long long)N, nan, beta, isa,
+              gemm_bad ? "packed" : "thin");
+    bad += gemm_bad + thin_bad;
+    ox_mem_scratch_free(pb), ox_mem_scratch_free(pb16);
+    free(pa), free(c0), free(c1);
+  }
+  ox_gemm_max_isa(-1);
+  free(bh), free(bw), free(a);
+  return bad;
+}
+
+static void test_pb16(void) {
+  /* (K, N): the last sliver of AVX-512's 48 columns 1, 2, 34, 4 and 14 wide */
+  static const int64_t shapes[][2] = {{300, 97}, {513, 50}, {64, 130}, {256, 4}, {300, 110}};
+  static const int64_t rows[] = {1, 3, 8, 100};
+  int bad = 0;
+  for (int d = 0; d < 2; d++)
+    for (int s = 0; s < 5; s++)
+      for (int r = 0; r < 4; r++)
+        for (int nan = 0; nan < 2; nan++)
+          bad += pb16_case(d ? OX_BFLOAT16 : OX_FLOAT16, rows[r], shapes[s][0], shapes[s][1], nan, r % 2 ? 0.5f : 0);
+  CHECK_EQ_I(bad, 0);
+}
+
+/* ---- a constant float16 or bfloat16 B held once, as pb16 ----
+ * B (K, N) an initializer that only MatMul reads: preparing with
+ * release_packed packs it as it is (2 bytes an element: the state's
+ * preparation holds pb16, no float pb) and gives the original back (before,
+ * it was widened into a float pb beside the original, kept for the thin
+ * products: 3 times the bytes). Every product, GEMM, thin (M <= 4, or 4
+ * columns), a vector A and each ISA level below the packing's (B rebuilt),
+ * is the same bytes as the product with B a graph input, at 1 and 3
+ * threads, B with and without NaN. */
+typedef struct { /* the head of ops/matmul.c's mm_prep */
+  const ox_tensor *b;
+  ox_gemm_plan gp;
+  int64_t K, N;
+  const float *pb;
+  const uint16_t *pb16;
+} mm_prep_head;
+static void released_small_case(ox_dtype dt, int ar, int64_t M, int64_t K, int64_t N, int nan) {
+  int64_t ad[2] = {M, K}, bd[2] = {K, N};
+  ox_value *a = tensor(dt, ar, ar == 2 ? ad : ad + 1, NULL), *b = tensor(dt, 2, bd, NULL),
+           *b_in = tensor(dt, 2, bd, NULL);
+  for (int64_t i = 0; i < a->u.t.n; i++) ((uint16_t *)a->u.t.data)[i] = half_of(dt, (float)rnd());
+  for (int64_t i = 0; i < b->u.t.n; i++) {
+    uint16_t h = half_of(dt, (float)rnd());
+    if (nan && i % 89 == 1) h = dt == OX_FLOAT16 ? 0xFE01 : 0x7FC1;
+    ((uint16_t *)b->u.t.data)[i] = ((uint16_t *)b_in->u.t.data)[i] = h;
+  }
+  static const char *in_[2] = {"a", "b"}, *out_[1] = {"y"};
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_node n1 = kit_node("MatMul", 2, in_, 1, out_), n2 = kit_node("MatMul", 2, in_, 1, out_);
+  ox_valueinfo gi1[] = {{.name = "a", .rank = -1}}, gi2[] = {{.name = "a", .rank = -1}, {.name = "b", .rank = -1}},
+               go[] = {{.name = "y", .rank = -1}};
+  ox_graph g1 = {"mm", 1, &n1, 1, gi1, 1, go, 1, init_name, init, 0, NULL};
+  ox_graph g2 = {"mm", 1, &n2, 2, gi2, 1, go, 0, NULL, NULL, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m1 = {"mm", ".", 8, 1, ops, &g1, 0, NULL}, m2 = {"mm", ".", 8, 1, ops, &g2, 0, NULL};
+  ox_run_opts ro = {0};
+  ro.release_packed = 1;
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare_with(A, &m1, &ro, &E), 0);
+  CHECK_EQ_I(ox_prepare(A, &m2, &E), 0);
+  const mm_prep_head *const *st = g1.node[0].state;
+  CHECK(st && *st && !(*st)->pb && (*st)->pb16); /* held as pb16 only */
+  CHECK(m1.nreleased == 1 && m1.released[0] == b->u.t.data); /* the original given back */
+  CHECK(((uint16_t *)b->u.t.data)[b->u.t.n / 2] == 0);
+  int bad = 0;
+  for (int isa = ox_cpu_level(); isa >= 0; isa--)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_gemm_max_isa(isa);
+      ox_set_threads(th);
+      ox_value *x1[1] = {a}, *x2[2] = {a, b_in}, *y1[1] = {NULL}, *y2[1] = {NULL};
+      CHECK_EQ_I(ox_run(A, &m1, x1, y1, &E), 0);
+      CHECK_EQ_I(ox_run(A, &m2, x2, y2, &E), 0);
+      if (!y1[0] || !y2[0] || y1[0]->u.t.n != y2[0]->u.t.n || y1[0]->u.t.dt != dt ||
+          memcmp(y1[0]->u.t.data, y2[0]->u.t.data, (size_t)y1[0]->u.t.n * 2)) {
+        fprintf(stderr, "released_small_case(%s, %d, %lld, %lld, %lld, nan %d): isa %d, %d threads: not the same bytes\n",
+                ox_dtypes[dt].onnx_name, ar, (long long)M, (long long)K, (long long)N, nan, isa, th);
+        bad++;
+      }
+    }
+  ox_gemm_max_isa(-1);
+  ox_set_threads(1);
+  CHECK_EQ_I(bad, 0);
+}
+
+static void test_matmul_released_small(void) {
+  for (int d = 0; d < 2; d++) {
+    ox_dtype dt = d ? OX_BFLOAT16 : OX_FLOAT16;
+    for (int nan = 0; nan < 2; nan++) {
+      released_small_case(dt, 2, 1, 300, 200, nan);   /* one row: thin, from pb16 */
+      released_small_case(dt, 2, 3, 513, 301, nan);   /* three rows, a partial sliver */
+      released_small_case(dt, 2, 8, 300, 130, nan);   /* the packed GEMM */
+      released_small_case(dt, 2, 100, 520, 97, nan);  /* K past two blocks, N not a multiple of nr */
+      released_small_case(dt, 2, 300, 8192, 4, nan);  /* four columns: thin on B's side, B rebuilt */
+      released_small_case(dt, 1, 1, 256, 257, nan);   /* a vector A: B rebuilt */
+    }
+  }
+  released_small_case(OX_FLOAT16, 2, 40, 1024, 601, 0); /* packed in blocks of rows, each given back */
+}
+
+/* Gemm with a constant float16 or bfloat16 B (not transposed) packed at
+ * load as pb16: given back when alpha is 1 (every product reads pb16 only),
+ * and every product, at every level and 1 and 3 threads, the same bytes as
+ * the same Gemm with B a graph input (widened per call, as before: with
+ * transB too, which is not packed). */
+static void gemm_released_small_case(ox_dtype dt, int64_t M, int64_t K, int64_t N, int tb, float alpha, float beta,
+                                     int ckind) {
+  int64_t ad[2] = {M, K}, bd[2] = {tb ? N : K, tb ? K : N};
+  int64_t cd[3][2] = {{N, 0}, {M, N}, {M, 1}};
+  ox_value *a = tensor(dt, 2, ad, NULL), *b = tensor(dt, 2, bd, NULL), *b_in = tensor(dt, 2, bd, NULL);
+  ox_value *cv = ckind ? tensor(dt, ckind == 1 ? 1 : 2, cd[ckind - 1], NULL) : NULL;
+  for (int64_t i = 0; i < a->u.t.n; i++) ((uint16_t *)a->u.t.data)[i] = half_of(dt, (float)rnd());
+  for (int64_t i = 0; i < b->u.t.n; i++)
+    ((uint16_t *)b->u.t.data)[i] = ((uint16_t *)b_in->u.t.data)[i] = half_of(dt, (float)rnd());
+  for (int64_t i = 0; cv && i < cv->u.t.n; i++) ((uint16_t *)cv->u.t.data)[i] = half_of(dt, (float)rnd());
+  static const char *in_[3] = {"a", "b", "c"}, *out_[1] = {"y"};
+  int nin = ckind ? 3 : 2;
+  ox_attr at[4] = {attr_int("transA", 0), attr_int("transB", tb), attr_float("alpha", alpha), attr_float("beta", beta)};
+  ox_node n1 = kit_node("Gemm", nin, in_, 1, out_), n2 = kit_node("Gemm", nin, in_, 1, out_);
+  n1.nattr = n2.nattr = 4, n1.attr = n2.attr = at;
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_valueinfo gi1[] = {{.name = "a", .rank = -1}, {.name = "c", .rank = -1}},
+               gi2[] = {{.name = "a", .rank = -1}, {.name = "b", .rank = -1}, {.name = "c", .rank = -1}},
+               go[] = {{.name = "y", .rank = -1}};
+  ox_graph g1 = {"gemm", 1, &n1, ckind ? 2 : 1, gi1, 1, go, 1, init_name, init, 0, NULL};
+  ox_graph g2 = {"gemm", 1, &n2, ckind ? 3 : 2, gi2, 1, go, 0, NULL, NULL, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m1 = {"gemm", ".", 8, 1, ops, &g1, 0, NULL}, m2 = {"gemm", ".", 8, 1, ops, &g2, 0, NULL};
+  ox_run_opts ro = {0};
+  ro.release_packed = 1;
+  ox_err_clear(&E);
+  CHECK_EQ_I(ox_prepare_with(A, &m1, &ro, &E), 0);
+  CHECK_EQ_I(ox_prepare(A, &m2, &E), 0);
+  int gone = b->u.t.n * 2 >= 65536 && !tb && N > 4 && alpha == 1;
+  CHECK_EQ_I(m1.nreleased, gone);
+  if (gone) CHECK(m1.released[0] == b->u.t.data && ((uint16_t *)b->u.t.data)[b->u.t.n / 2] == 0);
+  else CHECK(!memcmp(b->u.t.data, b_in->u.t.data, (size_t)b->u.t.n * 2));
+  int bad = 0;
+  for (int isa = ox_cpu_level(); isa >= 0; isa--)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_gemm_max_isa(isa);
+      ox_set_threads(th);
+      ox_value *x1[2] = {a, cv}, *x2[3] = {a, b_in, cv}, *y1[1] = {NULL}, *y2[1] = {NULL};
+      CHECK_EQ_I(ox_run(A, &m1, x1, y1, &E), 0);
+      CHECK_EQ_I(ox_run(A, &m2, x2, y2, &E), 0);
+      if (!y1[0] || !y2[0] || y1[0]->u.t.n != M * N || y2[0]->u.t.n != M * N || y1[0]->u.t.dt != dt ||
+          memcmp(y1[0]->u.t.data, y2[0]->u.t.data, (size_t)(M * N) * 2)) {
+        fprintf(stderr, "gemm_released_small_case(%s, %lld, %lld, %lld, tb %d, %g, %g, C %d): isa %d, %d threads: "
+                "not the same bytes\n", ox_dtypes[dt].onnx_name, (long long)M, (long long)K, (long long)N, tb, alpha,
+                beta, ckind, isa, th);
+        bad++;
+      }
+    }
+  ox_gemm_max_isa(-1);
+  ox_set_threads(1);
+  CHECK_EQ_I(bad, 0);
+}
+static void test_gemm_released_small(void) {
+  for (int d = 0; d < 2; d++) {
+    ox_dtype dt = d ? OX_BFLOAT16 : OX_FLOAT16;
+    gemm_released_small_case(dt, 1, 768, 256, 0, 1, 1, 1);     /* a decode step's nn.Linear, bias */
+    gemm_released_small_case(dt, 3, 300, 130, 0, 0.5f, 2, 2);  /* thin, alpha and beta, C (M, N): B kept */
+    gemm_released_small_case(dt, 4, 128, 301, 0, 1, 1, 3);     /* four rows, C (M, 1), a partial sliver */
+    gemm_released_small_case(dt, 40, 520, 400, 0, 1, 1, 1);    /* the packed GEMM, K past two blocks */
+    gemm_released_small_case(dt, 70, 300, 200, 0, 1, 0.5f, 2); /* the packed GEMM, beta */
+    gemm_released_small_case(dt, 40, 120, 400, 0, 0.5f, 1, 1); /* alpha: B kept for the packed GEMM */
+    gemm_released_small_case(dt, 2, 256, 300, 1, 1, 1, 1);     /* transB: not packed, widened per call */
+    gemm_released_small_case(dt, 8, 300, 4, 0, 1, 1, 1);       /* four columns: not packed */
+  }
+}
+
+/* The peak RSS of preparing a 48 MiB float16 B with release_packed: about
+ * a block over the start (before: +96 MiB of float pb, the original kept),
+ * measured as test_release_peak measures; then a product within float's
+ * rounding of a float64 loop. */
+static void test_release_peak_f16(void) {
+  int64_t K = 1536, N = 16384, bd[2] = {K, N}, ad[2] = {2, K};
+  ox_value *b = tensor(OX_FLOAT16, 2, bd, NULL), *a = tensor(OX_FLOAT16, 2, ad, NULL);
+  for (int64_t i = 0; i < b->u.t.n; i++) ((uint16_t *)b->u.t.data)[i] = ox_f32_to_f16((float)(i % 1021) / 1021);
+  for (int64_t i = 0; i < a->u.t.n; i++) ((uint16_t *)a->u.t.data)[i] = ox_f32_to_f16((float)rnd());
+  static const char *in_[2] = {"a", "b"}, *out_[1] = {"y"};
+  const char *init_name[1] = {"b"};
+  ox_value *init[1] = {b};
+  ox_node n1 = kit_node("MatMul", 2, in_, 1, out_);
+  ox_valueinfo gi[] = {{.name = "a", .rank = -1}}, go[] = {{.name = "y", .rank = -1}};
+  ox_graph g1 = {"mm", 1, &n1, 1, gi, 1, go, 1, init_name, init, 0, NULL};
+  ox_opset ops[] = {{"", 13}};
+  ox_model m1 = {"mm", ".", 8, 1, ops, &g1, 0, NULL};
+  ox_run_opts ro = {0};
+  ro.release_packed = 1;
+  ox_err_clear(&E);
+  int measured = reset_peak();
+  long before = status_kib("VmRSS:");
+  measured = measured && before > 0 && reset_peak();
+  CHECK_EQ_I(ox_prepare_with(A, &m1, &ro, &E), 0);
+  long peak = status_kib("VmHWM:");
+  CHECK(m1.nreleased == 1);
+  if (!measured || peak < 0) {
+    fprintf(stderr, "test_release_peak_f16: /proc/self/clear_refs cannot reset the peak here: not measured\n");
+  } else if (peak - before >= 16 * 1024) {
+    fprintf(stderr, "test_release_peak_f16: packing a 48 MiB float16 B raised the peak RSS by %ld KiB\n",
+            peak - before);
+    CHECK(0);
+  }
+  ox_value *x[1] = {a}, *y[1] = {NULL};
+  CHECK_EQ_I(ox_run(A, &m1, x, y, &E), 0);
+  int bad = !y[0] || y[0]->u.t.n != 2 * N;
+  for (int64_t i = 0; !bad && i < 2; i++)
+    for (int64_t j = 0; j < N; j += 997) {
+      double s = 0, m = 0;
+      for (int64_t k = 0; k < K; k++) {
+        double t = (double)ox_f16_to_f32(((uint16_t *)a->u.t.data)[i * K + k]) *
+                   (double)ox_f16_to_f32(ox_f32_to_f16((float)((k * N + j) % 1021) / 1021));
+        s += t, m += fabs(t);
+      }
+      /* rounded once to float16 on store */
+      bad += fabs(ox_f16_to_f32(((uint16_t *)y[0]->u.t.data)[i * N + j]) - s) > 1e-6 * (double)K * m + 0x1p-10 * fabs(s);
+    }
+  CHECK_EQ_I(bad, 0);
+}
+
 int main(void) {
   A = ox_arena_new();
+  test_pb16();
+  test_matmul_released_small();
+  test_release_peak_f16();
+  test_gemm_released_small();
   test_gemm();
   test_gemm_small();
   test_gemm_edge_rows();
