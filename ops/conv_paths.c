@@ -1626,7 +1626,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_t
     pack_weights(&p.gp, p.ct, p.G, p.Mg, p.K, p.w, pa);
     p.pa = pa;
   }
-  if (p.ct == OX_FLOAT && p.K > 0 && p.kblk == p.K && igemm_nr(&p) && nd <= 2) {
+  if (p.ct == OX_FLOAT && p.K > 0 && igemm_nr(&p) && nd <= 2) {
     /* implicit GEMM: stride 1 */
     int flat = 1, pads = 0;
     for (int a = 0; a < nd; a++) flat &= g.s[a] == 1, pads |= g.pb[a] || g.pe[a];
@@ -1653,6 +1653,9 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_t
      * over 74 x 32, K 72: 119 us packed, 137 in place over a padded
      * copy; ocr_det's 96 -> 24 gains at K 864) */
     flat &= p.K >= 256;
+    /* a K past 2048 (kblocked) in bands only (IS-Net's 256 -> 64 over 256
+     * x 256, K 2304) */
+    flat &= p.kblk == p.K || band;
     if (flat) {
       /* X in place when it has no pads and is float; else in bands of
        * output rows, each band's input rows copied first (band_fill),
@@ -1685,6 +1688,24 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_t
         kofs[p.K + k] = k * nrr; /* a copied sliver's rows */
       }
       p.kofs = kofs;
+      /* a kblocked A (block after block) as one of the whole K, which
+       * igemm_tile reads: the same values */
+      void *flatraw = NULL;
+      if (!rc && p.kblk < p.K) {
+        float *pf = scratch((size_t)pasz * es, &flatraw);
+        if (!pf) rc = ox_oom(c->err, NULL);
+        else {
+          int64_t msl = ox_ceil_div(p.Mg, mr), Mr = msl * mr;
+          for (int64_t gi = 0; gi < p.G; gi++)
+            for (int64_t k0 = 0; k0 < p.K; k0 += KBLOCK) {
+              int64_t kc = ox_min64(KBLOCK, p.K - k0);
+              const float *src = (const float *)p.pa + gi * Mr * p.K + Mr * k0;
+              for (int64_t sl = 0; sl < msl; sl++)
+                memcpy(pf + ((gi * msl + sl) * p.K + k0) * mr, src + sl * mr * kc, (size_t)(kc * mr) * 4);
+            }
+          p.pa = (const char *)pf;
+        }
+      }
       int64_t items = p.N * p.G * p.nbands;
       took->items = items;
       int nch = ox_par_chunks(c->threads, items, work);
@@ -1701,6 +1722,7 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_t
       }
       if (!rc) ox_par_for(items, nch, igemm_chunk, &p);
       free_slots(nch, raw);
+      ox_mem_scratch_free(flatraw);
       ox_mem_scratch_free(paraw);
       return rc;
     }

@@ -464,7 +464,8 @@ static void test_conv_gemm_order(void) {
  * OX_CONV_IN_BAND): each output keeps gemm_want's operations. Pinned at
  * every level, 1 and 3 threads, on odd shapes: pads asymmetric and past
  * the kernel's reach (rows of bias only), dilations 2 and 4, groups, batch
- * 2, 1-D, and bands whose last one is short. Then two inputs larger than
+ * 2, 1-D, bands whose last one is short, and a K of more than 2048 (its A
+ * packed block after block, read as one). Then two inputs larger than
  * any whole padded copy (ops/conv_paths.c's PAD_MAX, 64 MiB) or widened
  * one (float16 X of more than WIDEN_MAX), with 6 slivers of output
  * channels, which take that path (before it: the packed GEMM, its im2col
@@ -491,6 +492,7 @@ static void test_conv_bands(void) {
       {2, 1, 1, 32, 8, {9, 10}, {3, 3}, {1, 1}, {1, 1}, {3, 0, 0, 3}, NULL, 1},   /* rows wholly in the pads */
       {2, 1, 1, 64, 16, {45, 100}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0}, /* bands of 38 and 7 rows */
       {1, 2, 1, 70, 8, {50}, {5}, {1}, {2}, {3, 1}, NULL, 1},                     /* 1-D, K 350 */
+      {2, 1, 1, 240, 16, {9, 13}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, /* K 2160: 9 blocks */
   };
   char label[96];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -590,8 +592,12 @@ static void test_conv_path_choice(void) {
        "ocr_det's 96 -> 24 in float16 (X widened first, Y rounded once)"},
       {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_DOUBLE, OX_CONV_PACKED, 0,
        "ocr_det's 96 -> 24 in double"},
-      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED, 0,
-       "256 -> 16, K 2304"},
+      {{2, 1, 1, 256, 64, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED, 0,
+       "256 -> 64, K 2304"},
+      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_BAND, 0,
+       "256 -> 16, K 2304, pads: in bands"},
+      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED, 0,
+       "256 -> 16, K 2304, no pads"},
       {{2, 1, 8, 1, 1, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PLANAR, 0,
        "depthwise 3x3"},
       {{2, 1, 1, 64, 1, {40, 33}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_DIRECT, 4,
