@@ -80,6 +80,7 @@
 #define PAD_MAX (64 << 20)         /* bytes of a zero-padded copy of X (pad_input) */
 #define BAND_BYTES (1 << 20)       /* implicit GEMM in bands: bytes of a band's copy */
 #define BAND_MIN 4                 /* implicit GEMM in bands: output rows per band at least */
+#define BAND_MAX (16 << 20)        /* implicit GEMM in bands: bytes of a band's copy at most */
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
@@ -1656,6 +1657,10 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_t
     /* a K past 2048 (kblocked) in bands only (IS-Net's 256 -> 64 over 256
      * x 256, K 2304) */
     flat &= p.kblk == p.K || band;
+    /* and a band of BAND_MIN rows within BAND_MAX per thread (many wide
+     * channels stay packed, whose tiles are TILE_BYTES) */
+    double rows_min = (double)(BAND_MIN + (nd == 2 ? (g.ker[0] - 1) * g.d[0] : 0));
+    flat &= !band || rows_min * (double)p.Cg * (double)(g.img[L] + g.pb[L] + g.pe[L]) * 4 <= BAND_MAX;
     if (flat) {
       /* X in place when it has no pads and is float; else in bands of
        * output rows, each band's input rows copied first (band_fill),

@@ -469,9 +469,10 @@ static void test_conv_gemm_order(void) {
  * any whole padded copy (ops/conv_paths.c's PAD_MAX, 64 MiB) or widened
  * one (float16 X of more than WIDEN_MAX), with 6 slivers of output
  * channels, which take that path (before it: the packed GEMM, its im2col
- * reading X unpadded), at the best level: with one thread, their rows at
- * the bands' edges and the image's held to gemm_want; with two, the same
- * bytes. */
+ * reading X unpadded), and one whose band of BAND_MIN rows would pass
+ * BAND_MAX (16 MiB), which stays packed, at the best level: with one
+ * thread, their rows at the bands' edges and the image's held to
+ * gemm_want; with two, the same bytes. */
 static void case_geom(const path_case *pc, ox_conv_geom *g) {
   *g = (ox_conv_geom){.nd = pc->nd, .nimg = 1, .npos = 1, .nker = 1};
   for (int j = 0; j < pc->nd; j++) {
@@ -506,12 +507,17 @@ static void test_conv_bands(void) {
   struct {
     path_case pc;
     ox_dtype dt;
+    ox_conv_path want;
     int64_t rows[12]; /* output rows checked, -1 ends */
   } big[] = {
-      {{2, 1, 1, 128, 48, {362, 362}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT,
+      {{2, 1, 1, 128, 48, {362, 362}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_BAND,
        {0, 3, 4, 181, 361, -1}}, /* one thread: bands of 4 rows */
-      {{2, 1, 1, 64, 48, {258, 258}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16,
+      {{2, 1, 1, 64, 48, {258, 258}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16, OX_CONV_IN_BAND,
        {0, 12, 13, 257, -1}}, /* bands of 13 rows */
+      /* a band of 4 rows of 224 x 3202 floats (6 with the halo: 16.4 MiB)
+       * past BAND_MAX: packed */
+      {{2, 1, 1, 224, 8, {4, 3200}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+       {0, 3, -1}},
   };
   int isa = ox_cpu_level();
   for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
@@ -528,7 +534,7 @@ static void test_conv_bands(void) {
       ox_conv_took got = {0};
       ox_err_clear(&E);
       CHECK_EQ_I(ox_conv_float(&c, &o.in[0]->u.t, &o.in[1]->u.t, &o.in[2]->u.t, pc->G, &g, NULL, &y->u.t, &got), 0);
-      CHECK_EQ_I((int)got.path, (int)OX_CONV_IN_BAND);
+      CHECK_EQ_I((int)got.path, (int)big[i].want);
       int64_t Ho = o.o2[0], Wo = o.o2[1], bad = 0;
       for (int64_t m = 0; th == 1 && m < o.M; m++) /* two threads: the bytes of one */
         for (int r = 0; big[i].rows[r] >= 0; r++)
