@@ -57,7 +57,8 @@ typedef enum {
   OX_CONV_GEMV,       /* at most a few output positions */
   OX_CONV_PACKED,     /* the packed GEMM over whole-K tiles of im2col */
   OX_CONV_KBLOCKED,   /* the packed GEMM over a long K, block by block */
-  OX_CONV_IN_PLACE    /* the implicit GEMM, reading X in place */
+  OX_CONV_IN_PLACE,   /* the implicit GEMM, reading X in place */
+  OX_CONV_IN_BAND     /* the implicit GEMM over zero-padded copies of bands of X's rows */
 } ox_conv_path;
 
 /* What a call of ox_conv_float did: its path, and how many items

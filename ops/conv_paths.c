@@ -31,11 +31,14 @@
  *    about TILE_BYTES of B, so that it stays in cache while the product
  *    reads it. A long K (more than 2048: kblocked) goes block by block of
  *    256: the weights packed block after block, a tile's im2col one block
- *    at a time. Float, stride 1, a kernel of more than one position and at
- *    most 4 slivers of output channels (ocr_det's 3x3 96 -> 24): the
- *    "implicit GEMM" instead (igemm_chunk), a tile kernel that reads the
- *    rows of B as runs of X in place (no im2col), with the packed
- *    product's operations: the same bytes.
+ *    at a time. Float compute, stride 1, a kernel of more than one
+ *    position and at most 4 slivers of output channels (ocr_det's 3x3 96
+ *    -> 24; 8 over an X too large for a padded copy, IS-Net's 128 -> 64
+ *    over 512 x 512): the "implicit GEMM" instead (igemm_chunk), a tile
+ *    kernel that reads the rows of B as runs of X (no im2col): of X in
+ *    place, or, with pads or a small float type, of a zero-padded float
+ *    copy of the input rows of a band of output rows at a time; with the
+ *    packed product's operations: the same bytes.
  *
  * Spatial axes of length 1 with a kernel of 1 and no padding are dropped
  * first: an (N, C, T, 1) convolution runs as the 1-D one it is.
@@ -74,6 +77,10 @@
 #define KBLOCK 256                 /* core/gemm.c's KC: where each element's sum restarts from C */
 #define PLANAR_BAND 2048           /* planar: outputs (with the dropped columns) per run */
 #define PLANAR_MAX (4 << 20)       /* planar: bytes of a padded plane */
+#define PAD_MAX (64 << 20)         /* bytes of a zero-padded copy of X (pad_input) */
+#define BAND_BYTES (1 << 20)       /* implicit GEMM in bands: bytes of a band's copy */
+#define BAND_MIN 4                 /* implicit GEMM in bands: output rows per band at least */
+#define BAND_MAX (16 << 20)        /* implicit GEMM in bands: bytes of a band's copy at most */
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
@@ -237,7 +244,10 @@ typedef struct {
   int64_t istr[OX_CONV_MAXSP]; /* X's strides over the spatial axes */
   /* direct */
   int64_t H, Wi, Ho, Wo, kh, kw, sh, sw, dh, dw, ph, pw, Lph, mblocks;
-  int64_t Wp; /* planar: the phase planes' row length (their rows: Lph) */
+  int64_t Wp; /* planar: the phase planes' row length (their rows: Lph);
+               * implicit GEMM: the (padded) image's row length */
+  int64_t bplane; /* implicit GEMM in bands: floats per channel of a band's
+                   * copy (brows + (kh - 1) dh rows of Wp); 0: X in place */
   /* implicit GEMM: per row k of B, where X_g's flattened image holds it
    * (kofs, K of them); the image's rows (Wp long); implicit GEMM and
    * direct: bands of brows output rows per item, nbands per image and
@@ -942,13 +952,16 @@ static void planar_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   }
 }
 
-/* ---- implicit GEMM (stride 1, no pads: 1x1, and 3x3 over pad_input's copy) ----
+/* ---- implicit GEMM (stride 1: X in place, or padded copies of bands) ----
  * The packed GEMM's product without its B: with the image's rows Wp long,
  * output (oy, ox) is column j = oy * Wp + ox of a "flat" B whose row k
  * (input channel ci, kernel position (ky, kx)) is X_g's flattened image
  * shifted by kofs[k] = ci * nimg + ky dh Wp + kx dw: a sliver of columns is
  * a contiguous run of X for each k, read in place (the columns ox >= Wo of
- * each output row are computed and dropped). Each element gets the packed
+ * each output row are computed and dropped). With pads, or X of a small
+ * float type, the image is a band's copy instead (band_fill: its rows
+ * padded to Wp, nimg its rows per channel, j counted from the band's first
+ * row). Each element gets the packed
  * product's operations (core/gemm.c's kernel_body): per block of KBLOCK
  * rows, acc = 0, acc += a * b over k in order (a fused multiply-add at the
  * AVX2 and AVX-512 levels), then y = acc (the first block without bias)
@@ -1007,29 +1020,70 @@ static void igemm_tile(const plan *p, const float *pa, const float *xb, const in
   igemm_tile_generic(p->K, pa, xb, kofs, bias, t);
 }
 
-/* item t: output rows [b * brows, ...) of every output channel of group (t
- * / nbands) % G of image t / (nbands * G), sliver by sliver of nr flat
- * columns, each for every mr rows of channels; then the fused followers on
- * the band's rows. A sliver that would read past X's end reads a copy of
- * its runs instead (the slot's buffer: K x nr, then the tile). */
+/* Band copy: rows of X_g (Cg channels, H x Wi of type dt) into buf as
+ * floats, zero-padded: channel ci's plane at ci * bplane holds padded rows
+ * [oy0, oy0 + rows + (kh - 1) dh) (the rows output rows [oy0, oy0 + rows)
+ * read at stride 1), each Wp long, pw zeros before its row of X; rows
+ * outside X all zeros. The values pack_cols would give the same columns. */
+static void band_fill(const plan *p, const char *xg, int64_t oy0, int64_t rows, float *buf) {
+  int64_t R = rows + (p->kh - 1) * p->dh, Wp = p->Wp, Wi = p->Wi;
+  size_t xs = p->xs;
+  for (int64_t ci = 0; ci < p->Cg; ci++) {
+    const char *xc = xg + (size_t)(ci * p->H * Wi) * xs;
+    for (int64_t r = 0; r < R; r++) {
+      float *d = buf + ci * p->bplane + r * Wp;
+      int64_t iy = oy0 + r - p->ph;
+      if (iy < 0 || iy >= p->H) {
+        memset(d, 0, (size_t)Wp * 4);
+        continue;
+      }
+      memset(d, 0, (size_t)p->pw * 4);
+      load_run(p->dt, xc + (size_t)(iy * Wi) * xs, 1, Wi, (char *)(d + p->pw));
+      memset(d + p->pw + Wi, 0, (size_t)(Wp - p->pw - Wi) * 4);
+    }
+    /* a short last band: zeros in the rows it leaves (read only for
+     * columns that are dropped) */
+    memset(buf + ci * p->bplane + R * Wp, 0, (size_t)(p->bplane - R * Wp) * 4);
+  }
+}
+
+/* item t: output rows [oy0, oy1) = [b * brows, ...) of every output
+ * channel of group (t / nbands) % G of image t / (nbands * G). In place
+ * (bplane 0): X_g's image, unpadded, is read where it is, flat column j of
+ * the band reading xb0 + j (xb0: X_g at row oy0); else (bplane) the band's
+ * rows are first copied, zero-padded and as floats (band_fill), into the
+ * slot's buffer, and read there. Sliver by sliver of nr flat columns, each
+ * for every mr rows of channels, then its columns that are outputs stored
+ * (rounded once for a small Y); the fused followers on the output rows the
+ * slivers have passed, once they are EPI_ROWS outputs or the band's last.
+ * A sliver that would read past X's end reads a copy of its runs instead
+ * (the slot's buffer: K x nr, then the tile, then the band). */
 static void igemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
   const plan *p = arg;
   const ox_conv_geom *g = p->g;
   int L = g->nd - 1;
   int64_t mr = p->gp.mr, nr = igemm_nr(p), msl = ox_ceil_div(p->Mg, mr), Wp = p->Wp, K = p->K;
-  int64_t Wo = g->pos[L], Ho = g->nd == 2 ? g->pos[0] : 1, nimg = g->nimg;
-  float *cp = (float *)p->buf[slot], *tile = cp + K * nr;
-  const float *xend = (const float *)p->x + p->N * p->C * nimg;
+  int64_t Wo = g->pos[L], Ho = g->nd == 2 ? g->pos[0] : 1;
+  size_t ys = p->ys;
+  float *cp = (float *)p->buf[slot], *tile = cp + K * nr, *band = tile + 16 * nr;
+  /* where the runs end: X's end, or the band's (with the nr floats of
+   * zeros after its last plane) */
+  const float *xend = p->bplane ? band + p->Cg * p->bplane + nr : (const float *)p->x + p->N * p->C * g->nimg;
   int64_t kmax = 0;
   for (int64_t k = 0; k < K; k++) kmax = ox_max64(kmax, p->kofs[k]);
   for (int64_t t = lo; t < hi; t++) {
     int64_t b = t % p->nbands, gi = t / p->nbands % p->G, n = t / p->nbands / p->G;
     int64_t oy0 = b * p->brows, oy1 = ox_min64(oy0 + p->brows, Ho);
-    int64_t j0 = oy0 * Wp, j1 = (oy1 - 1) * Wp + Wo; /* the band's flat columns */
-    const float *xg = (const float *)p->x + (n * p->C + gi * p->Cg) * nimg;
-    float *yg = (float *)p->y + (n * p->M + gi * p->Mg) * p->P;
-    for (int64_t j = j0; j < j1; j += nr) {
-      const float *xb = xg + j;
+    int64_t j1 = (oy1 - oy0 - 1) * Wp + Wo; /* the band's flat columns [0, j1) */
+    const float *xb0;
+    if (p->bplane) {
+      band_fill(p, p->x + (size_t)((n * p->C + gi * p->Cg) * p->H * p->Wi) * p->xs, oy0, oy1 - oy0, band);
+      xb0 = band;
+    } else xb0 = (const float *)p->x + (n * p->C + gi * p->Cg) * g->nimg + oy0 * Wp;
+    char *yg = p->y + (size_t)((n * p->M + gi * p->Mg) * p->P) * ys;
+    int64_t ey = oy0; /* fused followers: output rows below this one are done */
+    for (int64_t j = 0; j < j1; j += nr) {
+      const float *xb = xb0 + j;
       const int64_t *kofs = p->kofs;
       if (xb + kmax + nr > xend) { /* a copy of the runs, zeros past X's end */
         for (int64_t k = 0; k < K; k++) {
@@ -1052,20 +1106,29 @@ static void igemm_chunk(void *arg, int slot, int64_t lo, int64_t hi) {
         igemm_tile(p, pa, xb, kofs, bias, tile);
         /* the tile's columns that are outputs, run by run */
         for (int64_t c0 = 0; c0 < nr && j + c0 < j1;) {
-          int64_t jj = j + c0, oy = jj / Wp, ox = jj % Wp;
+          int64_t jj = j + c0, oy = oy0 + jj / Wp, ox = jj % Wp;
           if (ox >= Wo) { /* dropped columns up to the next row */
             c0 += Wp - ox;
             continue;
           }
           int64_t run = ox_min64(ox_min64(Wo - ox, nr - c0), j1 - jj);
-          for (int64_t r = 0; r < rows; r++)
-            memcpy(yg + (m0 + r) * p->P + oy * Wo + ox, tile + r * nr + c0, (size_t)run * 4);
+          for (int64_t r = 0; r < rows; r++) {
+            char *yr = yg + (size_t)((m0 + r) * p->P + oy * Wo + ox) * ys;
+            if (is_small(p->yt)) store_row(p->yt, yr, tile + r * nr + c0, run);
+            else memcpy(yr, tile + r * nr + c0, (size_t)run * 4);
+          }
           c0 += run;
         }
       }
+      /* the followers on the output rows the slivers have passed (row oy
+       * ends before flat column (oy - oy0 + 1) Wp), while in cache */
+      int64_t done = j + nr >= j1 ? oy1 : oy0 + (j + nr) / Wp;
+      if (p->epi && done > ey && ((done - ey) * Wo >= EPI_ROWS || done == oy1)) {
+        for (int64_t m = 0; m < p->Mg; m++) /* on Y as stored (a float16 one widened: epi_y) */
+          epi_y(p, (n * p->M + gi * p->Mg + m) * p->P + ey * Wo, (done - ey) * Wo, n, gi * p->Mg + m, ey * Wo);
+        ey = done;
+      }
     }
-    for (int64_t m = 0; p->epi && m < p->Mg; m++)
-      ox_epi_rows(p->epi, yg + m * p->P + oy0 * Wo, (oy1 - oy0) * Wo, n, gi * p->Mg + m, oy0 * Wo);
   }
 }
 
@@ -1380,7 +1443,6 @@ int ox_conv_float(ox_ctx *c, const ox_tensor *x, const ox_tensor *w, const ox_te
   return rc;
 }
 
-#define PAD_MAX (64 << 20) /* bytes of a zero-padded copy of X */
 
 /* The packed GEMM's im2col reads every element of X once per kernel
  * position, and a padded convolution makes every piece of a row that meets
@@ -1552,18 +1614,11 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_t
     return rc;
   }
 
-  /* packed GEMM */
-  void *padraw = NULL;
-  ox_conv_geom gz;
-  OX_TRY(pad_input(c, &p, &gz, &padraw));
+  /* packed GEMM (or its implicit form): the weights packed as A */
   int64_t nr = p.gp.nr, mr = p.gp.mr;
   p.kblk = kblocked(p.ct, p.K) ? KBLOCK : p.K;
-  plan_tiles(&p, c->threads, nr, p.kblk * (int64_t)es, work);
-  int64_t nc = p.nc;
   int64_t pasz = ox_numel(3, (int64_t[]){p.G, ox_ceil_div(p.Mg, mr) * mr, p.K}, es);
-  /* elements */
-  int64_t pbsz = ox_numel(2, (int64_t[]){p.kblk, ox_ceil_div(nc, nr) * nr}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
-  if (pasz < 0 || pbsz < 0 || ctsz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+  if (pasz < 0) return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   void *paraw = NULL;
   if (p.prep && p.prep->pa) p.pa = p.prep->pa; /* packed once per model */
   else {
@@ -1572,52 +1627,125 @@ static int conv_float_run(ox_ctx *c, plan *pp, const ox_conv_geom *gp, ox_conv_t
     pack_weights(&p.gp, p.ct, p.G, p.Mg, p.K, p.w, pa);
     p.pa = pa;
   }
-  if (p.ct == OX_FLOAT && p.dt == OX_FLOAT && p.yt == OX_FLOAT && p.K > 0 && p.kblk == p.K && igemm_nr(&p) &&
-      p.g->nd <= 2) {
-    /* implicit GEMM: stride 1 and no pads (pad_input's copy has none) */
-    const ox_conv_geom *q = p.g;
-    int flat = 1;
-    for (int a = 0; a < q->nd; a++) flat &= q->s[a] == 1 && !q->pb[a] && !q->pe[a];
+  if (p.ct == OX_FLOAT && p.K > 0 && igemm_nr(&p) && nd <= 2) {
+    /* implicit GEMM: stride 1 */
+    int flat = 1, pads = 0;
+    for (int a = 0; a < nd; a++) flat &= g.s[a] == 1, pads |= g.pb[a] || g.pe[a];
     /* not 1x1: their B rows are Cg planes apart, a stream each, where the
      * packed B is one (a 1x1 Conv 16 -> 32 over 160 x 160 took 75% longer) */
-    flat &= q->nker > 1;
+    flat &= g.nker > 1;
     /* and few output channels: the packed B serves ceil(Mg / mr) slivers
      * of rows; with many, reading it costs less than the runs of X (3x3
      * 128 -> 128 over 28 x 28: 20% longer in place, 24 -> 96 over 80 x 80
-     * 12% shorter) */
-    flat &= ox_ceil_div(p.Mg, mr) <= 4;
+     * 12% shorter). Up to 8 slivers where the packed path would read X
+     * unpadded and unconverted (pad_input declines: more than PAD_MAX
+     * padded, or a small float type), its im2col meeting the border in
+     * every row and reading X from memory: IS-Net's 3x3 128 -> 64 over
+     * 512 x 512 took 12% less in bands, 64 -> 64 some 4% less (over 128 x
+     * 128, where X stays in cache, 64 -> 64 was 3% slower, over 28 x 28
+     * 5%; at 16 slivers, 64 -> 128 over 256 x 256, no gain) */
+    double xpad = (double)p.N * (double)p.C * (double)p.xs;
+    for (int a = 0; a < nd; a++) xpad *= (double)(g.img[a] + g.pb[a] + g.pe[a]);
+    int band = pads || p.dt != OX_FLOAT; /* X copied band by band (below), not read in place */
+    int64_t msl_max = band && (p.dt != OX_FLOAT || xpad > PAD_MAX) ? 8 : 4;
+    flat &= ox_ceil_div(p.Mg, mr) <= msl_max;
     /* and a K of one block of 256 or more: below, the runs of X are too
      * short to pay for themselves (wake_emb's 24 -> 24, kernel 1x3, pads
-     * over 74 x 32, K 72: 119 us packed, 137 in place over pad_input's
+     * over 74 x 32, K 72: 119 us packed, 137 in place over a padded
      * copy; ocr_det's 96 -> 24 gains at K 864) */
     flat &= p.K >= 256;
+    /* a K past 2048 (kblocked) in bands only (IS-Net's 256 -> 64 over 256
+     * x 256, K 2304) */
+    flat &= p.kblk == p.K || band;
+    /* and a band of BAND_MIN rows within BAND_MAX per thread (many wide
+     * channels stay packed, whose tiles are TILE_BYTES) */
+    double rows_min = (double)(BAND_MIN + (nd == 2 ? (g.ker[0] - 1) * g.d[0] : 0));
+    flat &= !band || rows_min * (double)p.Cg * (double)(g.img[L] + g.pb[L] + g.pe[L]) * 4 <= BAND_MAX;
     if (flat) {
-      took->path = OX_CONV_IN_PLACE;
-      int64_t nrr = igemm_nr(&p), Lq = q->nd - 1, Ho = q->nd == 2 ? q->pos[0] : 1, Wo = q->pos[Lq];
-      p.Wp = q->img[Lq];
+      /* X in place when it has no pads and is float; else in bands of
+       * output rows, each band's input rows copied first (band_fill),
+       * zero-padded and as floats: a copy that stays in cache, where a
+       * padded copy of the whole X is written to memory and read back (a
+       * 3x3 32 -> 64 over 256 x 256, 16 MiB: 8% less time in bands), and
+       * which any X gets (IS-Net's 128 x 512 x 512 is 128 MiB) */
+      int64_t nrr = igemm_nr(&p), Ho = nd == 2 ? g.pos[0] : 1, Wo = g.pos[L], kw = g.ker[L];
+      /* as 2-D (1-D is one row) */
+      p.H = nd == 2 ? g.img[0] : 1, p.kh = nd == 2 ? g.ker[0] : 1, p.dh = nd == 2 ? g.d[0] : 1;
+      p.ph = nd == 2 ? g.pb[0] : 0, p.Wi = g.img[L], p.pw = g.pb[L];
+      p.Wp = p.Wi + (band ? g.pb[L] + g.pe[L] : 0);
+      took->path = band ? OX_CONV_IN_BAND : OX_CONV_IN_PLACE;
+      if (band) {
+        /* bands of about BAND_BYTES of copied rows, at least BAND_MIN rows
+         * (each band copies (kh - 1) dh rows more than it has), or more
+         * bands when that leaves threads idle */
+        int64_t rowf = p.Cg * p.Wp, halo = (p.kh - 1) * p.dh;
+        int64_t want = ox_max64(BAND_MIN, BAND_BYTES / 4 / ox_max64(rowf, 1) - halo);
+        p.brows = band_rows(c->threads, work, p.N * p.G, Ho, 1, want);
+        p.bplane = ox_numel(2, (int64_t[]){p.brows + halo, p.Wp}, 1);
+      } else /* about 64 KiB of Y each */
+        p.brows = band_rows(c->threads, work, p.N * p.G, Ho, p.Mg * Wo, 16384);
+      p.nbands = ox_ceil_div(Ho, p.brows);
       int64_t *kofs = ox_alloc_array(c->a, 2 * p.K, sizeof *kofs);
       if (!kofs) rc = ox_oom(c->err, NULL);
       for (int64_t k = 0; !rc && k < p.K; k++) {
-        int64_t ci = k / q->nker, kp = k % q->nker, ky = q->nd == 2 ? kp / q->ker[Lq] : 0, kx = kp % q->ker[Lq];
-        kofs[k] = ci * q->nimg + ky * (q->nd == 2 ? q->d[0] : 0) * p.Wp + kx * q->d[Lq];
+        int64_t ci = k / g.nker, kp = k % g.nker, ky = kp / kw, kx = kp % kw;
+        kofs[k] = ci * (band ? p.bplane : g.nimg) + ky * p.dh * p.Wp + kx * g.d[L];
         kofs[p.K + k] = k * nrr; /* a copied sliver's rows */
       }
       p.kofs = kofs;
-      /* bands of output rows: about 64 KiB of Y each, or more of them
-       * when that leaves threads idle */
-      p.brows = band_rows(c->threads, work, p.N * p.G, Ho, p.Mg * Wo, 16384);
-      p.nbands = ox_ceil_div(Ho, p.brows);
+      /* a kblocked A (block after block) as one of the whole K, which
+       * igemm_tile reads: the same values */
+      void *flatraw = NULL;
+      if (!rc && p.kblk < p.K) {
+        float *pf = scratch((size_t)pasz * es, &flatraw);
+        if (!pf) rc = ox_oom(c->err, NULL);
+        else {
+          int64_t msl = ox_ceil_div(p.Mg, mr), Mr = msl * mr;
+          for (int64_t gi = 0; gi < p.G; gi++)
+            for (int64_t k0 = 0; k0 < p.K; k0 += KBLOCK) {
+              int64_t kc = ox_min64(KBLOCK, p.K - k0);
+              const float *src = (const float *)p.pa + gi * Mr * p.K + Mr * k0;
+              for (int64_t sl = 0; sl < msl; sl++)
+                memcpy(pf + ((gi * msl + sl) * p.K + k0) * mr, src + sl * mr * kc, (size_t)(kc * mr) * 4);
+            }
+          p.pa = (const char *)pf;
+        }
+      }
       int64_t items = p.N * p.G * p.nbands;
       took->items = items;
       int nch = ox_par_chunks(c->threads, items, work);
-      for (int i = 0; i < nch && !rc; i++)
-        if (!(bufs[i] = scratch((size_t)((p.K + 16) * nrr) * 4, &raw[i]))) rc = ox_oom(c->err, NULL);
+      /* per slot: a sliver's copy (K x nr), the tile (16 x nr), the band
+       * and nr floats of zeros past it (igemm_chunk's runs read to there) */
+      int64_t bandf = band ? ox_numel(3, (int64_t[]){p.Cg, p.bplane, 1}, 1) : 0;
+      if (p.bplane < 0 || bandf < 0 || ox_numel(2, (int64_t[]){p.K + 17 + bandf / nrr + 1, nrr}, 4) < 0)
+        rc = ox_fail(c->err, OX_EINPUT, "the convolution is too large");
+      bandf += band ? nrr : 0;
+      for (int i = 0; i < nch && !rc; i++) {
+        if (!(bufs[i] = scratch((size_t)((p.K + 16) * nrr + bandf) * 4, &raw[i]))) rc = ox_oom(c->err, NULL);
+        else if (band) /* the zeros past the band */
+          memset(bufs[i] + (size_t)((p.K + 16) * nrr + p.Cg * p.bplane) * 4, 0, (size_t)nrr * 4);
+      }
       if (!rc) ox_par_for(items, nch, igemm_chunk, &p);
       free_slots(nch, raw);
+      ox_mem_scratch_free(flatraw);
       ox_mem_scratch_free(paraw);
-      ox_mem_scratch_free(padraw);
       return rc;
     }
+  }
+  void *padraw = NULL;
+  ox_conv_geom gz;
+  if ((rc = pad_input(c, &p, &gz, &padraw))) {
+    ox_mem_scratch_free(paraw);
+    return rc;
+  }
+  plan_tiles(&p, c->threads, nr, p.kblk * (int64_t)es, work);
+  int64_t nc = p.nc;
+  /* elements */
+  int64_t pbsz = ox_numel(2, (int64_t[]){p.kblk, ox_ceil_div(nc, nr) * nr}, es), ctsz = is_small(p.yt) ? p.Mg * nc : 0;
+  if (pbsz < 0 || ctsz < 0) {
+    ox_mem_scratch_free(paraw);
+    ox_mem_scratch_free(padraw);
+    return ox_fail(c->err, OX_EINPUT, "the convolution is too large");
   }
   /* the followers add the bias: when the product's sum is one block of K
    * (core/gemm.c's KC, KBLOCK: later blocks add onto the first's acc +

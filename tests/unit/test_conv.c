@@ -12,6 +12,7 @@
 #include "core/cpu.h"
 #include "core/eval.h"
 #include "core/gemm.h"
+#include "core/half.h"
 #include "core/threads.h"
 #include "kit.h"
 #include "ops/conv.h"
@@ -421,15 +422,14 @@ static double gemm_want(const order_view *o, int64_t e, int isa) {
   const path_case *pc = o->pc;
   int64_t P = o->P, m = e / P % o->M, n = e / P / o->M, oy = e % P / o->o2[1], ox = e % P % o->o2[1], gi = m / pc->Mg;
   int64_t nk = o->nk, K = pc->Cg * nk;
-  const float *w = o->in[1]->u.t.data, *b = pc->bias ? o->in[2]->u.t.data : NULL;
-  float acc = 0, want = 0;
+  float acc = 0, want = 0; /* float16 X, W and B widened exactly */
   for (int64_t k = 0; k < K; k++) {
     int64_t ci = k / nk, ky = k % nk / o->k2[1], kx = k % o->k2[1];
     float xv = (float)order_x(o, n, gi * pc->Cg + ci, oy + ky * o->d2[0] - o->pb2[0], ox + kx * o->d2[1] - o->pb2[1]);
-    float wv = w[m * K + k];
+    float wv = (float)at(o->in[1], m * K + k);
     acc = isa ? fmaf(wv, xv, acc) : acc + wv * xv;
     if (k % 256 == 255 || k == K - 1) { /* the block's end */
-      want = k < 256 ? (b ? acc + b[m] : acc) : acc + want;
+      want = k < 256 ? (pc->bias ? acc + (float)at(o->in[2], m) : acc) : acc + want;
       acc = 0;
     }
   }
@@ -457,6 +457,105 @@ static void test_conv_gemm_order(void) {
   }
 }
 
+/* ---- the implicit GEMM over padded copies of bands of rows ----
+ * A padded stride-1 Conv with few output channels copies each band of
+ * output rows' input rows, zero-padded (and widened from float16), and
+ * runs the implicit GEMM over the copy (ox_conv_float's path
+ * OX_CONV_IN_BAND): each output keeps gemm_want's operations. Pinned at
+ * every level, 1 and 3 threads, on odd shapes: pads asymmetric and past
+ * the kernel's reach (rows of bias only), dilations 2 and 4, groups, batch
+ * 2, 1-D, bands whose last one is short, and a K of more than 2048 (its A
+ * packed block after block, read as one). Then two inputs larger than
+ * any whole padded copy (ops/conv_paths.c's PAD_MAX, 64 MiB) or widened
+ * one (float16 X of more than WIDEN_MAX), with 6 slivers of output
+ * channels, which take that path (before it: the packed GEMM, its im2col
+ * reading X unpadded), and one whose band of BAND_MIN rows would pass
+ * BAND_MAX (16 MiB), which stays packed, at the best level: with one
+ * thread, their rows at the bands' edges and the image's held to
+ * gemm_want; with two, the same bytes. */
+static void case_geom(const path_case *pc, ox_conv_geom *g) {
+  *g = (ox_conv_geom){.nd = pc->nd, .nimg = 1, .npos = 1, .nker = 1};
+  for (int j = 0; j < pc->nd; j++) {
+    g->img[j] = pc->in[j], g->ker[j] = pc->k[j], g->s[j] = pc->s[j], g->d[j] = pc->d[j];
+    g->pb[j] = pc->pads[j], g->pe[j] = pc->pads[pc->nd + j];
+    g->pos[j] = (pc->in[j] + g->pb[j] + g->pe[j] - (pc->k[j] - 1) * pc->d[j] - 1) / pc->s[j] + 1;
+    g->nimg *= g->img[j], g->npos *= g->pos[j], g->nker *= g->ker[j];
+  }
+}
+
+static void test_conv_bands(void) {
+  /* nd, N, G, Cg, Mg, in, k, s (1), d, pads (begin..., end...) */
+  path_case cases[] = {
+      {2, 2, 1, 40, 16, {37, 70}, {3, 3}, {1, 1}, {1, 1}, {2, 0, 1, 3}, NULL, 1}, /* pads asymmetric, batch 2 */
+      {2, 1, 1, 64, 16, {30, 41}, {3, 3}, {1, 1}, {2, 2}, {2, 2, 2, 2}, NULL, 1}, /* dilation 2, K 576 */
+      {2, 1, 1, 32, 24, {25, 33}, {3, 3}, {1, 1}, {4, 4}, {4, 4, 4, 4}, NULL, 1}, /* dilation 4 */
+      {2, 2, 2, 36, 16, {20, 19}, {3, 3}, {1, 1}, {1, 2}, {1, 2, 1, 2}, NULL, 1}, /* groups, K 324 */
+      {2, 1, 1, 32, 8, {9, 10}, {3, 3}, {1, 1}, {1, 1}, {3, 0, 0, 3}, NULL, 1},   /* rows wholly in the pads */
+      {2, 1, 1, 64, 16, {45, 100}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 0}, /* bands of 38 and 7 rows */
+      {1, 2, 1, 70, 8, {50}, {5}, {1}, {2}, {3, 1}, NULL, 1},                     /* 1-D, K 350 */
+      {2, 1, 1, 240, 16, {9, 13}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, /* K 2160: 9 blocks */
+  };
+  char label[96];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    order_view o;
+    order_setup(&o, &cases[i], OX_FLOAT);
+    snprintf(label, sizeof label, "band case %zu", i);
+    CHECK(order_check(&o, gemm_want, label));
+  }
+  /* X of 128 x 362 x 362 floats (padded: 64.7 MiB), and of 64 x 258 x
+   * 258 float16 (4.26 M elements) */
+  struct {
+    path_case pc;
+    ox_dtype dt;
+    ox_conv_path want;
+    int64_t rows[12]; /* output rows checked, -1 ends */
+  } big[] = {
+      {{2, 1, 1, 128, 48, {362, 362}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_BAND,
+       {0, 3, 4, 181, 361, -1}}, /* one thread: bands of 4 rows */
+      {{2, 1, 1, 64, 48, {258, 258}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16, OX_CONV_IN_BAND,
+       {0, 12, 13, 257, -1}}, /* bands of 13 rows */
+      /* a band of 4 rows of 224 x 3202 floats (6 with the halo: 16.4 MiB)
+       * past BAND_MAX: packed */
+      {{2, 1, 1, 224, 8, {4, 3200}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED,
+       {0, 3, -1}},
+  };
+  int isa = ox_cpu_level();
+  for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+    const path_case *pc = &big[i].pc;
+    order_view o;
+    order_setup(&o, pc, big[i].dt);
+    ox_conv_geom g;
+    case_geom(pc, &g);
+    size_t ys = ox_dtype_size(big[i].dt);
+    void *first = NULL;
+    for (int th = 1; th <= 2; th++) {
+      ox_value *y = tensor(big[i].dt, 4, o.yd, NULL);
+      ox_ctx c = {.a = A, .err = &E, .threads = th};
+      ox_conv_took got = {0};
+      ox_err_clear(&E);
+      CHECK_EQ_I(ox_conv_float(&c, &o.in[0]->u.t, &o.in[1]->u.t, &o.in[2]->u.t, pc->G, &g, NULL, &y->u.t, &got), 0);
+      CHECK_EQ_I((int)got.path, (int)big[i].want);
+      int64_t Ho = o.o2[0], Wo = o.o2[1], bad = 0;
+      for (int64_t m = 0; th == 1 && m < o.M; m++) /* two threads: the bytes of one */
+        for (int r = 0; big[i].rows[r] >= 0; r++)
+          for (int64_t ox = 0; ox < Wo; ox++) {
+            int64_t e = (m * Ho + big[i].rows[r]) * Wo + ox;
+            float wf = (float)gemm_want(&o, e, isa);
+            uint16_t wh = ox_f32_to_f16(wf);
+            const void *wb = big[i].dt == OX_FLOAT ? (const void *)&wf : (const void *)&wh;
+            if (memcmp((const char *)y->u.t.data + (size_t)e * ys, wb, ys) && bad++ < 3)
+              fprintf(stderr, "big band case %zu threads %d: element %lld is %.9g, want %.9g\n", i, th,
+                      (long long)e, at(y, e), (double)wf);
+          }
+      CHECK_EQ_I(bad, 0);
+      size_t bytes = (size_t)y->u.t.n * ys;
+      if (th == 1) first = memcpy(malloc(bytes), y->u.t.data, bytes);
+      else CHECK(!memcmp(first, y->u.t.data, bytes));
+    }
+    free(first);
+  }
+}
+
 /* ---- which path a shape takes ----
  * ox_conv_float reports the way it computed a call and the items it cut
  * the work into (ox_conv_took); the choice is pinned here for the shapes
@@ -479,8 +578,12 @@ static void test_conv_path_choice(void) {
   choice_case cases[] = {
       {{2, 1, 1, 24, 24, {74, 32}, {1, 3}, {1, 1}, {1, 1}, {0, 1, 0, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
        "wake_emb's 24 -> 24, kernel 1x3, K 72 (under 256: packed)"},
-      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_PLACE, 4,
-       "ocr_det's 96 -> 24, K 864, pads (over the padded copy)"},
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_BAND, 4,
+       "ocr_det's 96 -> 24, K 864, pads (over padded copies of bands of rows)"},
+      {{1, 2, 1, 70, 8, {50}, {5}, {1}, {2}, {3, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_BAND, 0,
+       "1-D 70 -> 8, kernel 5, K 350, pads"},
+      {{2, 1, 1, 96, 40, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
+       "96 -> 40, K 864, pads: 5 to 7 slivers of rows, X small (the padded copy)"},
       {{2, 1, 1, 32, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_IN_PLACE, 0,
        "32 -> 16, K 288, no pads"},
       {{2, 1, 1, 16, 16, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 0}, OX_FLOAT, OX_CONV_PACKED, 0,
@@ -491,12 +594,16 @@ static void test_conv_path_choice(void) {
        "1x1 288 -> 16"},
       {{2, 1, 1, 64, 16, {13, 13}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PACKED, 0,
        "64 -> 16, K 576, stride 2"},
-      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16, OX_CONV_PACKED, 0,
-       "ocr_det's 96 -> 24 in float16"},
+      {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT16, OX_CONV_IN_BAND, 0,
+       "ocr_det's 96 -> 24 in float16 (X widened first, Y rounded once)"},
       {{2, 1, 1, 96, 24, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_DOUBLE, OX_CONV_PACKED, 0,
        "ocr_det's 96 -> 24 in double"},
-      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED, 0,
-       "256 -> 16, K 2304"},
+      {{2, 1, 1, 256, 64, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED, 0,
+       "256 -> 64, K 2304"},
+      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_IN_BAND, 0,
+       "256 -> 16, K 2304, pads: in bands"},
+      {{2, 1, 1, 256, 16, {6, 6}, {3, 3}, {1, 1}, {1, 1}, {0, 0, 0, 0}, NULL, 1}, OX_FLOAT, OX_CONV_KBLOCKED, 0,
+       "256 -> 16, K 2304, no pads"},
       {{2, 1, 8, 1, 1, {12, 12}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_PLANAR, 0,
        "depthwise 3x3"},
       {{2, 1, 1, 64, 1, {40, 33}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, NULL, 1}, OX_FLOAT, OX_CONV_DIRECT, 4,
@@ -1379,6 +1486,7 @@ int main(void) {
   test_conv_paths();
   test_conv_depthwise_order();
   test_conv_gemm_order();
+  test_conv_bands();
   test_conv_path_choice();
   test_conv_kblocked();
   test_conv_no_channels();

@@ -435,8 +435,8 @@ static void test_conv_bias_epilogue(void) {
  * scalar Mul after a Conv with a bias, fused and rounded as the unfused
  * float16 kernels round, the bytes of the unfused nodes, on each of the
  * Conv's paths: the packed GEMM (3x3, 16 channels), the direct one (3
- * output channels), the gemv (2 output positions), K past 2048 (kblocked);
- * values large enough that float16's rounding matters. */
+ * output channels), the gemv (2 output positions), K past 2048 (kblocked),
+ * the implicit GEMM (K 288, few output channels); values large enough that float16's rounding matters. */
 static void test_conv_epilogue_half(void) {
   static const step conv_relu_res[] = {
     {"Conv", 3, {"x", "w", "b"}, {"y"}}, {"Relu", 1, {"y"}, {"u"}},
@@ -445,6 +445,7 @@ static void test_conv_epilogue_half(void) {
   static const struct { const char *label; int64_t x[4], w[4]; } shapes[] = {
     {"conv_f16_packed", {1, 8, 12, 37}, {16, 8, 3, 3}}, {"conv_f16_direct", {2, 8, 9, 21}, {3, 8, 3, 3}},
     {"conv_f16_gemv", {1, 8, 3, 4}, {16, 8, 3, 3}},     {"conv_f16_kblocked", {1, 256, 5, 9}, {8, 256, 3, 3}},
+    {"conv_f16_implicit", {1, 32, 12, 37}, {16, 32, 3, 3}}, /* K 288: ops/conv_paths.c's implicit GEMM */
   };
   for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
     const int64_t *xd = shapes[i].x, *wd = shapes[i].w;
