@@ -471,6 +471,22 @@ INLINE void GEMV_NAME(sliver)(const thin_job *j, const int R, const int NVS, int
     }
 }
 
+#ifndef SLIVER_DISPATCH
+/* Inside a loop over slivers s: FN(J, R, NVS, s) for J's R rows (1 to 4)
+ * and NVS vectors of columns (1 to 4), constants for FN's unrolled loops,
+ * then the next sliver; any other count falls through */
+#define SLIVER_ROWS_(FN, J, S, R)                                                       \
+  case (R) * 8 + 1: FN(J, R, 1, S); continue;                                          \
+  case (R) * 8 + 2: FN(J, R, 2, S); continue;                                          \
+  case (R) * 8 + 3: FN(J, R, 3, S); continue;                                          \
+  case (R) * 8 + 4: FN(J, R, 4, S); continue;
+#define SLIVER_DISPATCH(FN, J, NVS, S)                                                  \
+  switch ((J)->R * 8 + (NVS)) {                                                         \
+    SLIVER_ROWS_(FN, J, S, 1) SLIVER_ROWS_(FN, J, S, 2)                                 \
+    SLIVER_ROWS_(FN, J, S, 3) SLIVER_ROWS_(FN, J, S, 4)                                 \
+  }
+#endif
+
 /* slivers lo .. hi-1 (j->ldb: nr, a multiple of L up to 4 L; else a
  * column at a time, in the same order over k) */
 TARGET __attribute__((unused)) static void GEMV_NAME(slivers)(const thin_job *j, int slot, int64_t lo, int64_t hi) {
@@ -478,14 +494,7 @@ TARGET __attribute__((unused)) static void GEMV_NAME(slivers)(const thin_job *j,
   int64_t nr = j->ldb;
   int nvs = nr % L == 0 && nr / L >= 1 && nr / L <= 4 ? (int)(nr / L) : 0;
   for (int64_t s = lo; s < hi; s++) {
-#define CASE(R, NVS)                                                                    case (R) * 8 + (NVS):                                                                   GEMV_NAME(sliver)(j, R, NVS, s);                                                      continue;
-    switch (j->R * 8 + nvs) {
-      CASE(1, 1) CASE(1, 2) CASE(1, 3) CASE(1, 4)
-      CASE(2, 1) CASE(2, 2) CASE(2, 3) CASE(2, 4)
-      CASE(3, 1) CASE(3, 2) CASE(3, 3) CASE(3, 4)
-      CASE(4, 1) CASE(4, 2) CASE(4, 3) CASE(4, 4)
-    }
-#undef CASE
+    SLIVER_DISPATCH(GEMV_NAME(sliver), j, nvs, s)
     const T *A = j->A, *B = (const T *)j->B + s * j->K * nr;
     int64_t c0 = s * nr, nc = j->N - c0 < nr ? j->N - c0 : nr;
     for (int r = 0; r < j->R; r++)
@@ -542,14 +551,7 @@ TARGET static void GEMV_NAME(slivers_h)(const thin_job *j, int slot, int64_t lo,
   int64_t nr = j->ldb;
   int nvs = nr % L == 0 && nr / L >= 1 && nr / L <= 4 ? (int)(nr / L) : 0;
   for (int64_t s = lo; s < hi; s++) {
-#define CASE(R, NVS)                                                                    case (R) * 8 + (NVS):                                                                   GEMV_NAME(sliver_h)(j, R, NVS, s);                                                    continue;
-    switch (j->R * 8 + nvs) {
-      CASE(1, 1) CASE(1, 2) CASE(1, 3) CASE(1, 4)
-      CASE(2, 1) CASE(2, 2) CASE(2, 3) CASE(2, 4)
-      CASE(3, 1) CASE(3, 2) CASE(3, 3) CASE(3, 4)
-      CASE(4, 1) CASE(4, 2) CASE(4, 3) CASE(4, 4)
-    }
-#undef CASE
+    SLIVER_DISPATCH(GEMV_NAME(sliver_h), j, nvs, s)
     const T *A = j->A;
     const uint16_t *B = (const uint16_t *)j->B + s * j->K * nr;
     int64_t c0 = s * nr, nc = j->N - c0 < nr ? j->N - c0 : nr;
