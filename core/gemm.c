@@ -289,35 +289,26 @@ PACKED_ENTRY(float, s)
 PACKED_ENTRY(double, d)
 #undef PACKED_ENTRY
 
-/* Rows [k0, k1) of B (K, N) into their places in pb: pb[(s * K + k) * nr + j]
- * = B(k, s * nr + j), columns past N zero (gemm.h's layout, as
- * ox_sgemm_pack_b writes it whole); B holds those rows only, B[(k - k0) *
- * ldb + j]. A copy: any ISA's pb is this one. */
-void ox_sgemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1, const float *B,
-                          int64_t ldb, float *pb) {
+/* Rows [k0, k1) of B (K, N), elements of es bytes, into their places in pb:
+ * pb[(s * K + k) * nr + j] = B(k, s * nr + j), columns past N zero (gemm.h's
+ * layout, as ox_sgemm_pack_b writes it whole); B holds those rows only,
+ * B[(k - k0) * ldb + j]. A copy of the bits: any ISA's pb is this one, and
+ * pb16 is pb's layout at 2 bytes an element. */
+void ox_gemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1, const void *B,
+                         int64_t ldb, size_t es, void *pb) {
+  const char *src = B;
+  char *dst0 = pb;
   int64_t nr = p->nr;
-  for (int64_t k = k0; k < k1; k++, B += ldb)
+  for (int64_t k = k0; k < k1; k++, src += (size_t)ldb * es)
     for (int64_t j0 = 0; j0 < N; j0 += nr) {
-      float *dst = pb + ((j0 / nr) * K + k) * nr;
+      char *dst = dst0 + (size_t)((j0 / nr) * K + k) * (size_t)nr * es;
       int64_t w = N - j0 < nr ? N - j0 : nr;
-      memcpy(dst, B + j0, (size_t)w * sizeof *dst);
-      if (w < nr) memset(dst + w, 0, (size_t)(nr - w) * sizeof *dst);
+      memcpy(dst, src + (size_t)j0 * es, (size_t)w * es);
+      if (w < nr) memset(dst + (size_t)w * es, 0, (size_t)(nr - w) * es);
     }
 }
 
 /* ---- float16 and bfloat16 pre-packed B (see gemm.h) ---- */
-
-void ox_hgemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1,
-                          const uint16_t *B, int64_t ldb, uint16_t *pb16) {
-  int64_t nr = p->nr;
-  for (int64_t k = k0; k < k1; k++, B += ldb)
-    for (int64_t j0 = 0; j0 < N; j0 += nr) {
-      uint16_t *dst = pb16 + ((j0 / nr) * K + k) * nr;
-      int64_t w = N - j0 < nr ? N - j0 : nr;
-      memcpy(dst, B + j0, (size_t)w * sizeof *dst);
-      if (w < nr) memset(dst + w, 0, (size_t)(nr - w) * sizeof *dst);
-    }
-}
 
 #if OX_X86_DISPATCH
 #include <immintrin.h>

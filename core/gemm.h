@@ -18,6 +18,7 @@
 #ifndef OX_GEMM_H
 #define OX_GEMM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 void ox_sgemm(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
@@ -53,11 +54,13 @@ void ox_sgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const float *B
                      float *pb);
 void ox_dgemm_pack_b(const ox_gemm_plan *p, int64_t K, int64_t N, const double *B, int64_t ldb,
                      double *pb);
-/* rows [k0, k1) of B (K, N) into their places in pb (the rest of pb as it
- * was), from B holding those rows only: B[(k - k0) * ldb + j]; for packing
- * a large B a block of rows at a time */
-void ox_sgemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1, const float *B,
-                          int64_t ldb, float *pb);
+/* rows [k0, k1) of B (K, N) of es-byte elements into their places in pb
+ * (the rest of pb as it was), from B holding those rows only: B[(k - k0) *
+ * ldb + j]; for packing a large B a block of rows at a time. The bits are
+ * copied: es 4, a float pb (as ox_sgemm_pack_b writes it); es 2, a pb16
+ * (below) of any 2-byte dtype. */
+void ox_gemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1, const void *B,
+                         int64_t ldb, size_t es, void *pb);
 /* the same from B stored transposed, (N, K): B[j * ldb + k] (a recurrent
  * net's R, used as R^T) */
 void ox_sgemm_pack_bt(const ox_gemm_plan *p, int64_t K, int64_t N, const float *B, int64_t ldb,
@@ -79,11 +82,8 @@ void ox_dgemm_packed(const ox_gemm_plan *p, int64_t M, int64_t N, int64_t K, con
  * each (kc x nr) block of a sliver (contiguous in that layout) into a
  * float buffer on the stack (core/half.h, exact) right before the
  * micro-kernel reads it: every element of C gets the operations of
- * ox_sgemm_packed from B widened whole, the same bits. */
-/* rows [k0, k1) of B (K, N) of 2-byte elements into their places in pb16,
- * as ox_sgemm_pack_b_rows (the bits copied, any dtype of 2 bytes) */
-void ox_hgemm_pack_b_rows(const ox_gemm_plan *p, int64_t K, int64_t N, int64_t k0, int64_t k1,
-                          const uint16_t *B, int64_t ldb, uint16_t *pb16);
+ * ox_sgemm_packed from B widened whole, the same bits. It is packed by
+ * ox_gemm_pack_b_rows with es 2. */
 /* What pb16 holds (`kind`, flags): bfloat16 (else float16), and whether
  * it holds no NaN (then a plain vector conversion widens it, exactly;
  * else core/half.h's, which makes NaN canonical) */

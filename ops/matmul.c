@@ -356,9 +356,8 @@ static int mm_prep_new(ox_ctx *c, const ox_tensor *b, int tb, int discard, const
   for (int64_t r0 = 0; r0 < rows; r0 += blk) {
     int64_t r1 = r0 + blk < rows ? r0 + blk : rows;
     if (es == 2) nan |= has_nan16((const uint16_t *)b->data + r0 * len, (r1 - r0) * len, bf16);
-    if (es == 2) ox_hgemm_pack_b_rows(&pp->gp, pp->K, pp->N, r0, r1, (const uint16_t *)b->data + r0 * len, pp->N, pk);
-    else if (tb) ox_sgemm_pack_bt(&pp->gp, pp->K, r1 - r0, (const float *)b->data + r0 * len, pp->K, (float *)pk + r0 * pp->K);
-    else ox_sgemm_pack_b_rows(&pp->gp, pp->K, pp->N, r0, r1, (const float *)b->data + r0 * len, pp->N, pk);
+    if (tb && es == 4) ox_sgemm_pack_bt(&pp->gp, pp->K, r1 - r0, (const float *)b->data + r0 * len, pp->K, (float *)pk + r0 * pp->K);
+    else ox_gemm_pack_b_rows(&pp->gp, pp->K, pp->N, r0, r1, (const char *)b->data + (size_t)(r0 * len) * es, pp->N, es, pk);
     if (discard) ox_sys_discard((char *)b->data + (size_t)(r0 * len) * es, (size_t)((r1 - r0) * len) * es);
   }
   if (es == 2) pp->pb = NULL, pp->pb16 = pk;

@@ -11,7 +11,8 @@
  * block (1400 rows); partial row and column slivers; beta 0 and not; and
  * the product split into row blocks (as ops/matmul.c's prepared MatMul
  * splits it) the same bytes as whole. And the packing of A (pack_a_case)
- * value for value where it goes. */
+ * value for value where it goes, and of B a block of rows at a time
+ * (pack_rows_case) for floats and 2-byte elements. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -130,6 +131,38 @@ static int pack_a_case(int dbl, int64_t M, int64_t K, int ta) {
   return bad;
 }
 
+/* ox_gemm_pack_b_rows against its definition, pb[(s K + k) nr + j] =
+ * B(k, s nr + j) (the element's bytes), zero past N, for es 4 and 2: B
+ * given in three blocks of rows (ldb padded), each block's rows landing in
+ * their places and every byte of pb written; with es 4 the bytes of
+ * ox_sgemm_pack_b too. Returns the bad ones. */
+static int pack_rows_case(size_t es, int64_t K, int64_t N) {
+  ox_gemm_plan gp = ox_sgemm_plan_now();
+  int64_t nr = gp.nr, np = (N + nr - 1) / nr * nr, ldb = N + 5, cut[4] = {0, K / 3, K / 3 + 1, K};
+  unsigned char *b = malloc(es * (size_t)(K * ldb)), *pb = malloc(es * (size_t)(np * K));
+  float *ref = malloc(sizeof(float) * (size_t)(np * K));
+  for (int64_t i = 0; i < (int64_t)es * K * ldb; i++) b[i] = (unsigned char)(rnd() * 128 + 128);
+  memset(pb, 0xA5, es * (size_t)(np * K));
+  for (int c = 2; c >= 0; c--) /* the blocks in any order */
+    ox_gemm_pack_b_rows(&gp, K, N, cut[c], cut[c + 1], b + (size_t)(cut[c] * ldb) * es, ldb, es, pb);
+  int bad = 0;
+  for (int64_t s = 0; s * nr < N; s++)
+    for (int64_t k = 0; k < K; k++)
+      for (int64_t j = 0; j < nr; j++) {
+        const unsigned char *got = pb + (size_t)((s * K + k) * nr + j) * es, *src = b + (size_t)(k * ldb + s * nr + j) * es;
+        static const unsigned char zero[8];
+        bad += memcmp(got, s * nr + j < N ? src : zero, es) != 0;
+      }
+  if (es == 4) {
+    ox_sgemm_pack_b(&gp, K, N, (const float *)b, ldb, ref);
+    bad += memcmp(ref, pb, sizeof(float) * (size_t)(np * K)) != 0;
+  }
+  if (bad) fprintf(stderr, "pack_b_rows es=%d %s K=%lld N=%lld: %d wrong\n", (int)es, ox_gemm_isa(), (long long)K,
+                   (long long)N, bad);
+  free(b), free(pb), free(ref);
+  return bad;
+}
+
 int main(void) {
   static const int64_t shapes[][4] = {/* M, N, K, rows per block (a multiple of every mr: 6, 8) */
     {197, 101, 808, 96},   /* one group of 4 K blocks (the last partial); 24 slivers + 5 rows; 2 slivers + 5 columns */
@@ -149,6 +182,8 @@ int main(void) {
       for (int ta = 0; ta < 2; ta++)
         pbad += pack_a_case(dbl, 197, 301, ta) + pack_a_case(dbl, 16, 8, ta) + pack_a_case(dbl, 8, 5, ta) +
                 pack_a_case(dbl, 3, 40, ta);
+    for (size_t es = 2; es <= 4; es += 2)
+      pbad += pack_rows_case(es, 300, 97) + pack_rows_case(es, 7, 48) + pack_rows_case(es, 64, 5);
     CHECK_EQ_I(pbad, 0);
   }
   ox_gemm_max_isa(-1);

@@ -1211,8 +1211,8 @@ static int pb16_case(ox_dtype dt, int64_t M, int64_t K, int64_t N, int nan, floa
     uint16_t *pb16 = ox_mem_scratch((size_t)(np * K) * 2);
     float *c0 = malloc((size_t)(M * N) * 4), *c1 = malloc((size_t)(M * N) * 4);
     ox_sgemm_pack_b(&p, K, N, bw, N, pb);
-    ox_hgemm_pack_b_rows(&p, K, N, 0, K / 3, bh, N, pb16); /* in two blocks of rows, as the load hook may */
-    ox_hgemm_pack_b_rows(&p, K, N, K / 3, K, bh + K / 3 * N, N, pb16);
+    ox_gemm_pack_b_rows(&p, K, N, 0, K / 3, bh, N, 2, pb16); /* in two blocks of rows, as the load hook may */
+    ox_gemm_pack_b_rows(&p, K, N, K / 3, K, bh + K / 3 * N, N, 2, pb16);
     ox_sgemm_pack_a(&p, M, K, a, K, 0, pa);
     for (int64_t i = 0; i < M * N; i++) c0[i] = c1[i] = (float)rnd();
     ox_sgemm_packed(&p, M, N, K, pa, pb, c0, N, beta);
