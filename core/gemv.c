@@ -208,16 +208,19 @@ void ox_dgemm_thin(int threads, int64_t M, int64_t N, int64_t K, const double *A
   thin_run(threads, 1, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta);
 }
 
-void ox_sgemm_thin_packed(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
-                          const float *pb, int64_t nr, float *C, int64_t ldc, float alpha, float beta) {
+/* ox_sgemm_thin_packed from a float pb, or (h) ox_sgemm_thin_packed_h
+ * from a pb16 of `kind`: the slivers, on the pool when it is big enough */
+static void thin_packed(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, const void *pb,
+                        int h, unsigned kind, int64_t nr, float *C, int64_t ldc, float alpha, float beta) {
   if (M <= 0 || N <= 0) return;
   if (K <= 0) {
     EMPTY_K(float)
     return;
   }
-  thin_job j = {(int)M, N, K, A, lda, 0, pb, nr, 0, C, ldc, 1, alpha, beta, 0, {0}};
+  thin_job j = {(int)M, N, K, A, lda, 0, pb, nr, 0, C, ldc, 1, alpha, beta, 0, {0}, kind};
   int lv = level();
-  tiles_fn fn = lv == OX_CPU_AVX512 ? slivers_s_avx512 : lv == OX_CPU_AVX2 ? slivers_s_avx2 : slivers_s_generic;
+  tiles_fn fn = h ? (lv == OX_CPU_AVX512 ? slivers_h_s_avx512 : lv == OX_CPU_AVX2 ? slivers_h_s_avx2 : slivers_h_s_generic)
+                  : (lv == OX_CPU_AVX512 ? slivers_s_avx512 : lv == OX_CPU_AVX2 ? slivers_s_avx2 : slivers_s_generic);
   int64_t ns = (N + nr - 1) / nr;
   int nch = ox_par_chunks(threads, ns, 2.0 * (double)M * (double)N * (double)K);
   par_arg p = {&j, fn};
@@ -225,22 +228,15 @@ void ox_sgemm_thin_packed(int threads, int64_t M, int64_t N, int64_t K, const fl
   else ox_par_for(ns, nch, par_tiles, &p);
 }
 
+void ox_sgemm_thin_packed(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+                          const float *pb, int64_t nr, float *C, int64_t ldc, float alpha, float beta) {
+  thin_packed(threads, M, N, K, A, lda, pb, 0, 0, nr, C, ldc, alpha, beta);
+}
+
 void ox_sgemm_thin_packed_h(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
                             const uint16_t *pb16, unsigned kind, int64_t nr, float *C, int64_t ldc, float alpha,
                             float beta) {
-  if (M <= 0 || N <= 0) return;
-  if (K <= 0) {
-    EMPTY_K(float)
-    return;
-  }
-  thin_job j = {(int)M, N, K, A, lda, 0, pb16, nr, 0, C, ldc, 1, alpha, beta, 0, {0}, kind};
-  int lv = level();
-  tiles_fn fn = lv == OX_CPU_AVX512 ? slivers_h_s_avx512 : lv == OX_CPU_AVX2 ? slivers_h_s_avx2 : slivers_h_s_generic;
-  int64_t ns = (N + nr - 1) / nr;
-  int nch = ox_par_chunks(threads, ns, 2.0 * (double)M * (double)N * (double)K);
-  par_arg p = {&j, fn};
-  if (nch <= 1) fn(&j, 0, 0, ns);
-  else ox_par_for(ns, nch, par_tiles, &p);
+  thin_packed(threads, M, N, K, A, lda, pb16, 1, kind, nr, C, ldc, alpha, beta);
 }
 
 void ox_sgemm_any(int threads, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int transA,
@@ -441,91 +437,42 @@ TARGET static void GEMV_NAME(tiles)(const thin_job *j, int slot, int64_t lo, int
 /* packed: sliver s of a B packed for the GEMM (core/gemm.h's pb: slivers
  * of nr = NVS * L columns by all K, zero past N) against R rows of A (not
  * transposed); each output a sum over k in order, the axpy's operations, so
- * the same bytes as the product from B unpacked */
-INLINE void GEMV_NAME(sliver)(const thin_job *j, const int R, const int NVS, int64_t s) {
-  const T *A = j->A, *B = (const T *)j->B + s * j->K * NVS * L;
-  int64_t K = j->K, lda = j->lda, c0 = s * NVS * L, nc = j->N - c0 < NVS * L ? j->N - c0 : NVS * L;
-  V acc[OX_THIN][4];
-#pragma GCC unroll 4
-  for (int r = 0; r < R; r++)
-#pragma GCC unroll 4
-    for (int v = 0; v < NVS; v++) acc[r][v] = (V){0};
-  for (int64_t k = 0; k < K; k++) {
-    const T *bk = B + k * NVS * L;
-    V b[4];
-    __builtin_prefetch(bk + PF_ROWS * NVS * L, 0, 1);
-#pragma GCC unroll 4
-    for (int v = 0; v < NVS; v++) b[v] = GEMV_NAME(load)(bk + v * L);
-#pragma GCC unroll 4
-    for (int r = 0; r < R; r++) {
-      T ar = A[r * lda + k];
-#pragma GCC unroll 4
-      for (int v = 0; v < NVS; v++) acc[r][v] += ar * b[v];
-    }
-  }
-  for (int r = 0; r < R; r++)
-    for (int64_t c = 0; c < nc; c++) {
-      T y;
-      memcpy(&y, (const T *)&acc[r][c / L] + c % L, sizeof y);
-      GEMV_NAME(put)(j, r, c0 + c, y);
-    }
-}
-
-#ifndef SLIVER_DISPATCH
-/* Inside a loop over slivers s: FN(J, R, NVS, s) for J's R rows (1 to 4)
- * and NVS vectors of columns (1 to 4), constants for FN's unrolled loops,
- * then the next sliver; any other count falls through */
-#define SLIVER_ROWS_(FN, J, S, R)                                                       \
-  case (R) * 8 + 1: FN(J, R, 1, S); continue;                                          \
-  case (R) * 8 + 2: FN(J, R, 2, S); continue;                                          \
-  case (R) * 8 + 3: FN(J, R, 3, S); continue;                                          \
-  case (R) * 8 + 4: FN(J, R, 4, S); continue;
-#define SLIVER_DISPATCH(FN, J, NVS, S)                                                  \
-  switch ((J)->R * 8 + (NVS)) {                                                         \
-    SLIVER_ROWS_(FN, J, S, 1) SLIVER_ROWS_(FN, J, S, 2)                                 \
-    SLIVER_ROWS_(FN, J, S, 3) SLIVER_ROWS_(FN, J, S, 4)                                 \
-  }
-#endif
-
-/* slivers lo .. hi-1 (j->ldb: nr, a multiple of L up to 4 L; else a
- * column at a time, in the same order over k) */
-TARGET __attribute__((unused)) static void GEMV_NAME(slivers)(const thin_job *j, int slot, int64_t lo, int64_t hi) {
-  (void)slot;
-  int64_t nr = j->ldb;
-  int nvs = nr % L == 0 && nr / L >= 1 && nr / L <= 4 ? (int)(nr / L) : 0;
-  for (int64_t s = lo; s < hi; s++) {
-    SLIVER_DISPATCH(GEMV_NAME(sliver), j, nvs, s)
-    const T *A = j->A, *B = (const T *)j->B + s * j->K * nr;
-    int64_t c0 = s * nr, nc = j->N - c0 < nr ? j->N - c0 : nr;
-    for (int r = 0; r < j->R; r++)
-      for (int64_t c = 0; c < nc; c++) {
-        T sc = 0;
-        for (int64_t k = 0; k < j->K; k++) sc += A[r * j->lda + k] * B[k * nr + c];
-        GEMV_NAME(put)(j, r, c0 + c, sc);
-      }
-  }
-}
-
-#ifdef GEMV_HALF
-/* sliver's product from a B packed as 2-byte floats (j->kind): HK rows of
- * the sliver at a time widened into wb (exactly), then sliver's operations
- * on them, over k in order: the same bytes as from the float pb */
-INLINE void GEMV_NAME(sliver_h)(const thin_job *j, const int R, const int NVS, int64_t s) {
+ * the same bytes as the product from B unpacked. With h (instances with
+ * GEMV_HALF), B is a pb16 of j->kind: HK rows of the sliver at a time
+ * widened into wb (exactly), then the same operations on them, over k in
+ * order: the same bytes as from the float pb. Only the float pb's rows are
+ * prefetched: the pb16's are read a block at a time by the widening, which
+ * the hardware's prefetch keeps fed; every software prefetch of them tried
+ * (a line a row, PF_ROWS ahead or a block ahead, into L2 or L1, or the next
+ * block's lines at once) made 24 float16 [1, 768] x [768, 3072] and
+ * [3072, 768] products (113 MB of B) 15-45% slower. */
+INLINE void GEMV_NAME(sliver)(const thin_job *j, const int R, const int NVS, int64_t s, const int h) {
   const T *A = j->A;
-  const uint16_t *B = (const uint16_t *)j->B + s * j->K * NVS * L;
-  int64_t K = j->K, lda = j->lda, c0 = s * NVS * L, nc = j->N - c0 < NVS * L ? j->N - c0 : NVS * L;
-  T wb[HK * 4 * L] __attribute__((aligned(64))); /* (HK, NVS * L) */
+  int64_t K = j->K, lda = j->lda, w = NVS * L, c0 = s * w, nc = j->N - c0 < w ? j->N - c0 : w;
+  size_t es = h ? 2 : sizeof(T);
+  const char *B = (const char *)j->B + (size_t)(s * K * w) * es; /* the sliver as stored: (K, w) */
+  int64_t kstep = h ? HK : K; /* rows a block: the float pb's are read in place */
+#ifdef GEMV_HALF
+  T wb[HK * 4 * L] __attribute__((aligned(64))); /* (HK, w) */
+#endif
   V acc[OX_THIN][4];
 #pragma GCC unroll 4
   for (int r = 0; r < R; r++)
 #pragma GCC unroll 4
     for (int v = 0; v < NVS; v++) acc[r][v] = (V){0};
-  for (int64_t kb = 0; kb < K; kb += HK) {
-    int64_t kn = K - kb < HK ? K - kb : HK;
-    ox_pb16_widen(j->kind, B + kb * NVS * L, wb, kn * NVS * L);
+  for (int64_t kb = 0; kb < K; kb += kstep) {
+    int64_t kn = K - kb < kstep ? K - kb : kstep;
+    const T *rows = (const T *)B + kb * w;
+#ifdef GEMV_HALF
+    if (h) {
+      ox_pb16_widen(j->kind, (const uint16_t *)B + kb * w, wb, kn * w);
+      rows = wb;
+    }
+#endif
     for (int64_t k = 0; k < kn; k++) {
-      const T *bk = wb + k * NVS * L;
+      const T *bk = rows + k * w;
       V b[4];
+      if (!h) __builtin_prefetch(bk + PF_ROWS * w, 0, 1);
 #pragma GCC unroll 4
       for (int v = 0; v < NVS; v++) b[v] = GEMV_NAME(load)(bk + v * L);
 #pragma GCC unroll 4
@@ -544,28 +491,62 @@ INLINE void GEMV_NAME(sliver_h)(const thin_job *j, const int R, const int NVS, i
     }
 }
 
-/* slivers lo .. hi-1 of a 2-byte pb (as slivers; another nr: a column at
- * a time, in the same order over k) */
-TARGET static void GEMV_NAME(slivers_h)(const thin_job *j, int slot, int64_t lo, int64_t hi) {
-  (void)slot;
+#ifndef SLIVER_DISPATCH
+/* Inside a loop over slivers s: FN(J, R, NVS, s, H) for J's R rows (1 to
+ * 4) and NVS vectors of columns (1 to 4), constants for FN's unrolled
+ * loops, then the next sliver; any other count falls through */
+#define SLIVER_ROWS_(FN, J, S, H, R)                                                    \
+  case (R) * 8 + 1: FN(J, R, 1, S, H); continue;                                       \
+  case (R) * 8 + 2: FN(J, R, 2, S, H); continue;                                       \
+  case (R) * 8 + 3: FN(J, R, 3, S, H); continue;                                       \
+  case (R) * 8 + 4: FN(J, R, 4, S, H); continue;
+#define SLIVER_DISPATCH(FN, J, NVS, S, H)                                               \
+  switch ((J)->R * 8 + (NVS)) {                                                         \
+    SLIVER_ROWS_(FN, J, S, H, 1) SLIVER_ROWS_(FN, J, S, H, 2)                           \
+    SLIVER_ROWS_(FN, J, S, H, 3) SLIVER_ROWS_(FN, J, S, H, 4)                           \
+  }
+#endif
+
+/* element i of the job's packed B as T (h: of its pb16, widened) */
+INLINE T GEMV_NAME(pb_at)(const thin_job *j, int64_t i, const int h) {
+#ifdef GEMV_HALF
+  if (h) {
+    T b;
+    ox_pb16_widen(j->kind, (const uint16_t *)j->B + i, &b, 1);
+    return b;
+  }
+#endif
+  return ((const T *)j->B)[i];
+}
+
+/* slivers lo .. hi-1 (j->ldb: nr, a multiple of L up to 4 L; else a
+ * column at a time, in the same order over k) of a float pb, or (h) a
+ * pb16 */
+INLINE void GEMV_NAME(slivers_of)(const thin_job *j, int64_t lo, int64_t hi, const int h) {
   int64_t nr = j->ldb;
   int nvs = nr % L == 0 && nr / L >= 1 && nr / L <= 4 ? (int)(nr / L) : 0;
   for (int64_t s = lo; s < hi; s++) {
-    SLIVER_DISPATCH(GEMV_NAME(sliver_h), j, nvs, s)
+    SLIVER_DISPATCH(GEMV_NAME(sliver), j, nvs, s, h)
     const T *A = j->A;
-    const uint16_t *B = (const uint16_t *)j->B + s * j->K * nr;
     int64_t c0 = s * nr, nc = j->N - c0 < nr ? j->N - c0 : nr;
     for (int r = 0; r < j->R; r++)
       for (int64_t c = 0; c < nc; c++) {
         T sc = 0;
-        for (int64_t k = 0; k < j->K; k++) {
-          T b;
-          ox_pb16_widen(j->kind, &B[k * nr + c], &b, 1);
-          sc += A[r * j->lda + k] * b;
-        }
+        for (int64_t k = 0; k < j->K; k++) sc += A[r * j->lda + k] * GEMV_NAME(pb_at)(j, (s * j->K + k) * nr + c, h);
         GEMV_NAME(put)(j, r, c0 + c, sc);
       }
   }
+}
+
+TARGET __attribute__((unused)) static void GEMV_NAME(slivers)(const thin_job *j, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  GEMV_NAME(slivers_of)(j, lo, hi, 0);
+}
+
+#ifdef GEMV_HALF
+TARGET static void GEMV_NAME(slivers_h)(const thin_job *j, int slot, int64_t lo, int64_t hi) {
+  (void)slot;
+  GEMV_NAME(slivers_of)(j, lo, hi, 1);
 }
 #undef GEMV_HALF
 #endif

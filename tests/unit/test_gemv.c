@@ -3,7 +3,9 @@
  * the CPU runs (generic, AVX2, AVX-512), every transpose, padded leading
  * dimensions, alpha and beta, odd and empty sizes; the same bytes with 1, 2
  * and 3 threads; and Gemm and MatMul through the registry taking that path
- * and agreeing with the blocked GEMM. */
+ * and agreeing with the blocked GEMM. And the products from a packed B
+ * (ox_sgemm_thin_packed, _h) at levels whose vectors do not divide its
+ * slivers: the bytes of the product from B unpacked. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include "kit.h"
 #include "core/gemm.h"
 #include "core/gemv.h"
+#include "core/half.h"
 #include "core/threads.h"
 
 static unsigned rng = 777;
@@ -122,6 +125,45 @@ static int axpy_exact(int lv, int64_t M, int64_t N, int64_t K) {
   return bad;
 }
 
+/* B (K, N) packed at the best level (slivers of its nr: 48 columns for
+ * AVX-512), as floats or (h) float16, then ox_sgemm_thin_packed(_h) at
+ * each level: where the level's vectors do not make up a sliver (48 is 6
+ * AVX2 vectors, 12 SSE ones) it sums a column at a time, in the same
+ * order over k, so the bytes of ox_sgemm_thin from B (widened) unpacked,
+ * at 1 and 3 threads. Returns the bad products. */
+static int packed_levels(int h, int64_t M, int64_t K, int64_t N) {
+  ox_gemm_max_isa(-1);
+  ox_gemm_plan gp = ox_sgemm_plan_now();
+  int64_t nr = gp.nr, np = (N + nr - 1) / nr * nr;
+  float *a = malloc(sizeof(float) * (size_t)(M * K)), *bw = malloc(sizeof(float) * (size_t)(K * N));
+  uint16_t *bh = malloc(2 * (size_t)(K * N));
+  void *pb = malloc((h ? 2 : 4) * (size_t)(np * K));
+  float *c0 = malloc(sizeof(float) * (size_t)(M * N)), *c1 = malloc(sizeof(float) * (size_t)(M * N));
+  for (int64_t i = 0; i < M * K; i++) a[i] = (float)rnd();
+  for (int64_t i = 0; i < K * N; i++) {
+    bh[i] = ox_f32_to_f16((float)rnd());
+    bw[i] = h ? ox_f16_to_f32(bh[i]) : (float)rnd();
+  }
+  ox_gemm_pack_b_rows(&gp, K, N, 0, K, h ? (const void *)bh : bw, N, h ? 2 : 4, pb);
+  int bad = 0;
+  for (int lv = ox_cpu_level(); lv >= 0; lv--)
+    for (int th = 1; th <= 3; th += 2) {
+      ox_gemm_max_isa(lv);
+      for (int64_t i = 0; i < M * N; i++) c0[i] = c1[i] = (float)rnd();
+      ox_sgemm_thin(1, M, N, K, a, K, 0, bw, N, 0, c0, N, 1.5f, 0.5f);
+      if (h) ox_sgemm_thin_packed_h(th, M, N, K, a, K, pb, OX_PB16_NONAN, nr, c1, N, 1.5f, 0.5f);
+      else ox_sgemm_thin_packed(th, M, N, K, a, K, pb, nr, c1, N, 1.5f, 0.5f);
+      if (memcmp(c0, c1, sizeof(float) * (size_t)(M * N))) {
+        fprintf(stderr, "thin_packed%s M=%lld K=%lld N=%lld nr=%lld under %s, %d threads: not the bytes from B\n",
+                h ? "_h" : "", (long long)M, (long long)K, (long long)N, (long long)nr, ox_gemm_isa(), th);
+        bad++;
+      }
+    }
+  ox_gemm_max_isa(-1);
+  free(a), free(bw), free(bh), free(pb), free(c0), free(c1);
+  return bad;
+}
+
 int main(void) {
   A = ox_arena_new();
   CHECK(ox_gemm_is_thin(1, 128, 3264));
@@ -165,6 +207,9 @@ int main(void) {
     CHECK_EQ_I(bad, 0);
   }
   ox_gemm_max_isa(-1);
+
+  for (int h = 0; h < 2; h++)
+    for (int64_t M = 1; M <= OX_THIN; M++) CHECK_EQ_I(packed_levels(h, M, 300, 97) + packed_levels(h, M, 70, 200), 0);
 
   /* K = 0: C = beta * C; beta = 0 never reads C (a NaN there stays out) */
   {
