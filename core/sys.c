@@ -53,6 +53,29 @@ size_t ox_varint_read(const uint8_t *p, size_t n, uint64_t *v) {
   return 0;
 }
 
+void ox_sys_huge(void *p, size_t n) {
+#ifdef MADV_HUGEPAGE
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  if (!p || n < 2 * huge) return;
+  uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+  if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+  (void)p, (void)n;
+#endif
+}
+
+void ox_sys_small(void *p, size_t n) {
+#ifdef MADV_NOHUGEPAGE
+  long page = sysconf(_SC_PAGESIZE);
+  if (page <= 0 || !p) return;
+  uintptr_t lo = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+  uintptr_t hi = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
+  if (hi > lo) madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE);
+#else
+  (void)p, (void)n;
+#endif
+}
+
 void ox_sys_discard(void *p, size_t n) {
   long page = sysconf(_SC_PAGESIZE);
   if (page <= 0 || !p) return;

@@ -19,5 +19,14 @@ size_t ox_varint_read(const uint8_t *p, size_t n, uint64_t *v);
  * MADV_DONTNEED): they stay mapped and read as zeros. For anonymous memory
  * whose contents are no longer needed. */
 void ox_sys_discard(void *p, size_t n);
+/* Ask for p[0, n) (fresh memory about to be written) in huge pages where
+ * the system gives them on request (Linux's transparent huge pages in
+ * "madvise" mode): one page fault per 2 MiB instead of 512. Advice only,
+ * nothing changes but the faults; sizes below 4 MiB are left alone. */
+void ox_sys_huge(void *p, size_t n);
+/* The opposite, for memory filled in a scattered order while other memory
+ * is given back in step (ox_sys_discard): there a huge page would be whole
+ * from its first write, and the two whole together. */
+void ox_sys_small(void *p, size_t n);
 
 #endif

@@ -346,6 +346,9 @@ static int mm_prep_new(ox_ctx *c, const ox_tensor *b, int tb, int discard, const
   int64_t nr = pp->gp.nr, sz = ox_numel(2, (int64_t[]){(pp->N + nr - 1) / nr * nr, pp->K}, (int)es);
   void *pk = sz < 0 ? NULL : ox_alloc_uninit(a, (size_t)sz * es);
   if (!pk) return ox_oom(c->err, NULL);
+  /* a block of b's rows lands in every sliver of pk: in small pages, pk
+   * grows as b goes (in huge ones, GPT-2's 147 MiB lm_head was both whole) */
+  if (discard) ox_sys_small(pk, (size_t)sz * es);
   /* b's rows r0 to r1 - 1 a block: (K, N), rows of op(B); tb: (N, K),
    * columns of op(B), whole slivers of nr a block, packed as a B of their
    * own (its slivers are pb's from sliver r0 / nr on) */
