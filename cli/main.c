@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/cpu.h"
 #include "../core/ox.h"
 #include "../core/threads.h"
 #include "../io/io.h"
@@ -170,6 +171,10 @@ int main(int argc, char **argv) {
       return ox_usage_error(command_of(argc, argv), "ONNXOP_SEED is '%s'; it must be a number from 0 to "
                             "4294967295", seed);
   }
+  /* ONNXOP_ISA (core/cpu.c reads it): refuse a name it would ignore */
+  const char *isa = getenv("ONNXOP_ISA");
+  if (isa && *isa && ox_cpu_level_named(isa) < 0)
+    return ox_usage_error(command_of(argc, argv), "ONNXOP_ISA is '%s'; it must be generic, avx2 or avx512", isa);
   /* --threads N (or ONNXOP_THREADS), for every command */
   const char *th = getenv("ONNXOP_THREADS"), *th_opt = NULL;
   if (take_global(&argc, argv, "--threads", &th_opt))

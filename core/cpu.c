@@ -1,5 +1,15 @@
 /* core/cpu.c: the CPU's vector level (see cpu.h). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cpu.h"
+
+int ox_cpu_level_named(const char *name) {
+  static const char *const names[] = {"generic", "avx2", "avx512"}; /* OX_CPU_* in order */
+  for (int i = 0; name && i < 3; i++)
+    if (!strcmp(name, names[i])) return i;
+  return -1;
+}
 
 int ox_cpu_level(void) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -11,6 +21,8 @@ int ox_cpu_level(void) {
     h = __builtin_cpu_supports("avx512f") ? OX_CPU_AVX512
         : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? OX_CPU_AVX2
                                                                          : OX_CPU_GENERIC;
+    int cap = ox_cpu_level_named(getenv("ONNXOP_ISA"));
+    if (cap >= 0 && cap < h) h = cap;
     __atomic_store_n(&have, h, __ATOMIC_RELAXED);
   }
   return h;

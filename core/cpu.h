@@ -12,13 +12,20 @@ enum {
 };
 
 /* The highest level the CPU runs (read once, then cached; safe to call from
- * pool threads). Callers that cap it for tests (ox_gemm_max_isa) apply their
+ * pool threads), or the environment variable ONNXOP_ISA's level when that is
+ * lower: "generic", "avx2" or "avx512" (any other value caps nothing; the
+ * command line refuses it). The cap runs the builds below the CPU's own on
+ * it: tests of those builds, and a check that a result does not depend on
+ * the build. Callers that cap it for tests (ox_gemm_max_isa) apply their
  * own cap. `const`: the answer never changes, so the compiler may read it once
  * per loop instead of calling it per row (ops/reduce.c picks a build per row). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((const))
 #endif
 int ox_cpu_level(void);
+
+/* The level ONNXOP_ISA names (see ox_cpu_level), or -1 */
+int ox_cpu_level_named(const char *name);
 
 /* AVX-512 VNNI (8-bit dot products into 32-bit lanes, with AVX-512BW) */
 #if defined(__GNUC__) || defined(__clang__)

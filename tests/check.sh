@@ -148,6 +148,15 @@ suite "own-cases" tests/cases tests/xfail/own-cases.txt
 for d in node simple pytorch-operator pytorch-converted; do
   suite "debian-$d" "$DEBIAN/$d" "tests/xfail/debian-$d.txt"
 done
+# the same at the lower vector levels (ONNXOP_ISA): the AVX2 and portable
+# builds, run on a CPU that has AVX-512 too (a level above the CPU's is its own)
+for lv in avx2 generic; do
+  [ "$shared_state" = run ] && run "onnx-node-tests ($lv)" env ONNXOP_ISA=$lv "$B/onnxop" test \
+    --xfail tests/xfail/onnx-node-tests.txt "$SHARED"
+  run "own-cases ($lv)" env ONNXOP_ISA=$lv "$B/onnxop" test --xfail tests/xfail/own-cases.txt tests/cases
+  [ -d "$DEBIAN/node" ] && run "debian-node ($lv)" env ONNXOP_ISA=$lv "$B/onnxop" test \
+    --xfail tests/xfail/debian-node.txt "$DEBIAN/node"
+done
 
 echo "check (all of the above; log in $log):"
 echo "$tp passed, $tf failed"

@@ -552,6 +552,12 @@ same_err no_cmd_threads_bad "$T/no_cmd_threads_bad.want"
 printf '%s\n' "onnxop: ONNXOP_SEED is 'x'; it must be a number from 0 to 4294967295" "Try 'onnxop --help'." >"$T/no_cmd_seed_bad.want"
 expect 2 no_cmd_seed_bad env ONNXOP_SEED=x "$X" --threads 2
 same_err no_cmd_seed_bad "$T/no_cmd_seed_bad.want"
+# ONNXOP_ISA: a level's name (accepted), anything else a usage error (the
+# suites run at each level: tests/check.sh)
+printf '%s\n' "onnxop: ONNXOP_ISA is 'avx3'; it must be generic, avx2 or avx512" "Try 'onnxop --help'." >"$T/no_cmd_isa_bad.want"
+expect 2 no_cmd_isa_bad env ONNXOP_ISA=avx3 "$X" --threads 2
+same_err no_cmd_isa_bad "$T/no_cmd_isa_bad.want"
+expect 0 isa_generic env ONNXOP_ISA=generic "$X" --threads 2 ops
 expect 2 unknown_cmd "$X" frobnicate
 err_has unknown_cmd "unknown command 'frobnicate'"
 expect 2 run_no_model "$X" run
