@@ -286,7 +286,7 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
  * ox_sigmoid_f32's and ox_tanh_f32's bits (tests/unit/test_unary.c). */
 #define T float
 #define FN(name) name##_f
-#define GEMM ox_sgemm_any
+#define GEMM ox_sgemm
 #define G_PLAN ox_sgemm_plan_now
 #define G_PACK_A ox_sgemm_pack_a
 #define G_PACK_BT ox_sgemm_pack_bt
@@ -298,7 +298,7 @@ enum { IN_ROWS = 128 }; /* the input product's rows per item: their K block stay
 #include "rnn_body.h"
 #define T double
 #define FN(name) name##_d
-#define GEMM ox_dgemm_any
+#define GEMM ox_dgemm
 #define G_PLAN ox_dgemm_plan_now
 #define G_PACK_A ox_dgemm_pack_a
 #define G_PACK_BT ox_dgemm_pack_bt

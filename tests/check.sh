@@ -77,6 +77,13 @@ for src in tests/unit/test_*.c; do
   t=$(basename "$src" .c)
   run "unit (asan) $t" "$B/asan/unit/$t"
 done
+# the unit tests of kernels built per vector level, at the lower levels too
+# (ONNXOP_ISA: on a CPU that has AVX-512, its AVX2 and portable builds)
+for lv in avx2 generic; do
+  for t in test_rnn; do
+    run "unit ($lv) $t" env ONNXOP_ISA=$lv "$B/unit/$t"
+  done
+done
 # the folders keep to their jobs (nm over the objects); every file compiles
 # without a warning (gcc, and clang where installed); gcc's static analyser
 run "layers" sh tests/layers.sh "$B"
