@@ -36,13 +36,19 @@ TARGET static inline vi FN(vgt)(vf a, vf b) {
  * (t - n ln2_hi) + (n ln2_lo + err), where t - n ln2_hi is exact (ln2_hi has
  * 9 bits; Sterbenz), so err costs no rounding of its own; e^r by a degree-6
  * polynomial, times 2^n built in the exponent bits (n is in the low bits of
- * t log2 e + 1.5 2^23). t below -87.3 (where expf leaves the normal range,
- * and t = -inf, whose err is NaN) gives 0; a NaN t gives NaN. */
-TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
-  vf t = x - m, a = t + m, b = t - a;
-  vf err = (x - a) + (-m - b);
+ * t log2 e + 1.5 2^23; AVX-512: vscalefps, p 2^n rounded once as the
+ * product is, n in [-126, 0]). t below -87.3 (where expf leaves the normal
+ * range, and t = -inf, whose err is NaN) gives 0; a NaN t gives NaN.
+ * vexp_te is the part after the two-sum. */
+TARGET static inline vf FN(vexp_te)(vf t, vf err) {
+#if defined(__x86_64__) && ROWS_ISA == 2
+  /* the lanes below -87.3 are computed on (from t as it is) and zeroed by
+   * the last instruction's mask */
+  __mmask16 keep = _mm512_cmp_ps_mask((__m512)t, _mm512_set1_ps(-87.33654f), _CMP_NLT_UQ);
+#else
   vi under = FN(vgt)(vsplat(-87.33654f), t);
   t = vsel(under, vsplat(0.f), t);
+#endif
   vf k = t * 1.44269504088896341f + 12582912.f; /* round by the 1.5*2^23 trick */
   vf n = k - 12582912.f;
   vf r = t - n * 0.693359375f;
@@ -54,8 +60,32 @@ TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * r * r + r + 1.f;
+#if defined(__x86_64__) && ROWS_ISA == 2
+  return (vf)_mm512_maskz_scalef_ps(keep, (__m512)p, (__m512)n);
+#else
   vi e = ((vi)k + (127 - 0x4B400000)) << 23; /* (n + 127) << 23 */
   return (vf)((vi)(p * (vf)e) & ~under);
+#endif
+}
+TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
+  vf t = x - m, a = t + m, b = t - a;
+  return FN(vexp_te)(t, (x - a) + (-m - b));
+}
+/* vexp_diff, its two-sum as Fast2Sum (Dekker), three additions rather than
+ * six, whose err is the same exact rounding error where its larger operand
+ * (in exponent) comes first: xm for x at least m in magnitude (every lane
+ * when m <= 0), mx for m at least x (m >= 0 and x >= -m). Where err is 0,
+ * its sign may differ from two-sum's; it goes on only into n ln2_lo + err,
+ * where n ln2_lo is +0 or not 0 (n = k - 1.5 2^23 is never -0): the same
+ * sum. Lanes below -87.3 (t = -inf among them) and NaN lanes give what
+ * vexp_diff gives (0, and NaN from x's or the one default NaN alone). */
+TARGET static inline vf FN(vexp_diff_xm)(vf x, vf m) {
+  vf t = x - m;
+  return FN(vexp_te)(t, -m - (t - x));
+}
+TARGET static inline vf FN(vexp_diff_mx)(vf x, vf m) {
+  vf t = x - m;
+  return FN(vexp_te)(t, x - (t + m));
 }
 TARGET static double FN(sum_row)(const float *x, int64_t n) {
   /* float lanes over blocks of 1024 elements (each lane adds 16 values),
@@ -74,24 +104,92 @@ TARGET static double FN(sum_row)(const float *x, int64_t n) {
   for (; j < n; j++) s += x[j];
   return s;
 }
-/* Softmax/LogSoftmax of one contiguous row. The exponentials of the last
+/* a > b ? a : b lane by lane, b where either is NaN: x86's maxps, one
+ * instruction (the compare and select of vgt, which it equals, are two) */
+TARGET static inline vf FN(vmax)(vf a, vf b) {
+#if defined(__x86_64__) && ROWS_ISA == 2
+  return (vf)_mm512_max_ps((__m512)a, (__m512)b);
+#elif defined(__x86_64__) && ROWS_ISA == 1
+#define H(v, k) ((__m256)__builtin_shufflevector((v), (v), 8 * (k), 8 * (k) + 1, 8 * (k) + 2, \
+                   8 * (k) + 3, 8 * (k) + 4, 8 * (k) + 5, 8 * (k) + 6, 8 * (k) + 7))
+  vf8 h0 = (vf8)_mm256_max_ps(H(a, 0), H(b, 0)), h1 = (vf8)_mm256_max_ps(H(a, 1), H(b, 1));
+#undef H
+  return __builtin_shufflevector(h0, h1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#elif defined(__x86_64__)
+#define Q(v, k) ((__m128)__builtin_shufflevector((v), (v), 4 * (k), 4 * (k) + 1, 4 * (k) + 2, 4 * (k) + 3))
+  vf4 q0 = (vf4)_mm_max_ps(Q(a, 0), Q(b, 0)), q1 = (vf4)_mm_max_ps(Q(a, 1), Q(b, 1));
+  vf4 q2 = (vf4)_mm_max_ps(Q(a, 2), Q(b, 2)), q3 = (vf4)_mm_max_ps(Q(a, 3), Q(b, 3));
+#undef Q
+  return __builtin_shufflevector(__builtin_shufflevector(q0, q1, 0, 1, 2, 3, 4, 5, 6, 7),
+                                 __builtin_shufflevector(q2, q3, 0, 1, 2, 3, 4, 5, 6, 7),
+                                 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#else
+  return vsel(FN(vgt)(a, b), a, b);
+#endif
+}
+/* a < b ? a : b lane by lane (x86's minps) */
+TARGET static inline vf FN(vmin)(vf a, vf b) {
+#if defined(__x86_64__) && ROWS_ISA == 2
+  return (vf)_mm512_min_ps((__m512)a, (__m512)b);
+#else
+  return vsel(FN(vgt)(b, a), a, b);
+#endif
+}
+/* v's lanes folded by f (vmax, vmin) as a tree, into lane 0 */
+#define HFOLD(f, v)                                                                  \
+  do {                                                                               \
+    v = f(v, __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7)); \
+    v = f(v, __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3)); \
+    v = f(v, __builtin_shufflevector(v, v, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1)); \
+    v = f(v, __builtin_shufflevector(v, v, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0)); \
+  } while (0)
+
+/* The maximum of a row of n floats, NaNs skipped (-inf if all are), and
+ * (rows of VL or more) the minimum, NaNs skipped (+inf if all are): two
+ * chains of vector maxima and minima, the last n % VL from the vector that
+ * ends the row (overlapping the one before), folded as a tree. A maximum is
+ * one value whatever the order of the comparisons, but for 0 and -0 (NaN
+ * lanes are skipped, never kept), which soft_row_ref's own order (lane k
+ * of the whole vectors in turn, the lanes in order, the rest) may have
+ * picked differently: see soft_row. */
+TARGET static inline float FN(max_row)(const float *x, int64_t n, float *min) {
+  int64_t nv = n / VL * VL, j = 0;
+  if (!nv) {
+    float m = -INFINITY;
+    for (; j < n; j++) m = x[j] > m ? x[j] : m;
+    return m;
+  }
+  vf m0 = vsplat(-INFINITY), m1 = m0, l0 = vsplat(INFINITY), l1 = l0;
+  for (; j + 2 * VL <= nv; j += 2 * VL) {
+    vf v0 = vload(x + j), v1 = vload(x + j + VL);
+    m0 = FN(vmax)(v0, m0), m1 = FN(vmax)(v1, m1);
+    l0 = FN(vmin)(v0, l0), l1 = FN(vmin)(v1, l1);
+  }
+  if (j < nv) m0 = FN(vmax)(vload(x + j), m0), l0 = FN(vmin)(vload(x + j), l0);
+  if (nv < n) m1 = FN(vmax)(vload(x + n - VL), m1), l1 = FN(vmin)(vload(x + n - VL), l1);
+  m0 = FN(vmax)(m0, m1), l0 = FN(vmin)(l0, l1);
+  HFOLD(FN(vmax), m0);
+  HFOLD(FN(vmin), l0);
+  *min = l0[0];
+  return m0[0];
+}
+/* lanes VL - k on of tail_mask + k are all ones */
+static const int32_t FN(tail_mask)[2 * VL] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              -1, -1, -1, -1, -1, -1, -1, -1,
+                                              -1, -1, -1, -1, -1, -1, -1, -1};
+
+/* Softmax/LogSoftmax of one contiguous row, its maximum m given (the
+ * reference path: LogSoftmax, rows under a vector or over 64, NaN rows).
+ * The exponentials of the last
  * n - nv floats of a row of more than VL come from the vector that ends the
  * row (x + n - VL), overlapping the one before, rather than from a padded
  * copy (whose small stores a vector load can't forward from: a stall per
  * row); the sum adds only its last n - nv lanes, in order, and the lanes
  * before them are stored again with the same values (e^(x - m) of the same
  * x), before any is scaled. The results are the padded copy's, to the bit. */
-TARGET static void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
+TARGET __attribute__((noinline)) static void FN(soft_row_ref)(const float *x, float *y, int64_t n, float m, int log_) {
   int64_t nv = n / VL * VL, j;
   int over = n > VL && nv < n; /* the overlapping last vector: lanes VL - (n - nv) on are new */
-  vf vm = vsplat(-INFINITY);
-  for (j = 0; j < nv; j += VL) { /* NaN lanes are skipped: they give NaN anyway */
-    vf v = vload(x + j);
-    vm = vsel(FN(vgt)(v, vm), v, vm);
-  }
-  float m = -INFINITY;
-  for (int k = 0; k < VL; k++) m = vm[k] > m ? vm[k] : m;
-  for (; j < n; j++) m = x[j] > m ? x[j] : m;
   /* softmax: the sum in float lanes, folded into double every 64 vectors;
    * log-softmax: in double lanes, since log s near 0 needs the small terms
    * that the maximum's 1 in a float lane would drown */
@@ -143,6 +241,82 @@ TARGET static void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
     for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);
     for (; j < n; j++) y[j] = y[j] * f;
   }
+}
+/* Softmax/LogSoftmax of one contiguous row: soft_row_ref's bits, to the
+ * bit, for every input. The maximum comes from max_row, whose sign of a
+ * zero maximum may differ from soft_row_ref's order's: it never shows. The
+ * exponentials see only 0 + m (vsplat), +0 for either; LogSoftmax's x - m
+ * is x for x not 0, and for x = +-0 it is +-0 whose - log1p(s - 1) is the
+ * same, s being at least 2 (two zero maxima: two 1s) or NaN.
+ * Softmax of a row of VL to 64 VL floats (one block of float lane sums)
+ * differs in three more ways that give the same values:
+ * - e^(x - m) by vexp_diff_xm or _mx where their Fast2Sum is exact (m <= 0;
+ *   m >= 0 and the row's minimum at least -m), else vexp_diff;
+ * - the 16 lane sums vs and the tail's n - nv exponentials et, all floats
+ *   of at least 0, are folded into double as a tree rather than in order,
+ *   where that is exact and so the same double: every value is a multiple
+ *   of the least one's ULP q = 2^(e - 23) (e its exponent), and so is every
+ *   partial sum of either order; one below 2^53 q is a double, exactly. The
+ *   tree's total s below 2^28 times the least value mn (a bound on the
+ *   exact total, below 2^29 mn <= 2^53 q, that holds even if s was rounded)
+ *   shows it; mn is the least lane of vs and of all of et (a superset of the
+ *   values added: a smaller mn only makes the test stricter); zero lanes,
+ *   NaN and inf fail it, and the fold is then done in order;
+ * - the last n - nv products come from the overlapping vector's e × f,
+ *   stored after the whole vectors' (the same e and f: the same products),
+ *   where f is not NaN (a NaN row is scaled as soft_row_ref scales it, for
+ *   its NaN's payload). */
+TARGET static inline void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
+  int64_t nv = n / VL * VL, k = n - nv, j;
+  float lo, m = FN(max_row)(x, n, &lo);
+  if (log_ || !nv || nv > 64 * VL) {
+    FN(soft_row_ref)(x, y, n, m, log_);
+    return;
+  }
+  vf vmm = vsplat(m), vs = {0}, et = {0};
+#define EXP_PASS(EXP)                                                                \
+  do {                                                                               \
+    for (j = 0; j < nv; j += VL) {                                                   \
+      vf e = EXP(vload(x + j), vmm);                                                 \
+      vstore(y + j, e);                                                              \
+      vs += e;                                                                       \
+    }                                                                                \
+    if (k) et = EXP(vload(x + n - VL), vmm);                                         \
+  } while (0)
+  if (vmm[0] <= 0) EXP_PASS(FN(vexp_diff_xm));
+  else if (lo >= -vmm[0]) EXP_PASS(FN(vexp_diff_mx));
+  else EXP_PASS(FN(vexp_diff));
+#undef EXP_PASS
+  vi used;
+  memcpy(&used, FN(tail_mask) + k, sizeof used);
+  vf u = (vf)((vi)et & used), w = k ? FN(vmin)(vs, et) : vs;
+  vd8 d = (TO_D8(__builtin_shufflevector(vs, vs, 0, 1, 2, 3, 4, 5, 6, 7)) +
+           TO_D8(__builtin_shufflevector(vs, vs, 8, 9, 10, 11, 12, 13, 14, 15))) +
+          (TO_D8(__builtin_shufflevector(u, u, 0, 1, 2, 3, 4, 5, 6, 7)) +
+           TO_D8(__builtin_shufflevector(u, u, 8, 9, 10, 11, 12, 13, 14, 15)));
+  d += __builtin_shufflevector(d, d, 4, 5, 6, 7, 0, 1, 2, 3);
+  d += __builtin_shufflevector(d, d, 2, 3, 0, 1, 2, 3, 0, 1);
+  double s = d[0] + d[1];
+  HFOLD(FN(vmin), w);
+  if (!(s < (double)w[0] * 0x1p28)) { /* in order, as soft_row_ref */
+    s = 0;
+    for (int q = 0; q < VL; q++) s += vs[q];
+    for (j = nv; j < n; j++) s += et[j - (n - VL)];
+  }
+  float f = (float)(1 / s);
+  if (f != f) { /* soft_row_ref's stores and products */
+    if (k) vstore(y + n - VL, et);
+    for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);
+    for (; j < n; j++) y[j] = y[j] * f;
+    return;
+  }
+  vf t = et * f;
+  for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);
+  if (k) vstore(y + n - VL, t);
+}
+/* soft_row of rows rows of n floats each */
+TARGET static void FN(soft_rows)(const float *x, float *y, int64_t rows, int64_t n, int log_) {
+  for (int64_t r = 0; r < rows; r++) FN(soft_row)(x + r * n, y + r * n, n, log_);
 }
 /* acc[j] += x[j] in double (ReduceSum/Mean over leading dims: row by row) */
 TARGET static void FN(add_row)(double *restrict acc, const float *restrict x, int64_t n) {
@@ -237,7 +411,9 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
   }
 }
 
+#undef HFOLD
 #undef TO_D8
 #undef WIDE_CMP
+#undef ROWS_ISA
 #undef FN
 #undef TARGET
