@@ -104,37 +104,29 @@ TARGET static double FN(sum_row)(const float *x, int64_t n) {
   for (; j < n; j++) s += x[j];
   return s;
 }
-/* a > b ? a : b lane by lane, b where either is NaN: x86's maxps, one
- * instruction (the compare and select of vgt, which it equals, are two) */
-TARGET static inline vf FN(vmax)(vf a, vf b) {
-#if defined(__x86_64__) && ROWS_ISA == 2
-  return (vf)_mm512_max_ps((__m512)a, (__m512)b);
-#elif defined(__x86_64__) && ROWS_ISA == 1
-#define H(v, k) ((__m256)__builtin_shufflevector((v), (v), 8 * (k), 8 * (k) + 1, 8 * (k) + 2, \
-                   8 * (k) + 3, 8 * (k) + 4, 8 * (k) + 5, 8 * (k) + 6, 8 * (k) + 7))
-  vf8 h0 = (vf8)_mm256_max_ps(H(a, 0), H(b, 0)), h1 = (vf8)_mm256_max_ps(H(a, 1), H(b, 1));
-#undef H
-  return __builtin_shufflevector(h0, h1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-#elif defined(__x86_64__)
-#define Q(v, k) ((__m128)__builtin_shufflevector((v), (v), 4 * (k), 4 * (k) + 1, 4 * (k) + 2, 4 * (k) + 3))
-  vf4 q0 = (vf4)_mm_max_ps(Q(a, 0), Q(b, 0)), q1 = (vf4)_mm_max_ps(Q(a, 1), Q(b, 1));
-  vf4 q2 = (vf4)_mm_max_ps(Q(a, 2), Q(b, 2)), q3 = (vf4)_mm_max_ps(Q(a, 3), Q(b, 3));
-#undef Q
-  return __builtin_shufflevector(__builtin_shufflevector(q0, q1, 0, 1, 2, 3, 4, 5, 6, 7),
-                                 __builtin_shufflevector(q2, q3, 0, 1, 2, 3, 4, 5, 6, 7),
-                                 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-#else
-  return vsel(FN(vgt)(a, b), a, b);
-#endif
+/* The maximum of a row of n floats, NaNs skipped (-inf if all are), in
+ * soft_row_ref's order: lane k of the whole vectors in turn, the lanes in
+ * order, then the last n % VL. */
+TARGET static inline float FN(max_seq)(const float *x, int64_t n) {
+  int64_t nv = n / VL * VL, j;
+  vf vm = vsplat(-INFINITY);
+  for (j = 0; j < nv; j += VL) { /* NaN lanes are skipped: they give NaN anyway */
+    vf v = vload(x + j);
+    vm = vsel(FN(vgt)(v, vm), v, vm);
+  }
+  float m = -INFINITY;
+  for (int k = 0; k < VL; k++) m = vm[k] > m ? vm[k] : m;
+  for (; j < n; j++) m = x[j] > m ? x[j] : m;
+  return m;
 }
-/* a < b ? a : b lane by lane (x86's minps) */
-TARGET static inline vf FN(vmin)(vf a, vf b) {
 #if defined(__x86_64__) && ROWS_ISA == 2
-  return (vf)_mm512_min_ps((__m512)a, (__m512)b);
-#else
-  return vsel(FN(vgt)(b, a), a, b);
-#endif
-}
+#define FAST_ROWS 1 /* soft_row's own path (AVX-512: the others' 64-byte
+                       * vectors of shuffles and folds cost more than they save) */
+/* a > b ? a : b and a < b ? a : b lane by lane, b where either is NaN:
+ * vmaxps and vminps, one instruction (vgt and vsel, which vmax equals,
+ * two) */
+#define vmax(a, b) ((vf)_mm512_max_ps((__m512)(a), (__m512)(b)))
+#define vmin(a, b) ((vf)_mm512_min_ps((__m512)(a), (__m512)(b)))
 /* v's lanes folded by f (vmax, vmin) as a tree, into lane 0 */
 #define HFOLD(f, v)                                                                  \
   do {                                                                               \
@@ -162,14 +154,14 @@ TARGET static inline float FN(max_row)(const float *x, int64_t n, float *min) {
   vf m0 = vsplat(-INFINITY), m1 = m0, l0 = vsplat(INFINITY), l1 = l0;
   for (; j + 2 * VL <= nv; j += 2 * VL) {
     vf v0 = vload(x + j), v1 = vload(x + j + VL);
-    m0 = FN(vmax)(v0, m0), m1 = FN(vmax)(v1, m1);
-    l0 = FN(vmin)(v0, l0), l1 = FN(vmin)(v1, l1);
+    m0 = vmax(v0, m0), m1 = vmax(v1, m1);
+    l0 = vmin(v0, l0), l1 = vmin(v1, l1);
   }
-  if (j < nv) m0 = FN(vmax)(vload(x + j), m0), l0 = FN(vmin)(vload(x + j), l0);
-  if (nv < n) m1 = FN(vmax)(vload(x + n - VL), m1), l1 = FN(vmin)(vload(x + n - VL), l1);
-  m0 = FN(vmax)(m0, m1), l0 = FN(vmin)(l0, l1);
-  HFOLD(FN(vmax), m0);
-  HFOLD(FN(vmin), l0);
+  if (j < nv) m0 = vmax(vload(x + j), m0), l0 = vmin(vload(x + j), l0);
+  if (nv < n) m1 = vmax(vload(x + n - VL), m1), l1 = vmin(vload(x + n - VL), l1);
+  m0 = vmax(m0, m1), l0 = vmin(l0, l1);
+  HFOLD(vmax, m0);
+  HFOLD(vmin, l0);
   *min = l0[0];
   return m0[0];
 }
@@ -177,6 +169,7 @@ TARGET static inline float FN(max_row)(const float *x, int64_t n, float *min) {
 static const int32_t FN(tail_mask)[2 * VL] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                               -1, -1, -1, -1, -1, -1, -1, -1,
                                               -1, -1, -1, -1, -1, -1, -1, -1};
+#endif
 
 /* Softmax/LogSoftmax of one contiguous row, its maximum m given (the
  * reference path: LogSoftmax, rows under a vector or over 64, NaN rows).
@@ -260,13 +253,17 @@ TARGET __attribute__((noinline)) static void FN(soft_row_ref)(const float *x, fl
  *   tree's total s below 2^28 times the least value mn (a bound on the
  *   exact total, below 2^29 mn <= 2^53 q, that holds even if s was rounded)
  *   shows it; mn is the least lane of vs and of all of et (a superset of the
- *   values added: a smaller mn only makes the test stricter); zero lanes,
- *   NaN and inf fail it, and the fold is then done in order;
+ *   values added: a smaller mn only makes the test stricter), each lane
+ *   compared with s 2^-27; zero lanes, NaN and inf fail it, and the fold is
+ *   then done in order;
  * - the last n - nv products come from the overlapping vector's e × f,
  *   stored after the whole vectors' (the same e and f: the same products),
  *   where f is not NaN (a NaN row is scaled as soft_row_ref scales it, for
  *   its NaN's payload). */
 TARGET static inline void FN(soft_row)(const float *x, float *y, int64_t n, int log_) {
+#ifndef FAST_ROWS
+  FN(soft_row_ref)(x, y, n, FN(max_seq)(x, n), log_);
+#else
   int64_t nv = n / VL * VL, k = n - nv, j;
   float lo, m = FN(max_row)(x, n, &lo);
   if (log_ || !nv || nv > 64 * VL) {
@@ -289,7 +286,7 @@ TARGET static inline void FN(soft_row)(const float *x, float *y, int64_t n, int 
 #undef EXP_PASS
   vi used;
   memcpy(&used, FN(tail_mask) + k, sizeof used);
-  vf u = (vf)((vi)et & used), w = k ? FN(vmin)(vs, et) : vs;
+  vf u = (vf)((vi)et & used);
   vd8 d = (TO_D8(__builtin_shufflevector(vs, vs, 0, 1, 2, 3, 4, 5, 6, 7)) +
            TO_D8(__builtin_shufflevector(vs, vs, 8, 9, 10, 11, 12, 13, 14, 15))) +
           (TO_D8(__builtin_shufflevector(u, u, 0, 1, 2, 3, 4, 5, 6, 7)) +
@@ -297,8 +294,13 @@ TARGET static inline void FN(soft_row)(const float *x, float *y, int64_t n, int 
   d += __builtin_shufflevector(d, d, 4, 5, 6, 7, 0, 1, 2, 3);
   d += __builtin_shufflevector(d, d, 2, 3, 0, 1, 2, 3, 0, 1);
   double s = d[0] + d[1];
-  HFOLD(FN(vmin), w);
-  if (!(s < (double)w[0] * 0x1p28)) { /* in order, as soft_row_ref */
+  /* every lane of vs (and et) above s 2^-27 rounded to float: above
+   * s 2^-28 (where s 2^-27 is below float's normal range s is below
+   * 2^-96 = 2^53 2^-149, the least ULP's: exact anyway) */
+  __m512 lim = _mm512_set1_ps((float)(s * 0x1p-27));
+  __mmask16 big = _mm512_cmp_ps_mask((__m512)vs, lim, _CMP_GT_OQ);
+  if (k) big &= _mm512_cmp_ps_mask((__m512)et, lim, _CMP_GT_OQ);
+  if (big != 0xFFFF) { /* in order, as soft_row_ref */
     s = 0;
     for (int q = 0; q < VL; q++) s += vs[q];
     for (j = nv; j < n; j++) s += et[j - (n - VL)];
@@ -313,6 +315,7 @@ TARGET static inline void FN(soft_row)(const float *x, float *y, int64_t n, int 
   vf t = et * f;
   for (j = 0; j < nv; j += VL) vstore(y + j, vload(y + j) * f);
   if (k) vstore(y + n - VL, t);
+#endif
 }
 /* soft_row of rows rows of n floats each */
 TARGET static void FN(soft_rows)(const float *x, float *y, int64_t rows, int64_t n, int log_) {
@@ -412,6 +415,9 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
 }
 
 #undef HFOLD
+#undef FAST_ROWS
+#undef vmax
+#undef vmin
 #undef TO_D8
 #undef WIDE_CMP
 #undef ROWS_ISA
