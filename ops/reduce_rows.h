@@ -38,9 +38,10 @@ TARGET static inline vi FN(vgt)(vf a, vf b) {
  * polynomial, times 2^n built in the exponent bits (n is in the low bits of
  * t log2 e + 1.5 2^23; AVX-512: vscalefps, p 2^n rounded once as the
  * product is, n in [-126, 0]). t below -87.3 (where expf leaves the normal
- * range, and t = -inf, whose err is NaN) gives 0; a NaN t gives NaN.
- * vexp_te is the part after the two-sum. */
-TARGET static inline vf FN(vexp_te)(vf t, vf err) {
+ * range, and t = -inf, whose err is NaN) gives 0; a NaN t gives NaN. */
+TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
+  vf t = x - m, a = t + m, b = t - a;
+  vf err = (x - a) + (-m - b);
 #if defined(__x86_64__) && ROWS_ISA == 2
   /* the lanes below -87.3 are computed on (from t as it is) and zeroed by
    * the last instruction's mask */
@@ -66,26 +67,6 @@ TARGET static inline vf FN(vexp_te)(vf t, vf err) {
   vi e = ((vi)k + (127 - 0x4B400000)) << 23; /* (n + 127) << 23 */
   return (vf)((vi)(p * (vf)e) & ~under);
 #endif
-}
-TARGET static inline vf FN(vexp_diff)(vf x, vf m) {
-  vf t = x - m, a = t + m, b = t - a;
-  return FN(vexp_te)(t, (x - a) + (-m - b));
-}
-/* vexp_diff, its two-sum as Fast2Sum (Dekker), three additions rather than
- * six, whose err is the same exact rounding error where its larger operand
- * (in exponent) comes first: xm for x at least m in magnitude (every lane
- * when m <= 0), mx for m at least x (m >= 0 and x >= -m). Where err is 0,
- * its sign may differ from two-sum's; it goes on only into n ln2_lo + err,
- * where n ln2_lo is +0 or not 0 (n = k - 1.5 2^23 is never -0): the same
- * sum. Lanes below -87.3 (t = -inf among them) and NaN lanes give what
- * vexp_diff gives (0, and NaN from x's or the one default NaN alone). */
-TARGET static inline vf FN(vexp_diff_xm)(vf x, vf m) {
-  vf t = x - m;
-  return FN(vexp_te)(t, -m - (t - x));
-}
-TARGET static inline vf FN(vexp_diff_mx)(vf x, vf m) {
-  vf t = x - m;
-  return FN(vexp_te)(t, x - (t + m));
 }
 TARGET static double FN(sum_row)(const float *x, int64_t n) {
   /* float lanes over blocks of 1024 elements (each lane adds 16 values),
@@ -120,14 +101,13 @@ TARGET static inline float FN(max_seq)(const float *x, int64_t n) {
   return m;
 }
 #if defined(__x86_64__) && ROWS_ISA == 2
-#define FAST_ROWS 1 /* soft_row's own path (AVX-512: the others' 64-byte
-                       * vectors of shuffles and folds cost more than they save) */
-/* a > b ? a : b and a < b ? a : b lane by lane, b where either is NaN:
- * vmaxps and vminps, one instruction (vgt and vsel, which vmax equals,
- * two) */
+/* soft_row's own path, on AVX-512 only: in the other builds its 64-byte
+ * shuffles and folds cost more than they save */
+#define FAST_ROWS 1
+/* a > b ? a : b lane by lane, b where either is NaN: vmaxps, one
+ * instruction (vgt and vsel, which it equals, are two) */
 #define vmax(a, b) ((vf)_mm512_max_ps((__m512)(a), (__m512)(b)))
-#define vmin(a, b) ((vf)_mm512_min_ps((__m512)(a), (__m512)(b)))
-/* v's lanes folded by f (vmax, vmin) as a tree, into lane 0 */
+/* v's lanes folded by f (vmax) as a tree, into lane 0 */
 #define HFOLD(f, v)                                                                  \
   do {                                                                               \
     v = f(v, __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7)); \
@@ -136,33 +116,25 @@ TARGET static inline float FN(max_seq)(const float *x, int64_t n) {
     v = f(v, __builtin_shufflevector(v, v, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0)); \
   } while (0)
 
-/* The maximum of a row of n floats, NaNs skipped (-inf if all are), and
- * (rows of VL or more) the minimum, NaNs skipped (+inf if all are): two
- * chains of vector maxima and minima, the last n % VL from the vector that
- * ends the row (overlapping the one before), folded as a tree. A maximum is
- * one value whatever the order of the comparisons, but for 0 and -0 (NaN
- * lanes are skipped, never kept), which soft_row_ref's own order (lane k
- * of the whole vectors in turn, the lanes in order, the rest) may have
- * picked differently: see soft_row. */
-TARGET static inline float FN(max_row)(const float *x, int64_t n, float *min) {
+/* The maximum of a row of n floats, NaNs skipped (-inf if all are): two
+ * chains of vector maxima, the last n % VL from the vector that ends the
+ * row (overlapping the one before), folded as a tree. A maximum is one
+ * value whatever the order of the comparisons, but for 0 and -0 (NaN lanes
+ * are skipped, never kept), which max_seq's order may pick differently:
+ * see soft_row. */
+TARGET static inline float FN(max_row)(const float *x, int64_t n) {
   int64_t nv = n / VL * VL, j = 0;
   if (!nv) {
     float m = -INFINITY;
     for (; j < n; j++) m = x[j] > m ? x[j] : m;
     return m;
   }
-  vf m0 = vsplat(-INFINITY), m1 = m0, l0 = vsplat(INFINITY), l1 = l0;
-  for (; j + 2 * VL <= nv; j += 2 * VL) {
-    vf v0 = vload(x + j), v1 = vload(x + j + VL);
-    m0 = vmax(v0, m0), m1 = vmax(v1, m1);
-    l0 = vmin(v0, l0), l1 = vmin(v1, l1);
-  }
-  if (j < nv) m0 = vmax(vload(x + j), m0), l0 = vmin(vload(x + j), l0);
-  if (nv < n) m1 = vmax(vload(x + n - VL), m1), l1 = vmin(vload(x + n - VL), l1);
-  m0 = vmax(m0, m1), l0 = vmin(l0, l1);
+  vf m0 = vsplat(-INFINITY), m1 = m0;
+  for (; j + 2 * VL <= nv; j += 2 * VL) m0 = vmax(vload(x + j), m0), m1 = vmax(vload(x + j + VL), m1);
+  if (j < nv) m0 = vmax(vload(x + j), m0);
+  if (nv < n) m1 = vmax(vload(x + n - VL), m1);
+  m0 = vmax(m0, m1);
   HFOLD(vmax, m0);
-  HFOLD(vmin, l0);
-  *min = l0[0];
   return m0[0];
 }
 /* lanes VL - k on of tail_mask + k are all ones */
@@ -242,9 +214,7 @@ TARGET __attribute__((noinline)) static void FN(soft_row_ref)(const float *x, fl
  * is x for x not 0, and for x = +-0 it is +-0 whose - log1p(s - 1) is the
  * same, s being at least 2 (two zero maxima: two 1s) or NaN.
  * Softmax of a row of VL to 64 VL floats (one block of float lane sums)
- * differs in three more ways that give the same values:
- * - e^(x - m) by vexp_diff_xm or _mx where their Fast2Sum is exact (m <= 0;
- *   m >= 0 and the row's minimum at least -m), else vexp_diff;
+ * differs in two more ways that give the same values:
  * - the 16 lane sums vs and the tail's n - nv exponentials et, all floats
  *   of at least 0, are folded into double as a tree rather than in order,
  *   where that is exact and so the same double: every value is a multiple
@@ -265,25 +235,18 @@ TARGET static inline void FN(soft_row)(const float *x, float *y, int64_t n, int 
   FN(soft_row_ref)(x, y, n, FN(max_seq)(x, n), log_);
 #else
   int64_t nv = n / VL * VL, k = n - nv, j;
-  float lo, m = FN(max_row)(x, n, &lo);
+  float m = FN(max_row)(x, n);
   if (log_ || !nv || nv > 64 * VL) {
     FN(soft_row_ref)(x, y, n, m, log_);
     return;
   }
   vf vmm = vsplat(m), vs = {0}, et = {0};
-#define EXP_PASS(EXP)                                                                \
-  do {                                                                               \
-    for (j = 0; j < nv; j += VL) {                                                   \
-      vf e = EXP(vload(x + j), vmm);                                                 \
-      vstore(y + j, e);                                                              \
-      vs += e;                                                                       \
-    }                                                                                \
-    if (k) et = EXP(vload(x + n - VL), vmm);                                         \
-  } while (0)
-  if (vmm[0] <= 0) EXP_PASS(FN(vexp_diff_xm));
-  else if (lo >= -vmm[0]) EXP_PASS(FN(vexp_diff_mx));
-  else EXP_PASS(FN(vexp_diff));
-#undef EXP_PASS
+  for (j = 0; j < nv; j += VL) {
+    vf e = FN(vexp_diff)(vload(x + j), vmm);
+    vstore(y + j, e);
+    vs += e;
+  }
+  if (k) et = FN(vexp_diff)(vload(x + n - VL), vmm);
   vi used;
   memcpy(&used, FN(tail_mask) + k, sizeof used);
   vf u = (vf)((vi)et & used);
@@ -417,7 +380,6 @@ TARGET static void FN(soft_cols)(const float *x, float *y, int64_t d, int64_t in
 #undef HFOLD
 #undef FAST_ROWS
 #undef vmax
-#undef vmin
 #undef TO_D8
 #undef WIDE_CMP
 #undef ROWS_ISA
