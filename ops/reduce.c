@@ -32,12 +32,12 @@
  * times: portable (SSE2 on x86-64), AVX2+FMA and AVX-512, the best the CPU has
  * (ox_cpu_level) picked at run time, as core/gemm.c does. sum_row folds a run of floats
  * (ReduceSum/Mean over the last dims): 64 float lanes over blocks of 1024
- * elements, each block folded into a double; soft_row is Softmax/LogSoftmax
- * of one contiguous row with a polynomial expf (Cephes' expf, about 1 ulp),
- * soft_rows a run of rows in one call (the float rows of Softmax over the
- * last axis: attention's rows of 128 to 200). soft_row_ref is the row's
- * arithmetic as written first; soft_row gives its bits for every input by
- * cheaper means (reduce_rows.h says which and why they are the same). */
+ * elements, each block folded into a double; soft_rows is Softmax/LogSoftmax
+ * of contiguous rows (attention's of 128 to 200, in one call) with a
+ * polynomial expf (Cephes' expf, about 1 ulp). soft_row_ref is a row's
+ * arithmetic as first written; soft_rows' AVX-512 path gives its bits for
+ * every input by cheaper means (reduce_rows.h says which and why they are
+ * the same). */
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wpsabi" /* 64-byte vectors by value in inline helpers */
 #endif
