@@ -334,10 +334,11 @@ static void test_softmax_rows(void) {
  * vectors, the lanes in turn, then the last n % 16), e^(x - m) as Cephes'
  * expf with x - m carried by two-sum, the sum in 16 float lanes folded into
  * double every 64 vectors then the tail in order (LogSoftmax: in double
- * lanes, lanes k and k + 8 paired), e × (float)(1/s) or (x - m) -
+ * lanes, lanes k and k + 8 paired), e * (float)(1/s) or (x - m) -
  * log1p(s - 1). The kernel's builds for AVX2 and AVX-512 fuse the
- * multiply-adds (fmaf here), the generic one on x86-64 does not. This file
- * is ISO C (no contraction of its own). */
+ * multiply-adds (fmaf here), the generic one on x86-64 does not. This
+ * file's own a * b + c stay two roundings: gcc contracts nothing in ISO C
+ * (-std=c11), and x86-64's baseline has no FMA to contract into. */
 static int ref_fused;
 static float fmadd(float a, float b, float c) { return ref_fused ? fmaf(a, b, c) : a * b + c; }
 static float ref_exp(float x, float m) {
