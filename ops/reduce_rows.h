@@ -270,6 +270,34 @@ TARGET static inline float FN(soft_exp)(const float *x, float *y, int64_t n, flo
   *etp = et;
   return (float)(1 / s);
 }
+/* Softmax of a row of 1 to VL - 1 floats in one masked vector, as
+ * soft_row_ref's padded copy (zeros past n: the same lanes), its sum of the
+ * n exponentials as a tree where soft_exp's test shows it exact; a NaN
+ * row goes to soft_row_ref whole (for its NaN's payload) */
+TARGET static inline void FN(soft_short)(const float *x, float *y, int64_t n) {
+  __mmask16 used = (__mmask16)((1u << n) - 1);
+  vf v = vmax((vf)_mm512_mask_loadu_ps(_mm512_set1_ps(-INFINITY), used, x), vsplat(-INFINITY));
+  HFOLD(vmax, v); /* NaN lanes were made -inf by the vmax before */
+  float m = v[0];
+  vf et = FN(vexp_diff)((vf)_mm512_maskz_loadu_ps(used, x), vsplat(m));
+  vf u = (vf)_mm512_maskz_mov_ps(used, (__m512)et);
+  vd8 d = TO_D8(__builtin_shufflevector(u, u, 0, 1, 2, 3, 4, 5, 6, 7)) +
+          TO_D8(__builtin_shufflevector(u, u, 8, 9, 10, 11, 12, 13, 14, 15));
+  d += __builtin_shufflevector(d, d, 4, 5, 6, 7, 0, 1, 2, 3);
+  d += __builtin_shufflevector(d, d, 2, 3, 0, 1, 2, 3, 0, 1);
+  double s = d[0] + d[1];
+  __mmask16 big = _mm512_cmp_ps_mask((__m512)et, _mm512_set1_ps((float)(s * 0x1p-27)), _CMP_GT_OQ);
+  if ((big & used) != used) { /* in order, as soft_row_ref */
+    s = 0;
+    for (int64_t j = 0; j < n; j++) s += et[j];
+  }
+  float f = (float)(1 / s);
+  if (f != f) {
+    FN(soft_row_ref)(x, y, n, m, 0);
+    return;
+  }
+  _mm512_mask_storeu_ps(y, used, (__m512)(et * f));
+}
 /* the products of a row soft_exp left in y and et, f its factor */
 TARGET static inline void FN(soft_scale)(float *y, int64_t n, float f, vf et) {
   int64_t nv = n / VL * VL, k = n - nv, j;
@@ -309,7 +337,10 @@ TARGET static void FN(soft_rows)(const float *x, float *y, int64_t rows, int64_t
 #endif
   for (int64_t r = 0; r < rows; r++) {
 #ifdef FAST_ROWS
-    FN(soft_row_ref)(x + r * n, y + r * n, n, FN(max_row)(x + r * n, n), log_);
+    if (!log_ && n < VL)
+      FN(soft_short)(x + r * n, y + r * n, n);
+    else
+      FN(soft_row_ref)(x + r * n, y + r * n, n, FN(max_row)(x + r * n, n), log_);
 #else
     FN(soft_row_ref)(x + r * n, y + r * n, n, FN(max_seq)(x + r * n, n), log_);
 #endif
