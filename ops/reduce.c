@@ -32,8 +32,12 @@
  * times: portable (SSE2 on x86-64), AVX2+FMA and AVX-512, the best the CPU has
  * (ox_cpu_level) picked at run time, as core/gemm.c does. sum_row folds a run of floats
  * (ReduceSum/Mean over the last dims): 64 float lanes over blocks of 1024
- * elements, each block folded into a double; soft_row is Softmax/LogSoftmax
- * of one contiguous row with a polynomial expf (Cephes' expf, about 1 ulp). */
+ * elements, each block folded into a double; soft_rows is Softmax/LogSoftmax
+ * of contiguous rows (attention's of 128 to 200, in one call) with a
+ * polynomial expf (Cephes' expf, about 1 ulp). soft_row_ref is a row's
+ * arithmetic as first written; soft_rows' AVX-512 path gives its bits for
+ * every input by cheaper means (reduce_rows.h says which and why they are
+ * the same). */
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wpsabi" /* 64-byte vectors by value in inline helpers */
 #endif
@@ -64,13 +68,16 @@ typedef int32_t vi4 __attribute__((vector_size(16)));
  * sum_row_avx2, sum_row_avx512 ... */
 #define FN(name) name##_generic
 #define TARGET
+#define ROWS_ISA 0
 #include "reduce_rows.h"
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define FN(name) name##_avx2
 #define TARGET __attribute__((target("avx2,fma")))
+#define ROWS_ISA 1
 #include "reduce_rows.h"
 #define FN(name) name##_avx512
 #define TARGET __attribute__((target("avx512f,avx2,fma")))
+#define ROWS_ISA 2
 #define WIDE_CMP /* 16 floats compared at once (reduce_rows.h's vgt) */
 /* gcc 12 makes four instructions of __builtin_convertvector's 8 floats to
  * 8 doubles here: vcvtps2pd's one */
@@ -672,9 +679,9 @@ enum { SOFTMAX, LOGSOFTMAX, HARDMAX };
           for (int64_t j = 0; j < inner; j++) yo[k * inner + j] = (T)(s[j] == (double)k); \
         continue;                                                                    \
       }                                                                              \
-      if (inner == 1 && _Generic((T)0, float: 1, default: 0)) {                      \
-        ROW_CALL(soft_row, (const float *)xo, (float *)yo, d, kind == LOGSOFTMAX);    \
-        continue;                                                                    \
+      if (inner == 1 && _Generic((T)0, float: 1, default: 0)) { /* every row at once */ \
+        ROW_CALL(soft_rows, (const float *)xo, (float *)yo, outer - o, d, kind == LOGSOFTMAX); \
+        break;                                                                       \
       }                                                                              \
       if (_Generic((T)0, float: 1, default: 0)) { /* m's doubles hold inner floats */ \
         ROW_CALL(soft_cols, (const float *)xo, (float *)yo, d, inner, (float *)m, s,  \

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kit.h"
+#include "core/cpu.h"
 #include "core/half.h"
 #include "core/threads.h"
 
@@ -327,6 +328,153 @@ static void test_softmax_rows(void) {
   CHECK(worst[1] <= 1.5);
 }
 
+/* The float Softmax/LogSoftmax kernel (ops/reduce_rows.h) element by
+ * element, in its documented expressions and order of operations: the
+ * maximum (the first of 0 and -0 in the order lane k of the whole 16-float
+ * vectors, the lanes in turn, then the last n % 16), e^(x - m) as Cephes'
+ * expf with x - m carried by two-sum, the sum in 16 float lanes folded into
+ * double every 64 vectors then the tail in order (LogSoftmax: in double
+ * lanes, lanes k and k + 8 paired), e * (float)(1/s) or (x - m) -
+ * log1p(s - 1). The kernel's builds for AVX2 and AVX-512 fuse the
+ * multiply-adds (fmaf here), the generic one on x86-64 does not. This
+ * file's own a * b + c stay two roundings: gcc contracts nothing in ISO C
+ * (-std=c11), and x86-64's baseline has no FMA to contract into. */
+static int ref_fused;
+static float fmadd(float a, float b, float c) { return ref_fused ? fmaf(a, b, c) : a * b + c; }
+static float ref_exp(float x, float m) {
+  float mm = 0.f + m;
+  float t = x - mm, a = t + mm, b = t - a, err = (x - a) + (-mm - b);
+  int under = -87.33654f > t;
+  if (under) t = 0;
+  float k = fmadd(t, 1.44269504088896341f, 12582912.f), n = k - 12582912.f;
+  float r = fmadd(-n, 0.693359375f, t);
+  r = r + fmadd(n, 2.12194440e-4f, err);
+  float p = 1.9875691500e-4f;
+  p = fmadd(p, r, 1.3981999507e-3f);
+  p = fmadd(p, r, 8.3334519073e-3f);
+  p = fmadd(p, r, 4.1665795894e-2f);
+  p = fmadd(p, r, 1.6666665459e-1f);
+  p = fmadd(p, r, 5.0000001201e-1f);
+  p = fmadd(p * r, r, r) + 1.f;
+  uint32_t kb, eb;
+  float s;
+  memcpy(&kb, &k, 4);
+  eb = (kb + (uint32_t)(127 - 0x4B400000)) << 23;
+  memcpy(&s, &eb, 4);
+  return under ? 0.f : p * s;
+}
+static void ref_soft(const float *x, float *y, int n, int lg) {
+  int nv = n / 16 * 16;
+  float vm[16], m = -INFINITY;
+  for (int q = 0; q < 16; q++) vm[q] = -INFINITY;
+  for (int i = 0; i < nv; i++) vm[i % 16] = x[i] > vm[i % 16] ? x[i] : vm[i % 16];
+  for (int q = 0; q < 16; q++) m = vm[q] > m ? vm[q] : m;
+  for (int j = nv; j < n; j++) m = x[j] > m ? x[j] : m;
+  double s = 0;
+  if (!lg) {
+    for (int b = 0; b < nv; b += 1024) {
+      float vs[16] = {0};
+      for (int i = b; i < nv && i < b + 1024; i++) vs[i % 16] += (y[i] = ref_exp(x[i], m));
+      for (int q = 0; q < 16; q++) s += vs[q];
+    }
+    for (int j = nv; j < n; j++) s += (y[j] = ref_exp(x[j], m));
+    float f = (float)(1 / s);
+    for (int j = 0; j < n; j++) y[j] = y[j] * f;
+  } else {
+    double s0[16] = {0};
+    for (int i = 0; i < nv; i++) s0[i % 16] += ref_exp(x[i], m);
+    for (int q = 0; q < 8; q++) s += s0[q] + s0[q + 8];
+    for (int j = nv; j < n; j++) s += ref_exp(x[j], m);
+    float ls = (float)log1p(s - 1);
+    for (int j = 0; j < n; j++) y[j] = (x[j] - m) - ls;
+  }
+}
+
+static float hostile(int kind, int i, int n, float base) {
+  uint32_t r = kit_rnd32(), u;
+  float f;
+  double un = (double)kit_rnd32() / 4294967296.0;
+  switch (kind) {
+  case 0: return (float)(un * 16 - 8);
+  case 1: return (float)((un - 0.5) * 200); /* lanes that underflow, folds not exact */
+  case 2:
+    switch (r % 23) {
+    case 0: u = 0x7fc00000u | (kit_rnd32() & 0x3fffff); break;
+    case 1: u = 0xffc00000u | (kit_rnd32() & 0x3fffff); break;
+    case 2: return INFINITY;
+    case 3: return -INFINITY;
+    case 4: return -0.f;
+    case 5: return 0.f;
+    case 6: return 3e38f;
+    case 7: return -3e38f;
+    case 8: u = kit_rnd32() & 0x807fffffu; break; /* subnormal */
+    default: return (float)(un * 16 - 8);
+    }
+    memcpy(&f, &u, 4);
+    return f;
+  case 3: /* any bits */
+    memcpy(&f, &r, 4);
+    return f;
+  case 4: return r % 3 == 0 ? -0.f : r % 3 == 1 ? 0.f : -(float)un * 100; /* a zero maximum */
+  case 5: return i == (int)(r % (uint32_t)n) ? 50.f : base - 87.33654f + (float)(un - 0.5) * 2; /* near underflow */
+  case 6: return -INFINITY;
+  case 7: return r % 5 ? -INFINITY : (float)un;
+  case 8: return base + (float)((un - 0.5) * 1e-3); /* large, close together */
+  case 9: return (float)(un * 30 - 30);
+  case 10: return r % 7 ? -1e4f + (float)un : (float)un; /* masked */
+  case 11: return r % 2 ? 1e-30f * (float)un : 1.f + (float)un; /* x - m inexact */
+  case 12: return (float)(un * 20 - 20) + (i % 16 == 3 ? -200.f : 0.f); /* one lane underflows */
+  default: return 0;
+  }
+}
+
+/* Softmax and LogSoftmax of float rows of every length from 1 to 300 and
+ * some of 1000 to 2100 (whole vectors, part vectors, one block of lane sums
+ * and more), 13 kinds of data (NaN of both signs, +-inf, -inf rows, 0 and
+ * -0 maxima, subnormals, huge values, values at expf's underflow, lanes
+ * that underflow), against ref_soft: the same bits, or NaN where it gives
+ * NaN. On x86-64 only (where the fusing of each build is known). */
+static void test_softmax_bits(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  enum { KINDS = 13, MAXN = 2100 };
+  static float xs[KINDS * MAXN], want[MAXN];
+  static const int longer[] = {1000, 1023, 1024, 1025, 1039, 1040, 1041, 1056, 2048, 2100};
+  ref_fused = ox_cpu_level() >= OX_CPU_AVX2;
+  long bad = 0, rows = 0;
+  for (int li = 0; li < 300 + (int)(sizeof longer / sizeof *longer); li++) {
+    int n = li < 300 ? li + 1 : longer[li - 300];
+    for (int k = 0; k < KINDS; k++) {
+      float base = k == 8 ? (float)((int32_t)kit_rnd32() % 1000000) : (float)(kit_rnd32() % 10);
+      for (int i = 0; i < n; i++) xs[k * n + i] = hostile(k, i, n, base);
+    }
+    for (int lg = 0; lg < 2; lg++) {
+      ox_mark mk = ox_arena_mark(A);
+      ox_value *y = NULL;
+      ox_attr ax = attr_int("axis", -1);
+      CHECK_EQ_I(run(lg ? "LogSoftmax" : "Softmax", 13, 1, &ax, 1,
+                     (ox_value *[]){tensor(OX_FLOAT, 2, DIMS(KINDS, n), xs)}, &y), 0);
+      for (int k = 0; y && k < KINDS; k++, rows++) {
+        const float *got = (const float *)y->u.t.data + k * n;
+        ref_soft(xs + k * n, want, n, lg);
+        for (int j = 0; j < n; j++) {
+          uint32_t a, b;
+          memcpy(&a, got + j, 4), memcpy(&b, want + j, 4);
+          if (a != b && !(got[j] != got[j] && want[j] != want[j])) {
+            if (bad++ < 5)
+              fprintf(stderr, "%s row of %d, kind %d, [%d]: %08x, want %08x\n",
+                      lg ? "LogSoftmax" : "Softmax", n, k, j, (unsigned)a, (unsigned)b);
+            break;
+          }
+        }
+      }
+      ox_arena_release(A, mk);
+    }
+  }
+  CHECK_EQ_I(rows, 2 * KINDS * 310);
+  CHECK_EQ_I(bad, 0);
+#endif
+}
+
 /* The softmax family on float16 and bfloat16 is the float32 kernel on the
  * widened input, narrowed once: byte for byte narrow(op(widen(x))), which
  * the float32 op run here gives. Inputs hold NaN of both signs, +-Inf,
@@ -418,6 +566,7 @@ int main(void) {
   test_arg();
   test_softmax_axis();
   test_softmax_rows();
+  test_softmax_bits();
   test_table();
   ox_arena_free(A);
   return check_done("reduce");
