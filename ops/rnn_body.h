@@ -1,8 +1,9 @@
 /* ops/rnn_body.h: the per-type parts of ops/rnn.c (activations over a
  * vector, clip, the driver), written once. rnn.c includes it once per
  * element type, with T (float or double), FN(name) (the name with the type's
- * suffix: act_f, run_d), GEMM (ox_sgemm_any or ox_dgemm_any: the input
- * projection), G_PLAN, G_PACK_A, G_PACK_BT and G_PACKED (core/gemm.h's
+ * suffix: act_f, run_d), GEMM (ox_sgemm or ox_dgemm: the input
+ * projection, always the blocked product, whose bits do not depend on the
+ * count of rows, S * N), G_PLAN, G_PACK_A, G_PACK_BT and G_PACKED (core/gemm.h's
  * pre-packed products, for the recurrent one), REC_FAST_OK(gp) and
  * REC_FAST (ops/rnn.c's own recurrent kernel, which reads h in place and
  * adds the input part in its store: FN(rec_add)) defined, as core/fft32.c
