@@ -27,10 +27,11 @@ void ox_f32_round_f16_n(float *z, int64_t n);
  * float and narrowed (NaN: the canonical one of its sign), z[0 .. n) with
  * op one of OX_F16_ADD ... OX_F16_DIV. The bits of the widen, float op,
  * narrow steps, save one case it leaves to the caller: 1 when done; 0 when
- * the CPU has no F16C or some lane's two operands are both NaN, whose
- * result's sign is that of the operand the caller's float kernel, as
- * compiled, puts first (z then partly written; untouched when z is a or b:
- * in place, declined whenever the other operand holds a NaN). */
+ * the CPU has no F16C (nor at ONNXOP_ISA=generic) or some lane's two
+ * operands are both NaN, whose result the caller's float kernel gives
+ * (ops/binary.c's: a's NaN, at every width) (z then partly written;
+ * untouched when z is a or b: in place, declined whenever the other
+ * operand holds a NaN). */
 enum { OX_F16_ADD, OX_F16_SUB, OX_F16_MUL, OX_F16_DIV };
 int ox_f16_arith_n(int op, const uint16_t *a, int64_t sa, const uint16_t *b, int64_t sb, uint16_t *z, int64_t n);
 

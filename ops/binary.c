@@ -157,7 +157,13 @@ static int bool_result(binop op) { return op >= EQ; }
  * float32) as one function built per vector width (OX_BY_WIDTHS, core/
  * kernel.h): the same expressions, one IEEE operation per element, so the
  * same bits at every width. z = x op y over n elements, sx and sy
- * each 1 or 0 (an operand held for the row). */
+ * each 1 or 0 (an operand held for the row).
+ * Add and Mul commute, and the compiler orders their operands as it likes
+ * (differently in a vector body and its scalar tail), while x86 gives the
+ * first operand's NaN when both are NaN: so a NaN a is taken first
+ * explicitly (a + a, a * a: a quieted), and a lane of two NaNs gives a's
+ * wherever it falls in a row, whatever the width or the thread split, as
+ * Sub and Div do. */
 #define FROW_OP(NAME, EXPR)                                                           \
   case NAME:                                                                          \
     if (sx && sy) for (int64_t i = 0; i < n; i++) { float a = x[i], b = y[i]; z[i] = EXPR; } \
@@ -169,9 +175,9 @@ static int bool_result(binop op) { return op >= EQ; }
   TARGET static void frow_##SUF(binop op, const float *x, int64_t sx, const float *y, int64_t sy, \
                                 float *z, int64_t n) {                                \
     switch (op) {                                                                     \
-      FROW_OP(ADD, a + b)                                                             \
+      FROW_OP(ADD, a != a ? a + a : a + b)                                            \
       FROW_OP(SUB, a - b)                                                             \
-      FROW_OP(MUL, a * b)                                                             \
+      FROW_OP(MUL, a != a ? a * a : a * b)                                            \
       FROW_OP(DIV, a / b)                                                             \
       FROW_OP(MIN, (a < b || a != a) ? a : b)                                         \
       FROW_OP(MAX, (a > b || a != a) ? a : b)                                         \
