@@ -80,7 +80,7 @@ done
 # the unit tests of kernels built per vector level, at the lower levels too
 # (ONNXOP_ISA: on a CPU that has AVX-512, its AVX2 and portable builds)
 for lv in avx2 generic; do
-  for t in test_rnn test_reduce test_unary test_elementwise test_image test_norm test_pool test_fuse test_gemm test_gemv test_matmul; do
+  for t in test_rnn test_reduce test_unary test_elementwise test_binary test_half test_image test_norm test_pool test_fuse test_gemm test_gemv test_matmul; do
     run "unit ($lv) $t" env ONNXOP_ISA=$lv "$B/unit/$t"
   done
 done
